@@ -1,0 +1,97 @@
+// npm test: installs what the tests need, then runs type checking, unit tests, API tests (PGlite, and PostgreSQL
+// when DATABASE_URL is set) and browser tests, and ends with one line: "N passed, N failed".
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { bin, ensureDependencies, ensureFrontEndBuild, root, run } from './lib.mjs';
+
+const CHROMIUM = '/usr/bin/chromium';
+const output = mkdtempSync(path.join(tmpdir(), 'pecflow-tests-'));
+const totals = { passed: 0, failed: 0 };
+const lines = [];
+
+function record(name, passed, failed) {
+  totals.passed += passed;
+  totals.failed += failed;
+  lines.push(`  ${failed === 0 ? '✓' : '✗'} ${name.padEnd(28)} ${passed} passed, ${failed} failed`);
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function vitest(name, project, env = {}) {
+  const report = path.join(output, `${name.replace(/\W+/g, '-')}.json`);
+  const status = run(bin('vitest'), ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { env, allowFailure: true });
+  const json = readJson(report);
+  if (!json) return record(name, 0, 1);
+  // A suite that fails to load counts as a failure even when no test inside it ran.
+  const brokenFiles = (json.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
+  record(name, json.numPassedTests, json.numFailedTests + json.numPendingTests + json.numTodoTests + brokenFiles + (status !== 0 && json.numFailedTests === 0 && brokenFiles === 0 ? 1 : 0));
+}
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.getuid?.() === 0) {
+    console.log('→ Installation de Chromium (paquet Debian chromium)...');
+    if (run('apt-get', ['install', '-y', 'chromium'], { allowFailure: true }) !== 0) {
+      run('apt-get', ['update'], { allowFailure: true });
+      run('apt-get', ['install', '-y', 'chromium'], { allowFailure: true });
+    }
+    if (existsSync(CHROMIUM)) return true;
+  }
+  console.error(`\n✗ Les tests navigateur ont besoin du paquet Debian « chromium » (${CHROMIUM}) : sudo apt-get install -y chromium`);
+  return false;
+}
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+ensureDependencies();
+
+console.log('\n→ Vérification des types (tsc)');
+record('typecheck', ...(run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { allowFailure: true }) === 0 ? [1, 0] : [0, 1]));
+
+console.log('\n→ Tests unitaires');
+vitest('unit', 'unit');
+
+console.log('\n→ Tests API sur PGlite');
+vitest('api (PGlite)', 'api', { TEST_DB: 'pglite' });
+
+if (process.env.DATABASE_URL) {
+  console.log('\n→ Tests API sur PostgreSQL');
+  vitest('api (PostgreSQL)', 'api', { TEST_DB: 'postgres' });
+}
+
+console.log('\n→ Tests navigateur (Playwright, Chromium)');
+if (ensureChromium()) {
+  ensureFrontEndBuild();
+  const report = path.join(output, 'e2e.json');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pecflow-e2e-'));
+  const status = run(bin('playwright'), ['test', '--reporter=list,json'], {
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, E2E_DATA_DIR: dataDir, E2E_PORT: String(await freePort()) },
+    allowFailure: true,
+  });
+  rmSync(dataDir, { recursive: true, force: true });
+  const stats = readJson(report)?.stats;
+  if (stats) record('e2e (Chromium)', stats.expected + stats.flaky, stats.unexpected + stats.skipped + (status !== 0 && stats.unexpected === 0 ? 1 : 0));
+  else record('e2e (Chromium)', 0, 1);
+} else {
+  record('e2e (Chromium)', 0, 1);
+}
+
+rmSync(output, { recursive: true, force: true });
+console.log(`\nRésumé\n${lines.join('\n')}\n`);
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
+process.chdir(root);
+process.exit(totals.failed === 0 ? 0 : 1);

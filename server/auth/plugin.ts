@@ -1,0 +1,40 @@
+// Bearer-token authentication for every /api route that is not marked public.
+import fastifyJwt from '@fastify/jwt';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { unauthorized } from '../http/errors';
+import { AUTH_MESSAGES } from '../../src/domain/auth';
+import { loadPrincipal, type Principal } from './principal';
+import type { AccessTokenPayload } from './tokens';
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: AccessTokenPayload;
+  }
+}
+
+/** The principal behind the request's bearer token, or undefined when there is no valid one. */
+export async function authenticate(request: FastifyRequest): Promise<Principal | undefined> {
+  if (request.principal) return request.principal;
+  if (!request.headers.authorization?.startsWith('Bearer ')) return undefined;
+  let payload: AccessTokenPayload;
+  try {
+    payload = await request.jwtVerify<AccessTokenPayload>();
+  } catch {
+    return undefined;
+  }
+  const principal = await loadPrincipal(request.server.ctx.database, Number(payload.sub));
+  // A deactivated or locked account loses access at once, not when its token expires.
+  if (!principal || principal.status !== 'Active') return undefined;
+  request.principal = principal;
+  return principal;
+}
+
+export const authPlugin = fp(async (app: FastifyInstance) => {
+  await app.register(fastifyJwt, { secret: app.ctx.config.jwtSecret, sign: { algorithm: 'HS256' }, verify: { algorithms: ['HS256'] } });
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api')) return;
+    if (request.routeOptions.config?.public) return;
+    if (!(await authenticate(request))) throw unauthorized(AUTH_MESSAGES.missingToken);
+  });
+});

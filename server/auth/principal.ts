@@ -1,0 +1,73 @@
+// The signed-in user as every route sees it: who they are, their organisation, centres and effective permissions.
+import type { Database } from '../db/connect';
+import { forbidden } from '../http/errors';
+import { hasPermission } from '../../src/domain/permissions';
+
+export interface Principal {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  holdingId: number | null;
+  status: string;
+  /** Union of the user's roles' keys, wildcards included. */
+  permissions: string[];
+  shopIds: number[];
+  roles: { id: number; name: string; permissions: string[] }[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface PrincipalRow {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  holding_id: number | null;
+  status: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+  roles: { id: number; name: string; permissions: string[] }[] | null;
+  shop_ids: number[] | null;
+}
+
+/** One query: the user, their roles with permissions, their centres. */
+export async function loadPrincipal(database: Database, userId: number): Promise<Principal | undefined> {
+  const [row] = await database.query<PrincipalRow>(
+    `select u.id, u.email, u.first_name, u.last_name, u.holding_id, u.status, u.created_at, u.updated_at,
+       (select json_agg(json_build_object('id', r.id, 'name', r.name, 'permissions', r.permissions) order by r.id)
+          from user_roles ur join roles r on r.id = ur.role_id where ur.user_id = u.id) as roles,
+       (select array_agg(us.shop_id order by us.shop_id) from user_shops us where us.user_id = u.id) as shop_ids
+     from users u where u.id = $1`,
+    [userId],
+  );
+  if (!row) return undefined;
+  const roles = row.roles ?? [];
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    holdingId: row.holding_id,
+    status: row.status,
+    permissions: [...new Set(roles.flatMap((r) => r.permissions))].sort(),
+    shopIds: row.shop_ids ?? [],
+    roles,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+export function can(principal: Principal, permission: string): boolean {
+  return hasPermission(principal.permissions, permission);
+}
+
+/** Throws 403 unless the user holds the permission. */
+export function requirePermission(principal: Principal, permission: string): void {
+  if (!can(principal, permission)) throw forbidden();
+}
+
+/** A platform administrator (admin.*) has no organisation boundary. */
+export function isPlatformAdmin(principal: Principal): boolean {
+  return principal.permissions.includes('admin.*');
+}

@@ -1,0 +1,107 @@
+// Sign-in, token refresh, logout and the profile (spec section 7, Authentication).
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { loginAttempts, users } from '../db/schema';
+import { ApiError, unauthorized } from '../http/errors';
+import { principalOf } from '../context';
+import { SETTING_KEYS } from '../settings';
+import { AUTH_MESSAGES, loginSchema } from '../../src/domain/auth';
+import { grantedDefinitions, grants } from '../../src/domain/permissions';
+import { loadPrincipal, type Principal } from './principal';
+import { verifyPassword } from './passwords';
+
+const refreshSchema = z.object({
+  refresh_token: z.string({ error: 'Le jeton de rafraîchissement est requis' }).min(1, 'Le jeton de rafraîchissement est requis'),
+});
+
+export function profileOf(principal: Principal) {
+  const details = grantedDefinitions(principal.permissions).map((definition) => ({
+    ...definition,
+    groups: principal.roles
+      .filter((role) => role.permissions.some((key) => grants(key, definition.key)))
+      .map(({ id, name }) => ({ id, name })),
+  }));
+  return {
+    id: principal.id,
+    email: principal.email,
+    firstName: principal.firstName,
+    lastName: principal.lastName,
+    fullName: `${principal.firstName} ${principal.lastName}`,
+    holdingId: principal.holdingId,
+    shopId: principal.shopIds[0] ?? null,
+    shopIds: principal.shopIds,
+    status: principal.status,
+    isActive: principal.status === 'Active',
+    createdAt: principal.createdAt.toISOString(),
+    updatedAt: principal.updatedAt.toISOString(),
+    permissions: principal.permissions,
+    permissionsDetails: details,
+  };
+}
+
+export async function authRoutes(app: FastifyInstance) {
+  const { db, settings, tokens } = app.ctx;
+
+  /** Failed attempts for this email inside the window, since its last success. */
+  async function recentFailures(email: string, windowMinutes: number) {
+    const since = new Date(Date.now() - windowMinutes * 60_000);
+    const rows = await db
+      .select({ succeeded: loginAttempts.succeeded, createdAt: loginAttempts.createdAt })
+      .from(loginAttempts)
+      .where(and(eq(loginAttempts.email, email), gt(loginAttempts.createdAt, since)))
+      .orderBy(sql`${loginAttempts.createdAt} desc`)
+      .limit(100);
+    const failures: Date[] = [];
+    for (const row of rows) {
+      if (row.succeeded) break;
+      failures.push(row.createdAt);
+    }
+    return failures;
+  }
+
+  app.post('/api/login_check', { config: { public: true } }, async (request) => {
+    const { email: rawEmail, password } = loginSchema.parse(request.body ?? {});
+    const email = rawEmail.toLowerCase();
+    const maxAttempts = await settings.number(SETTING_KEYS.loginMaxAttempts, 5);
+    const windowMinutes = await settings.number(SETTING_KEYS.loginWindowMinutes, 15);
+
+    const failures = await recentFailures(email, windowMinutes);
+    if (failures.length >= maxAttempts) {
+      const oldest = failures[Math.min(failures.length, maxAttempts) - 1]!;
+      const minutes = Math.max(1, Math.ceil((oldest.getTime() + windowMinutes * 60_000 - Date.now()) / 60_000));
+      throw new ApiError(429, AUTH_MESSAGES.tooManyAttempts(minutes), { retryAfterMinutes: minutes });
+    }
+
+    const [user] = await db.select().from(users).where(eq(users.email, email));
+    if (!(await verifyPassword(user?.passwordHash, password)) || !user) {
+      await db.insert(loginAttempts).values({ email, succeeded: false });
+      throw unauthorized(AUTH_MESSAGES.invalidCredentials);
+    }
+    // Only someone who knows the password learns that the account is disabled.
+    if (user.status === 'Inactive') throw unauthorized(AUTH_MESSAGES.accountInactive);
+    if (user.status === 'Locked') throw unauthorized(AUTH_MESSAGES.accountLocked);
+
+    await db.insert(loginAttempts).values({ email, succeeded: true });
+    await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
+    return tokens.issue(user);
+  });
+
+  app.post('/api/token/refresh', { config: { public: true } }, async (request) => {
+    const { refresh_token } = refreshSchema.parse(request.body ?? {});
+    const consumed = await tokens.consume(refresh_token);
+    if (!consumed) throw unauthorized(AUTH_MESSAGES.invalidRefreshToken);
+    const principal = await loadPrincipal(app.ctx.database, consumed.userId);
+    if (!principal || principal.status !== 'Active') throw unauthorized(AUTH_MESSAGES.invalidRefreshToken);
+    return tokens.issue(principal, consumed.familyId);
+  });
+
+  // Logout works with the refresh token alone: an expired access token must not prevent it.
+  app.post('/api/token/invalidate', { config: { public: true } }, async (request, reply) => {
+    const { refresh_token } = refreshSchema.parse(request.body ?? {});
+    await tokens.revoke(refresh_token);
+    return reply.status(204).send();
+  });
+
+  app.get('/api/user/profile', async (request) => profileOf(principalOf(request)));
+}

@@ -1,0 +1,122 @@
+// Every environment variable the server reads, validated once, with its default.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+const envSchema = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  DEMO_SEED: flag.optional(),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET doit contenir au moins 32 caractères').optional(),
+  APP_SECRET_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'APP_SECRET_KEY doit être une clé de 32 octets en hexadécimal (64 caractères)')
+    .optional(),
+  ROBOT_CALLBACK_SECRET: z.string().min(16, 'ROBOT_CALLBACK_SECRET doit contenir au moins 16 caractères').optional(),
+  ROBOT_MODE: z.enum(['simulator', 'http']).optional(),
+  ROBOT_URL: z.string().url().optional(),
+  ROBOT_SIM_DELAY_MS: z.coerce.number().int().min(0).default(3000),
+  ROBOT_RUN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(600_000),
+  PUBLIC_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  STATIC_DIR: z.string().default('./dist'),
+});
+
+export interface Secrets {
+  jwtSecret: string;
+  appSecretKey: string;
+  robotCallbackSecret: string;
+}
+
+export interface Config extends Secrets {
+  env: string;
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL connection string; undefined means embedded PGlite under dataDir. */
+  databaseUrl?: string;
+  /** 'memory://' keeps an embedded database in memory (tests). */
+  pgliteDir: string;
+  demoSeed: boolean;
+  robotMode?: 'simulator' | 'http';
+  robotUrl?: string;
+  robotSimDelayMs: number;
+  robotRunTimeoutMs: number;
+  /** Base URL the robot posts its callbacks to; defaults to this server on loopback. */
+  publicUrl?: string;
+  logLevel: string;
+  staticDir: string;
+  /** false in tests that start many servers: no background jobs then unless asked. */
+  startWorkers: boolean;
+}
+
+/** Secrets come from the environment; outside production the missing ones are generated once into DATA_DIR. */
+function loadSecrets(env: z.infer<typeof envSchema>): Secrets {
+  const given = {
+    jwtSecret: env.JWT_SECRET,
+    appSecretKey: env.APP_SECRET_KEY,
+    robotCallbackSecret: env.ROBOT_CALLBACK_SECRET,
+  };
+  const missing = Object.entries(given)
+    .filter(([, v]) => !v)
+    .map(([k]) => k);
+  if (missing.length === 0) return given as Secrets;
+  if (env.NODE_ENV === 'production') {
+    throw new Error(
+      `En production, JWT_SECRET, APP_SECRET_KEY et ROBOT_CALLBACK_SECRET doivent être fournis (manquant : ${missing.join(', ')}).`,
+    );
+  }
+  const file = path.join(env.DATA_DIR, 'secrets.json');
+  let stored: Partial<Secrets> = {};
+  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8'));
+  const generated: Secrets = {
+    jwtSecret: stored.jwtSecret ?? randomBytes(48).toString('base64url'),
+    appSecretKey: stored.appSecretKey ?? randomBytes(32).toString('hex'),
+    robotCallbackSecret: stored.robotCallbackSecret ?? randomBytes(32).toString('base64url'),
+  };
+  if (JSON.stringify(stored) !== JSON.stringify(generated)) {
+    mkdirSync(env.DATA_DIR, { recursive: true });
+    writeFileSync(file, JSON.stringify(generated, null, 2), { mode: 0o600 });
+  }
+  return {
+    jwtSecret: given.jwtSecret ?? generated.jwtSecret,
+    appSecretKey: given.appSecretKey ?? generated.appSecretKey,
+    robotCallbackSecret: given.robotCallbackSecret ?? generated.robotCallbackSecret,
+  };
+}
+
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(environment);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Configuration invalide :\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  return {
+    ...loadSecrets(env),
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: path.resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL || undefined,
+    pgliteDir: path.resolve(env.DATA_DIR, 'pglite'),
+    // Demo data on the embedded database unless refused; on PostgreSQL only when asked.
+    demoSeed: env.DEMO_SEED ?? !env.DATABASE_URL,
+    robotMode: env.ROBOT_MODE,
+    robotUrl: env.ROBOT_URL,
+    robotSimDelayMs: env.ROBOT_SIM_DELAY_MS,
+    robotRunTimeoutMs: env.ROBOT_RUN_TIMEOUT_MS,
+    publicUrl: env.PUBLIC_URL,
+    logLevel: env.LOG_LEVEL,
+    staticDir: path.resolve(env.STATIC_DIR),
+    startWorkers: true,
+  };
+}

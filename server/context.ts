@@ -1,0 +1,36 @@
+// What every route can reach: configuration, database and the services built on it.
+import type { FastifyRequest } from 'fastify';
+import type { Config } from './config';
+import type { Database, Db } from './db/connect';
+import type { SettingsService } from './settings';
+import type { TokenService } from './auth/tokens';
+import type { Principal } from './auth/principal';
+import { unauthorized } from './http/errors';
+import { AUTH_MESSAGES } from '../src/domain/auth';
+
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  settings: SettingsService;
+  tokens: TokenService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without a bearer token. */
+    public?: boolean;
+  }
+}
+
+/** The signed-in user of a protected route (the auth hook has already refused anonymous calls). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthorized(AUTH_MESSAGES.missingToken);
+  return request.principal;
+}

@@ -1,0 +1,436 @@
+// The whole database, one table per entity. Columns are snake_case; the API exposes the spec's camelCase names.
+// Every organisation-owned table carries holding_id so that every query can be confined to one organisation.
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const status = () => text('status').notNull().default('Active');
+const money = (name: string) => numeric(name, { precision: 12, scale: 2, mode: 'number' });
+
+const address = {
+  street: text('street'),
+  postalCode: text('postal_code'),
+  city: text('city'),
+  country: text('country').notNull().default('France'),
+};
+
+export const holdings = pgTable('holdings', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  registrationNumber: text('registration_number').notNull(),
+  vatNumber: text('vat_number'),
+  email: text('email'),
+  phone: text('phone'),
+  ...address,
+  status: status(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const companies = pgTable(
+  'companies',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id')
+      .notNull()
+      .references(() => holdings.id),
+    name: text('name').notNull(),
+    registrationNumber: text('registration_number').notNull(),
+    vatNumber: text('vat_number'),
+    ...address,
+    status: status(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('companies_holding_idx').on(t.holdingId, t.id)],
+);
+
+export const shops = pgTable(
+  'shops',
+  {
+    id: serial('id').primaryKey(),
+    // Copied from the company on write: the tenancy filter never needs a join.
+    holdingId: integer('holding_id')
+      .notNull()
+      .references(() => holdings.id),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id),
+    name: text('name').notNull(),
+    numero: text('numero'),
+    siret: text('siret').notNull(),
+    ...address,
+    email: text('email'),
+    phone: text('phone'),
+    status: status(),
+    displayName: text('display_name'),
+    finess: text('finess'),
+    rpps: text('rpps'),
+    codeClient: text('code_client'),
+    specialite: text('specialite'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('shops_holding_idx').on(t.holdingId, t.id), index('shops_company_idx').on(t.companyId)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id').references(() => holdings.id),
+    // Always stored lower-cased: the unique index is then case-insensitive.
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    status: status(),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email_idx').on(t.email), index('users_holding_idx').on(t.holdingId, t.id)],
+);
+
+export const userShops = pgTable(
+  'user_shops',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.shopId] }), index('user_shops_shop_idx').on(t.shopId)],
+);
+
+// Roles with holding_id null are the platform's seeded roles, readable by every organisation.
+export const roles = pgTable(
+  'roles',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id').references(() => holdings.id),
+    name: text('name').notNull(),
+    description: text('description'),
+    permissions: text('permissions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('roles_holding_idx').on(t.holdingId)],
+);
+
+export const userRoles = pgTable(
+  'user_roles',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.roleId] }), index('user_roles_role_idx').on(t.roleId)],
+);
+
+// A refresh token is stored only as its SHA-256; every rotation stays in the family of the first login,
+// so that presenting a used token revokes the whole family.
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    familyId: text('family_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('refresh_tokens_hash_idx').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId)],
+);
+
+export const loginAttempts = pgTable(
+  'login_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    email: text('email').notNull(),
+    succeeded: boolean('succeeded').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('login_attempts_email_idx').on(t.email, t.createdAt)],
+);
+
+export const networks = pgTable(
+  'networks',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    code: text('code'),
+    description: text('description'),
+    isDefault: boolean('is_default').notNull().default(false),
+    status: status(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('networks_code_idx').on(t.code)],
+);
+
+export const mutuals = pgTable(
+  'mutuals',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    code: text('code'),
+    networkId: integer('network_id').references(() => networks.id),
+    status: status(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('mutuals_network_idx').on(t.networkId)],
+);
+
+export const software = pgTable(
+  'software',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id')
+      .notNull()
+      .references(() => holdings.id),
+    label: text('label').notNull(),
+    description: text('description'),
+    type: text('type').notNull(),
+    vendor: text('vendor'),
+    version: text('version'),
+    apiUrl: text('api_url'),
+    documentationUrl: text('documentation_url'),
+    status: status(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('software_holding_idx').on(t.holdingId, t.id)],
+);
+
+// Secrets (password, apiKey, apiSecret) are AES-256-GCM ciphertexts; the API never returns them.
+export const credentialSoftware = pgTable(
+  'credential_software',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id')
+      .notNull()
+      .references(() => holdings.id),
+    softwareId: integer('software_id')
+      .notNull()
+      .references(() => software.id),
+    login: text('login').notNull(),
+    passwordEnc: text('password_enc'),
+    loginPage: text('login_page').notNull(),
+    status: status(),
+    contextType: text('context_type').notNull().default('general'),
+    contextName: text('context_name'),
+    environment: text('environment').notNull().default('production'),
+    apiKeyEnc: text('api_key_enc'),
+    apiSecretEnc: text('api_secret_enc'),
+    displayIdentifier: text('display_identifier'),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('credential_software_holding_idx').on(t.holdingId, t.id), index('credential_software_software_idx').on(t.softwareId)],
+);
+
+export const shopCredentials = pgTable(
+  'shop_credentials',
+  {
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    credentialId: integer('credential_id')
+      .notNull()
+      .references(() => credentialSoftware.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.credentialId] }), index('shop_credentials_credential_idx').on(t.credentialId)],
+);
+
+// System settings: platform-wide. value_type fixes the JSON type a new value must have.
+export const configs = pgTable(
+  'configs',
+  {
+    id: serial('id').primaryKey(),
+    key: text('key').notNull(),
+    description: text('description'),
+    value: jsonb('value'),
+    valueType: text('value_type').notNull(),
+    isEditable: boolean('is_editable').notNull().default(true),
+    category: text('category').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('configs_key_idx').on(t.key)],
+);
+
+export const auditLogs = pgTable(
+  'audit_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    holdingId: integer('holding_id'),
+    actorId: integer('actor_id'),
+    actorEmail: text('actor_email'),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id'),
+    changes: jsonb('changes'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_logs_holding_idx').on(t.holdingId, t.createdAt),
+    index('audit_logs_entity_idx').on(t.entity, t.entityId),
+    index('audit_logs_created_idx').on(t.createdAt),
+  ],
+);
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    holdingId: integer('holding_id'),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description'),
+    link: text('link'),
+    dossierId: integer('dossier_id'),
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('notifications_user_idx').on(t.userId, t.createdAt)],
+);
+
+export const pecDossiers = pgTable(
+  'pec_dossiers',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id')
+      .notNull()
+      .references(() => holdings.id),
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id),
+    networkId: integer('network_id').references(() => networks.id),
+    mutualId: integer('mutual_id').references(() => mutuals.id),
+    numeroDossier: text('numero_dossier').notNull(),
+    status: text('status').notNull().default('draft'),
+    numeroDossierAssure: text('numero_dossier_assure'),
+    numeroDevisAssure: text('numero_devis_assure'),
+    commentaire: text('commentaire'),
+    dateCreation: date('date_creation', { mode: 'string' }),
+    totalTtc: money('total_ttc'),
+    externalId: text('external_id'),
+    numDossierDpec: text('num_dossier_dpec'),
+    numPec: text('num_pec'),
+    prixFraisReels: money('prix_frais_reels'),
+    baseSs: money('base_ss'),
+    partSs: money('part_ss'),
+    partComplementaire: money('part_complementaire'),
+    resteCharge: money('reste_charge'),
+    datePeremption: date('date_peremption', { mode: 'string' }),
+    dateValidation: timestamp('date_validation', { withTimezone: true, mode: 'date' }),
+    dateFacturationEffective: date('date_facturation_effective', { mode: 'string' }),
+    statutFacturation: boolean('statut_facturation').notNull().default(false),
+    numBilling: text('num_billing'),
+    dateBilling: date('date_billing', { mode: 'string' }),
+    detailRefus: text('detail_refus'),
+    // Lower-cased, accent-free text of the searchable fields, kept by the application on every write.
+    searchText: text('search_text').notNull().default(''),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('pec_dossiers_numero_idx').on(t.holdingId, t.numeroDossier),
+    uniqueIndex('pec_dossiers_external_idx').on(t.externalId),
+    index('pec_dossiers_holding_created_idx').on(t.holdingId, t.createdAt),
+    index('pec_dossiers_shop_created_idx').on(t.shopId, t.createdAt),
+    index('pec_dossiers_holding_status_idx').on(t.holdingId, t.status, t.createdAt),
+  ],
+);
+
+export const appareils = pgTable(
+  'appareils',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id').notNull(),
+    dossierId: integer('dossier_id')
+      .notNull()
+      .references(() => pecDossiers.id, { onDelete: 'cascade' }),
+    oreille: text('oreille').notNull(),
+    fabricant: text('fabricant'),
+    marque: text('marque'),
+    modele: text('modele'),
+    prixTtc: money('prix_ttc'),
+    codeLpp: text('code_lpp'),
+    premierAppareillage: boolean('premier_appareillage').notNull().default(false),
+    forme: text('forme'),
+    offre100Sante: boolean('offre_100_sante').notNull().default(true),
+  },
+  (t) => [index('appareils_dossier_idx').on(t.dossierId)],
+);
+
+// One row per robot run started and per callback received (spec section 3, "Workflow execution").
+export const workflowExecutions = pgTable(
+  'workflow_executions',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id').notNull(),
+    dossierId: integer('dossier_id')
+      .notNull()
+      .references(() => pecDossiers.id, { onDelete: 'cascade' }),
+    workflowName: text('workflow_name').notNull(),
+    runKind: text('run_kind'),
+    callbackType: text('callback_type'),
+    success: boolean('success'),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+    robotResponse: jsonb('robot_response'),
+    // Hash of a callback's body: a repeated delivery finds its first execution instead of acting twice.
+    dedupeKey: text('dedupe_key'),
+    processingTimeMs: integer('processing_time_ms'),
+  },
+  (t) => [
+    index('workflow_executions_dossier_idx').on(t.dossierId, t.startedAt),
+    uniqueIndex('workflow_executions_dedupe_idx').on(t.dedupeKey),
+    index('workflow_executions_holding_idx').on(t.holdingId, t.startedAt),
+  ],
+);
+
+// Next readable file number per organisation and year (PEC-2026-000123).
+export const pecCounters = pgTable(
+  'pec_counters',
+  {
+    holdingId: integer('holding_id').notNull(),
+    year: integer('year').notNull(),
+    lastValue: integer('last_value').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.holdingId, t.year] })],
+);

@@ -1,0 +1,21 @@
+// Data every installation needs, demo or not: the seeded roles and the system settings. Inserted when missing.
+import { isNull } from 'drizzle-orm';
+import type { Db } from '../connect';
+import { configs, roles } from '../schema';
+import { SEEDED_ROLES } from '../../../src/domain/roles';
+import { SYSTEM_SETTINGS } from './settings';
+
+export async function ensureBaseData(db: Db, opts: { robotMode?: string; robotUrl?: string } = {}) {
+  const existingRoles = new Set((await db.select({ name: roles.name }).from(roles).where(isNull(roles.holdingId))).map((r) => r.name));
+  const missingRoles = Object.values(SEEDED_ROLES).filter((r) => !existingRoles.has(r.name));
+  if (missingRoles.length) await db.insert(roles).values(missingRoles.map((r) => ({ ...r, holdingId: null })));
+
+  const initial: Record<string, unknown> = {
+    'integrations.robot_mode': opts.robotMode ?? 'simulator',
+    'integrations.robot_url': opts.robotUrl ?? '',
+  };
+  await db
+    .insert(configs)
+    .values(SYSTEM_SETTINGS.map((s) => ({ ...s, value: s.key in initial ? initial[s.key] : s.value })))
+    .onConflictDoNothing({ target: configs.key });
+}

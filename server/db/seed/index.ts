@@ -1,0 +1,43 @@
+// Seeding: base data always, demo data on first start when asked, a first administrator from the environment.
+import { and, count, eq, isNull } from 'drizzle-orm';
+import type { Database } from '../connect';
+import { roles, userRoles, users } from '../schema';
+import { hashPassword } from '../../auth/passwords';
+import { SEEDED_ROLES } from '../../../src/domain/roles';
+import { ensureBaseData } from './base';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, hasDemoData, seedOrganisations } from './organisations';
+
+export { DEMO_ACCOUNTS, DEMO_PASSWORD };
+
+export interface SeedOptions {
+  demo: boolean;
+  robotMode?: string;
+  robotUrl?: string;
+  /** First super administrator of an installation without demo data (ADMIN_EMAIL / ADMIN_PASSWORD). */
+  adminEmail?: string;
+  adminPassword?: string;
+}
+
+/** Returns true when demo data was written by this call. */
+export async function seed(database: Database, options: SeedOptions): Promise<boolean> {
+  const { db } = database;
+  await ensureBaseData(db, options);
+  let seededDemo = false;
+  if (options.demo && !(await hasDemoData(db))) {
+    await seedOrganisations(db);
+    seededDemo = true;
+  }
+  const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(users);
+  if (n === 0 && options.adminEmail && options.adminPassword) {
+    const [user] = await db
+      .insert(users)
+      .values({ email: options.adminEmail.toLowerCase(), firstName: 'Administrateur', lastName: 'Pecflow', passwordHash: await hashPassword(options.adminPassword) })
+      .returning({ id: users.id });
+    const [role] = await db
+      .select({ id: roles.id })
+      .from(roles)
+      .where(and(isNull(roles.holdingId), eq(roles.name, SEEDED_ROLES.superAdmin.name)));
+    await db.insert(userRoles).values({ userId: user!.id, roleId: role!.id });
+  }
+  return seededDemo;
+}

@@ -1,0 +1,98 @@
+// Every error the API answers, as application/problem+json that @api-platform/admin can read (hydra-contract.md).
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ZodError } from 'zod';
+import { apiDocsUrl } from './links';
+
+export interface Violation {
+  propertyPath: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    public readonly status: number,
+    public readonly detail: string,
+    public readonly extra: Record<string, unknown> = {},
+  ) {
+    super(detail);
+  }
+}
+
+export class ValidationError extends ApiError {
+  constructor(public readonly violations: Violation[]) {
+    super(422, violations.map((v) => (v.propertyPath ? `${v.propertyPath}: ${v.message}` : v.message)).join('\n'));
+  }
+}
+
+export const badRequest = (detail: string) => new ApiError(400, detail);
+export const unauthorized = (detail: string) => new ApiError(401, detail);
+export const forbidden = (detail = 'Accès refusé : vous n’avez pas la permission nécessaire.') => new ApiError(403, detail);
+export const notFound = (detail = 'Ressource introuvable.') => new ApiError(404, detail);
+export const conflict = (detail: string) => new ApiError(409, detail);
+/** One invalid field, reported like a form violation. */
+export const invalidField = (propertyPath: string, message: string) => new ValidationError([{ propertyPath, message }]);
+
+const TITLES: Record<number, string> = {
+  400: 'Requête invalide',
+  401: 'Non authentifié',
+  403: 'Accès refusé',
+  404: 'Introuvable',
+  405: 'Méthode non autorisée',
+  409: 'Conflit',
+  413: 'Requête trop volumineuse',
+  415: 'Type de contenu non pris en charge',
+  422: 'Données invalides',
+  429: 'Trop de requêtes',
+  500: 'Erreur interne',
+  503: 'Service indisponible',
+};
+
+export function zodViolations(error: ZodError): Violation[] {
+  return error.issues.map((issue) => ({ propertyPath: issue.path.map(String).join('.'), message: issue.message }));
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
+  const vocab = `${apiDocsUrl(request)}#`;
+  const isViolation = error instanceof ValidationError;
+  const body: Record<string, unknown> = {
+    '@context': { '@vocab': vocab, hydra: 'http://www.w3.org/ns/hydra/core#' },
+    '@type': isViolation ? 'ConstraintViolationList' : 'hydra:Error',
+    title: TITLES[error.status] ?? 'Erreur',
+    status: error.status,
+    detail: error.detail,
+    'hydra:title': TITLES[error.status] ?? 'Erreur',
+    'hydra:description': error.detail,
+    // The front end reads `message` first (spec section 8, message extraction).
+    message: error.detail,
+    ...error.extra,
+  };
+  if (isViolation) body.violations = error.violations;
+  return reply.status(error.status).type('application/problem+json; charset=utf-8').send(body);
+}
+
+/** Maps anything thrown by a route or by Fastify itself to a French problem; never leaks a stack trace. */
+export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof ApiError) return sendProblem(request, reply, error);
+  if (error instanceof ZodError) return sendProblem(request, reply, new ValidationError(zodViolations(error)));
+  const fe = error as FastifyError;
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return sendProblem(request, reply, badRequest('Le corps de la requête n’est pas un JSON valide.'));
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return sendProblem(request, reply, new ApiError(413, 'La requête est trop volumineuse.'));
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return sendProblem(request, reply, new ApiError(415, 'Type de contenu non pris en charge : envoyez du JSON.'));
+    case 'FST_ERR_VALIDATION':
+      return sendProblem(request, reply, badRequest('Paramètres de requête invalides.'));
+  }
+  if (error instanceof SyntaxError || fe.statusCode === 400) {
+    return sendProblem(request, reply, badRequest('Le corps de la requête n’est pas un JSON valide.'));
+  }
+  if (fe.statusCode === 429) return sendProblem(request, reply, new ApiError(429, 'Trop de requêtes, réessayez dans un instant.'));
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return sendProblem(request, reply, new ApiError(fe.statusCode, TITLES[fe.statusCode] ?? 'Requête refusée.'));
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return sendProblem(request, reply, new ApiError(500, 'Une erreur technique est survenue'));
+}

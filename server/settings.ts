@@ -1,0 +1,47 @@
+// Reads system settings (the configs table). Settings that name real behaviour drive it from here:
+// token lifetime, login attempt limit, robot mode and URL.
+import { eq } from 'drizzle-orm';
+import type { Db } from './db/connect';
+import { configs } from './db/schema';
+
+const CACHE_MS = 5_000;
+
+export class SettingsService {
+  private cache = new Map<string, { value: unknown; at: number }>();
+
+  constructor(private readonly db: Db) {}
+
+  async get<T>(key: string, fallback: T): Promise<T> {
+    const hit = this.cache.get(key);
+    if (hit && Date.now() - hit.at < CACHE_MS) return (hit.value ?? fallback) as T;
+    const [row] = await this.db.select({ value: configs.value }).from(configs).where(eq(configs.key, key));
+    this.cache.set(key, { value: row?.value ?? null, at: Date.now() });
+    return (row?.value ?? fallback) as T;
+  }
+
+  async number(key: string, fallback: number): Promise<number> {
+    const value = await this.get<unknown>(key, fallback);
+    return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+  }
+
+  async string(key: string, fallback: string): Promise<string> {
+    const value = await this.get<unknown>(key, fallback);
+    return typeof value === 'string' ? value : fallback;
+  }
+
+  /** Called after a setting is written, so this instance sees the new value at once. */
+  invalidate(key?: string) {
+    if (key) this.cache.delete(key);
+    else this.cache.clear();
+  }
+}
+
+/** Keys of the settings the server itself obeys. */
+export const SETTING_KEYS = {
+  accessTokenTtl: 'security.access_token_ttl',
+  refreshTokenTtlDays: 'security.refresh_token_ttl_days',
+  loginMaxAttempts: 'security.login_max_attempts',
+  loginWindowMinutes: 'security.login_window_minutes',
+  robotMode: 'integrations.robot_mode',
+  robotUrl: 'integrations.robot_url',
+} as const;

@@ -1,0 +1,56 @@
+// The application: react-admin in French, our auth and data providers, the shell and every route.
+import { lazy } from 'react';
+import { Route } from 'react-router-dom';
+import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { authProvider } from './authProvider';
+import { dataProvider } from './dataProvider';
+import { i18nProvider } from './i18n';
+import { Layout } from './layout/Layout';
+import { LoadingPage, RedirectToPec } from './layout/LoadingPage';
+import { LoginPage } from './layout/LoginPage';
+import { createAppStore, readTheme } from './layout/store';
+import { darkTheme, lightTheme } from './layout/theme';
+import { queryClient } from './queryClient';
+
+// Pages are loaded when first shown: the login page needs none of them.
+const PecPage = lazy(() => import('./pec/PecPage'));
+const DashboardPage = lazy(() => import('./pec/DashboardPage'));
+const SettingsPage = lazy(() => import('./settings/SettingsPage'));
+const ProfilePage = lazy(() => import('./account/ProfilePage'));
+const PermissionsPage = lazy(() => import('./account/PermissionsPage'));
+const DebugPermissionsPage = lazy(() => import('./account/DebugPermissionsPage'));
+
+const store = createAppStore();
+
+export function App() {
+  return (
+    <Admin
+      title="Pecflow"
+      authProvider={authProvider}
+      dataProvider={dataProvider}
+      i18nProvider={i18nProvider}
+      queryClient={queryClient}
+      store={store}
+      layout={Layout}
+      loginPage={LoginPage}
+      dashboard={RedirectToPec}
+      catchAll={RedirectToPec}
+      loading={() => <LoadingPage />}
+      lightTheme={lightTheme}
+      darkTheme={darkTheme}
+      defaultTheme={readTheme()}
+      requireAuth
+      disableTelemetry
+    >
+      <Resource name="pec_dossiers" />
+      <CustomRoutes>
+        <Route path="/pec" element={<PecPage />} />
+        <Route path="/dashboard" element={<DashboardPage />} />
+        <Route path="/settings/*" element={<SettingsPage />} />
+        <Route path="/profile" element={<ProfilePage />} />
+        <Route path="/permissions" element={<PermissionsPage />} />
+        <Route path="/debug-permissions" element={<DebugPermissionsPage />} />
+      </CustomRoutes>
+    </Admin>
+  );
+}

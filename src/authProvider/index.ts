@@ -1,0 +1,88 @@
+// react-admin's authProvider over the session: login, logout, checks, identity and permission-based access.
+import type { AuthProvider } from 'ra-core';
+import { hasPermission } from '../domain/permissions';
+import { permissionFor } from '../domain/resources';
+import { apiFetch } from '../dataProvider/http';
+import {
+  authFetch,
+  clearSession,
+  freshAccessToken,
+  getAccessToken,
+  getRefreshToken,
+  readAuthStore,
+  scheduleProactiveRefresh,
+  SessionExpiredError,
+  storeTokens,
+  writeAuthStore,
+  type SessionUser,
+  type TokenResponse,
+} from './session';
+import { extractErrorMessage } from '../domain/errors';
+
+export async function loadProfile(): Promise<SessionUser> {
+  const user = await apiFetch<SessionUser>('/api/user/profile');
+  writeAuthStore(user);
+  return user;
+}
+
+export const authProvider: AuthProvider = {
+  async login(params: { email?: string; username?: string; password: string }) {
+    const response = await fetch('/api/login_check', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ email: params.email ?? params.username, password: params.password }),
+    }).catch(() => {
+      throw new Error('Connexion au serveur impossible. Vérifiez votre réseau.');
+    });
+    const body = (await response.json().catch(() => ({}))) as TokenResponse & Record<string, unknown>;
+    if (!response.ok) throw new Error(extractErrorMessage({ body }));
+    storeTokens(body);
+    await loadProfile();
+  },
+
+  async logout() {
+    const refreshToken = getRefreshToken();
+    clearSession();
+    if (refreshToken) {
+      await fetch('/api/token/invalidate', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ refresh_token: refreshToken }),
+      }).catch(() => undefined);
+    }
+  },
+
+  async checkAuth() {
+    // Not signed in is not an error worth a toast: just go to the login page.
+    if (!getAccessToken()) throw { redirectTo: '/login', message: false };
+    // Renews an expired token at start-up; fails (and signs out) when the refresh token is no longer valid.
+    await freshAccessToken();
+    if (!readAuthStore().isAuthenticated) await loadProfile();
+    scheduleProactiveRefresh();
+  },
+
+  async checkError(error: { status?: number }) {
+    // The fetch layer has already tried one refresh: a 401 that reaches here ends the session.
+    if (error?.status === 401) {
+      clearSession();
+      throw new SessionExpiredError();
+    }
+  },
+
+  async getIdentity() {
+    const { user } = readAuthStore();
+    if (!user) throw new SessionExpiredError();
+    return { id: user.id, fullName: user.fullName, email: user.email };
+  },
+
+  async getPermissions() {
+    return readAuthStore().permissions;
+  },
+
+  async canAccess({ action, resource }) {
+    const required = permissionFor(resource, action);
+    return required === undefined || hasPermission(readAuthStore().permissions, required);
+  },
+};
+
+export { authFetch };

@@ -1,0 +1,16 @@
+// Business constants and limits of spec section 9, defined once.
+export const HTTP_TIMEOUT_MS = 600_000;
+export const DPEC_TIMEOUT_MS = 120_000;
+export const BILLING_TIMEOUT_MS = 60_000;
+export const TOAST_DURATION_MS = 5_000;
+export const HIGHLIGHT_DURATION_MS = 4_000;
+export const DRAWER_CLEAR_DELAY_MS = 500;
+export const REFETCH_AFTER_ACTION_MS = 200;
+export const SEARCH_DEBOUNCE_MS = 500;
+export const PAGE_SIZE = 20;
+export const SKELETON_ROWS = 5;
+export const NOTIFICATION_DROPDOWN_SIZE = 5;
+export const TEXTAREA_ROWS = 4;
+export const PEC_LIST_REFETCH_MS = 30_000;
+export const ROBOT_RUN_TIMEOUT_MS = 600_000;
+export const EXPIRY_WARNING_DAYS = 15;

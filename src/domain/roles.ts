@@ -1,0 +1,52 @@
+// The five roles every installation starts with (domain.md, "Permissions and roles").
+
+export interface RoleDefinition {
+  name: string;
+  description: string;
+  permissions: string[];
+}
+
+export const SEEDED_ROLES = {
+  superAdmin: {
+    name: 'Super administrateur',
+    description: 'Tous les droits sur toute la plateforme.',
+    permissions: ['admin.*'],
+  },
+  organisationAdmin: {
+    name: "Administrateur d'organisation",
+    description:
+      "Gère son organisation : entreprises, centres, utilisateurs, logiciels et identifiants ; consulte mutuelles, réseaux et paramètres ; tous les droits sur les PEC.",
+    permissions: [
+      'settings.holdings.view',
+      'settings.holdings.update',
+      'settings.companies.*',
+      'settings.shops.*',
+      'settings.users.*',
+      'settings.software.*',
+      'settings.credentials.*',
+      'settings.mutuelles.view',
+      'settings.system.view',
+      'settings.pec.create',
+      'pec.*',
+      'delete.pec',
+      'export.pec',
+      'import.pec',
+      'audit.view',
+    ],
+  },
+  audioprothesiste: {
+    name: 'Audioprothésiste',
+    description: 'Crée et suit les demandes de PEC de ses centres, lance le DPEC et la facturation, exporte.',
+    permissions: ['pec.view', 'pec.create', 'pec.edit', 'pec.billing', 'settings.pec.create', 'export.pec'],
+  },
+  assistant: {
+    name: 'Assistant(e)',
+    description: 'Crée les demandes de PEC de ses centres ; ne supprime rien.',
+    permissions: ['pec.view', 'pec.create', 'settings.pec.create'],
+  },
+  readOnly: {
+    name: 'Lecture seule',
+    description: 'Consulte les demandes de PEC, ne modifie rien, pas de paramètres.',
+    permissions: ['pec.view'],
+  },
+} satisfies Record<string, RoleDefinition>;

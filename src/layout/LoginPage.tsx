@@ -1,0 +1,167 @@
+// /login (spec sections 2 and 5): public; a visitor already signed in goes back where they came from, else /dashboard.
+import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
+import Visibility from '@mui/icons-material/Visibility';
+import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import { Alert, AlertTitle, Avatar, Box, Button, Card, CardContent, IconButton, InputAdornment, TextField, Typography } from '@mui/material';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { useCheckAuth, useLogin, useTranslate } from 'react-admin';
+import { loginSchema } from '../domain/auth';
+import { LoadingPage } from './LoadingPage';
+
+type Field = 'email' | 'password';
+
+export const AFTER_LOGIN_PATH = '/dashboard';
+
+/** Where to go once signed in: the page that sent the visitor to /login, or the dashboard. */
+function useNextPath(): string {
+  const location = useLocation();
+  const state = location.state as { nextPathname?: string; nextSearch?: string } | null;
+  const next = state?.nextPathname;
+  return next && next !== '/login' ? `${next}${state?.nextSearch ?? ''}` : AFTER_LOGIN_PATH;
+}
+
+export function LoginPage() {
+  const translate = useTranslate();
+  const login = useLogin();
+  const checkAuth = useCheckAuth();
+  const navigate = useNavigate();
+  const nextPath = useNextPath();
+  const [checking, setChecking] = useState(true);
+  const [values, setValues] = useState({ email: '', password: '' });
+  const [touched, setTouched] = useState<Record<Field, boolean>>({ email: false, password: false });
+  const [showPassword, setShowPassword] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+
+  useEffect(() => {
+    checkAuth({}, false)
+      .then(() => navigate(nextPath, { replace: true }))
+      .catch(() => setChecking(false));
+    // Only on arrival: an authenticated visitor does not stay on /login.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const parsed = loginSchema.safeParse(values);
+  const errors: Partial<Record<Field, string>> = {};
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0] as Field;
+      errors[field] ??= issue.message;
+    }
+  }
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTouched({ email: true, password: true });
+    if (!parsed.success) return;
+    setSubmitting(true);
+    setServerError(null);
+    try {
+      await login(parsed.data, nextPath);
+    } catch (error) {
+      setServerError(error instanceof Error ? error.message : String(error));
+      setSubmitting(false);
+    }
+  };
+
+  if (checking) return <LoadingPage messageKey="pecflow.app.checkingAuth" />;
+
+  const change = (field: Field) => (event: React.ChangeEvent<HTMLInputElement>) => {
+    setValues((v) => ({ ...v, [field]: event.target.value }));
+    setTouched((t) => ({ ...t, [field]: true }));
+  };
+
+  return (
+    <Box
+      component="main"
+      sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2, bgcolor: 'background.default' }}
+    >
+      <Card sx={{ width: '100%', maxWidth: 440 }} elevation={6}>
+        <CardContent sx={{ p: { xs: 3, sm: 4 } }}>
+          <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', mb: 3 }}>
+            <Avatar sx={{ bgcolor: 'primary.main', mb: 1.5 }}>
+              <LockOutlinedIcon />
+            </Avatar>
+            <Typography component="h1" variant="h5" fontWeight={700}>
+              {translate('pecflow.login.title')}
+            </Typography>
+            <Typography variant="body2" color="text.secondary" textAlign="center">
+              {translate('pecflow.login.subtitle')}
+            </Typography>
+          </Box>
+
+          {serverError && (
+            <Alert severity="error" sx={{ mb: 2 }} role="alert">
+              <AlertTitle>{translate('pecflow.login.errorTitle')}</AlertTitle>
+              {serverError}
+            </Alert>
+          )}
+
+          <Box component="form" noValidate onSubmit={submit} sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+            <TextField
+              label={translate('pecflow.login.email')}
+              type="email"
+              name="email"
+              autoComplete="username"
+              autoFocus
+              required
+              value={values.email}
+              onChange={change('email')}
+              error={touched.email && !!errors.email}
+              helperText={touched.email ? errors.email : undefined}
+              fullWidth
+            />
+            <TextField
+              label={translate('pecflow.login.password')}
+              type={showPassword ? 'text' : 'password'}
+              name="password"
+              autoComplete="current-password"
+              required
+              value={values.password}
+              onChange={change('password')}
+              error={touched.password && !!errors.password}
+              helperText={touched.password ? errors.password : undefined}
+              fullWidth
+              slotProps={{
+                input: {
+                  endAdornment: (
+                    <InputAdornment position="end">
+                      <IconButton
+                        aria-label={translate(showPassword ? 'pecflow.login.hidePassword' : 'pecflow.login.showPassword')}
+                        onClick={() => setShowPassword((s) => !s)}
+                        edge="end"
+                      >
+                        {showPassword ? <VisibilityOff /> : <Visibility />}
+                      </IconButton>
+                    </InputAdornment>
+                  ),
+                },
+              }}
+            />
+            <Button type="submit" variant="contained" size="large" disabled={submitting} fullWidth>
+              {translate(submitting ? 'pecflow.login.submitting' : 'pecflow.login.submit')}
+            </Button>
+            <Button
+              variant="text"
+              size="small"
+              onClick={() => console.info('Mot de passe oublié : à traiter par l’administrateur système.')}
+            >
+              {translate('pecflow.login.forgotPassword')}
+            </Button>
+          </Box>
+
+          <Typography variant="body2" color="text.secondary" textAlign="center" sx={{ mt: 2 }}>
+            {translate('pecflow.login.help')}
+          </Typography>
+          <Alert severity="info" variant="outlined" sx={{ mt: 2, fontSize: 12 }} icon={false} role="note">
+            {translate('pecflow.login.gdpr')}
+          </Alert>
+          <Typography variant="caption" color="text.secondary" component="p" textAlign="center" sx={{ mt: 2 }}>
+            {translate('pecflow.app.version')}
+          </Typography>
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}

@@ -1,0 +1,93 @@
+// The bell: the first 5 notifications and the unread count, from GET /api/notifications.
+import NotificationsIcon from '@mui/icons-material/Notifications';
+import { Badge, Box, Button, Divider, IconButton, ListItemText, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useTranslate } from 'react-admin';
+import { apiFetch } from '../dataProvider/http';
+import { NOTIFICATION_DROPDOWN_SIZE } from '../domain/limits';
+
+export interface NotificationItem {
+  id: number;
+  title: string;
+  description: string | null;
+  link: string | null;
+  read: boolean;
+  createdAt: string;
+}
+
+export interface NotificationFeed {
+  member: NotificationItem[];
+  totalItems: number;
+  unreadCount: number;
+}
+
+export const NOTIFICATIONS_QUERY_KEY = ['pecflow', 'notifications'];
+
+export function NotificationBell() {
+  const translate = useTranslate();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const { data } = useQuery({
+    queryKey: NOTIFICATIONS_QUERY_KEY,
+    queryFn: () => apiFetch<NotificationFeed>(`/api/notifications?itemsPerPage=${NOTIFICATION_DROPDOWN_SIZE}`),
+    refetchInterval: 60_000,
+  });
+  const items = data?.member.slice(0, NOTIFICATION_DROPDOWN_SIZE) ?? [];
+  const unread = data?.unreadCount ?? 0;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_QUERY_KEY });
+
+  const open = async (item: NotificationItem) => {
+    setAnchor(null);
+    if (!item.read) await apiFetch(`/api/notifications/${item.id}/read`, { method: 'POST' }).catch(() => undefined);
+    refresh();
+    if (item.link) navigate(item.link);
+  };
+
+  const readAll = async () => {
+    await apiFetch('/api/notifications/read-all', { method: 'POST' }).catch(() => undefined);
+    refresh();
+  };
+
+  const label = translate('pecflow.notifications.open');
+  return (
+    <>
+      <Tooltip title={translate('pecflow.notifications.title')}>
+        <IconButton color="inherit" aria-label={label} onClick={(event) => setAnchor(event.currentTarget)}>
+          <Badge badgeContent={unread} color="error" max={99} data-testid="notification-count">
+            <NotificationsIcon />
+          </Badge>
+        </IconButton>
+      </Tooltip>
+      <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)} slotProps={{ paper: { sx: { width: 360, maxWidth: '95vw' } } }}>
+        <Box sx={{ px: 2, py: 1, display: 'flex', alignItems: 'center', justifyContent: 'space-between' }}>
+          <Typography variant="subtitle1" fontWeight={600}>
+            {translate('pecflow.notifications.title')}
+          </Typography>
+          {unread > 0 && (
+            <Button size="small" onClick={readAll}>
+              {translate('pecflow.notifications.markAllRead')}
+            </Button>
+          )}
+        </Box>
+        <Divider />
+        {items.length === 0 && (
+          <MenuItem disabled>
+            <ListItemText primary={translate('pecflow.notifications.empty')} />
+          </MenuItem>
+        )}
+        {items.map((item) => (
+          <MenuItem key={item.id} onClick={() => open(item)} sx={{ whiteSpace: 'normal', alignItems: 'flex-start' }}>
+            <ListItemText
+              primary={item.title}
+              secondary={item.description ?? undefined}
+              slotProps={{ primary: { fontWeight: item.read ? 400 : 700 } }}
+            />
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}

@@ -1,0 +1,119 @@
+import { expect, test } from '@playwright/test';
+import { signIn, signOut } from './helpers';
+
+test('a wrong password shows the "Erreur de connexion" banner with the server message', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: 'Email' }).fill('audio@audition-horizon.fr');
+  await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill('mauvais-mot-de-passe');
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  const banner = page.getByRole('alert');
+  await expect(banner).toContainText('Erreur de connexion');
+  await expect(banner).toContainText('Identifiants invalides.');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('the login form validates its fields in French before calling the server', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: 'Email' }).fill('pas-un-email');
+  await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill('123');
+  await expect(page.getByText("Format d'email invalide")).toBeVisible();
+  await expect(page.getByText('Le mot de passe doit contenir au moins 6 caractères')).toBeVisible();
+  await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill('');
+  await page.getByRole('button', { name: 'Afficher le mot de passe' }).click();
+  await expect(page.getByRole('textbox', { name: 'Mot de passe', exact: true })).toHaveAttribute('type', 'text');
+});
+
+test('a deep link while signed out returns there after login', async ({ page }) => {
+  await page.goto('/permissions');
+  await expect(page).toHaveURL(/\/login/);
+  await signIn(page, 'audio@audition-horizon.fr');
+  await expect(page).toHaveURL(/\/permissions$/);
+  await expect(page.getByRole('heading', { name: 'Mes permissions', level: 1 })).toBeVisible();
+});
+
+test('after a plain login the user lands on /dashboard; "/" and unknown paths lead to /pec', async ({ page }) => {
+  await signIn(page, 'audio@audition-horizon.fr');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/pec$/);
+  await page.goto('/nimporte-quoi');
+  await expect(page).toHaveURL(/\/pec$/);
+});
+
+test('an authenticated visitor of /login is sent back into the application', async ({ page }) => {
+  await signIn(page, 'audio@audition-horizon.fr');
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('the theme is dark by default, and the chosen theme survives reload and logout', async ({ page }) => {
+  await signIn(page, 'audio@audition-horizon.fr');
+  expect(await page.evaluate(() => localStorage.getItem('theme'))).toBeNull();
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const darkBackground = await background();
+  await page.getByRole('button', { name: 'Mode clair' }).click();
+  await expect(page.getByRole('button', { name: 'Mode sombre' })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('light');
+  const lightBackground = await background();
+  expect(lightBackground).not.toBe(darkBackground);
+
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Mode sombre' })).toBeVisible();
+  await signOut(page);
+  expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('light');
+  expect(await background()).toBe(lightBackground);
+  await signIn(page, 'audio@audition-horizon.fr');
+  await expect(page.getByRole('button', { name: 'Mode sombre' })).toBeVisible();
+});
+
+test('"Paramètres" is hidden for a read-only user and shown for an organisation administrator', async ({ page }) => {
+  await signIn(page, 'lecture@audition-horizon.fr');
+  await expect(page.getByRole('menuitem', { name: /Demandes PEC/ })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Paramètres' })).toHaveCount(0);
+  await signOut(page);
+  await signIn(page, 'direction@audition-horizon.fr');
+  await expect(page.getByRole('menuitem', { name: 'Paramètres' })).toBeVisible();
+});
+
+test('logout goes to /login, clears the session, and the back button does not reveal data', async ({ page }) => {
+  await signIn(page, 'audio@audition-horizon.fr');
+  await page.goto('/profile');
+  await expect(page.getByTestId('profile-email')).toHaveText('audio@audition-horizon.fr');
+  await signOut(page);
+  expect(await page.evaluate(() => [localStorage.getItem('access_token'), localStorage.getItem('refresh_token'), localStorage.getItem('auth-storage')])).toEqual([null, null, null]);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByText('audio@audition-horizon.fr')).toHaveCount(0);
+});
+
+test('the account pages show the signed-in user’s real data', async ({ page }) => {
+  await signIn(page, 'audio@audition-horizon.fr');
+  await expect(page.getByTestId('sidebar-user')).toContainText('SB');
+  await expect(page.getByTestId('app-version')).toHaveText('v1.0.0');
+
+  await page.getByRole('button', { name: 'Profil' }).click();
+  await page.getByRole('menuitem', { name: 'Mon profil' }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByTestId('profile-fullname')).toHaveText('Sophie Bernard');
+  await expect(page.getByTestId('profile-email')).toHaveText('audio@audition-horizon.fr');
+  await expect(page.getByTestId('profile-status')).toHaveText('Actif');
+
+  await page.getByRole('button', { name: 'Profil' }).click();
+  await page.getByRole('menuitem', { name: 'Mes permissions' }).click();
+  await expect(page).toHaveURL(/\/permissions$/);
+  const patient = page.getByTestId('module-patient');
+  await expect(patient).toContainText('Dossiers patients (PEC)');
+  await expect(patient).toContainText('3 permissions');
+  await expect(patient).toContainText('Voir les demandes de PEC');
+  await expect(page.getByTestId('module-workflow')).toContainText('Lancer le DPEC et la facturation');
+  await expect(page.getByTestId('module-user')).toHaveCount(0);
+
+  await page.goto('/debug-permissions');
+  await expect(page.getByTestId('raw-permissions')).toContainText('pec.create');
+  await expect(page.getByTestId('check-pec.create')).toContainText('✓');
+  await expect(page.getByTestId('check-delete.pec')).toContainText('✗');
+  await page.getByRole('button', { name: 'Super administrateur' }).click();
+  await expect(page.getByTestId('check-delete.pec')).toContainText('✓');
+  await page.getByRole('button', { name: 'Lancer tous les tests' }).click();
+  await expect(page.getByTestId('debug-report')).toContainText('48 / 48');
+});

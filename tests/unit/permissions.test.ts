@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import {
+  grantedDefinitions,
+  hasAllPermissions,
+  hasAnyPermission,
+  hasPermission,
+  isKnownPermission,
+  permissionsBeyond,
+  PERMISSIONS,
+} from '../../src/domain/permissions';
+import { permissionFor } from '../../src/domain/resources';
+import { SEEDED_ROLES } from '../../src/domain/roles';
+
+describe('hasPermission', () => {
+  it('grants an exact key and nothing else', () => {
+    expect(hasPermission(['pec.create'], 'pec.create')).toBe(true);
+    expect(hasPermission(['pec.create'], 'pec.view')).toBe(false);
+    expect(hasPermission([], 'pec.view')).toBe(false);
+  });
+
+  it('lets a trailing wildcard grant every key with its prefix, and only those', () => {
+    expect(hasPermission(['settings.users.*'], 'settings.users.delete')).toBe(true);
+    expect(hasPermission(['settings.*'], 'settings.system.edit')).toBe(true);
+    expect(hasPermission(['settings.users.*'], 'settings.shops.view')).toBe(false);
+    // The prefix stops at a dot: settings.user.* does not cover settings.users.view.
+    expect(hasPermission(['settings.user.*'], 'settings.users.view')).toBe(false);
+    expect(hasPermission(['pec.*'], 'delete.pec')).toBe(false);
+  });
+
+  it('makes admin.* a full wildcard', () => {
+    for (const { key } of PERMISSIONS) expect(hasPermission(['admin.*'], key)).toBe(true);
+    expect(hasPermission(['admin.*'], 'anything.at.all')).toBe(true);
+  });
+
+  it('does not treat a wildcard in the middle or a bare star as a wildcard', () => {
+    expect(hasPermission(['settings.*.view'], 'settings.users.view')).toBe(false);
+    expect(hasPermission(['*'], 'pec.view')).toBe(false);
+  });
+
+  it('offers any / all helpers', () => {
+    expect(hasAnyPermission(['pec.view'], ['settings.users.view', 'pec.view'])).toBe(true);
+    expect(hasAnyPermission(['pec.view'], ['settings.users.view'])).toBe(false);
+    expect(hasAllPermissions(['pec.*'], ['pec.view', 'pec.create'])).toBe(true);
+    expect(hasAllPermissions(['pec.view'], ['pec.view', 'pec.create'])).toBe(false);
+  });
+});
+
+describe('permissionsBeyond (no one grants more than they hold)', () => {
+  it('lists the keys the holder does not cover', () => {
+    expect(permissionsBeyond(['settings.users.*', 'pec.view'], ['settings.users.view', 'pec.view'])).toEqual([]);
+    expect(permissionsBeyond(['settings.users.*'], ['settings.system.edit'])).toEqual(['settings.system.edit']);
+  });
+
+  it('covers a wildcard only with an equal or broader wildcard', () => {
+    expect(permissionsBeyond(['settings.*'], ['settings.users.*'])).toEqual([]);
+    expect(permissionsBeyond(['settings.users.view', 'settings.users.create'], ['settings.users.*'])).toEqual(['settings.users.*']);
+    expect(permissionsBeyond(['settings.users.*'], ['admin.*'])).toEqual(['admin.*']);
+    expect(permissionsBeyond(['admin.*'], ['admin.*', 'settings.*'])).toEqual([]);
+  });
+});
+
+describe('the catalogue', () => {
+  it('knows its keys and the wildcards that cover some of them', () => {
+    expect(isKnownPermission('pec.create')).toBe(true);
+    expect(isKnownPermission('settings.users.*')).toBe(true);
+    expect(isKnownPermission('nimporte.quoi')).toBe(false);
+    expect(isKnownPermission('nimporte.*')).toBe(false);
+  });
+
+  it('has unique keys, each with a French label, a module and a level', () => {
+    expect(new Set(PERMISSIONS.map((p) => p.key)).size).toBe(PERMISSIONS.length);
+    for (const p of PERMISSIONS) {
+      expect(p.label.length).toBeGreaterThan(3);
+      expect(['system', 'user', 'patient', 'billing', 'mutual', 'workflow', 'audit', 'report']).toContain(p.module);
+      expect(['view', 'create', 'edit', 'delete']).toContain(p.level);
+    }
+  });
+
+  it('seeds roles made only of known keys', () => {
+    for (const role of Object.values(SEEDED_ROLES)) for (const key of role.permissions) expect(isKnownPermission(key), key).toBe(true);
+  });
+
+  it('expands held wildcards into the entries they grant', () => {
+    const keys = grantedDefinitions(['settings.users.*']).map((p) => p.key);
+    expect(keys).toEqual(['settings.users.view', 'settings.users.create', 'settings.users.update', 'settings.users.delete', 'settings.users.export']);
+  });
+});
+
+describe('permissionFor', () => {
+  it('maps react-admin actions to the spec keys, with view/edit for software and credentials', () => {
+    expect(permissionFor('holdings', 'list')).toBe('settings.holdings.view');
+    expect(permissionFor('holdings', 'edit')).toBe('settings.holdings.update');
+    expect(permissionFor('networks', 'create')).toBe('settings.mutuelles.create');
+    expect(permissionFor('software', 'edit')).toBe('settings.software.edit');
+    expect(permissionFor('credential_software', 'delete')).toBe('settings.credentials.delete');
+    expect(permissionFor('pec_dossiers', 'create')).toBe('settings.pec.create');
+    expect(permissionFor('unknown', 'list')).toBeUndefined();
+  });
+});
