@@ -43,6 +43,8 @@ export default defineConfig({
       ROBOT_SIM_DELAY_MS: '500',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
+      // Several people (or agents) can test at once, each with their own build.
+      STATIC_DIR: process.env.E2E_STATIC_DIR ?? 'dist',
     },
   },
 });

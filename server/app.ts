@@ -16,6 +16,10 @@ import { docsLinkHeader } from './http/links';
 import { jsonBodyParsers } from './http/body';
 import { notificationRoutes } from './notifications/routes';
 import type { AppContext } from './context';
+import { SecretBox } from './crypto';
+import { ResourceRegistry } from './hydra/registry';
+import { hydraRoutes } from './hydra/routes';
+import { RESOURCES } from './resources';
 
 export interface BuildAppOptions {
   config: Config;
@@ -42,15 +46,10 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   });
 
   const settings = new SettingsService(database.db);
-  const ctx: AppContext = {
-    config,
-    database,
-    db: database.db,
-    settings,
-    tokens: undefined as unknown as TokenService,
-  };
+  const ctx = { config, database, db: database.db, settings, secrets: new SecretBox(config.appSecretKey) } as AppContext;
   app.decorate('ctx', ctx);
   ctx.tokens = new TokenService(app, database.db, settings);
+  ctx.resources = new ResourceRegistry(RESOURCES, ctx);
 
   let isReady = ready;
   app.setErrorHandler(errorHandler);
@@ -91,6 +90,7 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   await app.register(authPlugin);
   await app.register(authRoutes);
   await app.register(notificationRoutes);
+  await app.register(hydraRoutes);
 
   // The built front end, with the single-page fallback for its routes.
   const indexFile = path.join(config.staticDir, 'index.html');

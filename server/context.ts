@@ -5,6 +5,8 @@ import type { Database, Db } from './db/connect';
 import type { SettingsService } from './settings';
 import type { TokenService } from './auth/tokens';
 import type { Principal } from './auth/principal';
+import type { SecretBox } from './crypto';
+import type { ResourceRegistry } from './hydra/registry';
 import { unauthorized } from './http/errors';
 import { AUTH_MESSAGES } from '../src/domain/auth';
 
@@ -14,6 +16,10 @@ export interface AppContext {
   db: Db;
   settings: SettingsService;
   tokens: TokenService;
+  /** Encrypts robot credentials at rest. */
+  secrets: SecretBox;
+  /** The declared API resources (server/resources). */
+  resources: ResourceRegistry;
 }
 
 declare module 'fastify' {

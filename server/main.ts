@@ -25,6 +25,7 @@ async function main() {
   await database.migrate();
   const seededDemo = await seed(database, {
     demo: config.demoSeed,
+    appSecretKey: config.appSecretKey,
     robotMode: config.robotMode,
     robotUrl: config.robotUrl,
     adminEmail: process.env.ADMIN_EMAIL,

@@ -7,7 +7,7 @@ import { ApiError, unauthorized } from '../http/errors';
 import { principalOf } from '../context';
 import { SETTING_KEYS } from '../settings';
 import { AUTH_MESSAGES, loginSchema } from '../../src/domain/auth';
-import { grantedDefinitions, grants } from '../../src/domain/permissions';
+import { grantedDefinitions, grants, PERMISSION_MODULE_LABELS, PERMISSIONS } from '../../src/domain/permissions';
 import { loadPrincipal, type Principal } from './principal';
 import { verifyPassword } from './passwords';
 
@@ -104,4 +104,13 @@ export async function authRoutes(app: FastifyInstance) {
   });
 
   app.get('/api/user/profile', async (request) => profileOf(principalOf(request)));
+
+  // The permission catalogue, for the role editor: keys, French labels, modules and levels.
+  app.get('/api/permissions', async () => ({
+    '@id': '/api/permissions',
+    '@type': 'hydra:Collection',
+    totalItems: PERMISSIONS.length,
+    member: PERMISSIONS,
+    modules: PERMISSION_MODULE_LABELS,
+  }));
 }

@@ -2,7 +2,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../db/connect';
+import type { Db, DbOrTx } from '../db/connect';
 import { refreshTokens } from '../db/schema';
 import { SETTING_KEYS, type SettingsService } from '../settings';
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from '../../src/domain/auth';
@@ -79,8 +79,9 @@ export class TokenService {
     if (row) await this.revokeFamily(row.familyId);
   }
 
-  async revokeAllForUser(userId: number): Promise<void> {
-    await this.db
+  /** Inside a transaction, pass it: PGlite has one connection, a query outside the transaction would wait for it. */
+  async revokeAllForUser(userId: number, db: DbOrTx = this.db): Promise<void> {
+    await db
       .update(refreshTokens)
       .set({ revokedAt: sql`now()` })
       .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));

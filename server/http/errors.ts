@@ -47,8 +47,15 @@ const TITLES: Record<number, string> = {
   503: 'Service indisponible',
 };
 
+/** One violation per issue; a path into a list stops at the list (the form shows the error on the field). */
 export function zodViolations(error: ZodError): Violation[] {
-  return error.issues.map((issue) => ({ propertyPath: issue.path.map(String).join('.'), message: issue.message }));
+  const violations: Violation[] = [];
+  for (const issue of error.issues) {
+    const index = issue.path.findIndex((segment) => typeof segment === 'number');
+    const path = (index === -1 ? issue.path : issue.path.slice(0, index)).map(String).join('.');
+    if (!violations.some((v) => v.propertyPath === path && v.message === issue.message)) violations.push({ propertyPath: path, message: issue.message });
+  }
+  return violations;
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
@@ -85,6 +92,13 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
       return sendProblem(request, reply, new ApiError(415, 'Type de contenu non pris en charge : envoyez du JSON.'));
     case 'FST_ERR_VALIDATION':
       return sendProblem(request, reply, badRequest('Paramètres de requête invalides.'));
+  }
+  // Database constraints are checked by the resources first; these are the races that slip through.
+  const pgCode = (error as { code?: string }).code;
+  if (pgCode === '23505') return sendProblem(request, reply, conflict('Cette valeur est déjà utilisée par un autre élément.'));
+  if (pgCode === '23503') return sendProblem(request, reply, conflict('Opération impossible : cet élément est lié à d’autres données.'));
+  if (pgCode === '22P02' || pgCode === '22003' || pgCode === '22007' || pgCode === '22008') {
+    return sendProblem(request, reply, new ValidationError([{ propertyPath: '', message: 'Valeur invalide.' }]));
   }
   if (error instanceof SyntaxError || fe.statusCode === 400) {
     return sendProblem(request, reply, badRequest('Le corps de la requête n’est pas un JSON valide.'));

@@ -1,7 +1,7 @@
 // Absolute URLs of the API as the client reached it (the Hydra Link header must be absolute).
 import type { FastifyRequest } from 'fastify';
 
-export const API_PREFIX = '/api';
+import { API_PREFIX } from '../../src/domain/iri';
 
 export function baseUrl(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;

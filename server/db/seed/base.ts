@@ -16,6 +16,6 @@ export async function ensureBaseData(db: Db, opts: { robotMode?: string; robotUr
   };
   await db
     .insert(configs)
-    .values(SYSTEM_SETTINGS.map((s) => ({ ...s, value: s.key in initial ? initial[s.key] : s.value })))
+    .values(SYSTEM_SETTINGS.map(({ rule: _rule, ...s }) => ({ ...s, value: s.key in initial ? initial[s.key] : s.value })))
     .onConflictDoNothing({ target: configs.key });
 }

@@ -4,13 +4,17 @@ import type { Database } from '../connect';
 import { roles, userRoles, users } from '../schema';
 import { hashPassword } from '../../auth/passwords';
 import { SEEDED_ROLES } from '../../../src/domain/roles';
+import { SecretBox } from '../../crypto';
 import { ensureBaseData } from './base';
+import { seedReferenceData } from './reference';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, hasDemoData, seedOrganisations } from './organisations';
 
 export { DEMO_ACCOUNTS, DEMO_PASSWORD };
 
 export interface SeedOptions {
   demo: boolean;
+  /** Key that encrypts the demo robot credentials (the server's APP_SECRET_KEY). */
+  appSecretKey: string;
   robotMode?: string;
   robotUrl?: string;
   /** First super administrator of an installation without demo data (ADMIN_EMAIL / ADMIN_PASSWORD). */
@@ -24,7 +28,8 @@ export async function seed(database: Database, options: SeedOptions): Promise<bo
   await ensureBaseData(db, options);
   let seededDemo = false;
   if (options.demo && !(await hasDemoData(db))) {
-    await seedOrganisations(db);
+    const organisations = await seedOrganisations(db);
+    await seedReferenceData(db, new SecretBox(options.appSecretKey), organisations);
     seededDemo = true;
   }
   const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(users);

@@ -31,10 +31,13 @@ export async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>):
 
 export const uniqueName = (prefix: string) => `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 
+/** The key every test server encrypts secrets with (the template's demo credentials use it too). */
+export const TEST_APP_SECRET_KEY = '0'.repeat(64);
+
 /** Migrates and seeds a fresh database the way `npm start` does, with the demo data. */
 export async function prepareDatabase(database: Database) {
   await database.migrate();
-  await seed(database, { demo: true });
+  await seed(database, { demo: true, appSecretKey: TEST_APP_SECRET_KEY });
 }
 
 /** A fresh database for one test file, cloned from the run's template. */

@@ -7,7 +7,7 @@ import { buildApp, type App } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
 import type { Database } from '../../../server/db/connect';
 import { DEMO_PASSWORD } from '../../../server/db/seed';
-import { cloneTemplate } from './databases';
+import { cloneTemplate, TEST_APP_SECRET_KEY } from './databases';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -45,7 +45,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
       JWT_SECRET: 'test-jwt-secret-that-is-long-enough-0123456789',
-      APP_SECRET_KEY: '0'.repeat(64),
+      APP_SECRET_KEY: TEST_APP_SECRET_KEY,
       ROBOT_CALLBACK_SECRET: 'test-robot-callback-secret',
       ROBOT_SIM_DELAY_MS: '0',
       STATIC_DIR: path.join(dataDir, 'no-front-end'),

@@ -1,0 +1,41 @@
+// The audit trail: who did what to which record, when, with the before/after of changed fields (secrets masked).
+import type { Principal } from '../auth/principal';
+import type { DbOrTx } from '../db/connect';
+import { auditLogs } from '../db/schema';
+
+export type Changes = Record<string, { before?: unknown; after?: unknown }>;
+
+export interface AuditEntry {
+  action: string;
+  entity: string;
+  entityId?: number | string | null;
+  holdingId?: number | null;
+  changes?: Changes | Record<string, unknown> | null;
+}
+
+export const MASK = '••••••';
+
+/** Written in the caller's transaction: the change and its trace land together or not at all. */
+export async function recordAudit(tx: DbOrTx, principal: Principal | null, entry: AuditEntry): Promise<void> {
+  await tx.insert(auditLogs).values({
+    holdingId: entry.holdingId ?? principal?.holdingId ?? null,
+    actorId: principal?.id ?? null,
+    actorEmail: principal?.email ?? null,
+    action: entry.action,
+    entity: entry.entity,
+    entityId: entry.entityId === undefined || entry.entityId === null ? null : String(entry.entityId),
+    changes: entry.changes ?? null,
+  });
+}
+
+/** The fields whose value differs, as {before, after}; `secret` fields show only that they changed. */
+export function diff(before: Record<string, unknown>, after: Record<string, unknown>, secret: Set<string> = new Set()): Changes {
+  const changes: Changes = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const a = before[key];
+    const b = after[key];
+    if (JSON.stringify(a ?? null) === JSON.stringify(b ?? null)) continue;
+    changes[key] = secret.has(key) ? { before: a == null ? null : MASK, after: b == null ? null : MASK } : { before: a ?? null, after: b ?? null };
+  }
+  return changes;
+}

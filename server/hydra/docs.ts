@@ -1,0 +1,146 @@
+// The API entrypoint (/api) and its Hydra documentation (/api/docs.jsonld), generated from the declarations,
+// in the shape @api-platform/api-doc-parser reads (hydra-contract.md).
+import type { FastifyRequest } from 'fastify';
+import { API_PREFIX } from '../../src/domain/iri';
+import { apiDocsUrl } from '../http/links';
+import type { Field, FieldType, ResourceDeclaration } from './types';
+
+const XMLS: Record<FieldType, string | undefined> = {
+  string: 'xmls:string',
+  integer: 'xmls:integer',
+  decimal: 'xmls:decimal',
+  boolean: 'xmls:boolean',
+  date: 'xmls:date',
+  dateTime: 'xmls:dateTime',
+  array: 'xmls:array',
+  object: undefined,
+};
+
+const SCHEMA_ORG = { name: 'https://schema.org/name', email: 'https://schema.org/email', url: 'https://schema.org/url', identifier: 'https://schema.org/identifier' };
+
+const id = (value: string) => ({ '@id': value });
+
+function rangeOf(field: Field, targets: Map<string, ResourceDeclaration>): string | undefined {
+  if (field.kind === 'reference' || field.kind === 'references') return `#${targets.get(field.target)?.className ?? field.target}`;
+  if (field.kind === 'column' || field.kind === 'computed' || field.kind === 'derived' || field.kind === 'writeOnly') return XMLS[field.type];
+  return undefined;
+}
+
+function supportedProperty(decl: ResourceDeclaration, name: string, field: Field, targets: Map<string, ResourceDeclaration>) {
+  const isLink = field.kind === 'reference' || field.kind === 'references';
+  const property: Record<string, unknown> = {
+    '@id': field.iri ? SCHEMA_ORG[field.iri] : `#${decl.className}/${name}`,
+    '@type': isLink ? 'hydra:Link' : 'rdf:Property',
+    'rdfs:label': name,
+    domain: id(`#${decl.className}`),
+  };
+  const range = rangeOf(field, targets);
+  if (range) property['rdfs:range'] = id(range);
+  if (field.kind === 'reference') property['owl:maxCardinality'] = 1;
+  const supported: Record<string, unknown> = {
+    '@type': 'hydra:SupportedProperty',
+    'hydra:property': property,
+    'hydra:title': name,
+    'hydra:required': field.required,
+    'hydra:readable': field.readable,
+    'hydra:writeable': field.writable,
+  };
+  if (field.description) supported['hydra:description'] = field.description;
+  return supported;
+}
+
+function operation(method: string, title: string, label: string, type: string, options: { expects?: string; returns: string }) {
+  const op: Record<string, unknown> = {
+    '@type': ['hydra:Operation', type],
+    'hydra:method': method,
+    'hydra:title': title,
+    'rdfs:label': label,
+    'hydra:returns': id(options.returns),
+  };
+  if (options.expects) op['hydra:expects'] = id(options.expects);
+  return op;
+}
+
+function itemOperations(decl: ResourceDeclaration) {
+  const cls = `#${decl.className}`;
+  const ops = [operation('GET', `get${decl.className}`, `${decl.title} : consulter`, 'schema:FindAction', { returns: cls })];
+  if (!decl.readOnly) {
+    // PATCH first: the admin edits with the first "edit" operation it finds, and merge-patch keeps untouched fields.
+    ops.push(operation('PATCH', `patch${decl.className}`, `${decl.title} : modifier`, 'schema:UpdateAction', { expects: cls, returns: cls }));
+    ops.push(operation('PUT', `put${decl.className}`, `${decl.title} : remplacer`, 'schema:ReplaceAction', { expects: cls, returns: cls }));
+    if (decl.deletion.mode !== 'none') ops.push(operation('DELETE', `delete${decl.className}`, `${decl.title} : supprimer`, 'schema:DeleteAction', { returns: 'owl:Nothing' }));
+  }
+  return ops;
+}
+
+function collectionProperty(decl: ResourceDeclaration) {
+  const cls = `#${decl.className}`;
+  const label = `La collection des ressources ${decl.className}`;
+  const ops = [operation('GET', `getCollection${decl.className}`, `${decl.title} : lister`, 'schema:FindAction', { returns: 'hydra:Collection' })];
+  if (!decl.readOnly && decl.creatable !== false) {
+    ops.push(operation('POST', `post${decl.className}`, `${decl.title} : créer`, 'schema:CreateAction', { expects: cls, returns: cls }));
+  }
+  return {
+    '@type': 'hydra:SupportedProperty',
+    'hydra:property': {
+      '@id': `#Entrypoint/${decl.name}`,
+      '@type': 'hydra:Link',
+      'rdfs:label': label,
+      domain: id('#Entrypoint'),
+      'rdfs:range': [id('hydra:Collection'), { 'owl:equivalentClass': { 'owl:onProperty': id('hydra:member'), 'owl:allValuesFrom': id(cls) } }],
+      'hydra:supportedOperation': ops,
+    },
+    'hydra:title': label,
+    'hydra:readable': true,
+    'hydra:writeable': false,
+  };
+}
+
+export function apiDocumentation(request: FastifyRequest, declarations: ResourceDeclaration[]) {
+  const targets = new Map(declarations.map((d) => [d.name, d]));
+  const classes = declarations.map((decl) => ({
+    '@id': `#${decl.className}`,
+    '@type': 'hydra:Class',
+    'rdfs:label': decl.className,
+    'hydra:title': decl.className,
+    'hydra:description': decl.title,
+    'hydra:supportedProperty': Object.entries(decl.fields).map(([name, field]) => supportedProperty(decl, name, field, targets)),
+    'hydra:supportedOperation': itemOperations(decl),
+  }));
+  return {
+    '@context': {
+      '@vocab': `${apiDocsUrl(request)}#`,
+      hydra: 'http://www.w3.org/ns/hydra/core#',
+      rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
+      rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
+      xmls: 'http://www.w3.org/2001/XMLSchema#',
+      owl: 'http://www.w3.org/2002/07/owl#',
+      schema: 'https://schema.org/',
+      domain: { '@id': 'rdfs:domain', '@type': '@id' },
+    },
+    '@id': `${API_PREFIX}/docs.jsonld`,
+    'hydra:title': 'API Pecflow',
+    'hydra:description': 'Demandes de prise en charge, robot DPEC et back-office des centres.',
+    'hydra:entrypoint': API_PREFIX,
+    'hydra:supportedClass': [
+      ...classes,
+      {
+        '@id': '#Entrypoint',
+        '@type': 'hydra:Class',
+        'hydra:title': 'Entrypoint',
+        'hydra:supportedProperty': declarations.map(collectionProperty),
+        'hydra:supportedOperation': [operation('GET', 'getEntrypoint', "Point d'entrée de l'API", 'schema:FindAction', { returns: '#Entrypoint' })],
+      },
+    ],
+  };
+}
+
+export function entrypoint(request: FastifyRequest, declarations: ResourceDeclaration[]) {
+  const context: Record<string, unknown> = { '@vocab': `${apiDocsUrl(request)}#`, hydra: 'http://www.w3.org/ns/hydra/core#' };
+  const document: Record<string, unknown> = { '@context': context, '@id': API_PREFIX, '@type': 'Entrypoint' };
+  for (const decl of declarations) {
+    context[decl.name] = { '@id': `Entrypoint/${decl.name}`, '@type': '@id' };
+    document[decl.name] = `${API_PREFIX}/${decl.name}`;
+  }
+  return document;
+}

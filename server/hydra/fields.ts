@@ -1,0 +1,61 @@
+// Builders that keep resource declarations short.
+import type { SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type {
+  ColumnField,
+  ComputedField,
+  DerivedField,
+  FieldType,
+  ReferenceField,
+  ReferencesField,
+  Row,
+  WriteOnlyField,
+} from './types';
+
+type Options = Partial<Pick<ColumnField, 'description' | 'readable' | 'writable' | 'required' | 'iri' | 'secret'>>;
+
+const base = (options: Options) => ({ readable: true, writable: true, required: false, ...options });
+
+export const column = (type: FieldType, col: AnyPgColumn, options: Options = {}): ColumnField => ({ kind: 'column', type, column: col, ...base(options) });
+export const text = (col: AnyPgColumn, options: Options = {}) => column('string', col, options);
+export const integer = (col: AnyPgColumn, options: Options = {}) => column('integer', col, options);
+export const decimal = (col: AnyPgColumn, options: Options = {}) => column('decimal', col, options);
+export const bool = (col: AnyPgColumn, options: Options = {}) => column('boolean', col, options);
+export const date = (col: AnyPgColumn, options: Options = {}) => column('date', col, options);
+export const dateTime = (col: AnyPgColumn, options: Options = {}) => column('dateTime', col, options);
+/** createdAt / updatedAt: set by the server. */
+export const timestamp = (col: AnyPgColumn) => column('dateTime', col, { writable: false });
+
+export const reference = (target: string, col: AnyPgColumn, options: Options & { embed?: string[] } = {}): ReferenceField => ({
+  kind: 'reference',
+  target,
+  column: col,
+  ...base(options),
+});
+
+export const references = (target: string, link: ReferencesField['link'], options: Options = {}): ReferencesField => ({
+  kind: 'references',
+  target,
+  link,
+  ...base(options),
+});
+
+export const computed = (type: FieldType, expression: SQL, options: Options = {}): ComputedField => ({
+  kind: 'computed',
+  type,
+  sql: expression,
+  ...base({ ...options, writable: false }),
+});
+
+export const derived = (type: FieldType, derive: (row: Row) => unknown, options: Options = {}): DerivedField => ({
+  kind: 'derived',
+  type,
+  derive,
+  ...base({ ...options, writable: false }),
+});
+
+export const writeOnly = (type: FieldType, options: Options = {}): WriteOnlyField => ({
+  kind: 'writeOnly',
+  type,
+  ...base({ ...options, readable: false }),
+});

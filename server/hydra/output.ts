@@ -1,0 +1,64 @@
+// JSON-LD documents: items, collections with their pagination view and search template.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { API_PREFIX } from '../../src/domain/iri';
+import { apiDocsUrl } from '../http/links';
+import type { ListQuery } from './query';
+import type { ResourceDeclaration, Row } from './types';
+
+export const JSON_LD = 'application/ld+json; charset=utf-8';
+
+export function jsonLdContext(request: FastifyRequest) {
+  return { '@vocab': `${apiDocsUrl(request)}#`, hydra: 'http://www.w3.org/ns/hydra/core#' };
+}
+
+export function sendJsonLd(reply: FastifyReply, status: number, body: unknown) {
+  return reply.status(status).type(JSON_LD).send(body);
+}
+
+export function itemDocument(request: FastifyRequest, item: Row) {
+  return { '@context': jsonLdContext(request), ...item };
+}
+
+function pageUrl(request: FastifyRequest, page: number) {
+  const url = new URL(request.url, 'http://local');
+  url.searchParams.set('page', String(page));
+  return `${url.pathname}?${url.searchParams.toString()}`;
+}
+
+/** The filters a collection understands, as a Hydra IriTemplate (read by the admin to build its filters). */
+export function searchTemplate(decl: ResourceDeclaration) {
+  const variables: { variable: string; property: string | null }[] = [];
+  if (decl.search?.length) variables.push({ variable: 'search', property: null });
+  for (const key of Object.keys(decl.filters ?? {})) {
+    variables.push({ variable: key, property: key.split('.')[0]! }, { variable: `${key}[]`, property: key.split('.')[0]! });
+  }
+  for (const key of Object.keys(decl.rangeFilters ?? {})) {
+    variables.push({ variable: `${key}[before]`, property: key }, { variable: `${key}[after]`, property: key });
+  }
+  for (const key of Object.keys(decl.order)) variables.push({ variable: `order[${key}]`, property: key });
+  return {
+    '@type': 'hydra:IriTemplate',
+    template: `${API_PREFIX}/${decl.name}{?${variables.map((v) => v.variable).join(',')}}`,
+    variableRepresentation: 'BasicRepresentation',
+    mapping: variables.map((v) => ({ '@type': 'IriTemplateMapping', variable: v.variable, property: v.property, required: false })),
+  };
+}
+
+export function collectionDocument(request: FastifyRequest, decl: ResourceDeclaration, members: Row[], total: number, query: ListQuery) {
+  const document: Row = {
+    '@context': jsonLdContext(request),
+    '@id': `${API_PREFIX}/${decl.name}`,
+    '@type': 'hydra:Collection',
+    totalItems: total,
+    member: members,
+  };
+  if (query.paginate) {
+    const last = Math.max(1, Math.ceil(total / query.itemsPerPage));
+    const view: Row = { '@id': pageUrl(request, query.page), '@type': 'hydra:PartialCollectionView', first: pageUrl(request, 1), last: pageUrl(request, last) };
+    if (query.page > 1) view.previous = pageUrl(request, query.page - 1);
+    if (query.page < last) view.next = pageUrl(request, query.page + 1);
+    document.view = view;
+  }
+  document.search = searchTemplate(decl);
+  return document;
+}

@@ -1,0 +1,77 @@
+// Reads a collection query in both conventions: API Platform's (order[field]=desc, itemsPerPage, field[]=, id[]=IRI,
+// field[after]) and the spec's (sort=-field or sort=field&order=desc, limit, search, dateFrom/dateTo). Unknown keys are ignored.
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+/** With pagination=false (reference lists such as mutuals), a hard ceiling still applies. */
+export const UNPAGINATED_MAX = 5000;
+
+export interface ListQuery {
+  page: number;
+  itemsPerPage: number;
+  paginate: boolean;
+  order?: { field: string; direction: 'asc' | 'desc' };
+  search?: string;
+  /** key -> accepted values (strings as sent). */
+  filters: Map<string, string[]>;
+  /** key -> {after, before} as sent. */
+  ranges: Map<string, { after?: string; before?: string }>;
+}
+
+type Raw = Record<string, string | string[] | undefined>;
+
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+const all = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+function positiveInt(value: string | undefined, fallback: number, max: number) {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : fallback;
+}
+
+const RESERVED = new Set(['page', 'itemsPerPage', 'limit', 'pagination', 'sort', 'order', 'search', 'q', 'dateFrom', 'dateTo']);
+
+export function parseListQuery(raw: Raw, options: { paginated: boolean; rangeAliasKey?: string }): ListQuery {
+  const paginationParam = first(raw.pagination);
+  const paginate = options.paginated && paginationParam !== 'false' && paginationParam !== '0';
+  const itemsPerPage = paginate ? positiveInt(first(raw.itemsPerPage) ?? first(raw.limit), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) : UNPAGINATED_MAX;
+  const page = paginate ? positiveInt(first(raw.page), 1, 1_000_000) : 1;
+
+  let order: ListQuery['order'];
+  const filters = new Map<string, string[]>();
+  const ranges = new Map<string, { after?: string; before?: string }>();
+
+  for (const [key, value] of Object.entries(raw)) {
+    const orderMatch = /^order\[(.+)\]$/.exec(key);
+    if (orderMatch) {
+      const direction = first(value)?.toLowerCase();
+      order ??= { field: orderMatch[1]!, direction: direction === 'desc' ? 'desc' : 'asc' };
+      continue;
+    }
+    const rangeMatch = /^(.+)\[(after|before|strictly_after|strictly_before)\]$/.exec(key);
+    if (rangeMatch) {
+      const bound = rangeMatch[2]!.includes('after') ? 'after' : 'before';
+      ranges.set(rangeMatch[1]!, { ...ranges.get(rangeMatch[1]!), [bound]: first(value) });
+      continue;
+    }
+    if (RESERVED.has(key)) continue;
+    // field[]=a&field[]=b, field[0]=a (react-admin's array filters), or field=a.
+    const name = key.replace(/\[\d*\]$/, '');
+    const values = all(value).filter((v) => v !== '');
+    if (values.length) filters.set(name, [...(filters.get(name) ?? []), ...values]);
+  }
+
+  // The spec's sort: "-createdAt", or "createdAt" with order=desc.
+  const sort = first(raw.sort);
+  if (!order && sort) {
+    const descending = sort.startsWith('-');
+    const orderParam = first(raw.order)?.toLowerCase();
+    order = { field: descending ? sort.slice(1) : sort, direction: descending || orderParam === 'desc' ? 'desc' : 'asc' };
+  }
+
+  if (options.rangeAliasKey && (raw.dateFrom || raw.dateTo)) {
+    const current = ranges.get(options.rangeAliasKey) ?? {};
+    ranges.set(options.rangeAliasKey, { after: current.after ?? first(raw.dateFrom), before: current.before ?? first(raw.dateTo) });
+  }
+
+  const search = (first(raw.search) ?? first(raw.q))?.trim().slice(0, 200) || undefined;
+  return { page, itemsPerPage, paginate, order, search, filters, ranges };
+}

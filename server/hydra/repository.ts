@@ -1,0 +1,494 @@
+// Reads and writes one declared resource: tenancy, permissions, validation, references, hooks and audit, in one place.
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { ZodError, type ZodType } from 'zod';
+import type { Principal } from '../auth/principal';
+import { requirePermission } from '../auth/principal';
+import type { AppContext } from '../context';
+import type { DbOrTx } from '../db/connect';
+import { ApiError, conflict, forbidden, notFound, ValidationError, type Violation } from '../http/errors';
+import { diff, MASK, recordAudit, type Changes } from '../audit/audit';
+import { idFromReference, iriOf } from '../../src/domain/iri';
+import type { ListQuery } from './query';
+import type { Field, ReferenceField, ReferencesField, ResourceDeclaration, Row, WriteContext } from './types';
+
+export interface Registry {
+  get(name: string): ResourceRepository;
+}
+
+/** Property key (camelCase) of each column of a table, as Drizzle's insert and update want them. */
+function columnKeys(table: PgTable): Map<AnyPgColumn, string> {
+  return new Map(Object.entries(getTableColumns(table)).map(([key, column]) => [column as AnyPgColumn, key]));
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A query value converted to the column's type; undefined when it cannot match anything. */
+function filterValue(column: AnyPgColumn, value: string): unknown {
+  switch (column.dataType) {
+    case 'number': {
+      const iri = /^\/api\/[\w-]+\/(\d+)$/.exec(value);
+      const n = Number(iri ? iri[1] : value);
+      return Number.isSafeInteger(n) ? n : undefined;
+    }
+    case 'boolean':
+      return ['true', '1'].includes(value) ? true : ['false', '0'].includes(value) ? false : undefined;
+    default:
+      return value;
+  }
+}
+
+/** A date or date-time bound from the query; undefined when unreadable. */
+function dateBound(value: string | undefined, endOfDay: boolean): Date | undefined {
+  if (!value) return undefined;
+  const onlyDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const date = new Date(onlyDate ? `${value}T00:00:00` : value);
+  if (Number.isNaN(date.getTime())) return undefined;
+  // A day given without a time covers the whole day when it is the upper bound.
+  if (onlyDate && endOfDay) date.setDate(date.getDate() + 1);
+  return date;
+}
+
+function jsonValue(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  return value ?? null;
+}
+
+export class ResourceRepository {
+  readonly keys: Map<AnyPgColumn, string>;
+  readonly fieldEntries: [string, Field][];
+  private readonly patchSchema: ZodType;
+
+  constructor(
+    readonly decl: ResourceDeclaration,
+    private readonly registry: Registry,
+    private readonly app: AppContext,
+  ) {
+    this.keys = columnKeys(decl.table);
+    this.fieldEntries = Object.entries(decl.fields);
+    const update = decl.schema.update as unknown as { partial?: () => ZodType };
+    this.patchSchema = typeof update.partial === 'function' ? update.partial() : decl.schema.update;
+  }
+
+  private key(column: AnyPgColumn): string {
+    const key = this.keys.get(column);
+    if (!key) throw new Error(`${this.decl.name}: column ${column.name} is not on the table`);
+    return key;
+  }
+
+  iri(id: number | string) {
+    return iriOf(this.decl.name, id);
+  }
+
+  // ---------- reading ----------
+
+  /** Rows the principal may see (tenancy), archived ones excluded. */
+  visibility(principal: Principal): SQL | undefined {
+    const conditions = [this.decl.tenancy.readScope(principal)];
+    if (this.decl.deletion.mode === 'soft') conditions.push(isNull(this.decl.deletion.column));
+    return and(...conditions);
+  }
+
+  private selection() {
+    const selection: Record<string, unknown> = { ...getTableColumns(this.decl.table) };
+    for (const [name, field] of this.fieldEntries) if (field.kind === 'computed') selection[`__${name}`] = field.sql;
+    return selection as Record<string, AnyPgColumn>;
+  }
+
+  private listConditions(principal: Principal, query: ListQuery): SQL | undefined {
+    const { decl } = this;
+    const conditions: (SQL | undefined)[] = [this.visibility(principal)];
+    const filters: Record<string, AnyPgColumn> = { id: decl.idColumn, ...decl.filters };
+    for (const [key, values] of query.filters) {
+      // holdingId=1 and holding=/api/holdings/1 name the same filter.
+      const column = filters[key] ?? (key.endsWith('Id') ? filters[key.slice(0, -2)] : undefined);
+      if (!column) continue;
+      const accepted = values.map((v) => filterValue(column, v)).filter((v) => v !== undefined);
+      conditions.push(accepted.length ? inArray(column, accepted) : sql`false`);
+    }
+    for (const [key, range] of query.ranges) {
+      const column = decl.rangeFilters?.[key];
+      if (!column) continue;
+      const after = dateBound(range.after, false);
+      const before = dateBound(range.before, true);
+      if (after) conditions.push(gte(column, after));
+      if (before) conditions.push(lt(column, before));
+    }
+    if (query.search && decl.searchCondition) conditions.push(decl.searchCondition(query.search));
+    else if (query.search && decl.search?.length) {
+      const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
+      conditions.push(or(...decl.search.map((column) => sql`unaccent(lower(${column})) like unaccent(${pattern})`)));
+    }
+    return and(...conditions);
+  }
+
+  async list(principal: Principal, query: ListQuery): Promise<{ rows: Row[]; total: number }> {
+    requirePermission(principal, this.decl.permissions.view);
+    const { db } = this.app;
+    const where = this.listConditions(principal, query);
+    const [orderField, defaultDirection] = this.decl.defaultOrder;
+    const requested = query.order && this.decl.order[query.order.field] ? query.order : undefined;
+    const orderColumn = this.decl.order[requested?.field ?? orderField]!;
+    const direction = requested?.direction ?? defaultDirection;
+    const by = direction === 'desc' ? desc : asc;
+    const rowsQuery = db
+      .select(this.selection())
+      .from(this.decl.table)
+      .where(where)
+      .orderBy(by(orderColumn), by(this.decl.idColumn))
+      .limit(query.itemsPerPage)
+      .offset((query.page - 1) * query.itemsPerPage);
+    if (!query.paginate) {
+      const rows = await rowsQuery;
+      return { rows, total: rows.length };
+    }
+    const [rows, [totalRow]] = await Promise.all([rowsQuery, db.select({ n: count() }).from(this.decl.table).where(where)]);
+    return { rows, total: Number(totalRow?.n ?? 0) };
+  }
+
+  /** One visible row, or undefined (the caller answers 404: another organisation's record does not exist for them). */
+  async find(principal: Principal, id: number, tx: DbOrTx = this.app.db): Promise<Row | undefined> {
+    const [row] = await tx
+      .select(this.selection())
+      .from(this.decl.table)
+      .where(and(eq(this.decl.idColumn, id), this.visibility(principal)));
+    return row;
+  }
+
+  async get(principal: Principal, id: number, tx?: DbOrTx): Promise<Row> {
+    requirePermission(principal, this.decl.permissions.view);
+    const row = await this.find(principal, id, tx);
+    if (!row) throw notFound(`${this.decl.title} introuvable.`);
+    return row;
+  }
+
+  /** Ids among `ids` that the principal may see: used to refuse references to records outside their perimeter. */
+  async visibleIds(principal: Principal, ids: number[], tx: DbOrTx = this.app.db): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await tx
+      .select({ id: this.decl.idColumn })
+      .from(this.decl.table)
+      .where(and(inArray(this.decl.idColumn, ids), this.visibility(principal)));
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
+  // ---------- output ----------
+
+  /** Items as the API returns them: serialized, then expanded by the resource's own hook. */
+  async present(principal: Principal, rows: Row[], mode: 'list' | 'item', tx: DbOrTx = this.app.db): Promise<Row[]> {
+    const items = await this.serialize(rows, tx);
+    await this.decl.hooks?.expand?.(this.context(principal, tx), items, rows, mode);
+    return items;
+  }
+
+  /** JSON-LD items for rows: references as IRIs or embedded objects, to-many as IRI lists, derived values. */
+  async serialize(rows: Row[], tx: DbOrTx = this.app.db): Promise<Row[]> {
+    const { decl } = this;
+    const embeds = new Map<string, Map<number, Row>>();
+    const lists = new Map<string, Map<number, number[]>>();
+    const ids = rows.map((r) => Number(r[this.key(decl.idColumn)]));
+
+    await Promise.all(
+      this.fieldEntries.map(async ([name, field]) => {
+        if (!field.readable) return;
+        if (field.kind === 'reference' && field.embed?.length) {
+          const targetIds = [...new Set(rows.map((r) => r[this.key(field.column)]).filter((v): v is number => typeof v === 'number'))];
+          embeds.set(name, await this.registry.get(field.target).embedRows(targetIds, field.embed, tx));
+        }
+        if (field.kind === 'references' && ids.length) {
+          const links = await tx
+            .select({ owner: field.link.ownerColumn, target: field.link.targetColumn })
+            .from(field.link.table)
+            .where(inArray(field.link.ownerColumn, ids))
+            .orderBy(asc(field.link.targetColumn));
+          const byOwner = new Map<number, number[]>();
+          for (const link of links) byOwner.set(Number(link.owner), [...(byOwner.get(Number(link.owner)) ?? []), Number(link.target)]);
+          lists.set(name, byOwner);
+        }
+      }),
+    );
+
+    return rows.map((row) => {
+      const id = Number(row[this.key(decl.idColumn)]);
+      const item: Row = { '@id': this.iri(id), '@type': decl.className, id };
+      for (const [name, field] of this.fieldEntries) {
+        if (!field.readable) continue;
+        switch (field.kind) {
+          case 'column':
+            item[name] = jsonValue(row[this.key(field.column)]);
+            break;
+          case 'reference': {
+            const targetId = row[this.key(field.column)] as number | null;
+            if (targetId === null || targetId === undefined) item[name] = null;
+            else item[name] = embeds.get(name)?.get(targetId) ?? iriOf(field.target, targetId);
+            break;
+          }
+          case 'references':
+            item[name] = (lists.get(name)?.get(id) ?? []).map((targetId) => iriOf(field.target, targetId));
+            break;
+          case 'computed':
+            item[name] = jsonValue(row[`__${name}`]);
+            break;
+          case 'derived':
+            item[name] = field.derive(row);
+            break;
+        }
+      }
+      return item;
+    });
+  }
+
+  /** {@id, @type, id, ...columns} of target rows, to embed in a referencing item. */
+  async embedRows(ids: number[], fieldNames: string[], tx: DbOrTx): Promise<Map<number, Row>> {
+    if (ids.length === 0) return new Map();
+    const columns: Record<string, AnyPgColumn> = { id: this.decl.idColumn };
+    for (const name of fieldNames) {
+      const field = this.decl.fields[name];
+      if (field && (field.kind === 'column' || field.kind === 'reference')) columns[name] = field.column;
+    }
+    const rows = await tx.select(columns).from(this.decl.table).where(inArray(this.decl.idColumn, ids));
+    return new Map(
+      rows.map((r) => {
+        const id = Number(r.id);
+        const embedded: Row = { '@id': this.iri(id), '@type': this.decl.className, id };
+        for (const name of fieldNames) embedded[name] = jsonValue(r[name]);
+        return [id, embedded];
+      }),
+    );
+  }
+
+  // ---------- writing ----------
+
+  /** Drops what is never input (@id, @type, originId...) and reads `holdingId` as `holding`. */
+  private normaliseBody(body: unknown): Row {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      throw new ValidationError([{ propertyPath: '', message: 'Un objet JSON est attendu.' }]);
+    }
+    const input: Row = { ...(body as Row) };
+    for (const key of ['@id', '@type', '@context', 'originId', '_audit', 'id']) delete input[key];
+    for (const [name, field] of this.fieldEntries) {
+      if ((field.kind === 'reference' || field.kind === 'references') && !(name in input) && `${name}Id` in input) {
+        input[name] = input[`${name}Id`];
+      }
+    }
+    return input;
+  }
+
+  private parse(schema: ZodType, input: Row): Row {
+    const result = schema.safeParse(input);
+    if (!result.success) throw result.error;
+    return result.data as Row;
+  }
+
+  /** Column values for the validated input (only the writable fields it contains). */
+  private columnValues(input: Row): Row {
+    const values: Row = {};
+    for (const [name, field] of this.fieldEntries) {
+      if (!field.writable || !(name in input)) continue;
+      if (field.kind === 'column' || field.kind === 'reference') values[this.key(field.column)] = input[name] ?? null;
+    }
+    return values;
+  }
+
+  /** Every referenced record must exist and be visible to the principal; else a 422 on that field. */
+  private async checkReferences(principal: Principal, input: Row, tx: DbOrTx) {
+    const violations: Violation[] = [];
+    for (const [name, field] of this.fieldEntries) {
+      if (!field.writable || (field.kind !== 'reference' && field.kind !== 'references') || input[name] === undefined || input[name] === null) continue;
+      const wanted = field.kind === 'reference' ? [input[name] as number] : (input[name] as number[]);
+      const target = this.registry.get((field as ReferenceField | ReferencesField).target);
+      const visible = await target.visibleIds(principal, wanted, tx);
+      if (wanted.some((id) => !visible.has(id))) {
+        violations.push({ propertyPath: name, message: `${target.decl.title} introuvable ou hors de votre périmètre.` });
+      }
+    }
+    if (violations.length) throw new ValidationError(violations);
+  }
+
+  private async writeLinks(input: Row, id: number, tx: DbOrTx) {
+    for (const [name, field] of this.fieldEntries) {
+      if (field.kind !== 'references' || !field.writable || !(name in input)) continue;
+      const { table, ownerColumn, targetColumn } = field.link;
+      const keys = columnKeys(table);
+      await tx.delete(table).where(eq(ownerColumn, id));
+      const targets = (input[name] as number[] | null) ?? [];
+      if (targets.length) {
+        await tx.insert(table).values(targets.map((target) => ({ [keys.get(ownerColumn)!]: id, [keys.get(targetColumn)!]: target })));
+      }
+    }
+  }
+
+  /** A record as the audit shows it: API names, references as ids, secrets masked. */
+  private async auditView(row: Row, tx: DbOrTx): Promise<Row> {
+    const view: Row = {};
+    const id = Number(row[this.key(this.decl.idColumn)]);
+    for (const [name, field] of this.fieldEntries) {
+      if (field.kind === 'column' || field.kind === 'reference') {
+        const value = row[this.key(field.column)];
+        view[name] = field.secret ? (value == null ? null : MASK) : jsonValue(value);
+      }
+      if (field.kind === 'references') {
+        const links = await tx.select({ target: field.link.targetColumn }).from(field.link.table).where(eq(field.link.ownerColumn, id));
+        view[name] = links.map((l) => Number(l.target)).sort((a, b) => a - b);
+      }
+    }
+    delete view.createdAt;
+    delete view.updatedAt;
+    return view;
+  }
+
+  private holdingOf(row: Row): number | null {
+    if (this.decl.name === 'holdings') return Number(row[this.key(this.decl.idColumn)]);
+    const column = this.decl.tenancy.holdingColumn;
+    return column ? ((row[this.key(column)] as number | null) ?? null) : null;
+  }
+
+  private context(principal: Principal, tx: DbOrTx): WriteContext {
+    return { app: this.app, principal, tx };
+  }
+
+  private async audit(tx: DbOrTx, principal: Principal, action: string, row: Row, changes: Changes | Row) {
+    await recordAudit(tx, principal, {
+      action: `${this.decl.auditName}.${action}`,
+      entity: this.decl.name,
+      entityId: Number(row[this.key(this.decl.idColumn)]),
+      holdingId: this.holdingOf(row),
+      changes,
+    });
+  }
+
+  private inTransaction<T>(fn: (tx: DbOrTx) => Promise<T>, tx?: DbOrTx): Promise<T> {
+    return tx ? fn(tx) : this.app.db.transaction((t) => fn(t));
+  }
+
+  async create(principal: Principal, body: unknown): Promise<number> {
+    const { decl } = this;
+    if (decl.readOnly || decl.creatable === false) throw forbidden('Cette ressource ne peut pas être créée.');
+    requirePermission(principal, decl.permissions.create);
+    const input = this.parse(decl.schema.create, this.normaliseBody(body));
+    return this.inTransaction(async (tx) => {
+      const values = this.columnValues(input);
+      const holdingId = await decl.tenancy.assignHolding?.(principal, input, tx, undefined);
+      if (holdingId !== undefined && decl.tenancy.holdingColumn) values[this.key(decl.tenancy.holdingColumn)] = holdingId;
+      await this.checkReferences(principal, input, tx);
+      const ctx = this.context(principal, tx);
+      await decl.hooks?.beforeWrite?.(ctx, input, values, undefined);
+      const [created] = await tx.insert(decl.table).values(values).returning();
+      const id = Number(created![this.key(decl.idColumn)]);
+      await this.writeLinks(input, id, tx);
+      await decl.hooks?.afterWrite?.(ctx, id, input, undefined);
+      const after = await this.find(principal, id, tx);
+      await this.audit(tx, principal, 'create', after ?? created!, diff({}, await this.auditView(after ?? created!, tx), this.secretNames()));
+      return id;
+    });
+  }
+
+  private secretNames() {
+    return new Set(this.fieldEntries.filter(([, f]) => f.secret).map(([n]) => n));
+  }
+
+  /** The row to change: visible (else 404) and writable by this principal (else 403). */
+  private async findForWrite(principal: Principal, id: number, tx: DbOrTx): Promise<Row> {
+    const existing = await this.find(principal, id, tx);
+    if (!existing) throw notFound(`${this.decl.title} introuvable.`);
+    const writeScope = this.decl.tenancy.writeScope?.(principal);
+    if (writeScope) {
+      const [allowed] = await tx.select({ id: this.decl.idColumn }).from(this.decl.table).where(and(eq(this.decl.idColumn, id), writeScope));
+      if (!allowed) throw forbidden(`Vous ne pouvez pas modifier cet élément (${this.decl.title.toLowerCase()}).`);
+    }
+    return existing;
+  }
+
+  /** PUT replaces the writable fields; PATCH (merge-patch) changes only those it names. */
+  async update(principal: Principal, id: number, body: unknown, mode: 'put' | 'patch', tx?: DbOrTx, action = 'update'): Promise<void> {
+    const { decl } = this;
+    if (decl.readOnly) throw forbidden('Cette ressource est en lecture seule.');
+    requirePermission(principal, decl.permissions.update);
+    const raw = this.normaliseBody(body);
+    let input: Row;
+    if (mode === 'put') input = this.parse(decl.schema.update, raw);
+    else {
+      const parsed = this.parse(this.patchSchema, raw);
+      // Defaults of the schema must not overwrite fields the patch does not name.
+      input = Object.fromEntries(Object.entries(parsed).filter(([key]) => key in raw));
+    }
+    await this.inTransaction(async (t) => {
+      const existing = await this.findForWrite(principal, id, t);
+      const before = await this.auditView(existing, t);
+      const values = this.columnValues(input);
+      const holdingId = await decl.tenancy.assignHolding?.(principal, input, t, existing);
+      if (holdingId !== undefined && decl.tenancy.holdingColumn) values[this.key(decl.tenancy.holdingColumn)] = holdingId;
+      await this.checkReferences(principal, input, t);
+      const ctx = this.context(principal, t);
+      await decl.hooks?.beforeWrite?.(ctx, input, values, existing);
+      if ('updatedAt' in getTableColumns(decl.table)) values.updatedAt = new Date();
+      if (Object.keys(values).length) await t.update(decl.table).set(values).where(eq(decl.idColumn, id));
+      await this.writeLinks(input, id, t);
+      await decl.hooks?.afterWrite?.(ctx, id, input, existing);
+      const after = (await this.find(principal, id, t)) ?? existing;
+      const changes = diff(before, await this.auditView(after, t), this.secretNames());
+      // A secret rewritten with a new value shows as changed even though both sides are masked.
+      for (const [name, field] of this.fieldEntries) {
+        if (field.secret && typeof input[name] === 'string' && input[name] !== '') changes[name] = { before: MASK, after: MASK };
+      }
+      await this.audit(t, principal, action, after, changes);
+    }, tx);
+  }
+
+  async remove(principal: Principal, id: number, tx?: DbOrTx, action = 'delete'): Promise<void> {
+    const { decl } = this;
+    if (decl.readOnly || decl.deletion.mode === 'none') throw forbidden('Cet élément ne peut pas être supprimé.');
+    requirePermission(principal, decl.permissions.delete);
+    await this.inTransaction(async (t) => {
+      const existing = await this.findForWrite(principal, id, t);
+      await decl.hooks?.beforeDelete?.(this.context(principal, t), existing);
+      const before = await this.auditView(existing, t);
+      if (decl.deletion.mode === 'soft') {
+        const values: Row = { [this.key(decl.deletion.column)]: new Date() };
+        await t.update(decl.table).set(values).where(eq(decl.idColumn, id));
+        await this.audit(t, principal, action === 'delete' ? 'archive' : action, existing, diff(before, {}, this.secretNames()));
+        return;
+      }
+      for (const reference of decl.deletion.mode === 'hard' ? (decl.deletion.refuseWhileReferenced ?? []) : []) {
+        const [row] = await t.select({ n: count() }).from(reference.table).where(and(eq(reference.column, id), reference.where));
+        const n = Number(row?.n ?? 0);
+        if (n > 0) throw conflict(reference.message(n));
+      }
+      await t.delete(decl.table).where(eq(decl.idColumn, id));
+      await this.audit(t, principal, action, existing, diff(before, {}, this.secretNames()));
+    }, tx);
+  }
+
+  /** All or nothing: each id is checked like a single call, the first refusal cancels the whole batch. */
+  async bulk(principal: Principal, kind: 'delete' | 'update', body: unknown): Promise<number> {
+    const raw = (body && typeof body === 'object' ? body : {}) as Row;
+    if (!Array.isArray(raw.ids) || raw.ids.length === 0) throw new ValidationError([{ propertyPath: 'ids', message: 'Sélectionnez au moins un élément.' }]);
+    if (raw.ids.length > 500) throw new ValidationError([{ propertyPath: 'ids', message: 'Au plus 500 éléments à la fois.' }]);
+    const ids = raw.ids.map((value) => idFromReference(value, this.decl.name));
+    if (ids.some((id) => id === undefined)) throw new ValidationError([{ propertyPath: 'ids', message: 'Identifiant invalide dans la sélection.' }]);
+    if (kind === 'update' && (!raw.data || typeof raw.data !== 'object' || Array.isArray(raw.data))) {
+      throw new ValidationError([{ propertyPath: 'data', message: 'Les données à appliquer sont requises.' }]);
+    }
+    await this.app.db.transaction(async (tx) => {
+      for (const id of new Set(ids as number[])) {
+        try {
+          if (kind === 'delete') await this.remove(principal, id, tx, 'bulk_delete');
+          else await this.update(principal, id, raw.data, 'patch', tx, 'bulk_update');
+        } catch (error) {
+          throw withItem(error, id);
+        }
+      }
+    });
+    return new Set(ids).size;
+  }
+}
+
+/** Prefixes a batch error with the item it stopped at. */
+function withItem(error: unknown, id: number): unknown {
+  if (error instanceof ZodError) {
+    return new ValidationError(error.issues.map((i) => ({ propertyPath: i.path.map(String).join('.'), message: `Élément ${id} : ${i.message}` })));
+  }
+  if (error instanceof ValidationError) return new ValidationError(error.violations.map((v) => ({ ...v, message: `Élément ${id} : ${v.message}` })));
+  if (error instanceof ApiError) return new ApiError(error.status, `Élément ${id} : ${error.detail}`, error.extra);
+  return error;
+}

@@ -1,0 +1,120 @@
+// The routes of every declared resource, generated: no per-entity route code.
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { principalOf } from '../context';
+import { auditLogs } from '../db/schema';
+import { notFound } from '../http/errors';
+import { apiDocumentation, entrypoint } from './docs';
+import { collectionDocument, itemDocument, jsonLdContext, sendJsonLd } from './output';
+import { parseListQuery } from './query';
+import type { ResourceRepository } from './repository';
+
+/** The numeric id of /api/{c}/{id}; anything else is a record that does not exist. */
+function idParam(request: FastifyRequest): number {
+  const raw = (request.params as { id?: string }).id ?? '';
+  const id = Number(raw);
+  if (!/^\d{1,10}$/.test(raw) || id < 1 || id > 2_147_483_647) throw notFound('Ressource introuvable.');
+  return id;
+}
+
+export async function hydraRoutes(app: FastifyInstance) {
+  const registry = app.ctx.resources;
+  const declarations = registry.all().map((r) => r.decl);
+
+  app.get('/api', { config: { public: true } }, async (request, reply) => sendJsonLd(reply, 200, entrypoint(request, declarations)));
+  for (const path of ['/api/docs.jsonld', '/api/docs']) {
+    app.get(path, { config: { public: true } }, async (request, reply) => sendJsonLd(reply, 200, apiDocumentation(request, declarations)));
+  }
+
+  for (const repository of registry.all()) registerResource(app, repository);
+}
+
+function registerResource(app: FastifyInstance, repository: ResourceRepository) {
+  const { decl } = repository;
+  const base = `/api/${decl.name}`;
+
+  const sendItem = async (request: FastifyRequest, reply: Parameters<typeof sendJsonLd>[0], id: number, status = 200) => {
+    const principal = principalOf(request);
+    const row = await repository.get(principal, id);
+    const [item] = await repository.present(principal, [row], 'item');
+    return sendJsonLd(reply, status, itemDocument(request, item!));
+  };
+
+  app.get(base, async (request, reply) => {
+    const query = parseListQuery(request.query as Record<string, string>, {
+      paginated: decl.paginated !== false,
+      rangeAliasKey: Object.keys(decl.rangeFilters ?? {})[0],
+    });
+    const principal = principalOf(request);
+    const { rows, total } = await repository.list(principal, query);
+    return sendJsonLd(reply, 200, collectionDocument(request, decl, await repository.present(principal, rows, 'list'), total, query));
+  });
+
+  app.get(`${base}/:id`, async (request, reply) => sendItem(request, reply, idParam(request)));
+
+  if (!decl.readOnly) {
+    if (decl.creatable !== false) {
+      app.post(base, async (request, reply) => {
+        const id = await repository.create(principalOf(request), request.body);
+        reply.header('Location', repository.iri(id));
+        return sendItem(request, reply, id, 201);
+      });
+    }
+    app.put(`${base}/:id`, async (request, reply) => {
+      const id = idParam(request);
+      await repository.update(principalOf(request), id, request.body, 'put');
+      return sendItem(request, reply, id);
+    });
+    app.patch(`${base}/:id`, async (request, reply) => {
+      const id = idParam(request);
+      await repository.update(principalOf(request), id, request.body, 'patch');
+      return sendItem(request, reply, id);
+    });
+    if (decl.deletion.mode !== 'none') {
+      app.delete(`${base}/:id`, async (request, reply) => {
+        await repository.remove(principalOf(request), idParam(request));
+        return reply.status(204).send();
+      });
+      app.post(`${base}/bulk-delete`, async (request, reply) => {
+        const count = await repository.bulk(principalOf(request), 'delete', request.body);
+        return sendJsonLd(reply, 200, { '@context': jsonLdContext(request), count, message: `${count} élément(s) supprimé(s)` });
+      });
+    }
+    if (decl.deletion.mode === 'soft') {
+      app.patch(`${base}/:id/archive`, async (request, reply) => {
+        await repository.remove(principalOf(request), idParam(request), undefined, 'archive');
+        return reply.status(204).send();
+      });
+    }
+    app.post(`${base}/bulk-update`, async (request, reply) => {
+      const count = await repository.bulk(principalOf(request), 'update', request.body);
+      return sendJsonLd(reply, 200, { '@context': jsonLdContext(request), count, message: `${count} élément(s) mis à jour` });
+    });
+  }
+
+  if (decl.versioned) {
+    // The versions of a record, oldest first, read from the audit trail.
+    app.get(`${base}/:id/history`, async (request, reply) => {
+      const principal = principalOf(request);
+      const id = idParam(request);
+      await repository.get(principal, id);
+      const entries = await app.ctx.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.entity, decl.name), eq(auditLogs.entityId, String(id))))
+        .orderBy(asc(auditLogs.createdAt), asc(auditLogs.id));
+      const member = entries.map((entry, index) => ({
+        '@id': `/api/audit_logs/${entry.id}`,
+        '@type': 'AuditLog',
+        id: entry.id,
+        version: index + 1,
+        action: entry.action,
+        actorId: entry.actorId,
+        actorEmail: entry.actorEmail,
+        changes: entry.changes,
+        createdAt: entry.createdAt.toISOString(),
+      }));
+      return sendJsonLd(reply, 200, { '@context': jsonLdContext(request), '@id': `${base}/${id}/history`, '@type': 'hydra:Collection', totalItems: member.length, member });
+    });
+  }
+}

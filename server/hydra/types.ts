@@ -1,0 +1,153 @@
+// What a resource declaration says. The layer (routes, docs, queries, audit) is generated from it.
+import type { SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { ZodType } from 'zod';
+import type { Principal } from '../auth/principal';
+import type { DbOrTx } from '../db/connect';
+import type { AppContext } from '../context';
+import type { ResourcePermissions } from '../../src/domain/resources';
+
+export type FieldType = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'dateTime' | 'array' | 'object';
+
+interface FieldBase {
+  /** Shown in the API docs as hydra:description (French). */
+  description?: string;
+  readable: boolean;
+  writable: boolean;
+  /** hydra:required: the form marks the field as mandatory. */
+  required: boolean;
+  /** schema.org term for the guessers: name (the display field), email, url. */
+  iri?: 'name' | 'email' | 'url' | 'identifier';
+  /** Kept out of lists and audit (encrypted or hashed values). */
+  secret?: boolean;
+}
+
+/** A value stored in a column of the resource's table. */
+export interface ColumnField extends FieldBase {
+  kind: 'column';
+  type: FieldType;
+  column: AnyPgColumn;
+}
+
+/** A to-one reference: an id column, read and written as an IRI; optionally embedded as {@id, id, name...}. */
+export interface ReferenceField extends FieldBase {
+  kind: 'reference';
+  target: string;
+  column: AnyPgColumn;
+  /** Columns of the target to embed in the output (besides @id and id). */
+  embed?: string[];
+}
+
+/** A to-many reference through a link table, read and written as a list of IRIs. */
+export interface ReferencesField extends FieldBase {
+  kind: 'references';
+  target: string;
+  link: { table: PgTable; ownerColumn: AnyPgColumn; targetColumn: AnyPgColumn };
+}
+
+/** A read-only value computed in SQL (a count, a concatenation) and selected with the row. */
+export interface ComputedField extends FieldBase {
+  kind: 'computed';
+  type: FieldType;
+  sql: SQL;
+}
+
+/** A value derived from the serialized item in JavaScript (fullName, hasPassword...). */
+export interface DerivedField extends FieldBase {
+  kind: 'derived';
+  type: FieldType;
+  derive: (row: Row) => unknown;
+}
+
+/** A value the client writes but never reads back (a password): handled by the resource's hooks. */
+export interface WriteOnlyField extends FieldBase {
+  kind: 'writeOnly';
+  type: FieldType;
+}
+
+export type Field = ColumnField | ReferenceField | ReferencesField | ComputedField | DerivedField | WriteOnlyField;
+
+export type Row = Record<string, unknown>;
+
+/** Who may see which rows; writes are confined the same way. */
+export interface Tenancy {
+  /** SQL condition limiting the rows a principal may read; undefined = no restriction. */
+  readScope(principal: Principal): SQL | undefined;
+  /** Extra restriction for writes (for example: platform roles are read-only to organisations). */
+  writeScope?(principal: Principal): SQL | undefined;
+  /** Column that carries holding_id on this table (copied into audit rows and events). */
+  holdingColumn?: AnyPgColumn;
+  /**
+   * Decides holding_id for a new (existing undefined) or changed row from the validated input. Throws a 422 violation
+   * when the input names an organisation the principal may not write to. Returns undefined to leave the column as it is.
+   */
+  assignHolding?(principal: Principal, input: Row, tx: DbOrTx, existing: Row | undefined): Promise<number | undefined>;
+}
+
+export interface Reference {
+  /** Refuse the delete while rows of `table` point at the record. */
+  table: PgTable;
+  column: AnyPgColumn;
+  /** Extra condition (for example: not archived). */
+  where?: SQL;
+  message: (count: number) => string;
+}
+
+export interface WriteContext {
+  app: AppContext;
+  principal: Principal;
+  tx: DbOrTx;
+}
+
+export interface Hooks {
+  /** Turns validated input into column values the generic mapping cannot (hash a password, encrypt a secret). */
+  beforeWrite?(ctx: WriteContext, input: Row, values: Row, existing: Row | undefined): Promise<void> | void;
+  /** Runs in the same transaction after the row is written (exclusive flags, side tables). */
+  afterWrite?(ctx: WriteContext, id: number, input: Row, existing: Row | undefined): Promise<void> | void;
+  /** Refuses a delete for a reason of its own (throw an ApiError). */
+  beforeDelete?(ctx: WriteContext, existing: Row): Promise<void> | void;
+  /**
+   * Adds to serialized items what the generic mapping cannot (nested lists such as a file's devices).
+   * `rows` are the raw rows the items came from, in the same order. 'item' is a single GET or a write's answer.
+   */
+  expand?(ctx: WriteContext, items: Row[], rows: Row[], mode: 'list' | 'item'): Promise<void> | void;
+}
+
+export interface ResourceDeclaration {
+  /** Collection name: /api/{name}. */
+  name: string;
+  /** Hydra class: #Holding. */
+  className: string;
+  /** French name for the docs and messages: "Organisation". */
+  title: string;
+  table: PgTable;
+  idColumn: AnyPgColumn;
+  fields: Record<string, Field>;
+  /** Validation of a create (POST) and a full replace (PUT); PATCH uses its partial form. */
+  schema: { create: ZodType; update: ZodType };
+  permissions: ResourcePermissions;
+  tenancy: Tenancy;
+  /** Columns searched by `search=` (case- and accent-insensitive). */
+  search?: AnyPgColumn[];
+  /** Replaces the column search with a condition of its own (for example a trigram-indexed search column). */
+  searchCondition?(term: string): SQL;
+  /** Exact filters: query key -> column. `field[]=a&field[]=b` filters on several values. */
+  filters?: Record<string, AnyPgColumn>;
+  /** Range filters on dates: `key[after]`, `key[before]` (and dateFrom/dateTo for the first one). */
+  rangeFilters?: Record<string, AnyPgColumn>;
+  /** Sortable fields: query key -> column; the first entry of defaultOrder applies when none is asked. */
+  order: Record<string, AnyPgColumn>;
+  defaultOrder: [string, 'asc' | 'desc'];
+  /** 'hard': DELETE removes the row; 'soft': DELETE and PATCH /archive set deleted_at. */
+  deletion: { mode: 'hard'; refuseWhileReferenced?: Reference[] } | { mode: 'soft'; column: AnyPgColumn } | { mode: 'none' };
+  /** Collections that are never paginated (credentials). */
+  paginated?: boolean;
+  /** Exposes GET /{name}/{id}/history from the audit trail. */
+  versioned?: boolean;
+  /** Operations this resource does not offer. */
+  readOnly?: boolean;
+  creatable?: boolean;
+  hooks?: Hooks;
+  /** The audit's entity name ("holding" in "holding.create"). */
+  auditName: string;
+}

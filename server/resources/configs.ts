@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { configs } from '../db/schema';
+import { invalidField } from '../http/errors';
+import { bool, column, text, timestamp } from '../hydra/fields';
+import { platformWide } from '../hydra/tenancy';
+import type { ResourceDeclaration } from '../hydra/types';
+import { SYSTEM_SETTINGS } from '../db/seed/settings';
+import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { settingValueError } from '../../src/domain/settings';
+
+const configSchema = z.object({ value: z.unknown().refine((v) => v !== undefined, 'Valeur requise') });
+
+export const configsResource: ResourceDeclaration = {
+  name: 'configs',
+  className: 'Config',
+  title: 'Paramètre système',
+  auditName: 'system.setting',
+  table: configs,
+  idColumn: configs.id,
+  fields: {
+    key: text(configs.key, { writable: false, iri: 'name' }),
+    description: text(configs.description, { writable: false }),
+    value: column('object', configs.value, { description: 'Booléen, nombre, texte, liste ou objet selon valueType' }),
+    valueType: text(configs.valueType, { writable: false }),
+    isEditable: bool(configs.isEditable, { writable: false }),
+    category: text(configs.category, { writable: false, description: 'general, security, email, api, storage ou integrations' }),
+    updatedAt: timestamp(configs.updatedAt),
+  },
+  schema: { create: configSchema, update: configSchema },
+  permissions: RESOURCE_PERMISSIONS.configs,
+  tenancy: platformWide,
+  creatable: false,
+  search: [configs.key, configs.description],
+  filters: { category: configs.category, key: configs.key, isEditable: configs.isEditable },
+  order: { key: configs.key, category: configs.category, updatedAt: configs.updatedAt, id: configs.id },
+  defaultOrder: ['key', 'asc'],
+  paginated: false,
+  deletion: { mode: 'none' },
+  hooks: {
+    // Only editable settings change, and only to a value of their own type and range.
+    beforeWrite(_ctx, input, _values, existing) {
+      if (!existing || !('value' in input)) return;
+      if (!existing.isEditable) throw invalidField('value', 'Ce paramètre est en lecture seule.');
+      const rule = SYSTEM_SETTINGS.find((s) => s.key === existing.key)?.rule;
+      const error = settingValueError(existing.valueType as string, input.value, rule);
+      if (error) throw invalidField('value', error);
+    },
+    afterWrite({ app }) {
+      app.settings.invalidate();
+    },
+  },
+};

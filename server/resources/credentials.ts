@@ -1,0 +1,70 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { credentialSoftware, software } from '../db/schema';
+import { invalidField } from '../http/errors';
+import { derived, reference, text, timestamp, writeOnly } from '../hydra/fields';
+import { holdingOwned } from '../hydra/tenancy';
+import type { ResourceDeclaration, Row } from '../hydra/types';
+import { credentialSchema } from '../../src/domain/schemas';
+import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+
+/** Secret fields: written in clear, stored encrypted, never returned (only whether one is set). */
+const SECRETS = { password: 'passwordEnc', apiKey: 'apiKeyEnc', apiSecret: 'apiSecretEnc' } as const;
+
+export const credentialsResource: ResourceDeclaration = {
+  name: 'credential_software',
+  className: 'CredentialSoftware',
+  title: 'Identifiant',
+  auditName: 'credential',
+  table: credentialSoftware,
+  idColumn: credentialSoftware.id,
+  fields: {
+    login: text(credentialSoftware.login, { required: true, iri: 'name' }),
+    password: writeOnly('string', { secret: true, description: 'Chiffré ; laissé vide, il reste inchangé.' }),
+    loginPage: text(credentialSoftware.loginPage, { required: true, iri: 'url' }),
+    status: text(credentialSoftware.status),
+    contextType: text(credentialSoftware.contextType, { description: 'general, mutual ou network' }),
+    contextName: text(credentialSoftware.contextName),
+    software: reference('software', credentialSoftware.softwareId, { required: true, embed: ['label', 'type'] }),
+    holding: reference('holdings', credentialSoftware.holdingId, { writable: false, embed: ['name'] }),
+    environment: text(credentialSoftware.environment, { description: 'production ou test' }),
+    apiKey: writeOnly('string', { secret: true }),
+    apiSecret: writeOnly('string', { secret: true }),
+    displayIdentifier: text(credentialSoftware.displayIdentifier),
+    hasPassword: derived('boolean', (row: Row) => row.passwordEnc != null),
+    hasApiKey: derived('boolean', (row: Row) => row.apiKeyEnc != null),
+    hasApiSecret: derived('boolean', (row: Row) => row.apiSecretEnc != null),
+    createdAt: timestamp(credentialSoftware.createdAt),
+    updatedAt: timestamp(credentialSoftware.updatedAt),
+  },
+  schema: { create: credentialSchema, update: credentialSchema },
+  permissions: RESOURCE_PERMISSIONS.credential_software,
+  // A credential belongs to the organisation of its software.
+  tenancy: holdingOwned(credentialSoftware.holdingId, {
+    derivedFrom: 'software',
+    async derive(input, tx) {
+      if (typeof input.software !== 'number') return undefined;
+      const [owner] = await tx
+        .select({ holdingId: software.holdingId })
+        .from(software)
+        .where(and(eq(software.id, input.software), isNull(software.deletedAt)));
+      if (!owner) throw invalidField('software', 'Un logiciel doit être sélectionné');
+      return owner.holdingId;
+    },
+  }),
+  search: [credentialSoftware.login, credentialSoftware.contextName, credentialSoftware.displayIdentifier],
+  filters: { status: credentialSoftware.status, software: credentialSoftware.softwareId, holding: credentialSoftware.holdingId, contextType: credentialSoftware.contextType, environment: credentialSoftware.environment },
+  rangeFilters: { createdAt: credentialSoftware.createdAt },
+  order: { login: credentialSoftware.login, status: credentialSoftware.status, createdAt: credentialSoftware.createdAt, id: credentialSoftware.id },
+  defaultOrder: ['id', 'asc'],
+  paginated: false,
+  deletion: { mode: 'soft', column: credentialSoftware.deletedAt },
+  hooks: {
+    beforeWrite({ app }, input, values) {
+      for (const [field, column] of Object.entries(SECRETS)) {
+        const value = input[field];
+        // Empty keeps the stored secret; null (explicitly) is treated the same way by the schema.
+        if (typeof value === 'string' && value !== '') values[column] = app.secrets.encrypt(value);
+      }
+    },
+  },
+};

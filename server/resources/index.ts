@@ -1,0 +1,27 @@
+// Every resource of the API. Adding an entity = one declaration here (and a folder in src/resources/).
+import type { ResourceDeclaration } from '../hydra/types';
+import { auditLogsResource } from './auditLogs';
+import { companiesResource } from './companies';
+import { configsResource } from './configs';
+import { credentialsResource } from './credentials';
+import { holdingsResource } from './holdings';
+import { mutualsResource } from './mutuals';
+import { networksResource } from './networks';
+import { rolesResource } from './roles';
+import { shopsResource } from './shops';
+import { softwareResource } from './software';
+import { usersResource } from './users';
+
+export const RESOURCES: ResourceDeclaration[] = [
+  holdingsResource,
+  companiesResource,
+  shopsResource,
+  usersResource,
+  rolesResource,
+  mutualsResource,
+  networksResource,
+  softwareResource,
+  credentialsResource,
+  configsResource,
+  auditLogsResource,
+];

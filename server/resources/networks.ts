@@ -1,0 +1,58 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import { mutuals, networks, pecDossiers } from '../db/schema';
+import { invalidField } from '../http/errors';
+import { bool, computed, text, timestamp } from '../hydra/fields';
+import { platformWide } from '../hydra/tenancy';
+import type { ResourceDeclaration } from '../hydra/types';
+import { networkSchema } from '../../src/domain/schemas';
+import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { stillAttached } from './messages';
+
+export const networksResource: ResourceDeclaration = {
+  name: 'networks',
+  className: 'Network',
+  title: 'Réseau',
+  auditName: 'network',
+  table: networks,
+  idColumn: networks.id,
+  fields: {
+    name: text(networks.name, { required: true, iri: 'name' }),
+    code: text(networks.code, { description: 'Code unique, 20 caractères au plus' }),
+    description: text(networks.description),
+    isDefault: bool(networks.isDefault, { description: 'Réseau proposé par défaut (un seul à la fois)' }),
+    status: text(networks.status),
+    activeMutualsCount: computed('integer', sql`(select count(*)::int from ${mutuals} where ${mutuals.networkId} = ${networks.id} and ${mutuals.status} = 'Active')`),
+    createdAt: timestamp(networks.createdAt),
+    updatedAt: timestamp(networks.updatedAt),
+  },
+  schema: { create: networkSchema, update: networkSchema },
+  permissions: RESOURCE_PERMISSIONS.networks,
+  tenancy: platformWide,
+  search: [networks.name, networks.code],
+  filters: { status: networks.status, isDefault: networks.isDefault, code: networks.code },
+  rangeFilters: { createdAt: networks.createdAt },
+  order: { name: networks.name, code: networks.code, status: networks.status, createdAt: networks.createdAt, id: networks.id },
+  defaultOrder: ['name', 'asc'],
+  deletion: {
+    mode: 'hard',
+    refuseWhileReferenced: [
+      { table: mutuals, column: mutuals.networkId, message: stillAttached({ one: 'mutuelle', many: 'mutuelles', feminine: true }, 'à ce réseau') },
+      { table: pecDossiers, column: pecDossiers.networkId, message: stillAttached({ one: 'demande de PEC', many: 'demandes de PEC', feminine: true }, 'à ce réseau') },
+    ],
+  },
+  hooks: {
+    async beforeWrite({ tx }, input, _values, existing) {
+      if (typeof input.code === 'string') {
+        const [taken] = await tx
+          .select({ id: networks.id })
+          .from(networks)
+          .where(and(sql`lower(${networks.code}) = lower(${input.code})`, existing ? ne(networks.id, existing.id as number) : undefined));
+        if (taken) throw invalidField('code', 'Ce code est déjà utilisé par un autre réseau');
+      }
+    },
+    // Marking one network as default unmarks the others, in the same transaction.
+    async afterWrite({ tx }, id, input) {
+      if (input.isDefault === true) await tx.update(networks).set({ isDefault: false }).where(and(ne(networks.id, id), eq(networks.isDefault, true)));
+    },
+  },
+};

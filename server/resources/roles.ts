@@ -1,0 +1,47 @@
+import { sql } from 'drizzle-orm';
+import { roles, userRoles } from '../db/schema';
+import { invalidField } from '../http/errors';
+import { column, computed, reference, text, timestamp } from '../hydra/fields';
+import { holdingOrPlatform } from '../hydra/tenancy';
+import type { ResourceDeclaration } from '../hydra/types';
+import { roleSchema } from '../../src/domain/schemas';
+import { permissionsBeyond } from '../../src/domain/permissions';
+import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { stillAttached } from './messages';
+
+export const rolesResource: ResourceDeclaration = {
+  name: 'roles',
+  className: 'Role',
+  title: 'Rôle',
+  auditName: 'role',
+  table: roles,
+  idColumn: roles.id,
+  fields: {
+    name: text(roles.name, { required: true, iri: 'name' }),
+    description: text(roles.description),
+    permissions: column('array', roles.permissions, { description: 'Clés de permission (catalogue : GET /api/permissions)' }),
+    holding: reference('holdings', roles.holdingId, { embed: ['name'], description: 'Vide : rôle de la plateforme, commun à toutes les organisations' }),
+    usersCount: computed('integer', sql`(select count(*)::int from ${userRoles} where ${userRoles.roleId} = ${roles.id})`),
+    createdAt: timestamp(roles.createdAt),
+    updatedAt: timestamp(roles.updatedAt),
+  },
+  schema: { create: roleSchema, update: roleSchema },
+  permissions: RESOURCE_PERMISSIONS.roles,
+  tenancy: holdingOrPlatform(roles.holdingId),
+  search: [roles.name, roles.description],
+  filters: { holding: roles.holdingId, name: roles.name },
+  order: { name: roles.name, createdAt: roles.createdAt, id: roles.id },
+  defaultOrder: ['id', 'asc'],
+  deletion: {
+    mode: 'hard',
+    refuseWhileReferenced: [{ table: userRoles, column: userRoles.roleId, message: stillAttached({ one: 'utilisateur', many: 'utilisateurs' }, 'à ce rôle') }],
+  },
+  hooks: {
+    // A role never grants more than its author holds.
+    beforeWrite({ principal }, input) {
+      const wanted = input.permissions as string[] | undefined;
+      const beyond = wanted ? permissionsBeyond(principal.permissions, wanted) : [];
+      if (beyond.length) throw invalidField('permissions', `Vous ne pouvez pas accorder des droits que vous n'avez pas : ${beyond.join(', ')}.`);
+    },
+  },
+};

@@ -1,0 +1,73 @@
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { companies, credentialSoftware, pecDossiers, shopCredentials, shops } from '../db/schema';
+import { invalidField } from '../http/errors';
+import { reference, references, text, timestamp } from '../hydra/fields';
+import { holdingOwned } from '../hydra/tenancy';
+import type { ResourceDeclaration } from '../hydra/types';
+import { shopSchema } from '../../src/domain/schemas';
+import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { stillAttached } from './messages';
+
+export const shopsResource: ResourceDeclaration = {
+  name: 'shops',
+  className: 'Shop',
+  title: 'Centre',
+  auditName: 'shop',
+  table: shops,
+  idColumn: shops.id,
+  fields: {
+    name: text(shops.name, { required: true, iri: 'name' }),
+    displayName: text(shops.displayName, { description: "Nom affiché" }),
+    numero: text(shops.numero),
+    siret: text(shops.siret, { required: true, description: 'SIRET' }),
+    company: reference('companies', shops.companyId, { required: true, embed: ['name'] }),
+    street: text(shops.street),
+    postalCode: text(shops.postalCode),
+    city: text(shops.city),
+    country: text(shops.country, { required: true }),
+    email: text(shops.email, { iri: 'email' }),
+    phone: text(shops.phone),
+    status: text(shops.status),
+    finess: text(shops.finess, { required: true, description: 'FINESS (9 chiffres)' }),
+    rpps: text(shops.rpps, { required: true, description: 'RPPS (11 chiffres)' }),
+    codeClient: text(shops.codeClient, { required: true, description: 'Code client' }),
+    specialite: text(shops.specialite, { required: true, description: 'Audioprothésiste, Opticien ou Orthopédiste' }),
+    credentials: references('credential_software', { table: shopCredentials, ownerColumn: shopCredentials.shopId, targetColumn: shopCredentials.credentialId }),
+    createdAt: timestamp(shops.createdAt),
+    updatedAt: timestamp(shops.updatedAt),
+  },
+  schema: { create: shopSchema, update: shopSchema },
+  permissions: RESOURCE_PERMISSIONS.shops,
+  // A centre belongs to its company's organisation.
+  tenancy: holdingOwned(shops.holdingId, {
+    derivedFrom: 'company',
+    async derive(input, tx) {
+      if (typeof input.company !== 'number') return undefined;
+      const [company] = await tx.select({ holdingId: companies.holdingId }).from(companies).where(eq(companies.id, input.company));
+      if (!company) throw invalidField('company', 'Entreprise introuvable ou hors de votre périmètre.');
+      return company.holdingId;
+    },
+  }),
+  search: [shops.name, shops.displayName, shops.city, shops.siret, shops.codeClient],
+  filters: { status: shops.status, company: shops.companyId, holding: shops.holdingId, specialite: shops.specialite },
+  rangeFilters: { createdAt: shops.createdAt },
+  order: { name: shops.name, displayName: shops.displayName, city: shops.city, status: shops.status, createdAt: shops.createdAt, id: shops.id },
+  defaultOrder: ['name', 'asc'],
+  deletion: {
+    mode: 'hard',
+    refuseWhileReferenced: [{ table: pecDossiers, column: pecDossiers.shopId, message: stillAttached({ one: 'demande de PEC', many: 'demandes de PEC', feminine: true }, 'à ce centre') }],
+  },
+  hooks: {
+    // The shop credential editor chooses at most one credential per software (spec section 2).
+    async beforeWrite({ tx }, input) {
+      const ids = input.credentials as number[] | undefined;
+      if (!ids?.length) return;
+      const rows = await tx
+        .select({ softwareId: credentialSoftware.softwareId })
+        .from(credentialSoftware)
+        .where(and(inArray(credentialSoftware.id, ids), isNull(credentialSoftware.deletedAt)));
+      const softwareIds = rows.map((r) => r.softwareId);
+      if (new Set(softwareIds).size !== softwareIds.length) throw invalidField('credentials', 'Un seul identifiant par logiciel pour un centre.');
+    },
+  },
+};

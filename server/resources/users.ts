@@ -1,0 +1,88 @@
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { roles, shops, userRoles, userShops, users } from '../db/schema';
+import { hashPassword } from '../auth/passwords';
+import { conflict, invalidField } from '../http/errors';
+import { computed, reference, references, text, timestamp, writeOnly } from '../hydra/fields';
+import { holdingOwned } from '../hydra/tenancy';
+import type { ResourceDeclaration } from '../hydra/types';
+import { userCreateSchema, userSchema } from '../../src/domain/schemas';
+import { permissionsBeyond } from '../../src/domain/permissions';
+import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+
+export const usersResource: ResourceDeclaration = {
+  name: 'users',
+  className: 'User',
+  title: 'Utilisateur',
+  auditName: 'user',
+  table: users,
+  idColumn: users.id,
+  fields: {
+    firstName: text(users.firstName, { required: true }),
+    lastName: text(users.lastName, { required: true }),
+    fullName: computed('string', sql`${users.firstName} || ' ' || ${users.lastName}`, { iri: 'name' }),
+    initials: computed('string', sql`upper(left(${users.firstName}, 1) || left(${users.lastName}, 1))`),
+    email: text(users.email, { required: true, iri: 'email' }),
+    password: writeOnly('string', { description: 'Obligatoire à la création ; laissé vide, il reste inchangé.' }),
+    holding: reference('holdings', users.holdingId, { required: true, embed: ['name'] }),
+    status: text(users.status, { description: 'Active, Inactive ou Locked' }),
+    shops: references('shops', { table: userShops, ownerColumn: userShops.userId, targetColumn: userShops.shopId }),
+    roles: references('roles', { table: userRoles, ownerColumn: userRoles.userId, targetColumn: userRoles.roleId }),
+    lastLoginAt: { ...timestamp(users.lastLoginAt), description: 'Dernière connexion' },
+    createdAt: timestamp(users.createdAt),
+    updatedAt: timestamp(users.updatedAt),
+  },
+  schema: { create: userCreateSchema, update: userSchema },
+  permissions: RESOURCE_PERMISSIONS.users,
+  tenancy: holdingOwned(users.holdingId),
+  search: [users.firstName, users.lastName, users.email],
+  filters: { status: users.status, holding: users.holdingId, email: users.email },
+  rangeFilters: { createdAt: users.createdAt, lastLoginAt: users.lastLoginAt },
+  order: { lastName: users.lastName, firstName: users.firstName, email: users.email, status: users.status, createdAt: users.createdAt, lastLoginAt: users.lastLoginAt, id: users.id },
+  defaultOrder: ['lastName', 'asc'],
+  deletion: { mode: 'hard' },
+  hooks: {
+    async beforeWrite({ tx, principal }, input, values, existing) {
+      if (typeof input.email === 'string') {
+        const [taken] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.email, input.email), existing ? ne(users.id, existing.id as number) : undefined));
+        if (taken) throw invalidField('email', 'Cet email est déjà utilisé');
+      }
+      if (typeof input.password === 'string' && input.password !== '') values.passwordHash = await hashPassword(input.password);
+      if (existing && existing.id === principal.id && typeof input.status === 'string' && input.status !== 'Active') {
+        throw invalidField('status', 'Vous ne pouvez pas désactiver ou bloquer votre propre compte.');
+      }
+
+      // The centres of a user belong to the user's organisation.
+      const holdingId = (values.holdingId ?? existing?.holdingId) as number | null;
+      const shopIds = input.shops as number[] | undefined;
+      if (shopIds?.length) {
+        const inOrganisation = await tx.select({ id: shops.id }).from(shops).where(and(inArray(shops.id, shopIds), holdingId ? eq(shops.holdingId, holdingId) : sql`false`));
+        if (inOrganisation.length !== shopIds.length) throw invalidField('shops', "Les centres doivent appartenir à l'organisation de l'utilisateur.");
+      }
+
+      // Nobody hands out a right they do not hold themselves.
+      const roleIds = input.roles as number[] | undefined;
+      if (roleIds?.length) {
+        const granted = await tx.select({ permissions: roles.permissions, holdingId: roles.holdingId }).from(roles).where(inArray(roles.id, roleIds));
+        if (granted.some((r) => r.holdingId !== null && r.holdingId !== holdingId)) {
+          throw invalidField('roles', "Les rôles doivent être ceux de la plateforme ou de l'organisation de l'utilisateur.");
+        }
+        const beyond = permissionsBeyond(principal.permissions, granted.flatMap((r) => r.permissions));
+        if (beyond.length) {
+          throw invalidField('roles', `Vous ne pouvez pas attribuer des droits que vous n'avez pas : ${[...new Set(beyond)].join(', ')}.`);
+        }
+      }
+    },
+    async afterWrite({ app, tx }, id, input) {
+      // A new password, or an account that is no longer active, ends the sessions in progress.
+      if ((typeof input.password === 'string' && input.password !== '') || (typeof input.status === 'string' && input.status !== 'Active')) {
+        await app.tokens.revokeAllForUser(id, tx);
+      }
+    },
+    beforeDelete({ principal }, existing) {
+      if (existing.id === principal.id) throw conflict('Vous ne pouvez pas supprimer votre propre compte.');
+    },
+  },
+};

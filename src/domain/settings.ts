@@ -1,0 +1,48 @@
+// System settings: the categories of the Système screen and the check of a new value against its type.
+export const SETTING_CATEGORIES = ['general', 'security', 'email', 'api', 'storage', 'integrations'] as const;
+export type SettingCategory = (typeof SETTING_CATEGORIES)[number];
+
+export const SETTING_CATEGORY_LABELS: Record<SettingCategory, string> = {
+  general: 'Général',
+  security: 'Sécurité',
+  email: 'Email',
+  api: 'API',
+  storage: 'Stockage',
+  integrations: 'Intégrations',
+};
+
+export type SettingValueType = 'boolean' | 'number' | 'string' | 'array' | 'object';
+
+export interface SettingRule {
+  min?: number;
+  max?: number;
+  /** For strings: the accepted values. */
+  choices?: readonly string[];
+  /** For strings: an http(s) URL, or empty. */
+  url?: boolean;
+}
+
+/** Why `value` is not acceptable for a setting of this type, or undefined when it is. */
+export function settingValueError(valueType: string, value: unknown, rule: SettingRule = {}): string | undefined {
+  switch (valueType) {
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'Valeur invalide : oui ou non attendu.';
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) return 'Valeur invalide : un nombre est attendu.';
+      if (rule.min !== undefined && value < rule.min) return `Valeur trop petite : au moins ${rule.min}.`;
+      if (rule.max !== undefined && value > rule.max) return `Valeur trop grande : au plus ${rule.max}.`;
+      return undefined;
+    case 'string':
+      if (typeof value !== 'string') return 'Valeur invalide : un texte est attendu.';
+      if (value.length > 2000) return 'Valeur trop longue : 2000 caractères au plus.';
+      if (rule.choices && !rule.choices.includes(value)) return `Valeur invalide : ${rule.choices.join(' ou ')} attendu.`;
+      if (rule.url && value !== '' && !/^https?:\/\/\S+$/.test(value)) return 'Valeur invalide : une URL http(s) est attendue.';
+      return undefined;
+    case 'array':
+      return Array.isArray(value) ? undefined : 'Valeur invalide : une liste JSON est attendue.';
+    case 'object':
+      return value !== null && typeof value === 'object' && !Array.isArray(value) ? undefined : 'Valeur invalide : un objet JSON est attendu.';
+    default:
+      return 'Type de paramètre inconnu.';
+  }
+}
