@@ -35,7 +35,7 @@ export function App() {
       loginPage={LoginPage}
       dashboard={RedirectToPec}
       catchAll={RedirectToPec}
-      loading={() => <LoadingPage />}
+      loading={LoadingPage}
       lightTheme={lightTheme}
       darkTheme={darkTheme}
       defaultTheme={readTheme()}
