@@ -27,12 +27,22 @@ function positiveInt(value: string | undefined, fallback: number, max: number) {
   return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : fallback;
 }
 
+/** PostgreSQL text cannot hold NUL characters: they are dropped from query values (they would match nothing). */
+function withoutNul(raw: Raw): Raw {
+  const clean = (v: string) => v.replaceAll('\u0000', '');
+  return Object.fromEntries(
+    Object.entries(raw).map(([key, value]) => [clean(key), Array.isArray(value) ? value.map(clean) : value === undefined ? value : clean(String(value))]),
+  );
+}
+
 const RESERVED = new Set(['page', 'itemsPerPage', 'limit', 'pagination', 'sort', 'order', 'search', 'q', 'dateFrom', 'dateTo']);
 
-export function parseListQuery(raw: Raw, options: { paginated: boolean; rangeAliasKey?: string }): ListQuery {
+export function parseListQuery(raw: Raw, options: { paginated: boolean; rangeAliasKey?: string; maxItemsPerPage?: number }): ListQuery {
+  raw = withoutNul(raw);
   const paginationParam = first(raw.pagination);
   const paginate = options.paginated && paginationParam !== 'false' && paginationParam !== '0';
-  const itemsPerPage = paginate ? positiveInt(first(raw.itemsPerPage) ?? first(raw.limit), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) : UNPAGINATED_MAX;
+  const max = options.maxItemsPerPage ?? MAX_PAGE_SIZE;
+  const itemsPerPage = paginate ? positiveInt(first(raw.itemsPerPage) ?? first(raw.limit), Math.min(DEFAULT_PAGE_SIZE, max), max) : UNPAGINATED_MAX;
   const page = paginate ? positiveInt(first(raw.page), 1, 1_000_000) : 1;
 
   let order: ListQuery['order'];

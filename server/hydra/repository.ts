@@ -266,6 +266,8 @@ export class ResourceRepository {
     }
     const input: Row = { ...(body as Row) };
     for (const key of ['@id', '@type', '@context', 'originId', '_audit', 'id']) delete input[key];
+    const withNul = fieldWithNul(input);
+    if (withNul !== undefined) throw new ValidationError([{ propertyPath: withNul, message: 'Caractère invalide (octet nul) dans la valeur.' }]);
     for (const [name, field] of this.fieldEntries) {
       if ((field.kind === 'reference' || field.kind === 'references') && !(name in input) && `${name}Id` in input) {
         input[name] = input[`${name}Id`];
@@ -283,8 +285,11 @@ export class ResourceRepository {
   /** Column values for the validated input (only the writable fields it contains). */
   private columnValues(input: Row): Row {
     const values: Row = {};
+    const holdingColumn = this.decl.tenancy.holdingColumn;
     for (const [name, field] of this.fieldEntries) {
       if (!field.writable || !(name in input)) continue;
+      // The organisation column is set by the tenancy rule (assignHolding) alone.
+      if (field.kind === 'reference' && field.column === holdingColumn) continue;
       if (field.kind === 'column' || field.kind === 'reference') values[this.key(field.column)] = input[name] ?? null;
     }
     return values;
@@ -378,9 +383,18 @@ export class ResourceRepository {
       await this.writeLinks(input, id, tx);
       await decl.hooks?.afterWrite?.(ctx, id, input, undefined);
       const after = await this.find(principal, id, tx);
-      await this.audit(tx, principal, 'create', after ?? created!, diff({}, await this.auditView(after ?? created!, tx), this.secretNames()));
+      const changes = diff({}, await this.auditView(after ?? created!, tx), this.secretNames());
+      this.maskWrittenSecrets(input, changes, null);
+      await this.audit(tx, principal, 'create', after ?? created!, changes);
       return id;
     });
+  }
+
+  /** A write-only secret given a new value shows as changed, both sides masked (its value never reaches the audit). */
+  private maskWrittenSecrets(input: Row, changes: Changes, before: string | null) {
+    for (const [name, field] of this.fieldEntries) {
+      if (field.secret && field.kind === 'writeOnly' && typeof input[name] === 'string' && input[name] !== '') changes[name] = { before, after: MASK };
+    }
   }
 
   private secretNames() {
@@ -399,21 +413,15 @@ export class ResourceRepository {
     return existing;
   }
 
-  /** PUT replaces the writable fields; PATCH (merge-patch) changes only those it names. */
+  /** PUT replaces the writable fields; PATCH (merge-patch) changes only those it names (see parseUpdate). */
   async update(principal: Principal, id: number, body: unknown, mode: 'put' | 'patch', tx?: DbOrTx, action = 'update'): Promise<void> {
     const { decl } = this;
     if (decl.readOnly) throw forbidden('Cette ressource est en lecture seule.');
     requirePermission(principal, decl.permissions.update);
-    const raw = this.normaliseBody(body);
-    let input: Row;
-    if (mode === 'put') input = this.parse(decl.schema.update, raw);
-    else {
-      const parsed = this.parse(this.patchSchema, raw);
-      // Defaults of the schema must not overwrite fields the patch does not name.
-      input = Object.fromEntries(Object.entries(parsed).filter(([key]) => key in raw));
-    }
     await this.inTransaction(async (t) => {
+      // Another organisation's record is a 404 whatever the body says: look it up before reading the body.
       const existing = await this.findForWrite(principal, id, t);
+      const input = this.parseUpdate(body, mode);
       const before = await this.auditView(existing, t);
       const values = this.columnValues(input);
       const holdingId = await decl.tenancy.assignHolding?.(principal, input, t, existing);
@@ -427,12 +435,26 @@ export class ResourceRepository {
       await decl.hooks?.afterWrite?.(ctx, id, input, existing);
       const after = (await this.find(principal, id, t)) ?? existing;
       const changes = diff(before, await this.auditView(after, t), this.secretNames());
-      // A secret rewritten with a new value shows as changed even though both sides are masked.
-      for (const [name, field] of this.fieldEntries) {
-        if (field.secret && typeof input[name] === 'string' && input[name] !== '') changes[name] = { before: MASK, after: MASK };
-      }
+      this.maskWrittenSecrets(input, changes, MASK);
       await this.audit(t, principal, action, after, changes);
     }, tx);
+  }
+
+  /**
+   * PUT replaces the writable fields: those it omits take their default (empty). To-many references it omits keep
+   * their links: they are relations edited on their own (the shop form saves its credentials by a PATCH afterwards).
+   * PATCH (merge-patch) changes only the fields it names.
+   */
+  private parseUpdate(body: unknown, mode: 'put' | 'patch'): Row {
+    const raw = this.normaliseBody(body);
+    const parsed = this.parse(mode === 'put' ? this.decl.schema.update : this.patchSchema, raw);
+    return Object.fromEntries(
+      Object.entries(parsed).filter(([key]) => {
+        if (key in raw) return true;
+        if (mode === 'patch') return false; // defaults of the schema must not overwrite fields the patch does not name
+        return this.decl.fields[key]?.kind !== 'references';
+      }),
+    );
   }
 
   async remove(principal: Principal, id: number, tx?: DbOrTx, action = 'delete'): Promise<void> {
@@ -461,6 +483,8 @@ export class ResourceRepository {
 
   /** All or nothing: each id is checked like a single call, the first refusal cancels the whole batch. */
   async bulk(principal: Principal, kind: 'delete' | 'update', body: unknown): Promise<number> {
+    // A missing permission is refused once, before anything is read.
+    requirePermission(principal, kind === 'delete' ? this.decl.permissions.delete : this.decl.permissions.update);
     const raw = (body && typeof body === 'object' ? body : {}) as Row;
     if (!Array.isArray(raw.ids) || raw.ids.length === 0) throw new ValidationError([{ propertyPath: 'ids', message: 'Sélectionnez au moins un élément.' }]);
     if (raw.ids.length > 500) throw new ValidationError([{ propertyPath: 'ids', message: 'Au plus 500 éléments à la fois.' }]);
@@ -481,6 +505,17 @@ export class ResourceRepository {
     });
     return new Set(ids).size;
   }
+}
+
+/** The path of the first string holding a NUL character (PostgreSQL text cannot store it), or undefined. */
+function fieldWithNul(value: unknown, path = '', depth = 0): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (!value || typeof value !== 'object' || depth > 20) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = fieldWithNul(inner, path && !Array.isArray(value) ? `${path}.${key}` : path || key, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** Prefixes a batch error with the item it stopped at. */

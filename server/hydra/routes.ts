@@ -6,7 +6,8 @@ import { auditLogs } from '../db/schema';
 import { notFound } from '../http/errors';
 import { apiDocumentation, entrypoint } from './docs';
 import { collectionDocument, itemDocument, jsonLdContext, sendJsonLd } from './output';
-import { parseListQuery } from './query';
+import { MAX_PAGE_SIZE, parseListQuery } from './query';
+import { API_MAX_ITEMS_PER_PAGE_KEY } from '../../src/domain/settings';
 import type { ResourceRepository } from './repository';
 
 /** The numeric id of /api/{c}/{id}; anything else is a record that does not exist. */
@@ -44,6 +45,7 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
     const query = parseListQuery(request.query as Record<string, string>, {
       paginated: decl.paginated !== false,
       rangeAliasKey: Object.keys(decl.rangeFilters ?? {})[0],
+      maxItemsPerPage: await app.ctx.settings.number(API_MAX_ITEMS_PER_PAGE_KEY, MAX_PAGE_SIZE),
     });
     const principal = principalOf(request);
     const { rows, total } = await repository.list(principal, query);

@@ -20,10 +20,15 @@ export const ORGANISATION_OUT_OF_SCOPE = 'Organisation introuvable ou hors de vo
 interface HoldingOwnedOptions {
   /** API field that names the organisation (default `holding`). */
   field?: string;
-  /** Organisation implied by another reference (a centre belongs to its company's organisation). */
-  derive?: (input: Row, tx: DbOrTx) => Promise<number | undefined>;
+  /**
+   * Organisation implied by another reference (a centre belongs to its company's organisation). Returns undefined
+   * when the input does not name that reference, null when the named record does not exist.
+   */
+  derive?: (input: Row, tx: DbOrTx) => Promise<number | null | undefined>;
   /** Field the derived organisation comes from, for the violation. */
   derivedFrom?: string;
+  /** Message when the derived record is missing or in another organisation (the same: existence is not confirmed). */
+  derivedOutOfScope?: string;
   /** Platform administrators may leave the organisation empty (platform-wide records). */
   optionalForAdmins?: boolean;
 }
@@ -39,17 +44,18 @@ export function holdingOwned(column: AnyPgColumn, options: HoldingOwnedOptions =
       if (options.derive) {
         const derived = await options.derive(input, tx);
         if (derived === undefined) return undefined;
-        if (!admin && derived !== principal.holdingId) throw invalidField(options.derivedFrom ?? field, ORGANISATION_OUT_OF_SCOPE);
+        const from = options.derivedFrom ?? field;
+        if (derived === null || (!admin && derived !== principal.holdingId)) throw invalidField(from, options.derivedOutOfScope ?? ORGANISATION_OUT_OF_SCOPE);
         return derived;
       }
       const wanted = input[field] as number | null | undefined;
       if (admin) {
-        if (wanted === undefined) {
+        // An existing record keeps its organisation unless another one is named (a PUT from a form without the field).
+        if (wanted === undefined || wanted === null) {
           if (existing || options.optionalForAdmins) return undefined;
           throw invalidField(field, ORGANISATION_REQUIRED);
         }
-        if (wanted === null && !options.optionalForAdmins) throw invalidField(field, ORGANISATION_REQUIRED);
-        return wanted ?? undefined;
+        return wanted;
       }
       if (wanted !== undefined && wanted !== null && wanted !== principal.holdingId) throw invalidField(field, ORGANISATION_OUT_OF_SCOPE);
       if (!principal.holdingId) throw invalidField(field, ORGANISATION_REQUIRED);

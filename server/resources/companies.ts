@@ -1,4 +1,6 @@
+import { count, eq } from 'drizzle-orm';
 import { companies, shops } from '../db/schema';
+import { invalidField } from '../http/errors';
 import { reference, text, timestamp } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
@@ -37,5 +39,14 @@ export const companiesResource: ResourceDeclaration = {
   deletion: {
     mode: 'hard',
     refuseWhileReferenced: [{ table: shops, column: shops.companyId, message: stillAttached({ one: 'centre', many: 'centres' }, 'à cette entreprise') }],
+  },
+  hooks: {
+    // Its centres (and their users and files) stay in their organisation: a company with centres keeps its own.
+    async beforeWrite({ tx }, _input, values, existing) {
+      if (!existing || values.holdingId === undefined || values.holdingId === existing.holdingId) return;
+      const [row] = await tx.select({ n: count() }).from(shops).where(eq(shops.companyId, existing.id as number));
+      const n = Number(row?.n ?? 0);
+      if (n > 0) throw invalidField('holding', `Impossible de changer l'organisation : ${n} centre${n > 1 ? 's sont rattachés' : ' est rattaché'} à cette entreprise.`);
+    },
   },
 };

@@ -1,5 +1,5 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import { credentialSoftware, software } from '../db/schema';
+import { and, count, eq, isNull } from 'drizzle-orm';
+import { credentialSoftware, shopCredentials, software } from '../db/schema';
 import { invalidField } from '../http/errors';
 import { derived, reference, text, timestamp, writeOnly } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
@@ -41,14 +41,14 @@ export const credentialsResource: ResourceDeclaration = {
   // A credential belongs to the organisation of its software.
   tenancy: holdingOwned(credentialSoftware.holdingId, {
     derivedFrom: 'software',
+    derivedOutOfScope: 'Logiciel introuvable ou hors de votre périmètre.',
     async derive(input, tx) {
       if (typeof input.software !== 'number') return undefined;
       const [owner] = await tx
         .select({ holdingId: software.holdingId })
         .from(software)
         .where(and(eq(software.id, input.software), isNull(software.deletedAt)));
-      if (!owner) throw invalidField('software', 'Un logiciel doit être sélectionné');
-      return owner.holdingId;
+      return owner ? owner.holdingId : null;
     },
   }),
   search: [credentialSoftware.login, credentialSoftware.contextName, credentialSoftware.displayIdentifier],
@@ -59,7 +59,13 @@ export const credentialsResource: ResourceDeclaration = {
   paginated: false,
   deletion: { mode: 'soft', column: credentialSoftware.deletedAt },
   hooks: {
-    beforeWrite({ app }, input, values) {
+    async beforeWrite({ app, tx }, input, values, existing) {
+      // Centres use the credentials of their own organisation: a credential they use keeps its organisation.
+      if (existing && values.holdingId !== undefined && values.holdingId !== existing.holdingId) {
+        const [row] = await tx.select({ n: count() }).from(shopCredentials).where(eq(shopCredentials.credentialId, existing.id as number));
+        const n = Number(row?.n ?? 0);
+        if (n > 0) throw invalidField('software', `Impossible de changer l'organisation : ${n} centre${n > 1 ? 's utilisent' : ' utilise'} cet identifiant.`);
+      }
       for (const [field, column] of Object.entries(SECRETS)) {
         const value = input[field];
         // Empty keeps the stored secret; null (explicitly) is treated the same way by the schema.

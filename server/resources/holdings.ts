@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { companies, holdings, users } from '../db/schema';
+import { isNull } from 'drizzle-orm';
+import { companies, holdings, roles, software, users } from '../db/schema';
 import { computed, text, timestamp } from '../hydra/fields';
 import { sameHolding } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
@@ -43,6 +44,8 @@ export const holdingsResource: ResourceDeclaration = {
     refuseWhileReferenced: [
       { table: companies, column: companies.holdingId, message: stillAttached({ one: 'entreprise', many: 'entreprises', feminine: true }, 'à cette organisation') },
       { table: users, column: users.holdingId, message: stillAttached({ one: 'utilisateur', many: 'utilisateurs' }, 'à cette organisation') },
+      { table: software, column: software.holdingId, where: isNull(software.deletedAt), message: stillAttached({ one: 'logiciel', many: 'logiciels' }, 'à cette organisation') },
+      { table: roles, column: roles.holdingId, message: stillAttached({ one: 'rôle', many: 'rôles' }, 'à cette organisation', 'propre') },
     ],
   },
 };

@@ -1,5 +1,5 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
-import { companies, credentialSoftware, pecDossiers, shopCredentials, shops } from '../db/schema';
+import { and, count, eq, inArray, isNull } from 'drizzle-orm';
+import { companies, credentialSoftware, pecDossiers, shopCredentials, shops, userShops } from '../db/schema';
 import { invalidField } from '../http/errors';
 import { reference, references, text, timestamp } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
@@ -7,6 +7,11 @@ import type { ResourceDeclaration } from '../hydra/types';
 import { shopSchema } from '../../src/domain/schemas';
 import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
 import { stillAttached } from './messages';
+
+const SHOP_MOVE_USERS = (n: number) =>
+  `Impossible de changer l'organisation du centre : ${n} utilisateur${n > 1 ? 's y sont affectés' : ' y est affecté'}.`;
+const SHOP_MOVE_FILES = (n: number) =>
+  `Impossible de changer l'organisation du centre : ${n} demande${n > 1 ? 's' : ''} de PEC ${n > 1 ? 'y sont rattachées' : 'y est rattachée'}.`;
 
 export const shopsResource: ResourceDeclaration = {
   name: 'shops',
@@ -41,11 +46,11 @@ export const shopsResource: ResourceDeclaration = {
   // A centre belongs to its company's organisation.
   tenancy: holdingOwned(shops.holdingId, {
     derivedFrom: 'company',
+    derivedOutOfScope: 'Entreprise introuvable ou hors de votre périmètre.',
     async derive(input, tx) {
       if (typeof input.company !== 'number') return undefined;
       const [company] = await tx.select({ holdingId: companies.holdingId }).from(companies).where(eq(companies.id, input.company));
-      if (!company) throw invalidField('company', 'Entreprise introuvable ou hors de votre périmètre.');
-      return company.holdingId;
+      return company ? company.holdingId : null;
     },
   }),
   search: [shops.name, shops.displayName, shops.city, shops.siret, shops.codeClient],
@@ -58,14 +63,34 @@ export const shopsResource: ResourceDeclaration = {
     refuseWhileReferenced: [{ table: pecDossiers, column: pecDossiers.shopId, message: stillAttached({ one: 'demande de PEC', many: 'demandes de PEC', feminine: true }, 'à ce centre') }],
   },
   hooks: {
-    // The shop credential editor chooses at most one credential per software (spec section 2).
-    async beforeWrite({ tx }, input) {
-      const ids = input.credentials as number[] | undefined;
+    async beforeWrite({ tx }, input, values, existing) {
+      const holdingId = (values.holdingId ?? existing?.holdingId) as number;
+      const moved = existing !== undefined && holdingId !== existing.holdingId;
+      if (moved) {
+        // Its users, files and history belong to the organisation it leaves: a centre keeps its organisation while they exist.
+        const id = existing.id as number;
+        const [[usersLinked], [files]] = await Promise.all([
+          tx.select({ n: count() }).from(userShops).where(eq(userShops.shopId, id)),
+          tx.select({ n: count() }).from(pecDossiers).where(eq(pecDossiers.shopId, id)),
+        ]);
+        if (Number(usersLinked?.n) > 0) throw invalidField('company', SHOP_MOVE_USERS(Number(usersLinked!.n)));
+        if (Number(files?.n) > 0) throw invalidField('company', SHOP_MOVE_FILES(Number(files!.n)));
+      }
+
+      let ids = input.credentials as number[] | undefined;
+      if (ids === undefined && moved) {
+        ids = (await tx.select({ id: shopCredentials.credentialId }).from(shopCredentials).where(eq(shopCredentials.shopId, existing!.id as number))).map((r) => r.id);
+      }
       if (!ids?.length) return;
       const rows = await tx
-        .select({ softwareId: credentialSoftware.softwareId })
+        .select({ softwareId: credentialSoftware.softwareId, holdingId: credentialSoftware.holdingId })
         .from(credentialSoftware)
         .where(and(inArray(credentialSoftware.id, ids), isNull(credentialSoftware.deletedAt)));
+      // A centre uses the credentials of its own organisation only (a platform administrator sees them all).
+      if (rows.length !== ids.length || rows.some((r) => r.holdingId !== holdingId)) {
+        throw invalidField('credentials', "Les identifiants doivent appartenir à l'organisation du centre.");
+      }
+      // The shop credential editor chooses at most one credential per software (spec section 2).
       const softwareIds = rows.map((r) => r.softwareId);
       if (new Set(softwareIds).size !== softwareIds.length) throw invalidField('credentials', 'Un seul identifiant par logiciel pour un centre.');
     },

@@ -1,4 +1,6 @@
-import { software } from '../db/schema';
+import { count, eq } from 'drizzle-orm';
+import { credentialSoftware, software } from '../db/schema';
+import { invalidField } from '../http/errors';
 import { reference, text, timestamp } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
@@ -35,4 +37,13 @@ export const softwareResource: ResourceDeclaration = {
   defaultOrder: ['label', 'asc'],
   deletion: { mode: 'soft', column: software.deletedAt },
   versioned: true,
+  hooks: {
+    // Its credentials are used by the centres of its organisation: a software with credentials keeps its organisation.
+    async beforeWrite({ tx }, _input, values, existing) {
+      if (!existing || values.holdingId === undefined || values.holdingId === existing.holdingId) return;
+      const [row] = await tx.select({ n: count() }).from(credentialSoftware).where(eq(credentialSoftware.softwareId, existing.id as number));
+      const n = Number(row?.n ?? 0);
+      if (n > 0) throw invalidField('holding', `Impossible de changer l'organisation : ${n} identifiant${n > 1 ? 's sont rattachés' : ' est rattaché'} à ce logiciel.`);
+    },
+  },
 };

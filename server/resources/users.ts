@@ -22,7 +22,7 @@ export const usersResource: ResourceDeclaration = {
     fullName: computed('string', sql`${users.firstName} || ' ' || ${users.lastName}`, { iri: 'name' }),
     initials: computed('string', sql`upper(left(${users.firstName}, 1) || left(${users.lastName}, 1))`),
     email: text(users.email, { required: true, iri: 'email' }),
-    password: writeOnly('string', { description: 'Obligatoire à la création ; laissé vide, il reste inchangé.' }),
+    password: writeOnly('string', { secret: true, description: 'Obligatoire à la création ; laissé vide, il reste inchangé.' }),
     holding: reference('holdings', users.holdingId, { required: true, embed: ['name'] }),
     status: text(users.status, { description: 'Active, Inactive ou Locked' }),
     shops: references('shops', { table: userShops, ownerColumn: userShops.userId, targetColumn: userShops.shopId }),
@@ -54,22 +54,30 @@ export const usersResource: ResourceDeclaration = {
         throw invalidField('status', 'Vous ne pouvez pas désactiver ou bloquer votre propre compte.');
       }
 
-      // The centres of a user belong to the user's organisation.
+      // The centres and roles of a user belong to the user's organisation (also when an administrator moves the user).
       const holdingId = (values.holdingId ?? existing?.holdingId) as number | null;
-      const shopIds = input.shops as number[] | undefined;
+      const moved = existing !== undefined && holdingId !== existing.holdingId;
+      const userId = existing?.id as number;
+      const shopIds =
+        (input.shops as number[] | undefined) ??
+        (moved ? (await tx.select({ id: userShops.shopId }).from(userShops).where(eq(userShops.userId, userId))).map((r) => r.id) : undefined);
       if (shopIds?.length) {
         const inOrganisation = await tx.select({ id: shops.id }).from(shops).where(and(inArray(shops.id, shopIds), holdingId ? eq(shops.holdingId, holdingId) : sql`false`));
         if (inOrganisation.length !== shopIds.length) throw invalidField('shops', "Les centres doivent appartenir à l'organisation de l'utilisateur.");
       }
 
-      // Nobody hands out a right they do not hold themselves.
-      const roleIds = input.roles as number[] | undefined;
+      const heldRoleIds = existing
+        ? (await tx.select({ id: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, userId))).map((r) => r.id)
+        : [];
+      const roleIds = (input.roles as number[] | undefined) ?? (moved ? heldRoleIds : undefined);
       if (roleIds?.length) {
-        const granted = await tx.select({ permissions: roles.permissions, holdingId: roles.holdingId }).from(roles).where(inArray(roles.id, roleIds));
+        const granted = await tx.select({ id: roles.id, permissions: roles.permissions, holdingId: roles.holdingId }).from(roles).where(inArray(roles.id, roleIds));
         if (granted.some((r) => r.holdingId !== null && r.holdingId !== holdingId)) {
           throw invalidField('roles', "Les rôles doivent être ceux de la plateforme ou de l'organisation de l'utilisateur.");
         }
-        const beyond = permissionsBeyond(principal.permissions, granted.flatMap((r) => r.permissions));
+        // Nobody hands out a right they do not hold themselves (roles the user already has may be kept).
+        const added = granted.filter((r) => !heldRoleIds.includes(r.id));
+        const beyond = permissionsBeyond(principal.permissions, added.flatMap((r) => r.permissions));
         if (beyond.length) {
           throw invalidField('roles', `Vous ne pouvez pas attribuer des droits que vous n'avez pas : ${[...new Set(beyond)].join(', ')}.`);
         }

@@ -4,6 +4,7 @@ import { isKnownPermission } from './permissions';
 import {
   booleanField,
   entityStatus,
+  httpUrl,
   LONG_TEXT_MAX,
   optionalEmail,
   optionalReference,
@@ -14,6 +15,7 @@ import {
   requiredEmail,
   requiredText,
   TEXT_MAX,
+  tooLong,
   userStatus,
 } from './validation';
 
@@ -160,8 +162,8 @@ export const credentialSchema = z.object({
     .string({ error: 'La page de connexion est requise' })
     .trim()
     .min(1, 'La page de connexion est requise')
-    .max(TEXT_MAX, tooLongSecret)
-    .pipe(z.url("L'URL de connexion doit être valide")),
+    .max(TEXT_MAX, tooLong(TEXT_MAX))
+    .pipe(httpUrl("L'URL de connexion doit être valide")),
   status: entityStatus(),
   contextType: z.enum(CONTEXT_TYPES, { error: 'Contexte invalide : general, mutual ou network' }).default('general'),
   contextName: optionalText(),

@@ -11,16 +11,24 @@ export const SETTING_CATEGORY_LABELS: Record<SettingCategory, string> = {
   integrations: 'Intégrations',
 };
 
+/** The largest itemsPerPage a client may ask for (an editable system setting the API obeys). */
+export const API_MAX_ITEMS_PER_PAGE_KEY = 'api.max_items_per_page';
+
 export type SettingValueType = 'boolean' | 'number' | 'string' | 'array' | 'object';
 
 export interface SettingRule {
   min?: number;
   max?: number;
+  /** For numbers: a whole number. */
+  integer?: boolean;
   /** For strings: the accepted values. */
   choices?: readonly string[];
   /** For strings: an http(s) URL, or empty. */
   url?: boolean;
 }
+
+/** Longest JSON text of a list or object setting. */
+export const SETTING_JSON_MAX = 10_000;
 
 /** Why `value` is not acceptable for a setting of this type, or undefined when it is. */
 export function settingValueError(valueType: string, value: unknown, rule: SettingRule = {}): string | undefined {
@@ -29,6 +37,7 @@ export function settingValueError(valueType: string, value: unknown, rule: Setti
       return typeof value === 'boolean' ? undefined : 'Valeur invalide : oui ou non attendu.';
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value)) return 'Valeur invalide : un nombre est attendu.';
+      if (rule.integer && !Number.isInteger(value)) return 'Valeur invalide : un nombre entier est attendu.';
       if (rule.min !== undefined && value < rule.min) return `Valeur trop petite : au moins ${rule.min}.`;
       if (rule.max !== undefined && value > rule.max) return `Valeur trop grande : au plus ${rule.max}.`;
       return undefined;
@@ -39,9 +48,11 @@ export function settingValueError(valueType: string, value: unknown, rule: Setti
       if (rule.url && value !== '' && !/^https?:\/\/\S+$/.test(value)) return 'Valeur invalide : une URL http(s) est attendue.';
       return undefined;
     case 'array':
-      return Array.isArray(value) ? undefined : 'Valeur invalide : une liste JSON est attendue.';
+      if (!Array.isArray(value)) return 'Valeur invalide : une liste JSON est attendue.';
+      return JSON.stringify(value).length > SETTING_JSON_MAX ? `Valeur trop longue : ${SETTING_JSON_MAX} caractères au plus.` : undefined;
     case 'object':
-      return value !== null && typeof value === 'object' && !Array.isArray(value) ? undefined : 'Valeur invalide : un objet JSON est attendu.';
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'Valeur invalide : un objet JSON est attendu.';
+      return JSON.stringify(value).length > SETTING_JSON_MAX ? `Valeur trop longue : ${SETTING_JSON_MAX} caractères au plus.` : undefined;
     default:
       return 'Type de paramètre inconnu.';
   }

@@ -26,8 +26,11 @@ export const optionalEmail = (message = 'Email invalide') =>
 export const requiredEmail = (message = 'Email invalide') =>
   z.string({ error: message }).trim().toLowerCase().max(TEXT_MAX, tooLong(TEXT_MAX)).pipe(z.email(message));
 
+/** An http(s) address (a javascript: or file: URL is no link to show or follow). */
+export const httpUrl = (message: string) => z.url({ protocol: /^https?$/, error: message });
+
 export const optionalUrl = (message: string) =>
-  z.preprocess(emptyToUndefined, z.string({ error: message }).trim().max(TEXT_MAX, tooLong(TEXT_MAX)).pipe(z.url(message)).optional()).transform((v) => v ?? null);
+  z.preprocess(emptyToUndefined, z.string({ error: message }).trim().max(TEXT_MAX, tooLong(TEXT_MAX)).pipe(httpUrl(message)).optional()).transform((v) => v ?? null);
 
 export const ENTITY_STATUSES = ['Active', 'Inactive'] as const;
 export const USER_STATUSES = ['Active', 'Inactive', 'Locked'] as const;

@@ -1,5 +1,12 @@
-// The system settings (Paramètres > Système). Those read by the server through SettingsService drive its behaviour.
-import type { SettingRule } from '../../../src/domain/settings';
+// The system settings (Paramètres > Système), in the six categories of the screen.
+// An editable setting is one the server obeys (read through SettingsService): changing it changes behaviour.
+// A read-only setting describes how this installation works; its value comes from the code that does it, so it
+// cannot say something the server does not do.
+import { DEFAULT_TOKEN_LIFETIME_SECONDS } from '../../../src/domain/auth';
+import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, PAGE_SIZE } from '../../../src/domain/limits';
+import { PASSWORD_MIN } from '../../../src/domain/schemas';
+import { API_MAX_ITEMS_PER_PAGE_KEY, type SettingRule } from '../../../src/domain/settings';
+import { MAX_PAGE_SIZE, UNPAGINATED_MAX } from '../../hydra/query';
 
 export interface SettingSeed {
   key: string;
@@ -12,13 +19,43 @@ export interface SettingSeed {
   rule?: SettingRule;
 }
 
+/** Largest request body the API reads (server/app.ts, bodyLimit). */
+export const REQUEST_BODY_LIMIT_MB = 5;
+
 export const SYSTEM_SETTINGS: SettingSeed[] = [
+  // general
   { key: 'general.app_name', description: "Nom de l'application", value: 'Pecflow', valueType: 'string', isEditable: false, category: 'general' },
   { key: 'general.app_version', description: "Version de l'application", value: '1.0.0', valueType: 'string', isEditable: false, category: 'general' },
-  { key: 'security.access_token_ttl', description: "Durée de vie du jeton d'accès, en secondes", value: 3600, valueType: 'number', isEditable: true, category: 'security', rule: { min: 300, max: 86_400 } },
-  { key: 'security.refresh_token_ttl_days', description: 'Durée de vie de la session (jeton de rafraîchissement), en jours', value: 30, valueType: 'number', isEditable: true, category: 'security', rule: { min: 1, max: 365 } },
-  { key: 'security.login_max_attempts', description: 'Nombre de tentatives de connexion échouées avant blocage temporaire', value: 5, valueType: 'number', isEditable: true, category: 'security', rule: { min: 3, max: 20 } },
-  { key: 'security.login_window_minutes', description: 'Fenêtre de comptage des tentatives échouées et durée du blocage, en minutes', value: 15, valueType: 'number', isEditable: true, category: 'security', rule: { min: 1, max: 1440 } },
+  { key: 'general.locale', description: 'Langue et formats : interface en français, dates jj/mm/aaaa, montants en euros', value: 'fr-FR', valueType: 'string', isEditable: false, category: 'general' },
+  { key: 'general.currency', description: 'Devise des montants (devis, prises en charge, restes à charge)', value: 'EUR', valueType: 'string', isEditable: false, category: 'general' },
+
+  // security — the first four drive sign-in and sessions (server/auth)
+  { key: 'security.access_token_ttl', description: "Durée de vie du jeton d'accès, en secondes", value: DEFAULT_TOKEN_LIFETIME_SECONDS, valueType: 'number', isEditable: true, category: 'security', rule: { integer: true, min: 300, max: 86_400 } },
+  { key: 'security.refresh_token_ttl_days', description: 'Durée de vie de la session (jeton de rafraîchissement), en jours', value: 30, valueType: 'number', isEditable: true, category: 'security', rule: { integer: true, min: 1, max: 365 } },
+  { key: 'security.login_max_attempts', description: 'Nombre de tentatives de connexion échouées avant blocage temporaire', value: 5, valueType: 'number', isEditable: true, category: 'security', rule: { integer: true, min: 3, max: 20 } },
+  { key: 'security.login_window_minutes', description: 'Fenêtre de comptage des tentatives échouées et durée du blocage, en minutes', value: 15, valueType: 'number', isEditable: true, category: 'security', rule: { integer: true, min: 1, max: 1440 } },
+  { key: 'security.password_min_length', description: 'Longueur minimale du mot de passe des utilisateurs', value: PASSWORD_MIN, valueType: 'number', isEditable: false, category: 'security' },
+  { key: 'security.password_hashing', description: 'Algorithme de hachage des mots de passe des utilisateurs', value: 'argon2id', valueType: 'string', isEditable: false, category: 'security' },
+
+  // email — Pecflow sends no email; this says so rather than offering settings that would do nothing
+  { key: 'email.sending_enabled', description: "Envoi d'emails : Pecflow n'envoie aucun email, les notifications s'affichent dans l'application (cloche)", value: false, valueType: 'boolean', isEditable: false, category: 'email' },
+  { key: 'email.notification_channels', description: 'Canaux par lesquels les utilisateurs sont prévenus des résultats du robot', value: ['application'], valueType: 'array', isEditable: false, category: 'email' },
+
+  // api
+  { key: API_MAX_ITEMS_PER_PAGE_KEY, description: "Nombre maximal d'éléments par page qu'un client peut demander (itemsPerPage)", value: MAX_PAGE_SIZE, valueType: 'number', isEditable: true, category: 'api', rule: { integer: true, min: PAGE_SIZE, max: 1000 } },
+  { key: 'api.default_items_per_page', description: 'Nombre d’éléments par page quand le client ne le précise pas', value: PAGE_SIZE, valueType: 'number', isEditable: false, category: 'api' },
+  { key: 'api.documentation_url', description: "Documentation Hydra de l'API (lue par le back-office)", value: '/api/docs.jsonld', valueType: 'string', isEditable: false, category: 'api' },
+  { key: 'api.request_body_max_mb', description: "Taille maximale du corps d'une requête, en Mo", value: REQUEST_BODY_LIMIT_MB, valueType: 'number', isEditable: false, category: 'api' },
+
+  // storage
+  { key: 'storage.credentials_encryption', description: 'Chiffrement au repos des mots de passe et clés API des identifiants (clé APP_SECRET_KEY)', value: 'AES-256-GCM', valueType: 'string', isEditable: false, category: 'storage' },
+  { key: 'storage.unpaginated_list_max', description: "Nombre maximal d'éléments d'une liste non paginée (pagination=false)", value: UNPAGINATED_MAX, valueType: 'number', isEditable: false, category: 'storage' },
+  { key: 'storage.audit_trail', description: "Journal d'audit : chaque création, modification, archivage et suppression, avec son auteur et les champs changés (secrets masqués)", value: true, valueType: 'boolean', isEditable: false, category: 'storage' },
+
+  // integrations — robot mode and URL drive the robot driver
   { key: 'integrations.robot_mode', description: 'Robot utilisé pour le DPEC et la facturation : simulator (intégré) ou http (robot externe)', value: 'simulator', valueType: 'string', isEditable: true, category: 'integrations', rule: { choices: ['simulator', 'http'] } },
-  { key: 'integrations.robot_url', description: "Adresse du robot externe (mode http)", value: '', valueType: 'string', isEditable: true, category: 'integrations', rule: { url: true } },
+  { key: 'integrations.robot_url', description: 'Adresse du robot externe (mode http)', value: '', valueType: 'string', isEditable: true, category: 'integrations', rule: { url: true } },
+  { key: 'integrations.dpec_timeout_seconds', description: "Délai d'attente de la demande de DPEC par l'interface, en secondes", value: DPEC_TIMEOUT_MS / 1000, valueType: 'number', isEditable: false, category: 'integrations' },
+  { key: 'integrations.billing_timeout_seconds', description: "Délai d'attente du lancement de la facturation par l'interface, en secondes", value: BILLING_TIMEOUT_MS / 1000, valueType: 'number', isEditable: false, category: 'integrations' },
+  { key: 'integrations.callback_signature', description: 'Signature des retours du robot : HMAC-SHA256 du corps avec la clé ROBOT_CALLBACK_SECRET', value: 'HMAC-SHA256', valueType: 'string', isEditable: false, category: 'integrations' },
 ];
