@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, o
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { ZodError, type ZodType } from 'zod';
 import type { Principal } from '../auth/principal';
-import { requirePermission } from '../auth/principal';
+import { can, requirePermission } from '../auth/principal';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db/connect';
 import { ApiError, conflict, forbidden, notFound, ValidationError, type Violation } from '../http/errors';
@@ -122,10 +122,18 @@ export class ResourceRepository {
     return and(...conditions);
   }
 
+  /** The extra condition on what the principal may read (undefined: tenancy alone); 403 when they may read nothing. */
+  readRestriction(principal: Principal): SQL | undefined {
+    const { permissions, readAccess } = this.decl;
+    if (can(principal, permissions.view) || readAccess === 'everyone') return undefined;
+    if (readAccess && can(principal, readAccess.permission)) return readAccess.scope(principal) ?? undefined;
+    throw forbidden();
+  }
+
   async list(principal: Principal, query: ListQuery): Promise<{ rows: Row[]; total: number }> {
-    requirePermission(principal, this.decl.permissions.view);
+    const restriction = this.readRestriction(principal);
     const { db } = this.app;
-    const where = this.listConditions(principal, query);
+    const where = and(this.listConditions(principal, query), restriction);
     const [orderField, defaultDirection] = this.decl.defaultOrder;
     const requested = query.order && this.decl.order[query.order.field] ? query.order : undefined;
     const orderColumn = this.decl.order[requested?.field ?? orderField]!;
@@ -147,17 +155,17 @@ export class ResourceRepository {
   }
 
   /** One visible row, or undefined (the caller answers 404: another organisation's record does not exist for them). */
-  async find(principal: Principal, id: number, tx: DbOrTx = this.app.db): Promise<Row | undefined> {
+  async find(principal: Principal, id: number, tx: DbOrTx = this.app.db, restriction?: SQL): Promise<Row | undefined> {
     const [row] = await tx
       .select(this.selection())
       .from(this.decl.table)
-      .where(and(eq(this.decl.idColumn, id), this.visibility(principal)));
+      .where(and(eq(this.decl.idColumn, id), this.visibility(principal), restriction));
     return row;
   }
 
   async get(principal: Principal, id: number, tx?: DbOrTx): Promise<Row> {
-    requirePermission(principal, this.decl.permissions.view);
-    const row = await this.find(principal, id, tx);
+    const restriction = this.readRestriction(principal);
+    const row = await this.find(principal, id, tx, restriction);
     if (!row) throw notFound(`${this.decl.title} introuvable.`);
     return row;
   }
@@ -366,7 +374,8 @@ export class ResourceRepository {
     return tx ? fn(tx) : this.app.db.transaction((t) => fn(t));
   }
 
-  async create(principal: Principal, body: unknown): Promise<number> {
+  /** `outerTx`: create inside the caller's transaction (an all-or-nothing import of several records). */
+  async create(principal: Principal, body: unknown, outerTx?: DbOrTx): Promise<number> {
     const { decl } = this;
     if (decl.readOnly || decl.creatable === false) throw forbidden('Cette ressource ne peut pas être créée.');
     requirePermission(principal, decl.permissions.create);
@@ -387,7 +396,7 @@ export class ResourceRepository {
       this.maskWrittenSecrets(input, changes, null);
       await this.audit(tx, principal, 'create', after ?? created!, changes);
       return id;
-    });
+    }, outerTx);
   }
 
   /** A write-only secret given a new value shows as changed, both sides masked (its value never reaches the audit). */

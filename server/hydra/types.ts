@@ -126,6 +126,11 @@ export interface ResourceDeclaration {
   /** Validation of a create (POST) and a full replace (PUT); PATCH uses its partial form. */
   schema: { create: ZodType; update: ZodType };
   permissions: ResourcePermissions;
+  /**
+   * Reading without permissions.view (list, item, history): 'everyone' signed in (platform reference data, domain.md),
+   * or the holders of another permission within a narrower scope (centres: pec.view, their assigned centres only).
+   */
+  readAccess?: 'everyone' | { permission: string; scope(principal: Principal): SQL | undefined };
   tenancy: Tenancy;
   /** Columns searched by `search=` (case- and accent-insensitive). */
   search?: AnyPgColumn[];

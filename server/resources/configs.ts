@@ -28,6 +28,8 @@ export const configsResource: ResourceDeclaration = {
   },
   schema: { create: configSchema, update: configSchema },
   permissions: RESOURCE_PERMISSIONS.configs,
+  // Platform reference data every signed-in user may read (domain.md); only settings.system.edit changes it.
+  readAccess: 'everyone',
   tenancy: platformWide,
   creatable: false,
   search: [configs.key, configs.description],

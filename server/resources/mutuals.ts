@@ -23,6 +23,8 @@ export const mutualsResource: ResourceDeclaration = {
   },
   schema: { create: mutualSchema, update: mutualSchema },
   permissions: RESOURCE_PERMISSIONS.mutuals,
+  // Platform reference data: every signed-in user reads it (the PEC form chooses a mutual); writing needs settings.mutuelles.*.
+  readAccess: 'everyone',
   tenancy: platformWide,
   search: [mutuals.name, mutuals.code],
   // network.id is the spec's filter (GET /api/mutuals?network.id=3&pagination=false).

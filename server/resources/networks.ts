@@ -27,6 +27,8 @@ export const networksResource: ResourceDeclaration = {
   },
   schema: { create: networkSchema, update: networkSchema },
   permissions: RESOURCE_PERMISSIONS.networks,
+  // Platform reference data: every signed-in user reads it (the PEC form chooses a network); writing needs settings.mutuelles.*.
+  readAccess: 'everyone',
   tenancy: platformWide,
   search: [networks.name, networks.code],
   filters: { status: networks.status, isDefault: networks.isDefault, code: networks.code },

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, isNull } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { companies, credentialSoftware, pecDossiers, shopCredentials, shops, userShops } from '../db/schema';
 import { invalidField } from '../http/errors';
 import { reference, references, text, timestamp } from '../hydra/fields';
@@ -43,6 +43,11 @@ export const shopsResource: ResourceDeclaration = {
   },
   schema: { create: shopSchema, update: shopSchema },
   permissions: RESOURCE_PERMISSIONS.shops,
+  // Without settings.shops.view, a user who works on PEC files reads the centres they are assigned to (the PEC form).
+  readAccess: {
+    permission: RESOURCE_PERMISSIONS.pec_dossiers!.view,
+    scope: (principal) => (principal.shopIds.length ? inArray(shops.id, principal.shopIds) : sql`false`),
+  },
   // A centre belongs to its company's organisation.
   tenancy: holdingOwned(shops.holdingId, {
     derivedFrom: 'company',
