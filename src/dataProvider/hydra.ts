@@ -2,7 +2,7 @@
 // its JSON-LD machinery is not needed to show the login page.
 import { fetchHydra, hydraDataProvider } from '@api-platform/admin';
 import { parseHydraDocumentation } from '@api-platform/api-doc-parser';
-import { freshAccessToken, getRefreshToken, refreshAccessToken } from '../authProvider/session';
+import { freshAccessToken, getAccessToken, getRefreshToken, refreshAccessToken } from '../authProvider/session';
 
 type HttpClientOptions = Parameters<typeof fetchHydra>[1];
 
@@ -25,11 +25,21 @@ export async function hydraHttpClient(url: URL, options: HttpClientOptions = {})
 
 export const entrypoint = () => `${window.location.origin}/api`;
 
+/** The parser also reads each collection once (its search template: filters and sortable fields), which needs the token. */
+const parserHeaders = (): Record<string, string> => {
+  const token = getAccessToken();
+  return token ? { Authorization: `Bearer ${token}` } : {};
+};
+
 export function createHydraProvider() {
   return hydraDataProvider({
     entrypoint: entrypoint(),
     httpClient: hydraHttpClient,
-    apiDocumentationParser: (url: string) => parseHydraDocumentation(url),
+    apiDocumentationParser: (url: string) => parseHydraDocumentation(url, { headers: parserHeaders }),
     mercure: false,
+    // Embedded references ({@id, id, name}) stay in the records: lists show holding.name without another call.
+    useEmbedded: true,
+    // ...but they must never stand in for the full record in react-admin's getOne cache (an edit form would be partial).
+    disableCache: true,
   });
 }

@@ -1,15 +1,45 @@
-// The application's data provider: react-admin's standard methods go to the Hydra provider (loaded lazily).
-import type { DataProvider } from 'ra-core';
+// The application's data provider: react-admin's standard methods go to the Hydra provider (loaded lazily, with the
+// API documentation read first: the provider maps every answer through it), plus the calls Hydra has no verb for.
+import type { DataProvider, Identifier, RaRecord } from 'ra-core';
+import type { Api } from '@api-platform/api-doc-parser';
+import type { PermissionDefinition, PermissionModule } from '../domain/permissions';
+import { apiFetch } from './http';
 
 type HydraProvider = ReturnType<typeof import('./hydra').createHydraProvider>;
 
 let hydra: Promise<HydraProvider> | undefined;
-const loadHydra = () => (hydra ??= import('./hydra').then((m) => m.createHydraProvider()));
+const loadHydra = () =>
+  (hydra ??= import('./hydra')
+    .then(async (m) => {
+      const provider = m.createHydraProvider();
+      await provider.introspect();
+      return provider;
+    })
+    .catch((error) => {
+      hydra = undefined; // a failed start (network, docs) is tried again on the next call
+      throw error;
+    }));
 
 const delegate =
   <K extends keyof HydraProvider>(method: K) =>
   (...args: Parameters<HydraProvider[K]>) =>
     loadHydra().then((provider) => (provider[method] as (...a: unknown[]) => unknown)(...args));
+
+/** `/api/shops/7` for a record id that is already an IRI, `/api/shops/7` for a plain 7. */
+export const itemPath = (resource: string, id: Identifier) => (String(id).startsWith('/') ? String(id) : `/api/${resource}/${id}`);
+
+export interface PermissionCatalogue {
+  member: PermissionDefinition[];
+  modules: Record<PermissionModule, string>;
+}
+
+export interface AppDataProvider extends DataProvider {
+  introspect(): Promise<{ data: Api }>;
+  /** PUT: replaces the writable fields of a record (the shop save of spec section 7, the system settings). */
+  replace<T extends RaRecord = RaRecord>(resource: string, params: { id: Identifier; data: Record<string, unknown> }): Promise<{ data: T }>;
+  /** GET /api/permissions: every permission key with its French label, module and level. */
+  permissionCatalogue(): Promise<PermissionCatalogue>;
+}
 
 export const dataProvider = {
   getList: delegate('getList'),
@@ -18,8 +48,23 @@ export const dataProvider = {
   getManyReference: delegate('getManyReference'),
   create: delegate('create'),
   update: delegate('update'),
-  updateMany: delegate('updateMany'),
   delete: delegate('delete'),
-  deleteMany: delegate('deleteMany'),
   introspect: delegate('introspect'),
-} as unknown as DataProvider & { introspect: () => Promise<{ data: unknown }> };
+
+  // Several records at once go through the bulk API: all or nothing, in one transaction.
+  async updateMany(resource: string, params: { ids: Identifier[]; data: unknown }) {
+    await apiFetch(`/api/${resource}/bulk-update`, { method: 'POST', body: { ids: params.ids, data: params.data } });
+    return { data: params.ids };
+  },
+  async deleteMany(resource: string, params: { ids: Identifier[] }) {
+    await apiFetch(`/api/${resource}/bulk-delete`, { method: 'POST', body: { ids: params.ids } });
+    return { data: params.ids };
+  },
+
+  async replace(resource: string, params: { id: Identifier; data: Record<string, unknown> }) {
+    const body = await apiFetch<Record<string, unknown>>(itemPath(resource, params.id), { method: 'PUT', body: params.data });
+    return { data: { ...body, id: body['@id'] ?? params.id } };
+  },
+
+  permissionCatalogue: () => apiFetch<PermissionCatalogue>('/api/permissions'),
+} as unknown as AppDataProvider;
