@@ -11,6 +11,7 @@ import { LoginPage } from './layout/LoginPage';
 import { createAppStore, readTheme } from './layout/store';
 import { darkTheme, lightTheme } from './layout/theme';
 import { queryClient } from './queryClient';
+import { SETTINGS_RESOURCE_NAMES } from './resources/names';
 
 // Pages are loaded when first shown: the login page needs none of them.
 const PecPage = lazy(() => import('./pec/PecPage'));
@@ -43,6 +44,10 @@ export function App() {
       disableTelemetry
     >
       <Resource name="pec_dossiers" />
+      {/* The back-office entities: their screens live under /settings (src/settings, src/resources). */}
+      {SETTINGS_RESOURCE_NAMES.map((name) => (
+        <Resource key={name} name={name} />
+      ))}
       <CustomRoutes>
         <Route path="/pec" element={<PecPage />} />
         <Route path="/dashboard" element={<DashboardPage />} />

@@ -1,0 +1,114 @@
+// The shop credential editor (spec section 2): for each active software, one compatible active credential or none.
+// Medical and billing software use general credentials; among several, the highest id is preselected.
+import { Alert, Box, MenuItem, Skeleton, Stack, TextField, Typography } from '@mui/material';
+import { useEffect, useMemo } from 'react';
+import { useFormContext, useWatch } from 'react-hook-form';
+import { useGetList, useGetOne, useTranslate, type RaRecord } from 'react-admin';
+import { ChoiceLabel } from '../../settings/fields';
+import type { FormPartProps } from '../types';
+
+/** Software IRI -> chosen credential IRI (or null for none): the form field shopCredentials. */
+export type CredentialMapping = Record<string, string | null>;
+
+export const chosenCredentials = (mapping: CredentialMapping | undefined) =>
+  mapping ? Object.values(mapping).filter((iri): iri is string => !!iri) : undefined;
+
+/** The context of the credentials a software uses. */
+export const contextOf = (softwareType: unknown) => (softwareType === 'mutual' || softwareType === 'network' ? softwareType : 'general');
+
+const numericId = (record: RaRecord) => Number(record.originId ?? String(record.id).split('/').pop());
+const softwareOf = (credential: RaRecord) => (credential.software as { '@id'?: string } | null)?.['@id'] ?? credential.software;
+
+/** The active credentials of this software whose context fits it, highest id first. */
+export function compatibleCredentials(software: RaRecord, credentials: RaRecord[]) {
+  return credentials
+    .filter((c) => c.status === 'Active' && softwareOf(c) === software.id && c.contextType === contextOf(software.type))
+    .sort((a, b) => numericId(b) - numericId(a));
+}
+
+/** What the editor starts with: the shop's current choice for each software, else the highest compatible id. */
+export function initialMapping(software: RaRecord[], credentials: RaRecord[], current: unknown): CredentialMapping {
+  const held = new Set(Array.isArray(current) ? current.map(String) : []);
+  const mapping: CredentialMapping = {};
+  for (const item of software) {
+    const compatible = compatibleCredentials(item, credentials);
+    mapping[String(item.id)] = String((compatible.find((c) => held.has(String(c.id))) ?? compatible[0])?.id ?? '') || null;
+  }
+  return mapping;
+}
+
+const ALL = { page: 1, perPage: 100 };
+
+export function ShopCredentialsEditor({ record, readOnly }: FormPartProps) {
+  const translate = useTranslate();
+  const { setValue } = useFormContext();
+  const mapping = useWatch({ name: 'shopCredentials' }) as CredentialMapping | undefined;
+  // The shop's organisation (through its company) owns the software and credentials it may use.
+  const company = useWatch({ name: 'company' }) as string | null | undefined;
+  const { data: companyRecord } = useGetOne('companies', { id: company ?? '' }, { enabled: !!company });
+  const holding = (companyRecord?.holding as { '@id'?: string } | undefined)?.['@id'];
+  const filter = holding ? { holding } : {};
+  const softwareList = useGetList('software', { pagination: ALL, sort: { field: 'label', order: 'ASC' }, filter });
+  const credentialList = useGetList('credential_software', { pagination: { page: 1, perPage: 5000 }, sort: { field: '', order: 'ASC' }, filter });
+
+  const software = useMemo(() => (softwareList.data ?? []).filter((s) => s.status === 'Active'), [softwareList.data]);
+  const credentials = useMemo(() => (credentialList.data ?? []).filter((c) => c.status === 'Active'), [credentialList.data]);
+  const loading = softwareList.isPending || credentialList.isPending;
+
+  useEffect(() => {
+    if (loading || mapping !== undefined) return;
+    setValue('shopCredentials', initialMapping(software, credentials, record?.credentials), { shouldDirty: false });
+  }, [loading, mapping, software, credentials, record, setValue]);
+
+  if (softwareList.error || credentialList.error) {
+    return <Alert severity="error">{translate('pecflow.settings.list.errorText')}</Alert>;
+  }
+  if (loading) return <Skeleton height={120} />;
+  if (software.length === 0) return <Typography color="text.secondary">{translate('pecflow.settings.shops.noSoftware')}</Typography>;
+
+  return (
+    <Stack spacing={2} data-testid="shop-credentials">
+      <Typography variant="body2" color="text.secondary">
+        {translate('pecflow.settings.shops.intro')}
+      </Typography>
+      {software.map((item) => {
+        const compatible = compatibleCredentials(item, credentials);
+        const key = String(item.id);
+        return (
+          <Box key={key} data-testid="shop-credential-row">
+            <Typography fontWeight={600}>
+              {String(item.label)}{' '}
+              <Typography component="span" variant="body2" color="text.secondary">
+                (<ChoiceLabel prefix="softwareType" value={item.type} />)
+              </Typography>
+            </Typography>
+            {compatible.length === 0 ? (
+              <Typography variant="body2" color="text.secondary">
+                {translate('pecflow.settings.shops.noCredential')}
+              </Typography>
+            ) : (
+              <TextField
+                select
+                fullWidth
+                size="small"
+                sx={{ mt: 1 }}
+                label={translate('resources.credential_software.name', { smart_count: 1 })}
+                value={mapping?.[key] ?? ''}
+                disabled={readOnly}
+                onChange={(event) => setValue('shopCredentials', { ...mapping, [key]: event.target.value || null }, { shouldDirty: true })}
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+              >
+                <MenuItem value="">{translate('pecflow.settings.shops.noneChosen')}</MenuItem>
+                {compatible.map((credential) => (
+                  <MenuItem key={credential.id} value={String(credential.id)}>
+                    {[credential.login, credential.contextName, credential.environment].filter(Boolean).join(' · ')}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          </Box>
+        );
+      })}
+    </Stack>
+  );
+}

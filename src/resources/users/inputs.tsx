@@ -1,0 +1,45 @@
+// The particular inputs and cells of the user screens.
+import { Button } from '@mui/material';
+import { InputGuesser } from '@api-platform/admin';
+import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
+import { PasswordInput, required, useTranslate } from 'react-admin';
+import type { InputComponent } from '../types';
+
+/** "{n} centre(s)", or "Aucun" (spec section 2). */
+export function ShopCount({ shops }: { shops: unknown }) {
+  const translate = useTranslate();
+  const n = Array.isArray(shops) ? shops.length : 0;
+  return <>{n === 0 ? translate('pecflow.settings.list.none') : translate('pecflow.settings.shopCount', { smart_count: n })}</>;
+}
+
+/** Required on creation; when editing, hidden behind "Modifier le mot de passe" and omitted when left empty. */
+export const PasswordField: InputComponent = ({ source, label, mode, readOnly }) => {
+  const translate = useTranslate();
+  const [open, setOpen] = useState(mode === 'create');
+  if (readOnly) return null;
+  if (!open) {
+    return (
+      <Button variant="outlined" onClick={() => setOpen(true)} sx={{ mt: 1, mb: 2.5 }}>
+        {translate('pecflow.settings.users.changePassword')}
+      </Button>
+    );
+  }
+  return <PasswordInput source={source} label={label} fullWidth autoComplete="new-password" validate={mode === 'create' ? required() : undefined} />;
+};
+
+/** The centres picker offers the centres of the organisation chosen in the form. */
+export const OrganisationShopsInput: InputComponent = ({ source, label, readOnly }) => {
+  const holding = useWatch({ name: 'holding' }) as string | null | undefined;
+  return (
+    <InputGuesser
+      source={source}
+      label={label}
+      fullWidth
+      readOnly={readOnly}
+      filter={holding ? { holding } : {}}
+      perPage={100}
+      sort={{ field: 'name', order: 'ASC' }}
+    />
+  );
+};

@@ -1,0 +1,27 @@
+// Small displays shared by the settings screens.
+import { Chip } from '@mui/material';
+import { useTranslate } from 'react-admin';
+
+const STATUS_COLORS: Record<string, 'success' | 'default' | 'warning'> = { Active: 'success', Inactive: 'default', Locked: 'warning' };
+
+/** "✅ Activé", "❌ Désactivé", "🔒 Bloqué" (spec section 4). */
+export function StatusBadge({ status }: { status: unknown }) {
+  const translate = useTranslate();
+  if (typeof status !== 'string' || !status) return null;
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={STATUS_COLORS[status] ?? 'default'}
+      label={translate(`pecflow.settings.status.${status}`, { _: status })}
+      data-testid="status-badge"
+    />
+  );
+}
+
+/** A translated label for an enumeration value (software type, environment...). */
+export function ChoiceLabel({ prefix, value }: { prefix: string; value: unknown }) {
+  const translate = useTranslate();
+  if (typeof value !== 'string' || !value) return null;
+  return <>{translate(`pecflow.settings.${prefix}.${value}`, { _: value })}</>;
+}
