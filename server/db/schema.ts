@@ -2,6 +2,7 @@
 // Every organisation-owned table carries holding_id so that every query can be confined to one organisation.
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigserial,
   boolean,
   date,
@@ -320,11 +321,17 @@ export const notifications = pgTable(
     title: text('title').notNull(),
     description: text('description'),
     link: text('link'),
-    dossierId: integer('dossier_id'),
+    dossierId: integer('dossier_id').references((): AnyPgColumn => pecDossiers.id, { onDelete: 'set null' }),
+    /** What it is about: robot_success, robot_pending, robot_refused, robot_error, robot_timeout, expiry. */
+    kind: text('kind'),
     readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
-  (t) => [index('notifications_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('notifications_user_idx').on(t.userId, t.createdAt),
+    index('notifications_user_unread_idx').on(t.userId).where(sql`${t.readAt} is null`),
+    index('notifications_dossier_idx').on(t.dossierId),
+  ],
 );
 
 export const pecDossiers = pgTable(
@@ -361,18 +368,26 @@ export const pecDossiers = pgTable(
     numBilling: text('num_billing'),
     dateBilling: date('date_billing', { mode: 'string' }),
     detailRefus: text('detail_refus'),
-    // Lower-cased, accent-free text of the searchable fields, kept by the application on every write.
+    // Lower-cased, accent-free text of the searchable fields (file, patient and quote numbers, centre, mutual), kept by
+    // the trigger of migration 0003 on every write and when a centre or a mutual is renamed.
     searchText: text('search_text').notNull().default(''),
+    /** The datePeremption value the last expiry notification was sent for (the daily scan notifies each date once). */
+    expiryNotifiedFor: date('expiry_notified_for', { mode: 'string' }),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
+  // One index per list order within an organisation (the id breaks ties), and one per centre for assigned users.
   (t) => [
     uniqueIndex('pec_dossiers_numero_idx').on(t.holdingId, t.numeroDossier),
     uniqueIndex('pec_dossiers_external_idx').on(t.externalId),
-    index('pec_dossiers_holding_created_idx').on(t.holdingId, t.createdAt),
-    index('pec_dossiers_shop_created_idx').on(t.shopId, t.createdAt),
-    index('pec_dossiers_holding_status_idx').on(t.holdingId, t.status, t.createdAt),
+    index('pec_dossiers_holding_created_idx').on(t.holdingId, t.createdAt, t.id),
+    index('pec_dossiers_shop_created_idx').on(t.shopId, t.createdAt, t.id),
+    index('pec_dossiers_holding_status_idx').on(t.holdingId, t.status, t.createdAt, t.id),
+    index('pec_dossiers_holding_total_idx').on(t.holdingId, t.totalTtc, t.id),
+    index('pec_dossiers_holding_validation_idx').on(t.holdingId, t.dateValidation, t.id),
+    index('pec_dossiers_search_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    index('pec_dossiers_expiry_idx').on(t.holdingId, t.datePeremption).where(sql`${t.statutFacturation} = false`),
   ],
 );
 
@@ -392,12 +407,16 @@ export const appareils = pgTable(
     codeLpp: text('code_lpp'),
     premierAppareillage: boolean('premier_appareillage').notNull().default(false),
     forme: text('forme'),
+    /** 'I' (100 % Santé) or 'II'. */
+    classe: text('classe'),
     offre100Sante: boolean('offre_100_sante').notNull().default(true),
   },
   (t) => [index('appareils_dossier_idx').on(t.dossierId)],
 );
 
-// One row per robot run started and per callback received (spec section 3, "Workflow execution").
+// One row per robot step and per callback received (spec section 3, "Workflow execution"). A robot run opens a step
+// (completed_at null: "en cours") that its callback completes; a DPEC run has two steps (scraping, then dpec), a billing
+// run one. At most one open step per file: that is the "run in progress".
 export const workflowExecutions = pgTable(
   'workflow_executions',
   {
@@ -407,9 +426,21 @@ export const workflowExecutions = pgTable(
       .notNull()
       .references(() => pecDossiers.id, { onDelete: 'cascade' }),
     workflowName: text('workflow_name').notNull(),
+    /** dpec or billing: the run this step belongs to; null for a callback outside a run. */
     runKind: text('run_kind'),
+    /** Id of the run's first step (shared by its steps and callbacks). */
+    runId: integer('run_id'),
+    /** scraping, dpec, billing, or {type}_error once completed with a failure. */
     callbackType: text('callback_type'),
     success: boolean('success'),
+    /** running, success, pending, refused, error, timeout. */
+    outcome: text('outcome'),
+    /** The file's status before the run: a technical failure returns it there. */
+    previousStatus: text('previous_status'),
+    /** After this instant a run with no final callback fails (ROBOT_RUN_TIMEOUT_MS). */
+    deadlineAt: timestamp('deadline_at', { withTimezone: true, mode: 'date' }),
+    /** The user who started the run or entered the result; null for the robot. */
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     robotResponse: jsonb('robot_response'),
@@ -421,6 +452,9 @@ export const workflowExecutions = pgTable(
     index('workflow_executions_dossier_idx').on(t.dossierId, t.startedAt),
     uniqueIndex('workflow_executions_dedupe_idx').on(t.dedupeKey),
     index('workflow_executions_holding_idx').on(t.holdingId, t.startedAt),
+    uniqueIndex('workflow_executions_open_idx').on(t.dossierId).where(sql`${t.completedAt} is null`),
+    index('workflow_executions_run_idx').on(t.runId),
+    index('workflow_executions_deadline_idx').on(t.deadlineAt).where(sql`${t.completedAt} is null`),
   ],
 );
 
