@@ -15,6 +15,7 @@ import { ApiError, errorHandler, notFound, sendProblem } from './http/errors';
 import { docsLinkHeader } from './http/links';
 import { jsonBodyParsers } from './http/body';
 import { notificationRoutes } from './notifications/routes';
+import { pecPlugin } from './pec/services';
 import type { AppContext } from './context';
 import { SecretBox } from './crypto';
 import { ResourceRegistry } from './hydra/registry';
@@ -90,6 +91,8 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   await app.register(authPlugin);
   await app.register(authRoutes);
   await app.register(notificationRoutes);
+  // PEC back end: robot runs, callbacks, jobs, live events, export/import/stats; workers start when the app is ready.
+  await app.register(pecPlugin, { autoStart: ready });
   await app.register(hydraRoutes);
 
   // The built front end, with the single-page fallback for its routes.

@@ -32,6 +32,8 @@ async function main() {
     adminPassword: process.env.ADMIN_PASSWORD,
   });
   app.markReady();
+  // Background jobs (robot runs, timeouts, daily expiry scan) once the database is migrated and seeded.
+  await app.ctx.pec.startWorkers();
 
   const url = `http://localhost:${config.port}`;
   const where = database.kind === 'pglite' ? `PGlite embarqué (${config.pgliteDir})` : 'PostgreSQL (DATABASE_URL)';

@@ -1,4 +1,5 @@
-// The notification bell: the signed-in user's notifications, newest first, with the unread count.
+// The notification bell: the signed-in user's notifications, newest first, with the unread count
+// (`?unread=true` keeps the unread ones only). Created by server/notifications/service.ts.
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -11,6 +12,7 @@ const idParam = z.object({ id: z.coerce.number().int().positive().catch(0) });
 const listQuery = z.object({
   itemsPerPage: z.coerce.number().int().min(1).max(100).catch(20),
   limit: z.coerce.number().int().min(1).max(100).optional().catch(undefined),
+  unread: z.enum(['true', 'false', '1', '0']).optional().catch(undefined),
 });
 
 export async function notificationRoutes(app: FastifyInstance) {
@@ -20,11 +22,12 @@ export async function notificationRoutes(app: FastifyInstance) {
     const principal = principalOf(request);
     const query = listQuery.parse(request.query ?? {});
     const mine = eq(notifications.userId, principal.id);
+    const onlyUnread = query.unread === 'true' || query.unread === '1';
     const [rows, [total], [unread]] = await Promise.all([
       db
         .select()
         .from(notifications)
-        .where(mine)
+        .where(onlyUnread ? and(mine, isNull(notifications.readAt)) : mine)
         .orderBy(desc(notifications.createdAt), desc(notifications.id))
         .limit(query.limit ?? query.itemsPerPage),
       db.select({ n: count() }).from(notifications).where(mine),
@@ -42,7 +45,11 @@ export async function notificationRoutes(app: FastifyInstance) {
         title: n.title,
         description: n.description,
         link: n.link,
+        kind: n.kind,
+        dossierId: n.dossierId,
+        dossier: n.dossierId ? `/api/pec_dossiers/${n.dossierId}` : null,
         read: n.readAt !== null,
+        readAt: n.readAt?.toISOString() ?? null,
         createdAt: n.createdAt.toISOString(),
       })),
     };

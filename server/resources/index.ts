@@ -7,6 +7,7 @@ import { credentialsResource } from './credentials';
 import { holdingsResource } from './holdings';
 import { mutualsResource } from './mutuals';
 import { networksResource } from './networks';
+import { pecDossiersResource } from './pecDossiers';
 import { rolesResource } from './roles';
 import { shopsResource } from './shops';
 import { softwareResource } from './software';
@@ -24,4 +25,5 @@ export const RESOURCES: ResourceDeclaration[] = [
   credentialsResource,
   configsResource,
   auditLogsResource,
+  pecDossiersResource,
 ];

@@ -7,6 +7,7 @@ import { SEEDED_ROLES } from '../../../src/domain/roles';
 import { SecretBox } from '../../crypto';
 import { ensureBaseData } from './base';
 import { seedReferenceData } from './reference';
+import { seedPecDossiers } from './pec';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, hasDemoData, seedOrganisations } from './organisations';
 
 export { DEMO_ACCOUNTS, DEMO_PASSWORD };
@@ -30,6 +31,7 @@ export async function seed(database: Database, options: SeedOptions): Promise<bo
   if (options.demo && !(await hasDemoData(db))) {
     const organisations = await seedOrganisations(db);
     await seedReferenceData(db, new SecretBox(options.appSecretKey), organisations);
+    await seedPecDossiers(db, organisations);
     seededDemo = true;
   }
   const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(users);

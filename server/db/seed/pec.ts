@@ -1,0 +1,260 @@
+// Demo PEC files: about 200 per organisation over the last six months, in every status, with their devices and robot
+// executions as the simulator would have left them, and a few agreements expiring within 15 days (already notified).
+// Drafts whose patient number ends with a simulator suffix (-ERRDPEC, -REFUS, -ATTENTE, -SILENCE...) let anyone
+// reproduce each robot outcome from the screens. Deterministic: the same data on every installation.
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../connect';
+import { appareils, mutuals, networks, pecCounters, pecDossiers, shops, users, workflowExecutions } from '../schema';
+import { notifyFile } from '../../notifications/service';
+import { amountsFor, pickDevices, seededRandom, simulatorCallback, type EarDevice } from '../../robot/simulator';
+import { STEP_NAMES } from '../../robot/runs';
+import { formatDate } from '../../../src/domain/format';
+import type { PecStatus } from '../../../src/domain/pec';
+import type { DemoOrganisations } from './organisations';
+
+const PER_ORGANISATION = 200;
+/** How many files of each status an organisation gets (the rest are drafts). */
+const MIX: [PecStatus, number][] = [
+  ['processing', 3],
+  ['pending', 22],
+  ['approved', 52],
+  ['rejected', 18],
+  ['billed', 42],
+  ['paid', 22],
+];
+const EXPIRING_SOON = 7;
+const DEMO_SUFFIXES = ['-ERRSCRAP', '-ERRDPEC', '-REFUS', '-ATTENTE', '-ERRFACT', '-SILENCE'];
+const COMMENTS = [
+  'Renouvellement oreille droite et gauche',
+  'Premier appareillage, patient adressé par son ORL',
+  'Patient souhaite une solution rechargeable',
+  'Devis remis lors du rendez-vous du matin',
+  'Relancer la mutuelle si pas de réponse sous 8 jours',
+  null,
+  null,
+  null,
+];
+
+const DAY = 86_400_000;
+const iso = (date: Date) => date.toISOString().slice(0, 10);
+const chunks = <T>(list: T[], size: number) => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, i * size + size));
+
+type DossierInsert = typeof pecDossiers.$inferInsert;
+type ExecutionInsert = typeof workflowExecutions.$inferInsert;
+
+interface Plan {
+  dossier: DossierInsert;
+  devices: EarDevice[];
+  /** Runs, each a list of steps (executions); the first step's id becomes the run id. */
+  runs: ExecutionInsert[][];
+  expiring: boolean;
+}
+
+function robotResponse(callbackType: string, body: Record<string, unknown>) {
+  const { id_pecflow: _id, run_id: _run, ...payload } = body;
+  const messages = (body.messages as string[]) ?? [];
+  return { messages, data: { callback_type: callbackType, callback_payload: { ...payload, messages } } };
+}
+
+function step(type: 'scraping' | 'dpec' | 'billing', body: Record<string, unknown> | null, at: Date, outcome: string, extra: Partial<ExecutionInsert> = {}): ExecutionInsert {
+  const success = outcome === 'success' || outcome === 'pending';
+  const callbackType = outcome === 'running' ? type : success ? type : `${type}_error`;
+  const seconds = 40 + (at.getTime() % 50);
+  return {
+    holdingId: 0,
+    dossierId: 0,
+    workflowName: STEP_NAMES[type],
+    runKind: type === 'billing' ? 'billing' : 'dpec',
+    callbackType,
+    success: outcome === 'running' ? null : success,
+    outcome,
+    startedAt: at,
+    completedAt: outcome === 'running' ? null : new Date(at.getTime() + seconds * 1000),
+    processingTimeMs: outcome === 'running' ? null : seconds * 1000,
+    robotResponse: body ? robotResponse(callbackType, body) : { messages: [], data: { callback_type: type, callback_payload: { messages: [] } } },
+    ...extra,
+  };
+}
+
+export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, now = new Date()): Promise<void> {
+  const random = seededRandom('pecflow-demo-pec');
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const mutualRows = await db
+    .select({ id: mutuals.id, networkId: mutuals.networkId, networkCode: networks.code })
+    .from(mutuals)
+    .leftJoin(networks, eq(networks.id, mutuals.networkId));
+  const allShops = await db.select({ id: shops.id, holdingId: shops.holdingId }).from(shops).where(inArray(shops.id, Object.values(organisations.shopIds)));
+  const orgUsers = await db.select({ id: users.id, holdingId: users.holdingId }).from(users).where(inArray(users.id, Object.values(organisations.userIds)));
+
+  for (const holdingId of Object.values(organisations.holdingIds)) {
+    const centreIds = allShops.filter((s) => s.holdingId === holdingId).map((s) => s.id);
+    const authors = orgUsers.filter((u) => u.holdingId === holdingId).map((u) => u.id);
+    const statuses: PecStatus[] = MIX.flatMap(([status, n]) => Array<PecStatus>(n).fill(status));
+    while (statuses.length < PER_ORGANISATION) statuses.push('draft');
+    // Shuffled, so that statuses mix over the months; expiring agreements among recent approvals.
+    for (let i = statuses.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [statuses[i], statuses[j]] = [statuses[j]!, statuses[i]!];
+    }
+
+    const plans: Plan[] = [];
+    let expiringLeft = EXPIRING_SOON;
+    let suffixIndex = 0;
+    statuses.forEach((status, index) => {
+      // Newest first: index 0 is today, the oldest about six months ago.
+      const createdAt = new Date(now.getTime() - (index * 180 * DAY) / PER_ORGANISATION - Math.floor(random() * 6) * 3_600_000);
+      const mutual = pick(mutualRows);
+      let patient = `DP-${String(100000 + Math.floor(random() * 900000))}`;
+      if (status === 'draft' && index < 60 && suffixIndex < DEMO_SUFFIXES.length && random() < 0.5) patient += DEMO_SUFFIXES[suffixIndex++];
+      const dossier: DossierInsert = {
+        holdingId,
+        shopId: pick(centreIds),
+        mutualId: mutual.id,
+        networkId: mutual.networkId,
+        numeroDossier: '',
+        status,
+        numeroDossierAssure: patient,
+        numeroDevisAssure: `DEV-${createdAt.getFullYear()}-${String(1000 + Math.floor(random() * 9000))}`,
+        commentaire: pick(COMMENTS),
+        createdById: authors.length ? pick(authors) : null,
+        createdAt,
+        updatedAt: createdAt,
+      };
+      const plan: Plan = { dossier, devices: [], runs: [], expiring: false };
+      plans.push(plan);
+      if (status === 'draft') {
+        // Some drafts keep the trace of a failed first attempt ("Réessayer").
+        if (random() < 0.12) {
+          dossier.externalId = `pf-demo-${holdingId}-${index}`;
+          const at = new Date(createdAt.getTime() + 3_600_000);
+          plan.runs.push([step('scraping', { success: false, messages: ['scrapping_error: dossier patient introuvable dans le logiciel métier'] }, at, 'error', { previousStatus: 'draft' })]);
+        }
+        return;
+      }
+
+      dossier.externalId = `pf-demo-${holdingId}-${index}`;
+      const file = { externalId: dossier.externalId, numeroDossierAssure: null, networkCode: mutual.networkCode };
+      const runAt = new Date(createdAt.getTime() + 2 * 3_600_000);
+      const scraping = simulatorCallback('scraping', file, index, runAt);
+      plan.devices = pickDevices(seededRandom(`${dossier.externalId}:${index}`));
+      const amounts = amountsFor(plan.devices);
+      dossier.totalTtc = amounts.totalTtc;
+      dossier.updatedAt = runAt;
+      const dpecRun: ExecutionInsert[] = [step('scraping', scraping, runAt, 'success', { previousStatus: 'draft' })];
+      plan.runs.push(dpecRun);
+      const dpecAt = new Date(runAt.getTime() + 60_000);
+
+      if (status === 'processing') {
+        // A run in progress: the robot is filing the request (resumed by the workers on start).
+        dossier.createdAt = new Date(now.getTime() - 120_000);
+        dpecRun[0] = step('scraping', scraping, new Date(now.getTime() - 90_000), 'success', { previousStatus: 'draft' });
+        dpecRun.push(step('dpec', null, new Date(now.getTime() - 60_000), 'running', { previousStatus: 'draft', deadlineAt: new Date(now.getTime() + 9 * 60_000) }));
+        dossier.updatedAt = now;
+        return;
+      }
+      const dpecBody = simulatorCallback('dpec', file, index, runAt);
+      dossier.dateCreation = iso(runAt);
+      dossier.numDossierDpec = dpecBody.num_dossier as string;
+      if (status === 'pending') {
+        const { num_pec: _n, prix_frais_reels: _p, base_ss: _b, part_ss: _s, part_complementaire: _c, reste_charge: _r, date_peremption: _d, ...pending } = dpecBody;
+        dpecRun.push(step('dpec', { ...pending, messages: ['Demande de prise en charge déposée', 'Réponse de la mutuelle en attente'] }, dpecAt, 'pending'));
+        return;
+      }
+      if (status === 'rejected') {
+        dossier.detailRefus = pick(['Équipement hors des garanties du contrat de l’assuré', 'Renouvellement trop rapproché (moins de 4 ans)', 'Droits de l’assuré non ouverts à la date du devis']);
+        dpecRun.push(step('dpec', { success: false, num_dossier: dossier.numDossierDpec, messages: ['Demande de prise en charge déposée', 'Refus de la mutuelle'], detail_refus: dossier.detailRefus }, dpecAt, 'refused'));
+        return;
+      }
+      // approved, billed, paid
+      dpecRun.push(step('dpec', dpecBody, dpecAt, 'success'));
+      Object.assign(dossier, {
+        numPec: dpecBody.num_pec as string,
+        prixFraisReels: amounts.prixFraisReels,
+        baseSs: amounts.baseSs,
+        partSs: amounts.partSs,
+        partComplementaire: amounts.partComplementaire,
+        resteCharge: amounts.resteCharge,
+        dateValidation: dpecAt,
+        datePeremption: iso(new Date(runAt.getTime() + 90 * DAY)),
+      });
+      if (status === 'approved') {
+        if (expiringLeft > 0 && index > 20) {
+          expiringLeft--;
+          plan.expiring = true;
+          dossier.datePeremption = iso(new Date(now.getTime() + (2 + Math.floor(random() * 12)) * DAY));
+        }
+        return;
+      }
+      const billedAt = new Date(dpecAt.getTime() + (5 + Math.floor(random() * 20)) * DAY);
+      const billingAt = billedAt > now ? new Date(now.getTime() - 3_600_000) : billedAt;
+      Object.assign(dossier, {
+        statutFacturation: true,
+        numBilling: `FAC-${billingAt.getFullYear()}-${String(Math.floor(random() * 90000) + 10000)}`,
+        dateBilling: iso(billingAt),
+        dateFacturationEffective: iso(billingAt),
+      });
+      plan.runs.push([step('billing', { success: true, messages: ['Facture transmise à la mutuelle'], date_facturation_effective: iso(billingAt) }, billingAt, 'success', { previousStatus: 'approved' })]);
+    });
+
+    // Readable numbers in creation order, one counter per year.
+    const lastByYear = new Map<number, number>();
+    for (const plan of [...plans].sort((a, b) => a.dossier.createdAt!.getTime() - b.dossier.createdAt!.getTime())) {
+      const year = plan.dossier.createdAt!.getFullYear();
+      const value = (lastByYear.get(year) ?? 0) + 1;
+      lastByYear.set(year, value);
+      plan.dossier.numeroDossier = `PEC-${year}-${String(value).padStart(6, '0')}`;
+    }
+
+    for (const batch of chunks(plans, 100)) {
+      const ids = await db.insert(pecDossiers).values(batch.map((p) => p.dossier)).returning({ id: pecDossiers.id });
+      const devices: (typeof appareils.$inferInsert)[] = [];
+      const firstSteps: ExecutionInsert[] = [];
+      const laterSteps: { runIndex: number; step: ExecutionInsert }[] = [];
+      batch.forEach((plan, i) => {
+        const dossierId = ids[i]!.id;
+        for (const d of plan.devices) {
+          devices.push({
+            holdingId,
+            dossierId,
+            oreille: d.oreille,
+            fabricant: d.fabricant,
+            marque: d.marque,
+            modele: d.modele,
+            prixTtc: d.prix / 100,
+            codeLpp: d.codeLpp,
+            premierAppareillage: d.premierAppareillage,
+            forme: d.forme,
+            classe: d.classe,
+            offre100Sante: d.classe === 'I',
+          });
+        }
+        for (const run of plan.runs) {
+          const runIndex = firstSteps.length;
+          firstSteps.push({ ...run[0]!, holdingId, dossierId });
+          for (const later of run.slice(1)) laterSteps.push({ runIndex, step: { ...later, holdingId, dossierId } });
+        }
+      });
+      if (devices.length) await db.insert(appareils).values(devices);
+      if (firstSteps.length) {
+        const runIds = await db.insert(workflowExecutions).values(firstSteps).returning({ id: workflowExecutions.id });
+        await db.update(workflowExecutions).set({ runId: sql`${workflowExecutions.id}` }).where(inArray(workflowExecutions.id, runIds.map((r) => r.id)));
+        const later = laterSteps.map(({ runIndex, step: s }) => ({ ...s, runId: runIds[runIndex]!.id }));
+        if (later.length) await db.insert(workflowExecutions).values(later);
+      }
+      // The expiry notifications the daily scan would have sent.
+      for (const [i, plan] of batch.entries()) {
+        if (!plan.expiring) continue;
+        const file = { id: ids[i]!.id, holdingId, shopId: plan.dossier.shopId };
+        await notifyFile(db, file, {
+          kind: 'expiry',
+          title: `PEC bientôt périmée — ${plan.dossier.numeroDossier}`,
+          description: `L'accord de prise en charge expire le ${formatDate(plan.dossier.datePeremption)} : facturez avant cette date.`,
+        });
+        await db.update(pecDossiers).set({ expiryNotifiedFor: plan.dossier.datePeremption }).where(eq(pecDossiers.id, file.id));
+      }
+    }
+    for (const [year, lastValue] of lastByYear) {
+      await db.insert(pecCounters).values({ holdingId, year, lastValue }).onConflictDoUpdate({ target: [pecCounters.holdingId, pecCounters.year], set: { lastValue } });
+    }
+  }
+}

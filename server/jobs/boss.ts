@@ -1,0 +1,140 @@
+// Durable background jobs with pg-boss (a queue in PostgreSQL): robot runs, the simulator's callbacks, run timeouts and
+// the daily expiry scan. Jobs survive a restart: a job that was waiting runs on the next start; one that was running
+// when the server stopped goes back to the queue (pg-boss fails it as "shut down while active", then retries it).
+// On PGlite pg-boss runs through the database's executor; on PostgreSQL it opens its own small pool.
+import PgBoss from 'pg-boss';
+import type { Database } from '../db/connect';
+
+export const QUEUES = {
+  /** Dispatch of a run to the robot driver (simulator or HTTP). */
+  robotRun: 'robot-run',
+  /** One callback of the built-in simulator, posted over HTTP. */
+  robotSim: 'robot-sim',
+  /** Fails a run still open at its deadline. */
+  robotTimeout: 'robot-timeout',
+  /** Every minute: fails any open run past its deadline whose timeout job was lost. */
+  robotSweep: 'robot-sweep',
+  /** Every morning: notifies the files whose agreement expires within 15 days. */
+  expiryScan: 'pec-expiry-scan',
+} as const;
+
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, 'name'>> = {
+  'robot-run': { retryLimit: 3, retryDelay: 2, expireInSeconds: 120 },
+  'robot-sim': { retryLimit: 5, retryDelay: 1, expireInSeconds: 60 },
+  'robot-timeout': { retryLimit: 5, retryDelay: 5, expireInSeconds: 60 },
+  'robot-sweep': { retryLimit: 0, expireInSeconds: 60 },
+  'pec-expiry-scan': { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 },
+};
+
+export const SCHEDULES: { queue: QueueName; cron: string; tz: string }[] = [
+  { queue: QUEUES.robotSweep, cron: '* * * * *', tz: 'Europe/Paris' },
+  { queue: QUEUES.expiryScan, cron: '0 7 * * *', tz: 'Europe/Paris' },
+];
+
+export type JobHandler<T> = (data: T, job: PgBoss.Job<T>) => Promise<void>;
+
+interface Logger {
+  error(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+}
+
+export class JobService {
+  private boss?: PgBoss;
+  private starting?: Promise<PgBoss>;
+  private readonly workerIds = new Map<QueueName, string[]>();
+  private stopped = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly options: { workers: boolean; log: Logger },
+  ) {}
+
+  /** Starts pg-boss on first use (installing its schema on a new database). Maintenance runs only on worker instances. */
+  start(): Promise<PgBoss> {
+    if (this.stopped) return Promise.reject(new Error('Le service de tâches est arrêté.'));
+    this.starting ??= (async () => {
+      const connection: PgBoss.ConstructorOptions = this.database.bossExecutor
+        ? { db: this.database.bossExecutor as PgBoss.Db }
+        : { connectionString: this.database.connectionString, max: 4 };
+      const boss = new PgBoss({
+        ...connection,
+        schema: 'pgboss',
+        supervise: this.options.workers,
+        schedule: this.options.workers,
+        maintenanceIntervalSeconds: 30,
+      });
+      boss.on('error', (error) => this.options.log.error({ err: error }, 'pg-boss'));
+      await boss.start();
+      for (const queue of Object.values(QUEUES)) {
+        if (!(await boss.getQueue(queue))) await boss.createQueue(queue, { name: queue, ...QUEUE_OPTIONS[queue] });
+      }
+      this.boss = boss;
+      return boss;
+    })();
+    return this.starting;
+  }
+
+  async send<T extends object>(queue: QueueName, data: T, options: PgBoss.SendOptions = {}): Promise<string | null> {
+    const boss = await this.start();
+    const id = await boss.send(queue, data, options);
+    // A job due now starts at once on this instance instead of at the next poll.
+    const due = !options.startAfter || (options.startAfter instanceof Date && options.startAfter.getTime() <= Date.now());
+    if (due) for (const workerId of this.workerIds.get(queue) ?? []) boss.notifyWorker(workerId);
+    return id;
+  }
+
+  /**
+   * Registers a handler. Jobs are fetched in batches and run concurrently; each one fails or completes on its own
+   * (a failed job is retried by pg-boss after the queue's delay).
+   */
+  async work<T extends object>(queue: QueueName, handler: JobHandler<T>, options: { batchSize?: number; workers?: number; pollingIntervalSeconds?: number } = {}) {
+    const boss = await this.start();
+    const ids: string[] = [];
+    for (let i = 0; i < (options.workers ?? 1); i++) {
+      ids.push(
+        await boss.work<T>(queue, { batchSize: options.batchSize ?? 10, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 }, async (jobs) => {
+          await Promise.all(
+            jobs.map(async (job) => {
+              try {
+                await handler(job.data, job);
+              } catch (error) {
+                this.options.log.warn({ err: error, queue }, 'tâche en échec, nouvel essai prévu');
+                await boss.fail(queue, job.id, { message: error instanceof Error ? error.message : String(error) }).catch(() => undefined);
+              }
+            }),
+          );
+        }),
+      );
+    }
+    this.workerIds.set(queue, [...(this.workerIds.get(queue) ?? []), ...ids]);
+  }
+
+  async schedule(queue: QueueName, cron: string, tz: string) {
+    const boss = await this.start();
+    await boss.schedule(queue, cron, {}, { tz });
+  }
+
+  async getSchedules() {
+    const boss = await this.start();
+    return boss.getSchedules();
+  }
+
+  /** The pg-boss instance (tests and the bench inspect jobs through it). */
+  instance(): Promise<PgBoss> {
+    return this.start();
+  }
+
+  get hasWorkers() {
+    return this.workerIds.size > 0;
+  }
+
+  /** Stops fetching, lets running jobs finish for a few seconds, hands the others back to the queue. */
+  async stop(timeoutMs = 5000) {
+    this.stopped = true;
+    const boss = this.boss ?? (this.starting ? await this.starting.catch(() => undefined) : undefined);
+    if (!boss) return;
+    await boss.stop({ graceful: true, timeout: timeoutMs, close: true, wait: true }).catch(() => undefined);
+  }
+}

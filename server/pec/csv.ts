@@ -1,0 +1,70 @@
+// The CSV of PEC files, for French Excel: semicolons, UTF-8 with a BOM, French headers, decimal commas, dd/mm/yyyy.
+// Import reads the same file back (the columns it needs, any others ignored).
+import { formatDate } from '../../src/domain/format';
+import { pecStatusLabel } from '../../src/domain/pec';
+import type { Row } from '../hydra/types';
+
+type Cell = (item: Row) => string;
+
+const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+/** 1450.5 -> "1450,50": a number French Excel reads as one. */
+export const decimalComma = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value.toFixed(2).replace('.', ',') : '');
+const day = (value: unknown) => (value ? formatDate(value as string) : '');
+const name = (value: unknown) => (value && typeof value === 'object' ? text((value as Row).name) : '');
+
+/** A text cell that a spreadsheet would run as a formula gets a leading apostrophe (removed again on import). */
+export function safeText(value: unknown): string {
+  const s = text(value);
+  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+}
+export const unsafeText = (value: string) => (/^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value);
+
+export const EXPORT_COLUMNS: { header: string; cell: Cell }[] = [
+  { header: 'N° dossier', cell: (i) => safeText(i.numeroDossier) },
+  { header: 'État', cell: (i) => pecStatusLabel(i.status as string) },
+  { header: 'Centre', cell: (i) => safeText(name(i.shop)) },
+  { header: 'Réseau', cell: (i) => safeText(name(i.network)) },
+  { header: 'Mutuelle', cell: (i) => safeText(name(i.mutual)) },
+  { header: 'N° dossier patient', cell: (i) => safeText(i.numeroDossierAssure) },
+  { header: 'N° devis', cell: (i) => safeText(i.numeroDevisAssure) },
+  { header: 'Montant du devis TTC', cell: (i) => decimalComma(i.totalTtc) },
+  { header: 'Date de création', cell: (i) => day(i.createdAt) },
+  { header: 'Commentaire', cell: (i) => safeText(i.commentaire) },
+  { header: 'N° dossier DPEC', cell: (i) => safeText(i.numDossierDpec) },
+  { header: 'N° PEC', cell: (i) => safeText(i.numPec) },
+  { header: 'Prix frais réels', cell: (i) => decimalComma(i.prixFraisReels) },
+  { header: 'Base SS', cell: (i) => decimalComma(i.baseSs) },
+  { header: 'Part SS', cell: (i) => decimalComma(i.partSs) },
+  { header: 'Part complémentaire', cell: (i) => decimalComma(i.partComplementaire) },
+  { header: 'Reste à charge', cell: (i) => decimalComma(i.resteCharge) },
+  { header: 'Date de péremption', cell: (i) => day(i.datePeremption) },
+  { header: 'Date de validation', cell: (i) => day(i.dateValidation) },
+  { header: 'Facturé', cell: (i) => (i.statutFacturation ? 'Oui' : 'Non') },
+  { header: 'N° facture', cell: (i) => safeText(i.numBilling) },
+  { header: 'Date de facture', cell: (i) => day(i.dateBilling) },
+  { header: 'Date de facturation effective', cell: (i) => day(i.dateFacturationEffective) },
+  { header: 'Motif de refus', cell: (i) => safeText(i.detailRefus) },
+];
+
+/** Header text compared without accents, case, spaces or punctuation ("N° devis" = "n devis" = "NDEVIS"). */
+export const headerKey = (header: string) =>
+  header
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/°/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
+
+/** Import columns: header key -> field. Those marked required must be present. */
+export const IMPORT_COLUMNS: Record<string, { field: string; label: string; required?: boolean }> = {
+  ndossier: { field: 'numeroDossier', label: 'N° dossier' },
+  centre: { field: 'shop', label: 'Centre', required: true },
+  reseau: { field: 'network', label: 'Réseau' },
+  mutuelle: { field: 'mutual', label: 'Mutuelle', required: true },
+  ndossierpatient: { field: 'numeroDossierAssure', label: 'N° dossier patient', required: true },
+  ndevis: { field: 'numeroDevisAssure', label: 'N° devis', required: true },
+  montantdudevisttc: { field: 'totalTtc', label: 'Montant du devis TTC' },
+  commentaire: { field: 'commentaire', label: 'Commentaire' },
+};
+
+export const IMPORT_MAX_ROWS = 5000;

@@ -1,0 +1,51 @@
+// The daily expiry scan: files whose agreement (datePeremption) ends within 15 days and that are not billed get one
+// notification per expiry date, for the users who can see them.
+import { and, asc, eq, gte, isNull, lte, ne, notInArray, or, sql } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import { pecDossiers } from '../db/schema';
+import { notifyFile } from '../notifications/service';
+import { formatDate } from '../../src/domain/format';
+import { EXPIRY_WARNING_DAYS } from '../../src/domain/limits';
+import { parisToday } from '../robot/runs';
+
+export function addDaysIso(isoDate: string, days: number): string {
+  const date = new Date(`${isoDate}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+/** Files expiring within the warning window, unbilled: the dashboard's count and the notifications use this. */
+export function expiringCondition(today: string) {
+  return and(
+    eq(pecDossiers.statutFacturation, false),
+    notInArray(pecDossiers.status, ['billed', 'paid']),
+    gte(pecDossiers.datePeremption, today),
+    lte(pecDossiers.datePeremption, addDaysIso(today, EXPIRY_WARNING_DAYS)),
+  );
+}
+
+/** Returns the number of files notified. */
+export async function scanExpiring(app: AppContext, now = new Date()): Promise<number> {
+  const today = parisToday(now);
+  let notified = 0;
+  for (;;) {
+    const batch = await app.db
+      .select({ id: pecDossiers.id, holdingId: pecDossiers.holdingId, shopId: pecDossiers.shopId, numeroDossier: pecDossiers.numeroDossier, datePeremption: pecDossiers.datePeremption })
+      .from(pecDossiers)
+      .where(and(expiringCondition(today), or(isNull(pecDossiers.expiryNotifiedFor), ne(pecDossiers.expiryNotifiedFor, sql`${pecDossiers.datePeremption}`))))
+      .orderBy(asc(pecDossiers.id))
+      .limit(100);
+    if (batch.length === 0) return notified;
+    for (const file of batch) {
+      await app.db.transaction(async (tx) => {
+        await notifyFile(tx, file, {
+          kind: 'expiry',
+          title: `PEC bientôt périmée — ${file.numeroDossier}`,
+          description: `L'accord de prise en charge expire le ${formatDate(file.datePeremption)} : facturez avant cette date.`,
+        });
+        await tx.update(pecDossiers).set({ expiryNotifiedFor: file.datePeremption }).where(eq(pecDossiers.id, file.id));
+      });
+      notified++;
+    }
+  }
+}

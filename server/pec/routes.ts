@@ -1,0 +1,259 @@
+// PEC routes beside the generic resource: the CSV export and import, the dashboard's figures, and the read trail
+// (a file is health data: who opened which one is recorded, domain.md).
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify';
+import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { requirePermission } from '../auth/principal';
+import { principalOf } from '../context';
+import { mutuals, networks, pecDossiers, shops, workflowExecutions } from '../db/schema';
+import { ApiError, ValidationError, type Violation } from '../http/errors';
+import { recordAudit } from '../audit/audit';
+import { parseListQuery } from '../hydra/query';
+import { normaliseSearch } from './numbering';
+import { canUseShop, pecReadScope } from './visibility';
+import { expiringCondition } from './expiry';
+import { EXPORT_COLUMNS, headerKey, IMPORT_COLUMNS, IMPORT_MAX_ROWS, unsafeText } from './csv';
+import { parisToday } from '../robot/runs';
+import { EXPIRY_WARNING_DAYS } from '../../src/domain/limits';
+import { PEC_MESSAGES, PEC_STATUSES, pecDossierSchema } from '../../src/domain/pec';
+import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+
+const PERMS = RESOURCE_PERMISSIONS.pec_dossiers!;
+const IMPORT_PERMISSION = 'import.pec';
+
+/** Records GET /api/pec_dossiers/{id} answered 200 in the audit trail (action pec_dossier.read). */
+export const readAuditHook = fp(async (app: FastifyInstance) => {
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' || reply.statusCode !== 200 || request.routeOptions.url !== '/api/pec_dossiers/:id' || !request.principal) return;
+    const id = Number((request.params as { id: string }).id);
+    const [row] = await app.ctx.db.select({ holdingId: pecDossiers.holdingId }).from(pecDossiers).where(eq(pecDossiers.id, id));
+    await recordAudit(app.ctx.db, request.principal, { action: 'pec_dossier.read', entity: 'pec_dossiers', entityId: id, holdingId: row?.holdingId ?? null }).catch(() => undefined);
+  });
+});
+
+const key = (value: string) => normaliseSearch(value).replace(/\s+/g, ' ').trim();
+
+export async function pecRoutes(app: FastifyInstance) {
+  const { db } = app.ctx;
+  const repository = app.ctx.resources.get('pec_dossiers');
+
+  app.addContentTypeParser(['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel'], { parseAs: 'string' }, (_request, body, done) => done(null, String(body)));
+
+  // ---------- export ----------
+
+  app.get('/api/pec_dossiers/export', async (request: FastifyRequest, reply: FastifyReply) => {
+    const principal = principalOf(request);
+    requirePermission(principal, PERMS.export!);
+    requirePermission(principal, PERMS.view);
+    const query = parseListQuery(request.query as Record<string, string>, { paginated: true, rangeAliasKey: 'createdAt' });
+    const csv = stringify({ delimiter: ';', bom: true, record_delimiter: '\r\n', quoted_match: /[;"\r\n]/ });
+    const filename = `demandes-pec-${parisToday()}.csv`;
+    reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).header('cache-control', 'no-store');
+
+    const write = (record: string[]) => (csv.write(record) ? Promise.resolve() : new Promise<void>((resolve) => csv.once('drain', () => resolve())));
+    // Pages of 500 read one after the other: no transaction held while the client downloads.
+    void (async () => {
+      let exported = 0;
+      try {
+        await write(EXPORT_COLUMNS.map((c) => c.header));
+        for (let page = 1; ; page++) {
+          const { rows } = await repository.list(principal, { ...query, paginate: false, itemsPerPage: 500, page });
+          if (rows.length === 0) break;
+          const items = await repository.present(principal, rows, 'list');
+          for (const item of items) await write(EXPORT_COLUMNS.map((c) => c.cell(item)));
+          exported += rows.length;
+          if (rows.length < 500) break;
+        }
+        await recordAudit(db, principal, { action: 'pec_dossier.export', entity: 'pec_dossiers', holdingId: principal.holdingId, changes: { count: exported } });
+        csv.end();
+      } catch (error) {
+        request.log.error({ err: error }, 'export PEC interrompu');
+        csv.destroy(error as Error);
+      }
+    })();
+    return reply.send(csv);
+  });
+
+  // ---------- import ----------
+
+  app.post('/api/pec_dossiers/import', { bodyLimit: 5 * 1024 * 1024 }, async (request: FastifyRequest, reply: FastifyReply) => {
+    const principal = principalOf(request);
+    requirePermission(principal, IMPORT_PERMISSION);
+    const text = typeof request.body === 'string' ? request.body : '';
+    if (!text.trim()) throw new ValidationError([{ propertyPath: 'fichier', message: 'Le fichier est vide.' }]);
+
+    let records: { record: string[]; info: { lines: number } }[];
+    try {
+      const delimiter = (text.split(/\r?\n/)[0] ?? '').includes(';') ? ';' : ',';
+      records = parse(text, { delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, info: true }) as never;
+    } catch (error) {
+      throw new ValidationError([{ propertyPath: 'fichier', message: `Fichier CSV illisible : ${(error as Error).message.slice(0, 200)}` }]);
+    }
+    const [header, ...data] = records;
+    if (!header || data.length === 0) throw new ValidationError([{ propertyPath: 'fichier', message: 'Le fichier ne contient aucune ligne de données.' }]);
+    if (data.length > IMPORT_MAX_ROWS) throw new ValidationError([{ propertyPath: 'fichier', message: `Le fichier dépasse ${IMPORT_MAX_ROWS} lignes : découpez-le.` }]);
+
+    const columns = new Map<string, number>();
+    header.record.forEach((h, index) => {
+      const column = IMPORT_COLUMNS[headerKey(h)];
+      if (column && !columns.has(column.field)) columns.set(column.field, index);
+    });
+    const missingColumns = Object.values(IMPORT_COLUMNS).filter((c) => c.required && !columns.has(c.field));
+    if (missingColumns.length) {
+      throw new ValidationError([{ propertyPath: 'fichier', message: `Colonnes manquantes : ${missingColumns.map((c) => c.label).join(', ')}.` }]);
+    }
+
+    // Names people type, matched without case or accents: centres the user may use, every mutual and network.
+    const shopRows = await db.select({ id: shops.id, holdingId: shops.holdingId, name: shops.name, displayName: shops.displayName, codeClient: shops.codeClient }).from(shops);
+    const shopsByKey = new Map<string, typeof shopRows>();
+    for (const shop of shopRows.filter((s) => canUseShop(principal, s))) {
+      for (const label of [shop.name, shop.displayName, shop.codeClient]) {
+        if (!label) continue;
+        const list = shopsByKey.get(key(label)) ?? [];
+        if (!list.includes(shop)) list.push(shop);
+        shopsByKey.set(key(label), list);
+      }
+    }
+    const networkRows = await db.select({ id: networks.id, name: networks.name, code: networks.code }).from(networks);
+    const mutualRows = await db.select({ id: mutuals.id, name: mutuals.name, code: mutuals.code, networkId: mutuals.networkId }).from(mutuals);
+    const findNetwork = (label: string) => networkRows.filter((n) => key(n.name) === key(label) || (n.code && key(n.code) === key(label)));
+
+    const errors: { line: number; messages: string[] }[] = [];
+    const bodies: { line: number; body: Record<string, unknown>; holdingId: number }[] = [];
+    const numbersInFile = new Map<string, number>();
+    for (const { record, info } of data) {
+      const line = info.lines;
+      const cell = (field: string) => {
+        const index = columns.get(field);
+        return index === undefined ? '' : unsafeText(record[index] ?? '');
+      };
+      const messages: string[] = [];
+      const body: Record<string, unknown> = {
+        numeroDossier: cell('numeroDossier'),
+        numeroDossierAssure: cell('numeroDossierAssure'),
+        numeroDevisAssure: cell('numeroDevisAssure'),
+        commentaire: cell('commentaire'),
+        totalTtc: cell('totalTtc'),
+      };
+
+      const shopLabel = cell('shop');
+      const shopMatches = shopLabel ? (shopsByKey.get(key(shopLabel)) ?? []) : [];
+      if (!shopLabel) messages.push(PEC_MESSAGES.shop);
+      else if (shopMatches.length === 0) messages.push(`Centre « ${shopLabel} » introuvable ou hors de votre périmètre`);
+      else if (shopMatches.length > 1) messages.push(`Centre « ${shopLabel} » ambigu : indiquez son code client`);
+      else body.shop = shopMatches[0]!.id;
+
+      const networkLabel = cell('network');
+      let networkId: number | undefined;
+      if (networkLabel) {
+        const found = findNetwork(networkLabel);
+        if (found.length !== 1) messages.push(`Réseau « ${networkLabel} » introuvable`);
+        else networkId = body.network = found[0]!.id;
+      }
+      const mutualLabel = cell('mutual');
+      if (!mutualLabel) messages.push(PEC_MESSAGES.mutual);
+      else {
+        let found = mutualRows.filter((m) => key(m.name) === key(mutualLabel) || (m.code && key(m.code) === key(mutualLabel)));
+        if (networkId !== undefined && found.length > 1) found = found.filter((m) => m.networkId === networkId);
+        if (found.length === 0) messages.push(`Mutuelle « ${mutualLabel} » introuvable`);
+        else if (found.length > 1) messages.push(`Mutuelle « ${mutualLabel} » ambiguë : indiquez son réseau`);
+        else if (networkId !== undefined && found[0]!.networkId !== networkId) messages.push(PEC_MESSAGES.mutualOutsideNetwork);
+        else body.mutual = found[0]!.id;
+      }
+
+      const parsed = pecDossierSchema.safeParse(body);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          // The centre and the mutual are reported above with the name that was not found.
+          if ((issue.path[0] === 'shop' || issue.path[0] === 'mutual') && messages.length) continue;
+          if (!messages.includes(issue.message)) messages.push(issue.message);
+        }
+      }
+      const numero = body.numeroDossier as string;
+      if (numero) {
+        const first = numbersInFile.get(numero);
+        if (first !== undefined) messages.push(`Numéro de dossier déjà présent ligne ${first}`);
+        else numbersInFile.set(numero, line);
+      }
+      if (messages.length) errors.push({ line, messages });
+      else bodies.push({ line, body, holdingId: shopMatches[0]!.holdingId });
+    }
+
+    // Numbers already used in the organisation.
+    const wanted = bodies.filter((b) => b.body.numeroDossier);
+    if (wanted.length) {
+      const taken = await db
+        .select({ holdingId: pecDossiers.holdingId, numero: pecDossiers.numeroDossier })
+        .from(pecDossiers)
+        .where(inArray(pecDossiers.numeroDossier, wanted.map((b) => b.body.numeroDossier as string)));
+      for (const b of wanted) {
+        if (taken.some((t) => t.holdingId === b.holdingId && t.numero === b.body.numeroDossier)) errors.push({ line: b.line, messages: [PEC_MESSAGES.numeroTaken] });
+      }
+    }
+
+    if (errors.length) {
+      errors.sort((a, b) => a.line - b.line);
+      const violations: Violation[] = errors.flatMap((e) => e.messages.map((message) => ({ propertyPath: `ligne ${e.line}`, message })));
+      throw new ApiError(422, `Import refusé : ${errors.length} ligne${errors.length > 1 ? 's' : ''} en erreur, aucune demande créée.\n${errors.map((e) => `Ligne ${e.line} : ${e.messages.join(' ; ')}`).join('\n')}`, {
+        '@type': 'ConstraintViolationList',
+        violations,
+        errors,
+      });
+    }
+
+    const ids = await db.transaction(async (tx) => {
+      const created: number[] = [];
+      for (const { body } of bodies) created.push(await repository.create(principal, body, tx));
+      return created;
+    });
+    await recordAudit(db, principal, { action: 'pec_dossier.import', entity: 'pec_dossiers', holdingId: principal.holdingId, changes: { count: ids.length } });
+    return reply.status(201).send({ created: ids.length, ids, member: ids.map((id) => `/api/pec_dossiers/${id}`) });
+  });
+
+  // ---------- dashboard ----------
+
+  app.get('/api/pec_dossiers/stats', async (request: FastifyRequest) => {
+    const principal = principalOf(request);
+    requirePermission(principal, PERMS.view);
+    const scope = pecReadScope(principal);
+    const today = parisToday();
+    const monthStart = `${today.slice(0, 7)}-01`;
+    const monthStartInstant = sql`timezone('Europe/Paris', ${monthStart}::timestamp)`;
+    const money = (column: typeof pecDossiers.totalTtc) => sql<string | null>`sum(${column})`;
+
+    const [byStatus, [expiring], [failures], [approved], [billed]] = await Promise.all([
+      db.select({ status: pecDossiers.status, n: count() }).from(pecDossiers).where(scope).groupBy(pecDossiers.status),
+      db.select({ n: count() }).from(pecDossiers).where(and(scope, expiringCondition(today))),
+      db
+        .select({ n: count() })
+        .from(workflowExecutions)
+        .innerJoin(pecDossiers, eq(pecDossiers.id, workflowExecutions.dossierId))
+        .where(and(scope, inArray(workflowExecutions.outcome, ['error', 'timeout']), gte(workflowExecutions.completedAt, sql`now() - interval '7 days'`))),
+      db
+        .select({ n: count(), total: money(pecDossiers.totalTtc), insurer: money(pecDossiers.partComplementaire) })
+        .from(pecDossiers)
+        .where(and(scope, gte(pecDossiers.dateValidation, monthStartInstant))),
+      db
+        .select({ n: count(), total: money(pecDossiers.totalTtc), insurer: money(pecDossiers.partComplementaire) })
+        .from(pecDossiers)
+        .where(and(scope, eq(pecDossiers.statutFacturation, true), gte(pecDossiers.dateFacturationEffective, monthStart))),
+    ]);
+    const counts = Object.fromEntries(PEC_STATUSES.map((s) => [s, 0])) as Record<string, number>;
+    for (const row of byStatus) counts[row.status] = Number(row.n);
+    const amount = (value: string | null | undefined) => Math.round(Number(value ?? 0) * 100) / 100;
+    return {
+      '@id': '/api/pec_dossiers/stats',
+      '@type': 'PecStats',
+      month: today.slice(0, 7),
+      total: Object.values(counts).reduce((a, b) => a + b, 0),
+      byStatus: counts,
+      expiringSoon: Number(expiring?.n ?? 0),
+      expiringWithinDays: EXPIRY_WARNING_DAYS,
+      robotFailures7d: Number(failures?.n ?? 0),
+      approvedThisMonth: { count: Number(approved?.n ?? 0), totalTtc: amount(approved?.total), partComplementaire: amount(approved?.insurer) },
+      billedThisMonth: { count: Number(billed?.n ?? 0), totalTtc: amount(billed?.total), partComplementaire: amount(billed?.insurer) },
+    };
+  });
+}

@@ -1,0 +1,90 @@
+// The PEC back end's services and routes, wired into the app by one plugin: jobs (pg-boss), robot runs and drivers,
+// live events, and the routes of the robot, the callbacks, the events stream and the PEC export, import and stats.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { EventHub } from '../events/bus';
+import { eventRoutes } from '../events/routes';
+import { JobService, QUEUES, SCHEDULES } from '../jobs/boss';
+import { RobotDrivers } from '../robot/drivers';
+import { robotRoutes } from '../robot/routes';
+import { RobotRuns } from '../robot/runs';
+import { scanExpiring } from './expiry';
+import { pecRoutes, readAuditHook } from './routes';
+
+export interface PecServices {
+  jobs: JobService;
+  events: EventHub;
+  runs: RobotRuns;
+  drivers: RobotDrivers;
+  /** Registers the job handlers and schedules (worker instances only); idempotent. */
+  startWorkers(): Promise<void>;
+}
+
+declare module '../context' {
+  interface AppContext {
+    pec: PecServices;
+  }
+}
+
+export interface PecPluginOptions {
+  /** Start the workers when the server is ready (tests); main.ts starts them itself after migrating. */
+  autoStart?: boolean;
+}
+
+interface RunJob {
+  runId: number;
+}
+
+export const pecPlugin = fp<PecPluginOptions>(async (app: FastifyInstance, options) => {
+  const ctx = app.ctx;
+  const jobs = new JobService(ctx.database, { workers: ctx.config.startWorkers, log: app.log });
+  const events = new EventHub(ctx.database);
+  const runs = new RobotRuns(ctx, jobs);
+  const callbackBase = () => {
+    if (ctx.config.publicUrl) return ctx.config.publicUrl;
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : ctx.config.port;
+    return `http://127.0.0.1:${port}`;
+  };
+  const drivers = new RobotDrivers(ctx, runs, jobs, callbackBase);
+
+  let workers: Promise<void> | undefined;
+  ctx.pec = {
+    jobs,
+    events,
+    runs,
+    drivers,
+    startWorkers() {
+      if (!ctx.config.startWorkers) return Promise.resolve();
+      workers ??= (async () => {
+        const fast = { batchSize: 25, workers: 2, pollingIntervalSeconds: 0.5 };
+        await jobs.work<RunJob>(QUEUES.robotRun, ({ runId }) => drivers.dispatch(runId), fast);
+        await jobs.work<RunJob>(QUEUES.robotSim, ({ runId }) => drivers.simulate(runId), fast);
+        await jobs.work<RunJob>(QUEUES.robotTimeout, ({ runId }) => runs.timeout(runId), { batchSize: 25, pollingIntervalSeconds: 0.5 });
+        await jobs.work(QUEUES.robotSweep, async () => void (await runs.sweep()), { batchSize: 1, pollingIntervalSeconds: 5 });
+        await jobs.work(QUEUES.expiryScan, async () => void (await scanExpiring(ctx)), { batchSize: 1, pollingIntervalSeconds: 10 });
+        for (const { queue, cron, tz } of SCHEDULES) await jobs.schedule(queue, cron, tz);
+        // Runs whose deadline passed while no instance was running end now rather than at the next sweep; open runs
+        // that lost their job are queued again.
+        await runs.sweep();
+        await drivers.recoverOrphans();
+      })();
+      return workers;
+    },
+  };
+
+  await app.register(readAuditHook);
+  await app.register(robotRoutes);
+  await app.register(eventRoutes);
+  await app.register(pecRoutes);
+
+  if (options.autoStart) app.addHook('onReady', async () => ctx.pec.startWorkers());
+  // While the server still answers: stop fetching jobs and let the running ones post their callbacks; the others go
+  // back to the queue for the next start. The event streams are ended by their own route (server/events/routes.ts).
+  app.addHook('preClose', async () => {
+    await jobs.stop();
+  });
+  app.addHook('onClose', async () => {
+    await events.stop();
+  });
+});

@@ -1,0 +1,168 @@
+// PEC files (demandes de prise en charge): the list, the file, create/edit/delete, through the resource layer.
+// Rules the layer cannot express live in the hooks: who sees which centre's files, the readable number, the mutual
+// within its network, the lifecycle of the status, no change while a robot run is in progress, the live events.
+import { eq, sql } from 'drizzle-orm';
+import { can } from '../auth/principal';
+import { mutuals, pecDossiers, shops } from '../db/schema';
+import { conflict, invalidField } from '../http/errors';
+import { bool, date, dateTime, decimal, derived, reference, text, timestamp } from '../hydra/fields';
+import type { ResourceDeclaration, Row, Tenancy } from '../hydra/types';
+import { publish } from '../events/bus';
+import { assertNumeroFree, nextNumero, normaliseSearch } from '../pec/numbering';
+import { embedReferences, expandItem, openExecution } from '../pec/present';
+import { canUseShop, pecReadScope } from '../pec/visibility';
+import { dossierEvent, parisToday } from '../robot/runs';
+import { PAYMENT_PERMISSION, PEC_MESSAGES, pecDossierSchema, transitionError, type PecStatus } from '../../src/domain/pec';
+import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+
+const readOnly = { writable: false } as const;
+
+/** A file belongs to its centre's organisation; the centre must be one the user sees (assigned, or all of them). */
+const pecTenancy: Tenancy = {
+  holdingColumn: pecDossiers.holdingId,
+  readScope: pecReadScope,
+  async assignHolding(principal, input, tx, existing) {
+    if (typeof input.shop !== 'number') return undefined;
+    const [shop] = await tx.select({ id: shops.id, holdingId: shops.holdingId }).from(shops).where(eq(shops.id, input.shop));
+    if (!shop || !canUseShop(principal, shop)) throw invalidField('shop', PEC_MESSAGES.shopOutOfScope);
+    if (existing && existing.holdingId !== shop.holdingId) throw invalidField('shop', PEC_MESSAGES.shopOutOfScope);
+    return shop.holdingId;
+  },
+};
+
+export const pecDossiersResource: ResourceDeclaration = {
+  name: 'pec_dossiers',
+  className: 'PecDossier',
+  title: 'Demande de PEC',
+  auditName: 'pec_dossier',
+  table: pecDossiers,
+  idColumn: pecDossiers.id,
+  fields: {
+    numeroDossier: text(pecDossiers.numeroDossier, { iri: 'name', description: 'Numéro lisible, unique dans l’organisation ; généré si absent (PEC-2026-000123)' }),
+    status: text(pecDossiers.status, { description: 'draft, processing, pending, approved, rejected, billed ou paid ; créée en draft, changée selon le cycle de vie' }),
+    shop: reference('shops', pecDossiers.shopId, { required: true, description: 'Centre ({@id, id, name, displayName} en lecture)' }),
+    network: reference('networks', pecDossiers.networkId, { description: 'Réseau (plateforme) ; celui de la mutuelle si absent' }),
+    mutual: reference('mutuals', pecDossiers.mutualId, { required: true, description: 'Mutuelle ({@id, id, name, code, networkId, network {id, name}} en lecture)' }),
+    numeroDossierAssure: text(pecDossiers.numeroDossierAssure, { required: true, description: 'Numéro du dossier patient dans le logiciel métier' }),
+    numeroDevisAssure: text(pecDossiers.numeroDevisAssure, { required: true, description: 'Numéro du devis' }),
+    commentaire: text(pecDossiers.commentaire),
+    dateCreation: date(pecDossiers.dateCreation, { ...readOnly, description: 'Date de création du DPEC (robot)' }),
+    totalTtc: decimal(pecDossiers.totalTtc, { description: 'Montant du devis TTC, en euros' }),
+    externalId: text(pecDossiers.externalId, { ...readOnly, description: 'Identifiant du dossier pour le robot (id_pecflow), attribué au premier DPEC' }),
+    numDossierDpec: text(pecDossiers.numDossierDpec, readOnly),
+    numPec: text(pecDossiers.numPec, readOnly),
+    prixFraisReels: decimal(pecDossiers.prixFraisReels, readOnly),
+    baseSs: decimal(pecDossiers.baseSs, readOnly),
+    partSs: decimal(pecDossiers.partSs, readOnly),
+    partComplementaire: decimal(pecDossiers.partComplementaire, readOnly),
+    resteCharge: decimal(pecDossiers.resteCharge, readOnly),
+    datePeremption: date(pecDossiers.datePeremption, { ...readOnly, description: "Fin de validité de l'accord : facturer avant" }),
+    dateValidation: dateTime(pecDossiers.dateValidation, readOnly),
+    dateFacturationEffective: date(pecDossiers.dateFacturationEffective, readOnly),
+    statutFacturation: bool(pecDossiers.statutFacturation, readOnly),
+    numBilling: text(pecDossiers.numBilling, { description: 'N° de facture du logiciel (fenêtre de facturation, PATCH)' }),
+    dateBilling: date(pecDossiers.dateBilling, { description: 'Date de facture du logiciel (fenêtre de facturation, PATCH)' }),
+    detailRefus: text(pecDossiers.detailRefus, readOnly),
+    appareils: derived('array', () => undefined, { description: 'Appareils par oreille (fiche seulement)' }),
+    workflowExecutions: derived('array', () => undefined, { description: 'Exécutions du robot, les plus récentes d’abord (fiche seulement)' }),
+    runInProgress: derived('object', () => undefined, { description: 'Appel robot en cours {runId, kind, step, startedAt, deadlineAt} ou null (fiche seulement)' }),
+    createdAt: timestamp(pecDossiers.createdAt),
+    updatedAt: timestamp(pecDossiers.updatedAt),
+  },
+  schema: { create: pecDossierSchema, update: pecDossierSchema },
+  permissions: RESOURCE_PERMISSIONS.pec_dossiers!,
+  tenancy: pecTenancy,
+  search: [pecDossiers.searchText],
+  // One trigram-indexed column kept by the database (migration 0003): fast at a million files.
+  searchCondition(term) {
+    const pattern = `%${normaliseSearch(term).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return sql`${pecDossiers.searchText} like ${pattern}`;
+  },
+  filters: {
+    status: pecDossiers.status,
+    shop: pecDossiers.shopId,
+    mutual: pecDossiers.mutualId,
+    network: pecDossiers.networkId,
+    holding: pecDossiers.holdingId,
+    statutFacturation: pecDossiers.statutFacturation,
+    externalId: pecDossiers.externalId,
+  },
+  // The first is also the spec's dateFrom/dateTo.
+  rangeFilters: { createdAt: pecDossiers.createdAt, datePeremption: pecDossiers.datePeremption, dateValidation: pecDossiers.dateValidation },
+  order: {
+    createdAt: pecDossiers.createdAt,
+    numeroDossier: pecDossiers.numeroDossier,
+    totalTtc: pecDossiers.totalTtc,
+    status: pecDossiers.status,
+    dateValidation: pecDossiers.dateValidation,
+    datePeremption: pecDossiers.datePeremption,
+    updatedAt: pecDossiers.updatedAt,
+    id: pecDossiers.id,
+  },
+  defaultOrder: ['createdAt', 'desc'],
+  deletion: { mode: 'hard' },
+  versioned: true,
+  hooks: {
+    async beforeWrite({ tx, principal }, input, values, existing) {
+      if (existing && (await openExecution(tx, existing.id as number))) {
+        throw conflict('Un appel robot est en cours sur ce dossier : modification impossible pour le moment.');
+      }
+
+      // The mutual within the chosen network; the file's network is the mutual's when none is named.
+      if (typeof input.mutual === 'number') {
+        const [mutual] = await tx.select({ networkId: mutuals.networkId }).from(mutuals).where(eq(mutuals.id, input.mutual));
+        if (mutual) {
+          if (typeof input.network === 'number' && mutual.networkId !== input.network) throw invalidField('mutual', PEC_MESSAGES.mutualOutsideNetwork);
+          values.networkId = typeof input.network === 'number' ? input.network : mutual.networkId;
+        }
+      }
+
+      const holdingId = (values.holdingId ?? existing?.holdingId) as number;
+      if (!existing) {
+        values.status = 'draft';
+        values.createdById = principal.id;
+        if (typeof input.numeroDossier === 'string') await assertNumeroFree(tx, holdingId, input.numeroDossier);
+        else values.numeroDossier = await nextNumero(tx, holdingId);
+        return;
+      }
+
+      if ('numeroDossier' in input) {
+        if (typeof input.numeroDossier !== 'string') delete values.numeroDossier;
+        else if (input.numeroDossier !== existing.numeroDossier) await assertNumeroFree(tx, holdingId, input.numeroDossier, existing.id as number);
+      }
+      const from = existing.status as string;
+      const to = input.status as PecStatus | undefined;
+      if (to === undefined || to === from) {
+        delete values.status;
+        return;
+      }
+      const refused = transitionError(from, to);
+      if (refused) throw invalidField('status', refused);
+      if (to === 'paid' && !can(principal, PAYMENT_PERMISSION)) throw invalidField('status', 'Enregistrer un paiement demande la permission « Enregistrer les paiements ».');
+      if (to === 'billed') {
+        values.statutFacturation = true;
+        values.dateFacturationEffective = existing.dateFacturationEffective ?? parisToday();
+      }
+      if (to === 'approved' && !existing.dateValidation) values.dateValidation = new Date();
+    },
+
+    async afterWrite({ tx }, id, _input, existing) {
+      const [row] = await tx
+        .select({ id: pecDossiers.id, holdingId: pecDossiers.holdingId, shopId: pecDossiers.shopId, numeroDossier: pecDossiers.numeroDossier, status: pecDossiers.status })
+        .from(pecDossiers)
+        .where(eq(pecDossiers.id, id));
+      if (row) await publish(tx, dossierEvent(existing ? 'dossier.updated' : 'dossier.created', row, row.status));
+    },
+
+    async beforeDelete({ tx }, existing) {
+      if (await openExecution(tx, existing.id as number)) throw conflict('Suppression impossible : un appel robot est en cours sur ce dossier.');
+      const row = existing as Row & { id: number; holdingId: number; shopId: number; numeroDossier: string; status: string };
+      await publish(tx, dossierEvent('dossier.deleted', row, row.status));
+    },
+
+    async expand({ tx }, items, rows, mode) {
+      await embedReferences(tx, items, rows);
+      if (mode === 'item') for (const [index, item] of items.entries()) await expandItem(tx, item, rows[index]!.id as number);
+    },
+  },
+};

@@ -1,0 +1,207 @@
+// The two robot drivers. The mode and the external robot's URL are system settings (integrations.robot_mode,
+// integrations.robot_url), read when each run is dispatched; ROBOT_MODE and ROBOT_URL only give their first value.
+// - simulator: in-process; after ROBOT_SIM_DELAY_MS it posts each callback to this server over HTTP, signed like an
+//   external robot's, one durable job per callback (a restart resumes where the run was).
+// - http: POSTs the job (file, centre, mutual, network and the centre's decrypted credentials) to the robot URL,
+//   signed in X-Pecflow-Signature; the robot then posts its callbacks. A refusal fails the run with
+//   "Robot API returned {status}: {body}", shortened for people by shapeRobotError.
+import { and, eq, isNull } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import { credentialSoftware, mutuals, networks, pecDossiers, shopCredentials, shops, software } from '../db/schema';
+import { SETTING_KEYS } from '../settings';
+import { QUEUES, type JobService } from '../jobs/boss';
+import type { CallbackType } from '../../src/domain/pec';
+import { PECFLOW_SIGNATURE_HEADER, ROBOT_SIGNATURE_HEADER, sign } from './signature';
+import { simulatorCallback, simulatorOutcome } from './simulator';
+import type { Execution, RobotRuns, RunKind } from './runs';
+
+const HTTP_TIMEOUT_MS = 30_000;
+
+export class RobotDrivers {
+  constructor(
+    private readonly app: AppContext,
+    private readonly runs: RobotRuns,
+    private readonly jobs: JobService,
+    /** Base URL the callbacks go to: PUBLIC_URL, or this server on loopback. */
+    private readonly callbackBase: () => string,
+  ) {}
+
+  async mode(): Promise<'simulator' | 'http'> {
+    const mode = await this.app.settings.string(SETTING_KEYS.robotMode, this.app.config.robotMode ?? 'simulator');
+    return mode === 'http' ? 'http' : 'simulator';
+  }
+
+  async robotUrl(): Promise<string> {
+    return (await this.app.settings.string(SETTING_KEYS.robotUrl, '')) || this.app.config.robotUrl || '';
+  }
+
+  callbackUrl(type: CallbackType) {
+    return `${this.callbackBase().replace(/\/$/, '')}/api/callbacks/${type}`;
+  }
+
+  /** The robot-run job: hands the run to the driver of the moment. */
+  async dispatch(runId: number): Promise<void> {
+    const step = await this.runs.openStep(runId);
+    if (!step) return;
+    if ((await this.mode()) === 'http') {
+      try {
+        await this.postJob(step);
+      } catch (error) {
+        await this.runs.closeRun(runId, [error instanceof Error ? error.message : String(error)], 'error');
+      }
+      return;
+    }
+    await this.jobs.send(QUEUES.robotSim, { runId }, { startAfter: new Date(Date.now() + this.app.config.robotSimDelayMs) });
+  }
+
+  /**
+   * Open runs that lost their job (the server stopped between recording a run and queueing it, or between two
+   * simulator steps; demo files seeded "en cours"): queued again. A run handed to an external robot is left to it
+   * (its timeout still applies). Returns the number of runs queued again.
+   */
+  async recoverOrphans(): Promise<number> {
+    const rows = await this.app.database.query<{ run_id: number; dispatched: boolean; simulated: boolean }>(
+      `select e.run_id,
+          exists(select 1 from pgboss.job j where j.name = $1 and (j.data->>'runId')::int = e.run_id)
+            or exists(select 1 from pgboss.archive a where a.name = $1 and (a.data->>'runId')::int = e.run_id) as dispatched,
+          exists(select 1 from pgboss.job j where j.name = $2 and (j.data->>'runId')::int = e.run_id)
+            or exists(select 1 from pgboss.archive a where a.name = $2 and (a.data->>'runId')::int = e.run_id) as simulated
+        from workflow_executions e
+        where e.completed_at is null and e.run_id is not null
+          and not exists (select 1 from pgboss.job j where j.name in ($1, $2) and j.state < 'completed' and (j.data->>'runId')::int = e.run_id)`,
+      [QUEUES.robotRun, QUEUES.robotSim],
+    );
+    let queued = 0;
+    for (const row of rows) {
+      if (!row.dispatched) await this.jobs.send(QUEUES.robotRun, { runId: row.run_id });
+      else if (row.simulated) await this.jobs.send(QUEUES.robotSim, { runId: row.run_id });
+      else continue;
+      queued++;
+    }
+    return queued;
+  }
+
+  // ---------- simulator ----------
+
+  /** The robot-sim job: posts the open step's callback, then queues the next step's after the delay. */
+  async simulate(runId: number): Promise<void> {
+    const step = await this.runs.openStep(runId);
+    if (!step) return;
+    const type = step.callbackType as CallbackType;
+    const found = await this.runs.dossierWithNetwork(step.dossierId);
+    const start = await this.runs.runStart(runId);
+    const externalId = found?.dossier.externalId;
+    if (!found || !externalId || !start) return;
+    const { dossier } = found;
+    // "-SILENCE": the robot retrieves the data, then never gives its final answer; the timeout ends the run.
+    if (simulatorOutcome(dossier.numeroDossierAssure) === 'silent' && type !== 'scraping') return;
+
+    const body = JSON.stringify(
+      simulatorCallback(type, { externalId, numeroDossierAssure: dossier.numeroDossierAssure, networkCode: found.networkCode }, runId, start.startedAt),
+    );
+    const response = await fetch(this.callbackUrl(type), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [ROBOT_SIGNATURE_HEADER]: sign(body, this.app.config.robotCallbackSecret) },
+      body,
+      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+    });
+    await response.arrayBuffer().catch(() => undefined);
+    // A refusal of the data itself (404, 422) will not change on a retry; anything else is retried by pg-boss.
+    if (!response.ok && response.status !== 404 && response.status !== 422) throw new Error(`rappel du simulateur refusé (HTTP ${response.status})`);
+
+    const next = await this.runs.openStep(runId);
+    if (next && next.id !== step.id) {
+      await this.jobs.send(QUEUES.robotSim, { runId }, { startAfter: new Date(Date.now() + this.app.config.robotSimDelayMs) });
+    }
+  }
+
+  // ---------- external robot ----------
+
+  private async postJob(step: Execution): Promise<void> {
+    const url = await this.robotUrl();
+    if (!url) throw new Error('Aucune adresse de robot configurée (Paramètres > Système : integrations.robot_url).');
+    const body = JSON.stringify(await this.jobPayload(step));
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [PECFLOW_SIGNATURE_HEADER]: sign(body, this.app.config.robotCallbackSecret) },
+        body,
+        signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+      });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+      throw new Error(`Robot injoignable (${cause}) : vérifiez l'adresse du robot dans les paramètres système.`);
+    }
+    const text = await response.text().catch(() => '');
+    if (!response.ok) throw new Error(`Robot API returned ${response.status}: ${text.slice(0, 2000)}`);
+  }
+
+  /** Everything the robot needs for the run, decrypted credentials included. Only ever sent to the robot. */
+  async jobPayload(step: Execution) {
+    const kind = (step.runKind ?? 'dpec') as RunKind;
+    const [row] = await this.app.db
+      .select({ dossier: pecDossiers, shop: shops, mutual: mutuals, network: networks })
+      .from(pecDossiers)
+      .innerJoin(shops, eq(shops.id, pecDossiers.shopId))
+      .leftJoin(mutuals, eq(mutuals.id, pecDossiers.mutualId))
+      .leftJoin(networks, eq(networks.id, pecDossiers.networkId))
+      .where(eq(pecDossiers.id, step.dossierId));
+    if (!row) throw new Error('Dossier introuvable');
+    const { dossier, shop, mutual, network } = row;
+    const credentials = await this.app.db
+      .select({ credential: credentialSoftware, software })
+      .from(shopCredentials)
+      .innerJoin(credentialSoftware, eq(credentialSoftware.id, shopCredentials.credentialId))
+      .innerJoin(software, eq(software.id, credentialSoftware.softwareId))
+      .where(
+        and(
+          eq(shopCredentials.shopId, shop.id),
+          eq(credentialSoftware.status, 'Active'),
+          isNull(credentialSoftware.deletedAt),
+          eq(software.status, 'Active'),
+          isNull(software.deletedAt),
+        ),
+      );
+    const reveal = (value: string | null) => {
+      if (!value) return null;
+      try {
+        return this.app.secrets.decrypt(value);
+      } catch {
+        return null;
+      }
+    };
+    return {
+      action: kind === 'dpec' ? 'setup_and_create_dpec' : 'setup_and_billing_pec',
+      run_id: step.runId,
+      id_pecflow: dossier.externalId,
+      callback_urls: Object.fromEntries((kind === 'dpec' ? (['scraping', 'dpec'] as const) : (['billing'] as const)).map((t) => [t, this.callbackUrl(t)])),
+      callback_signature: { header: 'X-Robot-Signature', algorithm: 'HMAC-SHA256 (hex) du corps brut avec ROBOT_CALLBACK_SECRET' },
+      dossier: {
+        id: dossier.id,
+        numero_dossier: dossier.numeroDossier,
+        numero_dossier_assure: dossier.numeroDossierAssure,
+        numero_devis_assure: dossier.numeroDevisAssure,
+        num_dossier_dpec: dossier.numDossierDpec,
+        num_pec: dossier.numPec,
+        num_billing: dossier.numBilling,
+        date_billing: dossier.dateBilling,
+        total_ttc: dossier.totalTtc,
+      },
+      centre: { id: shop.id, nom: shop.name, nom_affiche: shop.displayName, siret: shop.siret, finess: shop.finess, rpps: shop.rpps, code_client: shop.codeClient },
+      mutuelle: mutual ? { id: mutual.id, nom: mutual.name, code: mutual.code } : null,
+      reseau: network ? { id: network.id, nom: network.name, code: network.code } : null,
+      identifiants: credentials.map(({ credential, software: s }) => ({
+        logiciel: { id: s.id, libelle: s.label, type: s.type },
+        login: credential.login,
+        password: reveal(credential.passwordEnc),
+        login_page: credential.loginPage,
+        api_key: reveal(credential.apiKeyEnc),
+        api_secret: reveal(credential.apiSecretEnc),
+        context_type: credential.contextType,
+        context_name: credential.contextName,
+        environment: credential.environment,
+      })),
+    };
+  }
+}

@@ -1,0 +1,52 @@
+// The robot's HTTP side: starting runs from the PEC screens, and the callbacks the robot (or a person, through the
+// manual result forms) posts back.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticate } from '../auth/plugin';
+import { principalOf } from '../context';
+import { badRequest, notFound, unauthorized } from '../http/errors';
+import { CALLBACK_MESSAGES, CALLBACK_TYPES, type CallbackType } from '../../src/domain/pec';
+import { ROBOT_SIGNATURE_HEADER, verifySignature } from './signature';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The body exactly as received (callbacks): what the robot signed. */
+    rawBody?: string;
+  }
+}
+
+export async function robotRoutes(app: FastifyInstance) {
+  const { runs } = app.ctx.pec;
+
+  app.post('/api/robot-frontend/setup-and-create-dpec', async (request) => runs.start(principalOf(request), request.body, 'dpec'));
+  app.post('/api/robot-frontend/setup-and-billing-pec', async (request) => runs.start(principalOf(request), request.body, 'billing'));
+
+  // In this context only: keep the raw body next to the parsed one, for the signature.
+  app.removeContentTypeParser(['application/json', 'application/ld+json', 'application/merge-patch+json', 'application/problem+json']);
+  app.addContentTypeParser(['application/json', 'application/ld+json'], { parseAs: 'string' }, (request, body, done) => {
+    const text = String(body);
+    request.rawBody = text;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(badRequest('Le corps de la requête n’est pas un JSON valide.'), undefined);
+    }
+  });
+
+  // Public at the auth hook's level: the robot signs instead; a person without a signature must be signed in.
+  app.post('/api/callbacks/:type', { config: { public: true } }, async (request: FastifyRequest) => {
+    const type = (request.params as { type: string }).type as CallbackType;
+    if (!CALLBACK_TYPES.includes(type)) throw notFound('Type de rappel inconnu : scraping, dpec ou billing.');
+    const raw = request.rawBody ?? '';
+    const signature = request.headers[ROBOT_SIGNATURE_HEADER];
+    if (signature !== undefined) {
+      if (!verifySignature(raw, app.ctx.config.robotCallbackSecret, Array.isArray(signature) ? signature[0] : signature)) {
+        throw unauthorized(CALLBACK_MESSAGES.badSignature);
+      }
+      return runs.receive(type, raw, request.body, { robot: true });
+    }
+    const principal = await authenticate(request);
+    if (!principal) throw unauthorized('Authentification requise : jeton absent ou invalide.');
+    return runs.receive(type, raw, request.body, { robot: false, principal });
+  });
+}
