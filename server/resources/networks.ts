@@ -21,7 +21,9 @@ export const networksResource: ResourceDeclaration = {
     description: text(networks.description),
     isDefault: bool(networks.isDefault, { description: 'Réseau proposé par défaut (un seul à la fois)' }),
     status: text(networks.status),
-    activeMutualsCount: computed('integer', sql`(select count(*)::int from ${mutuals} where ${mutuals.networkId} = ${networks.id} and ${mutuals.status} = 'Active')`),
+    // The outer column is written qualified: Drizzle renders columns unqualified in a single-table select, and a bare
+    // "id" inside the subquery would be the mutual's own.
+    activeMutualsCount: computed('integer', sql`(select count(*)::int from ${mutuals} where ${mutuals.networkId} = ${sql.identifier('networks')}.${sql.identifier('id')} and ${mutuals.status} = 'Active')`),
     createdAt: timestamp(networks.createdAt),
     updatedAt: timestamp(networks.updatedAt),
   },

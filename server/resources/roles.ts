@@ -21,7 +21,8 @@ export const rolesResource: ResourceDeclaration = {
     description: text(roles.description),
     permissions: column('array', roles.permissions, { description: 'Clés de permission (catalogue : GET /api/permissions)' }),
     holding: reference('holdings', roles.holdingId, { embed: ['name'], description: 'Vide : rôle de la plateforme, commun à toutes les organisations' }),
-    usersCount: computed('integer', sql`(select count(*)::int from ${userRoles} where ${userRoles.roleId} = ${roles.id})`),
+    // Outer column qualified (see networks.activeMutualsCount).
+    usersCount: computed('integer', sql`(select count(*)::int from ${userRoles} where ${userRoles.roleId} = ${sql.identifier('roles')}.${sql.identifier('id')})`),
     createdAt: timestamp(roles.createdAt),
     updatedAt: timestamp(roles.updatedAt),
   },
