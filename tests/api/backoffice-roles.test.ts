@@ -1,0 +1,148 @@
+// Rôles (/api/roles) and the permission catalogue (/api/permissions): platform roles read-only to organisations,
+// organisation roles confined to theirs, no role granting more than its author holds, deletion refused while assigned.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/server';
+import {
+  auditRows,
+  checkFilter,
+  checkManyByIri,
+  checkPaginationAndSort,
+  expectForbidden,
+  expectHiddenForEveryVerb,
+  expectProblem,
+  expectViolation,
+  holdingIds,
+  idWhere,
+  ids,
+  listAll,
+  loginAll,
+  mergePatch,
+  type Tokens,
+} from './helpers/backoffice';
+import { PERMISSIONS } from '../../src/domain/permissions';
+
+let server: TestServer;
+let t: Tokens;
+let org: { horizon: number; riviera: number };
+let platformRoles: number[];
+
+async function createRole(token: string, body: Record<string, unknown>) {
+  const res = await server.request('POST', '/api/roles', { token, body });
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  t = await loginAll(server, ['admin', 'horizonAdmin', 'audio', 'rivieraAdmin']);
+  org = await holdingIds(server);
+  platformRoles = ids(await listAll(server, t.admin, 'roles', 'order[id]=asc'));
+});
+afterAll(() => server?.close());
+
+describe('GET /api/permissions', () => {
+  it('lists the catalogue with French labels, modules and levels', async () => {
+    const res = await server.request('GET', '/api/permissions', { token: t.horizonAdmin });
+    expect(res.status).toBe(200);
+    expect(res.body.totalItems).toBe(PERMISSIONS.length);
+    expect(res.body.member).toContainEqual(expect.objectContaining({ key: 'settings.shops.view', module: 'user', level: 'view', label: 'Voir les centres' }));
+    expect(Object.keys(res.body.modules).sort()).toEqual(['audit', 'billing', 'mutual', 'patient', 'report', 'system', 'user', 'workflow']);
+  });
+});
+
+describe('GET /api/roles', () => {
+  it('pages, sorts, filters and searches', async () => {
+    await createRole(t.horizonAdmin, { name: 'Accueil Horizon', description: 'Secrétariat des centres', permissions: ['pec.view', 'settings.pec.create'] });
+    await checkPaginationAndSort(server, t.admin, 'roles', 'name');
+    await checkFilter(server, t.admin, 'roles', 'holding', (r) => r.holding?.['@id']);
+    await checkFilter(server, t.admin, 'roles', 'name', (r) => r.name);
+    await checkManyByIri(server, t.admin, 'roles');
+    expect((await listAll(server, t.admin, 'roles', 'search=secretariat')).map((r) => r.name)).toEqual(['Accueil Horizon']);
+  });
+
+  it('shows the seeded roles with their permissions and how many users hold them', async () => {
+    const [organisationAdmin] = await listAll(server, t.admin, 'roles', `name=${encodeURIComponent("Administrateur d'organisation")}`);
+    expect(organisationAdmin).toMatchObject({ '@type': 'Role', holding: null, usersCount: 2 });
+    expect(organisationAdmin.permissions).toContain('settings.companies.*');
+  });
+
+  it('shows an organisation the platform roles and its own, not the other organisation', async () => {
+    const riviera = await createRole(t.rivieraAdmin, { name: 'Vendeur Riviera', permissions: ['pec.view'] });
+    const horizonSees = await listAll(server, t.horizonAdmin, 'roles');
+    expect(ids(horizonSees)).toEqual(expect.arrayContaining(platformRoles));
+    expect(ids(horizonSees)).not.toContain(riviera.id);
+    expect(horizonSees.every((r) => r.holding === null || r.holding.id === org.horizon)).toBe(true);
+  });
+
+  it('is refused without settings.users.view', async () => {
+    await expectForbidden(server, t.audio, 'GET', '/api/roles');
+  });
+});
+
+describe('writing roles', () => {
+  it("creates a role in the author's organisation, whatever holding the body names", async () => {
+    const role = await createRole(t.horizonAdmin, { name: 'Audio junior', permissions: ['pec.view', 'pec.create'], holding: `/api/holdings/${org.horizon}` });
+    expect(role.holding.id).toBe(org.horizon);
+    expectViolation(
+      await server.request('POST', '/api/roles', { token: t.horizonAdmin, body: { name: 'Ailleurs', permissions: [], holding: `/api/holdings/${org.riviera}` } }),
+      'holding',
+      'Organisation introuvable ou hors de votre périmètre.',
+    );
+    const [audit] = await auditRows(server, 'roles', role.id);
+    expect(audit).toMatchObject({ action: 'role.create', actor_email: 'direction@audition-horizon.fr', holding_id: org.horizon });
+    expect(audit!.changes.permissions).toEqual({ before: null, after: ['pec.view', 'pec.create'] });
+  });
+
+  it('never grants a permission its author lacks', async () => {
+    expectViolation(
+      await server.request('POST', '/api/roles', { token: t.horizonAdmin, body: { name: 'Escalade', permissions: ['pec.view', 'admin.*', 'settings.mutuelles.create'] } }),
+      'permissions',
+      "Vous ne pouvez pas accorder des droits que vous n'avez pas : admin.*, settings.mutuelles.create.",
+    );
+    // A wildcard the author holds only in part is refused too (settings.mutuelles.view does not cover settings.mutuelles.*).
+    expectViolation(
+      await server.request('POST', '/api/roles', { token: t.horizonAdmin, body: { name: 'Joker', permissions: ['settings.mutuelles.*'] } }),
+      'permissions',
+      "Vous ne pouvez pas accorder des droits que vous n'avez pas : settings.mutuelles.*.",
+    );
+    const role = await createRole(t.horizonAdmin, { name: 'Modeste', permissions: ['pec.view'] });
+    expectViolation(
+      await server.request('PATCH', `/api/roles/${role.id}`, { token: t.horizonAdmin, body: { permissions: ['pec.view', 'settings.system.edit'] }, headers: mergePatch }),
+      'permissions',
+      "Vous ne pouvez pas accorder des droits que vous n'avez pas : settings.system.edit.",
+    );
+    // The platform administrator holds everything.
+    expect((await server.request('POST', '/api/roles', { token: t.admin, body: { name: 'Auditeur plateforme', permissions: ['audit.view', 'settings.*'] } })).status).toBe(201);
+  });
+
+  it('validates name and permission keys in French', async () => {
+    const res = await server.request('POST', '/api/roles', { token: t.horizonAdmin, body: { name: 'R', permissions: ['pec.view', 'pec.inventee'] } });
+    expectViolation(res, 'name', 'Le nom du rôle est requis (min. 2 caractères)');
+    expectViolation(res, 'permissions', 'Permission inconnue');
+    expectViolation(await server.request('POST', '/api/roles', { token: t.horizonAdmin, body: { name: 'Liste', permissions: 'pec.view' } }), 'permissions', 'Liste de permissions attendue');
+  });
+
+  it('keeps platform roles out of reach of organisations (403), and the other organisation roles hidden (404)', async () => {
+    const platform = platformRoles[1]!;
+    expectProblem(await server.request('PATCH', `/api/roles/${platform}`, { token: t.horizonAdmin, body: { name: 'Renommé' }, headers: mergePatch }), 403, 'Vous ne pouvez pas modifier cet élément (rôle).');
+    expectProblem(await server.request('DELETE', `/api/roles/${platform}`, { token: t.horizonAdmin }), 403);
+    const horizonRole = await createRole(t.horizonAdmin, { name: 'Privé Horizon', permissions: ['pec.view'] });
+    await expectHiddenForEveryVerb(server, t.rivieraAdmin, 'roles', horizonRole.id, { name: 'Capture', permissions: [] }, { table: 'roles' });
+  });
+
+  it('refuses to delete a role while users hold it, then deletes it', async () => {
+    const audioRole = await idWhere(server, 'roles', 'name', 'Audioprothésiste');
+    expectProblem(await server.request('DELETE', `/api/roles/${audioRole}`, { token: t.admin }), 409, 'Impossible de supprimer : 1 utilisateur est rattaché à ce rôle.');
+    const organisationAdmin = await idWhere(server, 'roles', 'name', "Administrateur d'organisation");
+    expectProblem(await server.request('DELETE', `/api/roles/${organisationAdmin}`, { token: t.admin }), 409, 'Impossible de supprimer : 2 utilisateurs sont rattachés à ce rôle.');
+    const role = await createRole(t.horizonAdmin, { name: 'Éphémère', permissions: [] });
+    expect((await server.request('DELETE', `/api/roles/${role.id}`, { token: t.horizonAdmin })).status).toBe(204);
+    expect((await auditRows(server, 'roles', role.id)).at(-1)).toMatchObject({ action: 'role.delete' });
+  });
+
+  it('is refused without settings.users.create / update / delete', async () => {
+    await expectForbidden(server, t.audio, 'POST', '/api/roles', { name: 'Interdit', permissions: [] });
+    await expectForbidden(server, t.audio, 'PATCH', `/api/roles/${platformRoles[0]}`, { name: 'Interdit' });
+    await expectForbidden(server, t.audio, 'DELETE', `/api/roles/${platformRoles[0]}`);
+  });
+});
