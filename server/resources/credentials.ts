@@ -72,5 +72,9 @@ export const credentialsResource: ResourceDeclaration = {
         if (typeof value === 'string' && value !== '') values[column] = app.secrets.encrypt(value);
       }
     },
+    // An archived credential is no longer used by any centre (the robot must not log in with it).
+    async beforeDelete({ tx }, existing) {
+      await tx.delete(shopCredentials).where(eq(shopCredentials.credentialId, existing.id as number));
+    },
   },
 };
