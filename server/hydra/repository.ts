@@ -23,13 +23,17 @@ function columnKeys(table: PgTable): Map<AnyPgColumn, string> {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+const INT4_MAX = 2_147_483_647;
+
 /** A query value converted to the column's type; undefined when it cannot match anything. */
 function filterValue(column: AnyPgColumn, value: string): unknown {
   switch (column.dataType) {
     case 'number': {
       const iri = /^\/api\/[\w-]+\/(\d+)$/.exec(value);
       const n = Number(iri ? iri[1] : value);
-      return Number.isSafeInteger(n) ? n : undefined;
+      // An integer column cannot hold more than int4: a larger value matches nothing (rather than a database error).
+      const max = column.columnType === 'PgInteger' || column.columnType === 'PgSerial' ? INT4_MAX : Number.MAX_SAFE_INTEGER;
+      return Number.isSafeInteger(n) && Math.abs(n) <= max ? n : undefined;
     }
     case 'boolean':
       return ['true', '1'].includes(value) ? true : ['false', '0'].includes(value) ? false : undefined;
