@@ -35,7 +35,7 @@ export function BulkActions({ config, schema, rights }: Props) {
     const n = selectedIds.length;
     try {
       await action();
-      toast.success(translate('pecflow.settings.toast.success'), say(successKey, { n }));
+      toast.success(translate('pecflow.settings.toast.success'), say(successKey, { smart_count: n }));
       onUnselectItems();
     } catch (error) {
       toast.error(translate('pecflow.settings.toast.error'), extractErrorMessage(error));

@@ -158,7 +158,7 @@ function ListView({ config, schema, schemaError, onOpen }: ListViewProps) {
             {plural}
           </Typography>
           <Typography variant="body2" color="text.secondary" data-testid="list-count">
-            {loading ? '\u00a0' : say('list.count', { n: total })}
+            {loading ? '\u00a0' : say('list.count', { smart_count: total })}
           </Typography>
         </Box>
         <Stack direction="row" spacing={1}>

@@ -56,6 +56,8 @@ export default function SettingsPage() {
               {allowed.map((s) => (
                 <Route key={s.section} path={s.section} element={<Section section={s.section} />} />
               ))}
+              {/* Reached by its address without the permission, Système says why (spec section 6). */}
+              {!allowed.some((s) => s.section === 'system') && <Route path="system" element={<SystemSettings />} />}
               <Route path="*" element={<Navigate to={`/settings/${first.section}`} replace />} />
             </Routes>
           </>

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
 export const PASSWORD = 'Pecflow2026!';
 
@@ -15,4 +15,35 @@ export async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Profil' }).click();
   await page.getByRole('menuitem', { name: 'Déconnexion' }).click();
   await expect(page).toHaveURL(/\/login/);
+}
+
+/** A bearer token for direct API calls that prepare test data. */
+export async function apiToken(request: APIRequestContext, email: string, password = PASSWORD): Promise<string> {
+  const response = await request.post('/api/login_check', { data: { email, password } });
+  expect(response.ok(), `connexion API de ${email}`).toBeTruthy();
+  return (await response.json()).token as string;
+}
+
+/** Calls the API as a signed-in user; fails the test on an error answer. */
+export async function api<T = Record<string, unknown>>(request: APIRequestContext, token: string, method: string, path: string, data?: unknown): Promise<T> {
+  const response = await request.fetch(path, { method, headers: { Authorization: `Bearer ${token}` }, data });
+  expect(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`).toBeTruthy();
+  return (response.status() === 204 ? undefined : await response.json()) as T;
+}
+
+/** A name no other test uses, for records a test creates. */
+export const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A form field by its label, with or without the required mark ("Nom *"). */
+export const formField = (scope: Page | Locator, label: string) => scope.getByLabel(new RegExp(`^${escapeRegExp(label)}( \\*)?$`));
+
+/** A select (react-admin SelectInput, MUI select) by its label: its accessible name is the label then the value. */
+export const selectField = (scope: Page | Locator, label: string) => scope.getByRole('combobox', { name: new RegExp(`^${escapeRegExp(label)}( \\*)?(\\s|$)`) });
+
+/** Picks an option of a select by the field's label. */
+export async function chooseOption(page: Page, scope: Page | Locator, label: string, option: string | RegExp) {
+  await selectField(scope, label).click();
+  await page.getByRole('option', { name: option }).first().click();
 }
