@@ -27,7 +27,11 @@ function pageUrl(request: FastifyRequest, page: number) {
 
 /** The filters a collection understands, as a Hydra IriTemplate (read by the admin to build its filters). */
 export function searchTemplate(decl: ResourceDeclaration) {
-  const variables: { variable: string; property: string | null }[] = [];
+  // id and id[] (many by IRI): @api-platform/admin's getMany asks for a page of ids when the template offers `id`.
+  const variables: { variable: string; property: string | null }[] = [
+    { variable: 'id', property: 'id' },
+    { variable: 'id[]', property: 'id' },
+  ];
   if (decl.search?.length) variables.push({ variable: 'search', property: null });
   for (const key of Object.keys(decl.filters ?? {})) {
     variables.push({ variable: key, property: key.split('.')[0]! }, { variable: `${key}[]`, property: key.split('.')[0]! });
