@@ -1,6 +1,7 @@
 // Durable background jobs with pg-boss (a queue in PostgreSQL): robot runs, the simulator's callbacks, run timeouts and
-// the daily expiry scan. Jobs survive a restart: a job that was waiting runs on the next start; one that was running
-// when the server stopped goes back to the queue (pg-boss fails it as "shut down while active", then retries it).
+// the daily expiry scan. Jobs survive a restart: a job that was waiting runs on the next start; a stopping server
+// finishes the jobs in hand for a few seconds, and one still running after that (or at a crash) stays active until
+// its expiry, then pg-boss retries it on whichever instance runs. Every handler is idempotent.
 // On PGlite pg-boss runs through the database's executor; on PostgreSQL it opens its own small pool.
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/connect';
@@ -21,7 +22,7 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, 'name'>> = {
-  'robot-run': { retryLimit: 3, retryDelay: 2, expireInSeconds: 120 },
+  'robot-run': { retryLimit: 3, retryDelay: 2, expireInSeconds: 60 },
   'robot-sim': { retryLimit: 5, retryDelay: 1, expireInSeconds: 60 },
   'robot-timeout': { retryLimit: 5, retryDelay: 5, expireInSeconds: 60 },
   'robot-sweep': { retryLimit: 0, expireInSeconds: 60 },
@@ -40,10 +41,18 @@ interface Logger {
   warn(obj: unknown, msg?: string): void;
 }
 
+/** One fetch-and-run loop of a queue (our own instead of pg-boss's work(), so that a stop never races a fetch). */
+interface Loop {
+  queue: QueueName;
+  wake(): void;
+  done: Promise<void>;
+}
+
 export class JobService {
   private boss?: PgBoss;
   private starting?: Promise<PgBoss>;
-  private readonly workerIds = new Map<QueueName, string[]>();
+  private readonly loops: Loop[] = [];
+  private stopping = false;
   private stopped = false;
 
   constructor(
@@ -81,34 +90,62 @@ export class JobService {
     const id = await boss.send(queue, data, options);
     // A job due now starts at once on this instance instead of at the next poll.
     const due = !options.startAfter || (options.startAfter instanceof Date && options.startAfter.getTime() <= Date.now());
-    if (due) for (const workerId of this.workerIds.get(queue) ?? []) boss.notifyWorker(workerId);
+    if (due) for (const loop of this.loops) if (loop.queue === queue) loop.wake();
     return id;
   }
 
   /**
-   * Registers a handler. Jobs are fetched in batches and run concurrently; each one fails or completes on its own
-   * (a failed job is retried by pg-boss after the queue's delay).
+   * Runs a handler on a queue: `workers` loops each fetch up to `batchSize` jobs and run them concurrently; each job
+   * completes or fails on its own (a failed job is retried by pg-boss after the queue's delay).
    */
   async work<T extends object>(queue: QueueName, handler: JobHandler<T>, options: { batchSize?: number; workers?: number; pollingIntervalSeconds?: number } = {}) {
     const boss = await this.start();
-    const ids: string[] = [];
+    const interval = (options.pollingIntervalSeconds ?? 1) * 1000;
     for (let i = 0; i < (options.workers ?? 1); i++) {
-      ids.push(
-        await boss.work<T>(queue, { batchSize: options.batchSize ?? 10, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 }, async (jobs) => {
-          await Promise.all(
-            jobs.map(async (job) => {
-              try {
-                await handler(job.data, job);
-              } catch (error) {
-                this.options.log.warn({ err: error, queue }, 'tâche en échec, nouvel essai prévu');
-                await boss.fail(queue, job.id, { message: error instanceof Error ? error.message : String(error) }).catch(() => undefined);
-              }
-            }),
-          );
-        }),
-      );
+      let wakeUp: (() => void) | undefined;
+      let woken = false;
+      const loop: Loop = {
+        queue,
+        wake() {
+          woken = true;
+          wakeUp?.();
+        },
+        done: Promise.resolve(),
+      };
+      loop.done = (async () => {
+        while (!this.stopping) {
+          let jobs: PgBoss.Job<T>[] = [];
+          try {
+            woken = false;
+            jobs = (await boss.fetch<T>(queue, { batchSize: options.batchSize ?? 10 })) ?? [];
+            await Promise.all(
+              jobs.map(async (job) => {
+                try {
+                  await handler(job.data, job);
+                  await boss.complete(queue, job.id);
+                } catch (error) {
+                  this.options.log.warn({ err: error, queue }, 'tâche en échec, nouvel essai prévu');
+                  await boss.fail(queue, job.id, { message: error instanceof Error ? error.message : String(error) }).catch(() => undefined);
+                }
+              }),
+            );
+          } catch (error) {
+            this.options.log.error({ err: error, queue }, 'lecture de la file de tâches impossible');
+          }
+          if (jobs.length === 0 && !woken && !this.stopping) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, interval);
+              wakeUp = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+            wakeUp = undefined;
+          }
+        }
+      })();
+      this.loops.push(loop);
     }
-    this.workerIds.set(queue, [...(this.workerIds.get(queue) ?? []), ...ids]);
   }
 
   async schedule(queue: QueueName, cron: string, tz: string) {
@@ -127,14 +164,20 @@ export class JobService {
   }
 
   get hasWorkers() {
-    return this.workerIds.size > 0;
+    return this.loops.length > 0;
   }
 
-  /** Stops fetching, lets running jobs finish for a few seconds, hands the others back to the queue. */
+  /**
+   * Stops fetching and lets the jobs in hand finish (they may still queue their next step) for up to `timeoutMs`;
+   * a job still running then stays active in the queue and is retried once it expires.
+   */
   async stop(timeoutMs = 5000) {
-    this.stopped = true;
     const boss = this.boss ?? (this.starting ? await this.starting.catch(() => undefined) : undefined);
+    this.stopping = true;
+    for (const loop of this.loops) loop.wake();
+    await Promise.race([Promise.all(this.loops.map((l) => l.done)), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+    this.stopped = true;
     if (!boss) return;
-    await boss.stop({ graceful: true, timeout: timeoutMs, close: true, wait: true }).catch(() => undefined);
+    await boss.stop({ graceful: false, close: true, wait: true }).catch(() => undefined);
   }
 }

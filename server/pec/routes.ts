@@ -23,13 +23,14 @@ import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
 const PERMS = RESOURCE_PERMISSIONS.pec_dossiers!;
 const IMPORT_PERMISSION = 'import.pec';
 
-/** Records GET /api/pec_dossiers/{id} answered 200 in the audit trail (action pec_dossier.read). */
+/** Records GET /api/pec_dossiers/{id} answered 200 in the audit trail (action pec_dossier.read), before answering. */
 export const readAuditHook = fp(async (app: FastifyInstance) => {
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.method !== 'GET' || reply.statusCode !== 200 || request.routeOptions.url !== '/api/pec_dossiers/:id' || !request.principal) return;
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method !== 'GET' || reply.statusCode !== 200 || request.routeOptions.url !== '/api/pec_dossiers/:id' || !request.principal) return payload;
     const id = Number((request.params as { id: string }).id);
     const [row] = await app.ctx.db.select({ holdingId: pecDossiers.holdingId }).from(pecDossiers).where(eq(pecDossiers.id, id));
     await recordAudit(app.ctx.db, request.principal, { action: 'pec_dossier.read', entity: 'pec_dossiers', entityId: id, holdingId: row?.holdingId ?? null }).catch(() => undefined);
+    return payload;
   });
 });
 

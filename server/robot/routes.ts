@@ -6,6 +6,7 @@ import { principalOf } from '../context';
 import { badRequest, notFound, unauthorized } from '../http/errors';
 import { CALLBACK_MESSAGES, CALLBACK_TYPES, type CallbackType } from '../../src/domain/pec';
 import { ROBOT_SIGNATURE_HEADER, verifySignature } from './signature';
+import type { CallbackResult } from './runs';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,6 +14,9 @@ declare module 'fastify' {
     rawBody?: string;
   }
 }
+
+/** The spec's answer: the execution and the processing time in seconds (a repeated delivery gets the first's id). */
+const answer = ({ executionId, processing_time }: CallbackResult) => ({ executionId, processing_time });
 
 export async function robotRoutes(app: FastifyInstance) {
   const { runs } = app.ctx.pec;
@@ -43,10 +47,10 @@ export async function robotRoutes(app: FastifyInstance) {
       if (!verifySignature(raw, app.ctx.config.robotCallbackSecret, Array.isArray(signature) ? signature[0] : signature)) {
         throw unauthorized(CALLBACK_MESSAGES.badSignature);
       }
-      return runs.receive(type, raw, request.body, { robot: true });
+      return answer(await runs.receive(type, raw, request.body, { robot: true }));
     }
     const principal = await authenticate(request);
     if (!principal) throw unauthorized('Authentification requise : jeton absent ou invalide.');
-    return runs.receive(type, raw, request.body, { robot: false, principal });
+    return answer(await runs.receive(type, raw, request.body, { robot: false, principal }));
   });
 }

@@ -94,7 +94,7 @@ export const fr = {
       title: 'Tableau de bord',
       subtitle: "Ce qui demande votre attention aujourd'hui",
       byStatus: 'Demandes par état',
-      all: 'Toutes les demandes',
+      all: 'Total',
       seeList: 'Voir la liste',
       month: 'Ce mois-ci (%{month})',
       quoteTotal: 'Montant des devis',

@@ -1,0 +1,243 @@
+// GET /api/pec_dossiers: every filter and sort of the PEC list, pagination, search, who sees which files; the
+// reference lists of the PEC form; the Hydra docs. Runs on the demo data (200 files per organisation), no workers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/server';
+import { ACCOUNTS, demoRefs, type Refs } from './helpers/pec';
+
+let server: TestServer;
+let refs: Refs;
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  server = await startTestServer({ startWorkers: false });
+  refs = await demoRefs(server);
+  for (const [key, email] of Object.entries(ACCOUNTS)) tokens[key] = await server.login(email);
+});
+afterAll(() => server?.close());
+
+const list = (query: string, token = tokens.horizonAdmin) => server.get(`/api/pec_dossiers${query ? `?${query}` : ''}`, token);
+const sql = <T = any>(text: string, values: unknown[] = []) => server.database.query<T>(text, values);
+const holdingOf = async (name: string) => (await sql<{ id: number }>('select id from holdings where name = $1', [name]))[0]!.id;
+const countWhere = async (where: string, values: unknown[] = []) => Number((await sql<{ n: number }>(`select count(*)::int as n from pec_dossiers where ${where}`, values))[0]!.n);
+
+describe('the collection', () => {
+  it('answers a Hydra collection of 20, newest first, with the centre, the mutual and its network', async () => {
+    const horizon = await holdingOf('Audition Horizon');
+    const res = await list('');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/ld+json');
+    expect(res.body['@type']).toBe('hydra:Collection');
+    expect(res.body.totalItems).toBe(await countWhere('holding_id = $1', [horizon]));
+    expect(res.body.totalItems).toBe(200);
+    expect(res.body.member).toHaveLength(20);
+    const created = res.body.member.map((m: any) => m.createdAt);
+    expect([...created].sort().reverse()).toEqual(created);
+    expect(res.body.view.next).toContain('page=2');
+
+    const item = res.body.member[0];
+    expect(item['@id']).toBe(`/api/pec_dossiers/${item.id}`);
+    expect(item['@type']).toBe('PecDossier');
+    expect(item.shop).toMatchObject({ '@id': expect.stringMatching(/^\/api\/shops\/\d+$/), name: expect.any(String) });
+    expect(item.mutual).toMatchObject({ name: expect.any(String), code: expect.any(String), networkId: expect.any(Number), network: { id: expect.any(Number), name: expect.any(String) } });
+    expect(item.network).toMatchObject({ id: item.mutual.networkId, name: item.mutual.network.name });
+    expect(item).not.toHaveProperty('appareils');
+    expect(item).not.toHaveProperty('searchText');
+  });
+
+  it('pages with page and limit (or itemsPerPage), without overlap', async () => {
+    const first = await list('limit=7&page=1');
+    const second = await list('itemsPerPage=7&page=2');
+    expect(first.body.member).toHaveLength(7);
+    expect(second.body.member).toHaveLength(7);
+    const ids = new Set(first.body.member.map((m: any) => m.id));
+    for (const m of second.body.member) expect(ids.has(m.id)).toBe(false);
+    const last = await list('limit=7&page=29');
+    expect(last.body.member).toHaveLength(200 - 28 * 7);
+  });
+
+  it('filters on each of the seven statuses, and on several at once', async () => {
+    let sum = 0;
+    for (const status of ['draft', 'processing', 'pending', 'approved', 'rejected', 'billed', 'paid']) {
+      const res = await list(`status=${status}&limit=100`);
+      expect(res.status).toBe(200);
+      expect(res.body.totalItems, status).toBeGreaterThan(0);
+      for (const m of res.body.member) expect(m.status).toBe(status);
+      sum += res.body.totalItems;
+    }
+    expect(sum).toBe(200);
+    const both = await list('status[]=approved&status[]=billed&limit=100');
+    const approved = await list('status=approved');
+    const billed = await list('status=billed');
+    expect(both.body.totalItems).toBe(approved.body.totalItems + billed.body.totalItems);
+    expect((await list('status=nimporte')).body.totalItems).toBe(0);
+  });
+
+  it('searches the file, patient and quote numbers, the centre and the mutual, ignoring case and accents', async () => {
+    const horizon = await holdingOf('Audition Horizon');
+    const [sample] = await sql<{ numero_dossier: string; numero_dossier_assure: string; numero_devis_assure: string }>(
+      'select numero_dossier, numero_dossier_assure, numero_devis_assure from pec_dossiers where holding_id = $1 order by id limit 1',
+      [horizon],
+    );
+    const byNumber = await list(`search=${encodeURIComponent(sample!.numero_dossier.toLowerCase())}`);
+    expect(byNumber.body.member.map((m: any) => m.numeroDossier)).toContain(sample!.numero_dossier);
+    const byPatient = await list(`search=${encodeURIComponent(sample!.numero_dossier_assure.toLowerCase())}`);
+    expect(byPatient.body.totalItems).toBeGreaterThanOrEqual(1);
+    for (const m of byPatient.body.member) expect(m.numeroDossierAssure.toLowerCase()).toContain(sample!.numero_dossier_assure.toLowerCase());
+    const byQuote = await list(`search=${encodeURIComponent(sample!.numero_devis_assure)}`);
+    expect(byQuote.body.member.some((m: any) => m.numeroDevisAssure === sample!.numero_devis_assure)).toBe(true);
+
+    // A centre, typed in capitals.
+    const boulogne = await list('search=BOULOGNE&limit=100');
+    expect(boulogne.body.totalItems).toBe(await countWhere('shop_id = $1', [refs.shops['Horizon Boulogne']]));
+    for (const m of boulogne.body.member) expect(m.shop.name).toBe('Horizon Boulogne');
+
+    // A mutual with an accent, searched without it and with it in capitals.
+    const aesio = await countWhere('holding_id = $1 and mutual_id = $2', [horizon, refs.mutuals['Aésio']!.id]);
+    expect(aesio).toBeGreaterThan(0);
+    expect((await list('search=aesio')).body.totalItems).toBe(aesio);
+    expect((await list(`search=${encodeURIComponent('AÉSIO')}`)).body.totalItems).toBe(aesio);
+    for (const m of (await list('search=aesio&limit=100')).body.member) expect(m.mutual.name).toBe('Aésio');
+
+    // LIKE wildcards typed by the user are plain characters.
+    expect((await list('search=%25')).body.totalItems).toBe(0);
+    expect((await list('search=_')).body.totalItems).toBe(0);
+  });
+
+  it('filters on the creation date with dateFrom/dateTo and createdAt[after]/[before]', async () => {
+    const horizon = await holdingOf('Audition Horizon');
+    const [bounds] = await sql<{ from: string; to: string }>(
+      `select to_char((now() - interval '60 days')::date, 'YYYY-MM-DD') as "from", to_char((now() - interval '20 days')::date, 'YYYY-MM-DD') as "to"`,
+    );
+    const res = await list(`dateFrom=${bounds!.from}&dateTo=${bounds!.to}&limit=100`);
+    expect(res.status).toBe(200);
+    expect(res.body.totalItems).toBeGreaterThan(0);
+    expect(res.body.totalItems).toBeLessThan(200);
+    for (const m of res.body.member) {
+      expect(m.createdAt.slice(0, 10) >= bounds!.from || new Date(m.createdAt) >= new Date(`${bounds!.from}T00:00:00`)).toBe(true);
+      expect(new Date(m.createdAt) < new Date(new Date(`${bounds!.to}T00:00:00`).getTime() + 86_400_000)).toBe(true);
+    }
+    const apiPlatform = await list(`createdAt[after]=${bounds!.from}&createdAt[before]=${bounds!.to}`);
+    expect(apiPlatform.body.totalItems).toBe(res.body.totalItems);
+    const onlyFrom = await list(`dateFrom=${bounds!.from}`);
+    expect(onlyFrom.body.totalItems).toBeGreaterThan(res.body.totalItems);
+    expect(onlyFrom.body.totalItems).toBeLessThanOrEqual(await countWhere('holding_id = $1', [horizon]));
+  });
+
+  it('sorts on createdAt, numeroDossier, totalTtc, status and dateValidation, both ways, in both notations', async () => {
+    const compare = (a: unknown, b: unknown) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : (a as never) < (b as never) ? -1 : 1);
+    for (const field of ['createdAt', 'numeroDossier', 'totalTtc', 'status', 'dateValidation']) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const res = await list(`sort=${field}&order=${direction}&limit=100&status[]=approved&status[]=billed&status[]=paid&status[]=pending`);
+        expect(res.status).toBe(200);
+        const values = res.body.member.map((m: any) => m[field]);
+        const sorted = [...values].sort((a, b) => (direction === 'asc' ? compare(a, b) : -compare(a, b)));
+        if (field === 'dateValidation' || field === 'totalTtc') {
+          // Files without a value have none to compare.
+          const present = values.filter((v: unknown) => v !== null);
+          expect(present, `${field} ${direction}`).toEqual(sorted.filter((v: unknown) => v !== null));
+        } else expect(values, `${field} ${direction}`).toEqual(sorted);
+      }
+    }
+    const dash = await list('sort=-totalTtc&limit=10&status=approved');
+    const bracket = await list('order[totalTtc]=desc&limit=10&status=approved');
+    expect(dash.body.member.map((m: any) => m.id)).toEqual(bracket.body.member.map((m: any) => m.id));
+    const amounts = dash.body.member.map((m: any) => m.totalTtc);
+    expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
+    // An unknown sort falls back to the default.
+    const unknown = await list('sort=patient');
+    expect(unknown.body.member.map((m: any) => m.id)).toEqual((await list('')).body.member.map((m: any) => m.id));
+  });
+
+  it('filters on the centre and the mutual', async () => {
+    const shopId = refs.shops['Horizon Versailles']!;
+    const res = await list(`shop=/api/shops/${shopId}&limit=100`);
+    expect(res.body.totalItems).toBe(await countWhere('shop_id = $1', [shopId]));
+    for (const m of res.body.member) expect(m.shop.id).toBe(shopId);
+  });
+});
+
+describe('who sees which files', () => {
+  it('a user assigned to centres sees those centres only', async () => {
+    const paris = refs.shops['Horizon Paris Bastille']!;
+    const boulogne = refs.shops['Horizon Boulogne']!;
+    const res = await list('limit=100', tokens.audio);
+    expect(res.body.totalItems).toBe(await countWhere('shop_id = any($1)', [[paris, boulogne]]));
+    for (const m of res.body.member) expect([paris, boulogne]).toContain(m.shop.id);
+    const assistant = await list('limit=100', tokens.assistant);
+    expect(assistant.body.totalItems).toBe(await countWhere('shop_id = $1', [refs.shops['Horizon Lyon Part-Dieu']]));
+    // Another centre's file of the same organisation does not exist for them.
+    const [other] = await sql<{ id: number }>('select id from pec_dossiers where shop_id = $1 limit 1', [refs.shops['Horizon Versailles']]);
+    expect((await server.get(`/api/pec_dossiers/${other!.id}`, tokens.audio)).status).toBe(404);
+    expect((await server.get(`/api/pec_dossiers/${other!.id}`, tokens.readOnly)).status).toBe(200);
+  });
+
+  it('another organisation’s files answer 404 and never appear, even searched by number', async () => {
+    const riviera = await holdingOf('Optique Riviera');
+    const [foreign] = await sql<{ id: number; numero_dossier_assure: string }>('select id, numero_dossier_assure from pec_dossiers where holding_id = $1 limit 1', [riviera]);
+    const res = await server.get(`/api/pec_dossiers/${foreign!.id}`, tokens.horizonAdmin);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect((await list(`search=${foreign!.numero_dossier_assure}`)).body.totalItems).toBe(0);
+    const own = await list('limit=100', tokens.rivieraAdmin);
+    expect(own.body.totalItems).toBe(200);
+    for (const m of own.body.member) expect(m.shop.name).toMatch(/^Riviera/);
+  });
+
+  it('a platform administrator sees every organisation', async () => {
+    expect((await list('', tokens.admin)).body.totalItems).toBe(await countWhere('true'));
+  });
+
+  it('asks for a token', async () => {
+    const res = await server.get('/api/pec_dossiers');
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('the file', () => {
+  it('has its devices and its executions, newest first, in the spec shapes', async () => {
+    const [billed] = await sql<{ id: number }>(`select id from pec_dossiers where status = 'billed' and shop_id = $1 limit 1`, [refs.shops['Horizon Paris Bastille']]);
+    const res = await server.get(`/api/pec_dossiers/${billed!.id}`, tokens.audio);
+    expect(res.status).toBe(200);
+    const file = res.body;
+    expect(file.statutFacturation).toBe(true);
+    expect(file.appareils.length).toBeGreaterThan(0);
+    expect(file.appareils[0]).toMatchObject({ oreille: expect.stringMatching(/^(droite|gauche)$/), premierAppareillage: expect.stringMatching(/^(oui|non)$/), offre100Sante: expect.stringMatching(/^(oui|non)$/), lpprCode: file.appareils[0].codeLpp });
+    expect(file.workflowExecutions.map((e: any) => e.robotResponse.data.callback_type)).toEqual(['billing', 'dpec', 'scraping']);
+    const starts = file.workflowExecutions.map((e: any) => e.startedAt);
+    expect([...starts].sort().reverse()).toEqual(starts);
+    expect(file.workflowExecutions[0]).toMatchObject({ success: true, workflow: { name: expect.stringContaining('robot') }, robotResponse: { messages: expect.any(Array), data: { callback_payload: { messages: expect.any(Array) } } } });
+    expect(file.runInProgress).toBeNull();
+    // Reading a file is recorded (health data).
+    const reads = await sql<{ n: number }>(`select count(*)::int as n from audit_logs where action = 'pec_dossier.read' and entity_id = $1`, [String(billed!.id)]);
+    expect(reads[0]!.n).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('what the PEC form reads', () => {
+  it('networks of the organisation, its centres and the mutuals of a network', async () => {
+    const me = await server.get('/api/user/profile', tokens.audio);
+    const networks = await server.get(`/api/networks?holdingId=${me.body.holdingId}`, tokens.audio);
+    expect(networks.status).toBe(200);
+    expect(networks.body.member.map((n: any) => n.name)).toEqual(expect.arrayContaining(['Itelis', 'Santéclair']));
+    const shops = await server.get('/api/shops', tokens.audio);
+    expect(shops.status).toBe(200);
+    expect(shops.body.member.map((s: any) => s.name).sort()).toEqual(['Horizon Boulogne', 'Horizon Paris Bastille']);
+    const itelis = refs.networks['Itelis']!;
+    const mutuals = await server.get(`/api/mutuals?network.id=${itelis}&pagination=false`, tokens.audio);
+    expect(mutuals.status).toBe(200);
+    expect(mutuals.body.member.length).toBe(6);
+    for (const m of mutuals.body.member) expect(m.network['@id'] ?? m.network).toContain(`/api/networks/${itelis}`);
+  });
+});
+
+describe('the API documentation', () => {
+  it('describes PecDossier and lists the collection', async () => {
+    const docs = await server.get('/api/docs.jsonld');
+    const cls = docs.body['hydra:supportedClass'].find((c: any) => c['@id'] === '#PecDossier');
+    expect(cls).toBeTruthy();
+    const props = cls['hydra:supportedProperty'].map((p: any) => p['hydra:title']);
+    expect(props).toEqual(expect.arrayContaining(['numeroDossier', 'status', 'shop', 'mutual', 'numeroDossierAssure', 'numeroDevisAssure', 'totalTtc', 'appareils', 'workflowExecutions']));
+    const entry = await server.get('/api');
+    expect(entry.body.pec_dossiers).toBe('/api/pec_dossiers');
+  });
+});
