@@ -1,15 +1,287 @@
-// /dashboard: the page after login. Filled by the PEC list issue.
-import { Box, Typography } from '@mui/material';
-import { Title, useTranslate } from 'react-admin';
+// /dashboard, the page after login: what needs attention. Counts per status, files whose agreement expires within
+// 15 days and are not billed, recent robot failures, amounts approved and billed this month; each opens the PEC list
+// filtered the same way the figure is counted (GET /api/pec_dossiers/stats), so the numbers match the list.
+import ErrorIcon from '@mui/icons-material/ErrorOutline';
+import EventBusyIcon from '@mui/icons-material/EventBusy';
+import { Alert, Box, Button, Card, CardActionArea, CardContent, Divider, List, ListItemButton, ListItemText, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { format, parseISO } from 'date-fns';
+import { fr } from 'date-fns/locale';
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { Title, useGetList, useTranslate } from 'react-admin';
+import { apiFetch } from '../dataProvider/http';
+import { pecApi, pecNumericId, type PecDossierRecord, type PecStats } from '../dataProvider/pec';
+import { formatDate, formatEuros } from '../domain/format';
+import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS } from '../domain/limits';
+import { PEC_STATUSES } from '../domain/pec';
+import { NOTIFICATIONS_QUERY_KEY, type NotificationFeed } from '../layout/NotificationBell';
+import { PEC_RESOURCE, PEC_STATS_QUERY_KEY } from './liveEvents';
+import { StatusBadge, useDossierText, useErrorText } from './shared';
+
+const ROBOT_FAILURE_KINDS = ['robot_error', 'robot_timeout'];
+const FAILURE_WINDOW_DAYS = 7;
+
+// ---------- dates as the server counts them (Europe/Paris) ----------
+
+const PARIS = 'Europe/Paris';
+
+/** yyyy-mm-dd in Paris. */
+export const parisDay = (at = new Date()) => new Intl.DateTimeFormat('en-CA', { timeZone: PARIS, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+
+export function addDays(isoDay: string, days: number): string {
+  const date = new Date(`${isoDay}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+/** The instant of midnight in Paris on that day, as an ISO string (the stats' month start). */
+export function parisMidnight(isoDay: string): string {
+  const guess = Date.parse(`${isoDay}T00:00:00Z`);
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone: PARIS, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+      .formatToParts(new Date(guess))
+      .map((p) => [p.type, p.value]),
+  );
+  const wall = Date.parse(`${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:00Z`);
+  return new Date(guess - (wall - guess)).toISOString();
+}
+
+/** The PEC list with these filters (react-admin's list parameters in the URL). */
+export function pecListLink(filter: Record<string, unknown>, sort?: { field: string; order: 'ASC' | 'DESC' }): string {
+  const params = new URLSearchParams({ filter: JSON.stringify(filter) });
+  if (sort) {
+    params.set('sort', sort.field);
+    params.set('order', sort.order);
+  }
+  return `/pec?${params}`;
+}
+
+/** The filters behind each figure of the stats. */
+export function dashboardFilters(today = parisDay()) {
+  const monthStart = `${today.slice(0, 7)}-01`;
+  return {
+    status: (status: string) => ({ status }),
+    expiring: { statutFacturation: false, datePeremption: { after: today, before: addDays(today, EXPIRY_WARNING_DAYS) } },
+    approvedThisMonth: { dateValidation: { after: parisMidnight(monthStart) } },
+    billedThisMonth: { statutFacturation: true, dateFacturationEffective: { after: monthStart } },
+  };
+}
+
+// ---------- the page ----------
 
 export default function DashboardPage() {
   const translate = useTranslate();
+  const errorText = useErrorText();
+  const stats = useQuery({ queryKey: PEC_STATS_QUERY_KEY, queryFn: pecApi.stats, staleTime: PEC_LIST_REFETCH_MS, refetchInterval: PEC_LIST_REFETCH_MS });
+  const filters = dashboardFilters();
+  const data = stats.data;
+  const month = data ? format(parseISO(`${data.month}-01`), 'MMMM yyyy', { locale: fr }) : '';
+
   return (
-    <Box sx={{ p: { xs: 1, sm: 3 } }}>
+    <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="dashboard">
       <Title title={translate('pecflow.dashboard.title')} />
       <Typography variant="h5" component="h1" fontWeight={700}>
         {translate('pecflow.dashboard.title')}
       </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>
+        {translate('pecflow.dashboard.subtitle')}
+      </Typography>
+
+      {stats.error ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => stats.refetch()}>
+              {translate('pecflow.pec.error.retry')}
+            </Button>
+          }
+        >
+          {errorText(stats.error)}
+        </Alert>
+      ) : (
+        <Stack spacing={3}>
+          <Box component="section" aria-labelledby="dashboard-status">
+            <Typography id="dashboard-status" variant="subtitle1" component="h2" fontWeight={700} sx={{ mb: 1.5 }}>
+              {translate('pecflow.dashboard.byStatus')}
+            </Typography>
+            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(4, 1fr)', lg: 'repeat(8, 1fr)' }, gap: 1.5 }}>
+              <FigureCard to={pecListLink({})} label={translate('pecflow.dashboard.all')} value={data?.total} testId="dashboard-total" />
+              {PEC_STATUSES.map((status) => (
+                <FigureCard key={status} to={pecListLink(filters.status(status))} label={<StatusBadge status={status} />} value={data?.byStatus[status]} testId={`dashboard-status-${status}`} />
+              ))}
+            </Box>
+          </Box>
+
+          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
+            <ExpiringCard stats={data} filter={filters.expiring} />
+            <FailuresCard stats={data} />
+          </Box>
+
+          <Box component="section" aria-labelledby="dashboard-month">
+            <Typography id="dashboard-month" variant="subtitle1" component="h2" fontWeight={700} sx={{ mb: 1.5 }}>
+              {translate('pecflow.dashboard.month', { month })}
+            </Typography>
+            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
+              <MonthCard kind="approved" figures={data?.approvedThisMonth} to={pecListLink(filters.approvedThisMonth, { field: 'dateValidation', order: 'DESC' })} />
+              <MonthCard kind="billed" figures={data?.billedThisMonth} to={pecListLink(filters.billedThisMonth)} />
+            </Box>
+          </Box>
+        </Stack>
+      )}
     </Box>
+  );
+}
+
+function FigureCard({ to, label, value, testId }: { to: string; label: ReactNode; value: number | undefined; testId: string }) {
+  return (
+    <Card variant="outlined">
+      <CardActionArea component={RouterLink} to={to} data-testid={testId} sx={{ height: '100%' }}>
+        <CardContent>
+          <Box sx={{ minHeight: 26 }}>{label}</Box>
+          <Typography variant="h4" component="p" fontWeight={700} sx={{ mt: 1 }} data-testid="figure">
+            {value === undefined ? <Skeleton width={48} /> : value}
+          </Typography>
+        </CardContent>
+      </CardActionArea>
+    </Card>
+  );
+}
+
+function Panel({ icon, title, figure, caption, children, action }: { icon: ReactNode; title: string; figure: ReactNode; caption: string; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <Paper variant="outlined" sx={{ p: 2, display: 'flex', flexDirection: 'column' }}>
+      <Stack direction="row" spacing={1} alignItems="center">
+        {icon}
+        <Typography variant="subtitle1" component="h2" fontWeight={700}>
+          {title}
+        </Typography>
+      </Stack>
+      <Typography variant="h4" component="p" fontWeight={700} sx={{ mt: 1 }} data-testid="figure">
+        {figure}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {caption}
+      </Typography>
+      {children}
+      {action && <Box sx={{ mt: 'auto', pt: 1 }}>{action}</Box>}
+    </Paper>
+  );
+}
+
+function ExpiringCard({ stats, filter }: { stats: PecStats | undefined; filter: Record<string, unknown> }) {
+  const translate = useTranslate();
+  const text = useDossierText();
+  const sort = { field: 'datePeremption', order: 'ASC' as const };
+  const { data: files = [] } = useGetList<PecDossierRecord & { id: string }>(PEC_RESOURCE, { filter, sort, pagination: { page: 1, perPage: 5 } });
+  return (
+    <Box data-testid="dashboard-expiring">
+      <Panel
+        icon={<EventBusyIcon color="warning" />}
+        title={translate('pecflow.dashboard.expiring.title')}
+        figure={stats ? stats.expiringSoon : <Skeleton width={48} />}
+        caption={translate('pecflow.dashboard.expiring.caption', { days: stats?.expiringWithinDays ?? EXPIRY_WARNING_DAYS })}
+        action={
+          <Button component={RouterLink} to={pecListLink(filter, sort)} size="small" data-testid="dashboard-expiring-link">
+            {translate('pecflow.dashboard.seeList')}
+          </Button>
+        }
+      >
+        {files.length > 0 && (
+          <List dense disablePadding sx={{ mt: 1 }}>
+            {files.map((file) => (
+              <ListItemButton key={file.id} component={RouterLink} to={`/pec?id=${pecNumericId(file)}`} divider>
+                <ListItemText
+                  primary={file.numeroDossier}
+                  secondary={`${text.shop(file)} · ${translate('pecflow.dashboard.expiring.until', { date: formatDate(file.datePeremption) })}`}
+                />
+              </ListItemButton>
+            ))}
+          </List>
+        )}
+      </Panel>
+    </Box>
+  );
+}
+
+/**
+ * Robot failures of the last 7 days (the stats' count of failed runs), and the files concerned as the user's
+ * notifications name them: the API has no filter on the robot's outcome, so the list link is a selection of files.
+ */
+function FailuresCard({ stats }: { stats: PecStats | undefined }) {
+  const translate = useTranslate();
+  const { data } = useQuery({
+    queryKey: [...NOTIFICATIONS_QUERY_KEY, 'robot-failures'],
+    queryFn: () => apiFetch<NotificationFeed>('/api/notifications?itemsPerPage=100'),
+    staleTime: PEC_LIST_REFETCH_MS,
+  });
+  const since = Date.now() - FAILURE_WINDOW_DAYS * 86_400_000;
+  const failures: { dossierId: number; title: string; description: string | null; createdAt: string }[] = [];
+  for (const item of (data?.member ?? []) as (NotificationFeed['member'][number] & { kind?: string | null; dossierId?: number | null })[]) {
+    if (!item.kind || !ROBOT_FAILURE_KINDS.includes(item.kind) || !item.dossierId || Date.parse(item.createdAt) < since) continue;
+    if (failures.some((f) => f.dossierId === item.dossierId)) continue;
+    failures.push({ dossierId: item.dossierId, title: item.title, description: item.description, createdAt: item.createdAt });
+  }
+  return (
+    <Box data-testid="dashboard-failures">
+      <Panel
+        icon={<ErrorIcon color="error" />}
+        title={translate('pecflow.dashboard.failures.title')}
+        figure={stats ? stats.robotFailures7d : <Skeleton width={48} />}
+        caption={translate('pecflow.dashboard.failures.caption', { days: FAILURE_WINDOW_DAYS })}
+        action={
+          failures.length > 0 && (
+            <Button component={RouterLink} to={pecListLink({ id: failures.map((f) => f.dossierId) })} size="small">
+              {translate('pecflow.dashboard.failures.seeFiles', { smart_count: failures.length })}
+            </Button>
+          )
+        }
+      >
+        {failures.length > 0 && (
+          <List dense disablePadding sx={{ mt: 1 }}>
+            {failures.slice(0, 5).map((failure) => (
+              <ListItemButton key={failure.dossierId} component={RouterLink} to={`/pec?id=${failure.dossierId}`} divider>
+                <ListItemText primary={failure.title} secondary={failure.description} slotProps={{ secondary: { noWrap: true } }} />
+              </ListItemButton>
+            ))}
+          </List>
+        )}
+      </Panel>
+    </Box>
+  );
+}
+
+function MonthCard({ kind, figures, to }: { kind: 'approved' | 'billed'; figures: PecStats['approvedThisMonth'] | undefined; to: string }) {
+  const translate = useTranslate();
+  return (
+    <Card variant="outlined">
+      <CardActionArea component={RouterLink} to={to} data-testid={`dashboard-${kind}-month`} sx={{ height: '100%' }}>
+        <CardContent>
+          <Typography variant="body2" color="text.secondary">
+            {translate(`pecflow.dashboard.${kind}.title`)}
+          </Typography>
+          <Typography variant="h4" component="p" fontWeight={700} sx={{ my: 1 }} data-testid="figure">
+            {figures ? figures.count : <Skeleton width={48} />}
+          </Typography>
+          <Divider sx={{ mb: 1 }} />
+          <Stack direction="row" justifyContent="space-between">
+            <Typography variant="body2" color="text.secondary">
+              {translate('pecflow.dashboard.quoteTotal')}
+            </Typography>
+            <Typography variant="body2" fontWeight={600}>
+              {figures ? formatEuros(figures.totalTtc) : '…'}
+            </Typography>
+          </Stack>
+          <Stack direction="row" justifyContent="space-between">
+            <Typography variant="body2" color="text.secondary">
+              {translate('pecflow.dashboard.insurerShare')}
+            </Typography>
+            <Typography variant="body2" fontWeight={600}>
+              {figures ? formatEuros(figures.partComplementaire) : '…'}
+            </Typography>
+          </Stack>
+        </CardContent>
+      </CardActionArea>
+    </Card>
   );
 }

@@ -1,0 +1,200 @@
+// "Actions DPEC" (spec section 4): the DPEC button and its six states, the billing button ("Facturé" once billed),
+// the two robot steps, the results, the execution history, and the 4 s highlight when the results change. A run
+// started here is followed to its end: its outcome is announced by a toast (shaped failure, refusal, success).
+import ReceiptIcon from '@mui/icons-material/ReceiptLong';
+import SendIcon from '@mui/icons-material/Send';
+import { Alert, AlertTitle, Box, Button, CircularProgress, Stack } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslate } from 'react-admin';
+import { pecApi, type PecDossierRecord } from '../dataProvider/pec';
+import { formatDate } from '../domain/format';
+import { HIGHLIGHT_DURATION_MS, REFETCH_AFTER_ACTION_MS } from '../domain/limits';
+import { billingButtonState, dpecButtonState, missingPrerequisites, PREREQUISITE_LABELS, robotStepResults, shapeRobotError, type RobotErrorView } from '../domain/pec';
+import { useToast } from '../layout/Toasts';
+import { BillingDialog } from './BillingDialog';
+import { PEC_RESOURCE, PEC_STATS_QUERY_KEY } from './liveEvents';
+import { ExecutionHistory, RobotResults, Section, StepCard, type Execution } from './RobotResults';
+import { useErrorText, usePecRights } from './shared';
+
+/** The list and the file again, 200 ms after an action (spec section 4). */
+export function useRefreshSoon() {
+  const queryClient = useQueryClient();
+  return () =>
+    setTimeout(() => {
+      void queryClient.invalidateQueries({ queryKey: [PEC_RESOURCE] });
+      void queryClient.invalidateQueries({ queryKey: PEC_STATS_QUERY_KEY });
+    }, REFETCH_AFTER_ACTION_MS);
+}
+
+/** True for 4 s each time `signature` changes (not on the first render). */
+function useHighlight(signature: string) {
+  const [on, setOn] = useState(false);
+  const previous = useRef(signature);
+  useEffect(() => {
+    if (previous.current === signature) return;
+    previous.current = signature;
+    setOn(true);
+    const timer = setTimeout(() => setOn(false), HIGHLIGHT_DURATION_MS);
+    return () => clearTimeout(timer);
+  }, [signature]);
+  return on;
+}
+
+const withTip = (error: RobotErrorView) => (error.tip ? `${error.message}\n${error.tip}` : error.message);
+
+/**
+ * Follows a run until all its executions are complete, then says how it ended. Returns `follow(runId, kind)` for a
+ * run just started here, and whether that run is not yet visible in the file (the button stays "En cours...").
+ */
+function useRunOutcome(record: PecDossierRecord) {
+  const translate = useTranslate();
+  const toast = useToast();
+  const followed = useRef<{ runId: number; kind: string } | null>(null);
+  const [awaiting, setAwaiting] = useState<number | undefined>();
+  const executions = (record.workflowExecutions ?? []) as Execution[];
+
+  useEffect(() => {
+    const open = record.runInProgress;
+    const run = followed.current;
+    if (awaiting !== undefined && executions.some((e) => e.runId === awaiting)) setAwaiting(undefined);
+    if (run && open?.runId !== run.runId) {
+      const steps = executions.filter((e) => e.runId === run.runId);
+      if (steps.length > 0 && steps.every((e) => e.completedAt)) {
+        followed.current = null;
+        const failed = steps.find((e) => e.success === false);
+        if (failed?.error) {
+          if (failed.outcome === 'refused') toast.warning(failed.error.title, failed.error.message);
+          else toast.error(failed.error.title, withTip(failed.error));
+        } else if (run.kind === 'billing') {
+          toast.success(translate('pecflow.pec.toast.billed'), translate('pecflow.pec.toast.billedText', { date: formatDate(record.dateFacturationEffective) }));
+        } else if (steps.some((e) => e.outcome === 'pending')) {
+          toast.info(translate('pecflow.pec.toast.dpecPending'), translate('pecflow.pec.toast.dpecPendingText'));
+        } else {
+          toast.success(translate('pecflow.pec.toast.dpecCreated'), record.numPec ? translate('pecflow.pec.toast.dpecCreatedText', { numPec: record.numPec }) : '');
+        }
+      }
+    }
+    if (open && !followed.current) followed.current = { runId: open.runId, kind: open.kind };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [record]);
+
+  return {
+    follow: (runId: number, kind: string) => {
+      followed.current = { runId, kind };
+      setAwaiting(runId);
+    },
+    awaiting: awaiting !== undefined,
+  };
+}
+
+export function ActionsTab({ record, id }: { record: PecDossierRecord; id: number }) {
+  const translate = useTranslate();
+  const rights = usePecRights();
+  const toast = useToast();
+  const errorText = useErrorText();
+  const refreshSoon = useRefreshSoon();
+  const [starting, setStarting] = useState<'dpec' | 'billing' | undefined>();
+  const [billingOpen, setBillingOpen] = useState(false);
+  const run = useRunOutcome(record);
+
+  const executions = (record.workflowExecutions ?? []) as Execution[];
+  const steps = robotStepResults(executions);
+  const dossier = { numeroDossierAssure: record.numeroDossierAssure, numeroDevisAssure: record.numeroDevisAssure, mutual: record.mutual };
+  const dpec = dpecButtonState({ canRun: rights.run, dossier, executions, busy: starting === 'dpec' || run.awaiting });
+  const billing = billingButtonState({ canRun: rights.run, dossier: record, executions, busy: starting === 'billing' || run.awaiting });
+  const missing = missingPrerequisites(dossier);
+
+  const signature = JSON.stringify([
+    [steps.scraping, steps.dpec, steps.billing].map((s) => [s.state, s.execution?.id, s.execution?.completedAt]),
+    record.status,
+    record.numPec,
+    record.statutFacturation,
+    (record.appareils ?? []).map((a) => a.id),
+  ]);
+  const highlighted = useHighlight(signature);
+
+  const start = async (kind: 'dpec' | 'billing') => {
+    setStarting(kind);
+    try {
+      const started = kind === 'dpec' ? await pecApi.startDpec(id) : await pecApi.startBilling(id);
+      run.follow(started.runId, kind);
+      if (kind === 'billing') toast.success(translate('pecflow.pec.toast.billingStarted'), translate('pecflow.pec.toast.billingStartedText'));
+    } catch (error) {
+      const shaped = shapeRobotError(errorText(error), kind);
+      toast.error(shaped.title, withTip(shaped));
+    } finally {
+      setStarting(undefined);
+      refreshSoon();
+    }
+  };
+
+  const running = (label: string) => (label === 'En cours...' ? <CircularProgress size={16} color="inherit" /> : undefined);
+
+  return (
+    <Stack spacing={2}>
+      {missing.length > 0 && (
+        <Alert severity="warning" data-testid="missing-prerequisites">
+          <AlertTitle>{translate('pecflow.pec.prerequisites.title')}</AlertTitle>
+          <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+            {missing.map((item) => (
+              <li key={item}>{PREREQUISITE_LABELS[item]}</li>
+            ))}
+          </Box>
+        </Alert>
+      )}
+
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+        <Button
+          variant="contained"
+          size="large"
+          disabled={dpec.disabled}
+          onClick={() => start('dpec')}
+          startIcon={running(dpec.label) ?? <SendIcon />}
+          data-testid="dpec-button"
+          sx={{ flex: 1 }}
+        >
+          {dpec.label}
+        </Button>
+        <Button
+          variant={billing.label === 'Facturé' ? 'contained' : 'outlined'}
+          color={billing.label === 'Facturé' ? 'success' : 'primary'}
+          size="large"
+          disabled={billing.disabled}
+          onClick={() => setBillingOpen(true)}
+          startIcon={running(billing.label) ?? <ReceiptIcon />}
+          data-testid="billing-button"
+          sx={{ flex: 1 }}
+        >
+          {billing.label}
+        </Button>
+      </Stack>
+
+      <Section title={translate('pecflow.pec.steps.title')} highlighted={highlighted} testId="robot-steps">
+        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 1.5 }}>
+          <StepCard title={translate('pecflow.pec.steps.scraping')} state={steps.scraping.state} execution={steps.scraping.execution as Execution | undefined} testId="step-scraping" />
+          <StepCard title={translate('pecflow.pec.steps.dpec')} state={steps.dpec.state} execution={steps.dpec.execution as Execution | undefined} testId="step-dpec" />
+        </Box>
+        {steps.billing.execution && (
+          <Box sx={{ mt: 1.5 }}>
+            <StepCard title={translate('pecflow.pec.steps.billing')} state={steps.billing.state} execution={steps.billing.execution as Execution} testId="step-billing" />
+          </Box>
+        )}
+      </Section>
+
+      <RobotResults record={record} highlighted={highlighted} />
+      <ExecutionHistory executions={executions} highlighted={highlighted} />
+
+      <BillingDialog
+        open={billingOpen}
+        record={record}
+        id={id}
+        onClose={() => setBillingOpen(false)}
+        onSaved={() => {
+          setBillingOpen(false);
+          void start('billing');
+        }}
+      />
+    </Stack>
+  );
+}

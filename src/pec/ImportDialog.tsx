@@ -1,0 +1,93 @@
+// "Importer": a CSV file of new requests (created as drafts, all or nothing). Shows how many were created, or the
+// lines in error with their messages.
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, List, ListItem, ListItemText } from '@mui/material';
+import { useRef, useState } from 'react';
+import { useTranslate } from 'react-admin';
+import { pecApi, type ImportErrors } from '../dataProvider/pec';
+import { useToast } from '../layout/Toasts';
+import { useErrorText } from './shared';
+
+type Outcome = { created: number } | { error: string; lines: NonNullable<ImportErrors['errors']> };
+
+export function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: () => void }) {
+  const translate = useTranslate();
+  const toast = useToast();
+  const errorText = useErrorText();
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | undefined>();
+
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    setBusy(true);
+    setOutcome(undefined);
+    try {
+      const result = await pecApi.importCsv(await file.text());
+      setOutcome({ created: result.created });
+      toast.success(translate('pecflow.pec.import.done'), translate('pecflow.pec.import.created', { smart_count: result.created }));
+      onImported();
+    } catch (error) {
+      const lines = ((error as { body?: ImportErrors }).body?.errors ?? []).slice(0, 200);
+      // The lines are listed below: the toast keeps the first sentence.
+      const message = errorText(error).split('\n')[0] ?? '';
+      setOutcome({ error: message, lines });
+      toast.error(translate('pecflow.pec.import.error'), message);
+    } finally {
+      setBusy(false);
+      if (input.current) input.current.value = '';
+    }
+  };
+
+  const close = () => {
+    setOutcome(undefined);
+    onClose();
+  };
+
+  return (
+    <Dialog open={open} onClose={busy ? undefined : close} maxWidth="sm" fullWidth aria-labelledby="pec-import-title">
+      <DialogTitle id="pec-import-title">{translate('pecflow.pec.import.title')}</DialogTitle>
+      <DialogContent>
+        <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.pec.import.help')}</DialogContentText>
+        <input
+          ref={input}
+          type="file"
+          accept=".csv,text/csv"
+          hidden
+          onChange={(event) => upload(event.target.files?.[0])}
+          data-testid="pec-import-file"
+          aria-label={translate('pecflow.pec.import.choose')}
+        />
+        <Button variant="outlined" startIcon={<UploadFileIcon />} onClick={() => input.current?.click()} disabled={busy}>
+          {translate(busy ? 'pecflow.pec.import.sending' : 'pecflow.pec.import.choose')}
+        </Button>
+        {outcome && 'created' in outcome && (
+          <Alert severity="success" sx={{ mt: 2 }} data-testid="pec-import-result">
+            {translate('pecflow.pec.import.created', { smart_count: outcome.created })}
+          </Alert>
+        )}
+        {outcome && 'error' in outcome && (
+          <Alert severity="error" sx={{ mt: 2 }} data-testid="pec-import-result">
+            <AlertTitle>{outcome.error}</AlertTitle>
+            {outcome.lines.length > 0 && (
+              <Box sx={{ maxHeight: 260, overflowY: 'auto' }}>
+                <List dense disablePadding>
+                  {outcome.lines.map((line) => (
+                    <ListItem key={line.line} disableGutters>
+                      <ListItemText primary={translate('pecflow.pec.import.line', { line: line.line })} secondary={line.messages.join(' ; ')} />
+                    </ListItem>
+                  ))}
+                </List>
+              </Box>
+            )}
+          </Alert>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={close} disabled={busy}>
+          {translate('pecflow.pec.import.close')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

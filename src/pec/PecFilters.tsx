@@ -1,0 +1,174 @@
+// The list's filters (spec section 2): search, status (all plus the seven statuses), "Plus de filtres" (creation date
+// from/to, sort field, direction) and the clear button. Filters set from elsewhere (the dashboard's links: expiry,
+// billing, validation dates, a selection of files) show as chips that can be removed one by one.
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
+import ClearIcon from '@mui/icons-material/FilterAltOff';
+import TuneIcon from '@mui/icons-material/Tune';
+import { Box, Button, Chip, Collapse, MenuItem, Paper, Stack, TextField } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { useListContext, useTranslate } from 'react-admin';
+import { formatDate } from '../domain/format';
+import { PEC_STATUSES } from '../domain/pec';
+import { StatusBadge } from './shared';
+
+/** The sort fields of spec section 2. */
+export const SORT_FIELDS = ['createdAt', 'numeroDossier', 'totalTtc', 'status', 'dateValidation'] as const;
+/** Filters the panel edits; any other is shown as a chip. */
+const PANEL_FILTERS = new Set(['search', 'status', 'createdAt']);
+
+interface Range {
+  after?: string;
+  before?: string;
+}
+
+const isRange = (value: unknown): value is Range => !!value && typeof value === 'object' && !Array.isArray(value);
+const day = (value: string | undefined) => (value ? value.slice(0, 10) : '');
+
+export function PecFilters() {
+  const translate = useTranslate();
+  const { filterValues, setFilters, sort, setSort } = useListContext();
+  const created = isRange(filterValues.createdAt) ? filterValues.createdAt : {};
+  const customSort = sort.field !== 'createdAt' || sort.order !== 'DESC';
+  const [more, setMore] = useState(() => !!(created.after || created.before) || customSort);
+
+  // Search: typed here at once, sent after the pause (react-admin's debounce, page back to 1).
+  const [search, setSearch] = useState<string>(typeof filterValues.search === 'string' ? filterValues.search : '');
+  useEffect(() => {
+    setSearch(typeof filterValues.search === 'string' ? filterValues.search : '');
+  }, [filterValues.search]);
+
+  const change = (key: string, value: unknown, debounce = false) => {
+    const next = { ...filterValues };
+    if (value === undefined || value === '' || (isRange(value) && !value.after && !value.before)) delete next[key];
+    else next[key] = value;
+    setFilters(next, undefined, debounce);
+  };
+
+  const setCreated = (bound: 'after' | 'before', date: string) => change('createdAt', { ...created, [bound]: date || undefined });
+  const sortFields: string[] = SORT_FIELDS.includes(sort.field as never) ? [...SORT_FIELDS] : [...SORT_FIELDS, sort.field];
+  const extra = Object.entries(filterValues).filter(([key]) => !PANEL_FILTERS.has(key));
+  const anything = Object.keys(filterValues).length > 0 || customSort;
+
+  const clear = () => {
+    setSearch('');
+    setFilters({}, {}, false);
+    setSort({ field: 'createdAt', order: 'DESC' });
+  };
+
+  return (
+    <Box sx={{ mb: 2 }}>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} alignItems={{ md: 'center' }}>
+        <TextField
+          size="small"
+          type="search"
+          value={search}
+          onChange={(event) => {
+            setSearch(event.target.value);
+            change('search', event.target.value.trim(), true);
+          }}
+          placeholder={translate('pecflow.pec.filters.searchPlaceholder')}
+          slotProps={{ htmlInput: { 'aria-label': translate('pecflow.pec.filters.search') } }}
+          sx={{ minWidth: { md: 340 }, flex: { md: '0 1 420px' } }}
+        />
+        <TextField
+          select
+          size="small"
+          label={translate('pecflow.pec.filters.status')}
+          value={typeof filterValues.status === 'string' ? filterValues.status : ''}
+          onChange={(event) => change('status', event.target.value)}
+          sx={{ minWidth: 200 }}
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        >
+          <MenuItem value="">{translate('pecflow.pec.filters.allStatuses')}</MenuItem>
+          {PEC_STATUSES.map((status) => (
+            <MenuItem key={status} value={status}>
+              <StatusBadge status={status} />
+            </MenuItem>
+          ))}
+        </TextField>
+        <Stack direction="row" spacing={1}>
+          <Button variant={more ? 'contained' : 'outlined'} color="inherit" startIcon={<TuneIcon />} sx={{ whiteSpace: 'nowrap', flexShrink: 0 }} onClick={() => setMore((m) => !m)} aria-expanded={more}>
+            {translate('pecflow.pec.filters.more')}
+          </Button>
+          <Button color="inherit" startIcon={<ClearIcon />} onClick={clear} disabled={!anything} sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
+            {translate('pecflow.pec.filters.clear')}
+          </Button>
+        </Stack>
+      </Stack>
+
+      <Collapse in={more} unmountOnExit>
+        <Paper variant="outlined" sx={{ p: 2, mt: 1.5 }} data-testid="pec-more-filters">
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} alignItems={{ sm: 'center' }} flexWrap="wrap" useFlexGap>
+            <TextField
+              type="date"
+              size="small"
+              label={translate('pecflow.pec.filters.dateFrom')}
+              value={day(created.after)}
+              onChange={(event) => setCreated('after', event.target.value)}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+            <TextField
+              type="date"
+              size="small"
+              label={translate('pecflow.pec.filters.dateTo')}
+              value={day(created.before)}
+              onChange={(event) => setCreated('before', event.target.value)}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+            <TextField
+              select
+              size="small"
+              label={translate('pecflow.pec.filters.sortField')}
+              value={sort.field}
+              onChange={(event) => setSort({ field: event.target.value, order: sort.order })}
+              sx={{ minWidth: 220 }}
+            >
+              {sortFields.map((field) => (
+                <MenuItem key={field} value={field}>
+                  {translate(`pecflow.pec.sortFields.${field}`, { _: field })}
+                </MenuItem>
+              ))}
+            </TextField>
+            <Button
+              variant="outlined"
+              color="inherit"
+              startIcon={sort.order === 'ASC' ? <ArrowUpwardIcon /> : <ArrowDownwardIcon />}
+              onClick={() => setSort({ field: sort.field, order: sort.order === 'ASC' ? 'DESC' : 'ASC' })}
+              aria-label={translate('pecflow.pec.filters.direction')}
+            >
+              {translate(sort.order === 'ASC' ? 'pecflow.pec.filters.ascending' : 'pecflow.pec.filters.descending')}
+            </Button>
+          </Stack>
+        </Paper>
+      </Collapse>
+
+      {extra.length > 0 && (
+        <Stack direction="row" spacing={1} sx={{ mt: 1.5 }} flexWrap="wrap" useFlexGap data-testid="pec-extra-filters">
+          {extra.map(([key, value]) => (
+            <Chip key={key} label={<FilterLabel name={key} value={value} />} onDelete={() => change(key, undefined)} color="primary" variant="outlined" />
+          ))}
+        </Stack>
+      )}
+    </Box>
+  );
+}
+
+/** A filter that the panel does not edit, in words: "Péremption : du 21/11/2026 au 06/12/2026". */
+function FilterLabel({ name, value }: { name: string; value: unknown }) {
+  const translate = useTranslate();
+  const label = translate(`pecflow.pec.filters.names.${name}`, { _: name });
+  let text: string;
+  if (Array.isArray(value)) text = translate('pecflow.pec.filters.selection', { smart_count: value.length });
+  else if (typeof value === 'boolean' || value === 'true' || value === 'false') text = translate(String(value) === 'true' ? 'pecflow.pec.filters.yes' : 'pecflow.pec.filters.no');
+  else if (isRange(value)) {
+    const from = value.after ? formatDate(value.after) : undefined;
+    const to = value.before ? formatDate(value.before) : undefined;
+    text = from && to ? translate('pecflow.pec.filters.between', { from, to }) : from ? translate('pecflow.pec.filters.since', { from }) : translate('pecflow.pec.filters.until', { to });
+  } else text = String(value);
+  return (
+    <span>
+      {label} : {text}
+    </span>
+  );
+}
