@@ -23,6 +23,11 @@ const DebugPermissionsPage = lazy(() => import('./account/DebugPermissionsPage')
 
 const store = createAppStore();
 
+/** The toasts are the layout's (src/layout/Toasts.tsx): react-admin's own snackbar would take half of them. */
+const NoNotification = () => null;
+/** react-admin's loading slot passes props of its own: the page shows its own French sentence. */
+const AppLoading = () => <LoadingPage />;
+
 export function App() {
   return (
     <Admin
@@ -36,7 +41,8 @@ export function App() {
       loginPage={LoginPage}
       dashboard={RedirectToPec}
       catchAll={RedirectToPec}
-      loading={LoadingPage}
+      loading={AppLoading}
+      notification={NoNotification}
       lightTheme={lightTheme}
       darkTheme={darkTheme}
       defaultTheme={readTheme()}

@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
 import { apiFetch } from '../dataProvider/http';
 import { NOTIFICATION_DROPDOWN_SIZE } from '../domain/limits';
+import { useLiveEvents } from '../pec/liveEvents';
 
 export interface NotificationItem {
   id: number;
@@ -30,6 +31,8 @@ export function NotificationBell() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // The live events (always on in the shell): new notifications refresh this list, robot results the PEC screens.
+  useLiveEvents();
   const { data } = useQuery({
     queryKey: NOTIFICATIONS_QUERY_KEY,
     queryFn: () => apiFetch<NotificationFeed>(`/api/notifications?itemsPerPage=${NOTIFICATION_DROPDOWN_SIZE}`),
