@@ -88,7 +88,13 @@ export const pecDossiersResource: ResourceDeclaration = {
     externalId: pecDossiers.externalId,
   },
   // The first is also the spec's dateFrom/dateTo.
-  rangeFilters: { createdAt: pecDossiers.createdAt, datePeremption: pecDossiers.datePeremption, dateValidation: pecDossiers.dateValidation },
+  rangeFilters: {
+    createdAt: pecDossiers.createdAt,
+    datePeremption: pecDossiers.datePeremption,
+    dateValidation: pecDossiers.dateValidation,
+    // The dashboard's "facturées ce mois-ci" link lists what the stats count.
+    dateFacturationEffective: pecDossiers.dateFacturationEffective,
+  },
   order: {
     createdAt: pecDossiers.createdAt,
     numeroDossier: pecDossiers.numeroDossier,
