@@ -81,7 +81,9 @@ describe('GET /api/audit_logs', () => {
     expect(horizon.length).toBeGreaterThan(0);
     expect(horizon.every((e) => e.actorEmail !== 'direction@optique-riviera.fr')).toBe(true);
     expect(horizon.map((e) => e.action)).not.toContain('network.create');
-    expect(riviera.map((e) => e.actorEmail)).toEqual(riviera.map(() => 'direction@optique-riviera.fr'));
+    // Riviera's trail: its administrator's changes (and the robot's, which have no actor), nobody of Horizon.
+    expect(riviera.map((e) => e.actorEmail)).toContain('direction@optique-riviera.fr');
+    expect(riviera.every((e) => e.actorEmail === null || e.actorEmail === 'direction@optique-riviera.fr')).toBe(true);
     expectProblem(await server.request('GET', `/api/audit_logs/${horizon[0].id}`, { token: t.rivieraAdmin }), 404);
     expect((await listAll(server, t.admin, 'audit_logs', 'action=network.create')).length).toBe(1);
   });
