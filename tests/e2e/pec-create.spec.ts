@@ -1,0 +1,109 @@
+// Creating a PEC file in the drawer (spec sections 2 and 5) and deleting one.
+import { expect, test } from '@playwright/test';
+import { signIn } from './helpers';
+import { drawer, openFile, patientNumber, prepareFile, toast } from './pec-fixtures';
+
+test('creating a file: the spec\'s messages, the dependent selects, the Itelis notice, then the new file opens on its actions', async ({ page }) => {
+  await signIn(page, 'audio@audition-horizon.fr');
+  await page.goto('/pec');
+  await page.getByRole('button', { name: 'Nouvelle Demande de PEC' }).click();
+  const form = drawer(page);
+  await expect(form.getByRole('heading', { name: 'Nouvelle Demande de PEC' })).toBeVisible();
+  await expect(form.getByRole('tab')).toHaveText(['Informations PEC']);
+
+  // The mutual waits for a network.
+  const mutual = form.getByRole('combobox', { name: /^Mutuelle/ });
+  await expect(mutual).toHaveAttribute('aria-disabled', 'true');
+  // Nothing filled: every rule says what is missing, and "Prérequis manquants" lists the three prerequisites.
+  await form.getByRole('button', { name: 'Créer', exact: true }).click();
+  for (const message of ['Une plateforme doit être sélectionnée', 'Un centre doit être sélectionné', 'Le numéro de dossier patient est requis', 'Le numéro de devis est requis']) {
+    await expect(form.getByText(message)).toBeVisible();
+  }
+  const missing = form.getByTestId('missing-prerequisites');
+  await expect(missing).toContainText('Prérequis manquants');
+  await expect(missing.getByRole('listitem')).toHaveText(['Patient lié avec numéro de dossier patient', 'N° Devis Assuré', 'Mutuelle sélectionnée']);
+
+  // Itelis: the contract-number notice; the mutual list offers this network's mutuals.
+  await form.getByRole('combobox', { name: /^Réseau/ }).click();
+  await page.getByRole('option', { name: 'Itelis', exact: true }).click();
+  await expect(form.getByTestId('contract-number-notice')).toContainText("numéro de contrat de l'assuré");
+  await expect(mutual).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(form.getByText('Une mutuelle doit être sélectionnée')).toBeVisible();
+  await mutual.click();
+  await expect(page.getByRole('option').nth(1)).toBeVisible();
+  const itelisMutuals = await page.getByRole('option').allTextContents();
+  await page.getByRole('option').nth(1).click();
+  await expect(form.getByText('Une mutuelle doit être sélectionnée')).toBeHidden();
+
+  // Another network: the chosen mutual is reset, the notice goes away (Kalixia is neither Itelis nor Santéclair).
+  await form.getByRole('combobox', { name: /^Réseau/ }).click();
+  await page.getByRole('option', { name: 'Kalixia', exact: true }).click();
+  await expect(form.getByTestId('contract-number-notice')).toBeHidden();
+  await expect(form.getByText('Une mutuelle doit être sélectionnée')).toBeVisible();
+  await mutual.click();
+  await expect(page.getByRole('option').nth(1)).toBeVisible();
+  const kalixiaMutuals = await page.getByRole('option').allTextContents();
+  expect(kalixiaMutuals).not.toEqual(itelisMutuals);
+  await page.getByRole('option').nth(1).click();
+
+  // Messages on change: a number typed then erased.
+  const patient = form.getByRole('textbox', { name: /^N° dossier patient/ });
+  await patient.fill('x');
+  await expect(form.getByText('Le numéro de dossier patient est requis')).toBeHidden();
+  await patient.fill('   ');
+  await expect(form.getByText('Le numéro de dossier patient est requis')).toBeVisible();
+
+  const number = patientNumber();
+  await patient.fill(number);
+  await form.getByRole('textbox', { name: /^N° Devis Assuré/ }).fill(`DEV-${number}`);
+  await form.getByRole('combobox', { name: /^Centre/ }).click();
+  await page.getByRole('option', { name: 'Horizon Boulogne' }).click();
+  await expect(missing).toBeHidden();
+  await form.getByRole('button', { name: 'Créer', exact: true }).click();
+
+  await expect(toast(page, 'PEC créée')).toBeVisible();
+  await expect(form.getByTestId('pec-drawer-title')).toHaveText(/^Demande PEC-\d{4}-\d+$/);
+  await expect(form.getByRole('tab', { name: 'Actions DPEC' })).toHaveAttribute('aria-selected', 'true');
+  await expect(form.getByTestId('dpec-button')).toHaveText('Créer DPEC');
+  await expect(page).toHaveURL(/[?&]id=\d+/);
+
+  // Read-only in view mode, with what was entered.
+  await form.getByRole('tab', { name: 'Informations initiales' }).click();
+  const info = form.getByTestId('pec-initial-info');
+  await expect(info.getByRole('textbox', { name: 'N° dossier patient' })).toHaveValue(number);
+  await expect(info.getByRole('textbox', { name: 'N° dossier patient' })).toHaveAttribute('readonly', '');
+  await expect(info.getByRole('textbox', { name: 'Réseau' })).toHaveValue('Kalixia');
+  await expect(info.getByRole('textbox', { name: 'Centre' })).toHaveValue('Horizon Boulogne');
+  await expect(info.getByRole('textbox', { name: 'État' })).toHaveValue('Brouillon');
+
+  // Closed, the list shows it with the spec's fallback for an amount not known yet.
+  await form.getByRole('button', { name: 'Fermer' }).click();
+  await expect(page).not.toHaveURL(/[?&]id=/);
+  await page.getByRole('searchbox', { name: 'Rechercher' }).fill(number);
+  const row = page.getByTestId('pec-row');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Brouillon');
+  await expect(row).toContainText('Horizon Boulogne');
+  await expect(row).toContainText('Kalixia');
+  await expect(row).toContainText('Non défini');
+});
+
+test('deleting a file asks for confirmation ("Cette action est irréversible."), then it is gone', async ({ page, request }) => {
+  const file = await prepareFile(request, 'direction@audition-horizon.fr');
+  await signIn(page, 'direction@audition-horizon.fr');
+  await openFile(page, file);
+
+  await drawer(page).getByRole('button', { name: 'Supprimer' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirmer la suppression' });
+  await expect(confirm).toContainText('Cette action est irréversible.');
+  await confirm.getByRole('button', { name: 'Annuler' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(drawer(page).getByTestId('pec-drawer-title')).toHaveText(`Demande ${file.numeroDossier}`);
+
+  await drawer(page).getByRole('button', { name: 'Supprimer' }).click();
+  await confirm.getByRole('button', { name: 'Supprimer' }).click();
+  await expect(toast(page, 'PEC supprimée')).toContainText('La demande de PEC a été supprimée définitivement');
+  await expect(drawer(page)).toBeHidden();
+  await page.getByRole('searchbox', { name: 'Rechercher' }).fill(file.numeroDossierAssure);
+  await expect(page.getByTestId('pec-empty')).toContainText('Aucune demande PEC trouvée');
+});

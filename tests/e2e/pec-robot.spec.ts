@@ -1,0 +1,152 @@
+// The action tab with the built-in robot (the simulator answers after 500 ms per step): the DPEC button's states,
+// live results without reload, billing, a shaped failure and its retry, and a result entered by hand.
+import { expect, test } from '@playwright/test';
+import { signIn } from './helpers';
+import { drawer, markDocument, openFile, patientNumber, prepareFile, toast } from './pec-fixtures';
+
+const EUROS = /\d[\d\s]*,\d{2}\s€/;
+
+test('DPEC from "Créer DPEC" through "En cours..." to "DPEC créé" with devices and amounts, then billing to "Facturé", with no reload', async ({ page, request }) => {
+  const file = await prepareFile(request, 'audio@audition-horizon.fr');
+  await signIn(page, 'audio@audition-horizon.fr');
+  await openFile(page, file);
+  const sameDocument = await markDocument(page);
+  const panel = drawer(page);
+  const dpec = panel.getByTestId('dpec-button');
+  const billing = panel.getByTestId('billing-button');
+
+  await expect(dpec).toHaveText('Créer DPEC');
+  await expect(dpec).toBeEnabled();
+  await expect(billing).toHaveText('Facturer');
+  await expect(billing).toBeDisabled();
+  await expect(panel.getByTestId('step-scraping')).toHaveAttribute('data-state', 'none');
+  await expect(panel.getByTestId('robot-results')).toContainText("Aucun appareil récupéré pour l'instant");
+
+  await dpec.click();
+  await expect(dpec).toHaveText('En cours...');
+  await expect(dpec).toBeDisabled();
+  await expect(panel.getByTestId('step-scraping')).toHaveAttribute('data-state', /running|success/);
+
+  // The robot's callbacks arrive as live events: the results show in place.
+  await expect(dpec).toHaveText('DPEC créé');
+  await expect(dpec).toBeDisabled();
+  await expect(toast(page, 'DPEC créé avec succès')).toContainText(/N° PEC KALIXIA-\d+/);
+  await expect(panel.getByTestId('step-scraping')).toHaveAttribute('data-state', 'success');
+  await expect(panel.getByTestId('step-dpec')).toHaveAttribute('data-state', 'success');
+  await expect(panel.getByTestId('step-dpec')).toContainText('Accord de la mutuelle');
+  const right = panel.getByTestId('device-droite');
+  await expect(right).toContainText('Oreille droite');
+  await expect(right).toContainText('Code LPP');
+  await expect(right).toContainText(/23\d{5}/);
+  await expect(right).toContainText(EUROS);
+  await expect(panel.getByTestId('pec-agreement')).toContainText(/N° PEC\s*KALIXIA-\d+/);
+  await expect(panel.getByTestId('pec-agreement')).toContainText(/Date de péremption\s*\d{2}\/\d{2}\/\d{4}/);
+  const amounts = panel.getByTestId('pec-amounts');
+  for (const label of ['Prix frais réels', 'Base Sécurité sociale', 'Part Sécurité sociale', 'Part complémentaire', 'Reste à charge']) {
+    await expect(amounts.getByRole('row', { name: new RegExp(label) })).toContainText(EUROS);
+  }
+  await expect(panel.getByRole('heading', { level: 2 }).locator('..')).toContainText('Approuvé');
+  await expect(panel.getByTestId('execution')).toHaveCount(2);
+
+  // Billing: Confirm waits for both fields.
+  await expect(billing).toBeEnabled();
+  await billing.click();
+  const dialog = page.getByRole('dialog', { name: 'Facturation de la PEC' });
+  const confirm = dialog.getByRole('button', { name: 'Confirmer' });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel(/^N° de facture logiciel/).fill('FAC-E2E-1');
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel(/^Date de facture logiciel/).fill('2026-11-20');
+  await expect(confirm).toBeEnabled();
+  await confirm.click();
+  await expect(dialog).toBeHidden();
+  await expect(toast(page, 'Informations de facturation mises à jour')).toBeVisible();
+  await expect(billing).toHaveText('Facturé');
+  await expect(billing).toBeDisabled();
+  await expect(panel.getByTestId('pec-billing')).toContainText('FAC-E2E-1');
+  await expect(panel.getByTestId('pec-billing')).toContainText('20/11/2026');
+  await expect(panel.getByRole('heading', { level: 2 }).locator('..')).toContainText('Facturé');
+  await sameDocument();
+});
+
+test('a scraping error shows the shaped message and "Réessayer"; after the patient number is corrected, the retry succeeds', async ({ page, request }) => {
+  const file = await prepareFile(request, 'audio@audition-horizon.fr', { patient: patientNumber('-ERRSCRAP') });
+  await signIn(page, 'audio@audition-horizon.fr');
+  await openFile(page, file);
+  const panel = drawer(page);
+  const dpec = panel.getByTestId('dpec-button');
+
+  await dpec.click();
+  await expect(dpec).toHaveText('Réessayer');
+  await expect(dpec).toBeEnabled();
+  const step = panel.getByTestId('step-scraping');
+  await expect(step).toHaveAttribute('data-state', 'error');
+  await expect(step.getByTestId('robot-error')).toContainText('Échec du DPEC');
+  await expect(step.getByTestId('robot-error')).toContainText('Erreur technique du service DPEC');
+  await expect(step.getByTestId('robot-error')).toContainText('Contactez votre administrateur si le problème persiste.');
+  await expect(toast(page, 'Échec du DPEC')).toContainText('Erreur technique du service DPEC');
+  await expect(panel.getByTestId('step-dpec')).toHaveAttribute('data-state', 'none');
+
+  // The file is corrected in "Informations initiales" (edit with pec.edit), then the DPEC is tried again.
+  await panel.getByRole('tab', { name: 'Informations initiales' }).click();
+  await panel.getByRole('button', { name: 'Modifier' }).click();
+  await panel.getByRole('textbox', { name: /^N° dossier patient/ }).fill(file.numeroDossierAssure.replace('-ERRSCRAP', ''));
+  await panel.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(toast(page, 'PEC modifiée')).toBeVisible();
+  await expect(panel.getByRole('textbox', { name: 'N° dossier patient' })).toHaveValue(file.numeroDossierAssure.replace('-ERRSCRAP', ''));
+
+  await panel.getByRole('tab', { name: 'Actions DPEC' }).click();
+  await dpec.click();
+  await expect(dpec).toHaveText('DPEC créé');
+  await expect(step).toHaveAttribute('data-state', 'success');
+  await expect(panel.getByTestId('step-dpec')).toHaveAttribute('data-state', 'success');
+  await expect(panel.getByTestId('execution')).toHaveCount(3);
+});
+
+test('a DPEC result entered by hand: "Dossier non initialisé" first, then prices like "1 450,50" with at most 2 decimals', async ({ page, request }) => {
+  const file = await prepareFile(request, 'audio@audition-horizon.fr', { patient: patientNumber('-ERRDPEC') });
+  await signIn(page, 'audio@audition-horizon.fr');
+  await openFile(page, file);
+  const panel = drawer(page);
+
+  await panel.getByRole('tab', { name: 'Ajouter des informations' }).click();
+  await expect(panel.getByTestId('not-initialised')).toContainText('Dossier non initialisé');
+  await expect(panel.getByTestId('not-initialised')).toContainText("Ce dossier n'a pas d'external_id. Créez d'abord un DPEC pour activer les callbacks.");
+
+  // A technical failure of the insurer's portal ("Robot API returned 502 ...") is reduced to its first error and a tip.
+  await panel.getByRole('tab', { name: 'Actions DPEC' }).click();
+  const dpec = panel.getByTestId('dpec-button');
+  await dpec.click();
+  await expect(dpec).toHaveText('Réessayer');
+  const failure = panel.getByTestId('step-dpec').getByTestId('robot-error');
+  await expect(failure).toContainText('Mutuelle non reconnue par le portail du réseau');
+  await expect(failure).toContainText('Vérifiez la configuration de la mutuelle dans les paramètres du réseau.');
+  await expect(failure).not.toContainText('Robot API returned');
+
+  await panel.getByRole('tab', { name: 'Ajouter des informations' }).click();
+  await panel.getByRole('tab', { name: 'Demande de PEC' }).click();
+  const form = panel.getByTestId('callback-form-dpec');
+  const submit = form.getByRole('button', { name: 'Enregistrer le résultat' });
+  const price = form.getByRole('textbox', { name: 'Prix frais réels' });
+  await price.fill('1 450,505');
+  await expect(form.getByText('Prix invalide : max 2 décimales (ex: 1 450,50)')).toBeVisible();
+  await expect(submit).toBeDisabled();
+  await price.fill('1 450,50');
+  await expect(form.getByText('Prix invalide : max 2 décimales (ex: 1 450,50)')).toBeHidden();
+  await form.getByRole('textbox', { name: 'Reste à charge' }).fill('0,5');
+  const numPec = `MAN-${Date.now()}`;
+  await form.getByRole('textbox', { name: 'N° PEC' }).fill(numPec);
+  await form.getByRole('textbox', { name: 'Messages' }).fill('Accord saisi à la main\n\n   \nPEC vérifiée par téléphone');
+  await expect(submit).toBeEnabled();
+  await submit.click();
+  await expect(toast(page, 'Résultat « Demande de PEC » enregistré')).toContainText(/Exécution n° \d+, traitée en \d+ ms/);
+
+  await panel.getByRole('tab', { name: 'Actions DPEC' }).click();
+  await expect(dpec).toHaveText('DPEC créé');
+  await expect(panel.getByTestId('pec-agreement')).toContainText(numPec);
+  await expect(panel.getByTestId('pec-amounts').getByRole('row', { name: /Prix frais réels/ })).toContainText(/1\s450,50\s€/);
+  await expect(panel.getByTestId('pec-amounts').getByRole('row', { name: /Reste à charge/ })).toContainText(/0,50\s€/);
+  // One message per line, the empty ones dropped.
+  await expect(panel.getByTestId('step-dpec').getByRole('listitem')).toHaveText(['Accord saisi à la main', 'PEC vérifiée par téléphone']);
+  await expect(panel.getByTestId('execution').filter({ hasText: 'saisi à la main' })).toHaveCount(1);
+});
