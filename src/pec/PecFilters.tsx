@@ -25,6 +25,23 @@ interface Range {
 const isRange = (value: unknown): value is Range => !!value && typeof value === 'object' && !Array.isArray(value);
 const day = (value: string | undefined) => (value ? value.slice(0, 10) : '');
 
+/** "+02:00" for a local date (its own offset, summer or winter time). */
+function offsetOf(date: Date): string {
+  const minutes = -date.getTimezoneOffset();
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/**
+ * A day picked in the filter as the instant that starts it (after) or ends it (before) in the user's time zone, so
+ * "created on the 1st" means the user's 1st, not the server's. The URL keeps the day readable: 2026-08-01T00:00:00+02:00.
+ */
+export function dayBound(isoDay: string, bound: 'after' | 'before'): string {
+  const [y, m, d] = isoDay.split('-').map(Number) as [number, number, number];
+  const time = bound === 'after' ? 'T00:00:00' : 'T23:59:59.999';
+  return `${isoDay}${time}${offsetOf(new Date(y, m - 1, d, bound === 'after' ? 0 : 23, bound === 'after' ? 0 : 59))}`;
+}
+
 export function PecFilters() {
   const translate = useTranslate();
   const { filterValues, setFilters, sort, setSort } = useListContext();
@@ -45,7 +62,7 @@ export function PecFilters() {
     setFilters(next, undefined, debounce);
   };
 
-  const setCreated = (bound: 'after' | 'before', date: string) => change('createdAt', { ...created, [bound]: date || undefined });
+  const setCreated = (bound: 'after' | 'before', date: string) => change('createdAt', { ...created, [bound]: date ? dayBound(date, bound) : undefined });
   const sortFields: string[] = SORT_FIELDS.includes(sort.field as never) ? [...SORT_FIELDS] : [...SORT_FIELDS, sort.field];
   const extra = Object.entries(filterValues).filter(([key]) => !PANEL_FILTERS.has(key));
   const anything = Object.keys(filterValues).length > 0 || customSort;

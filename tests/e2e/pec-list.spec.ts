@@ -1,0 +1,134 @@
+// The /pec list (spec section 2): search, status filter, creation dates, order and page live in the URL and select the
+// same files as the API; a link reproduces the view. Optique Riviera's files: no other test changes them.
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiToken, signIn } from './helpers';
+import { listCount } from './pec-fixtures';
+
+const EMAIL = 'direction@optique-riviera.fr';
+
+async function apiTotal(request: APIRequestContext, query: Record<string, string>): Promise<number> {
+  const token = await apiToken(request, EMAIL);
+  const response = await request.get(`/api/pec_dossiers?${new URLSearchParams({ ...query, itemsPerPage: '1' })}`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(response.ok()).toBeTruthy();
+  return (await response.json()).totalItems as number;
+}
+
+/** The list parameters of the current URL (react-admin's: filter as JSON, sort, order, page). */
+function urlParams(page: Page) {
+  const params = new URL(page.url()).searchParams;
+  return { filter: JSON.parse(params.get('filter') ?? '{}') as Record<string, unknown>, sort: params.get('sort'), order: params.get('order'), page: params.get('page') };
+}
+
+const dayOf = (ddmmyyyy: string) => ddmmyyyy.split('/').reverse().join('-');
+const rows = (page: Page) => page.getByTestId('pec-row');
+const cells = (page: Page, column: number) => rows(page).locator(`td:nth-child(${column})`).allTextContents();
+
+/** yyyy-mm-dd, `days` from today in the browser's time zone (Europe/Paris). */
+function localDay(days: number): string {
+  const date = new Date();
+  date.setDate(date.getDate() + days);
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(date);
+}
+
+test('search, status, creation dates and order are in the URL, select what the API selects, and survive a reload', async ({ page, request }) => {
+  const total = await apiTotal(request, {});
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(rows(page)).toHaveCount(20);
+  expect(await listCount(page)).toBe(total);
+  await expect(page.getByRole('columnheader')).toHaveText(['État', 'ID Pecflow', 'Centre', 'Réseau', 'Date Création', 'Montant du devis', 'Numéro devis']);
+  // Newest first by default.
+  const defaultDates = (await cells(page, 5)).map(dayOf);
+  expect([...defaultDates].sort().reverse()).toEqual(defaultDates);
+
+  // Search: one file by its patient number.
+  const token = await apiToken(request, EMAIL);
+  const sample = (await (await request.get('/api/pec_dossiers?itemsPerPage=1&page=7', { headers: { Authorization: `Bearer ${token}` } })).json()).member[0];
+  await page.getByRole('searchbox', { name: 'Rechercher' }).fill(sample.numeroDossierAssure);
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page)).toContainText(sample.numeroDossier);
+  expect(urlParams(page).filter).toEqual({ search: sample.numeroDossierAssure });
+  await page.getByRole('searchbox', { name: 'Rechercher' }).fill('');
+  await expect(rows(page)).toHaveCount(20);
+
+  // Status.
+  await page.getByRole('combobox', { name: 'État' }).click();
+  await page.getByRole('option', { name: 'En attente' }).click();
+  const pending = await apiTotal(request, { status: 'pending' });
+  await expect.poll(() => listCount(page)).toBe(pending);
+  expect(urlParams(page).filter).toEqual({ status: 'pending' });
+  for (const badge of await rows(page).locator('td:first-child').allTextContents()) expect(badge).toBe('En attente');
+  await expect(rows(page).first().locator('[data-status="pending"]')).toHaveAttribute('data-pulsing', 'true');
+
+  // Creation dates, in "Plus de filtres".
+  await page.getByRole('button', { name: 'Plus de filtres' }).click();
+  const from = localDay(-120);
+  const to = localDay(-30);
+  await page.getByLabel('Créée à partir du').fill(from);
+  await page.getByLabel("Créée jusqu'au").fill(to);
+  await expect.poll(() => (urlParams(page).filter.createdAt as { before?: string } | undefined)?.before?.slice(0, 10)).toBe(to);
+  const range = urlParams(page).filter.createdAt as { after: string; before: string };
+  expect(range.after.slice(0, 10)).toBe(from);
+  const inRange = await apiTotal(request, { status: 'pending', 'createdAt[after]': range.after, 'createdAt[before]': range.before });
+  await expect.poll(() => listCount(page)).toBe(inRange);
+  expect(inRange).toBeGreaterThan(0);
+  expect(inRange).toBeLessThan(pending);
+  for (const date of (await cells(page, 5)).map(dayOf)) {
+    expect(date >= from && date <= to, `${date} entre ${from} et ${to}`).toBe(true);
+  }
+
+  // Order: by quote amount, ascending.
+  await page.getByRole('combobox', { name: 'Trier par' }).click();
+  await page.getByRole('option', { name: 'Montant du devis' }).click();
+  await page.getByRole('button', { name: 'Sens du tri' }).click();
+  await expect.poll(() => urlParams(page)).toMatchObject({ sort: 'totalTtc', order: 'ASC' });
+  await expect(page.getByRole('button', { name: 'Sens du tri' })).toHaveText('Croissant');
+  const amounts = (await cells(page, 6)).filter((a) => a !== 'Non défini').map((a) => Number(a.replace(/[^\d,]/g, '').replace(',', '.')));
+  expect(amounts.length).toBeGreaterThan(1);
+  expect([...amounts].sort((a, b) => a - b)).toEqual(amounts);
+
+  // The same URL, reloaded: the same view.
+  const shown = await rows(page).allTextContents();
+  const url = page.url();
+  await page.reload();
+  await expect.poll(() => rows(page).allTextContents()).toEqual(shown);
+  expect(page.url()).toBe(url);
+  await expect(page.getByRole('combobox', { name: 'État' })).toHaveText('En attente');
+  await expect(page.getByLabel('Créée à partir du')).toHaveValue(from);
+  await expect(page.getByRole('combobox', { name: 'Trier par' })).toHaveText('Montant du devis');
+});
+
+test('pages of 20, column sorting and the clear button', async ({ page, request }) => {
+  const total = await apiTotal(request, {});
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(rows(page)).toHaveCount(20);
+  const pages = Math.ceil(total / 20);
+  await expect(page.getByTestId('pec-page-number')).toHaveText(`Page 1 / ${pages}`);
+  await expect(page.getByTestId('pec-pagination')).toContainText(`${total} résultats`);
+  const firstPage = await rows(page).allTextContents();
+
+  await page.getByRole('button', { name: 'Suivant' }).click();
+  await expect(page.getByTestId('pec-page-number')).toHaveText(`Page 2 / ${pages}`);
+  expect(urlParams(page).page).toBe('2');
+  await expect.poll(() => rows(page).allTextContents()).not.toEqual(firstPage);
+
+  // A column header sorts (newest, i.e. highest, number first), back to page 1.
+  await page.getByRole('columnheader', { name: 'ID Pecflow' }).getByRole('button').click();
+  await expect.poll(() => urlParams(page)).toMatchObject({ sort: 'numeroDossier', order: 'DESC', page: '1' });
+  const numbers = await cells(page, 2);
+  expect([...numbers].sort().reverse()).toEqual(numbers);
+  await page.getByRole('columnheader', { name: 'ID Pecflow' }).getByRole('button').click();
+  await expect.poll(() => urlParams(page)).toMatchObject({ sort: 'numeroDossier', order: 'ASC' });
+  const token = await apiToken(request, EMAIL);
+  const lowest = (await (await request.get('/api/pec_dossiers?itemsPerPage=1&order[numeroDossier]=asc', { headers: { Authorization: `Bearer ${token}` } })).json()).member[0];
+  await expect(rows(page).first()).toContainText(lowest.numeroDossier);
+
+  await page.getByRole('combobox', { name: 'État' }).click();
+  await page.getByRole('option', { name: 'Refusé' }).click();
+  await expect.poll(() => listCount(page)).toBe(await apiTotal(request, { status: 'rejected' }));
+  await page.getByRole('button', { name: 'Effacer les filtres' }).click();
+  await expect.poll(() => listCount(page)).toBe(total);
+  await expect.poll(() => urlParams(page)).toMatchObject({ filter: {}, sort: 'createdAt', order: 'DESC' });
+  await expect(page.getByRole('button', { name: 'Effacer les filtres' })).toBeDisabled();
+});
