@@ -405,6 +405,8 @@ export const fr = {
         count_f: '%{smart_count} %{singular} trouvée |||| %{smart_count} %{plural} trouvées',
         create: 'Nouveau %{singular}',
         create_f: 'Nouvelle %{singular}',
+        // Before a vowel: "Nouvel utilisateur", "Nouvel identifiant".
+        create_v: 'Nouvel %{singular}',
         refresh: 'Actualiser',
         search: 'Rechercher',
         filters: 'Filtres',
@@ -433,6 +435,7 @@ export const fr = {
       form: {
         create: 'Nouveau %{singular}',
         create_f: 'Nouvelle %{singular}',
+        create_v: 'Nouvel %{singular}',
         edit: 'Modifier %{singular}',
         show: 'Détail : %{singular}',
         id: 'ID: %{id}',
@@ -494,6 +497,7 @@ export const fr = {
         noSoftware: 'Aucun logiciel disponible',
         noCredential: 'Aucun identifiant compatible disponible pour ce type de logiciel.',
         noneChosen: 'Aucun',
+        chooseCompany: "Choisissez d'abord l'entreprise du centre : ses logiciels et identifiants en dépendent.",
         intro: 'Pour chaque logiciel actif, choisissez l’identifiant que le robot utilisera pour ce centre.',
       },
       users: {

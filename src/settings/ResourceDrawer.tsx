@@ -2,12 +2,13 @@
 // screens, "Nouveau {singulier}" or "Modifier {singulier}" with "ID: {id}", the form, or a read-only view when the
 // API offers no edit operation (the audit trail).
 import CloseIcon from '@mui/icons-material/Close';
-import { Alert, Box, Drawer, IconButton, Skeleton, Stack, Typography } from '@mui/material';
+import { Alert, Box, Drawer, IconButton, Skeleton, Typography } from '@mui/material';
 import type { Resource } from '@api-platform/api-doc-parser';
 import { RecordContextProvider, useGetOne, useTranslate, type Identifier, type RaRecord } from 'react-admin';
 import type { ResourceConfig } from '../resources/types';
 import { Cell } from './cells';
 import { useNouns } from './nouns';
+import { DrawerHeader } from './DrawerHeader';
 import { ResourceForm } from './ResourceForm';
 import { hasOperation } from './schema';
 
@@ -47,42 +48,53 @@ function DrawerContent({ config, schema, target, onClose }: { config: ResourceCo
   const title = creating ? say('form.create') : translate(editable ? 'pecflow.settings.form.edit' : 'pecflow.settings.form.show', { singular: singular.toLowerCase() });
   const numericId = record?.originId ?? record?.id;
 
+  const heading = (
+    <Box sx={{ minWidth: 0 }}>
+      <Typography variant="h6" component="h2" fontWeight={700}>
+        {title}
+      </Typography>
+      {!creating && record && (
+        <Typography variant="body2" color="text.secondary" data-testid="drawer-id">
+          {translate('pecflow.settings.form.id', { id: String(numericId) })}
+        </Typography>
+      )}
+    </Box>
+  );
+  const closeButton = (
+    <IconButton onClick={onClose} aria-label={translate('pecflow.settings.form.close')} edge="end">
+      <CloseIcon />
+    </IconButton>
+  );
+
   return (
     <Box
       sx={{ display: 'flex', flexDirection: 'column', height: '100%', '& > form': { display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 } }}
       role="dialog"
       aria-label={title}
     >
-      <Stack direction="row" alignItems="flex-start" justifyContent="space-between" sx={{ px: 3, pt: 2.5, pb: 1.5, borderBottom: 1, borderColor: 'divider' }}>
-        <Box>
-          <Typography variant="h6" component="h2" fontWeight={700}>
-            {title}
-          </Typography>
-          {!creating && record && (
-            <Typography variant="body2" color="text.secondary" data-testid="drawer-id">
-              {translate('pecflow.settings.form.id', { id: String(numericId) })}
-            </Typography>
-          )}
-        </Box>
-        <IconButton onClick={onClose} aria-label={translate('pecflow.settings.form.close')} edge="end">
-          <CloseIcon />
-        </IconButton>
-      </Stack>
-
       {error ? (
-        <Alert severity="error" sx={{ m: 3 }}>
-          {translate('pecflow.settings.form.loadError')}
-        </Alert>
+        <>
+          <DrawerHeader heading={heading} actions={closeButton} />
+          <Alert severity="error" sx={{ m: 3 }}>
+            {translate('pecflow.settings.form.loadError')}
+          </Alert>
+        </>
       ) : !creating && (isPending || !record) ? (
-        <Box sx={{ p: 3 }}>
-          {Array.from({ length: 6 }, (_, i) => (
-            <Skeleton key={i} height={56} />
-          ))}
-        </Box>
+        <>
+          <DrawerHeader heading={heading} actions={closeButton} />
+          <Box sx={{ p: 3 }}>
+            {Array.from({ length: 6 }, (_, i) => (
+              <Skeleton key={i} height={56} />
+            ))}
+          </Box>
+        </>
       ) : editable ? (
-        <ResourceForm config={config} schema={schema} mode={creating ? 'create' : 'edit'} record={record} onDone={onClose} />
+        <ResourceForm config={config} schema={schema} mode={creating ? 'create' : 'edit'} record={record} heading={heading} onDone={onClose} />
       ) : (
-        <ReadOnlyView config={config} schema={schema} record={record!} />
+        <>
+          <DrawerHeader heading={heading} actions={closeButton} />
+          <ReadOnlyView config={config} schema={schema} record={record!} />
+        </>
       )}
     </Box>
   );

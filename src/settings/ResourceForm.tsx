@@ -1,7 +1,7 @@
 // The one form of the back-office entities: the fields the API documentation says are writable, laid out as the
 // entity declares (two columns, full-width fields, tabs), guessed inputs (type, required mark, reference pickers),
 // the shared zod schema on change, the server's French violations under the fields, toasts, delete.
-import { Badge, Box, Button, Stack, Tab, Tabs } from '@mui/material';
+import { Badge, Box, Button, Tab, Tabs } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { InputGuesser } from '@api-platform/admin';
 import type { Resource } from '@api-platform/api-doc-parser';
@@ -15,6 +15,7 @@ import { TEXTAREA_ROWS } from '../domain/limits';
 import { useToast } from '../layout/Toasts';
 import type { FormMode, FormTab, ResourceConfig } from '../resources/types';
 import { ConfirmDelete } from './ConfirmDelete';
+import { DrawerHeader } from './DrawerHeader';
 import { useNouns } from './nouns';
 import { useResourceRights } from './ResourceList';
 import { fieldOf, formFields, toFormValues, toPayload, useSchemaAnalyzer } from './schema';
@@ -24,6 +25,8 @@ interface Props {
   schema: Resource;
   mode: FormMode;
   record?: RaRecord;
+  /** Title and ID, shown next to the form's buttons. */
+  heading: ReactNode;
   onDone: () => void;
 }
 
@@ -39,7 +42,7 @@ function violationsOf(error: unknown, fromHydra: (e: never) => Record<string, st
   return Object.fromEntries(body.violations.filter((v) => v.propertyPath && v.message).map((v) => [v.propertyPath!, v.message!]));
 }
 
-export function ResourceForm({ config, schema, mode, record, onDone }: Props) {
+export function ResourceForm({ config, schema, mode, record, heading, onDone }: Props) {
   const translate = useTranslate();
   const toast = useToast();
   const analyzer = useSchemaAnalyzer();
@@ -103,19 +106,25 @@ export function ResourceForm({ config, schema, mode, record, onDone }: Props) {
       noValidate
       className="resource-form"
     >
+      <DrawerHeader
+        heading={heading}
+        actions={
+          <>
+            <Button onClick={onDone}>{translate('pecflow.settings.form.cancel')}</Button>
+            {!readOnly && <SubmitButton label={translate(mode === 'create' ? 'pecflow.settings.form.submitCreate' : 'pecflow.settings.form.submitEdit')} />}
+          </>
+        }
+      />
       <Box sx={{ flex: 1, overflowY: 'auto', px: 3, py: 2 }}>
         <FormBody config={config} schema={schema} mode={mode} record={record} readOnly={readOnly} />
-      </Box>
-      <Stack direction="row" spacing={1} sx={{ px: 3, py: 1.5, borderTop: 1, borderColor: 'divider' }} alignItems="center">
         {mode === 'edit' && rights.delete && (
-          <Button color="error" onClick={() => setConfirming(true)} disabled={deleting}>
-            {translate('pecflow.settings.form.delete')}
-          </Button>
+          <Box sx={{ mt: 2, pt: 2, borderTop: 1, borderColor: 'divider' }}>
+            <Button color="error" variant="outlined" onClick={() => setConfirming(true)} disabled={deleting}>
+              {translate('pecflow.settings.form.delete')}
+            </Button>
+          </Box>
         )}
-        <Box flex={1} />
-        <Button onClick={onDone}>{translate('pecflow.settings.form.cancel')}</Button>
-        {!readOnly && <SubmitButton label={translate(mode === 'create' ? 'pecflow.settings.form.submitCreate' : 'pecflow.settings.form.submitEdit')} />}
-      </Stack>
+      </Box>
       <ConfirmDelete open={confirming} busy={deleting} onCancel={() => setConfirming(false)} onConfirm={remove} />
     </Form>
   );

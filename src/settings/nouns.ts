@@ -1,18 +1,20 @@
-// The French name of an entity as the generic screens use it, with gender agreement ("Nouvelle organisation",
-// "3 centres trouvés", "Entreprise créée avec succès").
+// The French name of an entity as the generic screens use it, with agreement: gender ("Nouvelle organisation",
+// "Entreprise créée avec succès"), number ("1 centre trouvé", "3 centres trouvés") and elision ("Nouvel utilisateur").
 import { useTranslate } from 'react-admin';
+
+const startsWithVowel = (word: string) => /^[aeiouyàâéèêëîïôûh]/i.test(word);
 
 export function useNouns(resource: string, feminine = false) {
   const translate = useTranslate();
   const singular = translate(`resources.${resource}.name`, { smart_count: 1 });
   const plural = translate(`resources.${resource}.name`, { smart_count: 2 });
-  /** A message of pecflow.settings with its feminine variant (key_f) when the name is feminine. */
-  const say = (key: string, args: Record<string, unknown> = {}) =>
-    translate(`pecflow.settings.${key}${feminine ? '_f' : ''}`, {
-      singular: singular.toLowerCase(),
-      plural: plural.toLowerCase(),
-      element: singular,
-      ...args,
-    });
+  const args = { singular: singular.toLowerCase(), plural: plural.toLowerCase(), element: singular };
+  /** A message of pecflow.settings in its feminine (key_f) or elided (key_v) variant when it has one. */
+  const say = (key: string, extra: Record<string, unknown> = {}) => {
+    const variant = feminine ? '_f' : startsWithVowel(singular) ? '_v' : '';
+    const base = `pecflow.settings.${key}`;
+    const text = variant ? translate(`${base}${variant}`, { ...args, ...extra, _: '' }) : '';
+    return text || translate(base, { ...args, ...extra });
+  };
   return { singular, plural, say };
 }

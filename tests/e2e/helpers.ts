@@ -36,11 +36,11 @@ export const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(3
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A form field by its label, with or without the required mark ("Nom *"). */
-export const formField = (scope: Page | Locator, label: string) => scope.getByLabel(new RegExp(`^${escapeRegExp(label)}( \\*)?$`));
+/** A text field of a form by its label (the required mark is not part of its accessible name). */
+export const formField = (scope: Page | Locator, label: string) => scope.getByRole('textbox', { name: label, exact: true });
 
 /** A select (react-admin SelectInput, MUI select) by its label: its accessible name is the label then the value. */
-export const selectField = (scope: Page | Locator, label: string) => scope.getByRole('combobox', { name: new RegExp(`^${escapeRegExp(label)}( \\*)?(\\s|$)`) });
+export const selectField = (scope: Page | Locator, label: string) => scope.getByRole('combobox', { name: new RegExp(`^${escapeRegExp(label)}(\\s|$)`) });
 
 /** Picks an option of a select by the field's label. */
 export async function chooseOption(page: Page, scope: Page | Locator, label: string, option: string | RegExp) {

@@ -1,7 +1,7 @@
 // The shop credential editor (spec section 2): for each active software, one compatible active credential or none.
 // Medical and billing software use general credentials; among several, the highest id is preselected.
 import { Alert, Box, MenuItem, Skeleton, Stack, TextField, Typography } from '@mui/material';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useGetList, useGetOne, useTranslate, type RaRecord } from 'react-admin';
 import { ChoiceLabel } from '../../settings/fields';
@@ -47,19 +47,23 @@ export function ShopCredentialsEditor({ record, readOnly }: FormPartProps) {
   const company = useWatch({ name: 'company' }) as string | null | undefined;
   const { data: companyRecord } = useGetOne('companies', { id: company ?? '' }, { enabled: !!company });
   const holding = (companyRecord?.holding as { '@id'?: string } | undefined)?.['@id'];
-  const filter = holding ? { holding } : {};
-  const softwareList = useGetList('software', { pagination: ALL, sort: { field: 'label', order: 'ASC' }, filter });
-  const credentialList = useGetList('credential_software', { pagination: { page: 1, perPage: 5000 }, sort: { field: '', order: 'ASC' }, filter });
+  const filter = { holding };
+  const softwareList = useGetList('software', { pagination: ALL, sort: { field: 'label', order: 'ASC' }, filter }, { enabled: !!holding });
+  const credentialList = useGetList('credential_software', { pagination: { page: 1, perPage: 5000 }, sort: { field: '', order: 'ASC' }, filter }, { enabled: !!holding });
 
   const software = useMemo(() => (softwareList.data ?? []).filter((s) => s.status === 'Active'), [softwareList.data]);
   const credentials = useMemo(() => (credentialList.data ?? []).filter((c) => c.status === 'Active'), [credentialList.data]);
   const loading = softwareList.isPending || credentialList.isPending;
 
+  // The choices start from the shop's current credentials; another organisation (a new company) starts afresh.
+  const startedFor = useRef<string>(undefined);
   useEffect(() => {
-    if (loading || mapping !== undefined) return;
+    if (!holding || loading || startedFor.current === holding) return;
+    startedFor.current = holding;
     setValue('shopCredentials', initialMapping(software, credentials, record?.credentials), { shouldDirty: false });
-  }, [loading, mapping, software, credentials, record, setValue]);
+  }, [holding, loading, software, credentials, record, setValue]);
 
+  if (!company) return <Typography color="text.secondary">{translate('pecflow.settings.shops.chooseCompany')}</Typography>;
   if (softwareList.error || credentialList.error) {
     return <Alert severity="error">{translate('pecflow.settings.list.errorText')}</Alert>;
   }

@@ -1,0 +1,183 @@
+// The drawer form of every entity tab: a French validation error first (the shared zod schema, in the browser),
+// then the creation, then an edit; and the server's own violations under the fields.
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { chooseOption, formField, signIn, uniqueName } from './helpers';
+
+interface Entity {
+  section: string;
+  collection: string;
+  /** "Nouvelle organisation", "Modifier organisation", "Organisation créée avec succès"... */
+  singular: string;
+  feminine: boolean;
+  /** The text field the test names its record with. */
+  nameField: string;
+  /** Provokes a validation error and says which message must show. */
+  invalid: (drawer: Locator, page: Page) => Promise<string>;
+  /** Fills the other required fields. */
+  fill: (drawer: Locator, page: Page) => Promise<void>;
+}
+
+const submit = (drawer: Locator, label: 'Créer' | 'Enregistrer') => drawer.getByRole('button', { name: label, exact: true }).click();
+
+const submitEmpty = async (drawer: Locator) => {
+  await submit(drawer, 'Créer');
+};
+
+const ENTITIES: Entity[] = [
+  {
+    section: 'holdings',
+    collection: 'holdings',
+    singular: 'organisation',
+    feminine: true,
+    nameField: 'Nom',
+    invalid: async (drawer) => (await submitEmpty(drawer), 'SIREN requis'),
+    fill: async (drawer) => formField(drawer, 'SIREN').fill('552100554'),
+  },
+  {
+    section: 'companies',
+    collection: 'companies',
+    singular: 'entreprise',
+    feminine: true,
+    nameField: 'Nom',
+    invalid: async (drawer) => (await submitEmpty(drawer), 'Organisation requise'),
+    fill: async (drawer, page) => {
+      await formField(drawer, 'SIREN').fill('552100554');
+      await chooseOption(page, drawer, 'Organisation', 'Audition Horizon');
+    },
+  },
+  {
+    section: 'shops',
+    collection: 'shops',
+    singular: 'centre',
+    feminine: false,
+    nameField: 'Nom',
+    invalid: async (drawer) => (await formField(drawer, 'FINESS').fill('123'), 'FINESS doit contenir 9 chiffres'),
+    fill: async (drawer, page) => {
+      await formField(drawer, 'FINESS').fill('750012345');
+      await formField(drawer, 'SIRET').fill('55210055400013');
+      await formField(drawer, 'RPPS').fill('10101234567');
+      await formField(drawer, 'Code client').fill('HZ-TEST');
+      await chooseOption(page, drawer, 'Entreprise', 'Horizon Audition Île-de-France');
+    },
+  },
+  {
+    section: 'users',
+    collection: 'users',
+    singular: 'utilisateur',
+    feminine: false,
+    nameField: 'Nom',
+    invalid: async (drawer, page) => {
+      await formField(drawer, 'Prénom').fill('Alice');
+      await formField(drawer, 'Nom').fill('Martin');
+      await formField(drawer, 'Email').fill(`${uniqueName('alice').replace(/\W+/g, '.')}@exemple.fr`);
+      await chooseOption(page, drawer, 'Organisation', 'Audition Horizon');
+      await submitEmpty(drawer);
+      return "Le mot de passe est requis lors de la création d'un utilisateur";
+    },
+    fill: async (drawer) => formField(drawer, 'Mot de passe').fill('Secret2026!'),
+  },
+  {
+    section: 'mutuelles',
+    collection: 'mutuals',
+    singular: 'mutuelle',
+    feminine: true,
+    nameField: 'Nom',
+    invalid: async (drawer) => (await formField(drawer, 'Nom').fill('A'), 'Le nom de la mutuelle est requis (min. 2 caractères)'),
+    fill: async () => undefined,
+  },
+  {
+    section: 'networks',
+    collection: 'networks',
+    singular: 'réseau',
+    feminine: false,
+    nameField: 'Nom',
+    invalid: async (drawer) => (await formField(drawer, 'Code').fill('X'.repeat(21)), 'Le code ne peut pas dépasser 20 caractères'),
+    fill: async (drawer) => formField(drawer, 'Code').fill(uniqueName('R').replace(/\W+/g, '').slice(0, 20)),
+  },
+  {
+    section: 'software',
+    collection: 'software',
+    singular: 'logiciel',
+    feminine: false,
+    nameField: 'Libellé',
+    invalid: async (drawer) => (await formField(drawer, "URL de l'API").fill('pas une adresse'), "L'URL de l'API doit être valide"),
+    fill: async (drawer, page) => {
+      await formField(drawer, "URL de l'API").fill('https://api.exemple.fr/v1');
+      await chooseOption(page, drawer, 'Organisation', 'Audition Horizon');
+    },
+  },
+  {
+    section: 'credentials',
+    collection: 'credential_software',
+    singular: 'identifiant',
+    feminine: false,
+    nameField: 'Identifiant de connexion',
+    invalid: async (drawer) => (await submitEmpty(drawer), 'La page de connexion est requise'),
+    fill: async (drawer, page) => {
+      await formField(drawer, 'Page de connexion').fill('https://exemple.fr/connexion');
+      await chooseOption(page, drawer, 'Logiciel', 'Auditdata Manage');
+    },
+  },
+];
+
+const capitalized = (text: string) => text[0]!.toUpperCase() + text.slice(1);
+/** "Nouvelle organisation", "Nouveau centre", "Nouvel utilisateur". */
+const newLabel = (entity: Entity) => `${entity.feminine ? 'Nouvelle' : /^[aeiouy]/.test(entity.singular) ? 'Nouvel' : 'Nouveau'} ${entity.singular}`;
+
+for (const entity of ENTITIES) {
+  test(`${entity.section}: create after a validation error, then edit`, async ({ page }) => {
+    const name = uniqueName('Formulaire');
+    const e = entity.feminine ? 'e' : '';
+    await signIn(page, 'admin@pecflow.fr');
+    await page.goto(`/settings/${entity.section}`);
+    const list = page.getByTestId(`list-${entity.collection}`);
+    await list.getByRole('button', { name: newLabel(entity) }).click();
+
+    const drawer = page.getByTestId('resource-drawer');
+    await expect(drawer.getByRole('heading', { name: newLabel(entity) })).toBeVisible();
+    await expect(drawer.getByTestId('drawer-id')).toHaveCount(0);
+    const message = await entity.invalid(drawer, page);
+    await expect(drawer.getByText(message)).toBeVisible();
+
+    await formField(drawer, entity.nameField).fill(name);
+    await entity.fill(drawer, page);
+    await expect(drawer.getByText(message)).toHaveCount(0);
+    await submit(drawer, 'Créer');
+    const toast = page.getByTestId('toast');
+    await expect(toast).toContainText('Succès');
+    await expect(toast).toContainText(`${capitalized(entity.singular)} créé${e} avec succès`);
+    await expect(drawer).toBeHidden();
+
+    await list.getByRole('searchbox', { name: 'Rechercher' }).fill(name);
+    await expect(list.getByTestId('list-row')).toHaveCount(1);
+    await list.getByTestId('list-row').getByText(name).click();
+    await expect(drawer.getByRole('heading', { name: `Modifier ${entity.singular}` })).toBeVisible();
+    await expect(drawer.getByTestId('drawer-id')).toHaveText(/^ID: \d+$/);
+    await expect(formField(drawer, entity.nameField)).toHaveValue(name);
+    await formField(drawer, entity.nameField).fill(`${name} modifié`);
+    await submit(drawer, 'Enregistrer');
+    await expect(toast.filter({ hasText: `${capitalized(entity.singular)} ${entity.feminine ? 'mise' : 'mis'} à jour avec succès` })).toBeVisible();
+    await expect(drawer).toBeHidden();
+    await expect(list.getByTestId('list-row')).toContainText(`${name} modifié`);
+  });
+}
+
+test("the server's French violations show under the fields and the drawer stays open", async ({ page }) => {
+  await signIn(page, 'admin@pecflow.fr');
+  await page.goto('/settings/users');
+  const list = page.getByTestId('list-users');
+  await list.getByRole('button', { name: 'Nouvel utilisateur' }).click();
+  const drawer = page.getByTestId('resource-drawer');
+  await formField(drawer, 'Prénom').fill('Double');
+  await formField(drawer, 'Nom').fill('Courriel');
+  // Already the address of a demo account: only the server knows.
+  await formField(drawer, 'Email').fill('audio@audition-horizon.fr');
+  await formField(drawer, 'Mot de passe').fill('Secret2026!');
+  await chooseOption(page, drawer, 'Organisation', 'Audition Horizon');
+  await submit(drawer, 'Créer');
+  await expect(page.getByTestId('toast')).toContainText('Erreur');
+  await expect(drawer.getByText('Cet email est déjà utilisé')).toBeVisible();
+  await expect(drawer).toBeVisible();
+  await drawer.getByRole('button', { name: 'Annuler' }).click();
+  await expect(drawer).toBeHidden();
+});
