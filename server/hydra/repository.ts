@@ -150,11 +150,12 @@ export class ResourceRepository {
       .orderBy(by(orderColumn), by(this.decl.idColumn))
       .limit(query.itemsPerPage)
       .offset((query.page - 1) * query.itemsPerPage);
-    if (!query.paginate) {
-      const rows = await rowsQuery;
-      return { rows, total: rows.length };
-    }
-    const [rows, [totalRow]] = await Promise.all([rowsQuery, db.select({ n: count() }).from(this.decl.table).where(where)]);
+    const rows = await rowsQuery;
+    if (!query.paginate) return { rows, total: rows.length };
+    // A page that is not full is the last one: the total follows without counting (most organisation lists).
+    const offset = (query.page - 1) * query.itemsPerPage;
+    if (rows.length < query.itemsPerPage && (rows.length > 0 || query.page === 1)) return { rows, total: offset + rows.length };
+    const [totalRow] = await db.select({ n: count() }).from(this.decl.table).where(where);
     return { rows, total: Number(totalRow?.n ?? 0) };
   }
 
