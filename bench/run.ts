@@ -1,2 +1,102 @@
-// npm run bench: load benchmarks. The scenarios are added by the back-office and PEC issues.
-console.log('Aucun scénario de benchmark pour le moment.');
+// npm run bench [-- <scenario>...] [--duration=10] [--warmup=2] [--connections=16] [--keep] [--sql=file.sql --tag=name]
+// Creates a fresh PostgreSQL database (BENCH_DATABASE_URL or DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres),
+// runs the seeds of every scenario below in order, starts the real server on it, measures each scenario's endpoints
+// with autocannon, prints a table and writes bench/results/{scenario}.json; the database is dropped at the end.
+import { readFileSync } from 'node:fs';
+import type { Scenario } from './lib/types';
+import { createBenchDatabase, machine, measure, printTable, signIn, startServer, writeResults, type BenchOptions } from './lib/harness';
+
+// One line per scenario file; seeds run in this order, so a later scenario may build on the data of an earlier one.
+const SCENARIOS: Scenario[] = [
+  (await import('./backoffice')).scenario,
+  // (await import('./pec')).scenario,
+];
+
+const TARGET_P99_MS = 50;
+
+function parseArgs(argv: string[]) {
+  const flags = new Map<string, string>();
+  const names: string[] = [];
+  for (const arg of argv) {
+    const match = /^--([\w-]+)(?:=(.*))?$/.exec(arg);
+    if (match) flags.set(match[1]!, match[2] ?? 'true');
+    else names.push(arg);
+  }
+  const options: BenchOptions = {
+    adminUrl: process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    connections: Number(flags.get('connections') ?? 16),
+    durationSeconds: Number(flags.get('duration') ?? 10),
+    warmupSeconds: Number(flags.get('warmup') ?? 2),
+    keep: flags.has('keep'),
+    extraSql: flags.get('sql'),
+    tag: flags.get('tag'),
+  };
+  if (options.extraSql && !options.tag) throw new Error('--sql demande --tag : ces résultats ne remplacent pas ceux du schéma réel.');
+  return { names, options };
+}
+
+async function main() {
+  const { names, options } = parseArgs(process.argv.slice(2));
+  const unknown = names.filter((n) => !SCENARIOS.some((s) => s.name === n));
+  if (unknown.length) throw new Error(`Scénario inconnu : ${unknown.join(', ')} (disponibles : ${SCENARIOS.map((s) => s.name).join(', ')})`);
+  const measured = names.length ? SCENARIOS.filter((s) => names.includes(s.name)) : SCENARIOS;
+
+  const bench = await createBenchDatabase(options);
+  console.log(`Base de benchmark : ${bench.name}`);
+  try {
+    const volumes: Record<string, Record<string, number>> = {};
+    for (const scenario of SCENARIOS) {
+      const started = Date.now();
+      volumes[scenario.name] = await scenario.seed(bench.ctx);
+      console.log(`Données « ${scenario.name} » créées en ${((Date.now() - started) / 1000).toFixed(1)} s : ${JSON.stringify(volumes[scenario.name])}`);
+    }
+    if (options.extraSql) {
+      await bench.ctx.sql(readFileSync(options.extraSql, 'utf8'));
+      console.log(`SQL supplémentaire exécuté : ${options.extraSql}`);
+    }
+    await bench.ctx.sql('vacuum analyze');
+    const [{ version } = { version: '' }] = await bench.ctx.sql('select version()');
+
+    const { app, baseUrl } = await startServer(bench.database, bench.url);
+    try {
+      await signIn(baseUrl, bench.ctx);
+      for (const scenario of measured) {
+        const rows = [];
+        for (const endpoint of await scenario.endpoints(bench.ctx)) {
+          const row = await measure(baseUrl, bench.ctx, endpoint, options);
+          console.log(`  ${row.endpoint} (${row.as}) : p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, ${row.requestsPerSecond} req/s`);
+          rows.push(row);
+        }
+        printTable(`${scenario.name} — ${scenario.description}`, rows, TARGET_P99_MS);
+        const file = writeResults(scenario, {
+          scenario: scenario.name,
+          description: scenario.description,
+          measuredAt: new Date().toISOString(),
+          command: `npm run bench -- ${process.argv.slice(2).join(' ') || scenario.name}`,
+          extraSql: options.extraSql ?? null,
+          database: String(version).split(',')[0],
+          machine: machine(),
+          connections: options.connections,
+          durationSeconds: options.durationSeconds,
+          warmupSeconds: options.warmupSeconds,
+          targetP99Ms: TARGET_P99_MS,
+          records: volumes,
+          results: rows,
+        }, options.tag);
+        console.log(`Résultats écrits dans ${file}`);
+      }
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await bench.drop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error instanceof Error ? error.stack ?? error.message : error);
+    process.exit(1);
+  },
+);
