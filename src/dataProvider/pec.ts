@@ -1,6 +1,6 @@
 // The PEC screens' calls beside react-admin's list and record reads (spec section 7): create, edit, delete, the
-// billing PATCH, the robot runs, the manual callbacks, CSV export and import, the dashboard figures, the option lists
-// of the creation form and the ticket of the live events. Every call has the spec's time limit (section 9).
+// billing PATCH, the robot runs, the manual callbacks, CSV export and import, the dashboard figures and the option
+// lists of the creation form. Every call has the spec's time limit (section 9).
 import { HttpError } from 'ra-core';
 import { authFetch } from '../authProvider/session';
 import { extractErrorMessage } from '../domain/errors';
@@ -210,9 +210,6 @@ export const pecApi = {
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
     return filename;
   },
-
-  /** A short-lived ticket for EventSource, which cannot send the bearer token. */
-  eventsTicket: () => call<{ ticket: string; expiresIn: number }>('/api/events/ticket', { method: 'POST' }),
 };
 
 /**

@@ -4,7 +4,7 @@
 // after any failure it reconnects with a fresh one (1 s, 2 s, 4 s... capped at 30 s), refreshing what it may have missed.
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { pecApi } from '../dataProvider/pec';
+import { apiFetch } from '../dataProvider/http';
 import { NOTIFICATIONS_QUERY_KEY } from '../layout/NotificationBell';
 import { retryDelay } from '../queryClient';
 
@@ -81,7 +81,8 @@ export function useLiveEvents(enabled = true) {
     async function connect() {
       if (stopped) return;
       try {
-        const { ticket } = await pecApi.eventsTicket();
+        // Not through src/dataProvider/pec.ts: this module is in every page's bundle, the PEC calls are not.
+        const { ticket } = await apiFetch<{ ticket: string }>('/api/events/ticket', { method: 'POST' });
         if (stopped) return;
         source = new EventSource(`/api/events?ticket=${encodeURIComponent(ticket)}`);
         source.addEventListener('ready', () => {

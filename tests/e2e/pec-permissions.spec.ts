@@ -45,7 +45,7 @@ test('"Lecture seule" sees files but no button that changes them', async ({ page
   await expect(panel.getByRole('button', { name: 'Modifier' })).toHaveCount(0);
 });
 
-test('Exporter and Importer follow export.pec and import.pec; the export is the CSV of the current filters', async ({ page, request }) => {
+test('Exporter and Importer follow export.pec and import.pec; the export is the CSV of the current filters', async ({ page }) => {
   // An audioprothésiste exports and creates, but does not import.
   await signIn(page, 'audio@audition-horizon.fr');
   await page.goto('/pec');
