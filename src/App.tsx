@@ -1,6 +1,6 @@
 // The application: react-admin in French, our auth and data providers, the shell and every route.
 import { lazy } from 'react';
-import { Route } from 'react-router-dom';
+import { Route, useLocation } from 'react-router-dom';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
@@ -8,6 +8,7 @@ import { i18nProvider } from './i18n';
 import { Layout } from './layout/Layout';
 import { LoadingPage, RedirectToPec } from './layout/LoadingPage';
 import { LoginPage } from './layout/LoginPage';
+import { Toasts } from './layout/Toasts';
 import { createAppStore, readTheme } from './layout/store';
 import { darkTheme, lightTheme } from './layout/theme';
 import { queryClient } from './queryClient';
@@ -25,8 +26,14 @@ const DebugPermissionsPage = lazy(() => import('./account/DebugPermissionsPage')
 
 const store = createAppStore();
 
-/** The toasts are the layout's (src/layout/Toasts.tsx): react-admin's own snackbar would take half of them. */
-const NoNotification = () => null;
+/**
+ * The toasts are the layout's (src/layout/Toasts.tsx); react-admin's own snackbar would take half of them. Outside the
+ * layout (the login page) this slot shows them, so "Session expirée" is read where the user lands.
+ */
+function LoginToasts() {
+  const { pathname } = useLocation();
+  return pathname === '/login' ? <Toasts /> : null;
+}
 /** react-admin's loading slot passes props of its own: the page shows its own French sentence. */
 const AppLoading = () => <LoadingPage />;
 
@@ -44,7 +51,7 @@ export function App() {
       dashboard={RedirectToPec}
       catchAll={RedirectToPec}
       loading={AppLoading}
-      notification={NoNotification}
+      notification={LoginToasts}
       lightTheme={lightTheme}
       darkTheme={darkTheme}
       defaultTheme={readTheme()}
