@@ -97,8 +97,7 @@ export const fr = {
       all: 'Total',
       seeList: 'Voir la liste',
       month: 'Ce mois-ci (%{month})',
-      quoteTotal: 'Montant des devis',
-      insurerShare: 'Part complémentaire',
+      amounts: { totalTtc: 'Montant des devis', partComplementaire: 'Part complémentaire' },
       approved: { title: 'Demandes accordées ce mois-ci' },
       billed: { title: 'Demandes facturées ce mois-ci' },
       expiring: {

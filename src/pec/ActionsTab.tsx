@@ -3,19 +3,19 @@
 // started here is followed to its end: its outcome is announced by a toast (shaped failure, refusal, success).
 import ReceiptIcon from '@mui/icons-material/ReceiptLong';
 import SendIcon from '@mui/icons-material/Send';
-import { Alert, AlertTitle, Box, Button, CircularProgress, Stack } from '@mui/material';
+import { Box, Button, CircularProgress, Stack } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { pecApi, type PecDossierRecord } from '../dataProvider/pec';
 import { formatDate } from '../domain/format';
 import { HIGHLIGHT_DURATION_MS, REFETCH_AFTER_ACTION_MS } from '../domain/limits';
-import { billingButtonState, dpecButtonState, missingPrerequisites, PREREQUISITE_LABELS, robotStepResults, shapeRobotError, type RobotErrorView } from '../domain/pec';
+import { billingButtonState, dpecButtonState, missingPrerequisites, robotStepResults, shapeRobotError, type RobotErrorView } from '../domain/pec';
 import { useToast } from '../layout/Toasts';
 import { BillingDialog } from './BillingDialog';
 import { PEC_RESOURCE, PEC_STATS_QUERY_KEY } from './liveEvents';
 import { ExecutionHistory, RobotResults, Section, StepCard, type Execution } from './RobotResults';
-import { useErrorText, usePecRights } from './shared';
+import { MissingPrerequisites, useErrorText, usePecRights } from './shared';
 
 /** The list and the file again, 200 ms after an action (spec section 4). */
 export function useRefreshSoon() {
@@ -133,16 +133,7 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
 
   return (
     <Stack spacing={2}>
-      {missing.length > 0 && (
-        <Alert severity="warning" data-testid="missing-prerequisites">
-          <AlertTitle>{translate('pecflow.pec.prerequisites.title')}</AlertTitle>
-          <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
-            {missing.map((item) => (
-              <li key={item}>{PREREQUISITE_LABELS[item]}</li>
-            ))}
-          </Box>
-        </Alert>
-      )}
+      <MissingPrerequisites missing={missing} />
 
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
         <Button

@@ -264,22 +264,16 @@ function MonthCard({ kind, figures, to }: { kind: 'approved' | 'billed'; figures
             {figures ? figures.count : <Skeleton width={48} />}
           </Typography>
           <Divider sx={{ mb: 1 }} />
-          <Stack direction="row" justifyContent="space-between">
-            <Typography variant="body2" color="text.secondary">
-              {translate('pecflow.dashboard.quoteTotal')}
-            </Typography>
-            <Typography variant="body2" fontWeight={600}>
-              {figures ? formatEuros(figures.totalTtc) : '…'}
-            </Typography>
-          </Stack>
-          <Stack direction="row" justifyContent="space-between">
-            <Typography variant="body2" color="text.secondary">
-              {translate('pecflow.dashboard.insurerShare')}
-            </Typography>
-            <Typography variant="body2" fontWeight={600}>
-              {figures ? formatEuros(figures.partComplementaire) : '…'}
-            </Typography>
-          </Stack>
+          {(['totalTtc', 'partComplementaire'] as const).map((amount) => (
+            <Stack key={amount} direction="row" justifyContent="space-between">
+              <Typography variant="body2" color="text.secondary">
+                {translate(`pecflow.dashboard.amounts.${amount}`)}
+              </Typography>
+              <Typography variant="body2" fontWeight={600}>
+                {figures ? formatEuros(figures[amount]) : '…'}
+              </Typography>
+            </Stack>
+          ))}
         </CardContent>
       </CardActionArea>
     </Card>

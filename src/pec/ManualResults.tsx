@@ -10,7 +10,7 @@ import { TEXTAREA_ROWS } from '../domain/limits';
 import { CALLBACK_MESSAGES, CALLBACK_SCHEMAS, CALLBACK_TYPES, type CallbackType } from '../domain/pec';
 import { useToast } from '../layout/Toasts';
 import { useRefreshSoon } from './ActionsTab';
-import { nest, statusOf, useErrorText, usePecRights, useZodForm } from './shared';
+import { FormBox, nest, statusOf, useErrorText, usePecRights, useZodForm } from './shared';
 
 type Kind = 'text' | 'price' | 'date' | 'yesno' | 'textarea';
 interface FieldDef {
@@ -153,15 +153,7 @@ function CallbackForm({ type, externalId }: { type: CallbackType; externalId: st
   };
 
   return (
-    <Box
-      component="form"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-      data-testid={`callback-form-${type}`}
-    >
+    <FormBox onSubmit={() => void submit()} testId={`callback-form-${type}`}>
       {!rights.run && (
         <Alert severity="info" sx={{ mb: 2 }}>
           {translate('pecflow.pec.manual.noRight')}
@@ -200,6 +192,6 @@ function CallbackForm({ type, externalId }: { type: CallbackType; externalId: st
           {translate('pecflow.pec.manual.submit')}
         </Button>
       </Stack>
-    </Box>
+    </FormBox>
   );
 }

@@ -117,22 +117,17 @@ export function PecFilters() {
       <Collapse in={more} unmountOnExit>
         <Paper variant="outlined" sx={{ p: 2, mt: 1.5 }} data-testid="pec-more-filters">
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} alignItems={{ sm: 'center' }} flexWrap="wrap" useFlexGap>
-            <TextField
-              type="date"
-              size="small"
-              label={translate('pecflow.pec.filters.dateFrom')}
-              value={day(created.after)}
-              onChange={(event) => setCreated('after', event.target.value)}
-              slotProps={{ inputLabel: { shrink: true } }}
-            />
-            <TextField
-              type="date"
-              size="small"
-              label={translate('pecflow.pec.filters.dateTo')}
-              value={day(created.before)}
-              onChange={(event) => setCreated('before', event.target.value)}
-              slotProps={{ inputLabel: { shrink: true } }}
-            />
+            {(['after', 'before'] as const).map((bound) => (
+              <TextField
+                key={bound}
+                type="date"
+                size="small"
+                label={translate(bound === 'after' ? 'pecflow.pec.filters.dateFrom' : 'pecflow.pec.filters.dateTo')}
+                value={day(created[bound])}
+                onChange={(event) => setCreated(bound, event.target.value)}
+                slotProps={{ inputLabel: { shrink: true } }}
+              />
+            ))}
             <TextField
               select
               size="small"

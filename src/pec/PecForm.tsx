@@ -1,7 +1,7 @@
 // The file's form (spec sections 2, 3 and 5): created in the drawer ("Informations PEC"), read-only in view mode
 // ("Informations initiales"), editable there with pec.edit. The mutual select waits for a network, is reset when the
 // network changes and offers that network's mutuals only; the Itelis / Santéclair notice; "Prérequis manquants".
-import { Alert, AlertTitle, Box, Button, MenuItem, Stack, TextField } from '@mui/material';
+import { Alert, Box, Button, MenuItem, Stack, TextField } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type ComponentProps } from 'react';
 import { useTranslate } from 'react-admin';
@@ -19,11 +19,10 @@ import {
   needsContractNumberNotice,
   pecFormSchema,
   pecStatusLabel,
-  PREREQUISITE_LABELS,
 } from '../domain/pec';
 import { useToast } from '../layout/Toasts';
 import { PEC_RESOURCE, PEC_STATS_QUERY_KEY } from './liveEvents';
-import { useDossierText, useErrorText, usePecRights, useZodForm } from './shared';
+import { FormBox, MissingPrerequisites, useDossierText, useErrorText, usePecRights, useZodForm } from './shared';
 
 const MINUTE = 60_000;
 const optionKey = (...parts: unknown[]) => ['pecflow', 'pec-options', ...parts];
@@ -235,15 +234,7 @@ function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord
     });
 
   return (
-    <Box
-      component="form"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-      data-testid="pec-form"
-    >
+    <FormBox onSubmit={() => void submit()} testId="pec-form">
       {needsContractNumberNotice(network?.name) && (
         <Alert severity="info" sx={{ mb: 2 }} data-testid="contract-number-notice">
           {CONTRACT_NUMBER_NOTICE}
@@ -264,16 +255,7 @@ function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord
         {input('numeroDevisAssure', { required: true })}
         {input('commentaire', { multiline: true, minRows: TEXTAREA_ROWS, sx: { gridColumn: '1 / -1' } })}
       </Box>
-      {missing.length > 0 && (
-        <Alert severity="warning" sx={{ mt: 2 }} data-testid="missing-prerequisites">
-          <AlertTitle>{translate('pecflow.pec.prerequisites.title')}</AlertTitle>
-          <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
-            {missing.map((item) => (
-              <li key={item}>{PREREQUISITE_LABELS[item]}</li>
-            ))}
-          </Box>
-        </Alert>
-      )}
+      <MissingPrerequisites missing={missing} sx={{ mt: 2 }} />
       <Stack direction="row" spacing={1} justifyContent="flex-end" sx={{ mt: 2 }}>
         {onDone && (
           <Button onClick={onDone} disabled={saving}>
@@ -284,6 +266,6 @@ function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord
           {translate(creating ? 'pecflow.pec.form.submitCreate' : 'pecflow.pec.form.submitEdit')}
         </Button>
       </Stack>
-    </Box>
+    </FormBox>
   );
 }

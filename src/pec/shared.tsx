@@ -1,13 +1,13 @@
 // Small pieces the PEC screens share: who may do what, the status badge, the file's display fallbacks, error toasts,
 // and a form state validated on every change by the shared zod schemas (so each message is the spec's).
-import { Chip, keyframes } from '@mui/material';
-import { useMemo, useState } from 'react';
+import { Alert, AlertTitle, Box, Chip, keyframes, type SxProps } from '@mui/material';
+import { useMemo, useState, type ReactNode } from 'react';
 import { usePermissions, useTranslate } from 'react-admin';
 import type { z } from 'zod';
 import { extractErrorMessage } from '../domain/errors';
 import { HTTP_TIMEOUT_MS } from '../domain/limits';
 import { hasPermission } from '../domain/permissions';
-import { isPecStatus, pecStatusLabel, PULSING_STATUSES, ROBOT_TIMEOUT_MESSAGE, type PecStatus } from '../domain/pec';
+import { isPecStatus, pecStatusLabel, PREREQUISITE_LABELS, PULSING_STATUSES, ROBOT_TIMEOUT_MESSAGE, type PecStatus, type Prerequisite } from '../domain/pec';
 import { RequestTimeoutError, type PecDossierRecord } from '../dataProvider/pec';
 
 /** The PEC rights of the signed-in user (spec section 6); the server checks each again. */
@@ -55,6 +55,39 @@ export function StatusBadge({ status, size = 'small' }: { status: string | null 
       data-pulsing={pulsing ? 'true' : undefined}
       sx={{ fontWeight: 600, ...(pulsing ? { animation: `${pulse} 1.6s ease-in-out infinite`, '@media (prefers-reduced-motion: reduce)': { animation: 'none' } } : {}) }}
     />
+  );
+}
+
+/** "Prérequis manquants" and the list of what a DPEC run still needs (spec section 2). */
+export function MissingPrerequisites({ missing, sx }: { missing: Prerequisite[]; sx?: SxProps }) {
+  const translate = useTranslate();
+  if (missing.length === 0) return null;
+  return (
+    <Alert severity="warning" sx={sx} data-testid="missing-prerequisites">
+      <AlertTitle>{translate('pecflow.pec.prerequisites.title')}</AlertTitle>
+      <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+        {missing.map((item) => (
+          <li key={item}>{PREREQUISITE_LABELS[item]}</li>
+        ))}
+      </Box>
+    </Alert>
+  );
+}
+
+/** A form element that submits through `onSubmit` (no page navigation, no browser validation bubbles). */
+export function FormBox({ onSubmit, testId, children }: { onSubmit: () => void; testId: string; children: ReactNode }) {
+  return (
+    <Box
+      component="form"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+      data-testid={testId}
+    >
+      {children}
+    </Box>
   );
 }
 
