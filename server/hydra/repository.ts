@@ -96,6 +96,7 @@ export class ResourceRepository {
   private selection() {
     const selection: Record<string, unknown> = { ...getTableColumns(this.decl.table) };
     for (const [name, field] of this.fieldEntries) if (field.kind === 'computed') selection[`__${name}`] = field.sql;
+    for (const [name, expression] of Object.entries(this.decl.selectExtra ?? {})) selection[`__extra_${name}`] = expression;
     return selection as Record<string, AnyPgColumn>;
   }
 
