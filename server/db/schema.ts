@@ -384,6 +384,7 @@ export const pecDossiers = pgTable(
     index('pec_dossiers_holding_created_idx').on(t.holdingId, t.createdAt, t.id),
     index('pec_dossiers_shop_created_idx').on(t.shopId, t.createdAt, t.id),
     index('pec_dossiers_holding_status_idx').on(t.holdingId, t.status, t.createdAt, t.id),
+    index('pec_dossiers_holding_status_id_idx').on(t.holdingId, t.status, t.id),
     index('pec_dossiers_holding_total_idx').on(t.holdingId, t.totalTtc, t.id),
     index('pec_dossiers_holding_validation_idx').on(t.holdingId, t.dateValidation, t.id),
     index('pec_dossiers_search_idx').using('gin', t.searchText.op('gin_trgm_ops')),
