@@ -105,7 +105,8 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
       const createdAt = new Date(now.getTime() - (index * 180 * DAY) / PER_ORGANISATION - Math.floor(random() * 6) * 3_600_000);
       const mutual = pick(mutualRows);
       let patient = `DP-${String(100000 + Math.floor(random() * 900000))}`;
-      if (status === 'draft' && index < 60 && suffixIndex < DEMO_SUFFIXES.length && random() < 0.5) patient += DEMO_SUFFIXES[suffixIndex++];
+      // The newest drafts carry the simulator's endings, one each.
+      if (status === 'draft' && suffixIndex < DEMO_SUFFIXES.length) patient += DEMO_SUFFIXES[suffixIndex++];
       const dossier: DossierInsert = {
         holdingId,
         shopId: pick(centreIds),
