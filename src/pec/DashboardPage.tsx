@@ -14,6 +14,7 @@ import { apiFetch } from '../dataProvider/http';
 import { pecApi, pecNumericId, type PecDossierRecord, type PecStats } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '../domain/format';
 import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS } from '../domain/limits';
+import { dashboardFilters, pecListLink } from './filters';
 import { PEC_STATUSES } from '../domain/pec';
 import { NOTIFICATIONS_QUERY_KEY, type NotificationFeed } from '../layout/NotificationBell';
 import { PEC_RESOURCE, PEC_STATS_QUERY_KEY } from './liveEvents';
@@ -21,52 +22,6 @@ import { StatusBadge, useDossierText, useErrorText } from './shared';
 
 const ROBOT_FAILURE_KINDS = ['robot_error', 'robot_timeout'];
 const FAILURE_WINDOW_DAYS = 7;
-
-// ---------- dates as the server counts them (Europe/Paris) ----------
-
-const PARIS = 'Europe/Paris';
-
-/** yyyy-mm-dd in Paris. */
-export const parisDay = (at = new Date()) => new Intl.DateTimeFormat('en-CA', { timeZone: PARIS, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
-
-export function addDays(isoDay: string, days: number): string {
-  const date = new Date(`${isoDay}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
-
-/** The instant of midnight in Paris on that day, as an ISO string (the stats' month start). */
-export function parisMidnight(isoDay: string): string {
-  const guess = Date.parse(`${isoDay}T00:00:00Z`);
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: PARIS, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
-      .formatToParts(new Date(guess))
-      .map((p) => [p.type, p.value]),
-  );
-  const wall = Date.parse(`${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:00Z`);
-  return new Date(guess - (wall - guess)).toISOString();
-}
-
-/** The PEC list with these filters (react-admin's list parameters in the URL). */
-export function pecListLink(filter: Record<string, unknown>, sort?: { field: string; order: 'ASC' | 'DESC' }): string {
-  const params = new URLSearchParams({ filter: JSON.stringify(filter) });
-  if (sort) {
-    params.set('sort', sort.field);
-    params.set('order', sort.order);
-  }
-  return `/pec?${params}`;
-}
-
-/** The filters behind each figure of the stats. */
-export function dashboardFilters(today = parisDay()) {
-  const monthStart = `${today.slice(0, 7)}-01`;
-  return {
-    status: (status: string) => ({ status }),
-    expiring: { statutFacturation: false, datePeremption: { after: today, before: addDays(today, EXPIRY_WARNING_DAYS) } },
-    approvedThisMonth: { dateValidation: { after: parisMidnight(monthStart) } },
-    billedThisMonth: { statutFacturation: true, dateFacturationEffective: { after: monthStart } },
-  };
-}
 
 // ---------- the page ----------
 

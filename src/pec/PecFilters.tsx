@@ -10,6 +10,7 @@ import { useEffect, useState } from 'react';
 import { useListContext, useTranslate } from 'react-admin';
 import { formatDate } from '../domain/format';
 import { PEC_STATUSES } from '../domain/pec';
+import { dayBound } from './filters';
 import { StatusBadge } from './shared';
 
 /** The sort fields of spec section 2. */
@@ -24,23 +25,6 @@ interface Range {
 
 const isRange = (value: unknown): value is Range => !!value && typeof value === 'object' && !Array.isArray(value);
 const day = (value: string | undefined) => (value ? value.slice(0, 10) : '');
-
-/** "+02:00" for a local date (its own offset, summer or winter time). */
-function offsetOf(date: Date): string {
-  const minutes = -date.getTimezoneOffset();
-  const abs = Math.abs(minutes);
-  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-}
-
-/**
- * A day picked in the filter as the instant that starts it (after) or ends it (before) in the user's time zone, so
- * "created on the 1st" means the user's 1st, not the server's. The URL keeps the day readable: 2026-08-01T00:00:00+02:00.
- */
-export function dayBound(isoDay: string, bound: 'after' | 'before'): string {
-  const [y, m, d] = isoDay.split('-').map(Number) as [number, number, number];
-  const time = bound === 'after' ? 'T00:00:00' : 'T23:59:59.999';
-  return `${isoDay}${time}${offsetOf(new Date(y, m - 1, d, bound === 'after' ? 0 : 23, bound === 'after' ? 0 : 59))}`;
-}
 
 export function PecFilters() {
   const translate = useTranslate();

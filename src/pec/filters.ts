@@ -1,0 +1,66 @@
+// The PEC list's filters as the URL and the API read them: days picked by the user, the dashboard's figures and the
+// links that open the list filtered the same way. Pure functions (no React), tested in tests/unit/pec-filters.test.ts.
+import { EXPIRY_WARNING_DAYS } from '../domain/limits';
+
+/** "+02:00" for a local date (its own offset, summer or winter time). */
+function offsetOf(date: Date): string {
+  const minutes = -date.getTimezoneOffset();
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/**
+ * A day picked in the filter as the instant that starts it (after) or ends it (before) in the user's time zone, so
+ * "created on the 1st" means the user's 1st, not the server's. The URL keeps the day readable: 2026-08-01T00:00:00+02:00.
+ */
+export function dayBound(isoDay: string, bound: 'after' | 'before'): string {
+  const [y, m, d] = isoDay.split('-').map(Number) as [number, number, number];
+  const time = bound === 'after' ? 'T00:00:00' : 'T23:59:59.999';
+  return `${isoDay}${time}${offsetOf(new Date(y, m - 1, d, bound === 'after' ? 0 : 23, bound === 'after' ? 0 : 59))}`;
+}
+
+// ---------- dates as the server counts them (Europe/Paris) ----------
+
+const PARIS = 'Europe/Paris';
+
+/** yyyy-mm-dd in Paris. */
+export const parisDay = (at = new Date()) => new Intl.DateTimeFormat('en-CA', { timeZone: PARIS, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+
+export function addDays(isoDay: string, days: number): string {
+  const date = new Date(`${isoDay}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+/** The instant of midnight in Paris on that day, as an ISO string (the stats' month start). */
+export function parisMidnight(isoDay: string): string {
+  const guess = Date.parse(`${isoDay}T00:00:00Z`);
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone: PARIS, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+      .formatToParts(new Date(guess))
+      .map((p) => [p.type, p.value]),
+  );
+  const wall = Date.parse(`${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:00Z`);
+  return new Date(guess - (wall - guess)).toISOString();
+}
+
+/** The PEC list with these filters (react-admin's list parameters in the URL). */
+export function pecListLink(filter: Record<string, unknown>, sort?: { field: string; order: 'ASC' | 'DESC' }): string {
+  const params = new URLSearchParams({ filter: JSON.stringify(filter) });
+  if (sort) {
+    params.set('sort', sort.field);
+    params.set('order', sort.order);
+  }
+  return `/pec?${params}`;
+}
+
+/** The filters behind each figure of the stats. */
+export function dashboardFilters(today = parisDay()) {
+  const monthStart = `${today.slice(0, 7)}-01`;
+  return {
+    status: (status: string) => ({ status }),
+    expiring: { statutFacturation: false, datePeremption: { after: today, before: addDays(today, EXPIRY_WARNING_DAYS) } },
+    approvedThisMonth: { dateValidation: { after: parisMidnight(monthStart) } },
+    billedThisMonth: { statutFacturation: true, dateFacturationEffective: { after: monthStart } },
+  };
+}

@@ -1,0 +1,78 @@
+// The PEC list's filters as the URL and the API read them, and the dashboard's links (src/pec/filters.ts), plus the
+// query string of the CSV export (src/dataProvider/pec.ts).
+import { describe, expect, it } from 'vitest';
+import { listQueryString, pecNumericId } from '../../src/dataProvider/pec';
+import { addDays, dashboardFilters, dayBound, parisDay, parisMidnight, pecListLink } from '../../src/pec/filters';
+
+describe('dayBound', () => {
+  it("covers the whole day in the browser's time zone, keeping the day readable", () => {
+    const after = dayBound('2026-08-01', 'after');
+    const before = dayBound('2026-08-01', 'before');
+    expect(after).toMatch(/^2026-08-01T00:00:00[+-]\d{2}:\d{2}$/);
+    expect(before).toMatch(/^2026-08-01T23:59:59\.999[+-]\d{2}:\d{2}$/);
+    expect(new Date(after).getTime()).toBe(new Date(2026, 7, 1).getTime());
+    expect(new Date(before).getTime()).toBe(new Date(2026, 7, 1, 23, 59, 59, 999).getTime());
+  });
+});
+
+describe('dates as the server counts them (Europe/Paris)', () => {
+  it('gives the Paris day of an instant', () => {
+    expect(parisDay(new Date('2026-11-20T23:30:00Z'))).toBe('2026-11-21');
+    expect(parisDay(new Date('2026-07-01T21:59:00Z'))).toBe('2026-07-01');
+  });
+
+  it('adds days across months and years', () => {
+    expect(addDays('2026-11-21', 15)).toBe('2026-12-06');
+    expect(addDays('2026-12-25', 10)).toBe('2027-01-04');
+  });
+
+  it('gives midnight in Paris in winter and in summer time', () => {
+    expect(parisMidnight('2026-11-01')).toBe('2026-10-31T23:00:00.000Z');
+    expect(parisMidnight('2026-07-01')).toBe('2026-06-30T22:00:00.000Z');
+  });
+});
+
+describe("the dashboard's filters and links", () => {
+  it('filters each figure as the stats count it', () => {
+    const filters = dashboardFilters('2026-11-21');
+    expect(filters.status('pending')).toEqual({ status: 'pending' });
+    expect(filters.expiring).toEqual({ statutFacturation: false, datePeremption: { after: '2026-11-21', before: '2026-12-06' } });
+    expect(filters.approvedThisMonth).toEqual({ dateValidation: { after: '2026-10-31T23:00:00.000Z' } });
+    expect(filters.billedThisMonth).toEqual({ statutFacturation: true, dateFacturationEffective: { after: '2026-11-01' } });
+  });
+
+  it("opens the list with react-admin's list parameters", () => {
+    const link = new URL(pecListLink({ status: 'approved' }, { field: 'datePeremption', order: 'ASC' }), 'http://x');
+    expect(link.pathname).toBe('/pec');
+    expect(JSON.parse(link.searchParams.get('filter')!)).toEqual({ status: 'approved' });
+    expect(link.searchParams.get('sort')).toBe('datePeremption');
+    expect(link.searchParams.get('order')).toBe('ASC');
+    expect(new URL(pecListLink({}), 'http://x').searchParams.has('sort')).toBe(false);
+  });
+});
+
+describe('listQueryString (the export of the current view)', () => {
+  it('writes ranges, lists and the order as the API reads them, and skips empty values', () => {
+    const query = listQueryString(
+      { status: 'pending', search: '', createdAt: { after: '2026-08-01T00:00:00+02:00', before: undefined }, id: [4, 9], statutFacturation: false },
+      { field: 'totalTtc', order: 'ASC' },
+    );
+    expect([...new URLSearchParams(query)]).toEqual([
+      ['status', 'pending'],
+      ['createdAt[after]', '2026-08-01T00:00:00+02:00'],
+      ['id[0]', '4'],
+      ['id[1]', '9'],
+      ['statutFacturation', 'false'],
+      ['order[totalTtc]', 'asc'],
+    ]);
+  });
+});
+
+describe('pecNumericId', () => {
+  it("reads the number of a record's IRI or origin id", () => {
+    expect(pecNumericId({ id: '/api/pec_dossiers/42' })).toBe(42);
+    expect(pecNumericId({ id: '/api/pec_dossiers/42', originId: '42' })).toBe(42);
+    expect(pecNumericId({ id: 7 })).toBe(7);
+    expect(pecNumericId(undefined)).toBeUndefined();
+  });
+});
