@@ -17,6 +17,7 @@ import { PecForm } from './PecForm';
 import { StatusBadge, useDossierText, useErrorText, usePecRights } from './shared';
 
 const MINUTE = 60_000;
+const RUN_POLL_MS = 5_000;
 /** The getOne cache key of a full file (the list's records, without devices or executions, have none). */
 export const ITEM_META = { view: 'item' };
 
@@ -100,6 +101,8 @@ function ViewContent({ id, onClose }: { id: number; onClose: () => void }) {
       // Robot details: stale after 2 min, kept 5 min, at most 2 retries, none after a cancellation (spec section 9).
       staleTime: 2 * MINUTE,
       gcTime: 5 * MINUTE,
+      // The live events bring a run's results; should they be cut, a run in progress is still followed.
+      refetchInterval: (query) => ((query.state.data as PecDossierRecord | undefined)?.runInProgress ? RUN_POLL_MS : false),
       retry: (count, failure) => {
         const status = (failure as { status?: number }).status;
         return count < 2 && (failure as Error)?.name !== 'AbortError' && status !== 401 && status !== 403 && status !== 404;
