@@ -1,5 +1,5 @@
 // Reads and writes one declared resource: tenancy, permissions, validation, references, hooks and audit, in one place.
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, getTableName, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { ZodError, type ZodType } from 'zod';
 import type { Principal } from '../auth/principal';
@@ -97,7 +97,38 @@ export class ResourceRepository {
     const selection: Record<string, unknown> = { ...getTableColumns(this.decl.table) };
     for (const [name, field] of this.fieldEntries) if (field.kind === 'computed') selection[`__${name}`] = field.sql;
     for (const [name, expression] of Object.entries(this.decl.selectExtra ?? {})) selection[`__extra_${name}`] = expression;
+    // Embedded references and to-many links come with the row: a page of users is one query, not four.
+    for (const [name, field] of this.fieldEntries) {
+      if (!field.readable) continue;
+      if (field.kind === 'reference' && field.embed?.length) selection[`__embed_${name}`] = this.embedExpression(field);
+      if (field.kind === 'references') selection[`__links_${name}`] = this.linksExpression(field);
+    }
     return selection as Record<string, AnyPgColumn>;
+  }
+
+  /** This table's column, qualified (Drizzle leaves columns unqualified in a single-table select; a subquery needs it). */
+  private outer(column: AnyPgColumn): SQL {
+    return sql`${sql.identifier(getTableName(this.decl.table))}.${sql.identifier(column.name)}`;
+  }
+
+  /** json_build_object('id', …, 'name', …) of the referenced row, or null. */
+  private embedExpression(field: ReferenceField): SQL {
+    const target = this.registry.get(field.target).decl;
+    const pairs: SQL[] = [sql`'id', "__e".${sql.identifier(target.idColumn.name)}`];
+    for (const name of field.embed ?? []) {
+      const embedded = target.fields[name];
+      if (embedded && (embedded.kind === 'column' || embedded.kind === 'reference')) {
+        pairs.push(sql`${sql.raw(`'${name.replace(/'/g, "''")}'`)}, "__e".${sql.identifier(embedded.column.name)}`);
+      }
+    }
+    return sql`(select json_build_object(${sql.join(pairs, sql`, `)}) from ${sql.identifier(getTableName(target.table))} as "__e" where "__e".${sql.identifier(target.idColumn.name)} = ${this.outer(field.column)})`;
+  }
+
+  /** The ids a to-many reference links to, ascending. */
+  private linksExpression(field: ReferencesField): SQL {
+    const { table, ownerColumn, targetColumn } = field.link;
+    const target = sql`"__l".${sql.identifier(targetColumn.name)}`;
+    return sql`(select coalesce(array_agg(${target} order by ${target}), '{}') from ${sql.identifier(getTableName(table))} as "__l" where "__l".${sql.identifier(ownerColumn.name)} = ${this.outer(this.decl.idColumn)})`;
   }
 
   private listConditions(principal: Principal, query: ListQuery): SQL | undefined {
@@ -205,6 +236,8 @@ export class ResourceRepository {
     await Promise.all(
       this.fieldEntries.map(async ([name, field]) => {
         if (!field.readable) return;
+        // Rows read through selection() carry their embeds and links already.
+        if (rows.every((r) => `__embed_${name}` in r || `__links_${name}` in r)) return;
         if (field.kind === 'reference' && field.embed?.length) {
           const targetIds = [...new Set(rows.map((r) => r[this.key(field.column)]).filter((v): v is number => typeof v === 'number'))];
           embeds.set(name, await this.registry.get(field.target).embedRows(targetIds, field.embed, tx));
@@ -233,13 +266,17 @@ export class ResourceRepository {
             break;
           case 'reference': {
             const targetId = row[this.key(field.column)] as number | null;
+            const embedded = row[`__embed_${name}`] as Row | null | undefined;
             if (targetId === null || targetId === undefined) item[name] = null;
+            else if (embedded) item[name] = this.registry.get(field.target).embedded(embedded);
             else item[name] = embeds.get(name)?.get(targetId) ?? iriOf(field.target, targetId);
             break;
           }
-          case 'references':
-            item[name] = (lists.get(name)?.get(id) ?? []).map((targetId) => iriOf(field.target, targetId));
+          case 'references': {
+            const linked = row[`__links_${name}`] as number[] | undefined;
+            item[name] = (linked ?? lists.get(name)?.get(id) ?? []).map((targetId) => iriOf(field.target, Number(targetId)));
             break;
+          }
           case 'computed':
             item[name] = jsonValue(row[`__${name}`]);
             break;
@@ -250,6 +287,12 @@ export class ResourceRepository {
       }
       return item;
     });
+  }
+
+  /** An embedded row (from embedExpression) as the API shows it: {@id, @type, id, ...fields}. */
+  embedded(values: Row): Row {
+    const id = Number(values.id);
+    return { '@id': this.iri(id), '@type': this.decl.className, ...values, id };
   }
 
   /** {@id, @type, id, ...columns} of target rows, to embed in a referencing item. */
