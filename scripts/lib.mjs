@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compressAssets } from './compress.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -51,6 +52,7 @@ export function ensureFrontEndBuild() {
   if (existsSync(marker) && readFileSync(marker, 'utf8') === wanted) return;
   console.log('→ Construction de l’interface (vite build)...');
   run(bin('vite'), ['build', '--logLevel', 'warn']);
+  compressAssets(path.join(root, 'dist'));
   writeFileSync(marker, wanted);
 }
 

@@ -103,6 +103,8 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
       root: config.staticDir,
       wildcard: true,
       index: 'index.html',
+      // The build writes .br and .gz beside each asset (scripts/compress.mjs): served to browsers that accept them.
+      preCompressed: true,
       setHeaders(reply, filePath) {
         reply.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
