@@ -9,6 +9,7 @@ import {
   freshAccessToken,
   getAccessToken,
   getRefreshToken,
+  markSessionExpired,
   readAuthStore,
   scheduleProactiveRefresh,
   SessionExpiredError,
@@ -62,10 +63,12 @@ export const authProvider: AuthProvider = {
   },
 
   async checkError(error: { status?: number }) {
-    // The fetch layer has already tried one refresh: a 401 that reaches here ends the session.
+    // The fetch layer has already tried one refresh: a 401 that reaches here ends the session. The login page
+    // says so ("Session expirée"); react-admin's own sign-out toast is not shown (message: false).
     if (error?.status === 401) {
       clearSession();
-      throw new SessionExpiredError();
+      markSessionExpired();
+      throw { message: false };
     }
   },
 

@@ -6,6 +6,19 @@ export const ACCESS_TOKEN_KEY = 'access_token';
 export const REFRESH_TOKEN_KEY = 'refresh_token';
 /** The persisted auth store: user, permissions and the authenticated flag (spec section 9). */
 export const AUTH_STORE_KEY = 'auth-storage';
+/** Set when the server ends the session, so the login page can say why the user is there. */
+const SESSION_EXPIRED_KEY = 'pecflow.session-expired';
+
+export function markSessionExpired() {
+  sessionStorage.setItem(SESSION_EXPIRED_KEY, '1');
+}
+
+/** True once after the session was ended by the server (not by a logout). */
+export function takeSessionExpired(): boolean {
+  const expired = sessionStorage.getItem(SESSION_EXPIRED_KEY) === '1';
+  sessionStorage.removeItem(SESSION_EXPIRED_KEY);
+  return expired;
+}
 
 export interface SessionUser {
   id: number;
@@ -121,6 +134,7 @@ export function refreshAccessToken(): Promise<string> {
     }
     if (!response.ok) {
       clearSession();
+      markSessionExpired();
       throw new SessionExpiredError();
     }
     const body = (await response.json()) as TokenResponse;

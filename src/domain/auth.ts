@@ -24,5 +24,7 @@ export const AUTH_MESSAGES = {
     `Trop de tentatives de connexion. Réessayez dans ${minutes} minute${minutes > 1 ? 's' : ''}.`,
   missingToken: 'Authentification requise : jeton absent ou invalide.',
   invalidRefreshToken: 'Session expirée ou révoquée. Veuillez vous reconnecter.',
+  sessionExpiredTitle: 'Session expirée',
+  sessionExpired: 'Votre session a expiré. Veuillez vous reconnecter pour continuer.',
   missingAccessToken: 'Access token manquant dans la réponse de login',
 } as const;

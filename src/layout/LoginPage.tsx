@@ -6,7 +6,9 @@ import { Alert, AlertTitle, Avatar, Box, Button, Card, CardContent, IconButton, 
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useCheckAuth, useLogin, useTranslate } from 'react-admin';
-import { loginSchema } from '../domain/auth';
+import { takeSessionExpired } from '../authProvider/session';
+import { AUTH_MESSAGES, loginSchema } from '../domain/auth';
+import { useToast } from './Toasts';
 import { LoadingPage } from './LoadingPage';
 
 type Field = 'email' | 'password';
@@ -34,7 +36,9 @@ export function LoginPage() {
   const [submitting, setSubmitting] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
 
+  const toast = useToast();
   useEffect(() => {
+    if (takeSessionExpired()) toast.warning(AUTH_MESSAGES.sessionExpiredTitle, AUTH_MESSAGES.sessionExpired);
     checkAuth({}, false)
       .then(() => navigate(nextPath, { replace: true }))
       .catch(() => setChecking(false));

@@ -117,3 +117,18 @@ test('the account pages show the signed-in user’s real data', async ({ page })
   await page.getByRole('button', { name: 'Lancer tous les tests' }).click();
   await expect(page.getByTestId('debug-report')).toContainText('48 / 48');
 });
+
+test('a session the server no longer accepts leads to /login with the "Session expirée" toast', async ({ page }) => {
+  await signIn(page, 'audio@audition-horizon.fr');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // The refresh token is revoked server-side (as after a password change) and the access token is no longer valid.
+  await page.evaluate(() => {
+    localStorage.setItem('access_token', 'jeton.perime.invalide');
+    localStorage.setItem('refresh_token', 'revoque');
+  });
+  await page.goto('/pec');
+  await expect(page).toHaveURL(/\/login/);
+  const toast = page.getByTestId('toast');
+  await expect(toast).toContainText('Session expirée');
+  await expect(toast).toContainText('Votre session a expiré. Veuillez vous reconnecter pour continuer.');
+});
