@@ -93,12 +93,12 @@ export class ResourceRepository {
     return and(...conditions);
   }
 
-  private selection() {
+  /** withRelations: embeds and links as correlated subqueries (a page); without, serialize() fetches them in batches (long lists). */
+  private selection(withRelations = true) {
     const selection: Record<string, unknown> = { ...getTableColumns(this.decl.table) };
     for (const [name, field] of this.fieldEntries) if (field.kind === 'computed') selection[`__${name}`] = field.sql;
-    for (const [name, expression] of Object.entries(this.decl.selectExtra ?? {})) selection[`__extra_${name}`] = expression;
     // Embedded references and to-many links come with the row: a page of users is one query, not four.
-    for (const [name, field] of this.fieldEntries) {
+    for (const [name, field] of withRelations ? this.fieldEntries : []) {
       if (!field.readable) continue;
       if (field.kind === 'reference' && field.embed?.length) selection[`__embed_${name}`] = this.embedExpression(field);
       if (field.kind === 'references') selection[`__links_${name}`] = this.linksExpression(field);
@@ -176,7 +176,7 @@ export class ResourceRepository {
     const direction = requested?.direction ?? defaultDirection;
     const by = direction === 'desc' ? desc : asc;
     const rowsQuery = db
-      .select(this.selection())
+      .select(this.selection(query.paginate))
       .from(this.decl.table)
       .where(where)
       .orderBy(by(orderColumn), by(this.decl.idColumn))

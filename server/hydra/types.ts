@@ -136,11 +136,6 @@ export interface ResourceDeclaration {
   search?: AnyPgColumn[];
   /** Replaces the column search with a condition of its own (for example a trigram-indexed search column). */
   searchCondition?(term: string): SQL;
-  /**
-   * SQL values selected with every row for the resource's own hooks (raw rows carry them as `__extra_{name}`), never
-   * output by the layer: for example the embedded references of a list, read in the same query instead of others.
-   */
-  selectExtra?: Record<string, SQL>;
   /** Exact filters: query key -> column. `field[]=a&field[]=b` filters on several values. */
   filters?: Record<string, AnyPgColumn>;
   /** Range filters on dates: `key[after]`, `key[before]` (and dateFrom/dateTo for the first one). */

@@ -17,10 +17,10 @@ interface Refs {
 }
 
 /**
- * The centre, the mutual and the network of a file as one JSON value, selected with the row itself (the resource's
- * selectExtra): the list reads them in the same query instead of three more.
+ * The centre, the mutual and the network of a file as one JSON value. A page's files get theirs in one query by id
+ * (selecting them with the list itself would compute them for every skipped row of a deep page too).
  */
-export const refsSelection = sql`json_build_object(
+const refsSelection = sql`json_build_object(
   'shop', (select json_build_object('id', s.id, 'name', s.name, 'displayName', s.display_name) from shops s where s.id = ${pecDossiers.shopId}),
   'mutual', (select json_build_object('id', m.id, 'name', m.name, 'code', m.code, 'networkId', m.network_id, 'networkName', mn.name)
      from mutuals m left join networks mn on mn.id = m.network_id where m.id = ${pecDossiers.mutualId}),
@@ -43,19 +43,15 @@ function applyRefs(item: Row, refs: Refs) {
   item.network = network ? { '@id': iriOf('networks', network.id), '@type': 'Network', id: network.id, name: network.name } : null;
 }
 
-/** Replaces the shop, mutual and network IRIs of the items by the objects the PEC screens show. */
+/** Replaces the shop, mutual and network IRIs of the items by the objects the PEC screens show (one query). */
 export async function embedReferences(tx: DbOrTx, items: Row[], rows: Row[]): Promise<void> {
-  const missing = rows.some((r) => !r.__extra_refs);
-  const fetched = new Map<number, Refs>();
-  if (missing) {
-    const ids = unique(rows.map((r) => r.id));
-    const found = ids.length ? await tx.select({ id: pecDossiers.id, refs: refsSelection }).from(pecDossiers).where(inArray(pecDossiers.id, ids)) : [];
-    for (const row of found) fetched.set(row.id, (typeof row.refs === 'string' ? JSON.parse(row.refs) : row.refs) as Refs);
-  }
+  const ids = unique(rows.map((r) => r.id));
+  if (ids.length === 0) return;
+  const found = await tx.select({ id: pecDossiers.id, refs: refsSelection }).from(pecDossiers).where(inArray(pecDossiers.id, ids));
+  const byId = new Map(found.map((row) => [row.id, (typeof row.refs === 'string' ? JSON.parse(row.refs) : row.refs) as Refs]));
   items.forEach((item, index) => {
-    const row = rows[index]!;
-    const refs = (row.__extra_refs ?? fetched.get(row.id as number)) as Refs | string | undefined;
-    if (refs) applyRefs(item, typeof refs === 'string' ? (JSON.parse(refs) as Refs) : refs);
+    const refs = byId.get(rows[index]!.id as number);
+    if (refs) applyRefs(item, refs);
   });
 }
 

@@ -9,7 +9,7 @@ import { bool, date, dateTime, decimal, derived, reference, text, timestamp } fr
 import type { ResourceDeclaration, Row, Tenancy } from '../hydra/types';
 import { publish } from '../events/bus';
 import { assertNumeroFree, nextNumero, normaliseSearch } from '../pec/numbering';
-import { embedReferences, expandItem, openExecution, refsSelection } from '../pec/present';
+import { embedReferences, expandItem, openExecution } from '../pec/present';
 import { canUseShop, pecReadScope } from '../pec/visibility';
 import { dossierEvent, parisToday } from '../robot/runs';
 import { PAYMENT_PERMISSION, PEC_MESSAGES, pecDossierSchema, transitionError, type PecStatus } from '../../src/domain/pec';
@@ -78,8 +78,6 @@ export const pecDossiersResource: ResourceDeclaration = {
     const pattern = `%${normaliseSearch(term).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return sql`${pecDossiers.searchText} like ${pattern}`;
   },
-  // The centre, mutual and network come with each row (one query for a page).
-  selectExtra: { refs: refsSelection },
   filters: {
     status: pecDossiers.status,
     shop: pecDossiers.shopId,
