@@ -61,6 +61,7 @@ async function main() {
     try {
       await signIn(baseUrl, bench.ctx);
       for (const scenario of measured) {
+        const loadBefore = machine().loadAverage1m;
         const rows = [];
         for (const endpoint of await scenario.endpoints(bench.ctx)) {
           const row = await measure(baseUrl, bench.ctx, endpoint, options);
@@ -75,7 +76,7 @@ async function main() {
           command: `npm run bench -- ${process.argv.slice(2).join(' ') || scenario.name}`,
           extraSql: options.extraSql ?? null,
           database: String(version).split(',')[0],
-          machine: machine(),
+          machine: { ...machine(), loadAverage1mBefore: loadBefore },
           connections: options.connections,
           durationSeconds: options.durationSeconds,
           warmupSeconds: options.warmupSeconds,

@@ -182,5 +182,13 @@ export function writeResults(scenario: Scenario, payload: Record<string, unknown
 }
 
 export function machine() {
-  return { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'inconnu', memoryGb: Math.round(os.totalmem() / 1024 ** 3), node: process.version, platform: `${os.type()} ${os.release()}` };
+  return {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'inconnu',
+    memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+    node: process.version,
+    platform: `${os.type()} ${os.release()}`,
+    // The machine may be shared: its load while measuring says how far to trust the numbers.
+    loadAverage1m: Number(os.loadavg()[0]!.toFixed(2)),
+  };
 }
