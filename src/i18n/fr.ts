@@ -444,6 +444,7 @@ export const fr = {
         submitEdit: 'Enregistrer',
         delete: 'Supprimer',
         loadError: "Impossible de charger l'élément",
+        listError: 'Impossible de charger la liste: %{message}',
       },
       confirm: {
         title: 'Confirmer la suppression',

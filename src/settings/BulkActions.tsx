@@ -1,15 +1,13 @@
 // Actions on the selected rows, through the bulk API (all or nothing): Activer / Désactiver with the update
 // permission, Supprimer with the delete permission behind the confirmation dialog.
 import { Button, Paper, Stack, Typography } from '@mui/material';
-import { useQueryClient } from '@tanstack/react-query';
 import type { Resource } from '@api-platform/api-doc-parser';
 import { useState } from 'react';
 import { useDataProvider, useListContext, useTranslate } from 'react-admin';
-import { extractErrorMessage } from '../domain/errors';
-import { useToast } from '../layout/Toasts';
 import type { ResourceConfig } from '../resources/types';
 import { ConfirmDelete } from './ConfirmDelete';
 import { useNouns } from './nouns';
+import { useWrite } from './useWrite';
 
 interface Props {
   config: ResourceConfig;
@@ -19,31 +17,19 @@ interface Props {
 
 export function BulkActions({ config, schema, rights }: Props) {
   const translate = useTranslate();
-  const toast = useToast();
   const dataProvider = useDataProvider();
-  const queryClient = useQueryClient();
   const { selectedIds, onUnselectItems } = useListContext();
   const { say } = useNouns(config.name, config.feminine);
+  const { write, busy } = useWrite(config.name);
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
   const hasStatus = (schema.writableFields ?? []).some((f) => f.name === 'status');
 
   if (selectedIds.length === 0) return null;
 
   const run = async (action: () => Promise<unknown>, successKey: string) => {
-    setBusy(true);
-    const n = selectedIds.length;
-    try {
-      await action();
-      toast.success(translate('pecflow.settings.toast.success'), say(successKey, { smart_count: n }));
-      onUnselectItems();
-    } catch (error) {
-      toast.error(translate('pecflow.settings.toast.error'), extractErrorMessage(error));
-    } finally {
-      setBusy(false);
-      setConfirming(false);
-      await queryClient.invalidateQueries({ queryKey: [config.name] });
-    }
+    const outcome = await write(action, say(successKey, { smart_count: selectedIds.length }));
+    setConfirming(false);
+    if (outcome.ok) onUnselectItems();
   };
   const setStatus = (status: string) => run(() => dataProvider.updateMany(config.name, { ids: selectedIds, data: { status } }), 'toast.bulkUpdated');
 

@@ -5,10 +5,9 @@ import { Badge, Box, Button, Tab, Tabs } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { InputGuesser } from '@api-platform/admin';
 import type { Resource } from '@api-platform/api-doc-parser';
-import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useFormState, useWatch, type Resolver } from 'react-hook-form';
-import { Form, required, SelectInput, useDataProvider, useTranslate, useTranslateLabel, type RaRecord } from 'react-admin';
+import { Form, required, SelectInput, useDataProvider, useGetList, useTranslate, useTranslateLabel, type RaRecord } from 'react-admin';
 import type { AppDataProvider } from '../dataProvider';
 import { extractErrorMessage } from '../domain/errors';
 import { TEXTAREA_ROWS } from '../domain/limits';
@@ -17,6 +16,7 @@ import type { FormMode, FormTab, ResourceConfig } from '../resources/types';
 import { ConfirmDelete } from './ConfirmDelete';
 import { DrawerHeader } from './DrawerHeader';
 import { useNouns } from './nouns';
+import { useWrite } from './useWrite';
 import { useResourceRights } from './ResourceList';
 import { fieldOf, formFields, toFormValues, toPayload, useSchemaAnalyzer } from './schema';
 
@@ -29,6 +29,12 @@ interface Props {
   heading: ReactNode;
   onDone: () => void;
 }
+
+/**
+ * A record refetched while the form is open keeps what the user typed. One object for every render: react-admin resets
+ * the form whenever this option changes, which would also wipe the server's violations.
+ */
+const RESET_OPTIONS = { keepDirtyValues: true };
 
 /** Only marks the label with an asterisk: the zod resolver validates (react-hook-form ignores field rules then). */
 const requiredMark = [required()];
@@ -44,14 +50,12 @@ function violationsOf(error: unknown, fromHydra: (e: never) => Record<string, st
 
 export function ResourceForm({ config, schema, mode, record, heading, onDone }: Props) {
   const translate = useTranslate();
-  const toast = useToast();
   const analyzer = useSchemaAnalyzer();
   const dataProvider = useDataProvider<AppDataProvider>();
-  const queryClient = useQueryClient();
   const rights = useResourceRights(config.name, schema);
   const { say } = useNouns(config.name, config.feminine);
+  const { write, busy: deleting } = useWrite(config.name);
   const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
   const readOnly = mode === 'edit' && !rights.update;
 
   const initial = useMemo(() => toFormValues(record ?? { id: '', ...config.defaults?.() }, schema), [record, schema, config]);
@@ -59,40 +63,31 @@ export function ResourceForm({ config, schema, mode, record, heading, onDone }: 
   // raw: the form keeps what was typed (IRIs, text); the API applies the same schema and stores its output.
   const resolver = useMemo(() => (zod ? (zodResolver(zod as never, undefined, { raw: true }) as unknown as Resolver) : undefined), [zod]);
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: [config.name] });
-
   const save = async (values: Record<string, unknown>) => {
     const { payload, fullPayload } = toPayload(values, schema, mode === 'edit' ? initial : undefined);
-    try {
-      let saved: RaRecord;
-      if (config.save) saved = await config.save({ mode, dataProvider, values, payload, fullPayload, record });
-      else if (mode === 'create') saved = (await dataProvider.create(config.name, { data: payload })).data;
-      else saved = (await dataProvider.update(config.name, { id: record!.id, data: payload, previousData: record })).data;
-      const own = config.savedToast?.({ mode, saved, record });
-      if (own) toast.success(translate(own.title), translate(own.message, own.args));
-      else toast.success(translate('pecflow.settings.toast.success'), say(mode === 'create' ? 'toast.created' : 'toast.updated'));
-      await refresh();
+    const outcome = await write(
+      async (): Promise<RaRecord> => {
+        if (config.save) return config.save({ mode, dataProvider, values, payload, fullPayload, record });
+        if (mode === 'create') return (await dataProvider.create(config.name, { data: payload })).data;
+        return (await dataProvider.update(config.name, { id: record!.id, data: payload, previousData: record })).data;
+      },
+      (saved) => {
+        const own = config.savedToast?.({ mode, saved, record });
+        if (own) return { title: translate(own.title), message: translate(own.message, own.args) };
+        return { title: translate('pecflow.settings.toast.success'), message: say(mode === 'create' ? 'toast.created' : 'toast.updated') };
+      },
+    );
+    if (outcome.ok) {
       onDone();
       return undefined;
-    } catch (error) {
-      toast.error(translate('pecflow.settings.toast.error'), extractErrorMessage(error));
-      return violationsOf(error, analyzer.getSubmissionErrors) ?? {};
     }
+    return violationsOf(outcome.error, analyzer.getSubmissionErrors) ?? {};
   };
 
   const remove = async () => {
-    setDeleting(true);
-    try {
-      await dataProvider.delete(config.name, { id: record!.id, previousData: record });
-      toast.success(translate('pecflow.settings.toast.success'), say('toast.deleted'));
-      await refresh();
-      onDone();
-    } catch (error) {
-      toast.error(translate('pecflow.settings.toast.error'), extractErrorMessage(error));
-    } finally {
-      setDeleting(false);
-      setConfirming(false);
-    }
+    const outcome = await write(() => dataProvider.delete(config.name, { id: record!.id, previousData: record }), say('toast.deleted'));
+    setConfirming(false);
+    if (outcome.ok) onDone();
   };
 
   return (
@@ -101,7 +96,7 @@ export function ResourceForm({ config, schema, mode, record, heading, onDone }: 
       resolver={resolver}
       mode="onChange"
       onSubmit={save}
-      resetOptions={{ keepDirtyValues: true }}
+      resetOptions={RESET_OPTIONS}
       sanitizeEmptyValues={false}
       noValidate
       className="resource-form"
@@ -219,7 +214,31 @@ function FormInput({ config, schema, source, mode, record, readOnly }: Omit<Body
   const choices = typeof declared === 'function' ? declared(record) : declared;
   if (choices) return <SelectInput source={source} label={label} choices={choices as never} validate={validate} readOnly={readOnly} fullWidth />;
   const reference = field?.reference && typeof field.reference === 'object' ? field.reference : undefined;
-  const referenceProps = reference ? { perPage: 100, sort: { field: analyzer.getFieldNameFromSchema(reference), order: 'ASC' as const } } : {};
   const multiline = config.form?.multiline?.includes(source) ? { multiline: true, minRows: TEXTAREA_ROWS } : {};
-  return <InputGuesser source={source} label={label} fullWidth readOnly={readOnly} {...referenceProps} {...multiline} />;
+  if (!reference) return <InputGuesser source={source} label={label} fullWidth readOnly={readOnly} {...multiline} />;
+  const sort = { field: analyzer.getFieldNameFromSchema(reference), order: 'ASC' as const };
+  return (
+    <>
+      <InputGuesser source={source} label={label} fullWidth readOnly={readOnly} perPage={REFERENCE_CHOICES} sort={sort} />
+      <ReferenceLoadError reference={reference.name} sort={sort} />
+    </>
+  );
+}
+
+/** How many choices a reference picker offers (the API's page size ceiling). */
+const REFERENCE_CHOICES = 100;
+
+/**
+ * "Impossible de charger la liste: {message}" when a picker's choices cannot be loaded (spec section 8). It asks for
+ * the very list the picker asks for, so react-query answers both with one request.
+ */
+function ReferenceLoadError({ reference, sort }: { reference: string; sort: { field: string; order: 'ASC' } }) {
+  const translate = useTranslate();
+  const toast = useToast();
+  const { error } = useGetList(reference, { pagination: { page: 1, perPage: REFERENCE_CHOICES }, sort, filter: {} });
+  useEffect(() => {
+    if (error) toast.error(translate('pecflow.settings.toast.error'), translate('pecflow.settings.form.listError', { message: extractErrorMessage(error) }));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [error]);
+  return null;
 }

@@ -1,7 +1,6 @@
 // Paramètres > Système (spec sections 2, 4 and 6): the settings grouped by category with a category filter, four
 // stats, "Lecture seule" / "Modifiable", an editor per value type, Enregistrer and Annuler once a value differs.
 import { Alert, AlertTitle, Box, Button, Card, CardContent, Chip, MenuItem, Paper, Skeleton, Stack, Switch, TextField, Typography } from '@mui/material';
-import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useDataProvider, useGetList, usePermissions, useTranslate, type RaRecord } from 'react-admin';
 import type { AppDataProvider } from '../dataProvider';
@@ -9,7 +8,7 @@ import { extractErrorMessage } from '../domain/errors';
 import { formatDateTime } from '../domain/format';
 import { hasPermission } from '../domain/permissions';
 import { SETTING_CATEGORIES, SETTING_CATEGORY_LABELS, settingValueError, type SettingCategory } from '../domain/settings';
-import { useToast } from '../layout/Toasts';
+import { useWrite } from './useWrite';
 
 const RESOURCE = 'configs';
 
@@ -148,14 +147,12 @@ function parseDraft(type: ValueType, draft: unknown, translate: (key: string) =>
 
 function SettingCard({ setting, canEdit }: { setting: RaRecord; canEdit: boolean }) {
   const translate = useTranslate();
-  const toast = useToast();
   const dataProvider = useDataProvider<AppDataProvider>();
-  const queryClient = useQueryClient();
+  const { write, busy: saving } = useWrite(RESOURCE);
   const type = setting.valueType as ValueType;
   const original = draftOf(type, setting.value);
   const [draft, setDraft] = useState<unknown>(original);
   const [serverError, setServerError] = useState<string>();
-  const [saving, setSaving] = useState(false);
   const editable = canEdit && setting.isEditable === true;
   const parsed = parseDraft(type, draft, translate);
   const changed = parsed.error ? String(draft) !== String(original) : JSON.stringify(parsed.value) !== JSON.stringify(setting.value);
@@ -163,18 +160,14 @@ function SettingCard({ setting, canEdit }: { setting: RaRecord; canEdit: boolean
   const label = String(setting.key);
 
   const save = async () => {
-    setSaving(true);
     setServerError(undefined);
-    try {
-      await dataProvider.replace(RESOURCE, { id: setting.id, data: { value: parsed.value } });
-      toast.success(translate('pecflow.settings.toast.success'), translate('pecflow.settings.system.saved'));
-      await queryClient.invalidateQueries({ queryKey: [RESOURCE] });
-    } catch (e) {
-      const violation = (e as { body?: { violations?: { message?: string }[] } }).body?.violations?.[0]?.message;
-      setServerError(violation ?? extractErrorMessage(e));
-      toast.error(translate('pecflow.settings.system.saveErrorTitle'), translate('pecflow.settings.system.saveErrorText'));
-    } finally {
-      setSaving(false);
+    const outcome = await write(() => dataProvider.replace(RESOURCE, { id: setting.id, data: { value: parsed.value } }), translate('pecflow.settings.system.saved'), {
+      title: translate('pecflow.settings.system.saveErrorTitle'),
+      message: translate('pecflow.settings.system.saveErrorText'),
+    });
+    if (!outcome.ok) {
+      const violation = (outcome.error as { body?: { violations?: { message?: string }[] } }).body?.violations?.[0]?.message;
+      setServerError(violation ?? extractErrorMessage(outcome.error));
     }
   };
 

@@ -91,8 +91,8 @@ test.describe('at 390 px wide', () => {
     await list.getByTestId('list-row').first().getByRole('cell').nth(1).click();
     const drawer = page.getByTestId('resource-drawer');
     await expect(drawer.getByRole('heading', { name: 'Modifier entreprise' })).toBeVisible();
-    const box = await drawer.boundingBox();
-    expect(box?.width).toBe(390);
+    await expect.poll(async () => Math.round((await drawer.boundingBox())?.x ?? -1)).toBe(0);
+    expect(Math.round((await drawer.boundingBox())?.width ?? 0)).toBe(390);
     await expect(drawer.getByRole('button', { name: 'Enregistrer' })).toBeInViewport();
   });
 });
@@ -104,7 +104,9 @@ test('at 1280 px the drawer opens on the right side', async ({ page }) => {
   const list = page.getByTestId('list-companies');
   await expect(list.getByTestId('list-filters')).toBeVisible();
   await list.getByTestId('list-row').first().getByRole('cell').nth(1).click();
-  const box = await page.getByTestId('resource-drawer').boundingBox();
-  expect(box?.width).toBe(720);
-  expect((box?.x ?? 0) + (box?.width ?? 0)).toBe(1280);
+  const drawer = page.getByTestId('resource-drawer');
+  await expect(drawer.getByRole('heading', { name: 'Modifier entreprise' })).toBeVisible();
+  // Once it has slid in: 720 px wide against the right edge.
+  await expect.poll(async () => Math.round((await drawer.boundingBox())?.x ?? 0)).toBe(1280 - 720);
+  expect(Math.round((await drawer.boundingBox())?.width ?? 0)).toBe(720);
 });

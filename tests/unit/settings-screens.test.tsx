@@ -352,12 +352,12 @@ describe('the generic drawer', () => {
 
   test("stays open with the server's French violations under the fields and an error toast", async () => {
     const provider = testProvider(docs, seeded());
-    provider.update.mockRejectedValueOnce(
-      new HttpError('registrationNumber: Ce SIREN est déjà utilisé', 422, {
-        message: 'Ce SIREN est déjà utilisé',
-        violations: [{ propertyPath: 'registrationNumber', message: 'Ce SIREN est déjà utilisé' }],
-      }),
-    );
+    const refusal = new HttpError('registrationNumber: Ce SIREN est déjà utilisé', 422, {
+      message: 'Ce SIREN est déjà utilisé',
+      violations: [{ propertyPath: 'registrationNumber', message: 'Ce SIREN est déjà utilisé' }],
+    });
+    // Answered a little later, as over a network: the form renders while it waits.
+    provider.update.mockImplementationOnce(() => new Promise((_resolve, reject) => setTimeout(() => reject(refusal), 50)));
     renderScreen(companies, provider);
     await within(list()).findByText('3 entreprises trouvées');
     await userEvent.click(within(list()).getByText('Horizon Sud'));
@@ -370,6 +370,23 @@ describe('the generic drawer', () => {
     expect(toast).toHaveTextContent('Erreur');
     expect(toast).toHaveTextContent('Ce SIREN est déjà utilisé');
     expect(drawer()).toBeInTheDocument();
+    // Still there once everything has settled (a form reset would wipe it).
+    await userEvent.click(within(drawer()).getByRole('textbox', { name: 'Ville' }));
+    expect(within(drawer()).getByText('Ce SIREN est déjà utilisé')).toBeInTheDocument();
+  });
+
+  test('a picker whose choices cannot be loaded says so', async () => {
+    const provider = testProvider(docs, seeded());
+    const getList = provider.getList.getMockImplementation()!;
+    provider.getList.mockImplementation(async (resource, params) => {
+      if (resource === 'holdings') throw new HttpError('Accès refusé', 403, { message: 'Accès refusé' });
+      return getList(resource, params);
+    });
+    renderScreen(companies, provider);
+    await within(list()).findByText('3 entreprises trouvées');
+    await userEvent.click(within(list()).getByRole('button', { name: 'Nouvelle entreprise' }));
+    expect(await screen.findByText('Impossible de charger la liste: Accès refusé')).toBeInTheDocument();
+    expect(provider.getList.mock.calls.filter(([resource]) => resource === 'holdings')).toHaveLength(1);
   });
 
   test('deletes from the drawer after the confirmation', async () => {
