@@ -15,11 +15,11 @@ import { queryClient } from './queryClient';
 import { SETTINGS_RESOURCE_NAMES } from './resources/names';
 
 // Pages are loaded when first shown: the login page needs none of them.
-// The PEC screens read through the Hydra provider: its code and the API description load alongside the page's own.
+// The PEC and settings screens read through the Hydra provider: its code and the API description load alongside the page's own.
 const warmHydra = () => void dataProvider.introspect().catch(() => undefined);
 const PecPage = lazy(() => (warmHydra(), import('./pec/PecPage')));
 const DashboardPage = lazy(() => (warmHydra(), import('./pec/DashboardPage')));
-const SettingsPage = lazy(() => import('./settings/SettingsPage'));
+const SettingsPage = lazy(() => (warmHydra(), import('./settings/SettingsPage')));
 const ProfilePage = lazy(() => import('./account/ProfilePage'));
 const PermissionsPage = lazy(() => import('./account/PermissionsPage'));
 const DebugPermissionsPage = lazy(() => import('./account/DebugPermissionsPage'));
