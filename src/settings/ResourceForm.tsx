@@ -17,8 +17,7 @@ import { ConfirmDelete } from './ConfirmDelete';
 import { DrawerHeader } from './DrawerHeader';
 import { useNouns } from './nouns';
 import { useWrite } from './useWrite';
-import { useResourceRights } from './ResourceList';
-import { fieldOf, formFields, toFormValues, toPayload, useSchemaAnalyzer } from './schema';
+import { fieldOf, formFields, toFormValues, toPayload, useResourceRights, useSchemaAnalyzer } from './schema';
 
 interface Props {
   config: ResourceConfig;

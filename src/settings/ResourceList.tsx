@@ -3,8 +3,6 @@
 import AddIcon from '@mui/icons-material/Add';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import {
-  Alert,
-  AlertTitle,
   Box,
   Button,
   Checkbox,
@@ -30,14 +28,11 @@ import {
   RecordContextProvider,
   ResourceContextProvider,
   useListContext,
-  usePermissions,
   useTranslate,
   type Identifier,
   type RaRecord,
 } from 'react-admin';
 import { readAuthStore } from '../authProvider/session';
-import { hasPermission } from '../domain/permissions';
-import { permissionFor } from '../domain/resources';
 import { PAGE_SIZE, SEARCH_DEBOUNCE_MS, SKELETON_ROWS } from '../domain/limits';
 import type { ResourceConfig } from '../resources/types';
 import { BulkActions } from './BulkActions';
@@ -45,26 +40,13 @@ import { ListFilters } from './ListFilters';
 import { useNouns } from './nouns';
 import { ResourceDrawer } from './ResourceDrawer';
 import { Cell, getPath } from './cells';
-import { hasOperation, listColumns, useResourceSchema, useSchemaAnalyzer } from './schema';
+import { LoadError } from './fields';
+import { listColumns, useResourceRights, useResourceSchema, useSchemaAnalyzer } from './schema';
 
 /** Unpaginated collections (credentials) come whole; the API caps them far above any real organisation. */
 const UNPAGINATED = 5000;
 
-/** What the signed-in user may do on a resource (the server checks it again). */
-export function useResourceRights(resource: string, schema: Resource | undefined) {
-  const { permissions = [] } = usePermissions<string[]>();
-  const may = (action: string) => {
-    const required = permissionFor(resource, action);
-    return required === undefined || hasPermission(permissions, required);
-  };
-  return {
-    create: hasOperation(schema, 'create') && may('create'),
-    update: hasOperation(schema, 'edit') && may('edit'),
-    delete: hasOperation(schema, 'delete') && may('delete'),
-  };
-}
-
-export function useDebounced<T>(value: T, delay = SEARCH_DEBOUNCE_MS) {
+function useDebounced<T>(value: T, delay = SEARCH_DEBOUNCE_MS) {
   const [debounced, setDebounced] = useState(value);
   useEffect(() => {
     const timer = setTimeout(() => setDebounced(value), delay);
@@ -97,7 +79,6 @@ export function ResourceScreen({ config }: { config: ResourceConfig }) {
         filter={permanentFilter}
         disableSyncWithLocation
         storeKey={false}
-        debounce={SEARCH_DEBOUNCE_MS}
       >
         <ListView config={config} schema={schema} schemaError={error} onOpen={(target) => setDrawer({ open: true, target })} />
       </ListBase>
@@ -193,17 +174,11 @@ function ListView({ config, schema, schemaError, onOpen }: ListViewProps) {
       {schema && <BulkActions config={config} schema={schema} rights={rights} />}
 
       {error ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => list.refetch()}>
-              {translate('pecflow.settings.list.retry')}
-            </Button>
-          }
-        >
-          <AlertTitle>{translate('pecflow.settings.list.errorTitle')}</AlertTitle>
-          {translate('pecflow.settings.list.errorText')}
-        </Alert>
+        <LoadError
+          title={translate('pecflow.settings.list.errorTitle')}
+          text={translate('pecflow.settings.list.errorText')}
+          onRetry={() => list.refetch()}
+        />
       ) : !loading && rows.length === 0 ? (
         <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }} data-testid="list-empty">
           <Typography color="text.secondary" sx={{ mb: rights.create ? 2 : 0 }}>

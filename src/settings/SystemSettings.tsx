@@ -8,6 +8,7 @@ import { extractErrorMessage } from '../domain/errors';
 import { formatDateTime } from '../domain/format';
 import { hasPermission } from '../domain/permissions';
 import { SETTING_CATEGORIES, SETTING_CATEGORY_LABELS, settingValueError, type SettingCategory } from '../domain/settings';
+import { LoadError } from './fields';
 import { useWrite } from './useWrite';
 
 const RESOURCE = 'configs';
@@ -90,17 +91,11 @@ export function SystemSettings() {
       </TextField>
 
       {error ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => refetch()}>
-              {translate('pecflow.settings.list.retry')}
-            </Button>
-          }
-        >
-          <AlertTitle>{translate('pecflow.settings.system.loadErrorTitle')}</AlertTitle>
-          {translate('pecflow.settings.system.loadErrorText')}
-        </Alert>
+        <LoadError
+          title={translate('pecflow.settings.system.loadErrorTitle')}
+          text={translate('pecflow.settings.system.loadErrorText')}
+          onRetry={() => refetch()}
+        />
       ) : isPending ? (
         <Skeleton height={240} />
       ) : groups.length === 0 ? (

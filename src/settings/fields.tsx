@@ -1,5 +1,5 @@
 // Small displays shared by the settings screens.
-import { Chip } from '@mui/material';
+import { Alert, AlertTitle, Button, Chip } from '@mui/material';
 import { useTranslate } from 'react-admin';
 
 const STATUS_COLORS: Record<string, 'success' | 'default' | 'warning'> = { Active: 'success', Inactive: 'default', Locked: 'warning' };
@@ -24,4 +24,22 @@ export function ChoiceLabel({ prefix, value }: { prefix: string; value: unknown 
   const translate = useTranslate();
   if (typeof value !== 'string' || !value) return null;
   return <>{translate(`pecflow.settings.${prefix}.${value}`, { _: value })}</>;
+}
+
+/** A load that failed: the title, the sentence, and "Réessayer" (spec section 8). */
+export function LoadError({ title, text, onRetry }: { title: string; text: string; onRetry: () => void }) {
+  const translate = useTranslate();
+  return (
+    <Alert
+      severity="error"
+      action={
+        <Button color="inherit" size="small" onClick={onRetry}>
+          {translate('pecflow.settings.list.retry')}
+        </Button>
+      }
+    >
+      <AlertTitle>{title}</AlertTitle>
+      {text}
+    </Alert>
+  );
 }

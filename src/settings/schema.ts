@@ -3,7 +3,9 @@
 import { useContext, useEffect } from 'react';
 import { SchemaAnalyzerContext, useIntrospect } from '@api-platform/admin';
 import type { Field, Resource } from '@api-platform/api-doc-parser';
-import type { RaRecord } from 'react-admin';
+import { usePermissions, type RaRecord } from 'react-admin';
+import { hasPermission } from '../domain/permissions';
+import { permissionFor } from '../domain/resources';
 import type { Column, ResourceConfig } from '../resources/types';
 
 /** Fields every record carries that no screen lists or edits on its own. */
@@ -30,6 +32,20 @@ export const isToMany = (field: Field) => !!field.reference && typeof field.refe
 
 export const hasOperation = (schema: Resource | undefined, type: 'create' | 'edit' | 'delete') =>
   !!schema?.operations?.some((operation) => operation.type === type);
+
+/** What the signed-in user may do on a resource (the server checks it again). */
+export function useResourceRights(resource: string, schema: Resource | undefined) {
+  const { permissions = [] } = usePermissions<string[]>();
+  const may = (action: string) => {
+    const required = permissionFor(resource, action);
+    return required === undefined || hasPermission(permissions, required);
+  };
+  return {
+    create: hasOperation(schema, 'create') && may('create'),
+    update: hasOperation(schema, 'edit') && may('edit'),
+    delete: hasOperation(schema, 'delete') && may('delete'),
+  };
+}
 
 export const fieldOf = (schema: Resource | undefined, name: string) => schema?.fields?.find((f) => f.name === name);
 
