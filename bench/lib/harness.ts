@@ -138,7 +138,8 @@ export async function measure(baseUrl: string, ctx: SeedContext, endpoint: Endpo
   if (check.status >= 300) throw new Error(`${endpoint.label} en tant que ${endpoint.as} : ${check.status} ${text.slice(0, 200)}`);
   const json = text ? (JSON.parse(text) as { member?: unknown[]; totalItems?: number }) : {};
 
-  const common = { url: `${baseUrl}${endpoint.path}`, method, headers, body, connections: options.connections };
+  // The load generator runs in a worker thread: on the server's event loop it would slow the server it measures.
+  const common = { url: `${baseUrl}${endpoint.path}`, method, headers, body, connections: options.connections, workers: 1 };
   if (options.warmupSeconds > 0) await run({ ...common, duration: options.warmupSeconds });
   const result = await run({ ...common, duration: options.durationSeconds });
   return {

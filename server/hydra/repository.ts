@@ -95,6 +95,9 @@ export class ResourceRepository {
 
   /** withRelations: embeds and links as correlated subqueries (a page); without, serialize() fetches them in batches (long lists). */
   private selection(withRelations = true) {
+    // Built once per shape: the same SQL objects serve every query.
+    const cached = this.selections.get(withRelations);
+    if (cached) return cached;
     const selection: Record<string, unknown> = { ...getTableColumns(this.decl.table) };
     for (const [name, field] of this.fieldEntries) if (field.kind === 'computed') selection[`__${name}`] = field.sql;
     // Embedded references and to-many links come with the row: a page of users is one query, not four.
@@ -103,8 +106,10 @@ export class ResourceRepository {
       if (field.kind === 'reference' && field.embed?.length) selection[`__embed_${name}`] = this.embedExpression(field);
       if (field.kind === 'references') selection[`__links_${name}`] = this.linksExpression(field);
     }
+    this.selections.set(withRelations, selection as Record<string, AnyPgColumn>);
     return selection as Record<string, AnyPgColumn>;
   }
+  private readonly selections = new Map<boolean, Record<string, AnyPgColumn>>();
 
   /** This table's column, qualified (Drizzle leaves columns unqualified in a single-table select; a subquery needs it). */
   private outer(column: AnyPgColumn): SQL {
