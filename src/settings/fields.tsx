@@ -43,3 +43,10 @@ export function LoadError({ title, text, onRetry }: { title: string; text: strin
     </Alert>
   );
 }
+
+/** The name of an embedded reference, or a French fallback when there is none ("Non défini", "Plateforme"). */
+export function NameOr({ value, fallback }: { value: unknown; fallback: string }) {
+  const translate = useTranslate();
+  const name = (value as { name?: unknown } | null | undefined)?.name;
+  return <>{typeof name === 'string' && name ? name : translate(fallback)}</>;
+}

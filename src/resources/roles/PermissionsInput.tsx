@@ -3,7 +3,7 @@
 import { Accordion, AccordionDetails, AccordionSummary, Alert, Checkbox, Chip, FormControlLabel, Skeleton, Stack, Typography } from '@mui/material';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useQuery } from '@tanstack/react-query';
-import { FieldTitle, useDataProvider, useInput, usePermissions, useTranslate, type RaRecord } from 'react-admin';
+import { FieldTitle, useDataProvider, useInput, usePermissions, useTranslate } from 'react-admin';
 import { LEVEL_COLORS } from '../../account/levels';
 import type { AppDataProvider } from '../../dataProvider';
 import { grants, hasPermission, permissionsBeyond, type PermissionDefinition, type PermissionModule } from '../../domain/permissions';
@@ -90,13 +90,6 @@ export const PermissionsInput: InputComponent = ({ source, readOnly }) => {
     </Stack>
   );
 };
-
-/** The organisation a role belongs to, or "Plateforme" for the roles common to all. */
-export function RoleScope({ record }: { record: RaRecord }) {
-  const translate = useTranslate();
-  const holding = record.holding as { name?: string } | null | undefined;
-  return <>{holding?.name ?? translate('pecflow.settings.platformRole')}</>;
-}
 
 export function PermissionCount({ permissions }: { permissions: unknown }) {
   const translate = useTranslate();

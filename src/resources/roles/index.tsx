@@ -1,6 +1,7 @@
 // Rôles: named sets of permissions, edited module by module with the catalogue's French labels and levels.
 import { roleSchema } from '../../domain/schemas';
-import { PermissionCount, PermissionsInput, RoleScope } from './PermissionsInput';
+import { NameOr } from '../../settings/fields';
+import { PermissionCount, PermissionsInput } from './PermissionsInput';
 import type { ResourceConfig } from '../types';
 
 export const roles: ResourceConfig = {
@@ -9,7 +10,7 @@ export const roles: ResourceConfig = {
   columns: [
     { source: 'name' },
     { source: 'description' },
-    { source: 'holding', sortBy: false, render: (record) => <RoleScope record={record} /> },
+    { source: 'holding', sortBy: false, render: (record) => <NameOr value={record.holding} fallback="pecflow.settings.platformRole" /> },
     { source: 'permissions', sortBy: false, render: (record) => <PermissionCount permissions={record.permissions} /> },
     { source: 'usersCount' },
   ],
