@@ -94,6 +94,7 @@ async function main() {
   }
 }
 
+if (process.argv.slice(2).includes('pec')) await (await import('./pec')).runPecBench(process.argv.slice(2)).then(() => process.exit(0), (error) => { console.error(error); process.exit(1); }); // PEC list at 1,000,000 files and 1,000 DPEC runs (bench/pec.ts): npm run bench -- pec
 main().then(
   () => process.exit(0),
   (error) => {

@@ -1,0 +1,563 @@
+// npm run bench -- pec [--duration=10] [--warmup=2] [--connections=16] [--runs=1000] [--fresh] [--drop]
+// The PEC list at scale: 1,000,000 files over 50 organisations and 2,000 centres on PostgreSQL. Six scenarios (default
+// page, status filter, search, date range, sort by amount, page 50), each measured through the API with autocannon
+// (p50, p99, requests per second at 16 connections) and next to the same SQL run directly through `pg` in the same run
+// (the list and count queries the API runs, captured from the resource layer), with their throughput ratio. Then
+// 1,000 DPEC runs through the built-in simulator with no delay: throughput, and a check that each run ended once.
+// The server runs as in production, in its own process (tsx server/main.ts). The bench database (pecflow_bench_pec)
+// is kept between runs and rebuilt with --fresh; --drop drops it at the end. Results go to bench/results/pec.json.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { hashPassword } from '../server/auth/passwords';
+import { loadPrincipal } from '../server/auth/principal';
+import type { AppContext } from '../server/context';
+import { openPostgres, type Database, type Db } from '../server/db/connect';
+import * as schema from '../server/db/schema';
+import { seed } from '../server/db/seed';
+import { ResourceRegistry } from '../server/hydra/registry';
+import { parseListQuery } from '../server/hydra/query';
+import { RESOURCES } from '../server/resources';
+import { SEEDED_ROLES } from '../src/domain/roles';
+
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS_FILE = path.join(ROOT, 'bench', 'results', 'pec.json');
+const DB_NAME = 'pecflow_bench_pec';
+const ORGANISATIONS = 50;
+const CENTRES_PER_ORGANISATION = 40;
+const FILES = 1_000_000;
+const PASSWORD = 'Bench-2026!';
+const TARGET_P99_MS = 50;
+const TARGET_RATIO = 0.7;
+const SECRETS = {
+  JWT_SECRET: 'bench-jwt-secret-that-is-long-enough-0123456789',
+  APP_SECRET_KEY: 'c'.repeat(64),
+  ROBOT_CALLBACK_SECRET: 'bench-robot-callback-secret',
+};
+
+export interface PecBenchOptions {
+  adminUrl: string;
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number;
+  runs: number;
+  fresh: boolean;
+  drop: boolean;
+}
+
+interface Latency {
+  p50Ms: number;
+  p99Ms: number;
+  requestsPerSecond: number;
+  requests: number;
+  errors: number;
+}
+
+const dbUrl = (adminUrl: string, name: string) => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+async function admin<T>(adminUrl: string, fn: (c: pg.Client) => Promise<T>) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const log = (message: string) => console.log(`[pec] ${message}`);
+const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);
+
+// ---------- data ----------
+
+async function volumes(database: Database) {
+  const [row] = await database.query<{ files: number; shops: number; holdings: number }>(
+    `select (select count(*)::int from pec_dossiers) as files, (select count(*)::int from shops where name like 'Bench centre %') as shops,
+       (select count(*)::int from holdings where name like 'Bench organisation %') as holdings`,
+  );
+  return row!;
+}
+
+/** 50 organisations, 2,000 centres, their users, 5 networks and 30 mutuals, 1,000,000 files; then VACUUM ANALYZE. */
+async function buildDataset(database: Database) {
+  const sql = (text: string, values?: unknown[]) => database.query(text, values);
+  const started = Date.now();
+  const hash = await hashPassword(PASSWORD);
+
+  await sql(`insert into networks (name, code, description) select 'Bench réseau ' || g, 'BENCHNET' || g, 'Réseau de benchmark' from generate_series(1, 5) g`);
+  await sql(`insert into mutuals (name, code, network_id)
+    select 'Bench mutuelle ' || g, 'BENCHMUT' || g, n.ids[1 + g % 5] from generate_series(1, 30) g, (select array_agg(id order by id) ids from networks where code like 'BENCHNET%') n`);
+  await sql(`insert into holdings (name, registration_number, country) select 'Bench organisation ' || lpad(g::text, 2, '0'), (600000000 + g)::text, 'France' from generate_series(1, ${ORGANISATIONS}) g`);
+  await sql(`insert into companies (holding_id, name, registration_number, country) select id, replace(name, 'organisation', 'entreprise'), registration_number, 'France' from holdings where name like 'Bench organisation %'`);
+  await sql(`
+    insert into shops (holding_id, company_id, name, display_name, siret, city, country, finess, rpps, code_client, specialite)
+    select c.holding_id, c.id, 'Bench centre ' || c.holding_id || '-' || k, (array['Paris','Lyon','Nantes','Lille','Nice','Rennes','Metz','Dijon'])[1 + k % 8] || ' ' || k,
+      (70000000000000 + c.holding_id * 100 + k)::text, (array['Paris','Lyon','Nantes','Lille','Nice','Rennes','Metz','Dijon'])[1 + k % 8], 'France',
+      (800000000 + c.holding_id * 100 + k)::text, (20000000000 + c.holding_id * 100 + k)::text, 'BC-' || c.holding_id || '-' || k, 'Audioprothésiste'
+    from companies c join holdings h on h.id = c.holding_id and h.name like 'Bench organisation %', generate_series(1, ${CENTRES_PER_ORGANISATION}) k`);
+
+  // One organisation administrator and one audioprothésiste (two centres) per organisation.
+  const roles = await sql(`select id, name from roles where holding_id is null`);
+  const roleId = (name: string) => roles.find((r) => r.name === name)!.id as number;
+  await sql(
+    `insert into users (holding_id, email, password_hash, first_name, last_name)
+     select h.id, 'bench-' || kind || '-' || h.id || '@pecflow.test', $1, 'Bench', kind || ' ' || h.id
+     from holdings h, unnest(array['admin','audio']) kind where h.name like 'Bench organisation %'`,
+    [hash],
+  );
+  await sql(`insert into user_roles (user_id, role_id) select id, case when email like 'bench-admin-%' then $1::int else $2::int end from users where email like 'bench-%@pecflow.test'`, [
+    roleId(SEEDED_ROLES.organisationAdmin.name),
+    roleId(SEEDED_ROLES.audioprothesiste.name),
+  ]);
+  await sql(`insert into user_shops (user_id, shop_id)
+    select u.id, s.id from users u join shops s on s.holding_id = u.holding_id and s.code_client in ('BC-' || u.holding_id || '-1', 'BC-' || u.holding_id || '-2')
+    where u.email like 'bench-audio-%'`);
+
+  // The files: drop the secondary indexes, load in batches, build the indexes again (faster than maintaining them).
+  const indexes = await database.query<{ indexname: string; indexdef: string }>(
+    `select indexname, indexdef from pg_indexes where tablename = 'pec_dossiers' and indexname not in ('pec_dossiers_pkey', 'pec_dossiers_numero_idx', 'pec_dossiers_external_idx')`,
+  );
+  for (const index of indexes) await sql(`drop index ${index.indexname}`);
+  const batch = 100_000;
+  for (let from = 1; from <= FILES; from += batch) {
+    await sql(
+      `insert into pec_dossiers (holding_id, shop_id, network_id, mutual_id, numero_dossier, status, numero_dossier_assure, numero_devis_assure,
+         commentaire, total_ttc, created_at, updated_at, date_validation, date_peremption, statut_facturation, date_facturation_effective)
+       select h.ids[1 + g % ${ORGANISATIONS}], s.ids[(g % ${ORGANISATIONS}) * ${CENTRES_PER_ORGANISATION} + 1 + k % ${CENTRES_PER_ORGANISATION}],
+         m.nets[1 + (k * 7) % 30], m.ids[1 + (k * 7) % 30],
+         'PEC-B-' || lpad(g::text, 7, '0'), st.status,
+         'DP-' || lpad(((g::bigint * 7919) % 9000000 + 1000000)::text, 7, '0'), 'DEV-' || lpad(g::text, 7, '0'),
+         case when k % 5 = 0 then 'Renouvellement bilatéral' end,
+         round((900 + (k * 37 % 4200) + (k % 97) / 100.0)::numeric, 2), c.at, c.at,
+         case when st.status in ('approved', 'billed', 'paid') then c.at + interval '3 days' end,
+         case when st.status in ('approved', 'billed', 'paid') then (c.at + interval '93 days')::date end,
+         st.status in ('billed', 'paid'),
+         case when st.status in ('billed', 'paid') then (c.at + interval '20 days')::date end
+       -- g picks the organisation (g % 50); k = g / 50 numbers the organisation's files and spreads their attributes.
+       from generate_series($1::int, $2::int) g
+         cross join lateral (select g / ${ORGANISATIONS} as k) n
+         cross join (select array_agg(id order by id) ids from holdings where name like 'Bench organisation %') h
+         cross join (select array_agg(id order by holding_id, id) ids from shops where name like 'Bench centre %') s
+         cross join (select array_agg(id order by id) ids, array_agg(network_id order by id) nets from mutuals where code like 'BENCHMUT%') m
+         cross join lateral (select now() - ((n.k % 730) || ' days')::interval - ((n.k * 7919 % 86400) || ' seconds')::interval as at) c
+         cross join lateral (select case when (n.k * 3) % 100 < 15 then 'draft' when (n.k * 3) % 100 < 17 then 'processing' when (n.k * 3) % 100 < 27 then 'pending'
+           when (n.k * 3) % 100 < 55 then 'approved' when (n.k * 3) % 100 < 63 then 'rejected' when (n.k * 3) % 100 < 88 then 'billed' else 'paid' end as status) st`,
+      [from, Math.min(FILES, from + batch - 1)],
+    );
+    log(`  ${Math.min(FILES, from + batch - 1).toLocaleString('fr-FR')} dossiers (${seconds(started)} s)`);
+  }
+  for (const index of indexes) await sql(index.indexdef);
+  await sql('vacuum analyze');
+  log(`jeu de données construit en ${seconds(started)} s`);
+}
+
+async function prepareDatabase(options: PecBenchOptions): Promise<{ url: string; database: Database }> {
+  const url = dbUrl(options.adminUrl, DB_NAME);
+  const exists = await admin(options.adminUrl, async (c) => (await c.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount === 1);
+  if (exists && options.fresh) await admin(options.adminUrl, (c) => c.query(`drop database ${DB_NAME} with (force)`));
+  if (!exists || options.fresh) await admin(options.adminUrl, (c) => c.query(`create database ${DB_NAME}`));
+  const database = await openPostgres(url, 20);
+  await database.migrate();
+  await seed(database, { demo: false, appSecretKey: SECRETS.APP_SECRET_KEY });
+  const current = await volumes(database);
+  if (current.files < FILES || current.shops !== ORGANISATIONS * CENTRES_PER_ORGANISATION) {
+    if (current.files > 0) {
+      await database.close();
+      await admin(options.adminUrl, (c) => c.query(`drop database ${DB_NAME} with (force)`));
+      return prepareDatabase({ ...options, fresh: true });
+    }
+    await buildDataset(database);
+  } else log(`base ${DB_NAME} réutilisée (${current.files.toLocaleString('fr-FR')} dossiers) ; --fresh pour la reconstruire`);
+  // Files left by an earlier DPEC measurement are removed, so that each run measures the same data.
+  await database.query(`delete from pec_dossiers where numero_dossier like 'DPEC-BENCH-%'`);
+  await database.query(`delete from notifications where title like '%DPEC-BENCH-%'`);
+  return { url, database };
+}
+
+// ---------- the server, as in production ----------
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function startServer(url: string): Promise<{ baseUrl: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...SECRETS,
+      NODE_ENV: 'production',
+      DATABASE_URL: url,
+      DEMO_SEED: '0',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ROBOT_SIM_DELAY_MS: '0',
+      DATA_DIR: path.join(os.tmpdir(), 'pecflow-bench-pec'),
+      STATIC_DIR: path.join(os.tmpdir(), 'pecflow-bench-pec', 'no-front-end'),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`le serveur s'est arrêté (code ${child.exitCode})`);
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).status === 200) return { baseUrl, child };
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('le serveur ne répond pas');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function stopServer(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+async function login(baseUrl: string, email: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/login_check`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+  if (res.status !== 200) throw new Error(`connexion de ${email} impossible : ${res.status}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+// ---------- measuring ----------
+
+function autocannonRun(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => autocannon(options, (error, result) => (error ? reject(error) : resolve(result))));
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuMs(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+async function measureApi(baseUrl: string, token: string, pathAndQuery: string, options: PecBenchOptions, serverPid?: number): Promise<Latency & { totalItems: number; serverCpuMsPerRequest: number | null }> {
+  const headers = { authorization: `Bearer ${token}`, accept: 'application/ld+json' };
+  const check = await fetch(`${baseUrl}${pathAndQuery}`, { headers });
+  if (check.status !== 200) throw new Error(`${pathAndQuery} : ${check.status} ${(await check.text()).slice(0, 200)}`);
+  const body = (await check.json()) as { totalItems: number };
+  const common = { url: `${baseUrl}${pathAndQuery}`, headers, connections: options.connections };
+  if (options.warmupSeconds > 0) await autocannonRun({ ...common, duration: options.warmupSeconds });
+  const cpuBefore = cpuMs(serverPid);
+  const result = await autocannonRun({ ...common, duration: options.durationSeconds });
+  const cpuAfter = cpuMs(serverPid);
+  return {
+    // The server's own CPU per request, whatever the machine's load: what one process can serve at most.
+    serverCpuMsPerRequest: cpuBefore !== undefined && cpuAfter !== undefined ? Math.round(((cpuAfter - cpuBefore) / Math.max(1, result.requests.total)) * 100) / 100 : null,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requestsPerSecond: Math.round(result.requests.average),
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts + result.non2xx,
+    totalItems: body.totalItems,
+  };
+}
+
+interface CapturedQuery {
+  text: string;
+  params: unknown[];
+}
+
+/** The SQL the API runs for a list request (rows and count), captured from the resource layer itself. */
+async function captureListSql(url: string, database: Database, userId: number, query: Record<string, string>): Promise<CapturedQuery[]> {
+  const captured: CapturedQuery[] = [];
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  try {
+    const db = drizzle({ client: pool, schema, logger: { logQuery: (text, params) => captured.push({ text, params }) } }) as unknown as Db;
+    const ctx = { db, database } as AppContext;
+    const registry = new ResourceRegistry(RESOURCES, ctx);
+    const principal = await loadPrincipal(database, userId);
+    if (!principal) throw new Error('compte de benchmark introuvable');
+    await registry.get('pec_dossiers').list(principal, parseListQuery(query, { paginated: true, rangeAliasKey: 'createdAt' }));
+    return captured;
+  } finally {
+    await pool.end();
+  }
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+/** The same queries, as the API runs them (rows and count together), from `connections` clients in a loop. */
+async function measureSql(url: string, queries: CapturedQuery[], options: PecBenchOptions): Promise<Latency> {
+  const pool = new pg.Pool({ connectionString: url, max: options.connections });
+  try {
+    const runFor = async (ms: number) => {
+      const latencies: number[] = [];
+      let errors = 0;
+      const end = Date.now() + ms;
+      await Promise.all(
+        Array.from({ length: options.connections }, async () => {
+          while (Date.now() < end) {
+            const start = performance.now();
+            try {
+              await Promise.all(queries.map((q) => pool.query(q.text, q.params)));
+              latencies.push(performance.now() - start);
+            } catch {
+              errors++;
+            }
+          }
+        }),
+      );
+      return { latencies, errors };
+    };
+    if (options.warmupSeconds > 0) await runFor(options.warmupSeconds * 1000);
+    const { latencies, errors } = await runFor(options.durationSeconds * 1000);
+    latencies.sort((a, b) => a - b);
+    return {
+      p50Ms: Math.round(percentile(latencies, 50) * 10) / 10,
+      p99Ms: Math.round(percentile(latencies, 99) * 10) / 10,
+      requestsPerSecond: Math.round(latencies.length / options.durationSeconds),
+      requests: latencies.length,
+      errors,
+    };
+  } finally {
+    await pool.end();
+  }
+}
+
+// ---------- DPEC runs ----------
+
+async function dpecRuns(baseUrl: string, database: Database, holdingId: number, email: string, options: PecBenchOptions) {
+  const token = await login(baseUrl, email);
+  const shop = await database.query<{ id: number; mutual: number }>(
+    `select s.id, (select id from mutuals where code = 'BENCHMUT1') as mutual from shops s where s.holding_id = $1 order by s.id limit 1`,
+    [holdingId],
+  );
+  const created = await database.query<{ id: number }>(
+    `insert into pec_dossiers (holding_id, shop_id, mutual_id, network_id, numero_dossier, status, numero_dossier_assure, numero_devis_assure)
+     select $1, $2, $3, (select network_id from mutuals where id = $3), 'DPEC-BENCH-' || lpad(g::text, 5, '0'), 'draft', 'DPB-' || g, 'DEVB-' || g
+     from generate_series(1, $4::int) g returning id`,
+    [holdingId, shop[0]!.id, shop[0]!.mutual, options.runs],
+  );
+  const ids = created.map((r) => r.id);
+  const started = Date.now();
+  let next = 0;
+  let refused = 0;
+  await Promise.all(
+    Array.from({ length: options.connections }, async () => {
+      while (next < ids.length) {
+        const id = ids[next++]!;
+        const res = await fetch(`${baseUrl}/api/robot-frontend/setup-and-create-dpec`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ pecDossierId: id }),
+        });
+        await res.arrayBuffer();
+        if (res.status !== 200) refused++;
+      }
+    }),
+  );
+  const acceptedSeconds = (Date.now() - started) / 1000;
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    const [open] = await database.query<{ n: number }>(`select count(*)::int as n from workflow_executions where completed_at is null and dossier_id = any($1)`, [ids]);
+    if (open!.n === 0 || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const totalSeconds = (Date.now() - started) / 1000;
+  // Each run ended exactly once: one scraping and one dpec step, both completed, one final outcome, one notification each.
+  const [check] = await database.query<{ runs: number; ended_once: number; approved: number; open: number; notified_once: number }>(
+    `select count(distinct e.run_id)::int as runs,
+       (select count(*)::int from (select dossier_id from workflow_executions where dossier_id = any($1) group by dossier_id
+          having count(*) filter (where callback_type like 'dpec%' and completed_at is not null) = 1
+             and count(*) filter (where callback_type like 'scraping%' and completed_at is not null) = 1
+             and count(*) = 2) x) as ended_once,
+       (select count(*)::int from pec_dossiers where id = any($1) and status = 'approved') as approved,
+       (select count(*)::int from workflow_executions where dossier_id = any($1) and completed_at is null) as open,
+       (select count(*)::int from (select dossier_id, user_id from notifications where dossier_id = any($1) group by dossier_id, user_id having count(*) = 1) n) as notified_once
+     from workflow_executions e where e.dossier_id = any($1)`,
+    [ids],
+  );
+  const [jobs] = await database.query<{ failed: number }>(`select count(*)::int as failed from pgboss.job where name in ('robot-run', 'robot-sim') and state = 'failed'`);
+  return {
+    runs: ids.length,
+    refused,
+    acceptedInSeconds: Math.round(acceptedSeconds * 10) / 10,
+    seconds: Math.round(totalSeconds * 10) / 10,
+    runsPerSecond: Math.round((ids.length / totalSeconds) * 10) / 10,
+    endedExactlyOnce: check!.ended_once,
+    approved: check!.approved,
+    stillOpen: check!.open,
+    notifiedOnce: check!.notified_once,
+    failedJobs: jobs!.failed,
+    allEndedExactlyOnce: check!.ended_once === ids.length && check!.open === 0 && refused === 0,
+  };
+}
+
+// ---------- the run ----------
+
+export function parsePecBenchArgs(argv: string[], env = process.env): PecBenchOptions {
+  const flags = new Map<string, string>();
+  for (const arg of argv) {
+    const match = /^--([\w-]+)(?:=(.*))?$/.exec(arg);
+    if (match) flags.set(match[1]!, match[2] ?? 'true');
+  }
+  return {
+    adminUrl: env.BENCH_DATABASE_URL ?? env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    durationSeconds: Number(flags.get('duration') ?? 10),
+    warmupSeconds: Number(flags.get('warmup') ?? 2),
+    connections: Number(flags.get('connections') ?? 16),
+    runs: Number(flags.get('runs') ?? 1000),
+    fresh: flags.has('fresh'),
+    drop: flags.has('drop'),
+  };
+}
+
+export async function runPecBench(argv: string[] = []): Promise<void> {
+  const options = parsePecBenchArgs(argv);
+  const { url, database } = await prepareDatabase(options);
+  const [org] = await database.query<{ id: number; admin: number; email: string; audio: string }>(
+    `select h.id, u.id as admin, u.email, (select email from users where email = 'bench-audio-' || h.id || '@pecflow.test') as audio
+     from holdings h join users u on u.holding_id = h.id and u.email like 'bench-admin-%' where h.name = 'Bench organisation 01'`,
+  );
+  const [sample] = await database.query<{ patient: string }>(`select numero_dossier_assure as patient from pec_dossiers where holding_id = $1 order by id offset 500 limit 1`, [org!.id]);
+  const [window] = await database.query<{ from: string; to: string }>(
+    `select to_char(current_date - 120, 'YYYY-MM-DD') as "from", to_char(current_date - 90, 'YYYY-MM-DD') as "to"`,
+  );
+  const scenarios: { name: string; query: Record<string, string> }[] = [
+    { name: 'Page par défaut', query: {} },
+    { name: 'Filtre sur l’état', query: { status: 'approved' } },
+    // Six digits of a patient number, as people type it.
+    { name: 'Recherche', query: { search: sample!.patient.replace(/\D/g, '').slice(1, 7) } },
+    { name: 'Période de création', query: { dateFrom: window!.from, dateTo: window!.to } },
+    { name: 'Tri par montant', query: { sort: '-totalTtc' } },
+    { name: 'Page 50', query: { page: '50' } },
+  ];
+
+  log('démarrage du serveur (tsx server/main.ts, PostgreSQL)');
+  // The machine may be shared: its load while measuring says how far to trust the numbers.
+  const loadBefore = Number(os.loadavg()[0]!.toFixed(2));
+  const { baseUrl, child } = await startServer(url);
+  const results = [];
+  let dpec: Awaited<ReturnType<typeof dpecRuns>> | undefined;
+  try {
+    const token = await login(baseUrl, org!.email);
+    for (const scenario of scenarios) {
+      const qs = new URLSearchParams(scenario.query).toString();
+      const pathAndQuery = `/api/pec_dossiers${qs ? `?${qs}` : ''}`;
+      const queries = await captureListSql(url, database, org!.admin, scenario.query);
+      const api = await measureApi(baseUrl, token, pathAndQuery, options, child.pid);
+      const direct = await measureSql(url, queries, options);
+      const ratio = Math.round((api.requestsPerSecond / Math.max(1, direct.requestsPerSecond)) * 100) / 100;
+      const row = {
+        scenario: scenario.name,
+        path: pathAndQuery,
+        totalItems: api.totalItems,
+        api,
+        sql: direct,
+        ratio,
+        p99Ok: api.p99Ms < TARGET_P99_MS,
+        ratioOk: ratio >= TARGET_RATIO,
+        queries: queries.map((q) => q.text),
+      };
+      results.push(row);
+      log(`${scenario.name} : API p50 ${api.p50Ms} ms, p99 ${api.p99Ms} ms, ${api.requestsPerSecond} req/s (${api.serverCpuMsPerRequest} ms CPU serveur par requête) — SQL p50 ${direct.p50Ms} ms, p99 ${direct.p99Ms} ms, ${direct.requestsPerSecond} req/s — ratio ${ratio}`);
+    }
+    log(`${options.runs} DPEC par le simulateur (sans délai)`);
+    dpec = await dpecRuns(baseUrl, database, org!.id, org!.audio, options);
+    log(`DPEC : ${dpec.runs} en ${dpec.seconds} s (${dpec.runsPerSecond} /s), terminés exactement une fois : ${dpec.endedExactlyOnce}/${dpec.runs}`);
+  } finally {
+    await stopServer(child);
+  }
+
+  const header = ['Scénario', 'Éléments', 'API p50', 'API p99', 'API req/s', 'CPU/req', 'SQL p50', 'SQL p99', 'SQL req/s', 'Ratio', `p99 < ${TARGET_P99_MS}`, `ratio ≥ ${TARGET_RATIO}`];
+  const lines = results.map((r) => [
+    r.scenario,
+    String(r.totalItems),
+    String(r.api.p50Ms),
+    String(r.api.p99Ms),
+    String(r.api.requestsPerSecond),
+    String(r.api.serverCpuMsPerRequest ?? '-'),
+    String(r.sql.p50Ms),
+    String(r.sql.p99Ms),
+    String(r.sql.requestsPerSecond),
+    r.ratio.toFixed(2),
+    r.p99Ok ? 'oui' : 'NON',
+    r.ratioOk ? 'oui' : 'NON',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(`\nCharge de la machine (1 min) : ${loadBefore} avant, ${os.loadavg()[0]!.toFixed(2)} après (${os.cpus().length} cœurs)`);
+  console.log(`\nListe des PEC — ${FILES.toLocaleString('fr-FR')} dossiers, ${ORGANISATIONS} organisations, ${ORGANISATIONS * CENTRES_PER_ORGANISATION} centres, ${options.connections} connexions (ms, req/s)`);
+  console.log(format(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const line of lines) console.log(format(line));
+  if (dpec) console.log(`\nDPEC par le simulateur : ${dpec.runs} appels en ${dpec.seconds} s, ${dpec.runsPerSecond} par seconde ; terminés exactement une fois : ${dpec.endedExactlyOnce}/${dpec.runs}${dpec.allEndedExactlyOnce ? '' : ' (ÉCHEC)'}`);
+
+  const [{ version } = { version: '' }] = await database.query<{ version: string }>('select version()');
+  mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+  writeFileSync(
+    RESULTS_FILE,
+    `${JSON.stringify(
+      {
+        scenario: 'pec',
+        description: 'Liste des PEC à 1 000 000 de dossiers (API et même SQL en direct), puis 1 000 DPEC par le simulateur',
+        measuredAt: new Date().toISOString(),
+        command: 'npm run bench -- pec',
+        database: String(version).split(',')[0],
+        machine: {
+          cpus: os.cpus().length,
+          cpuModel: os.cpus()[0]?.model ?? 'inconnu',
+          memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+          node: process.version,
+          loadAverage1mBefore: loadBefore,
+          loadAverage1mAfter: Number(os.loadavg()[0]!.toFixed(2)),
+        },
+        dataset: { files: FILES, organisations: ORGANISATIONS, centres: ORGANISATIONS * CENTRES_PER_ORGANISATION, filesPerOrganisation: FILES / ORGANISATIONS, measuredAs: "administrateur d'organisation (tous les centres de l'organisation)" },
+        connections: options.connections,
+        durationSeconds: options.durationSeconds,
+        warmupSeconds: options.warmupSeconds,
+        targets: { p99Ms: TARGET_P99_MS, apiToSqlThroughput: TARGET_RATIO },
+        results,
+        dpec,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  log(`résultats écrits dans ${path.relative(ROOT, RESULTS_FILE)}`);
+  await database.close();
+  if (options.drop) await admin(options.adminUrl, (c) => c.query(`drop database if exists ${DB_NAME} with (force)`));
+}
+
+// Run directly: tsx bench/pec.ts [options]
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  runPecBench(process.argv.slice(2)).then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+      process.exit(1);
+    },
+  );
+}
