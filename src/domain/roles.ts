@@ -41,8 +41,9 @@ export const SEEDED_ROLES = {
   },
   assistant: {
     name: 'Assistant(e)',
-    description: 'Crée les demandes de PEC de ses centres ; ne supprime rien.',
-    permissions: ['pec.view', 'pec.create', 'settings.pec.create'],
+    description: 'Crée et complète les demandes de PEC de ses centres (DPEC, facturation) ; ne supprime rien.',
+    // pec.edit: the billing dialog saves the invoice number and date before the billing run.
+    permissions: ['pec.view', 'pec.create', 'pec.edit', 'settings.pec.create'],
   },
   readOnly: {
     name: 'Lecture seule',

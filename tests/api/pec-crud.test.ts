@@ -129,7 +129,9 @@ describe('edit', () => {
 
   it('needs pec.edit, and another organisation’s file is a 404', async () => {
     const file = await createDossier(server, tokens.audio, refs);
-    expect((await put(file.id, formOf(file), tokens.assistant)).status).toBe(403);
+    // Lecture seule sees the file (its centres include the creator's) but may not change it.
+    expect((await server.get(`/api/pec_dossiers/${file.id}`, tokens.readOnly)).status).toBe(200);
+    expect((await put(file.id, formOf(file), tokens.readOnly)).status).toBe(403);
     expect((await put(file.id, formOf(file), tokens.rivieraAdmin)).status).toBe(404);
   });
 });
