@@ -190,7 +190,7 @@ describe('every writable field with a wrong value', () => {
 
   it('bulk actions refuse wrong ids and data with a 422, never a 500', async () => {
     for (const target of targets) {
-      for (const ids of [{}, 'tous', [{}], [null], [true], ['/api/x/1'], [1e20], [-3], [1.5], [[1]]]) {
+      for (const ids of [{}, 'tous', [{}], [null], [true], ['/api/x/1'], [1e20], [-3], [1.5], [[1]], [ONE_MEGABYTE], ONE_MEGABYTE, ['a\u0000']]) {
         for (const kind of ['bulk-update', ...(target.creatable ? ['bulk-delete'] : [])]) {
           const res = await server.request('POST', `/api/${target.collection}/${kind}`, { token: t.admin, body: { ids, data: { status: 'Inactive' } } });
           expectHandled(res, `${kind} ${target.collection} ids=${JSON.stringify(ids)}`);
@@ -232,6 +232,10 @@ describe('every writable field with a wrong value', () => {
         const res = await server.request('PATCH', path, { token: t.admin, rawBody: '{"broken', headers: mergePatch });
         expectHandled(res, path);
       }
+      const huge = await server.request('PATCH', `/api/${target.collection}/${target.id}/archive`, { token: t.admin, body: { note: ONE_MEGABYTE }, headers: mergePatch });
+      expectHandled(huge, `archive ${target.collection} with 1 MB`);
+      expect(huge.status).toBe(204);
+      await sqlRows(server, `update ${target.table} set deleted_at = null where id = $1`, [target.id]);
       const res = await server.request('PATCH', `/api/${target.collection}/${target.id}/archive`, { token: t.admin, body: { deletedAt: null, anything: [1] }, headers: mergePatch });
       expect(res.status).toBe(204);
     }
