@@ -20,7 +20,8 @@ export class ApiError extends Error {
 
 export class ValidationError extends ApiError {
   constructor(public readonly violations: Violation[]) {
-    super(422, violations.map((v) => (v.propertyPath ? `${v.propertyPath}: ${v.message}` : v.message)).join('\n'));
+    // The messages alone: clients show `detail` to users, who do not read field names.
+    super(422, [...new Set(violations.map((v) => v.message))].join('\n'));
   }
 }
 
@@ -94,7 +95,8 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
       return sendProblem(request, reply, badRequest('Paramètres de requête invalides.'));
   }
   // Database constraints are checked by the resources first; these are the races that slip through.
-  const pgCode = (error as { code?: string }).code;
+  // Drizzle wraps the driver's error: its SQLSTATE is on the cause.
+  const pgCode = (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
   if (pgCode === '23505') return sendProblem(request, reply, conflict('Cette valeur est déjà utilisée par un autre élément.'));
   if (pgCode === '23503') return sendProblem(request, reply, conflict('Opération impossible : cet élément est lié à d’autres données.'));
   if (pgCode === '22P02' || pgCode === '22003' || pgCode === '22007' || pgCode === '22008') {

@@ -143,7 +143,8 @@ describe('POST /api/holdings', () => {
     expectViolation(res, 'country', 'Pays requis');
     expectViolation(res, 'email', 'Email invalide');
     expectViolation(res, 'status', 'Statut invalide');
-    expect(res.body.detail).toContain('name: Nom requis');
+    expect(res.body.detail).toContain('Nom requis');
+    expect(res.body.detail).not.toContain('name:');
     expect(res.body['@context']['@vocab']).toMatch(/\/api\/docs\.jsonld#$/);
   });
 

@@ -166,6 +166,16 @@ describe('POST /api/users', () => {
     expect((await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body: { email: 'doublon@audition-horizon.fr' }, headers: mergePatch })).status).toBe(200);
   });
 
+  it('creates exactly one user when the same new email is posted several times at once, and never answers 500', async () => {
+    // On PostgreSQL the requests run concurrently: the check can pass twice and the unique index decides (409).
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('simultane@audition-horizon.fr') })),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    for (const status of statuses) expect([201, 409, 422]).toContain(status);
+  });
+
   it("refuses another organisation, another organisation's centres and roles", async () => {
     expectViolation(await server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('x1@exemple.fr', { holding: `/api/holdings/${org.riviera}` }) }), 'holding', 'Organisation introuvable ou hors de votre périmètre.');
     expectViolation(await server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('x2@exemple.fr', { shops: [`/api/shops/${shopsOf.nice}`] }) }), 'shops', 'Centre introuvable ou hors de votre périmètre.');
