@@ -58,7 +58,8 @@ export const companies = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('companies_holding_idx').on(t.holdingId, t.id)],
+  // Lists sort by name then id, across the platform or inside one organisation.
+  (t) => [index('companies_name_idx').on(t.name, t.id), index('companies_holding_name_idx').on(t.holdingId, t.name, t.id)],
 );
 
 export const shops = pgTable(
@@ -87,7 +88,7 @@ export const shops = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('shops_holding_idx').on(t.holdingId, t.id), index('shops_company_idx').on(t.companyId)],
+  (t) => [index('shops_name_idx').on(t.name, t.id), index('shops_holding_name_idx').on(t.holdingId, t.name, t.id), index('shops_company_idx').on(t.companyId)],
 );
 
 export const users = pgTable(
@@ -105,7 +106,11 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('users_email_idx').on(t.email), index('users_holding_idx').on(t.holdingId, t.id)],
+  (t) => [
+    uniqueIndex('users_email_idx').on(t.email),
+    index('users_last_name_idx').on(t.lastName, t.id),
+    index('users_holding_last_name_idx').on(t.holdingId, t.lastName, t.id),
+  ],
 );
 
 export const userShops = pgTable(
@@ -208,7 +213,7 @@ export const mutuals = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('mutuals_network_idx').on(t.networkId)],
+  (t) => [index('mutuals_network_idx').on(t.networkId), index('mutuals_name_idx').on(t.name, t.id)],
 );
 
 export const software = pgTable(
@@ -230,7 +235,10 @@ export const software = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('software_holding_idx').on(t.holdingId, t.id)],
+  (t) => [
+    index('software_label_idx').on(t.label, t.id).where(sql`${t.deletedAt} is null`),
+    index('software_holding_label_idx').on(t.holdingId, t.label, t.id).where(sql`${t.deletedAt} is null`),
+  ],
 );
 
 // Secrets (password, apiKey, apiSecret) are AES-256-GCM ciphertexts; the API never returns them.
