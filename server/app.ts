@@ -10,6 +10,7 @@ import type { Database } from './db/connect';
 import { authPlugin } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import { TokenService } from './auth/tokens';
+import { PrincipalCache } from './auth/principal';
 import { SettingsService } from './settings';
 import { ApiError, errorHandler, notFound, sendProblem } from './http/errors';
 import { docsLinkHeader } from './http/links';
@@ -50,6 +51,7 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   const ctx = { config, database, db: database.db, settings, secrets: new SecretBox(config.appSecretKey) } as AppContext;
   app.decorate('ctx', ctx);
   ctx.tokens = new TokenService(app, database.db, settings);
+  ctx.principals = new PrincipalCache(database);
   ctx.resources = new ResourceRegistry(RESOURCES, ctx);
 
   let isReady = ready;

@@ -4,7 +4,7 @@ import type { Config } from './config';
 import type { Database, Db } from './db/connect';
 import type { SettingsService } from './settings';
 import type { TokenService } from './auth/tokens';
-import type { Principal } from './auth/principal';
+import type { Principal, PrincipalCache } from './auth/principal';
 import type { SecretBox } from './crypto';
 import type { ResourceRegistry } from './hydra/registry';
 import { unauthorized } from './http/errors';
@@ -16,6 +16,8 @@ export interface AppContext {
   db: Db;
   settings: SettingsService;
   tokens: TokenService;
+  /** Signed-in users recently loaded (server/auth/principal.ts). */
+  principals: PrincipalCache;
   /** Encrypts robot credentials at rest. */
   secrets: SecretBox;
   /** The declared API resources (server/resources). */

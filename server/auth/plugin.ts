@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthorized } from '../http/errors';
 import { AUTH_MESSAGES } from '../../src/domain/auth';
-import { loadPrincipal, type Principal } from './principal';
+import type { Principal } from './principal';
 import type { AccessTokenPayload } from './tokens';
 
 declare module '@fastify/jwt' {
@@ -23,7 +23,7 @@ export async function authenticate(request: FastifyRequest): Promise<Principal |
   } catch {
     return undefined;
   }
-  const principal = await loadPrincipal(request.server.ctx.database, Number(payload.sub));
+  const principal = await request.server.ctx.principals.get(Number(payload.sub));
   // A deactivated or locked account loses access at once, not when its token expires.
   if (!principal || principal.status !== 'Active') return undefined;
   request.principal = principal;

@@ -58,6 +58,35 @@ export async function loadPrincipal(database: Database, userId: number): Promise
   };
 }
 
+/**
+ * Principals loaded in the last few seconds, so that a burst of requests costs one query per user, not one each.
+ * Every write through the API clears it on this instance (roles, centres, status take effect at once); another
+ * instance sees a change made elsewhere within `ttlMs`.
+ */
+export class PrincipalCache {
+  private readonly entries = new Map<number, { principal: Promise<Principal | undefined>; at: number }>();
+
+  constructor(
+    private readonly database: Database,
+    private readonly ttlMs = 5_000,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get(userId: number): Promise<Principal | undefined> {
+    const hit = this.entries.get(userId);
+    if (hit && Date.now() - hit.at < this.ttlMs) return hit.principal;
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    const principal = loadPrincipal(this.database, userId);
+    this.entries.set(userId, { principal, at: Date.now() });
+    principal.catch(() => this.entries.delete(userId));
+    return principal;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
 export function can(principal: Principal, permission: string): boolean {
   return hasPermission(principal.permissions, permission);
 }

@@ -1,5 +1,6 @@
 // Opens the database: embedded PGlite (on disk under DATA_DIR, or in memory for tests) or a PostgreSQL server.
 // Both give the same Drizzle API; the rest of the server never knows which one it talks to.
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,8 +83,31 @@ export async function openPglite(dataDir: string, options: { loadDataDir?: Blob 
   };
 }
 
+/** Data statements worth keeping prepared; DDL and multi-statement scripts stay unnamed. */
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
+/**
+ * A client that prepares every data statement once per connection (a name derived from its text). Parsing and planning
+ * cost more than running the small queries of a list page; a named statement skips the parse, and PostgreSQL's plan
+ * cache can skip the planning. Values still travel as parameters.
+ */
+class PreparingClient extends pg.Client {
+  override query(config: unknown, values?: unknown, callback?: unknown): never {
+    if (typeof config === 'string' && Array.isArray(values) && PREPARABLE.test(config)) {
+      config = { text: config, values, name: statementName(config) };
+      values = undefined;
+    } else if (config && typeof config === 'object' && 'text' in config) {
+      const query = config as { text: string; name?: string };
+      if (!query.name && PREPARABLE.test(query.text)) config = { ...query, name: statementName(query.text) };
+    }
+    return (super.query as (...args: unknown[]) => never)(config, values, callback);
+  }
+}
+
+const statementName = (text: string) => `p_${createHash('sha1').update(text).digest('hex')}`;
+
 export async function openPostgres(connectionString: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: poolSize });
+  const pool = new pg.Pool({ connectionString, max: poolSize, Client: PreparingClient });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;

@@ -58,8 +58,13 @@ function jsonValue(value: unknown): unknown {
   return value ?? null;
 }
 
+/** Totals from this size up are reused for a few seconds (see ResourceRepository.count). */
+const COUNT_CACHE_MIN = 1000;
+const COUNT_CACHE_MS = 10_000;
+
 export class ResourceRepository {
   readonly keys: Map<AnyPgColumn, string>;
+  private readonly counts = new Map<string, { n: number; at: number }>();
   readonly fieldEntries: [string, Field][];
   private readonly patchSchema: ZodType;
 
@@ -192,8 +197,27 @@ export class ResourceRepository {
     // A page that is not full is the last one: the total follows without counting (most organisation lists).
     const offset = (query.page - 1) * query.itemsPerPage;
     if (rows.length < query.itemsPerPage && (rows.length > 0 || query.page === 1)) return { rows, total: offset + rows.length };
-    const [totalRow] = await db.select({ n: count() }).from(this.decl.table).where(where);
-    return { rows, total: Number(totalRow?.n ?? 0) };
+    return { rows, total: await this.count(where) };
+  }
+
+  /**
+   * Counting a large result costs more than reading its page, and the next page asks the same question: a count of at
+   * least COUNT_CACHE_MIN rows is reused for COUNT_CACHE_MS (writes through this resource clear it at once). Small
+   * counts stay exact.
+   */
+  private async count(where: SQL | undefined): Promise<number> {
+    const query = this.app.db.select({ n: count() }).from(this.decl.table).where(where);
+    const { sql: text, params } = query.toSQL();
+    const key = `${text}|${JSON.stringify(params)}`;
+    const hit = this.counts.get(key);
+    if (hit && Date.now() - hit.at < COUNT_CACHE_MS) return hit.n;
+    const [row] = await query;
+    const n = Number(row?.n ?? 0);
+    if (n >= COUNT_CACHE_MIN) {
+      if (this.counts.size >= 1000) this.counts.clear();
+      this.counts.set(key, { n, at: Date.now() });
+    }
+    return n;
   }
 
   /** One visible row, or undefined (the caller answers 404: another organisation's record does not exist for them). */
@@ -424,8 +448,17 @@ export class ResourceRepository {
     });
   }
 
-  private inTransaction<T>(fn: (tx: DbOrTx) => Promise<T>, tx?: DbOrTx): Promise<T> {
-    return tx ? fn(tx) : this.app.db.transaction((t) => fn(t));
+  private async inTransaction<T>(fn: (tx: DbOrTx) => Promise<T>, tx?: DbOrTx): Promise<T> {
+    if (tx) return fn(tx);
+    const result = await this.app.db.transaction((t) => fn(t));
+    this.afterCommit();
+    return result;
+  }
+
+  /** A committed write may change who may do what (roles, centres, a status), and the totals of this resource. */
+  private afterCommit() {
+    this.app.principals.clear();
+    this.counts.clear();
   }
 
   /** `outerTx`: create inside the caller's transaction (an all-or-nothing import of several records). */
@@ -566,6 +599,7 @@ export class ResourceRepository {
         }
       }
     });
+    this.afterCommit();
     return new Set(ids).size;
   }
 }

@@ -193,12 +193,16 @@ describe('protected routes', () => {
     expect((await server.get('/api/user/profile', forged)).status).toBe(401);
   });
 
-  it('cut off a user deactivated after signing in', async () => {
+  it('cut off a user deactivated after signing in, at once', async () => {
     const token = await server.login('assistant@audition-horizon.fr');
     expect((await server.get('/api/user/profile', token)).status).toBe(200);
-    await server.database.db.update(users).set({ status: 'Inactive' }).where(eq(users.email, 'assistant@audition-horizon.fr'));
+    const admin = await server.login('direction@audition-horizon.fr');
+    const [assistant] = await server.database.db.select({ id: users.id }).from(users).where(eq(users.email, 'assistant@audition-horizon.fr'));
+    const patch = (status: string) =>
+      server.request('PATCH', `/api/users/${assistant!.id}`, { token: admin, body: { status }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect((await patch('Inactive')).status).toBe(200);
     expect((await server.get('/api/user/profile', token)).status).toBe(401);
-    await server.database.db.update(users).set({ status: 'Active' }).where(eq(users.email, 'assistant@audition-horizon.fr'));
+    expect((await patch('Active')).status).toBe(200);
   });
 
   it('leave health readable without a token', async () => {
