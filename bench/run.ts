@@ -1,4 +1,6 @@
 // npm run bench [-- <scenario>...] [--duration=10] [--warmup=2] [--connections=16] [--keep] [--sql=file.sql --tag=name]
+// Without a scenario name, runs them all: `backoffice` (below), then `pec` (bench/pec.ts: the PEC list at 1,000,000
+// files next to the same SQL run directly, and 1,000 DPEC runs through the simulator; see its own options).
 // Creates a fresh PostgreSQL database (BENCH_DATABASE_URL or DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres),
 // runs the seeds of every scenario below in order, starts the real server on it, measures each scenario's endpoints
 // with autocannon, prints a table and writes bench/results/{scenario}.json; the database is dropped at the end.
@@ -7,10 +9,7 @@ import type { Scenario } from './lib/types';
 import { createBenchDatabase, machine, measure, printTable, signIn, startServer, writeResults, type BenchOptions } from './lib/harness';
 
 // One line per scenario file; seeds run in this order, so a later scenario may build on the data of an earlier one.
-const SCENARIOS: Scenario[] = [
-  (await import('./backoffice')).scenario,
-  // (await import('./pec')).scenario,
-];
+const SCENARIOS: Scenario[] = [(await import('./backoffice')).scenario];
 
 const TARGET_P99_MS = 50;
 
@@ -36,7 +35,8 @@ function parseArgs(argv: string[]) {
 }
 
 async function main() {
-  const { names, options } = parseArgs(process.argv.slice(2));
+  const { names: all, options } = parseArgs(process.argv.slice(2));
+  const names = all.filter((n) => n !== 'pec');
   const unknown = names.filter((n) => !SCENARIOS.some((s) => s.name === n));
   if (unknown.length) throw new Error(`Scénario inconnu : ${unknown.join(', ')} (disponibles : ${SCENARIOS.map((s) => s.name).join(', ')})`);
   const measured = names.length ? SCENARIOS.filter((s) => names.includes(s.name)) : SCENARIOS;
@@ -94,8 +94,15 @@ async function main() {
   }
 }
 
-if (process.argv.slice(2).includes('pec')) await (await import('./pec')).runPecBench(process.argv.slice(2)).then(() => process.exit(0), (error) => { console.error(error); process.exit(1); }); // PEC list at 1,000,000 files and 1,000 DPEC runs (bench/pec.ts): npm run bench -- pec
-main().then(
+/** `pec` has its own runner (its comparison with direct SQL and its DPEC runs do not fit the Scenario shape). */
+async function all() {
+  const args = process.argv.slice(2);
+  const names = args.filter((a) => !a.startsWith('--'));
+  if (names.length === 0 || names.some((n) => n !== 'pec')) await main();
+  if (names.length === 0 || names.includes('pec')) await (await import('./pec')).runPecBench(args.filter((a) => a !== 'backoffice'));
+}
+
+all().then(
   () => process.exit(0),
   (error) => {
     console.error(error instanceof Error ? error.stack ?? error.message : error);
