@@ -33,28 +33,31 @@ interface Script {
   url: string;
   raw: number;
   gzip: number;
+  /** Bytes of the body as sent on the wire (the server sends the pre-compressed brotli file). */
+  transferred: number;
 }
 
-/** Every script the page downloads, with its size as sent and gzipped (the server sends them uncompressed). */
+/** Every script the page downloads: its size, gzipped (zlib level 6, for comparison) and as actually transferred. */
 function recordScripts(page: Page) {
   const scripts = new Map<string, Promise<Script | undefined>>();
   page.on('response', (response: Response) => {
     if (response.request().resourceType() !== 'script' || scripts.has(response.url())) return;
     scripts.set(
       response.url(),
-      response
-        .body()
-        .then((body) => ({ url: new URL(response.url()).pathname, raw: body.length, gzip: gzipSync(body).length }))
+      Promise.all([response.body(), response.finished().then(() => response.request().sizes())])
+        .then(([body, sizes]) => ({ url: new URL(response.url()).pathname, raw: body.length, gzip: gzipSync(body).length, transferred: sizes.responseBodySize }))
         .catch(() => undefined),
     );
   });
   return async () => (await Promise.all(scripts.values())).filter((s): s is Script => !!s);
 }
 
+const kib = (bytes: number) => Math.round(bytes / 102.4) / 10;
 const total = (scripts: Script[]) => ({
   files: scripts.length,
-  rawKiB: Math.round(scripts.reduce((a, s) => a + s.raw, 0) / 102.4) / 10,
-  gzipKiB: Math.round(scripts.reduce((a, s) => a + s.gzip, 0) / 102.4) / 10,
+  rawKiB: kib(scripts.reduce((a, s) => a + s.raw, 0)),
+  gzipKiB: kib(scripts.reduce((a, s) => a + s.gzip, 0)),
+  transferredKiB: kib(scripts.reduce((a, s) => a + s.transferred, 0)),
 });
 
 async function waitForHealth(baseUrl: string, timeoutMs = 240_000) {
@@ -80,6 +83,7 @@ async function main() {
   if (!options.staticDir) {
     console.log(`Build de production dans ${staticDir}...`);
     execFileSync(path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--outDir', staticDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts/compress.mjs'), staticDir], { cwd: ROOT, stdio: 'inherit' });
   }
   const baseUrl = `http://127.0.0.1:${options.port}`;
   const server = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/main.ts'], {
@@ -128,7 +132,7 @@ async function main() {
     const result = {
       measuredAt: new Date().toISOString(),
       command: `npx tsx bench/frontend.ts${options.staticDir ? ` --static=${options.staticDir}` : ''} --runs=${options.runs}`,
-      build: 'vite build (production), served by the API server (@fastify/static, no compression: gzip sizes are computed with zlib level 6)',
+      build: 'vite build (production) + scripts/compress.mjs, served by the API server (@fastify/static, pre-compressed brotli); gzip sizes computed with zlib level 6 for comparison',
       machine: {
         cpus: os.cpus().length,
         cpuModel: os.cpus()[0]?.model,
@@ -152,8 +156,8 @@ async function main() {
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 
     console.log('');
-    console.log(`JavaScript pour /login       : ${result.javascript.login.gzipKiB} KiB gzip (${result.javascript.login.rawKiB} KiB bruts, ${result.javascript.login.files} fichiers)`);
-    console.log(`JavaScript pour /pec connecté : ${result.javascript.pecAfterLogin.gzipKiB} KiB gzip (${result.javascript.pecAfterLogin.rawKiB} KiB bruts, ${result.javascript.pecAfterLogin.files} fichiers)`);
+    console.log(`JavaScript pour /login       : ${result.javascript.login.transferredKiB} KiB transférés (${result.javascript.login.gzipKiB} KiB gzip, ${result.javascript.login.rawKiB} KiB bruts, ${result.javascript.login.files} fichiers)`);
+    console.log(`JavaScript pour /pec connecté : ${result.javascript.pecAfterLogin.transferredKiB} KiB transférés (${result.javascript.pecAfterLogin.gzipKiB} KiB gzip, ${result.javascript.pecAfterLogin.rawKiB} KiB bruts, ${result.javascript.pecAfterLogin.files} fichiers)`);
     console.log(`Connexion -> tableau rempli   : médiane ${result.loginToTableMs.median} ms (min ${result.loginToTableMs.min}, max ${result.loginToTableMs.max}, ${times.length} essais)`);
     console.log(`Résultats écrits dans ${path.relative(ROOT, file)}`);
     // The login page must not carry the PEC screens.
