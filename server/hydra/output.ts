@@ -36,6 +36,7 @@ export function searchTemplate(decl: ResourceDeclaration) {
   for (const key of Object.keys(decl.filters ?? {})) {
     variables.push({ variable: key, property: key.split('.')[0]! }, { variable: `${key}[]`, property: key.split('.')[0]! });
   }
+  for (const key of Object.keys(decl.conditionFilters ?? {})) variables.push({ variable: key, property: null });
   for (const key of Object.keys(decl.rangeFilters ?? {})) {
     variables.push({ variable: `${key}[before]`, property: key }, { variable: `${key}[after]`, property: key });
   }

@@ -147,6 +147,11 @@ export class ResourceRepository {
     const filters: Record<string, AnyPgColumn> = { id: decl.idColumn, ...decl.filters };
     for (const [key, values] of query.filters) {
       // holdingId=1 and holding=/api/holdings/1 name the same filter.
+      const condition = decl.conditionFilters?.[key];
+      if (condition) {
+        conditions.push(and(...values.map(condition)));
+        continue;
+      }
       const column = filters[key] ?? (key.endsWith('Id') ? filters[key.slice(0, -2)] : undefined);
       if (!column) continue;
       const accepted = values.map((v) => filterValue(column, v)).filter((v) => v !== undefined);

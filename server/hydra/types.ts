@@ -140,6 +140,8 @@ export interface ResourceDeclaration {
   filters?: Record<string, AnyPgColumn>;
   /** Range filters on dates: `key[after]`, `key[before]` (and dateFrom/dateTo for the first one). */
   rangeFilters?: Record<string, AnyPgColumn>;
+  /** Filters that are a condition rather than a column: query key -> the condition for the value given. */
+  conditionFilters?: Record<string, (value: string) => SQL>;
   /** Sortable fields: query key -> column; the first entry of defaultOrder applies when none is asked. */
   order: Record<string, AnyPgColumn>;
   defaultOrder: [string, 'asc' | 'desc'];

@@ -7,16 +7,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { requirePermission } from '../auth/principal';
 import { principalOf } from '../context';
-import { mutuals, networks, pecDossiers, shops, workflowExecutions } from '../db/schema';
+import { mutuals, networks, pecDossiers, shops } from '../db/schema';
 import { ApiError, ValidationError, type Violation } from '../http/errors';
 import { recordAudit } from '../audit/audit';
 import { parseListQuery } from '../hydra/query';
 import { normaliseSearch } from './numbering';
 import { canUseShop, pecReadScope } from './visibility';
 import { expiringCondition } from './expiry';
+import { robotFailedWithin } from './robotFailures';
 import { EXPORT_COLUMNS, headerKey, IMPORT_COLUMNS, IMPORT_MAX_ROWS, unsafeText } from './csv';
 import { parisToday } from '../robot/runs';
-import { EXPIRY_WARNING_DAYS } from '../../src/domain/limits';
+import { EXPIRY_WARNING_DAYS, ROBOT_FAILURE_WINDOW_DAYS } from '../../src/domain/limits';
 import { PEC_MESSAGES, PEC_STATUSES, pecDossierSchema } from '../../src/domain/pec';
 import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
 
@@ -227,11 +228,7 @@ export async function pecRoutes(app: FastifyInstance) {
     const [byStatus, [expiring], [failures], [approved], [billed]] = await Promise.all([
       db.select({ status: pecDossiers.status, n: count() }).from(pecDossiers).where(scope).groupBy(pecDossiers.status),
       db.select({ n: count() }).from(pecDossiers).where(and(scope, expiringCondition(today))),
-      db
-        .select({ n: count() })
-        .from(workflowExecutions)
-        .innerJoin(pecDossiers, eq(pecDossiers.id, workflowExecutions.dossierId))
-        .where(and(scope, inArray(workflowExecutions.outcome, ['error', 'timeout']), gte(workflowExecutions.completedAt, sql`now() - interval '7 days'`))),
+      db.select({ n: count() }).from(pecDossiers).where(and(scope, robotFailedWithin(ROBOT_FAILURE_WINDOW_DAYS))),
       db
         .select({ n: count(), total: money(pecDossiers.totalTtc), insurer: money(pecDossiers.partComplementaire) })
         .from(pecDossiers)
@@ -252,7 +249,9 @@ export async function pecRoutes(app: FastifyInstance) {
       byStatus: counts,
       expiringSoon: Number(expiring?.n ?? 0),
       expiringWithinDays: EXPIRY_WARNING_DAYS,
+      // Files (not runs), so that the figure is the length of the list behind its link.
       robotFailures7d: Number(failures?.n ?? 0),
+      robotFailureWindowDays: ROBOT_FAILURE_WINDOW_DAYS,
       approvedThisMonth: { count: Number(approved?.n ?? 0), totalTtc: amount(approved?.total), partComplementaire: amount(approved?.insurer) },
       billedThisMonth: { count: Number(billed?.n ?? 0), totalTtc: amount(billed?.total), partComplementaire: amount(billed?.insurer) },
     };

@@ -10,6 +10,7 @@ import type { ResourceDeclaration, Row, Tenancy } from '../hydra/types';
 import { publish } from '../events/bus';
 import { assertNumeroFree, nextNumero, normaliseSearch } from '../pec/numbering';
 import { embedReferences, expandItem, openExecution } from '../pec/present';
+import { robotFailedWithinFilter } from '../pec/robotFailures';
 import { canUseShop, pecReadScope } from '../pec/visibility';
 import { dossierEvent, parisToday } from '../robot/runs';
 import { PAYMENT_PERMISSION, PEC_MESSAGES, pecDossierSchema, transitionError, type PecStatus } from '../../src/domain/pec';
@@ -87,6 +88,8 @@ export const pecDossiersResource: ResourceDeclaration = {
     statutFacturation: pecDossiers.statutFacturation,
     externalId: pecDossiers.externalId,
   },
+  // The dashboard's "Échecs robot" link: files whose run failed within the last N days.
+  conditionFilters: { robotFailedWithinDays: robotFailedWithinFilter },
   // The first is also the spec's dateFrom/dateTo.
   rangeFilters: {
     createdAt: pecDossiers.createdAt,

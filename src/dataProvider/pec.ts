@@ -100,7 +100,9 @@ export interface PecStats {
   byStatus: Record<PecStatus, number>;
   expiringSoon: number;
   expiringWithinDays: number;
+  /** Files whose robot run failed within the last robotFailureWindowDays days. */
   robotFailures7d: number;
+  robotFailureWindowDays: number;
   approvedThisMonth: { count: number; totalTtc: number; partComplementaire: number };
   billedThisMonth: { count: number; totalTtc: number; partComplementaire: number };
 }

@@ -14,3 +14,5 @@ export const TEXTAREA_ROWS = 4;
 export const PEC_LIST_REFETCH_MS = 30_000;
 export const ROBOT_RUN_TIMEOUT_MS = 600_000;
 export const EXPIRY_WARNING_DAYS = 15;
+/** The dashboard's robot failures: files whose run failed within this many days. */
+export const ROBOT_FAILURE_WINDOW_DAYS = 7;

@@ -107,7 +107,7 @@ export const fr = {
       },
       failures: {
         title: 'Échecs du robot',
-        caption: 'Appels en échec ces %{days} derniers jours',
+        caption: 'Dossiers dont un appel a échoué ces %{days} derniers jours',
         seeFiles: 'Voir le dossier concerné |||| Voir les %{smart_count} dossiers concernés',
       },
     },
@@ -156,7 +156,9 @@ export const fr = {
           shop: 'Centre',
           mutual: 'Mutuelle',
           network: 'Réseau',
+          robotFailedWithinDays: 'Échec du robot',
         },
+        lastDays: 'ce dernier jour |||| ces %{smart_count} derniers jours',
         selection: '%{smart_count} dossier sélectionné |||| %{smart_count} dossiers sélectionnés',
         between: 'du %{from} au %{to}',
         since: 'depuis le %{from}',

@@ -13,7 +13,7 @@ import { Title, useGetList, useTranslate } from 'react-admin';
 import { apiFetch } from '../dataProvider/http';
 import { pecApi, pecNumericId, type PecDossierRecord, type PecStats } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '../domain/format';
-import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS } from '../domain/limits';
+import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS, ROBOT_FAILURE_WINDOW_DAYS } from '../domain/limits';
 import { dashboardFilters, pecListLink } from './filters';
 import { PEC_STATUSES } from '../domain/pec';
 import { NOTIFICATIONS_QUERY_KEY, type NotificationFeed } from '../layout/NotificationBell';
@@ -21,7 +21,6 @@ import { PEC_RESOURCE, PEC_STATS_QUERY_KEY } from './liveEvents';
 import { StatusBadge, useDossierText, useErrorText } from './shared';
 
 const ROBOT_FAILURE_KINDS = ['robot_error', 'robot_timeout'];
-const FAILURE_WINDOW_DAYS = 7;
 
 // ---------- the page ----------
 
@@ -160,8 +159,8 @@ function ExpiringCard({ stats, filter }: { stats: PecStats | undefined; filter: 
 }
 
 /**
- * Robot failures of the last 7 days (the stats' count of failed runs), and the files concerned as the user's
- * notifications name them: the API has no filter on the robot's outcome, so the list link is a selection of files.
+ * Files the robot failed on within the last 7 days (counted by the stats, listed by the `robotFailedWithinDays` filter
+ * behind the link), and the latest failures in words as the user's notifications tell them.
  */
 function FailuresCard({ stats }: { stats: PecStats | undefined }) {
   const translate = useTranslate();
@@ -170,31 +169,32 @@ function FailuresCard({ stats }: { stats: PecStats | undefined }) {
     queryFn: () => apiFetch<NotificationFeed>('/api/notifications?itemsPerPage=100'),
     staleTime: PEC_LIST_REFETCH_MS,
   });
-  const since = Date.now() - FAILURE_WINDOW_DAYS * 86_400_000;
-  const failures: { dossierId: number; title: string; description: string | null; createdAt: string }[] = [];
+  const since = Date.now() - ROBOT_FAILURE_WINDOW_DAYS * 86_400_000;
+  const latest: { dossierId: number; title: string; description: string | null }[] = [];
   for (const item of (data?.member ?? []) as (NotificationFeed['member'][number] & { kind?: string | null; dossierId?: number | null })[]) {
     if (!item.kind || !ROBOT_FAILURE_KINDS.includes(item.kind) || !item.dossierId || Date.parse(item.createdAt) < since) continue;
-    if (failures.some((f) => f.dossierId === item.dossierId)) continue;
-    failures.push({ dossierId: item.dossierId, title: item.title, description: item.description, createdAt: item.createdAt });
+    if (latest.some((f) => f.dossierId === item.dossierId)) continue;
+    latest.push({ dossierId: item.dossierId, title: item.title, description: item.description });
   }
+  const files = stats?.robotFailures7d ?? 0;
   return (
     <Box data-testid="dashboard-failures">
       <Panel
         icon={<ErrorIcon color="error" />}
         title={translate('pecflow.dashboard.failures.title')}
-        figure={stats ? stats.robotFailures7d : <Skeleton width={48} />}
-        caption={translate('pecflow.dashboard.failures.caption', { days: FAILURE_WINDOW_DAYS })}
+        figure={stats ? files : <Skeleton width={48} />}
+        caption={translate('pecflow.dashboard.failures.caption', { days: ROBOT_FAILURE_WINDOW_DAYS })}
         action={
-          failures.length > 0 && (
-            <Button component={RouterLink} to={pecListLink({ id: failures.map((f) => f.dossierId) })} size="small">
-              {translate('pecflow.dashboard.failures.seeFiles', { smart_count: failures.length })}
+          files > 0 && (
+            <Button component={RouterLink} to={pecListLink({ robotFailedWithinDays: ROBOT_FAILURE_WINDOW_DAYS })} size="small" data-testid="dashboard-failures-link">
+              {translate('pecflow.dashboard.failures.seeFiles', { smart_count: files })}
             </Button>
           )
         }
       >
-        {failures.length > 0 && (
+        {latest.length > 0 && (
           <List dense disablePadding sx={{ mt: 1 }}>
-            {failures.slice(0, 5).map((failure) => (
+            {latest.slice(0, 5).map((failure) => (
               <ListItemButton key={failure.dossierId} component={RouterLink} to={`/pec?id=${failure.dossierId}`} divider>
                 <ListItemText primary={failure.title} secondary={failure.description} slotProps={{ secondary: { noWrap: true } }} />
               </ListItemButton>

@@ -155,7 +155,8 @@ function FilterLabel({ name, value }: { name: string; value: unknown }) {
   const translate = useTranslate();
   const label = translate(`pecflow.pec.filters.names.${name}`, { _: name });
   let text: string;
-  if (Array.isArray(value)) text = translate('pecflow.pec.filters.selection', { smart_count: value.length });
+  if (name === 'robotFailedWithinDays') text = translate('pecflow.pec.filters.lastDays', { smart_count: Number(value) });
+  else if (Array.isArray(value)) text = translate('pecflow.pec.filters.selection', { smart_count: value.length });
   else if (typeof value === 'boolean' || value === 'true' || value === 'false') text = translate(String(value) === 'true' ? 'pecflow.pec.filters.yes' : 'pecflow.pec.filters.no');
   else if (isRange(value)) {
     const from = value.after ? formatDate(value.after) : undefined;

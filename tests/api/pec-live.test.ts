@@ -171,10 +171,28 @@ describe('the dashboard figures', () => {
     );
     expect(stats.expiringSoon).toBe(expiring!.n);
     const [failures] = await server.database.query<{ n: number }>(
-      `select count(*)::int as n from workflow_executions where holding_id = $1 and outcome in ('error','timeout') and completed_at >= now() - interval '7 days'`,
+      `select count(distinct dossier_id)::int as n from workflow_executions where holding_id = $1 and outcome in ('error','timeout') and completed_at >= now() - interval '7 days'`,
       [h],
     );
+    expect(failures!.n).toBeGreaterThan(0);
     expect(stats.robotFailures7d).toBe(failures!.n);
+    expect(stats.robotFailureWindowDays).toBe(7);
+    // The figure's link: the list filtered on the same files.
+    const failedList = await server.get('/api/pec_dossiers?robotFailedWithinDays=7&itemsPerPage=100', tokens.horizonAdmin);
+    expect(failedList.body.totalItems).toBe(stats.robotFailures7d);
+    for (const file of failedList.body.member) {
+      const [failed] = await server.database.query<{ n: number }>(
+        `select count(*)::int as n from workflow_executions where dossier_id = $1 and outcome in ('error','timeout') and completed_at >= now() - interval '7 days'`,
+        [Number(String(file['@id']).split('/').pop())],
+      );
+      expect(failed!.n, file.numeroDossier).toBeGreaterThan(0);
+    }
+    // A window it cannot read lists nothing rather than everything.
+    for (const bad of ['0', 'abc', '9999', '-3']) {
+      const res = await server.get(`/api/pec_dossiers?robotFailedWithinDays=${bad}`, tokens.horizonAdmin);
+      expect(res.status, bad).toBe(200);
+      expect(res.body.totalItems, bad).toBe(0);
+    }
     expect(stats.approvedThisMonth).toMatchObject({ count: expect.any(Number), totalTtc: expect.any(Number), partComplementaire: expect.any(Number) });
     expect(stats.approvedThisMonth.count).toBeGreaterThan(0);
     expect(stats.billedThisMonth.count).toBeGreaterThanOrEqual(0);
@@ -182,5 +200,6 @@ describe('the dashboard figures', () => {
     const audio = (await server.get('/api/pec_dossiers/stats', tokens.audio)).body;
     expect(audio.total).toBe((await server.get('/api/pec_dossiers', tokens.audio)).body.totalItems);
     expect(audio.total).toBeLessThan(stats.total);
+    expect((await server.get('/api/pec_dossiers?robotFailedWithinDays=7', tokens.audio)).body.totalItems).toBe(audio.robotFailures7d);
   });
 });

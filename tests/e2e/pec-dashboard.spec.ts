@@ -64,7 +64,16 @@ test('a robot failure shows on the dashboard and leads to its file', async ({ pa
 
   await signIn(page, email);
   const failures = page.getByTestId('dashboard-failures');
-  expect(await figureOf(failures)).toBeGreaterThan(0);
+  const failed = await figureOf(failures);
+  expect(failed).toBeGreaterThan(0);
+  // The figure counts files, and its link lists exactly them, the file that just failed among them.
+  await page.getByTestId('dashboard-failures-link').click();
+  await expect.poll(() => listCount(page)).toBe(failed);
+  await expect(page.getByTestId('pec-extra-filters')).toContainText('Échec du robot : ces 7 derniers jours');
+  await expect(page.getByRole('row', { name: new RegExp(file.numeroDossier) })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
   const entry = failures.getByRole('link', { name: new RegExp(`Échec du DPEC — ${file.numeroDossier}`) });
   await expect(entry).toContainText('Mutuelle non reconnue par le portail du réseau');
   await entry.click();

@@ -23,6 +23,8 @@ const MIX: [PecStatus, number][] = [
   ['paid', 22],
 ];
 const EXPIRING_SOON = 7;
+/** Drafts whose failed first attempt happened within the last days, so the dashboard's "Échecs robot" has content. */
+const RECENT_FAILURES = 3;
 const DEMO_SUFFIXES = ['-ERRSCRAP', '-ERRDPEC', '-REFUS', '-ATTENTE', '-ERRFACT', '-SILENCE'];
 const COMMENTS = [
   'Renouvellement oreille droite et gauche',
@@ -99,6 +101,7 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
 
     const plans: Plan[] = [];
     let expiringLeft = EXPIRING_SOON;
+    let recentFailuresLeft = RECENT_FAILURES;
     let suffixIndex = 0;
     statuses.forEach((status, index) => {
       // Newest first: index 0 is today, the oldest about six months ago.
@@ -106,7 +109,11 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
       const mutual = pick(mutualRows);
       let patient = `DP-${String(100000 + Math.floor(random() * 900000))}`;
       // The newest drafts carry the simulator's endings, one each.
-      if (status === 'draft' && suffixIndex < DEMO_SUFFIXES.length) patient += DEMO_SUFFIXES[suffixIndex++];
+      const demoSuffix = status === 'draft' ? DEMO_SUFFIXES[suffixIndex] : undefined;
+      if (demoSuffix) {
+        patient += demoSuffix;
+        suffixIndex++;
+      }
       const dossier: DossierInsert = {
         holdingId,
         shopId: pick(centreIds),
@@ -124,10 +131,12 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
       const plan: Plan = { dossier, devices: [], runs: [], expiring: false };
       plans.push(plan);
       if (status === 'draft') {
-        // Some drafts keep the trace of a failed first attempt ("Réessayer").
-        if (random() < 0.12) {
+        // Some drafts keep the trace of a failed first attempt ("Réessayer"); the newest few failed recently.
+        const chance = random();
+        if (chance < 0.12 || (!demoSuffix && recentFailuresLeft > 0)) {
           dossier.externalId = `pf-demo-${holdingId}-${index}`;
-          const at = new Date(createdAt.getTime() + 3_600_000);
+          const recently = !demoSuffix && recentFailuresLeft-- > 0 ? now.getTime() - (recentFailuresLeft + 1) * DAY : 0;
+          const at = new Date(Math.max(createdAt.getTime() + 3_600_000, recently));
           plan.runs.push([step('scraping', { success: false, messages: ['scrapping_error: dossier patient introuvable dans le logiciel métier'] }, at, 'error', { previousStatus: 'draft' })]);
         }
         return;
