@@ -1,5 +1,5 @@
 // Sign-in, token refresh, logout and the profile (spec section 7, Authentication).
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, lt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { loginAttempts, users } from '../db/schema';
@@ -43,14 +43,14 @@ export function profileOf(principal: Principal) {
 export async function authRoutes(app: FastifyInstance) {
   const { db, settings, tokens } = app.ctx;
 
-  /** Failed attempts for this email inside the window, since its last success. */
-  async function recentFailures(email: string, windowMinutes: number) {
+  /** Failed (or still undecided) attempts for this email inside the window before `beforeId`, since its last success. */
+  async function recentFailures(email: string, windowMinutes: number, beforeId: number) {
     const since = new Date(Date.now() - windowMinutes * 60_000);
     const rows = await db
       .select({ succeeded: loginAttempts.succeeded, createdAt: loginAttempts.createdAt })
       .from(loginAttempts)
-      .where(and(eq(loginAttempts.email, email), gt(loginAttempts.createdAt, since)))
-      .orderBy(sql`${loginAttempts.createdAt} desc`)
+      .where(and(eq(loginAttempts.email, email), gt(loginAttempts.createdAt, since), lt(loginAttempts.id, beforeId)))
+      .orderBy(desc(loginAttempts.id))
       .limit(100);
     const failures: Date[] = [];
     for (const row of rows) {
@@ -66,23 +66,32 @@ export async function authRoutes(app: FastifyInstance) {
     const maxAttempts = await settings.number(SETTING_KEYS.loginMaxAttempts, 5);
     const windowMinutes = await settings.number(SETTING_KEYS.loginWindowMinutes, 15);
 
-    const failures = await recentFailures(email, windowMinutes);
+    // The attempt is recorded as a failure before the password is checked: guesses sent in parallel each take their
+    // place in the count, so no more than maxAttempts passwords are ever checked within the window.
+    const [attempt] = await db.insert(loginAttempts).values({ email, succeeded: false }).returning({ id: loginAttempts.id });
+    const settle = (succeeded: boolean | undefined) =>
+      succeeded === undefined
+        ? db.delete(loginAttempts).where(eq(loginAttempts.id, attempt!.id))
+        : db.update(loginAttempts).set({ succeeded }).where(eq(loginAttempts.id, attempt!.id));
+
+    const failures = await recentFailures(email, windowMinutes, attempt!.id);
     if (failures.length >= maxAttempts) {
-      const oldest = failures[Math.min(failures.length, maxAttempts) - 1]!;
+      await settle(undefined);
+      const oldest = failures[maxAttempts - 1]!;
       const minutes = Math.max(1, Math.ceil((oldest.getTime() + windowMinutes * 60_000 - Date.now()) / 60_000));
       throw new ApiError(429, AUTH_MESSAGES.tooManyAttempts(minutes), { retryAfterMinutes: minutes });
     }
 
     const [user] = await db.select().from(users).where(eq(users.email, email));
-    if (!(await verifyPassword(user?.passwordHash, password)) || !user) {
-      await db.insert(loginAttempts).values({ email, succeeded: false });
-      throw unauthorized(AUTH_MESSAGES.invalidCredentials);
+    // A wrong password keeps the attempt as a failure.
+    if (!(await verifyPassword(user?.passwordHash, password)) || !user) throw unauthorized(AUTH_MESSAGES.invalidCredentials);
+    // Only someone who knows the password learns that the account is disabled; that attempt counts neither way.
+    if (user.status !== 'Active') {
+      await settle(undefined);
+      throw unauthorized(user.status === 'Locked' ? AUTH_MESSAGES.accountLocked : AUTH_MESSAGES.accountInactive);
     }
-    // Only someone who knows the password learns that the account is disabled.
-    if (user.status === 'Inactive') throw unauthorized(AUTH_MESSAGES.accountInactive);
-    if (user.status === 'Locked') throw unauthorized(AUTH_MESSAGES.accountLocked);
 
-    await db.insert(loginAttempts).values({ email, succeeded: true });
+    await settle(true);
     await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
     return tokens.issue(user);
   });

@@ -72,6 +72,18 @@ describe('POST /api/login_check', () => {
     expect((await login(email, 'Pecflow2026!')).status).toBe(200);
   });
 
+  it('checks no more than 5 passwords for an email even when the guesses arrive all at once', async () => {
+    const email = 'rafale@audition-horizon.fr';
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => login(email, `essai-${i}`)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s !== 429)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect((await login(email, 'essai-encore')).status).toBe(429);
+    const recorded = await server.database.db.select().from(loginAttempts).where(eq(loginAttempts.email, email));
+    expect(recorded.filter((r) => !r.succeeded)).toHaveLength(5);
+  });
+
   it('answers malformed JSON with 400 and missing fields with 422 in French, never 500', async () => {
     const malformed = await server.request('POST', '/api/login_check', { rawBody: '{"email": ' });
     expect(malformed.status).toBe(400);
@@ -93,6 +105,17 @@ describe('POST /api/login_check', () => {
     expect(wrongTypes.status).toBe(422);
     const notAnObject = await server.request('POST', '/api/login_check', { body: 'texte' });
     expect(notAnObject.status).toBe(422);
+    // Zod's own messages are French too.
+    const anArray = await server.request('POST', '/api/login_check', { body: [1] });
+    expect(anArray.status).toBe(422);
+    expect(anArray.body.detail).toBe('Entrée invalide : objet attendu, tableau reçu');
+  });
+
+  it('answers an oversized request header with a French 431 problem', async () => {
+    const res = await fetch(`${server.url}/api/user/profile`, { headers: { authorization: `Bearer ${'x'.repeat(100_000)}` } });
+    expect(res.status).toBe(431);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect((await res.json()).detail).toBe('Les en-têtes ou l’adresse de la requête sont trop longs.');
   });
 });
 
@@ -203,6 +226,27 @@ describe('protected routes', () => {
     expect((await patch('Inactive')).status).toBe(200);
     expect((await server.get('/api/user/profile', token)).status).toBe(401);
     expect((await patch('Active')).status).toBe(200);
+  });
+
+  it('refuse the access tokens issued before a password change', async () => {
+    const before = await server.login('assistant@audition-horizon.fr');
+    const admin = await server.login('direction@audition-horizon.fr');
+    const [assistant] = await server.database.db.select({ id: users.id }).from(users).where(eq(users.email, 'assistant@audition-horizon.fr'));
+    // The token's iat has a precision of a second: the change comes in a later second.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const headers = { 'content-type': 'application/merge-patch+json' };
+    expect((await server.request('PATCH', `/api/users/${assistant!.id}`, { token: admin, body: { password: 'Nouveau2026!' }, headers })).status).toBe(200);
+    expect((await server.get('/api/user/profile', before)).status).toBe(401);
+    const after = await server.login('assistant@audition-horizon.fr', 'Nouveau2026!');
+    expect((await server.get('/api/user/profile', after)).status).toBe(200);
+    expect((await server.request('PATCH', `/api/users/${assistant!.id}`, { token: admin, body: { password: 'Pecflow2026!' }, headers })).status).toBe(200);
+  });
+
+  it('refuse an event-stream ticket used as an access token', async () => {
+    const token = await server.login('audio@audition-horizon.fr');
+    const { ticket } = (await server.request<{ ticket: string }>('POST', '/api/events/ticket', { token })).body;
+    expect(ticket).toEqual(expect.any(String));
+    expect((await server.get('/api/user/profile', ticket)).status).toBe(401);
   });
 
   it('leave health readable without a token', async () => {
