@@ -9,7 +9,8 @@ import type { AccessTokenPayload } from './tokens';
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
-    payload: AccessTokenPayload;
+    payload: AccessTokenPayload & { typ?: string };
+    user: AccessTokenPayload & { typ?: string; iat: number };
   }
 }
 
@@ -17,15 +18,19 @@ declare module '@fastify/jwt' {
 export async function authenticate(request: FastifyRequest): Promise<Principal | undefined> {
   if (request.principal) return request.principal;
   if (!request.headers.authorization?.startsWith('Bearer ')) return undefined;
-  let payload: AccessTokenPayload;
+  let payload: AccessTokenPayload & { typ?: string; iat: number };
   try {
-    payload = await request.jwtVerify<AccessTokenPayload>();
+    payload = await request.jwtVerify();
   } catch {
     return undefined;
   }
+  // An events ticket (typ "events") opens the event stream only; it is not an access token.
+  if (payload.typ !== undefined) return undefined;
   const principal = await request.server.ctx.principals.get(Number(payload.sub));
-  // A deactivated or locked account loses access at once, not when its token expires.
+  // A deactivated or locked account loses access at once, not when its token expires; so does a token issued before
+  // the password changed (iat has a precision of a second).
   if (!principal || principal.status !== 'Active') return undefined;
+  if (principal.tokensValidAfter && payload.iat < Math.floor(principal.tokensValidAfter.getTime() / 1000)) return undefined;
   request.principal = principal;
   return principal;
 }

@@ -14,6 +14,8 @@ export interface Principal {
   permissions: string[];
   shopIds: number[];
   roles: { id: number; name: string; permissions: string[] }[];
+  /** Access tokens issued before this are refused (the password changed since). */
+  tokensValidAfter: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -25,6 +27,7 @@ interface PrincipalRow {
   last_name: string;
   holding_id: number | null;
   status: string;
+  tokens_valid_after: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
   roles: { id: number; name: string; permissions: string[] }[] | null;
@@ -34,7 +37,7 @@ interface PrincipalRow {
 /** One query: the user, their roles with permissions, their centres. */
 export async function loadPrincipal(database: Database, userId: number): Promise<Principal | undefined> {
   const [row] = await database.query<PrincipalRow>(
-    `select u.id, u.email, u.first_name, u.last_name, u.holding_id, u.status, u.created_at, u.updated_at,
+    `select u.id, u.email, u.first_name, u.last_name, u.holding_id, u.status, u.tokens_valid_after, u.created_at, u.updated_at,
        (select json_agg(json_build_object('id', r.id, 'name', r.name, 'permissions', r.permissions) order by r.id)
           from user_roles ur join roles r on r.id = ur.role_id where ur.user_id = u.id) as roles,
        (select array_agg(us.shop_id order by us.shop_id) from user_shops us where us.user_id = u.id) as shop_ids
@@ -53,6 +56,7 @@ export async function loadPrincipal(database: Database, userId: number): Promise
     permissions: [...new Set(roles.flatMap((r) => r.permissions))].sort(),
     shopIds: row.shop_ids ?? [],
     roles,
+    tokensValidAfter: row.tokens_valid_after ? new Date(row.tokens_valid_after) : null,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

@@ -103,6 +103,8 @@ export const users = pgTable(
     lastName: text('last_name').notNull(),
     status: status(),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true, mode: 'date' }),
+    // Access tokens issued before this instant are refused (set when the password changes).
+    tokensValidAfter: timestamp('tokens_valid_after', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

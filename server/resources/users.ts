@@ -1,7 +1,9 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { roles, shops, userRoles, userShops, users } from '../db/schema';
 import { hashPassword } from '../auth/passwords';
-import { conflict, invalidField } from '../http/errors';
+import { conflict, forbidden, invalidField } from '../http/errors';
+import type { DbOrTx } from '../db/connect';
+import type { Principal } from '../auth/principal';
 import { computed, reference, references, text, timestamp, writeOnly } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
@@ -66,9 +68,10 @@ export const usersResource: ResourceDeclaration = {
         if (inOrganisation.length !== shopIds.length) throw invalidField('shops', "Les centres doivent appartenir à l'organisation de l'utilisateur.");
       }
 
-      const heldRoleIds = existing
-        ? (await tx.select({ id: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, userId))).map((r) => r.id)
-        : [];
+      const heldRoleIds = existing ? await assertWithinCallersRights(tx, principal, userId) : [];
+      if (existing && userId === principal.id && input.roles !== undefined && !sameIds(input.roles as number[], heldRoleIds)) {
+        throw invalidField('roles', 'Vous ne pouvez pas modifier vos propres rôles.');
+      }
       const roleIds = (input.roles as number[] | undefined) ?? (moved ? heldRoleIds : undefined);
       if (roleIds?.length) {
         const granted = await tx.select({ id: roles.id, permissions: roles.permissions, holdingId: roles.holdingId }).from(roles).where(inArray(roles.id, roleIds));
@@ -84,13 +87,30 @@ export const usersResource: ResourceDeclaration = {
       }
     },
     async afterWrite({ app, tx }, id, input) {
-      // A new password, or an account that is no longer active, ends the sessions in progress.
-      if ((typeof input.password === 'string' && input.password !== '') || (typeof input.status === 'string' && input.status !== 'Active')) {
-        await app.tokens.revokeAllForUser(id, tx);
-      }
+      // A new password, or an account that is no longer active, ends the sessions in progress: no more refresh, and
+      // the access tokens already issued are refused too (an inactive account is refused anyway).
+      const newPassword = typeof input.password === 'string' && input.password !== '';
+      if (newPassword || (typeof input.status === 'string' && input.status !== 'Active')) await app.tokens.revokeAllForUser(id, tx);
+      if (newPassword) await tx.update(users).set({ tokensValidAfter: sql`now()` }).where(eq(users.id, id));
     },
-    beforeDelete({ principal }, existing) {
+    async beforeDelete({ tx, principal }, existing) {
       if (existing.id === principal.id) throw conflict('Vous ne pouvez pas supprimer votre propre compte.');
+      await assertWithinCallersRights(tx, principal, existing.id as number);
     },
   },
 };
+
+const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
+/**
+ * Changing or deleting an account needs every right that account holds: otherwise whoever manages users could take
+ * over (new email or password) an account with more rights than theirs, an administrator's for example.
+ * Returns the ids of the roles the account holds.
+ */
+async function assertWithinCallersRights(tx: DbOrTx, principal: Principal, userId: number): Promise<number[]> {
+  const held = await tx.select({ id: roles.id, permissions: roles.permissions }).from(userRoles).innerJoin(roles, eq(roles.id, userRoles.roleId)).where(eq(userRoles.userId, userId));
+  if (permissionsBeyond(principal.permissions, held.flatMap((r) => r.permissions)).length) {
+    throw forbidden("Accès refusé : cet utilisateur a des droits que vous n'avez pas.");
+  }
+  return held.map((r) => r.id);
+}

@@ -196,16 +196,32 @@ describe('POST /api/users', () => {
       'roles',
       "Vous ne pouvez pas attribuer des droits que vous n'avez pas : admin.*.",
     );
-    // The platform administrator may; the organisation administrator may then edit that user without removing it.
+    // The platform administrator may; from then on the organisation administrator can no longer change that account
+    // (its email, password or roles: that would be taking over rights they do not hold) nor delete it.
     expect((await server.request('PATCH', `/api/users/${created.id}`, { token: t.admin, body: { roles: [`/api/roles/${roleIds['Super administrateur']}`] }, headers: mergePatch })).status).toBe(200);
-    const kept = await server.request('PATCH', `/api/users/${created.id}`, {
-      token: t.horizonAdmin,
-      body: { lastName: 'Martin', roles: [`/api/roles/${roleIds['Super administrateur']}`] },
-      headers: mergePatch,
-    });
-    expect(kept.status, kept.text).toBe(200);
+    const beyondRights = "Accès refusé : cet utilisateur a des droits que vous n'avez pas.";
+    for (const body of [{ password: 'Reprise-2026' }, { email: 'reprise@audition-horizon.fr' }, { lastName: 'Martin' }, { roles: [`/api/roles/${roleIds['Audioprothésiste']}`] }]) {
+      expectProblem(await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body, headers: mergePatch }), 403, beyondRights);
+    }
+    expectProblem(await server.request('PUT', `/api/users/${created.id}`, { token: t.horizonAdmin, body: user('promue@audition-horizon.fr', { password: 'Reprise-2026' }) }), 403, beyondRights);
+    expectProblem(await server.request('DELETE', `/api/users/${created.id}`, { token: t.horizonAdmin }), 403, beyondRights);
+    expectProblem(await server.request('POST', '/api/users/bulk-update', { token: t.horizonAdmin, body: { ids: [created.id], data: { status: 'Locked' } } }), 403, `Élément ${created.id} : ${beyondRights}`);
+    const [unchanged] = await sqlRows(server, 'select email, last_name, status from users where id = $1', [created.id]);
+    expect(unchanged).toMatchObject({ email: 'promue@audition-horizon.fr', last_name: 'Marchand', status: 'Active' });
+    expect(await server.login('promue@audition-horizon.fr', 'MotDePasse1')).toBeTruthy();
+    // Once the platform administrator takes the right back, the organisation administrator manages the account again.
+    expect((await server.request('PATCH', `/api/users/${created.id}`, { token: t.admin, body: { roles: [`/api/roles/${roleIds['Assistant(e)']}`] }, headers: mergePatch })).status).toBe(200);
     const granted = await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body: { roles: [`/api/roles/${roleIds['Audioprothésiste']}`] }, headers: mergePatch });
     expect(granted.body.roles).toEqual([`/api/roles/${roleIds['Audioprothésiste']}`]);
+  });
+
+  it('keeps a user from changing their own roles', async () => {
+    const self = await userId(server, 'horizonAdmin');
+    expectViolation(await server.request('PATCH', `/api/users/${self}`, { token: t.horizonAdmin, body: { roles: [`/api/roles/${roleIds['Lecture seule']}`] }, headers: mergePatch }), 'roles', 'Vous ne pouvez pas modifier vos propres rôles.');
+    // Naming the roles they already have (a whole form sent back) is no change.
+    const [me] = await sqlRows<{ roles: number[] }>(server, 'select array_agg(role_id) as roles from user_roles where user_id = $1', [self]);
+    const same = await server.request('PATCH', `/api/users/${self}`, { token: t.horizonAdmin, body: { roles: me!.roles.map((id) => `/api/roles/${id}`) }, headers: mergePatch });
+    expect(same.status, same.text).toBe(200);
   });
 
   it('is refused without settings.users.create', async () => {
