@@ -102,6 +102,7 @@ export const BILLING_PREREQUISITE_MESSAGES = {
 export const PRICE_MESSAGE = 'Prix invalide : max 2 décimales (ex: 1 450,50)';
 export const DATE_MESSAGE = 'Date invalide (jj/mm/aaaa)';
 const PRICE_MAX = 9_999_999_999.99;
+export const PRICE_RANGE_MESSAGE = 'Prix invalide : le montant doit être compris entre 0 et 9 999 999 999,99 €';
 
 /**
  * A price as typed in a form or sent by the robot: 1450.5, "1450.50", "1 450,50" (spaces, non-breaking spaces and a
@@ -127,7 +128,9 @@ export const priceField = () =>
   z.unknown().transform((value, ctx) => {
     const price = parsePrice(value);
     if (price === undefined) {
-      ctx.addIssue({ code: 'custom', message: PRICE_MESSAGE });
+      // A readable amount that is negative or too large is told so; anything else gets the spec's message.
+      const amount = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.')) : NaN;
+      ctx.addIssue({ code: 'custom', message: Number.isFinite(amount) && (amount < 0 || amount > PRICE_MAX) ? PRICE_RANGE_MESSAGE : PRICE_MESSAGE });
       return z.NEVER;
     }
     return price;

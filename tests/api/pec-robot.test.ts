@@ -141,8 +141,11 @@ describe('callbacks', () => {
     const tooPrecise = await manual('scraping', { id_pecflow: externalId, success: true, appareil: { droit: { marque: 'Phonak', total_ttc: '1 450,505' } } });
     expect(tooPrecise.status).toBe(422);
     expect(tooPrecise.body.violations).toEqual([{ propertyPath: 'appareil.droit.total_ttc', message: 'Prix invalide : max 2 décimales (ex: 1 450,50)' }]);
-    const negative = await manual('dpec', { id_pecflow: externalId, success: true, base_ss: '-5' });
-    expect(negative.body.violations).toEqual([{ propertyPath: 'base_ss', message: 'Prix invalide : max 2 décimales (ex: 1 450,50)' }]);
+    const negative = await manual('dpec', { id_pecflow: externalId, success: true, base_ss: '-5', part_ss: 1e15 });
+    expect(negative.body.violations).toEqual([
+      { propertyPath: 'base_ss', message: 'Prix invalide : le montant doit être compris entre 0 et 9 999 999 999,99 €' },
+      { propertyPath: 'part_ss', message: 'Prix invalide : le montant doit être compris entre 0 et 9 999 999 999,99 €' },
+    ]);
 
     const scraping = await manual('scraping', {
       id_pecflow: externalId,
@@ -168,6 +171,18 @@ describe('callbacks', () => {
     expect(entered.robotResponse.messages).toEqual(['Saisie depuis le portail', 'Devis vérifié']);
     expect(entered.workflow.name).toContain('robot');
     expect(entered.robotResponse.data.callback_type).toBe('scraping');
+  });
+
+  it('a billing result entered by hand needs a granted DPEC, like the billing run', async () => {
+    const { file, externalId } = await silentRun();
+    const billed = await manual('billing', { id_pecflow: externalId, success: true, messages: [], date_facturation_effective: '2026-01-01' });
+    expect(billed.status).toBe(409);
+    expect(billed.body.detail).toBe("Facturation impossible : le DPEC de ce dossier n'est pas accordé (état « En cours »).");
+    const detail = (await server.get(`/api/pec_dossiers/${file.id}`, tokens.audio)).body;
+    expect(detail).toMatchObject({ statutFacturation: false, dateFacturationEffective: null });
+    expect((await executions(file.id)).some((e) => e.callback_type.startsWith('billing'))).toBe(false);
+    // A failed billing is only a trace; it bills nothing and is accepted.
+    expect((await manual('billing', { id_pecflow: externalId, success: false, messages: ['Portail fermé'] })).status).toBe(200);
   });
 });
 
