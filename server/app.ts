@@ -12,7 +12,7 @@ import { authRoutes } from './auth/routes';
 import { TokenService } from './auth/tokens';
 import { PrincipalCache } from './auth/principal';
 import { SettingsService } from './settings';
-import { ApiError, errorHandler, notFound, sendProblem } from './http/errors';
+import { ApiError, clientErrorHandler, errorHandler, notFound, sendProblem } from './http/errors';
 import { docsLinkHeader } from './http/links';
 import { jsonBodyParsers } from './http/body';
 import { notificationRoutes } from './notifications/routes';
@@ -22,6 +22,7 @@ import { SecretBox } from './crypto';
 import { ResourceRegistry } from './hydra/registry';
 import { hydraRoutes } from './hydra/routes';
 import { RESOURCES } from './resources';
+import '../src/domain/zodLocale';
 
 export interface BuildAppOptions {
   config: Config;
@@ -38,6 +39,7 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     // One line per answered request (below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    clientErrorHandler,
     bodyLimit: 5 * 1024 * 1024,
     trustProxy: process.env.TRUST_PROXY === '1',
     routerOptions: { ignoreTrailingSlash: true },

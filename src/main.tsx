@@ -1,3 +1,4 @@
+import './domain/zodLocale';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';

@@ -1,5 +1,7 @@
 // Every error the API answers, as application/problem+json that @api-platform/admin can read (hydra-contract.md).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { ZodError } from 'zod';
 import { apiDocsUrl } from './links';
 
@@ -44,6 +46,7 @@ const TITLES: Record<number, string> = {
   415: 'Type de contenu non pris en charge',
   422: 'Données invalides',
   429: 'Trop de requêtes',
+  431: 'En-têtes trop volumineux',
   500: 'Erreur interne',
   503: 'Service indisponible',
 };
@@ -111,4 +114,19 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
   }
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(request, reply, new ApiError(500, 'Une erreur technique est survenue'));
+}
+
+/**
+ * A request Node's HTTP parser refuses before Fastify sees it (headers or URL too long, malformed request line):
+ * answered in French problem+json too, instead of Fastify's English JSON.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
+  if (!socket.writable) return;
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const detail = status === 431 ? 'Les en-têtes ou l’adresse de la requête sont trop longs.' : 'Requête HTTP invalide.';
+  const title = TITLES[status]!;
+  const body = JSON.stringify({ '@type': 'hydra:Error', title, status, detail, 'hydra:title': title, 'hydra:description': detail, message: detail });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
