@@ -122,7 +122,11 @@ test('a session the server no longer accepts leads to /login with the "Session e
   await signIn(page, 'audio@audition-horizon.fr');
   await expect(page).toHaveURL(/\/dashboard$/);
   // The refresh token is revoked server-side (as after a password change) and the access token is no longer valid.
-  await page.evaluate(() => {
+  // The tokens are replaced as the next page loads, not on the live dashboard: a refetch there would end the
+  // session (and show the toast) on the page that the navigation then throws away.
+  await page.addInitScript(() => {
+    if (sessionStorage.getItem('e2e.tokens-replaced')) return;
+    sessionStorage.setItem('e2e.tokens-replaced', '1');
     localStorage.setItem('access_token', 'jeton.perime.invalide');
     localStorage.setItem('refresh_token', 'revoque');
   });
