@@ -19,6 +19,14 @@ export interface ListQuery {
 
 type Raw = Record<string, string | string[] | undefined>;
 
+/**
+ * The entry a declaration (filters, order, ranges) has for a key read from the query, own properties only: a key such
+ * as `__proto__`, `constructor` or `toString` would otherwise find Object.prototype's members and break the query.
+ */
+export function declared<T>(entries: Record<string, T> | undefined, key: string): T | undefined {
+  return entries && Object.hasOwn(entries, key) ? entries[key] : undefined;
+}
+
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 const all = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 

@@ -9,7 +9,7 @@ import type { DbOrTx } from '../db/connect';
 import { ApiError, conflict, forbidden, notFound, ValidationError, type Violation } from '../http/errors';
 import { diff, MASK, recordAudit, type Changes } from '../audit/audit';
 import { idFromReference, iriOf } from '../../src/domain/iri';
-import type { ListQuery } from './query';
+import { declared, type ListQuery } from './query';
 import type { Field, ReferenceField, ReferencesField, ResourceDeclaration, Row, WriteContext } from './types';
 
 export interface Registry {
@@ -42,15 +42,19 @@ function filterValue(column: AnyPgColumn, value: string): unknown {
   }
 }
 
-/** A date or date-time bound from the query; undefined when unreadable. */
+/**
+ * A date or date-time bound from the query; undefined (the bound is ignored) when unreadable or outside the years
+ * 0001-9999: JavaScript reads years such as 99999 or -271821 that PostgreSQL refuses ("time zone displacement out of
+ * range"), and no record is dated outside them anyway.
+ */
 function dateBound(value: string | undefined, endOfDay: boolean): Date | undefined {
   if (!value) return undefined;
   const onlyDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const date = new Date(onlyDate ? `${value}T00:00:00` : value);
-  if (Number.isNaN(date.getTime())) return undefined;
   // A day given without a time covers the whole day when it is the upper bound.
   if (onlyDate && endOfDay) date.setDate(date.getDate() + 1);
-  return date;
+  const year = date.getUTCFullYear(); // NaN when unreadable
+  return year >= 1 && year <= 9999 ? date : undefined;
 }
 
 function jsonValue(value: unknown): unknown {
@@ -147,18 +151,18 @@ export class ResourceRepository {
     const filters: Record<string, AnyPgColumn> = { id: decl.idColumn, ...decl.filters };
     for (const [key, values] of query.filters) {
       // holdingId=1 and holding=/api/holdings/1 name the same filter.
-      const condition = decl.conditionFilters?.[key];
+      const condition = declared(decl.conditionFilters, key);
       if (condition) {
         conditions.push(and(...values.map(condition)));
         continue;
       }
-      const column = filters[key] ?? (key.endsWith('Id') ? filters[key.slice(0, -2)] : undefined);
+      const column = declared(filters, key) ?? (key.endsWith('Id') ? declared(filters, key.slice(0, -2)) : undefined);
       if (!column) continue;
       const accepted = values.map((v) => filterValue(column, v)).filter((v) => v !== undefined);
       conditions.push(accepted.length ? inArray(column, accepted) : sql`false`);
     }
     for (const [key, range] of query.ranges) {
-      const column = decl.rangeFilters?.[key];
+      const column = declared(decl.rangeFilters, key);
       if (!column) continue;
       const after = dateBound(range.after, false);
       const before = dateBound(range.before, true);
@@ -186,8 +190,8 @@ export class ResourceRepository {
     const { db } = this.app;
     const where = and(this.listConditions(principal, query), restriction);
     const [orderField, defaultDirection] = this.decl.defaultOrder;
-    const requested = query.order && this.decl.order[query.order.field] ? query.order : undefined;
-    const orderColumn = this.decl.order[requested?.field ?? orderField]!;
+    const requested = query.order && declared(this.decl.order, query.order.field) ? query.order : undefined;
+    const orderColumn = declared(this.decl.order, requested?.field ?? orderField)!;
     const direction = requested?.direction ?? defaultDirection;
     const by = direction === 'desc' ? desc : asc;
     const rowsQuery = db

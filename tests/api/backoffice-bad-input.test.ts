@@ -3,7 +3,7 @@
 // resource (POST, PUT, PATCH, bulk-update, bulk-delete, archive); odd query strings on every list.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type ApiResponse, type TestServer } from './helpers/server';
-import { holdingIds, idWhere, loginAll, mergePatch, ONE_MEGABYTE, sqlRows, type Tokens } from './helpers/backoffice';
+import { holdingIds, idWhere, ids, loginAll, mergePatch, ONE_MEGABYTE, sqlRows, type Tokens } from './helpers/backoffice';
 
 let server: TestServer;
 let t: Tokens;
@@ -272,5 +272,61 @@ describe('odd query strings on every list', () => {
       }
     }
     expect(Number((await sqlRows(server, 'select count(*)::int as n from users'))[0]!.n)).toBeGreaterThan(0);
+  }, 180_000);
+
+  /** Each query answers exactly what the collection answers without it: an unknown or unusable parameter is ignored. */
+  async function expectIgnored(collections: string[], queries: string[]) {
+    for (const collection of collections) {
+      const baseline = await server.request('GET', `/api/${collection}?itemsPerPage=100`, { token: t.admin });
+      expect(baseline.status, baseline.text).toBe(200);
+      for (const query of queries) {
+        const context = `GET /api/${collection}?${query}`;
+        const res = await server.request('GET', `/api/${collection}?${query}&itemsPerPage=100`, { token: t.admin });
+        expectHandled(res, context);
+        expect(res.status, context).toBe(200);
+        expect(res.body.totalItems, context).toBe(baseline.body.totalItems);
+        expect(ids(res.body.member), context).toEqual(ids(baseline.body.member));
+      }
+    }
+  }
+  const everyList = () => [...targets.map((x) => x.collection), 'audit_logs', 'pec_dossiers'];
+
+  it('ignores parameters named after Object.prototype members (order, sort, filters, ranges)', async () => {
+    await expectIgnored(everyList(), [
+      'order[__proto__]=desc',
+      'order[constructor]=asc',
+      'sort=-__proto__',
+      'sort=toString',
+      '__proto__=1',
+      '__proto__[]=1',
+      '__proto__[after]=2020-01-01',
+      'toString[before]=2020-01-01',
+      'constructor=1',
+      'toString=1',
+      'valueOf=1',
+      'hasOwnProperty=1',
+      '__proto__Id=1',
+      'constructorId=1',
+    ]);
+  }, 180_000);
+
+  it('ignores dates PostgreSQL cannot hold (years outside 0001–9999) as it ignores unreadable ones', async () => {
+    const dated = everyList().filter((c) => !['roles', 'configs'].includes(c));
+    await expectIgnored(dated, [
+      'createdAt[after]=abc',
+      'createdAt[after]=99999-01-01',
+      'createdAt[after]=10000-01-01',
+      'createdAt[strictly_before]=-271821-04-20',
+      'createdAt[before]=275760-09-13',
+      'dateFrom=99999-01-01',
+      'dateTo=275760-09-13',
+    ]);
+    await expectIgnored(['pec_dossiers'], ['datePeremption[after]=99999-01-01', 'dateValidation[before]=+275760-09-13', 'dateFacturationEffective[after]=-000001-01-01']);
+    // Within the range a bound still applies.
+    for (const query of ['createdAt[after]=9999-12-31', 'createdAt[before]=0001-01-01', 'dateFrom=9999-12-31']) {
+      const res = await server.request('GET', `/api/companies?${query}`, { token: t.admin });
+      expect(res.status, query).toBe(200);
+      expect(res.body.totalItems, query).toBe(0);
+    }
   }, 180_000);
 });
