@@ -50,23 +50,26 @@ export async function pecRoutes(app: FastifyInstance) {
     requirePermission(principal, PERMS.export!);
     requirePermission(principal, PERMS.view);
     const query = parseListQuery(request.query as Record<string, string>, { paginated: true, rangeAliasKey: 'createdAt' });
+    // Pages of 500 read one after the other: no transaction held while the client downloads.
+    const pageOf = async (page: number) => {
+      const { rows } = await repository.list(principal, { ...query, paginate: false, itemsPerPage: 500, page });
+      return repository.present(principal, rows, 'list');
+    };
+    // The first page is read before anything is sent: a query that fails is a problem+json answer, not a cut download.
+    let items = await pageOf(1);
     const csv = stringify({ delimiter: ';', bom: true, record_delimiter: '\r\n', quoted_match: /[;"\r\n]/ });
     const filename = `demandes-pec-${parisToday()}.csv`;
     reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).header('cache-control', 'no-store');
 
     const write = (record: string[]) => (csv.write(record) ? Promise.resolve() : new Promise<void>((resolve) => csv.once('drain', () => resolve())));
-    // Pages of 500 read one after the other: no transaction held while the client downloads.
     void (async () => {
       let exported = 0;
       try {
         await write(EXPORT_COLUMNS.map((c) => c.header));
-        for (let page = 1; ; page++) {
-          const { rows } = await repository.list(principal, { ...query, paginate: false, itemsPerPage: 500, page });
-          if (rows.length === 0) break;
-          const items = await repository.present(principal, rows, 'list');
+        for (let page = 1; items.length > 0; items = await pageOf(++page)) {
           for (const item of items) await write(EXPORT_COLUMNS.map((c) => c.cell(item)));
-          exported += rows.length;
-          if (rows.length < 500) break;
+          exported += items.length;
+          if (items.length < 500) break;
         }
         await recordAudit(db, principal, { action: 'pec_dossier.export', entity: 'pec_dossiers', holdingId: principal.holdingId, changes: { count: exported } });
         csv.end();

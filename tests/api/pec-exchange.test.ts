@@ -54,6 +54,22 @@ describe('export', () => {
     expect((await exportCsv('', tokens.assistant)).status).toBe(403);
     expect((await exportCsv('', tokens.readOnly)).status).toBe(403);
   });
+
+  it('answers a whole CSV or a problem, never a cut download, whatever the query', async () => {
+    const [, ...all] = rows((await exportCsv('')).text);
+    // Unusable parameters are ignored as on the list: the whole export, complete.
+    for (const query of ['dateFrom=99999-01-01', 'dateTo=275760-09-13', 'createdAt[after]=-271821-04-20', 'order[__proto__]=desc', 'sort=-constructor', '__proto__=1', 'toString=1']) {
+      const res = await exportCsv(query);
+      expect(res.status, query).toBe(200);
+      expect(res.headers.get('content-type'), query).toBe('text/csv; charset=utf-8');
+      const [, ...data] = rows(res.text);
+      expect(data.length, query).toBe(all.length);
+    }
+    // A refusal is a problem+json answer, not a CSV.
+    const refused = await exportCsv('', tokens.assistant);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('content-type')).toContain('application/problem+json');
+  });
 });
 
 describe('import', () => {
