@@ -1,4 +1,5 @@
 // The audit trail: who did what to which record, when, with the before/after of changed fields (secrets masked).
+import { notLike, type SQL } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
 import { auditLogs } from '../db/schema';
@@ -9,16 +10,27 @@ export interface AuditEntry {
   action: string;
   entity: string;
   entityId?: number | string | null;
-  holdingId?: number | null;
+  /**
+   * The organisation whose trail the entry joins: the record's (null for platform-wide records and platform-wide
+   * actions). Required, never the actor's by default: a platform administrator who belongs to an organisation would
+   * otherwise show that organisation their changes to the platform's reference data.
+   */
+  holdingId: number | null;
   changes?: Changes | Record<string, unknown> | null;
 }
 
 export const MASK = '••••••';
 
+/**
+ * Entries that change the record, as opposed to the reads also recorded (`pec_dossier.read`: who opened a health file,
+ * domain.md): actions ending in `.read` are reads, every other one is a change.
+ */
+export const changesOnly: SQL = notLike(auditLogs.action, '%.read');
+
 /** Written in the caller's transaction: the change and its trace land together or not at all. */
 export async function recordAudit(tx: DbOrTx, principal: Principal | null, entry: AuditEntry): Promise<void> {
   await tx.insert(auditLogs).values({
-    holdingId: entry.holdingId ?? principal?.holdingId ?? null,
+    holdingId: entry.holdingId,
     actorId: principal?.id ?? null,
     actorEmail: principal?.email ?? null,
     action: entry.action,

@@ -1,6 +1,8 @@
 // The routes of every declared resource, generated: no per-entity route code.
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { can } from '../auth/principal';
+import { changesOnly } from '../audit/audit';
 import { principalOf } from '../context';
 import { auditLogs } from '../db/schema';
 import { notFound } from '../http/errors';
@@ -95,7 +97,8 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
   }
 
   if (decl.versioned) {
-    // The versions of a record, oldest first, read from the audit trail.
+    const trail = app.ctx.resources.get('audit_logs');
+    // The versions of a record, oldest first: its changes in the audit trail (reads are recorded too, but are no version).
     app.get(`${base}/:id/history`, async (request, reply) => {
       const principal = principalOf(request);
       const id = idParam(request);
@@ -103,16 +106,20 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
       const entries = await app.ctx.db
         .select()
         .from(auditLogs)
-        .where(and(eq(auditLogs.entity, decl.name), eq(auditLogs.entityId, String(id))))
+        .where(and(eq(auditLogs.entity, decl.name), eq(auditLogs.entityId, String(id)), changesOnly))
         .orderBy(asc(auditLogs.createdAt), asc(auditLogs.id));
+      // Who made a change is shown to those who may read the same entry in /api/audit_logs (audit.view, and the entry in
+      // their organisation's trail; platform administrators: every entry), to nobody else: reading a record does not
+      // reveal a user of the platform or of another organisation, nor anyone to a user without audit.view.
+      const actorShown = can(principal, trail.decl.permissions.view) ? await trail.visibleIds(principal, entries.map((e) => e.id)) : new Set<number>();
       const member = entries.map((entry, index) => ({
         '@id': `/api/audit_logs/${entry.id}`,
         '@type': 'AuditLog',
         id: entry.id,
         version: index + 1,
         action: entry.action,
-        actorId: entry.actorId,
-        actorEmail: entry.actorEmail,
+        actorId: actorShown.has(entry.id) ? entry.actorId : null,
+        actorEmail: actorShown.has(entry.id) ? entry.actorEmail : null,
         changes: entry.changes,
         createdAt: entry.createdAt.toISOString(),
       }));

@@ -5,7 +5,7 @@ import { stringify } from 'csv-stringify';
 import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { requirePermission } from '../auth/principal';
+import { isPlatformAdmin, requirePermission } from '../auth/principal';
 import { principalOf } from '../context';
 import { mutuals, networks, pecDossiers, shops } from '../db/schema';
 import { ApiError, ValidationError, type Violation } from '../http/errors';
@@ -71,7 +71,8 @@ export async function pecRoutes(app: FastifyInstance) {
           exported += items.length;
           if (items.length < 500) break;
         }
-        await recordAudit(db, principal, { action: 'pec_dossier.export', entity: 'pec_dossiers', holdingId: principal.holdingId, changes: { count: exported } });
+        // A platform administrator's export spans every organisation: it is the platform's entry, not their organisation's.
+        await recordAudit(db, principal, { action: 'pec_dossier.export', entity: 'pec_dossiers', holdingId: isPlatformAdmin(principal) ? null : principal.holdingId, changes: { count: exported } });
         csv.end();
       } catch (error) {
         request.log.error({ err: error }, 'export PEC interrompu');

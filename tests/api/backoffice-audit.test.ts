@@ -1,7 +1,10 @@
 // Journal d'audit (/api/audit_logs): read-only, audit.view, each organisation reads its own trail; filters by actor,
-// action, entity and date; rows are written in the transaction of the change (a refused batch leaves none).
+// action, entity and date; rows are written in the transaction of the change (a refused batch leaves none), in the
+// trail of the record's organisation (none for platform-wide records). The versions of a record (/history) are its
+// changes, never its reads; who made them shows only to those who may read the same entry in the journal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server';
+import { createDossier, demoRefs } from './helpers/pec';
 import {
   checkDateRange,
   checkFilter,
@@ -27,7 +30,7 @@ const count = async () => Number((await sqlRows(server, 'select count(*)::int as
 
 beforeAll(async () => {
   server = await startTestServer();
-  t = await loginAll(server, ['admin', 'horizonAdmin', 'audio', 'rivieraAdmin']);
+  t = await loginAll(server, ['admin', 'horizonAdmin', 'audio', 'lecture', 'rivieraAdmin']);
   org = await holdingIds(server);
   // A little history from three actors in two organisations and the platform.
   const idf = await idWhere(server, 'companies', 'name', 'Horizon Audition Île-de-France');
@@ -124,5 +127,112 @@ describe('audit rows and transactions', () => {
     const rows = await listAll(server, t.admin, 'audit_logs', 'action=network.bulk_update');
     expect(rows.map((r) => Number(r.entityId)).sort()).toEqual([a.id, b.id].sort());
     expect(rows.every((r) => r.actorEmail === 'admin@pecflow.fr' && r.changes.description.after === 'lot')).toBe(true);
+  });
+});
+
+describe('GET /api/{collection}/{id}/history', () => {
+  const history = async (path: string, token: string) => {
+    const res = await server.request('GET', `${path}/history`, { token });
+    expect(res.status, res.text).toBe(200);
+    return res.body.member as any[];
+  };
+
+  it('lists the changes of a record, never its reads, numbered over the changes', async () => {
+    const file = await createDossier(server, t.horizonAdmin, await demoRefs(server));
+    const path = `/api/pec_dossiers/${file.id}`;
+    // Opening the file is recorded (health data), between two changes.
+    for (const token of [t.lecture, t.admin, t.audio]) expect((await server.request('GET', path, { token })).status).toBe(200);
+    await server.request('PATCH', path, { token: t.audio, body: { commentaire: 'Relu' }, headers: mergePatch });
+    expect((await server.request('GET', path, { token: t.lecture })).status).toBe(200);
+    const reads = await listAll(server, t.admin, 'audit_logs', `action=pec_dossier.read&entityId=${file.id}`);
+    expect(reads.map((r) => r.actorEmail).sort()).toEqual(['admin@pecflow.fr', 'audio@audition-horizon.fr', 'lecture@audition-horizon.fr', 'lecture@audition-horizon.fr']);
+
+    const versions = await history(path, t.horizonAdmin);
+    expect(versions.map((v) => [v.version, v.action, v.actorEmail])).toEqual([
+      [1, 'pec_dossier.create', 'direction@audition-horizon.fr'],
+      [2, 'pec_dossier.update', 'audio@audition-horizon.fr'],
+    ]);
+    expect(versions[1].changes).toEqual({ commentaire: { before: 'Créé par les tests', after: 'Relu' } });
+  });
+
+  it('shows who made a change only to those who may read that entry in the journal', async () => {
+    const file = await createDossier(server, t.horizonAdmin, await demoRefs(server));
+    const path = `/api/pec_dossiers/${file.id}`;
+    await server.request('PATCH', path, { token: t.admin, body: { commentaire: 'Vu par la plateforme' }, headers: mergePatch });
+    // lecture@ reads the file (pec.view) but not the journal (no audit.view): the changes, without their authors.
+    const anonymous = await history(path, t.lecture);
+    expect(anonymous.map((v) => v.action)).toEqual(['pec_dossier.create', 'pec_dossier.update']);
+    expect(anonymous.every((v) => v.actorId === null && v.actorEmail === null)).toBe(true);
+    // The file is Horizon's: its entries are in Horizon's journal, authors included (as /api/audit_logs shows them).
+    expect((await history(path, t.horizonAdmin)).map((v) => v.actorEmail)).toEqual(['direction@audition-horizon.fr', 'admin@pecflow.fr']);
+
+    // A mutual is the platform's: its entries are in no organisation's journal, so no organisation sees their authors.
+    const mutual = (await server.request('POST', '/api/mutuals', { token: t.admin, body: { name: 'Mutuelle Historique' } })).body;
+    await server.request('PATCH', `/api/mutuals/${mutual.id}`, { token: t.admin, body: { code: 'MH' }, headers: mergePatch });
+    for (const token of [t.rivieraAdmin, t.horizonAdmin, t.audio]) {
+      const versions = await history(`/api/mutuals/${mutual.id}`, token);
+      expect(versions.map((v) => [v.version, v.action, v.actorId, v.actorEmail])).toEqual([
+        [1, 'mutual.create', null, null],
+        [2, 'mutual.update', null, null],
+      ]);
+    }
+    const adminView = await history(`/api/mutuals/${mutual.id}`, t.admin);
+    expect(adminView.map((v) => v.actorEmail)).toEqual(['admin@pecflow.fr', 'admin@pecflow.fr']);
+    expect(adminView[0].actorId).toBe(await userId(server, 'admin'));
+  });
+});
+
+describe("the organisation of an audit entry is the record's, never the actor's", () => {
+  it("keeps a platform administrator's changes to platform-wide records out of their own organisation's journal", async () => {
+    // A platform administrator who belongs to Audition Horizon.
+    const email = 'plateforme.horizon@exemple.fr';
+    const created = await server.request('POST', '/api/users', {
+      token: t.admin,
+      body: { firstName: 'Paul', lastName: 'Plateforme', email, password: 'Secret-123', holding: `/api/holdings/${org.horizon}` },
+    });
+    expect(created.status, created.text).toBe(201);
+    await sqlRows(server, `insert into user_roles (user_id, role_id) select $1, id from roles where name = 'Super administrateur'`, [created.body.id]);
+    const platform = await server.login(email, 'Secret-123');
+
+    const write = async (method: string, path: string, body: unknown) => {
+      const res = await server.request(method, path, { token: platform, body, headers: method === 'PATCH' ? mergePatch : {} });
+      expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
+      return res.body;
+    };
+    const mutual = await write('POST', '/api/mutuals', { name: 'Mutuelle Plateforme' });
+    await write('PATCH', `/api/mutuals/${mutual.id}`, { code: 'MP' });
+    await write('POST', '/api/networks', { name: 'Réseau Plateforme' });
+    await write('PATCH', `/api/configs/${await idWhere(server, 'configs', 'key', 'integrations.robot_url')}`, { value: 'https://robot.exemple.fr' });
+    await write('POST', '/api/roles', { name: 'Rôle Plateforme', permissions: ['pec.view'] });
+    // And records of organisations: each in its own organisation's journal.
+    await write('POST', '/api/companies', { name: 'Riviera Plateforme', registrationNumber: '123456789', country: 'France', holding: `/api/holdings/${org.riviera}` });
+    await write('POST', '/api/companies', { name: 'Horizon Plateforme', registrationNumber: '123456789', country: 'France', holding: `/api/holdings/${org.horizon}` });
+    const exported = await fetch(`${server.url}/api/pec_dossiers/export`, { headers: { authorization: `Bearer ${platform}` } });
+    expect(exported.status).toBe(200);
+    await exported.text();
+
+    const rows = await sqlRows<{ action: string; holding_id: number | null }>(server, 'select action, holding_id from audit_logs where actor_email = $1 order by id', [email]);
+    expect(rows.map((r) => [r.action, r.holding_id])).toEqual([
+      ['mutual.create', null],
+      ['mutual.update', null],
+      ['network.create', null],
+      ['system.setting.update', null],
+      ['role.create', null],
+      ['company.create', org.riviera],
+      ['company.create', org.horizon],
+      ['pec_dossier.export', null],
+    ]);
+    const seen = async (token: string) => (await listAll(server, token, 'audit_logs', `actorEmail=${encodeURIComponent(email)}`)).map((e) => e.action);
+    expect(await seen(t.horizonAdmin)).toEqual(['company.create']);
+    expect(await seen(t.rivieraAdmin)).toEqual(['company.create']);
+    expect((await seen(t.admin)).length).toBe(8);
+  });
+
+  it("files an organisation administrator's changes in their organisation's journal", async () => {
+    const rows = await sqlRows<{ holding_id: number }>(server, `select holding_id from audit_logs where action = 'company.create' and actor_email = 'direction@audition-horizon.fr'`);
+    expect(rows.map((r) => r.holding_id)).toEqual([org.horizon]);
+    const file = await createDossier(server, t.horizonAdmin, await demoRefs(server));
+    const [entry] = await listAll(server, t.horizonAdmin, 'audit_logs', `action=pec_dossier.create&entityId=${file.id}`);
+    expect(entry.actorEmail).toBe('direction@audition-horizon.fr');
   });
 });
