@@ -95,7 +95,9 @@ export async function pecRoutes(app: FastifyInstance) {
       const delimiter = (text.split(/\r?\n/)[0] ?? '').includes(';') ? ';' : ',';
       records = parse(text, { delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, info: true }) as never;
     } catch (error) {
-      throw new ValidationError([{ propertyPath: 'fichier', message: `Fichier CSV illisible : ${(error as Error).message.slice(0, 200)}` }]);
+      // csv-parse explains in English; the user needs the line and what to check.
+      const line = (error as { lines?: number }).lines;
+      throw new ValidationError([{ propertyPath: 'fichier', message: `Fichier CSV illisible${line ? ` à la ligne ${line}` : ''} : vérifiez les guillemets et le séparateur (point-virgule).` }]);
     }
     const [header, ...data] = records;
     if (!header || data.length === 0) throw new ValidationError([{ propertyPath: 'fichier', message: 'Le fichier ne contient aucune ligne de données.' }]);
@@ -214,7 +216,10 @@ export async function pecRoutes(app: FastifyInstance) {
       for (const { body } of bodies) created.push(await repository.create(principal, body, tx));
       return created;
     });
-    await recordAudit(db, principal, { action: 'pec_dossier.import', entity: 'pec_dossiers', holdingId: principal.holdingId, changes: { count: ids.length } });
+    // In the trail of the organisation the files went to (none when a platform administrator filled several).
+    const organisations = new Set(bodies.map((b) => b.holdingId));
+    const holdingId = organisations.size === 1 ? [...organisations][0]! : null;
+    await recordAudit(db, principal, { action: 'pec_dossier.import', entity: 'pec_dossiers', holdingId, changes: { count: ids.length } });
     return reply.status(201).send({ created: ids.length, ids, member: ids.map((id) => `/api/pec_dossiers/${id}`) });
   });
 

@@ -150,11 +150,18 @@ describe('import', () => {
     const created = await server.get(ok.body.member[0], tokens.horizonAdmin);
     expect(created.body).toMatchObject({ status: 'draft', numeroDossierAssure: 'DP-COMMA', mutual: { name: 'Generali' }, shop: { name: 'Horizon Paris Bastille' } });
     expect(created.body.numeroDossier).toMatch(/^PEC-\d{4}-\d{6}$/);
+    // The import joins the trail of the organisation the files went to.
+    const [audit] = await server.database.query<{ holding_id: number }>(`select holding_id from audit_logs where action = 'pec_dossier.import' order by id desc limit 1`);
+    const [shop] = await server.database.query<{ holding_id: number }>(`select holding_id from shops where name = 'Horizon Paris Bastille'`);
+    expect(audit!.holding_id).toBe(shop!.holding_id);
 
     const missing = await importCsv('Centre;N° devis\nHorizon Paris Bastille;DEV-1\n');
     expect(missing.status).toBe(422);
     expect(missing.body.violations).toEqual([{ propertyPath: 'fichier', message: 'Colonnes manquantes : Mutuelle, N° dossier patient.' }]);
     expect((await importCsv('')).body.violations[0].message).toBe('Le fichier est vide.');
+    const badQuote = await importCsv('Centre;Mutuelle;N° dossier patient;N° devis\nHorizon Paris Bastille;"Allianz"1;DP;DEV\n');
+    expect(badQuote.status).toBe(422);
+    expect(badQuote.body.violations).toEqual([{ propertyPath: 'fichier', message: 'Fichier CSV illisible à la ligne 2 : vérifiez les guillemets et le séparateur (point-virgule).' }]);
     expect((await importCsv('Centre;Mutuelle;N° dossier patient;N° devis\nHorizon Paris Bastille;Allianz;DP;DEV\n', tokens.audio)).status).toBe(403);
     const outside = await importCsv('Centre;Mutuelle;N° dossier patient;N° devis\nRiviera Antibes;Allianz;DP;DEV\n');
     expect(outside.body.errors).toEqual([{ line: 2, messages: ['Centre « Riviera Antibes » introuvable ou hors de votre périmètre'] }]);
