@@ -15,7 +15,7 @@ import { pecApi, pecNumericId, type PecDossierRecord, type PecStats } from '../d
 import { formatDate, formatEuros } from '../domain/format';
 import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS, ROBOT_FAILURE_WINDOW_DAYS } from '../domain/limits';
 import { dashboardFilters, pecListLink } from './filters';
-import { PEC_STATUSES } from '../domain/pec';
+import { PEC_STATUSES, pecStatusLabel } from '../domain/pec';
 import { NOTIFICATIONS_QUERY_KEY, type NotificationFeed } from '../layout/NotificationBell';
 import { PEC_RESOURCE, PEC_STATS_QUERY_KEY } from './liveEvents';
 import { StatusBadge, useDossierText, useErrorText } from './shared';
@@ -159,46 +159,51 @@ function ExpiringCard({ stats, filter }: { stats: PecStats | undefined; filter: 
 }
 
 /**
- * Files the robot failed on within the last 7 days (counted by the stats, listed by the `robotFailedWithinDays` filter
- * behind the link), and the latest failures in words as the user's notifications tell them.
+ * Files the robot failed on within the last 7 days: counted by the stats, listed (the 5 latest) by the same
+ * `robotFailedWithinDays` filter as the list behind the link, each with the failure in words when the user's
+ * notifications tell it.
  */
 function FailuresCard({ stats }: { stats: PecStats | undefined }) {
   const translate = useTranslate();
-  const { data } = useQuery({
+  const text = useDossierText();
+  const filter = { robotFailedWithinDays: ROBOT_FAILURE_WINDOW_DAYS };
+  const sort = { field: 'updatedAt', order: 'DESC' as const };
+  const { data: files = [] } = useGetList<PecDossierRecord & { id: string }>(PEC_RESOURCE, { filter, sort, pagination: { page: 1, perPage: 5 } });
+  const { data: feed } = useQuery({
     queryKey: [...NOTIFICATIONS_QUERY_KEY, 'robot-failures'],
     queryFn: () => apiFetch<NotificationFeed>('/api/notifications?itemsPerPage=100'),
     staleTime: PEC_LIST_REFETCH_MS,
   });
-  const since = Date.now() - ROBOT_FAILURE_WINDOW_DAYS * 86_400_000;
-  const latest: { dossierId: number; title: string; description: string | null }[] = [];
-  for (const item of (data?.member ?? []) as (NotificationFeed['member'][number] & { kind?: string | null; dossierId?: number | null })[]) {
-    if (!item.kind || !ROBOT_FAILURE_KINDS.includes(item.kind) || !item.dossierId || Date.parse(item.createdAt) < since) continue;
-    if (latest.some((f) => f.dossierId === item.dossierId)) continue;
-    latest.push({ dossierId: item.dossierId, title: item.title, description: item.description });
+  const told = new Map<number, string | null>();
+  for (const item of (feed?.member ?? []) as (NotificationFeed['member'][number] & { kind?: string | null; dossierId?: number | null })[]) {
+    if (item.kind && ROBOT_FAILURE_KINDS.includes(item.kind) && item.dossierId && !told.has(item.dossierId)) told.set(item.dossierId, item.description);
   }
-  const files = stats?.robotFailures7d ?? 0;
+  const count = stats?.robotFailures7d ?? 0;
   return (
     <Box data-testid="dashboard-failures">
       <Panel
         icon={<ErrorIcon color="error" />}
         title={translate('pecflow.dashboard.failures.title')}
-        figure={stats ? files : <Skeleton width={48} />}
+        figure={stats ? count : <Skeleton width={48} />}
         caption={translate('pecflow.dashboard.failures.caption', { days: ROBOT_FAILURE_WINDOW_DAYS })}
         action={
-          files > 0 && (
-            <Button component={RouterLink} to={pecListLink({ robotFailedWithinDays: ROBOT_FAILURE_WINDOW_DAYS })} size="small" data-testid="dashboard-failures-link">
-              {translate('pecflow.dashboard.failures.seeFiles', { smart_count: files })}
+          count > 0 && (
+            <Button component={RouterLink} to={pecListLink(filter, sort)} size="small" data-testid="dashboard-failures-link">
+              {translate('pecflow.dashboard.failures.seeFiles', { smart_count: count })}
             </Button>
           )
         }
       >
-        {latest.length > 0 && (
+        {files.length > 0 && (
           <List dense disablePadding sx={{ mt: 1 }}>
-            {latest.slice(0, 5).map((failure) => (
-              <ListItemButton key={failure.dossierId} component={RouterLink} to={`/pec?id=${failure.dossierId}`} divider>
-                <ListItemText primary={failure.title} secondary={failure.description} slotProps={{ secondary: { noWrap: true } }} />
-              </ListItemButton>
-            ))}
+            {files.map((file) => {
+              const id = pecNumericId(file)!;
+              return (
+                <ListItemButton key={file.id} component={RouterLink} to={`/pec?id=${id}`} divider>
+                  <ListItemText primary={`${file.numeroDossier} · ${text.shop(file)}`} secondary={told.get(id) ?? pecStatusLabel(file.status)} slotProps={{ secondary: { noWrap: true } }} />
+                </ListItemButton>
+              );
+            })}
           </List>
         )}
       </Panel>

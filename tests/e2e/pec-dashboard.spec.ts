@@ -74,7 +74,7 @@ test('a robot failure shows on the dashboard and leads to its file', async ({ pa
   await page.goBack();
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  const entry = failures.getByRole('link', { name: new RegExp(`Échec du DPEC — ${file.numeroDossier}`) });
+  const entry = failures.getByRole('link', { name: new RegExp(file.numeroDossier) });
   await expect(entry).toContainText('Mutuelle non reconnue par le portail du réseau');
   await entry.click();
   await expect(page).toHaveURL(new RegExp(`/pec\\?id=${file.id}$`));
