@@ -68,6 +68,12 @@ test('the shop credential editor offers compatible active credentials, preselect
   expect(saved.credentials).toContain(older['@id']);
   expect(saved.credentials).not.toContain(newer['@id']);
   expect(saved.credentials).not.toContain(network['@id']);
+
+  // Opened again in the same session, the centre shows what was saved (not the preselection of a centre never set up).
+  await expect(drawer).toBeHidden();
+  await (await findOne(list, shop.name as string)).click();
+  await drawer.getByRole('tab', { name: /Identifiants logiciels/ }).click();
+  await expect(medicalRow.getByRole('combobox')).toHaveText(new RegExp(`^${older.login}`));
 });
 
 test('marking a network as default says so and unmarks the others', async ({ page, request }) => {

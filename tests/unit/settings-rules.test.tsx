@@ -113,7 +113,7 @@ describe('the shop credential choices', () => {
     expect(compatibleCredentials(software(3, 'network'), all)).toEqual([]);
   });
 
-  test("the shop's own choice is kept, otherwise the highest id is preselected, or none", () => {
+  test('a centre with no credential yet starts with the highest compatible id of each software, or none', () => {
     const all = [credential(7, 1, 'general'), credential(12, 1, 'general'), credential(9, 1, 'general'), credential(20, 2, 'general')];
     const list = [software(1, 'general'), software(2, 'medical'), software(3, 'network')];
     expect(initialMapping(list, all, [])).toEqual({
@@ -121,7 +121,15 @@ describe('the shop credential choices', () => {
       '/api/software/2': '/api/credential_software/20',
       '/api/software/3': null,
     });
-    expect(initialMapping(list, all, ['/api/credential_software/7'])['/api/software/1']).toBe('/api/credential_software/7');
+  });
+
+  test("a centre set up already starts with its own choices, and a saved 'Aucun' stays 'Aucun'", () => {
+    const all = [credential(7, 1, 'general'), credential(12, 1, 'general'), credential(20, 2, 'general')];
+    const list = [software(1, 'general'), software(2, 'medical')];
+    expect(initialMapping(list, all, ['/api/credential_software/7'])).toEqual({
+      '/api/software/1': '/api/credential_software/7',
+      '/api/software/2': null,
+    });
   });
 });
 

@@ -26,13 +26,18 @@ export function compatibleCredentials(software: RaRecord, credentials: RaRecord[
     .sort((a, b) => numericId(b) - numericId(a));
 }
 
-/** What the editor starts with: the shop's current choice for each software, else the highest compatible id. */
+/**
+ * What the editor starts with: for a centre that has no credential yet (new, or never set up), the highest compatible
+ * id of each software; for a centre set up already, its own choices, "Aucun" included (preselecting there would undo
+ * a saved "Aucun").
+ */
 export function initialMapping(software: RaRecord[], credentials: RaRecord[], current: unknown): CredentialMapping {
   const held = new Set(Array.isArray(current) ? current.map(String) : []);
   const mapping: CredentialMapping = {};
   for (const item of software) {
     const compatible = compatibleCredentials(item, credentials);
-    mapping[String(item.id)] = String((compatible.find((c) => held.has(String(c.id))) ?? compatible[0])?.id ?? '') || null;
+    const chosen = held.size === 0 ? compatible[0] : compatible.find((c) => held.has(String(c.id)));
+    mapping[String(item.id)] = chosen ? String(chosen.id) : null;
   }
   return mapping;
 }
@@ -55,13 +60,16 @@ export function ShopCredentialsEditor({ record, readOnly }: FormPartProps) {
   const credentials = useMemo(() => (credentialList.data ?? []).filter((c) => c.status === 'Active'), [credentialList.data]);
   const loading = softwareList.isPending || credentialList.isPending;
 
-  // The choices start from the shop's current credentials; another organisation (a new company) starts afresh.
+  // The choices start from the shop's current credentials; another organisation (a new company) starts afresh, and
+  // so does another centre. Checked after every render: the drawer's form resets its values (after a save, or when
+  // the record arrives) after this child's effects ran, which leaves the field empty again.
   const startedFor = useRef<string>(undefined);
   useEffect(() => {
-    if (!holding || loading || startedFor.current === holding) return;
-    startedFor.current = holding;
+    const start = `${record?.id ?? 'new'}|${holding}`;
+    if (!holding || loading || (startedFor.current === start && mapping !== undefined)) return;
+    startedFor.current = start;
     setValue('shopCredentials', initialMapping(software, credentials, record?.credentials), { shouldDirty: false });
-  }, [holding, loading, software, credentials, record, setValue]);
+  });
 
   if (!company) return <Typography color="text.secondary">{translate('pecflow.settings.shops.chooseCompany')}</Typography>;
   if (softwareList.error || credentialList.error) {

@@ -39,7 +39,7 @@ export const shops: ResourceConfig = {
         ? (await dataProvider.create('shops', { data: fields })).data
         : (await dataProvider.replace('shops', { id: record!.id, data: fields })).data;
     const credentials = chosenCredentials(values.shopCredentials as CredentialMapping | undefined) ?? (record?.credentials as string[] | undefined) ?? [];
-    await dataProvider.update('shops', { id: saved.id, data: { credentials }, previousData: saved });
-    return saved;
+    // The merge-patch's answer is the centre as saved (the PUT's still has the former credentials).
+    return (await dataProvider.update('shops', { id: saved.id, data: { credentials }, previousData: saved })).data;
   },
 };
