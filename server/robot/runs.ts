@@ -24,6 +24,7 @@ import {
   CALLBACK_MESSAGES,
   CALLBACK_SCHEMAS,
   DPEC_START_STATUSES,
+  isDpecGranted,
   missingPrerequisites,
   pecStatusLabel,
   PREREQUISITE_LABELS,
@@ -41,9 +42,6 @@ import {
 export type Dossier = typeof pecDossiers.$inferSelect;
 export type Execution = typeof workflowExecutions.$inferSelect;
 export type RunKind = 'dpec' | 'billing';
-
-/** A file the insurer agreed to cover: it may be billed. */
-const dpecGranted = (d: Pick<Dossier, 'status' | 'numPec'>) => d.status === 'approved' && !!d.numPec;
 export type Outcome = 'running' | 'success' | 'pending' | 'refused' | 'error' | 'timeout';
 
 /** Workflow names: each contains "robot", which is how the action tab finds the robot's executions. */
@@ -176,7 +174,7 @@ export class RobotRuns {
           if (missing.length) throw prerequisitesError(missing.map((field) => ({ field, label: PREREQUISITE_LABELS[field], message: PREREQUISITE_MESSAGES[field] })));
         } else {
           const missing: { field: string; label: string; message: string }[] = [];
-          if (!d.statutFacturation && !dpecGranted(d)) missing.push({ field: 'dpec', label: 'DPEC accordé', message: BILLING_PREREQUISITE_MESSAGES.dpec });
+          if (!d.statutFacturation && !isDpecGranted(d)) missing.push({ field: 'dpec', label: 'DPEC accordé', message: BILLING_PREREQUISITE_MESSAGES.dpec });
           if (!d.numBilling) missing.push({ field: 'numBilling', label: 'N° de facture logiciel', message: BILLING_PREREQUISITE_MESSAGES.numBilling });
           if (!d.dateBilling) missing.push({ field: 'dateBilling', label: 'Date de facture logiciel', message: BILLING_PREREQUISITE_MESSAGES.dateBilling });
           if (!d.statutFacturation && missing.length) throw prerequisitesError(missing);
@@ -294,7 +292,7 @@ export class RobotRuns {
     const inRun = open && open.runKind && RUN_STEPS[open.runKind as RunKind].includes(type) && (input.run_id === undefined || input.run_id === open.runId) ? open : undefined;
 
     // Billing needs a granted DPEC, by the robot's run as by a result entered by hand.
-    if (type === 'billing' && input.success && !inRun && !d.statutFacturation && !dpecGranted(d)) {
+    if (type === 'billing' && input.success && !inRun && !d.statutFacturation && !isDpecGranted(d)) {
       throw conflict(`Facturation impossible : le DPEC de ce dossier n'est pas accordé (état « ${pecStatusLabel(d.status)} »).`);
     }
 

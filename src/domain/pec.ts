@@ -403,16 +403,22 @@ export function dpecButtonState(input: {
 }
 
 /** The billing button: enabled with pec.create once the DPEC succeeded, until the file is billed. */
+/** The insurer granted the request (approved, with its PEC number): the file may be billed. Server and UI share it. */
+export const isDpecGranted = (dossier: { status?: string | null; numPec?: string | null }) => dossier.status === 'approved' && !!dossier.numPec;
+
+/**
+ * Spec section 4: enabled with pec.create once the DPEC succeeded, that is was granted (a request still pending at the
+ * insurer has no PEC number to bill), and the file is not billed; "Facturé" once billed.
+ */
 export function billingButtonState(input: {
   canRun: boolean;
-  dossier: { statutFacturation?: boolean | null };
+  dossier: { statutFacturation?: boolean | null; status?: string | null; numPec?: string | null };
   executions: readonly WorkflowExecutionView[];
   busy?: boolean;
 }): ButtonState {
   if (input.dossier.statutFacturation) return { label: 'Facturé', disabled: true };
   const running = input.busy || input.executions.some((e) => !e.completedAt);
-  const dpecDone = robotStepResults(input.executions).dpec.state === 'success';
-  return { label: running ? 'En cours...' : 'Facturer', disabled: !input.canRun || !dpecDone || running };
+  return { label: running ? 'En cours...' : 'Facturer', disabled: !input.canRun || !isDpecGranted(input.dossier) || running };
 }
 
 // ---------- robot errors shaped for people (spec section 8) ----------

@@ -116,9 +116,10 @@ describe('buttons and robot steps (spec section 4)', () => {
 
   it('the billing button needs a granted DPEC, and says "Facturé" once billed', () => {
     const granted = [execution('dpec', 'success', '2026-01-01T10:01:00Z')];
-    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false }, executions: granted })).toEqual({ label: 'Facturer', disabled: false });
-    expect(billingButtonState({ canRun: false, dossier: { statutFacturation: false }, executions: granted }).disabled).toBe(true);
-    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false }, executions: [] }).disabled).toBe(true);
+    const approved = { statutFacturation: false, status: 'approved', numPec: 'PEC-1' };
+    expect(billingButtonState({ canRun: true, dossier: approved, executions: granted })).toEqual({ label: 'Facturer', disabled: false });
+    expect(billingButtonState({ canRun: false, dossier: approved, executions: granted }).disabled).toBe(true);
+    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false, status: 'pending' }, executions: granted }).disabled).toBe(true);
     expect(billingButtonState({ canRun: true, dossier: { statutFacturation: true }, executions: granted })).toEqual({ label: 'Facturé', disabled: true });
   });
 

@@ -158,30 +158,34 @@ describe('dpecButtonState, in the priority order of spec section 4', () => {
 
 describe('billingButtonState', () => {
   const dpecDone = [execution({ id: 1, type: 'scraping' }), execution({ id: 2, type: 'dpec' })];
+  const granted = { statutFacturation: false, status: 'approved', numPec: 'PEC-7' };
 
   it('shows "Facturé", disabled, once the file is billed, with or without the right', () => {
-    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: true }, executions: dpecDone })).toEqual({ label: 'Facturé', disabled: true });
+    expect(billingButtonState({ canRun: true, dossier: { ...granted, statutFacturation: true }, executions: dpecDone })).toEqual({ label: 'Facturé', disabled: true });
     expect(billingButtonState({ canRun: false, dossier: { statutFacturation: true }, executions: [] })).toEqual({ label: 'Facturé', disabled: true });
   });
 
-  it('is enabled with pec.create once the DPEC succeeded and the file is not billed', () => {
-    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false }, executions: dpecDone })).toEqual({ label: 'Facturer', disabled: false });
-    expect(billingButtonState({ canRun: true, dossier: {}, executions: dpecDone })).toEqual({ label: 'Facturer', disabled: false });
+  it('is enabled with pec.create once the DPEC was granted (approved, PEC number) and the file is not billed', () => {
+    expect(billingButtonState({ canRun: true, dossier: granted, executions: dpecDone })).toEqual({ label: 'Facturer', disabled: false });
+    expect(billingButtonState({ canRun: true, dossier: { status: 'approved', numPec: 'PEC-7' }, executions: dpecDone })).toEqual({ label: 'Facturer', disabled: false });
   });
 
   it('stays disabled without pec.create', () => {
-    expect(billingButtonState({ canRun: false, dossier: { statutFacturation: false }, executions: dpecDone })).toEqual({ label: 'Facturer', disabled: true });
+    expect(billingButtonState({ canRun: false, dossier: granted, executions: dpecDone })).toEqual({ label: 'Facturer', disabled: true });
   });
 
-  it('stays disabled until the DPEC succeeded', () => {
-    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false }, executions: [] })).toEqual({ label: 'Facturer', disabled: true });
+  it('stays disabled until the DPEC was granted: not filed, failed, or still pending at the insurer', () => {
+    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false, status: 'draft' }, executions: [] })).toEqual({ label: 'Facturer', disabled: true });
     const failed = [execution({ id: 1, type: 'scraping' }), execution({ id: 2, type: 'dpec_error', success: false })];
-    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false }, executions: failed })).toEqual({ label: 'Facturer', disabled: true });
+    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false, status: 'draft' }, executions: failed })).toEqual({ label: 'Facturer', disabled: true });
+    // "DPEC créé" but the insurer has not answered yet: nothing to bill.
+    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false, status: 'pending', numPec: null }, executions: dpecDone })).toEqual({ label: 'Facturer', disabled: true });
+    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false, status: 'approved', numPec: null }, executions: dpecDone })).toEqual({ label: 'Facturer', disabled: true });
   });
 
   it('says "En cours..." while a run is open or the action is being sent', () => {
     const billing = [...dpecDone, execution({ id: 3, type: 'billing', completed: false, startedAt: '2026-11-21T10:00:00.000Z' })];
-    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false }, executions: billing })).toEqual({ label: 'En cours...', disabled: true });
-    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false }, executions: dpecDone, busy: true })).toEqual({ label: 'En cours...', disabled: true });
+    expect(billingButtonState({ canRun: true, dossier: granted, executions: billing })).toEqual({ label: 'En cours...', disabled: true });
+    expect(billingButtonState({ canRun: true, dossier: granted, executions: dpecDone, busy: true })).toEqual({ label: 'En cours...', disabled: true });
   });
 });
