@@ -399,6 +399,9 @@ export const pecDossiers = pgTable(
     index('pec_dossiers_holding_idx').on(t.holdingId),
     index('pec_dossiers_holding_total_idx').on(t.holdingId, t.totalTtc, t.id),
     index('pec_dossiers_holding_validation_idx').on(t.holdingId, t.dateValidation, t.id),
+    // Descending sorts put empty values last (server/hydra/repository.ts): their own order.
+    index('pec_dossiers_holding_total_desc_idx').on(t.holdingId, t.totalTtc.desc().nullsLast(), t.id.desc().nullsFirst()),
+    index('pec_dossiers_holding_validation_desc_idx').on(t.holdingId, t.dateValidation.desc().nullsLast(), t.id.desc().nullsFirst()),
     index('pec_dossiers_search_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     index('pec_dossiers_expiry_idx').on(t.holdingId, t.datePeremption).where(sql`${t.statutFacturation} = false`),
   ],

@@ -194,11 +194,14 @@ export class ResourceRepository {
     const orderColumn = declared(this.decl.order, requested?.field ?? orderField)!;
     const direction = requested?.direction ?? defaultDirection;
     const by = direction === 'desc' ? desc : asc;
+    // Empty values last in both directions (PostgreSQL puts them first when descending): the highest amounts first,
+    // not the drafts without one. Only for nullable columns, so that indexes on the others still serve the sort.
+    const primary = direction === 'desc' && !orderColumn.notNull ? sql`${orderColumn} desc nulls last` : by(orderColumn);
     const rowsQuery = db
       .select(this.selection(query.paginate))
       .from(this.decl.table)
       .where(where)
-      .orderBy(by(orderColumn), by(this.decl.idColumn))
+      .orderBy(primary, by(this.decl.idColumn))
       .limit(query.itemsPerPage)
       .offset((query.page - 1) * query.itemsPerPage);
     const rows = await rowsQuery;

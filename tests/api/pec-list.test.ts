@@ -143,6 +143,18 @@ describe('the collection', () => {
     expect(dash.body.member.map((m: any) => m.id)).toEqual(bracket.body.member.map((m: any) => m.id));
     const amounts = dash.body.member.map((m: any) => m.totalTtc);
     expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
+    // Files without an amount (drafts) come last, whichever the direction: the highest amounts open the list.
+    for (const direction of ['asc', 'desc']) {
+      const all = await list(`sort=totalTtc&order=${direction}&limit=100&status[]=draft&status[]=rejected`);
+      expect(all.body.totalItems).toBeLessThanOrEqual(100);
+      const values = all.body.member.map((m: any) => m.totalTtc);
+      const firstEmpty = values.indexOf(null);
+      expect(firstEmpty, direction).toBeGreaterThan(0);
+      expect(values.slice(firstEmpty).every((v: unknown) => v === null), direction).toBe(true);
+    }
+    const highest = await list('sort=-totalTtc&limit=1');
+    const [max] = await server.database.query<{ m: string }>('select max(total_ttc)::text as m from pec_dossiers where holding_id = (select holding_id from shops where name = $1)', ['Horizon Paris Bastille']);
+    expect(highest.body.member[0].totalTtc).toBe(Number(max!.m));
     // An unknown sort falls back to the default.
     const unknown = await list('sort=patient');
     expect(unknown.body.member.map((m: any) => m.id)).toEqual((await list('')).body.member.map((m: any) => m.id));

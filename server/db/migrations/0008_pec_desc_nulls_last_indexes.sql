@@ -1,0 +1,2 @@
+CREATE INDEX "pec_dossiers_holding_total_desc_idx" ON "pec_dossiers" USING btree ("holding_id","total_ttc" DESC NULLS LAST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "pec_dossiers_holding_validation_desc_idx" ON "pec_dossiers" USING btree ("holding_id","date_validation" DESC NULLS LAST,"id" DESC NULLS FIRST);
