@@ -95,8 +95,16 @@ export const userSchema = z.object({
 export const USER_PASSWORD_REQUIRED = "Le mot de passe est requis lors de la création d'un utilisateur";
 
 /** A new user must be given a password. */
-export const userCreateSchema = userSchema.superRefine((user, ctx) => {
-  if (!user.password) ctx.addIssue({ code: 'custom', path: ['password'], message: USER_PASSWORD_REQUIRED });
+// Checked on the field itself (not after the whole object): the message shows with the others at the first submit.
+export const userCreateSchema = userSchema.extend({
+  password: z.preprocess(
+    (v) => (v === null || v === undefined ? '' : v),
+    z
+      .string({ error: USER_PASSWORD_REQUIRED })
+      .min(1, { error: USER_PASSWORD_REQUIRED, abort: true })
+      .max(TEXT_MAX, 'Le mot de passe ne peut pas dépasser 255 caractères')
+      .refine((v) => v.length >= PASSWORD_MIN, 'Le mot de passe doit faire au moins 6 caractères'),
+  ),
 });
 
 export const mutualSchema = z.object({
