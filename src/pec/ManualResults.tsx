@@ -18,6 +18,8 @@ interface FieldDef {
   kind: Kind;
   /** Key of the label under pecflow.pec.manual.fields (the key itself when absent). */
   label?: string;
+  /** The value the form starts with (the spec's defaults: 100 % Santé "oui", first fitting "non"). */
+  initial?: string;
 }
 interface Group {
   title?: string;
@@ -31,12 +33,12 @@ const device = (ear: 'droit' | 'gauche'): FieldDef[] => [
   { key: `appareil.${ear}.total_ttc`, kind: 'price', label: `total_ttc_${ear}` },
   { key: `appareil.${ear}.code_lpp`, kind: 'text', label: 'code_lpp' },
   { key: `appareil.${ear}.forme`, kind: 'text', label: 'forme' },
-  { key: `appareil.${ear}.premier_appareillage`, kind: 'yesno', label: 'premier_appareillage' },
+  { key: `appareil.${ear}.premier_appareillage`, kind: 'yesno', label: 'premier_appareillage', initial: 'non' },
 ];
 
 const FORMS: Record<CallbackType, Group[]> = {
   scraping: [
-    { fields: [{ key: 'appareil.offre_100_sante', kind: 'yesno', label: 'offre_100_sante' }] },
+    { fields: [{ key: 'appareil.offre_100_sante', kind: 'yesno', label: 'offre_100_sante', initial: 'oui' }] },
     { title: 'droit', fields: device('droit') },
     { title: 'gauche', fields: device('gauche') },
   ],
@@ -67,7 +69,7 @@ const FORMS: Record<CallbackType, Group[]> = {
 const emptyValues = (type: CallbackType) => ({
   success: true,
   messages: '',
-  ...Object.fromEntries(FORMS[type].flatMap((g) => g.fields.map((f) => [f.key, '']))),
+  ...Object.fromEntries(FORMS[type].flatMap((g) => g.fields.map((f) => [f.key, f.initial ?? '']))),
 });
 
 export function ManualResults({ record }: { record: PecDossierRecord }) {

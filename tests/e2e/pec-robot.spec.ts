@@ -124,6 +124,10 @@ test('a DPEC result entered by hand: "Dossier non initialisé" first, then price
   await expect(failure).not.toContainText('Robot API returned');
 
   await panel.getByRole('tab', { name: 'Ajouter des informations' }).click();
+  // The devices form starts with the spec's defaults: 100 % Santé "oui", first fitting "non".
+  const devices = panel.getByTestId('callback-form-scraping');
+  await expect(devices.locator('[data-field="appareil.offre_100_sante"]')).toHaveValue('oui');
+  await expect(devices.locator('[data-field="appareil.droit.premier_appareillage"]')).toHaveValue('non');
   await panel.getByRole('tab', { name: 'Demande de PEC' }).click();
   const form = panel.getByTestId('callback-form-dpec');
   const submit = form.getByRole('button', { name: 'Enregistrer le résultat' });
