@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { mutuals, networks, pecDossiers } from '../db/schema';
-import { invalidField } from '../http/errors';
+import { conflict, invalidField } from '../http/errors';
 import { bool, computed, text, timestamp } from '../hydra/fields';
 import { platformWide } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
@@ -57,6 +57,10 @@ export const networksResource: ResourceDeclaration = {
     // Marking one network as default unmarks the others, in the same transaction.
     async afterWrite({ tx }, id, input) {
       if (input.isDefault === true) await tx.update(networks).set({ isDefault: false }).where(and(ne(networks.id, id), eq(networks.isDefault, true)));
+    },
+    // Deleting the default network would leave the PEC form without one: another is named first.
+    beforeDelete(_context, existing) {
+      if (existing.isDefault) throw conflict("Impossible de supprimer le réseau par défaut : désignez d'abord un autre réseau par défaut.");
     },
   },
 };

@@ -104,6 +104,12 @@ describe('writing networks', () => {
     const rows = await auditRows(server, 'networks', empty.id);
     expect(rows.map((r) => r.action)).toEqual(['network.create', 'network.delete']);
     expect(rows[1]!.changes.code).toEqual({ before: 'VIDE', after: null });
+    // The default network is kept until another one is the default.
+    const current = await createNetwork({ name: 'Réseau Défaut', code: 'DEFAUT', isDefault: true });
+    expectProblem(await server.request('DELETE', `/api/networks/${current.id}`, { token: t.admin }), 409, "Impossible de supprimer le réseau par défaut : désignez d'abord un autre réseau par défaut.");
+    expect(await defaults()).toEqual([current.id]);
+    await server.request('PATCH', `/api/networks/${current.id}`, { token: t.admin, body: { isDefault: false }, headers: mergePatch });
+    expect((await server.request('DELETE', `/api/networks/${current.id}`, { token: t.admin })).status).toBe(204);
   });
 
   it('PUT replaces: description and default flag go back to their defaults', async () => {
