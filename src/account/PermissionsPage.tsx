@@ -74,7 +74,9 @@ export default function PermissionsPage() {
                             <>
                               {detail.description}
                               <br />
-                              <code>{detail.key}</code>
+                              <Box component="code" sx={{ overflowWrap: 'anywhere' }}>
+                                {detail.key}
+                              </Box>
                               {detail.groups.length > 0 &&
                                 ` · ${translate('pecflow.permissions.grantedBy')} ${detail.groups.map((g) => g.name).join(', ')}`}
                             </>

@@ -1,4 +1,4 @@
-import { Box, Typography } from '@mui/material';
+import { Typography } from '@mui/material';
 import { AppBar as RaAppBar, TitlePortal, useTranslate } from 'react-admin';
 import { NotificationBell } from './NotificationBell';
 import { ThemeToggle } from './ThemeToggle';
@@ -12,7 +12,6 @@ export function AppBar() {
         {translate('pecflow.app.name')}
       </Typography>
       <TitlePortal />
-      <Box flex={1} />
     </RaAppBar>
   );
 }

@@ -1,13 +1,19 @@
 import type { ReactNode } from 'react';
-import { Layout as RaLayout } from 'react-admin';
+import { LayoutClasses, Layout as RaLayout } from 'react-admin';
 import { AppBar } from './AppBar';
 import { Menu } from './Menu';
 import { Toasts } from './Toasts';
 
+/**
+ * react-admin's layout grows to fit its widest content (min-width: fit-content), so a wide table made the whole page
+ * scroll sideways on a phone. Here it keeps the window's width: wide content scrolls inside its own container.
+ */
+const FIT_WINDOW = { minWidth: 0, [`& .${LayoutClasses.content}`]: { minWidth: 0 } };
+
 export function Layout({ children }: { children: ReactNode }) {
   return (
     <>
-      <RaLayout appBar={AppBar} menu={Menu}>
+      <RaLayout appBar={AppBar} menu={Menu} sx={FIT_WINDOW}>
         {children}
       </RaLayout>
       <Toasts />

@@ -1,54 +1,98 @@
 // Toasts (spec section 2): bottom right, 5 s, paused while hovered, closed on click; an optional title above the text.
-import { Alert, AlertTitle, Snackbar } from '@mui/material';
-import { useEffect, useState } from 'react';
+// A notification shows as soon as it is sent: several stack (the newest at the bottom, at most MAX_TOASTS, the oldest
+// dropped first), each with its own timer.
+import { Alert, AlertTitle, Box, Grow } from '@mui/material';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useNotificationContext, useNotify, useTranslate, type NotificationPayload } from 'react-admin';
 import { TOAST_DURATION_MS } from '../domain/limits';
 
 type Severity = 'success' | 'error' | 'warning' | 'info';
 
+/** How many toasts show at once. */
+const MAX_TOASTS = 3;
+
+interface ShownToast {
+  key: number;
+  payload: NotificationPayload;
+}
+let lastKey = 0;
+
 export function Toasts() {
-  const { notifications, takeNotification } = useNotificationContext();
-  const translate = useTranslate();
-  const [current, setCurrent] = useState<NotificationPayload | undefined>();
-  const [open, setOpen] = useState(false);
+  const { notifications, setNotifications } = useNotificationContext();
+  const [toasts, setToasts] = useState<ShownToast[]>([]);
+  const seen = useRef(new WeakSet<NotificationPayload>());
 
+  // What react-admin queued joins the stack at once and leaves its queue.
   useEffect(() => {
-    if (!current && notifications.length) {
-      const next = takeNotification();
-      if (next) {
-        setCurrent(next);
-        setOpen(true);
-      }
-    }
-  }, [notifications, current, takeNotification]);
+    if (!notifications.length) return;
+    const fresh = notifications.filter((n) => !seen.current.has(n));
+    fresh.forEach((n) => seen.current.add(n));
+    if (fresh.length) setToasts((shown) => [...shown, ...fresh.map((payload) => ({ key: ++lastKey, payload }))].slice(-MAX_TOASTS));
+    setNotifications((queued) => queued.filter((n) => !notifications.includes(n)));
+  }, [notifications, setNotifications]);
 
-  if (!current) return null;
-  const { message, type = 'info', notificationOptions = {} } = current;
+  if (!toasts.length) return null;
+  return (
+    <Box
+      sx={{
+        position: 'fixed',
+        zIndex: 'snackbar',
+        right: { xs: 8, sm: 24 },
+        bottom: { xs: 8, sm: 24 },
+        left: { xs: 8, sm: 'auto' },
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'flex-end',
+        gap: 1,
+        pointerEvents: 'none',
+      }}
+    >
+      {toasts.map(({ key, payload }) => (
+        <Toast key={key} toast={payload} onClose={() => setToasts((shown) => shown.filter((t) => t.key !== key))} />
+      ))}
+    </Box>
+  );
+}
+
+function Toast({ toast, onClose }: { toast: NotificationPayload; onClose: () => void }) {
+  const translate = useTranslate();
+  const { message, type = 'info', notificationOptions = {} } = toast;
   const { messageArgs = {}, autoHideDuration } = notificationOptions;
+  const duration = autoHideDuration === undefined ? TOAST_DURATION_MS : autoHideDuration;
   const title = typeof messageArgs.title === 'string' ? messageArgs.title : undefined;
   const text = typeof message === 'string' ? translate(message, { _: message, ...messageArgs }) : message;
-  const close = () => setOpen(false);
+
+  // Its own timer, paused while the pointer is over it and resumed with the time left.
+  const [hovered, setHovered] = useState(false);
+  const left = useRef(duration);
+  const expire = useEffectEvent(onClose);
+  useEffect(() => {
+    const remaining = left.current;
+    if (hovered || remaining == null) return;
+    const started = Date.now();
+    const timer = setTimeout(expire, remaining);
+    return () => {
+      clearTimeout(timer);
+      left.current = remaining - (Date.now() - started);
+    };
+  }, [hovered]);
 
   return (
-    <Snackbar
-      open={open}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-      autoHideDuration={autoHideDuration === undefined ? TOAST_DURATION_MS : (autoHideDuration ?? undefined)}
-      onClose={(_event, reason) => reason !== 'clickaway' && close()}
-      slotProps={{ transition: { onExited: () => setCurrent(undefined) } }}
-    >
+    <Grow in appear>
       <Alert
         severity={type as Severity}
         variant="filled"
-        onClick={close}
+        onClick={onClose}
+        onMouseEnter={() => setHovered(true)}
+        onMouseLeave={() => setHovered(false)}
         role={type === 'error' ? 'alert' : 'status'}
-        sx={{ cursor: 'pointer', minWidth: 300, maxWidth: 480, whiteSpace: 'pre-line' }}
+        sx={{ pointerEvents: 'auto', cursor: 'pointer', width: { xs: '100%', sm: 'auto' }, minWidth: { sm: 300 }, maxWidth: 480, whiteSpace: 'pre-line', boxShadow: 6 }}
         data-testid="toast"
       >
         {title && <AlertTitle>{title}</AlertTitle>}
         {text}
       </Alert>
-    </Snackbar>
+    </Grow>
   );
 }
 

@@ -24,6 +24,9 @@ const ROBOT_FAILURE_KINDS = ['robot_error', 'robot_timeout'];
 
 // ---------- the page ----------
 
+/** n equal grid columns that may shrink below their content (a long line is cut, the page never widens). */
+const columns = (n: number) => `repeat(${n}, minmax(0, 1fr))`;
+
 export default function DashboardPage() {
   const translate = useTranslate();
   const errorText = useErrorText();
@@ -59,7 +62,7 @@ export default function DashboardPage() {
             <Typography id="dashboard-status" variant="subtitle1" component="h2" fontWeight={700} sx={{ mb: 1.5 }}>
               {translate('pecflow.dashboard.byStatus')}
             </Typography>
-            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(4, 1fr)', lg: 'repeat(8, 1fr)' }, gap: 1.5 }}>
+            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(2), sm: columns(4), lg: columns(8) }, gap: 1.5 }}>
               <FigureCard to={pecListLink({})} label={translate('pecflow.dashboard.all')} value={data?.total} testId="dashboard-total" />
               {PEC_STATUSES.map((status) => (
                 <FigureCard key={status} to={pecListLink(filters.status(status))} label={<StatusBadge status={status} />} value={data?.byStatus[status]} testId={`dashboard-status-${status}`} />
@@ -67,7 +70,7 @@ export default function DashboardPage() {
             </Box>
           </Box>
 
-          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
+          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(1), md: columns(2) }, gap: 2 }}>
             <ExpiringCard stats={data} filter={filters.expiring} />
             <FailuresCard stats={data} />
           </Box>
@@ -76,7 +79,7 @@ export default function DashboardPage() {
             <Typography id="dashboard-month" variant="subtitle1" component="h2" fontWeight={700} sx={{ mb: 1.5 }}>
               {translate('pecflow.dashboard.month', { month })}
             </Typography>
-            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
+            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(1), md: columns(2) }, gap: 2 }}>
               <MonthCard kind="approved" figures={data?.approvedThisMonth} to={pecListLink(filters.approvedThisMonth, { field: 'dateValidation', order: 'DESC' })} />
               <MonthCard kind="billed" figures={data?.billedThisMonth} to={pecListLink(filters.billedThisMonth)} />
             </Box>

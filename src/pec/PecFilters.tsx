@@ -99,6 +99,7 @@ export function PecFilters() {
       </Stack>
 
       <Collapse in={more} unmountOnExit>
+        {/* Side by side from sm up; on a phone the theme makes each field the full width. */}
         <Paper variant="outlined" sx={{ p: 2, mt: 1.5 }} data-testid="pec-more-filters">
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} alignItems={{ sm: 'center' }} flexWrap="wrap" useFlexGap>
             {(['after', 'before'] as const).map((bound) => (
@@ -109,6 +110,7 @@ export function PecFilters() {
                 label={translate(bound === 'after' ? 'pecflow.pec.filters.dateFrom' : 'pecflow.pec.filters.dateTo')}
                 value={day(created[bound])}
                 onChange={(event) => setCreated(bound, event.target.value)}
+                fullWidth={false}
                 slotProps={{ inputLabel: { shrink: true } }}
               />
             ))}
@@ -118,6 +120,7 @@ export function PecFilters() {
               label={translate('pecflow.pec.filters.sortField')}
               value={sort.field}
               onChange={(event) => setSort({ field: event.target.value, order: sort.order })}
+              fullWidth={false}
               sx={{ minWidth: 220 }}
             >
               {sortFields.map((field) => (

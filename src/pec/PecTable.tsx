@@ -31,16 +31,18 @@ interface Column {
   /** The order key when the column sorts. */
   sortBy?: string;
   align?: 'right';
+  /** Kept on one line (numbers, dates, amounts): on a narrow screen the table scrolls inside its container. */
+  nowrap?: boolean;
   render: (record: PecDossierRecord, text: ReturnType<typeof useDossierText>) => ReactNode;
 }
 
 const COLUMNS: Column[] = [
   { key: 'status', sortBy: 'status', render: (r) => <StatusBadge status={r.status} /> },
-  { key: 'numeroDossier', sortBy: 'numeroDossier', render: (r, t) => <strong>{t.value(r.numeroDossier)}</strong> },
+  { key: 'numeroDossier', sortBy: 'numeroDossier', nowrap: true, render: (r, t) => <strong>{t.value(r.numeroDossier)}</strong> },
   { key: 'shop', render: (r, t) => t.shop(r) },
   { key: 'network', render: (r, t) => t.network(r) },
-  { key: 'createdAt', sortBy: 'createdAt', render: (r) => formatDate(r.createdAt) },
-  { key: 'totalTtc', sortBy: 'totalTtc', align: 'right', render: (r) => formatEuros(r.totalTtc) },
+  { key: 'createdAt', sortBy: 'createdAt', nowrap: true, render: (r) => formatDate(r.createdAt) },
+  { key: 'totalTtc', sortBy: 'totalTtc', align: 'right', nowrap: true, render: (r) => formatEuros(r.totalTtc) },
   { key: 'numeroDevisAssure', render: (r, t) => t.value(r.numeroDevisAssure) },
 ];
 
@@ -149,7 +151,7 @@ export function PecTable({ onOpen, onCreate }: { onOpen: (id: number) => void; o
                       data-id={id}
                     >
                       {COLUMNS.map((column) => (
-                        <TableCell key={column.key} align={column.align} sx={{ whiteSpace: column.align ? 'nowrap' : undefined }}>
+                        <TableCell key={column.key} align={column.align} sx={{ whiteSpace: column.nowrap ? 'nowrap' : undefined }}>
                           {column.render(record, text)}
                         </TableCell>
                       ))}

@@ -132,7 +132,40 @@ test('a session the server no longer accepts leads to /login with the "Session e
   });
   await page.goto('/pec');
   await expect(page).toHaveURL(/\/login/);
-  const toast = page.getByTestId('toast');
-  await expect(toast).toContainText('Session expirée');
+  // Toasts stack: the one that says so, whatever else shows.
+  const toast = page.getByTestId('toast').filter({ hasText: 'Session expirée' });
   await expect(toast).toContainText('Votre session a expiré. Veuillez vous reconnecter pour continuer.');
+});
+
+test('toasts show at once and stack, the newest at the bottom; each closes after 5 s unless hovered, and on click', async ({ page }) => {
+  // The first export succeeds, the next fails: two toasts, the second while the first still shows.
+  let exports = 0;
+  await page.route(
+    (url) => url.pathname === '/api/pec_dossiers/export',
+    (route) =>
+      ++exports === 1
+        ? route.fulfill({ contentType: 'text/csv', headers: { 'Content-Disposition': 'attachment; filename="demandes-pec.csv"' }, body: 'N° dossier\r\n' })
+        : route.fulfill({ status: 503, json: { message: 'Export momentanément indisponible' } }),
+  );
+  await signIn(page, 'admin@pecflow.fr');
+  await page.goto('/pec');
+  const toasts = page.getByTestId('toast');
+  const done = toasts.filter({ hasText: 'Export terminé' });
+  const failed = toasts.filter({ hasText: "Erreur d'export" });
+
+  await page.getByRole('button', { name: 'Exporter' }).click();
+  await expect(done).toBeVisible();
+  await page.getByRole('button', { name: 'Exporter' }).click();
+  // At once (not after the first one's 5 s), under the first.
+  await expect(toasts).toHaveText([/^Export terminé/, /^Erreur d'export.*Export momentanément indisponible/], { timeout: 2_000 });
+  const shownAt = Date.now();
+
+  // The hovered one stays; the other closes after its own 5 s.
+  await failed.hover();
+  await expect(done).toBeHidden({ timeout: 7_000 });
+  await page.waitForTimeout(Math.max(0, shownAt + 6_000 - Date.now()));
+  await expect(failed).toBeVisible();
+
+  await failed.click();
+  await expect(toasts).toHaveCount(0, { timeout: 1_000 });
 });

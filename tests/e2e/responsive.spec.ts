@@ -1,0 +1,112 @@
+// The shell and its pages on a phone (390 px) and a laptop (1280 px): nothing makes the page scroll sideways, the
+// PEC table scrolls inside its own container, the app bar title is whole, the header buttons stay reachable.
+import { expect, test, type Page } from '@playwright/test';
+import { api, apiToken, signIn } from './helpers';
+import { drawer } from './pec-fixtures';
+
+const EMAIL = 'admin@pecflow.fr';
+
+/** What shows once each page has its data. */
+const PAGES: Record<string, (page: Page) => Promise<void>> = {
+  // (the dashboard's failures with the long texts of longFailureTexts)
+  '/pec': (page) => expect(page.getByTestId('pec-row').first()).toBeVisible(),
+  '/dashboard': (page) => expect(page.getByTestId('dashboard-failures').getByText(/^Robot API returned 502/).first()).toBeVisible(),
+  '/permissions': (page) => expect(page.getByTestId('module-system')).toBeVisible(),
+  '/profile': (page) => expect(page.getByTestId('profile-email')).toHaveText(EMAIL),
+  '/settings/shops': (page) => expect(page.getByTestId('list-row').first()).toBeVisible(),
+};
+
+async function expectFits(page: Page, width: number) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  // The page title in the app bar is not cut ("Gestion des…").
+  const title = page.locator('#react-admin-title');
+  await expect(title).not.toBeEmpty();
+  expect(await title.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+}
+
+/**
+ * The robot failures of the dashboard told by notifications with a long text (one line each, cut with an ellipsis):
+ * such a line used to widen the whole page.
+ */
+async function longFailureTexts(page: Page, token: string) {
+  const failed = await api<{ member: { id: number }[] }>(page.request, token, 'GET', '/api/pec_dossiers?robotFailedWithinDays=7&itemsPerPage=5');
+  expect(failed.member.length).toBeGreaterThan(0);
+  await page.route(
+    (url) => url.pathname === '/api/notifications' && url.searchParams.get('itemsPerPage') === '100',
+    async (route) => {
+      const feed = await (await route.fetch()).json();
+      const told = failed.member.map(({ id }, index) => ({
+        id: 1_000_000 + index,
+        title: 'Échec du DPEC',
+        description: "Robot API returned 502: la mutuelle n'est pas reconnue par le portail du réseau, vérifiez sa configuration dans les réseaux",
+        link: `/pec?id=${id}`,
+        read: false,
+        createdAt: new Date().toISOString(),
+        kind: 'robot_error',
+        dossierId: id,
+      }));
+      await route.fulfill({ json: { ...feed, member: [...told, ...feed.member] } });
+    },
+  );
+}
+
+test.describe('on a phone, 390 px wide', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('no page scrolls sideways, the app bar title is whole', async ({ page, request }) => {
+    await longFailureTexts(page, await apiToken(request, EMAIL));
+    await signIn(page, EMAIL);
+    for (const [path, loaded] of Object.entries(PAGES)) {
+      await page.goto(path);
+      await loaded(page);
+      await expectFits(page, 390);
+    }
+  });
+
+  test('/pec: the create button is reachable, the filters stack and the table scrolls in its own container', async ({ page }) => {
+    await signIn(page, EMAIL);
+    await page.goto('/pec');
+    await expect(page.getByTestId('pec-row').first()).toBeVisible();
+
+    // Filters one under the other, each within the screen.
+    const search = page.getByRole('searchbox', { name: 'Rechercher' });
+    const status = page.getByRole('combobox', { name: /^État/ });
+    const searchBox = (await search.boundingBox())!;
+    const statusBox = (await status.boundingBox())!;
+    expect(statusBox.y).toBeGreaterThanOrEqual(searchBox.y + searchBox.height);
+    for (const box of [searchBox, statusBox]) expect(box.x + box.width).toBeLessThanOrEqual(390);
+
+    // The table is wider than the screen: it scrolls by itself, the page does not.
+    const container = page.getByTestId('pec-table').locator('..');
+    expect(await container.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    const lastHeader = page.getByRole('columnheader', { name: 'Numéro devis' });
+    await expect(lastHeader).not.toBeInViewport();
+    await container.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+    await expect(lastHeader).toBeInViewport();
+    await expectFits(page, 390);
+
+    const create = page.getByRole('button', { name: 'Nouvelle Demande de PEC' });
+    await expect(create).toBeInViewport({ ratio: 1 });
+    await create.click();
+    await expect(drawer(page).getByRole('tab')).toHaveText(['Informations PEC']);
+  });
+});
+
+test.describe('on a laptop, 1280 px wide', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test('no page scrolls sideways, the PEC header buttons share one line', async ({ page, request }) => {
+    await longFailureTexts(page, await apiToken(request, EMAIL));
+    await signIn(page, EMAIL);
+    for (const [path, loaded] of Object.entries(PAGES)) {
+      await page.goto(path);
+      await loaded(page);
+      await expectFits(page, 1280);
+    }
+    await page.goto('/pec');
+    const tops = await Promise.all(
+      ['Exporter', 'Importer', 'Nouvelle Demande de PEC'].map(async (name) => (await page.getByRole('button', { name }).boundingBox())!.y),
+    );
+    expect(new Set(tops).size).toBe(1);
+  });
+});
