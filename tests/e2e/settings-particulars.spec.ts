@@ -165,12 +165,12 @@ test('a role edit grants a permission by module, and the audit trail shows it', 
     .filter({ hasText: 'Modification' });
   await expect(entry).toContainText('admin@pecflow.fr');
   await expect(entry).toContainText('Modification');
-  await expect(entry).toContainText('permissions');
+  await expect(entry).toContainText('Permissions');
   await entry.click();
   const detail = page.getByTestId('resource-drawer');
   await expect(detail.getByRole('heading', { name: /^Détail/ })).toBeVisible();
   const changes = detail.getByTestId('audit-changes');
-  await expect(changes.getByRole('row', { name: /permissions/ })).toContainText('settings.pec.create');
+  await expect(changes.getByRole('row', { name: /Permissions/ })).toContainText('settings.pec.create');
 });
 
 test('bulk Désactiver and bulk delete go through the confirmation, with the spec toasts', async ({ page, request }) => {

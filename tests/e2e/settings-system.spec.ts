@@ -54,10 +54,10 @@ test('a system setting is edited with Enregistrer / Annuler, checked by the serv
   await chooseOption(page, audit, 'Action', 'Modification');
   const entry = audit.getByTestId('list-row').filter({ hasText: 'Modification' }).first();
   await expect(entry).toContainText('admin@pecflow.fr');
-  await expect(entry).toContainText('value');
+  await expect(entry).toContainText('Valeur');
   await entry.click();
   const changes = page.getByTestId('resource-drawer').getByTestId('audit-changes');
-  await expect(changes.getByRole('row', { name: /value/ })).toHaveText(/value\s*30\s*45/);
+  await expect(changes.getByRole('row', { name: /Valeur/ })).toHaveText(/Valeur\s*30\s*45/);
 
   // Back to the demo value for the other tests.
   const admin = await apiToken(request, 'admin@pecflow.fr');

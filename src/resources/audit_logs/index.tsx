@@ -1,7 +1,7 @@
 // Journal d'audit: who did what and when, with the changed fields; filtered by user, action, element and date.
 import { formatDateTime } from '../../domain/format';
 import type { ResourceConfig } from '../types';
-import { ActionFilter, ActionLabel, ChangedFields, ChangesTable, EntityLabel, ENTITY_CHOICES } from './parts';
+import { ActionFilter, ActionLabel, ActorLabel, ChangedFields, ChangesTable, EntityLabel, ENTITY_CHOICES } from './parts';
 
 export const auditLogs: ResourceConfig = {
   name: 'audit_logs',
@@ -9,10 +9,10 @@ export const auditLogs: ResourceConfig = {
   feminine: true,
   columns: [
     { source: 'createdAt', render: (record) => formatDateTime(record.createdAt as string) },
-    { source: 'actorEmail', sortBy: false },
+    { source: 'actorEmail', sortBy: false, render: (record) => <ActorLabel email={record.actorEmail} /> },
     { source: 'action', render: (record) => <ActionLabel action={record.action} /> },
     { source: 'entity', sortBy: false, render: (record) => <EntityLabel entity={record.entity} id={record.entityId} /> },
-    { source: 'changes', sortBy: false, render: (record) => <ChangedFields changes={record.changes} /> },
+    { source: 'changes', sortBy: false, render: (record) => <ChangedFields changes={record.changes} entity={record.entity} /> },
   ],
   listExclude: ['entityId', 'actorId'],
   filters: [
@@ -25,7 +25,8 @@ export const auditLogs: ResourceConfig = {
   show: {
     createdAt: ({ record }) => <>{formatDateTime(record.createdAt as string)}</>,
     action: ({ record }) => <ActionLabel action={record.action} />,
+    actorEmail: ({ record }) => <ActorLabel email={record.actorEmail} />,
     entity: ({ record }) => <EntityLabel entity={record.entity} />,
-    changes: ({ record }) => <ChangesTable changes={record.changes} />,
+    changes: ({ record }) => <ChangesTable changes={record.changes} entity={record.entity} />,
   },
 };

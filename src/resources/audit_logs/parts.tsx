@@ -16,12 +16,25 @@ const AUDIT_NAMES: Record<string, string> = {
   software: 'software',
   credential_software: 'credential',
   configs: 'system.setting',
+  pec_dossiers: 'pec_dossier',
 };
 
 const VERBS = ['create', 'update', 'delete', 'archive', 'bulk_update', 'bulk_delete'] as const;
 
+/** What the filter offers: the generic verbs over every entity, then the PEC files' own events. */
+const PEC = (...events: string[]) => events.map((event) => `pec_dossier.${event}`);
+const ACTION_OPTIONS: { value: string; actions: string[] }[] = [
+  ...VERBS.map((verb) => ({ value: verb, actions: Object.values(AUDIT_NAMES).map((name) => `${name}.${verb}`) })),
+  { value: 'read', actions: PEC('read') },
+  { value: 'export', actions: PEC('export') },
+  { value: 'import', actions: PEC('import') },
+  { value: 'robot_start', actions: PEC('dpec_start', 'billing_start') },
+  { value: 'robot_result', actions: PEC('callback_scraping', 'callback_dpec', 'callback_billing') },
+  { value: 'robot_failure', actions: PEC('run_error', 'run_timeout') },
+];
+
 /** The entities of the trail, labelled with their French plural. */
-export const ENTITY_CHOICES = [...SETTINGS_RESOURCE_NAMES.filter((name) => name !== 'audit_logs'), 'configs'].map((name) => ({ id: name, name: `resources.${name}.name` }));
+export const ENTITY_CHOICES = [...SETTINGS_RESOURCE_NAMES.filter((name) => name !== 'audit_logs'), 'configs', 'pec_dossiers'].map((name) => ({ id: name, name: `resources.${name}.name` }));
 
 type Changes = Record<string, { before?: unknown; after?: unknown }>;
 
@@ -30,11 +43,24 @@ const verbOf = (action: unknown) => {
   return VERBS.find((verb) => text.endsWith(`.${verb}`));
 };
 
-/** "Modification" for holding.update; the raw action when it is not one of the generic verbs. */
+/** "Modification" for holding.update, "Consultation" for pec_dossier.read; the raw action when it has no label. */
 export function ActionLabel({ action }: { action: unknown }) {
   const translate = useTranslate();
-  const verb = verbOf(action);
-  return <>{verb ? translate(`pecflow.settings.audit.actions.${verb}`) : String(action ?? '')}</>;
+  const text = String(action ?? '');
+  const event = verbOf(action) ?? text.slice(text.lastIndexOf('.') + 1);
+  return <>{translate(`pecflow.settings.audit.actions.${event}`, { _: text })}</>;
+}
+
+/** A changed field by its French label ("Montant du devis"), else as the API names it. */
+function useFieldLabel(entity: unknown) {
+  const translate = useTranslate();
+  return (field: string) => translate(`resources.${String(entity ?? '')}.fields.${field}`, { _: translate(`pecflow.settings.audit.fields.${field}`, { _: field }) });
+}
+
+/** Who did it: the user's email, or the robot / the platform's own jobs. */
+export function ActorLabel({ email }: { email: unknown }) {
+  const translate = useTranslate();
+  return <>{email ? String(email) : translate('pecflow.settings.audit.system')}</>;
 }
 
 /** "Organisations n° 3". */
@@ -45,16 +71,18 @@ export function EntityLabel({ entity, id }: { entity: unknown; id?: unknown }) {
   return <>{id ? `${label} n° ${String(id)}` : label}</>;
 }
 
-export function ChangedFields({ changes }: { changes: unknown }) {
+export function ChangedFields({ changes, entity }: { changes: unknown; entity: unknown }) {
   const translate = useTranslate();
+  const label = useFieldLabel(entity);
   const keys = changes && typeof changes === 'object' ? Object.keys(changes) : [];
-  return <>{keys.length ? keys.join(', ') : translate('pecflow.settings.audit.noChange')}</>;
+  return <>{keys.length ? keys.map(label).join(', ') : translate('pecflow.settings.audit.noChange')}</>;
 }
 
 const show = (value: unknown) => (value === undefined || value === null || value === '' ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value));
 
-export function ChangesTable({ changes }: { changes: unknown }) {
+export function ChangesTable({ changes, entity }: { changes: unknown; entity: unknown }) {
   const translate = useTranslate();
+  const label = useFieldLabel(entity);
   const entries = Object.entries((changes && typeof changes === 'object' ? changes : {}) as Changes);
   if (entries.length === 0) return <Typography variant="body2">{translate('pecflow.settings.audit.noChange')}</Typography>;
   return (
@@ -69,7 +97,7 @@ export function ChangesTable({ changes }: { changes: unknown }) {
       <TableBody>
         {entries.map(([field, change]) => (
           <TableRow key={field}>
-            <TableCell>{field}</TableCell>
+            <TableCell>{label(field)}</TableCell>
             <TableCell sx={{ wordBreak: 'break-word' }}>{show(change?.before)}</TableCell>
             <TableCell sx={{ wordBreak: 'break-word' }}>{show(change?.after)}</TableCell>
           </TableRow>
@@ -79,16 +107,16 @@ export function ChangesTable({ changes }: { changes: unknown }) {
   );
 }
 
-/** The action filter: a verb, sent as the list of full actions it stands for (action[]=holding.update&...). */
+/** The action filter: a kind of action, sent as the list of full actions it stands for (action[]=holding.update&...). */
 export function ActionFilter({ source }: { source: string }) {
   const translate = useTranslate();
   return (
     <SelectFilter
       source={source}
       label={translate('resources.audit_logs.fields.action')}
-      options={VERBS.map((verb) => ({ value: verb, label: translate(`pecflow.settings.audit.actions.${verb}`) }))}
-      toFilter={(verb) => Object.values(AUDIT_NAMES).map((name) => `${name}.${verb}`)}
-      fromFilter={(value) => (Array.isArray(value) ? verbOf(value[0]) : undefined)}
+      options={ACTION_OPTIONS.map(({ value }) => ({ value, label: translate(`pecflow.settings.audit.actions.${value}`) }))}
+      toFilter={(value) => ACTION_OPTIONS.find((option) => option.value === value)?.actions ?? []}
+      fromFilter={(value) => (Array.isArray(value) ? ACTION_OPTIONS.find((option) => option.actions[0] === value[0])?.value : undefined)}
     />
   );
 }
