@@ -224,6 +224,8 @@ export const fr = {
       form: {
         numeroDossier: 'ID Pecflow',
         numeroDossierHelp: 'Généré automatiquement si laissé vide',
+        noOrganisation:
+          "Les réseaux ne sont proposés qu'aux utilisateurs rattachés à une organisation : créez cette demande depuis un compte de l'organisation du centre.",
         status: 'État',
         networkId: 'Réseau',
         network: 'Réseau',

@@ -59,7 +59,7 @@ function useOptions(networkId: number | undefined, enabled: boolean) {
     const ref = m.network && typeof m.network === 'object' ? m.network.id : (m.networkId ?? idFromReference(m.network, 'networks'));
     return ref === networkId;
   });
-  return { networks: networks.data ?? [], shops: shops.data ?? [], mutuals: mutualsOfNetwork, mutualsLoading: mutuals.isFetching };
+  return { holdingId, networks: networks.data ?? [], shops: shops.data ?? [], mutuals: mutualsOfNetwork, mutualsLoading: mutuals.isFetching };
 }
 
 const activeOr = (options: OptionRecord[], keep: unknown) => options.filter((o) => o.status === undefined || o.status === 'Active' || o.id === keep);
@@ -155,7 +155,9 @@ function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord
   const options = useOptions(networkId, true);
   const [saving, setSaving] = useState(false);
 
-  const networks = activeOr(options.networks, record?.network?.id);
+  // The file's own network stays listed even when the list has not got it (a user with no organisation loads none).
+  const listed = activeOr(options.networks, record?.network?.id);
+  const networks = record?.network && !listed.some((n) => n.id === record.network!.id) ? [...listed, { ...record.network, name: record.network.name ?? '' }] : listed;
   const network = networks.find((n) => n.id === networkId) ?? (record?.network?.id === networkId ? record?.network : undefined);
   const missing = missingPrerequisites({
     numeroDossierAssure: String(form.values.numeroDossierAssure ?? ''),
@@ -235,7 +237,12 @@ function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord
 
   return (
     <FormBox onSubmit={() => void submit()} testId="pec-form">
-      {needsContractNumberNotice(network?.name) && (
+      {creating && !options.holdingId && (
+        <Alert severity="warning" sx={{ mb: 2 }} data-testid="no-organisation-notice">
+          {translate('pecflow.pec.form.noOrganisation')}
+        </Alert>
+      )}
+      {creating && needsContractNumberNotice(network?.name) && (
         <Alert severity="info" sx={{ mb: 2 }} data-testid="contract-number-notice">
           {CONTRACT_NUMBER_NOTICE}
         </Alert>

@@ -45,7 +45,7 @@ test('"Lecture seule" sees files but no button that changes them', async ({ page
   await expect(panel.getByRole('button', { name: 'Modifier' })).toHaveCount(0);
 });
 
-test('Exporter and Importer follow export.pec and import.pec; the export is the CSV of the current filters', async ({ page }) => {
+test('Exporter and Importer follow export.pec and import.pec; the export is the CSV of the current filters', async ({ page, request }) => {
   // An audioprothésiste exports and creates, but does not import.
   await signIn(page, 'audio@audition-horizon.fr');
   await page.goto('/pec');
@@ -59,7 +59,9 @@ test('Exporter and Importer follow export.pec and import.pec; the export is the 
   await page.getByRole('combobox', { name: 'État' }).click();
   await page.getByRole('option', { name: 'Payé' }).click();
   await expect(page).toHaveURL(/paid/);
-  const paid = await listCount(page);
+  // The count once the filtered list has arrived (the URL changes first).
+  const { totalItems: paid } = await api<{ totalItems: number }>(request, await apiToken(request, 'direction@audition-horizon.fr'), 'GET', '/api/pec_dossiers?status=paid');
+  await expect.poll(() => listCount(page)).toBe(paid);
 
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Exporter' }).click();
@@ -108,4 +110,21 @@ test('Importer: a file with a wrong line creates nothing and names the line; a c
   await expect(page.getByTestId('pec-row')).toHaveCount(1);
   await expect(page.getByTestId('pec-row')).toContainText('Brouillon');
   await expect(page.getByTestId('pec-row')).toContainText(/1\s450,50\s€/);
+});
+
+test('a platform administrator (no organisation) is told why no network is offered, and edits a file keeping its network', async ({ page, request }) => {
+  const file = await firstFile(request, 'admin@pecflow.fr', 'status=draft');
+  await signIn(page, 'admin@pecflow.fr');
+  await page.goto('/pec');
+  await page.getByRole('button', { name: 'Nouvelle Demande de PEC' }).click();
+  await expect(drawer(page).getByTestId('no-organisation-notice')).toContainText("qu'aux utilisateurs rattachés à une organisation");
+  await drawer(page).getByRole('button', { name: 'Annuler' }).click();
+
+  const detail = await api<{ network: { name: string } }>(request, await apiToken(request, 'admin@pecflow.fr'), 'GET', `/api/pec_dossiers/${file.id}`);
+  await openFile(page, { id: file.id, numeroDossier: file.numeroDossier, numeroDossierAssure: file.numeroDossierAssure });
+  const panel = drawer(page);
+  await panel.getByRole('tab', { name: 'Informations initiales' }).click();
+  await panel.getByRole('button', { name: 'Modifier' }).click();
+  await expect(panel.getByRole('combobox', { name: /^Réseau/ })).toHaveText(detail.network.name);
+  await expect(panel.getByTestId('no-organisation-notice')).toHaveCount(0);
 });
