@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { configs } from '../db/schema';
 import { invalidField } from '../http/errors';
-import { bool, column, text, timestamp } from '../hydra/fields';
+import { bool, column, derived, text, timestamp } from '../hydra/fields';
 import { platformWide } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
 import { SYSTEM_SETTINGS } from '../db/seed/settings';
@@ -24,6 +24,8 @@ export const configsResource: ResourceDeclaration = {
     valueType: text(configs.valueType, { writable: false }),
     isEditable: bool(configs.isEditable, { writable: false }),
     category: text(configs.category, { writable: false, description: 'general, security, email, api, storage ou integrations' }),
+    // What a new value must respect (min, max, integer, choices, url), so that the screen checks it as the server does.
+    rule: derived('object', (row) => SYSTEM_SETTINGS.find((s) => s.key === row.key)?.rule ?? null, { description: 'Contraintes de la valeur : min, max, integer, choices, url' }),
     updatedAt: timestamp(configs.updatedAt),
   },
   schema: { create: configSchema, update: configSchema },

@@ -7,7 +7,7 @@ import type { AppDataProvider } from '../dataProvider';
 import { extractErrorMessage } from '../domain/errors';
 import { formatDateTime } from '../domain/format';
 import { hasPermission } from '../domain/permissions';
-import { SETTING_CATEGORIES, SETTING_CATEGORY_LABELS, settingValueError, type SettingCategory } from '../domain/settings';
+import { SETTING_CATEGORIES, SETTING_CATEGORY_LABELS, settingValueError, type SettingCategory, type SettingRule } from '../domain/settings';
 import { LoadError } from './fields';
 import { useWrite } from './useWrite';
 
@@ -126,7 +126,7 @@ type ValueType = 'boolean' | 'number' | 'string' | 'array' | 'object';
 const draftOf = (type: ValueType, value: unknown) => (type === 'array' || type === 'object' ? JSON.stringify(value ?? (type === 'array' ? [] : {}), null, 2) : value);
 
 /** The draft as a value, or the reason it is not one. */
-function parseDraft(type: ValueType, draft: unknown, translate: (key: string) => string): { value?: unknown; error?: string } {
+function parseDraft(type: ValueType, draft: unknown, translate: (key: string) => string, rule?: SettingRule): { value?: unknown; error?: string } {
   let value = draft;
   if (type === 'array' || type === 'object') {
     try {
@@ -136,7 +136,7 @@ function parseDraft(type: ValueType, draft: unknown, translate: (key: string) =>
     }
   }
   if (type === 'number') value = draft === '' || draft === null ? NaN : Number(draft);
-  const error = settingValueError(type, value);
+  const error = settingValueError(type, value, rule);
   return error ? { error } : { value };
 }
 
@@ -149,7 +149,8 @@ function SettingCard({ setting, canEdit }: { setting: RaRecord; canEdit: boolean
   const [draft, setDraft] = useState<unknown>(original);
   const [serverError, setServerError] = useState<string>();
   const editable = canEdit && setting.isEditable === true;
-  const parsed = parseDraft(type, draft, translate);
+  const rule = (setting.rule ?? undefined) as SettingRule | undefined;
+  const parsed = parseDraft(type, draft, translate, rule);
   const changed = parsed.error ? String(draft) !== String(original) : JSON.stringify(parsed.value) !== JSON.stringify(setting.value);
   const error = changed ? (parsed.error ?? serverError) : undefined;
   const label = String(setting.key);
@@ -186,7 +187,7 @@ function SettingCard({ setting, canEdit }: { setting: RaRecord; canEdit: boolean
             />
           </Box>
         </Stack>
-        <ValueEditor type={type} label={label} value={draft} onChange={setDraft} disabled={!editable || saving} error={error} />
+        <ValueEditor type={type} label={String(setting.description ?? label)} rule={rule} value={draft} onChange={setDraft} disabled={!editable || saving} error={error} />
         {editable && changed && (
           <Stack direction="row" spacing={1} justifyContent="flex-end" sx={{ mt: 1 }}>
             <Button
@@ -216,14 +217,15 @@ function SettingCard({ setting, canEdit }: { setting: RaRecord; canEdit: boolean
 interface EditorProps {
   type: ValueType;
   label: string;
+  rule?: SettingRule;
   value: unknown;
   onChange: (value: unknown) => void;
   disabled: boolean;
   error?: string;
 }
 
-/** A switch for booleans, a number field, a text field, a JSON editor for lists and objects. */
-function ValueEditor({ type, label, value, onChange, disabled, error }: EditorProps) {
+/** A switch for booleans, a number field, a list of the accepted values, a text field, a JSON editor for lists and objects. */
+function ValueEditor({ type, label, rule, value, onChange, disabled, error }: EditorProps) {
   const translate = useTranslate();
   if (type === 'boolean') {
     return (
@@ -238,7 +240,19 @@ function ValueEditor({ type, label, value, onChange, disabled, error }: EditorPr
       </Stack>
     );
   }
+  if (type === 'string' && rule?.choices) {
+    return (
+      <TextField select fullWidth size="small" value={value ?? ''} onChange={(event) => onChange(event.target.value)} disabled={disabled} error={!!error} helperText={error} slotProps={{ htmlInput: { 'aria-label': label } }}>
+        {rule.choices.map((choice) => (
+          <MenuItem key={choice} value={choice}>
+            {choice}
+          </MenuItem>
+        ))}
+      </TextField>
+    );
+  }
   const json = type === 'array' || type === 'object';
+  const bounds = type === 'number' ? { min: rule?.min, max: rule?.max, step: rule?.integer ? 1 : 'any' } : {};
   return (
     <TextField
       fullWidth
@@ -251,7 +265,7 @@ function ValueEditor({ type, label, value, onChange, disabled, error }: EditorPr
       disabled={disabled}
       error={!!error}
       helperText={error}
-      slotProps={{ htmlInput: { 'aria-label': label, spellCheck: false, style: json ? { fontFamily: 'monospace' } : undefined } }}
+      slotProps={{ htmlInput: { 'aria-label': label, spellCheck: false, ...bounds, style: json ? { fontFamily: 'monospace' } : undefined } }}
     />
   );
 }

@@ -30,6 +30,10 @@ describe('GET /api/configs', () => {
     }
     expect(settings['security.access_token_ttl']).toMatchObject({ value: 3600, isEditable: true, category: 'security' });
     expect(settings['general.app_version']).toMatchObject({ value: '1.0.0', isEditable: false });
+    // Each setting's rule, the one the server checks, for the screen to check it as well.
+    expect(settings['security.login_max_attempts']!.rule).toMatchObject({ integer: true, min: expect.any(Number) });
+    expect(settings['integrations.robot_mode']!.rule).toEqual({ choices: ['simulator', 'http'] });
+    expect(settings['general.app_version']!.rule).toBeNull();
   });
 
   it('filters by category (GET /api/configs?category=) and is one unpaginated list', async () => {

@@ -72,7 +72,7 @@ const CONTRACT: Record<string, { fields: Spec; operations: string[] }> = {
     operations: ['GET list', 'POST create', 'GET show', 'PATCH edit', 'PUT edit', 'DELETE delete'],
   },
   configs: {
-    fields: { key: 'string ro name', description: 'string ro', value: 'string', valueType: 'string ro', isEditable: 'boolean ro', category: 'string ro', updatedAt: 'dateTime ro' },
+    fields: { key: 'string ro name', description: 'string ro', value: 'string', valueType: 'string ro', isEditable: 'boolean ro', category: 'string ro', rule: 'string ro', updatedAt: 'dateTime ro' },
     operations: ['GET list', 'GET show', 'PATCH edit', 'PUT edit'],
   },
   audit_logs: {

@@ -61,7 +61,7 @@ test('the shop credential editor offers compatible active credentials, preselect
     if (r.url().endsWith(shop['@id'] as string) && ['PUT', 'PATCH'].includes(r.method())) writes.push(`${r.method()} ${r.headers()['content-type']?.split(';')[0]}`);
   });
   await drawer.getByRole('button', { name: 'Enregistrer' }).click();
-  await expect(page.getByTestId('toast')).toContainText('Centre mis à jour avec succès');
+  await expect(page.getByTestId('toast').filter({ hasText: 'Centre mis à jour avec succès' })).toBeVisible();
   expect(writes).toEqual(['PUT application/json', 'PATCH application/merge-patch+json']);
 
   const saved = await api<{ credentials: string[] }>(request, admin, 'GET', shop['@id'] as string);
@@ -88,7 +88,7 @@ test('marking a network as default says so and unmarks the others', async ({ pag
   await expect(toggle).not.toBeChecked();
   await toggle.check();
   await drawer.getByRole('button', { name: 'Enregistrer' }).click();
-  const toast = page.getByTestId('toast');
+  const toast = page.getByTestId('toast').filter({ hasText: 'Réseau par défaut mis à jour' });
   await expect(toast).toContainText('Réseau par défaut mis à jour');
   await expect(toast).toContainText(`${network.name} est maintenant le réseau par défaut. Les autres réseaux ont été décochés automatiquement.`);
   await expect(list.getByTestId('list-row')).toContainText('Par défaut');
@@ -115,7 +115,7 @@ test('a user password is hidden behind "Modifier le mot de passe" and kept when 
   await chooseOption(page, drawer, 'Centres', 'Horizon Boulogne');
   await page.keyboard.press('Escape');
   await drawer.getByRole('button', { name: 'Enregistrer' }).click();
-  await expect(page.getByTestId('toast')).toContainText('Utilisateur mis à jour avec succès');
+  await expect(page.getByTestId('toast').filter({ hasText: 'Utilisateur mis à jour avec succès' })).toBeVisible();
   await expect(list.getByTestId('list-row')).toContainText('1 centre(s)');
   await apiToken(request, email, 'Ancien2026!');
 
@@ -146,11 +146,16 @@ test('a role edit grants a permission by module, and the audit trail shows it', 
   await expect(module).toContainText('1 / 4');
   await module.getByText('Dossiers patients (PEC)').click();
   await expect(module.getByRole('checkbox', { name: /Voir les demandes de PEC/ })).toBeChecked();
-  await module.getByRole('checkbox', { name: /Créer des demandes de PEC/ }).check();
+  // The module has just unfolded: the first click can land while it is still moving.
+  const create = module.getByRole('checkbox', { name: /Créer des demandes de PEC/ });
+  await expect(async () => {
+    await create.check();
+    await expect(create).toBeChecked({ timeout: 1000 });
+  }).toPass();
   await expect(module).toContainText('2 / 4');
   await expect(module.getByText('Création', { exact: true }).first()).toBeVisible();
   await drawer.getByRole('button', { name: 'Enregistrer' }).click();
-  await expect(page.getByTestId('toast')).toContainText('Rôle mis à jour avec succès');
+  await expect(page.getByTestId('toast').filter({ hasText: 'Rôle mis à jour avec succès' })).toBeVisible();
   await expect(list.getByTestId('list-row')).toContainText('2 permissions');
   const saved = await api<{ permissions: string[] }>(request, admin, 'GET', role['@id'] as string);
   expect(saved.permissions.sort()).toEqual(['pec.view', 'settings.pec.create']);
@@ -187,7 +192,7 @@ test('bulk Désactiver and bulk delete go through the confirmation, with the spe
   const bulk = list.getByTestId('bulk-actions');
   await expect(bulk).toContainText('3 sélectionnées');
   await bulk.getByRole('button', { name: 'Désactiver' }).click();
-  await expect(page.getByTestId('toast')).toContainText('3 mutuelles mises à jour');
+  await expect(page.getByTestId('toast').filter({ hasText: '3 mutuelles mises à jour' })).toBeVisible();
   await expect(list.getByTestId('list-row').filter({ hasText: 'Désactivé' })).toHaveCount(3);
   await expect(bulk).toHaveCount(0);
 
@@ -203,7 +208,7 @@ test('bulk Désactiver and bulk delete go through the confirmation, with the spe
 
   await list.getByTestId('bulk-actions').getByRole('button', { name: 'Supprimer' }).click();
   await page.getByRole('dialog', { name: 'Supprimer 3 éléments ?' }).getByRole('button', { name: 'Supprimer' }).click();
-  await expect(page.getByTestId('toast')).toContainText('3 mutuelles supprimées');
+  await expect(page.getByTestId('toast').filter({ hasText: '3 mutuelles supprimées' })).toBeVisible();
   await expect(list.getByTestId('list-empty')).toContainText('Aucune mutuelle configurée');
   await expect(list.getByTestId('list-empty').getByRole('button', { name: 'Nouvelle mutuelle' })).toBeVisible();
 });
@@ -221,7 +226,7 @@ test('a record is deleted from its drawer after the confirmation; a refused dele
   await (await findOne(list, used.name as string)).click();
   await drawer.getByRole('button', { name: 'Supprimer' }).click();
   await page.getByRole('dialog', { name: 'Confirmer la suppression' }).getByRole('button', { name: 'Supprimer' }).click();
-  await expect(page.getByTestId('toast')).toContainText('Impossible de supprimer : 1 mutuelle est rattachée à ce réseau.');
+  await expect(page.getByTestId('toast').filter({ hasText: 'Impossible de supprimer : 1 mutuelle est rattachée à ce réseau.' })).toBeVisible();
   await expect(drawer).toBeVisible();
   await drawer.getByRole('button', { name: 'Annuler' }).click();
 
