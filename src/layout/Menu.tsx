@@ -43,7 +43,7 @@ export function Menu() {
           primaryText={
             <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
               {translate('pecflow.menu.pec')}
-              <Chip label={translate('pecflow.menu.newBadge')} size="small" color="secondary" sx={{ height: 18, fontSize: 11 }} />
+              <Chip component="span" label={translate('pecflow.menu.newBadge')} size="small" color="secondary" sx={{ height: 18, fontSize: 11 }} />
             </Box>
           }
           leftIcon={<AssignmentIcon />}

@@ -139,7 +139,7 @@ function ListView({ config, schema, schemaError, onOpen }: ListViewProps) {
             {plural}
           </Typography>
           <Typography variant="body2" color="text.secondary" data-testid="list-count">
-            {loading ? '\u00a0' : say('list.count', { smart_count: total })}
+            {loading || error ? '\u00a0' : say('list.count', { smart_count: total })}
           </Typography>
         </Box>
         <Stack direction="row" spacing={1}>
@@ -235,7 +235,7 @@ function DataTable({ config, schema, rows, loading, selectable, onOpen }: DataTa
                   checked={allSelected}
                   indeterminate={someSelected && !allSelected}
                   disabled={loading || pageIds.length === 0}
-                  onChange={() => (allSelected ? onUnselectItems() : onSelect([...new Set([...selectedIds, ...pageIds])]))}
+                  onChange={() => (allSelected ? onUnselectItems() : onSelect(pageIds))}
                   slotProps={{ input: { 'aria-label': translate('pecflow.settings.list.selectAll') } }}
                 />
               </TableCell>
@@ -302,19 +302,24 @@ function DataTable({ config, schema, rows, loading, selectable, onOpen }: DataTa
 
 function Pagination({ total }: { total: number }) {
   const translate = useTranslate();
-  const { page, perPage, setPage, isFetching } = useListContext();
+  const { page, perPage, setPage, isFetching, onUnselectItems } = useListContext();
   const pages = Math.max(1, Math.ceil(total / perPage));
+  // A selection is the rows in view: bulk actions never act on rows of another page the user no longer sees.
+  const goTo = (next: number) => {
+    onUnselectItems();
+    setPage(next);
+  };
   return (
     <Stack direction="row" alignItems="center" justifyContent="space-between" sx={{ mt: 1.5, flexWrap: 'wrap', gap: 1 }} data-testid="pagination">
       <Typography variant="body2" color="text.secondary">
         {translate('pecflow.settings.list.results', { smart_count: total })}
       </Typography>
       <Stack direction="row" alignItems="center" spacing={1}>
-        <Button size="small" disabled={page <= 1 || isFetching} onClick={() => setPage(page - 1)}>
+        <Button size="small" disabled={page <= 1 || isFetching} onClick={() => goTo(page - 1)}>
           {translate('pecflow.settings.list.previous')}
         </Button>
         <Typography variant="body2">{translate('pecflow.settings.list.page', { page, pages })}</Typography>
-        <Button size="small" disabled={page >= pages || isFetching} onClick={() => setPage(page + 1)}>
+        <Button size="small" disabled={page >= pages || isFetching} onClick={() => goTo(page + 1)}>
           {translate('pecflow.settings.list.next')}
         </Button>
       </Stack>

@@ -131,9 +131,13 @@ for (const entity of ENTITIES) {
       await expect(pagination).toContainText('21 résultats');
       await expect(pagination).toContainText('Page 1 / 2');
       await expect(pagination.getByRole('button', { name: 'Précédent' })).toBeDisabled();
+      // A selection is the rows in view: leaving the page drops it.
+      await list.getByRole('checkbox', { name: 'Tout sélectionner' }).check();
+      await expect(list.getByTestId('bulk-actions')).toContainText('20');
       await pagination.getByRole('button', { name: 'Suivant' }).click();
       await expect(pagination).toContainText('Page 2 / 2');
       await expect(rows).toHaveCount(1);
+      await expect(list.getByTestId('bulk-actions')).toHaveCount(0);
       await expect(pagination.getByRole('button', { name: 'Suivant' })).toBeDisabled();
       // A new search goes back to the first page: "{prefix} 1" matches 10 to 19.
       await search.fill(`${prefix} 1`);

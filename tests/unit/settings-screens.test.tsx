@@ -201,6 +201,8 @@ describe('the generic list', () => {
     renderScreen(companies, provider);
     expect(await within(list()).findByText('Erreur de chargement')).toBeInTheDocument();
     expect(within(list()).getByText('Impossible de charger les données')).toBeInTheDocument();
+    // No count is claimed for a list that could not be read.
+    expect(within(list()).getByTestId('list-count')).not.toHaveTextContent(/trouvée?s?/);
     await userEvent.click(within(list()).getByRole('button', { name: 'Réessayer' }));
     expect(await within(list()).findByText('3 entreprises trouvées')).toBeInTheDocument();
   });
