@@ -6,4 +6,5 @@ export const LEVEL_COLORS: Record<PermissionLevel, 'info' | 'success' | 'warning
   create: 'success',
   edit: 'warning',
   delete: 'error',
+  admin: 'error',
 };

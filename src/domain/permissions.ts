@@ -1,7 +1,7 @@
 // The permission catalogue and the one matcher used by the browser and the server alike.
 
 export type PermissionModule = 'system' | 'user' | 'patient' | 'billing' | 'mutual' | 'workflow' | 'audit' | 'report';
-export type PermissionLevel = 'view' | 'create' | 'edit' | 'delete';
+export type PermissionLevel = 'view' | 'create' | 'edit' | 'delete' | 'admin';
 
 export interface PermissionDefinition {
   key: string;
@@ -20,13 +20,6 @@ export const PERMISSION_MODULE_LABELS: Record<PermissionModule, string> = {
   workflow: 'Automatisation (robot)',
   audit: 'Audit',
   report: 'Rapports et échanges',
-};
-
-export const PERMISSION_LEVEL_LABELS: Record<PermissionLevel, string> = {
-  view: 'Lecture',
-  create: 'Création',
-  edit: 'Modification',
-  delete: 'Suppression',
 };
 
 /** Entity permissions of the settings screens: settings.<section>.<action> (spec section 6). */
@@ -53,7 +46,7 @@ const crud = { view: 'view', create: 'create', update: 'update', delete: 'delete
 const crudEdit = { view: 'view', create: 'create', update: 'edit', delete: 'delete' };
 
 export const PERMISSIONS: PermissionDefinition[] = [
-  { key: 'admin.*', label: 'Administration complète', module: 'system', level: 'delete', description: 'Tous les droits sur toute la plateforme, toutes organisations confondues.' },
+  { key: 'admin.*', label: 'Administration complète', module: 'system', level: 'admin', description: 'Tous les droits sur toute la plateforme, toutes organisations confondues.' },
   ...entityPermissions('holdings', 'user', 'organisations', crud),
   ...entityPermissions('companies', 'user', 'entreprises', crud),
   ...entityPermissions('shops', 'user', 'centres', crud),

@@ -68,7 +68,7 @@ export const fr = {
       restrictedTitle: 'Accès restreint',
       restrictedText: "Aucune permission ne vous est attribuée. Voici les permissions de base qu'un administrateur peut vous accorder :",
       grantedBy: 'Accordée par',
-      levels: { view: 'Lecture', create: 'Création', edit: 'Modification', delete: 'Suppression' },
+      levels: { view: 'Lecture', create: 'Création', edit: 'Modification', delete: 'Suppression', admin: 'Administration' },
     },
     debug: {
       title: 'Test des permissions',

@@ -72,8 +72,10 @@ describe('the catalogue', () => {
     for (const p of PERMISSIONS) {
       expect(p.label.length).toBeGreaterThan(3);
       expect(['system', 'user', 'patient', 'billing', 'mutual', 'workflow', 'audit', 'report']).toContain(p.module);
-      expect(['view', 'create', 'edit', 'delete']).toContain(p.level);
+      expect(['view', 'create', 'edit', 'delete', 'admin']).toContain(p.level);
     }
+    // Only the whole platform's administration is of the "admin" level (not shown as a mere deletion right).
+    expect(PERMISSIONS.filter((p) => p.level === 'admin').map((p) => p.key)).toEqual(['admin.*']);
   });
 
   it('seeds roles made only of known keys', () => {
