@@ -2,18 +2,16 @@
 // mutual rules, the lifecycle of the status (allowed and refused changes), the permissions. No workers: a run started
 // here stays in progress.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/server';
-import { ACCOUNTS, createDossier, demoRefs, type Refs } from './helpers/pec';
+import type { TestServer } from './helpers/server';
+import { createDossier, startPecServer, type Refs } from './helpers/pec';
 import { hashPassword } from '../../server/auth/passwords';
 
 let server: TestServer;
 let refs: Refs;
-const tokens: Record<string, string> = {};
+let tokens: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startTestServer({ startWorkers: false });
-  refs = await demoRefs(server);
-  for (const [key, email] of Object.entries(ACCOUNTS)) tokens[key] = await server.login(email);
+  ({ server, refs, tokens } = await startPecServer({ startWorkers: false }));
 });
 afterAll(() => server?.close());
 

@@ -1,17 +1,15 @@
 // GET /api/pec_dossiers: every filter and sort of the PEC list, pagination, search, who sees which files; the
 // reference lists of the PEC form; the Hydra docs. Runs on the demo data (200 files per organisation), no workers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/server';
-import { ACCOUNTS, demoRefs, type Refs } from './helpers/pec';
+import type { TestServer } from './helpers/server';
+import { startPecServer, type Refs } from './helpers/pec';
 
 let server: TestServer;
 let refs: Refs;
-const tokens: Record<string, string> = {};
+let tokens: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startTestServer({ startWorkers: false });
-  refs = await demoRefs(server);
-  for (const [key, email] of Object.entries(ACCOUNTS)) tokens[key] = await server.login(email);
+  ({ server, refs, tokens } = await startPecServer({ startWorkers: false }));
 });
 afterAll(() => server?.close());
 

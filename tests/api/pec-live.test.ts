@@ -1,18 +1,16 @@
 // What the robot's outcomes tell people: notifications (who gets them, reading them), live events (who receives them,
 // across server instances), the dashboard's figures and the daily expiry scan.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/server';
-import { ACCOUNTS, createDossier, demoRefs, openEvents, sleep, startSibling, waitFor, waitForIdle, type Refs } from './helpers/pec';
+import type { TestServer } from './helpers/server';
+import { createDossier, openEvents, sleep, startPecServer, startSibling, waitFor, waitForIdle, type Refs } from './helpers/pec';
 import { QUEUES } from '../../server/jobs/boss';
 
 let server: TestServer;
 let refs: Refs;
-const tokens: Record<string, string> = {};
+let tokens: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startTestServer({ robotSimDelayMs: 0 });
-  refs = await demoRefs(server);
-  for (const [key, email] of Object.entries(ACCOUNTS)) tokens[key] = await server.login(email);
+  ({ server, refs, tokens } = await startPecServer({ robotSimDelayMs: 0 }));
 });
 afterAll(() => server?.close());
 

@@ -4,16 +4,14 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server';
-import { ACCOUNTS, createDossier, demoRefs, patientNumber, robotCallback, signBody, sleep, startSibling, waitFor, waitForIdle, type Refs } from './helpers/pec';
+import { ACCOUNTS, createDossier, demoRefs, patientNumber, robotCallback, signBody, sleep, startPecServer, startSibling, waitFor, waitForIdle, type Refs } from './helpers/pec';
 
 let server: TestServer;
 let refs: Refs;
-const tokens: Record<string, string> = {};
+let tokens: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startTestServer({ robotSimDelayMs: 0 });
-  refs = await demoRefs(server);
-  for (const [key, email] of Object.entries(ACCOUNTS)) tokens[key] = await server.login(email);
+  ({ server, refs, tokens } = await startPecServer({ robotSimDelayMs: 0 }));
 });
 afterAll(() => server?.close());
 

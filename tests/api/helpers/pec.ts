@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { expect } from 'vitest';
 import { buildApp, type App } from '../../../server/app';
 import type { Config } from '../../../server/config';
-import type { TestServer } from './server';
+import { startTestServer, type TestServer } from './server';
 
 export const ACCOUNTS = {
   admin: 'admin@pecflow.fr',
@@ -52,6 +52,15 @@ export async function demoRefs(server: TestServer): Promise<Refs> {
     mutuals: Object.fromEntries(mutuals.map((m) => [m.name, { id: m.id, networkId: m.network_id }])),
     networks: Object.fromEntries(networks.map((n) => [n.name, n.id])),
   };
+}
+
+/** A test server on fresh demo data, its references, and a token for each account of ACCOUNTS. */
+export async function startPecServer(overrides: Partial<Config> = {}): Promise<{ server: TestServer; refs: Refs; tokens: Record<string, string> }> {
+  const server = await startTestServer(overrides);
+  const refs = await demoRefs(server);
+  const tokens: Record<string, string> = {};
+  for (const [key, email] of Object.entries(ACCOUNTS)) tokens[key] = await server.login(email);
+  return { server, refs, tokens };
 }
 
 let counter = 0;
