@@ -25,6 +25,7 @@ import { ResourceRegistry } from '../server/hydra/registry';
 import { parseListQuery } from '../server/hydra/query';
 import { RESOURCES } from '../server/resources';
 import { SEEDED_ROLES } from '../src/domain/roles';
+import { databaseUrl, withAdmin } from './lib/harness';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_FILE = path.join(ROOT, 'bench', 'results', 'pec.json');
@@ -57,22 +58,6 @@ interface Latency {
   requestsPerSecond: number;
   requests: number;
   errors: number;
-}
-
-const dbUrl = (adminUrl: string, name: string) => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
-
-async function admin<T>(adminUrl: string, fn: (c: pg.Client) => Promise<T>) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
 }
 
 const log = (message: string) => console.log(`[pec] ${message}`);
@@ -162,10 +147,10 @@ async function buildDataset(database: Database) {
 }
 
 async function prepareDatabase(options: PecBenchOptions): Promise<{ url: string; database: Database }> {
-  const url = dbUrl(options.adminUrl, DB_NAME);
-  const exists = await admin(options.adminUrl, async (c) => (await c.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount === 1);
-  if (exists && options.fresh) await admin(options.adminUrl, (c) => c.query(`drop database ${DB_NAME} with (force)`));
-  if (!exists || options.fresh) await admin(options.adminUrl, (c) => c.query(`create database ${DB_NAME}`));
+  const url = databaseUrl(options.adminUrl, DB_NAME);
+  const exists = await withAdmin(options.adminUrl, async (c) => (await c.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount === 1);
+  if (exists && options.fresh) await withAdmin(options.adminUrl, (c) => c.query(`drop database ${DB_NAME} with (force)`));
+  if (!exists || options.fresh) await withAdmin(options.adminUrl, (c) => c.query(`create database ${DB_NAME}`));
   const database = await openPostgres(url, 20);
   await database.migrate();
   await seed(database, { demo: false, appSecretKey: SECRETS.APP_SECRET_KEY });
@@ -173,7 +158,7 @@ async function prepareDatabase(options: PecBenchOptions): Promise<{ url: string;
   if (current.files < FILES || current.shops !== ORGANISATIONS * CENTRES_PER_ORGANISATION) {
     if (current.files > 0) {
       await database.close();
-      await admin(options.adminUrl, (c) => c.query(`drop database ${DB_NAME} with (force)`));
+      await withAdmin(options.adminUrl, (c) => c.query(`drop database ${DB_NAME} with (force)`));
       return prepareDatabase({ ...options, fresh: true });
     }
     await buildDataset(database);
@@ -548,7 +533,7 @@ export async function runPecBench(argv: string[] = []): Promise<void> {
   );
   log(`résultats écrits dans ${path.relative(ROOT, RESULTS_FILE)}`);
   await database.close();
-  if (options.drop) await admin(options.adminUrl, (c) => c.query(`drop database if exists ${DB_NAME} with (force)`));
+  if (options.drop) await withAdmin(options.adminUrl, (c) => c.query(`drop database if exists ${DB_NAME} with (force)`));
 }
 
 // Run directly: tsx bench/pec.ts [options]
