@@ -51,7 +51,11 @@ export const usersResource: ResourceDeclaration = {
           .where(and(eq(users.email, input.email), existing ? ne(users.id, existing.id as number) : undefined));
         if (taken) throw invalidField('email', 'Cet email est déjà utilisé');
       }
-      if (typeof input.password === 'string' && input.password !== '') values.passwordHash = await hashPassword(input.password);
+      if (typeof input.password === 'string' && input.password !== '') {
+        values.passwordHash = await hashPassword(input.password);
+        // The access tokens issued before the new password are refused (server/auth/plugin.ts).
+        values.tokensValidAfter = new Date();
+      }
       if (existing && existing.id === principal.id && typeof input.status === 'string' && input.status !== 'Active') {
         throw invalidField('status', 'Vous ne pouvez pas désactiver ou bloquer votre propre compte.');
       }
@@ -87,11 +91,10 @@ export const usersResource: ResourceDeclaration = {
       }
     },
     async afterWrite({ app, tx }, id, input) {
-      // A new password, or an account that is no longer active, ends the sessions in progress: no more refresh, and
-      // the access tokens already issued are refused too (an inactive account is refused anyway).
-      const newPassword = typeof input.password === 'string' && input.password !== '';
-      if (newPassword || (typeof input.status === 'string' && input.status !== 'Active')) await app.tokens.revokeAllForUser(id, tx);
-      if (newPassword) await tx.update(users).set({ tokensValidAfter: sql`now()` }).where(eq(users.id, id));
+      // A new password, or an account that is no longer active, ends the sessions in progress (no more refresh).
+      if ((typeof input.password === 'string' && input.password !== '') || (typeof input.status === 'string' && input.status !== 'Active')) {
+        await app.tokens.revokeAllForUser(id, tx);
+      }
     },
     async beforeDelete({ tx, principal }, existing) {
       if (existing.id === principal.id) throw conflict('Vous ne pouvez pas supprimer votre propre compte.');
