@@ -3,7 +3,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { pecDossiers, workflowExecutions } from '../db/schema';
 
-export const ROBOT_FAILURE_OUTCOMES = ['error', 'timeout'];
+const ROBOT_FAILURE_OUTCOMES = ['error', 'timeout'];
 /** The longest window the filter accepts (a year). */
 const MAX_DAYS = 366;
 

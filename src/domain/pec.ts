@@ -104,6 +104,9 @@ export const DATE_MESSAGE = 'Date invalide (jj/mm/aaaa)';
 const PRICE_MAX = 9_999_999_999.99;
 export const PRICE_RANGE_MESSAGE = 'Prix invalide : le montant doit être compris entre 0 et 9 999 999 999,99 €';
 
+/** A typed price without its spaces (plain, non-breaking, thin) and euro sign: "1 450,50 €" -> "1450,50". */
+const compactPrice = (text: string) => text.replace(/[\s\u00a0\u202f]/g, '').replace(/€$/, '');
+
 /**
  * A price as typed in a form or sent by the robot: 1450.5, "1450.50", "1 450,50" (spaces, non-breaking spaces and a
  * decimal comma accepted). Returns null for an empty value and undefined when the value is not a valid price
@@ -116,7 +119,7 @@ export function parsePrice(value: unknown): number | null | undefined {
     return Math.abs(Math.round(value * 100) - value * 100) < 1e-6 ? Math.round(value * 100) / 100 : undefined;
   }
   if (typeof value !== 'string') return undefined;
-  const compact = value.replace(/[\s\u00a0\u202f]/g, '').replace(/€$/, '');
+  const compact = compactPrice(value);
   if (compact === '') return null;
   if (!/^\d+([.,]\d{1,2})?$/.test(compact)) return undefined;
   const n = Number(compact.replace(',', '.'));
@@ -129,7 +132,7 @@ export const priceField = () =>
     const price = parsePrice(value);
     if (price === undefined) {
       // A readable amount that is negative or too large is told so; anything else gets the spec's message.
-      const amount = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.')) : NaN;
+      const amount = typeof value === 'number' ? value : typeof value === 'string' ? Number(compactPrice(value).replace(',', '.')) : NaN;
       ctx.addIssue({ code: 'custom', message: Number.isFinite(amount) && (amount < 0 || amount > PRICE_MAX) ? PRICE_RANGE_MESSAGE : PRICE_MESSAGE });
       return z.NEVER;
     }
