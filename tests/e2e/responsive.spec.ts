@@ -1,6 +1,6 @@
 // The shell and its pages on a phone (390 px) and a laptop (1280 px): nothing makes the page scroll sideways, the
 // PEC table scrolls inside its own container, the app bar title is whole, the header buttons stay reachable.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { api, apiToken, signIn } from './helpers';
 import { drawer } from './pec-fixtures';
 
@@ -50,17 +50,22 @@ async function longFailureTexts(page: Page, token: string) {
   );
 }
 
+/** Signed in, with failure texts long enough to widen a careless layout: every page of PAGES fits `width`. */
+async function expectEveryPageFits(page: Page, request: APIRequestContext, width: number) {
+  await longFailureTexts(page, await apiToken(request, EMAIL));
+  await signIn(page, EMAIL);
+  for (const [path, loaded] of Object.entries(PAGES)) {
+    await page.goto(path);
+    await loaded(page);
+    await expectFits(page, width);
+  }
+}
+
 test.describe('on a phone, 390 px wide', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
   test('no page scrolls sideways, the app bar title is whole', async ({ page, request }) => {
-    await longFailureTexts(page, await apiToken(request, EMAIL));
-    await signIn(page, EMAIL);
-    for (const [path, loaded] of Object.entries(PAGES)) {
-      await page.goto(path);
-      await loaded(page);
-      await expectFits(page, 390);
-    }
+    await expectEveryPageFits(page, request, 390);
   });
 
   test('/pec: the create button is reachable, the filters stack and the table scrolls in its own container', async ({ page }) => {
@@ -96,13 +101,7 @@ test.describe('on a laptop, 1280 px wide', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
   test('no page scrolls sideways, the PEC header buttons share one line', async ({ page, request }) => {
-    await longFailureTexts(page, await apiToken(request, EMAIL));
-    await signIn(page, EMAIL);
-    for (const [path, loaded] of Object.entries(PAGES)) {
-      await page.goto(path);
-      await loaded(page);
-      await expectFits(page, 1280);
-    }
+    await expectEveryPageFits(page, request, 1280);
     await page.goto('/pec');
     const tops = await Promise.all(
       ['Exporter', 'Importer', 'Nouvelle Demande de PEC'].map(async (name) => (await page.getByRole('button', { name }).boundingBox())!.y),
