@@ -87,9 +87,6 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
   if (error instanceof ZodError) return sendProblem(request, reply, new ValidationError(zodViolations(error)));
   const fe = error as FastifyError;
   switch (fe.code) {
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return sendProblem(request, reply, badRequest('Le corps de la requête n’est pas un JSON valide.'));
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return sendProblem(request, reply, new ApiError(413, 'La requête est trop volumineuse.'));
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

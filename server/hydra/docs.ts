@@ -26,10 +26,15 @@ function rangeOf(field: Field, targets: Map<string, ResourceDeclaration>): strin
   return undefined;
 }
 
+/** The IRI the docs declare for a property (relative to the docs, or a schema.org term); response contexts map it the same. */
+export function propertyIri(decl: ResourceDeclaration, name: string, field: Field): string {
+  return field.iri ? SCHEMA_ORG[field.iri] : `#${decl.className}/${name}`;
+}
+
 function supportedProperty(decl: ResourceDeclaration, name: string, field: Field, targets: Map<string, ResourceDeclaration>) {
   const isLink = field.kind === 'reference' || field.kind === 'references';
   const property: Record<string, unknown> = {
-    '@id': field.iri ? SCHEMA_ORG[field.iri] : `#${decl.className}/${name}`,
+    '@id': propertyIri(decl, name, field),
     '@type': isLink ? 'hydra:Link' : 'rdf:Property',
     'rdfs:label': name,
     domain: id(`#${decl.className}`),

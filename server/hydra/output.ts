@@ -1,22 +1,23 @@
 // JSON-LD documents: items, collections with their pagination view and search template.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../../src/domain/iri';
-import { apiDocsUrl } from '../http/links';
+import { baseUrl } from '../http/links';
 import type { ListQuery } from './query';
 import type { ResourceDeclaration, Row } from './types';
 
 export const JSON_LD = 'application/ld+json; charset=utf-8';
 
-export function jsonLdContext(request: FastifyRequest) {
-  return { '@vocab': `${apiDocsUrl(request)}#`, hydra: 'http://www.w3.org/ns/hydra/core#' };
+/** Where the @context of a class's items and collections is served (contexts.ts): absolute, so a document read alone still expands. */
+export function contextUrl(request: FastifyRequest, className: string) {
+  return `${baseUrl(request)}${API_PREFIX}/contexts/${className}`;
 }
 
 export function sendJsonLd(reply: FastifyReply, status: number, body: unknown) {
   return reply.status(status).type(JSON_LD).send(body);
 }
 
-export function itemDocument(request: FastifyRequest, item: Row) {
-  return { '@context': jsonLdContext(request), ...item };
+export function itemDocument(request: FastifyRequest, decl: ResourceDeclaration, item: Row) {
+  return { '@context': contextUrl(request, decl.className), ...item };
 }
 
 function pageUrl(request: FastifyRequest, page: number) {
@@ -51,7 +52,7 @@ export function searchTemplate(decl: ResourceDeclaration) {
 
 export function collectionDocument(request: FastifyRequest, decl: ResourceDeclaration, members: Row[], total: number, query: ListQuery) {
   const document: Row = {
-    '@context': jsonLdContext(request),
+    '@context': contextUrl(request, decl.className),
     '@id': `${API_PREFIX}/${decl.name}`,
     '@type': 'hydra:Collection',
     totalItems: total,

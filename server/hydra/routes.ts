@@ -7,7 +7,8 @@ import { principalOf } from '../context';
 import { auditLogs } from '../db/schema';
 import { notFound } from '../http/errors';
 import { apiDocumentation, entrypoint } from './docs';
-import { collectionDocument, itemDocument, jsonLdContext, sendJsonLd } from './output';
+import { contextRoutes } from './contexts';
+import { collectionDocument, contextUrl, itemDocument, sendJsonLd } from './output';
 import { MAX_PAGE_SIZE, parseListQuery } from './query';
 import { API_MAX_ITEMS_PER_PAGE_KEY } from '../../src/domain/settings';
 import type { ResourceRepository } from './repository';
@@ -29,6 +30,7 @@ export async function hydraRoutes(app: FastifyInstance) {
     app.get(path, { config: { public: true } }, async (request, reply) => sendJsonLd(reply, 200, apiDocumentation(request, declarations)));
   }
 
+  await contextRoutes(app, declarations);
   for (const repository of registry.all()) registerResource(app, repository);
 }
 
@@ -40,7 +42,7 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
     const principal = principalOf(request);
     const row = await repository.get(principal, id);
     const [item] = await repository.present(principal, [row], 'item');
-    return sendJsonLd(reply, status, itemDocument(request, item!));
+    return sendJsonLd(reply, status, itemDocument(request, decl, item!));
   };
 
   app.get(base, async (request, reply) => {
@@ -81,7 +83,7 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
       });
       app.post(`${base}/bulk-delete`, async (request, reply) => {
         const count = await repository.bulk(principalOf(request), 'delete', request.body);
-        return sendJsonLd(reply, 200, { '@context': jsonLdContext(request), count, message: `${count} élément(s) supprimé(s)` });
+        return sendJsonLd(reply, 200, { '@context': contextUrl(request, decl.className), count, message: `${count} élément(s) supprimé(s)` });
       });
     }
     if (decl.deletion.mode === 'soft') {
@@ -92,7 +94,7 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
     }
     app.post(`${base}/bulk-update`, async (request, reply) => {
       const count = await repository.bulk(principalOf(request), 'update', request.body);
-      return sendJsonLd(reply, 200, { '@context': jsonLdContext(request), count, message: `${count} élément(s) mis à jour` });
+      return sendJsonLd(reply, 200, { '@context': contextUrl(request, decl.className), count, message: `${count} élément(s) mis à jour` });
     });
   }
 
@@ -114,7 +116,7 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
       const actorShown = can(principal, trail.decl.permissions.view) ? await trail.visibleIds(principal, entries.map((e) => e.id)) : new Set<number>();
       const member = entries.map((entry, index) => ({
         '@id': `/api/audit_logs/${entry.id}`,
-        '@type': 'AuditLog',
+        '@type': trail.decl.className,
         id: entry.id,
         version: index + 1,
         action: entry.action,
@@ -123,7 +125,7 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
         changes: entry.changes,
         createdAt: entry.createdAt.toISOString(),
       }));
-      return sendJsonLd(reply, 200, { '@context': jsonLdContext(request), '@id': `${base}/${id}/history`, '@type': 'hydra:Collection', totalItems: member.length, member });
+      return sendJsonLd(reply, 200, { '@context': contextUrl(request, trail.decl.className), '@id': `${base}/${id}/history`, '@type': 'hydra:Collection', totalItems: member.length, member });
     });
   }
 }

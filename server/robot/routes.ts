@@ -3,17 +3,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/plugin';
 import { principalOf } from '../context';
-import { badRequest, notFound, unauthorized } from '../http/errors';
+import { notFound, unauthorized } from '../http/errors';
 import { CALLBACK_MESSAGES, CALLBACK_TYPES, type CallbackType } from '../../src/domain/pec';
 import { ROBOT_SIGNATURE_HEADER, verifySignature } from './signature';
 import type { CallbackResult } from './runs';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The body exactly as received (callbacks): what the robot signed. */
-    rawBody?: string;
-  }
-}
 
 /** The spec's answer: the execution and the processing time in seconds (a repeated delivery gets the first's id). */
 const answer = ({ executionId, processing_time }: CallbackResult) => ({ executionId, processing_time });
@@ -24,23 +17,11 @@ export async function robotRoutes(app: FastifyInstance) {
   app.post('/api/robot-frontend/setup-and-create-dpec', async (request) => runs.start(principalOf(request), request.body, 'dpec'));
   app.post('/api/robot-frontend/setup-and-billing-pec', async (request) => runs.start(principalOf(request), request.body, 'billing'));
 
-  // In this context only: keep the raw body next to the parsed one, for the signature.
-  app.removeContentTypeParser(['application/json', 'application/ld+json', 'application/merge-patch+json', 'application/problem+json']);
-  app.addContentTypeParser(['application/json', 'application/ld+json'], { parseAs: 'string' }, (request, body, done) => {
-    const text = String(body);
-    request.rawBody = text;
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(badRequest('Le corps de la requête n’est pas un JSON valide.'), undefined);
-    }
-  });
-
   // Public at the auth hook's level: the robot signs instead; a person without a signature must be signed in.
   app.post('/api/callbacks/:type', { config: { public: true } }, async (request: FastifyRequest) => {
     const type = (request.params as { type: string }).type as CallbackType;
     if (!CALLBACK_TYPES.includes(type)) throw notFound('Type de rappel inconnu : scraping, dpec ou billing.');
+    // What the robot signed: the body as received (kept by the JSON parser, http/body.ts).
     const raw = request.rawBody ?? '';
     const signature = request.headers[ROBOT_SIGNATURE_HEADER];
     if (signature !== undefined) {
