@@ -63,11 +63,13 @@ export async function eventRoutes(app: FastifyInstance) {
     raw.writeHead(200, {
       ...headers,
       'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
+      'cache-control': 'no-store, no-transform',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
     raw.socket?.setNoDelay(true);
+    // No idle timeout on a stream (HTTP_IDLE_TIMEOUT_MS is for requests): the heartbeat's writes find a dead client.
+    raw.socket?.setTimeout(0);
     streams.add(raw);
 
     let sequence = 0;
