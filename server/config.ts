@@ -8,6 +8,20 @@ const flag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
   .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 
+/** Requests per address and window, by route family (server/http/rateLimits.ts). */
+export interface RateLimits {
+  windowSeconds: number;
+  /** Sign-in, token refresh and logout: the strictest. */
+  login: number;
+  /** Every other /api route (reads and writes, live events). */
+  api: number;
+  /** The robot's callbacks. */
+  callbacks: number;
+}
+
+/** An office behind one address signs in a few dozen people a minute and loads pages of ~10 requests each. */
+export const DEFAULT_RATE_LIMITS: RateLimits = { windowSeconds: 60, login: 30, api: 1200, callbacks: 600 };
+
 const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -30,10 +44,10 @@ const envSchema = z.object({
   STATIC_DIR: z.string().default('./dist'),
   TRUST_PROXY: flag.optional(),
   REDIS_URL: z.union([z.literal(''), z.string().url()]).optional(),
-  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
-  RATE_LIMIT_LOGIN_MAX: z.coerce.number().int().min(1).default(30),
-  RATE_LIMIT_API_MAX: z.coerce.number().int().min(1).default(1200),
-  RATE_LIMIT_CALLBACK_MAX: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.windowSeconds),
+  RATE_LIMIT_LOGIN_MAX: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.login),
+  RATE_LIMIT_API_MAX: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.api),
+  RATE_LIMIT_CALLBACK_MAX: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.callbacks),
   RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('pecflow:rate:'),
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
@@ -50,16 +64,6 @@ export interface HttpTimeouts {
   idleMs: number;
 }
 
-/** Requests per address and window, by route family (server/http/rateLimits.ts). */
-export interface RateLimits {
-  windowSeconds: number;
-  /** Sign-in, token refresh and logout: the strictest. */
-  login: number;
-  /** Every other /api route (reads and writes, live events). */
-  api: number;
-  /** The robot's callbacks. */
-  callbacks: number;
-}
 
 export interface Secrets {
   jwtSecret: string;

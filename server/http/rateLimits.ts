@@ -28,8 +28,10 @@ export function rateFamilyOf(request: FastifyRequest): RateFamily | undefined {
 export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
   const { rateLimits, redisUrl, redisPrefix } = app.ctx.config;
   // A Redis outage lets requests through (skipOnError) rather than stopping the service; commands fail fast meanwhile.
-  const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000, enableOfflineQueue: false, lazyConnect: false }) : undefined;
+  const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000, enableOfflineQueue: false, lazyConnect: true }) : undefined;
   redis?.on('error', (error) => app.log.warn({ err: error.message }, 'Redis injoignable : limites de débit non comptées'));
+  // Connected before the first request is counted; if Redis is down, ioredis keeps reconnecting in the background.
+  await redis?.connect().catch(() => undefined);
   await app.register(fastifyRateLimit, { global: false, redis, nameSpace: redisPrefix, skipOnError: true });
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
 
