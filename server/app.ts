@@ -11,6 +11,7 @@ import { authPlugin } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import { TokenService } from './auth/tokens';
 import { PrincipalCache } from './auth/principal';
+import { SessionRegistry } from './auth/sessions';
 import { SettingsService } from './settings';
 import { ApiError, badRequest, clientErrorHandler, errorHandler, MAX_PARAM_LENGTH, notFound, sendProblem, urlProblem } from './http/errors';
 import { rateLimitPlugin } from './http/rateLimits';
@@ -65,7 +66,10 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   const settings = new SettingsService(database.db);
   const ctx = { config, database, db: database.db, settings, secrets: new SecretBox(config.appSecretKey) } as AppContext;
   app.decorate('ctx', ctx);
-  ctx.tokens = new TokenService(app, database.db, settings);
+  ctx.sessions = new SessionRegistry(database);
+  ctx.tokens = new TokenService(app, database.db, settings, ctx.sessions);
+  app.addHook('onReady', () => ctx.sessions.start());
+  app.addHook('onClose', () => ctx.sessions.stop());
   ctx.principals = new PrincipalCache(database);
   ctx.resources = new ResourceRegistry(RESOURCES, ctx);
 
