@@ -197,6 +197,10 @@ async function startServer(url: string): Promise<{ baseUrl: string; child: Child
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       ROBOT_SIM_DELAY_MS: '0',
+      // Every client of the bench comes from loopback: limits it never reaches (they are not what it measures).
+      RATE_LIMIT_LOGIN_MAX: '1000000',
+      RATE_LIMIT_API_MAX: '1000000',
+      RATE_LIMIT_CALLBACK_MAX: '1000000',
       DATA_DIR: path.join(os.tmpdir(), 'pecflow-bench-pec'),
       STATIC_DIR: path.join(os.tmpdir(), 'pecflow-bench-pec', 'no-front-end'),
     },

@@ -11,8 +11,10 @@ import { authPlugin } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import { TokenService } from './auth/tokens';
 import { PrincipalCache } from './auth/principal';
+import { SessionRegistry } from './auth/sessions';
 import { SettingsService } from './settings';
-import { ApiError, clientErrorHandler, errorHandler, notFound, sendProblem } from './http/errors';
+import { ApiError, badRequest, clientErrorHandler, errorHandler, MAX_PARAM_LENGTH, notFound, sendProblem, urlProblem } from './http/errors';
+import { rateLimitPlugin } from './http/rateLimits';
 import { docsLinkHeader } from './http/links';
 import { jsonBodyParsers } from './http/body';
 import { notificationRoutes } from './notifications/routes';
@@ -33,6 +35,9 @@ export interface BuildAppOptions {
 
 export type App = FastifyInstance & { markReady(): void };
 
+/** The route a refused /api address is sent to, the refusal riding on the raw request (see urlProblem). */
+const URL_PROBLEM_ROUTE = '/api/.url-problem';
+const urlProblems = new WeakMap<object, ApiError>();
 
 export async function buildApp({ config, database, ready = true }: BuildAppOptions): Promise<App> {
   const app = Fastify({
@@ -41,14 +46,30 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
     logController: new LogController({ disableRequestLogging: true }),
     clientErrorHandler,
     bodyLimit: 5 * 1024 * 1024,
-    trustProxy: process.env.TRUST_PROXY === '1',
-    routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // A bad or too long /api address goes through the hooks like any answer (security headers, Link, no-store).
+    rewriteUrl(req) {
+      const problem = urlProblem(req.url ?? '/');
+      if (!problem) return req.url ?? '/';
+      urlProblems.set(req, problem);
+      return URL_PROBLEM_ROUTE;
+    },
+    // Only if the router still refuses an address urlProblem let through: French, without the hooks.
+    frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
+    requestTimeout: config.timeouts.requestMs,
+    connectionTimeout: config.timeouts.idleMs,
+    // Node answers a request without Host with an empty 400 before Fastify sees it; the hook below answers it instead.
+    http: { requireHostHeader: false, headersTimeout: config.timeouts.headersMs, connectionsCheckingInterval: Math.min(1000, config.timeouts.headersMs) },
   });
 
   const settings = new SettingsService(database.db);
   const ctx = { config, database, db: database.db, settings, secrets: new SecretBox(config.appSecretKey) } as AppContext;
   app.decorate('ctx', ctx);
-  ctx.tokens = new TokenService(app, database.db, settings);
+  ctx.sessions = new SessionRegistry(database);
+  ctx.tokens = new TokenService(app, database.db, settings, ctx.sessions);
+  app.addHook('onReady', () => ctx.sessions.start());
+  app.addHook('onClose', () => ctx.sessions.stop());
   ctx.principals = new PrincipalCache(database);
   ctx.resources = new ResourceRegistry(RESOURCES, ctx);
 
@@ -74,11 +95,13 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   await app.register(fastifyCors, { origin: true, exposedHeaders: ['Link'], maxAge: 600 });
 
   app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersion === '1.1' && !request.headers.host) throw badRequest('L’en-tête Host est obligatoire.');
     if (!isReady && request.url.startsWith('/api') && !request.url.startsWith('/api/health')) {
       reply.header('Retry-After', '2');
       throw new ApiError(503, 'Le serveur démarre, réessayez dans un instant.');
     }
   });
+  await app.register(rateLimitPlugin);
   // The request line without its query string: searches may carry patient numbers. Health checks are not logged.
   app.addHook('onResponse', async (request, reply) => {
     if (request.url === '/api/health') return;
@@ -87,9 +110,15 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
       'requête',
     );
   });
-  // Every API response, errors included, points to the Hydra documentation.
+  // Every API response, errors included, points to the Hydra documentation; none is kept by a cache (health data).
   app.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith('/api')) reply.header('Link', docsLinkHeader(request));
+    if (!request.url.startsWith('/api')) return;
+    reply.header('Link', docsLinkHeader(request));
+    if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+  });
+
+  app.all(URL_PROBLEM_ROUTE, { config: { public: true } }, async (request) => {
+    throw urlProblems.get(request.raw) ?? notFound('Ressource introuvable.');
   });
 
   app.get('/api/health', { config: { public: true } }, async (_request, reply) =>
@@ -113,6 +142,8 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
       index: 'index.html',
       // The build writes .br and .gz beside each asset (scripts/compress.mjs): served to browsers that accept them.
       preCompressed: true,
+      // /api never falls through to the files: its missing routes answer the API's 404.
+      allowedPath: (pathName) => pathName !== '/api' && !pathName.startsWith('/api/'),
       setHeaders(reply, filePath) {
         reply.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },

@@ -8,6 +8,20 @@ const flag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
   .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 
+/** Requests per address and window, by route family (server/http/rateLimits.ts). */
+export interface RateLimits {
+  windowSeconds: number;
+  /** Sign-in, token refresh and logout: the strictest. */
+  login: number;
+  /** Every other /api route (reads and writes, live events). */
+  api: number;
+  /** The robot's callbacks. */
+  callbacks: number;
+}
+
+/** An office behind one address signs in a few dozen people a minute and loads pages of ~10 requests each. */
+export const DEFAULT_RATE_LIMITS: RateLimits = { windowSeconds: 60, login: 30, api: 1200, callbacks: 600 };
+
 const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -28,7 +42,28 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   STATIC_DIR: z.string().default('./dist'),
+  TRUST_PROXY: flag.optional(),
+  REDIS_URL: z.union([z.literal(''), z.string().url()]).optional(),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.windowSeconds),
+  RATE_LIMIT_LOGIN_MAX: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.login),
+  RATE_LIMIT_API_MAX: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.api),
+  RATE_LIMIT_CALLBACK_MAX: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.callbacks),
+  RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('pecflow:rate:'),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
 });
+
+/** How long a client may take (server/app.ts): slow clients must not hold sockets for minutes. */
+export interface HttpTimeouts {
+  /** To send the request's headers. */
+  headersMs: number;
+  /** To send the whole request, body included (not the answer: live-event streams stay open). */
+  requestMs: number;
+  /** A socket with no traffic either way (the event streams send a comment every 25 s). */
+  idleMs: number;
+}
+
 
 export interface Secrets {
   jwtSecret: string;
@@ -56,6 +91,13 @@ export interface Config extends Secrets {
   staticDir: string;
   /** false in tests that start many servers: no background jobs then unless asked. */
   startWorkers: boolean;
+  /** Behind a reverse proxy: the client address is read from X-Forwarded-For. */
+  trustProxy: boolean;
+  /** Rate-limit counters in this Redis, shared by every instance; in memory (per instance) without it. */
+  redisUrl?: string;
+  redisPrefix: string;
+  rateLimits: RateLimits;
+  timeouts: HttpTimeouts;
 }
 
 /** Secrets come from the environment; outside production the missing ones are generated once into DATA_DIR. */
@@ -118,5 +160,15 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     logLevel: env.LOG_LEVEL,
     staticDir: path.resolve(env.STATIC_DIR),
     startWorkers: true,
+    trustProxy: env.TRUST_PROXY ?? false,
+    redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.RATE_LIMIT_REDIS_PREFIX,
+    rateLimits: {
+      windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+      login: env.RATE_LIMIT_LOGIN_MAX,
+      api: env.RATE_LIMIT_API_MAX,
+      callbacks: env.RATE_LIMIT_CALLBACK_MAX,
+    },
+    timeouts: { headersMs: env.HTTP_HEADERS_TIMEOUT_MS, requestMs: Math.max(env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_HEADERS_TIMEOUT_MS), idleMs: env.HTTP_IDLE_TIMEOUT_MS },
   };
 }

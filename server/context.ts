@@ -5,6 +5,7 @@ import type { Database, Db } from './db/connect';
 import type { SettingsService } from './settings';
 import type { TokenService } from './auth/tokens';
 import type { Principal, PrincipalCache } from './auth/principal';
+import type { SessionRegistry } from './auth/sessions';
 import type { SecretBox } from './crypto';
 import type { ResourceRegistry } from './hydra/registry';
 import { unauthorized } from './http/errors';
@@ -18,6 +19,8 @@ export interface AppContext {
   tokens: TokenService;
   /** Signed-in users recently loaded (server/auth/principal.ts). */
   principals: PrincipalCache;
+  /** Open sessions (server/auth/sessions.ts). */
+  sessions: SessionRegistry;
   /** Encrypts robot credentials at rest. */
   secrets: SecretBox;
   /** The declared API resources (server/resources). */

@@ -31,6 +31,8 @@ export async function authenticate(request: FastifyRequest): Promise<Principal |
   // the password changed (iat has a precision of a second).
   if (!principal || principal.status !== 'Active') return undefined;
   if (principal.tokensValidAfter && payload.iat < Math.floor(principal.tokensValidAfter.getTime() / 1000)) return undefined;
+  // Logout, a replayed refresh token or a new password end the session: its access tokens with it, at once.
+  if (typeof payload.sid !== 'string' || !(await request.server.ctx.sessions.isOpen(payload.sid))) return undefined;
   request.principal = principal;
   return principal;
 }

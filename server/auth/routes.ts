@@ -47,15 +47,15 @@ export async function authRoutes(app: FastifyInstance) {
   async function recentFailures(email: string, windowMinutes: number, beforeId: number) {
     const since = new Date(Date.now() - windowMinutes * 60_000);
     const rows = await db
-      .select({ succeeded: loginAttempts.succeeded, createdAt: loginAttempts.createdAt })
+      .select({ succeeded: loginAttempts.succeeded, ip: loginAttempts.ip, createdAt: loginAttempts.createdAt })
       .from(loginAttempts)
       .where(and(eq(loginAttempts.email, email), gt(loginAttempts.createdAt, since), lt(loginAttempts.id, beforeId)))
       .orderBy(desc(loginAttempts.id))
       .limit(100);
-    const failures: Date[] = [];
+    const failures: { ip: string | null; createdAt: Date }[] = [];
     for (const row of rows) {
       if (row.succeeded) break;
-      failures.push(row.createdAt);
+      failures.push(row);
     }
     return failures;
   }
@@ -67,18 +67,24 @@ export async function authRoutes(app: FastifyInstance) {
     const windowMinutes = await settings.number(SETTING_KEYS.loginWindowMinutes, 15);
 
     // The attempt is recorded as a failure before the password is checked: guesses sent in parallel each take their
-    // place in the count, so no more than maxAttempts passwords are ever checked within the window.
-    const [attempt] = await db.insert(loginAttempts).values({ email, succeeded: false }).returning({ id: loginAttempts.id });
+    // place in the count, so no more than maxAttempts passwords are ever checked within the window from one address.
+    const [attempt] = await db.insert(loginAttempts).values({ email, ip: request.ip, succeeded: false }).returning({ id: loginAttempts.id });
     const settle = (succeeded: boolean | undefined) =>
       succeeded === undefined
         ? db.delete(loginAttempts).where(eq(loginAttempts.id, attempt!.id))
         : db.update(loginAttempts).set({ succeeded }).where(eq(loginAttempts.id, attempt!.id));
 
+    // An email with maxAttempts failures is blocked for the addresses those failures came from, not for an address
+    // with none: a stranger's guesses do not lock the owner out. While it is blocked, each new address gets one try
+    // (its failure blocks it too), so guessing stays bounded by maxAttempts plus the addresses an attacker has, which
+    // the per-address limit of the login routes (RATE_LIMIT_LOGIN_MAX) bounds in turn.
     const failures = await recentFailures(email, windowMinutes, attempt!.id);
-    if (failures.length >= maxAttempts) {
+    const fromHere = failures.filter((failure) => failure.ip === request.ip);
+    if (failures.length >= maxAttempts && fromHere.length > 0) {
       await settle(undefined);
-      const oldest = failures[maxAttempts - 1]!;
-      const minutes = Math.max(1, Math.ceil((oldest.getTime() + windowMinutes * 60_000 - Date.now()) / 60_000));
+      const windowEnd = (failure: { createdAt: Date }) => failure.createdAt.getTime() + windowMinutes * 60_000;
+      const unblockedAt = Math.min(windowEnd(failures[maxAttempts - 1]!), windowEnd(fromHere[0]!));
+      const minutes = Math.max(1, Math.ceil((unblockedAt - Date.now()) / 60_000));
       throw new ApiError(429, AUTH_MESSAGES.tooManyAttempts(minutes), { retryAfterMinutes: minutes });
     }
 

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db, DbOrTx } from '../db/connect';
 import { refreshTokens } from '../db/schema';
 import { SETTING_KEYS, type SettingsService } from '../settings';
+import type { SessionRegistry } from './sessions';
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from '../../src/domain/auth';
 
 export interface TokenPair {
@@ -19,6 +20,8 @@ export interface AccessTokenPayload {
   sub: string;
   email: string;
   holdingId: number | null;
+  /** The session: the refresh-token family the token was issued in. Ending it refuses the token (server/auth/sessions.ts). */
+  sid: string;
 }
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -28,12 +31,13 @@ export class TokenService {
     private readonly app: FastifyInstance,
     private readonly db: Db,
     private readonly settings: SettingsService,
+    private readonly sessions: SessionRegistry,
   ) {}
 
   async issue(user: { id: number; email: string; holdingId: number | null }, familyId: string = randomUUID()): Promise<TokenPair> {
     const expiresIn = await this.settings.number(SETTING_KEYS.accessTokenTtl, DEFAULT_TOKEN_LIFETIME_SECONDS);
     const refreshDays = await this.settings.number(SETTING_KEYS.refreshTokenTtlDays, 30);
-    const payload: AccessTokenPayload = { sub: String(user.id), email: user.email, holdingId: user.holdingId };
+    const payload: AccessTokenPayload = { sub: String(user.id), email: user.email, holdingId: user.holdingId, sid: familyId };
     const accessToken = this.app.jwt.sign(payload, { expiresIn });
     const refreshToken = randomBytes(32).toString('base64url');
     await this.db.insert(refreshTokens).values({
@@ -81,16 +85,22 @@ export class TokenService {
 
   /** Inside a transaction, pass it: PGlite has one connection, a query outside the transaction would wait for it. */
   async revokeAllForUser(userId: number, db: DbOrTx = this.db): Promise<void> {
-    await db
+    const revoked = await db
       .update(refreshTokens)
       .set({ revokedAt: sql`now()` })
-      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
+      .returning({ familyId: refreshTokens.familyId });
+    await this.sessions.ended(db, [...new Set(revoked.map((r) => r.familyId))]);
   }
 
+  /** Ends the session: its refresh tokens, and its access tokens at once. */
   private async revokeFamily(familyId: string) {
-    await this.db
-      .update(refreshTokens)
-      .set({ revokedAt: sql`now()` })
-      .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+    await this.db.transaction(async (tx) => {
+      await tx
+        .update(refreshTokens)
+        .set({ revokedAt: sql`now()` })
+        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+      await this.sessions.ended(tx, [familyId]);
+    });
   }
 }

@@ -183,6 +183,8 @@ export const loginAttempts = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     email: text('email').notNull(),
+    /** The client address (TRUST_PROXY decides whether X-Forwarded-For is believed): failures block per email and address. */
+    ip: text('ip'),
     succeeded: boolean('succeeded').notNull(),
     createdAt: createdAt(),
   },

@@ -6,16 +6,21 @@ import type { ServerResponse } from 'node:http';
 import { authenticate } from '../auth/plugin';
 import { loadPrincipal, type Principal } from '../auth/principal';
 import { principalOf } from '../context';
-import { sendProblem, unauthorized } from '../http/errors';
+import { ApiError, sendProblem, unauthorized } from '../http/errors';
 import { mayReadFile } from '../pec/visibility';
 import type { PecEvent } from './bus';
 
 export const TICKET_TTL_SECONDS = 60;
+/** Live-event streams one user may hold open on an instance (one per tab or device). */
+export const MAX_STREAMS_PER_USER = 10;
+export const TOO_MANY_STREAMS = `Trop de flux d’événements ouverts pour votre compte (${MAX_STREAMS_PER_USER} au plus) : fermez des onglets de Pecflow et réessayez.`;
 const HEARTBEAT_MS = 25_000;
 
 interface TicketPayload {
   sub: string;
   typ: 'events';
+  /** The session of the access token the ticket was asked with: the stream ends with it. */
+  sid: string;
 }
 
 /** Whether this user receives this event. */
@@ -29,15 +34,21 @@ const channelOf = (event: PecEvent) => event.type.split('.')[0]!;
 
 export async function eventRoutes(app: FastifyInstance) {
   const streams = new Set<ServerResponse>();
+  const streamsPerUser = new Map<number, number>();
 
   app.post('/api/events/ticket', async (request) => {
     const principal = principalOf(request);
-    const ticket = app.jwt.sign({ sub: String(principal.id), typ: 'events' } as never, { expiresIn: TICKET_TTL_SECONDS });
+    const payload: TicketPayload = { sub: String(principal.id), typ: 'events', sid: request.user.sid };
+    const ticket = app.jwt.sign(payload as never, { expiresIn: TICKET_TTL_SECONDS });
     return { ticket, expiresIn: TICKET_TTL_SECONDS };
   });
 
-  async function principalFor(request: FastifyRequest): Promise<Principal | undefined> {
-    if (request.headers.authorization) return authenticate(request);
+  /** The user and session behind the bearer token or the ticket. */
+  async function principalFor(request: FastifyRequest): Promise<{ principal: Principal; sid: string } | undefined> {
+    if (request.headers.authorization) {
+      const principal = await authenticate(request);
+      return principal && { principal, sid: request.user.sid };
+    }
     const ticket = (request.query as { ticket?: string } | undefined)?.ticket;
     if (!ticket) return undefined;
     let payload: TicketPayload;
@@ -46,15 +57,19 @@ export async function eventRoutes(app: FastifyInstance) {
     } catch {
       return undefined;
     }
-    if (payload.typ !== 'events') return undefined;
+    if (payload.typ !== 'events' || typeof payload.sid !== 'string' || !(await app.ctx.sessions.isOpen(payload.sid))) return undefined;
     const principal = await loadPrincipal(app.ctx.database, Number(payload.sub));
-    return principal?.status === 'Active' ? principal : undefined;
+    return principal?.status === 'Active' ? { principal, sid: payload.sid } : undefined;
   }
 
   app.get('/api/events', { config: { public: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
-    const principal = await principalFor(request);
-    if (!principal) return sendProblem(request, reply, unauthorized('Authentification requise : jeton absent ou invalide.'));
+    const caller = await principalFor(request);
+    if (!caller) return sendProblem(request, reply, unauthorized('Authentification requise : jeton absent ou invalide.'));
+    const { principal, sid } = caller;
     await app.ctx.pec.events.start();
+    const open = streamsPerUser.get(principal.id) ?? 0;
+    if (open >= MAX_STREAMS_PER_USER) return sendProblem(request, reply, new ApiError(429, TOO_MANY_STREAMS));
+    streamsPerUser.set(principal.id, open + 1);
 
     reply.hijack();
     const raw = reply.raw;
@@ -63,11 +78,13 @@ export async function eventRoutes(app: FastifyInstance) {
     raw.writeHead(200, {
       ...headers,
       'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
+      'cache-control': 'no-store, no-transform',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
     raw.socket?.setNoDelay(true);
+    // No idle timeout on a stream (HTTP_IDLE_TIMEOUT_MS is for requests): the heartbeat's writes find a dead client.
+    raw.socket?.setTimeout(0);
     streams.add(raw);
 
     let sequence = 0;
@@ -82,19 +99,26 @@ export async function eventRoutes(app: FastifyInstance) {
       sequence++;
       write(`id: ${sequence}\nevent: ${channelOf(event)}\ndata: ${JSON.stringify(event)}\n\n`);
     });
-    // A comment keeps proxies from closing the stream; the user's rights are read again at the same pace.
+    // A comment keeps proxies from closing the stream; the user's rights and session are read again at the same pace.
     const heartbeat = setInterval(async () => {
       write(': ping\n\n');
       const fresh = await loadPrincipal(app.ctx.database, principal.id).catch(() => current);
-      if (!fresh || fresh.status !== 'Active') raw.end();
+      const open = await app.ctx.sessions.isOpen(sid).catch(() => true);
+      if (!fresh || fresh.status !== 'Active' || !open) raw.end();
       else current = fresh;
     }, HEARTBEAT_MS);
     heartbeat.unref();
 
+    let cleaned = false;
     const cleanup = () => {
+      if (cleaned) return;
+      cleaned = true;
       clearInterval(heartbeat);
       unsubscribe();
       streams.delete(raw);
+      const left = (streamsPerUser.get(principal.id) ?? 1) - 1;
+      if (left > 0) streamsPerUser.set(principal.id, left);
+      else streamsPerUser.delete(principal.id);
     };
     raw.on('close', cleanup);
     raw.on('error', cleanup);

@@ -42,7 +42,9 @@ const TITLES: Record<number, string> = {
   404: 'Introuvable',
   405: 'Méthode non autorisée',
   409: 'Conflit',
+  408: 'Délai dépassé',
   413: 'Requête trop volumineuse',
+  414: 'Adresse trop longue',
   415: 'Type de contenu non pris en charge',
   422: 'Données invalides',
   429: 'Trop de requêtes',
@@ -81,6 +83,29 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
   return reply.status(error.status).type('application/problem+json; charset=utf-8').send(body);
 }
 
+/** Longest path segment (an id) the router accepts; a longer one answers 414. */
+export const MAX_PARAM_LENGTH = 100;
+export const BAD_URL_MESSAGE = 'L’adresse de la requête est invalide.';
+export const URL_TOO_LONG_MESSAGE = 'L’adresse de la requête est trop longue.';
+
+/**
+ * What is wrong with an /api address the router would refuse before any hook runs (Fastify's FST_ERR_BAD_URL and
+ * FST_ERR_MAX_PARAM_LENGTH answers skip the hooks, hence the security headers): found first, it is answered by a route.
+ */
+export function urlProblem(url: string): ApiError | undefined {
+  if (!url.startsWith('/api')) return undefined;
+  const path = url.split(/[?#]/, 1)[0]!;
+  try {
+    decodeURI(path);
+    if (path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH && decodeURIComponent(segment).length > MAX_PARAM_LENGTH)) {
+      return new ApiError(414, URL_TOO_LONG_MESSAGE);
+    }
+  } catch {
+    return badRequest(BAD_URL_MESSAGE);
+  }
+  return undefined;
+}
+
 /** Maps anything thrown by a route or by Fastify itself to a French problem; never leaks a stack trace. */
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof ApiError) return sendProblem(request, reply, error);
@@ -93,6 +118,10 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
       return sendProblem(request, reply, new ApiError(415, 'Type de contenu non pris en charge : envoyez du JSON.'));
     case 'FST_ERR_VALIDATION':
       return sendProblem(request, reply, badRequest('Paramètres de requête invalides.'));
+    case 'FST_ERR_BAD_URL':
+      return sendProblem(request, reply, badRequest(BAD_URL_MESSAGE));
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return sendProblem(request, reply, new ApiError(414, URL_TOO_LONG_MESSAGE));
   }
   // Database constraints are checked by the resources first; these are the races that slip through.
   // Drizzle wraps the driver's error: its SQLSTATE is on the cause.
@@ -119,11 +148,12 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
   if (!socket.writable) return;
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-  const detail = status === 431 ? 'Les en-têtes ou l’adresse de la requête sont trop longs.' : 'Requête HTTP invalide.';
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const detail =
+    status === 431 ? 'Les en-têtes ou l’adresse de la requête sont trop longs.' : status === 408 ? 'La requête a mis trop de temps à arriver.' : 'Requête HTTP invalide.';
   const title = TITLES[status]!;
   const body = JSON.stringify({ '@type': 'hydra:Error', title, status, detail, 'hydra:title': title, 'hydra:description': detail, message: detail });
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

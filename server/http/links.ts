@@ -1,16 +1,24 @@
-// Absolute URLs of the API as the client reached it (the Hydra Link header must be absolute).
-import type { FastifyRequest } from 'fastify';
+// Absolute URLs of the API (the Hydra Link header and `@vocab` must be absolute). They come from PUBLIC_URL, never from
+// the request's Host header: a forged Host must not make the API point its clients elsewhere.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 import { API_PREFIX } from '../../src/domain/iri';
 
-export function baseUrl(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
+/** PUBLIC_URL without its trailing slash; without it, this server on loopback (the port it listens on). */
+export function publicBaseUrl(app: FastifyInstance): string {
+  const configured = app.ctx.config.publicUrl;
+  if (configured) return configured.replace(/\/+$/, '');
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : app.ctx.config.port;
+  return `http://127.0.0.1:${port}`;
 }
 
 export function apiDocsUrl(request: FastifyRequest): string {
-  return `${baseUrl(request)}${API_PREFIX}/docs.jsonld`;
+  return `${publicBaseUrl(request.server)}${API_PREFIX}/docs.jsonld`;
 }
 
 export function docsLinkHeader(request: FastifyRequest): string {
-  return `<${apiDocsUrl(request)}>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"`;
+  return docsLink(publicBaseUrl(request.server));
 }
+
+export const docsLink = (base: string) => `<${base}${API_PREFIX}/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"`;

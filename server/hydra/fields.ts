@@ -1,5 +1,4 @@
 // Builders that keep resource declarations short.
-import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type {
   ColumnField,
@@ -40,7 +39,7 @@ export const references = (target: string, link: ReferencesField['link'], option
   ...base(options),
 });
 
-export const computed = (type: FieldType, expression: SQL, options: Options = {}): ComputedField => ({
+export const computed = (type: FieldType, expression: ComputedField['sql'], options: Options = {}): ComputedField => ({
   kind: 'computed',
   type,
   sql: expression,

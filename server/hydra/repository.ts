@@ -103,12 +103,21 @@ export class ResourceRepository {
   }
 
   /** withRelations: embeds and links as correlated subqueries (a page); without, serialize() fetches them in batches (long lists). */
-  private selection(withRelations = true) {
+  private selection(principal: Principal, withRelations = true) {
+    const shared = this.sharedSelection(withRelations);
+    if (!this.hasPerReaderFields) return shared;
+    // Values that depend on who reads are built for this reader.
+    const selection: Record<string, unknown> = { ...shared };
+    for (const [name, field] of this.fieldEntries) if (field.kind === 'computed' && typeof field.sql === 'function') selection[`__${name}`] = field.sql(principal);
+    return selection as Record<string, AnyPgColumn>;
+  }
+
+  private sharedSelection(withRelations: boolean) {
     // Built once per shape: the same SQL objects serve every query.
     const cached = this.selections.get(withRelations);
     if (cached) return cached;
     const selection: Record<string, unknown> = { ...getTableColumns(this.decl.table) };
-    for (const [name, field] of this.fieldEntries) if (field.kind === 'computed') selection[`__${name}`] = field.sql;
+    for (const [name, field] of this.fieldEntries) if (field.kind === 'computed' && typeof field.sql !== 'function') selection[`__${name}`] = field.sql;
     // Embedded references and to-many links come with the row: a page of users is one query, not four.
     for (const [name, field] of withRelations ? this.fieldEntries : []) {
       if (!field.readable) continue;
@@ -119,6 +128,9 @@ export class ResourceRepository {
     return selection as Record<string, AnyPgColumn>;
   }
   private readonly selections = new Map<boolean, Record<string, AnyPgColumn>>();
+  private get hasPerReaderFields() {
+    return this.fieldEntries.some(([, field]) => field.kind === 'computed' && typeof field.sql === 'function');
+  }
 
   /** This table's column, qualified (Drizzle leaves columns unqualified in a single-table select; a subquery needs it). */
   private outer(column: AnyPgColumn): SQL {
@@ -198,7 +210,7 @@ export class ResourceRepository {
     // not the drafts without one. Only for nullable columns, so that indexes on the others still serve the sort.
     const primary = direction === 'desc' && !orderColumn.notNull ? sql`${orderColumn} desc nulls last` : by(orderColumn);
     const rowsQuery = db
-      .select(this.selection(query.paginate))
+      .select(this.selection(principal, query.paginate))
       .from(this.decl.table)
       .where(where)
       .orderBy(primary, by(this.decl.idColumn))
@@ -235,7 +247,7 @@ export class ResourceRepository {
   /** One visible row, or undefined (the caller answers 404: another organisation's record does not exist for them). */
   async find(principal: Principal, id: number, tx: DbOrTx = this.app.db, restriction?: SQL): Promise<Row | undefined> {
     const [row] = await tx
-      .select(this.selection())
+      .select(this.selection(principal))
       .from(this.decl.table)
       .where(and(eq(this.decl.idColumn, id), this.visibility(principal), restriction));
     return row;

@@ -5,7 +5,7 @@ import { can } from '../auth/principal';
 import { changesOnly } from '../audit/audit';
 import { principalOf } from '../context';
 import { auditLogs } from '../db/schema';
-import { notFound } from '../http/errors';
+import { badRequest, notFound } from '../http/errors';
 import { apiDocumentation, entrypoint } from './docs';
 import { contextRoutes } from './contexts';
 import { collectionDocument, contextUrl, itemDocument, sendJsonLd } from './output';
@@ -46,11 +46,15 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
   };
 
   app.get(base, async (request, reply) => {
+    const maxItemsPerPage = await app.ctx.settings.number(API_MAX_ITEMS_PER_PAGE_KEY, MAX_PAGE_SIZE);
     const query = parseListQuery(request.query as Record<string, string>, {
       paginated: decl.paginated !== false,
       rangeAliasKey: Object.keys(decl.rangeFilters ?? {})[0],
-      maxItemsPerPage: await app.ctx.settings.number(API_MAX_ITEMS_PER_PAGE_KEY, MAX_PAGE_SIZE),
+      maxItemsPerPage,
     });
+    if (!query.paginate && decl.paginated !== false && decl.unpaginatedAllowed === false) {
+      throw badRequest(`Cette liste se lit page par page (${maxItemsPerPage} éléments au plus par page) : pagination=false n’est pas accepté.`);
+    }
     const principal = principalOf(request);
     const { rows, total } = await repository.list(principal, query);
     return sendJsonLd(reply, 200, collectionDocument(request, decl, await repository.present(principal, rows, 'list'), total, query));

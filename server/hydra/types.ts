@@ -49,7 +49,8 @@ export interface ReferencesField extends FieldBase {
 export interface ComputedField extends FieldBase {
   kind: 'computed';
   type: FieldType;
-  sql: SQL;
+  /** A function when the value depends on who reads (a count of the records they may see). */
+  sql: SQL | ((principal: Principal) => SQL);
 }
 
 /** A value derived from the serialized item in JavaScript (fullName, hasPassword...). */
@@ -149,6 +150,8 @@ export interface ResourceDeclaration {
   deletion: { mode: 'hard'; refuseWhileReferenced?: Reference[] } | { mode: 'soft'; column: AnyPgColumn } | { mode: 'none' };
   /** Collections that are never paginated (credentials). */
   paginated?: boolean;
+  /** false: `pagination=false` is refused (large collections that every reader could otherwise pull whole). */
+  unpaginatedAllowed?: boolean;
   /** Exposes GET /{name}/{id}/history from the audit trail. */
   versioned?: boolean;
   /** Operations this resource does not offer. */

@@ -110,6 +110,8 @@ export const pecDossiersResource: ResourceDeclaration = {
   },
   defaultOrder: ['createdAt', 'desc'],
   deletion: { mode: 'hard' },
+  // Thousands of files with their amounts: read page by page (the CSV export serves the whole list).
+  unpaginatedAllowed: false,
   versioned: true,
   hooks: {
     async beforeWrite({ tx, principal }, input, values, existing) {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { roles, userRoles } from '../db/schema';
+import { isPlatformAdmin } from '../auth/principal';
 import { invalidField } from '../http/errors';
 import { column, computed, reference, text, timestamp } from '../hydra/fields';
 import { holdingOrPlatform } from '../hydra/tenancy';
@@ -21,8 +22,12 @@ export const rolesResource: ResourceDeclaration = {
     description: text(roles.description),
     permissions: column('array', roles.permissions, { description: 'Clés de permission (catalogue : GET /api/permissions)' }),
     holding: reference('holdings', roles.holdingId, { embed: ['name'], description: 'Vide : rôle de la plateforme, commun à toutes les organisations' }),
-    // Outer column qualified (see networks.activeMutualsCount).
-    usersCount: computed('integer', sql`(select count(*)::int from ${userRoles} where ${userRoles.roleId} = ${sql.identifier('roles')}.${sql.identifier('id')})`),
+    // The holders the reader may see: a platform role is shared by every organisation, whose users the others must not
+    // count. Outer column qualified (see networks.activeMutualsCount).
+    usersCount: computed('integer', (principal) => {
+      const visible = isPlatformAdmin(principal) ? sql`true` : principal.holdingId ? sql`u.holding_id = ${principal.holdingId}` : sql`false`;
+      return sql`(select count(*)::int from user_roles ur join users u on u.id = ur.user_id where ur.role_id = ${sql.identifier('roles')}.${sql.identifier('id')} and ${visible})`;
+    }),
     createdAt: timestamp(roles.createdAt),
     updatedAt: timestamp(roles.updatedAt),
   },

@@ -11,6 +11,8 @@ import { userCreateSchema, userSchema } from '../../src/domain/schemas';
 import { permissionsBeyond } from '../../src/domain/permissions';
 import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
 
+export const EMAIL_TAKEN = 'Cet email est déjà utilisé';
+
 export const usersResource: ResourceDeclaration = {
   name: 'users',
   className: 'User',
@@ -44,13 +46,6 @@ export const usersResource: ResourceDeclaration = {
   deletion: { mode: 'hard' },
   hooks: {
     async beforeWrite({ tx, principal }, input, values, existing) {
-      if (typeof input.email === 'string') {
-        const [taken] = await tx
-          .select({ id: users.id })
-          .from(users)
-          .where(and(eq(users.email, input.email), existing ? ne(users.id, existing.id as number) : undefined));
-        if (taken) throw invalidField('email', 'Cet email est déjà utilisé');
-      }
       if (typeof input.password === 'string' && input.password !== '') {
         values.passwordHash = await hashPassword(input.password);
         // The access tokens issued before the new password are refused (server/auth/plugin.ts).
@@ -88,6 +83,18 @@ export const usersResource: ResourceDeclaration = {
         if (beyond.length) {
           throw invalidField('roles', `Vous ne pouvez pas attribuer des droits que vous n'avez pas : ${[...new Set(beyond)].join(', ')}.`);
         }
+      }
+
+      // Emails are unique on the whole platform. Checked last, once rights and the rest of the request are accepted,
+      // and answered alike whether the account is in the caller's organisation, another one or the platform's: a
+      // request that is wrong anyway says nothing about the email, and a right one learns no more than an email
+      // taken in the caller's own organisation would tell (see README, Security).
+      if (typeof input.email === 'string') {
+        const [taken] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.email, input.email), existing ? ne(users.id, existing.id as number) : undefined));
+        if (taken) throw invalidField('email', EMAIL_TAKEN);
       }
     },
     async afterWrite({ app, tx }, id, input) {

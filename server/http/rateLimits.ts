@@ -1,0 +1,59 @@
+// Requests per client address and time window, by route family, with @fastify/rate-limit's stores: Redis when
+// REDIS_URL is set (one count shared by every instance), in memory otherwise (one count per instance).
+// The plugin's own per-route hooks would count each route apart; one limiter per family counts the family together.
+import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
+import type { RateLimits } from '../config';
+import { ApiError } from './errors';
+
+export type RateFamily = keyof Omit<RateLimits, 'windowSeconds'>;
+
+export const RATE_LIMIT_MESSAGE = (seconds: number) =>
+  `Trop de requêtes depuis votre adresse : réessayez dans ${seconds} seconde${seconds > 1 ? 's' : ''}.`;
+
+const LOGIN_ROUTES = new Set(['/api/login_check', '/api/token/refresh', '/api/token/invalidate']);
+
+/** The family a request counts in; undefined for what is never limited (health checks, the front end's files). */
+export function rateFamilyOf(request: FastifyRequest): RateFamily | undefined {
+  const path = request.routeOptions.url ?? request.url.split('?')[0]!;
+  if (!path.startsWith('/api')) return undefined;
+  if (path === '/api/health') return undefined;
+  if (LOGIN_ROUTES.has(path)) return 'login';
+  if (path.startsWith('/api/callbacks/')) return 'callbacks';
+  return 'api';
+}
+
+export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
+  const { rateLimits, redisUrl, redisPrefix } = app.ctx.config;
+  // A Redis outage lets requests through (skipOnError) rather than stopping the service; commands fail fast meanwhile.
+  const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000, enableOfflineQueue: false, lazyConnect: true }) : undefined;
+  redis?.on('error', (error) => app.log.warn({ err: error.message }, 'Redis injoignable : limites de débit non comptées'));
+  // Connected before the first request is counted; if Redis is down, ioredis keeps reconnecting in the background.
+  await redis?.connect().catch(() => undefined);
+  await app.register(fastifyRateLimit, { global: false, redis, nameSpace: redisPrefix, skipOnError: true });
+  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+
+  const limiters = Object.fromEntries(
+    (['login', 'api', 'callbacks'] as const).map((family) => [
+      family,
+      app.createRateLimit({
+        max: rateLimits[family],
+        timeWindow: rateLimits.windowSeconds * 1000,
+        // request.ip honours TRUST_PROXY (X-Forwarded-For only behind a declared proxy).
+        keyGenerator: (request) => `${family}:${normalizeIP(request.ip)}`,
+      }),
+    ]),
+  ) as Record<RateFamily, ReturnType<FastifyInstance['createRateLimit']>>;
+
+  app.addHook('onRequest', async (request, reply) => {
+    const family = rateFamilyOf(request);
+    if (!family || request.method === 'OPTIONS') return;
+    const result = await limiters[family](request);
+    if (result.isAllowed || !result.isExceeded) return;
+    const seconds = Math.max(1, result.ttlInSeconds);
+    reply.header('Retry-After', String(seconds));
+    throw new ApiError(429, RATE_LIMIT_MESSAGE(seconds), { retryAfterSeconds: seconds });
+  });
+});
