@@ -1,9 +1,9 @@
 // The robot's HTTP side: starting runs from the PEC screens, and the callbacks the robot (or a person, through the
 // manual result forms) posts back.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/plugin';
 import { principalOf } from '../context';
-import { badRequest, notFound, unauthorized } from '../http/errors';
+import { ApiError, badRequest, notFound, unauthorized } from '../http/errors';
 import { CALLBACK_MESSAGES, CALLBACK_TYPES, type CallbackType } from '../../src/domain/pec';
 import { ROBOT_SIGNATURE_HEADER, verifySignature } from './signature';
 import type { CallbackResult } from './runs';
@@ -38,7 +38,7 @@ export async function robotRoutes(app: FastifyInstance) {
   });
 
   // Public at the auth hook's level: the robot signs instead; a person without a signature must be signed in.
-  app.post('/api/callbacks/:type', { config: { public: true } }, async (request: FastifyRequest) => {
+  app.post('/api/callbacks/:type', { config: { public: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
     const type = (request.params as { type: string }).type as CallbackType;
     if (!CALLBACK_TYPES.includes(type)) throw notFound('Type de rappel inconnu : scraping, dpec ou billing.');
     const raw = request.rawBody ?? '';
@@ -47,10 +47,16 @@ export async function robotRoutes(app: FastifyInstance) {
       if (!verifySignature(raw, app.ctx.config.robotCallbackSecret, Array.isArray(signature) ? signature[0] : signature)) {
         throw unauthorized(CALLBACK_MESSAGES.badSignature);
       }
-      return answer(await runs.receive(type, raw, request.body, { robot: true }));
+      return answer(await runs.receive(type, request.body, { robot: true }));
     }
     const principal = await authenticate(request);
     if (!principal) throw unauthorized('Authentification requise : jeton absent ou invalide.');
-    return answer(await runs.receive(type, raw, request.body, { robot: false, principal }));
+    try {
+      return answer(await runs.receive(type, request.body, { robot: false, principal }));
+    } catch (error) {
+      // Too many results entered by hand on the file: say when the next one is accepted.
+      if (error instanceof ApiError && typeof error.extra.retryAfterSeconds === 'number') reply.header('Retry-After', String(error.extra.retryAfterSeconds));
+      throw error;
+    }
   });
 }
