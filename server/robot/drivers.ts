@@ -6,9 +6,10 @@
 //   signed in X-Pecflow-Signature; the robot then posts its callbacks. A refusal fails the run with
 //   "Robot API returned {status}: {"errors":[...]}" holding only the protocol's error texts (never the reply itself),
 //   shortened for people by shapeRobotError.
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import { credentialSoftware, mutuals, networks, pecDossiers, shopCredentials, shops, software } from '../db/schema';
+import { mutuals, networks, pecDossiers, shops } from '../db/schema';
+import { centreCredentials, secretsOf, withoutSecrets } from './credentials';
 import { SETTING_KEYS } from '../settings';
 import { QUEUES, type JobService } from '../jobs/boss';
 import { ROBOT_API_MARKER, type CallbackType } from '../../src/domain/pec';
@@ -46,11 +47,6 @@ async function readCapped(response: Response, max: number): Promise<string> {
   return Buffer.concat(chunks).subarray(0, max).toString('utf8');
 }
 
-/** The decrypted secrets of a job: what must never come back into a message. */
-function secretsOf(payload: { identifiants: { password: string | null; api_key: string | null; api_secret: string | null }[] }): string[] {
-  return payload.identifiants.flatMap((c) => [c.password, c.api_key, c.api_secret]).filter((v): v is string => typeof v === 'string' && v.length > 0);
-}
-
 /**
  * The error texts of a refusal as the protocol defines them: `errors[].message` of a JSON answer, capped in number and
  * length; any text that contains a secret of the job is dropped. Anything else in the reply is not kept.
@@ -68,7 +64,8 @@ export function keptRobotErrors(text: string, secrets: readonly string[]): strin
     .map((e) => (e && typeof e === 'object' ? (e as { message?: unknown }).message : undefined))
     .filter((m): m is string => typeof m === 'string')
     .map((m) => m.replace(/\s+/g, ' ').trim())
-    .filter((m) => m && !secrets.some((secret) => m.includes(secret)))
+    .filter(Boolean)
+    .filter((m) => withoutSecrets([m], secrets).length > 0)
     .map((m) => m.slice(0, MAX_ERROR_LENGTH))
     .slice(0, MAX_KEPT_ERRORS);
 }
@@ -180,7 +177,7 @@ export class RobotDrivers {
     // The same rule as when the setting is saved: ROBOT_URL, or a value saved before the rule, is checked here too.
     const urlProblem = robotUrlError(url);
     if (urlProblem) throw new Error(`${urlProblem} (Paramètres > Système : integrations.robot_url).`);
-    const payload = await this.jobPayload(step);
+    const { payload, secrets } = await this.job(step);
     const body = JSON.stringify(payload);
     let response: Response;
     try {
@@ -201,12 +198,17 @@ export class RobotDrivers {
       return;
     }
     // Only the protocol's error texts are kept, never the reply itself: it may echo the credentials just sent.
-    const errors = keptRobotErrors(await readCapped(response, MAX_ERROR_REPLY_BYTES), secretsOf(payload));
+    const errors = keptRobotErrors(await readCapped(response, MAX_ERROR_REPLY_BYTES), secrets);
     throw new Error(`${ROBOT_API_MARKER} ${response.status}: ${errors.length ? JSON.stringify({ errors: errors.map((message) => ({ message })) }) : 'le robot a refusé la demande sans message exploitable.'}`);
   }
 
   /** Everything the robot needs for the run, decrypted credentials included. Only ever sent to the robot. */
   async jobPayload(step: Execution) {
+    return (await this.job(step)).payload;
+  }
+
+  /** The job and the secrets it holds. */
+  private async job(step: Execution) {
     const kind = (step.runKind ?? 'dpec') as RunKind;
     const [row] = await this.app.db
       .select({ dossier: pecDossiers, shop: shops, mutual: mutuals, network: networks })
@@ -217,29 +219,8 @@ export class RobotDrivers {
       .where(eq(pecDossiers.id, step.dossierId));
     if (!row) throw new Error('Dossier introuvable');
     const { dossier, shop, mutual, network } = row;
-    const credentials = await this.app.db
-      .select({ credential: credentialSoftware, software })
-      .from(shopCredentials)
-      .innerJoin(credentialSoftware, eq(credentialSoftware.id, shopCredentials.credentialId))
-      .innerJoin(software, eq(software.id, credentialSoftware.softwareId))
-      .where(
-        and(
-          eq(shopCredentials.shopId, shop.id),
-          eq(credentialSoftware.status, 'Active'),
-          isNull(credentialSoftware.deletedAt),
-          eq(software.status, 'Active'),
-          isNull(software.deletedAt),
-        ),
-      );
-    const reveal = (value: string | null) => {
-      if (!value) return null;
-      try {
-        return this.app.secrets.decrypt(value);
-      } catch {
-        return null;
-      }
-    };
-    return {
+    const credentials = await centreCredentials(this.app, shop.id);
+    const payload = {
       action: kind === 'dpec' ? 'setup_and_create_dpec' : 'setup_and_billing_pec',
       run_id: step.runId,
       id_pecflow: dossier.externalId,
@@ -259,17 +240,18 @@ export class RobotDrivers {
       centre: { id: shop.id, nom: shop.name, nom_affiche: shop.displayName, siret: shop.siret, finess: shop.finess, rpps: shop.rpps, code_client: shop.codeClient },
       mutuelle: mutual ? { id: mutual.id, nom: mutual.name, code: mutual.code } : null,
       reseau: network ? { id: network.id, nom: network.name, code: network.code } : null,
-      identifiants: credentials.map(({ credential, software: s }) => ({
+      identifiants: credentials.map(({ credential, software: s, password, apiKey, apiSecret }) => ({
         logiciel: { id: s.id, libelle: s.label, type: s.type },
         login: credential.login,
-        password: reveal(credential.passwordEnc),
+        password,
         login_page: credential.loginPage,
-        api_key: reveal(credential.apiKeyEnc),
-        api_secret: reveal(credential.apiSecretEnc),
+        api_key: apiKey,
+        api_secret: apiSecret,
         context_type: credential.contextType,
         context_name: credential.contextName,
         environment: credential.environment,
       })),
     };
+    return { payload, secrets: secretsOf(credentials) };
   }
 }

@@ -15,6 +15,7 @@ import { ApiError, conflict, forbidden, invalidField, notFound } from '../http/e
 import { recordAudit } from '../audit/audit';
 import { publish, type PecEvent } from '../events/bus';
 import { notifyFile, type NotificationContent } from '../notifications/service';
+import { centreCredentials, secretsOf, withoutSecrets } from './credentials';
 import { canSeeFile, pecReadScope } from '../pec/visibility';
 import { QUEUES, type JobService } from '../jobs/boss';
 import { formatDate } from '../../src/domain/format';
@@ -132,6 +133,9 @@ function outcomeNotification(kind: RunKind | 'scraping', outcome: Outcome, d: Do
     }
   }
 }
+
+/** A refusal reason that held one of the centre's secrets is replaced by this. */
+const HIDDEN_REFUSAL = "Motif de refus masqué : il contenait un identifiant de connexion du centre.";
 
 /** Why a result is refused while another run is open (409): it would settle the file and leave that run hanging. */
 const CALLBACK_CONFLICTS = {
@@ -332,6 +336,16 @@ export class RobotRuns {
       const dpec = input as DpecCallback;
       outcome = dpec.detail_refus ? 'refused' : !dpec.success ? 'error' : dpec.num_pec ? 'success' : 'pending';
     } else outcome = input.success ? 'success' : 'error';
+    // The texts people read hold none of the centre's secrets (a robot that echoes its job would put them there).
+    const secrets = secretsOf(await centreCredentials(this.app, d.shopId, tx));
+    if (secrets.length) {
+      const refusal = (input as DpecCallback).detail_refus;
+      input = {
+        ...input,
+        messages: withoutSecrets(input.messages, secrets),
+        ...(refusal && withoutSecrets([refusal], secrets).length === 0 ? { detail_refus: HIDDEN_REFUSAL } : {}),
+      };
+    }
     const success = outcome === 'success' || outcome === 'pending';
     const callbackType = success ? type : `${type}_error`;
     const { id_pecflow: _id, run_id: _run, ...payload } = input as Record<string, unknown>;

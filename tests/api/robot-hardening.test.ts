@@ -123,6 +123,24 @@ describe('the external robot’s error replies (item 1)', () => {
   });
 });
 
+describe('the robot’s callbacks (item 1)', () => {
+  it('a message or a refusal reason holding one of the centre’s secrets is not kept', async () => {
+    const { file, externalId, runId } = await silentRun();
+    const [row] = await server.database.query<{ password_enc: string }>(
+      'select c.password_enc from shop_credentials sc join credential_software c on c.id = sc.credential_id where sc.shop_id = $1 and c.password_enc is not null limit 1',
+      [refs.shops['Horizon Paris Bastille']],
+    );
+    const password = server.app.ctx.secrets.decrypt(row!.password_enc);
+    const res = await robotCallback(server, 'dpec', { id_pecflow: externalId, run_id: runId, success: false, messages: ['Refus du portail', `login=audio password=${password}`], detail_refus: `Mot de passe ${password} expiré` });
+    expect(res.status, res.text).toBe(200);
+    const detail = await server.get(`/api/pec_dossiers/${file.id}`, tokens.readOnly);
+    expect(detail.body.status).toBe('rejected');
+    expect(detail.body.detailRefus).toBe('Motif de refus masqué : il contenait un identifiant de connexion du centre.');
+    expect(detail.body.workflowExecutions[0].robotResponse.messages).toEqual(['Refus du portail']);
+    expect(detail.text).not.toContain(password);
+  });
+});
+
 describe('a result belongs to a run (item 2)', () => {
   it('a result naming another run than the open one answers 409 and changes nothing, from the robot or by hand', async () => {
     const foreign = await silentRun();
