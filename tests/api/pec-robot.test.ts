@@ -186,7 +186,8 @@ describe('callbacks', () => {
 
 describe('the timeout', () => {
   it('fails a run with no final callback, and the file leaves processing', async () => {
-    const quick = await startTestServer({ robotSimDelayMs: 0, robotRunTimeoutMs: 1500 });
+    // Long enough for the retrieval's callback to come first on a loaded machine (the request then never comes).
+    const quick = await startTestServer({ robotSimDelayMs: 0, robotRunTimeoutMs: 4000 });
     try {
       const token = await quick.login(ACCOUNTS.audio);
       const quickRefs = await demoRefs(quick);
