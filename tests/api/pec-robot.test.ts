@@ -193,7 +193,7 @@ describe('the timeout', () => {
       const quickRefs = await demoRefs(quick);
       const file = await createDossier(quick, token, quickRefs, { numeroDossierAssure: patientNumber('-SILENCE') });
       expect((await startDpec(file.id, token, quick)).status).toBe(200);
-      const after = await waitForIdle(quick, token, file.id, 20_000);
+      const after = await waitForIdle(quick, token, file.id, 45_000);
       expect(after.status).toBe('draft');
       const [last] = after.workflowExecutions;
       expect(last).toMatchObject({ success: false, outcome: 'timeout', robotResponse: { messages: ["10 minutes écoulées, l'appel a échoué"], data: { callback_type: 'dpec_error' } } });
@@ -207,7 +207,7 @@ describe('the timeout', () => {
     } finally {
       await quick.close();
     }
-  });
+  }, 60_000);
 });
 
 describe('a restart in the middle of runs', () => {
