@@ -322,6 +322,15 @@ export const auditLogs = pgTable(
   ],
 );
 
+/** The kinds of notification a user chose not to receive (src/domain/notifications.ts); no row: every kind. */
+export const notificationPreferences = pgTable('notification_preferences', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  mutedKinds: text('muted_kinds').array().notNull().default(sql`'{}'::text[]`),
+  updatedAt: updatedAt(),
+});
+
 export const notifications = pgTable(
   'notifications',
   {
@@ -334,7 +343,7 @@ export const notifications = pgTable(
     description: text('description'),
     link: text('link'),
     dossierId: integer('dossier_id').references((): AnyPgColumn => pecDossiers.id, { onDelete: 'set null' }),
-    /** What it is about: robot_success, robot_pending, robot_refused, robot_error, robot_timeout, expiry. */
+    /** What it is about: one of NOTIFICATION_KINDS (src/domain/notifications.ts). */
     kind: text('kind'),
     readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),

@@ -1,52 +1,63 @@
-// Creates notifications for the users who can see a PEC file (same rule as the list: organisation, assigned centres
-// or settings.shops.view, and pec.view), in the caller's transaction, and announces each one on the live events.
+// Creates the notifications of a PEC file, in the caller's transaction, and announces each one on the live events.
+// They go to who acts on the file: active users who see it (same rule as the list) and may act on it (pec.create) —
+// its creator among them while they do, read-only staff never — and only for the kinds each one chose to receive.
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import { notifications } from '../db/schema';
 import { publish } from '../events/bus';
 import { mayReadFile } from '../pec/visibility';
+import { hasPermission } from '../../src/domain/permissions';
+import type { NotificationKind } from '../../src/domain/notifications';
+
+/** Acting on a file (launching the robot, entering its results): who is told of its outcomes. */
+export const ACT_ON_FILE_PERMISSION = 'pec.create';
 
 export interface FileRef {
   id: number;
   holdingId: number;
   shopId: number;
+  createdById?: number | null;
 }
 
 export interface NotificationContent {
-  kind: string;
+  kind: NotificationKind;
   title: string;
   description?: string | null;
 }
 
 interface RecipientRow {
   id: number;
+  holding_id: number | null;
   permissions: string[] | null;
   assigned: boolean;
 }
 
 /**
- * Active users of the file's organisation who may read it. Platform administrators, who belong to no organisation,
- * are not notified of each organisation's files.
+ * Active users of the file's organisation, and its creator, who see the file, may act on it, and receive this kind.
+ * Platform administrators are not notified of each organisation's files unless they created the file.
  */
-export async function recipientsOf(tx: DbOrTx, file: FileRef): Promise<number[]> {
+export async function recipientsOf(tx: DbOrTx, file: FileRef, kind: NotificationKind): Promise<number[]> {
   const result = await tx.execute(sql`
-    select u.id,
+    select u.id, u.holding_id,
       (select coalesce(array_agg(distinct p), '{}') from user_roles ur join roles r on r.id = ur.role_id, unnest(r.permissions) p
         where ur.user_id = u.id) as permissions,
       exists(select 1 from user_shops us where us.user_id = u.id and us.shop_id = ${file.shopId}) as assigned
     from users u
-    where u.holding_id = ${file.holdingId} and u.status = 'Active'`);
+    where (u.holding_id = ${file.holdingId} or u.id = ${file.createdById ?? null}) and u.status = 'Active'
+      and not exists (select 1 from notification_preferences np where np.user_id = u.id and ${kind} = any(np.muted_kinds))`);
   const rows = ((result as { rows?: unknown[] }).rows ?? (result as unknown as unknown[])) as RecipientRow[];
   return rows
-    .filter((row) =>
-      mayReadFile({ permissions: row.permissions ?? [], holdingId: file.holdingId, shopIds: row.assigned ? [file.shopId] : [] }, { holdingId: file.holdingId, shopId: file.shopId }),
-    )
+    .filter((row) => {
+      const permissions = row.permissions ?? [];
+      const viewer = { permissions, holdingId: row.holding_id, shopIds: row.assigned ? [file.shopId] : [] };
+      return hasPermission(permissions, ACT_ON_FILE_PERMISSION) && mayReadFile(viewer, { holdingId: file.holdingId, shopId: file.shopId });
+    })
     .map((row) => Number(row.id));
 }
 
 /** One notification per recipient; returns how many were created. */
 export async function notifyFile(tx: DbOrTx, file: FileRef, content: NotificationContent): Promise<number> {
-  const userIds = await recipientsOf(tx, file);
+  const userIds = await recipientsOf(tx, file, content.kind);
   if (userIds.length === 0) return 0;
   const created = await tx
     .insert(notifications)

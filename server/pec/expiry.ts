@@ -1,5 +1,5 @@
 // The daily expiry scan: files whose agreement (datePeremption) ends within 15 days and that are not billed get one
-// notification per expiry date, for the users who can see them.
+// notification per expiry date, for the users who act on them (server/notifications/service.ts).
 import { and, asc, eq, gte, isNull, lte, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { pecDossiers } from '../db/schema';
@@ -30,7 +30,7 @@ export async function scanExpiring(app: AppContext, now = new Date()): Promise<n
   let notified = 0;
   for (;;) {
     const batch = await app.db
-      .select({ id: pecDossiers.id, holdingId: pecDossiers.holdingId, shopId: pecDossiers.shopId, numeroDossier: pecDossiers.numeroDossier, datePeremption: pecDossiers.datePeremption })
+      .select({ id: pecDossiers.id, holdingId: pecDossiers.holdingId, shopId: pecDossiers.shopId, createdById: pecDossiers.createdById, numeroDossier: pecDossiers.numeroDossier, datePeremption: pecDossiers.datePeremption })
       .from(pecDossiers)
       .where(and(expiringCondition(today), or(isNull(pecDossiers.expiryNotifiedFor), ne(pecDossiers.expiryNotifiedFor, sql`${pecDossiers.datePeremption}`))))
       .orderBy(asc(pecDossiers.id))

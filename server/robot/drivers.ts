@@ -4,18 +4,71 @@
 //   external robot's, one durable job per callback (a restart resumes where the run was).
 // - http: POSTs the job (file, centre, mutual, network and the centre's decrypted credentials) to the robot URL,
 //   signed in X-Pecflow-Signature; the robot then posts its callbacks. A refusal fails the run with
-//   "Robot API returned {status}: {body}", shortened for people by shapeRobotError.
-import { and, eq, isNull } from 'drizzle-orm';
+//   "Robot API returned {status}: {"errors":[...]}" holding only the protocol's error texts (never the reply itself),
+//   shortened for people by shapeRobotError.
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import { credentialSoftware, mutuals, networks, pecDossiers, shopCredentials, shops, software } from '../db/schema';
+import { mutuals, networks, pecDossiers, shops } from '../db/schema';
+import { centreCredentials, secretsOf, withoutSecrets } from './credentials';
 import { SETTING_KEYS } from '../settings';
 import { QUEUES, type JobService } from '../jobs/boss';
-import type { CallbackType } from '../../src/domain/pec';
+import { ROBOT_API_MARKER, type CallbackType } from '../../src/domain/pec';
+import { robotUrlError } from '../../src/domain/settings';
 import { PECFLOW_SIGNATURE_HEADER, ROBOT_SIGNATURE_HEADER, sign } from './signature';
 import { simulatorCallback, simulatorOutcome } from './simulator';
 import type { Execution, RobotRuns, RunKind } from './runs';
 
 const HTTP_TIMEOUT_MS = 30_000;
+
+/** The most of an error reply that is read (the rest is not needed to find its error texts). */
+const MAX_ERROR_REPLY_BYTES = 64 * 1024;
+/** Error texts kept from a refusal, and the length of each. */
+const MAX_KEPT_ERRORS = 5;
+const MAX_ERROR_LENGTH = 300;
+
+/** The start of a reply's body, at most `max` bytes, as text. */
+async function readCapped(response: Response, max: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch {
+    // a reply cut short: what was read is enough
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
+}
+
+/**
+ * The error texts of a refusal as the protocol defines them: `errors[].message` of a JSON answer, capped in number and
+ * length; any text that contains a secret of the job is dropped. Anything else in the reply is not kept.
+ */
+export function keptRobotErrors(text: string, secrets: readonly string[]): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const list = (parsed as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(list)) return [];
+  return list
+    .map((e) => (e && typeof e === 'object' ? (e as { message?: unknown }).message : undefined))
+    .filter((m): m is string => typeof m === 'string')
+    .map((m) => m.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .filter((m) => withoutSecrets([m], secrets).length > 0)
+    .map((m) => m.slice(0, MAX_ERROR_LENGTH))
+    .slice(0, MAX_KEPT_ERRORS);
+}
 
 export class RobotDrivers {
   constructor(
@@ -106,8 +159,9 @@ export class RobotDrivers {
       signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
     });
     await response.arrayBuffer().catch(() => undefined);
-    // A refusal of the data itself (404, 422) will not change on a retry; anything else is retried by pg-boss.
-    if (!response.ok && response.status !== 404 && response.status !== 422) throw new Error(`rappel du simulateur refusé (HTTP ${response.status})`);
+    // A refusal of the data itself (404, 422) or of a run that is no longer the open one (409) will not change on a
+    // retry; anything else is retried by pg-boss.
+    if (!response.ok && ![404, 409, 422].includes(response.status)) throw new Error(`rappel du simulateur refusé (HTTP ${response.status})`);
 
     const next = await this.runs.openStep(runId);
     if (next && next.id !== step.id) {
@@ -120,25 +174,41 @@ export class RobotDrivers {
   private async postJob(step: Execution): Promise<void> {
     const url = await this.robotUrl();
     if (!url) throw new Error('Aucune adresse de robot configurée (Paramètres > Système : integrations.robot_url).');
-    const body = JSON.stringify(await this.jobPayload(step));
+    // The same rule as when the setting is saved: ROBOT_URL, or a value saved before the rule, is checked here too.
+    const urlProblem = robotUrlError(url);
+    if (urlProblem) throw new Error(`${urlProblem} (Paramètres > Système : integrations.robot_url).`);
+    const { payload, secrets } = await this.job(step);
+    const body = JSON.stringify(payload);
     let response: Response;
     try {
       response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', [PECFLOW_SIGNATURE_HEADER]: sign(body, this.app.config.robotCallbackSecret) },
         body,
+        // A redirect would re-send the credentials to an address nobody configured.
+        redirect: 'error',
         signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
       });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
       throw new Error(`Robot injoignable (${cause}) : vérifiez l'adresse du robot dans les paramètres système.`);
     }
-    const text = await response.text().catch(() => '');
-    if (!response.ok) throw new Error(`Robot API returned ${response.status}: ${text.slice(0, 2000)}`);
+    if (response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      return;
+    }
+    // Only the protocol's error texts are kept, never the reply itself: it may echo the credentials just sent.
+    const errors = keptRobotErrors(await readCapped(response, MAX_ERROR_REPLY_BYTES), secrets);
+    throw new Error(`${ROBOT_API_MARKER} ${response.status}: ${errors.length ? JSON.stringify({ errors: errors.map((message) => ({ message })) }) : 'le robot a refusé la demande sans message exploitable.'}`);
   }
 
   /** Everything the robot needs for the run, decrypted credentials included. Only ever sent to the robot. */
   async jobPayload(step: Execution) {
+    return (await this.job(step)).payload;
+  }
+
+  /** The job and the secrets it holds. */
+  private async job(step: Execution) {
     const kind = (step.runKind ?? 'dpec') as RunKind;
     const [row] = await this.app.db
       .select({ dossier: pecDossiers, shop: shops, mutual: mutuals, network: networks })
@@ -149,29 +219,8 @@ export class RobotDrivers {
       .where(eq(pecDossiers.id, step.dossierId));
     if (!row) throw new Error('Dossier introuvable');
     const { dossier, shop, mutual, network } = row;
-    const credentials = await this.app.db
-      .select({ credential: credentialSoftware, software })
-      .from(shopCredentials)
-      .innerJoin(credentialSoftware, eq(credentialSoftware.id, shopCredentials.credentialId))
-      .innerJoin(software, eq(software.id, credentialSoftware.softwareId))
-      .where(
-        and(
-          eq(shopCredentials.shopId, shop.id),
-          eq(credentialSoftware.status, 'Active'),
-          isNull(credentialSoftware.deletedAt),
-          eq(software.status, 'Active'),
-          isNull(software.deletedAt),
-        ),
-      );
-    const reveal = (value: string | null) => {
-      if (!value) return null;
-      try {
-        return this.app.secrets.decrypt(value);
-      } catch {
-        return null;
-      }
-    };
-    return {
+    const credentials = await centreCredentials(this.app, shop.id);
+    const payload = {
       action: kind === 'dpec' ? 'setup_and_create_dpec' : 'setup_and_billing_pec',
       run_id: step.runId,
       id_pecflow: dossier.externalId,
@@ -191,17 +240,18 @@ export class RobotDrivers {
       centre: { id: shop.id, nom: shop.name, nom_affiche: shop.displayName, siret: shop.siret, finess: shop.finess, rpps: shop.rpps, code_client: shop.codeClient },
       mutuelle: mutual ? { id: mutual.id, nom: mutual.name, code: mutual.code } : null,
       reseau: network ? { id: network.id, nom: network.name, code: network.code } : null,
-      identifiants: credentials.map(({ credential, software: s }) => ({
+      identifiants: credentials.map(({ credential, software: s, password, apiKey, apiSecret }) => ({
         logiciel: { id: s.id, libelle: s.label, type: s.type },
         login: credential.login,
-        password: reveal(credential.passwordEnc),
+        password,
         login_page: credential.loginPage,
-        api_key: reveal(credential.apiKeyEnc),
-        api_secret: reveal(credential.apiSecretEnc),
+        api_key: apiKey,
+        api_secret: apiSecret,
         context_type: credential.contextType,
         context_name: credential.contextName,
         environment: credential.environment,
       })),
     };
+    return { payload, secrets: secretsOf(credentials) };
   }
 }

@@ -5,7 +5,7 @@
 // Every write happens in one transaction that also records the audit entry, the notifications and the live events;
 // no transaction is ever held across an HTTP call or a job queueing.
 import { createHash, randomUUID } from 'node:crypto';
-import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import { can, requirePermission } from '../auth/principal';
 import type { AppContext } from '../context';
@@ -14,10 +14,12 @@ import { appareils, mutuals, networks, pecDossiers, workflowExecutions } from '.
 import { ApiError, conflict, forbidden, invalidField, notFound } from '../http/errors';
 import { recordAudit } from '../audit/audit';
 import { publish, type PecEvent } from '../events/bus';
-import { notifyFile } from '../notifications/service';
+import { notifyFile, type NotificationContent } from '../notifications/service';
+import { centreCredentials, secretsOf, withoutSecrets } from './credentials';
 import { canSeeFile, pecReadScope } from '../pec/visibility';
 import { QUEUES, type JobService } from '../jobs/boss';
 import { formatDate } from '../../src/domain/format';
+import { MANUAL_RESULTS_LIMIT } from '../../src/domain/limits';
 import { idFromReference } from '../../src/domain/iri';
 import {
   BILLING_PREREQUISITE_MESSAGES,
@@ -105,13 +107,13 @@ function prerequisitesError(items: { field: string; label: string; message: stri
 }
 
 /** What a notification says about a run's outcome. The file number is ours; no patient data. */
-function outcomeNotification(kind: RunKind | 'scraping', outcome: Outcome, d: Dossier, messages: string[]) {
+function outcomeNotification(kind: RunKind | 'scraping', outcome: Outcome, d: Dossier, messages: string[]): NotificationContent {
   const n = d.numeroDossier;
   const billing = kind === 'billing';
   switch (outcome) {
     case 'success':
       return billing
-        ? { kind: 'robot_success', title: `Facturation effectuée — ${n}`, description: `Dossier facturé le ${formatDate(d.dateFacturationEffective)}.` }
+        ? { kind: 'billing_success', title: `Facturation effectuée — ${n}`, description: `Dossier facturé le ${formatDate(d.dateFacturationEffective)}.` }
         : {
             kind: 'robot_success',
             title: `PEC accordée — ${n}`,
@@ -130,6 +132,36 @@ function outcomeNotification(kind: RunKind | 'scraping', outcome: Outcome, d: Do
       };
     }
   }
+}
+
+/** A refusal reason that held one of the centre's secrets is replaced by this. */
+const HIDDEN_REFUSAL = "Motif de refus masqué : il contenait un identifiant de connexion du centre.";
+
+/** Why a result is refused while another run is open (409): it would settle the file and leave that run hanging. */
+const CALLBACK_CONFLICTS = {
+  unknownRun: "Ce résultat nomme un appel robot qui n'est pas celui de ce dossier.",
+  otherRun: "Ce résultat concerne un autre appel robot que celui en cours pour ce dossier : rien n'a été modifié.",
+};
+
+/**
+ * The meaning of a value as text: object keys sorted, null and absent fields alike. The libraries that sort keys keep
+ * nulls, and for a callback "absent" and null say the same, so this small function is ours.
+ */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined && v !== null)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** What makes two results the same: the type, the run and the fields once validated (so "1 450,50" and 1450.5 agree). */
+function callbackKey(type: CallbackType, runId: number | null, input: ScrapingCallback | DpecCallback | BillingCallback): string {
+  const { run_id: _run, ...fields } = input as Record<string, unknown>;
+  return createHash('sha256').update(`${type}\n${runId ?? '-'}\n${canonicalJson(fields)}`).digest('hex');
 }
 
 export interface CallbackActor {
@@ -243,9 +275,10 @@ export class RobotRuns {
 
   /**
    * POST /api/callbacks/{type}, from the robot (signature checked by the route) or a signed-in user with pec.create.
-   * `raw` is the body as received: a repeated delivery of the same body is recognised by its hash and has one effect.
+   * A repeated result (same run, type, outcome and fields, whatever its bytes) has one effect: it answers the first
+   * delivery's execution.
    */
-  async receive(type: CallbackType, raw: string, body: unknown, actor: CallbackActor): Promise<CallbackResult> {
+  async receive(type: CallbackType, body: unknown, actor: CallbackActor): Promise<CallbackResult> {
     const begin = performance.now();
     if (!actor.robot) {
       if (!actor.principal) throw new ApiError(401, 'Authentification requise : jeton absent ou invalide.');
@@ -253,43 +286,45 @@ export class RobotRuns {
     }
     const schema = CALLBACK_SCHEMAS[type];
     const input = schema.parse(body ?? {}) as ScrapingCallback | DpecCallback | BillingCallback;
-    const dedupeKey = createHash('sha256').update(`${type}\n${raw}`).digest('hex');
-    const elapsed = () => Math.round(performance.now() - begin) / 1000;
-
-    const duplicate = async (): Promise<CallbackResult | undefined> => {
-      const [seen] = await this.db
-        .select({ id: workflowExecutions.id, holdingId: pecDossiers.holdingId, shopId: pecDossiers.shopId })
-        .from(workflowExecutions)
-        .innerJoin(pecDossiers, eq(pecDossiers.id, workflowExecutions.dossierId))
-        .where(eq(workflowExecutions.dedupeKey, dedupeKey));
-      if (!seen) return undefined;
-      if (actor.principal && !canSeeFile(actor.principal, seen)) throw notFound(DOSSIER_NOT_FOUND);
-      return { executionId: seen.id, processing_time: elapsed(), duplicate: true };
-    };
-    const seen = await duplicate();
-    if (seen) return seen;
-
+    const apply = () => this.db.transaction((tx) => this.applyCallback(tx, type, input, actor));
+    let applied: { executionId: number; duplicate: boolean };
     try {
-      const executionId = await this.db.transaction((tx) => this.applyCallback(tx, type, input, dedupeKey, actor));
-      return { executionId, processing_time: elapsed(), duplicate: false };
+      applied = await apply();
     } catch (error) {
-      // Two deliveries of the same body at the same instant: the second finds the first's execution.
-      if (isUniqueViolation(error, 'workflow_executions_dedupe_idx')) {
-        const again = await duplicate();
-        if (again) return again;
-      }
-      throw error;
+      // Two deliveries of the same result at the same instant: the second, run again, finds the first's execution.
+      if (!isUniqueViolation(error, 'workflow_executions_dedupe_idx')) throw error;
+      applied = await apply();
     }
+    return { ...applied, processing_time: Math.round(performance.now() - begin) / 1000 };
   }
 
-  private async applyCallback(tx: DbOrTx, type: CallbackType, input: ScrapingCallback | DpecCallback | BillingCallback, dedupeKey: string, actor: CallbackActor): Promise<number> {
+  private async applyCallback(tx: DbOrTx, type: CallbackType, input: ScrapingCallback | DpecCallback | BillingCallback, actor: CallbackActor): Promise<{ executionId: number; duplicate: boolean }> {
     const now = new Date();
+    // The file's row lock orders every callback of one file: the duplicate check below cannot race.
     const [d] = await tx.select().from(pecDossiers).where(eq(pecDossiers.externalId, input.id_pecflow)).for('update');
     if (!d || (actor.principal && !canSeeFile(actor.principal, d))) throw notFound(DOSSIER_NOT_FOUND);
 
     const [open] = await tx.select().from(workflowExecutions).where(and(eq(workflowExecutions.dossierId, d.id), isNull(workflowExecutions.completedAt))).limit(1);
-    // The callback belongs to the open run when it is one of its steps (and, if it names a run, that run).
-    const inRun = open && open.runKind && RUN_STEPS[open.runKind as RunKind].includes(type) && (input.run_id === undefined || input.run_id === open.runId) ? open : undefined;
+    // The run the result is for: the one it names, else the open one, else the file's latest (a late answer).
+    let runId = input.run_id ?? open?.runId ?? null;
+    if (runId === null) {
+      const [latest] = await tx.select({ runId: sql<number | null>`max(${workflowExecutions.runId})` }).from(workflowExecutions).where(eq(workflowExecutions.dossierId, d.id));
+      runId = latest?.runId ?? null;
+    }
+    const dedupeKey = callbackKey(type, runId, input);
+    const [seen] = await tx.select({ id: workflowExecutions.id }).from(workflowExecutions).where(eq(workflowExecutions.dedupeKey, dedupeKey));
+    if (seen) return { executionId: seen.id, duplicate: true };
+
+    // A result belongs to a run: while one is open, only a result of that run and of one of its steps is taken.
+    if (input.run_id !== undefined) {
+      const [named] = await tx.select({ id: workflowExecutions.id }).from(workflowExecutions).where(and(eq(workflowExecutions.id, input.run_id), eq(workflowExecutions.runId, input.run_id), eq(workflowExecutions.dossierId, d.id)));
+      if (!named) throw conflict(CALLBACK_CONFLICTS.unknownRun);
+    }
+    if (open && input.run_id !== undefined && input.run_id !== open.runId) throw conflict(CALLBACK_CONFLICTS.otherRun);
+    // A result of another kind (a billing failure during a DPEC run) is recorded beside the open run, not in it.
+    const inRun = open && open.runKind && RUN_STEPS[open.runKind as RunKind].includes(type) ? open : undefined;
+
+    if (!actor.robot) await this.checkManualRate(tx, d.id, now);
 
     // Billing needs a granted DPEC, by the robot's run as by a result entered by hand.
     if (type === 'billing' && input.success && !inRun && !d.statutFacturation && !isDpecGranted(d)) {
@@ -301,6 +336,16 @@ export class RobotRuns {
       const dpec = input as DpecCallback;
       outcome = dpec.detail_refus ? 'refused' : !dpec.success ? 'error' : dpec.num_pec ? 'success' : 'pending';
     } else outcome = input.success ? 'success' : 'error';
+    // The texts people read hold none of the centre's secrets (a robot that echoes its job would put them there).
+    const secrets = secretsOf(await centreCredentials(this.app, d.shopId, tx));
+    if (secrets.length) {
+      const refusal = (input as DpecCallback).detail_refus;
+      input = {
+        ...input,
+        messages: withoutSecrets(input.messages, secrets),
+        ...(refusal && withoutSecrets([refusal], secrets).length === 0 ? { detail_refus: HIDDEN_REFUSAL } : {}),
+      };
+    }
     const success = outcome === 'success' || outcome === 'pending';
     const callbackType = success ? type : `${type}_error`;
     const { id_pecflow: _id, run_id: _run, ...payload } = input as Record<string, unknown>;
@@ -356,6 +401,7 @@ export class RobotRuns {
     if (type === 'scraping') {
       const scraping = input as ScrapingCallback;
       if (success) {
+        // A retrieval is no outcome anyone needs to be told of.
         final = false;
         const devices = scrapingDevices(scraping);
         if (devices.length) {
@@ -364,7 +410,8 @@ export class RobotRuns {
           const prices = devices.map((device) => device.prixTtc).filter((p): p is number => typeof p === 'number');
           if (prices.length) changes.totalTtc = Math.round(prices.reduce((a, b) => a + b, 0) * 100) / 100;
         }
-        if (inRun?.runKind === 'dpec') nextStep = 'dpec';
+        // The robot goes on to the request; a person entering the result by hand takes the run over and ends it.
+        if (inRun?.runKind === 'dpec' && actor.robot) nextStep = 'dpec';
       } else if (inRun) status = (inRun.previousStatus ?? d.status) as PecStatus;
       else final = false;
     } else if (type === 'dpec') {
@@ -406,8 +453,10 @@ export class RobotRuns {
       } else if (inRun) status = (inRun.previousStatus ?? d.status) as PecStatus;
     }
     if (status !== d.status) changes.status = status;
-    // A run's own technical failure with no previous status recorded leaves "processing" anyway.
-    if (inRun && final && !nextStep && (changes.status ?? d.status) === 'processing') changes.status = 'draft';
+    // A run that ends here with the file still "processing" returns it to where it was (draft if unknown).
+    if (inRun && !nextStep && (changes.status ?? d.status) === 'processing') {
+      changes.status = (inRun.previousStatus && inRun.previousStatus !== 'processing' ? inRun.previousStatus : 'draft') as PecStatus;
+    }
 
     const updated = { ...d, ...changes, updatedAt: now } as Dossier;
     await tx.update(pecDossiers).set({ ...changes, updatedAt: now }).where(eq(pecDossiers.id, d.id));
@@ -451,7 +500,20 @@ export class RobotRuns {
       await notifyFile(tx, d, outcomeNotification(kind, outcome, updated, input.messages));
     }
     await publish(tx, ...events);
-    return execution.id;
+    return { executionId: execution.id, duplicate: false };
+  }
+
+  /** Results entered by hand on one file are bounded (MANUAL_RESULTS_LIMIT): 429 with the wait once the limit is reached. */
+  private async checkManualRate(tx: DbOrTx, dossierId: number, now: Date) {
+    const since = new Date(now.getTime() - MANUAL_RESULTS_LIMIT.windowMinutes * 60_000);
+    const [row] = await tx
+      .select({ n: sql<number>`count(*)::int`, oldest: sql<string | null>`min(${workflowExecutions.completedAt})` })
+      .from(workflowExecutions)
+      .where(and(eq(workflowExecutions.dossierId, dossierId), inArray(workflowExecutions.workflowName, Object.values(MANUAL_NAMES)), gte(workflowExecutions.completedAt, since)));
+    if (Number(row?.n ?? 0) < MANUAL_RESULTS_LIMIT.max) return;
+    const freeAt = new Date(row?.oldest ?? now).getTime() + MANUAL_RESULTS_LIMIT.windowMinutes * 60_000;
+    const retryAfterSeconds = Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000));
+    throw new ApiError(429, MANUAL_RESULTS_LIMIT.message(Math.ceil(retryAfterSeconds / 60)), { retryAfterSeconds });
   }
 
   // ---------- ending a run without its callback ----------

@@ -1,9 +1,76 @@
-// /profile: read-only identity of the signed-in user (spec section 2, Profile).
-import { Avatar, Box, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
+// /profile: read-only identity of the signed-in user (spec section 2, Profile), and the kinds of notification they
+// choose to receive (GET and PATCH /api/user/notification-preferences; the server obeys the choice).
+import { Alert, Avatar, Box, Card, CardContent, Chip, FormControlLabel, FormGroup, Skeleton, Stack, Switch, Typography } from '@mui/material';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Title, useTranslate } from 'react-admin';
+import { apiFetch } from '../dataProvider/http';
+import { extractErrorMessage } from '../domain/errors';
 import { formatDate, initialsOf } from '../domain/format';
+import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, type NotificationKind, type NotificationPreferences } from '../domain/notifications';
 import { LoadingPage } from '../layout/LoadingPage';
+import { useToast } from '../layout/Toasts';
 import { useProfile } from './useProfile';
+
+const PREFERENCES_PATH = '/api/user/notification-preferences';
+const preferencesKey = ['pecflow', 'notification-preferences'];
+
+/** One switch per kind; each change is saved at once and the saved answer replaces what is shown. */
+function NotificationSettings() {
+  const translate = useTranslate();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const { data, isError } = useQuery({
+    queryKey: preferencesKey,
+    queryFn: () => apiFetch<{ preferences: NotificationPreferences }>(PREFERENCES_PATH).then((answer) => answer.preferences),
+  });
+  const save = useMutation({
+    mutationFn: (change: Partial<NotificationPreferences>) =>
+      apiFetch<{ preferences: NotificationPreferences }>(PREFERENCES_PATH, { method: 'PATCH', body: change, headers: { 'Content-Type': 'application/merge-patch+json' } }).then((answer) => answer.preferences),
+    onSuccess: (preferences, change) => {
+      queryClient.setQueryData(preferencesKey, preferences);
+      const [kind, on] = Object.entries(change)[0] as [NotificationKind, boolean];
+      toast.success(translate('pecflow.profile.notifications.saved'), translate(`pecflow.profile.notifications.${on ? 'on' : 'off'}`, { kind: NOTIFICATION_KIND_LABELS[kind].label }));
+    },
+    onError: (error) => toast.error(translate('pecflow.profile.notifications.error'), extractErrorMessage(error)),
+  });
+  return (
+    <Card sx={{ mt: 2 }} component="section" aria-labelledby="notification-settings-title">
+      <CardContent>
+        <Typography id="notification-settings-title" variant="h6" component="h2" fontWeight={700}>
+          {translate('pecflow.profile.notifications.title')}
+        </Typography>
+        <Typography color="text.secondary" sx={{ mb: 1 }}>
+          {translate('pecflow.profile.notifications.subtitle')}
+        </Typography>
+        {isError ? (
+          <Alert severity="error">{translate('pecflow.profile.notifications.loadError')}</Alert>
+        ) : (
+          <FormGroup data-testid="notification-preferences">
+            {NOTIFICATION_KINDS.map((kind) =>
+              data ? (
+                <FormControlLabel
+                  key={kind}
+                  sx={{ py: 0.5, alignItems: 'flex-start' }}
+                  control={<Switch checked={data[kind]} disabled={save.isPending} onChange={(_event, checked) => save.mutate({ [kind]: checked })} />}
+                  label={
+                    <Box sx={{ pt: 1 }}>
+                      <Typography>{NOTIFICATION_KIND_LABELS[kind].label}</Typography>
+                      <Typography variant="body2" color="text.secondary">
+                        {NOTIFICATION_KIND_LABELS[kind].description}
+                      </Typography>
+                    </Box>
+                  }
+                />
+              ) : (
+                <Skeleton key={kind} height={48} />
+              ),
+            )}
+          </FormGroup>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -61,6 +128,7 @@ export default function ProfilePage() {
           </Box>
         </CardContent>
       </Card>
+      <NotificationSettings />
     </Box>
   );
 }

@@ -16,3 +16,11 @@ export const ROBOT_RUN_TIMEOUT_MS = 600_000;
 export const EXPIRY_WARNING_DAYS = 15;
 /** The dashboard's robot failures: files whose run failed within this many days. */
 export const ROBOT_FAILURE_WINDOW_DAYS = 7;
+/** Robot results entered by hand on one file: at most `max` within `windowMinutes` (each one notifies the file's team). */
+const MANUAL_RESULTS_MAX = 20;
+export const MANUAL_RESULTS_LIMIT = {
+  max: MANUAL_RESULTS_MAX,
+  windowMinutes: 60,
+  message: (minutes: number) =>
+    `Trop de résultats saisis à la main pour ce dossier (${MANUAL_RESULTS_MAX} par heure au plus) : réessayez dans ${minutes} minute${minutes > 1 ? 's' : ''}.`,
+};

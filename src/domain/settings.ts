@@ -27,6 +27,25 @@ export interface SettingRule {
   url?: boolean;
 }
 
+/**
+ * Why a URL setting (the external robot's address) is refused, or undefined: an absolute http(s) URL with a host, no
+ * user name or password in it (settings are readable by every user) and no link-local host (cloud metadata services).
+ */
+export function robotUrlError(value: string): string | undefined {
+  const invalid = 'Valeur invalide : une URL http(s) est attendue.';
+  if (/\s/.test(value) || !/^https?:\/\//i.test(value)) return invalid;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return invalid;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return invalid;
+  if (url.username || url.password) return "Valeur invalide : l'URL ne doit contenir ni identifiant ni mot de passe.";
+  if (/^169\.254\./.test(url.hostname) || /^\[fe[89ab][0-9a-f]:/i.test(url.hostname)) return 'Valeur invalide : adresse locale de lien (169.254.x.x, fe80::) refusée.';
+  return undefined;
+}
+
 /** Longest JSON text of a list or object setting. */
 export const SETTING_JSON_MAX = 10_000;
 
@@ -45,7 +64,7 @@ export function settingValueError(valueType: string, value: unknown, rule: Setti
       if (typeof value !== 'string') return 'Valeur invalide : un texte est attendu.';
       if (value.length > 2000) return 'Valeur trop longue : 2000 caractères au plus.';
       if (rule.choices && !rule.choices.includes(value)) return `Valeur invalide : ${rule.choices.join(' ou ')} attendu.`;
-      if (rule.url && value !== '' && !/^https?:\/\/\S+$/.test(value)) return 'Valeur invalide : une URL http(s) est attendue.';
+      if (rule.url && value !== '') return robotUrlError(value);
       return undefined;
     case 'array':
       if (!Array.isArray(value)) return 'Valeur invalide : une liste JSON est attendue.';

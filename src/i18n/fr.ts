@@ -58,6 +58,15 @@ export const fr = {
       inactive: 'Inactif',
       roles: 'Rôles',
       memberSince: 'Membre depuis le',
+      notifications: {
+        title: 'Notifications',
+        subtitle: 'Choisissez les notifications que vous recevez sur les dossiers que vous suivez.',
+        saved: 'Préférences enregistrées',
+        on: 'Vous recevrez les notifications « %{kind} ».',
+        off: 'Vous ne recevrez plus les notifications « %{kind} ».',
+        error: 'Erreur de sauvegarde',
+        loadError: 'Impossible de charger vos préférences de notification.',
+      },
     },
     permissions: {
       title: 'Mes permissions',

@@ -18,14 +18,14 @@ const startDpec = (id: number, token = tokens.audio) => server.request('POST', '
 const notificationsOf = async (token: string) => (await server.get('/api/notifications?limit=100', token)).body;
 
 describe('notifications', () => {
-  it('every outcome notifies the users who can see the file, and only them', async () => {
+  it('every outcome notifies the users who act on the file (pec.create, its centre), and only them', async () => {
     const file = await createDossier(server, tokens.audio, refs);
     expect((await startDpec(file.id)).status).toBe(200);
     await waitForIdle(server, tokens.audio, file.id);
     const about = (list: any) => list.member.filter((n: any) => n.dossierId === file.id);
 
-    // Assigned to the centre (audio, read-only), or seeing every centre (the organisation's administrator).
-    for (const who of ['audio', 'readOnly', 'horizonAdmin']) {
+    // The creator, assigned to the centre, and the organisation's administrator, who sees every centre; both may act.
+    for (const who of ['audio', 'horizonAdmin']) {
       const mine = about(await waitFor(async () => {
         const list = await notificationsOf(tokens[who]!);
         return about(list).length ? list : undefined;
@@ -34,8 +34,9 @@ describe('notifications', () => {
       expect(mine[0]).toMatchObject({ kind: 'robot_success', title: `PEC accordée — ${file.numeroDossier}`, read: false, dossier: `/api/pec_dossiers/${file.id}` });
       expect(mine[0].description).toMatch(/^N° PEC SANTECLAIR-\d{9}, valable jusqu'au \d{2}\/\d{2}\/\d{4}\.$/);
     }
-    // Another centre's assistant, another organisation, and the platform administrator are not notified.
-    for (const who of ['assistant', 'rivieraAdmin', 'admin']) expect(about(await notificationsOf(tokens[who]!)), who).toHaveLength(0);
+    // Read-only staff of the centre, another centre's assistant, another organisation and the platform administrator
+    // are not notified.
+    for (const who of ['readOnly', 'assistant', 'rivieraAdmin', 'admin']) expect(about(await notificationsOf(tokens[who]!)), who).toHaveLength(0);
   });
 
   it('newest first with the unread count; read one, read all; someone else’s is a 404', async () => {
@@ -82,7 +83,7 @@ describe('notifications', () => {
     expect(note.title).toBe(`PEC bientôt périmée — ${file.numeroDossier}`);
     expect(note.description).toMatch(/^L'accord de prise en charge expire le \d{2}\/\d{2}\/\d{4} : facturez avant cette date\.$/);
     const perFile = await expiryNotes(file.id);
-    expect(perFile).toBe(3); // audio, read-only (assigned to the centre), organisation administrator
+    expect(perFile).toBe(2); // audio and the organisation administrator; not the read-only user assigned to the centre
 
     await server.app.ctx.pec.jobs.send(QUEUES.expiryScan, {});
     await sleep(1500);

@@ -186,13 +186,14 @@ describe('callbacks', () => {
 
 describe('the timeout', () => {
   it('fails a run with no final callback, and the file leaves processing', async () => {
-    const quick = await startTestServer({ robotSimDelayMs: 0, robotRunTimeoutMs: 1500 });
+    // Long enough for the retrieval's callback to come first on a loaded machine (the request then never comes).
+    const quick = await startTestServer({ robotSimDelayMs: 0, robotRunTimeoutMs: 4000 });
     try {
       const token = await quick.login(ACCOUNTS.audio);
       const quickRefs = await demoRefs(quick);
       const file = await createDossier(quick, token, quickRefs, { numeroDossierAssure: patientNumber('-SILENCE') });
       expect((await startDpec(file.id, token, quick)).status).toBe(200);
-      const after = await waitForIdle(quick, token, file.id, 20_000);
+      const after = await waitForIdle(quick, token, file.id, 45_000);
       expect(after.status).toBe('draft');
       const [last] = after.workflowExecutions;
       expect(last).toMatchObject({ success: false, outcome: 'timeout', robotResponse: { messages: ["10 minutes écoulées, l'appel a échoué"], data: { callback_type: 'dpec_error' } } });
@@ -206,7 +207,7 @@ describe('the timeout', () => {
     } finally {
       await quick.close();
     }
-  });
+  }, 60_000);
 });
 
 describe('a restart in the middle of runs', () => {
