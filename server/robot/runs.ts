@@ -270,7 +270,9 @@ export class RobotRuns {
     if (seen) return seen;
 
     try {
-      const executionId = await this.db.transaction((tx) => this.applyCallback(tx, type, input, dedupeKey, actor));
+      let ended: { runId: number; kind: RunKind; outcome: Outcome } | undefined;
+      const executionId = await this.db.transaction((tx) => this.applyCallback(tx, type, input, dedupeKey, actor, (run) => (ended = run)));
+      if (ended) this.observeEnd(ended.runId, ended.kind, ended.outcome);
       return { executionId, processing_time: elapsed(), duplicate: false };
     } catch (error) {
       // Two deliveries of the same body at the same instant: the second finds the first's execution.
@@ -282,7 +284,14 @@ export class RobotRuns {
     }
   }
 
-  private async applyCallback(tx: DbOrTx, type: CallbackType, input: ScrapingCallback | DpecCallback | BillingCallback, dedupeKey: string, actor: CallbackActor): Promise<number> {
+  private async applyCallback(
+    tx: DbOrTx,
+    type: CallbackType,
+    input: ScrapingCallback | DpecCallback | BillingCallback,
+    dedupeKey: string,
+    actor: CallbackActor,
+    onRunEnd: (run: { runId: number; kind: RunKind; outcome: Outcome }) => void,
+  ): Promise<number> {
     const now = new Date();
     const [d] = await tx.select().from(pecDossiers).where(eq(pecDossiers.externalId, input.id_pecflow)).for('update');
     if (!d || (actor.principal && !canSeeFile(actor.principal, d))) throw notFound(DOSSIER_NOT_FOUND);
@@ -451,7 +460,16 @@ export class RobotRuns {
       await notifyFile(tx, d, outcomeNotification(kind, outcome, updated, input.messages));
     }
     await publish(tx, ...events);
+    if (inRun && !nextStep && inRun.runId !== null) onRunEnd({ runId: inRun.runId, kind: (inRun.runKind ?? 'dpec') as RunKind, outcome });
     return execution.id;
+  }
+
+  /** Counts a run that just ended (after its transaction committed), with its duration from its first step. */
+  private observeEnd(runId: number, kind: RunKind, outcome: Outcome) {
+    if (!this.app.metrics) return;
+    void this.runStart(runId)
+      .then((first) => first && this.app.metrics.robotRunEnded(kind, outcome, (Date.now() - first.startedAt.getTime()) / 1000))
+      .catch(() => undefined);
   }
 
   // ---------- ending a run without its callback ----------
@@ -461,7 +479,8 @@ export class RobotRuns {
    * `onlyIfOverdue` leaves a run whose deadline has not passed. Returns false when the run had already ended.
    */
   async closeRun(runId: number, messages: string[], outcome: 'timeout' | 'error', options: { onlyIfOverdue?: boolean } = {}): Promise<boolean | 'early'> {
-    return this.db.transaction(async (tx) => {
+    let kind: RunKind | undefined;
+    const result = await this.db.transaction(async (tx) => {
       const [step] = await tx
         .select()
         .from(workflowExecutions)
@@ -497,11 +516,13 @@ export class RobotRuns {
         holdingId: d.holdingId,
         changes: { executionId: step.id, outcome, ...(status !== d.status ? { status: { before: d.status, after: status } } : {}) },
       });
-      const kind = (step.runKind ?? 'dpec') as RunKind;
+      kind = (step.runKind ?? 'dpec') as RunKind;
       await notifyFile(tx, d, outcomeNotification(kind, outcome, { ...d, status }, messages));
       await publish(tx, workflowEvent(d, closed!), dossierEvent('dossier.updated', d, status));
       return true;
     });
+    if (result === true && kind) this.observeEnd(runId, kind, outcome);
+    return result;
   }
 
   /** The timeout job: fails the run if it is still open at its deadline; a run whose deadline moved is re-queued. */
