@@ -56,6 +56,16 @@ export function ensureFrontEndBuild() {
   writeFileSync(marker, wanted);
 }
 
+/** Compiles the server (scripts/build-server.mjs) when its sources changed since the last build. */
+export function ensureServerBuild() {
+  const marker = path.join(root, 'dist-server', '.pecflow-build');
+  const wanted = hashFiles(['server', 'src/domain', 'scripts/build-server.mjs', 'package-lock.json']);
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === wanted) return;
+  console.log('→ Compilation du serveur (esbuild)...');
+  run(process.execPath, [path.join(root, 'scripts', 'build-server.mjs')]);
+  writeFileSync(marker, wanted);
+}
+
 /** Starts a long-running child that shares our terminal and stops with us. */
 export function serve(command, args, env = {}) {
   const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });

@@ -1,5 +1,6 @@
 // npm test: installs what the tests need, then runs type checking, unit tests, API tests (PGlite, and PostgreSQL
-// when DATABASE_URL is set) and browser tests, and ends with one line: "N passed, N failed".
+// when DATABASE_URL is set), the cluster test (with DATABASE_URL) and browser tests, and ends with one line:
+// "N passed, N failed".
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -71,6 +72,23 @@ vitest('api (PGlite)', 'api', { TEST_DB: 'pglite' });
 if (process.env.DATABASE_URL) {
   console.log('\n→ Tests API sur PostgreSQL');
   vitest('api (PostgreSQL)', 'api', { TEST_DB: 'postgres' });
+}
+
+// Several instances behind HAProxy and PgBouncer (scripts/test-cluster.mjs): needs PostgreSQL, and haproxy and
+// pgbouncer (installed here when root). A skip is said on one line and counted neither way.
+console.log('\n→ Test de grappe (HAProxy, PgBouncer, 2 instances web et 2 workers)');
+if (process.env.DATABASE_URL) {
+  const report = path.join(output, 'cluster.json');
+  const status = run(process.execPath, [path.join(root, 'scripts', 'test-cluster.mjs')], { env: { CLUSTER_REPORT: report }, allowFailure: true });
+  const json = readJson(report);
+  if (json?.skipped) lines.push(`  · ${'cluster'.padEnd(28)} ignoré : ${json.skipped} manquant`);
+  else if (json) {
+    const failed = json.checks.filter((c) => !c.ok).length;
+    record('cluster (HAProxy, PgBouncer)', json.checks.length - failed, failed + (status !== 0 && failed === 0 ? 1 : 0));
+  } else record('cluster (HAProxy, PgBouncer)', 0, 1);
+} else {
+  console.log('⚠ test:cluster ignoré : DATABASE_URL n’est pas défini.');
+  lines.push(`  · ${'cluster'.padEnd(28)} ignoré : DATABASE_URL manquant`);
 }
 
 console.log('\n→ Tests navigateur (Playwright, Chromium)');

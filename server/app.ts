@@ -24,6 +24,7 @@ import { SecretBox } from './crypto';
 import { ResourceRegistry } from './hydra/registry';
 import { hydraRoutes } from './hydra/routes';
 import { RESOURCES } from './resources';
+import { metricsPlugin } from './metrics';
 import '../src/domain/zodLocale';
 
 export interface BuildAppOptions {
@@ -33,7 +34,11 @@ export interface BuildAppOptions {
   ready?: boolean;
 }
 
-export type App = FastifyInstance & { markReady(): void };
+export type App = FastifyInstance & {
+  markReady(): void;
+  /** Graceful stop (server/server.ts): health answers 503 so the proxy stops sending, every answer closes its connection. */
+  markDraining(): void;
+};
 
 /** The route a refused /api address is sent to, the refusal riding on the raw request (see urlProblem). */
 const URL_PROBLEM_ROUTE = '/api/.url-problem';
@@ -47,6 +52,8 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
     clientErrorHandler,
     bodyLimit: 5 * 1024 * 1024,
     trustProxy: config.trustProxy,
+    // Behind the proxy, the request id it sets (deploy/haproxy.cfg) is the one in the logs.
+    requestIdHeader: config.trustProxy ? 'x-request-id' : false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // A bad or too long /api address goes through the hooks like any answer (security headers, Link, no-store).
     rewriteUrl(req) {
@@ -74,6 +81,7 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   ctx.resources = new ResourceRegistry(RESOURCES, ctx);
 
   let isReady = ready;
+  let draining = false;
   app.setErrorHandler(errorHandler);
   jsonBodyParsers(app);
 
@@ -122,8 +130,12 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   });
 
   app.get('/api/health', { config: { public: true } }, async (_request, reply) =>
-    isReady ? { status: 'ok' } : reply.status(503).send({ status: 'starting' }),
+    draining ? reply.status(503).send({ status: 'stopping' }) : isReady ? { status: 'ok' } : reply.status(503).send({ status: 'starting' }),
   );
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
+  await app.register(metricsPlugin);
 
   await app.register(authPlugin);
   await app.register(authRoutes);
@@ -162,6 +174,9 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   return Object.assign(app, {
     markReady() {
       isReady = true;
+    },
+    markDraining() {
+      draining = true;
     },
   }) as unknown as App;
 }

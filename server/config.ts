@@ -52,6 +52,14 @@ const envSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  // --- production and several instances (docs/DEPLOYING.md) ---
+  PECFLOW_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
+  DATABASE_DIRECT_URL: z.string().optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  DRAIN_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
+  // --- end of production settings ---
 });
 
 /** How long a client may take (server/app.ts): slow clients must not hold sockets for minutes. */
@@ -98,6 +106,20 @@ export interface Config extends Secrets {
   redisPrefix: string;
   rateLimits: RateLimits;
   timeouts: HttpTimeouts;
+  // --- production and several instances (docs/DEPLOYING.md) ---
+  /** web: HTTP only (queues jobs, runs none); worker: jobs, timeouts and schedules, no API; all: both. */
+  role: 'all' | 'web' | 'worker';
+  /** Set when DATABASE_URL goes through PgBouncer in transaction mode: LISTEN, the migration lock and pg-boss use this one. */
+  databaseDirectUrl?: string;
+  /** Prometheus metrics on their own port; undefined: off. */
+  metricsPort?: number;
+  /** A worker's health endpoint (GET /health); undefined: none. */
+  workerHealthPort?: number;
+  /** After SIGTERM, how long the instance keeps serving while reporting not ready, for the proxy to notice. */
+  drainDelayMs: number;
+  /** After SIGTERM, the longest wait for requests and jobs in hand before exiting. */
+  shutdownTimeoutMs: number;
+  // --- end of production settings ---
 }
 
 /** Secrets come from the environment; outside production the missing ones are generated once into DATA_DIR. */
@@ -135,6 +157,12 @@ function loadSecrets(env: z.infer<typeof envSchema>): Secrets {
   };
 }
 
+/** Where the embedded database lives, and DATABASE_URL, without the rest of the configuration (backup and restore). */
+export function databaseLocation(environment: NodeJS.ProcessEnv = process.env) {
+  const env = envSchema.pick({ DATA_DIR: true, DATABASE_URL: true }).parse(environment);
+  return { pgliteDir: path.resolve(env.DATA_DIR, 'pglite'), databaseUrl: env.DATABASE_URL || undefined };
+}
+
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(environment);
   if (!parsed.success) {
@@ -142,6 +170,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     throw new Error(`Configuration invalide :\n${lines.join('\n')}`);
   }
   const env = parsed.data;
+  // One process owns an embedded database: splitting the roles needs PostgreSQL.
+  if (env.PECFLOW_ROLE !== 'all' && !env.DATABASE_URL) throw new Error(`Configuration invalide :\n  PECFLOW_ROLE=${env.PECFLOW_ROLE} demande DATABASE_URL (PostgreSQL).`);
+  if (env.PECFLOW_ROLE === 'worker' && !env.PUBLIC_URL) throw new Error('Configuration invalide :\n  PECFLOW_ROLE=worker demande PUBLIC_URL (l’adresse des instances web, où le simulateur poste ses rappels).');
   return {
     ...loadSecrets(env),
     env: env.NODE_ENV,
@@ -159,7 +190,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     publicUrl: env.PUBLIC_URL,
     logLevel: env.LOG_LEVEL,
     staticDir: path.resolve(env.STATIC_DIR),
-    startWorkers: true,
     trustProxy: env.TRUST_PROXY ?? false,
     redisUrl: env.REDIS_URL || undefined,
     redisPrefix: env.RATE_LIMIT_REDIS_PREFIX,
@@ -170,5 +200,13 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       callbacks: env.RATE_LIMIT_CALLBACK_MAX,
     },
     timeouts: { headersMs: env.HTTP_HEADERS_TIMEOUT_MS, requestMs: Math.max(env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_HEADERS_TIMEOUT_MS), idleMs: env.HTTP_IDLE_TIMEOUT_MS },
+    startWorkers: env.PECFLOW_ROLE !== 'web',
+    // --- production and several instances ---
+    role: env.PECFLOW_ROLE,
+    databaseDirectUrl: env.DATABASE_DIRECT_URL || undefined,
+    metricsPort: env.METRICS_PORT,
+    workerHealthPort: env.WORKER_HEALTH_PORT,
+    drainDelayMs: env.DRAIN_DELAY_MS,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   };
 }

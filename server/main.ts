@@ -1,44 +1,31 @@
-// config -> database -> listen (503 until ready) -> migrate -> seed -> ready.
+// The server process: configuration, then one instance in its role (server/server.ts), stopped gracefully on SIGTERM.
 import { loadConfig } from './config';
-import { openDatabase } from './db/open';
-import { buildApp } from './app';
-import { seed, DEMO_ACCOUNTS, DEMO_PASSWORD } from './db/seed';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './db/seed';
+import { startServer } from './server';
 
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase(config);
-  const app = await buildApp({ config, database, ready: false });
+  const server = await startServer(config);
+  const { app, database } = server;
 
-  let closing = false;
+  let exiting = false;
   const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
+    if (exiting) return;
+    exiting = true;
     app.log.info(`${signal} reçu, arrêt en cours`);
-    await app.close().catch(() => undefined);
-    await database.close().catch(() => undefined);
+    await server.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
-  await database.migrate();
-  const seededDemo = await seed(database, {
-    demo: config.demoSeed,
-    appSecretKey: config.appSecretKey,
-    robotMode: config.robotMode,
-    robotUrl: config.robotUrl,
-    adminEmail: process.env.ADMIN_EMAIL,
-    adminPassword: process.env.ADMIN_PASSWORD,
-  });
-  app.markReady();
-  // Background jobs (robot runs, timeouts, daily expiry scan) once the database is migrated and seeded.
-  await app.ctx.pec.startWorkers();
-
-  const url = `http://localhost:${config.port}`;
   const where = database.kind === 'pglite' ? `PGlite embarqué (${config.pgliteDir})` : 'PostgreSQL (DATABASE_URL)';
-  const lines = [``, `  Pecflow est prêt : ${url}`, `  Base de données : ${where}${seededDemo ? ' — données de démonstration créées' : ''}`];
-  if (config.demoSeed) {
+  const lines = [``];
+  if (config.role === 'worker') lines.push(`  Pecflow (tâches de fond) est prêt${server.healthUrl ? ` : santé sur ${server.healthUrl}` : ''}`);
+  else lines.push(`  Pecflow${config.role === 'web' ? ' (web)' : ''} est prêt : http://localhost:${config.port}`);
+  lines.push(`  Base de données : ${where}${server.seededDemo ? ' — données de démonstration créées' : ''}`);
+  if (server.metricsUrl) lines.push(`  Métriques Prometheus : ${server.metricsUrl}`);
+  if (config.demoSeed && config.role !== 'worker') {
     lines.push(`  Comptes de démonstration (mot de passe ${DEMO_PASSWORD}) :`);
     for (const account of DEMO_ACCOUNTS) lines.push(`    ${account.email.padEnd(34)} ${account.role}`);
   }

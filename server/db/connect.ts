@@ -33,10 +33,14 @@ export interface Database {
   bossExecutor?: SqlExecutor;
   /** PGlite only: the whole database as a tarball, to start test databases from. */
   dump?(): Promise<Blob>;
+  /** A session-level connection string (never through a transaction pooler): pg-boss's own pool. */
   connectionString?: string;
+  /** PostgreSQL only: the data pool's use, for the metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
-  migrate(): Promise<void>;
+  /** Applies the migrations, then runs `then` (the seed) while still holding the lock other instances wait on. */
+  migrate(then?: () => Promise<unknown>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,8 +75,9 @@ export async function openPglite(dataDir: string, options: { loadDataDir?: Blob 
     async notify(channel, payload) {
       await client.query('select pg_notify($1, $2)', [channel, payload]);
     },
-    async migrate() {
+    async migrate(then) {
       await migratePglite(drizzlePglite({ client }), { migrationsFolder });
+      await then?.();
     },
     async dump() {
       return client.dumpDataDir('none');
@@ -106,33 +111,66 @@ class PreparingClient extends pg.Client {
 
 const statementName = (text: string) => `p_${createHash('sha1').update(text).digest('hex')}`;
 
-export async function openPostgres(connectionString: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: poolSize, Client: PreparingClient });
+/**
+ * connectionString: the data pool (may be PgBouncer in transaction mode). directUrl: set when it is; LISTEN, the
+ * session advisory lock of the migrations and pg-boss then use it, since a transaction pooler carries none of them
+ * across transactions, and data statements stay unnamed (PgBouncer before 1.21 cannot keep named statements).
+ */
+export async function openPostgres(connectionString: string, poolSize = 10, directUrl?: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: poolSize, ...(directUrl ? {} : { Client: PreparingClient }) });
+  const sessionUrl = directUrl ?? connectionString;
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-  let listener: pg.Client | undefined;
+  let listener: Promise<pg.Client> | undefined;
   const handlers = new Map<string, Set<(payload: string) => void>>();
 
-  async function listenerClient() {
-    if (listener) return listener;
-    listener = new pg.Client({ connectionString });
-    listener.on('error', () => undefined);
-    await listener.connect();
-    listener.on('notification', (msg) => {
-      for (const handler of handlers.get(msg.channel) ?? []) handler(msg.payload ?? '');
-    });
+  /** The LISTEN connection; reopened (and every channel listened again) when the server drops it. */
+  function listenerClient(): Promise<pg.Client> {
+    listener ??= (async () => {
+      const client = new pg.Client({ connectionString: sessionUrl });
+      let lost = false;
+      const reconnect = () => {
+        if (closed || lost) return;
+        lost = true;
+        listener = undefined;
+        setTimeout(() => void listenAgain(), 1000).unref();
+      };
+      client.on('error', reconnect);
+      client.on('end', reconnect);
+      client.on('notification', (msg) => {
+        for (const handler of handlers.get(msg.channel) ?? []) handler(msg.payload ?? '');
+      });
+      try {
+        await client.connect();
+      } catch (error) {
+        listener = undefined;
+        throw error;
+      }
+      return client;
+    })();
     return listener;
+  }
+  let closed = false;
+  async function listenAgain() {
+    if (closed || handlers.size === 0) return;
+    try {
+      const client = await listenerClient();
+      for (const channel of handlers.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch {
+      setTimeout(() => void listenAgain(), 1000).unref();
+    }
   }
 
   return {
     kind: 'postgres',
     db,
-    connectionString,
+    connectionString: sessionUrl,
     async query(text, values) {
       const res = await pool.query(text, values as unknown[]);
       return res.rows;
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     async listen(channel, onPayload) {
       const client = await listenerClient();
       if (!handlers.has(channel)) {
@@ -147,19 +185,23 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
     async notify(channel, payload) {
       await pool.query('select pg_notify($1, $2)', [channel, payload]);
     },
-    async migrate() {
-      // Several instances may start together: one migrates, the others wait for it.
-      const lock = await pool.connect();
+    async migrate(then) {
+      // Several instances may start together: one migrates and seeds, the others wait for it. A session lock needs
+      // one session for the whole migration: its own direct connection.
+      const lock = new pg.Client({ connectionString: sessionUrl });
+      await lock.connect();
       try {
         await lock.query('select pg_advisory_lock(727001)');
-        await migratePg(drizzlePg({ client: pool }), { migrationsFolder });
+        await migratePg(drizzlePg({ client: lock }), { migrationsFolder });
+        await then?.();
       } finally {
-        await lock.query('select pg_advisory_unlock(727001)').catch(() => undefined);
-        lock.release();
+        await lock.end().catch(() => undefined);
       }
     },
     async close() {
-      await listener?.end().catch(() => undefined);
+      closed = true;
+      const client = await listener?.catch(() => undefined);
+      await client?.end().catch(() => undefined);
       await pool.end();
     },
   };

@@ -1,7 +1,7 @@
 // JSON-LD documents: items, collections with their pagination view and search template.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../../src/domain/iri';
-import { baseUrl } from '../http/links';
+import { publicBaseUrl } from '../http/links';
 import type { ListQuery } from './query';
 import type { ResourceDeclaration, Row } from './types';
 
@@ -9,7 +9,7 @@ export const JSON_LD = 'application/ld+json; charset=utf-8';
 
 /** Where the @context of a class's items and collections is served (contexts.ts): absolute, so a document read alone still expands. */
 export function contextUrl(request: FastifyRequest, className: string) {
-  return `${baseUrl(request)}${API_PREFIX}/contexts/${className}`;
+  return `${publicBaseUrl(request.server)}${API_PREFIX}/contexts/${className}`;
 }
 
 export function sendJsonLd(reply: FastifyReply, status: number, body: unknown) {

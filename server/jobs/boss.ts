@@ -1,7 +1,8 @@
 // Durable background jobs with pg-boss (a queue in PostgreSQL): robot runs, the simulator's callbacks, run timeouts and
 // the daily expiry scan. Jobs survive a restart: a job that was waiting runs on the next start; a stopping server
 // finishes the jobs in hand for a few seconds, and one still running after that (or at a crash) stays active until
-// its expiry, then pg-boss retries it on whichever instance runs. Every handler is idempotent.
+// its expiry, then pg-boss retries it on whichever instance runs. Every handler is idempotent, so a stopping server hands
+// the jobs it could not finish back to the queue at once (another instance takes them after the queue's retry delay).
 // On PGlite pg-boss runs through the database's executor; on PostgreSQL it opens its own small pool.
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/connect';
@@ -52,6 +53,8 @@ export class JobService {
   private boss?: PgBoss;
   private starting?: Promise<PgBoss>;
   private readonly loops: Loop[] = [];
+  /** Jobs being run by this instance, to hand back at a stop. */
+  private readonly inHand = new Map<string, QueueName>();
   private stopping = false;
   private stopped = false;
 
@@ -82,6 +85,8 @@ export class JobService {
       this.boss = boss;
       return boss;
     })();
+    // A failed start (database unreachable) is tried again on the next use.
+    this.starting.catch(() => (this.starting = undefined));
     return this.starting;
   }
 
@@ -120,10 +125,12 @@ export class JobService {
             jobs = (await boss.fetch<T>(queue, { batchSize: options.batchSize ?? 10 })) ?? [];
             await Promise.all(
               jobs.map(async (job) => {
+                this.inHand.set(job.id, queue);
                 try {
                   await handler(job.data, job);
-                  await boss.complete(queue, job.id);
+                  if (this.inHand.delete(job.id)) await boss.complete(queue, job.id);
                 } catch (error) {
+                  if (!this.inHand.delete(job.id)) return;
                   this.options.log.warn({ err: error, queue }, 'tâche en échec, nouvel essai prévu');
                   await boss.fail(queue, job.id, { message: error instanceof Error ? error.message : String(error) }).catch(() => undefined);
                 }
@@ -169,15 +176,24 @@ export class JobService {
 
   /**
    * Stops fetching and lets the jobs in hand finish (they may still queue their next step) for up to `timeoutMs`;
-   * a job still running then stays active in the queue and is retried once it expires.
+   * a job still running then is handed back (failed, so pg-boss retries it after the queue's delay). Jobs can still be
+   * queued afterwards (requests in flight at a graceful stop) until close().
    */
-  async stop(timeoutMs = 5000) {
-    const boss = this.boss ?? (this.starting ? await this.starting.catch(() => undefined) : undefined);
+  async stopWorking(timeoutMs = 5000) {
     this.stopping = true;
     for (const loop of this.loops) loop.wake();
     await Promise.race([Promise.all(this.loops.map((l) => l.done)), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+    const unfinished = [...this.inHand];
+    this.inHand.clear();
+    if (unfinished.length === 0 || !this.boss) return;
+    for (const [id, queue] of unfinished) await this.boss.fail(queue, id, { message: 'instance arrêtée : tâche rendue à la file' }).catch(() => undefined);
+  }
+
+  /** Stops pg-boss and closes its connections (once no request can queue a job any more). */
+  async close() {
+    await this.stopWorking();
+    const boss = this.boss ?? (this.starting ? await this.starting.catch(() => undefined) : undefined);
     this.stopped = true;
-    if (!boss) return;
-    await boss.stop({ graceful: false, close: true, wait: true }).catch(() => undefined);
+    await boss?.stop({ graceful: false, close: true, wait: true }).catch(() => undefined);
   }
 }

@@ -80,11 +80,13 @@ export const pecPlugin = fp<PecPluginOptions>(async (app: FastifyInstance, optio
 
   if (options.autoStart) app.addHook('onReady', async () => ctx.pec.startWorkers());
   // While the server still answers: stop fetching jobs and let the running ones post their callbacks; the others go
-  // back to the queue for the next start. The event streams are ended by their own route (server/events/routes.ts).
+  // back to the queue. The event streams are ended by their own route (server/events/routes.ts). pg-boss itself stops
+  // once the requests in flight are answered: they may still queue a run.
   app.addHook('preClose', async () => {
-    await jobs.stop();
+    await jobs.stopWorking();
   });
   app.addHook('onClose', async () => {
+    await jobs.close();
     await events.stop();
   });
 });

@@ -286,7 +286,9 @@ export class RobotRuns {
     }
     const schema = CALLBACK_SCHEMAS[type];
     const input = schema.parse(body ?? {}) as ScrapingCallback | DpecCallback | BillingCallback;
-    const apply = () => this.db.transaction((tx) => this.applyCallback(tx, type, input, actor));
+    // The run this result ends, counted in the metrics once its transaction has committed.
+    const ended: { run?: { runId: number; kind: RunKind; outcome: Outcome } } = {};
+    const apply = () => this.db.transaction((tx) => this.applyCallback(tx, type, input, actor, (run) => (ended.run = run)));
     let applied: { executionId: number; duplicate: boolean };
     try {
       applied = await apply();
@@ -295,10 +297,17 @@ export class RobotRuns {
       if (!isUniqueViolation(error, 'workflow_executions_dedupe_idx')) throw error;
       applied = await apply();
     }
+    if (ended.run) this.observeEnd(ended.run.runId, ended.run.kind, ended.run.outcome);
     return { ...applied, processing_time: Math.round(performance.now() - begin) / 1000 };
   }
 
-  private async applyCallback(tx: DbOrTx, type: CallbackType, input: ScrapingCallback | DpecCallback | BillingCallback, actor: CallbackActor): Promise<{ executionId: number; duplicate: boolean }> {
+  private async applyCallback(
+    tx: DbOrTx,
+    type: CallbackType,
+    input: ScrapingCallback | DpecCallback | BillingCallback,
+    actor: CallbackActor,
+    onRunEnd: (run: { runId: number; kind: RunKind; outcome: Outcome }) => void,
+  ): Promise<{ executionId: number; duplicate: boolean }> {
     const now = new Date();
     // The file's row lock orders every callback of one file: the duplicate check below cannot race.
     const [d] = await tx.select().from(pecDossiers).where(eq(pecDossiers.externalId, input.id_pecflow)).for('update');
@@ -500,6 +509,7 @@ export class RobotRuns {
       await notifyFile(tx, d, outcomeNotification(kind, outcome, updated, input.messages));
     }
     await publish(tx, ...events);
+    if (inRun && !nextStep && inRun.runId !== null) onRunEnd({ runId: inRun.runId, kind: (inRun.runKind ?? 'dpec') as RunKind, outcome });
     return { executionId: execution.id, duplicate: false };
   }
 
@@ -516,6 +526,14 @@ export class RobotRuns {
     throw new ApiError(429, MANUAL_RESULTS_LIMIT.message(Math.ceil(retryAfterSeconds / 60)), { retryAfterSeconds });
   }
 
+  /** Counts a run that just ended (after its transaction committed), with its duration from its first step. */
+  private observeEnd(runId: number, kind: RunKind, outcome: Outcome) {
+    if (!this.app.metrics) return;
+    void this.runStart(runId)
+      .then((first) => first && this.app.metrics.robotRunEnded(kind, outcome, (Date.now() - first.startedAt.getTime()) / 1000))
+      .catch(() => undefined);
+  }
+
   // ---------- ending a run without its callback ----------
 
   /**
@@ -523,7 +541,8 @@ export class RobotRuns {
    * `onlyIfOverdue` leaves a run whose deadline has not passed. Returns false when the run had already ended.
    */
   async closeRun(runId: number, messages: string[], outcome: 'timeout' | 'error', options: { onlyIfOverdue?: boolean } = {}): Promise<boolean | 'early'> {
-    return this.db.transaction(async (tx) => {
+    let kind: RunKind | undefined;
+    const result = await this.db.transaction(async (tx) => {
       const [step] = await tx
         .select()
         .from(workflowExecutions)
@@ -559,11 +578,13 @@ export class RobotRuns {
         holdingId: d.holdingId,
         changes: { executionId: step.id, outcome, ...(status !== d.status ? { status: { before: d.status, after: status } } : {}) },
       });
-      const kind = (step.runKind ?? 'dpec') as RunKind;
+      kind = (step.runKind ?? 'dpec') as RunKind;
       await notifyFile(tx, d, outcomeNotification(kind, outcome, { ...d, status }, messages));
       await publish(tx, workflowEvent(d, closed!), dossierEvent('dossier.updated', d, status));
       return true;
     });
+    if (result === true && kind) this.observeEnd(runId, kind, outcome);
+    return result;
   }
 
   /** The timeout job: fails the run if it is still open at its deadline; a run whose deadline moved is re-queued. */
