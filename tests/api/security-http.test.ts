@@ -107,7 +107,7 @@ describe('caching and absolute URLs (item 12)', () => {
     }
   });
 
-  it('builds the Link header and @vocab from PUBLIC_URL, whatever Host the request names', async () => {
+  it('builds the Link header and the JSON-LD context URL from PUBLIC_URL, whatever Host the request names', async () => {
     const token = await server.login('admin@pecflow.fr');
     const res = await raw(server.url, [
       `GET /api/holdings HTTP/1.1\r\nHost: intrus.example.com\r\nX-Forwarded-Host: intrus.example.com\r\nAuthorization: Bearer ${token}\r\nAccept: application/ld+json\r\nConnection: close\r\n\r\n`,
@@ -115,7 +115,7 @@ describe('caching and absolute URLs (item 12)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('link')).toBe('<https://pecflow.example.fr/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"');
     // Chunked transfer: the JSON document sits between the chunk sizes.
-    expect(res.body).toContain('"@vocab":"https://pecflow.example.fr/api/docs.jsonld#"');
+    expect(res.body).toContain('"@context":"https://pecflow.example.fr/api/contexts/Holding"');
     expect(res.body).not.toContain('intrus');
   });
 });
