@@ -11,6 +11,9 @@ import { grantedDefinitions, grants, PERMISSION_MODULE_LABELS, PERMISSIONS } fro
 import { loadPrincipal, type Principal } from './principal';
 import { verifyPassword } from './passwords';
 
+/** Failures (times the per-address limit) after which an email is blocked for every address: a distributed attack. */
+export const DISTRIBUTED_FACTOR = 10;
+
 const refreshSchema = z.object({
   refresh_token: z.string({ error: 'Le jeton de rafraîchissement est requis' }).min(1, 'Le jeton de rafraîchissement est requis'),
 });
@@ -51,7 +54,7 @@ export async function authRoutes(app: FastifyInstance) {
       .from(loginAttempts)
       .where(and(eq(loginAttempts.email, email), gt(loginAttempts.createdAt, since), lt(loginAttempts.id, beforeId)))
       .orderBy(desc(loginAttempts.id))
-      .limit(100);
+      .limit(500);
     const failures: { ip: string | null; createdAt: Date }[] = [];
     for (const row of rows) {
       if (row.succeeded) break;
@@ -76,14 +79,18 @@ export async function authRoutes(app: FastifyInstance) {
 
     // An email with maxAttempts failures is blocked for the addresses those failures came from, not for an address
     // with none: a stranger's guesses do not lock the owner out. While it is blocked, each new address gets one try
-    // (its failure blocks it too), so guessing stays bounded by maxAttempts plus the addresses an attacker has, which
-    // the per-address limit of the login routes (RATE_LIMIT_LOGIN_MAX) bounds in turn.
+    // (its failure blocks it too); only an attack from many addresses (DISTRIBUTED_FACTOR times maxAttempts failures)
+    // blocks the email for everyone, so guesses on one email stay bounded whatever the number of addresses.
     const failures = await recentFailures(email, windowMinutes, attempt!.id);
     const fromHere = failures.filter((failure) => failure.ip === request.ip);
-    if (failures.length >= maxAttempts && fromHere.length > 0) {
+    const distributedLimit = maxAttempts * DISTRIBUTED_FACTOR;
+    if ((failures.length >= maxAttempts && fromHere.length > 0) || failures.length >= distributedLimit) {
       await settle(undefined);
       const windowEnd = (failure: { createdAt: Date }) => failure.createdAt.getTime() + windowMinutes * 60_000;
-      const unblockedAt = Math.min(windowEnd(failures[maxAttempts - 1]!), windowEnd(fromHere[0]!));
+      const unblockedAt =
+        failures.length >= distributedLimit
+          ? windowEnd(failures[distributedLimit - 1]!)
+          : Math.min(windowEnd(failures[maxAttempts - 1]!), windowEnd(fromHere[0]!));
       const minutes = Math.max(1, Math.ceil((unblockedAt - Date.now()) / 60_000));
       throw new ApiError(429, AUTH_MESSAGES.tooManyAttempts(minutes), { retryAfterMinutes: minutes });
     }

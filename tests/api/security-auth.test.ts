@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../server/app';
 import { openPostgres, type Database } from '../../server/db/connect';
 import { loginAttempts } from '../../server/db/schema';
+import { DISTRIBUTED_FACTOR } from '../../server/auth/routes';
 import { usePostgres } from './helpers/databases';
 import { startTestServer, type TestServer } from './helpers/server';
 
@@ -49,6 +50,18 @@ describe('failed sign-ins (item 8)', () => {
     // The owner still gets in, and a success from any address clears the count for everyone.
     expect((await login(email, PASSWORD, owner)).status).toBe(200);
     expect((await login(email, PASSWORD, stranger)).status).toBe(200);
+  });
+
+  it('blocks the email for every address once the failures come from many addresses', async () => {
+    const email = 'assistant@audition-horizon.fr';
+    const distributed = 5 * DISTRIBUTED_FACTOR;
+    // The failures of an attack from many addresses (recorded directly: the sign-in rate limit would slow it down).
+    await server.database.db.insert(loginAttempts).values(Array.from({ length: distributed - 1 }, (_, i) => ({ email, ip: `192.0.2.${i + 1}`, succeeded: false })));
+    expect((await login(email, PASSWORD, owner)).status).toBe(200);
+    await server.database.db.insert(loginAttempts).values(Array.from({ length: distributed }, (_, i) => ({ email, ip: `192.0.2.${i + 1}`, succeeded: false })));
+    const blocked = await login(email, PASSWORD, owner);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.detail).toBe('Trop de tentatives de connexion. Réessayez dans 15 minutes.');
   });
 });
 

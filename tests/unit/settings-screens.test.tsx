@@ -31,7 +31,8 @@ configure({ asyncUtilTimeout: 5_000 });
 
 /** Serves /api, /api/docs.jsonld and each collection's search template as the real server would. */
 function hydraServer(declarations: ResourceDeclaration[]) {
-  const request = { protocol: 'http', host: 'localhost' } as never;
+  // The server builds its absolute URLs from PUBLIC_URL (server/http/links.ts).
+  const request = { server: { ctx: { config: { publicUrl: HOST } } } } as never;
   const headers = {
     'Content-Type': 'application/ld+json',
     Link: `<${HOST}/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"`,
