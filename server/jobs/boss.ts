@@ -191,7 +191,7 @@ export class JobService {
 
   /** Stops pg-boss and closes its connections (once no request can queue a job any more). */
   async close() {
-    await this.stopWorking();
+    if (!this.stopping) await this.stopWorking();
     const boss = this.boss ?? (this.starting ? await this.starting.catch(() => undefined) : undefined);
     this.stopped = true;
     await boss?.stop({ graceful: false, close: true, wait: true }).catch(() => undefined);

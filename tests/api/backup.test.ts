@@ -63,7 +63,7 @@ describe('backup and restore of the embedded database', () => {
 
   it('npm run backup / restore: the command line, and PostgreSQL pointed to pg_dump', () => {
     const cli = (args: string[], env: Record<string, string> = {}) =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'server/backup.ts', ...args], { encoding: 'utf8', env: { ...process.env, DATA_DIR: path.join(dir, 'data'), ...env } });
+      spawnSync(process.execPath, ['--import', 'tsx', 'server/backup.ts', ...args], { encoding: 'utf8', env: { ...process.env, DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '', ...env } });
     const file = path.join(dir, 'cli.tar');
     const backup = cli(['backup', file]);
     expect(backup.stdout + backup.stderr).toContain('Sauvegarde écrite');
