@@ -64,7 +64,7 @@ export function App() {
         <Resource key={name} name={name} />
       ))}
       <CustomRoutes>
-        <Route path="/pec" element={<PecPage />} />
+        <Route path="/pec/*" element={<PecPage />} />
         <Route path="/dashboard" element={<DashboardPage />} />
         <Route path="/settings/*" element={<SettingsPage />} />
         <Route path="/profile" element={<ProfilePage />} />

@@ -5,16 +5,14 @@ import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import { Alert, Box, Button, Drawer, IconButton, Skeleton, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { useGetOne, useTranslate } from 'react-admin';
-import { pecApi, pecIri, type PecDossierRecord } from '../dataProvider/pec';
+import { Confirm, useDelete, useGetOne, useTranslate } from 'react-admin';
+import { PEC_RESOURCE, pecIri, type PecDossierRecord } from '../dataProvider/pec';
 import { useToast } from '../layout/Toasts';
-import { ConfirmDelete } from '../settings/ConfirmDelete';
 import { ActionsTab } from './ActionsTab';
-import { PEC_RESOURCE, PEC_STATS_QUERY_KEY } from './liveEvents';
 import { ManualResults } from './ManualResults';
 import type { DrawerTarget } from './PecPage';
 import { PecForm } from './PecForm';
-import { StatusBadge, useDossierText, useErrorText, usePecRights } from './shared';
+import { StatusBadge, useDossierText, useErrorText, usePecRights, useRefreshPec } from './shared';
 
 const MINUTE = 60_000;
 const RUN_POLL_MS = 5_000;
@@ -172,40 +170,47 @@ function ViewContent({ id, onClose }: { id: number; onClose: () => void }) {
   );
 }
 
-/** "Supprimer" (delete.pec), behind the confirmation. */
+/** "Supprimer" (delete.pec), behind the confirmation "Cette action est irréversible.". */
 function DeleteAction({ record, id, onDeleted }: { record: PecDossierRecord; id: number; onDeleted: () => void }) {
   const translate = useTranslate();
   const rights = usePecRights();
   const toast = useToast();
   const errorText = useErrorText();
+  const refresh = useRefreshPec();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const [remove, { isPending }] = useDelete(
+    PEC_RESOURCE,
+    { id: pecIri(id), previousData: record },
+    {
+      onSuccess: () => {
+        toast.success(translate('pecflow.pec.toast.deleted'), translate('pecflow.pec.toast.deletedText'));
+        setConfirming(false);
+        onDeleted();
+        queryClient.removeQueries({ queryKey: [PEC_RESOURCE, 'getOne', { id: pecIri(id), meta: ITEM_META }] });
+        void refresh.now();
+      },
+      onError: (error) => toast.error(translate('pecflow.pec.toast.deleteError'), errorText(error)),
+    },
+  );
   if (!rights.remove) return null;
-
-  const remove = async () => {
-    setBusy(true);
-    try {
-      await pecApi.remove(id);
-      toast.success(translate('pecflow.pec.toast.deleted'), translate('pecflow.pec.toast.deletedText'));
-      setConfirming(false);
-      onDeleted();
-      queryClient.removeQueries({ queryKey: [PEC_RESOURCE, 'getOne', { id: pecIri(id), meta: ITEM_META }] });
-      void queryClient.invalidateQueries({ queryKey: [PEC_RESOURCE] });
-      void queryClient.invalidateQueries({ queryKey: PEC_STATS_QUERY_KEY });
-    } catch (error) {
-      toast.error(translate('pecflow.pec.toast.deleteError'), errorText(error));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <>
       <Button color="error" startIcon={<DeleteIcon />} onClick={() => setConfirming(true)} disabled={!!record.runInProgress}>
         {translate('pecflow.pec.drawer.delete')}
       </Button>
-      <ConfirmDelete open={confirming} busy={busy} onConfirm={remove} onCancel={() => setConfirming(false)} />
+      <Confirm
+        isOpen={confirming}
+        loading={isPending}
+        title="pecflow.settings.confirm.title"
+        content="pecflow.settings.confirm.text"
+        confirm="pecflow.settings.confirm.confirm"
+        cancel="pecflow.settings.confirm.cancel"
+        confirmColor="warning"
+        onConfirm={() => remove()}
+        onClose={() => setConfirming(false)}
+      />
     </>
   );
 }

@@ -10,6 +10,7 @@ import { useEffect, useState } from 'react';
 import { useListContext, useTranslate } from 'react-admin';
 import { formatDate } from '../domain/format';
 import { PEC_STATUSES } from '../domain/pec';
+import { DatePickerField, INVALID_DAY } from './DateInput';
 import { dayBound } from './filters';
 import { StatusBadge } from './shared';
 
@@ -46,7 +47,8 @@ export function PecFilters() {
     setFilters(next, undefined, debounce);
   };
 
-  const setCreated = (bound: 'after' | 'before', date: string) => change('createdAt', { ...created, [bound]: date ? dayBound(date, bound) : undefined });
+  // A date still being typed changes nothing.
+  const setCreated = (bound: 'after' | 'before', date: string) => date !== INVALID_DAY && change('createdAt', { ...created, [bound]: date ? dayBound(date, bound) : undefined });
   const sortFields: string[] = SORT_FIELDS.includes(sort.field as never) ? [...SORT_FIELDS] : [...SORT_FIELDS, sort.field];
   const extra = Object.entries(filterValues).filter(([key]) => !PANEL_FILTERS.has(key));
   const anything = Object.keys(filterValues).length > 0 || customSort;
@@ -103,15 +105,11 @@ export function PecFilters() {
         <Paper variant="outlined" sx={{ p: 2, mt: 1.5 }} data-testid="pec-more-filters">
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} alignItems={{ sm: 'center' }} flexWrap="wrap" useFlexGap>
             {(['after', 'before'] as const).map((bound) => (
-              <TextField
+              <DatePickerField
                 key={bound}
-                type="date"
-                size="small"
                 label={translate(bound === 'after' ? 'pecflow.pec.filters.dateFrom' : 'pecflow.pec.filters.dateTo')}
                 value={day(created[bound])}
-                onChange={(event) => setCreated(bound, event.target.value)}
-                fullWidth={false}
-                slotProps={{ inputLabel: { shrink: true } }}
+                onChange={(date) => setCreated(bound, date)}
               />
             ))}
             <TextField

@@ -1,24 +1,25 @@
-// /pec, "Gestion des PEC" (spec section 2): a react-admin list page written by hand, like the reviews list with its
-// drawer in react-admin's demo. Filters, order and page live in the URL (react-admin's list parameters), the open file
-// too (?id=12, the link of the notifications), so a link reproduces the view. The list is refetched every 30 s while
-// the page is visible, retried 3 times (exponential delay capped at 30 s), and refreshed by the live events.
+// /pec, "Gestion des PEC" (spec section 2): a react-admin list page, like the reviews list with its drawer in
+// react-admin's demo. Filters, order and page live in the URL (react-admin's list parameters: /pec?filter=...), the open
+// file in its path (/pec/12, kept with the list's parameters), so a link reproduces the view after a reload. The list
+// is refetched every 30 s while the page is visible, retried 3 times (exponential delay capped at 30 s), and refreshed
+// by the live events.
 import AddIcon from '@mui/icons-material/Add';
 import DownloadIcon from '@mui/icons-material/Download';
 import UploadIcon from '@mui/icons-material/Upload';
 import { Box, Button, Stack, Typography } from '@mui/material';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { ListBase, Title, useListContext, useTranslate } from 'react-admin';
-import { listQueryString, pecApi } from '../dataProvider/pec';
+import { PEC_RESOURCE } from '../dataProvider/pec';
 import { DRAWER_CLEAR_DELAY_MS, PAGE_SIZE, PEC_LIST_REFETCH_MS, SEARCH_DEBOUNCE_MS } from '../domain/limits';
 import { useToast } from '../layout/Toasts';
+import { pecFilePath } from './filters';
 import { ImportDialog } from './ImportDialog';
-import { PEC_RESOURCE } from './liveEvents';
 import { PecDrawer } from './PecDrawer';
 import { PecFilters } from './PecFilters';
 import { PecTable } from './PecTable';
-import { usePecRights, useErrorText } from './shared';
+import { useErrorText, usePecData, usePecRights } from './shared';
 
 export const DEFAULT_SORT = { field: 'createdAt', order: 'DESC' } as const;
 
@@ -26,12 +27,13 @@ export const DEFAULT_SORT = { field: 'createdAt', order: 'DESC' } as const;
 export type DrawerTarget = number | 'create' | undefined;
 
 /**
- * The drawer's target from the URL (?id=12) or the creation button; the shown target is kept 500 ms after closing
- * (spec section 9) so the drawer closes with its content.
+ * The drawer's target from the path (/pec/12) or the creation button; the shown target is kept 500 ms after closing
+ * (spec section 9) so the drawer closes with its content. The older link form /pec?id=12 (notifications) becomes /pec/12.
  */
 function useDrawerTarget() {
-  const [params, setParams] = useSearchParams();
-  const idParam = Number(params.get('id'));
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  const idParam = Number(useParams()['*']);
   const [creating, setCreating] = useState(false);
   const target: DrawerTarget = creating ? 'create' : Number.isInteger(idParam) && idParam > 0 ? idParam : undefined;
   const [shown, setShown] = useState<DrawerTarget>(target);
@@ -45,28 +47,25 @@ function useDrawerTarget() {
     return () => clearTimeout(timer);
   }, [target]);
 
-  const setId = (id: number | undefined) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (id === undefined) next.delete('id');
-        else next.set('id', String(id));
-        return next;
-      },
-      { replace: id === undefined },
-    );
+  const params = new URLSearchParams(search);
+  const legacyId = params.get('id');
+  params.delete('id');
+  const listSearch = params.size ? `?${params}` : '';
+  useEffect(() => {
+    if (legacyId) navigate({ pathname: pecFilePath(legacyId), search: listSearch }, { replace: true });
+  }, [legacyId, listSearch, navigate]);
 
   return {
     open: target !== undefined,
     shown,
     view: (id: number) => {
       setCreating(false);
-      setId(id);
+      navigate({ pathname: pecFilePath(id), search: listSearch });
     },
     create: () => setCreating(true),
     close: () => {
       setCreating(false);
-      if (params.has('id')) setId(undefined);
+      if (target !== undefined && target !== 'create') navigate({ pathname: '/pec', search: listSearch }, { replace: true });
     },
   };
 }
@@ -109,20 +108,14 @@ function PecListView({ onOpen, onCreate }: { onOpen: (id: number) => void; onCre
   const list = useListContext();
   const toast = useToast();
   const errorText = useErrorText();
+  const dataProvider = usePecData();
   const [importing, setImporting] = useState(false);
-  const [exporting, setExporting] = useState(false);
-
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      const filename = await pecApi.exportCsv(listQueryString(list.filterValues, list.sort));
-      toast.success(translate('pecflow.pec.export.done'), translate('pecflow.pec.export.doneText', { filename }));
-    } catch (error) {
-      toast.error(translate('pecflow.pec.export.error'), errorText(error));
-    } finally {
-      setExporting(false);
-    }
-  };
+  // The CSV of the list's current filters and order.
+  const exportCsv = useMutation({
+    mutationFn: () => dataProvider.pecExport({ filter: list.filterValues, sort: list.sort }),
+    onSuccess: (filename) => toast.success(translate('pecflow.pec.export.done'), translate('pecflow.pec.export.doneText', { filename })),
+    onError: (error) => toast.error(translate('pecflow.pec.export.error'), errorText(error)),
+  });
 
   useListErrorToasts();
 
@@ -139,7 +132,7 @@ function PecListView({ onOpen, onCreate }: { onOpen: (id: number) => void; onCre
         </Box>
         <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap>
           {rights.export && (
-            <Button variant="outlined" startIcon={<DownloadIcon />} onClick={exportCsv} disabled={exporting}>
+            <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => exportCsv.mutate()} disabled={exportCsv.isPending}>
               {translate('pecflow.pec.actions.export')}
             </Button>
           )}
@@ -157,7 +150,7 @@ function PecListView({ onOpen, onCreate }: { onOpen: (id: number) => void; onCre
       </Stack>
       <PecFilters />
       <PecTable onOpen={onOpen} onCreate={rights.create ? onCreate : undefined} />
-      {rights.import && <ImportDialog open={importing} onClose={() => setImporting(false)} onImported={() => list.refetch()} />}
+      {rights.import && <ImportDialog open={importing} onClose={() => setImporting(false)} />}
     </>
   );
 }

@@ -65,7 +65,8 @@ test('creating a file: the spec\'s messages, the dependent selects, the Itelis n
   await expect(form.getByTestId('pec-drawer-title')).toHaveText(/^Demande PEC-\d{4}-\d+$/);
   await expect(form.getByRole('tab', { name: 'Actions DPEC' })).toHaveAttribute('aria-selected', 'true');
   await expect(form.getByTestId('dpec-button')).toHaveText('Créer DPEC');
-  await expect(page).toHaveURL(/[?&]id=\d+/);
+  // The file has its own address: /pec/{id}.
+  await expect(page).toHaveURL(/\/pec\/\d+$/);
 
   // Read-only in view mode, with what was entered.
   await form.getByRole('tab', { name: 'Informations initiales' }).click();
@@ -78,7 +79,7 @@ test('creating a file: the spec\'s messages, the dependent selects, the Itelis n
 
   // Closed, the list shows it with the spec's fallback for an amount not known yet.
   await form.getByRole('button', { name: 'Fermer' }).click();
-  await expect(page).not.toHaveURL(/[?&]id=/);
+  await expect(page).toHaveURL(/\/pec$/);
   await page.getByRole('searchbox', { name: 'Rechercher' }).fill(number);
   const row = page.getByTestId('pec-row');
   await expect(row).toHaveCount(1);

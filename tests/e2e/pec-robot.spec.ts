@@ -56,7 +56,7 @@ test('DPEC from "Créer DPEC" through "En cours..." to "DPEC créé" with device
   await expect(confirm).toBeDisabled();
   await dialog.getByLabel(/^N° de facture logiciel/).fill('FAC-E2E-1');
   await expect(confirm).toBeDisabled();
-  await dialog.getByLabel(/^Date de facture logiciel/).fill('2026-11-20');
+  await dialog.getByRole('textbox', { name: /^Date de facture logiciel/ }).fill('20/11/2026');
   await expect(confirm).toBeEnabled();
   await confirm.click();
   await expect(dialog).toBeHidden();
