@@ -20,6 +20,7 @@ import {
   useTranslate,
   type DataTableBodyProps,
   type Identifier,
+  type ListProps,
   type RaRecord,
   type SortPayload,
 } from 'react-admin';
@@ -64,6 +65,12 @@ export interface ListFrameProps {
   testId?: string;
   rowTestId?: string;
   paginationTestId?: string;
+  /** More of react-admin's <List> options (the PEC list: its refetch every 30 s, its retries, no store). */
+  listProps?: Pick<ListProps, 'queryOptions' | 'storeKey' | 'debounce'>;
+  /** Replaces the title row (the PEC page has its own h1, count and header buttons), inside the list's context. */
+  header?: ReactNode;
+  /** Replaces the search and filters row (the PEC filters: 'Plus de filtres', order, clear), inside the list's context. */
+  toolbar?: ReactNode;
   /** Columns: <DataTable.Col> elements. */
   children: ReactNode;
 }
@@ -76,9 +83,10 @@ export const normalize = (value: unknown) =>
     .toLowerCase();
 
 export function ListFrame(props: ListFrameProps) {
-  const { resource, filter, sort = { field: '', order: 'ASC' }, paginated = true, perPage = PAGE_SIZE } = props;
+  const { resource, filter, sort = { field: '', order: 'ASC' }, paginated = true, perPage = PAGE_SIZE, listProps } = props;
   return (
     <List
+      {...listProps}
       resource={resource}
       title={false}
       actions={false}
@@ -114,6 +122,8 @@ function ListBody({
   testId = `list-${resource}`,
   rowTestId = 'list-row',
   paginationTestId = 'pagination',
+  header,
+  toolbar,
   children,
 }: ListFrameProps) {
   const translate = useTranslate();
@@ -158,6 +168,7 @@ function ListBody({
 
   return (
     <Box data-testid={testId}>
+      {header ?? (
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} alignItems={{ sm: 'center' }} justifyContent="space-between" sx={{ mb: 2 }}>
         <Box>
           {title && (
@@ -177,7 +188,9 @@ function ListBody({
           {createButton}
         </Stack>
       </Stack>
+      )}
 
+      {toolbar ?? (
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2 }} alignItems={{ md: 'center' }} flexWrap="wrap" useFlexGap>
         <TextField
           size="small"
@@ -194,6 +207,7 @@ function ListBody({
           </Box>
         )}
       </Stack>
+      )}
 
       {error ? (
         (errorState?.(error, retry) ?? (

@@ -3,11 +3,26 @@ import { Alert, AlertTitle, Button } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 
-export function LoadError({ title, text, onRetry, action, testId }: { title: string; text: ReactNode; onRetry?: () => void; action?: ReactNode; testId?: string }) {
+export function LoadError({
+  title,
+  text,
+  onRetry,
+  action,
+  testId,
+  severity = 'error',
+}: {
+  title: string;
+  text: ReactNode;
+  onRetry?: () => void;
+  action?: ReactNode;
+  testId?: string;
+  /** 'warning' for an expired session (the PEC list), which another sign-in cures. */
+  severity?: 'error' | 'warning';
+}) {
   const translate = useTranslate();
   return (
     <Alert
-      severity="error"
+      severity={severity}
       data-testid={testId}
       action={
         action ??

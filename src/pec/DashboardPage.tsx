@@ -16,7 +16,7 @@ import { formatDate, formatEuros } from '../domain/format';
 import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS, ROBOT_FAILURE_WINDOW_DAYS } from '../domain/limits';
 import { dashboardFilters, pecFilePath, pecListLink } from './filters';
 import { PEC_STATUSES, pecStatusLabel } from '../domain/pec';
-import { StatusBadge, useDossierText, useErrorText, usePecData } from './shared';
+import { PecStatusBadge, useDossierText, useErrorText, usePecData } from './shared';
 
 const ROBOT_FAILURE_KINDS = ['robot_error', 'robot_timeout'];
 
@@ -65,7 +65,7 @@ export default function DashboardPage() {
             <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(2), sm: columns(4), lg: columns(8) }, gap: 1.5 }}>
               <FigureCard to={pecListLink({})} label={translate('pecflow.dashboard.all')} value={data?.total} testId="dashboard-total" />
               {PEC_STATUSES.map((status) => (
-                <FigureCard key={status} to={pecListLink(filters.status(status))} label={<StatusBadge status={status} />} value={data?.byStatus[status]} testId={`dashboard-status-${status}`} />
+                <FigureCard key={status} to={pecListLink(filters.status(status))} label={<PecStatusBadge status={status} />} value={data?.byStatus[status]} testId={`dashboard-status-${status}`} />
               ))}
             </Box>
           </Box>

@@ -12,7 +12,7 @@ import { formatDate } from '../domain/format';
 import { PEC_STATUSES } from '../domain/pec';
 import { DatePickerField, INVALID_DAY } from './DateInput';
 import { dayBound } from './filters';
-import { StatusBadge } from './shared';
+import { PecStatusBadge } from './shared';
 
 /** The sort fields of spec section 2. */
 export const SORT_FIELDS = ['createdAt', 'numeroDossier', 'totalTtc', 'status', 'dateValidation'] as const;
@@ -86,7 +86,7 @@ export function PecFilters() {
           <MenuItem value="">{translate('pecflow.pec.filters.allStatuses')}</MenuItem>
           {PEC_STATUSES.map((status) => (
             <MenuItem key={status} value={status}>
-              <StatusBadge status={status} />
+              <PecStatusBadge status={status} />
             </MenuItem>
           ))}
         </TextField>

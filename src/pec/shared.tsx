@@ -1,8 +1,9 @@
 // Small pieces the PEC screens share: who may do what, the data provider and the one refresh of everything PEC, the
 // status badge, the file's display fallbacks and the text of a failed call.
-import { Alert, AlertTitle, Box, Chip, keyframes, type SxProps } from '@mui/material';
+import { Alert, AlertTitle, Box, type SxProps } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useDataProvider, usePermissions, useTranslate } from 'react-admin';
+import { StatusBadge } from '../admin/StatusBadge';
 import type { AppDataProvider } from '../dataProvider';
 import { PEC_RESOURCE, RequestTimeoutError, type PecDossierRecord } from '../dataProvider/pec';
 import { extractErrorMessage } from '../domain/errors';
@@ -48,24 +49,17 @@ const STATUS_COLORS: Record<PecStatus, 'default' | 'info' | 'warning' | 'success
   paid: 'secondary',
 };
 
-const pulse = keyframes`
-  0%, 100% { opacity: 1; }
-  50% { opacity: 0.45; }
-`;
-
-/** The status chip; "En attente" pulses (spec section 4). */
-export function StatusBadge({ status, size = 'small' }: { status: string | null | undefined; size?: 'small' | 'medium' }) {
+/** A file's status in the one status badge: its French label and colour; "En attente" pulses (spec section 4). */
+export function PecStatusBadge({ status, size }: { status: string | null | undefined; size?: 'small' | 'medium' }) {
   const known = isPecStatus(status);
-  const pulsing = known && PULSING_STATUSES.includes(status);
   return (
-    <Chip
+    <StatusBadge
+      status={status}
       label={pecStatusLabel(status)}
-      size={size}
       color={known ? STATUS_COLORS[status] : 'default'}
       variant={known && status !== 'draft' ? 'filled' : 'outlined'}
-      data-status={status ?? ''}
-      data-pulsing={pulsing ? 'true' : undefined}
-      sx={{ fontWeight: 600, ...(pulsing ? { animation: `${pulse} 1.6s ease-in-out infinite`, '@media (prefers-reduced-motion: reduce)': { animation: 'none' } } : {}) }}
+      pulsing={known && PULSING_STATUSES.includes(status)}
+      size={size}
     />
   );
 }

@@ -62,7 +62,7 @@ test('creating a file: the spec\'s messages, the dependent selects, the Itelis n
   await form.getByRole('button', { name: 'Créer', exact: true }).click();
 
   await expect(toast(page, 'PEC créée')).toBeVisible();
-  await expect(form.getByTestId('pec-drawer-title')).toHaveText(/^Demande PEC-\d{4}-\d+$/);
+  await expect(form.getByRole('heading', { level: 2 })).toHaveText(/^Demande PEC-\d{4}-\d+$/);
   await expect(form.getByRole('tab', { name: 'Actions DPEC' })).toHaveAttribute('aria-selected', 'true');
   await expect(form.getByTestId('dpec-button')).toHaveText('Créer DPEC');
   // The file has its own address: /pec/{id}.
@@ -99,12 +99,12 @@ test('deleting a file asks for confirmation ("Cette action est irréversible."),
   await expect(confirm).toContainText('Cette action est irréversible.');
   await confirm.getByRole('button', { name: 'Annuler' }).click();
   await expect(confirm).toBeHidden();
-  await expect(drawer(page).getByTestId('pec-drawer-title')).toHaveText(`Demande ${file.numeroDossier}`);
+  await expect(drawer(page).getByRole('heading', { level: 2 })).toHaveText(`Demande ${file.numeroDossier}`);
 
   await drawer(page).getByRole('button', { name: 'Supprimer' }).click();
   await confirm.getByRole('button', { name: 'Supprimer' }).click();
   await expect(toast(page, 'PEC supprimée')).toContainText('La demande de PEC a été supprimée définitivement');
   await expect(drawer(page)).toBeHidden();
   await page.getByRole('searchbox', { name: 'Rechercher' }).fill(file.numeroDossierAssure);
-  await expect(page.getByTestId('pec-empty')).toContainText('Aucune demande PEC trouvée');
+  await expect(page.getByTestId('list-empty')).toContainText('Aucune demande PEC trouvée');
 });

@@ -44,7 +44,7 @@ export const drawer = (page: Page) => page.getByTestId('pec-drawer');
 /** Opens a file's drawer by its link (/pec/N) and waits for its actions tab. */
 export async function openFile(page: Page, file: PreparedFile) {
   await page.goto(`/pec/${file.id}`);
-  await expect(drawer(page).getByTestId('pec-drawer-title')).toHaveText(`Demande ${file.numeroDossier}`);
+  await expect(drawer(page).getByRole('heading', { level: 2 })).toHaveText(`Demande ${file.numeroDossier}`);
   await expect(drawer(page).getByRole('tab', { name: 'Actions DPEC' })).toHaveAttribute('aria-selected', 'true');
   await expect(drawer(page).getByTestId('dpec-button')).toBeVisible();
 }

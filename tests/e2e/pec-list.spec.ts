@@ -20,6 +20,7 @@ function urlParams(page: Page) {
 }
 
 const dayOf = (ddmmyyyy: string) => ddmmyyyy.split('/').reverse().join('-');
+const frenchDay = (isoDay: string) => isoDay.split('-').reverse().join('/');
 const rows = (page: Page) => page.getByTestId('pec-row');
 const cells = (page: Page, column: number) => rows(page).locator(`td:nth-child(${column})`).allTextContents();
 
@@ -64,8 +65,9 @@ test('search, status, creation dates and order are in the URL, select what the A
   await page.getByRole('button', { name: 'Plus de filtres' }).click();
   const from = localDay(-120);
   const to = localDay(-30);
-  await page.getByLabel('Créée à partir du').fill(from);
-  await page.getByLabel("Créée jusqu'au").fill(to);
+  // Typed as the app shows dates: dd/mm/yyyy.
+  await page.getByRole('textbox', { name: 'Créée à partir du' }).fill(frenchDay(from));
+  await page.getByRole('textbox', { name: "Créée jusqu'au" }).fill(frenchDay(to));
   await expect.poll(() => (urlParams(page).filter.createdAt as { before?: string } | undefined)?.before?.slice(0, 10)).toBe(to);
   const range = urlParams(page).filter.createdAt as { after: string; before: string };
   expect(range.after.slice(0, 10)).toBe(from);
@@ -99,7 +101,7 @@ test('search, status, creation dates and order are in the URL, select what the A
   await expect.poll(() => rows(page).allTextContents()).toEqual(shown);
   expect(page.url()).toBe(url);
   await expect(page.getByRole('combobox', { name: 'État' })).toHaveText('En attente');
-  await expect(page.getByLabel('Créée à partir du')).toHaveValue(from);
+  await expect(page.getByRole('textbox', { name: 'Créée à partir du' })).toHaveValue(frenchDay(from));
   await expect(page.getByRole('combobox', { name: 'Trier par' })).toHaveText('Montant du devis');
 });
 
@@ -109,12 +111,12 @@ test('pages of 20, column sorting and the clear button', async ({ page, request 
   await page.goto('/pec');
   await expect(rows(page)).toHaveCount(20);
   const pages = Math.ceil(total / 20);
-  await expect(page.getByTestId('pec-page-number')).toHaveText(`Page 1 / ${pages}`);
+  await expect(page.getByTestId('pec-pagination-page')).toHaveText(`Page 1 / ${pages}`);
   await expect(page.getByTestId('pec-pagination')).toContainText(`${total} résultats`);
   const firstPage = await rows(page).allTextContents();
 
   await page.getByRole('button', { name: 'Suivant' }).click();
-  await expect(page.getByTestId('pec-page-number')).toHaveText(`Page 2 / ${pages}`);
+  await expect(page.getByTestId('pec-pagination-page')).toHaveText(`Page 2 / ${pages}`);
   expect(urlParams(page).page).toBe('2');
   await expect.poll(() => rows(page).allTextContents()).not.toEqual(firstPage);
 

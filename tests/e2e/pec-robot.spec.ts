@@ -45,7 +45,7 @@ test('DPEC from "Créer DPEC" through "En cours..." to "DPEC créé" with device
   for (const label of ['Prix frais réels', 'Base Sécurité sociale', 'Part Sécurité sociale', 'Part complémentaire', 'Reste à charge']) {
     await expect(amounts.getByRole('row', { name: new RegExp(label) })).toContainText(EUROS);
   }
-  await expect(panel.getByRole('heading', { level: 2 }).locator('..')).toContainText('Approuvé');
+  await expect(panel.getByTestId('status-badge')).toHaveText('Approuvé');
   await expect(panel.getByTestId('execution')).toHaveCount(2);
 
   // Billing: Confirm waits for both fields.
@@ -65,7 +65,7 @@ test('DPEC from "Créer DPEC" through "En cours..." to "DPEC créé" with device
   await expect(billing).toBeDisabled();
   await expect(panel.getByTestId('pec-billing')).toContainText('FAC-E2E-1');
   await expect(panel.getByTestId('pec-billing')).toContainText('20/11/2026');
-  await expect(panel.getByRole('heading', { level: 2 }).locator('..')).toContainText('Facturé');
+  await expect(panel.getByTestId('status-badge')).toHaveText('Facturé');
   await sameDocument();
 });
 
