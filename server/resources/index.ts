@@ -1,4 +1,5 @@
-// Every resource of the API. Adding an entity = one declaration here (and a folder in src/resources/).
+// Every resource of the API. Adding an entity = its table and one declaration, listed here.
+import { permissionCatalogue } from '../hydra/catalogue';
 import type { ResourceDeclaration } from '../hydra/types';
 import { auditLogsResource } from './auditLogs';
 import { companiesResource } from './companies';
@@ -27,3 +28,6 @@ export const RESOURCES: ResourceDeclaration[] = [
   auditLogsResource,
   pecDossiersResource,
 ];
+
+/** The permission catalogue these declarations make (the server's registry builds the same). */
+export const PERMISSION_CATALOGUE = permissionCatalogue(RESOURCES);

@@ -1,34 +1,41 @@
-// Which permission each action on each API resource needs. The server enforces it; the browser uses it to hide buttons.
+// Which permission each action on each API resource needs. The server enforces the keys its declarations give
+// (server/resources/<x>.ts); the browser uses them to hide buttons.
+import { AUDIT_PERMISSIONS, PEC_PERMISSIONS, SYSTEM_SETTINGS_PERMISSIONS, type ResourcePermissions } from './permissions';
 
-export interface ResourcePermissions {
-  view: string;
-  create: string;
-  update: string;
-  delete: string;
-  export?: string;
+export type { ResourcePermissions };
+
+/**
+ * The keys of a settings entity (spec section 6): `{prefix}.view`, `.create`, `.update`, `.delete`, `.export`.
+ * Software and credentials say `edit` where the others say `update`, and have no export.
+ */
+export function settingsPermissions(prefix: string, options: { update?: 'update' | 'edit'; export?: boolean } = {}): ResourcePermissions {
+  const update = options.update ?? 'update';
+  return {
+    view: `${prefix}.view`,
+    create: `${prefix}.create`,
+    update: `${prefix}.${update}`,
+    delete: `${prefix}.delete`,
+    ...((options.export ?? update === 'update') ? { export: `${prefix}.export` } : {}),
+  };
 }
 
-const settings = (section: string, update = 'update'): ResourcePermissions => ({
-  view: `settings.${section}.view`,
-  create: `settings.${section}.create`,
-  update: `settings.${section}.${update}`,
-  delete: `settings.${section}.delete`,
-  export: update === 'update' ? `settings.${section}.export` : undefined,
-});
-
+/**
+ * The browser's copy until the screens read each class's `pecflow:admin.permissions` from /api/docs.jsonld;
+ * the server reads the declarations' own keys, never this.
+ */
 export const RESOURCE_PERMISSIONS: Record<string, ResourcePermissions> = {
-  holdings: settings('holdings'),
-  companies: settings('companies'),
-  shops: settings('shops'),
-  users: settings('users'),
-  roles: settings('users'),
-  mutuals: settings('mutuelles'),
-  networks: settings('mutuelles'),
-  software: settings('software', 'edit'),
-  credential_software: settings('credentials', 'edit'),
-  configs: { view: 'settings.system.view', create: 'settings.system.edit', update: 'settings.system.edit', delete: 'settings.system.edit' },
-  audit_logs: { view: 'audit.view', create: 'admin.*', update: 'admin.*', delete: 'admin.*' },
-  pec_dossiers: { view: 'pec.view', create: 'settings.pec.create', update: 'pec.edit', delete: 'delete.pec', export: 'export.pec' },
+  holdings: settingsPermissions('settings.holdings'),
+  companies: settingsPermissions('settings.companies'),
+  shops: settingsPermissions('settings.shops'),
+  users: settingsPermissions('settings.users'),
+  roles: settingsPermissions('settings.users'),
+  mutuals: settingsPermissions('settings.mutuelles'),
+  networks: settingsPermissions('settings.mutuelles'),
+  software: settingsPermissions('settings.software', { update: 'edit' }),
+  credential_software: settingsPermissions('settings.credentials', { update: 'edit' }),
+  configs: SYSTEM_SETTINGS_PERMISSIONS,
+  audit_logs: AUDIT_PERMISSIONS,
+  pec_dossiers: PEC_PERMISSIONS,
 };
 
 const ACTION_TO_KEY: Record<string, keyof ResourcePermissions> = {

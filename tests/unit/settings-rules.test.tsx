@@ -6,7 +6,7 @@ import { QueryClient } from '@tanstack/react-query';
 import type { Resource } from '@api-platform/api-doc-parser';
 import { AdminContext, Form, memoryStore, type RaRecord } from 'react-admin';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { PERMISSIONS } from '../../src/domain/permissions';
+import { PERMISSION_CATALOGUE as PERMISSIONS } from '../../server/resources';
 import { i18nProvider } from '../../src/i18n';
 import { Toasts } from '../../src/layout/Toasts';
 import { companies } from '../../src/resources/companies';
