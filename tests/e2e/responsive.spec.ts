@@ -82,7 +82,7 @@ test.describe('on a phone, 390 px wide', () => {
     for (const box of [searchBox, statusBox]) expect(box.x + box.width).toBeLessThanOrEqual(390);
 
     // The table is wider than the screen: it scrolls by itself, the page does not.
-    const container = page.getByTestId('pec-table').locator('..');
+    const container = page.getByTestId('pec-list').locator('.RaDataTable-root').locator('..');
     expect(await container.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
     const lastHeader = page.getByRole('columnheader', { name: 'Numéro devis' });
     await expect(lastHeader).not.toBeInViewport();
@@ -94,6 +94,22 @@ test.describe('on a phone, 390 px wide', () => {
     await expect(create).toBeInViewport({ ratio: 1 });
     await create.click();
     await expect(drawer(page).getByRole('tab')).toHaveText(['Informations PEC']);
+  });
+
+  test("/pec/{id}: the drawer's title keeps the file number whole (never broken at its hyphens)", async ({ page, request }) => {
+    const token = await apiToken(request, EMAIL);
+    const { member } = await api<{ member: { id: number; numeroDossier: string }[] }>(request, token, 'GET', '/api/pec_dossiers?itemsPerPage=1');
+    const file = member[0]!;
+    await signIn(page, EMAIL);
+    await page.goto(`/pec/${file.id}`);
+    const title = drawer(page).getByRole('heading', { level: 2 });
+    await expect(title).toHaveText(`Demande ${file.numeroDossier}`);
+    // One line box for the number: its rectangles are one.
+    const number = title.getByText(file.numeroDossier, { exact: true });
+    expect(await number.evaluate((element) => element.getClientRects().length)).toBe(1);
+    const box = (await number.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await expectFits(page, 390);
   });
 });
 
