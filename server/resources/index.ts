@@ -9,6 +9,7 @@ import { holdingsResource } from './holdings';
 import { mutualsResource } from './mutuals';
 import { networksResource } from './networks';
 import { pecDossiersResource } from './pecDossiers';
+import { prescribersResource } from './prescribers';
 import { rolesResource } from './roles';
 import { shopsResource } from './shops';
 import { softwareResource } from './software';
@@ -27,6 +28,7 @@ export const RESOURCES: ResourceDeclaration[] = [
   configsResource,
   auditLogsResource,
   pecDossiersResource,
+  prescribersResource,
 ];
 
 /** The permission catalogue these declarations make (the server's registry builds the same). */
