@@ -76,6 +76,13 @@ const CONTRACT: Record<string, { fields: Spec; operations: string[] }> = {
     fields: { key: 'string ro name', description: 'string ro', value: 'string', valueType: 'string ro', isEditable: 'boolean ro', category: 'string ro', rule: 'string ro', updatedAt: 'dateTime ro' },
     operations: ['GET list', 'GET show', 'PATCH edit', 'PUT edit'],
   },
+  prescribers: {
+    fields: {
+      civility: 'string !', lastName: 'string ! name', firstName: 'string', specialty: 'string !', rpps: 'string !', city: 'string', phone: 'string', email: 'email',
+      status: 'string', holding: '@holdings', createdAt: 'dateTime ro', updatedAt: 'dateTime ro',
+    },
+    operations: ['GET list', 'POST create', 'GET show', 'PATCH edit', 'PUT edit', 'DELETE delete'],
+  },
   audit_logs: {
     fields: {
       action: 'string ro name', entity: 'string ro', entityId: 'string ro', actorId: 'integer ro', actorEmail: 'email ro', changes: 'string ro', createdAt: 'dateTime ro',
