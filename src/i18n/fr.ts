@@ -175,12 +175,6 @@ export const fr = {
         datePeremption: 'Date de péremption',
         updatedAt: 'Date de modification',
       },
-      pagination: {
-        results: '%{smart_count} résultat |||| %{smart_count} résultats',
-        page: 'Page %{page} / %{pages}',
-        previous: 'Précédent',
-        next: 'Suivant',
-      },
       error: {
         title: 'Erreur de chargement',
         retry: 'Réessayer',
@@ -209,7 +203,6 @@ export const fr = {
         close: 'Fermer',
       },
       drawer: {
-        close: 'Fermer',
         delete: 'Supprimer',
         createTitle: 'Nouvelle Demande de PEC',
         viewTitle: 'Demande %{numero}',
