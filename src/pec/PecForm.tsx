@@ -5,7 +5,7 @@
 // mutuals only; the Itelis / Santéclair notice; "Prérequis manquants".
 import { Alert, Box, Button, Stack, TextField } from '@mui/material';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useFormContext, useFormState, useWatch, type Resolver } from 'react-hook-form';
 import { Form, SelectInput, TextInput, useCreate, useGetList, useTranslate, useUpdate, type RaRecord } from 'react-admin';
 import { z } from 'zod';
@@ -232,8 +232,16 @@ function FormFields({ record, onCancel }: { record?: PecDossierRecord; onCancel?
   const { setValue, getFieldState, formState } = useFormContext();
   const { isSubmitting } = useFormState();
   const [networkValue, mutualId, numeroDossierAssure, numeroDevisAssure] = useWatch({ name: ['networkId', 'mutualId', 'numeroDossierAssure', 'numeroDevisAssure'] });
-  const networkId = networkValue === '' || networkValue === undefined ? undefined : Number(networkValue);
+  const networkId = networkValue === '' || networkValue === undefined || networkValue === null ? undefined : Number(networkValue);
   const options = useOptions(networkId, record);
+  // Another network (picked or cleared): the chosen mutual no longer fits (spec section 4).
+  const previousNetwork = useRef(networkId);
+  useEffect(() => {
+    if (previousNetwork.current === networkId) return;
+    previousNetwork.current = networkId;
+    setValue('mutualId', '', { shouldDirty: true, shouldValidate: formState.isSubmitted || getFieldState('mutualId').isTouched });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [networkId]);
   const network = options.networks.find((n) => n.id === networkId);
   const missing = missingPrerequisites({ numeroDossierAssure, numeroDevisAssure, mutual: mutualId === '' ? null : mutualId });
   const statuses = useMemo(() => {
@@ -264,8 +272,6 @@ function FormFields({ record, onCancel }: { record?: PecDossierRecord; onCancel?
           label={label('networkId')}
           choices={options.networks}
           {...select}
-          // Another network: the chosen mutual no longer fits (spec section 4).
-          onChange={() => setValue('mutualId', '', { shouldDirty: true, shouldValidate: formState.isSubmitted || getFieldState('mutualId').isTouched })}
         />
         <SelectInput source="shopId" label={label('shopId')} choices={options.shops} {...select} />
         <SelectInput
