@@ -12,7 +12,6 @@ import { idFromReference, iriOf } from '../../src/domain/iri';
 import { declared, type ListQuery } from './query';
 import { schemaFromConstraints, type ConstrainedField } from '../../src/domain/constraints';
 import type { PermissionDefinition } from '../../src/domain/permissions';
-import { referenceList } from '../../src/domain/validation';
 import type { Field, ReferenceField, ReferencesField, ResourceDeclaration, Row, Schemas, WriteContext } from './types';
 
 export interface Registry {
@@ -27,16 +26,10 @@ function schemasOf(decl: ResourceDeclaration, permissionCatalogue: readonly Perm
   const fields: Record<string, ConstrainedField> = {};
   for (const [name, field] of Object.entries(decl.fields)) {
     if (!field.writable || field.kind === 'computed' || field.kind === 'derived') continue;
-    const common = { required: field.required, choices: field.choices, constraints: field.constraints, default: decl.form?.defaults?.[name] };
-    if (field.kind === 'references') continue; // added below: a list of references has a schema of its own
-    fields[name] = field.kind === 'reference' ? { ...common, type: 'reference', target: field.target } : { ...common, type: field.type };
+    const rules = { required: field.required, choices: field.choices, constraints: field.constraints, default: decl.form?.defaults?.[name] };
+    fields[name] = field.kind === 'reference' || field.kind === 'references' ? { ...rules, type: field.kind, target: field.target } : { ...rules, type: field.type };
   }
-  const links = Object.fromEntries(
-    Object.entries(decl.fields)
-      .filter(([, f]) => f.writable && f.kind === 'references')
-      .map(([name, f]) => [name, referenceList((f as ReferencesField).target, 'Référence invalide')]),
-  );
-  const schema = schemaFromConstraints(fields).extend(links);
+  const schema = schemaFromConstraints(fields);
   return { create: schema, update: schema };
 }
 

@@ -2,7 +2,7 @@
 // pecflow:constraints), and the zod schema they make: the server validates an entity declared without a schema of
 // its own with it, and a form can check the same rules from the docs alone.
 import { z } from 'zod';
-import { booleanField, httpUrl, optionalReference, reference, TEXT_MAX, tooLong } from './validation';
+import { booleanField, httpUrl, optionalReference, reference, referenceList, TEXT_MAX, tooLong } from './validation';
 
 /** An enumeration value and its French label. */
 export interface Choice {
@@ -31,7 +31,7 @@ export interface ConstrainedField {
   required: boolean;
   choices?: readonly Choice[];
   constraints?: FieldConstraints;
-  /** The collection a reference points to. */
+  /** The collection a reference (or each of a list of references) points to. */
   target?: string;
   /** The value a create that omits the field gets. */
   default?: unknown;
@@ -78,6 +78,7 @@ export function fieldSchema(field: ConstrainedField): z.ZodType {
     const message = field.constraints?.message ?? (field.required ? REQUIRED : 'Référence invalide');
     return field.required ? reference(field.target!, message) : optionalReference(field.target!, message);
   }
+  if (field.type === 'references') return referenceList(field.target!, field.constraints?.message ?? 'Référence invalide');
   const base = field.type === 'boolean' ? booleanField() : field.type === 'integer' || field.type === 'decimal' ? numberSchema(field) : textSchema(field);
   if (field.default !== undefined) return z.preprocess(emptyToUndefined, base.default(field.default as never));
   if (field.required) return base;

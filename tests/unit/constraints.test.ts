@@ -13,6 +13,7 @@ const schema = schemaFromConstraints({
   city: { type: 'string', required: false },
   count: { type: 'integer', required: false, constraints: { min: 0, max: 10 } },
   owner: { type: 'reference', target: 'holdings', required: false },
+  shops: { type: 'references', target: 'shops', required: false },
 });
 
 const messages = (input: unknown) => {
@@ -22,7 +23,7 @@ const messages = (input: unknown) => {
 
 describe('schemaFromConstraints', () => {
   it('accepts a valid record: trimmed texts, empty optional values as null, the default filled in, references as ids', () => {
-    expect(schema.parse({ lastName: '  Martin ', code: '12345678901', kind: 'b', email: '', city: null, count: 3, owner: '/api/holdings/4' })).toEqual({
+    expect(schema.parse({ lastName: '  Martin ', code: '12345678901', kind: 'b', email: '', city: null, count: 3, owner: '/api/holdings/4', shops: ['/api/shops/2', 3, '/api/shops/2'] })).toEqual({
       lastName: 'Martin',
       code: '12345678901',
       kind: 'b',
@@ -32,11 +33,12 @@ describe('schemaFromConstraints', () => {
       city: null,
       count: 3,
       owner: 4,
+      shops: [2, 3],
     });
   });
 
   it('says what is wrong with each field, in French', () => {
-    expect(messages({ lastName: 'M', code: '123', kind: 'z', status: 'Archived', email: 'pas-un-email', site: 'javascript:alert(1)', count: 11, owner: 'nothing' })).toEqual({
+    expect(messages({ lastName: 'M', code: '123', kind: 'z', status: 'Archived', email: 'pas-un-email', site: 'javascript:alert(1)', count: 11, owner: 'nothing', shops: ['/api/holdings/1'] })).toEqual({
       lastName: 'Le nom doit contenir au moins 2 caractères',
       code: 'Le code doit contenir 11 chiffres',
       kind: 'Valeur invalide : Alpha, Bêta ou Gamma',
@@ -45,6 +47,7 @@ describe('schemaFromConstraints', () => {
       site: 'Adresse du site invalide',
       count: 'Nombre entier attendu',
       owner: 'Référence invalide',
+      shops: 'Référence invalide',
     });
     expect(messages({})).toMatchObject({ lastName: 'Le nom doit contenir au moins 2 caractères', code: 'Le code doit contenir 11 chiffres', kind: expect.stringContaining('Valeur invalide') });
     expect(messages({ lastName: 'Martin', code: '12345678901', kind: 'a', city: 'x'.repeat(256) })).toEqual({ city: 'Ce champ ne peut pas dépasser 255 caractères' });
