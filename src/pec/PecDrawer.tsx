@@ -18,7 +18,7 @@ import { PecStatusBadge, useDossierText, useErrorText, usePecRights, useRefreshP
 const MINUTE = 60_000;
 const RUN_POLL_MS = 5_000;
 /** The getOne cache key of a full file (the list's records, without devices or executions, have none). */
-export const ITEM_META = { view: 'item' };
+const ITEM_META = { view: 'item' };
 
 interface Props {
   open: boolean;
@@ -34,19 +34,20 @@ export function PecDrawer({ open, target, onClose, onCreated }: Props) {
 }
 
 /** The drawer is wider than a settings record's: the actions tab shows two devices side by side. */
-const WIDTH = 820;
+const FRAME = { width: 820, testId: 'pec-drawer' };
+/** The tabs under the title. */
+const TABS_SX = { px: { xs: 2, sm: 3 }, borderBottom: 1, borderColor: 'divider' };
 
 function CreateDrawer({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (id: number) => void }) {
   const translate = useTranslate();
   return (
     <DrawerFrame
+      {...FRAME}
       open={open}
       onClose={onClose}
-      width={WIDTH}
-      testId="pec-drawer"
       title={translate('pecflow.pec.drawer.createTitle')}
       banner={
-        <Tabs value="patient" sx={{ px: { xs: 2, sm: 3 }, borderBottom: 1, borderColor: 'divider' }}>
+        <Tabs value="patient" sx={TABS_SX}>
           <Tab value="patient" label={translate('pecflow.pec.drawer.tabs.patient')} />
         </Tabs>
       }
@@ -86,10 +87,9 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
 
   return (
     <DrawerFrame
+      {...FRAME}
       open={open}
       onClose={onClose}
-      width={WIDTH}
-      testId="pec-drawer"
       title={record ? translate('pecflow.pec.drawer.viewTitle', { numero: record.numeroDossier }) : translate('pecflow.pec.drawer.loading')}
       subtitle={record && `${text.shop(record)} · ${text.network(record)} · ${text.mutual(record)}`}
       actions={
@@ -103,7 +103,7 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
       banner={
         ready &&
         !error && (
-          <Tabs value={tab} onChange={(_event, value: TabKey) => setTab(value)} variant="scrollable" sx={{ px: { xs: 2, sm: 3 }, borderBottom: 1, borderColor: 'divider' }}>
+          <Tabs value={tab} onChange={(_event, value: TabKey) => setTab(value)} variant="scrollable" sx={TABS_SX}>
             <Tab value="actions" label={translate('pecflow.pec.drawer.tabs.actions')} />
             <Tab value="add" label={translate('pecflow.pec.drawer.tabs.add')} />
             <Tab value="initial" label={translate('pecflow.pec.drawer.tabs.initial')} />

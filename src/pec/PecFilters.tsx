@@ -11,7 +11,7 @@ import { useListContext, useTranslate } from 'react-admin';
 import { formatDate } from '../domain/format';
 import { PEC_STATUSES } from '../domain/pec';
 import { DatePickerField, INVALID_DAY } from './DateInput';
-import { dayBound } from './filters';
+import { dayBound, DEFAULT_SORT } from './filters';
 import { PecStatusBadge } from './shared';
 
 /** The sort fields of spec section 2. */
@@ -31,7 +31,7 @@ export function PecFilters() {
   const translate = useTranslate();
   const { filterValues, setFilters, sort, setSort } = useListContext();
   const created = isRange(filterValues.createdAt) ? filterValues.createdAt : {};
-  const customSort = sort.field !== 'createdAt' || sort.order !== 'DESC';
+  const customSort = sort.field !== DEFAULT_SORT.field || sort.order !== DEFAULT_SORT.order;
   const [more, setMore] = useState(() => !!(created.after || created.before) || customSort);
 
   // Search: typed here at once, sent after the pause (react-admin's debounce, page back to 1).
@@ -56,7 +56,7 @@ export function PecFilters() {
   const clear = () => {
     setSearch('');
     setFilters({}, {}, false);
-    setSort({ field: 'createdAt', order: 'DESC' });
+    setSort(DEFAULT_SORT);
   };
 
   return (

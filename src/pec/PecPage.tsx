@@ -11,13 +11,11 @@ import { Title, useTranslate } from 'react-admin';
 import { ListFrame } from '../admin/ListFrame';
 import { PEC_RESOURCE, pecNumericId } from '../dataProvider/pec';
 import { DRAWER_CLEAR_DELAY_MS, PAGE_SIZE, PEC_LIST_REFETCH_MS, SEARCH_DEBOUNCE_MS } from '../domain/limits';
-import { pecFilePath } from './filters';
+import { DEFAULT_SORT, pecFilePath } from './filters';
 import { PecDrawer } from './PecDrawer';
 import { PecFilters } from './PecFilters';
 import { pecColumns, PecListError, PecListHeader } from './PecList';
 import { usePecRights } from './shared';
-
-export const DEFAULT_SORT = { field: 'createdAt', order: 'DESC' } as const;
 
 /** Which file the drawer shows: a number (view), 'create', or none. */
 export type DrawerTarget = number | 'create' | undefined;
