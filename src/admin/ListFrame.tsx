@@ -128,27 +128,9 @@ function ListBody({
 }: ListFrameProps) {
   const translate = useTranslate();
   const list = useListContext();
-  const [params, setParams] = useSearchParams();
-
-  // The search: in the list's filter for a paginated list (sent to the server, back to page 1), in the URL's `q`
-  // for an unpaginated one (applied to the rows here).
-  const initial = paginated ? String(list.filterValues.search ?? '') : (params.get('q') ?? '');
-  const [search, setSearch] = useState(initial);
-  const term = useDebounced(search.trim());
-  useEffect(() => {
-    if (paginated) {
-      if ((list.filterValues.search ?? '') === term) return;
-      list.setFilters({ ...list.filterValues, search: term || undefined }, list.displayedFilters, false);
-    } else if ((params.get('q') ?? '') !== term) {
-      setParams((current) => {
-        const next = new URLSearchParams(current);
-        if (term) next.set('q', term);
-        else next.delete('q');
-        return next;
-      }, { replace: true });
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [term, paginated]);
+  const [params] = useSearchParams();
+  // The search of an unpaginated list is applied here, to the rows loaded (see SearchField).
+  const term = paginated ? '' : (params.get('q') ?? '');
 
   const rows = useMemo(() => {
     const data = list.data ?? [];
@@ -192,15 +174,7 @@ function ListBody({
 
       {toolbar ?? (
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2 }} alignItems={{ md: 'center' }} flexWrap="wrap" useFlexGap>
-        <TextField
-          size="small"
-          type="search"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          placeholder={searchPlaceholder ?? translate('pecflow.settings.list.search')}
-          slotProps={{ htmlInput: { 'aria-label': translate('pecflow.settings.list.search') } }}
-          sx={{ minWidth: { md: 340 }, flex: { md: '0 1 420px' } }}
-        />
+        <SearchField paginated={!!paginated} placeholder={searchPlaceholder} />
         {filters && (
           <Box sx={{ display: { xs: 'none', md: 'flex' }, gap: 1.5, flexWrap: 'wrap' }} data-testid="list-filters">
             {filters}
@@ -240,6 +214,46 @@ function ListBody({
 
       {paginated && !error && !loading && total > 0 && <Pagination testId={paginationTestId} />}
     </Box>
+  );
+}
+
+/**
+ * The search box, debounced: the term goes to the list's filter for a paginated list (sent to the server, back to
+ * page 1), to the URL's `q` for an unpaginated one. Its own component: a key stroke re-renders the box, not the table.
+ */
+function SearchField({ paginated, placeholder }: { paginated: boolean; placeholder?: string }) {
+  const translate = useTranslate();
+  const list = useListContext();
+  const [params, setParams] = useSearchParams();
+  const [search, setSearch] = useState(paginated ? String(list.filterValues.search ?? '') : (params.get('q') ?? ''));
+  const term = useDebounced(search.trim());
+  useEffect(() => {
+    if (paginated) {
+      if ((list.filterValues.search ?? '') === term) return;
+      list.setFilters({ ...list.filterValues, search: term || undefined }, list.displayedFilters, false);
+    } else if ((params.get('q') ?? '') !== term) {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (term) next.set('q', term);
+          else next.delete('q');
+          return next;
+        },
+        { replace: true },
+      );
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [term, paginated]);
+  return (
+    <TextField
+      size="small"
+      type="search"
+      value={search}
+      onChange={(event) => setSearch(event.target.value)}
+      placeholder={placeholder ?? translate('pecflow.settings.list.search')}
+      slotProps={{ htmlInput: { 'aria-label': translate('pecflow.settings.list.search') } }}
+      sx={{ minWidth: { md: 340 }, flex: { md: '0 1 420px' } }}
+    />
   );
 }
 

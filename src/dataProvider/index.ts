@@ -6,6 +6,7 @@ import type { Api } from '@api-platform/api-doc-parser';
 import type { PermissionDefinition, PermissionModule } from '../domain/permissions';
 import { apiFetch } from './http';
 import { pecMethods, type PecMethods } from './pec';
+import { readAdminSchema, type AdminSchema } from './adminSchema';
 
 type HydraProvider = ReturnType<typeof import('./hydra').createHydraProvider>;
 
@@ -41,6 +42,8 @@ export interface AppDataProvider extends DataProvider, PecMethods {
   replace<T extends RaRecord = RaRecord>(resource: string, params: { id: Identifier; data: Record<string, unknown> }): Promise<{ data: T }>;
   /** GET /api/permissions: every permission key with its French label, module and level. */
   permissionCatalogue(): Promise<PermissionCatalogue>;
+  /** The generated admin's annotations of /api/docs.jsonld, by collection (src/dataProvider/adminSchema.ts). */
+  adminSchema(): Promise<AdminSchema>;
 }
 
 export const dataProvider = {
@@ -69,6 +72,7 @@ export const dataProvider = {
   },
 
   permissionCatalogue: () => apiFetch<PermissionCatalogue>('/api/permissions'),
+  adminSchema: readAdminSchema,
 
   ...pecMethods,
 } as unknown as AppDataProvider;

@@ -143,7 +143,7 @@ test('a role edit grants a permission by module, and the audit trail shows it', 
   const drawer = page.getByTestId('resource-drawer');
   const module = drawer.getByTestId('permission-module-patient');
   await expect(module).toContainText('Dossiers patients (PEC)');
-  await expect(module).toContainText('1 / 4');
+  await expect(module).toContainText('1 / 8');
   await module.getByText('Dossiers patients (PEC)').click();
   await expect(module.getByRole('checkbox', { name: /Voir les demandes de PEC/ })).toBeChecked();
   // The module has just unfolded: the first click can land while it is still moving.
@@ -152,7 +152,7 @@ test('a role edit grants a permission by module, and the audit trail shows it', 
     await create.check();
     await expect(create).toBeChecked({ timeout: 1000 });
   }).toPass();
-  await expect(module).toContainText('2 / 4');
+  await expect(module).toContainText('2 / 8');
   await expect(module.getByText('Création', { exact: true }).first()).toBeVisible();
   await drawer.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Rôle mis à jour avec succès' })).toBeVisible();
@@ -196,7 +196,7 @@ test('bulk Désactiver and bulk delete go through the confirmation, with the spe
   await expect(list.getByTestId('list-row').filter({ hasText: 'Désactivé' })).toHaveCount(3);
   await expect(bulk).toHaveCount(0);
 
-  await list.getByRole('checkbox', { name: 'Sélectionner la ligne' }).first().check();
+  await list.getByTestId('list-row').first().getByRole('checkbox').check();
   await expect(list.getByTestId('bulk-actions')).toContainText('1 sélectionnée');
   await list.getByRole('checkbox', { name: 'Tout sélectionner' }).check();
   await list.getByTestId('bulk-actions').getByRole('button', { name: 'Supprimer' }).click();

@@ -1,19 +1,6 @@
-// Entreprises: the list shows the organisation's name (spec section 2).
+// Entreprises: the shared rules; a new company belongs to the user's organisation.
 import { companySchema } from '../../domain/schemas';
-import { ADDRESS_FIELDS, ENTITY_STATUS_CHOICES, ownHolding, statusColumn, statusFilter } from '../shared';
-import type { ResourceConfig } from '../types';
+import { ownHolding } from '../shared';
+import type { Particular } from '../types';
 
-export const companies: ResourceConfig = {
-  name: 'companies',
-  section: 'companies',
-  feminine: true,
-  columns: [{ source: 'name' }, { source: 'registrationNumber' }, { source: 'holding' }, { source: 'city' }, statusColumn],
-  listExclude: ['vatNumber', ...ADDRESS_FIELDS],
-  filters: [statusFilter()],
-  searchable: ['name', 'registrationNumber', 'city'],
-  scopeToHolding: true,
-  form: { fields: ['name', 'registrationNumber', 'vatNumber', 'holding', 'status', ...ADDRESS_FIELDS], fullWidth: ['street'] },
-  choices: { status: ENTITY_STATUS_CHOICES },
-  schema: { create: companySchema, update: companySchema },
-  defaults: () => ({ status: 'Active', country: 'France', ...ownHolding() }),
-};
+export const particular: Particular = { schema: { create: companySchema, update: companySchema }, defaults: ownHolding };

@@ -1,0 +1,22 @@
+// The French name of an entity as the generated screens use it (its declared label), with agreement: gender
+// ("Nouvelle organisation", "Entreprise créée avec succès"), number ("1 centre trouvé", "3 centres trouvés") and
+// elision ("Nouvel utilisateur").
+import { useTranslate } from 'react-admin';
+import type { AdminEntity } from '../dataProvider/adminSchema';
+
+const startsWithVowel = (word: string) => /^[aeiouyàâéèêëîïôûh]/i.test(word);
+
+export function useNouns(label: AdminEntity['label'] | undefined) {
+  const translate = useTranslate();
+  const singular = label?.singular ?? '';
+  const plural = label?.plural ?? '';
+  const args = { singular: singular.toLowerCase(), plural: plural.toLowerCase(), element: singular };
+  /** A message of pecflow.settings in its feminine (key_f) or elided (key_v) variant when it has one. */
+  const say = (key: string, extra: Record<string, unknown> = {}) => {
+    const variant = label?.feminine ? '_f' : startsWithVowel(singular) ? '_v' : '';
+    const base = `pecflow.settings.${key}`;
+    const text = variant ? translate(`${base}${variant}`, { ...args, ...extra, _: '' }) : '';
+    return text || translate(base, { ...args, ...extra });
+  };
+  return { singular, plural, say };
+}
