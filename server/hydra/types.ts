@@ -143,7 +143,7 @@ export interface ListFilter {
 
 /** How the generated list shows the entity (spec section 2). */
 export interface ListHints {
-  /** Field names, dotted for an embedded value ('company.name'). */
+  /** The columns, in order: field names (a reference shows its target's name). */
   columns: string[];
   filters?: ListFilter[];
   searchPlaceholder?: string;
