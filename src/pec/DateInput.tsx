@@ -1,16 +1,13 @@
 // Dates typed and shown dd/mm/yyyy whatever the browser's language (an English browser's <input type="date"> shows
-// mm/dd/yyyy): MUI X's date picker in French, on a plain text input, with its calendar button. The value is a day as
-// the API reads it (yyyy-mm-dd), '' for none, INVALID_DAY while what is typed is not a date.
-import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { frFR } from '@mui/x-date-pickers/locales';
+// mm/dd/yyyy): MUI X's date picker in French, on a plain text input, with its calendar button (loaded when a date input
+// first shows). The value is a day as the API reads it (yyyy-mm-dd), '' for none, INVALID_DAY while what is typed is
+// not a date.
+import { TextField } from '@mui/material';
 import { format, isValid, parseISO } from 'date-fns';
-import { fr } from 'date-fns/locale';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useInput } from 'react-admin';
 
-const LOCALE_TEXT = frFR.components.MuiLocalizationProvider.defaultProps.localeText;
+const FrenchDatePicker = lazy(() => import('./FrenchDatePicker'));
 
 /** What the value is while the typed text is not a date (the schemas answer 'Date invalide (jj/mm/aaaa)'). */
 export const INVALID_DAY = 'invalide';
@@ -53,9 +50,10 @@ export function DatePickerField({ label, value, onChange, onBlur, error, helperT
     setDate(toDate(value));
   }, [value]);
 
+  const textField = { name, size, fullWidth, required, error, helperText, onBlur, inputProps, InputLabelProps: { shrink: true } };
   return (
-    <LocalizationProvider dateAdapter={AdapterDateFns} adapterLocale={fr} localeText={LOCALE_TEXT}>
-      <DatePicker
+    <Suspense fallback={<TextField label={label} disabled {...textField} />}>
+      <FrenchDatePicker
         label={label}
         value={date}
         onChange={(next) => {
@@ -65,14 +63,10 @@ export function DatePickerField({ label, value, onChange, onBlur, error, helperT
           emitted.current = day;
           onChange(day);
         }}
-        format="dd/MM/yyyy"
-        enableAccessibleFieldDOMStructure={false}
         disabled={disabled}
-        slotProps={{
-          textField: { name, size, fullWidth, required, error, helperText, onBlur, inputProps, InputLabelProps: { shrink: true } },
-        }}
+        textField={textField}
       />
-    </LocalizationProvider>
+    </Suspense>
   );
 }
 

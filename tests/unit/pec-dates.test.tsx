@@ -1,6 +1,6 @@
 // The French date input of the PEC screens (src/pec/DateInput.tsx) in jsdom, whose language is en-US: it shows and
 // reads dd/mm/yyyy whatever the browser's language, and gives the API's yyyy-mm-dd.
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -22,6 +22,13 @@ beforeAll(() => {
 
 afterEach(cleanup);
 
+/** The field once the picker has loaded (it is loaded on first use; a disabled field stands in meanwhile). */
+async function dateField() {
+  const input = () => screen.getByRole('textbox', { name: 'Date de facture' });
+  await waitFor(() => expect(input()).toBeEnabled());
+  return input();
+}
+
 /** The field as a screen uses it: its value comes back from onChange. */
 function Field({ initial = '', onChange }: { initial?: string; onChange: (day: string) => void }) {
   const [value, setValue] = useState(initial);
@@ -42,15 +49,15 @@ describe('DatePickerField', () => {
     expect(navigator.language).toBe('en-US');
   });
 
-  it('shows a day as dd/mm/yyyy', () => {
+  it('shows a day as dd/mm/yyyy', async () => {
     render(<Field initial="2026-10-05" onChange={() => undefined} />);
-    expect(screen.getByRole('textbox', { name: 'Date de facture' })).toHaveValue('05/10/2026');
+    expect(await dateField()).toHaveValue('05/10/2026');
   });
 
   it('reads what is typed as day, month, year and gives yyyy-mm-dd; an unfinished date is not a date', async () => {
     const onChange = vi.fn();
     render(<Field onChange={onChange} />);
-    const input = screen.getByRole('textbox', { name: 'Date de facture' });
+    const input = await dateField();
     await userEvent.click(input);
     await userEvent.keyboard('0510202');
     // Day and month typed, the year not finished: no day yet.
@@ -63,7 +70,7 @@ describe('DatePickerField', () => {
   it('a day that does not exist is invalid, and clearing gives no day', async () => {
     const onChange = vi.fn();
     render(<Field initial="2026-02-10" onChange={onChange} />);
-    const input = screen.getByRole('textbox', { name: 'Date de facture' });
+    const input = await dateField();
     await userEvent.click(input);
     await userEvent.keyboard('{Home}31');
     expect(onChange).toHaveBeenLastCalledWith(INVALID_DAY);
