@@ -171,6 +171,10 @@ test('a file and a filtered list each have an address: /pec/{id} opens the file 
   await expect.poll(() => listCount(page)).toBe(pending);
   await page.goto(`/pec/${id}`);
   await expect(panel.getByRole('heading', { level: 2 })).toHaveText(`Demande ${numero}`);
+  // The older link form of the notifications (/pec?id=N) leads to the same address.
+  await page.goto(`/pec?id=${id}`);
+  await expect(page).toHaveURL(new RegExp(`/pec/${id}$`));
+  await expect(panel.getByRole('heading', { level: 2 })).toHaveText(`Demande ${numero}`);
 });
 
 test("a list that fails shows the answer's message (spec section 8), the generic text only when the answer has none", async ({ page }) => {
