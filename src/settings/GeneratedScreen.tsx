@@ -85,6 +85,7 @@ function EntityScreen({ entity, schema, mode }: { entity: AdminEntity; schema: R
             source={column.sortKey ?? column.name}
             label={column.label}
             disableSort={!column.sortKey}
+            cellSx={column.nowrap ? NOWRAP : undefined}
             render={(record: RaRecord) => <Cell entity={entity} particular={particular} schema={schema} column={column.name} record={record} />}
           />
         ))}
@@ -101,9 +102,14 @@ function searchText(record: RaRecord, column: string) {
   return value;
 }
 
+const NOWRAP = () => ({ whiteSpace: 'nowrap' });
+const EMAIL = 'https://schema.org/email';
+
 interface Column {
   name: string;
   label: string;
+  /** Kept on one line (an e-mail address): on a phone the table scrolls instead of cutting it. */
+  nowrap?: boolean;
   /** The order key when the API sorts by it. */
   sortKey?: string;
 }
@@ -120,7 +126,12 @@ function useColumns(entity: AdminEntity, particular: Particular, schema: Resourc
   return (entity.list?.columns ?? []).map((name) => {
     const own = particular.cells?.[name]?.sortBy;
     const key = own === false ? undefined : (own ?? name);
-    return { name, label: entity.fields[name.split('.')[0]!]?.label ?? name, sortKey: key && orderKeys.includes(key) ? key : undefined };
+    return {
+      name,
+      label: entity.fields[name.split('.')[0]!]?.label ?? name,
+      sortKey: key && orderKeys.includes(key) ? key : undefined,
+      nowrap: fieldOf(schema, name)?.id === EMAIL,
+    };
   });
 }
 
