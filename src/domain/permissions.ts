@@ -116,24 +116,6 @@ export function permissionsBeyond(held: readonly string[], wanted: readonly stri
   });
 }
 
-/**
- * Settings tabs, until the settings page reads them from /api/docs.jsonld (pecflow:admin.settingsTab of each class):
- * kept so the front end builds meanwhile. Not read by the server.
- */
-export const SETTINGS_SECTIONS = [
-  { section: 'holdings', label: 'Organisations', permission: 'settings.holdings.view' },
-  { section: 'companies', label: 'Entreprises', permission: 'settings.companies.view' },
-  { section: 'shops', label: 'Centres', permission: 'settings.shops.view' },
-  { section: 'users', label: 'Utilisateurs', permission: 'settings.users.view' },
-  { section: 'roles', label: 'Rôles', permission: 'settings.users.view' },
-  { section: 'mutuelles', label: 'Mutuelles', permission: 'settings.mutuelles.view' },
-  { section: 'networks', label: 'Réseaux', permission: 'settings.mutuelles.view' },
-  { section: 'software', label: 'Logiciels', permission: 'settings.software.view' },
-  { section: 'credentials', label: 'Identifiants', permission: 'settings.credentials.view' },
-  { section: 'system', label: 'Système', permission: 'settings.system.view' },
-  { section: 'audit', label: "Journal d'audit", permission: 'audit.view' },
-] as const;
-
 /** The sidebar's "Paramètres" entry (spec section 2, Sidebar). */
 export const SETTINGS_ENTRY_PERMISSIONS = [
   'settings.holdings.view',
