@@ -1,12 +1,12 @@
 // The billing dialog (spec sections 2 and 5): the software's invoice number and date (French date picker), Confirm
-// disabled until both are filled; then the PATCH (merge-patch) and, once saved, the billing run. react-admin's <Form>
-// with the shared zod schema, as every form.
+// disabled until both are filled; then the PATCH (merge-patch) and, once saved, the billing run. The one form system
+// (src/admin/AdminForm.tsx) with the shared zod schema.
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { useFormState, useWatch, type Resolver } from 'react-hook-form';
-import { Form, TextInput, useTranslate } from 'react-admin';
+import { useFormState, useWatch } from 'react-hook-form';
+import { TextInput, useTranslate } from 'react-admin';
 import type { z } from 'zod';
+import { AdminForm } from '../admin/AdminForm';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { pecBillingSchema } from '../domain/pec';
 import { useToast } from '../layout/Toasts';
@@ -21,8 +21,6 @@ interface Props {
   /** The invoice is saved: start the run. */
   onSaved: () => void;
 }
-
-const resolver = zodResolver(pecBillingSchema) as unknown as Resolver;
 
 export function BillingDialog({ open, record, id, onClose, onSaved }: Props) {
   const translate = useTranslate();
@@ -42,13 +40,10 @@ export function BillingDialog({ open, record, id, onClose, onSaved }: Props) {
     <Dialog open={open} onClose={save.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="pec-billing-title">
       {/* Mounted with the dialog: each opening starts from the file's own invoice. */}
       {open && (
-        <Form
+        <AdminForm
           record={{ numBilling: record.numBilling ?? '', dateBilling: record.dateBilling ?? '' }}
-          resolver={resolver}
-          mode="onChange"
-          onSubmit={(data: Record<string, unknown>) => save.mutateAsync(data as z.output<typeof pecBillingSchema>).catch(() => undefined)}
-          sanitizeEmptyValues={false}
-          noValidate
+          schema={pecBillingSchema}
+          onSave={(values) => save.mutateAsync(pecBillingSchema.parse(values))}
         >
           <DialogTitle id="pec-billing-title">{translate('pecflow.pec.billing.title')}</DialogTitle>
           <DialogContent>
@@ -64,7 +59,7 @@ export function BillingDialog({ open, record, id, onClose, onSaved }: Props) {
             </Button>
             <ConfirmButton busy={save.isPending} />
           </DialogActions>
-        </Form>
+        </AdminForm>
       )}
     </Dialog>
   );

@@ -1,14 +1,14 @@
 // "Ajouter des informations": the robot's results entered by hand (spec sections 2, 5 and 7), as the callbacks the
 // robot would post: scraping (patient and devices), dpec (agreement and amounts), billing. Only for a file that has
 // an externalId ("Dossier non initialisé" otherwise). Prices accept "1 450,50", at most 2 decimals; messages one per
-// line; checked on every change by the same schemas as the server (react-admin's <Form>, as every form); submit
+// line; checked on every change by the same schemas as the server (the one form system, src/admin/AdminForm.tsx); submit
 // disabled while invalid. Sent with useMutation; the file, list and dashboard are refreshed 200 ms later.
 import { Alert, AlertTitle, Box, Button, Stack, Tab, Tabs, Typography } from '@mui/material';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { useFormState, type Resolver } from 'react-hook-form';
-import { BooleanInput, Form, SelectInput, TextInput, useTranslate } from 'react-admin';
+import { useFormState } from 'react-hook-form';
+import { BooleanInput, SelectInput, TextInput, useTranslate } from 'react-admin';
+import { AdminForm } from '../admin/AdminForm';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { TEXTAREA_ROWS } from '../domain/limits';
 import { CALLBACK_MESSAGES, CALLBACK_SCHEMAS, CALLBACK_TYPES, type CallbackType } from '../domain/pec';
@@ -115,7 +115,6 @@ function CallbackForm({ type, externalId }: { type: CallbackType; externalId: st
   // After a save the form starts again from its first values.
   const [round, setRound] = useState(0);
   const initial = useMemo(() => emptyValues(type, externalId), [type, externalId]);
-  const resolver = useMemo(() => zodResolver(CALLBACK_SCHEMAS[type]) as unknown as Resolver, [type]);
   const typeLabel = translate(`pecflow.pec.manual.types.${type}`);
   const send = useMutation({
     mutationFn: (data: Record<string, unknown>) => dataProvider.pecCallback({ type, data }),
@@ -165,15 +164,7 @@ function CallbackForm({ type, externalId }: { type: CallbackType; externalId: st
   };
 
   return (
-    <Form
-      key={round}
-      record={initial}
-      resolver={resolver}
-      mode="onChange"
-      onSubmit={(data: Record<string, unknown>) => send.mutateAsync(data).catch(() => undefined)}
-      sanitizeEmptyValues={false}
-      noValidate
-    >
+    <AdminForm key={round} record={initial} schema={CALLBACK_SCHEMAS[type]} onSave={(values) => send.mutateAsync(CALLBACK_SCHEMAS[type].parse(values))}>
       <Box data-testid={`callback-form-${type}`}>
         {!rights.run && (
           <Alert severity="info" sx={{ mb: 2 }}>
@@ -207,7 +198,7 @@ function CallbackForm({ type, externalId }: { type: CallbackType; externalId: st
           <SubmitButton disabled={disabled} />
         </Stack>
       </Box>
-    </Form>
+    </AdminForm>
   );
 }
 

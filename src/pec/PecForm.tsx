@@ -1,14 +1,14 @@
 // The file's form (spec sections 2, 3 and 5): created in the drawer ("Informations PEC"), read-only in view mode
-// ("Informations initiales"), editable there with pec.edit. react-admin's <Form> with the shared zod schema checked on
-// every change, as the settings forms; saved with useCreate / useUpdate. The reference lists are react-admin lists
+// ("Informations initiales"), editable there with pec.edit. The one form system (src/admin/AdminForm.tsx: react-admin's
+// <Form>, the shared zod schema checked on every change), as the settings forms; saved with useCreate / useUpdate. The reference lists are react-admin lists
 // (useGetList): the mutual select waits for a network, is reset when the network changes and offers that network's
 // mutuals only; the Itelis / Santéclair notice; "Prérequis manquants".
 import { Alert, Box, Button, Stack, TextField } from '@mui/material';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useFormContext, useFormState, useWatch, type Resolver } from 'react-hook-form';
-import { Form, SelectInput, TextInput, useCreate, useGetList, useTranslate, useUpdate, type RaRecord } from 'react-admin';
+import { useFormContext, useFormState, useWatch } from 'react-hook-form';
+import { SelectInput, TextInput, useCreate, useGetList, useTranslate, useUpdate, type RaRecord } from 'react-admin';
 import { z } from 'zod';
+import { AdminForm, violationsOf } from '../admin/AdminForm';
 import { readAuthStore } from '../authProvider/session';
 import { PEC_RESOURCE, pecIri, pecNumericId, type PecBody, type PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '../domain/format';
@@ -163,16 +163,12 @@ function initialValues(record?: PecDossierRecord) {
 /** API violation paths -> form fields. */
 const FIELD_OF_PATH: Record<string, string> = { shop: 'shopId', mutual: 'mutualId', network: 'networkId' };
 
-/** The field messages of a refused save (422), by form field. */
-function violationsOf(error: unknown): Record<string, string> {
-  const violations = (error as { body?: { violations?: { propertyPath: string; message: string }[] } }).body?.violations ?? [];
-  return Object.fromEntries(violations.map((v) => [FIELD_OF_PATH[v.propertyPath] ?? v.propertyPath, v.message]));
+/** A refused save whose violations name the form's fields (shopId...), not the API's (shop...). */
+function onFormFields(error: unknown): unknown {
+  const violations = violationsOf(error);
+  if (!violations) return error;
+  return { body: { violations: Object.entries(violations).map(([path, message]) => ({ propertyPath: FIELD_OF_PATH[path] ?? path, message })) } };
 }
-
-type FormValues = z.output<typeof editSchema>;
-
-/** A file refetched while its form is open (a live event) keeps what the user typed; one object, or the form resets. */
-const RESET_OPTIONS = { keepDirtyValues: true };
 
 /** Creation (no record) or edit of a file. */
 function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord; onCreated?: (id: number) => void; onDone?: () => void }) {
@@ -184,9 +180,11 @@ function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord
   const [update] = useUpdate();
   const creating = !record;
   const initial = useMemo(() => initialValues(record), [record]);
-  const resolver = useMemo(() => zodResolver(creating ? pecFormSchema : editSchema) as unknown as Resolver, [creating]);
+  const schema = creating ? pecFormSchema : editSchema;
 
-  const save = async (data: FormValues) => {
+  const save = async (values: Record<string, unknown>) => {
+    // The form keeps what was typed; the body is the schema's output (trimmed texts, numeric ids).
+    const data = editSchema.parse(values);
     const body: PecBody = {
       numeroDossier: data.numeroDossier ?? undefined,
       shop: iriOf('shops', data.shopId),
@@ -211,17 +209,16 @@ function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord
         toast.success(translate('pecflow.pec.toast.updated'), translate('pecflow.pec.toast.updatedText', { numero: saved.numeroDossier }));
         onDone?.();
       }
-      return undefined;
     } catch (error) {
       toast.error(translate(creating ? 'pecflow.pec.toast.createError' : 'pecflow.pec.toast.updateError'), errorText(error));
-      return violationsOf(error);
+      throw onFormFields(error);
     }
   };
 
   return (
-    <Form record={initial} resolver={resolver} mode="onChange" onSubmit={save as never} resetOptions={RESET_OPTIONS} sanitizeEmptyValues={false} noValidate>
+    <AdminForm record={initial} schema={schema} onSave={save}>
       <FormFields record={record} onCancel={onDone} />
-    </Form>
+    </AdminForm>
   );
 }
 

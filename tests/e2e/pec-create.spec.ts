@@ -108,3 +108,29 @@ test('deleting a file asks for confirmation ("Cette action est irréversible."),
   await page.getByRole('searchbox', { name: 'Rechercher' }).fill(file.numeroDossierAssure);
   await expect(page.getByTestId('list-empty')).toContainText('Aucune demande PEC trouvée');
 });
+
+test("a creation the server refuses: its message under the field, one toast, the drawer stays open", async ({ page, request }) => {
+  const email = 'audio@audition-horizon.fr';
+  const existing = await prepareFile(request, email);
+  await signIn(page, email);
+  await page.goto('/pec');
+  await page.getByRole('button', { name: 'Nouvelle Demande de PEC' }).click();
+  const form = drawer(page);
+  // A number of the organisation's already: only the server knows it is taken.
+  await form.getByRole('textbox', { name: /^ID Pecflow/ }).fill(existing.numeroDossier);
+  await form.getByRole('combobox', { name: /^Réseau/ }).click();
+  await page.getByRole('option', { name: 'Kalixia', exact: true }).click();
+  await form.getByRole('combobox', { name: /^Mutuelle/ }).click();
+  await page.getByRole('option').nth(1).click();
+  await form.getByRole('combobox', { name: /^Centre/ }).click();
+  await page.getByRole('option', { name: 'Horizon Boulogne' }).click();
+  const number = patientNumber();
+  await form.getByRole('textbox', { name: /^N° dossier patient/ }).fill(number);
+  await form.getByRole('textbox', { name: /^N° Devis Assuré/ }).fill(`DEV-${number}`);
+  await form.getByRole('button', { name: 'Créer', exact: true }).click();
+
+  await expect(form.getByText('Ce numéro de dossier existe déjà dans votre organisation')).toBeVisible();
+  await expect(toast(page, 'Erreur de création')).toContainText('Ce numéro de dossier existe déjà dans votre organisation');
+  await expect(page.getByTestId('toast')).toHaveCount(1);
+  await expect(form.getByRole('heading', { level: 2 })).toHaveText('Nouvelle Demande de PEC');
+});
