@@ -20,7 +20,7 @@ const SCHEMA_ORG = { name: 'https://schema.org/name', email: 'https://schema.org
 
 const id = (value: string) => ({ '@id': value });
 
-export const PECFLOW_NS = 'https://pecflow.fr/ns#';
+const PECFLOW_NS = 'https://pecflow.fr/ns#';
 
 function rangeOf(field: Field, targets: Map<string, ResourceDeclaration>): string | undefined {
   if (field.kind === 'reference' || field.kind === 'references') return `#${targets.get(field.target)?.className ?? field.target}`;
