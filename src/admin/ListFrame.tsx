@@ -204,7 +204,7 @@ function ListBody({
             rowClick={(id, _resource, record) => rowClick(id, record)}
             bulkActionButtons={bulkActions ? <></> : false}
             bulkActionsToolbar={bulkActions ? <BulkBar actions={bulkActions} /> : undefined}
-            body={rowTestId ? (bodyProps: DataTableBodyProps) => <DataTableBody {...bodyProps} row={rowWithTestId(rowTestId)} /> : undefined}
+            body={rowTestId ? bodyWithTestId(rowTestId) : undefined}
             sx={{ '& .RaDataTable-headerCell': { fontWeight: 700, whiteSpace: 'nowrap' } }}
           >
             {children}
@@ -257,15 +257,16 @@ function SearchField({ paginated, placeholder }: { paginated: boolean; placehold
   );
 }
 
-const rowComponents = new Map<string, (props: object) => ReactNode>();
-/** DataTable rows carrying a test id (one component per id, so React keeps the rows across renders). */
-function rowWithTestId(testId: string) {
-  let Row = rowComponents.get(testId);
-  if (!Row) {
-    Row = (props: object) => <DataTableRow {...props} data-testid={testId} />;
-    rowComponents.set(testId, Row);
+const bodies = new Map<string, (props: DataTableBodyProps) => ReactNode>();
+/** DataTable rows carrying a test id: one body component per id, so React keeps the rows across renders. */
+function bodyWithTestId(testId: string) {
+  let Body = bodies.get(testId);
+  if (!Body) {
+    const Row = (props: object) => <DataTableRow {...props} data-testid={testId} />;
+    Body = (props: DataTableBodyProps) => <DataTableBody {...props} row={Row as never} />;
+    bodies.set(testId, Body);
   }
-  return Row as never;
+  return Body as never;
 }
 
 /** The bar over the selected rows: how many, and the actions (shown only while rows are selected). */
