@@ -1,6 +1,7 @@
-// Which permission each action on each API resource needs. The server enforces the keys its declarations give
-// (server/resources/<x>.ts); the browser uses them to hide buttons.
-import { AUDIT_PERMISSIONS, PEC_PERMISSIONS, SYSTEM_SETTINGS_PERMISSIONS, type ResourcePermissions } from './permissions';
+// Which permission each action on an API resource needs. Each declaration gives its keys (server/resources/<x>.ts);
+// the server enforces them, the browser reads them in /api/docs.jsonld (pecflow:admin.permissions) to hide what the
+// user may not do.
+import type { ResourcePermissions } from './permissions';
 
 export type { ResourcePermissions };
 
@@ -19,25 +20,6 @@ export function settingsPermissions(prefix: string, options: { update?: 'update'
   };
 }
 
-/**
- * The browser's copy until the screens read each class's `pecflow:admin.permissions` from /api/docs.jsonld;
- * the server reads the declarations' own keys, never this.
- */
-export const RESOURCE_PERMISSIONS: Record<string, ResourcePermissions> = {
-  holdings: settingsPermissions('settings.holdings'),
-  companies: settingsPermissions('settings.companies'),
-  shops: settingsPermissions('settings.shops'),
-  users: settingsPermissions('settings.users'),
-  roles: settingsPermissions('settings.users'),
-  mutuals: settingsPermissions('settings.mutuelles'),
-  networks: settingsPermissions('settings.mutuelles'),
-  software: settingsPermissions('settings.software', { update: 'edit' }),
-  credential_software: settingsPermissions('settings.credentials', { update: 'edit' }),
-  configs: SYSTEM_SETTINGS_PERMISSIONS,
-  audit_logs: AUDIT_PERMISSIONS,
-  pec_dossiers: PEC_PERMISSIONS,
-};
-
 const ACTION_TO_KEY: Record<string, keyof ResourcePermissions> = {
   list: 'view',
   show: 'view',
@@ -51,9 +33,8 @@ const ACTION_TO_KEY: Record<string, keyof ResourcePermissions> = {
   export: 'export',
 };
 
-/** The permission a react-admin action on a resource needs; undefined when nothing restricts it. */
-export function permissionFor(resource: string | undefined, action: string): string | undefined {
-  if (!resource) return undefined;
+/** The permission a react-admin action needs among a resource's keys; undefined when nothing restricts it. */
+export function permissionFor(permissions: ResourcePermissions | undefined, action: string): string | undefined {
   const key = ACTION_TO_KEY[action];
-  return key ? RESOURCE_PERMISSIONS[resource]?.[key] : undefined;
+  return key && permissions ? permissions[key] : undefined;
 }

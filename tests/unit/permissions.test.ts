@@ -7,7 +7,7 @@ import {
   isKnownPermission,
   permissionsBeyond,
 } from '../../src/domain/permissions';
-import { PERMISSION_CATALOGUE as PERMISSIONS } from '../../server/resources';
+import { PERMISSION_CATALOGUE as PERMISSIONS, RESOURCES } from '../../server/resources';
 import { permissionFor } from '../../src/domain/resources';
 import { SEEDED_ROLES } from '../../src/domain/roles';
 
@@ -114,13 +114,15 @@ describe('the catalogue', () => {
 });
 
 describe('permissionFor', () => {
-  it('maps react-admin actions to the spec keys, with view/edit for software and credentials', () => {
-    expect(permissionFor('holdings', 'list')).toBe('settings.holdings.view');
-    expect(permissionFor('holdings', 'edit')).toBe('settings.holdings.update');
-    expect(permissionFor('networks', 'create')).toBe('settings.mutuelles.create');
-    expect(permissionFor('software', 'edit')).toBe('settings.software.edit');
-    expect(permissionFor('credential_software', 'delete')).toBe('settings.credentials.delete');
-    expect(permissionFor('pec_dossiers', 'create')).toBe('settings.pec.create');
-    expect(permissionFor('unknown', 'list')).toBeUndefined();
+  it("maps react-admin actions to a resource's declared keys, with view/edit for software and credentials", () => {
+    const declared = (name: string) => RESOURCES.find((d) => d.name === name)!.permissions;
+    expect(permissionFor(declared('holdings'), 'list')).toBe('settings.holdings.view');
+    expect(permissionFor(declared('holdings'), 'edit')).toBe('settings.holdings.update');
+    expect(permissionFor(declared('networks'), 'create')).toBe('settings.mutuelles.create');
+    expect(permissionFor(declared('software'), 'edit')).toBe('settings.software.edit');
+    expect(permissionFor(declared('credential_software'), 'delete')).toBe('settings.credentials.delete');
+    expect(permissionFor(declared('pec_dossiers'), 'create')).toBe('settings.pec.create');
+    expect(permissionFor(declared('prescribers'), 'export')).toBeUndefined();
+    expect(permissionFor(undefined, 'list')).toBeUndefined();
   });
 });
