@@ -3,6 +3,8 @@
 // Usage: <ListFrame filters={<><SelectFilter source="status" label="Statut" options={…} /><DateRangeFilter source="createdAt" /></>}>
 import { MenuItem, TextField } from '@mui/material';
 import { useGetList, useListContext, useTranslate } from 'react-admin';
+// The French date picker (dd/mm/yyyy whatever the browser's language) of the PEC screens.
+import { DatePickerField, INVALID_DAY } from '../pec/DateInput';
 
 /** One filter's value and its setter (empty removes it). */
 export function useListFilter(source: string) {
@@ -56,26 +58,24 @@ export function ReferenceFilter({ source, label, reference, optionText }: { sour
   return <SelectFilter source={source} label={label} options={data.map((record) => ({ value: String(record.id), label: String(record[optionText] ?? record.id) }))} />;
 }
 
-/** 'Du' and 'Au': {after, before} of one date field. */
+/** 'Du' and 'Au': {after, before} of one date field, typed and shown dd/mm/yyyy. */
 export function DateRangeFilter({ source }: { source: string }) {
   const translate = useTranslate();
   const [value, set] = useListFilter(source);
   const range = (value && typeof value === 'object' ? value : {}) as { after?: string; before?: string };
   const change = (bound: 'after' | 'before', date: string) => {
+    if (date === INVALID_DAY) return;
     const next = { ...range, [bound]: date || undefined };
     set(next.after || next.before ? next : undefined);
   };
   return (
     <>
       {(['after', 'before'] as const).map((bound) => (
-        <TextField
+        <DatePickerField
           key={bound}
-          type="date"
-          size="small"
           label={translate(bound === 'after' ? 'pecflow.settings.list.dateFrom' : 'pecflow.settings.list.dateTo')}
           value={range[bound] ?? ''}
-          onChange={(event) => change(bound, event.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
+          onChange={(day) => change(bound, day)}
         />
       ))}
     </>

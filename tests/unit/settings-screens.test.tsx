@@ -208,6 +208,33 @@ describe('the generic list', () => {
   });
 });
 
+describe("the audit trail's date filter", () => {
+  test('is typed and shown dd/mm/yyyy whatever the browser language, and filters from that day', async () => {
+    window.matchMedia ??= ((query: string) => ({
+      matches: query.includes('pointer: fine'),
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    })) as unknown as typeof window.matchMedia;
+    expect(navigator.language).toBe('en-US');
+    const provider = testProvider(docs, { audit_logs: [], users: [] });
+    renderSettings('/settings/audit_logs', provider);
+    const audit = await screen.findByTestId('list-audit_logs');
+    const from = () => within(audit).getByRole('textbox', { name: 'Du' });
+    await waitFor(() => expect(from()).toBeEnabled());
+    await userEvent.click(from());
+    await userEvent.keyboard('05012026');
+    expect(from()).toHaveValue('05/01/2026');
+    await waitFor(() =>
+      expect(provider.getList).toHaveBeenLastCalledWith('audit_logs', expect.objectContaining({ filter: { createdAt: { after: '2026-01-05' } } })),
+    );
+  });
+});
+
 describe('the generic drawer', () => {
   test('creates: the shared schema on change, the empty values left out, the success toast, closed afterwards', async () => {
     const provider = testProvider(docs, seeded());
