@@ -32,6 +32,8 @@ interface GeneratedFormProps {
   record?: RaRecord;
   /** The drawer frame's props (open, title, 'ID: …', close). */
   frame: { open: boolean; onClose: () => void; title: string; subtitle?: ReactNode };
+  /** Shown in the drawer instead of the form (the record loading, its load error, the read-only view). */
+  placeholder?: ReactNode;
 }
 
 /** Only marks the label with an asterisk: the zod resolver validates (react-hook-form ignores field rules then). */
@@ -68,7 +70,7 @@ export function formFields(entity: AdminEntity, schema: Resource): string[] {
   return [...placed.filter((name) => writable.includes(name)), ...writable.filter((name) => !placed.includes(name))];
 }
 
-export function GeneratedForm({ entity, particular, schema, mode, record, frame }: GeneratedFormProps) {
+export function GeneratedForm({ entity, particular, schema, mode, record, frame, placeholder }: GeneratedFormProps) {
   const translate = useTranslate();
   const queryClient = useQueryClient();
   const dataProvider = useDataProvider<AppDataProvider>();
@@ -139,19 +141,24 @@ export function GeneratedForm({ entity, particular, schema, mode, record, frame 
     </>
   );
 
+  // One drawer whatever it shows: the form replaces the placeholder inside it, without the drawer sliding in again.
   return (
     <>
-      <DrawerFrame
-        {...frame}
-        actions={actions}
-        wrap={(content) => (
-          <AdminForm record={initial} schema={zod} onSave={save} className="resource-form">
-            {content}
-          </AdminForm>
-        )}
-      >
-        <FormBody entity={entity} particular={particular} schema={schema} mode={mode} record={record} readOnly={readOnly} />
-      </DrawerFrame>
+      {placeholder ? (
+        <DrawerFrame {...frame}>{placeholder}</DrawerFrame>
+      ) : (
+        <DrawerFrame
+          {...frame}
+          actions={actions}
+          wrap={(content) => (
+            <AdminForm record={initial} schema={zod} onSave={save} className="resource-form">
+              {content}
+            </AdminForm>
+          )}
+        >
+          <FormBody entity={entity} particular={particular} schema={schema} mode={mode} record={record} readOnly={readOnly} />
+        </DrawerFrame>
+      )}
       <Confirm
         isOpen={confirming}
         loading={deleting}

@@ -2,13 +2,11 @@
 // or 'Modifier {singulier}' with 'ID: {id}', the generated form, or a read-only view for entities opened to view
 // (the audit trail). The record is fetched fresh when the drawer opens (a save elsewhere may have changed it: the
 // previous default network), so what it shows is what the server holds.
-import { Box, Skeleton, Typography } from '@mui/material';
+import { Alert, Box, Skeleton, Typography } from '@mui/material';
 import type { Resource } from '@api-platform/api-doc-parser';
-import { Alert } from '@mui/material';
 import { RecordContextProvider, useGetOne, useTranslate, type Identifier, type RaRecord } from 'react-admin';
 import { itemPath } from '../dataProvider';
 import type { AdminEntity } from '../dataProvider/adminSchema';
-import { DrawerFrame } from '../admin/DrawerFrame';
 import { hasOperation } from '../admin/docs';
 import type { Particular } from '../resources/types';
 import { Cell } from './cells';
@@ -42,31 +40,19 @@ function RecordContent({ entity, particular, schema, shown, open, onClose }: Omi
   const subtitle = !creating && record ? translate('pecflow.settings.form.id', { id: String(record.originId ?? shown) }) : undefined;
   const frame = { open, onClose, title, subtitle };
 
-  if (shown === undefined) return <DrawerFrame {...frame} />;
-  if (error) {
-    return (
-      <DrawerFrame {...frame}>
-        <Alert severity="error">{translate('pecflow.settings.form.loadError')}</Alert>
-      </DrawerFrame>
-    );
-  }
-  if (!creating && (!record || !isFetchedAfterMount)) {
-    return (
-      <DrawerFrame {...frame}>
-        {Array.from({ length: 6 }, (_, i) => (
-          <Skeleton key={i} height={56} />
-        ))}
-      </DrawerFrame>
-    );
-  }
-  if (!editable) {
-    return (
-      <DrawerFrame {...frame}>
-        <ReadOnlyView entity={entity} particular={particular} schema={schema} record={record!} />
-      </DrawerFrame>
-    );
-  }
-  return <GeneratedForm entity={entity} particular={particular} schema={schema} mode={creating ? 'create' : 'edit'} record={record} frame={frame} />;
+  const placeholder =
+    shown === undefined ? (
+      <></>
+    ) : error ? (
+      <Alert severity="error">{translate('pecflow.settings.form.loadError')}</Alert>
+    ) : !creating && (!record || !isFetchedAfterMount) ? (
+      Array.from({ length: 6 }, (_, i) => <Skeleton key={i} height={56} />)
+    ) : !editable ? (
+      <ReadOnlyView entity={entity} particular={particular} schema={schema} record={record!} />
+    ) : undefined;
+  return (
+    <GeneratedForm entity={entity} particular={particular} schema={schema} mode={creating ? 'create' : 'edit'} record={record} frame={frame} placeholder={placeholder} />
+  );
 }
 
 /** Every readable field with its French label. */
