@@ -30,9 +30,9 @@ export const urlIdOf = (record: RaRecord) => String(record.originId ?? String(re
 export function GeneratedScreen({ collection, mode }: { collection: string; mode: ScreenMode }) {
   const translate = useTranslate();
   const { entity, error: docsError } = useEntity(collection);
-  const { schema, error: schemaError } = useResourceSchema(collection);
+  const { schema, error: schemaError, refetch } = useResourceSchema(collection);
   const error = docsError ?? schemaError;
-  if (error) return <LoadError title={translate('pecflow.settings.list.errorTitle')} text={translate('pecflow.settings.list.errorText')} onRetry={() => window.location.reload()} />;
+  if (error) return <LoadError title={translate('pecflow.settings.list.errorTitle')} text={translate('pecflow.settings.list.errorText')} onRetry={() => void refetch()} />;
   if (!entity) return null;
   const Page = particularOf(collection).page;
   if (Page) return <Page />;
