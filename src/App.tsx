@@ -12,7 +12,6 @@ import { Toasts } from './layout/Toasts';
 import { createAppStore, readTheme } from './layout/store';
 import { darkTheme, lightTheme } from './layout/theme';
 import { queryClient } from './queryClient';
-import { SETTINGS_RESOURCE_NAMES } from './resources/names';
 
 // Pages are loaded when first shown: the login page needs none of them.
 // The PEC and settings screens read through the Hydra provider: its code and the API description load alongside the page's own.
@@ -59,12 +58,10 @@ export function App() {
       disableTelemetry
     >
       <Resource name="pec_dossiers" />
-      {/* The back-office entities: their screens live under /settings (src/settings, src/resources). */}
-      {SETTINGS_RESOURCE_NAMES.map((name) => (
-        <Resource key={name} name={name} />
-      ))}
+      {/* The back-office entities are <Resource>s of their own too, routed under /settings/{collection} by the settings
+          page from the API docs (src/settings/SettingsPage.tsx): no list of them is kept here. */}
       <CustomRoutes>
-        <Route path="/pec" element={<PecPage />} />
+        <Route path="/pec/*" element={<PecPage />} />
         <Route path="/dashboard" element={<DashboardPage />} />
         <Route path="/settings/*" element={<SettingsPage />} />
         <Route path="/profile" element={<ProfilePage />} />

@@ -7,7 +7,7 @@ import { ApiError, unauthorized } from '../http/errors';
 import { principalOf } from '../context';
 import { SETTING_KEYS } from '../settings';
 import { AUTH_MESSAGES, loginSchema } from '../../src/domain/auth';
-import { grantedDefinitions, grants, PERMISSION_MODULE_LABELS, PERMISSIONS } from '../../src/domain/permissions';
+import { grantedDefinitions, grants, PERMISSION_MODULE_LABELS, type PermissionDefinition } from '../../src/domain/permissions';
 import { loadPrincipal, type Principal } from './principal';
 import { verifyPassword } from './passwords';
 
@@ -18,8 +18,8 @@ const refreshSchema = z.object({
   refresh_token: z.string({ error: 'Le jeton de rafraîchissement est requis' }).min(1, 'Le jeton de rafraîchissement est requis'),
 });
 
-export function profileOf(principal: Principal) {
-  const details = grantedDefinitions(principal.permissions).map((definition) => ({
+export function profileOf(principal: Principal, catalogue: readonly PermissionDefinition[]) {
+  const details = grantedDefinitions(principal.permissions, catalogue).map((definition) => ({
     ...definition,
     groups: principal.roles
       .filter((role) => role.permissions.some((key) => grants(key, definition.key)))
@@ -125,14 +125,15 @@ export async function authRoutes(app: FastifyInstance) {
     return reply.status(204).send();
   });
 
-  app.get('/api/user/profile', async (request) => profileOf(principalOf(request)));
+  const catalogue = app.ctx.resources.permissionCatalogue;
+  app.get('/api/user/profile', async (request) => profileOf(principalOf(request), catalogue));
 
-  // The permission catalogue, for the role editor: keys, French labels, modules and levels.
+  // The permission catalogue (the declarations' entity keys and the others), for the role editor and "Mes permissions".
   app.get('/api/permissions', async () => ({
     '@id': '/api/permissions',
     '@type': 'hydra:Collection',
-    totalItems: PERMISSIONS.length,
-    member: PERMISSIONS,
+    totalItems: catalogue.length,
+    member: catalogue,
     modules: PERMISSION_MODULE_LABELS,
   }));
 }

@@ -220,6 +220,34 @@ export const mutuals = pgTable(
   (t) => [index('mutuals_network_idx').on(t.networkId), index('mutuals_name_idx').on(t.name, t.id)],
 );
 
+// The doctors who prescribe the aids (ORL, médecin généraliste, ophtalmologiste), per organisation.
+export const prescribers = pgTable(
+  'prescribers',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id')
+      .notNull()
+      .references(() => holdings.id),
+    civility: text('civility').notNull(),
+    lastName: text('last_name').notNull(),
+    firstName: text('first_name'),
+    specialty: text('specialty').notNull(),
+    rpps: text('rpps').notNull(),
+    city: text('city'),
+    phone: text('phone'),
+    email: text('email'),
+    status: status(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  // One RPPS per organisation; an organisation's list and the platform's, by name.
+  (t) => [
+    uniqueIndex('prescribers_holding_rpps_idx').on(t.holdingId, t.rpps),
+    index('prescribers_holding_name_idx').on(t.holdingId, t.lastName, t.id),
+    index('prescribers_name_idx').on(t.lastName, t.id),
+  ],
+);
+
 export const software = pgTable(
   'software',
   {

@@ -20,6 +20,8 @@ const SCHEMA_ORG = { name: 'https://schema.org/name', email: 'https://schema.org
 
 const id = (value: string) => ({ '@id': value });
 
+const PECFLOW_NS = 'https://pecflow.fr/ns#';
+
 function rangeOf(field: Field, targets: Map<string, ResourceDeclaration>): string | undefined {
   if (field.kind === 'reference' || field.kind === 'references') return `#${targets.get(field.target)?.className ?? field.target}`;
   if (field.kind === 'column' || field.kind === 'computed' || field.kind === 'derived' || field.kind === 'writeOnly') return XMLS[field.type];
@@ -51,6 +53,10 @@ function supportedProperty(decl: ResourceDeclaration, name: string, field: Field
     'hydra:writeable': field.writable,
   };
   if (field.description) supported['hydra:description'] = field.description;
+  // What the generated screens need besides the Hydra terms (ADMIN-CONTRACT.md): the French label, the choices, the rules.
+  if (field.label) supported['pecflow:label'] = field.label;
+  if (field.choices) supported['pecflow:choices'] = field.choices;
+  if (field.constraints) supported['pecflow:constraints'] = field.constraints;
   return supported;
 }
 
@@ -68,12 +74,12 @@ function operation(method: string, title: string, label: string, type: string, o
 
 function itemOperations(decl: ResourceDeclaration) {
   const cls = `#${decl.className}`;
-  const ops = [operation('GET', `get${decl.className}`, `${decl.title} : consulter`, 'schema:FindAction', { returns: cls })];
+  const ops = [operation('GET', `get${decl.className}`, `${decl.label.singular} : consulter`, 'schema:FindAction', { returns: cls })];
   if (!decl.readOnly) {
     // PATCH first: the admin edits with the first "edit" operation it finds, and merge-patch keeps untouched fields.
-    ops.push(operation('PATCH', `patch${decl.className}`, `${decl.title} : modifier`, 'schema:UpdateAction', { expects: cls, returns: cls }));
-    ops.push(operation('PUT', `put${decl.className}`, `${decl.title} : remplacer`, 'schema:ReplaceAction', { expects: cls, returns: cls }));
-    if (decl.deletion.mode !== 'none') ops.push(operation('DELETE', `delete${decl.className}`, `${decl.title} : supprimer`, 'schema:DeleteAction', { returns: 'owl:Nothing' }));
+    ops.push(operation('PATCH', `patch${decl.className}`, `${decl.label.singular} : modifier`, 'schema:UpdateAction', { expects: cls, returns: cls }));
+    ops.push(operation('PUT', `put${decl.className}`, `${decl.label.singular} : remplacer`, 'schema:ReplaceAction', { expects: cls, returns: cls }));
+    if (decl.deletion.mode !== 'none') ops.push(operation('DELETE', `delete${decl.className}`, `${decl.label.singular} : supprimer`, 'schema:DeleteAction', { returns: 'owl:Nothing' }));
   }
   return ops;
 }
@@ -81,9 +87,9 @@ function itemOperations(decl: ResourceDeclaration) {
 function collectionProperty(decl: ResourceDeclaration) {
   const cls = `#${decl.className}`;
   const label = `La collection des ressources ${decl.className}`;
-  const ops = [operation('GET', `getCollection${decl.className}`, `${decl.title} : lister`, 'schema:FindAction', { returns: 'hydra:Collection' })];
+  const ops = [operation('GET', `getCollection${decl.className}`, `${decl.label.singular} : lister`, 'schema:FindAction', { returns: 'hydra:Collection' })];
   if (!decl.readOnly && decl.creatable !== false) {
-    ops.push(operation('POST', `post${decl.className}`, `${decl.title} : créer`, 'schema:CreateAction', { expects: cls, returns: cls }));
+    ops.push(operation('POST', `post${decl.className}`, `${decl.label.singular} : créer`, 'schema:CreateAction', { expects: cls, returns: cls }));
   }
   return {
     '@type': 'hydra:SupportedProperty',
@@ -101,6 +107,18 @@ function collectionProperty(decl: ResourceDeclaration) {
   };
 }
 
+/** The entity as the generated admin shows it: names, settings tab, permission keys, list and form hints. */
+function adminHints(decl: ResourceDeclaration) {
+  const tab = decl.settingsTab;
+  return {
+    label: decl.label,
+    settingsTab: tab ? { position: tab.position, label: tab.label ?? decl.label.plural, aliases: tab.aliases ?? [], permission: decl.permissions.view } : null,
+    permissions: decl.permissions,
+    list: decl.list ? { paginated: decl.paginated !== false, scopeToHolding: false, filters: [], ...decl.list } : null,
+    form: decl.form ? { openIn: 'edit', ...decl.form } : null,
+  };
+}
+
 export function apiDocumentation(request: FastifyRequest, declarations: ResourceDeclaration[]) {
   const targets = new Map(declarations.map((d) => [d.name, d]));
   const classes = declarations.map((decl) => ({
@@ -108,7 +126,8 @@ export function apiDocumentation(request: FastifyRequest, declarations: Resource
     '@type': 'hydra:Class',
     'rdfs:label': decl.className,
     'hydra:title': decl.className,
-    'hydra:description': decl.title,
+    'hydra:description': decl.label.singular,
+    'pecflow:admin': adminHints(decl),
     'hydra:supportedProperty': Object.entries(decl.fields).map(([name, field]) => supportedProperty(decl, name, field, targets)),
     'hydra:supportedOperation': itemOperations(decl),
   }));
@@ -122,6 +141,11 @@ export function apiDocumentation(request: FastifyRequest, declarations: Resource
       owl: 'http://www.w3.org/2002/07/owl#',
       schema: 'https://schema.org/',
       domain: { '@id': 'rdfs:domain', '@type': '@id' },
+      // Pecflow's own annotations, kept as JSON literals by jsonld.expand (the api-doc-parser ignores them).
+      pecflow: PECFLOW_NS,
+      'pecflow:admin': { '@type': '@json' },
+      'pecflow:choices': { '@type': '@json' },
+      'pecflow:constraints': { '@type': '@json' },
     },
     '@id': `${API_PREFIX}/docs.jsonld`,
     'hydra:title': 'API Pecflow',

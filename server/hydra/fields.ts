@@ -11,7 +11,7 @@ import type {
   WriteOnlyField,
 } from './types';
 
-type Options = Partial<Pick<ColumnField, 'description' | 'readable' | 'writable' | 'required' | 'iri' | 'secret'>>;
+type Options = Partial<Pick<ColumnField, 'label' | 'description' | 'choices' | 'constraints' | 'readable' | 'writable' | 'required' | 'iri' | 'secret'>>;
 
 const base = (options: Options) => ({ readable: true, writable: true, required: false, ...options });
 
@@ -23,7 +23,12 @@ export const bool = (col: AnyPgColumn, options: Options = {}) => column('boolean
 export const date = (col: AnyPgColumn, options: Options = {}) => column('date', col, options);
 export const dateTime = (col: AnyPgColumn, options: Options = {}) => column('dateTime', col, options);
 /** createdAt / updatedAt: set by the server. */
-export const timestamp = (col: AnyPgColumn) => column('dateTime', col, { writable: false });
+export const timestamp = (col: AnyPgColumn, label?: string) => column('dateTime', col, { writable: false, label });
+/** The record's creation and last change ("Créée le" for a feminine entity). */
+export const timestamps = (table: { createdAt: AnyPgColumn; updatedAt: AnyPgColumn }, feminine = false) => ({
+  createdAt: timestamp(table.createdAt, feminine ? 'Créée le' : 'Créé le'),
+  updatedAt: timestamp(table.updatedAt, feminine ? 'Modifiée le' : 'Modifié le'),
+});
 
 export const reference = (target: string, col: AnyPgColumn, options: Options & { embed?: string[] } = {}): ReferenceField => ({
   kind: 'reference',

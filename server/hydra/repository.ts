@@ -10,10 +10,27 @@ import { ApiError, conflict, forbidden, notFound, ValidationError, type Violatio
 import { diff, MASK, recordAudit, type Changes } from '../audit/audit';
 import { idFromReference, iriOf } from '../../src/domain/iri';
 import { declared, type ListQuery } from './query';
-import type { Field, ReferenceField, ReferencesField, ResourceDeclaration, Row, WriteContext } from './types';
+import { schemaFromConstraints, type ConstrainedField } from '../../src/domain/constraints';
+import type { PermissionDefinition } from '../../src/domain/permissions';
+import type { Field, ReferenceField, ReferencesField, ResourceDeclaration, Row, Schemas, WriteContext } from './types';
 
 export interface Registry {
   get(name: string): ResourceRepository;
+  readonly permissionCatalogue: readonly PermissionDefinition[];
+}
+
+/** The declaration's schemas; without any, the one its writable fields' constraints and choices make. */
+function schemasOf(decl: ResourceDeclaration, permissionCatalogue: readonly PermissionDefinition[]): Schemas {
+  if (typeof decl.schema === 'function') return decl.schema({ permissionCatalogue });
+  if (decl.schema) return decl.schema;
+  const fields: Record<string, ConstrainedField> = {};
+  for (const [name, field] of Object.entries(decl.fields)) {
+    if (!field.writable || field.kind === 'computed' || field.kind === 'derived') continue;
+    const rules = { required: field.required, choices: field.choices, constraints: field.constraints, default: decl.form?.defaults?.[name] };
+    fields[name] = field.kind === 'reference' || field.kind === 'references' ? { ...rules, type: field.kind, target: field.target } : { ...rules, type: field.type };
+  }
+  const schema = schemaFromConstraints(fields);
+  return { create: schema, update: schema };
 }
 
 /** Property key (camelCase) of each column of a table, as Drizzle's insert and update want them. */
@@ -70,6 +87,7 @@ export class ResourceRepository {
   readonly keys: Map<AnyPgColumn, string>;
   private readonly counts = new Map<string, { n: number; at: number }>();
   readonly fieldEntries: [string, Field][];
+  private readonly schemas: Schemas;
   private readonly patchSchema: ZodType;
 
   constructor(
@@ -79,8 +97,9 @@ export class ResourceRepository {
   ) {
     this.keys = columnKeys(decl.table);
     this.fieldEntries = Object.entries(decl.fields);
-    const update = decl.schema.update as unknown as { partial?: () => ZodType };
-    this.patchSchema = typeof update.partial === 'function' ? update.partial() : decl.schema.update;
+    this.schemas = schemasOf(decl, registry.permissionCatalogue);
+    const update = this.schemas.update as unknown as { partial?: () => ZodType };
+    this.patchSchema = typeof update.partial === 'function' ? update.partial() : this.schemas.update;
   }
 
   private key(column: AnyPgColumn): string {
@@ -256,7 +275,7 @@ export class ResourceRepository {
   async get(principal: Principal, id: number, tx?: DbOrTx): Promise<Row> {
     const restriction = this.readRestriction(principal);
     const row = await this.find(principal, id, tx, restriction);
-    if (!row) throw notFound(`${this.decl.title} introuvable.`);
+    if (!row) throw notFound(`${this.decl.label.singular} introuvable.`);
     return row;
   }
 
@@ -414,8 +433,34 @@ export class ResourceRepository {
       const target = this.registry.get((field as ReferenceField | ReferencesField).target);
       const visible = await target.visibleIds(principal, wanted, tx);
       if (wanted.some((id) => !visible.has(id))) {
-        violations.push({ propertyPath: name, message: `${target.decl.title} introuvable ou hors de votre périmètre.` });
+        violations.push({ propertyPath: name, message: `${target.decl.label.singular} introuvable ou hors de votre périmètre.` });
       }
+    }
+    if (violations.length) throw new ValidationError(violations);
+  }
+
+  /** Fields declared unique (constraints.unique) keep their value to one record of the organisation: else a 422. */
+  private async checkUnique(values: Row, existing: Row | undefined, tx: DbOrTx) {
+    const violations: Violation[] = [];
+    const holdingColumn = this.decl.tenancy.holdingColumn;
+    for (const [name, field] of this.fieldEntries) {
+      if (!field.constraints?.unique || field.kind !== 'column') continue;
+      const value = values[this.key(field.column)];
+      if (value === undefined || value === null) continue;
+      const holdingId = holdingColumn ? (values[this.key(holdingColumn)] ?? existing?.[this.key(holdingColumn)]) : undefined;
+      const [taken] = await tx
+        .select({ id: this.decl.idColumn })
+        .from(this.decl.table)
+        .where(
+          and(
+            eq(field.column, value),
+            holdingColumn ? (holdingId == null ? isNull(holdingColumn) : eq(holdingColumn, holdingId)) : undefined,
+            existing ? sql`${this.decl.idColumn} <> ${existing[this.key(this.decl.idColumn)]}` : undefined,
+            this.decl.deletion.mode === 'soft' ? isNull(this.decl.deletion.column) : undefined,
+          ),
+        )
+        .limit(1);
+      if (taken) violations.push({ propertyPath: name, message: field.constraints.unique });
     }
     if (violations.length) throw new ValidationError(violations);
   }
@@ -490,12 +535,13 @@ export class ResourceRepository {
     const { decl } = this;
     if (decl.readOnly || decl.creatable === false) throw forbidden('Cette ressource ne peut pas être créée.');
     requirePermission(principal, decl.permissions.create);
-    const input = this.parse(decl.schema.create, this.normaliseBody(body));
+    const input = this.parse(this.schemas.create, this.normaliseBody(body));
     return this.inTransaction(async (tx) => {
       const values = this.columnValues(input);
       const holdingId = await decl.tenancy.assignHolding?.(principal, input, tx, undefined);
       if (holdingId !== undefined && decl.tenancy.holdingColumn) values[this.key(decl.tenancy.holdingColumn)] = holdingId;
       await this.checkReferences(principal, input, tx);
+      await this.checkUnique(values, undefined, tx);
       const ctx = this.context(principal, tx);
       await decl.hooks?.beforeWrite?.(ctx, input, values, undefined);
       const [created] = await tx.insert(decl.table).values(values).returning();
@@ -524,11 +570,11 @@ export class ResourceRepository {
   /** The row to change: visible (else 404) and writable by this principal (else 403). */
   private async findForWrite(principal: Principal, id: number, tx: DbOrTx): Promise<Row> {
     const existing = await this.find(principal, id, tx);
-    if (!existing) throw notFound(`${this.decl.title} introuvable.`);
+    if (!existing) throw notFound(`${this.decl.label.singular} introuvable.`);
     const writeScope = this.decl.tenancy.writeScope?.(principal);
     if (writeScope) {
       const [allowed] = await tx.select({ id: this.decl.idColumn }).from(this.decl.table).where(and(eq(this.decl.idColumn, id), writeScope));
-      if (!allowed) throw forbidden(`Vous ne pouvez pas modifier cet élément (${this.decl.title.toLowerCase()}).`);
+      if (!allowed) throw forbidden(`Vous ne pouvez pas modifier cet élément (${this.decl.label.singular.toLowerCase()}).`);
     }
     return existing;
   }
@@ -547,6 +593,7 @@ export class ResourceRepository {
       const holdingId = await decl.tenancy.assignHolding?.(principal, input, t, existing);
       if (holdingId !== undefined && decl.tenancy.holdingColumn) values[this.key(decl.tenancy.holdingColumn)] = holdingId;
       await this.checkReferences(principal, input, t);
+      await this.checkUnique(values, existing, t);
       const ctx = this.context(principal, t);
       await decl.hooks?.beforeWrite?.(ctx, input, values, existing);
       if ('updatedAt' in getTableColumns(decl.table)) values.updatedAt = new Date();
@@ -567,7 +614,7 @@ export class ResourceRepository {
    */
   private parseUpdate(body: unknown, mode: 'put' | 'patch'): Row {
     const raw = this.normaliseBody(body);
-    const parsed = this.parse(mode === 'put' ? this.decl.schema.update : this.patchSchema, raw);
+    const parsed = this.parse(mode === 'put' ? this.schemas.update : this.patchSchema, raw);
     return Object.fromEntries(
       Object.entries(parsed).filter(([key]) => {
         if (key in raw) return true;

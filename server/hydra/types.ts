@@ -5,13 +5,23 @@ import type { ZodType } from 'zod';
 import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
 import type { AppContext } from '../context';
-import type { ResourcePermissions } from '../../src/domain/resources';
+import type { Choice, FieldConstraints } from '../../src/domain/constraints';
+import type { PermissionDefinition, PermissionModule, ResourcePermissions } from '../../src/domain/permissions';
 
 export type FieldType = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'dateTime' | 'array' | 'object';
 
 interface FieldBase {
+  /** French label of the field (forms, list headers, audit): pecflow:label in the docs. */
+  label?: string;
   /** Shown in the API docs as hydra:description (French). */
   description?: string;
+  /** An enumeration: its values with their French labels (pecflow:choices). */
+  choices?: readonly Choice[];
+  /**
+   * Validation rules (pecflow:constraints). A declaration without a zod schema is validated by the schema they make
+   * (src/domain/constraints.ts); `unique` is checked by the generic layer whatever the schema.
+   */
+  constraints?: FieldConstraints;
   readable: boolean;
   writable: boolean;
   /** hydra:required: the form marks the field as mandatory. */
@@ -70,6 +80,11 @@ export type Field = ColumnField | ReferenceField | ReferencesField | ComputedFie
 
 export type Row = Record<string, unknown>;
 
+export interface Schemas {
+  create: ZodType;
+  update: ZodType;
+}
+
 /** Who may see which rows; writes are confined the same way. */
 export interface Tenancy {
   /** SQL condition limiting the rows a principal may read; undefined = no restriction. */
@@ -114,19 +129,82 @@ export interface Hooks {
   expand?(ctx: WriteContext, items: Row[], rows: Row[], mode: 'list' | 'item'): Promise<void> | void;
 }
 
+/** French names of an entity: "Organisation", "Organisations", feminine ("Nouvelle organisation", "créée"). */
+export interface EntityLabel {
+  singular: string;
+  plural: string;
+  feminine?: boolean;
+}
+
+/** A filter of the list bar: an enumeration, a reference picker or a date range. */
+export interface ListFilter {
+  field: string;
+  kind: 'choice' | 'reference' | 'dateRange';
+}
+
+/** How the generated list shows the entity (spec section 2). */
+export interface ListHints {
+  /** The columns, in order: field names (a reference shows its target's name). */
+  columns: string[];
+  filters?: ListFilter[];
+  searchPlaceholder?: string;
+  /** The empty state's text. */
+  empty: string;
+  /** The list asks only for the signed-in user's organisation when they have one. */
+  scopeToHolding?: boolean;
+}
+
+/** How the generated drawer's form lays the entity out. */
+export interface FormHints {
+  /** The order of the fields; writable fields not named come after them. */
+  fields?: string[];
+  tabs?: { label: string; fields: string[] }[];
+  /** Fields spanning both columns. */
+  fullWidth?: string[];
+  /** Text fields edited on several lines. */
+  multiline?: string[];
+  /** The values of a new record; also what the server assumes when a create omits them (constraint-built schemas). */
+  defaults?: Record<string, unknown>;
+  /** The choices the form offers for an enumeration, when fewer than it accepts (a record keeps its own value). */
+  offer?: Record<string, string[]>;
+  /** A click on a row opens the record to edit (default) or to view. */
+  openIn?: 'edit' | 'view';
+}
+
+/** The entity is a tab of the settings page: /settings/{name}. Its label is the plural unless given; its permission the view key. */
+export interface SettingsTab {
+  position: number;
+  label?: string;
+  /** Former paths that lead to the tab (/settings/mutuelles → /settings/mutuals). */
+  aliases?: string[];
+}
+
 export interface ResourceDeclaration {
-  /** Collection name: /api/{name}. */
+  /** Collection name: /api/{name}. The entity's only name (route, react-admin resource, i18n). */
   name: string;
   /** Hydra class: #Holding. */
   className: string;
-  /** French name for the docs and messages: "Organisation". */
-  title: string;
+  /** French names, for the docs, the screens, messages ("Organisation introuvable.") and the permission catalogue. */
+  label: EntityLabel;
   table: PgTable;
   idColumn: AnyPgColumn;
   fields: Record<string, Field>;
-  /** Validation of a create (POST) and a full replace (PUT); PATCH uses its partial form. */
-  schema: { create: ZodType; update: ZodType };
+  /**
+   * Validation of a create (POST) and a full replace (PUT); PATCH uses its partial form. Without it, the schema is
+   * made from the fields' constraints and choices. A function receives the whole API's permission catalogue.
+   */
+  schema?: Schemas | ((api: { permissionCatalogue: readonly PermissionDefinition[] }) => Schemas);
+  /** The keys of its actions: settingsPermissions('settings.holdings') (src/domain/resources.ts) for a settings entity. */
   permissions: ResourcePermissions;
+  /**
+   * The permission catalogue's module of its keys ("Voir les organisations"...), derived from the label; entities
+   * sharing keys (mutuals and networks: settings.mutuelles.*) are named together. Absent when the keys are listed in
+   * src/domain/permissions.ts (PEC files, system settings, audit).
+   */
+  permissionModule?: PermissionModule;
+  settingsTab?: SettingsTab;
+  list?: ListHints;
+  form?: FormHints;
   /**
    * Reading without permissions.view (list, item, history): 'everyone' signed in (platform reference data, domain.md),
    * or the holders of another permission within a narrower scope (centres: pec.view, their assigned centres only).
@@ -148,7 +226,7 @@ export interface ResourceDeclaration {
   defaultOrder: [string, 'asc' | 'desc'];
   /** 'hard': DELETE removes the row; 'soft': DELETE and PATCH /archive set deleted_at. */
   deletion: { mode: 'hard'; refuseWhileReferenced?: Reference[] } | { mode: 'soft'; column: AnyPgColumn } | { mode: 'none' };
-  /** Collections that are never paginated (credentials). */
+  /** Collections that are never paginated (credentials): the list shows them whole and searches in the browser. */
   paginated?: boolean;
   /** false: `pagination=false` is refused (large collections that every reader could otherwise pull whole). */
   unpaginatedAllowed?: boolean;

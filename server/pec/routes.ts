@@ -19,9 +19,9 @@ import { EXPORT_COLUMNS, headerKey, IMPORT_COLUMNS, IMPORT_MAX_ROWS, unsafeText 
 import { parisToday } from '../robot/runs';
 import { EXPIRY_WARNING_DAYS, ROBOT_FAILURE_WINDOW_DAYS } from '../../src/domain/limits';
 import { PEC_MESSAGES, PEC_STATUSES, pecDossierSchema } from '../../src/domain/pec';
-import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { PEC_PERMISSIONS } from '../../src/domain/permissions';
 
-const PERMS = RESOURCE_PERMISSIONS.pec_dossiers!;
+const PERMS = PEC_PERMISSIONS;
 const IMPORT_PERMISSION = 'import.pec';
 
 /** Records GET /api/pec_dossiers/{id} answered 200 in the audit trail (action pec_dossier.read), before answering. */

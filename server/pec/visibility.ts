@@ -4,7 +4,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { pecDossiers } from '../db/schema';
 import { hasPermission } from '../../src/domain/permissions';
-import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { PEC_PERMISSIONS } from '../../src/domain/permissions';
 
 /** The little a visibility decision needs (a Principal has it; so does a user row with its roles' permissions). */
 export interface Viewer {
@@ -13,7 +13,7 @@ export interface Viewer {
   shopIds: readonly number[];
 }
 
-export const PEC_VIEW_PERMISSION = RESOURCE_PERMISSIONS.pec_dossiers!.view;
+export const PEC_VIEW_PERMISSION = PEC_PERMISSIONS.view;
 /** Seeing every centre of the organisation. */
 export const ALL_SHOPS_PERMISSION = 'settings.shops.view';
 

@@ -2,7 +2,7 @@ import { auditLogs } from '../db/schema';
 import { column, integer, text, timestamp } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { AUDIT_PERMISSIONS } from '../../src/domain/permissions';
 import { z } from 'zod';
 
 const readOnly = z.object({});
@@ -10,21 +10,34 @@ const readOnly = z.object({});
 export const auditLogsResource: ResourceDeclaration = {
   name: 'audit_logs',
   className: 'AuditLog',
-  title: "Entrée du journal d'audit",
+  label: { singular: "Entrée du journal d'audit", plural: "Entrées du journal d'audit", feminine: true },
   auditName: 'audit',
   table: auditLogs,
   idColumn: auditLogs.id,
   fields: {
-    action: text(auditLogs.action, { writable: false, iri: 'name', description: 'entité.action, par exemple holding.create' }),
-    entity: text(auditLogs.entity, { writable: false }),
-    entityId: text(auditLogs.entityId, { writable: false }),
-    actorId: integer(auditLogs.actorId, { writable: false }),
-    actorEmail: text(auditLogs.actorEmail, { writable: false, iri: 'email' }),
-    changes: column('object', auditLogs.changes, { writable: false, description: 'Champs modifiés : {champ: {before, after}}' }),
-    createdAt: timestamp(auditLogs.createdAt),
+    action: text(auditLogs.action, { writable: false, iri: 'name', description: 'entité.action, par exemple holding.create', label: 'Action' }),
+    entity: text(auditLogs.entity, { writable: false, label: 'Élément' }),
+    entityId: text(auditLogs.entityId, { writable: false, label: 'N°' }),
+    actorId: integer(auditLogs.actorId, { writable: false, label: 'N° utilisateur' }),
+    actorEmail: text(auditLogs.actorEmail, { writable: false, iri: 'email', label: 'Utilisateur' }),
+    changes: column('object', auditLogs.changes, { writable: false, description: 'Champs modifiés : {champ: {before, after}}', label: 'Champs modifiés' }),
+    createdAt: timestamp(auditLogs.createdAt, 'Date'),
   },
   schema: { create: readOnly, update: readOnly },
-  permissions: RESOURCE_PERMISSIONS.audit_logs,
+  permissions: AUDIT_PERMISSIONS,
+  settingsTab: { position: 11, label: "Journal d'audit", aliases: ['audit'] },
+  list: {
+    columns: ['createdAt', 'actorEmail', 'action', 'entity', 'changes'],
+    // The action filter is a picker of its own (src/resources/audit_logs/); the elements are the API's classes.
+    filters: [
+      { field: 'actor', kind: 'reference' },
+      { field: 'entity', kind: 'choice' },
+      { field: 'createdAt', kind: 'dateRange' },
+    ],
+    searchPlaceholder: 'Rechercher (email, action, élément)...',
+    empty: 'Aucune entrée dans le journal',
+  },
+  form: { openIn: 'view' },
   // Organisations read their own trail; platform-level entries are for platform administrators.
   tenancy: holdingOwned(auditLogs.holdingId),
   readOnly: true,

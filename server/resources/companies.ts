@@ -1,35 +1,46 @@
 import { count, eq } from 'drizzle-orm';
 import { companies, shops } from '../db/schema';
 import { invalidField } from '../http/errors';
-import { reference, text, timestamp } from '../hydra/fields';
+import { reference, text, timestamps } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { companySchema } from '../../src/domain/schemas';
-import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { companySchema, ENTITY_STATUS_CHOICES } from '../../src/domain/schemas';
+import { settingsPermissions } from '../../src/domain/resources';
+import { ADDRESS_FIELDS, addressFields } from './address';
 import { stillAttached } from './messages';
 
 export const companiesResource: ResourceDeclaration = {
   name: 'companies',
   className: 'Company',
-  title: 'Entreprise',
+  label: { singular: 'Entreprise', plural: 'Entreprises', feminine: true },
   auditName: 'company',
   table: companies,
   idColumn: companies.id,
   fields: {
-    name: text(companies.name, { required: true, iri: 'name' }),
-    registrationNumber: text(companies.registrationNumber, { required: true, description: 'SIREN' }),
-    vatNumber: text(companies.vatNumber, { description: 'Numéro de TVA intracommunautaire' }),
-    holding: reference('holdings', companies.holdingId, { required: true, embed: ['name'] }),
-    street: text(companies.street),
-    postalCode: text(companies.postalCode),
-    city: text(companies.city),
-    country: text(companies.country, { required: true }),
-    status: text(companies.status),
-    createdAt: timestamp(companies.createdAt),
-    updatedAt: timestamp(companies.updatedAt),
+    name: text(companies.name, { required: true, iri: 'name', label: 'Nom' }),
+    registrationNumber: text(companies.registrationNumber, { required: true, description: 'SIREN', label: 'SIREN' }),
+    vatNumber: text(companies.vatNumber, { description: 'Numéro de TVA intracommunautaire', label: 'N° TVA' }),
+    holding: reference('holdings', companies.holdingId, { required: true, embed: ['name'], label: 'Organisation' }),
+    ...addressFields(companies),
+    status: text(companies.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
+    ...timestamps(companies, true),
   },
   schema: { create: companySchema, update: companySchema },
-  permissions: RESOURCE_PERMISSIONS.companies,
+  permissions: settingsPermissions('settings.companies'),
+  permissionModule: 'user',
+  settingsTab: { position: 2 },
+  list: {
+    columns: ['name', 'registrationNumber', 'holding', 'city', 'status'],
+    filters: [{ field: 'status', kind: 'choice' }],
+    searchPlaceholder: 'Rechercher une entreprise (nom, SIREN, ville)...',
+    empty: 'Aucune entreprise trouvée',
+    scopeToHolding: true,
+  },
+  form: {
+    fields: ['name', 'registrationNumber', 'vatNumber', 'holding', 'status', ...ADDRESS_FIELDS],
+    fullWidth: ['street'],
+    defaults: { status: 'Active', country: 'France' },
+  },
   tenancy: holdingOwned(companies.holdingId),
   search: [companies.name, companies.registrationNumber, companies.city],
   filters: { status: companies.status, holding: companies.holdingId, name: companies.name },

@@ -5,7 +5,7 @@ import { bool, column, derived, text, timestamp } from '../hydra/fields';
 import { platformWide } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
 import { SYSTEM_SETTINGS } from '../db/seed/settings';
-import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { SYSTEM_SETTINGS_PERMISSIONS } from '../../src/domain/permissions';
 import { settingValueError } from '../../src/domain/settings';
 
 const configSchema = z.object({ value: z.unknown().refine((v) => v !== undefined, 'Valeur requise') });
@@ -13,23 +13,25 @@ const configSchema = z.object({ value: z.unknown().refine((v) => v !== undefined
 export const configsResource: ResourceDeclaration = {
   name: 'configs',
   className: 'Config',
-  title: 'Paramètre système',
+  label: { singular: 'Paramètre système', plural: 'Paramètres système' },
   auditName: 'system.setting',
   table: configs,
   idColumn: configs.id,
   fields: {
-    key: text(configs.key, { writable: false, iri: 'name' }),
-    description: text(configs.description, { writable: false }),
-    value: column('object', configs.value, { description: 'Booléen, nombre, texte, liste ou objet selon valueType' }),
-    valueType: text(configs.valueType, { writable: false }),
-    isEditable: bool(configs.isEditable, { writable: false }),
-    category: text(configs.category, { writable: false, description: 'general, security, email, api, storage ou integrations' }),
+    key: text(configs.key, { writable: false, iri: 'name', label: 'Clé' }),
+    description: text(configs.description, { writable: false, label: 'Description' }),
+    value: column('object', configs.value, { description: 'Booléen, nombre, texte, liste ou objet selon valueType', label: 'Valeur' }),
+    valueType: text(configs.valueType, { writable: false, label: 'Type de valeur' }),
+    isEditable: bool(configs.isEditable, { writable: false, label: 'Modifiable' }),
+    category: text(configs.category, { writable: false, description: 'general, security, email, api, storage ou integrations', label: 'Catégorie' }),
     // What a new value must respect (min, max, integer, choices, url), so that the screen checks it as the server does.
-    rule: derived('object', (row) => SYSTEM_SETTINGS.find((s) => s.key === row.key)?.rule ?? null, { description: 'Contraintes de la valeur : min, max, integer, choices, url' }),
-    updatedAt: timestamp(configs.updatedAt),
+    rule: derived('object', (row) => SYSTEM_SETTINGS.find((s) => s.key === row.key)?.rule ?? null, { description: 'Contraintes de la valeur : min, max, integer, choices, url', label: 'Règle' }),
+    updatedAt: timestamp(configs.updatedAt, 'Modifié le'),
   },
   schema: { create: configSchema, update: configSchema },
-  permissions: RESOURCE_PERMISSIONS.configs,
+  permissions: SYSTEM_SETTINGS_PERMISSIONS,
+  // A screen of its own (the settings by category, each edited by its rule), not a generated list.
+  settingsTab: { position: 10, label: 'Système', aliases: ['system'] },
   // Platform reference data every signed-in user may read (domain.md); only settings.system.edit changes it.
   readAccess: 'everyone',
   tenancy: platformWide,

@@ -1,11 +1,11 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
 import { credentialSoftware, shopCredentials, software } from '../db/schema';
 import { invalidField } from '../http/errors';
-import { derived, reference, text, timestamp, writeOnly } from '../hydra/fields';
+import { derived, reference, text, timestamps, writeOnly } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration, Row } from '../hydra/types';
-import { credentialSchema } from '../../src/domain/schemas';
-import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { choicesOf, CONTEXT_TYPES, credentialSchema, ENTITY_STATUS_CHOICES, ENVIRONMENT_LABELS, SOFTWARE_TYPE_LABELS } from '../../src/domain/schemas';
+import { settingsPermissions } from '../../src/domain/resources';
 
 /** Secret fields: written in clear, stored encrypted, never returned (only whether one is set). */
 const SECRETS = { password: 'passwordEnc', apiKey: 'apiKeyEnc', apiSecret: 'apiSecretEnc' } as const;
@@ -13,31 +13,48 @@ const SECRETS = { password: 'passwordEnc', apiKey: 'apiKeyEnc', apiSecret: 'apiS
 export const credentialsResource: ResourceDeclaration = {
   name: 'credential_software',
   className: 'CredentialSoftware',
-  title: 'Identifiant',
+  label: { singular: 'Identifiant', plural: 'Identifiants' },
   auditName: 'credential',
   table: credentialSoftware,
   idColumn: credentialSoftware.id,
   fields: {
-    login: text(credentialSoftware.login, { required: true, iri: 'name' }),
-    password: writeOnly('string', { secret: true, description: 'Chiffré ; laissé vide, il reste inchangé.' }),
-    loginPage: text(credentialSoftware.loginPage, { required: true, iri: 'url' }),
-    status: text(credentialSoftware.status),
-    contextType: text(credentialSoftware.contextType, { description: 'general, mutual ou network' }),
-    contextName: text(credentialSoftware.contextName),
-    software: reference('software', credentialSoftware.softwareId, { required: true, embed: ['label', 'type'] }),
-    holding: reference('holdings', credentialSoftware.holdingId, { writable: false, embed: ['name'] }),
-    environment: text(credentialSoftware.environment, { description: 'production ou test' }),
-    apiKey: writeOnly('string', { secret: true }),
-    apiSecret: writeOnly('string', { secret: true }),
-    displayIdentifier: text(credentialSoftware.displayIdentifier),
-    hasPassword: derived('boolean', (row: Row) => row.passwordEnc != null),
-    hasApiKey: derived('boolean', (row: Row) => row.apiKeyEnc != null),
-    hasApiSecret: derived('boolean', (row: Row) => row.apiSecretEnc != null),
-    createdAt: timestamp(credentialSoftware.createdAt),
-    updatedAt: timestamp(credentialSoftware.updatedAt),
+    login: text(credentialSoftware.login, { required: true, iri: 'name', label: 'Identifiant de connexion' }),
+    password: writeOnly('string', { secret: true, description: 'Chiffré ; laissé vide, il reste inchangé.', label: 'Mot de passe' }),
+    loginPage: text(credentialSoftware.loginPage, { required: true, iri: 'url', label: 'Page de connexion' }),
+    status: text(credentialSoftware.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
+    contextType: text(credentialSoftware.contextType, { description: 'general, mutual ou network', label: 'Contexte', choices: choicesOf(SOFTWARE_TYPE_LABELS, CONTEXT_TYPES) }),
+    contextName: text(credentialSoftware.contextName, { label: 'Nom du contexte' }),
+    software: reference('software', credentialSoftware.softwareId, { required: true, embed: ['label', 'type'], label: 'Logiciel' }),
+    holding: reference('holdings', credentialSoftware.holdingId, { writable: false, embed: ['name'], label: 'Organisation' }),
+    environment: text(credentialSoftware.environment, { description: 'production ou test', label: 'Environnement', choices: choicesOf(ENVIRONMENT_LABELS) }),
+    apiKey: writeOnly('string', { secret: true, label: 'Clé API' }),
+    apiSecret: writeOnly('string', { secret: true, label: 'Secret API' }),
+    displayIdentifier: text(credentialSoftware.displayIdentifier, { label: 'Identifiant affiché' }),
+    hasPassword: derived('boolean', (row: Row) => row.passwordEnc != null, { label: 'Mot de passe' }),
+    hasApiKey: derived('boolean', (row: Row) => row.apiKeyEnc != null, { label: 'Clé API' }),
+    hasApiSecret: derived('boolean', (row: Row) => row.apiSecretEnc != null, { label: 'Secret API' }),
+    ...timestamps(credentialSoftware),
   },
   schema: { create: credentialSchema, update: credentialSchema },
-  permissions: RESOURCE_PERMISSIONS.credential_software,
+  // The spec's keys say settings.credentials (and edit, like software: spec section 6).
+  permissions: settingsPermissions('settings.credentials', { update: 'edit' }),
+  permissionModule: 'system',
+  settingsTab: { position: 9, aliases: ['credentials'] },
+  list: {
+    columns: ['login', 'software', 'contextType', 'environment', 'hasPassword', 'status'],
+    filters: [
+      { field: 'software', kind: 'reference' },
+      { field: 'status', kind: 'choice' },
+    ],
+    searchPlaceholder: 'Rechercher un identifiant (login, contexte)...',
+    empty: 'Aucun identifiant configuré',
+    scopeToHolding: true,
+  },
+  form: {
+    fields: ['software', 'login', 'password', 'loginPage', 'contextType', 'contextName', 'environment', 'status', 'apiKey', 'apiSecret', 'displayIdentifier'],
+    fullWidth: ['loginPage'],
+    defaults: { status: 'Active', contextType: 'general', environment: 'production' },
+  },
   // A credential belongs to the organisation of its software.
   tenancy: holdingOwned(credentialSoftware.holdingId, {
     derivedFrom: 'software',

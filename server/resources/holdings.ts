@@ -1,37 +1,47 @@
 import { sql } from 'drizzle-orm';
 import { isNull } from 'drizzle-orm';
 import { companies, holdings, roles, software, users } from '../db/schema';
-import { computed, text, timestamp } from '../hydra/fields';
+import { computed, text, timestamps } from '../hydra/fields';
 import { sameHolding } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { holdingSchema } from '../../src/domain/schemas';
-import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { ENTITY_STATUS_CHOICES, holdingSchema } from '../../src/domain/schemas';
+import { settingsPermissions } from '../../src/domain/resources';
+import { ADDRESS_FIELDS, addressFields } from './address';
 import { stillAttached } from './messages';
 
 export const holdingsResource: ResourceDeclaration = {
   name: 'holdings',
   className: 'Holding',
-  title: 'Organisation',
+  label: { singular: 'Organisation', plural: 'Organisations', feminine: true },
   auditName: 'holding',
   table: holdings,
   idColumn: holdings.id,
   fields: {
-    name: text(holdings.name, { required: true, iri: 'name' }),
-    registrationNumber: text(holdings.registrationNumber, { required: true, description: 'SIREN' }),
-    vatNumber: text(holdings.vatNumber, { description: 'Numéro de TVA intracommunautaire' }),
-    email: text(holdings.email, { iri: 'email' }),
-    phone: text(holdings.phone),
-    street: text(holdings.street),
-    postalCode: text(holdings.postalCode),
-    city: text(holdings.city),
-    country: text(holdings.country, { required: true }),
-    status: text(holdings.status),
-    fullAddress: computed('string', sql`concat_ws(', ', nullif(${holdings.street}, ''), nullif(concat_ws(' ', ${holdings.postalCode}, ${holdings.city}), ''), ${holdings.country})`),
-    createdAt: timestamp(holdings.createdAt),
-    updatedAt: timestamp(holdings.updatedAt),
+    name: text(holdings.name, { required: true, iri: 'name', label: 'Nom' }),
+    registrationNumber: text(holdings.registrationNumber, { required: true, description: 'SIREN', label: 'SIREN' }),
+    vatNumber: text(holdings.vatNumber, { description: 'Numéro de TVA intracommunautaire', label: 'N° TVA' }),
+    email: text(holdings.email, { iri: 'email', label: 'Email' }),
+    phone: text(holdings.phone, { label: 'Téléphone' }),
+    ...addressFields(holdings),
+    status: text(holdings.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
+    fullAddress: computed('string', sql`concat_ws(', ', nullif(${holdings.street}, ''), nullif(concat_ws(' ', ${holdings.postalCode}, ${holdings.city}), ''), ${holdings.country})`, { label: 'Adresse complète' }),
+    ...timestamps(holdings, true),
   },
   schema: { create: holdingSchema, update: holdingSchema },
-  permissions: RESOURCE_PERMISSIONS.holdings,
+  permissions: settingsPermissions('settings.holdings'),
+  permissionModule: 'user',
+  settingsTab: { position: 1 },
+  list: {
+    columns: ['name', 'registrationNumber', 'fullAddress', 'status'],
+    filters: [{ field: 'status', kind: 'choice' }],
+    searchPlaceholder: 'Rechercher une organisation (nom, SIREN, ville)...',
+    empty: 'Aucun holding trouvé',
+  },
+  form: {
+    fields: ['name', 'registrationNumber', 'vatNumber', 'status', 'email', 'phone', ...ADDRESS_FIELDS],
+    fullWidth: ['street'],
+    defaults: { status: 'Active', country: 'France' },
+  },
   // An organisation is its own tenant: its members see it, and only it.
   tenancy: { readScope: (principal) => sameHolding(holdings.id, principal) },
   search: [holdings.name, holdings.registrationNumber, holdings.city],

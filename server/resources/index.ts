@@ -1,4 +1,5 @@
-// Every resource of the API. Adding an entity = one declaration here (and a folder in src/resources/).
+// Every resource of the API. Adding an entity = its table and one declaration, listed here.
+import { permissionCatalogue } from '../hydra/catalogue';
 import type { ResourceDeclaration } from '../hydra/types';
 import { auditLogsResource } from './auditLogs';
 import { companiesResource } from './companies';
@@ -8,6 +9,7 @@ import { holdingsResource } from './holdings';
 import { mutualsResource } from './mutuals';
 import { networksResource } from './networks';
 import { pecDossiersResource } from './pecDossiers';
+import { prescribersResource } from './prescribers';
 import { rolesResource } from './roles';
 import { shopsResource } from './shops';
 import { softwareResource } from './software';
@@ -26,4 +28,8 @@ export const RESOURCES: ResourceDeclaration[] = [
   configsResource,
   auditLogsResource,
   pecDossiersResource,
+  prescribersResource,
 ];
+
+/** The permission catalogue these declarations make (the server's registry builds the same). */
+export const PERMISSION_CATALOGUE = permissionCatalogue(RESOURCES);

@@ -1,28 +1,40 @@
 import { mutuals, pecDossiers } from '../db/schema';
-import { reference, text, timestamp } from '../hydra/fields';
+import { reference, text, timestamps } from '../hydra/fields';
 import { platformWide } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { mutualSchema } from '../../src/domain/schemas';
-import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { ENTITY_STATUS_CHOICES, mutualSchema } from '../../src/domain/schemas';
+import { settingsPermissions } from '../../src/domain/resources';
 import { stillAttached } from './messages';
 
 export const mutualsResource: ResourceDeclaration = {
   name: 'mutuals',
   className: 'Mutual',
-  title: 'Mutuelle',
+  label: { singular: 'Mutuelle', plural: 'Mutuelles', feminine: true },
   auditName: 'mutual',
   table: mutuals,
   idColumn: mutuals.id,
   fields: {
-    name: text(mutuals.name, { required: true, iri: 'name' }),
-    code: text(mutuals.code),
-    network: reference('networks', mutuals.networkId, { embed: ['name', 'code'] }),
-    status: text(mutuals.status),
-    createdAt: timestamp(mutuals.createdAt),
-    updatedAt: timestamp(mutuals.updatedAt),
+    name: text(mutuals.name, { required: true, iri: 'name', label: 'Nom' }),
+    code: text(mutuals.code, { label: 'Code' }),
+    network: reference('networks', mutuals.networkId, { embed: ['name', 'code'], label: 'Réseau' }),
+    status: text(mutuals.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
+    ...timestamps(mutuals, true),
   },
   schema: { create: mutualSchema, update: mutualSchema },
-  permissions: RESOURCE_PERMISSIONS.mutuals,
+  // settings.mutuelles governs mutuals and networks (spec section 6).
+  permissions: settingsPermissions('settings.mutuelles'),
+  permissionModule: 'mutual',
+  settingsTab: { position: 6, aliases: ['mutuelles'] },
+  list: {
+    columns: ['name', 'code', 'network', 'status'],
+    filters: [
+      { field: 'status', kind: 'choice' },
+      { field: 'network', kind: 'reference' },
+    ],
+    searchPlaceholder: 'Rechercher une mutuelle (nom, code)...',
+    empty: 'Aucune mutuelle configurée',
+  },
+  form: { fields: ['name', 'code', 'network', 'status'], defaults: { status: 'Active' } },
   // Platform reference data: every signed-in user reads it (the PEC form chooses a mutual); writing needs settings.mutuelles.*.
   readAccess: 'everyone',
   tenancy: platformWide,

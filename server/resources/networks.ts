@@ -1,34 +1,48 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { mutuals, networks, pecDossiers } from '../db/schema';
 import { conflict, invalidField } from '../http/errors';
-import { bool, computed, text, timestamp } from '../hydra/fields';
+import { bool, computed, text, timestamps } from '../hydra/fields';
 import { platformWide } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { networkSchema } from '../../src/domain/schemas';
-import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { ENTITY_STATUS_CHOICES, networkSchema } from '../../src/domain/schemas';
+import { settingsPermissions } from '../../src/domain/resources';
 import { stillAttached } from './messages';
 
 export const networksResource: ResourceDeclaration = {
   name: 'networks',
   className: 'Network',
-  title: 'Réseau',
+  label: { singular: 'Réseau', plural: 'Réseaux' },
   auditName: 'network',
   table: networks,
   idColumn: networks.id,
   fields: {
-    name: text(networks.name, { required: true, iri: 'name' }),
-    code: text(networks.code, { description: 'Code unique, 20 caractères au plus' }),
-    description: text(networks.description),
-    isDefault: bool(networks.isDefault, { description: 'Réseau proposé par défaut (un seul à la fois)' }),
-    status: text(networks.status),
+    name: text(networks.name, { required: true, iri: 'name', label: 'Nom' }),
+    code: text(networks.code, { description: 'Code unique, 20 caractères au plus', label: 'Code' }),
+    description: text(networks.description, { label: 'Description' }),
+    isDefault: bool(networks.isDefault, { description: 'Réseau proposé par défaut (un seul à la fois)', label: 'Réseau par défaut' }),
+    status: text(networks.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
     // The outer column is written qualified: Drizzle renders columns unqualified in a single-table select, and a bare
     // "id" inside the subquery would be the mutual's own.
-    activeMutualsCount: computed('integer', sql`(select count(*)::int from ${mutuals} where ${mutuals.networkId} = ${sql.identifier('networks')}.${sql.identifier('id')} and ${mutuals.status} = 'Active')`),
-    createdAt: timestamp(networks.createdAt),
-    updatedAt: timestamp(networks.updatedAt),
+    activeMutualsCount: computed('integer', sql`(select count(*)::int from ${mutuals} where ${mutuals.networkId} = ${sql.identifier('networks')}.${sql.identifier('id')} and ${mutuals.status} = 'Active')`, { label: 'Mutuelles actives' }),
+    ...timestamps(networks),
   },
   schema: { create: networkSchema, update: networkSchema },
-  permissions: RESOURCE_PERMISSIONS.networks,
+  // settings.mutuelles governs mutuals and networks (spec section 6).
+  permissions: settingsPermissions('settings.mutuelles'),
+  permissionModule: 'mutual',
+  settingsTab: { position: 7 },
+  list: {
+    columns: ['name', 'code', 'activeMutualsCount', 'isDefault', 'status'],
+    filters: [{ field: 'status', kind: 'choice' }],
+    searchPlaceholder: 'Rechercher un réseau (nom, code)...',
+    empty: 'Aucun réseau de mutuelles configuré',
+  },
+  form: {
+    fields: ['name', 'code', 'status', 'isDefault', 'description'],
+    fullWidth: ['description'],
+    multiline: ['description'],
+    defaults: { status: 'Active', isDefault: false },
+  },
   // Platform reference data: every signed-in user reads it (the PEC form chooses a network); writing needs settings.mutuelles.*.
   readAccess: 'everyone',
   tenancy: platformWide,

@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { can } from '../auth/principal';
 import { mutuals, pecDossiers, shops } from '../db/schema';
 import { conflict, invalidField } from '../http/errors';
-import { bool, date, dateTime, decimal, derived, reference, text, timestamp } from '../hydra/fields';
+import { bool, date, dateTime, decimal, derived, reference, text, timestamps } from '../hydra/fields';
 import type { ResourceDeclaration, Row, Tenancy } from '../hydra/types';
 import { publish } from '../events/bus';
 import { assertNumeroFree, nextNumero, normaliseSearch } from '../pec/numbering';
@@ -14,7 +14,7 @@ import { robotFailedWithinFilter } from '../pec/robotFailures';
 import { canUseShop, pecReadScope } from '../pec/visibility';
 import { dossierEvent, parisToday } from '../robot/runs';
 import { PAYMENT_PERMISSION, PEC_MESSAGES, pecDossierSchema, transitionError, type PecStatus } from '../../src/domain/pec';
-import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { PEC_PERMISSIONS } from '../../src/domain/permissions';
 
 const readOnly = { writable: false } as const;
 
@@ -34,44 +34,43 @@ const pecTenancy: Tenancy = {
 export const pecDossiersResource: ResourceDeclaration = {
   name: 'pec_dossiers',
   className: 'PecDossier',
-  title: 'Demande de PEC',
+  label: { singular: 'Demande de PEC', plural: 'Demandes de PEC', feminine: true },
   auditName: 'pec_dossier',
   table: pecDossiers,
   idColumn: pecDossiers.id,
   fields: {
-    numeroDossier: text(pecDossiers.numeroDossier, { iri: 'name', description: 'Numéro lisible, unique dans l’organisation ; généré si absent (PEC-2026-000123)' }),
-    status: text(pecDossiers.status, { description: 'draft, processing, pending, approved, rejected, billed ou paid ; créée en draft, changée selon le cycle de vie' }),
-    shop: reference('shops', pecDossiers.shopId, { required: true, description: 'Centre ({@id, id, name, displayName} en lecture)' }),
-    network: reference('networks', pecDossiers.networkId, { description: 'Réseau (plateforme) ; celui de la mutuelle si absent' }),
-    mutual: reference('mutuals', pecDossiers.mutualId, { required: true, description: 'Mutuelle ({@id, id, name, code, networkId, network {id, name}} en lecture)' }),
-    numeroDossierAssure: text(pecDossiers.numeroDossierAssure, { required: true, description: 'Numéro du dossier patient dans le logiciel métier' }),
-    numeroDevisAssure: text(pecDossiers.numeroDevisAssure, { required: true, description: 'Numéro du devis' }),
-    commentaire: text(pecDossiers.commentaire),
+    numeroDossier: text(pecDossiers.numeroDossier, { iri: 'name', description: 'Numéro lisible, unique dans l’organisation ; généré si absent (PEC-2026-000123)', label: 'ID Pecflow' }),
+    status: text(pecDossiers.status, { description: 'draft, processing, pending, approved, rejected, billed ou paid ; créée en draft, changée selon le cycle de vie', label: 'État' }),
+    shop: reference('shops', pecDossiers.shopId, { required: true, description: 'Centre ({@id, id, name, displayName} en lecture)', label: 'Centre' }),
+    network: reference('networks', pecDossiers.networkId, { description: 'Réseau (plateforme) ; celui de la mutuelle si absent', label: 'Réseau' }),
+    mutual: reference('mutuals', pecDossiers.mutualId, { required: true, description: 'Mutuelle ({@id, id, name, code, networkId, network {id, name}} en lecture)', label: 'Mutuelle' }),
+    numeroDossierAssure: text(pecDossiers.numeroDossierAssure, { required: true, description: 'Numéro du dossier patient dans le logiciel métier', label: 'N° dossier patient' }),
+    numeroDevisAssure: text(pecDossiers.numeroDevisAssure, { required: true, description: 'Numéro du devis', label: 'N° devis' }),
+    commentaire: text(pecDossiers.commentaire, { label: 'Commentaire' }),
     dateCreation: date(pecDossiers.dateCreation, { ...readOnly, description: 'Date de création du DPEC (robot)' }),
-    totalTtc: decimal(pecDossiers.totalTtc, { description: 'Montant du devis TTC, en euros' }),
-    externalId: text(pecDossiers.externalId, { ...readOnly, description: 'Identifiant du dossier pour le robot (id_pecflow), attribué au premier DPEC' }),
-    numDossierDpec: text(pecDossiers.numDossierDpec, readOnly),
-    numPec: text(pecDossiers.numPec, readOnly),
+    totalTtc: decimal(pecDossiers.totalTtc, { description: 'Montant du devis TTC, en euros', label: 'Montant du devis' }),
+    externalId: text(pecDossiers.externalId, { ...readOnly, description: 'Identifiant du dossier pour le robot (id_pecflow), attribué au premier DPEC', label: 'Identifiant robot' }),
+    numDossierDpec: text(pecDossiers.numDossierDpec, { ...readOnly, label: 'N° dossier DPEC' }),
+    numPec: text(pecDossiers.numPec, { ...readOnly, label: 'N° PEC' }),
     prixFraisReels: decimal(pecDossiers.prixFraisReels, readOnly),
     baseSs: decimal(pecDossiers.baseSs, readOnly),
     partSs: decimal(pecDossiers.partSs, readOnly),
     partComplementaire: decimal(pecDossiers.partComplementaire, readOnly),
     resteCharge: decimal(pecDossiers.resteCharge, readOnly),
-    datePeremption: date(pecDossiers.datePeremption, { ...readOnly, description: "Fin de validité de l'accord : facturer avant" }),
-    dateValidation: dateTime(pecDossiers.dateValidation, readOnly),
-    dateFacturationEffective: date(pecDossiers.dateFacturationEffective, readOnly),
-    statutFacturation: bool(pecDossiers.statutFacturation, readOnly),
-    numBilling: text(pecDossiers.numBilling, { description: 'N° de facture du logiciel (fenêtre de facturation, PATCH)' }),
-    dateBilling: date(pecDossiers.dateBilling, { description: 'Date de facture du logiciel (fenêtre de facturation, PATCH)' }),
+    datePeremption: date(pecDossiers.datePeremption, { ...readOnly, description: "Fin de validité de l'accord : facturer avant", label: 'Date de péremption' }),
+    dateValidation: dateTime(pecDossiers.dateValidation, { ...readOnly, label: 'Date de validation' }),
+    dateFacturationEffective: date(pecDossiers.dateFacturationEffective, { ...readOnly, label: 'Date de facturation' }),
+    statutFacturation: bool(pecDossiers.statutFacturation, { ...readOnly, label: 'Facturée' }),
+    numBilling: text(pecDossiers.numBilling, { description: 'N° de facture du logiciel (fenêtre de facturation, PATCH)', label: 'N° de facture' }),
+    dateBilling: date(pecDossiers.dateBilling, { description: 'Date de facture du logiciel (fenêtre de facturation, PATCH)', label: 'Date de facture' }),
     detailRefus: text(pecDossiers.detailRefus, readOnly),
     appareils: derived('array', () => undefined, { description: 'Appareils par oreille (fiche seulement)' }),
     workflowExecutions: derived('array', () => undefined, { description: 'Exécutions du robot, les plus récentes d’abord (fiche seulement)' }),
     runInProgress: derived('object', () => undefined, { description: 'Appel robot en cours {runId, kind, step, startedAt, deadlineAt} ou null (fiche seulement)' }),
-    createdAt: timestamp(pecDossiers.createdAt),
-    updatedAt: timestamp(pecDossiers.updatedAt),
+    ...timestamps(pecDossiers, true),
   },
   schema: { create: pecDossierSchema, update: pecDossierSchema },
-  permissions: RESOURCE_PERMISSIONS.pec_dossiers!,
+  permissions: PEC_PERMISSIONS,
   tenancy: pecTenancy,
   search: [pecDossiers.searchText],
   // One trigram-indexed column kept by the database (migration 0003): fast at a million files.

@@ -2,37 +2,58 @@ import { sql } from 'drizzle-orm';
 import { roles, userRoles } from '../db/schema';
 import { isPlatformAdmin } from '../auth/principal';
 import { invalidField } from '../http/errors';
-import { column, computed, reference, text, timestamp } from '../hydra/fields';
+import { column, computed, reference, text, timestamps } from '../hydra/fields';
 import { holdingOrPlatform } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { roleSchema } from '../../src/domain/schemas';
+import { roleSchemaFor } from '../../src/domain/schemas';
 import { permissionsBeyond } from '../../src/domain/permissions';
-import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { settingsPermissions } from '../../src/domain/resources';
 import { stillAttached } from './messages';
 
 export const rolesResource: ResourceDeclaration = {
   name: 'roles',
   className: 'Role',
-  title: 'Rôle',
+  label: { singular: 'Rôle', plural: 'Rôles' },
   auditName: 'role',
   table: roles,
   idColumn: roles.id,
   fields: {
-    name: text(roles.name, { required: true, iri: 'name' }),
-    description: text(roles.description),
-    permissions: column('array', roles.permissions, { description: 'Clés de permission (catalogue : GET /api/permissions)' }),
-    holding: reference('holdings', roles.holdingId, { embed: ['name'], description: 'Vide : rôle de la plateforme, commun à toutes les organisations' }),
+    name: text(roles.name, { required: true, iri: 'name', label: 'Nom' }),
+    description: text(roles.description, { label: 'Description' }),
+    permissions: column('array', roles.permissions, { description: 'Clés de permission (catalogue : GET /api/permissions)', label: 'Permissions' }),
+    holding: reference('holdings', roles.holdingId, { embed: ['name'], description: 'Vide : rôle de la plateforme, commun à toutes les organisations', label: 'Organisation' }),
     // The holders the reader may see: a platform role is shared by every organisation, whose users the others must not
     // count. Outer column qualified (see networks.activeMutualsCount).
-    usersCount: computed('integer', (principal) => {
-      const visible = isPlatformAdmin(principal) ? sql`true` : principal.holdingId ? sql`u.holding_id = ${principal.holdingId}` : sql`false`;
-      return sql`(select count(*)::int from user_roles ur join users u on u.id = ur.user_id where ur.role_id = ${sql.identifier('roles')}.${sql.identifier('id')} and ${visible})`;
-    }),
-    createdAt: timestamp(roles.createdAt),
-    updatedAt: timestamp(roles.updatedAt),
+    usersCount: computed(
+      'integer',
+      (principal) => {
+        const visible = isPlatformAdmin(principal) ? sql`true` : principal.holdingId ? sql`u.holding_id = ${principal.holdingId}` : sql`false`;
+        return sql`(select count(*)::int from user_roles ur join users u on u.id = ur.user_id where ur.role_id = ${sql.identifier('roles')}.${sql.identifier('id')} and ${visible})`;
+      },
+      { label: 'Utilisateurs' },
+    ),
+    ...timestamps(roles),
   },
-  schema: { create: roleSchema, update: roleSchema },
-  permissions: RESOURCE_PERMISSIONS.roles,
+  // The keys a role grants must be in the catalogue, which the declarations make.
+  schema: ({ permissionCatalogue }) => {
+    const schema = roleSchemaFor(permissionCatalogue);
+    return { create: schema, update: schema };
+  },
+  // Managing users includes their roles (spec section 6): the same keys.
+  permissions: settingsPermissions('settings.users'),
+  permissionModule: 'user',
+  settingsTab: { position: 5 },
+  list: {
+    columns: ['name', 'description', 'holding', 'permissions', 'usersCount'],
+    searchPlaceholder: 'Rechercher un rôle...',
+    empty: 'Aucun rôle trouvé',
+  },
+  form: {
+    fields: ['name', 'holding', 'description', 'permissions'],
+    fullWidth: ['description', 'permissions'],
+    multiline: ['description'],
+    defaults: { permissions: [] },
+  },
   tenancy: holdingOrPlatform(roles.holdingId),
   search: [roles.name, roles.description],
   filters: { holding: roles.holdingId, name: roles.name },

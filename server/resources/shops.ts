@@ -1,11 +1,13 @@
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { companies, credentialSoftware, pecDossiers, shopCredentials, shops, userShops } from '../db/schema';
 import { invalidField } from '../http/errors';
-import { reference, references, text, timestamp } from '../hydra/fields';
+import { reference, references, text, timestamps } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { shopSchema } from '../../src/domain/schemas';
-import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { ENTITY_STATUS_CHOICES, shopSchema, SPECIALITES } from '../../src/domain/schemas';
+import { PEC_PERMISSIONS } from '../../src/domain/permissions';
+import { settingsPermissions } from '../../src/domain/resources';
+import { ADDRESS_FIELDS, addressFields } from './address';
 import { stillAttached } from './messages';
 
 const SHOP_MOVE_USERS = (n: number) =>
@@ -16,36 +18,56 @@ const SHOP_MOVE_FILES = (n: number) =>
 export const shopsResource: ResourceDeclaration = {
   name: 'shops',
   className: 'Shop',
-  title: 'Centre',
+  label: { singular: 'Centre', plural: 'Centres' },
   auditName: 'shop',
   table: shops,
   idColumn: shops.id,
   fields: {
-    name: text(shops.name, { required: true, iri: 'name' }),
-    displayName: text(shops.displayName, { description: "Nom affiché" }),
-    numero: text(shops.numero),
-    siret: text(shops.siret, { required: true, description: 'SIRET' }),
-    company: reference('companies', shops.companyId, { required: true, embed: ['name'] }),
-    street: text(shops.street),
-    postalCode: text(shops.postalCode),
-    city: text(shops.city),
-    country: text(shops.country, { required: true }),
-    email: text(shops.email, { iri: 'email' }),
-    phone: text(shops.phone),
-    status: text(shops.status),
-    finess: text(shops.finess, { required: true, description: 'FINESS (9 chiffres)' }),
-    rpps: text(shops.rpps, { required: true, description: 'RPPS (11 chiffres)' }),
-    codeClient: text(shops.codeClient, { required: true, description: 'Code client' }),
-    specialite: text(shops.specialite, { required: true, description: 'Audioprothésiste, Opticien ou Orthopédiste' }),
-    credentials: references('credential_software', { table: shopCredentials, ownerColumn: shopCredentials.shopId, targetColumn: shopCredentials.credentialId }),
-    createdAt: timestamp(shops.createdAt),
-    updatedAt: timestamp(shops.updatedAt),
+    name: text(shops.name, { required: true, iri: 'name', label: 'Nom' }),
+    displayName: text(shops.displayName, { description: 'Nom affiché', label: 'Nom affiché' }),
+    numero: text(shops.numero, { label: 'Numéro' }),
+    siret: text(shops.siret, { required: true, description: 'SIRET', label: 'SIRET' }),
+    company: reference('companies', shops.companyId, { required: true, embed: ['name'], label: 'Entreprise' }),
+    ...addressFields(shops),
+    email: text(shops.email, { iri: 'email', label: 'Email' }),
+    phone: text(shops.phone, { label: 'Téléphone' }),
+    status: text(shops.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
+    finess: text(shops.finess, { required: true, description: 'FINESS (9 chiffres)', label: 'FINESS' }),
+    rpps: text(shops.rpps, { required: true, description: 'RPPS (11 chiffres)', label: 'RPPS' }),
+    codeClient: text(shops.codeClient, { required: true, description: 'Code client', label: 'Code client' }),
+    specialite: text(shops.specialite, {
+      required: true,
+      description: 'Audioprothésiste, Opticien ou Orthopédiste',
+      label: 'Spécialité',
+      choices: SPECIALITES.map((id) => ({ id, name: id })),
+    }),
+    credentials: references('credential_software', { table: shopCredentials, ownerColumn: shopCredentials.shopId, targetColumn: shopCredentials.credentialId }, { label: 'Identifiants' }),
+    ...timestamps(shops),
   },
   schema: { create: shopSchema, update: shopSchema },
-  permissions: RESOURCE_PERMISSIONS.shops,
+  permissions: settingsPermissions('settings.shops'),
+  permissionModule: 'user',
+  settingsTab: { position: 3 },
+  list: {
+    columns: ['name', 'displayName', 'company', 'city', 'specialite', 'status'],
+    filters: [{ field: 'status', kind: 'choice' }],
+    searchPlaceholder: 'Rechercher un centre (nom, ville, SIRET, code client)...',
+    empty: 'Aucun centre trouvé',
+    scopeToHolding: true,
+  },
+  form: {
+    tabs: [
+      { label: 'Informations', fields: ['name', 'displayName', 'numero', 'company', 'specialite', 'status', 'siret', 'finess', 'rpps', 'codeClient'] },
+      { label: 'Adresse et contact', fields: [...ADDRESS_FIELDS, 'email', 'phone'] },
+      // Edited by the shop credential editor (src/resources/shops/), one credential per software.
+      { label: 'Identifiants logiciels', fields: ['credentials'] },
+    ],
+    fullWidth: ['street'],
+    defaults: { status: 'Active', country: 'France', specialite: 'Audioprothésiste' },
+  },
   // Without settings.shops.view, a user who works on PEC files reads the centres they are assigned to (the PEC form).
   readAccess: {
-    permission: RESOURCE_PERMISSIONS.pec_dossiers!.view,
+    permission: PEC_PERMISSIONS.view,
     scope: (principal) => (principal.shopIds.length ? inArray(shops.id, principal.shopIds) : sql`false`),
   },
   // A centre belongs to its company's organisation.

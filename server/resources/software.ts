@@ -1,34 +1,54 @@
 import { count, eq } from 'drizzle-orm';
 import { credentialSoftware, software } from '../db/schema';
 import { invalidField } from '../http/errors';
-import { reference, text, timestamp } from '../hydra/fields';
+import { reference, text, timestamps } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { softwareSchema } from '../../src/domain/schemas';
-import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { choicesOf, ENTITY_STATUS_CHOICES, SOFTWARE_FORM_TYPES, SOFTWARE_TYPE_LABELS, softwareSchema } from '../../src/domain/schemas';
+import { settingsPermissions } from '../../src/domain/resources';
 
 export const softwareResource: ResourceDeclaration = {
   name: 'software',
   className: 'Software',
-  title: 'Logiciel',
+  label: { singular: 'Logiciel', plural: 'Logiciels' },
   auditName: 'software',
   table: software,
   idColumn: software.id,
   fields: {
-    label: text(software.label, { required: true, iri: 'name' }),
-    description: text(software.description),
-    type: text(software.type, { required: true, description: 'general, mutual, network, medical ou billing' }),
-    vendor: text(software.vendor, { description: 'Éditeur' }),
-    version: text(software.version),
-    apiUrl: text(software.apiUrl, { iri: 'url' }),
-    documentationUrl: text(software.documentationUrl, { iri: 'url' }),
-    status: text(software.status),
-    holding: reference('holdings', software.holdingId, { embed: ['name'], description: "Organisation propriétaire (la vôtre par défaut)" }),
-    createdAt: timestamp(software.createdAt),
-    updatedAt: timestamp(software.updatedAt),
+    label: text(software.label, { required: true, iri: 'name', label: 'Libellé' }),
+    description: text(software.description, { label: 'Description' }),
+    type: text(software.type, { required: true, description: 'general, mutual, network, medical ou billing', label: 'Type', choices: choicesOf(SOFTWARE_TYPE_LABELS) }),
+    vendor: text(software.vendor, { description: 'Éditeur', label: 'Éditeur' }),
+    version: text(software.version, { label: 'Version' }),
+    apiUrl: text(software.apiUrl, { iri: 'url', label: "URL de l'API" }),
+    documentationUrl: text(software.documentationUrl, { iri: 'url', label: 'URL de documentation' }),
+    status: text(software.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
+    holding: reference('holdings', software.holdingId, { embed: ['name'], description: 'Organisation propriétaire (la vôtre par défaut)', label: 'Organisation' }),
+    ...timestamps(software),
   },
   schema: { create: softwareSchema, update: softwareSchema },
-  permissions: RESOURCE_PERMISSIONS.software,
+  // Software and credentials say edit where the others say update (spec section 6).
+  permissions: settingsPermissions('settings.software', { update: 'edit' }),
+  permissionModule: 'system',
+  settingsTab: { position: 8 },
+  list: {
+    columns: ['label', 'type', 'vendor', 'version', 'status'],
+    filters: [
+      { field: 'type', kind: 'choice' },
+      { field: 'status', kind: 'choice' },
+    ],
+    searchPlaceholder: 'Rechercher un logiciel (libellé, éditeur)...',
+    empty: 'Aucun logiciel configuré',
+    scopeToHolding: true,
+  },
+  form: {
+    fields: ['label', 'type', 'vendor', 'version', 'status', 'holding', 'apiUrl', 'documentationUrl', 'description'],
+    fullWidth: ['apiUrl', 'documentationUrl', 'description'],
+    multiline: ['description'],
+    defaults: { status: 'Active', type: 'general' },
+    // medical and billing come from the API only.
+    offer: { type: [...SOFTWARE_FORM_TYPES] },
+  },
   tenancy: holdingOwned(software.holdingId),
   search: [software.label, software.vendor, software.description],
   filters: { status: software.status, type: software.type, holding: software.holdingId },

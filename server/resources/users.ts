@@ -4,39 +4,51 @@ import { hashPassword } from '../auth/passwords';
 import { conflict, forbidden, invalidField } from '../http/errors';
 import type { DbOrTx } from '../db/connect';
 import type { Principal } from '../auth/principal';
-import { computed, reference, references, text, timestamp, writeOnly } from '../hydra/fields';
+import { computed, reference, references, text, timestamp, timestamps, writeOnly } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { userCreateSchema, userSchema } from '../../src/domain/schemas';
+import { USER_STATUS_CHOICES, userCreateSchema, userSchema } from '../../src/domain/schemas';
 import { permissionsBeyond } from '../../src/domain/permissions';
-import { RESOURCE_PERMISSIONS } from '../../src/domain/resources';
+import { settingsPermissions } from '../../src/domain/resources';
 
 export const EMAIL_TAKEN = 'Cet email est déjà utilisé';
 
 export const usersResource: ResourceDeclaration = {
   name: 'users',
   className: 'User',
-  title: 'Utilisateur',
+  label: { singular: 'Utilisateur', plural: 'Utilisateurs' },
   auditName: 'user',
   table: users,
   idColumn: users.id,
   fields: {
-    firstName: text(users.firstName, { required: true }),
-    lastName: text(users.lastName, { required: true }),
-    fullName: computed('string', sql`${users.firstName} || ' ' || ${users.lastName}`, { iri: 'name' }),
-    initials: computed('string', sql`upper(left(${users.firstName}, 1) || left(${users.lastName}, 1))`),
-    email: text(users.email, { required: true, iri: 'email' }),
-    password: writeOnly('string', { secret: true, description: 'Obligatoire à la création ; laissé vide, il reste inchangé.' }),
-    holding: reference('holdings', users.holdingId, { required: true, embed: ['name'] }),
-    status: text(users.status, { description: 'Active, Inactive ou Locked' }),
-    shops: references('shops', { table: userShops, ownerColumn: userShops.userId, targetColumn: userShops.shopId }),
-    roles: references('roles', { table: userRoles, ownerColumn: userRoles.userId, targetColumn: userRoles.roleId }),
-    lastLoginAt: { ...timestamp(users.lastLoginAt), description: 'Dernière connexion' },
-    createdAt: timestamp(users.createdAt),
-    updatedAt: timestamp(users.updatedAt),
+    firstName: text(users.firstName, { required: true, label: 'Prénom' }),
+    lastName: text(users.lastName, { required: true, label: 'Nom' }),
+    fullName: computed('string', sql`${users.firstName} || ' ' || ${users.lastName}`, { iri: 'name', label: 'Nom complet' }),
+    initials: computed('string', sql`upper(left(${users.firstName}, 1) || left(${users.lastName}, 1))`, { label: 'Initiales' }),
+    email: text(users.email, { required: true, iri: 'email', label: 'Email' }),
+    password: writeOnly('string', { secret: true, description: 'Obligatoire à la création ; laissé vide, il reste inchangé.', label: 'Mot de passe' }),
+    holding: reference('holdings', users.holdingId, { required: true, embed: ['name'], label: 'Organisation' }),
+    status: text(users.status, { description: 'Active, Inactive ou Locked', label: 'Statut', choices: USER_STATUS_CHOICES }),
+    shops: references('shops', { table: userShops, ownerColumn: userShops.userId, targetColumn: userShops.shopId }, { label: 'Centres' }),
+    roles: references('roles', { table: userRoles, ownerColumn: userRoles.userId, targetColumn: userRoles.roleId }, { label: 'Rôles' }),
+    lastLoginAt: { ...timestamp(users.lastLoginAt, 'Dernière connexion'), description: 'Dernière connexion' },
+    ...timestamps(users),
   },
   schema: { create: userCreateSchema, update: userSchema },
-  permissions: RESOURCE_PERMISSIONS.users,
+  permissions: settingsPermissions('settings.users'),
+  permissionModule: 'user',
+  settingsTab: { position: 4 },
+  list: {
+    columns: ['fullName', 'email', 'holding', 'shops', 'status'],
+    filters: [{ field: 'status', kind: 'choice' }],
+    searchPlaceholder: 'Rechercher un utilisateur (nom, prénom, email)...',
+    empty: 'Aucun utilisateur trouvé',
+  },
+  form: {
+    fields: ['firstName', 'lastName', 'email', 'password', 'holding', 'status', 'shops', 'roles'],
+    fullWidth: ['shops', 'roles'],
+    defaults: { status: 'Active', shops: [], roles: [] },
+  },
   tenancy: holdingOwned(users.holdingId),
   search: [users.firstName, users.lastName, users.email],
   filters: { status: users.status, holding: users.holdingId, email: users.email },

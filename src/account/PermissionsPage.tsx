@@ -2,13 +2,13 @@
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { Accordion, AccordionDetails, AccordionSummary, Alert, AlertTitle, Box, Chip, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import { Title, useIsAuthPending, useTranslate } from 'react-admin';
-import { PERMISSION_MODULE_LABELS, PERMISSIONS, type PermissionLevel, type PermissionModule } from '../domain/permissions';
+import { OTHER_PERMISSIONS, PERMISSION_MODULE_LABELS, type PermissionLevel, type PermissionModule } from '../domain/permissions';
 import { LoadingPage } from '../layout/LoadingPage';
 import { LEVEL_COLORS } from './levels';
 import { useProfile } from './useProfile';
 
 /** What a newcomer can be given first: reading PEC files. */
-const BASE_PERMISSIONS = PERMISSIONS.filter((p) => ['pec.view', 'settings.pec.create', 'pec.create'].includes(p.key));
+const BASE_PERMISSIONS = OTHER_PERMISSIONS.filter((p) => ['pec.view', 'settings.pec.create', 'pec.create'].includes(p.key));
 
 export default function PermissionsPage() {
   const translate = useTranslate();

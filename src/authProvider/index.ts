@@ -2,6 +2,7 @@
 import type { AuthProvider } from 'ra-core';
 import { hasPermission } from '../domain/permissions';
 import { permissionFor } from '../domain/resources';
+import { readAdminSchema, type AdminSchema } from '../dataProvider/adminSchema';
 import { apiFetch } from '../dataProvider/http';
 import {
   authFetch,
@@ -83,9 +84,29 @@ export const authProvider: AuthProvider = {
   },
 
   async canAccess({ action, resource }) {
-    const required = permissionFor(resource, action);
+    if (!resource) return true;
+    const required = permissionFor(await declaredPermissions(resource), action);
     return required === undefined || hasPermission(readAuthStore().permissions, required);
   },
 };
+
+/** The API docs' annotations, read once (a failed read is retried by the next check). */
+let adminSchema: Promise<AdminSchema> | undefined;
+
+/**
+ * The keys a resource declares (pecflow:admin.permissions in /api/docs.jsonld). Unreadable docs restrict nothing
+ * here: the server refuses what the user may not do, and the page reports the failed load itself.
+ */
+async function declaredPermissions(resource: string) {
+  adminSchema ??= readAdminSchema().catch((error: unknown) => {
+    adminSchema = undefined;
+    throw error;
+  });
+  try {
+    return (await adminSchema).entities.find((entity) => entity.name === resource)?.permissions;
+  } catch {
+    return undefined;
+  }
+}
 
 export { authFetch };

@@ -2,7 +2,9 @@
 // its JSON-LD machinery is not needed to show the login page.
 import { fetchHydra, hydraDataProvider } from '@api-platform/admin';
 import { parseHydraDocumentation } from '@api-platform/api-doc-parser';
+import { HttpError } from 'ra-core';
 import { freshAccessToken, getAccessToken, getRefreshToken, refreshAccessToken } from '../authProvider/session';
+import { extractErrorMessage } from '../domain/errors';
 
 type HttpClientOptions = Parameters<typeof fetchHydra>[1];
 
@@ -12,14 +14,32 @@ function withBearer(options: HttpClientOptions = {}, token: string | null): Http
   return { ...options, headers };
 }
 
+/**
+ * A 5xx (or an error answer that is not JSON) reaches us from fetchHydra as the bare `{response}` the JSON-LD fetch
+ * throws, its body unread: it becomes an HttpError with the response's message (spec section 8: the message first,
+ * the generic French text only when there is none; never the English status text).
+ */
+async function unreadFailure(error: unknown): Promise<unknown> {
+  const response = (error as { response?: unknown } | null)?.response;
+  if (error instanceof Error || !(response instanceof Response)) return error;
+  const text = await response.text().catch(() => '');
+  let body: unknown = text || undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // a plain text answer (a proxy's page): no message of ours in it
+  }
+  return new HttpError(extractErrorMessage({ body }), response.status, body);
+}
+
 /** fetchHydra with the bearer token, one shared refresh on a 401, then one retry. */
 export async function hydraHttpClient(url: URL, options: HttpClientOptions = {}) {
   const token = await freshAccessToken();
   try {
-    return await fetchHydra(url, withBearer(options, token));
+    return await fetchHydra(url, withBearer(options, token)).catch(async (error) => Promise.reject(await unreadFailure(error)));
   } catch (error) {
     if ((error as { status?: number }).status !== 401 || !getRefreshToken()) throw error;
-    return fetchHydra(url, withBearer(options, await refreshAccessToken()));
+    return fetchHydra(url, withBearer(options, await refreshAccessToken())).catch(async (retryError) => Promise.reject(await unreadFailure(retryError)));
   }
 }
 

@@ -1,9 +1,12 @@
 // The application's data provider: react-admin's standard methods go to the Hydra provider (loaded lazily, with the
-// API documentation read first: the provider maps every answer through it), plus the calls Hydra has no verb for.
+// API documentation read first: the provider maps every answer through it), plus the calls Hydra has no verb for
+// (the bulk API, PUT, the permission catalogue, the PEC robot runs, callbacks, billing, stats, import and export).
 import type { DataProvider, Identifier, RaRecord } from 'ra-core';
 import type { Api } from '@api-platform/api-doc-parser';
 import type { PermissionDefinition, PermissionModule } from '../domain/permissions';
 import { apiFetch } from './http';
+import { pecMethods, type PecMethods } from './pec';
+import { readAdminSchema, type AdminSchema } from './adminSchema';
 
 type HydraProvider = ReturnType<typeof import('./hydra').createHydraProvider>;
 
@@ -33,12 +36,14 @@ export interface PermissionCatalogue {
   modules: Record<PermissionModule, string>;
 }
 
-export interface AppDataProvider extends DataProvider {
+export interface AppDataProvider extends DataProvider, PecMethods {
   introspect(): Promise<{ data: Api }>;
   /** PUT: replaces the writable fields of a record (the shop save of spec section 7, the system settings). */
   replace<T extends RaRecord = RaRecord>(resource: string, params: { id: Identifier; data: Record<string, unknown> }): Promise<{ data: T }>;
   /** GET /api/permissions: every permission key with its French label, module and level. */
   permissionCatalogue(): Promise<PermissionCatalogue>;
+  /** The generated admin's annotations of /api/docs.jsonld, by collection (src/dataProvider/adminSchema.ts). */
+  adminSchema(): Promise<AdminSchema>;
 }
 
 export const dataProvider = {
@@ -67,4 +72,7 @@ export const dataProvider = {
   },
 
   permissionCatalogue: () => apiFetch<PermissionCatalogue>('/api/permissions'),
+  adminSchema: readAdminSchema,
+
+  ...pecMethods,
 } as unknown as AppDataProvider;

@@ -1,13 +1,19 @@
-// The PEC screens' calls beside react-admin's list and record reads (spec section 7): create, edit, delete, the
-// billing PATCH, the robot runs, the manual callbacks, CSV export and import, the dashboard figures and the option
-// lists of the creation form. Every call has the spec's time limit (section 9).
-import { HttpError } from 'ra-core';
+// The PEC data beside react-admin's standard methods (spec section 7): the robot runs, the manual callbacks, the
+// billing PATCH, the dashboard figures, CSV import and export. They are methods of the one data provider (index.ts),
+// called with useMutation / useQuery under the `pec_dossiers` query key, so that invalidating that key refreshes the
+// list, the open file and the dashboard together. Create, edit and delete are react-admin's own (the Hydra provider).
+// Every call here has the spec's time limit (section 9).
+import { HttpError, type SortPayload } from 'ra-core';
 import { authFetch } from '../authProvider/session';
 import { extractErrorMessage } from '../domain/errors';
 import { iriOf } from '../domain/iri';
 import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, HTTP_TIMEOUT_MS } from '../domain/limits';
 import type { CallbackType, PecStatus, WorkflowExecutionView } from '../domain/pec';
 import { apiFetch, type ApiRequest } from './http';
+
+export const PEC_RESOURCE = 'pec_dossiers';
+/** The dashboard's figures: under the resource's key, so one invalidation refreshes them with the list and the file. */
+export const PEC_STATS_QUERY_KEY = [PEC_RESOURCE, 'stats'];
 
 /** A call that ran out of time; `ms` is the limit it had. */
 export class RequestTimeoutError extends Error {
@@ -107,25 +113,6 @@ export interface PecStats {
   billedThisMonth: { count: number; totalTtc: number; partComplementaire: number };
 }
 
-export interface OptionRecord {
-  id: number;
-  name: string;
-  status?: string;
-  displayName?: string | null;
-  networkId?: number | null;
-  network?: { id: number } | string | null;
-}
-
-interface Collection<T> {
-  member?: T[];
-  'hydra:member'?: T[];
-  data?: T[];
-}
-
-/** A list read as an array, a Hydra collection or a {data} wrapper (spec section 7). */
-export const membersOf = <T>(body: Collection<T> | T[] | undefined): T[] =>
-  Array.isArray(body) ? body : (body?.member ?? body?.['hydra:member'] ?? body?.data ?? []);
-
 export interface RunStarted {
   externalId: string;
   executionId: number;
@@ -164,32 +151,41 @@ export interface PecBody {
 
 // ---------- the calls ----------
 
-export const pecApi = {
-  create: (body: PecBody) => call<PecDossierRecord & { id: number }>('/api/pec_dossiers', { method: 'POST', body }),
-  replace: (id: number, body: PecBody) => call<PecDossierRecord & { id: number }>(pecIri(id), { method: 'PUT', body }),
-  remove: (id: number) => call<void>(pecIri(id), { method: 'DELETE' }),
+export type RunKind = 'dpec' | 'billing';
+
+/** Downloads a response body as a file; resolves with its name. */
+function download(blob: Blob, filename: string) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export const pecMethods = {
+  /** POST /api/robot-frontend/setup-and-create-dpec (120 s) or setup-and-billing-pec (60 s). */
+  pecRun: ({ id, kind }: { id: number; kind: RunKind }) =>
+    kind === 'dpec'
+      ? call<RunStarted>('/api/robot-frontend/setup-and-create-dpec', { method: 'POST', body: { pecDossierId: id } }, DPEC_TIMEOUT_MS)
+      : call<RunStarted>('/api/robot-frontend/setup-and-billing-pec', { method: 'POST', body: { pecDossierId: id } }, BILLING_TIMEOUT_MS),
 
   /** The billing dialog's invoice number and date, as a merge-patch. */
-  saveBilling: (id: number, body: { numBilling: string; dateBilling: string }) =>
-    call(pecIri(id), { method: 'PATCH', body, headers: { 'Content-Type': 'application/merge-patch+json' } }),
+  pecSaveBilling: ({ id, data }: { id: number; data: { numBilling: string; dateBilling: string } }) =>
+    call(pecIri(id), { method: 'PATCH', body: data, headers: { 'Content-Type': 'application/merge-patch+json' } }),
 
-  startDpec: (id: number) => call<RunStarted>('/api/robot-frontend/setup-and-create-dpec', { method: 'POST', body: { pecDossierId: id } }, DPEC_TIMEOUT_MS),
-  startBilling: (id: number) => call<RunStarted>('/api/robot-frontend/setup-and-billing-pec', { method: 'POST', body: { pecDossierId: id } }, BILLING_TIMEOUT_MS),
+  /** A robot result entered by hand (POST /api/callbacks/{type}). */
+  pecCallback: ({ type, data }: { type: CallbackType; data: Record<string, unknown> }) => call<CallbackSaved>(`/api/callbacks/${type}`, { method: 'POST', body: data }),
 
-  /** A robot result entered by hand. */
-  sendCallback: (type: CallbackType, body: Record<string, unknown>) => call<CallbackSaved>(`/api/callbacks/${type}`, { method: 'POST', body }),
+  pecStats: () => call<PecStats>('/api/pec_dossiers/stats'),
 
-  stats: () => call<PecStats>('/api/pec_dossiers/stats'),
+  pecImport: ({ csv }: { csv: string }) => call<ImportResult>('/api/pec_dossiers/import', { method: 'POST', body: csv, headers: { 'Content-Type': 'text/csv; charset=utf-8' } }),
 
-  /** Reference lists of the creation form. */
-  networks: (holdingId: number) => call<Collection<OptionRecord>>(`/api/networks?holdingId=${holdingId}&pagination=false`).then(membersOf),
-  shops: () => call<Collection<OptionRecord>>('/api/shops?pagination=false').then(membersOf),
-  mutuals: (networkId: number) => call<Collection<OptionRecord>>(`/api/mutuals?network.id=${networkId}&pagination=false`).then(membersOf),
-
-  importCsv: (text: string) => call<ImportResult>('/api/pec_dossiers/import', { method: 'POST', body: text, headers: { 'Content-Type': 'text/csv; charset=utf-8' } }),
-
-  /** Downloads the CSV of the list's current filters and order; resolves with the file name. */
-  async exportCsv(query: string): Promise<string> {
+  /** Downloads the CSV of the list's filters and order; resolves with the file name. */
+  async pecExport({ filter, sort }: { filter: Record<string, unknown>; sort?: SortPayload }): Promise<string> {
+    const query = listQueryString(filter, sort);
     let response: Response;
     try {
       response = await authFetch(`/api/pec_dossiers/export${query ? `?${query}` : ''}`, { headers: { Accept: 'text/csv' }, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
@@ -198,21 +194,14 @@ export const pecApi = {
     }
     if (!response.ok) {
       const body = await response.json().catch(() => undefined);
-      throw new HttpError(extractErrorMessage({ body, message: response.statusText }), response.status, body);
+      throw new HttpError(extractErrorMessage({ body }), response.status, body);
     }
-    const blob = await response.blob();
     const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'demandes-pec.csv';
-    const url = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = filename;
-    document.body.appendChild(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    download(await response.blob(), filename);
     return filename;
   },
 };
+export type PecMethods = typeof pecMethods;
 
 /**
  * The list's filters and order as the API reads them (the same shape the Hydra provider sends): `key[after]` for

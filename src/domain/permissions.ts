@@ -22,38 +22,44 @@ export const PERMISSION_MODULE_LABELS: Record<PermissionModule, string> = {
   report: 'Rapports et échanges',
 };
 
-/** Entity permissions of the settings screens: settings.<section>.<action> (spec section 6). */
-function entityPermissions(
-  section: string,
-  module: PermissionModule,
-  plural: string,
-  actions: { view: string; create: string; update: string; delete: string; export?: string },
-): PermissionDefinition[] {
+/** The keys of one resource's actions (server/resources/<x>.ts declares them; the server enforces them). */
+export interface ResourcePermissions {
+  view: string;
+  create: string;
+  update: string;
+  delete: string;
+  export?: string;
+}
+
+/**
+ * The catalogue entries of a settings entity's keys (spec section 6): "Voir les {noun}", "Créer des {noun}"...
+ * `noun` is the entity's plural, or the plurals of the entities sharing the prefix ("mutuelles et réseaux").
+ */
+export function entityPermissionDefinitions(keys: ResourcePermissions, module: PermissionModule, noun: string): PermissionDefinition[] {
   const defs: PermissionDefinition[] = [
-    { key: `settings.${section}.${actions.view}`, label: `Voir les ${plural}`, module, level: 'view', description: `Afficher l'onglet et la liste des ${plural}.` },
-    { key: `settings.${section}.${actions.create}`, label: `Créer des ${plural}`, module, level: 'create', description: `Ajouter de nouveaux éléments dans les ${plural}.` },
-    { key: `settings.${section}.${actions.update}`, label: `Modifier les ${plural}`, module, level: 'edit', description: `Changer les informations des ${plural}.` },
-    { key: `settings.${section}.${actions.delete}`, label: `Supprimer des ${plural}`, module, level: 'delete', description: `Supprimer ou archiver des ${plural}.` },
+    { key: keys.view, label: `Voir les ${noun}`, module, level: 'view', description: `Afficher l'onglet et la liste des ${noun}.` },
+    { key: keys.create, label: `Créer des ${noun}`, module, level: 'create', description: `Ajouter de nouveaux éléments dans les ${noun}.` },
+    { key: keys.update, label: `Modifier les ${noun}`, module, level: 'edit', description: `Changer les informations des ${noun}.` },
+    { key: keys.delete, label: `Supprimer des ${noun}`, module, level: 'delete', description: `Supprimer ou archiver des ${noun}.` },
   ];
-  if (actions.export) {
-    defs.push({ key: `settings.${section}.${actions.export}`, label: `Exporter les ${plural}`, module, level: 'view', description: `Télécharger la liste des ${plural}.` });
-  }
+  if (keys.export) defs.push({ key: keys.export, label: `Exporter les ${noun}`, module, level: 'view', description: `Télécharger la liste des ${noun}.` });
   return defs;
 }
 
-const crud = { view: 'view', create: 'create', update: 'update', delete: 'delete', export: 'export' };
-// Software and credentials say "edit" where the other sections say "update" (spec section 6).
-const crudEdit = { view: 'view', create: 'create', update: 'edit', delete: 'delete' };
+/** The whole platform's administration: first entry of the catalogue. */
+export const ADMIN_PERMISSION: PermissionDefinition = {
+  key: 'admin.*',
+  label: 'Administration complète',
+  module: 'system',
+  level: 'admin',
+  description: 'Tous les droits sur toute la plateforme, toutes organisations confondues.',
+};
 
-export const PERMISSIONS: PermissionDefinition[] = [
-  { key: 'admin.*', label: 'Administration complète', module: 'system', level: 'admin', description: 'Tous les droits sur toute la plateforme, toutes organisations confondues.' },
-  ...entityPermissions('holdings', 'user', 'organisations', crud),
-  ...entityPermissions('companies', 'user', 'entreprises', crud),
-  ...entityPermissions('shops', 'user', 'centres', crud),
-  ...entityPermissions('users', 'user', 'utilisateurs et rôles', crud),
-  ...entityPermissions('mutuelles', 'mutual', 'mutuelles et réseaux', crud),
-  ...entityPermissions('software', 'system', 'logiciels', crudEdit),
-  ...entityPermissions('credentials', 'system', 'identifiants', crudEdit),
+/**
+ * The keys that are no entity's settings keys: system settings, PEC files, audit. The catalogue served by
+ * GET /api/permissions is ADMIN_PERMISSION, the entity entries derived from the declarations, then these.
+ */
+export const OTHER_PERMISSIONS: PermissionDefinition[] = [
   { key: 'settings.system.view', label: 'Voir les paramètres système', module: 'system', level: 'view', description: 'Afficher les paramètres de la plateforme.' },
   { key: 'settings.system.edit', label: 'Modifier les paramètres système', module: 'system', level: 'edit', description: 'Changer les paramètres modifiables de la plateforme.' },
   { key: 'pec.view', label: 'Voir les demandes de PEC', module: 'patient', level: 'view', description: 'Consulter les demandes de prise en charge des centres accessibles.' },
@@ -67,7 +73,10 @@ export const PERMISSIONS: PermissionDefinition[] = [
   { key: 'audit.view', label: "Voir le journal d'audit", module: 'audit', level: 'view', description: 'Consulter qui a lu et modifié quoi, et quand.' },
 ];
 
-export const PERMISSIONS_BY_KEY = new Map(PERMISSIONS.map((p) => [p.key, p]));
+/** The keys of the resources that are no settings entity (PEC files, system settings, audit trail). */
+export const PEC_PERMISSIONS: ResourcePermissions = { view: 'pec.view', create: 'settings.pec.create', update: 'pec.edit', delete: 'delete.pec', export: 'export.pec' };
+export const SYSTEM_SETTINGS_PERMISSIONS: ResourcePermissions = { view: 'settings.system.view', create: 'settings.system.edit', update: 'settings.system.edit', delete: 'settings.system.edit' };
+export const AUDIT_PERMISSIONS: ResourcePermissions = { view: 'audit.view', create: 'admin.*', update: 'admin.*', delete: 'admin.*' };
 
 /** True when `granted` (a key or a wildcard such as `settings.*`) covers `required`. */
 export function grants(granted: string, required: string): boolean {
@@ -88,14 +97,13 @@ export const hasAllPermissions = (held: readonly string[], required: readonly st
   required.every((r) => hasPermission(held, r));
 
 /** The catalogue entries a set of held keys grants (what "Mes permissions" lists). */
-export function grantedDefinitions(held: readonly string[]): PermissionDefinition[] {
-  return PERMISSIONS.filter((p) => hasPermission(held, p.key));
+export function grantedDefinitions(held: readonly string[], catalogue: readonly PermissionDefinition[]): PermissionDefinition[] {
+  return catalogue.filter((p) => hasPermission(held, p.key));
 }
 
 /** A key is valid when it is in the catalogue or is a wildcard that covers at least one catalogue key. */
-export function isKnownPermission(key: string): boolean {
-  if (PERMISSIONS_BY_KEY.has(key)) return true;
-  return key.endsWith('.*') && PERMISSIONS.some((p) => grants(key, p.key));
+export function isKnownPermission(key: string, catalogue: readonly PermissionDefinition[]): boolean {
+  return catalogue.some((p) => p.key === key) || (key.endsWith('.*') && catalogue.some((p) => grants(key, p.key)));
 }
 
 /** The keys of `wanted` that `held` does not cover: a user may never hand out more than they hold. */
@@ -107,21 +115,6 @@ export function permissionsBeyond(held: readonly string[], wanted: readonly stri
     return !held.some((h) => h === 'admin.*' || (h.endsWith('.*') && prefix.startsWith(h.slice(0, -1))));
   });
 }
-
-/** Settings tabs: which permission shows each (spec section 2, plus Rôles and Journal d'audit). */
-export const SETTINGS_SECTIONS = [
-  { section: 'holdings', label: 'Organisations', permission: 'settings.holdings.view' },
-  { section: 'companies', label: 'Entreprises', permission: 'settings.companies.view' },
-  { section: 'shops', label: 'Centres', permission: 'settings.shops.view' },
-  { section: 'users', label: 'Utilisateurs', permission: 'settings.users.view' },
-  { section: 'roles', label: 'Rôles', permission: 'settings.users.view' },
-  { section: 'mutuelles', label: 'Mutuelles', permission: 'settings.mutuelles.view' },
-  { section: 'networks', label: 'Réseaux', permission: 'settings.mutuelles.view' },
-  { section: 'software', label: 'Logiciels', permission: 'settings.software.view' },
-  { section: 'credentials', label: 'Identifiants', permission: 'settings.credentials.view' },
-  { section: 'system', label: 'Système', permission: 'settings.system.view' },
-  { section: 'audit', label: "Journal d'audit", permission: 'audit.view' },
-] as const;
 
 /** The sidebar's "Paramètres" entry (spec section 2, Sidebar). */
 export const SETTINGS_ENTRY_PERMISSIONS = [

@@ -1,35 +1,24 @@
-// Which permission each action on each API resource needs. The server enforces it; the browser uses it to hide buttons.
+// Which permission each action on an API resource needs. Each declaration gives its keys (server/resources/<x>.ts);
+// the server enforces them, the browser reads them in /api/docs.jsonld (pecflow:admin.permissions) to hide what the
+// user may not do.
+import type { ResourcePermissions } from './permissions';
 
-export interface ResourcePermissions {
-  view: string;
-  create: string;
-  update: string;
-  delete: string;
-  export?: string;
+export type { ResourcePermissions };
+
+/**
+ * The keys of a settings entity (spec section 6): `{prefix}.view`, `.create`, `.update`, `.delete`, `.export`.
+ * Software and credentials say `edit` where the others say `update`, and have no export.
+ */
+export function settingsPermissions(prefix: string, options: { update?: 'update' | 'edit'; export?: boolean } = {}): ResourcePermissions {
+  const update = options.update ?? 'update';
+  return {
+    view: `${prefix}.view`,
+    create: `${prefix}.create`,
+    update: `${prefix}.${update}`,
+    delete: `${prefix}.delete`,
+    ...((options.export ?? update === 'update') ? { export: `${prefix}.export` } : {}),
+  };
 }
-
-const settings = (section: string, update = 'update'): ResourcePermissions => ({
-  view: `settings.${section}.view`,
-  create: `settings.${section}.create`,
-  update: `settings.${section}.${update}`,
-  delete: `settings.${section}.delete`,
-  export: update === 'update' ? `settings.${section}.export` : undefined,
-});
-
-export const RESOURCE_PERMISSIONS: Record<string, ResourcePermissions> = {
-  holdings: settings('holdings'),
-  companies: settings('companies'),
-  shops: settings('shops'),
-  users: settings('users'),
-  roles: settings('users'),
-  mutuals: settings('mutuelles'),
-  networks: settings('mutuelles'),
-  software: settings('software', 'edit'),
-  credential_software: settings('credentials', 'edit'),
-  configs: { view: 'settings.system.view', create: 'settings.system.edit', update: 'settings.system.edit', delete: 'settings.system.edit' },
-  audit_logs: { view: 'audit.view', create: 'admin.*', update: 'admin.*', delete: 'admin.*' },
-  pec_dossiers: { view: 'pec.view', create: 'settings.pec.create', update: 'pec.edit', delete: 'delete.pec', export: 'export.pec' },
-};
 
 const ACTION_TO_KEY: Record<string, keyof ResourcePermissions> = {
   list: 'view',
@@ -44,9 +33,8 @@ const ACTION_TO_KEY: Record<string, keyof ResourcePermissions> = {
   export: 'export',
 };
 
-/** The permission a react-admin action on a resource needs; undefined when nothing restricts it. */
-export function permissionFor(resource: string | undefined, action: string): string | undefined {
-  if (!resource) return undefined;
+/** The permission a react-admin action needs among a resource's keys; undefined when nothing restricts it. */
+export function permissionFor(permissions: ResourcePermissions | undefined, action: string): string | undefined {
   const key = ACTION_TO_KEY[action];
-  return key ? RESOURCE_PERMISSIONS[resource]?.[key] : undefined;
+  return key && permissions ? permissions[key] : undefined;
 }

@@ -1,6 +1,7 @@
 // Validation of the back-office entities, with the messages of spec section 5. The forms and the API both use them.
 import { z } from 'zod';
-import { isKnownPermission } from './permissions';
+import type { Choice } from './constraints';
+import { isKnownPermission, type PermissionDefinition } from './permissions';
 import {
   booleanField,
   entityStatus,
@@ -16,8 +17,18 @@ import {
   requiredText,
   TEXT_MAX,
   tooLong,
+  USER_STATUSES,
   userStatus,
+  type UserStatus,
 } from './validation';
+
+/** Enumeration values with their French labels, in the order given. */
+export const choicesOf = <T extends string>(labels: Record<T, string>, ids: readonly T[] = Object.keys(labels) as T[]): Choice[] =>
+  ids.map((id) => ({ id, name: labels[id] }));
+
+export const STATUS_LABELS: Record<UserStatus, string> = { Active: '✅ Activé', Inactive: '❌ Désactivé', Locked: '🔒 Bloqué' };
+export const ENTITY_STATUS_CHOICES = choicesOf(STATUS_LABELS, ['Active', 'Inactive']);
+export const USER_STATUS_CHOICES = choicesOf(STATUS_LABELS, USER_STATUSES);
 
 const address = {
   street: optionalText(),
@@ -123,6 +134,13 @@ export const networkSchema = z.object({
 });
 
 export const SOFTWARE_TYPES = ['general', 'mutual', 'network', 'medical', 'billing'] as const;
+export const SOFTWARE_TYPE_LABELS: Record<(typeof SOFTWARE_TYPES)[number], string> = {
+  general: 'Général',
+  mutual: 'Mutuelle',
+  network: 'Réseau',
+  medical: 'Médical',
+  billing: 'Facturation',
+};
 /** The form offers the first three; medical and billing are accepted from the API. */
 export const SOFTWARE_FORM_TYPES = ['general', 'mutual', 'network'] as const;
 
@@ -144,6 +162,7 @@ export const softwareSchema = z.object({
 
 export const CONTEXT_TYPES = ['general', 'mutual', 'network'] as const;
 export const ENVIRONMENTS = ['production', 'test'] as const;
+export const ENVIRONMENT_LABELS: Record<(typeof ENVIRONMENTS)[number], string> = { production: 'Production', test: 'Test' };
 
 const tooLongSecret = 'Ce secret ne peut pas dépasser 255 caractères';
 
@@ -183,14 +202,21 @@ export const credentialSchema = z.object({
   displayIdentifier: optionalText(),
 });
 
-export const roleSchema = z.object({
-  name: requiredText(2, 'Le nom du rôle est requis (min. 2 caractères)', 100),
-  description: optionalText(LONG_TEXT_MAX),
-  permissions: z
-    .array(z.string({ error: 'Permission inconnue' }).refine(isKnownPermission, 'Permission inconnue'), {
-      error: 'Liste de permissions attendue',
-    })
-    .max(200, 'Trop de permissions')
-    .default([]),
-  holding: optionalReference('holdings', 'Organisation requise'),
-});
+/**
+ * A role, its keys checked against the permission catalogue (the server's, GET /api/permissions). Without one (a
+ * form whose picker offers catalogue keys only), any key is taken.
+ */
+export const roleSchemaFor = (catalogue?: readonly PermissionDefinition[]) =>
+  z.object({
+    name: requiredText(2, 'Le nom du rôle est requis (min. 2 caractères)', 100),
+    description: optionalText(LONG_TEXT_MAX),
+    permissions: z
+      .array(z.string({ error: 'Permission inconnue' }).refine((key) => !catalogue || isKnownPermission(key, catalogue), 'Permission inconnue'), {
+        error: 'Liste de permissions attendue',
+      })
+      .max(200, 'Trop de permissions')
+      .default([]),
+    holding: optionalReference('holdings', 'Organisation requise'),
+  });
+
+export const roleSchema = roleSchemaFor();

@@ -5,37 +5,20 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
-import { apiFetch } from '../dataProvider/http';
+import { useLiveEvents } from '../dataProvider/events';
+import { NOTIFICATIONS_QUERY_KEY, notificationsApi, type NotificationItem } from '../dataProvider/notifications';
 import { NOTIFICATION_DROPDOWN_SIZE } from '../domain/limits';
-import { useLiveEvents } from '../pec/liveEvents';
-
-export interface NotificationItem {
-  id: number;
-  title: string;
-  description: string | null;
-  link: string | null;
-  read: boolean;
-  createdAt: string;
-}
-
-export interface NotificationFeed {
-  member: NotificationItem[];
-  totalItems: number;
-  unreadCount: number;
-}
-
-export const NOTIFICATIONS_QUERY_KEY = ['pecflow', 'notifications'];
 
 export function NotificationBell() {
   const translate = useTranslate();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  // The live events (always on in the shell): new notifications refresh this list, robot results the PEC screens.
+  // The live events (always on in the shell): they refresh this list and whatever else an event concerns.
   useLiveEvents();
   const { data } = useQuery({
     queryKey: NOTIFICATIONS_QUERY_KEY,
-    queryFn: () => apiFetch<NotificationFeed>(`/api/notifications?itemsPerPage=${NOTIFICATION_DROPDOWN_SIZE}`),
+    queryFn: () => notificationsApi.feed(NOTIFICATION_DROPDOWN_SIZE),
     refetchInterval: 60_000,
   });
   const items = data?.member.slice(0, NOTIFICATION_DROPDOWN_SIZE) ?? [];
@@ -44,13 +27,13 @@ export function NotificationBell() {
 
   const open = async (item: NotificationItem) => {
     setAnchor(null);
-    if (!item.read) await apiFetch(`/api/notifications/${item.id}/read`, { method: 'POST' }).catch(() => undefined);
+    if (!item.read) await notificationsApi.markRead(item.id).catch(() => undefined);
     refresh();
     if (item.link) navigate(item.link);
   };
 
   const readAll = async () => {
-    await apiFetch('/api/notifications/read-all', { method: 'POST' }).catch(() => undefined);
+    await notificationsApi.markAllRead().catch(() => undefined);
     refresh();
   };
 

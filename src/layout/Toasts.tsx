@@ -1,9 +1,10 @@
 // Toasts (spec section 2): bottom right, 5 s, paused while hovered, closed on click; an optional title above the text.
 // A notification shows as soon as it is sent: several stack (the newest at the bottom, at most MAX_TOASTS, the oldest
-// dropped first), each with its own timer.
+// dropped first), each with its own timer. Beside an open drawer on a wide screen, so that they never cover its buttons.
 import { Alert, AlertTitle, Box, Grow } from '@mui/material';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useNotificationContext, useNotify, useTranslate, type NotificationPayload } from 'react-admin';
+import { useDrawerInset } from '../admin/drawerInset';
 import { TOAST_DURATION_MS } from '../domain/limits';
 
 type Severity = 'success' | 'error' | 'warning' | 'info';
@@ -21,6 +22,7 @@ export function Toasts() {
   const { notifications, setNotifications } = useNotificationContext();
   const [toasts, setToasts] = useState<ShownToast[]>([]);
   const seen = useRef(new WeakSet<NotificationPayload>());
+  const drawer = useDrawerInset();
 
   // What react-admin queued joins the stack at once and leaves its queue.
   useEffect(() => {
@@ -37,7 +39,8 @@ export function Toasts() {
       sx={{
         position: 'fixed',
         zIndex: 'snackbar',
-        right: { xs: 8, sm: 24 },
+        // Left of an open drawer where the screen leaves room for a toast (lg: 1200 px), at the bottom right otherwise.
+        right: { xs: 8, sm: 24, lg: drawer ? drawer + 24 : 24 },
         bottom: { xs: 8, sm: 24 },
         left: { xs: 8, sm: 'auto' },
         display: 'flex',

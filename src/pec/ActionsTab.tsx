@@ -4,28 +4,17 @@
 import ReceiptIcon from '@mui/icons-material/ReceiptLong';
 import SendIcon from '@mui/icons-material/Send';
 import { Box, Button, CircularProgress, Stack } from '@mui/material';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { pecApi, type PecDossierRecord } from '../dataProvider/pec';
+import type { PecDossierRecord, RunKind } from '../dataProvider/pec';
 import { formatDate } from '../domain/format';
-import { HIGHLIGHT_DURATION_MS, REFETCH_AFTER_ACTION_MS } from '../domain/limits';
+import { HIGHLIGHT_DURATION_MS } from '../domain/limits';
 import { billingButtonState, dpecButtonState, missingPrerequisites, robotStepResults, shapeRobotError, type RobotErrorView } from '../domain/pec';
 import { useToast } from '../layout/Toasts';
 import { BillingDialog } from './BillingDialog';
-import { PEC_RESOURCE, PEC_STATS_QUERY_KEY } from './liveEvents';
 import { ExecutionHistory, RobotResults, Section, StepCard, type Execution } from './RobotResults';
-import { MissingPrerequisites, useErrorText, usePecRights } from './shared';
-
-/** The list and the file again, 200 ms after an action (spec section 4). */
-export function useRefreshSoon() {
-  const queryClient = useQueryClient();
-  return () =>
-    setTimeout(() => {
-      void queryClient.invalidateQueries({ queryKey: [PEC_RESOURCE] });
-      void queryClient.invalidateQueries({ queryKey: PEC_STATS_QUERY_KEY });
-    }, REFETCH_AFTER_ACTION_MS);
-}
+import { MissingPrerequisites, useErrorText, usePecData, usePecRights, useRefreshPec } from './shared';
 
 /** True for 4 s each time `signature` changes (not on the first render). */
 function useHighlight(signature: string) {
@@ -93,10 +82,24 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
   const rights = usePecRights();
   const toast = useToast();
   const errorText = useErrorText();
-  const refreshSoon = useRefreshSoon();
-  const [starting, setStarting] = useState<'dpec' | 'billing' | undefined>();
+  const refresh = useRefreshPec();
+  const dataProvider = usePecData();
   const [billingOpen, setBillingOpen] = useState(false);
   const run = useRunOutcome(record);
+  // A robot run: the list, the file and the dashboard are refreshed 200 ms after the answer (spec section 4).
+  const start = useMutation({
+    mutationFn: (kind: RunKind) => dataProvider.pecRun({ id, kind }),
+    onSuccess: (started, kind) => {
+      run.follow(started.runId, kind);
+      if (kind === 'billing') toast.success(translate('pecflow.pec.toast.billingStarted'), translate('pecflow.pec.toast.billingStartedText'));
+    },
+    onError: (error, kind) => {
+      const shaped = shapeRobotError(errorText(error), kind);
+      toast.error(shaped.title, withTip(shaped));
+    },
+    onSettled: () => refresh.soon(),
+  });
+  const starting = start.isPending ? start.variables : undefined;
 
   const executions = (record.workflowExecutions ?? []) as Execution[];
   const steps = robotStepResults(executions);
@@ -114,21 +117,6 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
   ]);
   const highlighted = useHighlight(signature);
 
-  const start = async (kind: 'dpec' | 'billing') => {
-    setStarting(kind);
-    try {
-      const started = kind === 'dpec' ? await pecApi.startDpec(id) : await pecApi.startBilling(id);
-      run.follow(started.runId, kind);
-      if (kind === 'billing') toast.success(translate('pecflow.pec.toast.billingStarted'), translate('pecflow.pec.toast.billingStartedText'));
-    } catch (error) {
-      const shaped = shapeRobotError(errorText(error), kind);
-      toast.error(shaped.title, withTip(shaped));
-    } finally {
-      setStarting(undefined);
-      refreshSoon();
-    }
-  };
-
   const running = (label: string) => (label === 'En cours...' ? <CircularProgress size={16} color="inherit" /> : undefined);
 
   return (
@@ -140,7 +128,7 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
           variant="contained"
           size="large"
           disabled={dpec.disabled}
-          onClick={() => start('dpec')}
+          onClick={() => start.mutate('dpec')}
           startIcon={running(dpec.label) ?? <SendIcon />}
           data-testid="dpec-button"
           sx={{ flex: 1 }}
@@ -183,7 +171,7 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
         onClose={() => setBillingOpen(false)}
         onSaved={() => {
           setBillingOpen(false);
-          void start('billing');
+          start.mutate('billing');
         }}
       />
     </Stack>

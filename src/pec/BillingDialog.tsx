@@ -1,12 +1,17 @@
-// The billing dialog (spec sections 2 and 5): the software's invoice number and date, Confirm disabled until both are
-// filled; then the PATCH (merge-patch) and, once saved, the billing run.
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack, TextField } from '@mui/material';
-import { useEffect, useState } from 'react';
-import { useTranslate } from 'react-admin';
-import { pecApi, type PecDossierRecord } from '../dataProvider/pec';
+// The billing dialog (spec sections 2 and 5): the software's invoice number and date (French date picker), Confirm
+// disabled until both are filled; then the PATCH (merge-patch) and, once saved, the billing run. The one form system
+// (src/admin/AdminForm.tsx) with the shared zod schema.
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
+import { useFormState, useWatch } from 'react-hook-form';
+import { TextInput, useTranslate } from 'react-admin';
+import type { z } from 'zod';
+import { AdminForm } from '../admin/AdminForm';
+import type { PecDossierRecord } from '../dataProvider/pec';
 import { pecBillingSchema } from '../domain/pec';
 import { useToast } from '../layout/Toasts';
-import { useErrorText, useZodForm } from './shared';
+import { DateInput } from './DateInput';
+import { useErrorText, usePecData } from './shared';
 
 interface Props {
   open: boolean;
@@ -21,65 +26,54 @@ export function BillingDialog({ open, record, id, onClose, onSaved }: Props) {
   const translate = useTranslate();
   const toast = useToast();
   const errorText = useErrorText();
-  const form = useZodForm(pecBillingSchema, { numBilling: record.numBilling ?? '', dateBilling: record.dateBilling ?? '' });
-  const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    if (open) form.reset({ numBilling: record.numBilling ?? '', dateBilling: record.dateBilling ?? '' });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open]);
-
-  const filled = String(form.values.numBilling ?? '').trim() !== '' && String(form.values.dateBilling ?? '').trim() !== '';
-
-  const confirm = async () => {
-    const data = form.data;
-    if (!data) return;
-    setSaving(true);
-    try {
-      await pecApi.saveBilling(id, { numBilling: data.numBilling, dateBilling: data.dateBilling });
+  const dataProvider = usePecData();
+  const save = useMutation({
+    mutationFn: (data: z.output<typeof pecBillingSchema>) => dataProvider.pecSaveBilling({ id, data }),
+    onSuccess: () => {
       toast.success(translate('pecflow.pec.toast.billingSaved'));
       onSaved();
-    } catch (error) {
-      toast.error(translate('pecflow.pec.toast.billingSaveError'), errorText(error));
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const field = (key: 'numBilling' | 'dateBilling', type: 'text' | 'date') => (
-    <TextField
-      label={translate(`pecflow.pec.billing.${key}`)}
-      type={type}
-      required
-      fullWidth
-      value={form.values[key] ?? ''}
-      onChange={(event) => form.set(key, event.target.value)}
-      onBlur={() => form.touch(key)}
-      error={!!form.errorOf(key)}
-      helperText={form.errorOf(key)}
-      slotProps={{ inputLabel: { shrink: true } }}
-      autoFocus={key === 'numBilling'}
-    />
-  );
+    },
+    onError: (error) => toast.error(translate('pecflow.pec.toast.billingSaveError'), errorText(error)),
+  });
 
   return (
-    <Dialog open={open} onClose={saving ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="pec-billing-title">
-      <DialogTitle id="pec-billing-title">{translate('pecflow.pec.billing.title')}</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.pec.billing.text', { numero: record.numeroDossier })}</DialogContentText>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          {field('numBilling', 'text')}
-          {field('dateBilling', 'date')}
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={saving}>
-          {translate('pecflow.pec.billing.cancel')}
-        </Button>
-        <Button variant="contained" onClick={confirm} disabled={!filled || !form.valid || saving} data-testid="billing-confirm">
-          {translate('pecflow.pec.billing.confirm')}
-        </Button>
-      </DialogActions>
+    <Dialog open={open} onClose={save.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="pec-billing-title">
+      {/* Mounted with the dialog: each opening starts from the file's own invoice. */}
+      {open && (
+        <AdminForm
+          record={{ numBilling: record.numBilling ?? '', dateBilling: record.dateBilling ?? '' }}
+          schema={pecBillingSchema}
+          onSave={(values) => save.mutateAsync(pecBillingSchema.parse(values))}
+        >
+          <DialogTitle id="pec-billing-title">{translate('pecflow.pec.billing.title')}</DialogTitle>
+          <DialogContent>
+            <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.pec.billing.text', { numero: record.numeroDossier })}</DialogContentText>
+            <Stack spacing={2} sx={{ pt: 1 }}>
+              <TextInput source="numBilling" label={translate('pecflow.pec.billing.numBilling')} fullWidth autoFocus margin="none" required />
+              <DateInput source="dateBilling" label={translate('pecflow.pec.billing.dateBilling')} required />
+            </Stack>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onClose} disabled={save.isPending}>
+              {translate('pecflow.pec.billing.cancel')}
+            </Button>
+            <ConfirmButton busy={save.isPending} />
+          </DialogActions>
+        </AdminForm>
+      )}
     </Dialog>
+  );
+}
+
+/** "Confirmer": disabled until both fields are filled and valid. */
+function ConfirmButton({ busy }: { busy: boolean }) {
+  const translate = useTranslate();
+  const [numBilling, dateBilling] = useWatch({ name: ['numBilling', 'dateBilling'] });
+  const { isValid } = useFormState();
+  const filled = String(numBilling ?? '').trim() !== '' && String(dateBilling ?? '').trim() !== '';
+  return (
+    <Button type="submit" variant="contained" disabled={!filled || !isValid || busy} data-testid="billing-confirm">
+      {translate('pecflow.pec.billing.confirm')}
+    </Button>
   );
 }

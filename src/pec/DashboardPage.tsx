@@ -10,15 +10,13 @@ import { fr } from 'date-fns/locale';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Title, useGetList, useTranslate } from 'react-admin';
-import { apiFetch } from '../dataProvider/http';
-import { pecApi, pecNumericId, type PecDossierRecord, type PecStats } from '../dataProvider/pec';
+import { NOTIFICATIONS_QUERY_KEY, notificationsApi } from '../dataProvider/notifications';
+import { PEC_RESOURCE, PEC_STATS_QUERY_KEY, pecNumericId, type PecDossierRecord, type PecStats } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '../domain/format';
 import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS, ROBOT_FAILURE_WINDOW_DAYS } from '../domain/limits';
-import { dashboardFilters, pecListLink } from './filters';
+import { dashboardFilters, pecFilePath, pecListLink } from './filters';
 import { PEC_STATUSES, pecStatusLabel } from '../domain/pec';
-import { NOTIFICATIONS_QUERY_KEY, type NotificationFeed } from '../layout/NotificationBell';
-import { PEC_RESOURCE, PEC_STATS_QUERY_KEY } from './liveEvents';
-import { StatusBadge, useDossierText, useErrorText } from './shared';
+import { PecStatusBadge, useDossierText, useErrorText, usePecData } from './shared';
 
 const ROBOT_FAILURE_KINDS = ['robot_error', 'robot_timeout'];
 
@@ -30,7 +28,9 @@ const columns = (n: number) => `repeat(${n}, minmax(0, 1fr))`;
 export default function DashboardPage() {
   const translate = useTranslate();
   const errorText = useErrorText();
-  const stats = useQuery({ queryKey: PEC_STATS_QUERY_KEY, queryFn: pecApi.stats, staleTime: PEC_LIST_REFETCH_MS, refetchInterval: PEC_LIST_REFETCH_MS });
+  const dataProvider = usePecData();
+  // Under the pec_dossiers key: whatever refreshes the list refreshes these figures.
+  const stats = useQuery({ queryKey: PEC_STATS_QUERY_KEY, queryFn: () => dataProvider.pecStats(), staleTime: PEC_LIST_REFETCH_MS, refetchInterval: PEC_LIST_REFETCH_MS });
   const filters = dashboardFilters();
   const data = stats.data;
   const month = data ? format(parseISO(`${data.month}-01`), 'MMMM yyyy', { locale: fr }) : '';
@@ -65,7 +65,7 @@ export default function DashboardPage() {
             <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(2), sm: columns(4), lg: columns(8) }, gap: 1.5 }}>
               <FigureCard to={pecListLink({})} label={translate('pecflow.dashboard.all')} value={data?.total} testId="dashboard-total" />
               {PEC_STATUSES.map((status) => (
-                <FigureCard key={status} to={pecListLink(filters.status(status))} label={<StatusBadge status={status} />} value={data?.byStatus[status]} testId={`dashboard-status-${status}`} />
+                <FigureCard key={status} to={pecListLink(filters.status(status))} label={<PecStatusBadge status={status} />} value={data?.byStatus[status]} testId={`dashboard-status-${status}`} />
               ))}
             </Box>
           </Box>
@@ -147,7 +147,7 @@ function ExpiringCard({ stats, filter }: { stats: PecStats | undefined; filter: 
         {files.length > 0 && (
           <List dense disablePadding sx={{ mt: 1 }}>
             {files.map((file) => (
-              <ListItemButton key={file.id} component={RouterLink} to={`/pec?id=${pecNumericId(file)}`} divider>
+              <ListItemButton key={file.id} component={RouterLink} to={pecFilePath(pecNumericId(file)!)} divider>
                 <ListItemText
                   primary={file.numeroDossier}
                   secondary={`${text.shop(file)} · ${translate('pecflow.dashboard.expiring.until', { date: formatDate(file.datePeremption) })}`}
@@ -174,11 +174,11 @@ function FailuresCard({ stats }: { stats: PecStats | undefined }) {
   const { data: files = [] } = useGetList<PecDossierRecord & { id: string }>(PEC_RESOURCE, { filter, sort, pagination: { page: 1, perPage: 5 } });
   const { data: feed } = useQuery({
     queryKey: [...NOTIFICATIONS_QUERY_KEY, 'robot-failures'],
-    queryFn: () => apiFetch<NotificationFeed>('/api/notifications?itemsPerPage=100'),
+    queryFn: () => notificationsApi.feed(100),
     staleTime: PEC_LIST_REFETCH_MS,
   });
   const told = new Map<number, string | null>();
-  for (const item of (feed?.member ?? []) as (NotificationFeed['member'][number] & { kind?: string | null; dossierId?: number | null })[]) {
+  for (const item of feed?.member ?? []) {
     if (item.kind && ROBOT_FAILURE_KINDS.includes(item.kind) && item.dossierId && !told.has(item.dossierId)) told.set(item.dossierId, item.description);
   }
   const count = stats?.robotFailures7d ?? 0;
@@ -202,7 +202,7 @@ function FailuresCard({ stats }: { stats: PecStats | undefined }) {
             {files.map((file) => {
               const id = pecNumericId(file)!;
               return (
-                <ListItemButton key={file.id} component={RouterLink} to={`/pec?id=${id}`} divider>
+                <ListItemButton key={file.id} component={RouterLink} to={pecFilePath(id)} divider>
                   <ListItemText primary={`${file.numeroDossier} · ${text.shop(file)}`} secondary={told.get(id) ?? pecStatusLabel(file.status)} slotProps={{ secondary: { noWrap: true } }} />
                 </ListItemButton>
               );

@@ -1,43 +1,45 @@
 // "Importer": a CSV file of new requests (created as drafts, all or nothing). Shows how many were created, or the
-// lines in error with their messages.
+// lines in error with their messages. Sent with useMutation; the list and the dashboard follow at once.
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, List, ListItem, ListItemText } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { pecApi, type ImportErrors } from '../dataProvider/pec';
+import type { ImportErrors } from '../dataProvider/pec';
 import { useToast } from '../layout/Toasts';
-import { useErrorText } from './shared';
+import { useErrorText, usePecData, useRefreshPec } from './shared';
 
 type Outcome = { created: number } | { error: string; lines: NonNullable<ImportErrors['errors']> };
 
-export function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: () => void }) {
+export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const translate = useTranslate();
   const toast = useToast();
   const errorText = useErrorText();
+  const dataProvider = usePecData();
+  const refresh = useRefreshPec();
   const input = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | undefined>();
-
-  const upload = async (file: File | undefined) => {
-    if (!file) return;
-    setBusy(true);
-    setOutcome(undefined);
-    try {
-      const result = await pecApi.importCsv(await file.text());
+  const send = useMutation({
+    mutationFn: async (file: File) => dataProvider.pecImport({ csv: await file.text() }),
+    onMutate: () => setOutcome(undefined),
+    onSuccess: (result) => {
       setOutcome({ created: result.created });
       toast.success(translate('pecflow.pec.import.done'), translate('pecflow.pec.import.created', { smart_count: result.created }));
-      onImported();
-    } catch (error) {
+      void refresh.now();
+    },
+    onError: (error) => {
       const lines = ((error as { body?: ImportErrors }).body?.errors ?? []).slice(0, 200);
       // The lines are listed below: the toast keeps the first sentence.
       const message = errorText(error).split('\n')[0] ?? '';
       setOutcome({ error: message, lines });
       toast.error(translate('pecflow.pec.import.error'), message);
-    } finally {
-      setBusy(false);
+    },
+    onSettled: () => {
       if (input.current) input.current.value = '';
-    }
-  };
+    },
+  });
+  const busy = send.isPending;
+  const upload = (file: File | undefined) => file && send.mutate(file);
 
   const close = () => {
     setOutcome(undefined);

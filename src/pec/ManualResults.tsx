@@ -1,16 +1,20 @@
 // "Ajouter des informations": the robot's results entered by hand (spec sections 2, 5 and 7), as the callbacks the
 // robot would post: scraping (patient and devices), dpec (agreement and amounts), billing. Only for a file that has
 // an externalId ("Dossier non initialisé" otherwise). Prices accept "1 450,50", at most 2 decimals; messages one per
-// line; checked on every change by the same schemas as the server; submit disabled while invalid.
-import { Alert, AlertTitle, Box, Button, FormControlLabel, MenuItem, Stack, Switch, Tab, Tabs, TextField, Typography } from '@mui/material';
-import { useState, type ChangeEvent } from 'react';
-import { useTranslate } from 'react-admin';
-import { pecApi, type PecDossierRecord } from '../dataProvider/pec';
+// line; checked on every change by the same schemas as the server (the one form system, src/admin/AdminForm.tsx); submit
+// disabled while invalid. Sent with useMutation; the file, list and dashboard are refreshed 200 ms later.
+import { Alert, AlertTitle, Box, Button, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useFormState } from 'react-hook-form';
+import { BooleanInput, SelectInput, TextInput, useTranslate } from 'react-admin';
+import { AdminForm } from '../admin/AdminForm';
+import type { PecDossierRecord } from '../dataProvider/pec';
 import { TEXTAREA_ROWS } from '../domain/limits';
 import { CALLBACK_MESSAGES, CALLBACK_SCHEMAS, CALLBACK_TYPES, type CallbackType } from '../domain/pec';
 import { useToast } from '../layout/Toasts';
-import { useRefreshSoon } from './ActionsTab';
-import { FormBox, nest, statusOf, useErrorText, usePecRights, useZodForm } from './shared';
+import { DateInput } from './DateInput';
+import { statusOf, useErrorText, usePecData, usePecRights, useRefreshPec } from './shared';
 
 type Kind = 'text' | 'price' | 'date' | 'yesno' | 'textarea';
 interface FieldDef {
@@ -66,11 +70,17 @@ const FORMS: Record<CallbackType, Group[]> = {
   billing: [{ fields: [{ key: 'date_facturation_effective', kind: 'date' }] }],
 };
 
-const emptyValues = (type: CallbackType) => ({
-  success: true,
-  messages: '',
-  ...Object.fromEntries(FORMS[type].flatMap((g) => g.fields.map((f) => [f.key, f.initial ?? '']))),
-});
+/** The form's first values, nested as the callback body ("appareil.droit.marque" is appareil -> droit -> marque). */
+function emptyValues(type: CallbackType, externalId: string) {
+  const values: Record<string, unknown> = { id_pecflow: externalId, success: true, messages: '' };
+  for (const { key, initial } of FORMS[type].flatMap((g) => g.fields)) {
+    const path = key.split('.');
+    let node = values;
+    for (const part of path.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+    node[path[path.length - 1]!] = initial ?? '';
+  }
+  return values;
+}
 
 export function ManualResults({ record }: { record: PecDossierRecord }) {
   const translate = useTranslate();
@@ -100,100 +110,105 @@ function CallbackForm({ type, externalId }: { type: CallbackType; externalId: st
   const toast = useToast();
   const errorText = useErrorText();
   const rights = usePecRights();
-  const refreshSoon = useRefreshSoon();
-  const [saving, setSaving] = useState(false);
-  const form = useZodForm(CALLBACK_SCHEMAS[type], emptyValues(type), (values) => nest({ ...values, id_pecflow: externalId }));
-  const disabled = !rights.run || saving;
+  const refresh = useRefreshPec();
+  const dataProvider = usePecData();
+  // After a save the form starts again from its first values.
+  const [round, setRound] = useState(0);
+  const initial = useMemo(() => emptyValues(type, externalId), [type, externalId]);
   const typeLabel = translate(`pecflow.pec.manual.types.${type}`);
-
-  const submit = async () => {
-    if (!form.data) return;
-    setSaving(true);
-    try {
-      const saved = await pecApi.sendCallback(type, form.data as Record<string, unknown>);
+  const send = useMutation({
+    mutationFn: (data: Record<string, unknown>) => dataProvider.pecCallback({ type, data }),
+    onSuccess: (saved) => {
       toast.success(
         translate('pecflow.pec.manual.saved', { type: typeLabel }),
         translate('pecflow.pec.manual.savedText', { id: saved.executionId, ms: Math.round(saved.processing_time * 1000) }),
       );
-      form.reset(emptyValues(type));
-      refreshSoon();
-    } catch (error) {
+      setRound((r) => r + 1);
+    },
+    onError: (error) => {
       const status = statusOf(error);
       const title = status === 403 ? CALLBACK_MESSAGES.forbidden : status === 404 ? CALLBACK_MESSAGES.notFound : translate('pecflow.pec.manual.error', { type });
       toast.error(title, errorText(error));
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    onSettled: () => refresh.soon(),
+  });
+  const disabled = !rights.run || send.isPending;
 
   const field = ({ key, kind, label }: FieldDef) => {
     const common = {
+      source: key,
       label: translate(`pecflow.pec.manual.fields.${label ?? key}`),
-      value: String(form.values[key] ?? ''),
-      onChange: (event: ChangeEvent<HTMLInputElement>) => form.set(key, event.target.value),
-      onBlur: () => form.touch(key),
-      error: !!form.errorOf(key),
-      helperText: form.errorOf(key),
-      size: 'small' as const,
-      fullWidth: true,
       disabled,
-      slotProps: { inputLabel: { shrink: true }, htmlInput: { 'data-field': key, ...(kind === 'price' ? { inputMode: 'decimal' as const } : {}) } },
+      fullWidth: true,
+      size: 'small' as const,
+      margin: 'none' as const,
     };
+    const attributes = { 'data-field': key };
     if (kind === 'yesno') {
-      return (
-        <TextField key={key} select {...common}>
-          <MenuItem value="">
-            <em>{translate('pecflow.pec.manual.unknown')}</em>
-          </MenuItem>
-          <MenuItem value="oui">{translate('pecflow.pec.results.yes')}</MenuItem>
-          <MenuItem value="non">{translate('pecflow.pec.results.no')}</MenuItem>
-        </TextField>
-      );
+      const choices = [
+        { id: 'oui', name: translate('pecflow.pec.results.yes') },
+        { id: 'non', name: translate('pecflow.pec.results.no') },
+      ];
+      return <SelectInput key={key} {...common} choices={choices} emptyText="pecflow.pec.manual.unknown" inputProps={attributes} />;
     }
-    if (kind === 'textarea') return <TextField key={key} multiline minRows={2} {...common} sx={{ gridColumn: '1 / -1' }} />;
-    return <TextField key={key} type={kind === 'date' ? 'date' : 'text'} placeholder={kind === 'price' ? '1 450,50' : undefined} {...common} />;
+    if (kind === 'date') return <DateInput key={key} source={key} label={common.label} disabled={disabled} inputProps={attributes} />;
+    if (kind === 'textarea') return <TextInput key={key} {...common} multiline minRows={2} sx={{ gridColumn: '1 / -1' }} inputProps={attributes} />;
+    return (
+      <TextInput
+        key={key}
+        {...common}
+        placeholder={kind === 'price' ? '1 450,50' : undefined}
+        inputProps={{ ...attributes, ...(kind === 'price' ? { inputMode: 'decimal' } : {}) }}
+      />
+    );
   };
 
   return (
-    <FormBox onSubmit={() => void submit()} testId={`callback-form-${type}`}>
-      {!rights.run && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          {translate('pecflow.pec.manual.noRight')}
-        </Alert>
-      )}
-      <FormControlLabel
-        control={<Switch checked={form.values.success === true} onChange={(event) => form.set('success', event.target.checked)} disabled={disabled} />}
-        label={translate('pecflow.pec.manual.success')}
-        sx={{ mb: 1 }}
-      />
-      <Stack spacing={2}>
-        {FORMS[type].map((group, index) => (
-          <Box key={index}>
-            {group.title && (
-              <Typography variant="body2" fontWeight={700} sx={{ mb: 1 }}>
-                {translate(`pecflow.pec.manual.groups.${group.title}`)}
-              </Typography>
-            )}
-            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 1.5 }}>{group.fields.map(field)}</Box>
-          </Box>
-        ))}
-        <TextField
-          label={translate('pecflow.pec.manual.messages')}
-          helperText={form.errorOf('messages') ?? translate('pecflow.pec.manual.messagesHelp')}
-          error={!!form.errorOf('messages')}
-          multiline
-          minRows={TEXTAREA_ROWS}
-          value={String(form.values.messages ?? '')}
-          onChange={(event) => form.set('messages', event.target.value)}
-          disabled={disabled}
-          fullWidth
-        />
-      </Stack>
-      <Stack direction="row" justifyContent="flex-end" sx={{ mt: 2 }}>
-        <Button type="submit" variant="contained" disabled={disabled || !form.valid} data-testid="callback-submit">
-          {translate('pecflow.pec.manual.submit')}
-        </Button>
-      </Stack>
-    </FormBox>
+    <AdminForm key={round} record={initial} schema={CALLBACK_SCHEMAS[type]} onSave={(values) => send.mutateAsync(CALLBACK_SCHEMAS[type].parse(values))}>
+      <Box data-testid={`callback-form-${type}`}>
+        {!rights.run && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {translate('pecflow.pec.manual.noRight')}
+          </Alert>
+        )}
+        <BooleanInput source="success" label={translate('pecflow.pec.manual.success')} disabled={disabled} helperText={false} sx={{ mb: 1 }} />
+        <Stack spacing={2}>
+          {FORMS[type].map((group, index) => (
+            <Box key={index}>
+              {group.title && (
+                <Typography variant="body2" fontWeight={700} sx={{ mb: 1 }}>
+                  {translate(`pecflow.pec.manual.groups.${group.title}`)}
+                </Typography>
+              )}
+              <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 1.5 }}>{group.fields.map(field)}</Box>
+            </Box>
+          ))}
+          <TextInput
+            source="messages"
+            label={translate('pecflow.pec.manual.messages')}
+            helperText={translate('pecflow.pec.manual.messagesHelp')}
+            multiline
+            minRows={TEXTAREA_ROWS}
+            disabled={disabled}
+            fullWidth
+            margin="none"
+          />
+        </Stack>
+        <Stack direction="row" justifyContent="flex-end" sx={{ mt: 2 }}>
+          <SubmitButton disabled={disabled} />
+        </Stack>
+      </Box>
+    </AdminForm>
+  );
+}
+
+/** "Enregistrer le résultat", disabled while the form is invalid. */
+function SubmitButton({ disabled }: { disabled: boolean }) {
+  const translate = useTranslate();
+  const { isValid } = useFormState();
+  return (
+    <Button type="submit" variant="contained" disabled={disabled || !isValid} data-testid="callback-submit">
+      {translate('pecflow.pec.manual.submit')}
+    </Button>
   );
 }

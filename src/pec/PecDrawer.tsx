@@ -1,25 +1,24 @@
-// The PEC drawer (spec section 2): on the right; view mode with three tabs starting on "Actions DPEC", create mode with
-// the one tab "Informations PEC"; deletion behind the confirmation "Cette action est irréversible.".
-import CloseIcon from '@mui/icons-material/Close';
+// The PEC drawer (spec section 2) in the one drawer frame (src/admin/DrawerFrame.tsx): on the right; view mode with
+// three tabs starting on "Actions DPEC", create mode with the one tab "Informations PEC"; deletion behind the
+// confirmation "Cette action est irréversible.". The file number in the title never breaks at its hyphens.
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
-import { Alert, Box, Button, Drawer, IconButton, Skeleton, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { Alert, Box, Button, Skeleton, Tab, Tabs } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
-import { useGetOne, useTranslate } from 'react-admin';
-import { pecApi, pecIri, type PecDossierRecord } from '../dataProvider/pec';
+import { useState } from 'react';
+import { Confirm, useDelete, useGetOne, useTranslate } from 'react-admin';
+import { PEC_RESOURCE, pecIri, type PecDossierRecord } from '../dataProvider/pec';
+import { DrawerFrame } from '../admin/DrawerFrame';
 import { useToast } from '../layout/Toasts';
-import { ConfirmDelete } from '../settings/ConfirmDelete';
 import { ActionsTab } from './ActionsTab';
-import { PEC_RESOURCE, PEC_STATS_QUERY_KEY } from './liveEvents';
 import { ManualResults } from './ManualResults';
 import type { DrawerTarget } from './PecPage';
 import { PecForm } from './PecForm';
-import { StatusBadge, useDossierText, useErrorText, usePecRights } from './shared';
+import { PecStatusBadge, useDossierText, useErrorText, usePecRights, useRefreshPec } from './shared';
 
 const MINUTE = 60_000;
 const RUN_POLL_MS = 5_000;
 /** The getOne cache key of a full file (the list's records, without devices or executions, have none). */
-export const ITEM_META = { view: 'item' };
+const ITEM_META = { view: 'item' };
 
 interface Props {
   open: boolean;
@@ -29,63 +28,38 @@ interface Props {
 }
 
 export function PecDrawer({ open, target, onClose, onCreated }: Props) {
+  if (target === 'create') return <CreateDrawer open={open} onClose={onClose} onCreated={onCreated} />;
+  if (target !== undefined) return <ViewDrawer key={target} open={open} id={target} onClose={onClose} />;
+  return null;
+}
+
+/** The drawer is wider than a settings record's: the actions tab shows two devices side by side. */
+const FRAME = { width: 820, testId: 'pec-drawer' };
+/** The tabs under the title. */
+const TABS_SX = { px: { xs: 2, sm: 3 }, borderBottom: 1, borderColor: 'divider' };
+
+function CreateDrawer({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (id: number) => void }) {
+  const translate = useTranslate();
   return (
-    <Drawer
-      anchor="right"
+    <DrawerFrame
+      {...FRAME}
       open={open}
       onClose={onClose}
-      slotProps={{ paper: { sx: { width: { xs: '100%', md: 820 }, maxWidth: '100%' }, 'data-testid': 'pec-drawer' } as object }}
+      title={translate('pecflow.pec.drawer.createTitle')}
+      banner={
+        <Tabs value="patient" sx={TABS_SX}>
+          <Tab value="patient" label={translate('pecflow.pec.drawer.tabs.patient')} />
+        </Tabs>
+      }
     >
-      {target === 'create' ? (
-        <CreateContent onClose={onClose} onCreated={onCreated} />
-      ) : target !== undefined ? (
-        <ViewContent key={target} id={target} onClose={onClose} />
-      ) : null}
-    </Drawer>
-  );
-}
-
-function Header({ title, children, onClose }: { title: ReactNode; children?: ReactNode; onClose: () => void }) {
-  const translate = useTranslate();
-  return (
-    <Stack direction="row" alignItems="flex-start" justifyContent="space-between" spacing={1} sx={{ px: 3, pt: 2.5, pb: 1.5, borderBottom: 1, borderColor: 'divider' }}>
-      <Box sx={{ minWidth: 0 }}>{title}</Box>
-      <Stack direction="row" spacing={1} alignItems="center">
-        {children}
-        <IconButton onClick={onClose} aria-label={translate('pecflow.pec.drawer.close')} edge="end">
-          <CloseIcon />
-        </IconButton>
-      </Stack>
-    </Stack>
-  );
-}
-
-function CreateContent({ onClose, onCreated }: { onClose: () => void; onCreated: (id: number) => void }) {
-  const translate = useTranslate();
-  const title = translate('pecflow.pec.drawer.createTitle');
-  return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }} role="dialog" aria-label={title}>
-      <Header
-        title={
-          <Typography variant="h6" component="h2" fontWeight={700}>
-            {title}
-          </Typography>
-        }
-        onClose={onClose}
-      />
-      <Tabs value="patient" sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}>
-        <Tab value="patient" label={translate('pecflow.pec.drawer.tabs.patient')} />
-      </Tabs>
-      <Box sx={{ p: 3, overflowY: 'auto' }}>
-        <PecForm mode="create" onCreated={onCreated} onCancel={onClose} />
-      </Box>
-    </Box>
+      <PecForm mode="create" onCreated={onCreated} onCancel={onClose} />
+    </DrawerFrame>
   );
 }
 
 type TabKey = 'actions' | 'add' | 'initial';
 
-function ViewContent({ id, onClose }: { id: number; onClose: () => void }) {
+function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose: () => void }) {
   const translate = useTranslate();
   const text = useDossierText();
   const errorText = useErrorText();
@@ -109,35 +83,37 @@ function ViewContent({ id, onClose }: { id: number; onClose: () => void }) {
       },
     },
   );
-  const title = record ? translate('pecflow.pec.drawer.viewTitle', { numero: record.numeroDossier }) : translate('pecflow.pec.drawer.loading');
+  const ready = !!record && !isPending && !isPlaceholderData;
 
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }} role="dialog" aria-label={title}>
-      <Header
-        title={
+    <DrawerFrame
+      {...FRAME}
+      open={open}
+      onClose={onClose}
+      title={record ? translate('pecflow.pec.drawer.viewTitle', { numero: record.numeroDossier }) : translate('pecflow.pec.drawer.loading')}
+      subtitle={record && `${text.shop(record)} · ${text.network(record)} · ${text.mutual(record)}`}
+      actions={
+        record && (
           <>
-            <Stack direction="row" spacing={1.5} alignItems="center" flexWrap="wrap" useFlexGap>
-              <Typography variant="h6" component="h2" fontWeight={700} data-testid="pec-drawer-title">
-                {title}
-              </Typography>
-              {record && <StatusBadge status={record.status} />}
-            </Stack>
-            {record && (
-              <Typography variant="body2" color="text.secondary" noWrap>
-                {text.shop(record)} · {text.network(record)} · {text.mutual(record)}
-              </Typography>
-            )}
+            <PecStatusBadge status={record.status} />
+            <DeleteAction record={record} id={id} onDeleted={onClose} />
           </>
-        }
-        onClose={onClose}
-      >
-        {record && <DeleteAction record={record} id={id} onDeleted={onClose} />}
-      </Header>
-
+        )
+      }
+      banner={
+        ready &&
+        !error && (
+          <Tabs value={tab} onChange={(_event, value: TabKey) => setTab(value)} variant="scrollable" sx={TABS_SX}>
+            <Tab value="actions" label={translate('pecflow.pec.drawer.tabs.actions')} />
+            <Tab value="add" label={translate('pecflow.pec.drawer.tabs.add')} />
+            <Tab value="initial" label={translate('pecflow.pec.drawer.tabs.initial')} />
+          </Tabs>
+        )
+      }
+    >
       {error ? (
         <Alert
           severity="error"
-          sx={{ m: 3 }}
           action={
             (error as { status?: number }).status !== 404 && (
               <Button color="inherit" size="small" onClick={() => refetch()}>
@@ -148,64 +124,60 @@ function ViewContent({ id, onClose }: { id: number; onClose: () => void }) {
         >
           {errorText(error)}
         </Alert>
-      ) : isPending || isPlaceholderData || !record ? (
-        <Box sx={{ p: 3 }}>
-          {Array.from({ length: 6 }, (_, i) => (
-            <Skeleton key={i} height={56} />
-          ))}
-        </Box>
+      ) : !ready ? (
+        Array.from({ length: 6 }, (_, i) => <Skeleton key={i} height={56} />)
       ) : (
-        <>
-          <Tabs value={tab} onChange={(_event, value: TabKey) => setTab(value)} variant="scrollable" sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}>
-            <Tab value="actions" label={translate('pecflow.pec.drawer.tabs.actions')} />
-            <Tab value="add" label={translate('pecflow.pec.drawer.tabs.add')} />
-            <Tab value="initial" label={translate('pecflow.pec.drawer.tabs.initial')} />
-          </Tabs>
-          <Box sx={{ p: 3, overflowY: 'auto', flex: 1 }} role="tabpanel">
-            {tab === 'actions' && <ActionsTab record={record} id={id} />}
-            {tab === 'add' && <ManualResults record={record} />}
-            {tab === 'initial' && <PecForm mode="view" record={record} />}
-          </Box>
-        </>
+        <Box role="tabpanel">
+          {tab === 'actions' && <ActionsTab record={record} id={id} />}
+          {tab === 'add' && <ManualResults record={record} />}
+          {tab === 'initial' && <PecForm mode="view" record={record} />}
+        </Box>
       )}
-    </Box>
+    </DrawerFrame>
   );
 }
 
-/** "Supprimer" (delete.pec), behind the confirmation. */
+/** "Supprimer" (delete.pec), behind the confirmation "Cette action est irréversible.". */
 function DeleteAction({ record, id, onDeleted }: { record: PecDossierRecord; id: number; onDeleted: () => void }) {
   const translate = useTranslate();
   const rights = usePecRights();
   const toast = useToast();
   const errorText = useErrorText();
+  const refresh = useRefreshPec();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const [remove, { isPending }] = useDelete(
+    PEC_RESOURCE,
+    { id: pecIri(id), previousData: record },
+    {
+      onSuccess: () => {
+        toast.success(translate('pecflow.pec.toast.deleted'), translate('pecflow.pec.toast.deletedText'));
+        setConfirming(false);
+        onDeleted();
+        queryClient.removeQueries({ queryKey: [PEC_RESOURCE, 'getOne', { id: pecIri(id), meta: ITEM_META }] });
+        void refresh.now();
+      },
+      onError: (error) => toast.error(translate('pecflow.pec.toast.deleteError'), errorText(error)),
+    },
+  );
   if (!rights.remove) return null;
-
-  const remove = async () => {
-    setBusy(true);
-    try {
-      await pecApi.remove(id);
-      toast.success(translate('pecflow.pec.toast.deleted'), translate('pecflow.pec.toast.deletedText'));
-      setConfirming(false);
-      onDeleted();
-      queryClient.removeQueries({ queryKey: [PEC_RESOURCE, 'getOne', { id: pecIri(id), meta: ITEM_META }] });
-      void queryClient.invalidateQueries({ queryKey: [PEC_RESOURCE] });
-      void queryClient.invalidateQueries({ queryKey: PEC_STATS_QUERY_KEY });
-    } catch (error) {
-      toast.error(translate('pecflow.pec.toast.deleteError'), errorText(error));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <>
       <Button color="error" startIcon={<DeleteIcon />} onClick={() => setConfirming(true)} disabled={!!record.runInProgress}>
         {translate('pecflow.pec.drawer.delete')}
       </Button>
-      <ConfirmDelete open={confirming} busy={busy} onConfirm={remove} onCancel={() => setConfirming(false)} />
+      <Confirm
+        isOpen={confirming}
+        loading={isPending}
+        title="pecflow.settings.confirm.title"
+        content="pecflow.settings.confirm.text"
+        confirm="pecflow.settings.confirm.confirm"
+        cancel="pecflow.settings.confirm.cancel"
+        confirmColor="warning"
+        onConfirm={() => remove()}
+        onClose={() => setConfirming(false)}
+      />
     </>
   );
 }

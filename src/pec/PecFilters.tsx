@@ -10,8 +10,9 @@ import { useEffect, useState } from 'react';
 import { useListContext, useTranslate } from 'react-admin';
 import { formatDate } from '../domain/format';
 import { PEC_STATUSES } from '../domain/pec';
-import { dayBound } from './filters';
-import { StatusBadge } from './shared';
+import { DatePickerField, INVALID_DAY } from './DateInput';
+import { dayBound, DEFAULT_SORT } from './filters';
+import { PecStatusBadge } from './shared';
 
 /** The sort fields of spec section 2. */
 export const SORT_FIELDS = ['createdAt', 'numeroDossier', 'totalTtc', 'status', 'dateValidation'] as const;
@@ -30,7 +31,7 @@ export function PecFilters() {
   const translate = useTranslate();
   const { filterValues, setFilters, sort, setSort } = useListContext();
   const created = isRange(filterValues.createdAt) ? filterValues.createdAt : {};
-  const customSort = sort.field !== 'createdAt' || sort.order !== 'DESC';
+  const customSort = sort.field !== DEFAULT_SORT.field || sort.order !== DEFAULT_SORT.order;
   const [more, setMore] = useState(() => !!(created.after || created.before) || customSort);
 
   // Search: typed here at once, sent after the pause (react-admin's debounce, page back to 1).
@@ -46,7 +47,8 @@ export function PecFilters() {
     setFilters(next, undefined, debounce);
   };
 
-  const setCreated = (bound: 'after' | 'before', date: string) => change('createdAt', { ...created, [bound]: date ? dayBound(date, bound) : undefined });
+  // A date still being typed changes nothing.
+  const setCreated = (bound: 'after' | 'before', date: string) => date !== INVALID_DAY && change('createdAt', { ...created, [bound]: date ? dayBound(date, bound) : undefined });
   const sortFields: string[] = SORT_FIELDS.includes(sort.field as never) ? [...SORT_FIELDS] : [...SORT_FIELDS, sort.field];
   const extra = Object.entries(filterValues).filter(([key]) => !PANEL_FILTERS.has(key));
   const anything = Object.keys(filterValues).length > 0 || customSort;
@@ -54,7 +56,7 @@ export function PecFilters() {
   const clear = () => {
     setSearch('');
     setFilters({}, {}, false);
-    setSort({ field: 'createdAt', order: 'DESC' });
+    setSort(DEFAULT_SORT);
   };
 
   return (
@@ -84,7 +86,7 @@ export function PecFilters() {
           <MenuItem value="">{translate('pecflow.pec.filters.allStatuses')}</MenuItem>
           {PEC_STATUSES.map((status) => (
             <MenuItem key={status} value={status}>
-              <StatusBadge status={status} />
+              <PecStatusBadge status={status} />
             </MenuItem>
           ))}
         </TextField>
@@ -103,15 +105,11 @@ export function PecFilters() {
         <Paper variant="outlined" sx={{ p: 2, mt: 1.5 }} data-testid="pec-more-filters">
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} alignItems={{ sm: 'center' }} flexWrap="wrap" useFlexGap>
             {(['after', 'before'] as const).map((bound) => (
-              <TextField
+              <DatePickerField
                 key={bound}
-                type="date"
-                size="small"
                 label={translate(bound === 'after' ? 'pecflow.pec.filters.dateFrom' : 'pecflow.pec.filters.dateTo')}
                 value={day(created[bound])}
-                onChange={(event) => setCreated(bound, event.target.value)}
-                fullWidth={false}
-                slotProps={{ inputLabel: { shrink: true } }}
+                onChange={(date) => setCreated(bound, date)}
               />
             ))}
             <TextField

@@ -1,13 +1,16 @@
 // The file's form (spec sections 2, 3 and 5): created in the drawer ("Informations PEC"), read-only in view mode
-// ("Informations initiales"), editable there with pec.edit. The mutual select waits for a network, is reset when the
-// network changes and offers that network's mutuals only; the Itelis / Santéclair notice; "Prérequis manquants".
-import { Alert, Box, Button, MenuItem, Stack, TextField } from '@mui/material';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, type ComponentProps } from 'react';
-import { useTranslate } from 'react-admin';
+// ("Informations initiales"), editable there with pec.edit. The one form system (src/admin/AdminForm.tsx: react-admin's
+// <Form>, the shared zod schema checked on every change), as the settings forms; saved with useCreate / useUpdate. The reference lists are react-admin lists
+// (useGetList): the mutual select waits for a network, is reset when the network changes and offers that network's
+// mutuals only; the Itelis / Santéclair notice; "Prérequis manquants".
+import { Alert, Box, Button, Stack, TextField } from '@mui/material';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useFormContext, useFormState, useWatch } from 'react-hook-form';
+import { SelectInput, TextInput, useCreate, useGetList, useTranslate, useUpdate, type RaRecord } from 'react-admin';
 import { z } from 'zod';
+import { AdminForm, violationsOf } from '../admin/AdminForm';
 import { readAuthStore } from '../authProvider/session';
-import { pecApi, type OptionRecord, type PecDossierRecord } from '../dataProvider/pec';
+import { PEC_RESOURCE, pecIri, pecNumericId, type PecBody, type PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '../domain/format';
 import { idFromReference, iriOf } from '../domain/iri';
 import { TEXTAREA_ROWS } from '../domain/limits';
@@ -21,49 +24,67 @@ import {
   pecStatusLabel,
 } from '../domain/pec';
 import { useToast } from '../layout/Toasts';
-import { PEC_RESOURCE, PEC_STATS_QUERY_KEY } from './liveEvents';
-import { FormBox, MissingPrerequisites, useDossierText, useErrorText, usePecRights, useZodForm } from './shared';
+import { MissingPrerequisites, useDossierText, useErrorText, usePecRights, useRefreshPec } from './shared';
 
 const MINUTE = 60_000;
-const optionKey = (...parts: unknown[]) => ['pecflow', 'pec-options', ...parts];
 const editSchema = pecFormSchema.extend({ status: z.string().optional() });
 
+/** A network, centre or mutual as the Hydra provider reads it (id: the IRI, originId: the number). */
+type ReferenceRecord = RaRecord & { originId?: string; name: string; status?: string; network?: unknown; networkId?: number | null };
+interface Choice {
+  id: number;
+  name: string;
+}
+
+/** Every record of a reference list (pagination=false), by name. */
+const WHOLE_LIST = { pagination: { page: 1, perPage: 1000 }, sort: { field: 'name', order: 'ASC' as const } };
+
+/** Active records (and the file's own, even inactive) as select choices by their numeric id. */
+function choicesOf(records: ReferenceRecord[] | undefined, keep?: number): Choice[] {
+  return (records ?? [])
+    .map((r) => ({ id: pecNumericId(r)!, name: r.name, status: r.status }))
+    .filter((c) => c.status === undefined || c.status === 'Active' || c.id === keep)
+    .map(({ id, name }) => ({ id, name }));
+}
+
 /** The reference lists of the form, with the spec's cache times (section 9). */
-function useOptions(networkId: number | undefined, enabled: boolean) {
+function useOptions(networkId: number | undefined, record: PecDossierRecord | undefined) {
   const translate = useTranslate();
   const toast = useToast();
   const errorText = useErrorText();
   const holdingId = readAuthStore().user?.holdingId ?? undefined;
   // The networks are read only for a user of an organisation; a 403 gives an empty list (spec section 6).
-  const networks = useQuery({
-    queryKey: optionKey('networks', holdingId),
-    queryFn: () => pecApi.networks(holdingId!).catch((error) => ((error as { status?: number }).status === 403 ? [] : Promise.reject(error))),
-    enabled: enabled && !!holdingId,
-    staleTime: 10 * MINUTE,
-    gcTime: 10 * MINUTE,
-  });
-  const shops = useQuery({ queryKey: optionKey('shops'), queryFn: pecApi.shops, enabled, staleTime: 10 * MINUTE, gcTime: 10 * MINUTE, retry: 2 });
-  const mutuals = useQuery({
-    queryKey: optionKey('mutuals', networkId),
-    queryFn: () => pecApi.mutuals(networkId!),
-    enabled: enabled && !!networkId,
-    staleTime: 5 * MINUTE,
-    retry: 2,
-  });
+  const networks = useGetList<ReferenceRecord>(
+    'networks',
+    { ...WHOLE_LIST, filter: { holdingId, pagination: false } },
+    { enabled: !!holdingId, staleTime: 10 * MINUTE, gcTime: 10 * MINUTE },
+  );
+  const shops = useGetList<ReferenceRecord>('shops', { ...WHOLE_LIST, filter: { pagination: false } }, { staleTime: 10 * MINUTE, gcTime: 10 * MINUTE, retry: 2 });
+  const mutuals = useGetList<ReferenceRecord>(
+    'mutuals',
+    { ...WHOLE_LIST, filter: { 'network.id': networkId, pagination: false } },
+    { enabled: !!networkId, staleTime: 5 * MINUTE, retry: 2 },
+  );
   useEffect(() => {
     if (shops.error) toast.error(translate('pecflow.pec.form.shopsError', { message: errorText(shops.error) }));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [shops.error]);
+
+  // The file's own network stays listed even when the list has not got it (a user with no organisation loads none).
+  const networkChoices = choicesOf(networks.data, record?.network?.id);
+  if (record?.network && !networkChoices.some((n) => n.id === record.network!.id)) networkChoices.push({ id: record.network.id, name: record.network.name ?? '' });
   // The API filters by network; the list is filtered again here (spec section 7).
-  const mutualsOfNetwork = (mutuals.data ?? []).filter((m) => {
-    const ref = m.network && typeof m.network === 'object' ? m.network.id : (m.networkId ?? idFromReference(m.network, 'networks'));
+  const ofNetwork = (mutuals.data ?? []).filter((m) => {
+    const ref = m.network && typeof m.network === 'object' ? pecNumericId(m.network as RaRecord) : (m.networkId ?? idFromReference(m.network, 'networks'));
     return ref === networkId;
   });
-  return { holdingId, networks: networks.data ?? [], shops: shops.data ?? [], mutuals: mutualsOfNetwork, mutualsLoading: mutuals.isFetching };
+  return {
+    holdingId,
+    networks: networkChoices,
+    shops: choicesOf(shops.data, record?.shop?.id),
+    mutuals: networkId ? choicesOf(ofNetwork, record?.mutual?.id) : [],
+  };
 }
-
-const activeOr = (options: OptionRecord[], keep: unknown) => options.filter((o) => o.status === undefined || o.status === 'Active' || o.id === keep);
-const asId = (value: unknown) => (value === '' || value === undefined || value === null ? '' : Number(value));
 
 interface Props {
   mode: 'create' | 'view';
@@ -142,39 +163,29 @@ function initialValues(record?: PecDossierRecord) {
 /** API violation paths -> form fields. */
 const FIELD_OF_PATH: Record<string, string> = { shop: 'shopId', mutual: 'mutualId', network: 'networkId' };
 
+/** A refused save whose violations name the form's fields (shopId...), not the API's (shop...). */
+function onFormFields(error: unknown): unknown {
+  const violations = violationsOf(error);
+  if (!violations) return error;
+  return { body: { violations: Object.entries(violations).map(([path, message]) => ({ propertyPath: FIELD_OF_PATH[path] ?? path, message })) } };
+}
+
 /** Creation (no record) or edit of a file. */
 function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord; onCreated?: (id: number) => void; onDone?: () => void }) {
   const translate = useTranslate();
   const toast = useToast();
   const errorText = useErrorText();
-  const rights = usePecRights();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshPec();
+  const [create] = useCreate();
+  const [update] = useUpdate();
   const creating = !record;
-  const form = useZodForm(creating ? pecFormSchema : editSchema, initialValues(record));
-  const networkId = form.values.networkId === '' ? undefined : Number(form.values.networkId);
-  const options = useOptions(networkId, true);
-  const [saving, setSaving] = useState(false);
+  const initial = useMemo(() => initialValues(record), [record]);
+  const schema = creating ? pecFormSchema : editSchema;
 
-  // The file's own network stays listed even when the list has not got it (a user with no organisation loads none).
-  const listed = activeOr(options.networks, record?.network?.id);
-  const networks = record?.network && !listed.some((n) => n.id === record.network!.id) ? [...listed, { ...record.network, name: record.network.name ?? '' }] : listed;
-  const network = networks.find((n) => n.id === networkId) ?? (record?.network?.id === networkId ? record?.network : undefined);
-  const missing = missingPrerequisites({
-    numeroDossierAssure: String(form.values.numeroDossierAssure ?? ''),
-    numeroDevisAssure: String(form.values.numeroDevisAssure ?? ''),
-    mutual: form.values.mutualId === '' ? null : form.values.mutualId,
-  });
-  const statuses = useMemo(() => {
-    if (!record || !isPecStatus(record.status)) return [];
-    return [record.status, ...MANUAL_TRANSITIONS[record.status].filter((s) => s !== 'paid' || rights.pay)];
-  }, [record, rights.pay]);
-
-  const submit = async () => {
-    form.submitAttempted();
-    const data = form.data;
-    if (!data) return;
-    setSaving(true);
-    const body = {
+  const save = async (values: Record<string, unknown>) => {
+    // The form keeps what was typed; the body is the schema's output (trimmed texts, numeric ids).
+    const data = editSchema.parse(values);
+    const body: PecBody = {
       numeroDossier: data.numeroDossier ?? undefined,
       shop: iriOf('shops', data.shopId),
       network: iriOf('networks', data.networkId),
@@ -182,61 +193,64 @@ function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord
       numeroDossierAssure: data.numeroDossierAssure,
       numeroDevisAssure: data.numeroDevisAssure,
       commentaire: data.commentaire,
-      status: creating ? 'draft' : String(form.values.status ?? record!.status),
+      status: creating ? 'draft' : String(data.status ?? record!.status),
     };
     try {
-      const saved = creating ? await pecApi.create(body) : await pecApi.replace(Number(record!.originId ?? record!.id), { ...body, numeroDossier: data.numeroDossier });
-      void queryClient.invalidateQueries({ queryKey: [PEC_RESOURCE] });
-      void queryClient.invalidateQueries({ queryKey: PEC_STATS_QUERY_KEY });
+      const saved = (
+        creating
+          ? await create(PEC_RESOURCE, { data: body }, { returnPromise: true })
+          : await update(PEC_RESOURCE, { id: pecIri(pecNumericId(record)!), data: { ...body, numeroDossier: data.numeroDossier }, previousData: record }, { returnPromise: true })
+      ) as PecDossierRecord;
+      void refresh.now();
       if (creating) {
         toast.success(translate('pecflow.pec.toast.created'), translate('pecflow.pec.toast.createdText', { numero: saved.numeroDossier }));
-        onCreated?.(saved.id);
+        onCreated?.(pecNumericId(saved)!);
       } else {
         toast.success(translate('pecflow.pec.toast.updated'), translate('pecflow.pec.toast.updatedText', { numero: saved.numeroDossier }));
         onDone?.();
       }
     } catch (error) {
-      const violations = (error as { body?: { violations?: { propertyPath: string; message: string }[] } }).body?.violations ?? [];
-      form.setServerErrors(Object.fromEntries(violations.map((v) => [FIELD_OF_PATH[v.propertyPath] ?? v.propertyPath, v.message])));
       toast.error(translate(creating ? 'pecflow.pec.toast.createError' : 'pecflow.pec.toast.updateError'), errorText(error));
-    } finally {
-      setSaving(false);
+      throw onFormFields(error);
     }
   };
 
-  const input = (key: string, { helperText, ...props }: Partial<ComponentProps<typeof TextField>> = {}) => (
-    <TextField
-      label={translate(`pecflow.pec.form.${key}`)}
-      value={form.values[key] ?? ''}
-      onChange={(event) => form.set(key, event.target.value)}
-      onBlur={() => form.touch(key)}
-      fullWidth
-      size="small"
-      {...props}
-      error={!!form.errorOf(key)}
-      helperText={form.errorOf(key) ?? helperText}
-    />
+  return (
+    <AdminForm record={initial} schema={schema} onSave={save}>
+      <FormFields record={record} onCancel={onDone} />
+    </AdminForm>
   );
-  const select = (key: string, choices: { id: number | string; name: string }[], props: Partial<ComponentProps<typeof TextField>> = {}, onPick?: (value: unknown) => void) =>
-    input(key, {
-      select: true,
-      required: true,
-      ...props,
-      onChange: (event) => (onPick ? onPick(event.target.value) : form.set(key, asId(event.target.value))),
-      children: [
-        <MenuItem key="" value="">
-          <em>{translate('pecflow.pec.form.choose')}</em>
-        </MenuItem>,
-        ...choices.map((c) => (
-          <MenuItem key={c.id} value={c.id}>
-            {c.name}
-          </MenuItem>
-        )),
-      ],
-    });
+}
+
+function FormFields({ record, onCancel }: { record?: PecDossierRecord; onCancel?: () => void }) {
+  const translate = useTranslate();
+  const rights = usePecRights();
+  const creating = !record;
+  const { setValue, getFieldState, formState } = useFormContext();
+  const { isSubmitting } = useFormState();
+  const [networkValue, mutualId, numeroDossierAssure, numeroDevisAssure] = useWatch({ name: ['networkId', 'mutualId', 'numeroDossierAssure', 'numeroDevisAssure'] });
+  const networkId = networkValue === '' || networkValue === undefined || networkValue === null ? undefined : Number(networkValue);
+  const options = useOptions(networkId, record);
+  // Another network (picked or cleared): the chosen mutual no longer fits (spec section 4).
+  const previousNetwork = useRef(networkId);
+  useEffect(() => {
+    if (previousNetwork.current === networkId) return;
+    previousNetwork.current = networkId;
+    setValue('mutualId', '', { shouldDirty: true, shouldValidate: formState.isSubmitted || getFieldState('mutualId').isTouched });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [networkId]);
+  const network = options.networks.find((n) => n.id === networkId);
+  const missing = missingPrerequisites({ numeroDossierAssure, numeroDevisAssure, mutual: mutualId === '' ? null : mutualId });
+  const statuses = useMemo(() => {
+    if (!record || !isPecStatus(record.status)) return [];
+    return [record.status, ...MANUAL_TRANSITIONS[record.status].filter((s) => s !== 'paid' || rights.pay)].map((s) => ({ id: s, name: pecStatusLabel(s) }));
+  }, [record, rights.pay]);
+  const label = (key: string) => translate(`pecflow.pec.form.${key}`);
+  const common = { fullWidth: true, size: 'small' as const, margin: 'none' as const };
+  const select = { ...common, emptyText: 'pecflow.pec.form.choose', translateChoice: false };
 
   return (
-    <FormBox onSubmit={() => void submit()} testId="pec-form">
+    <Box data-testid="pec-form">
       {creating && !options.holdingId && (
         <Alert severity="warning" sx={{ mb: 2 }} data-testid="no-organisation-notice">
           {translate('pecflow.pec.form.noOrganisation')}
@@ -248,31 +262,39 @@ function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord
         </Alert>
       )}
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 }}>
-        {input('numeroDossier', { helperText: creating ? translate('pecflow.pec.form.numeroDossierHelp') : undefined })}
-        {record ? select('status', statuses.map((s) => ({ id: s, name: pecStatusLabel(s) })), {}, (value) => form.set('status', value)) : <Box />}
-        {select('networkId', networks.map((n) => ({ id: n.id, name: n.name })), {}, (value) => form.set('networkId', asId(value), { mutualId: '' }))}
-        {select('shopId', activeOr(options.shops, record?.shop?.id).map((s) => ({ id: s.id, name: s.name })))}
-        {select(
-          'mutualId',
-          activeOr(options.mutuals, record?.mutual?.id).map((m) => ({ id: m.id, name: m.name })),
-          { disabled: !networkId, helperText: !networkId ? translate('pecflow.pec.form.mutualWaits') : undefined },
-        )}
+        <TextInput source="numeroDossier" label={label('numeroDossier')} {...common} helperText={creating ? label('numeroDossierHelp') : undefined} />
+        {record ? <SelectInput source="status" label={label('status')} choices={statuses} {...select} /> : <Box />}
+        <SelectInput
+          source="networkId"
+          label={label('networkId')}
+          choices={options.networks}
+          {...select}
+        />
+        <SelectInput source="shopId" label={label('shopId')} choices={options.shops} {...select} />
+        <SelectInput
+          source="mutualId"
+          label={label('mutualId')}
+          choices={options.mutuals}
+          {...select}
+          disabled={!networkId}
+          helperText={!networkId ? label('mutualWaits') : undefined}
+        />
         <Box />
-        {input('numeroDossierAssure', { required: true })}
-        {input('numeroDevisAssure', { required: true })}
-        {input('commentaire', { multiline: true, minRows: TEXTAREA_ROWS, sx: { gridColumn: '1 / -1' } })}
+        <TextInput source="numeroDossierAssure" label={label('numeroDossierAssure')} {...common} />
+        <TextInput source="numeroDevisAssure" label={label('numeroDevisAssure')} {...common} />
+        <TextInput source="commentaire" label={label('commentaire')} {...common} multiline minRows={TEXTAREA_ROWS} sx={{ gridColumn: '1 / -1' }} />
       </Box>
       <MissingPrerequisites missing={missing} sx={{ mt: 2 }} />
       <Stack direction="row" spacing={1} justifyContent="flex-end" sx={{ mt: 2 }}>
-        {onDone && (
-          <Button onClick={onDone} disabled={saving}>
+        {onCancel && (
+          <Button onClick={onCancel} disabled={isSubmitting}>
             {translate('pecflow.pec.form.cancel')}
           </Button>
         )}
-        <Button type="submit" variant="contained" disabled={saving}>
+        <Button type="submit" variant="contained" disabled={isSubmitting}>
           {translate(creating ? 'pecflow.pec.form.submitCreate' : 'pecflow.pec.form.submitEdit')}
         </Button>
       </Stack>
-    </FormBox>
+    </Box>
   );
 }

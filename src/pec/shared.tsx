@@ -1,14 +1,15 @@
-// Small pieces the PEC screens share: who may do what, the status badge, the file's display fallbacks, error toasts,
-// and a form state validated on every change by the shared zod schemas (so each message is the spec's).
-import { Alert, AlertTitle, Box, Chip, keyframes, type SxProps } from '@mui/material';
-import { useMemo, useState, type ReactNode } from 'react';
-import { usePermissions, useTranslate } from 'react-admin';
-import type { z } from 'zod';
+// Small pieces the PEC screens share: who may do what, the data provider and the one refresh of everything PEC, the
+// status badge, the file's display fallbacks and the text of a failed call.
+import { Alert, AlertTitle, Box, type SxProps } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useDataProvider, usePermissions, useTranslate } from 'react-admin';
+import { StatusBadge } from '../admin/StatusBadge';
+import type { AppDataProvider } from '../dataProvider';
+import { PEC_RESOURCE, RequestTimeoutError, type PecDossierRecord } from '../dataProvider/pec';
 import { extractErrorMessage } from '../domain/errors';
-import { HTTP_TIMEOUT_MS } from '../domain/limits';
+import { HTTP_TIMEOUT_MS, REFETCH_AFTER_ACTION_MS } from '../domain/limits';
 import { hasPermission } from '../domain/permissions';
 import { isPecStatus, pecStatusLabel, PREREQUISITE_LABELS, PULSING_STATUSES, ROBOT_TIMEOUT_MESSAGE, type PecStatus, type Prerequisite } from '../domain/pec';
-import { RequestTimeoutError, type PecDossierRecord } from '../dataProvider/pec';
 
 /** The PEC rights of the signed-in user (spec section 6); the server checks each again. */
 export function usePecRights() {
@@ -24,7 +25,19 @@ export function usePecRights() {
     pay: may('pec.billing'),
   };
 }
-export type PecRights = ReturnType<typeof usePecRights>;
+
+/** The data provider with its PEC methods (robot runs, callbacks, billing, stats, import, export). */
+export const usePecData = () => useDataProvider<AppDataProvider>();
+
+/**
+ * Everything the PEC screens show lives under the `pec_dossiers` query key (react-admin's list and files, the
+ * dashboard's figures): one invalidation refreshes it all. `soon`: 200 ms after an action (spec section 4).
+ */
+export function useRefreshPec() {
+  const queryClient = useQueryClient();
+  const now = () => queryClient.invalidateQueries({ queryKey: [PEC_RESOURCE] });
+  return { now, soon: () => setTimeout(() => void now(), REFETCH_AFTER_ACTION_MS) };
+}
 
 const STATUS_COLORS: Record<PecStatus, 'default' | 'info' | 'warning' | 'success' | 'error' | 'primary' | 'secondary'> = {
   draft: 'default',
@@ -36,24 +49,17 @@ const STATUS_COLORS: Record<PecStatus, 'default' | 'info' | 'warning' | 'success
   paid: 'secondary',
 };
 
-const pulse = keyframes`
-  0%, 100% { opacity: 1; }
-  50% { opacity: 0.45; }
-`;
-
-/** The status chip; "En attente" pulses (spec section 4). */
-export function StatusBadge({ status, size = 'small' }: { status: string | null | undefined; size?: 'small' | 'medium' }) {
+/** A file's status in the one status badge: its French label and colour; "En attente" pulses (spec section 4). */
+export function PecStatusBadge({ status, size }: { status: string | null | undefined; size?: 'small' | 'medium' }) {
   const known = isPecStatus(status);
-  const pulsing = known && PULSING_STATUSES.includes(status);
   return (
-    <Chip
+    <StatusBadge
+      status={status}
       label={pecStatusLabel(status)}
-      size={size}
       color={known ? STATUS_COLORS[status] : 'default'}
       variant={known && status !== 'draft' ? 'filled' : 'outlined'}
-      data-status={status ?? ''}
-      data-pulsing={pulsing ? 'true' : undefined}
-      sx={{ fontWeight: 600, ...(pulsing ? { animation: `${pulse} 1.6s ease-in-out infinite`, '@media (prefers-reduced-motion: reduce)': { animation: 'none' } } : {}) }}
+      pulsing={known && PULSING_STATUSES.includes(status)}
+      size={size}
     />
   );
 }
@@ -71,23 +77,6 @@ export function MissingPrerequisites({ missing, sx }: { missing: Prerequisite[];
         ))}
       </Box>
     </Alert>
-  );
-}
-
-/** A form element that submits through `onSubmit` (no page navigation, no browser validation bubbles). */
-export function FormBox({ onSubmit, testId, children }: { onSubmit: () => void; testId: string; children: ReactNode }) {
-  return (
-    <Box
-      component="form"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit();
-      }}
-      data-testid={testId}
-    >
-      {children}
-    </Box>
   );
 }
 
@@ -114,71 +103,3 @@ export function useErrorText() {
 }
 
 export const statusOf = (error: unknown) => (error as { status?: number } | null)?.status;
-
-/** Flat form keys ("appareil.droit.marque") as the nested object a schema reads. */
-export function nest(values: Values): Values {
-  const out: Values = {};
-  for (const [path, value] of Object.entries(values)) {
-    const keys = path.split('.');
-    let node = out;
-    keys.slice(0, -1).forEach((key) => {
-      node = (node[key] ??= {}) as Values;
-    });
-    node[keys[keys.length - 1]!] = value;
-  }
-  return out;
-}
-
-// ---------- forms ----------
-
-type Values = Record<string, unknown>;
-
-/**
- * A form's values checked by a zod schema on every change: the first message of each field (by its dotted path), shown
- * once the field was changed or left, or after a submit attempt. `data` is the schema's output when valid.
- */
-export function useZodForm<S extends z.ZodType>(schema: S, initial: Values, toInput: (values: Values) => unknown = (v) => v) {
-  const [values, setValues] = useState<Values>(initial);
-  const [touched, setTouched] = useState<Record<string, boolean>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const result = useMemo(() => schema.safeParse(toInput(values)), [schema, values]);
-  const errors = useMemo(() => {
-    const found: Record<string, string> = {};
-    if (!result.success) for (const issue of result.error.issues) found[issue.path.join('.')] ??= issue.message;
-    return found;
-  }, [result]);
-
-  const set = (field: string, value: unknown, more: Values = {}) => {
-    setValues((current) => ({ ...current, [field]: value, ...more }));
-    setTouched((current) => ({ ...current, [field]: true }));
-    setServerErrors((current) => {
-      if (!(field in current)) return current;
-      const { [field]: _removed, ...rest } = current;
-      return rest;
-    });
-  };
-
-  /** The message to show under a field, if any. */
-  const errorOf = (field: string) => serverErrors[field] ?? (touched[field] || submitted ? errors[field] : undefined);
-
-  return {
-    values,
-    set,
-    touch: (field: string) => setTouched((current) => (current[field] ? current : { ...current, [field]: true })),
-    errorOf,
-    valid: result.success,
-    data: result.success ? (result.data as z.output<S>) : undefined,
-    submitAttempted: () => setSubmitted(true),
-    setServerErrors,
-    reset: (next: Values = initial) => {
-      setValues(next);
-      setTouched({});
-      setSubmitted(false);
-      setServerErrors({});
-    },
-  };
-}
-export type ZodForm = ReturnType<typeof useZodForm>;

@@ -1,16 +1,9 @@
-// Every back-office entity the settings page shows, by tab.
-import { auditLogs } from './audit_logs';
-import { companies } from './companies';
-import { credentials } from './credentials';
-import { holdings } from './holdings';
-import { mutuals } from './mutuals';
-import { networks } from './networks';
-import { roles } from './roles';
-import { shops } from './shops';
-import { software } from './software';
-import type { ResourceConfig, SettingsSection } from './types';
-import { users } from './users';
+// The particulars of the entities, looked up by collection name: the folder src/resources/<collection>/ when there is
+// one (import.meta.glob finds them: no list to keep). An entity without a folder gets the generated screens only.
+import type { Particular } from './types';
 
-export const RESOURCE_CONFIGS: ResourceConfig[] = [holdings, companies, shops, users, roles, mutuals, networks, software, credentials, auditLogs];
+const modules = import.meta.glob<{ particular: Particular }>('./*/index.tsx', { eager: true });
 
-export const configForSection = (section: string) => RESOURCE_CONFIGS.find((config) => config.section === (section as SettingsSection));
+const PARTICULARS = new Map(Object.entries(modules).map(([path, module]) => [path.split('/')[1]!, module.particular]));
+
+export const particularOf = (collection: string): Particular => PARTICULARS.get(collection) ?? {};

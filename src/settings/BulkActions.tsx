@@ -1,67 +1,80 @@
 // Actions on the selected rows, through the bulk API (all or nothing): Activer / Désactiver with the update
-// permission, Supprimer with the delete permission behind the confirmation dialog.
-import { Button, Paper, Stack, Typography } from '@mui/material';
+// permission (entities with a status), Supprimer with the delete permission behind react-admin's <Confirm>.
+import { Button, Typography } from '@mui/material';
 import type { Resource } from '@api-platform/api-doc-parser';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useDataProvider, useListContext, useTranslate } from 'react-admin';
-import type { ResourceConfig } from '../resources/types';
-import { ConfirmDelete } from './ConfirmDelete';
+import { Confirm, useDeleteMany, useListContext, useTranslate, useUpdateMany, type Identifier } from 'react-admin';
+import type { AdminEntity } from '../dataProvider/adminSchema';
+import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
 import { useNouns } from './nouns';
-import { useWrite } from './useWrite';
 
 interface Props {
-  config: ResourceConfig;
+  entity: AdminEntity;
   schema: Resource;
   rights: { update: boolean; delete: boolean };
+  selectedIds: Identifier[];
 }
 
-export function BulkActions({ config, schema, rights }: Props) {
+export function BulkActions({ entity, schema, rights, selectedIds }: Props) {
   const translate = useTranslate();
-  const dataProvider = useDataProvider();
-  const { selectedIds, onUnselectItems } = useListContext();
-  const { say } = useNouns(config.name, config.feminine);
-  const { write, busy } = useWrite(config.name);
+  const queryClient = useQueryClient();
+  const toasts = useMutationToasts();
+  const { onUnselectItems } = useListContext();
+  const { say } = useNouns(entity.label);
   const [confirming, setConfirming] = useState(false);
+  const [updateMany, { isPending: updating }] = useUpdateMany(entity.name, undefined, { returnPromise: true, ...WRITE_RETRY });
+  const [deleteMany, { isPending: deleting }] = useDeleteMany(entity.name, undefined, { returnPromise: true, ...WRITE_RETRY });
+  const busy = updating || deleting;
   const hasStatus = (schema.writableFields ?? []).some((f) => f.name === 'status');
+  const count = selectedIds.length;
 
-  if (selectedIds.length === 0) return null;
-
-  const run = async (action: () => Promise<unknown>, successKey: string) => {
-    const outcome = await write(action, say(successKey, { smart_count: selectedIds.length }));
-    setConfirming(false);
-    if (outcome.ok) onUnselectItems();
+  const run = async (write: () => Promise<unknown>, successKey: string) => {
+    try {
+      await write();
+    } catch (error) {
+      toasts.failure(error);
+      return;
+    } finally {
+      setConfirming(false);
+    }
+    await queryClient.invalidateQueries({ queryKey: [entity.name] });
+    toasts.success(say(successKey, { smart_count: count }));
+    onUnselectItems();
   };
-  const setStatus = (status: string) => run(() => dataProvider.updateMany(config.name, { ids: selectedIds, data: { status } }), 'toast.bulkUpdated');
+  const setStatus = (status: string) => run(() => updateMany(entity.name, { ids: selectedIds, data: { status } }), 'toast.bulkUpdated');
 
   return (
-    <Paper variant="outlined" sx={{ px: 2, py: 1, mb: 1.5 }} data-testid="bulk-actions">
-      <Stack direction="row" spacing={1} alignItems="center" flexWrap="wrap" useFlexGap>
-        <Typography variant="body2" fontWeight={600} sx={{ mr: 1 }}>
-          {say('list.selected', { smart_count: selectedIds.length })}
-        </Typography>
-        {rights.update && hasStatus && (
-          <>
-            <Button size="small" disabled={busy} onClick={() => setStatus('Active')}>
-              {translate('pecflow.settings.list.activate')}
-            </Button>
-            <Button size="small" disabled={busy} onClick={() => setStatus('Inactive')}>
-              {translate('pecflow.settings.list.deactivate')}
-            </Button>
-          </>
-        )}
-        {rights.delete && (
-          <Button size="small" color="error" disabled={busy} onClick={() => setConfirming(true)}>
-            {translate('pecflow.settings.list.delete')}
+    <>
+      <Typography variant="body2" fontWeight={600} sx={{ mr: 1 }}>
+        {say('list.selected', { smart_count: count })}
+      </Typography>
+      {rights.update && hasStatus && (
+        <>
+          <Button size="small" disabled={busy} onClick={() => setStatus('Active')}>
+            {translate('pecflow.settings.list.activate')}
           </Button>
-        )}
-      </Stack>
-      <ConfirmDelete
-        open={confirming}
-        count={selectedIds.length}
-        busy={busy}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => run(() => dataProvider.deleteMany(config.name, { ids: selectedIds }), 'toast.bulkDeleted')}
+          <Button size="small" disabled={busy} onClick={() => setStatus('Inactive')}>
+            {translate('pecflow.settings.list.deactivate')}
+          </Button>
+        </>
+      )}
+      {rights.delete && (
+        <Button size="small" color="error" disabled={busy} onClick={() => setConfirming(true)}>
+          {translate('pecflow.settings.list.delete')}
+        </Button>
+      )}
+      <Confirm
+        isOpen={confirming}
+        loading={deleting}
+        title={translate('pecflow.settings.confirm.titleMany', { smart_count: count })}
+        content={translate('pecflow.settings.confirm.text')}
+        confirm={translate('pecflow.settings.confirm.confirm')}
+        cancel={translate('pecflow.settings.confirm.cancel')}
+        confirmColor="warning"
+        onConfirm={() => run(() => deleteMany(entity.name, { ids: selectedIds }), 'toast.bulkDeleted')}
+        onClose={() => setConfirming(false)}
       />
-    </Paper>
+    </>
   );
 }

@@ -1,6 +1,7 @@
 // Paramètres > Système (spec sections 2, 4 and 6): the settings grouped by category with a category filter, four
 // stats, "Lecture seule" / "Modifiable", an editor per value type, Enregistrer and Annuler once a value differs.
 import { Alert, AlertTitle, Box, Button, Card, CardContent, Chip, MenuItem, Paper, Skeleton, Stack, Switch, TextField, Typography } from '@mui/material';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useDataProvider, useGetList, usePermissions, useTranslate, type RaRecord } from 'react-admin';
 import type { AppDataProvider } from '../dataProvider';
@@ -8,8 +9,8 @@ import { extractErrorMessage } from '../domain/errors';
 import { formatDateTime } from '../domain/format';
 import { hasPermission } from '../domain/permissions';
 import { SETTING_CATEGORIES, SETTING_CATEGORY_LABELS, settingValueError, type SettingCategory, type SettingRule } from '../domain/settings';
-import { LoadError } from './fields';
-import { useWrite } from './useWrite';
+import { LoadError } from '../admin/LoadError';
+import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
 
 const RESOURCE = 'configs';
 
@@ -143,7 +144,10 @@ function parseDraft(type: ValueType, draft: unknown, translate: (key: string) =>
 function SettingCard({ setting, canEdit }: { setting: RaRecord; canEdit: boolean }) {
   const translate = useTranslate();
   const dataProvider = useDataProvider<AppDataProvider>();
-  const { write, busy: saving } = useWrite(RESOURCE);
+  const queryClient = useQueryClient();
+  const toasts = useMutationToasts();
+  const write = useMutation({ mutationFn: (value: unknown) => dataProvider.replace(RESOURCE, { id: setting.id, data: { value } }), ...WRITE_RETRY });
+  const saving = write.isPending;
   const type = setting.valueType as ValueType;
   const original = draftOf(type, setting.value);
   const [draft, setDraft] = useState<unknown>(original);
@@ -157,14 +161,16 @@ function SettingCard({ setting, canEdit }: { setting: RaRecord; canEdit: boolean
 
   const save = async () => {
     setServerError(undefined);
-    const outcome = await write(() => dataProvider.replace(RESOURCE, { id: setting.id, data: { value: parsed.value } }), translate('pecflow.settings.system.saved'), {
-      title: translate('pecflow.settings.system.saveErrorTitle'),
-      message: translate('pecflow.settings.system.saveErrorText'),
-    });
-    if (!outcome.ok) {
-      const violation = (outcome.error as { body?: { violations?: { message?: string }[] } }).body?.violations?.[0]?.message;
-      setServerError(violation ?? extractErrorMessage(outcome.error));
+    try {
+      await write.mutateAsync(parsed.value);
+    } catch (error) {
+      toasts.failure(error, translate('pecflow.settings.system.saveErrorTitle'), translate('pecflow.settings.system.saveErrorText'));
+      const violation = (error as { body?: { violations?: { message?: string }[] } }).body?.violations?.[0]?.message;
+      setServerError(violation ?? extractErrorMessage(error));
+      return;
     }
+    await queryClient.invalidateQueries({ queryKey: [RESOURCE] });
+    toasts.success(translate('pecflow.settings.system.saved'));
   };
 
   return (

@@ -1,6 +1,7 @@
 // The Hydra documentation as @api-platform/api-doc-parser reads it (hydra-contract.md): exactly the back-office
 // resources, each field with its type, required flag, readability and reference, and the operations the admin uses.
 import { parseHydraDocumentation, type Api, type Field, type Resource } from '@api-platform/api-doc-parser';
+import jsonld from 'jsonld';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server';
 
@@ -75,6 +76,13 @@ const CONTRACT: Record<string, { fields: Spec; operations: string[] }> = {
     fields: { key: 'string ro name', description: 'string ro', value: 'string', valueType: 'string ro', isEditable: 'boolean ro', category: 'string ro', rule: 'string ro', updatedAt: 'dateTime ro' },
     operations: ['GET list', 'GET show', 'PATCH edit', 'PUT edit'],
   },
+  prescribers: {
+    fields: {
+      civility: 'string !', lastName: 'string ! name', firstName: 'string', specialty: 'string !', rpps: 'string !', city: 'string', phone: 'string', email: 'email',
+      status: 'string', holding: '@holdings', createdAt: 'dateTime ro', updatedAt: 'dateTime ro',
+    },
+    operations: ['GET list', 'POST create', 'GET show', 'PATCH edit', 'PUT edit', 'DELETE delete'],
+  },
   audit_logs: {
     fields: {
       action: 'string ro name', entity: 'string ro', entityId: 'string ro', actorId: 'integer ro', actorEmail: 'email ro', changes: 'string ro', createdAt: 'dateTime ro',
@@ -144,5 +152,102 @@ describe('/api/docs.jsonld read by @api-platform/api-doc-parser', () => {
     const list = await server.request('GET', '/api/mutuals', { token });
     const variables = list.body.search.mapping.map((m: any) => m.variable);
     expect(variables).toEqual(expect.arrayContaining(['search', 'status', 'network', 'network[]', 'createdAt[after]', 'createdAt[before]', 'order[name]']));
+  });
+});
+
+describe("/api/docs.jsonld: what the generated admin reads besides Hydra's terms (pecflow:admin, pecflow:label, pecflow:choices)", () => {
+  let docs: any;
+  const classOf = (name: string) => docs['hydra:supportedClass'].find((c: any) => c['pecflow:admin'] && docs['hydra:supportedClass'].some((e: any) => e['@id'] === '#Entrypoint' && e['hydra:supportedProperty'].some((p: any) => p['hydra:property']['@id'] === `#Entrypoint/${name}` && JSON.stringify(p['hydra:property']['rdfs:range']).includes(`"${c['@id']}"`))));
+  const property = (name: string, field: string) => classOf(name)['hydra:supportedProperty'].find((p: any) => p['hydra:title'] === field);
+
+  beforeAll(async () => {
+    docs = (await server.request('GET', '/api/docs.jsonld')).body;
+  });
+
+  it('gives each settings tab in order, with its French label, aliases and the permission that shows it', () => {
+    const tabs = docs['hydra:supportedClass']
+      .filter((c: any) => c['pecflow:admin']?.settingsTab)
+      .map((c: any) => c['pecflow:admin'].settingsTab)
+      .sort((a: any, b: any) => a.position - b.position)
+      .map((t: any) => [t.label, t.permission, t.aliases.join()]);
+    // The spec's tabs (section 2) and Rôles, Système and Journal d'audit; entities added later take positions after these.
+    const spec = [
+      ['Organisations', 'settings.holdings.view', ''],
+      ['Entreprises', 'settings.companies.view', ''],
+      ['Centres', 'settings.shops.view', ''],
+      ['Utilisateurs', 'settings.users.view', ''],
+      ['Rôles', 'settings.users.view', ''],
+      ['Mutuelles', 'settings.mutuelles.view', 'mutuelles'],
+      ['Réseaux', 'settings.mutuelles.view', ''],
+      ['Logiciels', 'settings.software.view', ''],
+      ['Identifiants', 'settings.credentials.view', 'credentials'],
+      ['Système', 'settings.system.view', 'system'],
+      ["Journal d'audit", 'audit.view', 'audit'],
+    ];
+    expect(tabs.filter((t: string[]) => spec.some((s) => s[0] === t[0]))).toEqual(spec);
+  });
+
+  it("gives each entity its French names, its permission keys, the list's columns, search text, empty state and filters, and the form's layout", () => {
+    const holdings = classOf('holdings')['pecflow:admin'];
+    expect(holdings.label).toEqual({ singular: 'Organisation', plural: 'Organisations', feminine: true });
+    expect(holdings.permissions).toEqual({
+      view: 'settings.holdings.view',
+      create: 'settings.holdings.create',
+      update: 'settings.holdings.update',
+      delete: 'settings.holdings.delete',
+      export: 'settings.holdings.export',
+    });
+    expect(holdings.list).toMatchObject({
+      columns: ['name', 'registrationNumber', 'fullAddress', 'status'],
+      searchPlaceholder: 'Rechercher une organisation (nom, SIREN, ville)...',
+      empty: 'Aucun holding trouvé',
+      paginated: true,
+      scopeToHolding: false,
+      filters: [{ field: 'status', kind: 'choice' }],
+    });
+    expect(holdings.form).toMatchObject({ fullWidth: ['street'], defaults: { status: 'Active', country: 'France' }, openIn: 'edit' });
+    // One name per entity; the spec's keys through the declared prefix (mutuals and networks: settings.mutuelles).
+    expect(classOf('mutuals')['pecflow:admin'].permissions.update).toBe('settings.mutuelles.update');
+    expect(classOf('mutuals')['pecflow:admin'].list).toMatchObject({ empty: 'Aucune mutuelle configurée', filters: [{ field: 'status', kind: 'choice' }, { field: 'network', kind: 'reference' }] });
+    expect(classOf('networks')['pecflow:admin'].permissions.view).toBe('settings.mutuelles.view');
+    expect(classOf('software')['pecflow:admin'].permissions).toEqual({ view: 'settings.software.view', create: 'settings.software.create', update: 'settings.software.edit', delete: 'settings.software.delete' });
+    expect(classOf('credential_software')['pecflow:admin']).toMatchObject({ list: { paginated: false, scopeToHolding: true }, permissions: { update: 'settings.credentials.edit' } });
+    expect(classOf('shops')['pecflow:admin'].form.tabs.map((t: any) => t.label)).toEqual(['Informations', 'Adresse et contact', 'Identifiants logiciels']);
+    expect(classOf('audit_logs')['pecflow:admin'].form.openIn).toBe('view');
+    expect(classOf('pec_dossiers')['pecflow:admin']).toMatchObject({ settingsTab: null, permissions: { view: 'pec.view', create: 'settings.pec.create' } });
+  });
+
+  it('labels each property in French and gives enumerations their French choices', () => {
+    expect(property('holdings', 'registrationNumber')['pecflow:label']).toBe('SIREN');
+    expect(property('credential_software', 'login')['pecflow:label']).toBe('Identifiant de connexion');
+    expect(property('companies', 'createdAt')['pecflow:label']).toBe('Créée le');
+    expect(property('shops', 'createdAt')['pecflow:label']).toBe('Créé le');
+    expect(property('users', 'status')['pecflow:choices']).toEqual([
+      { id: 'Active', name: '✅ Activé' },
+      { id: 'Inactive', name: '❌ Désactivé' },
+      { id: 'Locked', name: '🔒 Bloqué' },
+    ]);
+    expect(property('software', 'type')['pecflow:choices'].map((c: any) => c.name)).toEqual(['Général', 'Mutuelle', 'Réseau', 'Médical', 'Facturation']);
+    expect(classOf('software')['pecflow:admin'].form.offer).toEqual({ type: ['general', 'mutual', 'network'] });
+    expect(property('credential_software', 'environment')['pecflow:choices']).toEqual([
+      { id: 'production', name: 'Production' },
+      { id: 'test', name: 'Test' },
+    ]);
+    // Every property of a settings entity has its label.
+    for (const cls of docs['hydra:supportedClass'].filter((c: any) => c['pecflow:admin']?.settingsTab)) {
+      for (const p of cls['hydra:supportedProperty']) expect(p['pecflow:label'], `${cls['@id']} ${p['hydra:title']}`).toEqual(expect.any(String));
+    }
+  });
+
+  it('keeps the annotations as JSON literals when expanded (pecflow: vocabulary, @json terms)', async () => {
+    const expanded: any[] = await jsonld.expand(docs, { base: `${server.url}/api/docs.jsonld` });
+    const classes = expanded[0]['http://www.w3.org/ns/hydra/core#supportedClass'];
+    const holding = classes.find((c: any) => c['@id'].endsWith('#Holding'));
+    const admin = holding['https://pecflow.fr/ns#admin'][0];
+    expect(admin['@type']).toBe('@json');
+    expect(admin['@value'].label.plural).toBe('Organisations');
+    const status = holding['http://www.w3.org/ns/hydra/core#supportedProperty'].find((p: any) => p['http://www.w3.org/ns/hydra/core#title'][0]['@value'] === 'status');
+    expect(status['https://pecflow.fr/ns#label'][0]['@value']).toBe('Statut');
+    expect(status['https://pecflow.fr/ns#choices'][0]).toEqual({ '@type': '@json', '@value': [{ id: 'Active', name: '✅ Activé' }, { id: 'Inactive', name: '❌ Désactivé' }] });
   });
 });

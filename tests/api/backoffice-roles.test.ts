@@ -19,7 +19,7 @@ import {
   mergePatch,
   type Tokens,
 } from './helpers/backoffice';
-import { PERMISSIONS } from '../../src/domain/permissions';
+import { PERMISSION_CATALOGUE } from '../../server/resources';
 
 let server: TestServer;
 let t: Tokens;
@@ -44,7 +44,8 @@ describe('GET /api/permissions', () => {
   it('lists the catalogue with French labels, modules and levels', async () => {
     const res = await server.request('GET', '/api/permissions', { token: t.horizonAdmin });
     expect(res.status).toBe(200);
-    expect(res.body.totalItems).toBe(PERMISSIONS.length);
+    expect(res.body.totalItems).toBe(PERMISSION_CATALOGUE.length);
+    expect(res.body.member).toEqual(PERMISSION_CATALOGUE);
     expect(res.body.member).toContainEqual(expect.objectContaining({ key: 'settings.shops.view', module: 'user', level: 'view', label: 'Voir les centres' }));
     expect(Object.keys(res.body.modules).sort()).toEqual(['audit', 'billing', 'mutual', 'patient', 'report', 'system', 'user', 'workflow']);
   });

@@ -62,10 +62,11 @@ test('creating a file: the spec\'s messages, the dependent selects, the Itelis n
   await form.getByRole('button', { name: 'Créer', exact: true }).click();
 
   await expect(toast(page, 'PEC créée')).toBeVisible();
-  await expect(form.getByTestId('pec-drawer-title')).toHaveText(/^Demande PEC-\d{4}-\d+$/);
+  await expect(form.getByRole('heading', { level: 2 })).toHaveText(/^Demande PEC-\d{4}-\d+$/);
   await expect(form.getByRole('tab', { name: 'Actions DPEC' })).toHaveAttribute('aria-selected', 'true');
   await expect(form.getByTestId('dpec-button')).toHaveText('Créer DPEC');
-  await expect(page).toHaveURL(/[?&]id=\d+/);
+  // The file has its own address: /pec/{id}.
+  await expect(page).toHaveURL(/\/pec\/\d+$/);
 
   // Read-only in view mode, with what was entered.
   await form.getByRole('tab', { name: 'Informations initiales' }).click();
@@ -78,7 +79,7 @@ test('creating a file: the spec\'s messages, the dependent selects, the Itelis n
 
   // Closed, the list shows it with the spec's fallback for an amount not known yet.
   await form.getByRole('button', { name: 'Fermer' }).click();
-  await expect(page).not.toHaveURL(/[?&]id=/);
+  await expect(page).toHaveURL(/\/pec$/);
   await page.getByRole('searchbox', { name: 'Rechercher' }).fill(number);
   const row = page.getByTestId('pec-row');
   await expect(row).toHaveCount(1);
@@ -98,12 +99,38 @@ test('deleting a file asks for confirmation ("Cette action est irréversible."),
   await expect(confirm).toContainText('Cette action est irréversible.');
   await confirm.getByRole('button', { name: 'Annuler' }).click();
   await expect(confirm).toBeHidden();
-  await expect(drawer(page).getByTestId('pec-drawer-title')).toHaveText(`Demande ${file.numeroDossier}`);
+  await expect(drawer(page).getByRole('heading', { level: 2 })).toHaveText(`Demande ${file.numeroDossier}`);
 
   await drawer(page).getByRole('button', { name: 'Supprimer' }).click();
   await confirm.getByRole('button', { name: 'Supprimer' }).click();
   await expect(toast(page, 'PEC supprimée')).toContainText('La demande de PEC a été supprimée définitivement');
   await expect(drawer(page)).toBeHidden();
   await page.getByRole('searchbox', { name: 'Rechercher' }).fill(file.numeroDossierAssure);
-  await expect(page.getByTestId('pec-empty')).toContainText('Aucune demande PEC trouvée');
+  await expect(page.getByTestId('list-empty')).toContainText('Aucune demande PEC trouvée');
+});
+
+test("a creation the server refuses: its message under the field, one toast, the drawer stays open", async ({ page, request }) => {
+  const email = 'audio@audition-horizon.fr';
+  const existing = await prepareFile(request, email);
+  await signIn(page, email);
+  await page.goto('/pec');
+  await page.getByRole('button', { name: 'Nouvelle Demande de PEC' }).click();
+  const form = drawer(page);
+  // A number of the organisation's already: only the server knows it is taken.
+  await form.getByRole('textbox', { name: /^ID Pecflow/ }).fill(existing.numeroDossier);
+  await form.getByRole('combobox', { name: /^Réseau/ }).click();
+  await page.getByRole('option', { name: 'Kalixia', exact: true }).click();
+  await form.getByRole('combobox', { name: /^Mutuelle/ }).click();
+  await page.getByRole('option').nth(1).click();
+  await form.getByRole('combobox', { name: /^Centre/ }).click();
+  await page.getByRole('option', { name: 'Horizon Boulogne' }).click();
+  const number = patientNumber();
+  await form.getByRole('textbox', { name: /^N° dossier patient/ }).fill(number);
+  await form.getByRole('textbox', { name: /^N° Devis Assuré/ }).fill(`DEV-${number}`);
+  await form.getByRole('button', { name: 'Créer', exact: true }).click();
+
+  await expect(form.getByText('Ce numéro de dossier existe déjà dans votre organisation')).toBeVisible();
+  await expect(toast(page, 'Erreur de création')).toContainText('Ce numéro de dossier existe déjà dans votre organisation');
+  await expect(page.getByTestId('toast')).toHaveCount(1);
+  await expect(form.getByRole('heading', { level: 2 })).toHaveText('Nouvelle Demande de PEC');
 });

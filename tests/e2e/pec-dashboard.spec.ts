@@ -77,6 +77,6 @@ test('a robot failure shows on the dashboard and leads to its file', async ({ pa
   const entry = failures.getByRole('link', { name: new RegExp(file.numeroDossier) });
   await expect(entry).toContainText('Mutuelle non reconnue par le portail du réseau');
   await entry.click();
-  await expect(page).toHaveURL(new RegExp(`/pec\\?id=${file.id}$`));
+  await expect(page).toHaveURL(new RegExp(`/pec/${file.id}$`));
   await expect(drawer(page).getByTestId('dpec-button')).toHaveText('Réessayer');
 });

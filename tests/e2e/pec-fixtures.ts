@@ -41,10 +41,10 @@ export async function prepareFile(request: APIRequestContext, email: string, opt
 
 export const drawer = (page: Page) => page.getByTestId('pec-drawer');
 
-/** Opens a file's drawer by its link (/pec?id=N) and waits for its actions tab. */
+/** Opens a file's drawer by its link (/pec/N) and waits for its actions tab. */
 export async function openFile(page: Page, file: PreparedFile) {
-  await page.goto(`/pec?id=${file.id}`);
-  await expect(drawer(page).getByTestId('pec-drawer-title')).toHaveText(`Demande ${file.numeroDossier}`);
+  await page.goto(`/pec/${file.id}`);
+  await expect(drawer(page).getByRole('heading', { level: 2 })).toHaveText(`Demande ${file.numeroDossier}`);
   await expect(drawer(page).getByRole('tab', { name: 'Actions DPEC' })).toHaveAttribute('aria-selected', 'true');
   await expect(drawer(page).getByTestId('dpec-button')).toBeVisible();
 }

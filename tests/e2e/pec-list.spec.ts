@@ -2,7 +2,7 @@
 // same files as the API; a link reproduces the view. Optique Riviera's files: no other test changes them.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiToken, signIn } from './helpers';
-import { listCount } from './pec-fixtures';
+import { drawer, listCount, toast } from './pec-fixtures';
 
 const EMAIL = 'direction@optique-riviera.fr';
 
@@ -20,6 +20,7 @@ function urlParams(page: Page) {
 }
 
 const dayOf = (ddmmyyyy: string) => ddmmyyyy.split('/').reverse().join('-');
+const frenchDay = (isoDay: string) => isoDay.split('-').reverse().join('/');
 const rows = (page: Page) => page.getByTestId('pec-row');
 const cells = (page: Page, column: number) => rows(page).locator(`td:nth-child(${column})`).allTextContents();
 
@@ -64,8 +65,9 @@ test('search, status, creation dates and order are in the URL, select what the A
   await page.getByRole('button', { name: 'Plus de filtres' }).click();
   const from = localDay(-120);
   const to = localDay(-30);
-  await page.getByLabel('Créée à partir du').fill(from);
-  await page.getByLabel("Créée jusqu'au").fill(to);
+  // Typed as the app shows dates: dd/mm/yyyy.
+  await page.getByRole('textbox', { name: 'Créée à partir du' }).fill(frenchDay(from));
+  await page.getByRole('textbox', { name: "Créée jusqu'au" }).fill(frenchDay(to));
   await expect.poll(() => (urlParams(page).filter.createdAt as { before?: string } | undefined)?.before?.slice(0, 10)).toBe(to);
   const range = urlParams(page).filter.createdAt as { after: string; before: string };
   expect(range.after.slice(0, 10)).toBe(from);
@@ -99,7 +101,7 @@ test('search, status, creation dates and order are in the URL, select what the A
   await expect.poll(() => rows(page).allTextContents()).toEqual(shown);
   expect(page.url()).toBe(url);
   await expect(page.getByRole('combobox', { name: 'État' })).toHaveText('En attente');
-  await expect(page.getByLabel('Créée à partir du')).toHaveValue(from);
+  await expect(page.getByRole('textbox', { name: 'Créée à partir du' })).toHaveValue(frenchDay(from));
   await expect(page.getByRole('combobox', { name: 'Trier par' })).toHaveText('Montant du devis');
 });
 
@@ -109,12 +111,12 @@ test('pages of 20, column sorting and the clear button', async ({ page, request 
   await page.goto('/pec');
   await expect(rows(page)).toHaveCount(20);
   const pages = Math.ceil(total / 20);
-  await expect(page.getByTestId('pec-page-number')).toHaveText(`Page 1 / ${pages}`);
+  await expect(page.getByTestId('pec-pagination-page')).toHaveText(`Page 1 / ${pages}`);
   await expect(page.getByTestId('pec-pagination')).toContainText(`${total} résultats`);
   const firstPage = await rows(page).allTextContents();
 
   await page.getByRole('button', { name: 'Suivant' }).click();
-  await expect(page.getByTestId('pec-page-number')).toHaveText(`Page 2 / ${pages}`);
+  await expect(page.getByTestId('pec-pagination-page')).toHaveText(`Page 2 / ${pages}`);
   expect(urlParams(page).page).toBe('2');
   await expect.poll(() => rows(page).allTextContents()).not.toEqual(firstPage);
 
@@ -136,4 +138,107 @@ test('pages of 20, column sorting and the clear button', async ({ page, request 
   await expect.poll(() => listCount(page)).toBe(total);
   await expect.poll(() => urlParams(page)).toMatchObject({ filter: {}, sort: 'createdAt', order: 'DESC' });
   await expect(page.getByRole('button', { name: 'Effacer les filtres' })).toBeDisabled();
+});
+
+test('a file and a filtered list each have an address: /pec/{id} opens the file over its list after a reload', async ({ page, request }) => {
+  const pending = await apiTotal(request, { status: 'pending' });
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await page.getByRole('combobox', { name: 'État' }).click();
+  await page.getByRole('option', { name: 'En attente' }).click();
+  await expect.poll(() => listCount(page)).toBe(pending);
+
+  const first = rows(page).first();
+  const numero = (await first.locator('td:nth-child(2)').textContent())!;
+  await first.click();
+  const panel = drawer(page);
+  await expect(panel.getByRole('heading', { level: 2 })).toHaveText(`Demande ${numero}`);
+  await expect(page).toHaveURL(/\/pec\/\d+\?/);
+  const id = Number(new URL(page.url()).pathname.split('/').pop());
+  expect(urlParams(page).filter).toEqual({ status: 'pending' });
+
+  // Reloaded: the same file, on its actions tab, over the same filtered list.
+  await page.reload();
+  await expect(panel.getByRole('heading', { level: 2 })).toHaveText(`Demande ${numero}`);
+  await expect(panel.getByRole('tab', { name: 'Actions DPEC' })).toHaveAttribute('aria-selected', 'true');
+
+  // Closed: the same filtered list, at its own address; a link to the file alone opens it too.
+  await panel.getByRole('button', { name: 'Fermer' }).click();
+  await expect(panel).toBeHidden();
+  await expect(page).toHaveURL(/\/pec\?/);
+  expect(urlParams(page).filter).toEqual({ status: 'pending' });
+  await expect(page.getByRole('combobox', { name: 'État' })).toHaveText('En attente');
+  await expect.poll(() => listCount(page)).toBe(pending);
+  await page.goto(`/pec/${id}`);
+  await expect(panel.getByRole('heading', { level: 2 })).toHaveText(`Demande ${numero}`);
+  // The older link form of the notifications (/pec?id=N) leads to the same address.
+  await page.goto(`/pec?id=${id}`);
+  await expect(page).toHaveURL(new RegExp(`/pec/${id}$`));
+  await expect(panel.getByRole('heading', { level: 2 })).toHaveText(`Demande ${numero}`);
+});
+
+test("a list that fails shows the answer's message (spec section 8), the generic text only when the answer has none", async ({ page }) => {
+  await signIn(page, EMAIL);
+  // The API's collection answers 503 with a message, then 502 with no body, then normally.
+  let failure: 'message' | 'empty' | undefined = 'message';
+  await page.route(
+    (url) => url.pathname === '/api/pec_dossiers',
+    (route) => {
+      if (failure === 'message') return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Maintenance de la base en cours, réessayez dans 5 minutes' }) });
+      if (failure === 'empty') return route.fulfill({ status: 502, body: '' });
+      return route.fallback();
+    },
+  );
+  await page.goto('/pec');
+  const error = page.getByTestId('pec-list-error');
+  // (after the spec's 3 retries)
+  await expect(error).toContainText('Erreur de chargement', { timeout: 20_000 });
+  await expect(error).toContainText('Maintenance de la base en cours, réessayez dans 5 minutes');
+  await expect(error).not.toContainText('Une erreur technique est survenue');
+  await expect(toast(page, 'Erreur de chargement')).toContainText('Maintenance de la base en cours, réessayez dans 5 minutes');
+
+  failure = 'empty';
+  await error.getByRole('button', { name: 'Réessayer' }).click();
+  await expect(error).toContainText('Une erreur technique est survenue', { timeout: 20_000 });
+
+  failure = undefined;
+  await error.getByRole('button', { name: 'Réessayer' }).click();
+  await expect(rows(page)).toHaveCount(20);
+  await expect(error).toBeHidden();
+});
+
+test.describe('in an English browser', () => {
+  test.use({ locale: 'en-US' });
+
+  test('the date inputs show and accept dd/mm/yyyy, typed or picked in a French calendar', async ({ page, request }) => {
+    await signIn(page, EMAIL);
+    await page.goto('/pec');
+    await expect(rows(page)).toHaveCount(20);
+    expect(await page.evaluate(() => navigator.language)).toBe('en-US');
+    await page.getByRole('button', { name: 'Plus de filtres' }).click();
+
+    // Typed digit by digit, as a person types: the field reads dd/mm/yyyy (not mm/dd/yyyy).
+    const from = page.getByRole('textbox', { name: 'Créée à partir du' });
+    await from.click();
+    await expect(from).toHaveAttribute('placeholder', 'JJ/MM/AAAA');
+    await from.pressSequentially('05102026');
+    await expect(from).toHaveValue('05/10/2026');
+    await expect.poll(() => (urlParams(page).filter.createdAt as { after?: string } | undefined)?.after?.slice(0, 10)).toBe('2026-10-05');
+
+    // Picked in the calendar: French month and weekdays, the day lands in the field as dd/mm/yyyy.
+    await page.getByRole('button', { name: /^Choisir la date/ }).last().click();
+    const calendar = page.getByRole('dialog');
+    await expect(calendar).toContainText(/novembre|octobre|décembre|janvier|février|mars|avril|mai|juin|juillet|août|septembre/);
+    await calendar.getByRole('gridcell', { name: '12' }).click();
+    const to = page.getByRole('textbox', { name: "Créée jusqu'au" });
+    await expect(to).toHaveValue(/^12\/\d{2}\/\d{4}$/);
+    const [, month, year] = (await to.inputValue()).split('/');
+    await expect.poll(() => (urlParams(page).filter.createdAt as { before?: string } | undefined)?.before?.slice(0, 10)).toBe(`${year}-${month}-12`);
+    const range = urlParams(page).filter.createdAt as { after: string; before: string };
+    await expect.poll(() => listCount(page)).toBe(await apiTotal(request, { 'createdAt[after]': range.after, 'createdAt[before]': range.before }));
+
+    // The same after a reload.
+    await page.reload();
+    await expect(page.getByRole('textbox', { name: 'Créée à partir du' })).toHaveValue('05/10/2026');
+  });
 });

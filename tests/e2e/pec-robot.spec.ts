@@ -1,7 +1,7 @@
 // The action tab with the built-in robot (the simulator answers after 500 ms per step): the DPEC button's states,
 // live results without reload, billing, a shaped failure and its retry, and a result entered by hand.
 import { expect, test } from '@playwright/test';
-import { signIn } from './helpers';
+import { api, apiToken, signIn } from './helpers';
 import { drawer, markDocument, openFile, patientNumber, prepareFile, toast } from './pec-fixtures';
 
 const EUROS = /\d[\d\s]*,\d{2}\s€/;
@@ -45,7 +45,7 @@ test('DPEC from "Créer DPEC" through "En cours..." to "DPEC créé" with device
   for (const label of ['Prix frais réels', 'Base Sécurité sociale', 'Part Sécurité sociale', 'Part complémentaire', 'Reste à charge']) {
     await expect(amounts.getByRole('row', { name: new RegExp(label) })).toContainText(EUROS);
   }
-  await expect(panel.getByRole('heading', { level: 2 }).locator('..')).toContainText('Approuvé');
+  await expect(panel.getByTestId('status-badge')).toHaveText('Approuvé');
   await expect(panel.getByTestId('execution')).toHaveCount(2);
 
   // Billing: Confirm waits for both fields.
@@ -56,7 +56,7 @@ test('DPEC from "Créer DPEC" through "En cours..." to "DPEC créé" with device
   await expect(confirm).toBeDisabled();
   await dialog.getByLabel(/^N° de facture logiciel/).fill('FAC-E2E-1');
   await expect(confirm).toBeDisabled();
-  await dialog.getByLabel(/^Date de facture logiciel/).fill('2026-11-20');
+  await dialog.getByRole('textbox', { name: /^Date de facture logiciel/ }).fill('20/11/2026');
   await expect(confirm).toBeEnabled();
   await confirm.click();
   await expect(dialog).toBeHidden();
@@ -65,7 +65,7 @@ test('DPEC from "Créer DPEC" through "En cours..." to "DPEC créé" with device
   await expect(billing).toBeDisabled();
   await expect(panel.getByTestId('pec-billing')).toContainText('FAC-E2E-1');
   await expect(panel.getByTestId('pec-billing')).toContainText('20/11/2026');
-  await expect(panel.getByRole('heading', { level: 2 }).locator('..')).toContainText('Facturé');
+  await expect(panel.getByTestId('status-badge')).toHaveText('Facturé');
   await sameDocument();
 });
 
@@ -153,4 +153,35 @@ test('a DPEC result entered by hand: "Dossier non initialisé" first, then price
   // One message per line, the empty ones dropped.
   await expect(panel.getByTestId('step-dpec').getByRole('listitem')).toHaveText(['Accord saisi à la main', 'PEC vérifiée par téléphone']);
   await expect(panel.getByTestId('execution').filter({ hasText: 'saisi à la main' })).toHaveCount(1);
+});
+
+test.describe('in an English browser', () => {
+  test.use({ locale: 'en-US' });
+
+  test('the billing date is typed dd/mm/yyyy and saved as that day', async ({ page, request }) => {
+    const email = 'audio@audition-horizon.fr';
+    const file = await prepareFile(request, email);
+    const token = await apiToken(request, email);
+    await api(request, token, 'POST', '/api/robot-frontend/setup-and-create-dpec', { pecDossierId: file.id });
+    await expect
+      .poll(async () => (await api<{ numPec: string | null; runInProgress: unknown }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).numPec, { timeout: 15_000 })
+      .not.toBeNull();
+
+    await signIn(page, email);
+    await openFile(page, file);
+    const billing = drawer(page).getByTestId('billing-button');
+    await expect(billing).toBeEnabled();
+    await billing.click();
+    const dialog = page.getByRole('dialog', { name: 'Facturation de la PEC' });
+    await dialog.getByRole('textbox', { name: /^N° de facture logiciel/ }).fill('FAC-EN-1');
+    const date = dialog.getByRole('textbox', { name: /^Date de facture logiciel/ });
+    await date.click();
+    // 03/11 read the French way: the 3rd of November, not March the 11th.
+    await date.pressSequentially('03112026');
+    await expect(date).toHaveValue('03/11/2026');
+    await dialog.getByRole('button', { name: 'Confirmer' }).click();
+    await expect(toast(page, 'Informations de facturation mises à jour')).toBeVisible();
+    await expect(drawer(page).getByTestId('pec-billing')).toContainText('03/11/2026');
+    expect((await api<{ dateBilling: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).dateBilling.slice(0, 10)).toBe('2026-11-03');
+  });
 });

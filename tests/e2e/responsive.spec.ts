@@ -82,7 +82,7 @@ test.describe('on a phone, 390 px wide', () => {
     for (const box of [searchBox, statusBox]) expect(box.x + box.width).toBeLessThanOrEqual(390);
 
     // The table is wider than the screen: it scrolls by itself, the page does not.
-    const container = page.getByTestId('pec-table').locator('..');
+    const container = page.getByTestId('pec-list').locator('.RaDataTable-root').locator('..');
     expect(await container.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
     const lastHeader = page.getByRole('columnheader', { name: 'Numéro devis' });
     await expect(lastHeader).not.toBeInViewport();
@@ -94,6 +94,51 @@ test.describe('on a phone, 390 px wide', () => {
     await expect(create).toBeInViewport({ ratio: 1 });
     await create.click();
     await expect(drawer(page).getByRole('tab')).toHaveText(['Informations PEC']);
+  });
+
+  test("/pec/{id}: the drawer's title keeps the file number whole (never broken at its hyphens)", async ({ page, request }) => {
+    const token = await apiToken(request, EMAIL);
+    const { member } = await api<{ member: { id: number; numeroDossier: string }[] }>(request, token, 'GET', '/api/pec_dossiers?itemsPerPage=1');
+    const file = member[0]!;
+    await signIn(page, EMAIL);
+    await page.goto(`/pec/${file.id}`);
+    const title = drawer(page).getByRole('heading', { level: 2 });
+    await expect(title).toHaveText(`Demande ${file.numeroDossier}`);
+    // One line box for the number: its rectangles are one.
+    const number = title.getByText(file.numeroDossier, { exact: true });
+    expect(await number.evaluate((element) => element.getClientRects().length)).toBe(1);
+    const box = (await number.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await expectFits(page, 390);
+  });
+
+  test('/settings/users: e-mail addresses are whole (the table scrolls instead of cutting them)', async ({ page }) => {
+    await signIn(page, EMAIL);
+    await page.goto('/settings/users');
+    const cell = page.getByTestId('list-row').getByRole('cell').filter({ hasText: 'direction@audition-horizon.fr' });
+    await expect(cell).toBeVisible();
+    // One line: its text makes a single line box, whatever its hyphens and dots.
+    const lines = await cell.evaluate((element) => {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      let count = 0;
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = document.createRange();
+        text.selectNodeContents(node);
+        count += text.getClientRects().length;
+      }
+      return count;
+    });
+    expect(lines).toBe(1);
+    await expectFits(page, 390);
+  });
+
+  test("/settings/holdings/{id}: the drawer's title and buttons are whole and reachable", async ({ page }) => {
+    await signIn(page, EMAIL);
+    await page.goto('/settings/holdings/1');
+    const drawer = page.getByTestId('resource-drawer');
+    await expect(drawer.getByRole('heading', { name: 'Modifier organisation' })).toBeVisible();
+    for (const name of ['Supprimer', 'Annuler', 'Enregistrer']) await expect(drawer.getByRole('button', { name, exact: true })).toBeInViewport({ ratio: 1 });
+    await expectFits(page, 390);
   });
 });
 
@@ -107,5 +152,25 @@ test.describe('on a laptop, 1280 px wide', () => {
       ['Exporter', 'Importer', 'Nouvelle Demande de PEC'].map(async (name) => (await page.getByRole('button', { name }).boundingBox())!.y),
     );
     expect(new Set(tops).size).toBe(1);
+  });
+});
+
+test.describe('on a wide laptop, 1440 px wide', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test('the settings tab bar shows every tab, none behind a scroll arrow', async ({ page }) => {
+    await signIn(page, EMAIL);
+    await page.goto('/settings/holdings');
+    const bar = page.getByRole('tablist', { name: 'Sections des paramètres' });
+    await expect(bar.getByRole('tab')).toHaveCount(12);
+    await expect(bar.locator('.MuiTabs-scrollButtons')).toHaveCount(0);
+    const barBox = (await bar.boundingBox())!;
+    for (const tab of await bar.getByRole('tab').all()) {
+      await expect(tab).toBeInViewport({ ratio: 1 });
+      const box = (await tab.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(barBox.x + barBox.width + 0.5);
+    }
+    // The tab list does not overflow its scroller (the tablist is the scroller's child).
+    expect(await bar.evaluate((element) => element.parentElement!.scrollWidth <= element.parentElement!.clientWidth)).toBe(true);
   });
 });

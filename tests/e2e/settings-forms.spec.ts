@@ -132,7 +132,7 @@ for (const entity of ENTITIES) {
     const name = uniqueName('Formulaire');
     const e = entity.feminine ? 'e' : '';
     await signIn(page, 'admin@pecflow.fr');
-    await page.goto(`/settings/${entity.section}`);
+    await page.goto(`/settings/${entity.collection}`);
     const list = page.getByTestId(`list-${entity.collection}`);
     await list.getByRole('button', { name: newLabel(entity) }).click();
 

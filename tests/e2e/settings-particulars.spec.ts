@@ -143,7 +143,7 @@ test('a role edit grants a permission by module, and the audit trail shows it', 
   const drawer = page.getByTestId('resource-drawer');
   const module = drawer.getByTestId('permission-module-patient');
   await expect(module).toContainText('Dossiers patients (PEC)');
-  await expect(module).toContainText('1 / 4');
+  await expect(module).toContainText('1 / 8');
   await module.getByText('Dossiers patients (PEC)').click();
   await expect(module.getByRole('checkbox', { name: /Voir les demandes de PEC/ })).toBeChecked();
   // The module has just unfolded: the first click can land while it is still moving.
@@ -152,7 +152,7 @@ test('a role edit grants a permission by module, and the audit trail shows it', 
     await create.check();
     await expect(create).toBeChecked({ timeout: 1000 });
   }).toPass();
-  await expect(module).toContainText('2 / 4');
+  await expect(module).toContainText('2 / 8');
   await expect(module.getByText('Création', { exact: true }).first()).toBeVisible();
   await drawer.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Rôle mis à jour avec succès' })).toBeVisible();
@@ -196,7 +196,7 @@ test('bulk Désactiver and bulk delete go through the confirmation, with the spe
   await expect(list.getByTestId('list-row').filter({ hasText: 'Désactivé' })).toHaveCount(3);
   await expect(bulk).toHaveCount(0);
 
-  await list.getByRole('checkbox', { name: 'Sélectionner la ligne' }).first().check();
+  await list.getByTestId('list-row').first().getByRole('checkbox').check();
   await expect(list.getByTestId('bulk-actions')).toContainText('1 sélectionnée');
   await list.getByRole('checkbox', { name: 'Tout sélectionner' }).check();
   await list.getByTestId('bulk-actions').getByRole('button', { name: 'Supprimer' }).click();
@@ -238,4 +238,93 @@ test('a record is deleted from its drawer after the confirmation; a refused dele
   await dialog.getByRole('button', { name: 'Supprimer' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Réseau supprimé avec succès' })).toBeVisible();
   await expect(list.getByTestId('list-empty')).toContainText('Aucun réseau de mutuelles configuré');
+});
+
+test('a record has its address: /settings/holdings/{id} opens its drawer again after a reload, and closing it keeps the list', async ({ page, request }) => {
+  const admin = await apiToken(request, 'admin@pecflow.fr');
+  const holding = await api(request, admin, 'POST', '/api/holdings', { name: uniqueName('Organisation lien'), registrationNumber: '552100554', country: 'France' });
+  await signIn(page, 'admin@pecflow.fr');
+  await page.goto(`/settings/holdings/${holding.id}`);
+  const drawer = page.getByTestId('resource-drawer');
+  await expect(drawer.getByRole('heading', { name: 'Modifier organisation' })).toBeVisible();
+  await expect(drawer.getByTestId('drawer-id')).toHaveText(`ID: ${holding.id}`);
+  await expect(formField(drawer, 'Nom')).toHaveValue(holding.name as string);
+  await page.reload();
+  await expect(drawer.getByTestId('drawer-id')).toHaveText(`ID: ${holding.id}`);
+  await expect(formField(drawer, 'Nom')).toHaveValue(holding.name as string);
+  await drawer.getByRole('button', { name: 'Annuler' }).click();
+  await expect(drawer).toBeHidden();
+  await expect(page).toHaveURL(/\/settings\/holdings$/);
+  await expect(page.getByTestId('list-holdings').getByTestId('list-row').first()).toBeVisible();
+  // The creation drawer has its address too.
+  await page.goto('/settings/holdings/create');
+  await expect(drawer.getByRole('heading', { name: 'Nouvelle organisation' })).toBeVisible();
+});
+
+test("after another network becomes the default, the former default's drawer shows 'Réseau par défaut' off", async ({ page, request }) => {
+  const admin = await apiToken(request, 'admin@pecflow.fr');
+  const former = await api(request, admin, 'POST', '/api/networks', { name: uniqueName('Réseau ancien défaut'), isDefault: true });
+  const next = await api(request, admin, 'POST', '/api/networks', { name: uniqueName('Réseau nouveau défaut') });
+  await signIn(page, 'admin@pecflow.fr');
+  await page.goto('/settings/networks');
+  const list = page.getByTestId('list-networks');
+  const drawer = page.getByTestId('resource-drawer');
+  const toggle = drawer.getByRole('switch', { name: 'Réseau par défaut' }).or(drawer.getByRole('checkbox', { name: 'Réseau par défaut' }));
+
+  // The former default, opened once (its record is now in the browser's cache).
+  await (await findOne(list, former.name as string)).click();
+  await expect(toggle).toBeChecked();
+  await drawer.getByRole('button', { name: 'Annuler' }).click();
+  await expect(drawer).toBeHidden();
+
+  await (await findOne(list, next.name as string)).click();
+  await toggle.check();
+  await drawer.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Réseau par défaut mis à jour' })).toBeVisible();
+  await expect(drawer).toBeHidden();
+
+  await (await findOne(list, former.name as string)).click();
+  await expect(drawer.getByTestId('drawer-id')).toHaveText(`ID: ${former.id}`);
+  await expect(toggle).not.toBeChecked();
+  await expect(list.getByTestId('list-row')).not.toContainText('Par défaut');
+
+  // The demo default again, for the other tests.
+  const santeclair = await api<{ member: { '@id': string }[] }>(request, admin, 'GET', '/api/networks?code=SANTECLAIR');
+  await api(request, admin, 'PATCH', santeclair.member[0]!['@id'], { isDefault: true });
+});
+
+test("a refused save shows ONE toast, and the toasts leave the drawer's buttons free", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, 'admin@pecflow.fr');
+  await page.goto('/settings/users/create');
+  const drawer = page.getByTestId('resource-drawer');
+  await formField(drawer, 'Prénom').fill('Double');
+  await formField(drawer, 'Nom').fill('Courriel');
+  // Already the address of a demo account: only the server knows.
+  await formField(drawer, 'Email').fill('audio@audition-horizon.fr');
+  await formField(drawer, 'Mot de passe').fill('Secret2026!');
+  await chooseOption(page, drawer, 'Organisation', 'Audition Horizon');
+  await drawer.getByRole('button', { name: 'Créer', exact: true }).click();
+  await expect(drawer.getByText('Cet email est déjà utilisé')).toBeVisible();
+  const toasts = page.getByTestId('toast');
+  await expect(toasts).toHaveCount(1);
+  await expect(toasts).toContainText('Erreur');
+  await expect(toasts).toContainText('Cet email est déjà utilisé');
+  await page.waitForTimeout(500);
+  await expect(toasts).toHaveCount(1);
+
+  // No toast over the drawer: its buttons can be clicked at once.
+  const toastBox = (await toasts.boundingBox())!;
+  const drawerBox = (await drawer.boundingBox())!;
+  expect(toastBox.x + toastBox.width).toBeLessThanOrEqual(drawerBox.x);
+  await drawer.getByRole('button', { name: 'Annuler' }).click({ timeout: 1_000 });
+  await expect(drawer).toBeHidden();
+
+  // A save the browser refuses: its messages under the fields and one toast too.
+  await page.goto('/settings/holdings/create');
+  await expect(toasts).toHaveCount(0, { timeout: 6_000 });
+  await drawer.getByRole('button', { name: 'Créer', exact: true }).click();
+  await expect(drawer.getByText('SIREN requis')).toBeVisible();
+  await expect(toasts).toHaveCount(1);
+  await expect(toasts).toContainText("Le formulaire n'est pas valide.");
 });

@@ -6,8 +6,8 @@ import {
   hasPermission,
   isKnownPermission,
   permissionsBeyond,
-  PERMISSIONS,
 } from '../../src/domain/permissions';
+import { PERMISSION_CATALOGUE as PERMISSIONS, RESOURCES } from '../../server/resources';
 import { permissionFor } from '../../src/domain/resources';
 import { SEEDED_ROLES } from '../../src/domain/roles';
 
@@ -61,10 +61,10 @@ describe('permissionsBeyond (no one grants more than they hold)', () => {
 
 describe('the catalogue', () => {
   it('knows its keys and the wildcards that cover some of them', () => {
-    expect(isKnownPermission('pec.create')).toBe(true);
-    expect(isKnownPermission('settings.users.*')).toBe(true);
-    expect(isKnownPermission('nimporte.quoi')).toBe(false);
-    expect(isKnownPermission('nimporte.*')).toBe(false);
+    expect(isKnownPermission('pec.create', PERMISSIONS)).toBe(true);
+    expect(isKnownPermission('settings.users.*', PERMISSIONS)).toBe(true);
+    expect(isKnownPermission('nimporte.quoi', PERMISSIONS)).toBe(false);
+    expect(isKnownPermission('nimporte.*', PERMISSIONS)).toBe(false);
   });
 
   it('has unique keys, each with a French label, a module and a level', () => {
@@ -78,24 +78,51 @@ describe('the catalogue', () => {
     expect(PERMISSIONS.filter((p) => p.level === 'admin').map((p) => p.key)).toEqual(['admin.*']);
   });
 
+  it("names each settings entity's keys after its declaration, entities sharing keys together (spec section 6)", () => {
+    const entity = PERMISSIONS.filter((p) => p.key.startsWith('settings.') && !p.key.startsWith('settings.system.') && p.key !== 'settings.pec.create');
+    const verbs = (noun: string, edit = 'update', exportable = true) => [
+      [`view`, `Voir les ${noun}`],
+      [`create`, `Créer des ${noun}`],
+      [edit, `Modifier les ${noun}`],
+      [`delete`, `Supprimer des ${noun}`],
+      ...(exportable ? [[`export`, `Exporter les ${noun}`]] : []),
+    ];
+    const expected = [
+      ['holdings', 'user', verbs('organisations')],
+      ['companies', 'user', verbs('entreprises')],
+      ['shops', 'user', verbs('centres')],
+      ['users', 'user', verbs('utilisateurs et rôles')],
+      ['mutuelles', 'mutual', verbs('mutuelles et réseaux')],
+      ['software', 'system', verbs('logiciels', 'edit', false)],
+      ['credentials', 'system', verbs('identifiants', 'edit', false)],
+    ] as const;
+    const reference = expected.flatMap(([section, module, entries]) => entries.map(([action, label]) => ({ key: `settings.${section}.${action}`, module, label })));
+    // Entities added later (Prescripteurs) come on top of the spec's own.
+    expect(entity.map(({ key, module, label }) => ({ key, module, label })).filter((p) => reference.some((r) => r.key === p.key))).toEqual(reference);
+    expect(PERMISSIONS[0]!.key).toBe('admin.*');
+    expect(PERMISSIONS.find((p) => p.key === 'settings.holdings.view')!.description).toBe("Afficher l'onglet et la liste des organisations.");
+  });
+
   it('seeds roles made only of known keys', () => {
-    for (const role of Object.values(SEEDED_ROLES)) for (const key of role.permissions) expect(isKnownPermission(key), key).toBe(true);
+    for (const role of Object.values(SEEDED_ROLES)) for (const key of role.permissions) expect(isKnownPermission(key, PERMISSIONS), key).toBe(true);
   });
 
   it('expands held wildcards into the entries they grant', () => {
-    const keys = grantedDefinitions(['settings.users.*']).map((p) => p.key);
+    const keys = grantedDefinitions(['settings.users.*'], PERMISSIONS).map((p) => p.key);
     expect(keys).toEqual(['settings.users.view', 'settings.users.create', 'settings.users.update', 'settings.users.delete', 'settings.users.export']);
   });
 });
 
 describe('permissionFor', () => {
-  it('maps react-admin actions to the spec keys, with view/edit for software and credentials', () => {
-    expect(permissionFor('holdings', 'list')).toBe('settings.holdings.view');
-    expect(permissionFor('holdings', 'edit')).toBe('settings.holdings.update');
-    expect(permissionFor('networks', 'create')).toBe('settings.mutuelles.create');
-    expect(permissionFor('software', 'edit')).toBe('settings.software.edit');
-    expect(permissionFor('credential_software', 'delete')).toBe('settings.credentials.delete');
-    expect(permissionFor('pec_dossiers', 'create')).toBe('settings.pec.create');
-    expect(permissionFor('unknown', 'list')).toBeUndefined();
+  it("maps react-admin actions to a resource's declared keys, with view/edit for software and credentials", () => {
+    const declared = (name: string) => RESOURCES.find((d) => d.name === name)!.permissions;
+    expect(permissionFor(declared('holdings'), 'list')).toBe('settings.holdings.view');
+    expect(permissionFor(declared('holdings'), 'edit')).toBe('settings.holdings.update');
+    expect(permissionFor(declared('networks'), 'create')).toBe('settings.mutuelles.create');
+    expect(permissionFor(declared('software'), 'edit')).toBe('settings.software.edit');
+    expect(permissionFor(declared('credential_software'), 'delete')).toBe('settings.credentials.delete');
+    expect(permissionFor(declared('pec_dossiers'), 'create')).toBe('settings.pec.create');
+    expect(permissionFor(declared('prescribers'), 'export')).toBeUndefined();
+    expect(permissionFor(undefined, 'list')).toBeUndefined();
   });
 });

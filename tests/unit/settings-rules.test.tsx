@@ -1,18 +1,19 @@
-// The rules behind the settings screens: request bodies from form values, columns and inputs from the API
-// documentation, role permissions with wildcards, the shop credential choices, the system settings editor.
+// The rules behind the settings screens: request bodies from form values, the form's fields from the API docs,
+// role permissions with wildcards, the shop credential choices, the system settings editor.
 import { cleanup, configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
 import type { Resource } from '@api-platform/api-doc-parser';
 import { AdminContext, Form, memoryStore, type RaRecord } from 'react-admin';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { PERMISSIONS } from '../../src/domain/permissions';
+import { PERMISSION_CATALOGUE as PERMISSIONS } from '../../server/resources';
 import { i18nProvider } from '../../src/i18n';
 import { Toasts } from '../../src/layout/Toasts';
-import { companies } from '../../src/resources/companies';
 import { togglePermission } from '../../src/resources/roles/PermissionsInput';
 import { compatibleCredentials, initialMapping, ShopCredentialsEditor } from '../../src/resources/shops/ShopCredentialsEditor';
-import { formFields, listColumns, toFormValues, toPayload } from '../../src/settings/schema';
+import { toFormValues, toPayload } from '../../src/admin/docs';
+import type { AdminEntity } from '../../src/dataProvider/adminSchema';
+import { formFields } from '../../src/settings/GeneratedForm';
 import { SystemSettings } from '../../src/settings/SystemSettings';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -73,14 +74,18 @@ describe('request bodies', () => {
   });
 });
 
-describe('columns and inputs from the API documentation', () => {
-  test('a readable field the entity does not know is added to the list; the ones it leaves out are not', () => {
-    const columns = listColumns(companies, companyDoc).map((c) => c.source);
-    expect(columns).toEqual(['name', 'registrationNumber', 'holding', 'city', 'status', 'tags']);
+describe('the form fields from the API docs', () => {
+  const entity = (form: AdminEntity['form']) => ({ name: 'companies', form }) as AdminEntity;
+
+  test('a writable field the declared layout does not name comes after the laid-out ones; a read-only one is not edited', () => {
+    const layout = entity({ fields: ['name', 'registrationNumber', 'vatNumber', 'holding', 'status', 'street', 'postalCode', 'city', 'country'], openIn: 'edit' });
+    expect(formFields(layout, companyDoc)).toEqual(['name', 'registrationNumber', 'vatNumber', 'holding', 'status', 'street', 'postalCode', 'city', 'country', 'tags', 'secret']);
   });
 
-  test('a writable field the layout does not name comes after the laid-out ones', () => {
-    expect(formFields(companies, companyDoc)).toEqual(['name', 'registrationNumber', 'vatNumber', 'holding', 'status', 'street', 'postalCode', 'city', 'country', 'tags', 'secret']);
+  test("tabs place their fields in order; without a layout the docs' order is kept", () => {
+    const tabs = entity({ tabs: [{ label: 'Adresse', fields: ['city', 'street'] }, { label: 'Général', fields: ['name'] }], openIn: 'edit' });
+    expect(formFields(tabs, companyDoc).slice(0, 3)).toEqual(['city', 'street', 'name']);
+    expect(formFields(entity(null), companyDoc)).toEqual(['name', 'registrationNumber', 'vatNumber', 'holding', 'street', 'postalCode', 'city', 'country', 'status', 'tags', 'secret']);
   });
 });
 
@@ -152,6 +157,7 @@ function renderWithAdmin(children: React.ReactNode, provider: Record<string, unk
 
 describe('the shop credential editor', () => {
   const provider = (softwareList: RaRecord[]) => ({
+    adminSchema: async () => ({ entities: [] }),
     getOne: async () => ({ data: { id: '/api/companies/1', holding: { '@id': '/api/holdings/1', name: 'Audition Horizon' } } }),
     getList: async (resource: string) => ({ data: resource === 'software' ? softwareList : [credential(1, 1, 'general')], total: softwareList.length }),
   });

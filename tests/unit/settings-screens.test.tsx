@@ -1,57 +1,16 @@
-// The generic list and drawer of Paramètres, with a test data provider and the API documentation generated from the
-// server's own resource declarations (read by @api-platform/api-doc-parser, as in the browser).
-import { act, cleanup, configure, render, screen, waitFor, within } from '@testing-library/react';
+// The generated list and drawer of Paramètres, at their addresses, with a test data provider and the API docs
+// generated from the server's own resource declarations (read by @api-platform/api-doc-parser and the admin schema
+// reader, as in the browser).
+import { cleanup, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient } from '@tanstack/react-query';
-import { hydraSchemaAnalyzer, SchemaAnalyzerContext } from '@api-platform/admin';
-import { parseHydraDocumentation, type Api } from '@api-platform/api-doc-parser';
-import polyglotI18nProvider from 'ra-i18n-polyglot';
-import frenchMessages from 'ra-language-french';
-import { AdminContext, HttpError, memoryStore, mergeTranslations, type AuthProvider, type I18nProvider, type RaRecord } from 'react-admin';
+import { HttpError, type RaRecord } from 'react-admin';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { RESOURCES } from '../../server/resources';
-import { companiesResource } from '../../server/resources/companies';
-import { apiDocumentation, entrypoint } from '../../server/hydra/docs';
-import { text } from '../../server/hydra/fields';
-import { searchTemplate } from '../../server/hydra/output';
-import type { ResourceDeclaration } from '../../server/hydra/types';
-import { companies as companiesTable } from '../../server/db/schema';
-import { fr } from '../../src/i18n/fr';
-import { i18nProvider } from '../../src/i18n';
-import { Toasts } from '../../src/layout/Toasts';
-import { companies } from '../../src/resources/companies';
-import { credentials } from '../../src/resources/credentials';
-import { ResourceScreen } from '../../src/settings/ResourceList';
-
-const HOST = 'http://localhost';
+import { location, parseDocs, renderSettings, testProvider, type Docs } from './settings/harness';
 
 // Whole screens on a shared two-core machine: give them time (these are limits, not timings under test).
 vi.setConfig({ testTimeout: 30_000 });
 configure({ asyncUtilTimeout: 5_000 });
-
-/** Serves /api, /api/docs.jsonld and each collection's search template as the real server would. */
-function hydraServer(declarations: ResourceDeclaration[]) {
-  // The server builds its absolute URLs from PUBLIC_URL (server/http/links.ts).
-  const request = { server: { ctx: { config: { publicUrl: HOST } } } } as never;
-  const headers = {
-    'Content-Type': 'application/ld+json',
-    Link: `<${HOST}/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"`,
-  };
-  return async (input: RequestInfo | URL) => {
-    const { pathname } = new URL(String(input instanceof Request ? input.url : input), HOST);
-    const json = (body: unknown) => new Response(JSON.stringify(body), { headers });
-    if (pathname === '/api') return json(entrypoint(request, declarations));
-    if (pathname === '/api/docs.jsonld') return json(apiDocumentation(request, declarations));
-    const decl = declarations.find((d) => pathname === `/api/${d.name}`);
-    if (decl) return json({ '@id': pathname, '@type': 'hydra:Collection', totalItems: 0, member: [], search: searchTemplate(decl) });
-    return new Response('', { status: 404 });
-  };
-}
-
-async function parseDocs(declarations: ResourceDeclaration[]): Promise<Api> {
-  vi.stubGlobal('fetch', hydraServer(declarations));
-  return (await parseHydraDocumentation(`${HOST}/api`)).api;
-}
 
 const holding = (id: number, name: string) => ({ '@id': `/api/holdings/${id}`, '@type': 'Holding', id: `/api/holdings/${id}`, originId: String(id), name });
 const embedded = (id: number, name: string) => ({ '@id': `/api/holdings/${id}`, '@type': 'Holding', id, name });
@@ -74,78 +33,7 @@ function company(id: number, name: string, status = 'Active', extra: Record<stri
   };
 }
 
-type Collections = Record<string, RaRecord[]>;
-
-/** An in-memory data provider with react-admin's methods (and the schema), every method a spy. */
-function testProvider(api: Api, initial: Collections) {
-  const store: Collections = structuredClone(initial);
-  let next = 100;
-  const rows = (resource: string) => (store[resource] ??= []);
-  const provider = {
-    introspect: vi.fn(async () => ({ data: api })),
-    getList: vi.fn(async (resource: string, params: { pagination?: { page: number; perPage: number }; filter?: Record<string, unknown> }) => {
-      const { search, ...filters } = params.filter ?? {};
-      let data = rows(resource).filter((r) => !search || JSON.stringify(r).toLowerCase().includes(String(search).toLowerCase()));
-      for (const [key, value] of Object.entries(filters)) data = data.filter((r) => r[key] === value || (r[key] as { '@id'?: string })?.['@id'] === value);
-      const { page = 1, perPage = 20 } = params.pagination ?? {};
-      // Copies, as records fresh from a server would be.
-      return { data: structuredClone(data.slice((page - 1) * perPage, page * perPage)), total: data.length };
-    }),
-    getOne: vi.fn(async (resource: string, { id }: { id: string }) => ({ data: structuredClone(rows(resource).find((r) => r.id === id)!) })),
-    getMany: vi.fn(async (resource: string, { ids }: { ids: string[] }) => ({ data: structuredClone(rows(resource).filter((r) => ids.includes(String(r.id)))) })),
-    getManyReference: vi.fn(async () => ({ data: [], total: 0 })),
-    create: vi.fn(async (resource: string, { data }: { data: Record<string, unknown> }) => {
-      const id = `/api/${resource}/${++next}`;
-      const record = { ...data, '@id': id, id, originId: String(next) };
-      rows(resource).push(record);
-      return { data: record };
-    }),
-    update: vi.fn(async (resource: string, { id, data }: { id: string; data: Record<string, unknown> }) => {
-      const record = rows(resource).find((r) => r.id === id)!;
-      Object.assign(record, data);
-      return { data: record };
-    }),
-    updateMany: vi.fn(async (resource: string, { ids, data }: { ids: string[]; data: Record<string, unknown> }) => {
-      for (const r of rows(resource)) if (ids.includes(String(r.id))) Object.assign(r, data);
-      return { data: ids };
-    }),
-    delete: vi.fn(async (resource: string, { id }: { id: string }) => {
-      store[resource] = rows(resource).filter((r) => r.id !== id);
-      return { data: { id } };
-    }),
-    deleteMany: vi.fn(async (resource: string, { ids }: { ids: string[] }) => {
-      store[resource] = rows(resource).filter((r) => !ids.includes(String(r.id)));
-      return { data: ids };
-    }),
-  };
-  return provider;
-}
-
-const authProvider = (permissions: string[]): AuthProvider => ({
-  login: async () => undefined,
-  logout: async () => undefined,
-  checkAuth: async () => undefined,
-  checkError: async () => undefined,
-  getPermissions: async () => permissions,
-});
-
-function renderScreen(
-  config: typeof companies,
-  provider: ReturnType<typeof testProvider>,
-  { permissions = ['admin.*'], i18n = i18nProvider }: { permissions?: string[]; i18n?: I18nProvider } = {},
-) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <AdminContext dataProvider={provider as never} authProvider={authProvider(permissions)} i18nProvider={i18n} store={memoryStore()} queryClient={queryClient}>
-      <SchemaAnalyzerContext.Provider value={hydraSchemaAnalyzer()}>
-        <ResourceScreen config={config} />
-      </SchemaAnalyzerContext.Provider>
-      <Toasts />
-    </AdminContext>,
-  );
-}
-
-let docs: Api;
+let docs: Docs;
 beforeAll(async () => {
   docs = await parseDocs(RESOURCES);
 });
@@ -160,13 +48,14 @@ const seeded = () => ({
 });
 
 const list = () => screen.getByTestId('list-companies');
+const findList = () => screen.findByTestId('list-companies');
 const rows = () => within(list()).queryAllByTestId('list-row');
 const drawer = () => screen.getByTestId('resource-drawer');
 
 describe('the generic list', () => {
   test('shows the title, the count, the spec columns with embedded names and status badges, Actualiser and "Nouvelle entreprise"', async () => {
-    renderScreen(companies, testProvider(docs, seeded()));
-    expect(await within(list()).findByText('3 entreprises trouvées')).toBeInTheDocument();
+    renderSettings('/settings/companies', testProvider(docs, seeded()));
+    expect(await within(await findList()).findByText('3 entreprises trouvées')).toBeInTheDocument();
     expect(within(list()).getByRole('heading', { name: 'Entreprises' })).toBeInTheDocument();
     const headers = within(list()).getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers.slice(1)).toEqual(['Nom', 'SIREN', 'Organisation', 'Ville', 'Statut']);
@@ -181,8 +70,8 @@ describe('the generic list', () => {
   });
 
   test('without the create permission there is no create button', async () => {
-    renderScreen(companies, testProvider(docs, seeded()), { permissions: ['settings.companies.view'] });
-    expect(await within(list()).findByText('3 entreprises trouvées')).toBeInTheDocument();
+    renderSettings('/settings/companies', testProvider(docs, seeded()), ['settings.companies.view']);
+    expect(await within(await findList()).findByText('3 entreprises trouvées')).toBeInTheDocument();
     expect(within(list()).queryByRole('button', { name: 'Nouvelle entreprise' })).not.toBeInTheDocument();
     // Neither update nor delete: nothing to select.
     expect(within(list()).queryByRole('checkbox', { name: 'Tout sélectionner' })).not.toBeInTheDocument();
@@ -191,7 +80,7 @@ describe('the generic list', () => {
   test('shows 5 skeleton rows while loading', async () => {
     const provider = testProvider(docs, seeded());
     provider.getList.mockImplementation(() => new Promise(() => undefined));
-    renderScreen(companies, provider);
+    renderSettings('/settings/companies', provider);
     await waitFor(() => expect(within(list()).getAllByTestId('skeleton-row')).toHaveLength(5));
     expect(within(list()).getByRole('table')).toHaveAttribute('aria-busy', 'true');
   });
@@ -199,18 +88,18 @@ describe('the generic list', () => {
   test('a failed load says so and Réessayer asks again', async () => {
     const provider = testProvider(docs, seeded());
     provider.getList.mockRejectedValueOnce(new HttpError('Erreur serveur', 500));
-    renderScreen(companies, provider);
-    expect(await within(list()).findByText('Erreur de chargement')).toBeInTheDocument();
+    renderSettings('/settings/companies', provider);
+    expect(await within(await findList()).findByText('Erreur de chargement')).toBeInTheDocument();
     expect(within(list()).getByText('Impossible de charger les données')).toBeInTheDocument();
     // No count is claimed for a list that could not be read.
     expect(within(list()).getByTestId('list-count')).not.toHaveTextContent(/trouvée?s?/);
     await userEvent.click(within(list()).getByRole('button', { name: 'Réessayer' }));
-    expect(await within(list()).findByText('3 entreprises trouvées')).toBeInTheDocument();
+    expect(await within(await findList()).findByText('3 entreprises trouvées')).toBeInTheDocument();
   });
 
   test('an empty list shows the entity message with a create button', async () => {
-    renderScreen(companies, testProvider(docs, { companies: [], holdings: [] }));
-    const empty = await within(list()).findByTestId('list-empty');
+    renderSettings('/settings/companies', testProvider(docs, { companies: [], holdings: [] }));
+    const empty = await within(await findList()).findByTestId('list-empty');
     expect(empty).toHaveTextContent('Aucune entreprise trouvée');
     expect(within(empty).getByRole('button', { name: 'Nouvelle entreprise' })).toBeInTheDocument();
   });
@@ -218,8 +107,8 @@ describe('the generic list', () => {
   test('pages by 20 and the search, debounced, is sent to the server from page 1', async () => {
     const many = Array.from({ length: 45 }, (_, i) => company(i + 1, `Entreprise ${String(i + 1).padStart(2, '0')}`));
     const provider = testProvider(docs, { companies: many, holdings: [holding(1, 'Audition Horizon')] });
-    renderScreen(companies, provider);
-    const pagination = await within(list()).findByTestId('pagination');
+    renderSettings('/settings/companies', provider);
+    const pagination = await within(await findList()).findByTestId('pagination');
     await waitFor(() => expect(pagination).toHaveTextContent('Page 1 / 3'));
     expect(pagination).toHaveTextContent('45 résultats');
     expect(rows()).toHaveLength(20);
@@ -238,6 +127,26 @@ describe('the generic list', () => {
     );
     await waitFor(() => expect(within(list()).getByTestId('list-count')).toHaveTextContent('6 entreprises trouvées'));
     expect(pagination).toHaveTextContent('Page 1 / 1');
+    // The search and the page are in the address (a reload or a shared link shows the same list).
+    const query = new URLSearchParams(location.current.split('?')[1]);
+    expect(JSON.parse(query.get('filter')!)).toEqual({ search: 'Entreprise 4' });
+    expect(query.get('page')).toBe('1');
+  });
+
+  test('filters and sort come from the address and go to it', async () => {
+    const provider = testProvider(docs, seeded());
+    renderSettings(`/settings/companies?filter=${encodeURIComponent(JSON.stringify({ status: 'Inactive' }))}&sort=city&order=DESC&page=1&perPage=20`, provider);
+    expect(await within(await findList()).findByText('1 entreprise trouvée')).toBeInTheDocument();
+    expect(provider.getList).toHaveBeenLastCalledWith(
+      'companies',
+      expect.objectContaining({ filter: { status: 'Inactive' }, sort: { field: 'city', order: 'DESC' }, pagination: { page: 1, perPage: 20 } }),
+    );
+    expect(rows()).toHaveLength(1);
+    expect(within(list()).getByRole('combobox', { name: /^Statut/ })).toHaveTextContent('❌ Désactivé');
+    await userEvent.click(within(list()).getByRole('combobox', { name: /^Statut/ }));
+    await userEvent.click(await screen.findByRole('option', { name: '✅ Activé' }));
+    await waitFor(() => expect(within(list()).getByTestId('list-count')).toHaveTextContent('2 entreprises trouvées'));
+    expect(JSON.parse(new URLSearchParams(location.current.split('?')[1]).get('filter')!)).toEqual({ status: 'Active' });
   });
 
   test('an unpaginated list (credentials) is searched in the browser, on its searchable fields', async () => {
@@ -253,7 +162,7 @@ describe('the generic list', () => {
       status: 'Active',
     });
     const provider = testProvider(docs, { credential_software: [credential(1, 'robot.horizon', 'Auditdata'), credential(2, 'robot.riviera', 'Cosium')] });
-    renderScreen(credentials, provider);
+    renderSettings('/settings/credential_software', provider);
     const table = await screen.findByTestId('list-credential_software');
     await waitFor(() => expect(within(table).getAllByTestId('list-row')).toHaveLength(2));
     expect(within(table).queryByTestId('pagination')).not.toBeInTheDocument();
@@ -269,8 +178,8 @@ describe('the generic list', () => {
 
   test('selects rows, and Désactiver changes them all at once through updateMany', async () => {
     const provider = testProvider(docs, seeded());
-    renderScreen(companies, provider);
-    await within(list()).findByText('3 entreprises trouvées');
+    renderSettings('/settings/companies', provider);
+    await within(await findList()).findByText('3 entreprises trouvées');
     await userEvent.click(within(list()).getByRole('checkbox', { name: 'Tout sélectionner' }));
     const bulk = within(list()).getByTestId('bulk-actions');
     expect(bulk).toHaveTextContent('3 sélectionnées');
@@ -283,9 +192,9 @@ describe('the generic list', () => {
 
   test('bulk delete waits for the confirmation', async () => {
     const provider = testProvider(docs, seeded());
-    renderScreen(companies, provider);
-    await within(list()).findByText('3 entreprises trouvées');
-    const rowBoxes = within(list()).getAllByRole('checkbox', { name: 'Sélectionner la ligne' });
+    renderSettings('/settings/companies', provider);
+    await within(await findList()).findByText('3 entreprises trouvées');
+    const rowBoxes = rows().map((row) => within(row).getByRole('checkbox'));
     await userEvent.click(rowBoxes[0]!);
     await userEvent.click(rowBoxes[1]!);
     await userEvent.click(within(within(list()).getByTestId('bulk-actions')).getByRole('button', { name: 'Supprimer' }));
@@ -299,11 +208,38 @@ describe('the generic list', () => {
   });
 });
 
+describe("the audit trail's date filter", () => {
+  test('is typed and shown dd/mm/yyyy whatever the browser language, and filters from that day', async () => {
+    window.matchMedia ??= ((query: string) => ({
+      matches: query.includes('pointer: fine'),
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    })) as unknown as typeof window.matchMedia;
+    expect(navigator.language).toBe('en-US');
+    const provider = testProvider(docs, { audit_logs: [], users: [] });
+    renderSettings('/settings/audit_logs', provider);
+    const audit = await screen.findByTestId('list-audit_logs');
+    const from = () => within(audit).getByRole('textbox', { name: 'Du' });
+    await waitFor(() => expect(from()).toBeEnabled());
+    await userEvent.click(from());
+    await userEvent.keyboard('05012026');
+    expect(from()).toHaveValue('05/01/2026');
+    await waitFor(() =>
+      expect(provider.getList).toHaveBeenLastCalledWith('audit_logs', expect.objectContaining({ filter: { createdAt: { after: '2026-01-05' } } })),
+    );
+  });
+});
+
 describe('the generic drawer', () => {
   test('creates: the shared schema on change, the empty values left out, the success toast, closed afterwards', async () => {
     const provider = testProvider(docs, seeded());
-    renderScreen(companies, provider);
-    await within(list()).findByText('3 entreprises trouvées');
+    renderSettings('/settings/companies', provider);
+    await within(await findList()).findByText('3 entreprises trouvées');
     await userEvent.click(within(list()).getByRole('button', { name: 'Nouvelle entreprise' }));
     expect(within(drawer()).getByRole('heading', { name: 'Nouvelle entreprise' })).toBeInTheDocument();
     expect(within(drawer()).queryByTestId('drawer-id')).not.toBeInTheDocument();
@@ -333,8 +269,8 @@ describe('the generic drawer', () => {
 
   test('edits: "ID: {id}", only the changed fields sent, "mise à jour avec succès"', async () => {
     const provider = testProvider(docs, seeded());
-    renderScreen(companies, provider);
-    await within(list()).findByText('3 entreprises trouvées');
+    renderSettings('/settings/companies', provider);
+    await within(await findList()).findByText('3 entreprises trouvées');
     await userEvent.click(within(list()).getByText('Horizon Sud'));
     expect(await within(drawer()).findByRole('heading', { name: 'Modifier entreprise' })).toBeInTheDocument();
     expect(within(drawer()).getByTestId('drawer-id')).toHaveTextContent('ID: 3');
@@ -350,7 +286,7 @@ describe('the generic drawer', () => {
       expect(provider.update).toHaveBeenCalledWith('companies', expect.objectContaining({ id: '/api/companies/3', data: { city: 'Marseille' } })),
     );
     expect(await screen.findByText('Entreprise mise à jour avec succès')).toBeInTheDocument();
-    expect(await within(list()).findByText('Marseille')).toBeInTheDocument();
+    expect(await within(await findList()).findByText('Marseille')).toBeInTheDocument();
   });
 
   test("stays open with the server's French violations under the fields and an error toast", async () => {
@@ -361,21 +297,56 @@ describe('the generic drawer', () => {
     });
     // Answered a little later, as over a network: the form renders while it waits.
     provider.update.mockImplementationOnce(() => new Promise((_resolve, reject) => setTimeout(() => reject(refusal), 50)));
-    renderScreen(companies, provider);
-    await within(list()).findByText('3 entreprises trouvées');
+    renderSettings('/settings/companies', provider);
+    await within(await findList()).findByText('3 entreprises trouvées');
     await userEvent.click(within(list()).getByText('Horizon Sud'));
     const siren = await within(drawer()).findByRole('textbox', { name: 'SIREN' });
     await userEvent.clear(siren);
     await userEvent.type(siren, '812341');
     await userEvent.click(within(drawer()).getByRole('button', { name: 'Enregistrer' }));
     expect(await within(drawer()).findByText('Ce SIREN est déjà utilisé')).toBeInTheDocument();
-    // The failure toast, among the stacked ones (react-admin's "Le formulaire n'est pas valide." may show beside it).
-    const toast = await screen.findByText((_, element) => element?.getAttribute('data-testid') === 'toast' && !!element.textContent?.includes('Erreur'));
-    expect(toast).toHaveTextContent('Ce SIREN est déjà utilisé');
+    // ONE toast for the refused save: the server's reason (react-admin's "Le formulaire n'est pas valide." no longer stacks beside it).
+    await waitFor(() => expect(screen.getAllByTestId('toast')).toHaveLength(1));
+    expect(screen.getByTestId('toast')).toHaveTextContent('Erreur');
+    expect(screen.getByTestId('toast')).toHaveTextContent('Ce SIREN est déjà utilisé');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(screen.getAllByTestId('toast')).toHaveLength(1);
     expect(drawer()).toBeInTheDocument();
     // Still there once everything has settled (a form reset would wipe it).
     await userEvent.click(within(drawer()).getByRole('textbox', { name: 'Ville' }));
     expect(within(drawer()).getByText('Ce SIREN est déjà utilisé')).toBeInTheDocument();
+  });
+
+  test('a save the browser refuses shows its errors and ONE toast, and sends nothing', async () => {
+    const provider = testProvider(docs, seeded());
+    renderSettings('/settings/companies/create', provider);
+    const name = await within(await screen.findByTestId('resource-drawer')).findByRole('textbox', { name: 'Nom' });
+    await userEvent.type(name, 'Atelier');
+    await userEvent.click(within(drawer()).getByRole('button', { name: 'Créer' }));
+    expect(await within(drawer()).findByText('SIREN requis')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByTestId('toast')).toHaveLength(1));
+    expect(screen.getByTestId('toast')).toHaveTextContent("ErreurLe formulaire n'est pas valide.");
+    expect(provider.create).not.toHaveBeenCalled();
+  });
+
+  test('a record has its address: /settings/companies/3 opens its drawer, closing it goes back to the list', async () => {
+    const provider = testProvider(docs, seeded());
+    renderSettings('/settings/companies/3', provider);
+    expect(await within(await screen.findByTestId('resource-drawer')).findByRole('heading', { name: 'Modifier entreprise' })).toBeInTheDocument();
+    expect(within(drawer()).getByTestId('drawer-id')).toHaveTextContent('ID: 3');
+    expect(within(drawer()).getByRole('textbox', { name: 'Nom' })).toHaveValue('Horizon Sud');
+    await userEvent.click(within(drawer()).getByRole('button', { name: 'Annuler' }));
+    await waitFor(() => expect(location.current).toMatch(/^\/settings\/companies(\?|$)/));
+    await waitFor(() => expect(screen.queryByTestId('resource-drawer')).not.toBeInTheDocument());
+    // A row leads to its own address.
+    await userEvent.click(await within(list()).findByText('Horizon Audition Rhône'));
+    await waitFor(() => expect(location.current).toMatch(/^\/settings\/companies\/1(\?|$)/));
+  });
+
+  test('the former addresses lead to their entity: /settings/mutuelles is the mutuals list', async () => {
+    renderSettings('/settings/mutuelles', testProvider(docs, { mutuals: [] }));
+    expect(await screen.findByTestId('list-mutuals')).toBeInTheDocument();
+    expect(location.current).toMatch(/^\/settings\/mutuals/);
   });
 
   test('a picker whose choices cannot be loaded says so', async () => {
@@ -385,8 +356,8 @@ describe('the generic drawer', () => {
       if (resource === 'holdings') throw new HttpError('Accès refusé', 403, { message: 'Accès refusé' });
       return getList(resource, params);
     });
-    renderScreen(companies, provider);
-    await within(list()).findByText('3 entreprises trouvées');
+    renderSettings('/settings/companies', provider);
+    await within(await findList()).findByText('3 entreprises trouvées');
     await userEvent.click(within(list()).getByRole('button', { name: 'Nouvelle entreprise' }));
     expect(await screen.findByText('Impossible de charger la liste: Accès refusé')).toBeInTheDocument();
     expect(provider.getList.mock.calls.filter(([resource]) => resource === 'holdings')).toHaveLength(1);
@@ -394,8 +365,8 @@ describe('the generic drawer', () => {
 
   test('deletes from the drawer after the confirmation', async () => {
     const provider = testProvider(docs, seeded());
-    renderScreen(companies, provider);
-    await within(list()).findByText('3 entreprises trouvées');
+    renderSettings('/settings/companies', provider);
+    await within(await findList()).findByText('3 entreprises trouvées');
     await userEvent.click(within(list()).getByText('Horizon Sud'));
     await userEvent.click(await within(drawer()).findByRole('button', { name: 'Supprimer' }));
     const dialog = await screen.findByRole('dialog', { name: 'Confirmer la suppression' });
@@ -405,37 +376,3 @@ describe('the generic drawer', () => {
   });
 });
 
-describe('schema-driven screens', () => {
-  test('a field added to the server declaration shows in the list and the form with nothing but its French label', async () => {
-    const extended: ResourceDeclaration = {
-      ...companiesResource,
-      fields: { ...companiesResource.fields, loyaltyCode: text(companiesTable.name, { required: true }) },
-    };
-    const api = await parseDocs(RESOURCES.map((r) => (r === companiesResource ? extended : r)));
-    const withLabel = polyglotI18nProvider(
-      () => mergeTranslations(frenchMessages, fr, { resources: { companies: { fields: { loyaltyCode: 'Code fidélité' } } } }),
-      'fr',
-      [{ locale: 'fr', name: 'Français' }],
-      { allowMissing: true },
-    );
-    const provider = testProvider(api, { companies: [company(1, 'Horizon Sud', 'Active', { loyaltyCode: 'FID-42' })], holdings: [holding(1, 'Audition Horizon')] });
-    renderScreen(companies, provider, { i18n: withLabel });
-
-    await within(list()).findByText('1 entreprise trouvée');
-    expect(within(list()).getAllByRole('columnheader').map((h) => h.textContent)).toContain('Code fidélité');
-    expect(rows()[0]).toHaveTextContent('FID-42');
-
-    await userEvent.click(within(list()).getByText('Horizon Sud'));
-    const input = await within(drawer()).findByRole('textbox', { name: 'Code fidélité' });
-    expect(input).toHaveValue('FID-42');
-    // Required in the API documentation: the label carries the mark.
-    expect(input.closest('.MuiFormControl-root')!.querySelector('label')).toHaveTextContent(/^Code fidélité\s*\*$/);
-    await userEvent.clear(input);
-    await userEvent.type(input, 'FID-43');
-    await userEvent.click(within(drawer()).getByRole('button', { name: 'Enregistrer' }));
-    await waitFor(() => expect(provider.update).toHaveBeenCalledWith('companies', expect.objectContaining({ data: { loyaltyCode: 'FID-43' } })));
-    await act(async () => {
-      docs = await parseDocs(RESOURCES);
-    });
-  });
-});

@@ -2,13 +2,24 @@
 import { isNull } from 'drizzle-orm';
 import type { Db } from '../connect';
 import { configs, roles } from '../schema';
-import { SEEDED_ROLES } from '../../../src/domain/roles';
+import { SEEDED_ROLES, type RoleDefinition } from '../../../src/domain/roles';
+import { RESOURCES } from '../../resources';
 import { SYSTEM_SETTINGS } from './settings';
+
+/**
+ * An organisation administrator manages everything its organisation owns: besides its listed keys, it holds every key
+ * of each settings entity with an organisation column (an entity declared later, such as Prescripteurs, included).
+ */
+function seededPermissions(role: RoleDefinition): string[] {
+  if (role !== SEEDED_ROLES.organisationAdmin) return role.permissions;
+  const owned = RESOURCES.filter((d) => d.permissionModule && d.tenancy.holdingColumn).map((d) => d.permissions.view.replace(/\.[^.]+$/, '.*'));
+  return [...new Set([...role.permissions, ...owned])];
+}
 
 export async function ensureBaseData(db: Db, opts: { robotMode?: string; robotUrl?: string } = {}) {
   const existingRoles = new Set((await db.select({ name: roles.name }).from(roles).where(isNull(roles.holdingId))).map((r) => r.name));
   const missingRoles = Object.values(SEEDED_ROLES).filter((r) => !existingRoles.has(r.name));
-  if (missingRoles.length) await db.insert(roles).values(missingRoles.map((r) => ({ ...r, holdingId: null })));
+  if (missingRoles.length) await db.insert(roles).values(missingRoles.map((r) => ({ ...r, permissions: seededPermissions(r), holdingId: null })));
 
   const initial: Record<string, unknown> = {
     'integrations.robot_mode': opts.robotMode ?? 'simulator',

@@ -8,6 +8,7 @@ import { SecretBox } from '../../crypto';
 import { ensureBaseData } from './base';
 import { seedReferenceData } from './reference';
 import { seedPecDossiers } from './pec';
+import { seedPrescribers } from './prescribers';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, hasDemoData, seedOrganisations } from './organisations';
 
 export { DEMO_ACCOUNTS, DEMO_PASSWORD };
@@ -32,6 +33,7 @@ export async function seed(database: Database, options: SeedOptions): Promise<bo
     const organisations = await seedOrganisations(db);
     await seedReferenceData(db, new SecretBox(options.appSecretKey), organisations);
     await seedPecDossiers(db, organisations);
+    await seedPrescribers(db, organisations);
     seededDemo = true;
   }
   const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(users);

@@ -1,8 +1,8 @@
 // Cells, filter and detail of the audit trail.
 import { Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import { SelectFilter } from '../../settings/ListFilters';
-import { SETTINGS_RESOURCE_NAMES } from '../names';
+import { ReferenceFilter, SelectFilter } from '../../admin/filters';
+import { useAdminSchema, useEntity } from '../../admin/docs';
 
 /** The audit's name of each entity ("holding" in "holding.update"), as the API writes its actions. */
 const AUDIT_NAMES: Record<string, string> = {
@@ -33,8 +33,18 @@ const ACTION_OPTIONS: { value: string; actions: string[] }[] = [
   { value: 'robot_failure', actions: PEC('run_error', 'run_timeout') },
 ];
 
-/** The entities of the trail, labelled with their French plural. */
-export const ENTITY_CHOICES = [...SETTINGS_RESOURCE_NAMES.filter((name) => name !== 'audit_logs'), 'configs', 'pec_dossiers'].map((name) => ({ id: name, name: `resources.${name}.name` }));
+/** The element filter: every entity of the API docs but the trail itself, by its French plural. */
+export function EntityFilter({ source, label }: { source: string; label: string }) {
+  const { data } = useAdminSchema();
+  const entities = (data?.entities ?? []).filter((e) => e.name !== 'audit_logs');
+  return <SelectFilter source={source} label={label} options={entities.map((e) => ({ value: e.name, label: e.label.plural }))} />;
+}
+
+/** The user filter: the users by name (the trail's actor). */
+export function ActorFilter({ source }: { source: string }) {
+  const label = useEntity('audit_logs').entity?.fields.actorEmail?.label ?? source;
+  return <ReferenceFilter source={source} label={label} reference="users" optionText="fullName" />;
+}
 
 type Changes = Record<string, { before?: unknown; after?: unknown }>;
 
@@ -51,10 +61,11 @@ export function ActionLabel({ action }: { action: unknown }) {
   return <>{translate(`pecflow.settings.audit.actions.${event}`, { _: text })}</>;
 }
 
-/** A changed field by its French label ("Montant du devis"), else as the API names it. */
+/** A changed field by its declared French label ("Montant du devis"), else as the API names it. */
 function useFieldLabel(entity: unknown) {
   const translate = useTranslate();
-  return (field: string) => translate(`resources.${String(entity ?? '')}.fields.${field}`, { _: translate(`pecflow.settings.audit.fields.${field}`, { _: field }) });
+  const { entity: declared } = useEntity(String(entity ?? ''));
+  return (field: string) => declared?.fields[field]?.label ?? translate(`pecflow.settings.audit.fields.${field}`, { _: field });
 }
 
 /** Who did it: the user's email, or the robot / the platform's own jobs. */
@@ -63,11 +74,10 @@ export function ActorLabel({ email }: { email: unknown }) {
   return <>{email ? String(email) : translate('pecflow.settings.audit.system')}</>;
 }
 
-/** "Organisations n° 3". */
+/** "Organisation n° 3". */
 export function EntityLabel({ entity, id }: { entity: unknown; id?: unknown }) {
-  const translate = useTranslate();
   const name = String(entity ?? '');
-  const label = translate(`resources.${name}.name`, { smart_count: 1, _: name });
+  const label = useEntity(name).entity?.label.singular ?? name;
   return <>{id ? `${label} n° ${String(id)}` : label}</>;
 }
 
@@ -108,15 +118,15 @@ export function ChangesTable({ changes, entity }: { changes: unknown; entity: un
 }
 
 /** The action filter: a kind of action, sent as the list of full actions it stands for (action[]=holding.update&...). */
-export function ActionFilter({ source }: { source: string }) {
+export function ActionFilter({ source, label }: { source: string; label: string }) {
   const translate = useTranslate();
   return (
     <SelectFilter
       source={source}
-      label={translate('resources.audit_logs.fields.action')}
+      label={label}
       options={ACTION_OPTIONS.map(({ value }) => ({ value, label: translate(`pecflow.settings.audit.actions.${value}`) }))}
-      toFilter={(value) => ACTION_OPTIONS.find((option) => option.value === value)?.actions ?? []}
-      fromFilter={(value) => (Array.isArray(value) ? ACTION_OPTIONS.find((option) => option.actions[0] === value[0])?.value : undefined)}
+      toFilter={(value: string) => ACTION_OPTIONS.find((option) => option.value === value)?.actions ?? []}
+      fromFilter={(value: unknown) => (Array.isArray(value) ? ACTION_OPTIONS.find((option) => option.actions[0] === value[0])?.value : undefined)}
     />
   );
 }

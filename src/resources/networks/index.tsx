@@ -1,26 +1,11 @@
-// Réseaux: active mutuelles per network; marking one as default says that the others were unmarked (spec section 4).
+// Réseaux: "Par défaut" in the list; marking one as default says that the others were unmarked (spec section 4).
 import { networkSchema } from '../../domain/schemas';
-import { ENTITY_STATUS_CHOICES, statusColumn, statusFilter } from '../shared';
 import { DefaultBadge } from './DefaultBadge';
-import type { ResourceConfig } from '../types';
+import type { Particular } from '../types';
 
-export const networks: ResourceConfig = {
-  name: 'networks',
-  section: 'networks',
-  columns: [
-    { source: 'name' },
-    { source: 'code' },
-    { source: 'activeMutualsCount' },
-    { source: 'isDefault', sortBy: false, render: (record) => <DefaultBadge value={record.isDefault} /> },
-    statusColumn,
-  ],
-  listExclude: ['description'],
-  filters: [statusFilter()],
-  searchable: ['name', 'code'],
-  form: { fields: ['name', 'code', 'status', 'isDefault', 'description'], fullWidth: ['description'], multiline: ['description'] },
-  choices: { status: ENTITY_STATUS_CHOICES },
+export const particular: Particular = {
   schema: { create: networkSchema, update: networkSchema },
-  defaults: () => ({ status: 'Active', isDefault: false }),
+  cells: { isDefault: { sortBy: false, render: (record) => <DefaultBadge value={record.isDefault} /> } },
   savedToast: ({ mode, saved, record }) =>
     saved.isDefault && !record?.isDefault
       ? {

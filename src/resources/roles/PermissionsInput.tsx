@@ -3,7 +3,7 @@
 import { Accordion, AccordionDetails, AccordionSummary, Alert, Checkbox, Chip, FormControlLabel, Skeleton, Stack, Typography } from '@mui/material';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useQuery } from '@tanstack/react-query';
-import { FieldTitle, useDataProvider, useInput, usePermissions, useTranslate } from 'react-admin';
+import { useDataProvider, useInput, usePermissions, useTranslate } from 'react-admin';
 import { LEVEL_COLORS } from '../../account/levels';
 import type { AppDataProvider } from '../../dataProvider';
 import { grants, hasPermission, permissionsBeyond, type PermissionDefinition, type PermissionModule } from '../../domain/permissions';
@@ -25,7 +25,7 @@ export function togglePermission(current: readonly string[], key: string, on: bo
   return next;
 }
 
-export const PermissionsInput: InputComponent = ({ source, readOnly }) => {
+export const PermissionsInput: InputComponent = ({ source, label, readOnly }) => {
   const translate = useTranslate();
   const dataProvider = useDataProvider<AppDataProvider>();
   const { permissions: held = [] } = usePermissions<string[]>();
@@ -40,7 +40,7 @@ export const PermissionsInput: InputComponent = ({ source, readOnly }) => {
   return (
     <Stack spacing={1} sx={{ mb: 2 }} data-testid="permissions-input">
       <Typography variant="subtitle2">
-        <FieldTitle source={source} resource="roles" />
+        {label}
       </Typography>
       {fieldState.error?.message && <Alert severity="error">{translate(fieldState.error.message, { _: fieldState.error.message })}</Alert>}
       {modules.map((module) => {

@@ -4,7 +4,8 @@ import { Alert, Box, MenuItem, Skeleton, Stack, TextField, Typography } from '@m
 import { useEffect, useMemo, useRef } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useGetList, useGetOne, useTranslate, type RaRecord } from 'react-admin';
-import { ChoiceLabel } from '../../settings/fields';
+import { useEntity } from '../../admin/docs';
+import { ChoiceLabel } from '../../settings/cells';
 import type { FormPartProps } from '../types';
 
 /** Software IRI -> chosen credential IRI (or null for none): the form field shopCredentials. */
@@ -46,6 +47,7 @@ const ALL = { page: 1, perPage: 100 };
 
 export function ShopCredentialsEditor({ record, readOnly }: FormPartProps) {
   const translate = useTranslate();
+  const credentialLabel = useEntity('credential_software').entity?.label.singular;
   const { setValue } = useFormContext();
   const mapping = useWatch({ name: 'shopCredentials' }) as CredentialMapping | undefined;
   // The shop's organisation (through its company) owns the software and credentials it may use.
@@ -91,7 +93,7 @@ export function ShopCredentialsEditor({ record, readOnly }: FormPartProps) {
             <Typography fontWeight={600}>
               {String(item.label)}{' '}
               <Typography component="span" variant="body2" color="text.secondary">
-                (<ChoiceLabel prefix="softwareType" value={item.type} />)
+                (<ChoiceLabel collection="software" field="type" value={item.type} />)
               </Typography>
             </Typography>
             {compatible.length === 0 ? (
@@ -104,7 +106,7 @@ export function ShopCredentialsEditor({ record, readOnly }: FormPartProps) {
                 fullWidth
                 size="small"
                 sx={{ mt: 1 }}
-                label={translate('resources.credential_software.name', { smart_count: 1 })}
+                label={credentialLabel}
                 value={mapping?.[key] ?? ''}
                 disabled={readOnly}
                 onChange={(event) => setValue('shopCredentials', { ...mapping, [key]: event.target.value || null }, { shouldDirty: true })}

@@ -1,10 +1,13 @@
-// The filters of the generic list (spec section 2: status, network for mutuelles...), each sent to the server.
+// The filter inputs of the list frame (settings and PEC): each sets one filter of the react-admin list at once
+// (back to page 1, kept in the URL): a choice among labelled values, a reference's records, a date range.
+// Usage: <ListFrame filters={<><SelectFilter source="status" label="Statut" options={…} /><DateRangeFilter source="createdAt" /></>}>
 import { MenuItem, TextField } from '@mui/material';
 import { useGetList, useListContext, useTranslate } from 'react-admin';
-import type { FilterDefinition, ResourceConfig } from '../resources/types';
+// The French date picker (dd/mm/yyyy whatever the browser's language) of the PEC screens.
+import { DatePickerField, INVALID_DAY } from '../pec/DateInput';
 
-/** Sets one filter of the list at once (no debounce), back to page 1. */
-export function useFilter(source: string) {
+/** One filter's value and its setter (empty removes it). */
+export function useListFilter(source: string) {
   const { filterValues, displayedFilters, setFilters } = useListContext();
   const set = (value: unknown) => {
     const next = { ...filterValues };
@@ -13,33 +16,6 @@ export function useFilter(source: string) {
     setFilters(next, displayedFilters, false);
   };
   return [filterValues[source], set] as const;
-}
-
-export function ListFilters({ config }: { config: ResourceConfig }) {
-  return (
-    <>
-      {(config.filters ?? []).map((filter) => (
-        <Filter key={filter.source} resource={config.name} filter={filter} />
-      ))}
-    </>
-  );
-}
-
-function Filter({ resource, filter }: { resource: string; filter: FilterDefinition }) {
-  const translate = useTranslate();
-  const label = translate(`resources.${resource}.fields.${filter.source}`, { _: filter.source });
-  switch (filter.kind) {
-    case 'choice':
-      return <SelectFilter source={filter.source} label={label} options={filter.choices.map((c) => ({ value: c.id, label: translate(c.name, { _: c.name, smart_count: 2 }) }))} />;
-    case 'reference':
-      return <ReferenceFilter source={filter.source} label={label} reference={filter.reference} optionText={filter.optionText} />;
-    case 'dateRange':
-      return <DateRangeFilter source={filter.source} />;
-    case 'custom': {
-      const Component = filter.component;
-      return <Component source={filter.source} />;
-    }
-  }
 }
 
 interface SelectFilterProps {
@@ -51,9 +27,10 @@ interface SelectFilterProps {
   fromFilter?: (value: unknown) => string | undefined;
 }
 
+/** A select with 'Tous' first. */
 export function SelectFilter({ source, label, options, toFilter, fromFilter }: SelectFilterProps) {
   const translate = useTranslate();
-  const [value, set] = useFilter(source);
+  const [value, set] = useListFilter(source);
   const selected = fromFilter ? fromFilter(value) : value;
   return (
     <TextField
@@ -75,30 +52,30 @@ export function SelectFilter({ source, label, options, toFilter, fromFilter }: S
   );
 }
 
-function ReferenceFilter({ source, label, reference, optionText }: { source: string; label: string; reference: string; optionText: string }) {
+/** The records of another collection, labelled by `optionText` (the mutuelles' network filter). */
+export function ReferenceFilter({ source, label, reference, optionText }: { source: string; label: string; reference: string; optionText: string }) {
   const { data = [] } = useGetList(reference, { pagination: { page: 1, perPage: 100 }, sort: { field: optionText, order: 'ASC' } });
   return <SelectFilter source={source} label={label} options={data.map((record) => ({ value: String(record.id), label: String(record[optionText] ?? record.id) }))} />;
 }
 
-function DateRangeFilter({ source }: { source: string }) {
+/** 'Du' and 'Au': {after, before} of one date field, typed and shown dd/mm/yyyy. */
+export function DateRangeFilter({ source }: { source: string }) {
   const translate = useTranslate();
-  const [value, set] = useFilter(source);
+  const [value, set] = useListFilter(source);
   const range = (value && typeof value === 'object' ? value : {}) as { after?: string; before?: string };
   const change = (bound: 'after' | 'before', date: string) => {
+    if (date === INVALID_DAY) return;
     const next = { ...range, [bound]: date || undefined };
     set(next.after || next.before ? next : undefined);
   };
   return (
     <>
       {(['after', 'before'] as const).map((bound) => (
-        <TextField
+        <DatePickerField
           key={bound}
-          type="date"
-          size="small"
           label={translate(bound === 'after' ? 'pecflow.settings.list.dateFrom' : 'pecflow.settings.list.dateTo')}
           value={range[bound] ?? ''}
-          onChange={(event) => change(bound, event.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
+          onChange={(day) => change(bound, day)}
         />
       ))}
     </>

@@ -1,24 +1,45 @@
-// The API documentation as @api-platform/admin reads it (useIntrospect, SchemaAnalyzerContext), and what the generic
-// screens derive from it: which fields a list shows, which a form edits, and how form values become a request body.
+// The API docs as the generated screens read them: @api-platform/admin's introspection (field types, required marks,
+// references, operations, sortable fields) and the pecflow: annotations (French names, labels, choices, rules,
+// settings tabs, list and form hints) of src/dataProvider/adminSchema.ts, both read once for the whole application.
 import { useContext, useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { SchemaAnalyzerContext, useIntrospect } from '@api-platform/admin';
 import type { Field, Resource } from '@api-platform/api-doc-parser';
-import { usePermissions, type RaRecord } from 'react-admin';
+import { useDataProvider, usePermissions, type RaRecord } from 'react-admin';
+import type { AppDataProvider } from '../dataProvider';
+import type { AdminEntity, AdminSchema } from '../dataProvider/adminSchema';
 import { hasPermission } from '../domain/permissions';
-import { permissionFor } from '../domain/resources';
-import type { Column, ResourceConfig } from '../resources/types';
 
-/** Fields every record carries that no screen lists or edits on its own. */
-const SYSTEM_FIELDS = new Set(['id', 'createdAt', 'updatedAt']);
+export const ADMIN_SCHEMA_KEY = ['pecflow', 'adminSchema'];
 
-/** The documentation of one API resource, introspected once for the whole application. */
+/** Every entity the docs annotate, by collection name. */
+export function useAdminSchema() {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  return useQuery<AdminSchema>({ queryKey: ADMIN_SCHEMA_KEY, queryFn: () => dataProvider.adminSchema(), staleTime: Infinity, gcTime: Infinity });
+}
+
+export function useEntity(name: string): { entity: AdminEntity | undefined; error: unknown } {
+  const { data, error } = useAdminSchema();
+  return { entity: data?.entities.find((e) => e.name === name), error };
+}
+
+/** The French label of an enumeration value ('✅ Activé' for status Active), else the value itself. */
+export function useChoiceLabel(collection: string) {
+  const { entity } = useEntity(collection);
+  return (field: string, value: unknown) => {
+    const id = String(value ?? '');
+    return entity?.fields[field]?.choices?.find((c) => c.id === id)?.name ?? id;
+  };
+}
+
+/** The documentation of one API resource as @api-platform/admin parsed it. */
 export function useResourceSchema(resource: string) {
   const { data, error, refetch } = useIntrospect();
   useEffect(() => {
     if (!data && !error) void refetch();
   }, [data, error, refetch]);
   const schema = data?.data.resources?.find((r) => r.name === resource);
-  return { schema, error: error ?? (data && !schema ? new Error(`Ressource ${resource} absente de la documentation de l'API`) : null) };
+  return { schema, refetch, error: error ?? (data && !schema ? new Error(`Ressource ${resource} absente de la documentation de l'API`) : null) };
 }
 
 export function useSchemaAnalyzer() {
@@ -29,41 +50,18 @@ export function useSchemaAnalyzer() {
 
 export const isToOne = (field: Field) => !!field.reference && typeof field.reference === 'object' && field.maxCardinality === 1;
 export const isToMany = (field: Field) => !!field.reference && typeof field.reference === 'object' && field.maxCardinality !== 1;
-
-export const hasOperation = (schema: Resource | undefined, type: 'create' | 'edit' | 'delete') =>
-  !!schema?.operations?.some((operation) => operation.type === type);
-
-/** What the signed-in user may do on a resource (the server checks it again). */
-export function useResourceRights(resource: string, schema: Resource | undefined) {
-  const { permissions = [] } = usePermissions<string[]>();
-  const may = (action: string) => {
-    const required = permissionFor(resource, action);
-    return required === undefined || hasPermission(permissions, required);
-  };
-  return {
-    create: hasOperation(schema, 'create') && may('create'),
-    update: hasOperation(schema, 'edit') && may('edit'),
-    delete: hasOperation(schema, 'delete') && may('delete'),
-  };
-}
-
 export const fieldOf = (schema: Resource | undefined, name: string) => schema?.fields?.find((f) => f.name === name);
+export const hasOperation = (schema: Resource | undefined, type: 'create' | 'edit' | 'delete') => !!schema?.operations?.some((operation) => operation.type === type);
 
-/** The list's columns: the entity's own, then every readable field it neither lists nor leaves out on purpose. */
-export function listColumns(config: ResourceConfig, schema: Resource): Column[] {
-  const named = new Set([...config.columns.map((c) => c.source.split('.')[0]!), ...(config.listExclude ?? [])]);
-  const extra = (schema.readableFields ?? [])
-    .filter((f) => !named.has(f.name) && !SYSTEM_FIELDS.has(f.name))
-    .map((f) => ({ source: f.name }));
-  return [...config.columns, ...extra];
-}
-
-/** The fields the form edits, in the layout's order, then every writable field the layout does not know yet. */
-export function formFields(config: ResourceConfig, schema: Resource): string[] {
-  const writable = (schema.writableFields ?? []).map((f) => f.name);
-  const placed = [...(config.form?.fields ?? []), ...(config.form?.tabs ?? []).flatMap((t) => t.fields ?? [])];
-  const excluded = new Set([...(config.form?.exclude ?? []), ...placed]);
-  return [...placed.filter((name) => writable.includes(name) || config.inputs?.[name]), ...writable.filter((name) => !excluded.has(name))];
+/** What the signed-in user may do on an entity: its declared keys (the server checks them again) and the API's operations. */
+export function useRights(entity: AdminEntity | undefined, schema: Resource | undefined) {
+  const { permissions = [] } = usePermissions<string[]>();
+  const may = (key: string | undefined) => !!key && hasPermission(permissions, key);
+  return {
+    create: hasOperation(schema, 'create') && may(entity?.permissions.create),
+    update: hasOperation(schema, 'edit') && may(entity?.permissions.update),
+    delete: hasOperation(schema, 'delete') && may(entity?.permissions.delete),
+  };
 }
 
 const iriOf = (value: unknown) => (value && typeof value === 'object' && '@id' in value ? (value as { '@id': string })['@id'] : value);

@@ -1,0 +1,97 @@
+// The ONE form system (settings and PEC): react-admin's <Form> validated by a shared zod schema (zodResolver, checked
+// on change), the server's French violations under their fields, and exactly ONE toast per refused save: the save's
+// own 'Erreur – {reason}' when the server refused it, 'Erreur – Le formulaire n'est pas valide.' when the browser did
+// (react-admin's own invalid-form notification is off: it stacked a second toast over the server's).
+// Usage: <AdminForm record={initial} schema={zodSchema} onSave={async (values) => { await mutate(...) }}>inputs…</AdminForm>
+// `onSave` throws the refusal (an HttpError): its violations go under the fields; the toast is the mutation's.
+import { zodResolver } from '@hookform/resolvers/zod';
+import { hydraSchemaAnalyzer } from '@api-platform/admin';
+import { Button } from '@mui/material';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useFormState, type Resolver } from 'react-hook-form';
+import { Form, useTranslate, type RaRecord } from 'react-admin';
+import type { ZodType } from 'zod';
+import { useToast } from '../layout/Toasts';
+
+/**
+ * A record refetched while the form is open keeps what the user typed. One object for every render: react-admin resets
+ * the form whenever this option changes, which would also wipe the server's violations.
+ */
+const RESET_OPTIONS = { keepDirtyValues: true };
+
+/** The violations of a refused save ({propertyPath, message} of a 422 body), by field. */
+export function violationsOf(error: unknown): Record<string, string> | undefined {
+  // @api-platform/admin's Hydra client leaves the body expanded (JSON-LD): its analyzer reads the violations there.
+  const hydra = hydraSchemaAnalyzer().getSubmissionErrors(error as never);
+  if (hydra) return hydra;
+  const body = (error as { body?: { violations?: { propertyPath?: string; message?: string }[] } })?.body;
+  if (!Array.isArray(body?.violations)) return undefined;
+  return Object.fromEntries(body.violations.filter((v) => v.propertyPath && v.message).map((v) => [v.propertyPath!, v.message!]));
+}
+
+interface AdminFormProps {
+  record: Partial<RaRecord>;
+  schema?: ZodType;
+  onSave: (values: Record<string, unknown>) => Promise<unknown>;
+  id?: string;
+  className?: string;
+  children: ReactNode;
+}
+
+export function AdminForm({ record, schema, onSave, id, className, children }: AdminFormProps) {
+  // raw: the form keeps what was typed (IRIs, text); the API applies the same schema and stores its output.
+  const resolver = useMemo(() => (schema ? (zodResolver(schema as never, undefined, { raw: true }) as unknown as Resolver) : undefined), [schema]);
+  const reachedServer = useRef(false);
+  const submit = async (values: Record<string, unknown>) => {
+    reachedServer.current = true;
+    try {
+      await onSave(values);
+      return undefined;
+    } catch (error) {
+      return violationsOf(error) ?? {};
+    }
+  };
+  return (
+    <Form
+      record={record}
+      resolver={resolver}
+      mode="onChange"
+      onSubmit={submit}
+      resetOptions={RESET_OPTIONS}
+      sanitizeEmptyValues={false}
+      disableInvalidFormNotification
+      noValidate
+      id={id}
+      className={className}
+    >
+      <InvalidSubmitToast reachedServer={reachedServer} />
+      {children}
+    </Form>
+  );
+}
+
+/** 'Erreur – Le formulaire n'est pas valide.' once for a submit the browser refused (the server's refusals toast on their own). */
+function InvalidSubmitToast({ reachedServer }: { reachedServer: { current: boolean } }) {
+  const translate = useTranslate();
+  const toast = useToast();
+  const { submitCount, isSubmitting, errors } = useFormState();
+  const seen = useRef(0);
+  useEffect(() => {
+    if (isSubmitting || submitCount === seen.current) return;
+    seen.current = submitCount;
+    if (!reachedServer.current && Object.keys(errors).length > 0) toast.error(translate('pecflow.settings.toast.error'), translate('ra.message.invalid_form'));
+    reachedServer.current = false;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [submitCount, isSubmitting]);
+  return null;
+}
+
+/** The submit button, disabled while the save runs. */
+export function SubmitButton({ label }: { label: string }) {
+  const { isSubmitting } = useFormState();
+  return (
+    <Button type="submit" variant="contained" disabled={isSubmitting}>
+      {label}
+    </Button>
+  );
+}

@@ -1,0 +1,105 @@
+// The ONE drawer frame of the application (settings records and PEC files): on the right, full screen on a phone,
+// a header with the title ('Nouveau …' / 'Modifier …'), an optional subtitle ('ID: {id}'), the actions and the close
+// button, then the content. The actions sit in the header, at the top: a toast (bottom right) never covers them.
+// Usage: <DrawerFrame open title="Modifier centre" subtitle="ID: 12" actions={<Button>Enregistrer</Button>} onClose={…}>…</DrawerFrame>
+// With a form: wrap={(content) => <Form …>{content}</Form>} so that the header's submit button belongs to the form.
+import CloseIcon from '@mui/icons-material/Close';
+import { Box, Drawer, IconButton, Stack, Typography } from '@mui/material';
+import { Fragment, useEffect, type ReactNode } from 'react';
+import { useTranslate } from 'react-admin';
+import { setDrawerInset } from './drawerInset';
+
+export const DRAWER_WIDTH = 720;
+
+interface DrawerFrameProps {
+  open: boolean;
+  onClose: () => void;
+  /** After the closing animation (the content can then be dropped). */
+  onExited?: () => void;
+  title: string;
+  /** Under the title: 'ID: 12' (data-testid="drawer-id"). */
+  subtitle?: ReactNode;
+  /** Buttons beside the close button (Supprimer, Annuler, Enregistrer…). */
+  actions?: ReactNode;
+  /** Under the header, above the scrolling content (tabs). */
+  banner?: ReactNode;
+  width?: number;
+  testId?: string;
+  /** Wraps header and content, e.g. in a react-admin <Form>, so that a submit button of `actions` belongs to it. */
+  wrap?: (content: ReactNode) => ReactNode;
+  children?: ReactNode;
+}
+
+/** Title words never break inside themselves: a file number 'PEC-2026-0042' stays whole on a 390 px screen. */
+export function UnbrokenWords({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(' ').map((word, i) => (
+        <Fragment key={i}>
+          {i > 0 && ' '}
+          <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+            {word}
+          </Box>
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+export function DrawerFrame(props: DrawerFrameProps) {
+  const { open, onClose, onExited, title, subtitle, actions, banner, width = DRAWER_WIDTH, testId = 'resource-drawer', wrap, children } = props;
+  const translate = useTranslate();
+  useEffect(() => {
+    setDrawerInset(open ? width : 0);
+    return () => setDrawerInset(0);
+  }, [open, width]);
+  const content = (
+    <>
+      <Stack
+        direction="row"
+        alignItems="flex-start"
+        justifyContent="space-between"
+        spacing={1}
+        sx={{ px: { xs: 2, sm: 3 }, pt: 2.5, pb: 1.5, borderBottom: 1, borderColor: 'divider', flexWrap: 'wrap', rowGap: 1 }}
+      >
+        <Box sx={{ minWidth: 0 }}>
+          <Typography variant="h6" component="h2" fontWeight={700}>
+            <UnbrokenWords text={title} />
+          </Typography>
+          {subtitle && (
+            <Typography variant="body2" color="text.secondary" data-testid="drawer-id">
+              {subtitle}
+            </Typography>
+          )}
+        </Box>
+        <Stack direction="row" spacing={1} alignItems="center" sx={{ ml: 'auto' }}>
+          {actions}
+          <IconButton onClick={onClose} aria-label={translate('pecflow.settings.form.close')} edge="end">
+            <CloseIcon />
+          </IconButton>
+        </Stack>
+      </Stack>
+      {banner}
+      <Box sx={{ flex: 1, minHeight: 0, overflowY: 'auto', px: { xs: 2, sm: 3 }, py: 2 }}>{children}</Box>
+    </>
+  );
+  return (
+    <Drawer
+      anchor="right"
+      open={open}
+      onClose={onClose}
+      slotProps={{
+        paper: { sx: { width: { xs: '100%', sm: width }, maxWidth: '100%' }, 'data-testid': testId } as object,
+        transition: { onExited },
+      }}
+    >
+      <Box
+        role="dialog"
+        aria-label={title}
+        sx={{ display: 'flex', flexDirection: 'column', height: '100%', '& > form': { display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 } }}
+      >
+        {wrap ? wrap(content) : content}
+      </Box>
+    </Drawer>
+  );
+}

@@ -1,0 +1,305 @@
+// The ONE list frame (settings lists and the PEC list), on react-admin's <List> and <DataTable>: the title and its
+// count line ('{n} {plural} trouvés'), Actualiser, the create button, the search (debounced 500 ms), the filters, the
+// bulk bar over the selected rows, 5 skeleton rows while loading, the empty state with its create button, the error
+// state with Réessayer, and the pagination. Filters, sort and page live in the URL query (react-admin's List).
+// Usage:
+//   <ListFrame resource="holdings" title="Organisations" countText={(n) => …} emptyText="Aucun holding trouvé"
+//              rowClick={(id) => `/settings/holdings/${id}`} filters={<SelectFilter source="status" … />}>
+//     <DataTable.Col source="name" label="Nom" />
+//   </ListFrame>
+import AddIcon from '@mui/icons-material/Add';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import { Box, Button, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableRow, TextField, Typography } from '@mui/material';
+import { Children, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  DataTable,
+  DataTableBody,
+  DataTableRow,
+  List,
+  useListContext,
+  useTranslate,
+  type DataTableBodyProps,
+  type Identifier,
+  type ListProps,
+  type RaRecord,
+  type SortPayload,
+} from 'react-admin';
+import { useSearchParams } from 'react-router-dom';
+import { PAGE_SIZE, SKELETON_ROWS } from '../domain/limits';
+import { LoadError } from './LoadError';
+import { Pagination } from './Pagination';
+import { useDebounced } from './useDebounced';
+
+/** Unpaginated collections (credentials) come whole; the API caps them far above any real organisation. */
+export const UNPAGINATED = 5000;
+
+export interface ListFrameProps {
+  resource: string;
+  /** The h2 above the list (the plural: 'Organisations'). */
+  title?: string;
+  /** The count line: '3 organisations trouvées'. */
+  countText: (total: number) => string;
+  createLabel?: string;
+  /** The create button shows only with this (the create permission). */
+  onCreate?: () => void;
+  searchPlaceholder?: string;
+  /** false: the whole collection at once, searched here on the rows' text (spec section 2, credentials). */
+  paginated?: boolean;
+  /** For an unpaginated list: does the record match the search term (lower case, no accents)? */
+  matches?: (record: RaRecord, term: string) => boolean;
+  /** Filter inputs (SelectFilter, ReferenceFilter, DateRangeFilter…), hidden on small screens (spec section 2). */
+  filters?: ReactNode;
+  /** Buttons over the selected rows; without them, rows cannot be selected. */
+  bulkActions?: (selectedIds: Identifier[]) => ReactNode;
+  emptyText: string;
+  /** Where a row leads (a path), or what it does. */
+  rowClick: (id: Identifier, record: RaRecord) => string | false;
+  /** Always applied, never shown (the user's organisation). */
+  filter?: Record<string, unknown>;
+  sort?: SortPayload;
+  perPage?: number;
+  /** The error state's text; the list's own error message comes first when given (spec section 8). */
+  errorText?: (error: unknown) => ReactNode;
+  /** Replaces the error state (the PEC list offers 'Se reconnecter' after a session error). */
+  errorState?: (error: unknown, retry: () => void) => ReactNode | undefined;
+  testId?: string;
+  rowTestId?: string;
+  paginationTestId?: string;
+  /** More of react-admin's <List> options (the PEC list: its refetch every 30 s, its retries, no store). */
+  listProps?: Pick<ListProps, 'queryOptions' | 'storeKey' | 'debounce'>;
+  /** Replaces the title row (the PEC page has its own h1, count and header buttons), inside the list's context. */
+  header?: ReactNode;
+  /** Replaces the search and filters row (the PEC filters: 'Plus de filtres', order, clear), inside the list's context. */
+  toolbar?: ReactNode;
+  /** Columns: <DataTable.Col> elements. */
+  children: ReactNode;
+}
+
+/** Lower case without accents, as the server's search compares. */
+export const normalize = (value: unknown) =>
+  String(value ?? '')
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
+
+export function ListFrame(props: ListFrameProps) {
+  const { resource, filter, sort = { field: '', order: 'ASC' }, paginated = true, perPage = PAGE_SIZE, listProps } = props;
+  return (
+    <List
+      {...listProps}
+      resource={resource}
+      title={false}
+      actions={false}
+      empty={false}
+      error={false}
+      pagination={false}
+      component="div"
+      perPage={paginated ? perPage : UNPAGINATED}
+      sort={sort}
+      filter={filter}
+      sx={{ '& .RaList-main': { minWidth: 0 } }}
+    >
+      <ListBody {...props} paginated={paginated} />
+    </List>
+  );
+}
+
+function ListBody({
+  resource,
+  title,
+  countText,
+  createLabel,
+  onCreate,
+  searchPlaceholder,
+  paginated,
+  matches,
+  filters,
+  bulkActions,
+  emptyText,
+  rowClick,
+  errorText,
+  errorState,
+  testId = `list-${resource}`,
+  rowTestId = 'list-row',
+  paginationTestId = 'pagination',
+  header,
+  toolbar,
+  children,
+}: ListFrameProps) {
+  const translate = useTranslate();
+  const list = useListContext();
+  const [params] = useSearchParams();
+  // The search of an unpaginated list is applied here, to the rows loaded (see SearchField).
+  const term = paginated ? '' : (params.get('q') ?? '');
+
+  const rows = useMemo(() => {
+    const data = list.data ?? [];
+    if (paginated || !term) return data;
+    const needle = normalize(term);
+    return data.filter((record) => (matches ? matches(record, needle) : normalize(JSON.stringify(record)).includes(needle)));
+  }, [list.data, paginated, term, matches]);
+  const total = paginated ? (list.total ?? 0) : rows.length;
+  const error = list.error;
+  const loading = !error && list.isPending;
+  const retry = () => void list.refetch();
+  const createButton = onCreate && createLabel && (
+    <Button variant="contained" startIcon={<AddIcon />} onClick={onCreate}>
+      {createLabel}
+    </Button>
+  );
+
+  return (
+    <Box data-testid={testId}>
+      {header ?? (
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} alignItems={{ sm: 'center' }} justifyContent="space-between" sx={{ mb: 2 }}>
+        <Box>
+          {title && (
+            <Typography variant="h6" component="h2" fontWeight={700}>
+              {title}
+            </Typography>
+          )}
+          <Typography variant="body2" color="text.secondary" data-testid="list-count">
+            {/* No count is claimed for a list that could not be read. */}
+            {loading || error ? '\u00a0' : countText(total)}
+          </Typography>
+        </Box>
+        <Stack direction="row" spacing={1}>
+          <Button variant="outlined" startIcon={<RefreshIcon />} onClick={retry}>
+            {translate('pecflow.settings.list.refresh')}
+          </Button>
+          {createButton}
+        </Stack>
+      </Stack>
+      )}
+
+      {toolbar ?? (
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2 }} alignItems={{ md: 'center' }} flexWrap="wrap" useFlexGap>
+        <SearchField paginated={!!paginated} placeholder={searchPlaceholder} />
+        {filters && (
+          <Box sx={{ display: { xs: 'none', md: 'flex' }, gap: 1.5, flexWrap: 'wrap' }} data-testid="list-filters">
+            {filters}
+          </Box>
+        )}
+      </Stack>
+      )}
+
+      {error ? (
+        (errorState?.(error, retry) ?? (
+          <LoadError title={translate('pecflow.settings.list.errorTitle')} text={errorText?.(error) ?? translate('pecflow.settings.list.errorText')} onRetry={retry} />
+        ))
+      ) : loading ? (
+        <SkeletonRows columns={Children.count(children)} selectable={!!bulkActions} />
+      ) : rows.length === 0 ? (
+        <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }} data-testid="list-empty">
+          <Typography color="text.secondary" sx={{ mb: createButton ? 2 : 0 }}>
+            {emptyText}
+          </Typography>
+          {createButton}
+        </Paper>
+      ) : (
+        <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
+          <DataTable
+            data={rows}
+            total={total}
+            rowClick={(id, _resource, record) => rowClick(id, record)}
+            bulkActionButtons={bulkActions ? <></> : false}
+            bulkActionsToolbar={bulkActions ? <BulkBar actions={bulkActions} /> : undefined}
+            body={rowTestId ? bodyWithTestId(rowTestId) : undefined}
+            sx={{ '& .RaDataTable-headerCell': { fontWeight: 700, whiteSpace: 'nowrap' } }}
+          >
+            {children}
+          </DataTable>
+        </Paper>
+      )}
+
+      {paginated && !error && !loading && total > 0 && <Pagination testId={paginationTestId} />}
+    </Box>
+  );
+}
+
+/**
+ * The search box, debounced: the term goes to the list's filter for a paginated list (sent to the server, back to
+ * page 1), to the URL's `q` for an unpaginated one. Its own component: a key stroke re-renders the box, not the table.
+ */
+function SearchField({ paginated, placeholder }: { paginated: boolean; placeholder?: string }) {
+  const translate = useTranslate();
+  const list = useListContext();
+  const [params, setParams] = useSearchParams();
+  const [search, setSearch] = useState(paginated ? String(list.filterValues.search ?? '') : (params.get('q') ?? ''));
+  const term = useDebounced(search.trim());
+  useEffect(() => {
+    if (paginated) {
+      if ((list.filterValues.search ?? '') === term) return;
+      list.setFilters({ ...list.filterValues, search: term || undefined }, list.displayedFilters, false);
+    } else if ((params.get('q') ?? '') !== term) {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (term) next.set('q', term);
+          else next.delete('q');
+          return next;
+        },
+        { replace: true },
+      );
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [term, paginated]);
+  return (
+    <TextField
+      size="small"
+      type="search"
+      value={search}
+      onChange={(event) => setSearch(event.target.value)}
+      placeholder={placeholder ?? translate('pecflow.settings.list.search')}
+      slotProps={{ htmlInput: { 'aria-label': translate('pecflow.settings.list.search') } }}
+      sx={{ minWidth: { md: 340 }, flex: { md: '0 1 420px' } }}
+    />
+  );
+}
+
+const bodies = new Map<string, (props: DataTableBodyProps) => ReactNode>();
+/** DataTable rows carrying a test id: one body component per id, so React keeps the rows across renders. */
+function bodyWithTestId(testId: string) {
+  let Body = bodies.get(testId);
+  if (!Body) {
+    const Row = (props: object) => <DataTableRow {...props} data-testid={testId} />;
+    Body = (props: DataTableBodyProps) => <DataTableBody {...props} row={Row as never} />;
+    bodies.set(testId, Body);
+  }
+  return Body as never;
+}
+
+/** The bar over the selected rows: how many, and the actions (shown only while rows are selected). */
+function BulkBar({ actions }: { actions: (selectedIds: Identifier[]) => ReactNode }) {
+  const { selectedIds } = useListContext();
+  if (!selectedIds.length) return null;
+  return (
+    <Paper variant="outlined" sx={{ px: 2, py: 1, m: 1 }} data-testid="bulk-actions">
+      <Stack direction="row" spacing={1} alignItems="center" flexWrap="wrap" useFlexGap>
+        {actions(selectedIds)}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Five skeleton rows (spec section 2) while the first page loads. */
+function SkeletonRows({ columns, selectable }: { columns: number; selectable: boolean }) {
+  return (
+    <TableContainer component={Paper} variant="outlined">
+      <Table size="small" aria-busy>
+        <TableBody>
+          {Array.from({ length: SKELETON_ROWS }, (_, i) => (
+            <TableRow key={i} data-testid="skeleton-row">
+              {selectable && <TableCell padding="checkbox" />}
+              {Array.from({ length: columns }, (_, j) => (
+                <TableCell key={j}>
+                  <Skeleton variant="text" />
+                </TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

@@ -1,0 +1,91 @@
+// Dates typed and shown dd/mm/yyyy whatever the browser's language (an English browser's <input type="date"> shows
+// mm/dd/yyyy): MUI X's date picker in French, on a plain text input, with its calendar button (loaded when a date input
+// first shows). The value is a day as the API reads it (yyyy-mm-dd), '' for none, INVALID_DAY while what is typed is
+// not a date.
+import { TextField } from '@mui/material';
+import { format, isValid, parseISO } from 'date-fns';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useInput } from 'react-admin';
+
+const FrenchDatePicker = lazy(() => import('./FrenchDatePicker'));
+
+/** What the value is while the typed text is not a date (the schemas answer 'Date invalide (jj/mm/aaaa)'). */
+export const INVALID_DAY = 'invalide';
+
+const toDate = (day: string | null | undefined) => {
+  const date = day ? parseISO(day.slice(0, 10)) : null;
+  return date && isValid(date) ? date : null;
+};
+
+/** A picked or typed date as a day; a year still being typed (0002, 0020...) is not a date yet. */
+const toDay = (date: Date | null) => {
+  if (!date) return '';
+  if (!isValid(date) || date.getFullYear() < 1900 || date.getFullYear() > 2999) return INVALID_DAY;
+  return format(date, 'yyyy-MM-dd');
+};
+
+export interface DatePickerFieldProps {
+  label: ReactNode;
+  value: string | null | undefined;
+  onChange: (day: string) => void;
+  onBlur?: () => void;
+  error?: boolean;
+  helperText?: ReactNode;
+  required?: boolean;
+  disabled?: boolean;
+  fullWidth?: boolean;
+  size?: 'small' | 'medium';
+  name?: string;
+  /** Attributes of the text input (data-field...). */
+  inputProps?: Record<string, unknown>;
+}
+
+export function DatePickerField({ label, value, onChange, onBlur, error, helperText, required, disabled, fullWidth, size = 'small', name, inputProps }: DatePickerFieldProps) {
+  // The picker keeps its own date while the text is incomplete; a new value from outside (a reset, the URL) replaces it.
+  const [date, setDate] = useState<Date | null>(() => toDate(value));
+  const emitted = useRef(value ?? '');
+  useEffect(() => {
+    if ((value ?? '') === emitted.current) return;
+    emitted.current = value ?? '';
+    setDate(toDate(value));
+  }, [value]);
+
+  const textField = { name, size, fullWidth, required, error, helperText, onBlur, inputProps, InputLabelProps: { shrink: true } };
+  return (
+    <Suspense fallback={<TextField label={label} disabled {...textField} />}>
+      <FrenchDatePicker
+        label={label}
+        value={date}
+        onChange={(next) => {
+          setDate(next);
+          const day = toDay(next);
+          if (day === emitted.current) return;
+          emitted.current = day;
+          onChange(day);
+        }}
+        disabled={disabled}
+        textField={textField}
+      />
+    </Suspense>
+  );
+}
+
+/** The same as a react-admin form input: its value and message are the form's (the zod schema checks it). */
+export function DateInput({ source, label, disabled, required, inputProps }: { source: string; label: string; disabled?: boolean; required?: boolean; inputProps?: Record<string, unknown> }) {
+  const { field, fieldState } = useInput({ source });
+  return (
+    <DatePickerField
+      label={label}
+      name={field.name}
+      value={field.value as string}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      error={!!fieldState.error}
+      helperText={fieldState.error?.message}
+      required={required}
+      disabled={disabled}
+      fullWidth
+      inputProps={inputProps}
+    />
+  );
+}

@@ -1,0 +1,136 @@
+// What the PEC list puts in the one list frame (src/admin/ListFrame.tsx), spec section 2: its header ('Gestion des
+// PEC', the count, Exporter / Importer / 'Nouvelle Demande de PEC'), its columns (État, ID Pecflow, Centre, Réseau,
+// Date Création, Montant du devis right aligned, Numéro devis) and its error state (Réessayer, or Se reconnecter after
+// a session error), plus the error toasts.
+import AddIcon from '@mui/icons-material/Add';
+import DownloadIcon from '@mui/icons-material/Download';
+import UploadIcon from '@mui/icons-material/Upload';
+import { Box, Button, Stack, Typography } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { DataTable, useListContext, useLogout, useTranslate } from 'react-admin';
+import { LoadError } from '../admin/LoadError';
+import type { PecDossierRecord } from '../dataProvider/pec';
+import { formatDate, formatEuros } from '../domain/format';
+import { useToast } from '../layout/Toasts';
+import { ImportDialog } from './ImportDialog';
+import { PecStatusBadge, useDossierText, useErrorText, usePecData, usePecRights } from './shared';
+
+/** The title, the count and the header buttons, as the rights allow. */
+export function PecListHeader({ onCreate }: { onCreate?: () => void }) {
+  const translate = useTranslate();
+  const rights = usePecRights();
+  const list = useListContext();
+  const toast = useToast();
+  const errorText = useErrorText();
+  const dataProvider = usePecData();
+  const [importing, setImporting] = useState(false);
+  // The CSV of the list's current filters and order.
+  const exportCsv = useMutation({
+    mutationFn: () => dataProvider.pecExport({ filter: list.filterValues, sort: list.sort }),
+    onSuccess: (filename) => toast.success(translate('pecflow.pec.export.done'), translate('pecflow.pec.export.doneText', { filename })),
+    onError: (error) => toast.error(translate('pecflow.pec.export.error'), errorText(error)),
+  });
+  useListErrorToasts();
+
+  return (
+    <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} alignItems={{ md: 'center' }} justifyContent="space-between" sx={{ mb: 2 }}>
+      <Box>
+        <Typography variant="h5" component="h1" fontWeight={700}>
+          {translate('pecflow.pec.title')}
+        </Typography>
+        <Typography variant="body2" color="text.secondary" data-testid="pec-count">
+          {list.isPending || list.error ? '\u00a0' : translate('pecflow.pec.count', { smart_count: list.total ?? 0 })}
+        </Typography>
+      </Box>
+      <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap>
+        {rights.export && (
+          <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => exportCsv.mutate()} disabled={exportCsv.isPending}>
+            {translate('pecflow.pec.actions.export')}
+          </Button>
+        )}
+        {rights.import && (
+          <Button variant="outlined" startIcon={<UploadIcon />} onClick={() => setImporting(true)}>
+            {translate('pecflow.pec.actions.import')}
+          </Button>
+        )}
+        {onCreate && (
+          <Button variant="contained" startIcon={<AddIcon />} onClick={onCreate}>
+            {translate('pecflow.pec.actions.create')}
+          </Button>
+        )}
+      </Stack>
+      {rights.import && <ImportDialog open={importing} onClose={() => setImporting(false)} />}
+    </Stack>
+  );
+}
+
+/** "Session expirée" (warning) on a 401, "Erreur de chargement" otherwise: once per failure, not at every retry. */
+function useListErrorToasts() {
+  const translate = useTranslate();
+  const toast = useToast();
+  const errorText = useErrorText();
+  const { error, isFetching } = useListContext();
+  const announced = useRef<unknown>(null);
+  useEffect(() => {
+    if (!error) {
+      if (!isFetching) announced.current = null;
+      return;
+    }
+    if (isFetching || announced.current) return;
+    announced.current = error;
+    if ((error as { status?: number }).status === 401) toast.warning(translate('pecflow.pec.error.sessionTitle'), translate('pecflow.pec.error.sessionText'));
+    else toast.error(translate('pecflow.pec.error.title'), errorText(error));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [error, isFetching]);
+}
+
+/** The list's error state: the response's message (spec section 8) and Réessayer, or Se reconnecter for a session. */
+export function PecListError({ error, retry }: { error: unknown; retry: () => void }) {
+  const translate = useTranslate();
+  const errorText = useErrorText();
+  const logout = useLogout();
+  if ((error as { status?: number }).status === 401) {
+    return (
+      <LoadError
+        severity="warning"
+        testId="pec-list-error"
+        title={translate('pecflow.pec.error.sessionTitle')}
+        text={translate('pecflow.pec.error.sessionText')}
+        action={
+          <Button color="inherit" size="small" onClick={() => logout()}>
+            {translate('pecflow.pec.error.reconnect')}
+          </Button>
+        }
+      />
+    );
+  }
+  return <LoadError testId="pec-list-error" title={translate('pecflow.pec.error.title')} text={errorText(error)} onRetry={retry} />;
+}
+
+type Part = 'numeroDossier' | 'shop' | 'network' | 'numeroDevisAssure';
+
+/** A reference or text of the file, with the spec's fallbacks ('Centre non défini', 'Non défini'...). */
+function DossierText({ record, part }: { record: PecDossierRecord; part: Part }) {
+  const text = useDossierText();
+  if (part === 'shop') return <>{text.shop(record)}</>;
+  if (part === 'network') return <>{text.network(record)}</>;
+  if (part === 'numeroDossier') return <strong>{text.value(record.numeroDossier)}</strong>;
+  return <>{text.value(record.numeroDevisAssure)}</>;
+}
+
+/** Numbers, dates and amounts stay on one line: on a narrow screen the table scrolls inside its container. */
+const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
+
+/** The columns; a sortable one sorts descending first (the newest, highest first), then toggles. */
+export function pecColumns(label: (key: string) => string) {
+  return [
+    <DataTable.Col key="status" source="status" label={label('status')} sortByOrder="DESC" render={(r: PecDossierRecord) => <PecStatusBadge status={r.status} />} />,
+    <DataTable.Col key="numeroDossier" source="numeroDossier" label={label('numeroDossier')} sortByOrder="DESC" cellSx={oneLine} render={(r: PecDossierRecord) => <DossierText record={r} part="numeroDossier" />} />,
+    <DataTable.Col key="shop" source="shop" label={label('shop')} disableSort render={(r: PecDossierRecord) => <DossierText record={r} part="shop" />} />,
+    <DataTable.Col key="network" source="network" label={label('network')} disableSort render={(r: PecDossierRecord) => <DossierText record={r} part="network" />} />,
+    <DataTable.Col key="createdAt" source="createdAt" label={label('createdAt')} sortByOrder="DESC" cellSx={oneLine} render={(r: PecDossierRecord) => formatDate(r.createdAt)} />,
+    <DataTable.Col key="totalTtc" source="totalTtc" label={label('totalTtc')} sortByOrder="DESC" align="right" cellSx={oneLine} render={(r: PecDossierRecord) => formatEuros(r.totalTtc)} />,
+    <DataTable.Col key="numeroDevisAssure" source="numeroDevisAssure" label={label('numeroDevisAssure')} disableSort render={(r: PecDossierRecord) => <DossierText record={r} part="numeroDevisAssure" />} />,
+  ];
+}
