@@ -1,4 +1,4 @@
-// npm test: installs what the tests need, then runs type checking, unit tests, API tests (PGlite, and PostgreSQL
+// npm test: installs what the tests need, then runs type checking, lint and format checks, unit tests, API tests (PGlite, and PostgreSQL
 // when DATABASE_URL is set), the cluster test (with DATABASE_URL) and browser tests, and ends with one line:
 // "N passed, N failed".
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -62,6 +62,10 @@ ensureDependencies();
 
 console.log('\n→ Vérification des types (tsc)');
 record('typecheck', ...(run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { allowFailure: true }) === 0 ? [1, 0] : [0, 1]));
+
+console.log('\n→ Lint (ESLint) et format (Prettier)');
+record('lint (ESLint)', ...(run(bin('eslint'), ['.'], { allowFailure: true }) === 0 ? [1, 0] : [0, 1]));
+record('format (Prettier)', ...(run(bin('prettier'), ['--check', '--log-level', 'warn', '.'], { allowFailure: true }) === 0 ? [1, 0] : [0, 1]));
 
 console.log('\n→ Tests unitaires');
 vitest('unit', 'unit');
