@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../server/config';
+import { sign } from '../../server/robot/signature';
 import { startTestServer, type ApiResponse, type TestServer } from './helpers/server';
 
 const servers: TestServer[] = [];
@@ -88,6 +89,19 @@ describe('client address', () => {
     for (let i = 0; i < small.login; i++) expect((await attempt(server, '10.0.0.1')).status).toBe(401);
     expect((await attempt(server, '10.0.0.1')).status).toBe(429);
     expect((await attempt(server, '10.0.0.2')).status).toBe(401);
+  });
+});
+
+describe("the robot's signed results", () => {
+  it('are never refused by the callback limit; a wrong signature counts', async () => {
+    const server = await serverWith({ rateLimits: { windowSeconds: 60, login: 1000, api: 1000, callbacks: 3 } });
+    const body = JSON.stringify({ id_pecflow: 'PEC-INCONNU', success: true, messages: [] });
+    const signed = () => server.request('POST', '/api/callbacks/billing', { rawBody: body, headers: { 'x-robot-signature': sign(body, server.config.robotCallbackSecret) } });
+    // Ten results from one address, three times the limit: each reaches the callback (unknown file: 404), none is a 429.
+    for (let i = 0; i < 10; i++) expect((await signed()).status).toBe(404);
+    const forged = () => server.request('POST', '/api/callbacks/billing', { rawBody: body, headers: { 'x-robot-signature': sign(body, 'pas-le-bon-secret') } });
+    for (let i = 0; i < 3; i++) expect((await forged()).status).toBe(401);
+    expectFrench429(await forged(), 60);
   });
 });
 
