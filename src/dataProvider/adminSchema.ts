@@ -5,6 +5,7 @@
 // The docs are read in their compact form, as our server writes them (the prefixes hydra: and pecflow: of its own
 // @context): expanding them would need a second copy of the jsonld library in the browser for the same result.
 import type { Choice, FieldConstraints } from '../domain/constraints';
+import type { EntityLabel, FormHints, ListHints, SettingsTab } from '../domain/adminHints';
 import type { ResourcePermissions } from '../domain/permissions';
 import { apiFetch } from './http';
 
@@ -21,26 +22,11 @@ export interface AdminEntity {
   name: string;
   /** 'Holding': the class of the docs. */
   className: string;
-  label: { singular: string; plural: string; feminine?: boolean };
-  settingsTab: { position: number; label: string; aliases: string[]; permission: string } | null;
+  label: EntityLabel;
+  settingsTab: (Required<Omit<SettingsTab, 'aliases'>> & { aliases: string[]; permission: string }) | null;
   permissions: ResourcePermissions;
-  list: {
-    columns: string[];
-    filters: { field: string; kind: 'choice' | 'reference' | 'dateRange' }[];
-    searchPlaceholder?: string;
-    empty: string;
-    paginated: boolean;
-    scopeToHolding: boolean;
-  } | null;
-  form: {
-    fields?: string[];
-    tabs?: { label: string; fields: string[] }[];
-    fullWidth?: string[];
-    multiline?: string[];
-    defaults?: Record<string, unknown>;
-    offer?: Record<string, string[]>;
-    openIn: 'edit' | 'view';
-  } | null;
+  list: (Required<Omit<ListHints, 'searchPlaceholder' | 'scopeToHolding'>> & Pick<ListHints, 'searchPlaceholder'> & { paginated: boolean; scopeToHolding: boolean }) | null;
+  form: (Omit<FormHints, 'openIn'> & { openIn: 'edit' | 'view' }) | null;
   fields: Record<string, AdminField>;
 }
 
