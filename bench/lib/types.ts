@@ -11,7 +11,7 @@ export interface BenchAccount {
 export interface SeedContext {
   database: Database;
   /** Raw SQL (multi-row INSERT ... SELECT generate_series is the fast way). */
-  sql(text: string, values?: unknown[]): Promise<Record<string, any>[]>;
+  sql<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
   /** Encrypts like the server (robot credentials at rest). */
   encrypt(plaintext: string): string;
   /** An argon2id hash of a password, computed once per value. */

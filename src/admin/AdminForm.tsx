@@ -7,7 +7,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { hydraSchemaAnalyzer } from '@api-platform/admin';
 import { Button } from '@mui/material';
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, type ReactNode, type RefObject } from 'react';
 import { useFormState, type Resolver } from 'react-hook-form';
 import { Form, useTranslate, type RaRecord } from 'react-admin';
 import type { ZodType } from 'zod';
@@ -41,9 +41,9 @@ interface AdminFormProps {
 export function AdminForm({ record, schema, onSave, id, className, children }: AdminFormProps) {
   // raw: the form keeps what was typed (IRIs, text); the API applies the same schema and stores its output.
   const resolver = useMemo(() => (schema ? (zodResolver(schema as never, undefined, { raw: true }) as unknown as Resolver) : undefined), [schema]);
-  const reachedServer = useRef(false);
+  const reachedServerRef = useRef(false);
   const submit = async (values: Record<string, unknown>) => {
-    reachedServer.current = true;
+    reachedServerRef.current = true;
     try {
       await onSave(values);
       return undefined;
@@ -64,14 +64,14 @@ export function AdminForm({ record, schema, onSave, id, className, children }: A
       id={id}
       className={className}
     >
-      <InvalidSubmitToast reachedServer={reachedServer} />
+      <InvalidSubmitToast reachedServerRef={reachedServerRef} />
       {children}
     </Form>
   );
 }
 
 /** 'Erreur – Le formulaire n'est pas valide.' once for a submit the browser refused (the server's refusals toast on their own). */
-function InvalidSubmitToast({ reachedServer }: { reachedServer: { current: boolean } }) {
+function InvalidSubmitToast({ reachedServerRef }: { reachedServerRef: RefObject<boolean> }) {
   const translate = useTranslate();
   const toast = useToast();
   const { submitCount, isSubmitting, errors } = useFormState();
@@ -79,10 +79,9 @@ function InvalidSubmitToast({ reachedServer }: { reachedServer: { current: boole
   useEffect(() => {
     if (isSubmitting || submitCount === seen.current) return;
     seen.current = submitCount;
-    if (!reachedServer.current && Object.keys(errors).length > 0) toast.error(translate('pecflow.settings.toast.error'), translate('ra.message.invalid_form'));
-    reachedServer.current = false;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [submitCount, isSubmitting]);
+    if (!reachedServerRef.current && Object.keys(errors).length > 0) toast.error(translate('pecflow.settings.toast.error'), translate('ra.message.invalid_form'));
+    reachedServerRef.current = false;
+  }, [submitCount, isSubmitting, errors, reachedServerRef, toast, translate]);
   return null;
 }
 

@@ -46,7 +46,6 @@ function useRunOutcome(record: PecDossierRecord) {
   useEffect(() => {
     const open = record.runInProgress;
     const run = followed.current;
-    if (awaiting !== undefined && executions.some((e) => e.runId === awaiting)) setAwaiting(undefined);
     if (run && open?.runId !== run.runId) {
       const steps = executions.filter((e) => e.runId === run.runId);
       if (steps.length > 0 && steps.every((e) => e.completedAt)) {
@@ -73,7 +72,8 @@ function useRunOutcome(record: PecDossierRecord) {
       followed.current = { runId, kind };
       setAwaiting(runId);
     },
-    awaiting: awaiting !== undefined,
+    // Until the run shows in the file's executions.
+    awaiting: awaiting !== undefined && !executions.some((e) => e.runId === awaiting),
   };
 }
 

@@ -6,7 +6,7 @@ import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import ClearIcon from '@mui/icons-material/FilterAltOff';
 import TuneIcon from '@mui/icons-material/Tune';
 import { Box, Button, Chip, Collapse, MenuItem, Paper, Stack, TextField } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useListContext, useTranslate } from 'react-admin';
 import { formatDate } from '../domain/format';
 import { PEC_STATUSES } from '../domain/pec';
@@ -35,10 +35,14 @@ export function PecFilters() {
   const [more, setMore] = useState(() => !!(created.after || created.before) || customSort);
 
   // Search: typed here at once, sent after the pause (react-admin's debounce, page back to 1).
-  const [search, setSearch] = useState<string>(typeof filterValues.search === 'string' ? filterValues.search : '');
-  useEffect(() => {
-    setSearch(typeof filterValues.search === 'string' ? filterValues.search : '');
-  }, [filterValues.search]);
+  // A search changed elsewhere (the URL, clearing) replaces what is in the box, adjusted during render.
+  const filterSearch = typeof filterValues.search === 'string' ? filterValues.search : '';
+  const [search, setSearch] = useState<string>(filterSearch);
+  const [syncedSearch, setSyncedSearch] = useState(filterSearch);
+  if (filterSearch !== syncedSearch) {
+    setSyncedSearch(filterSearch);
+    setSearch(filterSearch);
+  }
 
   const change = (key: string, value: unknown, debounce = false) => {
     const next = { ...filterValues };

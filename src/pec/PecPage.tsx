@@ -30,16 +30,15 @@ function useDrawerTarget() {
   const idParam = Number(useParams()['*']);
   const [creating, setCreating] = useState(false);
   const target: DrawerTarget = creating ? 'create' : Number.isInteger(idParam) && idParam > 0 ? idParam : undefined;
-  const [shown, setShown] = useState<DrawerTarget>(target);
-
+  // The last target, adjusted during render, cleared once the drawer has closed.
+  const [last, setLast] = useState<DrawerTarget>(target);
+  if (target !== undefined && target !== last) setLast(target);
   useEffect(() => {
-    if (target !== undefined) {
-      setShown(target);
-      return;
-    }
-    const timer = setTimeout(() => setShown(undefined), DRAWER_CLEAR_DELAY_MS);
+    if (target !== undefined) return;
+    const timer = setTimeout(() => setLast(undefined), DRAWER_CLEAR_DELAY_MS);
     return () => clearTimeout(timer);
   }, [target]);
+  const shown = target ?? last;
 
   const params = new URLSearchParams(search);
   const legacyId = params.get('id');

@@ -5,7 +5,7 @@
 // An entity's folder src/resources/{collection}/ (optional) adds what the docs cannot say (src/resources/types.ts).
 import { useQuery } from '@tanstack/react-query';
 import type { Resource } from '@api-platform/api-doc-parser';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { DataTable, useTranslate, type Identifier, type RaRecord } from 'react-admin';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { readAuthStore } from '../authProvider/session';
@@ -170,8 +170,7 @@ function ReferenceChoice({ entity, field, label }: { entity: AdminEntity; field:
 /** Keeps the last value while it goes (a drawer's content while it slides out). */
 export function useLast<T>(value: T | undefined) {
   const [last, setLast] = useState(value);
-  useEffect(() => {
-    if (value !== undefined) setLast(value);
-  }, [value]);
+  // Adjusted during render: the next render already shows it.
+  if (value !== undefined && value !== last) setLast(value);
   return value ?? last;
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAttempts, users } from '../../server/db/schema';
-import { startTestServer, type TestServer } from './helpers/server';
+import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -175,7 +175,7 @@ describe('GET /api/user/profile', () => {
     expect(res.body.shopIds).toHaveLength(2);
     expect(res.body.permissions).toEqual(expect.arrayContaining(['pec.create', 'pec.view', 'export.pec']));
     expect(res.body.permissions).not.toContain('delete.pec');
-    const detail = res.body.permissionsDetails.find((d: any) => d.key === 'pec.create');
+    const detail = res.body.permissionsDetails.find((d: JsonBody) => d.key === 'pec.create');
     expect(detail).toEqual({
       key: 'pec.create',
       label: expect.any(String),
@@ -191,7 +191,7 @@ describe('GET /api/user/profile', () => {
     const res = await server.get('/api/user/profile', token);
     expect(res.body.holdingId).toBeNull();
     expect(res.body.permissions).toEqual(['admin.*']);
-    const keys = res.body.permissionsDetails.map((d: any) => d.key);
+    const keys = res.body.permissionsDetails.map((d: JsonBody) => d.key);
     expect(keys).toEqual(expect.arrayContaining(['settings.system.edit', 'delete.pec', 'audit.view']));
   });
 });

@@ -3,7 +3,7 @@
 // trail of the record's organisation (none for platform-wide records). The versions of a record (/history) are its
 // changes, never its reads; who made them shows only to those who may read the same entry in the journal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/server';
+import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
 import { createDossier, demoRefs } from './helpers/pec';
 import {
   checkDateRange,
@@ -134,7 +134,7 @@ describe('GET /api/{collection}/{id}/history', () => {
   const history = async (path: string, token: string) => {
     const res = await server.request('GET', `${path}/history`, { token });
     expect(res.status, res.text).toBe(200);
-    return res.body.member as any[];
+    return res.body.member as JsonBody[];
   };
 
   it('lists the changes of a record, never its reads, numbered over the changes', async () => {

@@ -2,7 +2,7 @@
 // docs) given wrong types, 1 MB strings and NUL characters, unknown fields, on every write of every back-office
 // resource (POST, PUT, PATCH, bulk-update, bulk-delete, archive); odd query strings on every list.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type ApiResponse, type TestServer } from './helpers/server';
+import { startTestServer, type ApiResponse, type JsonBody, type TestServer } from './helpers/server';
 import { holdingIds, idWhere, ids, loginAll, mergePatch, ONE_MEGABYTE, sqlRows, type Tokens } from './helpers/backoffice';
 
 let server: TestServer;
@@ -89,7 +89,7 @@ beforeAll(async () => {
   for (const cls of docs.body['hydra:supportedClass']) {
     const collection = targets.find((target) => cls['hydra:title'] && cls['@id'] !== '#Entrypoint' && cls['hydra:supportedOperation']?.some(() => true) && target.collection === collectionOfClass(cls['@id']));
     if (!collection) continue;
-    writable.set(collection.collection, cls['hydra:supportedProperty'].filter((p: any) => p['hydra:writeable']).map((p: any) => p['hydra:title']));
+    writable.set(collection.collection, cls['hydra:supportedProperty'].filter((p: JsonBody) => p['hydra:writeable']).map((p: JsonBody) => p['hydra:title']));
   }
 });
 afterAll(() => server?.close());

@@ -1,13 +1,13 @@
 // Paramètres système (/api/configs): six categories, readable by everyone, PUT {value} by settings.system.edit only,
 // only editable settings and only with a value of their own type and range; the editable ones drive the server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/server';
+import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
 import { auditRows, expectForbidden, expectProblem, expectViolation, listAll, loginAll, userId, type Tokens } from './helpers/backoffice';
 import { SETTING_CATEGORIES } from '../../src/domain/settings';
 
 let server: TestServer;
 let t: Tokens;
-let settings: Record<string, any>;
+let settings: Record<string, JsonBody>;
 
 const put = (key: string, value: unknown, token = t.admin) => server.request('PUT', `/api/configs/${settings[key].id}`, { token, body: { value, _audit: { action: 'system.setting.update', userId: 4242, metadata: { settingId: settings[key].id } } } });
 
@@ -41,7 +41,7 @@ describe('GET /api/configs', () => {
     expect(res.status).toBe(200);
     expect(res.body.view).toBeUndefined();
     expect(res.body.member.length).toBeGreaterThanOrEqual(4);
-    expect(res.body.member.every((c: any) => c.category === 'security')).toBe(true);
+    expect(res.body.member.every((c: JsonBody) => c.category === 'security')).toBe(true);
     expect((await listAll(server, t.admin, 'configs', 'isEditable=false')).every((c) => c.isEditable === false)).toBe(true);
     expect((await listAll(server, t.admin, 'configs', 'search=jeton')).map((c) => c.key).sort()).toEqual(['security.access_token_ttl', 'security.refresh_token_ttl_days']);
   });

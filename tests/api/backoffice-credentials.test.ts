@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../../server/crypto';
 import { TEST_APP_SECRET_KEY } from './helpers/databases';
-import { startTestServer, type TestServer } from './helpers/server';
+import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
 import {
   auditRows,
   checkDateRange,
@@ -129,11 +129,11 @@ describe('GET /api/credential_software', () => {
     expect(res.body.member.length).toBe(res.body.totalItems);
     expect(res.body.totalItems).toBeGreaterThan(7);
     for (const [key, read] of [
-      ['status', (c: any) => c.status],
-      ['software', (c: any) => c.software['@id']],
-      ['holding', (c: any) => c.holding['@id']],
-      ['contextType', (c: any) => c.contextType],
-      ['environment', (c: any) => c.environment],
+      ['status', (c: JsonBody) => c.status],
+      ['software', (c: JsonBody) => c.software['@id']],
+      ['holding', (c: JsonBody) => c.holding['@id']],
+      ['contextType', (c: JsonBody) => c.contextType],
+      ['environment', (c: JsonBody) => c.environment],
     ] as const) {
       await checkFilter(server, t.admin, 'credential_software', key, read);
     }

@@ -3,7 +3,7 @@
 import { parseHydraDocumentation, type Api, type Field, type Resource } from '@api-platform/api-doc-parser';
 import jsonld from 'jsonld';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/server';
+import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
 
 let server: TestServer;
 let api: Api;
@@ -150,15 +150,15 @@ describe('/api/docs.jsonld read by @api-platform/api-doc-parser', () => {
     // A collection's search template lists its filters and sorts for the admin.
     const token = await server.login('admin@pecflow.fr');
     const list = await server.request('GET', '/api/mutuals', { token });
-    const variables = list.body.search.mapping.map((m: any) => m.variable);
+    const variables = list.body.search.mapping.map((m: JsonBody) => m.variable);
     expect(variables).toEqual(expect.arrayContaining(['search', 'status', 'network', 'network[]', 'createdAt[after]', 'createdAt[before]', 'order[name]']));
   });
 });
 
 describe("/api/docs.jsonld: what the generated admin reads besides Hydra's terms (pecflow:admin, pecflow:label, pecflow:choices)", () => {
-  let docs: any;
-  const classOf = (name: string) => docs['hydra:supportedClass'].find((c: any) => c['pecflow:admin'] && docs['hydra:supportedClass'].some((e: any) => e['@id'] === '#Entrypoint' && e['hydra:supportedProperty'].some((p: any) => p['hydra:property']['@id'] === `#Entrypoint/${name}` && JSON.stringify(p['hydra:property']['rdfs:range']).includes(`"${c['@id']}"`))));
-  const property = (name: string, field: string) => classOf(name)['hydra:supportedProperty'].find((p: any) => p['hydra:title'] === field);
+  let docs: JsonBody;
+  const classOf = (name: string) => docs['hydra:supportedClass'].find((c: JsonBody) => c['pecflow:admin'] && docs['hydra:supportedClass'].some((e: JsonBody) => e['@id'] === '#Entrypoint' && e['hydra:supportedProperty'].some((p: JsonBody) => p['hydra:property']['@id'] === `#Entrypoint/${name}` && JSON.stringify(p['hydra:property']['rdfs:range']).includes(`"${c['@id']}"`))));
+  const property = (name: string, field: string) => classOf(name)['hydra:supportedProperty'].find((p: JsonBody) => p['hydra:title'] === field);
 
   beforeAll(async () => {
     docs = (await server.request('GET', '/api/docs.jsonld')).body;
@@ -166,10 +166,10 @@ describe("/api/docs.jsonld: what the generated admin reads besides Hydra's terms
 
   it('gives each settings tab in order, with its French label, aliases and the permission that shows it', () => {
     const tabs = docs['hydra:supportedClass']
-      .filter((c: any) => c['pecflow:admin']?.settingsTab)
-      .map((c: any) => c['pecflow:admin'].settingsTab)
-      .sort((a: any, b: any) => a.position - b.position)
-      .map((t: any) => [t.label, t.permission, t.aliases.join()]);
+      .filter((c: JsonBody) => c['pecflow:admin']?.settingsTab)
+      .map((c: JsonBody) => c['pecflow:admin'].settingsTab)
+      .sort((a: JsonBody, b: JsonBody) => a.position - b.position)
+      .map((t: JsonBody) => [t.label, t.permission, t.aliases.join()]);
     // The spec's tabs (section 2) and Rôles, Système and Journal d'audit; entities added later take positions after these.
     const spec = [
       ['Organisations', 'settings.holdings.view', ''],
@@ -212,7 +212,7 @@ describe("/api/docs.jsonld: what the generated admin reads besides Hydra's terms
     expect(classOf('networks')['pecflow:admin'].permissions.view).toBe('settings.mutuelles.view');
     expect(classOf('software')['pecflow:admin'].permissions).toEqual({ view: 'settings.software.view', create: 'settings.software.create', update: 'settings.software.edit', delete: 'settings.software.delete' });
     expect(classOf('credential_software')['pecflow:admin']).toMatchObject({ list: { paginated: false, scopeToHolding: true }, permissions: { update: 'settings.credentials.edit' } });
-    expect(classOf('shops')['pecflow:admin'].form.tabs.map((t: any) => t.label)).toEqual(['Informations', 'Adresse et contact', 'Identifiants logiciels']);
+    expect(classOf('shops')['pecflow:admin'].form.tabs.map((t: JsonBody) => t.label)).toEqual(['Informations', 'Adresse et contact', 'Identifiants logiciels']);
     expect(classOf('audit_logs')['pecflow:admin'].form.openIn).toBe('view');
     expect(classOf('pec_dossiers')['pecflow:admin']).toMatchObject({ settingsTab: null, permissions: { view: 'pec.view', create: 'settings.pec.create' } });
   });
@@ -227,26 +227,26 @@ describe("/api/docs.jsonld: what the generated admin reads besides Hydra's terms
       { id: 'Inactive', name: '❌ Désactivé' },
       { id: 'Locked', name: '🔒 Bloqué' },
     ]);
-    expect(property('software', 'type')['pecflow:choices'].map((c: any) => c.name)).toEqual(['Général', 'Mutuelle', 'Réseau', 'Médical', 'Facturation']);
+    expect(property('software', 'type')['pecflow:choices'].map((c: JsonBody) => c.name)).toEqual(['Général', 'Mutuelle', 'Réseau', 'Médical', 'Facturation']);
     expect(classOf('software')['pecflow:admin'].form.offer).toEqual({ type: ['general', 'mutual', 'network'] });
     expect(property('credential_software', 'environment')['pecflow:choices']).toEqual([
       { id: 'production', name: 'Production' },
       { id: 'test', name: 'Test' },
     ]);
     // Every property of a settings entity has its label.
-    for (const cls of docs['hydra:supportedClass'].filter((c: any) => c['pecflow:admin']?.settingsTab)) {
+    for (const cls of docs['hydra:supportedClass'].filter((c: JsonBody) => c['pecflow:admin']?.settingsTab)) {
       for (const p of cls['hydra:supportedProperty']) expect(p['pecflow:label'], `${cls['@id']} ${p['hydra:title']}`).toEqual(expect.any(String));
     }
   });
 
   it('keeps the annotations as JSON literals when expanded (pecflow: vocabulary, @json terms)', async () => {
-    const expanded: any[] = await jsonld.expand(docs, { base: `${server.url}/api/docs.jsonld` });
+    const expanded: JsonBody[] = await jsonld.expand(docs, { base: `${server.url}/api/docs.jsonld` });
     const classes = expanded[0]['http://www.w3.org/ns/hydra/core#supportedClass'];
-    const holding = classes.find((c: any) => c['@id'].endsWith('#Holding'));
+    const holding = classes.find((c: JsonBody) => c['@id'].endsWith('#Holding'));
     const admin = holding['https://pecflow.fr/ns#admin'][0];
     expect(admin['@type']).toBe('@json');
     expect(admin['@value'].label.plural).toBe('Organisations');
-    const status = holding['http://www.w3.org/ns/hydra/core#supportedProperty'].find((p: any) => p['http://www.w3.org/ns/hydra/core#title'][0]['@value'] === 'status');
+    const status = holding['http://www.w3.org/ns/hydra/core#supportedProperty'].find((p: JsonBody) => p['http://www.w3.org/ns/hydra/core#title'][0]['@value'] === 'status');
     expect(status['https://pecflow.fr/ns#label'][0]['@value']).toBe('Statut');
     expect(status['https://pecflow.fr/ns#choices'][0]).toEqual({ '@type': '@json', '@value': [{ id: 'Active', name: '✅ Activé' }, { id: 'Inactive', name: '❌ Désactivé' }] });
   });

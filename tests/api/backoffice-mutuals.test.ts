@@ -1,7 +1,7 @@
 // Mutuelles (/api/mutuals): platform reference data everyone reads, settings.mutuelles.* writes; optional network
 // reference embedded {id, name}; history of versions; deletion refused while PEC files use it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/server';
+import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
 import {
   auditRows,
   checkDateRange,
@@ -57,8 +57,8 @@ describe('GET /api/mutuals', () => {
     const res = await server.request('GET', `/api/mutuals?network.id=${santeclair}&pagination=false`, { token: t.audio });
     expect(res.status).toBe(200);
     expect(res.body.view).toBeUndefined();
-    expect(res.body.member.map((m: any) => m.name).sort()).toEqual(['Allianz', 'MAAF', 'MMA', 'Ociane', 'Smatis', 'Swiss Life']);
-    expect(res.body.member.every((m: any) => m.network.name === 'Santéclair' && m.network.id === santeclair)).toBe(true);
+    expect(res.body.member.map((m: JsonBody) => m.name).sort()).toEqual(['Allianz', 'MAAF', 'MMA', 'Ociane', 'Smatis', 'Swiss Life']);
+    expect(res.body.member.every((m: JsonBody) => m.network.name === 'Santéclair' && m.network.id === santeclair)).toBe(true);
     expect(res.body.totalItems).toBe(6);
   });
 
@@ -105,7 +105,7 @@ describe('writing mutuals', () => {
     const res = await server.request('GET', `/api/mutuals/${created.id}/history`, { token: t.audio });
     expect(res.status).toBe(200);
     expect(res.body.totalItems).toBe(3);
-    expect(res.body.member.map((v: any) => [v.version, v.action])).toEqual([
+    expect(res.body.member.map((v: JsonBody) => [v.version, v.action])).toEqual([
       [1, 'mutual.create'],
       [2, 'mutual.update'],
       [3, 'mutual.update'],

@@ -2,7 +2,7 @@
 // constraints (RPPS 11 digits, unique within the organisation), organisation confinement, permissions
 // settings.prescribers.*, audit, and what the docs and the catalogue say about it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/server';
+import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
 import {
   auditRows,
   checkFilter,
@@ -213,7 +213,7 @@ describe('PUT, PATCH and DELETE /api/prescribers/{id}', () => {
 describe('settings.prescribers.*: the catalogue, the seeded roles, a role granting only the view', () => {
   it('lists the four keys in the catalogue under their French labels; the organisation administrator holds them', async () => {
     const catalogue = (await server.request('GET', '/api/permissions', { token: t.horizonAdmin })).body.member;
-    expect(catalogue.filter((p: any) => p.key.startsWith('settings.prescribers.')).map((p: any) => [p.key, p.label, p.level])).toEqual([
+    expect(catalogue.filter((p: JsonBody) => p.key.startsWith('settings.prescribers.')).map((p: JsonBody) => [p.key, p.label, p.level])).toEqual([
       ['settings.prescribers.view', 'Voir les prescripteurs', 'view'],
       ['settings.prescribers.create', 'Créer des prescripteurs', 'create'],
       ['settings.prescribers.update', 'Modifier les prescripteurs', 'edit'],
@@ -236,17 +236,17 @@ describe('settings.prescribers.*: the catalogue, the seeded roles, a role granti
 
   it("is a settings tab 'Prescripteurs' in the docs, with its labels, choices and constraints", async () => {
     const docs = (await server.request('GET', '/api/docs.jsonld')).body;
-    const prescriber = docs['hydra:supportedClass'].find((c: any) => c['@id'] === '#Prescriber');
+    const prescriber = docs['hydra:supportedClass'].find((c: JsonBody) => c['@id'] === '#Prescriber');
     expect(prescriber['pecflow:admin']).toMatchObject({
       label: { singular: 'Prescripteur', plural: 'Prescripteurs' },
       settingsTab: { label: 'Prescripteurs', permission: 'settings.prescribers.view' },
       permissions: { view: 'settings.prescribers.view', create: 'settings.prescribers.create', update: 'settings.prescribers.update', delete: 'settings.prescribers.delete' },
       list: { empty: 'Aucun prescripteur trouvé', scopeToHolding: true },
     });
-    const rpps = prescriber['hydra:supportedProperty'].find((p: any) => p['hydra:title'] === 'rpps');
+    const rpps = prescriber['hydra:supportedProperty'].find((p: JsonBody) => p['hydra:title'] === 'rpps');
     expect(rpps).toMatchObject({ 'hydra:required': true, 'pecflow:label': 'RPPS', 'pecflow:constraints': { pattern: '^\\d{11}$', message: RPPS_MESSAGE } });
-    const specialty = prescriber['hydra:supportedProperty'].find((p: any) => p['hydra:title'] === 'specialty');
-    expect(specialty['pecflow:choices'].map((c: any) => c.id)).toEqual(['ORL', 'Médecin généraliste', 'Ophtalmologiste', 'Autre']);
+    const specialty = prescriber['hydra:supportedProperty'].find((p: JsonBody) => p['hydra:title'] === 'specialty');
+    expect(specialty['pecflow:choices'].map((c: JsonBody) => c.id)).toEqual(['ORL', 'Médecin généraliste', 'Ophtalmologiste', 'Autre']);
     expect(ids(await listAll(server, t.admin, 'prescribers', `id=${lefevre}`))).toEqual([lefevre]);
   });
 });

@@ -1,7 +1,7 @@
 // Logiciels (/api/software): type general | mutual | network | medical | billing, http(s) URLs, soft delete (DELETE and
 // PATCH /archive), versions, organisation confinement; settings.software.view/edit stand for read/update (spec section 6).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/server';
+import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
 import {
   auditRows,
   checkDateRange,
@@ -182,7 +182,7 @@ describe('soft delete, history and tenancy', () => {
     const created = await createSoftware('Versionné', { version: '1.0' });
     await server.request('PATCH', `/api/software/${created.id}`, { token: t.horizonAdmin, body: { version: '1.1' }, headers: mergePatch });
     const history = await server.request('GET', `/api/software/${created.id}/history`, { token: t.horizonAdmin });
-    expect(history.body.member.map((v: any) => v.action)).toEqual(['software.create', 'software.update']);
+    expect(history.body.member.map((v: JsonBody) => v.action)).toEqual(['software.create', 'software.update']);
     expect(history.body.member[1].changes).toEqual({ version: { before: '1.0', after: '1.1' } });
     await expectForbidden(server, t.audio, 'GET', `/api/software/${created.id}/history`);
   });

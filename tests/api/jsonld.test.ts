@@ -5,11 +5,11 @@ import jsonld from 'jsonld';
 import type { RemoteDocument } from 'jsonld/jsonld-spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNTS, mergePatch } from './helpers/backoffice';
-import { startTestServer, type TestServer } from './helpers/server';
+import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
 
 const HYDRA = 'http://www.w3.org/ns/hydra/core#';
 
-type Node = Record<string, any>;
+type Node = Record<string, JsonBody>;
 
 let server: TestServer;
 let token: string;

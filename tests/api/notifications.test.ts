@@ -2,7 +2,7 @@
 // on it (pec.create), never read-only staff; and each user chooses which kinds they receive
 // (GET and PATCH /api/user/notification-preferences), which the server obeys when it creates them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from './helpers/server';
+import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, patientNumber, startPecServer, waitForIdle, type Refs } from './helpers/pec';
 import { NOTIFICATION_KINDS } from '../../src/domain/notifications';
 
@@ -63,7 +63,7 @@ describe('who is notified of a robot outcome', () => {
     expect(emails).toEqual(holders.map((h) => h.email));
     // The read-only user's bell stays empty of this file.
     const bell = await server.get('/api/notifications?itemsPerPage=100', tokens.readOnly);
-    expect(bell.body.member.some((n: any) => n.dossierId === done.id)).toBe(false);
+    expect(bell.body.member.some((n: JsonBody) => n.dossierId === done.id)).toBe(false);
   });
 });
 
@@ -73,7 +73,7 @@ describe('each user chooses the kinds they receive', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.preferences)).toEqual([...NOTIFICATION_KINDS]);
     expect(Object.values(res.body.preferences).every((v) => v === true)).toBe(true);
-    expect(res.body.kinds.map((k: any) => k.label)).toEqual(['DPEC accordé', 'DPEC en attente', 'DPEC refusé', 'Erreur technique', 'Délai dépassé', 'Facturation effectuée', 'PEC bientôt périmée']);
+    expect(res.body.kinds.map((k: JsonBody) => k.label)).toEqual(['DPEC accordé', 'DPEC en attente', 'DPEC refusé', 'Erreur technique', 'Délai dépassé', 'Facturation effectuée', 'PEC bientôt périmée']);
     expect((await server.get(PATH)).status).toBe(401);
   });
 

@@ -2,7 +2,7 @@
 // mutual rules, the lifecycle of the status (allowed and refused changes), the permissions. No workers: a run started
 // here stays in progress.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from './helpers/server';
+import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, startPecServer, type Refs } from './helpers/pec';
 import { hashPassword } from '../../server/auth/passwords';
 
@@ -19,12 +19,12 @@ const post = (body: unknown, token = tokens.audio) => server.request('POST', '/a
 const put = (id: number, body: unknown, token = tokens.audio) => server.request('PUT', `/api/pec_dossiers/${id}`, { token, body });
 const patch = (id: number, body: unknown, token = tokens.audio) =>
   server.request('PATCH', `/api/pec_dossiers/${id}`, { token, body, headers: { 'content-type': 'application/merge-patch+json' } });
-const messages = (res: { body: any }) => Object.fromEntries((res.body.violations ?? []).map((v: any) => [v.propertyPath, v.message]));
+const messages = (res: { body: JsonBody }) => Object.fromEntries((res.body.violations ?? []).map((v: JsonBody) => [v.propertyPath, v.message]));
 const shopIri = (name = 'Horizon Paris Bastille') => `/api/shops/${refs.shops[name]}`;
 const mutualIri = (name = 'Allianz') => `/api/mutuals/${refs.mutuals[name]!.id}`;
 
 /** The body the edit form sends back: the file's fields with references as IRIs. */
-const formOf = (file: any) => ({
+const formOf = (file: JsonBody) => ({
   numeroDossier: file.numeroDossier,
   shop: file.shop['@id'],
   mutual: file.mutual['@id'],
@@ -135,7 +135,7 @@ describe('edit', () => {
 });
 
 describe('the lifecycle of the status', () => {
-  const move = async (file: any, status: string, token = tokens.horizonAdmin) => put(file.id, { ...formOf(file), status }, token);
+  const move = async (file: JsonBody, status: string, token = tokens.horizonAdmin) => put(file.id, { ...formOf(file), status }, token);
 
   it('allows the changes along the order, and back to draft from rejected', async () => {
     let file = await createDossier(server, tokens.horizonAdmin, refs);

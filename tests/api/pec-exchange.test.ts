@@ -1,6 +1,6 @@
 // The CSV export (for French Excel) and import (drafts, all rows or none), and the round trip between them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from './helpers/server';
+import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, startPecServer, type Refs } from './helpers/pec';
 
 let server: TestServer;
@@ -98,7 +98,7 @@ describe('import', () => {
 
     const back = (await server.get(`/api/pec_dossiers?search=${tag}&sort=numeroDossier&order=asc`, tokens.horizonAdmin)).body.member;
     expect(back).toHaveLength(3);
-    const byNumero = (list: any[]) => [...list].sort((a, b) => (a.numeroDossier < b.numeroDossier ? -1 : 1));
+    const byNumero = (list: JsonBody[]) => [...list].sort((a, b) => (a.numeroDossier < b.numeroDossier ? -1 : 1));
     for (const [before, after] of byNumero(made).map((m, i) => [m, byNumero(back)[i]])) {
       expect(after).toMatchObject({
         status: 'draft',

@@ -1,7 +1,7 @@
 // The whole life of a file through the built-in simulator, over HTTP, with no mock: create -> DPEC (scraping then
 // dpec callbacks) -> approved -> invoice -> billing -> billed, then each simulator failure outcome.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/server';
+import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
 import { ACCOUNTS, createDossier, demoRefs, patientNumber, waitFor, waitForIdle, type Refs } from './helpers/pec';
 import { OBSOLETE_LPP_CODES } from '../../server/robot/simulator';
 
@@ -18,7 +18,7 @@ afterAll(() => server?.close());
 
 const startDpec = (id: number, token = audio) => server.request('POST', '/api/robot-frontend/setup-and-create-dpec', { token, body: { pecDossierId: id } });
 const startBilling = (id: number, token = audio) => server.request('POST', '/api/robot-frontend/setup-and-billing-pec', { token, body: { pecDossierId: id } });
-const stepsOf = (file: any) => file.workflowExecutions.map((e: any) => e.robotResponse?.data?.callback_type);
+const stepsOf = (file: JsonBody) => file.workflowExecutions.map((e: JsonBody) => e.robotResponse?.data?.callback_type);
 
 describe('create -> DPEC -> approved -> billing -> billed', () => {
   it('runs the whole flow through the simulator', async () => {
@@ -75,7 +75,7 @@ describe('create -> DPEC -> approved -> billing -> billed', () => {
     // Billing needs the invoice number and date first.
     const early = await startBilling(created.id);
     expect(early.status).toBe(422);
-    expect(early.body.violations.map((v: any) => v.message)).toEqual(['Le numéro de facture logiciel est requis', 'La date de facture logiciel est requise']);
+    expect(early.body.violations.map((v: JsonBody) => v.message)).toEqual(['Le numéro de facture logiciel est requis', 'La date de facture logiciel est requise']);
 
     const patched = await server.request('PATCH', `/api/pec_dossiers/${created.id}`, {
       token: audio,
@@ -177,6 +177,6 @@ describe('simulator outcomes, by the patient number suffix', () => {
     expect(retry.status).toBe(200);
     const after = await waitForIdle(server, audio, file.id);
     expect(stepsOf(after)).toEqual(['scraping_error', 'scraping_error']);
-    expect(new Set(after.workflowExecutions.map((e: any) => e.runId)).size).toBe(2);
+    expect(new Set(after.workflowExecutions.map((e: JsonBody) => e.runId)).size).toBe(2);
   });
 });

@@ -1,7 +1,7 @@
 // GET /api/pec_dossiers: every filter and sort of the PEC list, pagination, search, who sees which files; the
 // reference lists of the PEC form; the Hydra docs. Runs on the demo data (200 files per organisation), no workers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from './helpers/server';
+import type { JsonBody, TestServer } from './helpers/server';
 import { startPecServer, type Refs } from './helpers/pec';
 
 let server: TestServer;
@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const list = (query: string, token = tokens.horizonAdmin) => server.get(`/api/pec_dossiers${query ? `?${query}` : ''}`, token);
-const sql = <T = any>(text: string, values: unknown[] = []) => server.database.query<T>(text, values);
+const sql = <T = Record<string, unknown>>(text: string, values: unknown[] = []) => server.database.query<T>(text, values);
 const holdingOf = async (name: string) => (await sql<{ id: number }>('select id from holdings where name = $1', [name]))[0]!.id;
 const countWhere = async (where: string, values: unknown[] = []) => Number((await sql<{ n: number }>(`select count(*)::int as n from pec_dossiers where ${where}`, values))[0]!.n);
 
@@ -28,7 +28,7 @@ describe('the collection', () => {
     expect(res.body.totalItems).toBe(await countWhere('holding_id = $1', [horizon]));
     expect(res.body.totalItems).toBe(200);
     expect(res.body.member).toHaveLength(20);
-    const created = res.body.member.map((m: any) => m.createdAt);
+    const created = res.body.member.map((m: JsonBody) => m.createdAt);
     expect([...created].sort().reverse()).toEqual(created);
     expect(res.body.view.next).toContain('page=2');
 
@@ -47,7 +47,7 @@ describe('the collection', () => {
     const second = await list('itemsPerPage=7&page=2');
     expect(first.body.member).toHaveLength(7);
     expect(second.body.member).toHaveLength(7);
-    const ids = new Set(first.body.member.map((m: any) => m.id));
+    const ids = new Set(first.body.member.map((m: JsonBody) => m.id));
     for (const m of second.body.member) expect(ids.has(m.id)).toBe(false);
     const last = await list('limit=7&page=29');
     expect(last.body.member).toHaveLength(200 - 28 * 7);
@@ -77,12 +77,12 @@ describe('the collection', () => {
       [horizon],
     );
     const byNumber = await list(`search=${encodeURIComponent(sample!.numero_dossier.toLowerCase())}`);
-    expect(byNumber.body.member.map((m: any) => m.numeroDossier)).toContain(sample!.numero_dossier);
+    expect(byNumber.body.member.map((m: JsonBody) => m.numeroDossier)).toContain(sample!.numero_dossier);
     const byPatient = await list(`search=${encodeURIComponent(sample!.numero_dossier_assure.toLowerCase())}`);
     expect(byPatient.body.totalItems).toBeGreaterThanOrEqual(1);
     for (const m of byPatient.body.member) expect(m.numeroDossierAssure.toLowerCase()).toContain(sample!.numero_dossier_assure.toLowerCase());
     const byQuote = await list(`search=${encodeURIComponent(sample!.numero_devis_assure)}`);
-    expect(byQuote.body.member.some((m: any) => m.numeroDevisAssure === sample!.numero_devis_assure)).toBe(true);
+    expect(byQuote.body.member.some((m: JsonBody) => m.numeroDevisAssure === sample!.numero_devis_assure)).toBe(true);
 
     // A centre, typed in capitals.
     const boulogne = await list('search=BOULOGNE&limit=100');
@@ -127,7 +127,7 @@ describe('the collection', () => {
       for (const direction of ['asc', 'desc'] as const) {
         const res = await list(`sort=${field}&order=${direction}&limit=100&status[]=approved&status[]=billed&status[]=paid&status[]=pending`);
         expect(res.status).toBe(200);
-        const values = res.body.member.map((m: any) => m[field]);
+        const values = res.body.member.map((m: JsonBody) => m[field]);
         const sorted = [...values].sort((a, b) => (direction === 'asc' ? compare(a, b) : -compare(a, b)));
         if (field === 'dateValidation' || field === 'totalTtc') {
           // Files without a value have none to compare.
@@ -138,14 +138,14 @@ describe('the collection', () => {
     }
     const dash = await list('sort=-totalTtc&limit=10&status=approved');
     const bracket = await list('order[totalTtc]=desc&limit=10&status=approved');
-    expect(dash.body.member.map((m: any) => m.id)).toEqual(bracket.body.member.map((m: any) => m.id));
-    const amounts = dash.body.member.map((m: any) => m.totalTtc);
+    expect(dash.body.member.map((m: JsonBody) => m.id)).toEqual(bracket.body.member.map((m: JsonBody) => m.id));
+    const amounts = dash.body.member.map((m: JsonBody) => m.totalTtc);
     expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
     // Files without an amount (drafts) come last, whichever the direction: the highest amounts open the list.
     for (const direction of ['asc', 'desc']) {
       const all = await list(`sort=totalTtc&order=${direction}&limit=100&status[]=draft&status[]=rejected`);
       expect(all.body.totalItems).toBeLessThanOrEqual(100);
-      const values = all.body.member.map((m: any) => m.totalTtc);
+      const values = all.body.member.map((m: JsonBody) => m.totalTtc);
       const firstEmpty = values.indexOf(null);
       expect(firstEmpty, direction).toBeGreaterThan(0);
       expect(values.slice(firstEmpty).every((v: unknown) => v === null), direction).toBe(true);
@@ -155,7 +155,7 @@ describe('the collection', () => {
     expect(highest.body.member[0].totalTtc).toBe(Number(max!.m));
     // An unknown sort falls back to the default.
     const unknown = await list('sort=patient');
-    expect(unknown.body.member.map((m: any) => m.id)).toEqual((await list('')).body.member.map((m: any) => m.id));
+    expect(unknown.body.member.map((m: JsonBody) => m.id)).toEqual((await list('')).body.member.map((m: JsonBody) => m.id));
   });
 
   it('filters on the centre and the mutual', async () => {
@@ -212,8 +212,8 @@ describe('the file', () => {
     expect(file.statutFacturation).toBe(true);
     expect(file.appareils.length).toBeGreaterThan(0);
     expect(file.appareils[0]).toMatchObject({ oreille: expect.stringMatching(/^(droite|gauche)$/), premierAppareillage: expect.stringMatching(/^(oui|non)$/), offre100Sante: expect.stringMatching(/^(oui|non)$/), lpprCode: file.appareils[0].codeLpp });
-    expect(file.workflowExecutions.map((e: any) => e.robotResponse.data.callback_type)).toEqual(['billing', 'dpec', 'scraping']);
-    const starts = file.workflowExecutions.map((e: any) => e.startedAt);
+    expect(file.workflowExecutions.map((e: JsonBody) => e.robotResponse.data.callback_type)).toEqual(['billing', 'dpec', 'scraping']);
+    const starts = file.workflowExecutions.map((e: JsonBody) => e.startedAt);
     expect([...starts].sort().reverse()).toEqual(starts);
     expect(file.workflowExecutions[0]).toMatchObject({ success: true, workflow: { name: expect.stringContaining('robot') }, robotResponse: { messages: expect.any(Array), data: { callback_payload: { messages: expect.any(Array) } } } });
     expect(file.runInProgress).toBeNull();
@@ -228,10 +228,10 @@ describe('what the PEC form reads', () => {
     const me = await server.get('/api/user/profile', tokens.audio);
     const networks = await server.get(`/api/networks?holdingId=${me.body.holdingId}`, tokens.audio);
     expect(networks.status).toBe(200);
-    expect(networks.body.member.map((n: any) => n.name)).toEqual(expect.arrayContaining(['Itelis', 'Santéclair']));
+    expect(networks.body.member.map((n: JsonBody) => n.name)).toEqual(expect.arrayContaining(['Itelis', 'Santéclair']));
     const shops = await server.get('/api/shops', tokens.audio);
     expect(shops.status).toBe(200);
-    expect(shops.body.member.map((s: any) => s.name).sort()).toEqual(['Horizon Boulogne', 'Horizon Paris Bastille']);
+    expect(shops.body.member.map((s: JsonBody) => s.name).sort()).toEqual(['Horizon Boulogne', 'Horizon Paris Bastille']);
     const itelis = refs.networks['Itelis']!;
     const mutuals = await server.get(`/api/mutuals?network.id=${itelis}&pagination=false`, tokens.audio);
     expect(mutuals.status).toBe(200);
@@ -243,9 +243,9 @@ describe('what the PEC form reads', () => {
 describe('the API documentation', () => {
   it('describes PecDossier and lists the collection', async () => {
     const docs = await server.get('/api/docs.jsonld');
-    const cls = docs.body['hydra:supportedClass'].find((c: any) => c['@id'] === '#PecDossier');
+    const cls = docs.body['hydra:supportedClass'].find((c: JsonBody) => c['@id'] === '#PecDossier');
     expect(cls).toBeTruthy();
-    const props = cls['hydra:supportedProperty'].map((p: any) => p['hydra:title']);
+    const props = cls['hydra:supportedProperty'].map((p: JsonBody) => p['hydra:title']);
     expect(props).toEqual(expect.arrayContaining(['numeroDossier', 'status', 'shop', 'mutual', 'numeroDossierAssure', 'numeroDevisAssure', 'totalTtc', 'appareils', 'workflowExecutions']));
     const entry = await server.get('/api');
     expect(entry.body.pec_dossiers).toBe('/api/pec_dossiers');

@@ -1,7 +1,7 @@
 // What the robot's outcomes tell people: notifications (who gets them, reading them), live events (who receives them,
 // across server instances), the dashboard's figures and the daily expiry scan.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from './helpers/server';
+import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, openEvents, sleep, startPecServer, startSibling, waitFor, waitForIdle, type Refs } from './helpers/pec';
 import { QUEUES } from '../../server/jobs/boss';
 
@@ -22,7 +22,7 @@ describe('notifications', () => {
     const file = await createDossier(server, tokens.audio, refs);
     expect((await startDpec(file.id)).status).toBe(200);
     await waitForIdle(server, tokens.audio, file.id);
-    const about = (list: any) => list.member.filter((n: any) => n.dossierId === file.id);
+    const about = (list: JsonBody) => list.member.filter((n: JsonBody) => n.dossierId === file.id);
 
     // The creator, assigned to the centre, and the organisation's administrator, who sees every centre; both may act.
     for (const who of ['audio', 'horizonAdmin']) {
@@ -45,23 +45,23 @@ describe('notifications', () => {
     await waitForIdle(server, tokens.audio, file.id);
     const list = await waitFor(async () => {
       const l = await notificationsOf(tokens.audio);
-      return l.member.some((n: any) => n.dossierId === file.id) ? l : undefined;
+      return l.member.some((n: JsonBody) => n.dossierId === file.id) ? l : undefined;
     });
-    const dates = list.member.map((n: any) => n.createdAt);
+    const dates = list.member.map((n: JsonBody) => n.createdAt);
     expect([...dates].sort().reverse()).toEqual(dates);
-    const refusal = list.member.find((n: any) => n.dossierId === file.id);
+    const refusal = list.member.find((n: JsonBody) => n.dossierId === file.id);
     expect(refusal).toMatchObject({ kind: 'robot_refused', title: `PEC refusée — ${file.numeroDossier}`, description: 'Équipement hors des garanties du contrat de l’assuré' });
     expect(list.unreadCount).toBeGreaterThan(0);
 
     expect((await server.request('POST', `/api/notifications/${refusal.id}/read`, { token: tokens.rivieraAdmin })).status).toBe(404);
     expect((await server.request('POST', `/api/notifications/${refusal.id}/read`, { token: tokens.audio })).status).toBe(204);
     const after = await notificationsOf(tokens.audio);
-    expect(after.member.find((n: any) => n.id === refusal.id).read).toBe(true);
+    expect(after.member.find((n: JsonBody) => n.id === refusal.id).read).toBe(true);
     expect(after.unreadCount).toBe(list.unreadCount - 1);
     expect((await server.request('POST', '/api/notifications/read-all', { token: tokens.audio })).status).toBe(204);
     expect((await notificationsOf(tokens.audio)).unreadCount).toBe(0);
     // The organisation administrator's copy is still unread.
-    expect((await notificationsOf(tokens.horizonAdmin)).member.find((n: any) => n.dossierId === file.id).read).toBe(false);
+    expect((await notificationsOf(tokens.horizonAdmin)).member.find((n: JsonBody) => n.dossierId === file.id).read).toBe(false);
   });
 
   it('the daily scan notifies files expiring within 15 days, once per expiry date', async () => {
@@ -79,7 +79,7 @@ describe('notifications', () => {
 
     await server.app.ctx.pec.jobs.send(QUEUES.expiryScan, {});
     await waitFor(async () => (await expiryNotes(file.id)) > 0);
-    const [note] = (await notificationsOf(tokens.audio)).member.filter((n: any) => n.dossierId === file.id && n.kind === 'expiry');
+    const [note] = (await notificationsOf(tokens.audio)).member.filter((n: JsonBody) => n.dossierId === file.id && n.kind === 'expiry');
     expect(note.title).toBe(`PEC bientôt périmée — ${file.numeroDossier}`);
     expect(note.description).toMatch(/^L'accord de prise en charge expire le \d{2}\/\d{2}\/\d{4} : facturez avant cette date\.$/);
     const perFile = await expiryNotes(file.id);

@@ -3,7 +3,7 @@
 // chosen through the system settings.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/server';
+import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
 import { ACCOUNTS, createDossier, demoRefs, patientNumber, robotCallback, signBody, sleep, startPecServer, startSibling, waitFor, waitForIdle, type Refs } from './helpers/pec';
 
 let server: TestServer;
@@ -75,7 +75,7 @@ describe('starting a run', () => {
     const file = await createDossier(server, tokens.audio, refs);
     const res = await startBilling(file.id);
     expect(res.status).toBe(422);
-    expect(res.body.violations.map((v: any) => v.message)).toEqual([
+    expect(res.body.violations.map((v: JsonBody) => v.message)).toEqual([
       'Le DPEC doit être accordé avant la facturation',
       'Le numéro de facture logiciel est requis',
       'La date de facture logiciel est requise',
@@ -131,7 +131,7 @@ describe('callbacks', () => {
     expect((await manual('nimporte', { id_pecflow: externalId, success: true })).status).toBe(404);
     const invalid = await manual('dpec', { success: 'peut-être' });
     expect(invalid.status).toBe(422);
-    expect(invalid.body.violations.map((v: any) => v.message)).toEqual(["L'identifiant du dossier (id_pecflow) est requis", 'Le champ success doit valoir true ou false']);
+    expect(invalid.body.violations.map((v: JsonBody) => v.message)).toEqual(["L'identifiant du dossier (id_pecflow) est requis", 'Le champ success doit valoir true ou false']);
   });
 
   it('manual results accept French prices, refuse more than 2 decimals, and drop empty message lines', async () => {
@@ -161,11 +161,11 @@ describe('callbacks', () => {
 
     const detail = (await server.get(`/api/pec_dossiers/${file.id}`, tokens.audio)).body;
     expect(detail).toMatchObject({ status: 'approved', numPec: 'PEC-MANUEL-7', totalTtc: 2901, prixFraisReels: 2901, partComplementaire: 2421, datePeremption: '2026-09-30' });
-    expect(detail.appareils.map((a: any) => [a.oreille, a.prixTtc, a.premierAppareillage, a.offre100Sante])).toEqual([
+    expect(detail.appareils.map((a: JsonBody) => [a.oreille, a.prixTtc, a.premierAppareillage, a.offre100Sante])).toEqual([
       ['droite', 1450.5, 'oui', 'non'],
       ['gauche', 1450.5, 'oui', 'non'],
     ]);
-    const entered = detail.workflowExecutions.find((e: any) => e.id === scraping.body.executionId);
+    const entered = detail.workflowExecutions.find((e: JsonBody) => e.id === scraping.body.executionId);
     expect(entered.robotResponse.messages).toEqual(['Saisie depuis le portail', 'Devis vérifié']);
     expect(entered.workflow.name).toContain('robot');
     expect(entered.robotResponse.data.callback_type).toBe('scraping');
@@ -199,7 +199,7 @@ describe('the timeout', () => {
       expect(last).toMatchObject({ success: false, outcome: 'timeout', robotResponse: { messages: ["10 minutes écoulées, l'appel a échoué"], data: { callback_type: 'dpec_error' } } });
       expect(last.error.message).toBe("10 minutes écoulées, l'appel a échoué");
       const notes = await quick.get('/api/notifications', token);
-      expect(notes.body.member.find((n: any) => n.dossierId === file.id)).toMatchObject({ kind: 'robot_timeout', title: `Échec du DPEC — ${file.numeroDossier}` });
+      expect(notes.body.member.find((n: JsonBody) => n.dossierId === file.id)).toMatchObject({ kind: 'robot_timeout', title: `Échec du DPEC — ${file.numeroDossier}` });
       // A late answer after the timeout is still recorded, once, outside the run.
       const late = await robotCallback(quick, 'dpec', { id_pecflow: after.externalId, success: true, num_pec: 'LATE-1' });
       expect(late.status).toBe(200);
@@ -230,7 +230,7 @@ describe('a restart in the middle of runs', () => {
       for (const file of files) {
         const done = await waitForIdle(next, token, file.id, 25_000);
         expect(done.status).toBe('approved');
-        expect(done.workflowExecutions.map((e: any) => e.robotResponse.data.callback_type)).toEqual(['dpec', 'scraping']);
+        expect(done.workflowExecutions.map((e: JsonBody) => e.robotResponse.data.callback_type)).toEqual(['dpec', 'scraping']);
       }
     } finally {
       await sibling?.close();
@@ -258,13 +258,13 @@ describe('the external robot (http mode, chosen in the system settings)', () => 
     const address = robot.address();
     robotUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/jobs`;
     const configs = await server.get('/api/configs?category=integrations', tokens.admin);
-    const id = (key: string) => configs.body.member.find((c: any) => c.key === key).id;
+    const id = (key: string) => configs.body.member.find((c: JsonBody) => c.key === key).id;
     expect((await server.request('PUT', `/api/configs/${id('integrations.robot_url')}`, { token: tokens.admin, body: { value: robotUrl } })).status).toBe(200);
     expect((await server.request('PUT', `/api/configs/${id('integrations.robot_mode')}`, { token: tokens.admin, body: { value: 'http' } })).status).toBe(200);
   });
   afterAll(async () => {
     const configs = await server.get('/api/configs?category=integrations', tokens.admin);
-    const mode = configs.body.member.find((c: any) => c.key === 'integrations.robot_mode');
+    const mode = configs.body.member.find((c: JsonBody) => c.key === 'integrations.robot_mode');
     await server.request('PUT', `/api/configs/${mode.id}`, { token: tokens.admin, body: { value: 'simulator' } });
     await new Promise((resolve) => robot.close(resolve));
   });

@@ -4,7 +4,7 @@
 // bound on results entered by hand.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from './helpers/server';
+import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, patientNumber, robotCallback, startPecServer, waitFor, waitForIdle, type Refs } from './helpers/pec';
 import { MANUAL_RESULTS_LIMIT } from '../../src/domain/limits';
 
@@ -34,8 +34,8 @@ async function silentRun() {
 
 describe('the external robot’s error replies (item 1)', () => {
   let robot: Server;
-  let reply: (job: any) => { status: number; body: string };
-  const configId = async (key: string) => (await server.get('/api/configs?category=integrations', tokens.admin)).body.member.find((c: any) => c.key === key).id;
+  let reply: (job: JsonBody) => { status: number; body: string };
+  const configId = async (key: string) => (await server.get('/api/configs?category=integrations', tokens.admin)).body.member.find((c: JsonBody) => c.key === key).id;
   const putSetting = async (key: string, value: unknown) => server.request('PUT', `/api/configs/${await configId(key)}`, { token: tokens.admin, body: { value } });
 
   beforeAll(async () => {
@@ -118,7 +118,7 @@ describe('the external robot’s error replies (item 1)', () => {
     await refused('file:///etc/passwd', 'Valeur invalide : une URL http(s) est attendue.');
     await refused('gopher://127.0.0.1:6379/_INFO', 'Valeur invalide : une URL http(s) est attendue.');
     // The value in force is unchanged.
-    const current = (await server.get('/api/configs?category=integrations', tokens.admin)).body.member.find((c: any) => c.key === 'integrations.robot_url');
+    const current = (await server.get('/api/configs?category=integrations', tokens.admin)).body.member.find((c: JsonBody) => c.key === 'integrations.robot_url');
     expect(current.value).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/jobs$/);
   });
 });

@@ -1,6 +1,7 @@
 // The toasts (spec section 2): shown at once, stacked (newest at the bottom, at most three), each closing after 5 s
 // on its own, paused while hovered, closed on click.
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useEffect } from 'react';
 import { AdminContext, memoryStore } from 'react-admin';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { i18nProvider } from '../../src/i18n';
@@ -8,7 +9,10 @@ import { Toasts, useToast } from '../../src/layout/Toasts';
 
 let toast: ReturnType<typeof useToast>;
 function Capture() {
-  toast = useToast();
+  const captured = useToast();
+  useEffect(() => {
+    toast = captured;
+  }, [captured]);
   return null;
 }
 

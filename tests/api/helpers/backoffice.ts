@@ -1,6 +1,6 @@
 // Shared checks of the back-office API tests: accounts, list conventions, tenancy, permissions, audit rows.
 import { expect } from 'vitest';
-import type { ApiResponse, TestServer } from './server';
+import type { ApiResponse, JsonBody, TestServer } from './server';
 
 export const ACCOUNTS = {
   admin: 'admin@pecflow.fr',
@@ -22,7 +22,7 @@ export async function loginAll(server: TestServer, keys: AccountKey[] = Object.k
 }
 
 /** One value of the raw database (what the API does not show: ciphertexts, organisation columns). */
-export async function sqlRows<T = Record<string, any>>(server: TestServer, text: string, values: unknown[] = []): Promise<T[]> {
+export async function sqlRows<T = Record<string, unknown>>(server: TestServer, text: string, values: unknown[] = []): Promise<T[]> {
   return server.database.query<T>(text, values);
 }
 
@@ -38,7 +38,7 @@ export const holdingIds = async (server: TestServer) => ({
 });
 
 /** Every member of a collection (one large page), with the query given. */
-export async function listAll(server: TestServer, token: string, collection: string, query = ''): Promise<any[]> {
+export async function listAll(server: TestServer, token: string, collection: string, query = ''): Promise<JsonBody[]> {
   const separator = query ? '&' : '';
   const res = await server.request('GET', `/api/${collection}?${query}${separator}itemsPerPage=100`, { token });
   expect(res.status, res.text).toBe(200);
@@ -48,7 +48,7 @@ export async function listAll(server: TestServer, token: string, collection: str
 
 export const mergePatch = { 'content-type': 'application/merge-patch+json' };
 
-export const ids = (members: any[]) => members.map((m) => m.id as number);
+export const ids = (members: { id: number }[]) => members.map((m) => m.id);
 
 export function expectViolation(res: ApiResponse, propertyPath: string, message: string) {
   expect(res.status, res.text).toBe(422);
@@ -110,7 +110,7 @@ export function queryValue(value: unknown): string {
  * A filter: `key=value` keeps exactly the members whose field has that value; `key[]=a&key[]=b` keeps both values.
  * `read` gives the compared value of an item (as a query string would carry it), undefined when it has none.
  */
-export async function checkFilter(server: TestServer, token: string, collection: string, key: string, read: (item: any) => string | undefined, baseQuery = '') {
+export async function checkFilter(server: TestServer, token: string, collection: string, key: string, read: (item: JsonBody) => string | undefined, baseQuery = '') {
   const everything = await listAll(server, token, collection, baseQuery);
   const values = [...new Set(everything.map(read).filter((v) => v !== undefined))];
   expect(values.length, `${collection}: the filter ${key} needs records with a value`).toBeGreaterThan(0);
@@ -196,7 +196,7 @@ export async function expectForbidden(server: TestServer, token: string, method:
 
 /** The audit rows of one record, oldest first. */
 export async function auditRows(server: TestServer, entity: string, id: number) {
-  return sqlRows<{ action: string; actor_id: number | null; actor_email: string | null; holding_id: number | null; changes: any }>(
+  return sqlRows<{ action: string; actor_id: number | null; actor_email: string | null; holding_id: number | null; changes: JsonBody }>(
     server,
     `select action, actor_id, actor_email, holding_id, changes from audit_logs where entity = $1 and entity_id = $2 order by id`,
     [entity, String(id)],

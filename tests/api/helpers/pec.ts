@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { expect } from 'vitest';
 import { buildApp, type App } from '../../../server/app';
 import type { Config } from '../../../server/config';
-import { startTestServer, type TestServer } from './server';
+import { startTestServer, type JsonBody, type TestServer } from './server';
 
 export const ACCOUNTS = {
   admin: 'admin@pecflow.fr',
@@ -74,7 +74,7 @@ export async function createDossier(
   overrides: Record<string, unknown> = {},
   shop = 'Horizon Paris Bastille',
   mutual = 'Allianz',
-): Promise<any> {
+): Promise<JsonBody> {
   const res = await server.request('POST', '/api/pec_dossiers', {
     token,
     body: {
@@ -102,7 +102,7 @@ export async function robotCallback(server: TestServer, type: string, payload: u
 }
 
 /** Waits until the file has no run in progress and returns it. */
-export async function waitForIdle(server: TestServer, token: string, id: number, timeoutMs = 20_000): Promise<any> {
+export async function waitForIdle(server: TestServer, token: string, id: number, timeoutMs = 20_000): Promise<JsonBody> {
   return waitFor(
     async () => {
       const res = await server.get(`/api/pec_dossiers/${id}`, token);
@@ -125,7 +125,7 @@ export async function startSibling(server: TestServer, overrides: Partial<Config
 
 export interface SseEvent {
   event: string;
-  data: any;
+  data: JsonBody;
 }
 
 /** Reads /api/events with a bearer token (or a ticket) and collects the events. */

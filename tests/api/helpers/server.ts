@@ -9,7 +9,10 @@ import type { Database } from '../../../server/db/connect';
 import { DEMO_PASSWORD } from '../../../server/db/seed';
 import { cloneTemplate, TEST_APP_SECRET_KEY } from './databases';
 
-export interface ApiResponse<T = any> {
+/** A JSON body as parsed: the assertions check its shape. */
+export type JsonBody = ReturnType<typeof JSON.parse>;
+
+export interface ApiResponse<T = JsonBody> {
   status: number;
   headers: Headers;
   body: T;
@@ -29,8 +32,8 @@ export interface TestServer {
   app: App;
   database: Database;
   config: Config;
-  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
-  get<T = any>(path: string, token?: string): Promise<ApiResponse<T>>;
+  request<T = JsonBody>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  get<T = JsonBody>(path: string, token?: string): Promise<ApiResponse<T>>;
   /** Signs in and returns the access token (demo accounts share one password). */
   login(email: string, password?: string): Promise<string>;
   close(): Promise<void>;

@@ -2,6 +2,7 @@
 // @api-platform/api-doc-parser and by the admin schema reader, as in the browser), an in-memory data provider whose
 // methods are spies, the real i18n, the toasts, and a router at a given address.
 import { render } from '@testing-library/react';
+import { useEffect } from 'react';
 import { QueryClient } from '@tanstack/react-query';
 import { parseHydraDocumentation, type Api } from '@api-platform/api-doc-parser';
 import { AdminContext, memoryStore, type AuthProvider, type RaRecord } from 'react-admin';
@@ -110,7 +111,9 @@ export const authProvider = (permissions: string[]): AuthProvider => ({
 export const location = { current: '' };
 function LocationProbe() {
   const { pathname, search } = useLocation();
-  location.current = `${pathname}${search}`;
+  useEffect(() => {
+    location.current = `${pathname}${search}`;
+  }, [pathname, search]);
   return null;
 }
 
