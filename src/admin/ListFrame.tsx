@@ -10,7 +10,7 @@
 import AddIcon from '@mui/icons-material/Add';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Box, Button, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableRow, TextField, Typography } from '@mui/material';
-import { Children, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Children, useEffect, useEffectEvent, useMemo, useState, type ReactNode } from 'react';
 import {
   DataTable,
   DataTableBody,
@@ -227,7 +227,8 @@ function SearchField({ paginated, placeholder }: { paginated: boolean; placehold
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState(paginated ? String(list.filterValues.search ?? '') : (params.get('q') ?? ''));
   const term = useDebounced(search.trim());
-  useEffect(() => {
+  // Only a new term (or mode) is applied: the list's other filters and the URL are read when it is, not followed.
+  const apply = useEffectEvent(() => {
     if (paginated) {
       if ((list.filterValues.search ?? '') === term) return;
       list.setFilters({ ...list.filterValues, search: term || undefined }, list.displayedFilters, false);
@@ -242,8 +243,8 @@ function SearchField({ paginated, placeholder }: { paginated: boolean; placehold
         { replace: true },
       );
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [term, paginated]);
+  });
+  useEffect(() => apply(), [term, paginated]);
   return (
     <TextField
       size="small"

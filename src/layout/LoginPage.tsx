@@ -3,7 +3,7 @@ import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { Alert, AlertTitle, Avatar, Box, Button, Card, CardContent, IconButton, InputAdornment, TextField, Typography } from '@mui/material';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useEffectEvent, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useCheckAuth, useLogin, useTranslate } from 'react-admin';
 import { takeSessionExpired } from '../authProvider/session';
@@ -37,14 +37,14 @@ export function LoginPage() {
   const [serverError, setServerError] = useState<string | null>(null);
 
   const toast = useToast();
-  useEffect(() => {
+  // Only on arrival: an authenticated visitor does not stay on /login. An effect event, so nothing it reads retriggers it.
+  const arrive = useEffectEvent(() => {
     if (takeSessionExpired()) toast.warning(AUTH_MESSAGES.sessionExpiredTitle, AUTH_MESSAGES.sessionExpired);
     checkAuth({}, false)
       .then(() => navigate(nextPath, { replace: true }))
       .catch(() => setChecking(false));
-    // Only on arrival: an authenticated visitor does not stay on /login.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  });
+  useEffect(() => arrive(), []);
 
   const parsed = loginSchema.safeParse(values);
   const errors: Partial<Record<Field, string>> = {};

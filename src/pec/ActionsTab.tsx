@@ -5,7 +5,7 @@ import ReceiptIcon from '@mui/icons-material/ReceiptLong';
 import SendIcon from '@mui/icons-material/Send';
 import { Box, Button, CircularProgress, Stack } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import type { PecDossierRecord, RunKind } from '../dataProvider/pec';
 import { formatDate } from '../domain/format';
@@ -43,7 +43,8 @@ function useRunOutcome(record: PecDossierRecord) {
   const [awaiting, setAwaiting] = useState<number | undefined>();
   const executions = (record.workflowExecutions ?? []) as Execution[];
 
-  useEffect(() => {
+  // Settled on each new record only: the toast and the texts are read when a run ends, not followed.
+  const settle = useEffectEvent(() => {
     const open = record.runInProgress;
     const run = followed.current;
     if (run && open?.runId !== run.runId) {
@@ -64,8 +65,8 @@ function useRunOutcome(record: PecDossierRecord) {
       }
     }
     if (open && !followed.current) followed.current = { runId: open.runId, kind: open.kind };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [record]);
+  });
+  useEffect(() => settle(), [record]);
 
   return {
     follow: (runId: number, kind: string) => {

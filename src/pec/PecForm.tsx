@@ -4,7 +4,7 @@
 // (useGetList): the mutual select waits for a network, is reset when the network changes and offers that network's
 // mutuals only; the Itelis / Santéclair notice; "Prérequis manquants".
 import { Alert, Box, Button, Stack, TextField } from '@mui/material';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useFormContext, useFormState, useWatch } from 'react-hook-form';
 import { SelectInput, TextInput, useCreate, useGetList, useTranslate, useUpdate, type RaRecord } from 'react-admin';
 import { z } from 'zod';
@@ -65,9 +65,10 @@ function useOptions(networkId: number | undefined, record: PecDossierRecord | un
     { ...WHOLE_LIST, filter: { 'network.id': networkId, pagination: false } },
     { enabled: !!networkId, staleTime: 5 * MINUTE, retry: 2 },
   );
+  // Once per error: the toast and the texts are read, not followed.
+  const announceShopsError = useEffectEvent((failure: unknown) => toast.error(translate('pecflow.pec.form.shopsError', { message: errorText(failure) })));
   useEffect(() => {
-    if (shops.error) toast.error(translate('pecflow.pec.form.shopsError', { message: errorText(shops.error) }));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (shops.error) announceShopsError(shops.error);
   }, [shops.error]);
 
   // The file's own network stays listed even when the list has not got it (a user with no organisation loads none).
@@ -232,12 +233,15 @@ function FormFields({ record, onCancel }: { record?: PecDossierRecord; onCancel?
   const networkId = networkValue === '' || networkValue === undefined || networkValue === null ? undefined : Number(networkValue);
   const options = useOptions(networkId, record);
   // Another network (picked or cleared): the chosen mutual no longer fits (spec section 4).
+  // Only a change of network clears it: the form's state is read when it does, not followed.
   const previousNetwork = useRef(networkId);
+  const clearMutual = useEffectEvent(() =>
+    setValue('mutualId', '', { shouldDirty: true, shouldValidate: formState.isSubmitted || getFieldState('mutualId').isTouched }),
+  );
   useEffect(() => {
     if (previousNetwork.current === networkId) return;
     previousNetwork.current = networkId;
-    setValue('mutualId', '', { shouldDirty: true, shouldValidate: formState.isSubmitted || getFieldState('mutualId').isTouched });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    clearMutual();
   }, [networkId]);
   const network = options.networks.find((n) => n.id === networkId);
   const missing = missingPrerequisites({ numeroDossierAssure, numeroDevisAssure, mutual: mutualId === '' ? null : mutualId });

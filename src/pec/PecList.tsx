@@ -7,7 +7,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import UploadIcon from '@mui/icons-material/Upload';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { DataTable, useListContext, useLogout, useTranslate } from 'react-admin';
 import { LoadError } from '../admin/LoadError';
 import type { PecDossierRecord } from '../dataProvider/pec';
@@ -72,6 +72,11 @@ function useListErrorToasts() {
   const errorText = useErrorText();
   const { error, isFetching } = useListContext();
   const announced = useRef<unknown>(null);
+  // The toast and the texts are read when the error is announced; only the error and the fetching state retrigger.
+  const announce = useEffectEvent((failure: unknown) => {
+    if ((failure as { status?: number }).status === 401) toast.warning(translate('pecflow.pec.error.sessionTitle'), translate('pecflow.pec.error.sessionText'));
+    else toast.error(translate('pecflow.pec.error.title'), errorText(failure));
+  });
   useEffect(() => {
     if (!error) {
       if (!isFetching) announced.current = null;
@@ -79,9 +84,7 @@ function useListErrorToasts() {
     }
     if (isFetching || announced.current) return;
     announced.current = error;
-    if ((error as { status?: number }).status === 401) toast.warning(translate('pecflow.pec.error.sessionTitle'), translate('pecflow.pec.error.sessionText'));
-    else toast.error(translate('pecflow.pec.error.title'), errorText(error));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    announce(error);
   }, [error, isFetching]);
 }
 

@@ -7,7 +7,7 @@ import { Badge, Box, Button, Tab, Tabs } from '@mui/material';
 import { InputGuesser } from '@api-platform/admin';
 import type { Field, Resource } from '@api-platform/api-doc-parser';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState, type ReactNode } from 'react';
 import { useFormState, useWatch } from 'react-hook-form';
 import { Confirm, required, SelectInput, useCreate, useDataProvider, useDelete, useGetList, useTranslate, useUpdate, type RaRecord } from 'react-admin';
 import type { ZodType } from 'zod';
@@ -81,10 +81,12 @@ export function GeneratedForm({ entity, particular, schema, mode, record, frame,
   const readOnly = mode === 'edit' && !rights.update;
   const resource = entity.name;
 
+  // The defaults are a declaration (the docs, read once) and a module function: stable, so they never reset the form.
+  const declaredDefaults = entity.form?.defaults;
+  const ownDefaults = particular.defaults;
   const initial = useMemo(
-    () => toFormValues(record ?? { id: '', ...entity.form?.defaults, ...particular.defaults?.() }, schema),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [record, schema],
+    () => toFormValues(record ?? { id: '', ...declaredDefaults, ...ownDefaults?.() }, schema),
+    [record, schema, declaredDefaults, ownDefaults],
   );
   const zod = useMemo(() => particular.schema?.[mode === 'create' ? 'create' : 'update'] ?? constraintsSchema(entity, schema), [particular, mode, entity, schema]);
 
@@ -273,9 +275,12 @@ function ReferenceLoadError({ reference, sort }: { reference: string; sort: { fi
   const translate = useTranslate();
   const toast = useToast();
   const { error } = useGetList(reference, { pagination: { page: 1, perPage: REFERENCE_CHOICES }, sort, filter: {} });
+  // Once per error, not at each render: the toast and the translation are read, not followed.
+  const announce = useEffectEvent((failure: unknown) =>
+    toast.error(translate('pecflow.settings.toast.error'), translate('pecflow.settings.form.listError', { message: extractErrorMessage(failure) })),
+  );
   useEffect(() => {
-    if (error) toast.error(translate('pecflow.settings.toast.error'), translate('pecflow.settings.form.listError', { message: extractErrorMessage(error) }));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (error) announce(error);
   }, [error]);
   return null;
 }
