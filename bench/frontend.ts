@@ -45,7 +45,12 @@ function recordScripts(page: Page) {
     scripts.set(
       response.url(),
       Promise.all([response.body(), response.finished().then(() => response.request().sizes())])
-        .then(([body, sizes]) => ({ url: new URL(response.url()).pathname, raw: body.length, gzip: gzipSync(body).length, transferred: sizes.responseBodySize }))
+        .then(([body, sizes]) => ({
+          url: new URL(response.url()).pathname,
+          raw: body.length,
+          gzip: gzipSync(body).length,
+          transferred: sizes.responseBodySize,
+        }))
         .catch(() => undefined),
     );
   });
@@ -63,7 +68,10 @@ const total = (scripts: Script[]) => ({
 async function waitForHealth(baseUrl: string, timeoutMs = 240_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const ok = await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${baseUrl}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -82,17 +90,33 @@ async function main() {
   const staticDir = options.staticDir ?? path.join(work, 'dist');
   if (!options.staticDir) {
     console.log(`Build de production dans ${staticDir}...`);
-    execFileSync(path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--outDir', staticDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--outDir', staticDir, '--emptyOutDir', '--logLevel', 'warn'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/compress.mjs'), staticDir], { cwd: ROOT, stdio: 'inherit' });
   }
   const baseUrl = `http://127.0.0.1:${options.port}`;
   const server = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(options.port), HOST: '127.0.0.1', DATA_DIR: path.join(work, 'data'), DATABASE_URL: '', DEMO_SEED: '1', STATIC_DIR: staticDir, LOG_LEVEL: 'warn', NODE_ENV: 'test' },
+    env: {
+      ...process.env,
+      PORT: String(options.port),
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(work, 'data'),
+      DATABASE_URL: '',
+      DEMO_SEED: '1',
+      STATIC_DIR: staticDir,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
+  });
   try {
     console.log('Démarrage du serveur (base embarquée, données de démonstration)...');
     await waitForHealth(baseUrl);
@@ -132,7 +156,8 @@ async function main() {
     const result = {
       measuredAt: new Date().toISOString(),
       command: `npx tsx bench/frontend.ts${options.staticDir ? ` --static=${options.staticDir}` : ''} --runs=${options.runs}`,
-      build: 'vite build (production) + scripts/compress.mjs, served by the API server (@fastify/static, pre-compressed brotli); gzip sizes computed with zlib level 6 for comparison',
+      build:
+        'vite build (production) + scripts/compress.mjs, served by the API server (@fastify/static, pre-compressed brotli); gzip sizes computed with zlib level 6 for comparison',
       machine: {
         cpus: os.cpus().length,
         cpuModel: os.cpus()[0]?.model,
@@ -156,9 +181,15 @@ async function main() {
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 
     console.log('');
-    console.log(`JavaScript pour /login       : ${result.javascript.login.transferredKiB} KiB transférés (${result.javascript.login.gzipKiB} KiB gzip, ${result.javascript.login.rawKiB} KiB bruts, ${result.javascript.login.files} fichiers)`);
-    console.log(`JavaScript pour /pec connecté : ${result.javascript.pecAfterLogin.transferredKiB} KiB transférés (${result.javascript.pecAfterLogin.gzipKiB} KiB gzip, ${result.javascript.pecAfterLogin.rawKiB} KiB bruts, ${result.javascript.pecAfterLogin.files} fichiers)`);
-    console.log(`Connexion -> tableau rempli   : médiane ${result.loginToTableMs.median} ms (min ${result.loginToTableMs.min}, max ${result.loginToTableMs.max}, ${times.length} essais)`);
+    console.log(
+      `JavaScript pour /login       : ${result.javascript.login.transferredKiB} KiB transférés (${result.javascript.login.gzipKiB} KiB gzip, ${result.javascript.login.rawKiB} KiB bruts, ${result.javascript.login.files} fichiers)`,
+    );
+    console.log(
+      `JavaScript pour /pec connecté : ${result.javascript.pecAfterLogin.transferredKiB} KiB transférés (${result.javascript.pecAfterLogin.gzipKiB} KiB gzip, ${result.javascript.pecAfterLogin.rawKiB} KiB bruts, ${result.javascript.pecAfterLogin.files} fichiers)`,
+    );
+    console.log(
+      `Connexion -> tableau rempli   : médiane ${result.loginToTableMs.median} ms (min ${result.loginToTableMs.min}, max ${result.loginToTableMs.max}, ${times.length} essais)`,
+    );
     console.log(`Résultats écrits dans ${path.relative(ROOT, file)}`);
     // The login page must not carry the PEC screens.
     const pecInLogin = last.loginScripts.filter((s) => /\/(PecPage|DashboardPage)-/.test(s.url));

@@ -82,8 +82,12 @@ async function buildDataset(database: Database) {
   await sql(`insert into networks (name, code, description) select 'Bench réseau ' || g, 'BENCHNET' || g, 'Réseau de benchmark' from generate_series(1, 5) g`);
   await sql(`insert into mutuals (name, code, network_id)
     select 'Bench mutuelle ' || g, 'BENCHMUT' || g, n.ids[1 + g % 5] from generate_series(1, 30) g, (select array_agg(id order by id) ids from networks where code like 'BENCHNET%') n`);
-  await sql(`insert into holdings (name, registration_number, country) select 'Bench organisation ' || lpad(g::text, 2, '0'), (600000000 + g)::text, 'France' from generate_series(1, ${ORGANISATIONS}) g`);
-  await sql(`insert into companies (holding_id, name, registration_number, country) select id, replace(name, 'organisation', 'entreprise'), registration_number, 'France' from holdings where name like 'Bench organisation %'`);
+  await sql(
+    `insert into holdings (name, registration_number, country) select 'Bench organisation ' || lpad(g::text, 2, '0'), (600000000 + g)::text, 'France' from generate_series(1, ${ORGANISATIONS}) g`,
+  );
+  await sql(
+    `insert into companies (holding_id, name, registration_number, country) select id, replace(name, 'organisation', 'entreprise'), registration_number, 'France' from holdings where name like 'Bench organisation %'`,
+  );
   await sql(`
     insert into shops (holding_id, company_id, name, display_name, siret, city, country, finess, rpps, code_client, specialite)
     select c.holding_id, c.id, 'Bench centre ' || c.holding_id || '-' || k, (array['Paris','Lyon','Nantes','Lille','Nice','Rennes','Metz','Dijon'])[1 + k % 8] || ' ' || k,
@@ -100,10 +104,10 @@ async function buildDataset(database: Database) {
      from holdings h, unnest(array['admin','audio']) kind where h.name like 'Bench organisation %'`,
     [hash],
   );
-  await sql(`insert into user_roles (user_id, role_id) select id, case when email like 'bench-admin-%' then $1::int else $2::int end from users where email like 'bench-%@pecflow.test'`, [
-    roleId(SEEDED_ROLES.organisationAdmin.name),
-    roleId(SEEDED_ROLES.audioprothesiste.name),
-  ]);
+  await sql(
+    `insert into user_roles (user_id, role_id) select id, case when email like 'bench-admin-%' then $1::int else $2::int end from users where email like 'bench-%@pecflow.test'`,
+    [roleId(SEEDED_ROLES.organisationAdmin.name), roleId(SEEDED_ROLES.audioprothesiste.name)],
+  );
   await sql(`insert into user_shops (user_id, shop_id)
     select u.id, s.id from users u join shops s on s.holding_id = u.holding_id and s.code_client in ('BC-' || u.holding_id || '-1', 'BC-' || u.holding_id || '-2')
     where u.email like 'bench-audio-%'`);
@@ -229,7 +233,11 @@ async function stopServer(child: ChildProcess) {
 }
 
 async function login(baseUrl: string, email: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/login_check`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+  const res = await fetch(`${baseUrl}/api/login_check`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
   if (res.status !== 200) throw new Error(`connexion de ${email} impossible : ${res.status}`);
   return ((await res.json()) as { token: string }).token;
 }
@@ -251,7 +259,13 @@ function cpuMs(pid: number | undefined): number | undefined {
   }
 }
 
-async function measureApi(baseUrl: string, token: string, pathAndQuery: string, options: PecBenchOptions, serverPid?: number): Promise<Latency & { totalItems: number; serverCpuMsPerRequest: number | null }> {
+async function measureApi(
+  baseUrl: string,
+  token: string,
+  pathAndQuery: string,
+  options: PecBenchOptions,
+  serverPid?: number,
+): Promise<Latency & { totalItems: number; serverCpuMsPerRequest: number | null }> {
   const headers = { authorization: `Bearer ${token}`, accept: 'application/ld+json' };
   const check = await fetch(`${baseUrl}${pathAndQuery}`, { headers });
   if (check.status !== 200) throw new Error(`${pathAndQuery} : ${check.status} ${(await check.text()).slice(0, 200)}`);
@@ -263,7 +277,8 @@ async function measureApi(baseUrl: string, token: string, pathAndQuery: string, 
   const cpuAfter = cpuMs(serverPid);
   return {
     // The server's own CPU per request, whatever the machine's load: what one process can serve at most.
-    serverCpuMsPerRequest: cpuBefore !== undefined && cpuAfter !== undefined ? Math.round(((cpuAfter - cpuBefore) / Math.max(1, result.requests.total)) * 100) / 100 : null,
+    serverCpuMsPerRequest:
+      cpuBefore !== undefined && cpuAfter !== undefined ? Math.round(((cpuAfter - cpuBefore) / Math.max(1, result.requests.total)) * 100) / 100 : null,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     requestsPerSecond: Math.round(result.requests.average),
@@ -370,7 +385,10 @@ async function dpecRuns(baseUrl: string, database: Database, holdingId: number, 
   const acceptedSeconds = (Date.now() - started) / 1000;
   const deadline = Date.now() + 10 * 60_000;
   for (;;) {
-    const [open] = await database.query<{ n: number }>(`select count(*)::int as n from workflow_executions where completed_at is null and dossier_id = any($1)`, [ids]);
+    const [open] = await database.query<{ n: number }>(
+      `select count(*)::int as n from workflow_executions where completed_at is null and dossier_id = any($1)`,
+      [ids],
+    );
     if (open!.n === 0 || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -388,7 +406,9 @@ async function dpecRuns(baseUrl: string, database: Database, holdingId: number, 
      from workflow_executions e where e.dossier_id = any($1)`,
     [ids],
   );
-  const [jobs] = await database.query<{ failed: number }>(`select count(*)::int as failed from pgboss.job where name in ('robot-run', 'robot-sim') and state = 'failed'`);
+  const [jobs] = await database.query<{ failed: number }>(
+    `select count(*)::int as failed from pgboss.job where name in ('robot-run', 'robot-sim') and state = 'failed'`,
+  );
   return {
     runs: ids.length,
     refused,
@@ -430,7 +450,10 @@ export async function runPecBench(argv: string[] = []): Promise<void> {
     `select h.id, u.id as admin, u.email, (select email from users where email = 'bench-audio-' || h.id || '@pecflow.test') as audio
      from holdings h join users u on u.holding_id = h.id and u.email like 'bench-admin-%' where h.name = 'Bench organisation 01'`,
   );
-  const [sample] = await database.query<{ patient: string }>(`select numero_dossier_assure as patient from pec_dossiers where holding_id = $1 order by id offset 500 limit 1`, [org!.id]);
+  const [sample] = await database.query<{ patient: string }>(
+    `select numero_dossier_assure as patient from pec_dossiers where holding_id = $1 order by id offset 500 limit 1`,
+    [org!.id],
+  );
   const [window] = await database.query<{ from: string; to: string }>(
     `select to_char(current_date - 120, 'YYYY-MM-DD') as "from", to_char(current_date - 90, 'YYYY-MM-DD') as "to"`,
   );
@@ -471,7 +494,9 @@ export async function runPecBench(argv: string[] = []): Promise<void> {
         queries: queries.map((q) => q.text),
       };
       results.push(row);
-      log(`${scenario.name} : API p50 ${api.p50Ms} ms, p99 ${api.p99Ms} ms, ${api.requestsPerSecond} req/s (${api.serverCpuMsPerRequest} ms CPU serveur par requête) — SQL p50 ${direct.p50Ms} ms, p99 ${direct.p99Ms} ms, ${direct.requestsPerSecond} req/s — ratio ${ratio}`);
+      log(
+        `${scenario.name} : API p50 ${api.p50Ms} ms, p99 ${api.p99Ms} ms, ${api.requestsPerSecond} req/s (${api.serverCpuMsPerRequest} ms CPU serveur par requête) — SQL p50 ${direct.p50Ms} ms, p99 ${direct.p99Ms} ms, ${direct.requestsPerSecond} req/s — ratio ${ratio}`,
+      );
     }
     log(`${options.runs} DPEC par le simulateur (sans délai)`);
     dpec = await dpecRuns(baseUrl, database, org!.id, org!.audio, options);
@@ -480,7 +505,20 @@ export async function runPecBench(argv: string[] = []): Promise<void> {
     await stopServer(child);
   }
 
-  const header = ['Scénario', 'Éléments', 'API p50', 'API p99', 'API req/s', 'CPU/req', 'SQL p50', 'SQL p99', 'SQL req/s', 'Ratio', `p99 < ${TARGET_P99_MS}`, `ratio ≥ ${TARGET_RATIO}`];
+  const header = [
+    'Scénario',
+    'Éléments',
+    'API p50',
+    'API p99',
+    'API req/s',
+    'CPU/req',
+    'SQL p50',
+    'SQL p99',
+    'SQL req/s',
+    'Ratio',
+    `p99 < ${TARGET_P99_MS}`,
+    `ratio ≥ ${TARGET_RATIO}`,
+  ];
   const lines = results.map((r) => [
     r.scenario,
     String(r.totalItems),
@@ -498,11 +536,16 @@ export async function runPecBench(argv: string[] = []): Promise<void> {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(`\nCharge de la machine (1 min) : ${loadBefore} avant, ${os.loadavg()[0]!.toFixed(2)} après (${os.cpus().length} cœurs)`);
-  console.log(`\nListe des PEC — ${FILES.toLocaleString('fr-FR')} dossiers, ${ORGANISATIONS} organisations, ${ORGANISATIONS * CENTRES_PER_ORGANISATION} centres, ${options.connections} connexions (ms, req/s)`);
+  console.log(
+    `\nListe des PEC — ${FILES.toLocaleString('fr-FR')} dossiers, ${ORGANISATIONS} organisations, ${ORGANISATIONS * CENTRES_PER_ORGANISATION} centres, ${options.connections} connexions (ms, req/s)`,
+  );
   console.log(format(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const line of lines) console.log(format(line));
-  if (dpec) console.log(`\nDPEC par le simulateur : ${dpec.runs} appels en ${dpec.seconds} s, ${dpec.runsPerSecond} par seconde ; terminés exactement une fois : ${dpec.endedExactlyOnce}/${dpec.runs}${dpec.allEndedExactlyOnce ? '' : ' (ÉCHEC)'}`);
+  if (dpec)
+    console.log(
+      `\nDPEC par le simulateur : ${dpec.runs} appels en ${dpec.seconds} s, ${dpec.runsPerSecond} par seconde ; terminés exactement une fois : ${dpec.endedExactlyOnce}/${dpec.runs}${dpec.allEndedExactlyOnce ? '' : ' (ÉCHEC)'}`,
+    );
 
   const [{ version } = { version: '' }] = await database.query<{ version: string }>('select version()');
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
@@ -523,7 +566,13 @@ export async function runPecBench(argv: string[] = []): Promise<void> {
           loadAverage1mBefore: loadBefore,
           loadAverage1mAfter: Number(os.loadavg()[0]!.toFixed(2)),
         },
-        dataset: { files: FILES, organisations: ORGANISATIONS, centres: ORGANISATIONS * CENTRES_PER_ORGANISATION, filesPerOrganisation: FILES / ORGANISATIONS, measuredAs: "administrateur d'organisation (tous les centres de l'organisation)" },
+        dataset: {
+          files: FILES,
+          organisations: ORGANISATIONS,
+          centres: ORGANISATIONS * CENTRES_PER_ORGANISATION,
+          filesPerOrganisation: FILES / ORGANISATIONS,
+          measuredAs: "administrateur d'organisation (tous les centres de l'organisation)",
+        },
         connections: options.connections,
         durationSeconds: options.durationSeconds,
         warmupSeconds: options.warmupSeconds,

@@ -63,7 +63,8 @@ async function main() {
       const text = await res.text();
       return { status: res.status, text };
     };
-    const login = async (email: string) => JSON.parse((await call('POST', '/api/login_check', { body: JSON.stringify({ email, password: DEMO_PASSWORD }) })).text).token as string;
+    const login = async (email: string) =>
+      JSON.parse((await call('POST', '/api/login_check', { body: JSON.stringify({ email, password: DEMO_PASSWORD }) })).text).token as string;
     const tokens = {
       admin: await login('admin@pecflow.fr'),
       horizonAdmin: await login('direction@audition-horizon.fr'),
@@ -76,12 +77,15 @@ async function main() {
 
     // ---------- 1. cross-organisation sweep ----------
     const [{ id: horizon }] = await database.query<{ id: number }>("select id from holdings where name = 'Audition Horizon'");
-    const tables = (await database.query<{ table_name: string }>(
-      "select table_name from information_schema.tables where table_schema = 'public' and table_name not in ('login_attempts', 'refresh_tokens', 'audit_logs') and table_type = 'BASE TABLE'",
-    )).map((r) => r.table_name);
+    const tables = (
+      await database.query<{ table_name: string }>(
+        "select table_name from information_schema.tables where table_schema = 'public' and table_name not in ('login_attempts', 'refresh_tokens', 'audit_logs') and table_type = 'BASE TABLE'",
+      )
+    ).map((r) => r.table_name);
     const checksum = async () => {
       const sums: Record<string, string> = {};
-      for (const table of tables) sums[table] = (await database.query<{ s: string }>(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as s from "${table}" t`))[0]!.s;
+      for (const table of tables)
+        sums[table] = (await database.query<{ s: string }>(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as s from "${table}" t`))[0]!.s;
       return sums;
     };
     const before = await checksum();
@@ -92,10 +96,18 @@ async function main() {
       if (decl.name === 'holdings') targets.set('holdings', [horizon]);
       else if (column) {
         const rows = await database.query<{ id: number }>(`select id from "${getTableName(decl.table)}" where "${column.name}" = $1`, [horizon]);
-        targets.set(decl.name, rows.map((r) => Number(r.id)));
+        targets.set(
+          decl.name,
+          rows.map((r) => Number(r.id)),
+        );
       }
     }
-    targets.set('notifications', (await database.query<{ id: number }>('select n.id from notifications n join users u on u.id = n.user_id where u.holding_id = $1', [horizon])).map((r) => Number(r.id)));
+    targets.set(
+      'notifications',
+      (await database.query<{ id: number }>('select n.id from notifications n join users u on u.id = n.user_id where u.holding_id = $1', [horizon])).map((r) =>
+        Number(r.id),
+      ),
+    );
     const itemRoutes = routes.filter((r) => r.path.includes('/:id'));
     let sweepAttempts = 0;
     const sweepLeaks: string[] = [];
@@ -137,7 +149,9 @@ async function main() {
     });
     const after = await checksum();
     const changed = tables.filter((t) => before[t] !== after[t]);
-    console.log(`Balayage inter-organisations : ${sweepAttempts} tentatives, ${sweepLeaks.length} réponses 2xx, tables modifiées : ${changed.join(', ') || 'aucune'}`);
+    console.log(
+      `Balayage inter-organisations : ${sweepAttempts} tentatives, ${sweepLeaks.length} réponses 2xx, tables modifiées : ${changed.join(', ') || 'aucune'}`,
+    );
     console.log(`  statuts : ${JSON.stringify(Object.fromEntries([...sweepStatuses].sort()))}`);
     for (const leak of sweepLeaks.slice(0, 20)) console.log(`  FUITE ${leak}`);
     // Answers other than 404 (permissions refused first, bulk requests refused as a whole): to read, not leaks.
@@ -159,8 +173,56 @@ async function main() {
       '?network.id=abc&network[]=/api/networks/-1',
       '?q[$gt]=&search[]=a&search[]=b',
     ];
-    const junk: unknown[] = [null, 123, -1, 1e308, 'x'.repeat(10_000), [], {}, true, '/api/holdings/999999', '/api/holdings/abc', '2024-02-30', '\u0000', ['/api/shops/abc'], { '@id': '/api/users/1' }];
-    const fieldNames = ['name', 'email', 'password', 'firstName', 'lastName', 'holding', 'company', 'shop', 'shops', 'roles', 'permissions', 'status', 'code', 'label', 'mutual', 'network', 'ids', 'data', 'refresh_token', 'pecDossierId', 'run_id', 'type', 'outcome', 'value', 'login', 'software', 'numeroDossier', 'patient', 'amount', 'price', 'date', 'createdAt'];
+    const junk: unknown[] = [
+      null,
+      123,
+      -1,
+      1e308,
+      'x'.repeat(10_000),
+      [],
+      {},
+      true,
+      '/api/holdings/999999',
+      '/api/holdings/abc',
+      '2024-02-30',
+      '\u0000',
+      ['/api/shops/abc'],
+      { '@id': '/api/users/1' },
+    ];
+    const fieldNames = [
+      'name',
+      'email',
+      'password',
+      'firstName',
+      'lastName',
+      'holding',
+      'company',
+      'shop',
+      'shops',
+      'roles',
+      'permissions',
+      'status',
+      'code',
+      'label',
+      'mutual',
+      'network',
+      'ids',
+      'data',
+      'refresh_token',
+      'pecDossierId',
+      'run_id',
+      'type',
+      'outcome',
+      'value',
+      'login',
+      'software',
+      'numeroDossier',
+      'patient',
+      'amount',
+      'price',
+      'date',
+      'createdAt',
+    ];
     const bodies: { body: string; type?: string }[] = [
       { body: '' },
       { body: '{' },
@@ -193,7 +255,14 @@ async function main() {
           // Sign-in checks a password (argon2): fewer of them.
           const routeBodies = route.path === '/api/login_check' && token ? [] : bodies;
           for (const path of paths.slice(0, route.path.includes(':') ? 6 : 1)) {
-            for (const { body, type } of routeBodies) fuzzJobs.push({ method: route.method, path, token, body, type: type ?? (route.method === 'PATCH' ? 'application/merge-patch+json' : 'application/json') });
+            for (const { body, type } of routeBodies)
+              fuzzJobs.push({
+                method: route.method,
+                path,
+                token,
+                body,
+                type: type ?? (route.method === 'PATCH' ? 'application/merge-patch+json' : 'application/json'),
+              });
           }
         }
       }
@@ -204,7 +273,8 @@ async function main() {
     await pool(fuzzJobs, async (job) => {
       const res = await call(job.method, job.path, job).catch((error: Error) => ({ status: 0, text: error.message }));
       fuzzStatuses.set(res.status, (fuzzStatuses.get(res.status) ?? 0) + 1);
-      if (res.status >= 500 || res.status === 0) fatal.push(`${job.method} ${job.path.slice(0, 80)} ${job.body?.slice(0, 60) ?? ''} -> ${res.status} ${res.text.slice(0, 120)}`);
+      if (res.status >= 500 || res.status === 0)
+        fatal.push(`${job.method} ${job.path.slice(0, 80)} ${job.body?.slice(0, 60) ?? ''} -> ${res.status} ${res.text.slice(0, 120)}`);
     });
     console.log(`Fuzz : ${fuzzJobs.length} requêtes en ${((Date.now() - started) / 1000).toFixed(0)} s, ${fatal.length} réponses ≥ 500 (ou sans réponse)`);
     console.log(`  statuts : ${JSON.stringify(Object.fromEntries([...fuzzStatuses].sort()))}`);

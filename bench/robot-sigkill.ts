@@ -12,7 +12,13 @@ import path from 'node:path';
 import pg from 'pg';
 import { databaseUrl, withAdmin } from './lib/harness';
 
-const args = new Map(process.argv.slice(2).map((a) => /^--([\w-]+)(?:=(.*))?$/.exec(a)).filter((m): m is RegExpExecArray => !!m).map((m) => [m[1]!, m[2] ?? 'true']));
+const args = new Map(
+  process.argv
+    .slice(2)
+    .map((a) => /^--([\w-]+)(?:=(.*))?$/.exec(a))
+    .filter((m): m is RegExpExecArray => !!m)
+    .map((m) => [m[1]!, m[2] ?? 'true']),
+);
 const RUNS = Number(args.get('runs') ?? 300);
 const KILLS = Number(args.get('kills') ?? 3);
 const DELAY_MS = Number(args.get('delay') ?? 100);
@@ -101,7 +107,8 @@ async function main() {
   try {
     startServer();
     await waitReady();
-    const login = async () => (await resilient(() => call('POST', '/api/login_check', undefined, { email: 'audio@audition-horizon.fr', password: PASSWORD }))).body.token as string;
+    const login = async () =>
+      (await resilient(() => call('POST', '/api/login_check', undefined, { email: 'audio@audition-horizon.fr', password: PASSWORD }))).body.token as string;
     let token = await login();
     const [shop] = (await db.query(`select id from shops where name = 'Horizon Paris Bastille'`)).rows;
     const [mutual] = (await db.query(`select id from mutuals where name = 'Allianz'`)).rows;
@@ -121,7 +128,8 @@ async function main() {
     }
     console.log(`${files.length} dossiers créés`);
 
-    const openRuns = async () => Number((await db.query('select count(*)::int as n from workflow_executions where completed_at is null and dossier_id = any($1)', [files])).rows[0].n);
+    const openRuns = async () =>
+      Number((await db.query('select count(*)::int as n from workflow_executions where completed_at is null and dossier_id = any($1)', [files])).rows[0].n);
 
     // The kills: spread over the starts (KILLS - 1 of them) and one once every run is launched, each with runs in flight.
     let kills = 0;
@@ -181,9 +189,16 @@ async function main() {
     ).rows as { run_id: number; dossier_id: number; finals: number; open: number; timeouts: number }[];
     const runsPerFile = new Map<number, number>();
     for (const r of perRun) runsPerFile.set(r.dossier_id, (runsPerFile.get(r.dossier_id) ?? 0) + 1);
-    const outside = Number((await db.query('select count(*)::int as n from workflow_executions where run_id is null and dossier_id = any($1)', [files])).rows[0].n);
+    const outside = Number(
+      (await db.query('select count(*)::int as n from workflow_executions where run_id is null and dossier_id = any($1)', [files])).rows[0].n,
+    );
     const doubledNotifications = Number(
-      (await db.query('select count(*)::int as n from (select 1 from notifications where dossier_id = any($1) group by dossier_id, user_id, kind having count(*) > 1) t', [files])).rows[0].n,
+      (
+        await db.query(
+          'select count(*)::int as n from (select 1 from notifications where dossier_id = any($1) group by dossier_id, user_id, kind having count(*) > 1) t',
+          [files],
+        )
+      ).rows[0].n,
     );
     const filesWithoutRun = files.filter((id) => !runsPerFile.has(id)).length;
     const result = {

@@ -69,21 +69,25 @@ async function main() {
           rows.push(row);
         }
         printTable(`${scenario.name} — ${scenario.description}`, rows, TARGET_P99_MS);
-        const file = writeResults(scenario, {
-          scenario: scenario.name,
-          description: scenario.description,
-          measuredAt: new Date().toISOString(),
-          command: `npm run bench -- ${process.argv.slice(2).join(' ') || scenario.name}`,
-          extraSql: options.extraSql ?? null,
-          database: String(version).split(',')[0],
-          machine: { ...machine(), loadAverage1mBefore: loadBefore },
-          connections: options.connections,
-          durationSeconds: options.durationSeconds,
-          warmupSeconds: options.warmupSeconds,
-          targetP99Ms: TARGET_P99_MS,
-          records: volumes,
-          results: rows,
-        }, options.tag);
+        const file = writeResults(
+          scenario,
+          {
+            scenario: scenario.name,
+            description: scenario.description,
+            measuredAt: new Date().toISOString(),
+            command: `npm run bench -- ${process.argv.slice(2).join(' ') || scenario.name}`,
+            extraSql: options.extraSql ?? null,
+            database: String(version).split(',')[0],
+            machine: { ...machine(), loadAverage1mBefore: loadBefore },
+            connections: options.connections,
+            durationSeconds: options.durationSeconds,
+            warmupSeconds: options.warmupSeconds,
+            targetP99Ms: TARGET_P99_MS,
+            records: volumes,
+            results: rows,
+          },
+          options.tag,
+        );
         console.log(`Résultats écrits dans ${file}`);
       }
     } finally {
@@ -105,7 +109,7 @@ async function all() {
 all().then(
   () => process.exit(0),
   (error) => {
-    console.error(error instanceof Error ? error.stack ?? error.message : error);
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     process.exit(1);
   },
 );

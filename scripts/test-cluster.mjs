@@ -53,7 +53,8 @@ function ensureTools() {
   if (existsSync(HAPROXY) && existsSync(PGBOUNCER)) return true;
   if (process.getuid?.() === 0) {
     console.log('→ Installation de haproxy et pgbouncer (paquets Debian)...');
-    const install = () => spawnSync('apt-get', ['install', '-y', 'haproxy', 'pgbouncer'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status;
+    const install = () =>
+      spawnSync('apt-get', ['install', '-y', 'haproxy', 'pgbouncer'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status;
     if (install() !== 0) {
       spawnSync('apt-get', ['update'], { stdio: 'inherit' });
       install();
@@ -140,7 +141,14 @@ function call({ port, agent, method = 'GET', path: urlPath, token, body, headers
           } catch {
             parsed = text;
           }
-          resolve({ status: response.statusCode, headers: response.headers, body: parsed, ms: performance.now() - started, local, reused: request.reusedSocket });
+          resolve({
+            status: response.statusCode,
+            headers: response.headers,
+            body: parsed,
+            ms: performance.now() - started,
+            local,
+            reused: request.reusedSocket,
+          });
         });
         response.on('error', (error) => resolve({ status: 0, error: error.code ?? error.message, ms: performance.now() - started, local }));
       },
@@ -152,7 +160,9 @@ function call({ port, agent, method = 'GET', path: urlPath, token, body, headers
       else socket.once('connect', grab);
     });
     request.on('timeout', () => request.destroy(new Error('timeout')));
-    request.on('error', (error) => resolve({ status: 0, error: error.code ?? error.message, ms: performance.now() - started, local, reused: request.reusedSocket }));
+    request.on('error', (error) =>
+      resolve({ status: 0, error: error.code ?? error.message, ms: performance.now() - started, local, reused: request.reusedSocket }),
+    );
     request.end(data);
   });
 }
@@ -171,20 +181,23 @@ async function waitHttp(port, urlPath, timeoutMs = 60_000, child) {
 /** Opens GET /api/events and collects its events until closed. */
 function openEvents(port, token) {
   const events = [];
-  const request = http.get({ host: '127.0.0.1', port, path: '/api/events', headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` } }, (response) => {
-    let buffer = '';
-    response.on('data', (chunk) => {
-      buffer += chunk;
-      let index;
-      while ((index = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, index);
-        buffer = buffer.slice(index + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event) events.push({ event, data: data ? JSON.parse(data) : undefined, at: Date.now() });
-      }
-    });
-  });
+  const request = http.get(
+    { host: '127.0.0.1', port, path: '/api/events', headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` } },
+    (response) => {
+      let buffer = '';
+      response.on('data', (chunk) => {
+        buffer += chunk;
+        let index;
+        while ((index = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, index);
+          buffer = buffer.slice(index + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event) events.push({ event, data: data ? JSON.parse(data) : undefined, at: Date.now() });
+        }
+      });
+    },
+  );
   request.on('error', () => undefined);
   return { events, close: () => request.destroy() };
 }
@@ -273,7 +286,12 @@ async function main() {
     };
     const startInstance = (name) => {
       const role = name.startsWith('web') ? 'web' : 'worker';
-      const env = { ...baseEnv, PECFLOW_ROLE: role, DATA_DIR: path.join(work, name), ...(role === 'web' ? { PORT: String(ports[name]) } : { PORT: '0', WORKER_HEALTH_PORT: String(ports[name]) }) };
+      const env = {
+        ...baseEnv,
+        PECFLOW_ROLE: role,
+        DATA_DIR: path.join(work, name),
+        ...(role === 'web' ? { PORT: String(ports[name]) } : { PORT: '0', WORKER_HEALTH_PORT: String(ports[name]) }),
+      };
       const child = startProcess(name, process.execPath, ['dist-server/main.js'], { env });
       instances[name] = child;
       child.exited.then(({ code, signal }) => {
@@ -330,10 +348,20 @@ async function main() {
     await waitHttp(haproxyPort, '/api/health', 20_000, haproxy);
     const startSeconds = since(startAt);
     const migrations = await direct.query('select count(*)::int as n from drizzle.__drizzle_migrations');
-    check('4 instances started together, migrations applied once', migrations.rows[0].n === readdirCount(path.join(root, 'server/db/migrations')), `${startSeconds} s`);
+    check(
+      '4 instances started together, migrations applied once',
+      migrations.rows[0].n === readdirCount(path.join(root, 'server/db/migrations')),
+      `${startSeconds} s`,
+    );
 
     // ---------- clients ----------
-    const accounts = ['audio@audition-horizon.fr', 'direction@audition-horizon.fr', 'assistant@audition-horizon.fr', 'admin@pecflow.fr', 'direction@optique-riviera.fr'];
+    const accounts = [
+      'audio@audition-horizon.fr',
+      'direction@audition-horizon.fr',
+      'assistant@audition-horizon.fr',
+      'admin@pecflow.fr',
+      'direction@optique-riviera.fr',
+    ];
     const requests = [];
     const inFlight = new Set();
     let phase = 'warm-up';
@@ -344,7 +372,15 @@ async function main() {
       inFlight.add(entry);
       const res = await call({ port: haproxyPort, agent: client.agent, token: client.token, ...options });
       inFlight.delete(entry);
-      Object.assign(entry, { end: Date.now(), status: res.status, error: res.error, id: res.headers?.['x-request-id'], ms: res.ms, local: res.local, reused: res.reused });
+      Object.assign(entry, {
+        end: Date.now(),
+        status: res.status,
+        error: res.error,
+        id: res.headers?.['x-request-id'],
+        ms: res.ms,
+        local: res.local,
+        reused: res.reused,
+      });
       requests.push(entry);
       return res;
     }
@@ -361,7 +397,9 @@ async function main() {
         }),
       );
     }
-    const refs = await direct.query(`select (select id from shops where name = 'Horizon Paris Bastille') as shop, (select id from mutuals where name = 'Allianz') as mutual`);
+    const refs = await direct.query(
+      `select (select id from shops where name = 'Horizon Paris Bastille') as shop, (select id from mutuals where name = 'Allianz') as mutual`,
+    );
     const { shop, mutual } = refs.rows[0];
 
     const READS = ['/api/pec_dossiers?page=1&itemsPerPage=30', '/api/notifications', '/api/user/profile', '/api/shops?page=1', '/api/pec_dossiers/stats'];
@@ -391,13 +429,26 @@ async function main() {
         const created = await proxied(client, {
           method: 'POST',
           path: '/api/pec_dossiers',
-          body: { shop: `/api/shops/${shop}`, mutual: `/api/mutuals/${mutual}`, numeroDossierAssure: `${runPrefix}-${n}${outcome.suffix}`, numeroDevisAssure: `DEV-${n}`, commentaire: 'Test de grappe' },
+          body: {
+            shop: `/api/shops/${shop}`,
+            mutual: `/api/mutuals/${mutual}`,
+            numeroDossierAssure: `${runPrefix}-${n}${outcome.suffix}`,
+            numeroDevisAssure: `DEV-${n}`,
+            commentaire: 'Test de grappe',
+          },
         });
         if (created.status === 201) {
           const id = created.body.id ?? Number(String(created.body['@id']).split('/').pop());
           for (let attempt = 0; attempt < 5; attempt++) {
-            const res = await proxied(client, { method: 'POST', path: '/api/robot-frontend/setup-and-create-dpec', body: { pecDossierId: `/api/pec_dossiers/${id}` } });
-            startAttempts.set(`${runPrefix}-${n}${outcome.suffix}`, [...(startAttempts.get(`${runPrefix}-${n}${outcome.suffix}`) ?? []), res.status || res.error]);
+            const res = await proxied(client, {
+              method: 'POST',
+              path: '/api/robot-frontend/setup-and-create-dpec',
+              body: { pecDossierId: `/api/pec_dossiers/${id}` },
+            });
+            startAttempts.set(`${runPrefix}-${n}${outcome.suffix}`, [
+              ...(startAttempts.get(`${runPrefix}-${n}${outcome.suffix}`) ?? []),
+              res.status || res.error,
+            ]);
             if (res.status === 200 || res.status === 409) break;
             await sleep(500);
           }
@@ -447,7 +498,11 @@ async function main() {
     const rollingEnd = Date.now();
     const rollingSeconds = since(rollingStart);
     phase = 'load';
-    check('rolling restart: every instance exits cleanly on SIGTERM', exits.every((e) => e.endsWith(':0')), exits.join(' '));
+    check(
+      'rolling restart: every instance exits cleanly on SIGTERM',
+      exits.every((e) => e.endsWith(':0')),
+      exits.join(' '),
+    );
 
     // A live event made through one instance reaches a client connected to the other; the login lockout holds across them.
     const liveMs = await liveEventAcrossInstances(ports, clients[1].token, shop, mutual);
@@ -478,7 +533,8 @@ async function main() {
     const unexplained = failed.filter((r) => !onKilled.includes(r));
     // Requests HAProxy sent again to the other instance (refused connection, or a read cut by the SIGKILL): retries > 0.
     const retried = [...proxyLog.values()].filter((l) => /^(\S+ ){8}\S*\/\S*\/\S*\/\S*\/\+?[1-9]/.test(l.line)).length;
-    const failureKind = (r) => `${r.method} ${r.status || r.error} ${proxyEntry(r)?.server ?? '?'} ${proxyEntry(r)?.flags ?? ''} t${Math.round((r.end - killTime) / 1000)}s`;
+    const failureKind = (r) =>
+      `${r.method} ${r.status || r.error} ${proxyEntry(r)?.server ?? '?'} ${proxyEntry(r)?.flags ?? ''} t${Math.round((r.end - killTime) / 1000)}s`;
     const unexplainedText = unexplained.length
       ? `; unexplained: ${JSON.stringify(unexplained.slice(0, 3).map((r) => ({ ...r, proxy: proxyEntry(r)?.line })))}; by kind: ${JSON.stringify(countBy(unexplained, failureKind))}`
       : '';
@@ -489,7 +545,11 @@ async function main() {
     );
     const duringRolling = requests.filter((r) => r.end >= rollingStart && r.start <= rollingEnd);
     const lostRolling = duringRolling.filter((r) => r.status === 0 || r.status >= 500);
-    check('rolling restart under load loses no request', lostRolling.length === 0, `${duringRolling.length} requests in ${rollingSeconds} s, ${lostRolling.length} lost${lostRolling.length ? `: ${JSON.stringify(lostRolling.slice(0, 3))}` : ''}`);
+    check(
+      'rolling restart under load loses no request',
+      lostRolling.length === 0,
+      `${duringRolling.length} requests in ${rollingSeconds} s, ${lostRolling.length} lost${lostRolling.length ? `: ${JSON.stringify(lostRolling.slice(0, 3))}` : ''}`,
+    );
     const other = requests.filter((r) => r.status >= 400 && r.status < 500 && !(r.path.includes('setup-and-create-dpec') && r.status === 409));
     check('no request refused (4xx) under load', other.length === 0, other.length ? JSON.stringify(other.slice(0, 3)) : '');
 
@@ -518,7 +578,9 @@ async function main() {
     });
     const statuses = {};
     for (const r of runs) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-    const byStatus = Object.entries(statuses).map(([s, n]) => `${n} ${s}`).join(', ');
+    const byStatus = Object.entries(statuses)
+      .map(([s, n]) => `${n} ${s}`)
+      .join(', ');
     check(
       `every DPEC run (${runs.length}) ended exactly once with its expected outcome`,
       runs.length >= DPEC_RUNS && wrong.length === 0,
@@ -534,14 +596,18 @@ async function main() {
         buckets[b].ms += r.ms;
         if (r.status === 0 || r.status >= 500) buckets[b].fail++;
       }
-      console.log(Object.entries(buckets).map(([b, v]) => `${b}s: ${v.n} req, ${v.fail} failed, avg ${Math.round(v.ms / v.n)} ms`).join('\n'));
+      console.log(
+        Object.entries(buckets)
+          .map(([b, v]) => `${b}s: ${v.n} req, ${v.fail} failed, avg ${Math.round(v.ms / v.n)} ms`)
+          .join('\n'),
+      );
       console.log({ killAt: (killTime - loadStart) / 1000, killEnd: (killEnd - loadStart) / 1000, rollingStart: (rollingStart - loadStart) / 1000 });
     }
     const sorted = requests.map((r) => r.ms).sort((a, b) => a - b);
     const pct = (p) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0);
     const figures =
       `cluster: ${CLIENTS} clients ${loadSeconds} s, ${requests.length} requests (${Math.round(requests.length / Number(loadSeconds))}/s, p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms, p99 ${pct(0.99)} ms), ` +
-       `SIGKILL web1+worker1: ${onKilled.length} lost, all in flight on web1 (${onKilled.length - silentlyClosed} 502, ${silentlyClosed} closed connections; ${retried} requests sent again by HAProxy), ${unexplained.length} other lost; rolling restart of 4 in ${rollingSeconds} s: ${lostRolling.length} lost; ` +
+      `SIGKILL web1+worker1: ${onKilled.length} lost, all in flight on web1 (${onKilled.length - silentlyClosed} 502, ${silentlyClosed} closed connections; ${retried} requests sent again by HAProxy), ${unexplained.length} other lost; rolling restart of 4 in ${rollingSeconds} s: ${lostRolling.length} lost; ` +
       `${runs.length} DPEC runs ended once (${byStatus}), all ended ${drainSeconds} s after the load; live event across instances ${liveMs ?? '—'} ms; lockout across instances ${lockout.ok ? 'held' : 'FAILED'}; ` +
       `start of 4 instances ${startSeconds} s; total ${since(begin)} s`;
     console.log(`\n${figures}`);
@@ -551,7 +617,9 @@ async function main() {
     killAll();
     await direct.end().catch(() => undefined);
     await sleep(300);
-    await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)).catch((error) => console.error(`base ${dbName} non supprimée : ${error.message}`));
+    await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)).catch((error) =>
+      console.error(`base ${dbName} non supprimée : ${error.message}`),
+    );
     rmSync(work, { recursive: true, force: true });
   }
 }
@@ -576,7 +644,13 @@ async function liveEventAcrossInstances(ports, token, shop, mutual) {
       method: 'POST',
       path: '/api/pec_dossiers',
       token,
-      body: { shop: `/api/shops/${shop}`, mutual: `/api/mutuals/${mutual}`, numeroDossierAssure: `LIVE-${Date.now()}`, numeroDevisAssure: 'DEV-LIVE', commentaire: 'Événement en direct' },
+      body: {
+        shop: `/api/shops/${shop}`,
+        mutual: `/api/mutuals/${mutual}`,
+        numeroDossierAssure: `LIVE-${Date.now()}`,
+        numeroDevisAssure: 'DEV-LIVE',
+        commentaire: 'Événement en direct',
+      },
     });
     if (created.status !== 201) return undefined;
     const id = created.body.id ?? Number(String(created.body['@id']).split('/').pop());
@@ -619,7 +693,10 @@ async function perIpRateLimitsAcrossInstances(ports, token) {
   const other = await call({ port: ports.web2, path, token, headers: client });
   const stranger = await call({ port: ports.web2, path, token, headers: { 'x-forwarded-for': '127.0.9.2' } });
   const ok = status === 429 && sent === API_RATE_LIMIT + 1 && other.status === 429 && Number(other.headers?.['retry-after']) >= 1 && stranger.status === 200;
-  return { ok, detail: `limit ${API_RATE_LIMIT} reached on web1 after ${sent - 1} requests, then web2 answers ${other.status} to that address and ${stranger.status} to another` };
+  return {
+    ok,
+    detail: `limit ${API_RATE_LIMIT} reached on web1 after ${sent - 1} requests, then web2 answers ${other.status} to that address and ${stranger.status} to another`,
+  };
 }
 
 let exitCode = 1;

@@ -28,12 +28,19 @@ function readJson(file) {
 
 function vitest(name, project, env = {}) {
   const report = path.join(output, `${name.replace(/\W+/g, '-')}.json`);
-  const status = run(bin('vitest'), ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { env, allowFailure: true });
+  const status = run(bin('vitest'), ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+    env,
+    allowFailure: true,
+  });
   const json = readJson(report);
   if (!json) return record(name, 0, 1);
   // A suite that fails to load counts as a failure even when no test inside it ran.
   const brokenFiles = (json.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
-  record(name, json.numPassedTests, json.numFailedTests + json.numPendingTests + json.numTodoTests + brokenFiles + (status !== 0 && json.numFailedTests === 0 && brokenFiles === 0 ? 1 : 0));
+  record(
+    name,
+    json.numPassedTests,
+    json.numFailedTests + json.numPendingTests + json.numTodoTests + brokenFiles + (status !== 0 && json.numFailedTests === 0 && brokenFiles === 0 ? 1 : 0),
+  );
 }
 
 function ensureChromium() {

@@ -114,7 +114,13 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   app.addHook('onResponse', async (request, reply) => {
     if (request.url === '/api/health') return;
     request.log.info(
-      { method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.principal?.id },
+      {
+        method: request.method,
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        user: request.principal?.id,
+      },
       'requête',
     );
   });

@@ -4,9 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
-const flag = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
-  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+const flag = z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', '']).transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 
 /** Requests per address and window, by route family (server/http/rateLimits.ts). */
 export interface RateLimits {
@@ -72,7 +70,6 @@ export interface HttpTimeouts {
   idleMs: number;
 }
 
-
 export interface Secrets {
   jwtSecret: string;
   appSecretKey: string;
@@ -134,9 +131,7 @@ function loadSecrets(env: z.infer<typeof envSchema>): Secrets {
     .map(([k]) => k);
   if (missing.length === 0) return given as Secrets;
   if (env.NODE_ENV === 'production') {
-    throw new Error(
-      `En production, JWT_SECRET, APP_SECRET_KEY et ROBOT_CALLBACK_SECRET doivent être fournis (manquant : ${missing.join(', ')}).`,
-    );
+    throw new Error(`En production, JWT_SECRET, APP_SECRET_KEY et ROBOT_CALLBACK_SECRET doivent être fournis (manquant : ${missing.join(', ')}).`);
   }
   const file = path.join(env.DATA_DIR, 'secrets.json');
   let stored: Partial<Secrets> = {};
@@ -171,8 +166,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   }
   const env = parsed.data;
   // One process owns an embedded database: splitting the roles needs PostgreSQL.
-  if (env.PECFLOW_ROLE !== 'all' && !env.DATABASE_URL) throw new Error(`Configuration invalide :\n  PECFLOW_ROLE=${env.PECFLOW_ROLE} demande DATABASE_URL (PostgreSQL).`);
-  if (env.PECFLOW_ROLE === 'worker' && !env.PUBLIC_URL) throw new Error('Configuration invalide :\n  PECFLOW_ROLE=worker demande PUBLIC_URL (l’adresse des instances web, où le simulateur poste ses rappels).');
+  if (env.PECFLOW_ROLE !== 'all' && !env.DATABASE_URL)
+    throw new Error(`Configuration invalide :\n  PECFLOW_ROLE=${env.PECFLOW_ROLE} demande DATABASE_URL (PostgreSQL).`);
+  if (env.PECFLOW_ROLE === 'worker' && !env.PUBLIC_URL)
+    throw new Error('Configuration invalide :\n  PECFLOW_ROLE=worker demande PUBLIC_URL (l’adresse des instances web, où le simulateur poste ses rappels).');
   return {
     ...loadSecrets(env),
     env: env.NODE_ENV,
@@ -199,7 +196,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       api: env.RATE_LIMIT_API_MAX,
       callbacks: env.RATE_LIMIT_CALLBACK_MAX,
     },
-    timeouts: { headersMs: env.HTTP_HEADERS_TIMEOUT_MS, requestMs: Math.max(env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_HEADERS_TIMEOUT_MS), idleMs: env.HTTP_IDLE_TIMEOUT_MS },
+    timeouts: {
+      headersMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      requestMs: Math.max(env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_HEADERS_TIMEOUT_MS),
+      idleMs: env.HTTP_IDLE_TIMEOUT_MS,
+    },
     startWorkers: env.PECFLOW_ROLE !== 'web',
     // --- production and several instances ---
     role: env.PECFLOW_ROLE,

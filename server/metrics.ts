@@ -67,7 +67,12 @@ export class Metrics {
 
     // Read from pg-boss's table at each scrape: the whole cluster's queues, the same on every instance.
     const queueDepth = new Gauge({ name: 'pecflow_queue_depth', help: 'Tâches en attente (dues) par file', labelNames: ['queue'] as const, registers });
-    const queueAge = new Gauge({ name: 'pecflow_queue_oldest_age_seconds', help: 'Âge de la plus ancienne tâche due et non prise, par file', labelNames: ['queue'] as const, registers });
+    const queueAge = new Gauge({
+      name: 'pecflow_queue_oldest_age_seconds',
+      help: 'Âge de la plus ancienne tâche due et non prise, par file',
+      labelNames: ['queue'] as const,
+      registers,
+    });
     const queueActive = new Gauge({ name: 'pecflow_queue_active', help: 'Tâches en cours par file', labelNames: ['queue'] as const, registers });
     let queuesRead: Promise<void> | undefined;
     const readQueues = async () => {

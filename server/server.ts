@@ -34,7 +34,11 @@ export interface StartOptions {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A tiny side server on its own port (metrics, a worker's health): never the API. */
-async function sideServer(port: number, host: string, handle: (path: string) => Promise<{ status: number; type: string; body: string }>): Promise<{ server: Server; url: string }> {
+async function sideServer(
+  port: number,
+  host: string,
+  handle: (path: string) => Promise<{ status: number; type: string; body: string }>,
+): Promise<{ server: Server; url: string }> {
   const server = createServer((request, response) => {
     handle((request.url ?? '/').split('?')[0]!)
       .then(({ status, type, body }) => response.writeHead(status, { 'content-type': type }).end(body))

@@ -21,9 +21,7 @@ const refreshSchema = z.object({
 export function profileOf(principal: Principal, catalogue: readonly PermissionDefinition[]) {
   const details = grantedDefinitions(principal.permissions, catalogue).map((definition) => ({
     ...definition,
-    groups: principal.roles
-      .filter((role) => role.permissions.some((key) => grants(key, definition.key)))
-      .map(({ id, name }) => ({ id, name })),
+    groups: principal.roles.filter((role) => role.permissions.some((key) => grants(key, definition.key))).map(({ id, name }) => ({ id, name })),
   }));
   return {
     id: principal.id,

@@ -35,10 +35,7 @@ export class SessionRegistry {
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     // Open while one of its refresh tokens is neither revoked nor expired (the current one of the chain).
     const open = this.database
-      .query<{ open: boolean }>(
-        'select exists(select 1 from refresh_tokens where family_id = $1 and revoked_at is null and expires_at > now()) as open',
-        [sid],
-      )
+      .query<{ open: boolean }>('select exists(select 1 from refresh_tokens where family_id = $1 and revoked_at is null and expires_at > now()) as open', [sid])
       .then(([row]) => row?.open === true);
     this.entries.set(sid, { open, at: Date.now() });
     open.catch(() => this.entries.delete(sid));

@@ -54,7 +54,10 @@ export class TokenService {
    * or undefined when the token is unknown, expired, revoked or already used (then the family is revoked).
    */
   async consume(refreshToken: string): Promise<{ userId: number; familyId: string } | undefined> {
-    const [row] = await this.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, sha256(refreshToken)));
+    const [row] = await this.db
+      .select()
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, sha256(refreshToken)));
     if (!row || row.revokedAt) return undefined;
     if (row.usedAt) {
       // Someone presents a token that was already exchanged: it leaked. End every session of that chain.

@@ -268,8 +268,12 @@ export const software = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('software_label_idx').on(t.label, t.id).where(sql`${t.deletedAt} is null`),
-    index('software_holding_label_idx').on(t.holdingId, t.label, t.id).where(sql`${t.deletedAt} is null`),
+    index('software_label_idx')
+      .on(t.label, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index('software_holding_label_idx')
+      .on(t.holdingId, t.label, t.id)
+      .where(sql`${t.deletedAt} is null`),
   ],
 );
 
@@ -355,7 +359,10 @@ export const notificationPreferences = pgTable('notification_preferences', {
   userId: integer('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
-  mutedKinds: text('muted_kinds').array().notNull().default(sql`'{}'::text[]`),
+  mutedKinds: text('muted_kinds')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   updatedAt: updatedAt(),
 });
 
@@ -378,7 +385,9 @@ export const notifications = pgTable(
   },
   (t) => [
     index('notifications_user_idx').on(t.userId, t.createdAt),
-    index('notifications_user_unread_idx').on(t.userId).where(sql`${t.readAt} is null`),
+    index('notifications_user_unread_idx')
+      .on(t.userId)
+      .where(sql`${t.readAt} is null`),
     index('notifications_dossier_idx').on(t.dossierId),
   ],
 );
@@ -442,7 +451,9 @@ export const pecDossiers = pgTable(
     index('pec_dossiers_holding_total_desc_idx').on(t.holdingId, t.totalTtc.desc().nullsLast(), t.id.desc().nullsFirst()),
     index('pec_dossiers_holding_validation_desc_idx').on(t.holdingId, t.dateValidation.desc().nullsLast(), t.id.desc().nullsFirst()),
     index('pec_dossiers_search_idx').using('gin', t.searchText.op('gin_trgm_ops')),
-    index('pec_dossiers_expiry_idx').on(t.holdingId, t.datePeremption).where(sql`${t.statutFacturation} = false`),
+    index('pec_dossiers_expiry_idx')
+      .on(t.holdingId, t.datePeremption)
+      .where(sql`${t.statutFacturation} = false`),
   ],
 );
 
@@ -507,9 +518,13 @@ export const workflowExecutions = pgTable(
     index('workflow_executions_dossier_idx').on(t.dossierId, t.startedAt),
     uniqueIndex('workflow_executions_dedupe_idx').on(t.dedupeKey),
     index('workflow_executions_holding_idx').on(t.holdingId, t.startedAt),
-    uniqueIndex('workflow_executions_open_idx').on(t.dossierId).where(sql`${t.completedAt} is null`),
+    uniqueIndex('workflow_executions_open_idx')
+      .on(t.dossierId)
+      .where(sql`${t.completedAt} is null`),
     index('workflow_executions_run_idx').on(t.runId),
-    index('workflow_executions_deadline_idx').on(t.deadlineAt).where(sql`${t.completedAt} is null`),
+    index('workflow_executions_deadline_idx')
+      .on(t.deadlineAt)
+      .where(sql`${t.completedAt} is null`),
   ],
 );
 

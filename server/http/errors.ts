@@ -150,7 +150,11 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   if (!socket.writable) return;
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const detail =
-    status === 431 ? 'Les en-têtes ou l’adresse de la requête sont trop longs.' : status === 408 ? 'La requête a mis trop de temps à arriver.' : 'Requête HTTP invalide.';
+    status === 431
+      ? 'Les en-têtes ou l’adresse de la requête sont trop longs.'
+      : status === 408
+        ? 'La requête a mis trop de temps à arriver.'
+        : 'Requête HTTP invalide.';
   const title = TITLES[status]!;
   const body = JSON.stringify({ '@type': 'hydra:Error', title, status, detail, 'hydra:title': title, 'hydra:description': detail, message: detail });
   socket.end(

@@ -11,8 +11,7 @@ import { ApiError } from './errors';
 
 export type RateFamily = keyof Omit<RateLimits, 'windowSeconds'>;
 
-export const RATE_LIMIT_MESSAGE = (seconds: number) =>
-  `Trop de requêtes depuis votre adresse : réessayez dans ${seconds} seconde${seconds > 1 ? 's' : ''}.`;
+export const RATE_LIMIT_MESSAGE = (seconds: number) => `Trop de requêtes depuis votre adresse : réessayez dans ${seconds} seconde${seconds > 1 ? 's' : ''}.`;
 
 const LOGIN_ROUTES = new Set(['/api/login_check', '/api/token/refresh', '/api/token/invalidate']);
 

@@ -16,7 +16,12 @@ const XMLS: Record<FieldType, string | undefined> = {
   object: undefined,
 };
 
-const SCHEMA_ORG = { name: 'https://schema.org/name', email: 'https://schema.org/email', url: 'https://schema.org/url', identifier: 'https://schema.org/identifier' };
+const SCHEMA_ORG = {
+  name: 'https://schema.org/name',
+  email: 'https://schema.org/email',
+  url: 'https://schema.org/url',
+  identifier: 'https://schema.org/identifier',
+};
 
 const id = (value: string) => ({ '@id': value });
 
@@ -79,7 +84,8 @@ function itemOperations(decl: ResourceDeclaration) {
     // PATCH first: the admin edits with the first "edit" operation it finds, and merge-patch keeps untouched fields.
     ops.push(operation('PATCH', `patch${decl.className}`, `${decl.label.singular} : modifier`, 'schema:UpdateAction', { expects: cls, returns: cls }));
     ops.push(operation('PUT', `put${decl.className}`, `${decl.label.singular} : remplacer`, 'schema:ReplaceAction', { expects: cls, returns: cls }));
-    if (decl.deletion.mode !== 'none') ops.push(operation('DELETE', `delete${decl.className}`, `${decl.label.singular} : supprimer`, 'schema:DeleteAction', { returns: 'owl:Nothing' }));
+    if (decl.deletion.mode !== 'none')
+      ops.push(operation('DELETE', `delete${decl.className}`, `${decl.label.singular} : supprimer`, 'schema:DeleteAction', { returns: 'owl:Nothing' }));
   }
   return ops;
 }

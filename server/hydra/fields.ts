@@ -1,15 +1,6 @@
 // Builders that keep resource declarations short.
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type {
-  ColumnField,
-  ComputedField,
-  DerivedField,
-  FieldType,
-  ReferenceField,
-  ReferencesField,
-  Row,
-  WriteOnlyField,
-} from './types';
+import type { ColumnField, ComputedField, DerivedField, FieldType, ReferenceField, ReferencesField, Row, WriteOnlyField } from './types';
 
 type Options = Partial<Pick<ColumnField, 'label' | 'description' | 'choices' | 'constraints' | 'readable' | 'writable' | 'required' | 'iri' | 'secret'>>;
 

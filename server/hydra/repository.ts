@@ -27,7 +27,8 @@ function schemasOf(decl: ResourceDeclaration, permissionCatalogue: readonly Perm
   for (const [name, field] of Object.entries(decl.fields)) {
     if (!field.writable || field.kind === 'computed' || field.kind === 'derived') continue;
     const rules = { required: field.required, choices: field.choices, constraints: field.constraints, default: decl.form?.defaults?.[name] };
-    fields[name] = field.kind === 'reference' || field.kind === 'references' ? { ...rules, type: field.kind, target: field.target } : { ...rules, type: field.type };
+    fields[name] =
+      field.kind === 'reference' || field.kind === 'references' ? { ...rules, type: field.kind, target: field.target } : { ...rules, type: field.type };
   }
   const schema = schemaFromConstraints(fields);
   return { create: schema, update: schema };
@@ -127,7 +128,8 @@ export class ResourceRepository {
     if (!this.hasPerReaderFields) return shared;
     // Values that depend on who reads are built for this reader.
     const selection: Record<string, unknown> = { ...shared };
-    for (const [name, field] of this.fieldEntries) if (field.kind === 'computed' && typeof field.sql === 'function') selection[`__${name}`] = field.sql(principal);
+    for (const [name, field] of this.fieldEntries)
+      if (field.kind === 'computed' && typeof field.sql === 'function') selection[`__${name}`] = field.sql(principal);
     return selection as Record<string, AnyPgColumn>;
   }
 
@@ -573,7 +575,10 @@ export class ResourceRepository {
     if (!existing) throw notFound(`${this.decl.label.singular} introuvable.`);
     const writeScope = this.decl.tenancy.writeScope?.(principal);
     if (writeScope) {
-      const [allowed] = await tx.select({ id: this.decl.idColumn }).from(this.decl.table).where(and(eq(this.decl.idColumn, id), writeScope));
+      const [allowed] = await tx
+        .select({ id: this.decl.idColumn })
+        .from(this.decl.table)
+        .where(and(eq(this.decl.idColumn, id), writeScope));
       if (!allowed) throw forbidden(`Vous ne pouvez pas modifier cet élément (${this.decl.label.singular.toLowerCase()}).`);
     }
     return existing;
@@ -639,7 +644,10 @@ export class ResourceRepository {
         return;
       }
       for (const reference of decl.deletion.mode === 'hard' ? (decl.deletion.refuseWhileReferenced ?? []) : []) {
-        const [row] = await t.select({ n: count() }).from(reference.table).where(and(eq(reference.column, id), reference.where));
+        const [row] = await t
+          .select({ n: count() })
+          .from(reference.table)
+          .where(and(eq(reference.column, id), reference.where));
         const n = Number(row?.n ?? 0);
         if (n > 0) throw conflict(reference.message(n));
       }

@@ -117,7 +117,12 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
       // Who made a change is shown to those who may read the same entry in /api/audit_logs (audit.view, and the entry in
       // their organisation's trail; platform administrators: every entry), to nobody else: reading a record does not
       // reveal a user of the platform or of another organisation, nor anyone to a user without audit.view.
-      const actorShown = can(principal, trail.decl.permissions.view) ? await trail.visibleIds(principal, entries.map((e) => e.id)) : new Set<number>();
+      const actorShown = can(principal, trail.decl.permissions.view)
+        ? await trail.visibleIds(
+            principal,
+            entries.map((e) => e.id),
+          )
+        : new Set<number>();
       const member = entries.map((entry, index) => ({
         '@id': `/api/audit_logs/${entry.id}`,
         '@type': trail.decl.className,
@@ -129,7 +134,13 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
         changes: entry.changes,
         createdAt: entry.createdAt.toISOString(),
       }));
-      return sendJsonLd(reply, 200, { '@context': contextUrl(request, trail.decl.className), '@id': `${base}/${id}/history`, '@type': 'hydra:Collection', totalItems: member.length, member });
+      return sendJsonLd(reply, 200, {
+        '@context': contextUrl(request, trail.decl.className),
+        '@id': `${base}/${id}/history`,
+        '@type': 'hydra:Collection',
+        totalItems: member.length,
+        member,
+      });
     });
   }
 }

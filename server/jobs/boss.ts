@@ -103,7 +103,11 @@ export class JobService {
    * Runs a handler on a queue: `workers` loops each fetch up to `batchSize` jobs and run them concurrently; each job
    * completes or fails on its own (a failed job is retried by pg-boss after the queue's delay).
    */
-  async work<T extends object>(queue: QueueName, handler: JobHandler<T>, options: { batchSize?: number; workers?: number; pollingIntervalSeconds?: number } = {}) {
+  async work<T extends object>(
+    queue: QueueName,
+    handler: JobHandler<T>,
+    options: { batchSize?: number; workers?: number; pollingIntervalSeconds?: number } = {},
+  ) {
     const boss = await this.start();
     const interval = (options.pollingIntervalSeconds ?? 1) * 1000;
     for (let i = 0; i < (options.workers ?? 1); i++) {

@@ -9,12 +9,21 @@ import { principalOf } from '../context';
 import { notFound, ValidationError } from '../http/errors';
 import { recordAudit } from '../audit/audit';
 import type { DbOrTx } from '../db/connect';
-import { isNotificationKind, NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, type NotificationKind, type NotificationPreferences } from '../../src/domain/notifications';
+import {
+  isNotificationKind,
+  NOTIFICATION_KIND_LABELS,
+  NOTIFICATION_KINDS,
+  type NotificationKind,
+  type NotificationPreferences,
+} from '../../src/domain/notifications';
 
 export const PREFERENCES_PATH = '/api/user/notification-preferences';
 
 async function mutedKinds(db: DbOrTx, userId: number): Promise<NotificationKind[]> {
-  const [row] = await db.select({ mutedKinds: notificationPreferences.mutedKinds }).from(notificationPreferences).where(eq(notificationPreferences.userId, userId));
+  const [row] = await db
+    .select({ mutedKinds: notificationPreferences.mutedKinds })
+    .from(notificationPreferences)
+    .where(eq(notificationPreferences.userId, userId));
   return (row?.mutedKinds ?? []).filter(isNotificationKind);
 }
 
@@ -70,7 +79,10 @@ export async function notificationRoutes(app: FastifyInstance) {
         .orderBy(desc(notifications.createdAt), desc(notifications.id))
         .limit(query.limit ?? query.itemsPerPage),
       db.select({ n: count() }).from(notifications).where(mine),
-      db.select({ n: count() }).from(notifications).where(and(mine, isNull(notifications.readAt))),
+      db
+        .select({ n: count() })
+        .from(notifications)
+        .where(and(mine, isNull(notifications.readAt))),
     ]);
     return {
       '@id': '/api/notifications',

@@ -30,7 +30,14 @@ export async function scanExpiring(app: AppContext, now = new Date()): Promise<n
   let notified = 0;
   for (;;) {
     const batch = await app.db
-      .select({ id: pecDossiers.id, holdingId: pecDossiers.holdingId, shopId: pecDossiers.shopId, createdById: pecDossiers.createdById, numeroDossier: pecDossiers.numeroDossier, datePeremption: pecDossiers.datePeremption })
+      .select({
+        id: pecDossiers.id,
+        holdingId: pecDossiers.holdingId,
+        shopId: pecDossiers.shopId,
+        createdById: pecDossiers.createdById,
+        numeroDossier: pecDossiers.numeroDossier,
+        datePeremption: pecDossiers.datePeremption,
+      })
       .from(pecDossiers)
       .where(and(expiringCondition(today), or(isNull(pecDossiers.expiryNotifiedFor), ne(pecDossiers.expiryNotifiedFor, sql`${pecDossiers.datePeremption}`))))
       .orderBy(asc(pecDossiers.id))

@@ -60,7 +60,8 @@ export type ExecutionRow = typeof workflowExecutions.$inferSelect;
 function errorOf(e: ExecutionRow): RobotErrorView | null {
   if (e.success !== false || e.completedAt === null) return null;
   const response = e.robotResponse as { messages?: string[]; data?: { callback_payload?: { detail_refus?: string } } } | null;
-  if (e.outcome === 'refused') return { title: 'PEC refusée', message: response?.data?.callback_payload?.detail_refus ?? 'La mutuelle a refusé la prise en charge.' };
+  if (e.outcome === 'refused')
+    return { title: 'PEC refusée', message: response?.data?.callback_payload?.detail_refus ?? 'La mutuelle a refusé la prise en charge.' };
   const billing = e.runKind === 'billing' || (e.callbackType ?? '').startsWith('billing');
   return shapeRobotError(response?.messages ?? [], billing ? 'billing' : 'dpec');
 }
@@ -87,7 +88,11 @@ export function presentExecution(e: ExecutionRow): WorkflowExecutionView & Row {
 export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Promise<void> {
   const [devices, executions] = await Promise.all([
     tx.select().from(appareils).where(eq(appareils.dossierId, dossierId)).orderBy(appareils.oreille, appareils.id),
-    tx.select().from(workflowExecutions).where(eq(workflowExecutions.dossierId, dossierId)).orderBy(desc(workflowExecutions.startedAt), desc(workflowExecutions.id)),
+    tx
+      .select()
+      .from(workflowExecutions)
+      .where(eq(workflowExecutions.dossierId, dossierId))
+      .orderBy(desc(workflowExecutions.startedAt), desc(workflowExecutions.id)),
   ]);
   item.appareils = devices.map((d) => ({
     '@type': 'Appareil',
@@ -107,7 +112,13 @@ export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Prom
   item.workflowExecutions = executions.map(presentExecution);
   const open = executions.find((e) => e.completedAt === null);
   item.runInProgress = open
-    ? { runId: open.runId, kind: open.runKind, step: open.callbackType, startedAt: open.startedAt.toISOString(), deadlineAt: open.deadlineAt?.toISOString() ?? null }
+    ? {
+        runId: open.runId,
+        kind: open.runKind,
+        step: open.callbackType,
+        startedAt: open.startedAt.toISOString(),
+        deadlineAt: open.deadlineAt?.toISOString() ?? null,
+      }
     : null;
 }
 

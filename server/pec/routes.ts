@@ -30,7 +30,12 @@ export const readAuditHook = fp(async (app: FastifyInstance) => {
     if (request.method !== 'GET' || reply.statusCode !== 200 || request.routeOptions.url !== '/api/pec_dossiers/:id' || !request.principal) return payload;
     const id = Number((request.params as { id: string }).id);
     const [row] = await app.ctx.db.select({ holdingId: pecDossiers.holdingId }).from(pecDossiers).where(eq(pecDossiers.id, id));
-    await recordAudit(app.ctx.db, request.principal, { action: 'pec_dossier.read', entity: 'pec_dossiers', entityId: id, holdingId: row?.holdingId ?? null }).catch(() => undefined);
+    await recordAudit(app.ctx.db, request.principal, {
+      action: 'pec_dossier.read',
+      entity: 'pec_dossiers',
+      entityId: id,
+      holdingId: row?.holdingId ?? null,
+    }).catch(() => undefined);
     return payload;
   });
 });
@@ -41,7 +46,9 @@ export async function pecRoutes(app: FastifyInstance) {
   const { db } = app.ctx;
   const repository = app.ctx.resources.get('pec_dossiers');
 
-  app.addContentTypeParser(['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel'], { parseAs: 'string' }, (_request, body, done) => done(null, String(body)));
+  app.addContentTypeParser(['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel'], { parseAs: 'string' }, (_request, body, done) =>
+    done(null, String(body)),
+  );
 
   // ---------- export ----------
 
@@ -59,7 +66,10 @@ export async function pecRoutes(app: FastifyInstance) {
     let items = await pageOf(1);
     const csv = stringify({ delimiter: ';', bom: true, record_delimiter: '\r\n', quoted_match: /[;"\r\n]/ });
     const filename = `demandes-pec-${parisToday()}.csv`;
-    reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).header('cache-control', 'no-store');
+    reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${filename}"`)
+      .header('cache-control', 'no-store');
 
     const write = (record: string[]) => (csv.write(record) ? Promise.resolve() : new Promise<void>((resolve) => csv.once('drain', () => resolve())));
     void (async () => {
@@ -72,7 +82,12 @@ export async function pecRoutes(app: FastifyInstance) {
           if (items.length < 500) break;
         }
         // A platform administrator's export spans every organisation: it is the platform's entry, not their organisation's.
-        await recordAudit(db, principal, { action: 'pec_dossier.export', entity: 'pec_dossiers', holdingId: isPlatformAdmin(principal) ? null : principal.holdingId, changes: { count: exported } });
+        await recordAudit(db, principal, {
+          action: 'pec_dossier.export',
+          entity: 'pec_dossiers',
+          holdingId: isPlatformAdmin(principal) ? null : principal.holdingId,
+          changes: { count: exported },
+        });
         csv.end();
       } catch (error) {
         request.log.error({ err: error }, 'export PEC interrompu');
@@ -97,11 +112,17 @@ export async function pecRoutes(app: FastifyInstance) {
     } catch (error) {
       // csv-parse explains in English; the user needs the line and what to check.
       const line = (error as { lines?: number }).lines;
-      throw new ValidationError([{ propertyPath: 'fichier', message: `Fichier CSV illisible${line ? ` à la ligne ${line}` : ''} : vérifiez les guillemets et le séparateur (point-virgule).` }]);
+      throw new ValidationError([
+        {
+          propertyPath: 'fichier',
+          message: `Fichier CSV illisible${line ? ` à la ligne ${line}` : ''} : vérifiez les guillemets et le séparateur (point-virgule).`,
+        },
+      ]);
     }
     const [header, ...data] = records;
     if (!header || data.length === 0) throw new ValidationError([{ propertyPath: 'fichier', message: 'Le fichier ne contient aucune ligne de données.' }]);
-    if (data.length > IMPORT_MAX_ROWS) throw new ValidationError([{ propertyPath: 'fichier', message: `Le fichier dépasse ${IMPORT_MAX_ROWS} lignes : découpez-le.` }]);
+    if (data.length > IMPORT_MAX_ROWS)
+      throw new ValidationError([{ propertyPath: 'fichier', message: `Le fichier dépasse ${IMPORT_MAX_ROWS} lignes : découpez-le.` }]);
 
     const columns = new Map<string, number>();
     header.record.forEach((h, index) => {
@@ -114,7 +135,9 @@ export async function pecRoutes(app: FastifyInstance) {
     }
 
     // Names people type, matched without case or accents: centres the user may use, every mutual and network.
-    const shopRows = await db.select({ id: shops.id, holdingId: shops.holdingId, name: shops.name, displayName: shops.displayName, codeClient: shops.codeClient }).from(shops);
+    const shopRows = await db
+      .select({ id: shops.id, holdingId: shops.holdingId, name: shops.name, displayName: shops.displayName, codeClient: shops.codeClient })
+      .from(shops);
     const shopsByKey = new Map<string, typeof shopRows>();
     for (const shop of shopRows.filter((s) => canUseShop(principal, s))) {
       for (const label of [shop.name, shop.displayName, shop.codeClient]) {
@@ -195,20 +218,30 @@ export async function pecRoutes(app: FastifyInstance) {
       const taken = await db
         .select({ holdingId: pecDossiers.holdingId, numero: pecDossiers.numeroDossier })
         .from(pecDossiers)
-        .where(inArray(pecDossiers.numeroDossier, wanted.map((b) => b.body.numeroDossier as string)));
+        .where(
+          inArray(
+            pecDossiers.numeroDossier,
+            wanted.map((b) => b.body.numeroDossier as string),
+          ),
+        );
       for (const b of wanted) {
-        if (taken.some((t) => t.holdingId === b.holdingId && t.numero === b.body.numeroDossier)) errors.push({ line: b.line, messages: [PEC_MESSAGES.numeroTaken] });
+        if (taken.some((t) => t.holdingId === b.holdingId && t.numero === b.body.numeroDossier))
+          errors.push({ line: b.line, messages: [PEC_MESSAGES.numeroTaken] });
       }
     }
 
     if (errors.length) {
       errors.sort((a, b) => a.line - b.line);
       const violations: Violation[] = errors.flatMap((e) => e.messages.map((message) => ({ propertyPath: `ligne ${e.line}`, message })));
-      throw new ApiError(422, `Import refusé : ${errors.length} ligne${errors.length > 1 ? 's' : ''} en erreur, aucune demande créée.\n${errors.map((e) => `Ligne ${e.line} : ${e.messages.join(' ; ')}`).join('\n')}`, {
-        '@type': 'ConstraintViolationList',
-        violations,
-        errors,
-      });
+      throw new ApiError(
+        422,
+        `Import refusé : ${errors.length} ligne${errors.length > 1 ? 's' : ''} en erreur, aucune demande créée.\n${errors.map((e) => `Ligne ${e.line} : ${e.messages.join(' ; ')}`).join('\n')}`,
+        {
+          '@type': 'ConstraintViolationList',
+          violations,
+          errors,
+        },
+      );
     }
 
     const ids = await db.transaction(async (tx) => {
@@ -236,8 +269,14 @@ export async function pecRoutes(app: FastifyInstance) {
 
     const [byStatus, [expiring], [failures], [approved], [billed]] = await Promise.all([
       db.select({ status: pecDossiers.status, n: count() }).from(pecDossiers).where(scope).groupBy(pecDossiers.status),
-      db.select({ n: count() }).from(pecDossiers).where(and(scope, expiringCondition(today))),
-      db.select({ n: count() }).from(pecDossiers).where(and(scope, robotFailedWithin(ROBOT_FAILURE_WINDOW_DAYS))),
+      db
+        .select({ n: count() })
+        .from(pecDossiers)
+        .where(and(scope, expiringCondition(today))),
+      db
+        .select({ n: count() })
+        .from(pecDossiers)
+        .where(and(scope, robotFailedWithin(ROBOT_FAILURE_WINDOW_DAYS))),
       db
         .select({ n: count(), total: money(pecDossiers.totalTtc), insurer: money(pecDossiers.partComplementaire) })
         .from(pecDossiers)

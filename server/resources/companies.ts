@@ -55,9 +55,13 @@ export const companiesResource: ResourceDeclaration = {
     // Its centres (and their users and files) stay in their organisation: a company with centres keeps its own.
     async beforeWrite({ tx }, _input, values, existing) {
       if (!existing || values.holdingId === undefined || values.holdingId === existing.holdingId) return;
-      const [row] = await tx.select({ n: count() }).from(shops).where(eq(shops.companyId, existing.id as number));
+      const [row] = await tx
+        .select({ n: count() })
+        .from(shops)
+        .where(eq(shops.companyId, existing.id as number));
       const n = Number(row?.n ?? 0);
-      if (n > 0) throw invalidField('holding', `Impossible de changer l'organisation : ${n} centre${n > 1 ? 's sont rattachés' : ' est rattaché'} à cette entreprise.`);
+      if (n > 0)
+        throw invalidField('holding', `Impossible de changer l'organisation : ${n} centre${n > 1 ? 's sont rattachés' : ' est rattaché'} à cette entreprise.`);
     },
   },
 };

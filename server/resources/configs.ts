@@ -25,7 +25,10 @@ export const configsResource: ResourceDeclaration = {
     isEditable: bool(configs.isEditable, { writable: false, label: 'Modifiable' }),
     category: text(configs.category, { writable: false, description: 'general, security, email, api, storage ou integrations', label: 'Catégorie' }),
     // What a new value must respect (min, max, integer, choices, url), so that the screen checks it as the server does.
-    rule: derived('object', (row) => SYSTEM_SETTINGS.find((s) => s.key === row.key)?.rule ?? null, { description: 'Contraintes de la valeur : min, max, integer, choices, url', label: 'Règle' }),
+    rule: derived('object', (row) => SYSTEM_SETTINGS.find((s) => s.key === row.key)?.rule ?? null, {
+      description: 'Contraintes de la valeur : min, max, integer, choices, url',
+      label: 'Règle',
+    }),
     updatedAt: timestamp(configs.updatedAt, 'Modifié le'),
   },
   schema: { create: configSchema, update: configSchema },

@@ -22,7 +22,11 @@ export const credentialsResource: ResourceDeclaration = {
     password: writeOnly('string', { secret: true, description: 'Chiffré ; laissé vide, il reste inchangé.', label: 'Mot de passe' }),
     loginPage: text(credentialSoftware.loginPage, { required: true, iri: 'url', label: 'Page de connexion' }),
     status: text(credentialSoftware.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
-    contextType: text(credentialSoftware.contextType, { description: 'general, mutual ou network', label: 'Contexte', choices: choicesOf(SOFTWARE_TYPE_LABELS, CONTEXT_TYPES) }),
+    contextType: text(credentialSoftware.contextType, {
+      description: 'general, mutual ou network',
+      label: 'Contexte',
+      choices: choicesOf(SOFTWARE_TYPE_LABELS, CONTEXT_TYPES),
+    }),
     contextName: text(credentialSoftware.contextName, { label: 'Nom du contexte' }),
     software: reference('software', credentialSoftware.softwareId, { required: true, embed: ['label', 'type'], label: 'Logiciel' }),
     holding: reference('holdings', credentialSoftware.holdingId, { writable: false, embed: ['name'], label: 'Organisation' }),
@@ -69,7 +73,13 @@ export const credentialsResource: ResourceDeclaration = {
     },
   }),
   search: [credentialSoftware.login, credentialSoftware.contextName, credentialSoftware.displayIdentifier],
-  filters: { status: credentialSoftware.status, software: credentialSoftware.softwareId, holding: credentialSoftware.holdingId, contextType: credentialSoftware.contextType, environment: credentialSoftware.environment },
+  filters: {
+    status: credentialSoftware.status,
+    software: credentialSoftware.softwareId,
+    holding: credentialSoftware.holdingId,
+    contextType: credentialSoftware.contextType,
+    environment: credentialSoftware.environment,
+  },
   rangeFilters: { createdAt: credentialSoftware.createdAt },
   order: { login: credentialSoftware.login, status: credentialSoftware.status, createdAt: credentialSoftware.createdAt, id: credentialSoftware.id },
   defaultOrder: ['id', 'asc'],
@@ -79,7 +89,10 @@ export const credentialsResource: ResourceDeclaration = {
     async beforeWrite({ app, tx }, input, values, existing) {
       // Centres use the credentials of their own organisation: a credential they use keeps its organisation.
       if (existing && values.holdingId !== undefined && values.holdingId !== existing.holdingId) {
-        const [row] = await tx.select({ n: count() }).from(shopCredentials).where(eq(shopCredentials.credentialId, existing.id as number));
+        const [row] = await tx
+          .select({ n: count() })
+          .from(shopCredentials)
+          .where(eq(shopCredentials.credentialId, existing.id as number));
         const n = Number(row?.n ?? 0);
         if (n > 0) throw invalidField('software', `Impossible de changer l'organisation : ${n} centre${n > 1 ? 's utilisent' : ' utilise'} cet identifiant.`);
       }

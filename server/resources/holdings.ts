@@ -24,7 +24,11 @@ export const holdingsResource: ResourceDeclaration = {
     phone: text(holdings.phone, { label: 'Téléphone' }),
     ...addressFields(holdings),
     status: text(holdings.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
-    fullAddress: computed('string', sql`concat_ws(', ', nullif(${holdings.street}, ''), nullif(concat_ws(' ', ${holdings.postalCode}, ${holdings.city}), ''), ${holdings.country})`, { label: 'Adresse complète' }),
+    fullAddress: computed(
+      'string',
+      sql`concat_ws(', ', nullif(${holdings.street}, ''), nullif(concat_ws(' ', ${holdings.postalCode}, ${holdings.city}), ''), ${holdings.country})`,
+      { label: 'Adresse complète' },
+    ),
     ...timestamps(holdings, true),
   },
   schema: { create: holdingSchema, update: holdingSchema },
@@ -52,11 +56,19 @@ export const holdingsResource: ResourceDeclaration = {
   deletion: {
     mode: 'hard',
     refuseWhileReferenced: [
-      { table: companies, column: companies.holdingId, message: stillAttached({ one: 'entreprise', many: 'entreprises', feminine: true }, 'à cette organisation') },
+      {
+        table: companies,
+        column: companies.holdingId,
+        message: stillAttached({ one: 'entreprise', many: 'entreprises', feminine: true }, 'à cette organisation'),
+      },
       { table: users, column: users.holdingId, message: stillAttached({ one: 'utilisateur', many: 'utilisateurs' }, 'à cette organisation') },
-      { table: software, column: software.holdingId, where: isNull(software.deletedAt), message: stillAttached({ one: 'logiciel', many: 'logiciels' }, 'à cette organisation') },
+      {
+        table: software,
+        column: software.holdingId,
+        where: isNull(software.deletedAt),
+        message: stillAttached({ one: 'logiciel', many: 'logiciels' }, 'à cette organisation'),
+      },
       { table: roles, column: roles.holdingId, message: stillAttached({ one: 'rôle', many: 'rôles' }, 'à cette organisation', 'propre') },
     ],
   },
 };
-

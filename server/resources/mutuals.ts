@@ -46,7 +46,13 @@ export const mutualsResource: ResourceDeclaration = {
   defaultOrder: ['name', 'asc'],
   deletion: {
     mode: 'hard',
-    refuseWhileReferenced: [{ table: pecDossiers, column: pecDossiers.mutualId, message: stillAttached({ one: 'demande de PEC', many: 'demandes de PEC', feminine: true }, 'à cette mutuelle') }],
+    refuseWhileReferenced: [
+      {
+        table: pecDossiers,
+        column: pecDossiers.mutualId,
+        message: stillAttached({ one: 'demande de PEC', many: 'demandes de PEC', feminine: true }, 'à cette mutuelle'),
+      },
+    ],
   },
   versioned: true,
 };

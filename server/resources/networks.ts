@@ -23,7 +23,11 @@ export const networksResource: ResourceDeclaration = {
     status: text(networks.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
     // The outer column is written qualified: Drizzle renders columns unqualified in a single-table select, and a bare
     // "id" inside the subquery would be the mutual's own.
-    activeMutualsCount: computed('integer', sql`(select count(*)::int from ${mutuals} where ${mutuals.networkId} = ${sql.identifier('networks')}.${sql.identifier('id')} and ${mutuals.status} = 'Active')`, { label: 'Mutuelles actives' }),
+    activeMutualsCount: computed(
+      'integer',
+      sql`(select count(*)::int from ${mutuals} where ${mutuals.networkId} = ${sql.identifier('networks')}.${sql.identifier('id')} and ${mutuals.status} = 'Active')`,
+      { label: 'Mutuelles actives' },
+    ),
     ...timestamps(networks),
   },
   schema: { create: networkSchema, update: networkSchema },
@@ -55,7 +59,11 @@ export const networksResource: ResourceDeclaration = {
     mode: 'hard',
     refuseWhileReferenced: [
       { table: mutuals, column: mutuals.networkId, message: stillAttached({ one: 'mutuelle', many: 'mutuelles', feminine: true }, 'à ce réseau') },
-      { table: pecDossiers, column: pecDossiers.networkId, message: stillAttached({ one: 'demande de PEC', many: 'demandes de PEC', feminine: true }, 'à ce réseau') },
+      {
+        table: pecDossiers,
+        column: pecDossiers.networkId,
+        message: stillAttached({ one: 'demande de PEC', many: 'demandes de PEC', feminine: true }, 'à ce réseau'),
+      },
     ],
   },
   hooks: {
@@ -70,7 +78,11 @@ export const networksResource: ResourceDeclaration = {
     },
     // Marking one network as default unmarks the others, in the same transaction.
     async afterWrite({ tx }, id, input) {
-      if (input.isDefault === true) await tx.update(networks).set({ isDefault: false }).where(and(ne(networks.id, id), eq(networks.isDefault, true)));
+      if (input.isDefault === true)
+        await tx
+          .update(networks)
+          .set({ isDefault: false })
+          .where(and(ne(networks.id, id), eq(networks.isDefault, true)));
     },
     // Deleting the default network would leave the PEC form without one: another is named first.
     beforeDelete(_context, existing) {

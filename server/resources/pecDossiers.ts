@@ -39,17 +39,36 @@ export const pecDossiersResource: ResourceDeclaration = {
   table: pecDossiers,
   idColumn: pecDossiers.id,
   fields: {
-    numeroDossier: text(pecDossiers.numeroDossier, { iri: 'name', description: 'Numéro lisible, unique dans l’organisation ; généré si absent (PEC-2026-000123)', label: 'ID Pecflow' }),
-    status: text(pecDossiers.status, { description: 'draft, processing, pending, approved, rejected, billed ou paid ; créée en draft, changée selon le cycle de vie', label: 'État' }),
+    numeroDossier: text(pecDossiers.numeroDossier, {
+      iri: 'name',
+      description: 'Numéro lisible, unique dans l’organisation ; généré si absent (PEC-2026-000123)',
+      label: 'ID Pecflow',
+    }),
+    status: text(pecDossiers.status, {
+      description: 'draft, processing, pending, approved, rejected, billed ou paid ; créée en draft, changée selon le cycle de vie',
+      label: 'État',
+    }),
     shop: reference('shops', pecDossiers.shopId, { required: true, description: 'Centre ({@id, id, name, displayName} en lecture)', label: 'Centre' }),
     network: reference('networks', pecDossiers.networkId, { description: 'Réseau (plateforme) ; celui de la mutuelle si absent', label: 'Réseau' }),
-    mutual: reference('mutuals', pecDossiers.mutualId, { required: true, description: 'Mutuelle ({@id, id, name, code, networkId, network {id, name}} en lecture)', label: 'Mutuelle' }),
-    numeroDossierAssure: text(pecDossiers.numeroDossierAssure, { required: true, description: 'Numéro du dossier patient dans le logiciel métier', label: 'N° dossier patient' }),
+    mutual: reference('mutuals', pecDossiers.mutualId, {
+      required: true,
+      description: 'Mutuelle ({@id, id, name, code, networkId, network {id, name}} en lecture)',
+      label: 'Mutuelle',
+    }),
+    numeroDossierAssure: text(pecDossiers.numeroDossierAssure, {
+      required: true,
+      description: 'Numéro du dossier patient dans le logiciel métier',
+      label: 'N° dossier patient',
+    }),
     numeroDevisAssure: text(pecDossiers.numeroDevisAssure, { required: true, description: 'Numéro du devis', label: 'N° devis' }),
     commentaire: text(pecDossiers.commentaire, { label: 'Commentaire' }),
     dateCreation: date(pecDossiers.dateCreation, { ...readOnly, description: 'Date de création du DPEC (robot)' }),
     totalTtc: decimal(pecDossiers.totalTtc, { description: 'Montant du devis TTC, en euros', label: 'Montant du devis' }),
-    externalId: text(pecDossiers.externalId, { ...readOnly, description: 'Identifiant du dossier pour le robot (id_pecflow), attribué au premier DPEC', label: 'Identifiant robot' }),
+    externalId: text(pecDossiers.externalId, {
+      ...readOnly,
+      description: 'Identifiant du dossier pour le robot (id_pecflow), attribué au premier DPEC',
+      label: 'Identifiant robot',
+    }),
     numDossierDpec: text(pecDossiers.numDossierDpec, { ...readOnly, label: 'N° dossier DPEC' }),
     numPec: text(pecDossiers.numPec, { ...readOnly, label: 'N° PEC' }),
     prixFraisReels: decimal(pecDossiers.prixFraisReels, readOnly),
@@ -66,7 +85,9 @@ export const pecDossiersResource: ResourceDeclaration = {
     detailRefus: text(pecDossiers.detailRefus, readOnly),
     appareils: derived('array', () => undefined, { description: 'Appareils par oreille (fiche seulement)' }),
     workflowExecutions: derived('array', () => undefined, { description: 'Exécutions du robot, les plus récentes d’abord (fiche seulement)' }),
-    runInProgress: derived('object', () => undefined, { description: 'Appel robot en cours {runId, kind, step, startedAt, deadlineAt} ou null (fiche seulement)' }),
+    runInProgress: derived('object', () => undefined, {
+      description: 'Appel robot en cours {runId, kind, step, startedAt, deadlineAt} ou null (fiche seulement)',
+    }),
     ...timestamps(pecDossiers, true),
   },
   schema: { create: pecDossierSchema, update: pecDossierSchema },
@@ -148,7 +169,8 @@ export const pecDossiersResource: ResourceDeclaration = {
       }
       const refused = transitionError(from, to);
       if (refused) throw invalidField('status', refused);
-      if (to === 'paid' && !can(principal, PAYMENT_PERMISSION)) throw invalidField('status', 'Enregistrer un paiement demande la permission « Enregistrer les paiements ».');
+      if (to === 'paid' && !can(principal, PAYMENT_PERMISSION))
+        throw invalidField('status', 'Enregistrer un paiement demande la permission « Enregistrer les paiements ».');
       if (to === 'billed') {
         values.statutFacturation = true;
         values.dateFacturationEffective = existing.dateFacturationEffective ?? parisToday();
@@ -158,7 +180,13 @@ export const pecDossiersResource: ResourceDeclaration = {
 
     async afterWrite({ tx }, id, _input, existing) {
       const [row] = await tx
-        .select({ id: pecDossiers.id, holdingId: pecDossiers.holdingId, shopId: pecDossiers.shopId, numeroDossier: pecDossiers.numeroDossier, status: pecDossiers.status })
+        .select({
+          id: pecDossiers.id,
+          holdingId: pecDossiers.holdingId,
+          shopId: pecDossiers.shopId,
+          numeroDossier: pecDossiers.numeroDossier,
+          status: pecDossiers.status,
+        })
         .from(pecDossiers)
         .where(eq(pecDossiers.id, id));
       if (row) await publish(tx, dossierEvent(existing ? 'dossier.updated' : 'dossier.created', row, row.status));

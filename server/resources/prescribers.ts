@@ -18,14 +18,23 @@ export const prescribersResource: ResourceDeclaration = {
   idColumn: prescribers.id,
   fields: {
     civility: text(prescribers.civility, { required: true, label: 'Civilité', choices: same(['M.', 'Mme', 'Dr', 'Pr']) }),
-    lastName: text(prescribers.lastName, { required: true, iri: 'name', label: 'Nom', constraints: { min: 2, message: 'Le nom doit contenir au moins 2 caractères' } }),
+    lastName: text(prescribers.lastName, {
+      required: true,
+      iri: 'name',
+      label: 'Nom',
+      constraints: { min: 2, message: 'Le nom doit contenir au moins 2 caractères' },
+    }),
     firstName: text(prescribers.firstName, { label: 'Prénom' }),
     specialty: text(prescribers.specialty, { required: true, label: 'Spécialité', choices: same(['ORL', 'Médecin généraliste', 'Ophtalmologiste', 'Autre']) }),
     rpps: text(prescribers.rpps, {
       required: true,
       label: 'RPPS',
       description: 'Répertoire partagé des professionnels de santé (11 chiffres)',
-      constraints: { pattern: '^\\d{11}$', message: 'RPPS doit contenir 11 chiffres', unique: 'Ce RPPS est déjà celui d’un autre prescripteur de votre organisation' },
+      constraints: {
+        pattern: '^\\d{11}$',
+        message: 'RPPS doit contenir 11 chiffres',
+        unique: 'Ce RPPS est déjà celui d’un autre prescripteur de votre organisation',
+      },
     }),
     city: text(prescribers.city, { label: 'Ville' }),
     phone: text(prescribers.phone, { label: 'Téléphone', constraints: { max: 50 } }),

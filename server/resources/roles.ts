@@ -21,7 +21,11 @@ export const rolesResource: ResourceDeclaration = {
     name: text(roles.name, { required: true, iri: 'name', label: 'Nom' }),
     description: text(roles.description, { label: 'Description' }),
     permissions: column('array', roles.permissions, { description: 'Clés de permission (catalogue : GET /api/permissions)', label: 'Permissions' }),
-    holding: reference('holdings', roles.holdingId, { embed: ['name'], description: 'Vide : rôle de la plateforme, commun à toutes les organisations', label: 'Organisation' }),
+    holding: reference('holdings', roles.holdingId, {
+      embed: ['name'],
+      description: 'Vide : rôle de la plateforme, commun à toutes les organisations',
+      label: 'Organisation',
+    }),
     // The holders the reader may see: a platform role is shared by every organisation, whose users the others must not
     // count. Outer column qualified (see networks.activeMutualsCount).
     usersCount: computed(

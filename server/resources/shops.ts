@@ -10,8 +10,7 @@ import { settingsPermissions } from '../../src/domain/resources';
 import { ADDRESS_FIELDS, addressFields } from './address';
 import { stillAttached } from './messages';
 
-const SHOP_MOVE_USERS = (n: number) =>
-  `Impossible de changer l'organisation du centre : ${n} utilisateur${n > 1 ? 's y sont affectés' : ' y est affecté'}.`;
+const SHOP_MOVE_USERS = (n: number) => `Impossible de changer l'organisation du centre : ${n} utilisateur${n > 1 ? 's y sont affectés' : ' y est affecté'}.`;
 const SHOP_MOVE_FILES = (n: number) =>
   `Impossible de changer l'organisation du centre : ${n} demande${n > 1 ? 's' : ''} de PEC ${n > 1 ? 'y sont rattachées' : 'y est rattachée'}.`;
 
@@ -41,7 +40,11 @@ export const shopsResource: ResourceDeclaration = {
       label: 'Spécialité',
       choices: SPECIALITES.map((id) => ({ id, name: id })),
     }),
-    credentials: references('credential_software', { table: shopCredentials, ownerColumn: shopCredentials.shopId, targetColumn: shopCredentials.credentialId }, { label: 'Identifiants' }),
+    credentials: references(
+      'credential_software',
+      { table: shopCredentials, ownerColumn: shopCredentials.shopId, targetColumn: shopCredentials.credentialId },
+      { label: 'Identifiants' },
+    ),
     ...timestamps(shops),
   },
   schema: { create: shopSchema, update: shopSchema },
@@ -87,7 +90,13 @@ export const shopsResource: ResourceDeclaration = {
   defaultOrder: ['name', 'asc'],
   deletion: {
     mode: 'hard',
-    refuseWhileReferenced: [{ table: pecDossiers, column: pecDossiers.shopId, message: stillAttached({ one: 'demande de PEC', many: 'demandes de PEC', feminine: true }, 'à ce centre') }],
+    refuseWhileReferenced: [
+      {
+        table: pecDossiers,
+        column: pecDossiers.shopId,
+        message: stillAttached({ one: 'demande de PEC', many: 'demandes de PEC', feminine: true }, 'à ce centre'),
+      },
+    ],
   },
   hooks: {
     async beforeWrite({ tx }, input, values, existing) {
@@ -106,7 +115,12 @@ export const shopsResource: ResourceDeclaration = {
 
       let ids = input.credentials as number[] | undefined;
       if (ids === undefined && moved) {
-        ids = (await tx.select({ id: shopCredentials.credentialId }).from(shopCredentials).where(eq(shopCredentials.shopId, existing!.id as number))).map((r) => r.id);
+        ids = (
+          await tx
+            .select({ id: shopCredentials.credentialId })
+            .from(shopCredentials)
+            .where(eq(shopCredentials.shopId, existing!.id as number))
+        ).map((r) => r.id);
       }
       if (!ids?.length) return;
       const rows = await tx

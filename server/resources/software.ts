@@ -17,13 +17,22 @@ export const softwareResource: ResourceDeclaration = {
   fields: {
     label: text(software.label, { required: true, iri: 'name', label: 'Libellé' }),
     description: text(software.description, { label: 'Description' }),
-    type: text(software.type, { required: true, description: 'general, mutual, network, medical ou billing', label: 'Type', choices: choicesOf(SOFTWARE_TYPE_LABELS) }),
+    type: text(software.type, {
+      required: true,
+      description: 'general, mutual, network, medical ou billing',
+      label: 'Type',
+      choices: choicesOf(SOFTWARE_TYPE_LABELS),
+    }),
     vendor: text(software.vendor, { description: 'Éditeur', label: 'Éditeur' }),
     version: text(software.version, { label: 'Version' }),
     apiUrl: text(software.apiUrl, { iri: 'url', label: "URL de l'API" }),
     documentationUrl: text(software.documentationUrl, { iri: 'url', label: 'URL de documentation' }),
     status: text(software.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
-    holding: reference('holdings', software.holdingId, { embed: ['name'], description: 'Organisation propriétaire (la vôtre par défaut)', label: 'Organisation' }),
+    holding: reference('holdings', software.holdingId, {
+      embed: ['name'],
+      description: 'Organisation propriétaire (la vôtre par défaut)',
+      label: 'Organisation',
+    }),
     ...timestamps(software),
   },
   schema: { create: softwareSchema, update: softwareSchema },
@@ -61,9 +70,13 @@ export const softwareResource: ResourceDeclaration = {
     // Its credentials are used by the centres of its organisation: a software with credentials keeps its organisation.
     async beforeWrite({ tx }, _input, values, existing) {
       if (!existing || values.holdingId === undefined || values.holdingId === existing.holdingId) return;
-      const [row] = await tx.select({ n: count() }).from(credentialSoftware).where(eq(credentialSoftware.softwareId, existing.id as number));
+      const [row] = await tx
+        .select({ n: count() })
+        .from(credentialSoftware)
+        .where(eq(credentialSoftware.softwareId, existing.id as number));
       const n = Number(row?.n ?? 0);
-      if (n > 0) throw invalidField('holding', `Impossible de changer l'organisation : ${n} identifiant${n > 1 ? 's sont rattachés' : ' est rattaché'} à ce logiciel.`);
+      if (n > 0)
+        throw invalidField('holding', `Impossible de changer l'organisation : ${n} identifiant${n > 1 ? 's sont rattachés' : ' est rattaché'} à ce logiciel.`);
     },
   },
 };

@@ -53,7 +53,15 @@ export const usersResource: ResourceDeclaration = {
   search: [users.firstName, users.lastName, users.email],
   filters: { status: users.status, holding: users.holdingId, email: users.email },
   rangeFilters: { createdAt: users.createdAt, lastLoginAt: users.lastLoginAt },
-  order: { lastName: users.lastName, firstName: users.firstName, email: users.email, status: users.status, createdAt: users.createdAt, lastLoginAt: users.lastLoginAt, id: users.id },
+  order: {
+    lastName: users.lastName,
+    firstName: users.firstName,
+    email: users.email,
+    status: users.status,
+    createdAt: users.createdAt,
+    lastLoginAt: users.lastLoginAt,
+    id: users.id,
+  },
   defaultOrder: ['lastName', 'asc'],
   deletion: { mode: 'hard' },
   hooks: {
@@ -75,7 +83,10 @@ export const usersResource: ResourceDeclaration = {
         (input.shops as number[] | undefined) ??
         (moved ? (await tx.select({ id: userShops.shopId }).from(userShops).where(eq(userShops.userId, userId))).map((r) => r.id) : undefined);
       if (shopIds?.length) {
-        const inOrganisation = await tx.select({ id: shops.id }).from(shops).where(and(inArray(shops.id, shopIds), holdingId ? eq(shops.holdingId, holdingId) : sql`false`));
+        const inOrganisation = await tx
+          .select({ id: shops.id })
+          .from(shops)
+          .where(and(inArray(shops.id, shopIds), holdingId ? eq(shops.holdingId, holdingId) : sql`false`));
         if (inOrganisation.length !== shopIds.length) throw invalidField('shops', "Les centres doivent appartenir à l'organisation de l'utilisateur.");
       }
 
@@ -85,13 +96,19 @@ export const usersResource: ResourceDeclaration = {
       }
       const roleIds = (input.roles as number[] | undefined) ?? (moved ? heldRoleIds : undefined);
       if (roleIds?.length) {
-        const granted = await tx.select({ id: roles.id, permissions: roles.permissions, holdingId: roles.holdingId }).from(roles).where(inArray(roles.id, roleIds));
+        const granted = await tx
+          .select({ id: roles.id, permissions: roles.permissions, holdingId: roles.holdingId })
+          .from(roles)
+          .where(inArray(roles.id, roleIds));
         if (granted.some((r) => r.holdingId !== null && r.holdingId !== holdingId)) {
           throw invalidField('roles', "Les rôles doivent être ceux de la plateforme ou de l'organisation de l'utilisateur.");
         }
         // Nobody hands out a right they do not hold themselves (roles the user already has may be kept).
         const added = granted.filter((r) => !heldRoleIds.includes(r.id));
-        const beyond = permissionsBeyond(principal.permissions, added.flatMap((r) => r.permissions));
+        const beyond = permissionsBeyond(
+          principal.permissions,
+          added.flatMap((r) => r.permissions),
+        );
         if (beyond.length) {
           throw invalidField('roles', `Vous ne pouvez pas attribuer des droits que vous n'avez pas : ${[...new Set(beyond)].join(', ')}.`);
         }
@@ -130,8 +147,17 @@ const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].so
  * Returns the ids of the roles the account holds.
  */
 async function assertWithinCallersRights(tx: DbOrTx, principal: Principal, userId: number): Promise<number[]> {
-  const held = await tx.select({ id: roles.id, permissions: roles.permissions }).from(userRoles).innerJoin(roles, eq(roles.id, userRoles.roleId)).where(eq(userRoles.userId, userId));
-  if (permissionsBeyond(principal.permissions, held.flatMap((r) => r.permissions)).length) {
+  const held = await tx
+    .select({ id: roles.id, permissions: roles.permissions })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(eq(userRoles.userId, userId));
+  if (
+    permissionsBeyond(
+      principal.permissions,
+      held.flatMap((r) => r.permissions),
+    ).length
+  ) {
     throw forbidden("Accès refusé : cet utilisateur a des droits que vous n'avez pas.");
   }
   return held.map((r) => r.id);

@@ -11,7 +11,15 @@ export async function centreCredentials(app: AppContext, shopId: number, db: DbO
     .from(shopCredentials)
     .innerJoin(credentialSoftware, eq(credentialSoftware.id, shopCredentials.credentialId))
     .innerJoin(software, eq(software.id, credentialSoftware.softwareId))
-    .where(and(eq(shopCredentials.shopId, shopId), eq(credentialSoftware.status, 'Active'), isNull(credentialSoftware.deletedAt), eq(software.status, 'Active'), isNull(software.deletedAt)));
+    .where(
+      and(
+        eq(shopCredentials.shopId, shopId),
+        eq(credentialSoftware.status, 'Active'),
+        isNull(credentialSoftware.deletedAt),
+        eq(software.status, 'Active'),
+        isNull(software.deletedAt),
+      ),
+    );
   const reveal = (value: string | null) => {
     if (!value) return null;
     try {
@@ -34,4 +42,5 @@ export const secretsOf = (credentials: { password: string | null; apiKey: string
   credentials.flatMap((c) => [c.password, c.apiKey, c.apiSecret]).filter((v): v is string => typeof v === 'string' && v.length > 0);
 
 /** Texts that hold none of the secrets: any that does is dropped whole. */
-export const withoutSecrets = (texts: readonly string[], secrets: readonly string[]) => texts.filter((text) => !secrets.some((secret) => text.includes(secret)));
+export const withoutSecrets = (texts: readonly string[], secrets: readonly string[]) =>
+  texts.filter((text) => !secrets.some((secret) => text.includes(secret)));

@@ -199,7 +199,9 @@ export class RobotDrivers {
     }
     // Only the protocol's error texts are kept, never the reply itself: it may echo the credentials just sent.
     const errors = keptRobotErrors(await readCapped(response, MAX_ERROR_REPLY_BYTES), secrets);
-    throw new Error(`${ROBOT_API_MARKER} ${response.status}: ${errors.length ? JSON.stringify({ errors: errors.map((message) => ({ message })) }) : 'le robot a refusé la demande sans message exploitable.'}`);
+    throw new Error(
+      `${ROBOT_API_MARKER} ${response.status}: ${errors.length ? JSON.stringify({ errors: errors.map((message) => ({ message })) }) : 'le robot a refusé la demande sans message exploitable.'}`,
+    );
   }
 
   /** Everything the robot needs for the run, decrypted credentials included. Only ever sent to the robot. */
@@ -237,7 +239,15 @@ export class RobotDrivers {
         date_billing: dossier.dateBilling,
         total_ttc: dossier.totalTtc,
       },
-      centre: { id: shop.id, nom: shop.name, nom_affiche: shop.displayName, siret: shop.siret, finess: shop.finess, rpps: shop.rpps, code_client: shop.codeClient },
+      centre: {
+        id: shop.id,
+        nom: shop.name,
+        nom_affiche: shop.displayName,
+        siret: shop.siret,
+        finess: shop.finess,
+        rpps: shop.rpps,
+        code_client: shop.codeClient,
+      },
       mutuelle: mutual ? { id: mutual.id, nom: mutual.name, code: mutual.code } : null,
       reseau: network ? { id: network.id, nom: network.name, code: network.code } : null,
       identifiants: credentials.map(({ credential, software: s, password, apiKey, apiSecret }) => ({

@@ -80,11 +80,18 @@ function fileScope(d: Pick<Dossier, 'id' | 'holdingId' | 'shopId'>) {
   return { holdingId: d.holdingId, shopId: d.shopId, dossierId: d.id };
 }
 
-export function dossierEvent(type: 'dossier.created' | 'dossier.updated' | 'dossier.deleted', d: Pick<Dossier, 'id' | 'holdingId' | 'shopId' | 'numeroDossier'>, status: string): PecEvent {
+export function dossierEvent(
+  type: 'dossier.created' | 'dossier.updated' | 'dossier.deleted',
+  d: Pick<Dossier, 'id' | 'holdingId' | 'shopId' | 'numeroDossier'>,
+  status: string,
+): PecEvent {
   return { type, ...fileScope(d), status, numeroDossier: d.numeroDossier };
 }
 
-function workflowEvent(d: Pick<Dossier, 'id' | 'holdingId' | 'shopId'>, e: Pick<Execution, 'id' | 'runId' | 'callbackType' | 'outcome' | 'success' | 'completedAt'>): PecEvent {
+function workflowEvent(
+  d: Pick<Dossier, 'id' | 'holdingId' | 'shopId'>,
+  e: Pick<Execution, 'id' | 'runId' | 'callbackType' | 'outcome' | 'success' | 'completedAt'>,
+): PecEvent {
   return {
     type: 'workflow.updated',
     ...fileScope(d),
@@ -135,7 +142,7 @@ function outcomeNotification(kind: RunKind | 'scraping', outcome: Outcome, d: Do
 }
 
 /** A refusal reason that held one of the centre's secrets is replaced by this. */
-const HIDDEN_REFUSAL = "Motif de refus masqué : il contenait un identifiant de connexion du centre.";
+const HIDDEN_REFUSAL = 'Motif de refus masqué : il contenait un identifiant de connexion du centre.';
 
 /** Why a result is refused while another run is open (409): it would settle the file and leave that run hanging. */
 const CALLBACK_CONFLICTS = {
@@ -161,7 +168,9 @@ function canonicalJson(value: unknown): string {
 /** What makes two results the same: the type, the run and the fields once validated (so "1 450,50" and 1450.5 agree). */
 function callbackKey(type: CallbackType, runId: number | null, input: ScrapingCallback | DpecCallback | BillingCallback): string {
   const { run_id: _run, ...fields } = input as Record<string, unknown>;
-  return createHash('sha256').update(`${type}\n${runId ?? '-'}\n${canonicalJson(fields)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${type}\n${runId ?? '-'}\n${canonicalJson(fields)}`)
+    .digest('hex');
 }
 
 export interface CallbackActor {
@@ -198,12 +207,17 @@ export class RobotRuns {
     let started: { externalId: string; runId: number; status: string };
     try {
       started = await this.db.transaction(async (tx) => {
-        const [d] = await tx.select().from(pecDossiers).where(and(eq(pecDossiers.id, id), pecReadScope(principal))).for('update');
+        const [d] = await tx
+          .select()
+          .from(pecDossiers)
+          .where(and(eq(pecDossiers.id, id), pecReadScope(principal)))
+          .for('update');
         if (!d) throw notFound(DOSSIER_NOT_FOUND);
 
         if (kind === 'dpec') {
           const missing = missingPrerequisites({ numeroDossierAssure: d.numeroDossierAssure, numeroDevisAssure: d.numeroDevisAssure, mutual: d.mutualId });
-          if (missing.length) throw prerequisitesError(missing.map((field) => ({ field, label: PREREQUISITE_LABELS[field], message: PREREQUISITE_MESSAGES[field] })));
+          if (missing.length)
+            throw prerequisitesError(missing.map((field) => ({ field, label: PREREQUISITE_LABELS[field], message: PREREQUISITE_MESSAGES[field] })));
         } else {
           const missing: { field: string; label: string; message: string }[] = [];
           if (!d.statutFacturation && !isDpecGranted(d)) missing.push({ field: 'dpec', label: 'DPEC accordé', message: BILLING_PREREQUISITE_MESSAGES.dpec });
@@ -212,7 +226,11 @@ export class RobotRuns {
           if (!d.statutFacturation && missing.length) throw prerequisitesError(missing);
         }
 
-        const [open] = await tx.select({ id: workflowExecutions.id }).from(workflowExecutions).where(and(eq(workflowExecutions.dossierId, id), isNull(workflowExecutions.completedAt))).limit(1);
+        const [open] = await tx
+          .select({ id: workflowExecutions.id })
+          .from(workflowExecutions)
+          .where(and(eq(workflowExecutions.dossierId, id), isNull(workflowExecutions.completedAt)))
+          .limit(1);
         if (open) throw conflict(RUN_IN_PROGRESS);
         if (kind === 'billing' && d.statutFacturation) throw conflict('Ce dossier est déjà facturé.');
         if (kind === 'dpec' && !DPEC_START_STATUSES.includes(d.status as PecStatus)) {
@@ -313,11 +331,18 @@ export class RobotRuns {
     const [d] = await tx.select().from(pecDossiers).where(eq(pecDossiers.externalId, input.id_pecflow)).for('update');
     if (!d || (actor.principal && !canSeeFile(actor.principal, d))) throw notFound(DOSSIER_NOT_FOUND);
 
-    const [open] = await tx.select().from(workflowExecutions).where(and(eq(workflowExecutions.dossierId, d.id), isNull(workflowExecutions.completedAt))).limit(1);
+    const [open] = await tx
+      .select()
+      .from(workflowExecutions)
+      .where(and(eq(workflowExecutions.dossierId, d.id), isNull(workflowExecutions.completedAt)))
+      .limit(1);
     // The run the result is for: the one it names, else the open one, else the file's latest (a late answer).
     let runId = input.run_id ?? open?.runId ?? null;
     if (runId === null) {
-      const [latest] = await tx.select({ runId: sql<number | null>`max(${workflowExecutions.runId})` }).from(workflowExecutions).where(eq(workflowExecutions.dossierId, d.id));
+      const [latest] = await tx
+        .select({ runId: sql<number | null>`max(${workflowExecutions.runId})` })
+        .from(workflowExecutions)
+        .where(eq(workflowExecutions.dossierId, d.id));
       runId = latest?.runId ?? null;
     }
     const dedupeKey = callbackKey(type, runId, input);
@@ -326,7 +351,10 @@ export class RobotRuns {
 
     // A result belongs to a run: while one is open, only a result of that run and of one of its steps is taken.
     if (input.run_id !== undefined) {
-      const [named] = await tx.select({ id: workflowExecutions.id }).from(workflowExecutions).where(and(eq(workflowExecutions.id, input.run_id), eq(workflowExecutions.runId, input.run_id), eq(workflowExecutions.dossierId, d.id)));
+      const [named] = await tx
+        .select({ id: workflowExecutions.id })
+        .from(workflowExecutions)
+        .where(and(eq(workflowExecutions.id, input.run_id), eq(workflowExecutions.runId, input.run_id), eq(workflowExecutions.dossierId, d.id)));
       if (!named) throw conflict(CALLBACK_CONFLICTS.unknownRun);
     }
     if (open && input.run_id !== undefined && input.run_id !== open.runId) throw conflict(CALLBACK_CONFLICTS.otherRun);
@@ -468,7 +496,10 @@ export class RobotRuns {
     }
 
     const updated = { ...d, ...changes, updatedAt: now } as Dossier;
-    await tx.update(pecDossiers).set({ ...changes, updatedAt: now }).where(eq(pecDossiers.id, d.id));
+    await tx
+      .update(pecDossiers)
+      .set({ ...changes, updatedAt: now })
+      .where(eq(pecDossiers.id, d.id));
 
     const events: PecEvent[] = [workflowEvent(d, execution), dossierEvent('dossier.updated', d, updated.status)];
     if (nextStep && inRun) {
@@ -519,7 +550,13 @@ export class RobotRuns {
     const [row] = await tx
       .select({ n: sql<number>`count(*)::int`, oldest: sql<string | null>`min(${workflowExecutions.completedAt})` })
       .from(workflowExecutions)
-      .where(and(eq(workflowExecutions.dossierId, dossierId), inArray(workflowExecutions.workflowName, Object.values(MANUAL_NAMES)), gte(workflowExecutions.completedAt, since)));
+      .where(
+        and(
+          eq(workflowExecutions.dossierId, dossierId),
+          inArray(workflowExecutions.workflowName, Object.values(MANUAL_NAMES)),
+          gte(workflowExecutions.completedAt, since),
+        ),
+      );
     if (Number(row?.n ?? 0) < MANUAL_RESULTS_LIMIT.max) return;
     const freeAt = new Date(row?.oldest ?? now).getTime() + MANUAL_RESULTS_LIMIT.windowMinutes * 60_000;
     const retryAfterSeconds = Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000));
@@ -591,7 +628,10 @@ export class RobotRuns {
   async timeout(runId: number): Promise<void> {
     const result = await this.closeRun(runId, [ROBOT_TIMEOUT_MESSAGE], 'timeout', { onlyIfOverdue: true });
     if (result === 'early') {
-      const [step] = await this.db.select({ deadlineAt: workflowExecutions.deadlineAt }).from(workflowExecutions).where(and(eq(workflowExecutions.runId, runId), isNull(workflowExecutions.completedAt)));
+      const [step] = await this.db
+        .select({ deadlineAt: workflowExecutions.deadlineAt })
+        .from(workflowExecutions)
+        .where(and(eq(workflowExecutions.runId, runId), isNull(workflowExecutions.completedAt)));
       if (step?.deadlineAt) await this.jobs.send(QUEUES.robotTimeout, { runId }, { startAfter: step.deadlineAt });
     }
   }
@@ -641,7 +681,10 @@ export class RobotRuns {
 
   /** Files of the organisation that are in a run right now (for the bench and the tests). */
   async openRunCount(): Promise<number> {
-    const [row] = await this.db.select({ n: sql<number>`count(*)::int` }).from(workflowExecutions).where(isNull(workflowExecutions.completedAt));
+    const [row] = await this.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(workflowExecutions)
+      .where(isNull(workflowExecutions.completedAt));
     return Number(row?.n ?? 0);
   }
 }
@@ -682,4 +725,3 @@ function scrapingDevices(input: ScrapingCallback) {
   }
   return rows;
 }
-

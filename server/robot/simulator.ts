@@ -21,7 +21,19 @@ export function simulatorOutcome(patientNumber: string | null | undefined): Simu
 }
 
 /** Pre-2019 LPP codes (classes A to D, maintenance): never produced. */
-export const OBSOLETE_LPP_CODES = new Set(['2335791', '2355084', '2369471', '2351548', '2340119', '2343856', '2357338', '2344100', '2346441', '2312927', '2340208']);
+export const OBSOLETE_LPP_CODES = new Set([
+  '2335791',
+  '2355084',
+  '2369471',
+  '2351548',
+  '2340119',
+  '2343856',
+  '2357338',
+  '2344100',
+  '2346441',
+  '2312927',
+  '2340208',
+]);
 
 export interface CatalogueDevice {
   fabricant: string;
@@ -162,7 +174,10 @@ export function simulatorCallback(type: CallbackType, file: SimulatedFile, runId
     return {
       ...base,
       success: true,
-      messages: [`Dossier patient retrouvé dans le logiciel métier`, `${devices.length} appareil${devices.length > 1 ? 's' : ''} récupéré${devices.length > 1 ? 's' : ''} sur le devis`],
+      messages: [
+        `Dossier patient retrouvé dans le logiciel métier`,
+        `${devices.length} appareil${devices.length > 1 ? 's' : ''} récupéré${devices.length > 1 ? 's' : ''} sur le devis`,
+      ],
       appareil: { offre_100_sante: devices[0]!.classe === 'I' ? 'oui' : 'non', droit: byEar.droite ?? null, gauche: byEar.gauche ?? null },
     };
   }
@@ -188,7 +203,13 @@ export function simulatorCallback(type: CallbackType, file: SimulatedFile, runId
       };
     }
     if (outcome === 'pending') {
-      return { ...base, success: true, num_dossier: numDossier, messages: ['Demande de prise en charge déposée', 'Réponse de la mutuelle en attente'], date_creation: today };
+      return {
+        ...base,
+        success: true,
+        num_dossier: numDossier,
+        messages: ['Demande de prise en charge déposée', 'Réponse de la mutuelle en attente'],
+        date_creation: today,
+      };
     }
     const amounts = amountsFor(devices);
     const numPec = `${(file.networkCode ?? 'PEC').slice(0, 12)}-${String(Math.floor(random() * 1e9)).padStart(9, '0')}`;

@@ -1,6 +1,22 @@
 // /debug-permissions: a diagnostic tool. Shows the raw permissions, simulates typical users and checks
 // common permissions with the same matcher the application and the server use.
-import { Alert, Box, Button, Card, CardContent, Chip, Stack, Table, TableBody, TableCell, TableHead, TableRow, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
 import { Title, useTranslate } from 'react-admin';
 import { hasPermission } from '../domain/permissions';
@@ -18,7 +34,16 @@ const MOCK_USERS: Record<MockUser, { permissions: string[]; expected: string[] }
   restricted: { permissions: ['pec.view'], expected: ['pec.view'] },
   legacy: {
     permissions: ['settings.*', 'pec.*'],
-    expected: ['pec.view', 'pec.create', 'settings.pec.create', 'settings.holdings.view', 'settings.users.view', 'settings.mutuelles.view', 'settings.system.view', 'settings.system.edit'],
+    expected: [
+      'pec.view',
+      'pec.create',
+      'settings.pec.create',
+      'settings.holdings.view',
+      'settings.users.view',
+      'settings.mutuelles.view',
+      'settings.system.view',
+      'settings.system.edit',
+    ],
   },
 };
 

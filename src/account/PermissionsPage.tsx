@@ -77,8 +77,7 @@ export default function PermissionsPage() {
                               <Box component="code" sx={{ overflowWrap: 'anywhere' }}>
                                 {detail.key}
                               </Box>
-                              {detail.groups.length > 0 &&
-                                ` · ${translate('pecflow.permissions.grantedBy')} ${detail.groups.map((g) => g.name).join(', ')}`}
+                              {detail.groups.length > 0 && ` · ${translate('pecflow.permissions.grantedBy')} ${detail.groups.map((g) => g.name).join(', ')}`}
                             </>
                           }
                         />

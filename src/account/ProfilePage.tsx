@@ -25,11 +25,18 @@ function NotificationSettings() {
   });
   const save = useMutation({
     mutationFn: (change: Partial<NotificationPreferences>) =>
-      apiFetch<{ preferences: NotificationPreferences }>(PREFERENCES_PATH, { method: 'PATCH', body: change, headers: { 'Content-Type': 'application/merge-patch+json' } }).then((answer) => answer.preferences),
+      apiFetch<{ preferences: NotificationPreferences }>(PREFERENCES_PATH, {
+        method: 'PATCH',
+        body: change,
+        headers: { 'Content-Type': 'application/merge-patch+json' },
+      }).then((answer) => answer.preferences),
     onSuccess: (preferences, change) => {
       queryClient.setQueryData(preferencesKey, preferences);
       const [kind, on] = Object.entries(change)[0] as [NotificationKind, boolean];
-      toast.success(translate('pecflow.profile.notifications.saved'), translate(`pecflow.profile.notifications.${on ? 'on' : 'off'}`, { kind: NOTIFICATION_KIND_LABELS[kind].label }));
+      toast.success(
+        translate('pecflow.profile.notifications.saved'),
+        translate(`pecflow.profile.notifications.${on ? 'on' : 'off'}`, { kind: NOTIFICATION_KIND_LABELS[kind].label }),
+      );
     },
     onError: (error) => toast.error(translate('pecflow.profile.notifications.error'), extractErrorMessage(error)),
   });

@@ -79,7 +79,8 @@ function InvalidSubmitToast({ reachedServerRef }: { reachedServerRef: RefObject<
   useEffect(() => {
     if (isSubmitting || submitCount === seen.current) return;
     seen.current = submitCount;
-    if (!reachedServerRef.current && Object.keys(errors).length > 0) toast.error(translate('pecflow.settings.toast.error'), translate('ra.message.invalid_form'));
+    if (!reachedServerRef.current && Object.keys(errors).length > 0)
+      toast.error(translate('pecflow.settings.toast.error'), translate('ra.message.invalid_form'));
     reachedServerRef.current = false;
   }, [submitCount, isSubmitting, errors, reachedServerRef, toast, translate]);
   return null;

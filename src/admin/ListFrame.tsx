@@ -151,41 +151,45 @@ function ListBody({
   return (
     <Box data-testid={testId}>
       {header ?? (
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} alignItems={{ sm: 'center' }} justifyContent="space-between" sx={{ mb: 2 }}>
-        <Box>
-          {title && (
-            <Typography variant="h6" component="h2" fontWeight={700}>
-              {title}
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} alignItems={{ sm: 'center' }} justifyContent="space-between" sx={{ mb: 2 }}>
+          <Box>
+            {title && (
+              <Typography variant="h6" component="h2" fontWeight={700}>
+                {title}
+              </Typography>
+            )}
+            <Typography variant="body2" color="text.secondary" data-testid="list-count">
+              {/* No count is claimed for a list that could not be read. */}
+              {loading || error ? '\u00a0' : countText(total)}
             </Typography>
-          )}
-          <Typography variant="body2" color="text.secondary" data-testid="list-count">
-            {/* No count is claimed for a list that could not be read. */}
-            {loading || error ? '\u00a0' : countText(total)}
-          </Typography>
-        </Box>
-        <Stack direction="row" spacing={1}>
-          <Button variant="outlined" startIcon={<RefreshIcon />} onClick={retry}>
-            {translate('pecflow.settings.list.refresh')}
-          </Button>
-          {createButton}
+          </Box>
+          <Stack direction="row" spacing={1}>
+            <Button variant="outlined" startIcon={<RefreshIcon />} onClick={retry}>
+              {translate('pecflow.settings.list.refresh')}
+            </Button>
+            {createButton}
+          </Stack>
         </Stack>
-      </Stack>
       )}
 
       {toolbar ?? (
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2 }} alignItems={{ md: 'center' }} flexWrap="wrap" useFlexGap>
-        <SearchField paginated={!!paginated} placeholder={searchPlaceholder} />
-        {filters && (
-          <Box sx={{ display: { xs: 'none', md: 'flex' }, gap: 1.5, flexWrap: 'wrap' }} data-testid="list-filters">
-            {filters}
-          </Box>
-        )}
-      </Stack>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2 }} alignItems={{ md: 'center' }} flexWrap="wrap" useFlexGap>
+          <SearchField paginated={!!paginated} placeholder={searchPlaceholder} />
+          {filters && (
+            <Box sx={{ display: { xs: 'none', md: 'flex' }, gap: 1.5, flexWrap: 'wrap' }} data-testid="list-filters">
+              {filters}
+            </Box>
+          )}
+        </Stack>
       )}
 
       {error ? (
         (errorState?.(error, retry) ?? (
-          <LoadError title={translate('pecflow.settings.list.errorTitle')} text={errorText?.(error) ?? translate('pecflow.settings.list.errorText')} onRetry={retry} />
+          <LoadError
+            title={translate('pecflow.settings.list.errorTitle')}
+            text={errorText?.(error) ?? translate('pecflow.settings.list.errorText')}
+            onRetry={retry}
+          />
         ))
       ) : loading ? (
         <SkeletonRows columns={Children.count(children)} selectable={!!bulkActions} />

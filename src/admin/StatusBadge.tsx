@@ -24,7 +24,10 @@ export function StatusBadge({ status, label, color = 'default', variant = 'outli
       data-testid="status-badge"
       data-status={status ?? ''}
       data-pulsing={pulsing ? 'true' : undefined}
-      sx={{ fontWeight: 600, ...(pulsing ? { animation: `${pulse} 1.6s ease-in-out infinite`, '@media (prefers-reduced-motion: reduce)': { animation: 'none' } } : {}) }}
+      sx={{
+        fontWeight: 600,
+        ...(pulsing ? { animation: `${pulse} 1.6s ease-in-out infinite`, '@media (prefers-reduced-motion: reduce)': { animation: 'none' } } : {}),
+      }}
     />
   );
 }

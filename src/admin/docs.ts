@@ -51,7 +51,8 @@ export function useSchemaAnalyzer() {
 export const isToOne = (field: Field) => !!field.reference && typeof field.reference === 'object' && field.maxCardinality === 1;
 export const isToMany = (field: Field) => !!field.reference && typeof field.reference === 'object' && field.maxCardinality !== 1;
 export const fieldOf = (schema: Resource | undefined, name: string) => schema?.fields?.find((f) => f.name === name);
-export const hasOperation = (schema: Resource | undefined, type: 'create' | 'edit' | 'delete') => !!schema?.operations?.some((operation) => operation.type === type);
+export const hasOperation = (schema: Resource | undefined, type: 'create' | 'edit' | 'delete') =>
+  !!schema?.operations?.some((operation) => operation.type === type);
 
 /** What the signed-in user may do on an entity: its declared keys (the server checks them again) and the API's operations. */
 export function useRights(entity: AdminEntity | undefined, schema: Resource | undefined) {

@@ -55,7 +55,13 @@ export function SelectFilter({ source, label, options, toFilter, fromFilter }: S
 /** The records of another collection, labelled by `optionText` (the mutuelles' network filter). */
 export function ReferenceFilter({ source, label, reference, optionText }: { source: string; label: string; reference: string; optionText: string }) {
   const { data = [] } = useGetList(reference, { pagination: { page: 1, perPage: 100 }, sort: { field: optionText, order: 'ASC' } });
-  return <SelectFilter source={source} label={label} options={data.map((record) => ({ value: String(record.id), label: String(record[optionText] ?? record.id) }))} />;
+  return (
+    <SelectFilter
+      source={source}
+      label={label}
+      options={data.map((record) => ({ value: String(record.id), label: String(record[optionText] ?? record.id) }))}
+    />
+  );
 }
 
 /** 'Du' and 'Au': {after, before} of one date field, typed and shown dd/mm/yyyy. */

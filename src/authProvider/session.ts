@@ -79,7 +79,8 @@ export function storeTokens(response: TokenResponse) {
 export function readAuthStore(): AuthStore {
   try {
     const parsed = JSON.parse(localStorage.getItem(AUTH_STORE_KEY) ?? 'null');
-    if (parsed && typeof parsed === 'object') return { user: parsed.user ?? null, permissions: parsed.permissions ?? [], isAuthenticated: !!parsed.isAuthenticated };
+    if (parsed && typeof parsed === 'object')
+      return { user: parsed.user ?? null, permissions: parsed.permissions ?? [], isAuthenticated: !!parsed.isAuthenticated };
   } catch {
     // a corrupt store is an empty one
   }
@@ -184,7 +185,10 @@ export function scheduleProactiveRefresh() {
   if (remaining === undefined || !getRefreshToken()) return;
   const delay = Math.max(0, (remaining - PROACTIVE_REFRESH_SECONDS) * 1000);
   // setTimeout overflows past ~24.8 days; tokens never live that long, but stay safe.
-  refreshTimer = setTimeout(() => {
-    refreshAccessToken().catch(() => undefined);
-  }, Math.min(delay, 2 ** 31 - 1));
+  refreshTimer = setTimeout(
+    () => {
+      refreshAccessToken().catch(() => undefined);
+    },
+    Math.min(delay, 2 ** 31 - 1),
+  );
 }

@@ -25,7 +25,10 @@ export interface AdminEntity {
   label: EntityLabel;
   settingsTab: (Required<Omit<SettingsTab, 'aliases'>> & { aliases: string[]; permission: string }) | null;
   permissions: ResourcePermissions;
-  list: (Required<Omit<ListHints, 'searchPlaceholder' | 'scopeToHolding'>> & Pick<ListHints, 'searchPlaceholder'> & { paginated: boolean; scopeToHolding: boolean }) | null;
+  list:
+    | (Required<Omit<ListHints, 'searchPlaceholder' | 'scopeToHolding'>> &
+        Pick<ListHints, 'searchPlaceholder'> & { paginated: boolean; scopeToHolding: boolean })
+    | null;
   form: (Omit<FormHints, 'openIn'> & { openIn: 'edit' | 'view' }) | null;
   fields: Record<string, AdminField>;
 }

@@ -177,18 +177,23 @@ export const pecMethods = {
     call(pecIri(id), { method: 'PATCH', body: data, headers: { 'Content-Type': 'application/merge-patch+json' } }),
 
   /** A robot result entered by hand (POST /api/callbacks/{type}). */
-  pecCallback: ({ type, data }: { type: CallbackType; data: Record<string, unknown> }) => call<CallbackSaved>(`/api/callbacks/${type}`, { method: 'POST', body: data }),
+  pecCallback: ({ type, data }: { type: CallbackType; data: Record<string, unknown> }) =>
+    call<CallbackSaved>(`/api/callbacks/${type}`, { method: 'POST', body: data }),
 
   pecStats: () => call<PecStats>('/api/pec_dossiers/stats'),
 
-  pecImport: ({ csv }: { csv: string }) => call<ImportResult>('/api/pec_dossiers/import', { method: 'POST', body: csv, headers: { 'Content-Type': 'text/csv; charset=utf-8' } }),
+  pecImport: ({ csv }: { csv: string }) =>
+    call<ImportResult>('/api/pec_dossiers/import', { method: 'POST', body: csv, headers: { 'Content-Type': 'text/csv; charset=utf-8' } }),
 
   /** Downloads the CSV of the list's filters and order; resolves with the file name. */
   async pecExport({ filter, sort }: { filter: Record<string, unknown>; sort?: SortPayload }): Promise<string> {
     const query = listQueryString(filter, sort);
     let response: Response;
     try {
-      response = await authFetch(`/api/pec_dossiers/export${query ? `?${query}` : ''}`, { headers: { Accept: 'text/csv' }, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+      response = await authFetch(`/api/pec_dossiers/export${query ? `?${query}` : ''}`, {
+        headers: { Accept: 'text/csv' },
+        signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+      });
     } catch (error) {
       throw isTimeout(error) ? new RequestTimeoutError(HTTP_TIMEOUT_MS) : error;
     }

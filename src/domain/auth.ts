@@ -2,11 +2,7 @@
 import { z } from 'zod';
 
 export const loginSchema = z.object({
-  email: z
-    .string({ error: "L'email est obligatoire" })
-    .trim()
-    .min(1, "L'email est obligatoire")
-    .pipe(z.email("Format d'email invalide")),
+  email: z.string({ error: "L'email est obligatoire" }).trim().min(1, "L'email est obligatoire").pipe(z.email("Format d'email invalide")),
   password: z.string({ error: 'Le mot de passe doit contenir au moins 6 caractères' }).min(6, 'Le mot de passe doit contenir au moins 6 caractères'),
 });
 
@@ -20,8 +16,7 @@ export const AUTH_MESSAGES = {
   invalidCredentials: 'Identifiants invalides.',
   accountInactive: 'Compte désactivé',
   accountLocked: 'Compte bloqué',
-  tooManyAttempts: (minutes: number) =>
-    `Trop de tentatives de connexion. Réessayez dans ${minutes} minute${minutes > 1 ? 's' : ''}.`,
+  tooManyAttempts: (minutes: number) => `Trop de tentatives de connexion. Réessayez dans ${minutes} minute${minutes > 1 ? 's' : ''}.`,
   missingToken: 'Authentification requise : jeton absent ou invalide.',
   invalidRefreshToken: 'Session expirée ou révoquée. Veuillez vous reconnecter.',
   sessionExpiredTitle: 'Session expirée',

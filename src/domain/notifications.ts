@@ -12,7 +12,8 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, { label: string;
   expiry: { label: 'PEC bientôt périmée', description: "L'accord expire dans moins de 15 jours et le dossier n'est pas facturé." },
 };
 
-export const isNotificationKind = (value: unknown): value is NotificationKind => typeof value === 'string' && (NOTIFICATION_KINDS as readonly string[]).includes(value);
+export const isNotificationKind = (value: unknown): value is NotificationKind =>
+  typeof value === 'string' && (NOTIFICATION_KINDS as readonly string[]).includes(value);
 
 /** A user's choice: for each kind, whether they receive it. */
 export type NotificationPreferences = Record<NotificationKind, boolean>;

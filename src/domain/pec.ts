@@ -51,7 +51,9 @@ export function transitionError(from: string, to: string): string | undefined {
   if (from === 'processing') return "Changement d'état impossible : un appel robot est en cours sur ce dossier.";
   const allowed = MANUAL_TRANSITIONS[from];
   if (allowed.includes(to)) return undefined;
-  const choices = allowed.length ? `Depuis « ${PEC_STATUS_LABELS[from]} », seul${allowed.length > 1 ? 's' : ''} ${allowed.map((s) => `« ${PEC_STATUS_LABELS[s]} »`).join(' ou ')} ${allowed.length > 1 ? 'sont possibles' : 'est possible'}.` : `« ${PEC_STATUS_LABELS[from]} » est un état final.`;
+  const choices = allowed.length
+    ? `Depuis « ${PEC_STATUS_LABELS[from]} », seul${allowed.length > 1 ? 's' : ''} ${allowed.map((s) => `« ${PEC_STATUS_LABELS[s]} »`).join(' ou ')} ${allowed.length > 1 ? 'sont possibles' : 'est possible'}.`
+    : `« ${PEC_STATUS_LABELS[from]} » est un état final.`;
   return `Changement d'état impossible : de « ${PEC_STATUS_LABELS[from]} » vers « ${PEC_STATUS_LABELS[to]} ». ${choices}`;
 }
 
@@ -242,11 +244,13 @@ export const pecBillingSchema = z.object({
 
 /** Networks whose creation form shows the contract-number notice (spec section 2). */
 export function needsContractNumberNotice(networkName: string | null | undefined): boolean {
-  const name = (networkName ?? '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  const name = (networkName ?? '')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
   return name.includes('itelis') || name.includes('santeclair');
 }
-export const CONTRACT_NUMBER_NOTICE =
-  "Pour ce réseau, le numéro de contrat de l'assuré est demandé : vérifiez-le dans le dossier patient.";
+export const CONTRACT_NUMBER_NOTICE = "Pour ce réseau, le numéro de contrat de l'assuré est demandé : vérifiez-le dans le dossier patient.";
 
 // ---------- robot callbacks (spec section 7, "Manual callbacks") ----------
 
@@ -266,9 +270,7 @@ const yesNo = z
   .union([z.boolean(), z.enum(['oui', 'non', 'true', 'false', 'Oui', 'Non', 'OUI', 'NON', '1', '0', ''])], { error: 'Valeur oui/non attendue' })
   .transform((v) => (typeof v === 'boolean' ? v : v === '' ? undefined : ['oui', 'true', '1'].includes(v.toLowerCase())));
 
-const booleanInput = z
-  .union([z.boolean(), z.enum(['true', 'false'])], { error: CALLBACK_MESSAGES.success })
-  .transform((v) => v === true || v === 'true');
+const booleanInput = z.union([z.boolean(), z.enum(['true', 'false'])], { error: CALLBACK_MESSAGES.success }).transform((v) => v === true || v === 'true');
 
 const messagesInput = z
   .union([z.array(z.string().max(2000, 'Message trop long (2000 caractères au plus)')).max(50, 'Au plus 50 messages'), z.string().max(20_000)])
@@ -289,12 +291,30 @@ export const deviceInputSchema = z.object({
   modele: optionalText(),
   total_ttc: priceField().optional(),
   code_lpp: z
-    .preprocess((v) => (v === '' || v === null ? undefined : typeof v === 'number' ? String(v) : v), z.string({ error: CALLBACK_MESSAGES.lpp }).trim().regex(/^\d{7}$/, CALLBACK_MESSAGES.lpp).optional())
+    .preprocess(
+      (v) => (v === '' || v === null ? undefined : typeof v === 'number' ? String(v) : v),
+      z
+        .string({ error: CALLBACK_MESSAGES.lpp })
+        .trim()
+        .regex(/^\d{7}$/, CALLBACK_MESSAGES.lpp)
+        .optional(),
+    )
     .transform((v) => v ?? null),
   premier_appareillage: yesNo.optional(),
   forme: optionalText(100),
   classe: z
-    .preprocess((v) => (v === '' || v === null ? undefined : typeof v === 'string' ? v.trim().toUpperCase().replace(/^CLASSE\s*/, '') : v), z.enum(['I', 'II'], { error: 'Classe I ou II attendue' }).optional())
+    .preprocess(
+      (v) =>
+        v === '' || v === null
+          ? undefined
+          : typeof v === 'string'
+            ? v
+                .trim()
+                .toUpperCase()
+                .replace(/^CLASSE\s*/, '')
+            : v,
+      z.enum(['I', 'II'], { error: 'Classe I ou II attendue' }).optional(),
+    )
     .transform((v) => v ?? null),
 });
 
@@ -467,7 +487,10 @@ export function firstRobotApiError(text: string): string {
       // not JSON: the text itself
     }
   }
-  const plain = rest.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const plain = rest
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const firstLine = plain.split(/(?<=[.!?])\s/)[0] ?? plain;
   return (firstLine || 'Le robot a refusé la demande').slice(0, 300);
 }

@@ -60,22 +60,75 @@ export const ADMIN_PERMISSION: PermissionDefinition = {
  * GET /api/permissions is ADMIN_PERMISSION, the entity entries derived from the declarations, then these.
  */
 export const OTHER_PERMISSIONS: PermissionDefinition[] = [
-  { key: 'settings.system.view', label: 'Voir les paramètres système', module: 'system', level: 'view', description: 'Afficher les paramètres de la plateforme.' },
-  { key: 'settings.system.edit', label: 'Modifier les paramètres système', module: 'system', level: 'edit', description: 'Changer les paramètres modifiables de la plateforme.' },
-  { key: 'pec.view', label: 'Voir les demandes de PEC', module: 'patient', level: 'view', description: 'Consulter les demandes de prise en charge des centres accessibles.' },
+  {
+    key: 'settings.system.view',
+    label: 'Voir les paramètres système',
+    module: 'system',
+    level: 'view',
+    description: 'Afficher les paramètres de la plateforme.',
+  },
+  {
+    key: 'settings.system.edit',
+    label: 'Modifier les paramètres système',
+    module: 'system',
+    level: 'edit',
+    description: 'Changer les paramètres modifiables de la plateforme.',
+  },
+  {
+    key: 'pec.view',
+    label: 'Voir les demandes de PEC',
+    module: 'patient',
+    level: 'view',
+    description: 'Consulter les demandes de prise en charge des centres accessibles.',
+  },
   { key: 'settings.pec.create', label: 'Créer des demandes de PEC', module: 'patient', level: 'create', description: 'Bouton « Nouvelle Demande de PEC ».' },
-  { key: 'pec.edit', label: 'Modifier les demandes de PEC', module: 'patient', level: 'edit', description: 'Modifier une demande, changer son état à la main.' },
-  { key: 'delete.pec', label: 'Supprimer des demandes de PEC', module: 'patient', level: 'delete', description: 'Supprimer définitivement une demande de PEC.' },
-  { key: 'pec.create', label: 'Lancer le DPEC et la facturation', module: 'workflow', level: 'create', description: 'Déclencher le robot (DPEC, facturation) et saisir ses résultats à la main.' },
+  {
+    key: 'pec.edit',
+    label: 'Modifier les demandes de PEC',
+    module: 'patient',
+    level: 'edit',
+    description: 'Modifier une demande, changer son état à la main.',
+  },
+  {
+    key: 'delete.pec',
+    label: 'Supprimer des demandes de PEC',
+    module: 'patient',
+    level: 'delete',
+    description: 'Supprimer définitivement une demande de PEC.',
+  },
+  {
+    key: 'pec.create',
+    label: 'Lancer le DPEC et la facturation',
+    module: 'workflow',
+    level: 'create',
+    description: 'Déclencher le robot (DPEC, facturation) et saisir ses résultats à la main.',
+  },
   { key: 'pec.billing', label: 'Enregistrer les paiements', module: 'billing', level: 'edit', description: 'Marquer une demande facturée comme payée.' },
   { key: 'export.pec', label: 'Exporter les demandes de PEC', module: 'report', level: 'view', description: 'Télécharger la liste filtrée au format CSV.' },
-  { key: 'import.pec', label: 'Importer des demandes de PEC', module: 'report', level: 'create', description: 'Créer des brouillons à partir d’un fichier CSV.' },
+  {
+    key: 'import.pec',
+    label: 'Importer des demandes de PEC',
+    module: 'report',
+    level: 'create',
+    description: 'Créer des brouillons à partir d’un fichier CSV.',
+  },
   { key: 'audit.view', label: "Voir le journal d'audit", module: 'audit', level: 'view', description: 'Consulter qui a lu et modifié quoi, et quand.' },
 ];
 
 /** The keys of the resources that are no settings entity (PEC files, system settings, audit trail). */
-export const PEC_PERMISSIONS: ResourcePermissions = { view: 'pec.view', create: 'settings.pec.create', update: 'pec.edit', delete: 'delete.pec', export: 'export.pec' };
-export const SYSTEM_SETTINGS_PERMISSIONS: ResourcePermissions = { view: 'settings.system.view', create: 'settings.system.edit', update: 'settings.system.edit', delete: 'settings.system.edit' };
+export const PEC_PERMISSIONS: ResourcePermissions = {
+  view: 'pec.view',
+  create: 'settings.pec.create',
+  update: 'pec.edit',
+  delete: 'delete.pec',
+  export: 'export.pec',
+};
+export const SYSTEM_SETTINGS_PERMISSIONS: ResourcePermissions = {
+  view: 'settings.system.view',
+  create: 'settings.system.edit',
+  update: 'settings.system.edit',
+  delete: 'settings.system.edit',
+};
 export const AUDIT_PERMISSIONS: ResourcePermissions = { view: 'audit.view', create: 'admin.*', update: 'admin.*', delete: 'admin.*' };
 
 /** True when `granted` (a key or a wildcard such as `settings.*`) covers `required`. */
@@ -90,11 +143,9 @@ export function hasPermission(held: readonly string[], required: string): boolea
   return held.some((granted) => grants(granted, required));
 }
 
-export const hasAnyPermission = (held: readonly string[], required: readonly string[]) =>
-  required.some((r) => hasPermission(held, r));
+export const hasAnyPermission = (held: readonly string[], required: readonly string[]) => required.some((r) => hasPermission(held, r));
 
-export const hasAllPermissions = (held: readonly string[], required: readonly string[]) =>
-  required.every((r) => hasPermission(held, r));
+export const hasAllPermissions = (held: readonly string[], required: readonly string[]) => required.every((r) => hasPermission(held, r));
 
 /** The catalogue entries a set of held keys grants (what "Mes permissions" lists). */
 export function grantedDefinitions(held: readonly string[], catalogue: readonly PermissionDefinition[]): PermissionDefinition[] {
@@ -117,9 +168,4 @@ export function permissionsBeyond(held: readonly string[], wanted: readonly stri
 }
 
 /** The sidebar's "Paramètres" entry (spec section 2, Sidebar). */
-export const SETTINGS_ENTRY_PERMISSIONS = [
-  'settings.holdings.view',
-  'settings.users.view',
-  'settings.mutuelles.view',
-  'settings.system.view',
-];
+export const SETTINGS_ENTRY_PERMISSIONS = ['settings.holdings.view', 'settings.users.view', 'settings.mutuelles.view', 'settings.system.view'];

@@ -15,7 +15,7 @@ export const SEEDED_ROLES = {
   organisationAdmin: {
     name: "Administrateur d'organisation",
     description:
-      "Gère son organisation : entreprises, centres, utilisateurs, logiciels et identifiants ; consulte mutuelles, réseaux et paramètres ; tous les droits sur les PEC.",
+      'Gère son organisation : entreprises, centres, utilisateurs, logiciels et identifiants ; consulte mutuelles, réseaux et paramètres ; tous les droits sur les PEC.',
     permissions: [
       'settings.holdings.view',
       'settings.holdings.update',

@@ -211,9 +211,12 @@ export const roleSchemaFor = (catalogue?: readonly PermissionDefinition[]) =>
     name: requiredText(2, 'Le nom du rôle est requis (min. 2 caractères)', 100),
     description: optionalText(LONG_TEXT_MAX),
     permissions: z
-      .array(z.string({ error: 'Permission inconnue' }).refine((key) => !catalogue || isKnownPermission(key, catalogue), 'Permission inconnue'), {
-        error: 'Liste de permissions attendue',
-      })
+      .array(
+        z.string({ error: 'Permission inconnue' }).refine((key) => !catalogue || isKnownPermission(key, catalogue), 'Permission inconnue'),
+        {
+          error: 'Liste de permissions attendue',
+        },
+      )
       .max(200, 'Trop de permissions')
       .default([]),
     holding: optionalReference('holdings', 'Organisation requise'),

@@ -15,13 +15,14 @@ export const requiredText = (min: number, message: string, max = TEXT_MAX, maxMe
 
 /** An optional text: trimmed; empty becomes null. */
 export const optionalText = (max = TEXT_MAX, maxMessage = tooLong(max)) =>
-  z.preprocess(
-    emptyToUndefined,
-    z.string({ error: 'Texte attendu' }).trim().max(max, maxMessage).optional(),
-  ).transform((v) => (v === undefined || v === '' ? null : v));
+  z
+    .preprocess(emptyToUndefined, z.string({ error: 'Texte attendu' }).trim().max(max, maxMessage).optional())
+    .transform((v) => (v === undefined || v === '' ? null : v));
 
 export const optionalEmail = (message = 'Email invalide') =>
-  z.preprocess(emptyToUndefined, z.string({ error: message }).trim().max(TEXT_MAX, tooLong(TEXT_MAX)).pipe(z.email(message)).optional()).transform((v) => v ?? null);
+  z
+    .preprocess(emptyToUndefined, z.string({ error: message }).trim().max(TEXT_MAX, tooLong(TEXT_MAX)).pipe(z.email(message)).optional())
+    .transform((v) => v ?? null);
 
 export const requiredEmail = (message = 'Email invalide') =>
   z.string({ error: message }).trim().toLowerCase().max(TEXT_MAX, tooLong(TEXT_MAX)).pipe(z.email(message));
@@ -30,7 +31,9 @@ export const requiredEmail = (message = 'Email invalide') =>
 export const httpUrl = (message: string) => z.url({ protocol: /^https?$/, error: message });
 
 export const optionalUrl = (message: string) =>
-  z.preprocess(emptyToUndefined, z.string({ error: message }).trim().max(TEXT_MAX, tooLong(TEXT_MAX)).pipe(httpUrl(message)).optional()).transform((v) => v ?? null);
+  z
+    .preprocess(emptyToUndefined, z.string({ error: message }).trim().max(TEXT_MAX, tooLong(TEXT_MAX)).pipe(httpUrl(message)).optional())
+    .transform((v) => v ?? null);
 
 export const ENTITY_STATUSES = ['Active', 'Inactive'] as const;
 export const USER_STATUSES = ['Active', 'Inactive', 'Locked'] as const;
@@ -53,15 +56,18 @@ export const reference = (collection: string, message: string) =>
 
 /** An optional to-one reference: empty or null means none. */
 export const optionalReference = (collection: string, message: string) =>
-  z.unknown().optional().transform((value, ctx) => {
-    if (value === undefined || value === null || value === '') return null;
-    const id = idFromReference(value, collection);
-    if (id === undefined) {
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    }
-    return id;
-  });
+  z
+    .unknown()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === null || value === '') return null;
+      const id = idFromReference(value, collection);
+      if (id === undefined) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return id;
+    });
 
 /** A to-many reference: a list of IRIs or ids, without duplicates. */
 export const referenceList = (collection: string, message: string) =>

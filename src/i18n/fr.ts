@@ -20,8 +20,7 @@ export const fr = {
       forgotPassword: 'Mot de passe oublié ?',
       help: "Besoin d'aide ? Contactez votre administrateur système",
       errorTitle: 'Erreur de connexion',
-      gdpr:
-        'Protection des données (RGPD) : Pecflow traite des données de santé de vos patients uniquement pour la gestion des prises en charge. Les accès sont tracés. Pour exercer vos droits, contactez le délégué à la protection des données de votre organisation.',
+      gdpr: 'Protection des données (RGPD) : Pecflow traite des données de santé de vos patients uniquement pour la gestion des prises en charge. Les accès sont tracés. Pour exercer vos droits, contactez le délégué à la protection des données de votre organisation.',
     },
     menu: {
       dashboard: 'Tableau de bord',
@@ -111,8 +110,8 @@ export const fr = {
       billed: { title: 'Demandes facturées ce mois-ci' },
       expiring: {
         title: 'À facturer avant péremption',
-        caption: "Accords qui expirent dans les %{days} prochains jours et ne sont pas facturés",
-        until: "expire le %{date}",
+        caption: 'Accords qui expirent dans les %{days} prochains jours et ne sont pas facturés',
+        until: 'expire le %{date}',
       },
       failures: {
         title: 'Échecs du robot',
@@ -201,8 +200,7 @@ export const fr = {
       },
       import: {
         title: 'Importer des demandes de PEC',
-        help:
-          'Fichier CSV (séparateur point-virgule ou virgule, première ligne d’en-têtes). Colonnes obligatoires : Centre, Mutuelle, N° dossier patient, N° devis ; facultatives : N° dossier, Réseau, Montant du devis TTC, Commentaire. Les demandes sont créées en brouillon ; si une ligne est en erreur, aucune n’est créée.',
+        help: 'Fichier CSV (séparateur point-virgule ou virgule, première ligne d’en-têtes). Colonnes obligatoires : Centre, Mutuelle, N° dossier patient, N° devis ; facultatives : N° dossier, Réseau, Montant du devis TTC, Commentaire. Les demandes sont créées en brouillon ; si une ligne est en erreur, aucune n’est créée.',
         choose: 'Choisir un fichier CSV',
         sending: 'Import en cours...',
         done: 'Import terminé',
@@ -283,7 +281,7 @@ export const fr = {
         yes: 'Oui',
         no: 'Non',
         agreement: 'Prise en charge',
-        noAgreement: "Pas encore de réponse de la mutuelle",
+        noAgreement: 'Pas encore de réponse de la mutuelle',
         numPec: 'N° PEC',
         numDossierDpec: 'N° dossier DPEC',
         dateCreation: 'Date du DPEC',

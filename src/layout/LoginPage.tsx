@@ -77,10 +77,7 @@ export function LoginPage() {
   };
 
   return (
-    <Box
-      component="main"
-      sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2, bgcolor: 'background.default' }}
-    >
+    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2, bgcolor: 'background.default' }}>
       <Card sx={{ width: '100%', maxWidth: 440 }} elevation={6}>
         <CardContent sx={{ p: { xs: 3, sm: 4 } }}>
           <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', mb: 3 }}>
@@ -146,11 +143,7 @@ export function LoginPage() {
             <Button type="submit" variant="contained" size="large" disabled={submitting} fullWidth>
               {translate(submitting ? 'pecflow.login.submitting' : 'pecflow.login.submit')}
             </Button>
-            <Button
-              variant="text"
-              size="small"
-              onClick={() => console.info('Mot de passe oublié : à traiter par l’administrateur système.')}
-            >
+            <Button variant="text" size="small" onClick={() => console.info('Mot de passe oublié : à traiter par l’administrateur système.')}>
               {translate('pecflow.login.forgotPassword')}
             </Button>
           </Box>

@@ -66,11 +66,7 @@ export function NotificationBell() {
         )}
         {items.map((item) => (
           <MenuItem key={item.id} onClick={() => open(item)} sx={{ whiteSpace: 'normal', alignItems: 'flex-start' }}>
-            <ListItemText
-              primary={item.title}
-              secondary={item.description ?? undefined}
-              slotProps={{ primary: { fontWeight: item.read ? 400 : 700 } }}
-            />
+            <ListItemText primary={item.title} secondary={item.description ?? undefined} slotProps={{ primary: { fontWeight: item.read ? 400 : 700 } }} />
           </MenuItem>
         ))}
       </Menu>

@@ -89,7 +89,15 @@ function Toast({ toast, onClose }: { toast: NotificationPayload; onClose: () => 
         onMouseEnter={() => setHovered(true)}
         onMouseLeave={() => setHovered(false)}
         role={type === 'error' ? 'alert' : 'status'}
-        sx={{ pointerEvents: 'auto', cursor: 'pointer', width: { xs: '100%', sm: 'auto' }, minWidth: { sm: 300 }, maxWidth: 480, whiteSpace: 'pre-line', boxShadow: 6 }}
+        sx={{
+          pointerEvents: 'auto',
+          cursor: 'pointer',
+          width: { xs: '100%', sm: 'auto' },
+          minWidth: { sm: 300 },
+          maxWidth: 480,
+          whiteSpace: 'pre-line',
+          boxShadow: 6,
+        }}
         data-testid="toast"
       >
         {title && <AlertTitle>{title}</AlertTitle>}
@@ -102,7 +110,9 @@ function Toast({ toast, onClose }: { toast: NotificationPayload; onClose: () => 
 /** Toasts with a title and a text, as the spec words them ("Succès" / "PEC créée", ...). */
 export function useToast() {
   const notify = useNotify();
-  const show = (type: Severity) => (title: string, message = '') =>
-    notify(message || title, { type, messageArgs: { title: message ? title : undefined, _: message || title } });
+  const show =
+    (type: Severity) =>
+    (title: string, message = '') =>
+      notify(message || title, { type, messageArgs: { title: message ? title : undefined, _: message || title } });
   return { success: show('success'), error: show('error'), warning: show('warning'), info: show('info') };
 }

@@ -56,11 +56,17 @@ function useRunOutcome(record: PecDossierRecord) {
           if (failed.outcome === 'refused') toast.warning(failed.error.title, failed.error.message);
           else toast.error(failed.error.title, withTip(failed.error));
         } else if (run.kind === 'billing') {
-          toast.success(translate('pecflow.pec.toast.billed'), translate('pecflow.pec.toast.billedText', { date: formatDate(record.dateFacturationEffective) }));
+          toast.success(
+            translate('pecflow.pec.toast.billed'),
+            translate('pecflow.pec.toast.billedText', { date: formatDate(record.dateFacturationEffective) }),
+          );
         } else if (steps.some((e) => e.outcome === 'pending')) {
           toast.info(translate('pecflow.pec.toast.dpecPending'), translate('pecflow.pec.toast.dpecPendingText'));
         } else {
-          toast.success(translate('pecflow.pec.toast.dpecCreated'), record.numPec ? translate('pecflow.pec.toast.dpecCreatedText', { numPec: record.numPec }) : '');
+          toast.success(
+            translate('pecflow.pec.toast.dpecCreated'),
+            record.numPec ? translate('pecflow.pec.toast.dpecCreatedText', { numPec: record.numPec }) : '',
+          );
         }
       }
     }
@@ -152,12 +158,27 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
 
       <Section title={translate('pecflow.pec.steps.title')} highlighted={highlighted} testId="robot-steps">
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 1.5 }}>
-          <StepCard title={translate('pecflow.pec.steps.scraping')} state={steps.scraping.state} execution={steps.scraping.execution as Execution | undefined} testId="step-scraping" />
-          <StepCard title={translate('pecflow.pec.steps.dpec')} state={steps.dpec.state} execution={steps.dpec.execution as Execution | undefined} testId="step-dpec" />
+          <StepCard
+            title={translate('pecflow.pec.steps.scraping')}
+            state={steps.scraping.state}
+            execution={steps.scraping.execution as Execution | undefined}
+            testId="step-scraping"
+          />
+          <StepCard
+            title={translate('pecflow.pec.steps.dpec')}
+            state={steps.dpec.state}
+            execution={steps.dpec.execution as Execution | undefined}
+            testId="step-dpec"
+          />
         </Box>
         {steps.billing.execution && (
           <Box sx={{ mt: 1.5 }}>
-            <StepCard title={translate('pecflow.pec.steps.billing')} state={steps.billing.state} execution={steps.billing.execution as Execution} testId="step-billing" />
+            <StepCard
+              title={translate('pecflow.pec.steps.billing')}
+              state={steps.billing.state}
+              execution={steps.billing.execution as Execution}
+              testId="step-billing"
+            />
           </Box>
         )}
       </Section>

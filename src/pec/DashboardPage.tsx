@@ -3,7 +3,22 @@
 // filtered the same way the figure is counted (GET /api/pec_dossiers/stats), so the numbers match the list.
 import ErrorIcon from '@mui/icons-material/ErrorOutline';
 import EventBusyIcon from '@mui/icons-material/EventBusy';
-import { Alert, Box, Button, Card, CardActionArea, CardContent, Divider, List, ListItemButton, ListItemText, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardActionArea,
+  CardContent,
+  Divider,
+  List,
+  ListItemButton,
+  ListItemText,
+  Paper,
+  Skeleton,
+  Stack,
+  Typography,
+} from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { format, parseISO } from 'date-fns';
 import { fr } from 'date-fns/locale';
@@ -30,7 +45,12 @@ export default function DashboardPage() {
   const errorText = useErrorText();
   const dataProvider = usePecData();
   // Under the pec_dossiers key: whatever refreshes the list refreshes these figures.
-  const stats = useQuery({ queryKey: PEC_STATS_QUERY_KEY, queryFn: () => dataProvider.pecStats(), staleTime: PEC_LIST_REFETCH_MS, refetchInterval: PEC_LIST_REFETCH_MS });
+  const stats = useQuery({
+    queryKey: PEC_STATS_QUERY_KEY,
+    queryFn: () => dataProvider.pecStats(),
+    staleTime: PEC_LIST_REFETCH_MS,
+    refetchInterval: PEC_LIST_REFETCH_MS,
+  });
   const filters = dashboardFilters();
   const data = stats.data;
   const month = data ? format(parseISO(`${data.month}-01`), 'MMMM yyyy', { locale: fr }) : '';
@@ -65,7 +85,13 @@ export default function DashboardPage() {
             <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(2), sm: columns(4), lg: columns(8) }, gap: 1.5 }}>
               <FigureCard to={pecListLink({})} label={translate('pecflow.dashboard.all')} value={data?.total} testId="dashboard-total" />
               {PEC_STATUSES.map((status) => (
-                <FigureCard key={status} to={pecListLink(filters.status(status))} label={<PecStatusBadge status={status} />} value={data?.byStatus[status]} testId={`dashboard-status-${status}`} />
+                <FigureCard
+                  key={status}
+                  to={pecListLink(filters.status(status))}
+                  label={<PecStatusBadge status={status} />}
+                  value={data?.byStatus[status]}
+                  testId={`dashboard-status-${status}`}
+                />
               ))}
             </Box>
           </Box>
@@ -80,7 +106,11 @@ export default function DashboardPage() {
               {translate('pecflow.dashboard.month', { month })}
             </Typography>
             <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(1), md: columns(2) }, gap: 2 }}>
-              <MonthCard kind="approved" figures={data?.approvedThisMonth} to={pecListLink(filters.approvedThisMonth, { field: 'dateValidation', order: 'DESC' })} />
+              <MonthCard
+                kind="approved"
+                figures={data?.approvedThisMonth}
+                to={pecListLink(filters.approvedThisMonth, { field: 'dateValidation', order: 'DESC' })}
+              />
               <MonthCard kind="billed" figures={data?.billedThisMonth} to={pecListLink(filters.billedThisMonth)} />
             </Box>
           </Box>
@@ -105,7 +135,21 @@ function FigureCard({ to, label, value, testId }: { to: string; label: ReactNode
   );
 }
 
-function Panel({ icon, title, figure, caption, children, action }: { icon: ReactNode; title: string; figure: ReactNode; caption: string; children?: ReactNode; action?: ReactNode }) {
+function Panel({
+  icon,
+  title,
+  figure,
+  caption,
+  children,
+  action,
+}: {
+  icon: ReactNode;
+  title: string;
+  figure: ReactNode;
+  caption: string;
+  children?: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <Paper variant="outlined" sx={{ p: 2, display: 'flex', flexDirection: 'column' }}>
       <Stack direction="row" spacing={1} alignItems="center">
@@ -203,7 +247,11 @@ function FailuresCard({ stats }: { stats: PecStats | undefined }) {
               const id = pecNumericId(file)!;
               return (
                 <ListItemButton key={file.id} component={RouterLink} to={pecFilePath(id)} divider>
-                  <ListItemText primary={`${file.numeroDossier} · ${text.shop(file)}`} secondary={told.get(id) ?? pecStatusLabel(file.status)} slotProps={{ secondary: { noWrap: true } }} />
+                  <ListItemText
+                    primary={`${file.numeroDossier} · ${text.shop(file)}`}
+                    secondary={told.get(id) ?? pecStatusLabel(file.status)}
+                    slotProps={{ secondary: { noWrap: true } }}
+                  />
                 </ListItemButton>
               );
             })}

@@ -40,7 +40,20 @@ export interface DatePickerFieldProps {
   inputProps?: Record<string, unknown>;
 }
 
-export function DatePickerField({ label, value, onChange, onBlur, error, helperText, required, disabled, fullWidth, size = 'small', name, inputProps }: DatePickerFieldProps) {
+export function DatePickerField({
+  label,
+  value,
+  onChange,
+  onBlur,
+  error,
+  helperText,
+  required,
+  disabled,
+  fullWidth,
+  size = 'small',
+  name,
+  inputProps,
+}: DatePickerFieldProps) {
   // The picker keeps its own date while the text is incomplete; a new value from outside (a reset, the URL) replaces it.
   const [date, setDate] = useState<Date | null>(() => toDate(value));
   const emitted = useRef(value ?? '');
@@ -71,7 +84,19 @@ export function DatePickerField({ label, value, onChange, onBlur, error, helperT
 }
 
 /** The same as a react-admin form input: its value and message are the form's (the zod schema checks it). */
-export function DateInput({ source, label, disabled, required, inputProps }: { source: string; label: string; disabled?: boolean; required?: boolean; inputProps?: Record<string, unknown> }) {
+export function DateInput({
+  source,
+  label,
+  disabled,
+  required,
+  inputProps,
+}: {
+  source: string;
+  label: string;
+  disabled?: boolean;
+  required?: boolean;
+  inputProps?: Record<string, unknown>;
+}) {
   const { field, fieldState } = useInput({ source });
   return (
     <DatePickerField

@@ -1,7 +1,20 @@
 // "Importer": a CSV file of new requests (created as drafts, all or nothing). Shows how many were created, or the
 // lines in error with their messages. Sent with useMutation; the list and the dashboard follow at once.
 import UploadFileIcon from '@mui/icons-material/UploadFile';
-import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, List, ListItem, ListItemText } from '@mui/material';
+import {
+  Alert,
+  AlertTitle,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  List,
+  ListItem,
+  ListItemText,
+} from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';

@@ -127,7 +127,8 @@ function CallbackForm({ type, externalId }: { type: CallbackType; externalId: st
     },
     onError: (error) => {
       const status = statusOf(error);
-      const title = status === 403 ? CALLBACK_MESSAGES.forbidden : status === 404 ? CALLBACK_MESSAGES.notFound : translate('pecflow.pec.manual.error', { type });
+      const title =
+        status === 403 ? CALLBACK_MESSAGES.forbidden : status === 404 ? CALLBACK_MESSAGES.notFound : translate('pecflow.pec.manual.error', { type });
       toast.error(title, errorText(error));
     },
     onSettled: () => refresh.soon(),

@@ -67,7 +67,13 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
   const queryClient = useQueryClient();
   // The file with its devices and executions: its own cache entry (meta), not the list's record that react-admin copies
   // into getOne; that record only stands in for the header while the file loads.
-  const { data: record, error, isPending, isPlaceholderData, refetch } = useGetOne<PecDossierRecord & { id: string }>(
+  const {
+    data: record,
+    error,
+    isPending,
+    isPlaceholderData,
+    refetch,
+  } = useGetOne<PecDossierRecord & { id: string }>(
     PEC_RESOURCE,
     { id: pecIri(id), meta: ITEM_META },
     {

@@ -52,7 +52,8 @@ export function PecFilters() {
   };
 
   // A date still being typed changes nothing.
-  const setCreated = (bound: 'after' | 'before', date: string) => date !== INVALID_DAY && change('createdAt', { ...created, [bound]: date ? dayBound(date, bound) : undefined });
+  const setCreated = (bound: 'after' | 'before', date: string) =>
+    date !== INVALID_DAY && change('createdAt', { ...created, [bound]: date ? dayBound(date, bound) : undefined });
   const sortFields: string[] = SORT_FIELDS.includes(sort.field as never) ? [...SORT_FIELDS] : [...SORT_FIELDS, sort.field];
   const extra = Object.entries(filterValues).filter(([key]) => !PANEL_FILTERS.has(key));
   const anything = Object.keys(filterValues).length > 0 || customSort;
@@ -95,7 +96,14 @@ export function PecFilters() {
           ))}
         </TextField>
         <Stack direction="row" spacing={1}>
-          <Button variant={more ? 'contained' : 'outlined'} color="inherit" startIcon={<TuneIcon />} sx={{ whiteSpace: 'nowrap', flexShrink: 0 }} onClick={() => setMore((m) => !m)} aria-expanded={more}>
+          <Button
+            variant={more ? 'contained' : 'outlined'}
+            color="inherit"
+            startIcon={<TuneIcon />}
+            sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+            onClick={() => setMore((m) => !m)}
+            aria-expanded={more}
+          >
             {translate('pecflow.pec.filters.more')}
           </Button>
           <Button color="inherit" startIcon={<ClearIcon />} onClick={clear} disabled={!anything} sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
@@ -162,11 +170,17 @@ function FilterLabel({ name, value }: { name: string; value: unknown }) {
   let text: string;
   if (name === 'robotFailedWithinDays') text = translate('pecflow.pec.filters.lastDays', { smart_count: Number(value) });
   else if (Array.isArray(value)) text = translate('pecflow.pec.filters.selection', { smart_count: value.length });
-  else if (typeof value === 'boolean' || value === 'true' || value === 'false') text = translate(String(value) === 'true' ? 'pecflow.pec.filters.yes' : 'pecflow.pec.filters.no');
+  else if (typeof value === 'boolean' || value === 'true' || value === 'false')
+    text = translate(String(value) === 'true' ? 'pecflow.pec.filters.yes' : 'pecflow.pec.filters.no');
   else if (isRange(value)) {
     const from = value.after ? formatDate(value.after) : undefined;
     const to = value.before ? formatDate(value.before) : undefined;
-    text = from && to ? translate('pecflow.pec.filters.between', { from, to }) : from ? translate('pecflow.pec.filters.since', { from }) : translate('pecflow.pec.filters.until', { to });
+    text =
+      from && to
+        ? translate('pecflow.pec.filters.between', { from, to })
+        : from
+          ? translate('pecflow.pec.filters.since', { from })
+          : translate('pecflow.pec.filters.until', { to });
   } else text = String(value);
   return (
     <span>

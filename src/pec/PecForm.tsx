@@ -59,7 +59,11 @@ function useOptions(networkId: number | undefined, record: PecDossierRecord | un
     { ...WHOLE_LIST, filter: { holdingId, pagination: false } },
     { enabled: !!holdingId, staleTime: 10 * MINUTE, gcTime: 10 * MINUTE },
   );
-  const shops = useGetList<ReferenceRecord>('shops', { ...WHOLE_LIST, filter: { pagination: false } }, { staleTime: 10 * MINUTE, gcTime: 10 * MINUTE, retry: 2 });
+  const shops = useGetList<ReferenceRecord>(
+    'shops',
+    { ...WHOLE_LIST, filter: { pagination: false } },
+    { staleTime: 10 * MINUTE, gcTime: 10 * MINUTE, retry: 2 },
+  );
   const mutuals = useGetList<ReferenceRecord>(
     'mutuals',
     { ...WHOLE_LIST, filter: { 'network.id': networkId, pagination: false } },
@@ -73,7 +77,8 @@ function useOptions(networkId: number | undefined, record: PecDossierRecord | un
 
   // The file's own network stays listed even when the list has not got it (a user with no organisation loads none).
   const networkChoices = choicesOf(networks.data, record?.network?.id);
-  if (record?.network && !networkChoices.some((n) => n.id === record.network!.id)) networkChoices.push({ id: record.network.id, name: record.network.name ?? '' });
+  if (record?.network && !networkChoices.some((n) => n.id === record.network!.id))
+    networkChoices.push({ id: record.network.id, name: record.network.name ?? '' });
   // The API filters by network; the list is filtered again here (spec section 7).
   const ofNetwork = (mutuals.data ?? []).filter((m) => {
     const ref = m.network && typeof m.network === 'object' ? pecNumericId(m.network as RaRecord) : (m.networkId ?? idFromReference(m.network, 'networks'));
@@ -200,7 +205,11 @@ function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord
       const saved = (
         creating
           ? await create(PEC_RESOURCE, { data: body }, { returnPromise: true })
-          : await update(PEC_RESOURCE, { id: pecIri(pecNumericId(record)!), data: { ...body, numeroDossier: data.numeroDossier }, previousData: record }, { returnPromise: true })
+          : await update(
+              PEC_RESOURCE,
+              { id: pecIri(pecNumericId(record)!), data: { ...body, numeroDossier: data.numeroDossier }, previousData: record },
+              { returnPromise: true },
+            )
       ) as PecDossierRecord;
       void refresh.now();
       if (creating) {
@@ -229,7 +238,9 @@ function FormFields({ record, onCancel }: { record?: PecDossierRecord; onCancel?
   const creating = !record;
   const { setValue, getFieldState, formState } = useFormContext();
   const { isSubmitting } = useFormState();
-  const [networkValue, mutualId, numeroDossierAssure, numeroDevisAssure] = useWatch({ name: ['networkId', 'mutualId', 'numeroDossierAssure', 'numeroDevisAssure'] });
+  const [networkValue, mutualId, numeroDossierAssure, numeroDevisAssure] = useWatch({
+    name: ['networkId', 'mutualId', 'numeroDossierAssure', 'numeroDevisAssure'],
+  });
   const networkId = networkValue === '' || networkValue === undefined || networkValue === null ? undefined : Number(networkValue);
   const options = useOptions(networkId, record);
   // Another network (picked or cleared): the chosen mutual no longer fits (spec section 4).
@@ -268,12 +279,7 @@ function FormFields({ record, onCancel }: { record?: PecDossierRecord; onCancel?
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 }}>
         <TextInput source="numeroDossier" label={label('numeroDossier')} {...common} helperText={creating ? label('numeroDossierHelp') : undefined} />
         {record ? <SelectInput source="status" label={label('status')} choices={statuses} {...select} /> : <Box />}
-        <SelectInput
-          source="networkId"
-          label={label('networkId')}
-          choices={options.networks}
-          {...select}
-        />
+        <SelectInput source="networkId" label={label('networkId')} choices={options.networks} {...select} />
         <SelectInput source="shopId" label={label('shopId')} choices={options.shops} {...select} />
         <SelectInput
           source="mutualId"

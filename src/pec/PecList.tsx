@@ -128,12 +128,52 @@ const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
 /** The columns; a sortable one sorts descending first (the newest, highest first), then toggles. */
 export function pecColumns(label: (key: string) => string) {
   return [
-    <DataTable.Col key="status" source="status" label={label('status')} sortByOrder="DESC" render={(r: PecDossierRecord) => <PecStatusBadge status={r.status} />} />,
-    <DataTable.Col key="numeroDossier" source="numeroDossier" label={label('numeroDossier')} sortByOrder="DESC" cellSx={oneLine} render={(r: PecDossierRecord) => <DossierText record={r} part="numeroDossier" />} />,
+    <DataTable.Col
+      key="status"
+      source="status"
+      label={label('status')}
+      sortByOrder="DESC"
+      render={(r: PecDossierRecord) => <PecStatusBadge status={r.status} />}
+    />,
+    <DataTable.Col
+      key="numeroDossier"
+      source="numeroDossier"
+      label={label('numeroDossier')}
+      sortByOrder="DESC"
+      cellSx={oneLine}
+      render={(r: PecDossierRecord) => <DossierText record={r} part="numeroDossier" />}
+    />,
     <DataTable.Col key="shop" source="shop" label={label('shop')} disableSort render={(r: PecDossierRecord) => <DossierText record={r} part="shop" />} />,
-    <DataTable.Col key="network" source="network" label={label('network')} disableSort render={(r: PecDossierRecord) => <DossierText record={r} part="network" />} />,
-    <DataTable.Col key="createdAt" source="createdAt" label={label('createdAt')} sortByOrder="DESC" cellSx={oneLine} render={(r: PecDossierRecord) => formatDate(r.createdAt)} />,
-    <DataTable.Col key="totalTtc" source="totalTtc" label={label('totalTtc')} sortByOrder="DESC" align="right" cellSx={oneLine} render={(r: PecDossierRecord) => formatEuros(r.totalTtc)} />,
-    <DataTable.Col key="numeroDevisAssure" source="numeroDevisAssure" label={label('numeroDevisAssure')} disableSort render={(r: PecDossierRecord) => <DossierText record={r} part="numeroDevisAssure" />} />,
+    <DataTable.Col
+      key="network"
+      source="network"
+      label={label('network')}
+      disableSort
+      render={(r: PecDossierRecord) => <DossierText record={r} part="network" />}
+    />,
+    <DataTable.Col
+      key="createdAt"
+      source="createdAt"
+      label={label('createdAt')}
+      sortByOrder="DESC"
+      cellSx={oneLine}
+      render={(r: PecDossierRecord) => formatDate(r.createdAt)}
+    />,
+    <DataTable.Col
+      key="totalTtc"
+      source="totalTtc"
+      label={label('totalTtc')}
+      sortByOrder="DESC"
+      align="right"
+      cellSx={oneLine}
+      render={(r: PecDossierRecord) => formatEuros(r.totalTtc)}
+    />,
+    <DataTable.Col
+      key="numeroDevisAssure"
+      source="numeroDevisAssure"
+      label={label('numeroDevisAssure')}
+      disableSort
+      render={(r: PecDossierRecord) => <DossierText record={r} part="numeroDevisAssure" />}
+    />,
   ];
 }

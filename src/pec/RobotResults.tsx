@@ -16,7 +16,12 @@ export type Execution = WorkflowExecutionView & { runId?: number | null; runKind
 
 const glow = (on: boolean) => ({
   transition: 'box-shadow 400ms ease, border-color 400ms ease',
-  ...(on ? { borderColor: 'primary.main', boxShadow: (theme: { palette: { primary: { main: string } } }) => `0 0 0 2px ${theme.palette.primary.main}55, 0 0 18px ${theme.palette.primary.main}66` } : {}),
+  ...(on
+    ? {
+        borderColor: 'primary.main',
+        boxShadow: (theme: { palette: { primary: { main: string } } }) => `0 0 0 2px ${theme.palette.primary.main}55, 0 0 18px ${theme.palette.primary.main}66`,
+      }
+    : {}),
 });
 
 export function Section({ title, children, highlighted = false, testId }: { title: string; children: ReactNode; highlighted?: boolean; testId?: string }) {
@@ -75,7 +80,17 @@ export function RobotError({ execution }: { execution: Execution }) {
 
 const messagesOf = (execution: Execution) => execution.robotResponse?.messages ?? execution.robotResponse?.data?.callback_payload?.messages ?? [];
 
-export function StepCard({ title, state, execution, testId }: { title: string; state: StepState | undefined; execution: Execution | undefined; testId: string }) {
+export function StepCard({
+  title,
+  state,
+  execution,
+  testId,
+}: {
+  title: string;
+  state: StepState | undefined;
+  execution: Execution | undefined;
+  testId: string;
+}) {
   const translate = useTranslate();
   return (
     <Paper variant="outlined" sx={{ p: 1.5, height: '100%' }} data-testid={testId} data-state={state ?? 'none'}>
@@ -142,7 +157,10 @@ function Device({ ear, device }: { ear: 'droite' | 'gauche'; device: PecAppareil
               [translate('pecflow.pec.results.price'), formatEuros(device.prixTtc)],
               [translate('pecflow.pec.results.lpp'), device.codeLpp || translate('pecflow.pec.fallback.value')],
               [translate('pecflow.pec.results.form'), device.forme || translate('pecflow.pec.fallback.value')],
-              [translate('pecflow.pec.results.class'), device.classe ? translate('pecflow.pec.results.classValue', { classe: device.classe }) : translate('pecflow.pec.fallback.value')],
+              [
+                translate('pecflow.pec.results.class'),
+                device.classe ? translate('pecflow.pec.results.classValue', { classe: device.classe }) : translate('pecflow.pec.fallback.value'),
+              ],
               [translate('pecflow.pec.results.offer100'), yesNo(device.offre100Sante)],
               [translate('pecflow.pec.results.firstFitting'), yesNo(device.premierAppareillage)],
             ]}
@@ -242,7 +260,9 @@ export function RobotResults({ record, highlighted }: { record: PecDossierRecord
               <TableBody>
                 {amounts.map(([key, value]) => (
                   <TableRow key={key}>
-                    <TableCell sx={{ pl: 0, color: 'text.secondary', fontWeight: key === 'resteCharge' ? 700 : undefined }}>{translate(`pecflow.pec.results.amount.${key}`)}</TableCell>
+                    <TableCell sx={{ pl: 0, color: 'text.secondary', fontWeight: key === 'resteCharge' ? 700 : undefined }}>
+                      {translate(`pecflow.pec.results.amount.${key}`)}
+                    </TableCell>
                     <TableCell align="right" sx={{ pr: 0, whiteSpace: 'nowrap', fontWeight: key === 'resteCharge' ? 700 : 500 }}>
                       {formatEuros(value)}
                     </TableCell>
@@ -292,13 +312,26 @@ export function ExecutionHistory({ executions, highlighted }: { executions: Exec
                 <Chip
                   size="small"
                   variant="outlined"
-                  color={execution.outcome === 'success' ? 'success' : execution.outcome === 'running' || !execution.completedAt ? 'info' : execution.outcome === 'pending' ? 'warning' : 'error'}
-                  label={translate(`pecflow.pec.history.outcome.${execution.completedAt ? (execution.outcome ?? (execution.success ? 'success' : 'error')) : 'running'}`, { _: execution.outcome ?? '' })}
+                  color={
+                    execution.outcome === 'success'
+                      ? 'success'
+                      : execution.outcome === 'running' || !execution.completedAt
+                        ? 'info'
+                        : execution.outcome === 'pending'
+                          ? 'warning'
+                          : 'error'
+                  }
+                  label={translate(
+                    `pecflow.pec.history.outcome.${execution.completedAt ? (execution.outcome ?? (execution.success ? 'success' : 'error')) : 'running'}`,
+                    { _: execution.outcome ?? '' },
+                  )}
                 />
               </Stack>
               <Typography variant="caption" color="text.secondary" component="div">
                 {translate('pecflow.pec.history.line', { id: execution.id, date: formatDateTime(execution.startedAt) })}
-                {typeof execution.processingTime === 'number' && execution.completedAt ? ` · ${translate('pecflow.pec.history.duration', { ms: execution.processingTime })}` : ''}
+                {typeof execution.processingTime === 'number' && execution.completedAt
+                  ? ` · ${translate('pecflow.pec.history.duration', { ms: execution.processingTime })}`
+                  : ''}
               </Typography>
               {messagesOf(execution).length > 0 && (
                 <Typography variant="body2" sx={{ whiteSpace: 'pre-line', mt: 0.5 }}>

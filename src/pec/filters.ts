@@ -24,7 +24,8 @@ export function dayBound(isoDay: string, bound: 'after' | 'before'): string {
 const PARIS = 'Europe/Paris';
 
 /** yyyy-mm-dd in Paris. */
-export const parisDay = (at = new Date()) => new Intl.DateTimeFormat('en-CA', { timeZone: PARIS, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+export const parisDay = (at = new Date()) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: PARIS, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 
 export function addDays(isoDay: string, days: number): string {
   const date = new Date(`${isoDay}T00:00:00Z`);
@@ -36,7 +37,15 @@ export function addDays(isoDay: string, days: number): string {
 export function parisMidnight(isoDay: string): string {
   const guess = Date.parse(`${isoDay}T00:00:00Z`);
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: PARIS, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: PARIS,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    })
       .formatToParts(new Date(guess))
       .map((p) => [p.type, p.value]),
   );

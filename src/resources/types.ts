@@ -45,7 +45,11 @@ export interface Particular {
   /** Replaces the generic create/update (the shop save sequence of spec section 7). */
   save?: (context: SaveContext) => Promise<RaRecord>;
   /** A toast of its own after a save, in place of '… mis à jour avec succès' (i18n keys and arguments). */
-  savedToast?: (context: { mode: FormMode; saved: RaRecord; record?: RaRecord }) => { title: string; message: string; args?: Record<string, unknown> } | undefined;
+  savedToast?: (context: {
+    mode: FormMode;
+    saved: RaRecord;
+    record?: RaRecord;
+  }) => { title: string; message: string; args?: Record<string, unknown> } | undefined;
   /** A screen of its own instead of the generated list and drawer (Système). */
   page?: ComponentType;
 }

@@ -42,7 +42,14 @@ const requiredMark = [required()];
 /** How many choices a reference picker offers (the API's page size ceiling). */
 const REFERENCE_CHOICES = 100;
 
-const XSD_TYPES: Record<string, ConstrainedField['type']> = { integer: 'integer', decimal: 'decimal', boolean: 'boolean', date: 'date', dateTime: 'dateTime', array: 'array' };
+const XSD_TYPES: Record<string, ConstrainedField['type']> = {
+  integer: 'integer',
+  decimal: 'decimal',
+  boolean: 'boolean',
+  date: 'date',
+  dateTime: 'dateTime',
+  array: 'array',
+};
 
 /** The rules of a form without a shared schema: the docs' constraints, choices and required marks, as the server applies them. */
 function constraintsSchema(entity: AdminEntity, schema: Resource): ZodType {
@@ -50,7 +57,10 @@ function constraintsSchema(entity: AdminEntity, schema: Resource): ZodType {
   for (const field of schema.writableFields ?? []) {
     const declared = entity.fields[field.name];
     const reference = field.reference && typeof field.reference === 'object' ? field.reference : undefined;
-    const xsd = String(field.range ?? '').split('#').pop() ?? '';
+    const xsd =
+      String(field.range ?? '')
+        .split('#')
+        .pop() ?? '';
     if (reference && field.maxCardinality !== 1) continue;
     fields[field.name] = {
       type: reference ? 'reference' : (XSD_TYPES[xsd] ?? 'string'),
@@ -88,7 +98,10 @@ export function GeneratedForm({ entity, particular, schema, mode, record, frame,
     () => toFormValues(record ?? { id: '', ...declaredDefaults, ...ownDefaults?.() }, schema),
     [record, schema, declaredDefaults, ownDefaults],
   );
-  const zod = useMemo(() => particular.schema?.[mode === 'create' ? 'create' : 'update'] ?? constraintsSchema(entity, schema), [particular, mode, entity, schema]);
+  const zod = useMemo(
+    () => particular.schema?.[mode === 'create' ? 'create' : 'update'] ?? constraintsSchema(entity, schema),
+    [particular, mode, entity, schema],
+  );
 
   const [create] = useCreate(resource, undefined, { returnPromise: true, ...WRITE_RETRY });
   const [update] = useUpdate(resource, undefined, { returnPromise: true, ...WRITE_RETRY });

@@ -32,7 +32,10 @@ export function GeneratedScreen({ collection, mode }: { collection: string; mode
   const { entity, error: docsError } = useEntity(collection);
   const { schema, error: schemaError, refetch } = useResourceSchema(collection);
   const error = docsError ?? schemaError;
-  if (error) return <LoadError title={translate('pecflow.settings.list.errorTitle')} text={translate('pecflow.settings.list.errorText')} onRetry={() => void refetch()} />;
+  if (error)
+    return (
+      <LoadError title={translate('pecflow.settings.list.errorTitle')} text={translate('pecflow.settings.list.errorText')} onRetry={() => void refetch()} />
+    );
   if (!entity) return null;
   const Page = particularOf(collection).page;
   if (Page) return <Page />;
@@ -72,7 +75,9 @@ function EntityScreen({ entity, schema, mode }: { entity: AdminEntity; schema: R
         matches={(record, needle) => searchable.some((column) => normalize(searchText(record, column)).includes(needle))}
         filter={permanentFilter}
         filters={<Filters entity={entity} particular={particular} />}
-        bulkActions={schema && (rights.update || rights.delete) ? (ids) => <BulkActions entity={entity} schema={schema} rights={rights} selectedIds={ids} /> : undefined}
+        bulkActions={
+          schema && (rights.update || rights.delete) ? (ids) => <BulkActions entity={entity} schema={schema} rights={rights} selectedIds={ids} /> : undefined
+        }
         emptyText={list.empty ?? translate('pecflow.settings.list.empty')}
         rowClick={(_id, record) => {
           go(`${base}/${urlIdOf(record)}`);
@@ -98,7 +103,10 @@ function EntityScreen({ entity, schema, mode }: { entity: AdminEntity; schema: R
 /** The text a column shows, for the browser-side search of an unpaginated list (an embedded reference: its name). */
 function searchText(record: RaRecord, column: string) {
   const value = getPath(record, column);
-  if (value && typeof value === 'object') return Object.values(value as Record<string, unknown>).filter((v) => typeof v === 'string').join(' ');
+  if (value && typeof value === 'object')
+    return Object.values(value as Record<string, unknown>)
+      .filter((v) => typeof v === 'string')
+      .join(' ');
   return value;
 }
 

@@ -29,14 +29,23 @@ export function RecordDrawer({ target, ...props }: RecordDrawerProps) {
   return <RecordContent key={String(shown)} {...props} shown={shown} open={target !== undefined} />;
 }
 
-function RecordContent({ entity, particular, schema, shown, open, onClose }: Omit<RecordDrawerProps, 'target'> & { shown: RecordDrawerProps['target']; open: boolean }) {
+function RecordContent({
+  entity,
+  particular,
+  schema,
+  shown,
+  open,
+  onClose,
+}: Omit<RecordDrawerProps, 'target'> & { shown: RecordDrawerProps['target']; open: boolean }) {
   const translate = useTranslate();
   const { singular, say } = useNouns(entity.label);
   const creating = shown === 'create';
   const id = shown === undefined || creating ? '' : itemPath(entity.name, shown);
   const { data: record, error, isFetchedAfterMount } = useGetOne(entity.name, { id }, { enabled: !!id, refetchOnMount: 'always' });
   const editable = hasOperation(schema, 'edit') && entity.form?.openIn !== 'view';
-  const title = creating ? say('form.create') : translate(editable ? 'pecflow.settings.form.edit' : 'pecflow.settings.form.show', { singular: singular.toLowerCase() });
+  const title = creating
+    ? say('form.create')
+    : translate(editable ? 'pecflow.settings.form.edit' : 'pecflow.settings.form.show', { singular: singular.toLowerCase() });
   const subtitle = !creating && record ? translate('pecflow.settings.form.id', { id: String(record.originId ?? shown) }) : undefined;
   const frame = { open, onClose, title, subtitle };
 
@@ -51,7 +60,15 @@ function RecordContent({ entity, particular, schema, shown, open, onClose }: Omi
       <ReadOnlyView entity={entity} particular={particular} schema={schema} record={record!} />
     ) : undefined;
   return (
-    <GeneratedForm entity={entity} particular={particular} schema={schema} mode={creating ? 'create' : 'edit'} record={record} frame={frame} placeholder={placeholder} />
+    <GeneratedForm
+      entity={entity}
+      particular={particular}
+      schema={schema}
+      mode={creating ? 'create' : 'edit'}
+      record={record}
+      frame={frame}
+      placeholder={placeholder}
+    />
   );
 }
 

@@ -20,11 +20,12 @@ export function SystemSettings() {
   const [category, setCategory] = useState<SettingCategory | ''>('');
   const canView = hasPermission(permissions, 'settings.system.view');
   const canEdit = hasPermission(permissions, 'settings.system.edit');
-  const { data = [], isPending, error, refetch } = useGetList(
-    RESOURCE,
-    { pagination: { page: 1, perPage: 5000 }, sort: { field: 'key', order: 'ASC' } },
-    { enabled: canView },
-  );
+  const {
+    data = [],
+    isPending,
+    error,
+    refetch,
+  } = useGetList(RESOURCE, { pagination: { page: 1, perPage: 5000 }, sort: { field: 'key', order: 'ASC' } }, { enabled: canView });
 
   const groups = useMemo(
     () =>
@@ -124,7 +125,8 @@ export function SystemSettings() {
 type ValueType = 'boolean' | 'number' | 'string' | 'array' | 'object';
 
 /** What the editor holds: the value itself, or its JSON text for lists and objects. */
-const draftOf = (type: ValueType, value: unknown) => (type === 'array' || type === 'object' ? JSON.stringify(value ?? (type === 'array' ? [] : {}), null, 2) : value);
+const draftOf = (type: ValueType, value: unknown) =>
+  type === 'array' || type === 'object' ? JSON.stringify(value ?? (type === 'array' ? [] : {}), null, 2) : value;
 
 /** The draft as a value, or the reason it is not one. */
 function parseDraft(type: ValueType, draft: unknown, translate: (key: string) => string, rule?: SettingRule): { value?: unknown; error?: string } {
@@ -193,7 +195,15 @@ function SettingCard({ setting, canEdit }: { setting: RaRecord; canEdit: boolean
             />
           </Box>
         </Stack>
-        <ValueEditor type={type} label={String(setting.description ?? label)} rule={rule} value={draft} onChange={setDraft} disabled={!editable || saving} error={error} />
+        <ValueEditor
+          type={type}
+          label={String(setting.description ?? label)}
+          rule={rule}
+          value={draft}
+          onChange={setDraft}
+          disabled={!editable || saving}
+          error={error}
+        />
         {editable && changed && (
           <Stack direction="row" spacing={1} justifyContent="flex-end" sx={{ mt: 1 }}>
             <Button
@@ -236,7 +246,12 @@ function ValueEditor({ type, label, rule, value, onChange, disabled, error }: Ed
   if (type === 'boolean') {
     return (
       <Stack direction="row" alignItems="center" spacing={1}>
-        <Switch checked={value === true} onChange={(event) => onChange(event.target.checked)} disabled={disabled} slotProps={{ input: { 'aria-label': label } }} />
+        <Switch
+          checked={value === true}
+          onChange={(event) => onChange(event.target.checked)}
+          disabled={disabled}
+          slotProps={{ input: { 'aria-label': label } }}
+        />
         <Typography variant="body2">{translate(value === true ? 'pecflow.settings.system.yes' : 'pecflow.settings.system.no')}</Typography>
         {error && (
           <Typography variant="caption" color="error">
@@ -248,7 +263,17 @@ function ValueEditor({ type, label, rule, value, onChange, disabled, error }: Ed
   }
   if (type === 'string' && rule?.choices) {
     return (
-      <TextField select fullWidth size="small" value={value ?? ''} onChange={(event) => onChange(event.target.value)} disabled={disabled} error={!!error} helperText={error} slotProps={{ htmlInput: { 'aria-label': label } }}>
+      <TextField
+        select
+        fullWidth
+        size="small"
+        value={value ?? ''}
+        onChange={(event) => onChange(event.target.value)}
+        disabled={disabled}
+        error={!!error}
+        helperText={error}
+        slotProps={{ htmlInput: { 'aria-label': label } }}
+      >
         {rule.choices.map((choice) => (
           <MenuItem key={choice} value={choice}>
             {choice}

@@ -12,7 +12,10 @@ afterAll(() => server?.close());
 const login = (email: string, password: string) => server.request('POST', '/api/login_check', { body: { email, password } });
 
 function decodeJwt(token: string) {
-  const [header, payload] = token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part!, 'base64url').toString()));
+  const [header, payload] = token
+    .split('.')
+    .slice(0, 2)
+    .map((part) => JSON.parse(Buffer.from(part!, 'base64url').toString()));
   return { header, payload };
 }
 

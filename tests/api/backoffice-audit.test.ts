@@ -145,7 +145,12 @@ describe('GET /api/{collection}/{id}/history', () => {
     await server.request('PATCH', path, { token: t.audio, body: { commentaire: 'Relu' }, headers: mergePatch });
     expect((await server.request('GET', path, { token: t.lecture })).status).toBe(200);
     const reads = await listAll(server, t.admin, 'audit_logs', `action=pec_dossier.read&entityId=${file.id}`);
-    expect(reads.map((r) => r.actorEmail).sort()).toEqual(['admin@pecflow.fr', 'audio@audition-horizon.fr', 'lecture@audition-horizon.fr', 'lecture@audition-horizon.fr']);
+    expect(reads.map((r) => r.actorEmail).sort()).toEqual([
+      'admin@pecflow.fr',
+      'audio@audition-horizon.fr',
+      'lecture@audition-horizon.fr',
+      'lecture@audition-horizon.fr',
+    ]);
 
     const versions = await history(path, t.horizonAdmin);
     expect(versions.map((v) => [v.version, v.action, v.actorEmail])).toEqual([
@@ -205,13 +210,27 @@ describe("the organisation of an audit entry is the record's, never the actor's"
     await write('PATCH', `/api/configs/${await idWhere(server, 'configs', 'key', 'integrations.robot_url')}`, { value: 'https://robot.exemple.fr' });
     await write('POST', '/api/roles', { name: 'Rôle Plateforme', permissions: ['pec.view'] });
     // And records of organisations: each in its own organisation's journal.
-    await write('POST', '/api/companies', { name: 'Riviera Plateforme', registrationNumber: '123456789', country: 'France', holding: `/api/holdings/${org.riviera}` });
-    await write('POST', '/api/companies', { name: 'Horizon Plateforme', registrationNumber: '123456789', country: 'France', holding: `/api/holdings/${org.horizon}` });
+    await write('POST', '/api/companies', {
+      name: 'Riviera Plateforme',
+      registrationNumber: '123456789',
+      country: 'France',
+      holding: `/api/holdings/${org.riviera}`,
+    });
+    await write('POST', '/api/companies', {
+      name: 'Horizon Plateforme',
+      registrationNumber: '123456789',
+      country: 'France',
+      holding: `/api/holdings/${org.horizon}`,
+    });
     const exported = await fetch(`${server.url}/api/pec_dossiers/export`, { headers: { authorization: `Bearer ${platform}` } });
     expect(exported.status).toBe(200);
     await exported.text();
 
-    const rows = await sqlRows<{ action: string; holding_id: number | null }>(server, 'select action, holding_id from audit_logs where actor_email = $1 order by id', [email]);
+    const rows = await sqlRows<{ action: string; holding_id: number | null }>(
+      server,
+      'select action, holding_id from audit_logs where actor_email = $1 order by id',
+      [email],
+    );
     expect(rows.map((r) => [r.action, r.holding_id])).toEqual([
       ['mutual.create', null],
       ['mutual.update', null],
@@ -229,7 +248,10 @@ describe("the organisation of an audit entry is the record's, never the actor's"
   });
 
   it("files an organisation administrator's changes in their organisation's journal", async () => {
-    const rows = await sqlRows<{ holding_id: number }>(server, `select holding_id from audit_logs where action = 'company.create' and actor_email = 'direction@audition-horizon.fr'`);
+    const rows = await sqlRows<{ holding_id: number }>(
+      server,
+      `select holding_id from audit_logs where action = 'company.create' and actor_email = 'direction@audition-horizon.fr'`,
+    );
     expect(rows.map((r) => r.holding_id)).toEqual([org.horizon]);
     const file = await createDossier(server, t.horizonAdmin, await demoRefs(server));
     const [entry] = await listAll(server, t.horizonAdmin, 'audit_logs', `action=pec_dossier.create&entityId=${file.id}`);

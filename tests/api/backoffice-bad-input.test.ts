@@ -69,8 +69,23 @@ beforeAll(async () => {
   const bodies: Record<string, () => Record<string, unknown>> = {
     holdings: () => ({ name: `Organisation ${++counter}`, registrationNumber: '900100200', country: 'France' }),
     companies: () => ({ name: `Entreprise ${++counter}`, registrationNumber: '900100200', country: 'France', holding: `/api/holdings/${org.horizon}` }),
-    shops: () => ({ name: `Centre ${++counter}`, siret: '12345678900011', company: `/api/companies/${idf}`, country: 'France', finess: '750000001', rpps: '10100000001', codeClient: 'C1', specialite: 'Opticien' }),
-    users: () => ({ firstName: 'Jean', lastName: 'Test', email: `jean.test.${++counter}@exemple.fr`, password: 'Secret-123', holding: `/api/holdings/${org.horizon}` }),
+    shops: () => ({
+      name: `Centre ${++counter}`,
+      siret: '12345678900011',
+      company: `/api/companies/${idf}`,
+      country: 'France',
+      finess: '750000001',
+      rpps: '10100000001',
+      codeClient: 'C1',
+      specialite: 'Opticien',
+    }),
+    users: () => ({
+      firstName: 'Jean',
+      lastName: 'Test',
+      email: `jean.test.${++counter}@exemple.fr`,
+      password: 'Secret-123',
+      holding: `/api/holdings/${org.horizon}`,
+    }),
     roles: () => ({ name: `Rôle ${++counter}`, permissions: ['pec.view'] }),
     mutuals: () => ({ name: `Mutuelle ${++counter}` }),
     networks: () => ({ name: `Réseau ${++counter}`, code: `R${++counter}` }),
@@ -79,17 +94,40 @@ beforeAll(async () => {
   };
   targets = [];
   for (const [collection, valid] of Object.entries(bodies)) {
-    targets.push({ collection, table: collection, valid, id: await create(collection, valid()), creatable: true, archive: ['software', 'credential_software'].includes(collection) });
+    targets.push({
+      collection,
+      table: collection,
+      valid,
+      id: await create(collection, valid()),
+      creatable: true,
+      archive: ['software', 'credential_software'].includes(collection),
+    });
   }
   const robotUrl = await idWhere(server, 'configs', 'key', 'integrations.robot_url');
-  targets.push({ collection: 'configs', table: 'configs', valid: () => ({ value: 'https://robot.exemple.fr' }), id: robotUrl, creatable: false, archive: false });
+  targets.push({
+    collection: 'configs',
+    table: 'configs',
+    valid: () => ({ value: 'https://robot.exemple.fr' }),
+    id: robotUrl,
+    creatable: false,
+    archive: false,
+  });
 
   const docs = await server.request('GET', '/api/docs.jsonld');
   writable = new Map();
   for (const cls of docs.body['hydra:supportedClass']) {
-    const collection = targets.find((target) => cls['hydra:title'] && cls['@id'] !== '#Entrypoint' && cls['hydra:supportedOperation']?.some(() => true) && target.collection === collectionOfClass(cls['@id']));
+    const collection = targets.find(
+      (target) =>
+        cls['hydra:title'] &&
+        cls['@id'] !== '#Entrypoint' &&
+        cls['hydra:supportedOperation']?.some(() => true) &&
+        target.collection === collectionOfClass(cls['@id']),
+    );
     if (!collection) continue;
-    writable.set(collection.collection, cls['hydra:supportedProperty'].filter((p: JsonBody) => p['hydra:writeable']).map((p: JsonBody) => p['hydra:title']));
+    writable.set(
+      collection.collection,
+      cls['hydra:supportedProperty'].filter((p: JsonBody) => p['hydra:writeable']).map((p: JsonBody) => p['hydra:title']),
+    );
   }
 });
 afterAll(() => server?.close());
@@ -119,7 +157,11 @@ describe('request bodies that are not a JSON object', () => {
       if (target.creatable) calls.push(['POST', `/api/${target.collection}`], ['POST', `/api/${target.collection}/bulk-delete`]);
       for (const [method, path] of calls) {
         for (const rawBody of ['{"name": ', '{name: "x"}', "{'a': 1}", '[1, 2', 'nul', '{"a":1}}', '\u0000']) {
-          const res = await server.request(method, path, { token: t.admin, rawBody, headers: method === 'PATCH' ? mergePatch : { 'content-type': 'application/ld+json' } });
+          const res = await server.request(method, path, {
+            token: t.admin,
+            rawBody,
+            headers: method === 'PATCH' ? mergePatch : { 'content-type': 'application/ld+json' },
+          });
           expectHandled(res, `${method} ${path} ${JSON.stringify(rawBody)}`);
           expect(res.status).toBe(400);
           expect(res.body.detail).toBe('Le corps de la requête n’est pas un JSON valide.');
@@ -142,7 +184,11 @@ describe('request bodies that are not a JSON object', () => {
         }
       }
       if (target.creatable) {
-        const empty = await server.request('POST', `/api/${target.collection}`, { token: t.admin, rawBody: '', headers: { 'content-type': 'application/json' } });
+        const empty = await server.request('POST', `/api/${target.collection}`, {
+          token: t.admin,
+          rawBody: '',
+          headers: { 'content-type': 'application/json' },
+        });
         expectHandled(empty, `POST ${target.collection} without body`);
         expect(empty.status).toBe(422);
       }
@@ -151,10 +197,17 @@ describe('request bodies that are not a JSON object', () => {
 
   it('answers 415 to a body that is not JSON, and 413 beyond 5 MB', async () => {
     const [holdings] = targets;
-    const text = await server.request('POST', '/api/holdings', { token: t.admin, rawBody: 'name=Test', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const text = await server.request('POST', '/api/holdings', {
+      token: t.admin,
+      rawBody: 'name=Test',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectHandled(text, 'form body');
     expect(text.status).toBe(415);
-    const huge = await server.request('PUT', `/api/holdings/${holdings!.id}`, { token: t.admin, body: { ...holdings!.valid(), name: 'x'.repeat(5 * 1024 * 1024 + 10) } });
+    const huge = await server.request('PUT', `/api/holdings/${holdings!.id}`, {
+      token: t.admin,
+      body: { ...holdings!.valid(), name: 'x'.repeat(5 * 1024 * 1024 + 10) },
+    });
     expectHandled(huge, 'body over 5 MB');
     expect(huge.status).toBe(413);
   }, 180_000);
@@ -169,7 +222,11 @@ describe('every writable field with a wrong value', () => {
         for (const [label, value] of WRONG_VALUES) {
           const context = `${target.collection}.${field} = ${label}`;
           const before = await rowOf(target);
-          const patch = await server.request('PATCH', `/api/${target.collection}/${target.id}`, { token: t.admin, body: { [field]: value }, headers: mergePatch });
+          const patch = await server.request('PATCH', `/api/${target.collection}/${target.id}`, {
+            token: t.admin,
+            body: { [field]: value },
+            headers: mergePatch,
+          });
           expectHandled(patch, `PATCH ${context}`);
           if (patch.status === 422) expect(await rowOf(target), `PATCH ${context} changed the row`).toEqual(before);
           const put = await server.request('PUT', `/api/${target.collection}/${target.id}`, { token: t.admin, body: { ...target.valid(), [field]: value } });
@@ -207,7 +264,18 @@ describe('every writable field with a wrong value', () => {
   }, 180_000);
 
   it('ignores unknown fields and the read-only ones on every write', async () => {
-    const extras = { inconnu: 'ignoré', '@context': '/x', '@type': 'Autre', originId: 7, createdAt: '2000-01-01T00:00:00Z', updatedAt: '2000-01-01T00:00:00Z', usersCount: 999, fullAddress: 'faux', hasPassword: false, _audit: { userId: 1 } };
+    const extras = {
+      inconnu: 'ignoré',
+      '@context': '/x',
+      '@type': 'Autre',
+      originId: 7,
+      createdAt: '2000-01-01T00:00:00Z',
+      updatedAt: '2000-01-01T00:00:00Z',
+      usersCount: 999,
+      fullAddress: 'faux',
+      hasPassword: false,
+      _audit: { userId: 1 },
+    };
     for (const target of targets) {
       const put = await server.request('PUT', `/api/${target.collection}/${target.id}`, { token: t.admin, body: { ...target.valid(), ...extras } });
       expect(put.status, `${target.collection}: ${put.text}`).toBe(200);
@@ -232,11 +300,19 @@ describe('every writable field with a wrong value', () => {
         const res = await server.request('PATCH', path, { token: t.admin, rawBody: '{"broken', headers: mergePatch });
         expectHandled(res, path);
       }
-      const huge = await server.request('PATCH', `/api/${target.collection}/${target.id}/archive`, { token: t.admin, body: { note: ONE_MEGABYTE }, headers: mergePatch });
+      const huge = await server.request('PATCH', `/api/${target.collection}/${target.id}/archive`, {
+        token: t.admin,
+        body: { note: ONE_MEGABYTE },
+        headers: mergePatch,
+      });
       expectHandled(huge, `archive ${target.collection} with 1 MB`);
       expect(huge.status).toBe(204);
       await sqlRows(server, `update ${target.table} set deleted_at = null where id = $1`, [target.id]);
-      const res = await server.request('PATCH', `/api/${target.collection}/${target.id}/archive`, { token: t.admin, body: { deletedAt: null, anything: [1] }, headers: mergePatch });
+      const res = await server.request('PATCH', `/api/${target.collection}/${target.id}/archive`, {
+        token: t.admin,
+        body: { deletedAt: null, anything: [1] },
+        headers: mergePatch,
+      });
       expect(res.status).toBe(204);
     }
   }, 180_000);
@@ -321,7 +397,10 @@ describe('odd query strings on every list', () => {
       'dateFrom=99999-01-01',
       'dateTo=275760-09-13',
     ]);
-    await expectIgnored(['pec_dossiers'], ['datePeremption[after]=99999-01-01', 'dateValidation[before]=+275760-09-13', 'dateFacturationEffective[after]=-000001-01-01']);
+    await expectIgnored(
+      ['pec_dossiers'],
+      ['datePeremption[after]=99999-01-01', 'dateValidation[before]=+275760-09-13', 'dateFacturationEffective[after]=-000001-01-01'],
+    );
     // Within the range a bound still applies.
     for (const query of ['createdAt[after]=9999-12-31', 'createdAt[before]=0001-01-01', 'dateFrom=9999-12-31']) {
       const res = await server.request('GET', `/api/companies?${query}`, { token: t.admin });

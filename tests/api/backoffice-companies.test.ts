@@ -50,7 +50,10 @@ afterAll(() => server?.close());
 
 describe('GET /api/companies', () => {
   it('pages, sorts, filters, searches in both conventions', async () => {
-    await server.request('POST', '/api/companies', { token: t.admin, body: body('Horizon Audition Ouest', `/api/holdings/${org.horizon}`, { status: 'Inactive', city: 'Nantes' }) });
+    await server.request('POST', '/api/companies', {
+      token: t.admin,
+      body: body('Horizon Audition Ouest', `/api/holdings/${org.horizon}`, { status: 'Inactive', city: 'Nantes' }),
+    });
     await checkPaginationAndSort(server, t.admin, 'companies', 'name');
     await checkPaginationAndSort(server, t.admin, 'companies', 'city');
     await checkFilter(server, t.admin, 'companies', 'status', (c) => c.status);
@@ -94,7 +97,10 @@ describe('GET /api/companies', () => {
 
 describe('POST /api/companies', () => {
   it('creates within the caller organisation, the holding given as IRI or as holdingId', async () => {
-    const viaIri = await server.request('POST', '/api/companies', { token: t.horizonAdmin, body: body('Horizon Audition Nord', `/api/holdings/${org.horizon}`) });
+    const viaIri = await server.request('POST', '/api/companies', {
+      token: t.horizonAdmin,
+      body: body('Horizon Audition Nord', `/api/holdings/${org.horizon}`),
+    });
     expect(viaIri.status, viaIri.text).toBe(201);
     expect(viaIri.body.holding['@id']).toBe(`/api/holdings/${org.horizon}`);
     const { holding: _h, ...rest } = body('Horizon Audition Est', null);
@@ -107,23 +113,38 @@ describe('POST /api/companies', () => {
     expect(row!.changes.holding).toEqual({ before: null, after: org.horizon });
   });
 
-  it("refuses with 422 a company in another organisation", async () => {
+  it('refuses with 422 a company in another organisation', async () => {
     const res = await server.request('POST', '/api/companies', { token: t.rivieraAdmin, body: body('Riviera Pirate', `/api/holdings/${org.horizon}`) });
     expectViolation(res, 'holding', 'Organisation introuvable ou hors de votre périmètre.');
     expect(await listAll(server, t.admin, 'companies', 'name=Riviera Pirate')).toEqual([]);
   });
 
   it('answers each invalid field with its French message', async () => {
-    const res = await server.request('POST', '/api/companies', { token: t.admin, body: { name: 'X', registrationNumber: '1', country: '', holding: 'pas-une-iri' } });
+    const res = await server.request('POST', '/api/companies', {
+      token: t.admin,
+      body: { name: 'X', registrationNumber: '1', country: '', holding: 'pas-une-iri' },
+    });
     expectViolation(res, 'name', 'Nom requis');
     expectViolation(res, 'registrationNumber', 'SIREN requis');
     expectViolation(res, 'country', 'Pays requis');
     expectViolation(res, 'holding', 'Organisation requise');
-    expectViolation(await server.request('POST', '/api/companies', { token: t.admin, body: body('Sans organisation', undefined) }), 'holding', 'Organisation requise');
+    expectViolation(
+      await server.request('POST', '/api/companies', { token: t.admin, body: body('Sans organisation', undefined) }),
+      'holding',
+      'Organisation requise',
+    );
     // An IRI of another collection is no organisation.
-    expectViolation(await server.request('POST', '/api/companies', { token: t.admin, body: body('Mauvaise IRI', `/api/shops/${org.horizon}`) }), 'holding', 'Organisation requise');
+    expectViolation(
+      await server.request('POST', '/api/companies', { token: t.admin, body: body('Mauvaise IRI', `/api/shops/${org.horizon}`) }),
+      'holding',
+      'Organisation requise',
+    );
     // An organisation that does not exist.
-    expectViolation(await server.request('POST', '/api/companies', { token: t.admin, body: body('Fantôme', '/api/holdings/999999') }), 'holding', 'Organisation introuvable ou hors de votre périmètre.');
+    expectViolation(
+      await server.request('POST', '/api/companies', { token: t.admin, body: body('Fantôme', '/api/holdings/999999') }),
+      'holding',
+      'Organisation introuvable ou hors de votre périmètre.',
+    );
   });
 
   it('is refused without settings.companies.create', async () => {
@@ -133,10 +154,15 @@ describe('POST /api/companies', () => {
 
 describe('PUT, PATCH and DELETE /api/companies/{id}', () => {
   it('PATCH changes the named fields; PUT replaces the others with their defaults', async () => {
-    const created = (await server.request('POST', '/api/companies', { token: t.horizonAdmin, body: body('Horizon Centre-Val', `/api/holdings/${org.horizon}`) })).body;
+    const created = (
+      await server.request('POST', '/api/companies', { token: t.horizonAdmin, body: body('Horizon Centre-Val', `/api/holdings/${org.horizon}`) })
+    ).body;
     const patched = await server.request('PATCH', `/api/companies/${created.id}`, { token: t.horizonAdmin, body: { city: 'Tours' }, headers: mergePatch });
     expect(patched.body).toMatchObject({ city: 'Tours', street: '2 rue des Lilas', vatNumber: 'FR00812345700' });
-    const put = await server.request('PUT', `/api/companies/${created.id}`, { token: t.horizonAdmin, body: { name: 'Horizon Centre', registrationNumber: '812345700', country: 'France', holding: `/api/holdings/${org.horizon}` } });
+    const put = await server.request('PUT', `/api/companies/${created.id}`, {
+      token: t.horizonAdmin,
+      body: { name: 'Horizon Centre', registrationNumber: '812345700', country: 'France', holding: `/api/holdings/${org.horizon}` },
+    });
     expect(put.status, put.text).toBe(200);
     expect(put.body).toMatchObject({ name: 'Horizon Centre', city: null, street: null, vatNumber: null, status: 'Active' });
   });
@@ -154,7 +180,11 @@ describe('PUT, PATCH and DELETE /api/companies/{id}', () => {
     );
     // A company without centres may be moved by a platform administrator.
     const empty = (await server.request('POST', '/api/companies', { token: t.admin, body: body('Coquille vide', `/api/holdings/${org.horizon}`) })).body;
-    const moved = await server.request('PATCH', `/api/companies/${empty.id}`, { token: t.admin, body: { holding: `/api/holdings/${org.riviera}` }, headers: mergePatch });
+    const moved = await server.request('PATCH', `/api/companies/${empty.id}`, {
+      token: t.admin,
+      body: { holding: `/api/holdings/${org.riviera}` },
+      headers: mergePatch,
+    });
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body.holding.name).toBe('Optique Riviera');
   });
@@ -164,12 +194,24 @@ describe('PUT, PATCH and DELETE /api/companies/{id}', () => {
   });
 
   it('refuses deletion while centres are attached, then deletes and audits', async () => {
-    expectProblem(await server.request('DELETE', `/api/companies/${idf}`, { token: t.horizonAdmin }), 409, 'Impossible de supprimer : 3 centres sont rattachés à cette entreprise.');
+    expectProblem(
+      await server.request('DELETE', `/api/companies/${idf}`, { token: t.horizonAdmin }),
+      409,
+      'Impossible de supprimer : 3 centres sont rattachés à cette entreprise.',
+    );
     const rhone = await idWhere(server, 'companies', 'name', 'Horizon Audition Rhône');
-    expectProblem(await server.request('DELETE', `/api/companies/${rhone}`, { token: t.horizonAdmin }), 409, 'Impossible de supprimer : 2 centres sont rattachés à cette entreprise.');
+    expectProblem(
+      await server.request('DELETE', `/api/companies/${rhone}`, { token: t.horizonAdmin }),
+      409,
+      'Impossible de supprimer : 2 centres sont rattachés à cette entreprise.',
+    );
     const created = (await server.request('POST', '/api/companies', { token: t.horizonAdmin, body: body('À supprimer', `/api/holdings/${org.horizon}`) })).body;
     expect((await server.request('DELETE', `/api/companies/${created.id}`, { token: t.horizonAdmin })).status).toBe(204);
-    expect((await auditRows(server, 'companies', created.id)).at(-1)).toMatchObject({ action: 'company.delete', actor_email: 'direction@audition-horizon.fr', holding_id: org.horizon });
+    expect((await auditRows(server, 'companies', created.id)).at(-1)).toMatchObject({
+      action: 'company.delete',
+      actor_email: 'direction@audition-horizon.fr',
+      holding_id: org.horizon,
+    });
   });
 
   it('enforces update and delete permissions', async () => {
@@ -183,7 +225,10 @@ describe('PUT, PATCH and DELETE /api/companies/{id}', () => {
     const b = (await server.request('POST', '/api/companies', { token: t.horizonAdmin, body: body('Lot 2', `/api/holdings/${org.horizon}`) })).body;
     // The other organisation's company in the batch: 404, nothing changes.
     const riviera = await idWhere(server, 'companies', 'name', 'Riviera Vision');
-    expectProblem(await server.request('POST', '/api/companies/bulk-update', { token: t.horizonAdmin, body: { ids: [a.id, riviera], data: { status: 'Inactive' } } }), 404);
+    expectProblem(
+      await server.request('POST', '/api/companies/bulk-update', { token: t.horizonAdmin, body: { ids: [a.id, riviera], data: { status: 'Inactive' } } }),
+      404,
+    );
     expect((await listAll(server, t.horizonAdmin, 'companies', `id[]=${a.id}&id[]=${b.id}`)).map((c) => c.status)).toEqual(['Active', 'Active']);
     expectProblem(await server.request('POST', '/api/companies/bulk-delete', { token: t.horizonAdmin, body: { ids: [a.id, idf, b.id] } }), 409);
     expect(await listAll(server, t.horizonAdmin, 'companies', `id[]=${a.id}&id[]=${b.id}`)).toHaveLength(2);

@@ -9,7 +9,11 @@ let server: TestServer;
 let t: Tokens;
 let settings: Record<string, JsonBody>;
 
-const put = (key: string, value: unknown, token = t.admin) => server.request('PUT', `/api/configs/${settings[key].id}`, { token, body: { value, _audit: { action: 'system.setting.update', userId: 4242, metadata: { settingId: settings[key].id } } } });
+const put = (key: string, value: unknown, token = t.admin) =>
+  server.request('PUT', `/api/configs/${settings[key].id}`, {
+    token,
+    body: { value, _audit: { action: 'system.setting.update', userId: 4242, metadata: { settingId: settings[key].id } } },
+  });
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -23,7 +27,12 @@ describe('GET /api/configs', () => {
     const all = Object.values(settings);
     expect(new Set(all.map((s) => s.category))).toEqual(new Set(SETTING_CATEGORIES));
     for (const setting of all) {
-      expect(setting).toMatchObject({ '@type': 'Config', key: expect.stringMatching(new RegExp(`^${setting.category}\\.`)), description: expect.any(String), isEditable: expect.any(Boolean) });
+      expect(setting).toMatchObject({
+        '@type': 'Config',
+        key: expect.stringMatching(new RegExp(`^${setting.category}\\.`)),
+        description: expect.any(String),
+        isEditable: expect.any(Boolean),
+      });
       expect(['boolean', 'number', 'string', 'array', 'object']).toContain(setting.valueType);
       const actual = Array.isArray(setting.value) ? 'array' : setting.value === null ? 'null' : typeof setting.value;
       expect(actual).toBe(setting.valueType);
@@ -43,7 +52,10 @@ describe('GET /api/configs', () => {
     expect(res.body.member.length).toBeGreaterThanOrEqual(4);
     expect(res.body.member.every((c: JsonBody) => c.category === 'security')).toBe(true);
     expect((await listAll(server, t.admin, 'configs', 'isEditable=false')).every((c) => c.isEditable === false)).toBe(true);
-    expect((await listAll(server, t.admin, 'configs', 'search=jeton')).map((c) => c.key).sort()).toEqual(['security.access_token_ttl', 'security.refresh_token_ttl_days']);
+    expect((await listAll(server, t.admin, 'configs', 'search=jeton')).map((c) => c.key).sort()).toEqual([
+      'security.access_token_ttl',
+      'security.refresh_token_ttl_days',
+    ]);
   });
 
   it('is readable by every signed-in user (platform reference data)', async () => {
@@ -59,7 +71,12 @@ describe('PUT /api/configs/{id}', () => {
     expect(res.body.value).toBe(14);
     expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThan(new Date(settings['security.refresh_token_ttl_days'].updatedAt).getTime());
     const [row] = (await auditRows(server, 'configs', settings['security.refresh_token_ttl_days'].id)).slice(-1);
-    expect(row).toMatchObject({ action: 'system.setting.update', actor_id: await userId(server, 'admin'), actor_email: 'admin@pecflow.fr', changes: { value: { before: 30, after: 14 } } });
+    expect(row).toMatchObject({
+      action: 'system.setting.update',
+      actor_id: await userId(server, 'admin'),
+      actor_email: 'admin@pecflow.fr',
+      changes: { value: { before: 30, after: 14 } },
+    });
   });
 
   it('refuses a read-only setting', async () => {
@@ -77,7 +94,11 @@ describe('PUT /api/configs/{id}', () => {
     expectViolation(await put('integrations.robot_url', 'ftp://robot'), 'value', 'Valeur invalide : une URL http(s) est attendue.');
     expectViolation(await put('integrations.robot_url', 42), 'value', 'Valeur invalide : un texte est attendu.');
     expectViolation(await put('integrations.robot_url', null), 'value', 'Valeur invalide : un texte est attendu.');
-    expectViolation(await server.request('PUT', `/api/configs/${settings['integrations.robot_url'].id}`, { token: t.admin, body: {} }), 'value', 'Valeur requise');
+    expectViolation(
+      await server.request('PUT', `/api/configs/${settings['integrations.robot_url'].id}`, { token: t.admin, body: {} }),
+      'value',
+      'Valeur requise',
+    );
     // A valid URL and the other mode are accepted.
     expect((await put('integrations.robot_url', 'https://robot.exemple.fr/api')).status).toBe(200);
     expect((await put('integrations.robot_mode', 'http')).body.value).toBe('http');
@@ -86,7 +107,10 @@ describe('PUT /api/configs/{id}', () => {
   it('needs settings.system.edit: an organisation administrator only reads', async () => {
     await expectForbidden(server, t.horizonAdmin, 'PUT', `/api/configs/${settings['security.access_token_ttl'].id}`, { value: 600 });
     await expectForbidden(server, t.audio, 'PATCH', `/api/configs/${settings['security.access_token_ttl'].id}`, { value: 600 });
-    await expectForbidden(server, t.horizonAdmin, 'POST', '/api/configs/bulk-update', { ids: [settings['security.access_token_ttl'].id], data: { value: 600 } });
+    await expectForbidden(server, t.horizonAdmin, 'POST', '/api/configs/bulk-update', {
+      ids: [settings['security.access_token_ttl'].id],
+      data: { value: 600 },
+    });
   });
 
   it('cannot be created or deleted', async () => {

@@ -53,11 +53,13 @@ async function createCredential(login: string, extra: Record<string, unknown> = 
 }
 
 const raw = async (id: number) =>
-  (await sqlRows<{ password_enc: string | null; api_key_enc: string | null; api_secret_enc: string | null; holding_id: number }>(
-    server,
-    'select password_enc, api_key_enc, api_secret_enc, holding_id from credential_software where id = $1',
-    [id],
-  ))[0]!;
+  (
+    await sqlRows<{ password_enc: string | null; api_key_enc: string | null; api_secret_enc: string | null; holding_id: number }>(
+      server,
+      'select password_enc, api_key_enc, api_secret_enc, holding_id from credential_software where id = $1',
+      [id],
+    )
+  )[0]!;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -95,10 +97,18 @@ describe('secrets', () => {
 
   it('masks secrets in the audit: set on create, rewritten on update, never their value', async () => {
     const created = await createCredential('robot.audit');
-    await server.request('PATCH', `/api/credential_software/${created.id}`, { token: t.horizonAdmin, body: { password: 'NouveauSecret', contextName: 'Paris' }, headers: mergePatch });
+    await server.request('PATCH', `/api/credential_software/${created.id}`, {
+      token: t.horizonAdmin,
+      body: { password: 'NouveauSecret', contextName: 'Paris' },
+      headers: mergePatch,
+    });
     const rows = await auditRows(server, 'credential_software', created.id);
     expect(rows.map((r) => r.action)).toEqual(['credential.create', 'credential.update']);
-    expect(rows[0]!.changes).toMatchObject({ password: { before: null, after: '••••••' }, apiKey: { before: null, after: '••••••' }, login: { before: null, after: 'robot.audit' } });
+    expect(rows[0]!.changes).toMatchObject({
+      password: { before: null, after: '••••••' },
+      apiKey: { before: null, after: '••••••' },
+      login: { before: null, after: 'robot.audit' },
+    });
     expect(rows[1]!.changes).toEqual({ password: { before: '••••••', after: '••••••' }, contextName: { before: null, after: 'Paris' } });
     const text = JSON.stringify(await sqlRows(server, 'select changes from audit_logs'));
     for (const secret of ['NouveauSecret', 'MotDePasseRobot!', 'cle-api-123456', 'v1:']) expect(text).not.toContain(secret);
@@ -107,7 +117,10 @@ describe('secrets', () => {
   it('keeps a secret left empty or absent, replaces one given again', async () => {
     const created = await createCredential('robot.garde');
     const before = await raw(created.id);
-    const put = await server.request('PUT', `/api/credential_software/${created.id}`, { token: t.horizonAdmin, body: credential('robot.garde', { password: '', apiKey: null, apiSecret: undefined, contextName: 'Lyon' }) });
+    const put = await server.request('PUT', `/api/credential_software/${created.id}`, {
+      token: t.horizonAdmin,
+      body: credential('robot.garde', { password: '', apiKey: null, apiSecret: undefined, contextName: 'Lyon' }),
+    });
     expect(put.status, put.text).toBe(200);
     expect(put.body).toMatchObject({ hasPassword: true, hasApiKey: true, hasApiSecret: true, contextName: 'Lyon' });
     expect(await raw(created.id)).toEqual(before);
@@ -148,7 +161,12 @@ describe('GET /api/credential_software', () => {
     const horizon = await listAll(server, t.horizonAdmin, 'credential_software');
     expect(horizon.every((c) => c.holding.id === org.horizon)).toBe(true);
     const portal = horizon.find((c) => c.contextName === 'Santéclair');
-    expect(portal).toMatchObject({ contextType: 'network', environment: 'production', software: { label: 'Portail Santéclair', type: 'network' }, holding: { name: 'Audition Horizon' } });
+    expect(portal).toMatchObject({
+      contextType: 'network',
+      environment: 'production',
+      software: { label: 'Portail Santéclair', type: 'network' },
+      holding: { name: 'Audition Horizon' },
+    });
     expect((await listAll(server, t.rivieraAdmin, 'credential_software')).every((c) => c.holding.id === org.riviera)).toBe(true);
   });
 
@@ -175,11 +193,18 @@ describe('writing credentials', () => {
     expectViolation(missing, 'login', "L'identifiant ne peut pas dépasser 255 caractères");
     expectViolation(missing, 'loginPage', 'La page de connexion est requise');
     expectViolation(missing, 'software', 'Un logiciel doit être sélectionné');
-    expectViolation(await server.request('POST', '/api/credential_software', { token: t.horizonAdmin, body: credential('robot.js', { loginPage: 'javascript:alert(1)' }) }), 'loginPage', "L'URL de connexion doit être valide");
+    expectViolation(
+      await server.request('POST', '/api/credential_software', { token: t.horizonAdmin, body: credential('robot.js', { loginPage: 'javascript:alert(1)' }) }),
+      'loginPage',
+      "L'URL de connexion doit être valide",
+    );
   });
 
   it('defaults contextType to general, environment to production and status to Active', async () => {
-    const res = await server.request('POST', '/api/credential_software', { token: t.horizonAdmin, body: { login: 'robot.defaut', loginPage: 'https://x.exemple.fr/login', software: auditdata } });
+    const res = await server.request('POST', '/api/credential_software', {
+      token: t.horizonAdmin,
+      body: { login: 'robot.defaut', loginPage: 'https://x.exemple.fr/login', software: auditdata },
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ contextType: 'general', environment: 'production', status: 'Active', hasPassword: false });
   });
@@ -188,8 +213,19 @@ describe('writing credentials', () => {
     const created = await createCredential('robot.orga', { holding: `/api/holdings/${org.riviera}` });
     expect(created.holding.id).toBe(org.horizon);
     expect((await raw(created.id)).holding_id).toBe(org.horizon);
-    expectViolation(await server.request('POST', '/api/credential_software', { token: t.horizonAdmin, body: credential('robot.vol', { software: `/api/software/${optimum}` }) }), 'software', 'Logiciel introuvable ou hors de votre périmètre.');
-    expectViolation(await server.request('POST', '/api/credential_software', { token: t.horizonAdmin, body: credential('robot.vide', { software: '/api/software/99999' }) }), 'software', 'Logiciel introuvable ou hors de votre périmètre.');
+    expectViolation(
+      await server.request('POST', '/api/credential_software', {
+        token: t.horizonAdmin,
+        body: credential('robot.vol', { software: `/api/software/${optimum}` }),
+      }),
+      'software',
+      'Logiciel introuvable ou hors de votre périmètre.',
+    );
+    expectViolation(
+      await server.request('POST', '/api/credential_software', { token: t.horizonAdmin, body: credential('robot.vide', { software: '/api/software/99999' }) }),
+      'software',
+      'Logiciel introuvable ou hors de votre périmètre.',
+    );
     // A platform administrator creates it in the software's organisation.
     const platform = await createCredential('robot.plateforme', { software: `/api/software/${optimum}` }, t.admin);
     expect(platform.holding.id).toBe(org.riviera);
@@ -197,7 +233,10 @@ describe('writing credentials', () => {
 
   it("hides Audition Horizon's credentials from Optique Riviera for every verb", async () => {
     const target = await createCredential('robot.cache');
-    await expectHiddenForEveryVerb(server, t.rivieraAdmin, 'credential_software', target.id, credential('capture', { software: `/api/software/${optimum}` }), { table: 'credential_software', archive: true });
+    await expectHiddenForEveryVerb(server, t.rivieraAdmin, 'credential_software', target.id, credential('capture', { software: `/api/software/${optimum}` }), {
+      table: 'credential_software',
+      archive: true,
+    });
   });
 
   it('archives on DELETE: gone from lists and from the centres that used it, kept in the table', async () => {
@@ -209,7 +248,11 @@ describe('writing credentials', () => {
       const c = (await server.request('GET', iri, { token: t.horizonAdmin })).body;
       if (c.software.label !== 'Portail Itelis') withoutItelis.push(iri);
     }
-    const linked = await server.request('PATCH', `/api/shops/${shop}`, { token: t.horizonAdmin, body: { credentials: [...withoutItelis, target['@id']] }, headers: mergePatch });
+    const linked = await server.request('PATCH', `/api/shops/${shop}`, {
+      token: t.horizonAdmin,
+      body: { credentials: [...withoutItelis, target['@id']] },
+      headers: mergePatch,
+    });
     expect(linked.status, linked.text).toBe(200);
     expect((await server.request('DELETE', `/api/credential_software/${target.id}`, { token: t.horizonAdmin })).status).toBe(204);
     expectProblem(await server.request('GET', `/api/credential_software/${target.id}`, { token: t.horizonAdmin }), 404);
@@ -223,9 +266,16 @@ describe('writing credentials', () => {
     const used = Number((await sqlRows(server, 'select credential_id from shop_credentials order by credential_id limit 1'))[0]!.credential_id);
     const [row] = await sqlRows(server, 'select holding_id from credential_software where id = $1', [used]);
     const otherSoftware = Number(row!.holding_id) === org.horizon ? optimum : auditdata;
-    const res = await server.request('PATCH', `/api/credential_software/${used}`, { token: t.admin, body: { software: `/api/software/${otherSoftware}` }, headers: mergePatch });
+    const res = await server.request('PATCH', `/api/credential_software/${used}`, {
+      token: t.admin,
+      body: { software: `/api/software/${otherSoftware}` },
+      headers: mergePatch,
+    });
     expect(res.status, res.text).toBe(422);
-    expect(res.body.violations[0]).toMatchObject({ propertyPath: 'software', message: expect.stringMatching(/^Impossible de changer l'organisation : \d+ centres? utilisen?t? cet identifiant\.$/) });
+    expect(res.body.violations[0]).toMatchObject({
+      propertyPath: 'software',
+      message: expect.stringMatching(/^Impossible de changer l'organisation : \d+ centres? utilisen?t? cet identifiant\.$/),
+    });
   });
 
   it('enforces settings.credentials.create / edit / delete', async () => {
@@ -240,11 +290,17 @@ describe('writing credentials', () => {
     const a = await createCredential('robot.lot.a');
     const b = await createCredential('robot.lot.b');
     expectViolation(
-      await server.request('POST', '/api/credential_software/bulk-update', { token: t.horizonAdmin, body: { ids: [a.id, b.id], data: { environment: 'recette' } } }),
+      await server.request('POST', '/api/credential_software/bulk-update', {
+        token: t.horizonAdmin,
+        body: { ids: [a.id, b.id], data: { environment: 'recette' } },
+      }),
       'environment',
       `Élément ${a.id} : Environnement invalide : production ou test`,
     );
-    const done = await server.request('POST', '/api/credential_software/bulk-update', { token: t.horizonAdmin, body: { ids: [a.id, b.id], data: { environment: 'test' } } });
+    const done = await server.request('POST', '/api/credential_software/bulk-update', {
+      token: t.horizonAdmin,
+      body: { ids: [a.id, b.id], data: { environment: 'test' } },
+    });
     expect(done.body.count).toBe(2);
     expect((await listAll(server, t.horizonAdmin, 'credential_software', `id[]=${a.id}&id[]=${b.id}`)).map((c) => c.environment)).toEqual(['test', 'test']);
     // Secrets are untouched by a bulk update that does not name them.

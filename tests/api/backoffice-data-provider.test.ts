@@ -63,14 +63,20 @@ describe('hydraDataProvider', () => {
     });
     expect(filtered.data.map((m) => m.name)).toEqual(['Apicil', 'April', 'Klesia', 'Malakoff Humanis']);
 
-    const dated = await provider.getList('companies', { pagination: { page: 1, perPage: 10 }, sort: { field: 'name', order: 'ASC' }, filter: { createdAt: { after: '2000-01-01' } } });
+    const dated = await provider.getList('companies', {
+      pagination: { page: 1, perPage: 10 },
+      sort: { field: 'name', order: 'ASC' },
+      filter: { createdAt: { after: '2000-01-01' } },
+    });
     expect(dated.total).toBe(2);
   });
 
   it('reads one record and many by IRI', async () => {
     const one = await provider.getOne('holdings', { id: `/api/holdings/${org.horizon}` });
     expect(one.data).toMatchObject({ id: `/api/holdings/${org.horizon}`, name: 'Audition Horizon', fullAddress: '18 rue de la Roquette, 75011 Paris, France' });
-    const shops = (await sqlRows<{ id: number }>(server, 'select id from shops where holding_id = $1 order by id limit 3', [org.horizon])).map((r) => `/api/shops/${r.id}`);
+    const shops = (await sqlRows<{ id: number }>(server, 'select id from shops where holding_id = $1 order by id limit 3', [org.horizon])).map(
+      (r) => `/api/shops/${r.id}`,
+    );
     const many = await provider.getMany('shops', { ids: shops });
     expect(many.data.map((s) => s.id).sort()).toEqual([...shops].sort());
   });
@@ -87,9 +93,18 @@ describe('hydraDataProvider', () => {
     expect(updated.data).toMatchObject({ city: 'Aix-en-Provence', name: 'Horizon Audition Sud' });
 
     // A user's centres and roles round-trip as IRI lists.
-    const shops = (await sqlRows<{ id: number }>(server, 'select id from shops where holding_id = $1 order by id limit 2', [org.horizon])).map((r) => `/api/shops/${r.id}`);
+    const shops = (await sqlRows<{ id: number }>(server, 'select id from shops where holding_id = $1 order by id limit 2', [org.horizon])).map(
+      (r) => `/api/shops/${r.id}`,
+    );
     const user = await provider.create('users', {
-      data: { firstName: 'Anne', lastName: 'Provider', email: 'anne.provider@audition-horizon.fr', password: 'Secret-2026', holding: `/api/holdings/${org.horizon}`, shops },
+      data: {
+        firstName: 'Anne',
+        lastName: 'Provider',
+        email: 'anne.provider@audition-horizon.fr',
+        password: 'Secret-2026',
+        holding: `/api/holdings/${org.horizon}`,
+        shops,
+      },
     });
     expect(user.data.shops).toEqual(shops);
     const fewer = await provider.update('users', { id: user.data.id, data: { shops: [shops[1]] }, previousData: user.data });
@@ -103,7 +118,10 @@ describe('hydraDataProvider', () => {
   it('turns a 422 into field errors the form shows, in French (the admin schema analyzer reads the violations)', async () => {
     const error = await provider
       .create('shops', { data: { name: 'X', siret: '1', company: '', country: 'France', finess: '123', rpps: '1', codeClient: '', specialite: 'Opticien' } })
-      .then(() => undefined, (e: unknown) => e as { status: number; message: string });
+      .then(
+        () => undefined,
+        (e: unknown) => e as { status: number; message: string },
+      );
     expect(error?.status).toBe(422);
     expect(error?.message).toContain('FINESS doit contenir 9 chiffres');
     expect(error?.message).not.toContain('finess:');
@@ -120,7 +138,9 @@ describe('hydraDataProvider', () => {
   it("refuses another organisation's record as the API does (404)", async () => {
     const riviera = await idWhere(server, 'companies', 'name', 'Riviera Vision');
     await expect(provider.getOne('companies', { id: `/api/companies/${riviera}` })).rejects.toMatchObject({ status: 404 });
-    await expect(provider.update('companies', { id: `/api/companies/${riviera}`, data: { city: 'Ailleurs' }, previousData: { id: `/api/companies/${riviera}` } })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      provider.update('companies', { id: `/api/companies/${riviera}`, data: { city: 'Ailleurs' }, previousData: { id: `/api/companies/${riviera}` } }),
+    ).rejects.toMatchObject({ status: 404 });
     await expect(provider.delete('companies', { id: `/api/companies/${riviera}` })).rejects.toMatchObject({ status: 404 });
   });
 });

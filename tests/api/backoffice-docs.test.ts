@@ -16,35 +16,90 @@ type Spec = Record<string, string>;
 const CONTRACT: Record<string, { fields: Spec; operations: string[] }> = {
   holdings: {
     fields: {
-      name: 'string ! name', registrationNumber: 'string !', vatNumber: 'string', email: 'email', phone: 'string', street: 'string', postalCode: 'string', city: 'string',
-      country: 'string !', status: 'string', fullAddress: 'string ro', createdAt: 'dateTime ro', updatedAt: 'dateTime ro',
+      name: 'string ! name',
+      registrationNumber: 'string !',
+      vatNumber: 'string',
+      email: 'email',
+      phone: 'string',
+      street: 'string',
+      postalCode: 'string',
+      city: 'string',
+      country: 'string !',
+      status: 'string',
+      fullAddress: 'string ro',
+      createdAt: 'dateTime ro',
+      updatedAt: 'dateTime ro',
     },
     operations: ['GET list', 'POST create', 'GET show', 'PATCH edit', 'PUT edit', 'DELETE delete'],
   },
   companies: {
     fields: {
-      name: 'string ! name', registrationNumber: 'string !', vatNumber: 'string', holding: '@holdings !', street: 'string', postalCode: 'string', city: 'string', country: 'string !',
-      status: 'string', createdAt: 'dateTime ro', updatedAt: 'dateTime ro',
+      name: 'string ! name',
+      registrationNumber: 'string !',
+      vatNumber: 'string',
+      holding: '@holdings !',
+      street: 'string',
+      postalCode: 'string',
+      city: 'string',
+      country: 'string !',
+      status: 'string',
+      createdAt: 'dateTime ro',
+      updatedAt: 'dateTime ro',
     },
     operations: ['GET list', 'POST create', 'GET show', 'PATCH edit', 'PUT edit', 'DELETE delete'],
   },
   shops: {
     fields: {
-      name: 'string ! name', displayName: 'string', numero: 'string', siret: 'string !', company: '@companies !', street: 'string', postalCode: 'string', city: 'string',
-      country: 'string !', email: 'email', phone: 'string', status: 'string', finess: 'string !', rpps: 'string !', codeClient: 'string !', specialite: 'string !',
-      credentials: '@@credential_software', createdAt: 'dateTime ro', updatedAt: 'dateTime ro',
+      name: 'string ! name',
+      displayName: 'string',
+      numero: 'string',
+      siret: 'string !',
+      company: '@companies !',
+      street: 'string',
+      postalCode: 'string',
+      city: 'string',
+      country: 'string !',
+      email: 'email',
+      phone: 'string',
+      status: 'string',
+      finess: 'string !',
+      rpps: 'string !',
+      codeClient: 'string !',
+      specialite: 'string !',
+      credentials: '@@credential_software',
+      createdAt: 'dateTime ro',
+      updatedAt: 'dateTime ro',
     },
     operations: ['GET list', 'POST create', 'GET show', 'PATCH edit', 'PUT edit', 'DELETE delete'],
   },
   users: {
     fields: {
-      firstName: 'string !', lastName: 'string !', fullName: 'string ro name', initials: 'string ro', email: 'email !', password: 'string wo', holding: '@holdings !',
-      status: 'string', shops: '@@shops', roles: '@@roles', lastLoginAt: 'dateTime ro', createdAt: 'dateTime ro', updatedAt: 'dateTime ro',
+      firstName: 'string !',
+      lastName: 'string !',
+      fullName: 'string ro name',
+      initials: 'string ro',
+      email: 'email !',
+      password: 'string wo',
+      holding: '@holdings !',
+      status: 'string',
+      shops: '@@shops',
+      roles: '@@roles',
+      lastLoginAt: 'dateTime ro',
+      createdAt: 'dateTime ro',
+      updatedAt: 'dateTime ro',
     },
     operations: ['GET list', 'POST create', 'GET show', 'PATCH edit', 'PUT edit', 'DELETE delete'],
   },
   roles: {
-    fields: { name: 'string ! name', description: 'string', permissions: 'array', holding: '@holdings', usersCount: 'integer ro', createdAt: 'dateTime ro', updatedAt: 'dateTime ro' },
+    fields: {
+      name: 'string ! name',
+      description: 'string',
+      permissions: 'array',
+      holding: '@holdings',
+      usersCount: 'integer ro',
+      createdAt: 'dateTime ro',
+      updatedAt: 'dateTime ro',
+    },
     operations: ['GET list', 'POST create', 'GET show', 'PATCH edit', 'PUT edit', 'DELETE delete'],
   },
   mutuals: {
@@ -53,39 +108,94 @@ const CONTRACT: Record<string, { fields: Spec; operations: string[] }> = {
   },
   networks: {
     fields: {
-      name: 'string ! name', code: 'string', description: 'string', isDefault: 'boolean', status: 'string', activeMutualsCount: 'integer ro', createdAt: 'dateTime ro', updatedAt: 'dateTime ro',
+      name: 'string ! name',
+      code: 'string',
+      description: 'string',
+      isDefault: 'boolean',
+      status: 'string',
+      activeMutualsCount: 'integer ro',
+      createdAt: 'dateTime ro',
+      updatedAt: 'dateTime ro',
     },
     operations: ['GET list', 'POST create', 'GET show', 'PATCH edit', 'PUT edit', 'DELETE delete'],
   },
   software: {
     fields: {
-      label: 'string ! name', description: 'string', type: 'string !', vendor: 'string', version: 'string', apiUrl: 'url', documentationUrl: 'url', status: 'string',
-      holding: '@holdings', createdAt: 'dateTime ro', updatedAt: 'dateTime ro',
+      label: 'string ! name',
+      description: 'string',
+      type: 'string !',
+      vendor: 'string',
+      version: 'string',
+      apiUrl: 'url',
+      documentationUrl: 'url',
+      status: 'string',
+      holding: '@holdings',
+      createdAt: 'dateTime ro',
+      updatedAt: 'dateTime ro',
     },
     operations: ['GET list', 'POST create', 'GET show', 'PATCH edit', 'PUT edit', 'DELETE delete'],
   },
   credential_software: {
     fields: {
-      login: 'string ! name', password: 'string wo', loginPage: 'url !', status: 'string', contextType: 'string', contextName: 'string', software: '@software !',
-      holding: '@holdings ro', environment: 'string', apiKey: 'string wo', apiSecret: 'string wo', displayIdentifier: 'string', hasPassword: 'boolean ro',
-      hasApiKey: 'boolean ro', hasApiSecret: 'boolean ro', createdAt: 'dateTime ro', updatedAt: 'dateTime ro',
+      login: 'string ! name',
+      password: 'string wo',
+      loginPage: 'url !',
+      status: 'string',
+      contextType: 'string',
+      contextName: 'string',
+      software: '@software !',
+      holding: '@holdings ro',
+      environment: 'string',
+      apiKey: 'string wo',
+      apiSecret: 'string wo',
+      displayIdentifier: 'string',
+      hasPassword: 'boolean ro',
+      hasApiKey: 'boolean ro',
+      hasApiSecret: 'boolean ro',
+      createdAt: 'dateTime ro',
+      updatedAt: 'dateTime ro',
     },
     operations: ['GET list', 'POST create', 'GET show', 'PATCH edit', 'PUT edit', 'DELETE delete'],
   },
   configs: {
-    fields: { key: 'string ro name', description: 'string ro', value: 'string', valueType: 'string ro', isEditable: 'boolean ro', category: 'string ro', rule: 'string ro', updatedAt: 'dateTime ro' },
+    fields: {
+      key: 'string ro name',
+      description: 'string ro',
+      value: 'string',
+      valueType: 'string ro',
+      isEditable: 'boolean ro',
+      category: 'string ro',
+      rule: 'string ro',
+      updatedAt: 'dateTime ro',
+    },
     operations: ['GET list', 'GET show', 'PATCH edit', 'PUT edit'],
   },
   prescribers: {
     fields: {
-      civility: 'string !', lastName: 'string ! name', firstName: 'string', specialty: 'string !', rpps: 'string !', city: 'string', phone: 'string', email: 'email',
-      status: 'string', holding: '@holdings', createdAt: 'dateTime ro', updatedAt: 'dateTime ro',
+      civility: 'string !',
+      lastName: 'string ! name',
+      firstName: 'string',
+      specialty: 'string !',
+      rpps: 'string !',
+      city: 'string',
+      phone: 'string',
+      email: 'email',
+      status: 'string',
+      holding: '@holdings',
+      createdAt: 'dateTime ro',
+      updatedAt: 'dateTime ro',
     },
     operations: ['GET list', 'POST create', 'GET show', 'PATCH edit', 'PUT edit', 'DELETE delete'],
   },
   audit_logs: {
     fields: {
-      action: 'string ro name', entity: 'string ro', entityId: 'string ro', actorId: 'integer ro', actorEmail: 'email ro', changes: 'string ro', createdAt: 'dateTime ro',
+      action: 'string ro name',
+      entity: 'string ro',
+      entityId: 'string ro',
+      actorId: 'integer ro',
+      actorEmail: 'email ro',
+      changes: 'string ro',
+      createdAt: 'dateTime ro',
     },
     operations: ['GET list', 'GET show'],
   },
@@ -114,7 +224,11 @@ describe('/api/docs.jsonld read by @api-platform/api-doc-parser', () => {
   it('has exactly the back-office resources, at /api/{name}, named by their class', async () => {
     const names = api.resources!.map((r) => r.name);
     // Other engineers' resources (PEC files) may be declared too; every back-office one must be there, once.
-    for (const name of Object.keys(CONTRACT)) expect(names.filter((n) => n === name), name).toHaveLength(1);
+    for (const name of Object.keys(CONTRACT))
+      expect(
+        names.filter((n) => n === name),
+        name,
+      ).toHaveLength(1);
     for (const resource of api.resources!) expect(resource.url).toBe(`${server.url}/api/${resource.name}`);
     expect(api.resources!.find((r) => r.name === 'credential_software')!.title).toBe('CredentialSoftware');
     expect(api.title).toBe('API Pecflow');
@@ -157,7 +271,19 @@ describe('/api/docs.jsonld read by @api-platform/api-doc-parser', () => {
 
 describe("/api/docs.jsonld: what the generated admin reads besides Hydra's terms (pecflow:admin, pecflow:label, pecflow:choices)", () => {
   let docs: JsonBody;
-  const classOf = (name: string) => docs['hydra:supportedClass'].find((c: JsonBody) => c['pecflow:admin'] && docs['hydra:supportedClass'].some((e: JsonBody) => e['@id'] === '#Entrypoint' && e['hydra:supportedProperty'].some((p: JsonBody) => p['hydra:property']['@id'] === `#Entrypoint/${name}` && JSON.stringify(p['hydra:property']['rdfs:range']).includes(`"${c['@id']}"`))));
+  const classOf = (name: string) =>
+    docs['hydra:supportedClass'].find(
+      (c: JsonBody) =>
+        c['pecflow:admin'] &&
+        docs['hydra:supportedClass'].some(
+          (e: JsonBody) =>
+            e['@id'] === '#Entrypoint' &&
+            e['hydra:supportedProperty'].some(
+              (p: JsonBody) =>
+                p['hydra:property']['@id'] === `#Entrypoint/${name}` && JSON.stringify(p['hydra:property']['rdfs:range']).includes(`"${c['@id']}"`),
+            ),
+        ),
+    );
   const property = (name: string, field: string) => classOf(name)['hydra:supportedProperty'].find((p: JsonBody) => p['hydra:title'] === field);
 
   beforeAll(async () => {
@@ -208,10 +334,24 @@ describe("/api/docs.jsonld: what the generated admin reads besides Hydra's terms
     expect(holdings.form).toMatchObject({ fullWidth: ['street'], defaults: { status: 'Active', country: 'France' }, openIn: 'edit' });
     // One name per entity; the spec's keys through the declared prefix (mutuals and networks: settings.mutuelles).
     expect(classOf('mutuals')['pecflow:admin'].permissions.update).toBe('settings.mutuelles.update');
-    expect(classOf('mutuals')['pecflow:admin'].list).toMatchObject({ empty: 'Aucune mutuelle configurée', filters: [{ field: 'status', kind: 'choice' }, { field: 'network', kind: 'reference' }] });
+    expect(classOf('mutuals')['pecflow:admin'].list).toMatchObject({
+      empty: 'Aucune mutuelle configurée',
+      filters: [
+        { field: 'status', kind: 'choice' },
+        { field: 'network', kind: 'reference' },
+      ],
+    });
     expect(classOf('networks')['pecflow:admin'].permissions.view).toBe('settings.mutuelles.view');
-    expect(classOf('software')['pecflow:admin'].permissions).toEqual({ view: 'settings.software.view', create: 'settings.software.create', update: 'settings.software.edit', delete: 'settings.software.delete' });
-    expect(classOf('credential_software')['pecflow:admin']).toMatchObject({ list: { paginated: false, scopeToHolding: true }, permissions: { update: 'settings.credentials.edit' } });
+    expect(classOf('software')['pecflow:admin'].permissions).toEqual({
+      view: 'settings.software.view',
+      create: 'settings.software.create',
+      update: 'settings.software.edit',
+      delete: 'settings.software.delete',
+    });
+    expect(classOf('credential_software')['pecflow:admin']).toMatchObject({
+      list: { paginated: false, scopeToHolding: true },
+      permissions: { update: 'settings.credentials.edit' },
+    });
     expect(classOf('shops')['pecflow:admin'].form.tabs.map((t: JsonBody) => t.label)).toEqual(['Informations', 'Adresse et contact', 'Identifiants logiciels']);
     expect(classOf('audit_logs')['pecflow:admin'].form.openIn).toBe('view');
     expect(classOf('pec_dossiers')['pecflow:admin']).toMatchObject({ settingsTab: null, permissions: { view: 'pec.view', create: 'settings.pec.create' } });
@@ -246,8 +386,16 @@ describe("/api/docs.jsonld: what the generated admin reads besides Hydra's terms
     const admin = holding['https://pecflow.fr/ns#admin'][0];
     expect(admin['@type']).toBe('@json');
     expect(admin['@value'].label.plural).toBe('Organisations');
-    const status = holding['http://www.w3.org/ns/hydra/core#supportedProperty'].find((p: JsonBody) => p['http://www.w3.org/ns/hydra/core#title'][0]['@value'] === 'status');
+    const status = holding['http://www.w3.org/ns/hydra/core#supportedProperty'].find(
+      (p: JsonBody) => p['http://www.w3.org/ns/hydra/core#title'][0]['@value'] === 'status',
+    );
     expect(status['https://pecflow.fr/ns#label'][0]['@value']).toBe('Statut');
-    expect(status['https://pecflow.fr/ns#choices'][0]).toEqual({ '@type': '@json', '@value': [{ id: 'Active', name: '✅ Activé' }, { id: 'Inactive', name: '❌ Désactivé' }] });
+    expect(status['https://pecflow.fr/ns#choices'][0]).toEqual({
+      '@type': '@json',
+      '@value': [
+        { id: 'Active', name: '✅ Activé' },
+        { id: 'Inactive', name: '❌ Désactivé' },
+      ],
+    });
   });
 });

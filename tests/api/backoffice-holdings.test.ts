@@ -161,15 +161,28 @@ describe('PUT and PATCH /api/holdings/{id}', () => {
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ name: 'Ouïe Fine', phone: '09 99 99 99 99', vatNumber: 'FR11900100200', city: 'Montpellier' });
 
-    const put = await server.request('PUT', `/api/holdings/${created.id}`, { token: t.admin, body: { name: 'Ouïe Fine SA', registrationNumber: '900100200', country: 'France' } });
+    const put = await server.request('PUT', `/api/holdings/${created.id}`, {
+      token: t.admin,
+      body: { name: 'Ouïe Fine SA', registrationNumber: '900100200', country: 'France' },
+    });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ name: 'Ouïe Fine SA', phone: null, vatNumber: null, city: null, status: 'Active' });
 
     // PUT without a required field is refused; PATCH without it is fine.
-    expectViolation(await server.request('PUT', `/api/holdings/${created.id}`, { token: t.admin, body: { registrationNumber: '900100200', country: 'France' } }), 'name', 'Nom requis');
+    expectViolation(
+      await server.request('PUT', `/api/holdings/${created.id}`, { token: t.admin, body: { registrationNumber: '900100200', country: 'France' } }),
+      'name',
+      'Nom requis',
+    );
     // merge-patch null clears an optional field, and is refused on a required one.
-    expect((await server.request('PATCH', `/api/holdings/${created.id}`, { token: t.admin, body: { email: null }, headers: mergePatch })).body.email).toBeNull();
-    expectViolation(await server.request('PATCH', `/api/holdings/${created.id}`, { token: t.admin, body: { name: null }, headers: mergePatch }), 'name', 'Nom requis');
+    expect(
+      (await server.request('PATCH', `/api/holdings/${created.id}`, { token: t.admin, body: { email: null }, headers: mergePatch })).body.email,
+    ).toBeNull();
+    expectViolation(
+      await server.request('PATCH', `/api/holdings/${created.id}`, { token: t.admin, body: { name: null }, headers: mergePatch }),
+      'name',
+      'Nom requis',
+    );
   });
 
   it('PATCH also accepts application/ld+json', async () => {
@@ -181,7 +194,11 @@ describe('PUT and PATCH /api/holdings/{id}', () => {
 
   it('records the before and after of the changed fields only, with the real actor', async () => {
     const created = await create(valid('Audio Atlantique'));
-    await server.request('PATCH', `/api/holdings/${created.id}`, { token: t.admin, body: { city: 'Nantes', phone: '01 02 03 04 05', _audit: { userId: 1234 } }, headers: mergePatch });
+    await server.request('PATCH', `/api/holdings/${created.id}`, {
+      token: t.admin,
+      body: { city: 'Nantes', phone: '01 02 03 04 05', _audit: { userId: 1234 } },
+      headers: mergePatch,
+    });
     const rows = await auditRows(server, 'holdings', created.id);
     expect(rows.map((r) => r.action)).toEqual(['holding.create', 'holding.update']);
     expect(rows[1]!.changes).toEqual({ city: { before: 'Montpellier', after: 'Nantes' } });
@@ -189,7 +206,11 @@ describe('PUT and PATCH /api/holdings/{id}', () => {
   });
 
   it('lets an organisation administrator update their own organisation', async () => {
-    const res = await server.request('PATCH', `/api/holdings/${org.horizon}`, { token: t.horizonAdmin, body: { phone: '01 44 55 66 78' }, headers: mergePatch });
+    const res = await server.request('PATCH', `/api/holdings/${org.horizon}`, {
+      token: t.horizonAdmin,
+      body: { phone: '01 44 55 66 78' },
+      headers: mergePatch,
+    });
     expect(res.status).toBe(200);
     const [row] = (await auditRows(server, 'holdings', org.horizon)).slice(-1);
     expect(row).toMatchObject({ action: 'holding.update', actor_email: 'direction@audition-horizon.fr', holding_id: org.horizon });
@@ -210,11 +231,25 @@ describe('PUT and PATCH /api/holdings/{id}', () => {
 
 describe('DELETE /api/holdings/{id}', () => {
   it('refuses while companies or users are attached, saying by what', async () => {
-    expectProblem(await server.request('DELETE', `/api/holdings/${org.horizon}`, { token: t.admin }), 409, 'Impossible de supprimer : 2 entreprises sont rattachées à cette organisation.');
-    expectProblem(await server.request('DELETE', `/api/holdings/${org.riviera}`, { token: t.admin }), 409, 'Impossible de supprimer : 1 entreprise est rattachée à cette organisation.');
+    expectProblem(
+      await server.request('DELETE', `/api/holdings/${org.horizon}`, { token: t.admin }),
+      409,
+      'Impossible de supprimer : 2 entreprises sont rattachées à cette organisation.',
+    );
+    expectProblem(
+      await server.request('DELETE', `/api/holdings/${org.riviera}`, { token: t.admin }),
+      409,
+      'Impossible de supprimer : 1 entreprise est rattachée à cette organisation.',
+    );
     const lone = await create(valid('Sans entreprise'));
-    await sqlRows(server, `insert into users (holding_id, email, password_hash, first_name, last_name) values ($1, 'seul@exemple.fr', 'x', 'Jean', 'Seul')`, [lone.id]);
-    expectProblem(await server.request('DELETE', `/api/holdings/${lone.id}`, { token: t.admin }), 409, 'Impossible de supprimer : 1 utilisateur est rattaché à cette organisation.');
+    await sqlRows(server, `insert into users (holding_id, email, password_hash, first_name, last_name) values ($1, 'seul@exemple.fr', 'x', 'Jean', 'Seul')`, [
+      lone.id,
+    ]);
+    expectProblem(
+      await server.request('DELETE', `/api/holdings/${lone.id}`, { token: t.admin }),
+      409,
+      'Impossible de supprimer : 1 utilisateur est rattaché à cette organisation.',
+    );
   });
 
   it('deletes an organisation with nothing attached, and audits it', async () => {
@@ -252,7 +287,10 @@ describe('bulk actions', () => {
     const b = await create(valid('Maj B'));
     const invalid = await server.request('POST', '/api/holdings/bulk-update', { token: t.admin, body: { ids: [a.id, b.id], data: { status: 'Fermé' } } });
     expectViolation(invalid, 'status', `Élément ${a.id} : Statut invalide`);
-    const missing = await server.request('POST', '/api/holdings/bulk-update', { token: t.admin, body: { ids: [a.id, 99999999], data: { status: 'Inactive' } } });
+    const missing = await server.request('POST', '/api/holdings/bulk-update', {
+      token: t.admin,
+      body: { ids: [a.id, 99999999], data: { status: 'Inactive' } },
+    });
     expectProblem(missing, 404);
     expect((await listAll(server, t.admin, 'holdings', `id[]=${a.id}&id[]=${b.id}`)).map((h) => h.status)).toEqual(['Active', 'Active']);
 
@@ -260,14 +298,33 @@ describe('bulk actions', () => {
     expect(done.status).toBe(200);
     expect(done.body.count).toBe(2);
     expect((await listAll(server, t.admin, 'holdings', `id[]=${a.id}&id[]=${b.id}`)).map((h) => h.status)).toEqual(['Inactive', 'Inactive']);
-    expect((await auditRows(server, 'holdings', b.id)).at(-1)).toMatchObject({ action: 'holding.bulk_update', changes: { status: { before: 'Active', after: 'Inactive' } } });
+    expect((await auditRows(server, 'holdings', b.id)).at(-1)).toMatchObject({
+      action: 'holding.bulk_update',
+      changes: { status: { before: 'Active', after: 'Inactive' } },
+    });
   });
 
   it('validates the batch itself', async () => {
-    expectViolation(await server.request('POST', '/api/holdings/bulk-delete', { token: t.admin, body: { ids: [] } }), 'ids', 'Sélectionnez au moins un élément.');
-    expectViolation(await server.request('POST', '/api/holdings/bulk-delete', { token: t.admin, body: { ids: ['/api/companies/1'] } }), 'ids', 'Identifiant invalide dans la sélection.');
-    expectViolation(await server.request('POST', '/api/holdings/bulk-update', { token: t.admin, body: { ids: [1] } }), 'data', 'Les données à appliquer sont requises.');
-    expectViolation(await server.request('POST', '/api/holdings/bulk-delete', { token: t.admin, body: { ids: Array.from({ length: 501 }, (_, i) => i + 1) } }), 'ids', 'Au plus 500 éléments à la fois.');
+    expectViolation(
+      await server.request('POST', '/api/holdings/bulk-delete', { token: t.admin, body: { ids: [] } }),
+      'ids',
+      'Sélectionnez au moins un élément.',
+    );
+    expectViolation(
+      await server.request('POST', '/api/holdings/bulk-delete', { token: t.admin, body: { ids: ['/api/companies/1'] } }),
+      'ids',
+      'Identifiant invalide dans la sélection.',
+    );
+    expectViolation(
+      await server.request('POST', '/api/holdings/bulk-update', { token: t.admin, body: { ids: [1] } }),
+      'data',
+      'Les données à appliquer sont requises.',
+    );
+    expectViolation(
+      await server.request('POST', '/api/holdings/bulk-delete', { token: t.admin, body: { ids: Array.from({ length: 501 }, (_, i) => i + 1) } }),
+      'ids',
+      'Au plus 500 éléments à la fois.',
+    );
   });
 
   it('refuses bulk actions to a user without the permission, before reading anything', async () => {

@@ -85,12 +85,20 @@ describe('writing mutuals', () => {
     expectViolation(res, 'name', 'Le nom de la mutuelle est requis (min. 2 caractères)');
     expectViolation(res, 'network', 'Réseau invalide');
     expectViolation(res, 'status', 'Statut invalide');
-    expectViolation(await server.request('POST', '/api/mutuals', { token: t.admin, body: { name: 'Sans réseau réel', network: '/api/networks/99999' } }), 'network', 'Réseau introuvable ou hors de votre périmètre.');
+    expectViolation(
+      await server.request('POST', '/api/mutuals', { token: t.admin, body: { name: 'Sans réseau réel', network: '/api/networks/99999' } }),
+      'network',
+      'Réseau introuvable ou hors de votre périmètre.',
+    );
   });
 
   it('PATCH moves a mutual to another network or to none; PUT replaces', async () => {
     const created = await createMutual({ name: 'Mutuelle Mobile', code: 'MOB', network: `/api/networks/${itelis}` });
-    const moved = await server.request('PATCH', `/api/mutuals/${created.id}`, { token: t.admin, body: { network: `/api/networks/${santeclair}` }, headers: mergePatch });
+    const moved = await server.request('PATCH', `/api/mutuals/${created.id}`, {
+      token: t.admin,
+      body: { network: `/api/networks/${santeclair}` },
+      headers: mergePatch,
+    });
     expect(moved.body).toMatchObject({ code: 'MOB', network: { id: santeclair } });
     const none = await server.request('PATCH', `/api/mutuals/${created.id}`, { token: t.admin, body: { network: null }, headers: mergePatch });
     expect(none.body.network).toBeNull();
@@ -131,8 +139,17 @@ describe('writing mutuals', () => {
     const { horizon } = await holdingIds(server);
     const shop = await idWhere(server, 'shops', 'name', 'Horizon Paris Bastille');
     const used = await createMutual({ name: 'Mutuelle Utilisée' });
-    await sqlRows(server, 'insert into pec_dossiers (holding_id, shop_id, mutual_id, numero_dossier) values ($1, $2, $3, $4)', [horizon, shop, used.id, `M-${used.id}`]);
-    expectProblem(await server.request('DELETE', `/api/mutuals/${used.id}`, { token: t.admin }), 409, 'Impossible de supprimer : 1 demande de PEC est rattachée à cette mutuelle.');
+    await sqlRows(server, 'insert into pec_dossiers (holding_id, shop_id, mutual_id, numero_dossier) values ($1, $2, $3, $4)', [
+      horizon,
+      shop,
+      used.id,
+      `M-${used.id}`,
+    ]);
+    expectProblem(
+      await server.request('DELETE', `/api/mutuals/${used.id}`, { token: t.admin }),
+      409,
+      'Impossible de supprimer : 1 demande de PEC est rattachée à cette mutuelle.',
+    );
     const free = await createMutual({ name: 'Mutuelle Libre' });
     expectProblem(await server.request('POST', '/api/mutuals/bulk-delete', { token: t.admin, body: { ids: [free.id, used.id] } }), 409);
     expect(ids(await listAll(server, t.admin, 'mutuals', `id=${free.id}`))).toEqual([free.id]);

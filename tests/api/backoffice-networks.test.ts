@@ -79,14 +79,20 @@ describe('writing networks', () => {
   });
 
   it('refuses a code already used (whatever its case) or longer than 20 characters, and a short name', async () => {
-    expectViolation(await server.request('POST', '/api/networks', { token: t.admin, body: { name: 'Doublon', code: 'itelis' } }), 'code', 'Ce code est déjà utilisé par un autre réseau');
+    expectViolation(
+      await server.request('POST', '/api/networks', { token: t.admin, body: { name: 'Doublon', code: 'itelis' } }),
+      'code',
+      'Ce code est déjà utilisé par un autre réseau',
+    );
     const res = await server.request('POST', '/api/networks', { token: t.admin, body: { name: 'R', code: 'X'.repeat(21), isDefault: 'oui' } });
     expectViolation(res, 'name', 'Le nom du réseau est requis (min. 2 caractères)');
     expectViolation(res, 'code', 'Le code ne peut pas dépasser 20 caractères');
     expectViolation(res, 'isDefault', 'Valeur oui/non attendue');
     // A network keeps its own code on update; several networks may have none.
     const itelis = await idWhere(server, 'networks', 'code', 'ITELIS');
-    expect((await server.request('PATCH', `/api/networks/${itelis}`, { token: t.admin, body: { code: 'ITELIS', description: 'AXA' }, headers: mergePatch })).status).toBe(200);
+    expect(
+      (await server.request('PATCH', `/api/networks/${itelis}`, { token: t.admin, body: { code: 'ITELIS', description: 'AXA' }, headers: mergePatch })).status,
+    ).toBe(200);
     await createNetwork({ name: 'Sans code 1' });
     await createNetwork({ name: 'Sans code 2', code: '' });
   });
@@ -98,7 +104,11 @@ describe('writing networks', () => {
 
   it('refuses deletion while mutuals are attached, deletes an empty network and audits it', async () => {
     const carteBlanche = await idWhere(server, 'networks', 'code', 'CARTEBLANCHE');
-    expectProblem(await server.request('DELETE', `/api/networks/${carteBlanche}`, { token: t.admin }), 409, 'Impossible de supprimer : 6 mutuelles sont rattachées à ce réseau.');
+    expectProblem(
+      await server.request('DELETE', `/api/networks/${carteBlanche}`, { token: t.admin }),
+      409,
+      'Impossible de supprimer : 6 mutuelles sont rattachées à ce réseau.',
+    );
     const empty = await createNetwork({ name: 'Réseau Vide', code: 'VIDE' });
     expect((await server.request('DELETE', `/api/networks/${empty.id}`, { token: t.admin })).status).toBe(204);
     const rows = await auditRows(server, 'networks', empty.id);
@@ -106,7 +116,11 @@ describe('writing networks', () => {
     expect(rows[1]!.changes.code).toEqual({ before: 'VIDE', after: null });
     // The default network is kept until another one is the default.
     const current = await createNetwork({ name: 'Réseau Défaut', code: 'DEFAUT', isDefault: true });
-    expectProblem(await server.request('DELETE', `/api/networks/${current.id}`, { token: t.admin }), 409, "Impossible de supprimer le réseau par défaut : désignez d'abord un autre réseau par défaut.");
+    expectProblem(
+      await server.request('DELETE', `/api/networks/${current.id}`, { token: t.admin }),
+      409,
+      "Impossible de supprimer le réseau par défaut : désignez d'abord un autre réseau par défaut.",
+    );
     expect(await defaults()).toEqual([current.id]);
     await server.request('PATCH', `/api/networks/${current.id}`, { token: t.admin, body: { isDefault: false }, headers: mergePatch });
     expect((await server.request('DELETE', `/api/networks/${current.id}`, { token: t.admin })).status).toBe(204);
@@ -121,7 +135,11 @@ describe('writing networks', () => {
   it('bulk-update applies to every network or none', async () => {
     const a = await createNetwork({ name: 'Lot A', code: 'LOTA' });
     const b = await createNetwork({ name: 'Lot B', code: 'LOTB' });
-    expectViolation(await server.request('POST', '/api/networks/bulk-update', { token: t.admin, body: { ids: [a.id, b.id], data: { code: 'LOTA' } } }), 'code', `Élément ${b.id} : Ce code est déjà utilisé par un autre réseau`);
+    expectViolation(
+      await server.request('POST', '/api/networks/bulk-update', { token: t.admin, body: { ids: [a.id, b.id], data: { code: 'LOTA' } } }),
+      'code',
+      `Élément ${b.id} : Ce code est déjà utilisé par un autre réseau`,
+    );
     expect((await listAll(server, t.admin, 'networks', `id[]=${a.id}&id[]=${b.id}`)).map((n) => n.code)).toEqual(['LOTA', 'LOTB']);
     const done = await server.request('POST', '/api/networks/bulk-update', { token: t.admin, body: { ids: [a.id, b.id], data: { status: 'Inactive' } } });
     expect(done.body.count).toBe(2);

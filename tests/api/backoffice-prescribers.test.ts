@@ -55,7 +55,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe('GET /api/prescribers', () => {
-  it("shows each organisation its own demo prescribers, the platform administrator all of them", async () => {
+  it('shows each organisation its own demo prescribers, the platform administrator all of them', async () => {
     const horizon = await listAll(server, t.horizonAdmin, 'prescribers');
     expect(horizon.map((p) => p.lastName)).toEqual(['Garnier', 'Lefèvre', 'Moreau', 'Petit']);
     expect(horizon.every((p) => p.holding.id === org.horizon)).toBe(true);
@@ -99,12 +99,23 @@ describe('POST /api/prescribers', () => {
     const res = await server.request('POST', '/api/prescribers', { token: t.horizonAdmin, body: { lastName: 'Durand', rpps: '30000000001' } });
     expect(res.status, res.text).toBe(201);
     expect(res.headers.get('location')).toBe(`/api/prescribers/${res.body.id}`);
-    expect(res.body).toMatchObject({ lastName: 'Durand', civility: 'Dr', specialty: 'ORL', status: 'Active', firstName: null, email: null, holding: { id: org.horizon } });
+    expect(res.body).toMatchObject({
+      lastName: 'Durand',
+      civility: 'Dr',
+      specialty: 'ORL',
+      status: 'Active',
+      firstName: null,
+      email: null,
+      holding: { id: org.horizon },
+    });
     const [row] = await auditRows(server, 'prescribers', res.body.id);
     expect(row).toMatchObject({ action: 'prescriber.create', actor_id: await userId(server, 'horizonAdmin'), holding_id: org.horizon });
     expect(row!.changes.rpps).toEqual({ before: null, after: '30000000001' });
 
-    const named = await server.request('POST', '/api/prescribers', { token: t.rivieraAdmin, body: body('Blanc', { holding: `/api/holdings/${org.riviera}`, specialty: 'Ophtalmologiste' }) });
+    const named = await server.request('POST', '/api/prescribers', {
+      token: t.rivieraAdmin,
+      body: body('Blanc', { holding: `/api/holdings/${org.riviera}`, specialty: 'Ophtalmologiste' }),
+    });
     expect(named.status, named.text).toBe(201);
     expect(named.body.holding.id).toBe(org.riviera);
     // A platform administrator names the organisation.
@@ -129,13 +140,21 @@ describe('POST /api/prescribers', () => {
     for (const rpps of ['1000345678A', '1000345678', '100034567812', undefined]) {
       expectViolation(await server.request('POST', '/api/prescribers', { token: t.horizonAdmin, body: body('Martin', { rpps }) }), 'rpps', RPPS_MESSAGE);
     }
-    expectViolation(await server.request('POST', '/api/prescribers', { token: t.horizonAdmin, body: body('Martin', { city: 'x'.repeat(256) }) }), 'city', 'Ce champ ne peut pas dépasser 255 caractères');
+    expectViolation(
+      await server.request('POST', '/api/prescribers', { token: t.horizonAdmin, body: body('Martin', { city: 'x'.repeat(256) }) }),
+      'city',
+      'Ce champ ne peut pas dépasser 255 caractères',
+    );
     expect(await count()).toBe(before);
   });
 
   it('keeps an RPPS to one prescriber of an organisation (422, not 500); another organisation may have it', async () => {
     const before = await count();
-    expectViolation(await server.request('POST', '/api/prescribers', { token: t.horizonAdmin, body: body('Doublon', { rpps: '10003456781' }) }), 'rpps', DUPLICATE_MESSAGE);
+    expectViolation(
+      await server.request('POST', '/api/prescribers', { token: t.horizonAdmin, body: body('Doublon', { rpps: '10003456781' }) }),
+      'rpps',
+      DUPLICATE_MESSAGE,
+    );
     expect(await count()).toBe(before);
     const elsewhere = await server.request('POST', '/api/prescribers', { token: t.rivieraAdmin, body: body('Homonyme', { rpps: '10003456781' }) });
     expect(elsewhere.status, elsewhere.text).toBe(201);
@@ -146,7 +165,11 @@ describe('POST /api/prescribers', () => {
       'rpps',
       DUPLICATE_MESSAGE,
     );
-    const kept = await server.request('PATCH', `/api/prescribers/${lefevre}`, { token: t.horizonAdmin, body: { rpps: '10003456781', city: 'Paris 11e' }, headers: mergePatch });
+    const kept = await server.request('PATCH', `/api/prescribers/${lefevre}`, {
+      token: t.horizonAdmin,
+      body: { rpps: '10003456781', city: 'Paris 11e' },
+      headers: mergePatch,
+    });
     expect(kept.status, kept.text).toBe(200);
     expect(kept.body.city).toBe('Paris 11e');
   });
@@ -168,25 +191,40 @@ describe('POST /api/prescribers', () => {
 
 describe('PUT, PATCH and DELETE /api/prescribers/{id}', () => {
   it('PATCH changes the named fields, PUT replaces the others with their defaults; both audited', async () => {
-    const created = (await server.request('POST', '/api/prescribers', { token: t.horizonAdmin, body: body('Roux', { specialty: 'Médecin généraliste' }) })).body;
-    const patched = await server.request('PATCH', `/api/prescribers/${created.id}`, { token: t.horizonAdmin, body: { status: 'Inactive', phone: '' }, headers: mergePatch });
+    const created = (await server.request('POST', '/api/prescribers', { token: t.horizonAdmin, body: body('Roux', { specialty: 'Médecin généraliste' }) }))
+      .body;
+    const patched = await server.request('PATCH', `/api/prescribers/${created.id}`, {
+      token: t.horizonAdmin,
+      body: { status: 'Inactive', phone: '' },
+      headers: mergePatch,
+    });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.body).toMatchObject({ status: 'Inactive', phone: null, specialty: 'Médecin généraliste', email: 'anne@example.fr' });
-    const put = await server.request('PUT', `/api/prescribers/${created.id}`, { token: t.horizonAdmin, body: { lastName: 'Roux', rpps: created.rpps, civility: 'Pr', specialty: 'Autre' } });
+    const put = await server.request('PUT', `/api/prescribers/${created.id}`, {
+      token: t.horizonAdmin,
+      body: { lastName: 'Roux', rpps: created.rpps, civility: 'Pr', specialty: 'Autre' },
+    });
     expect(put.status, put.text).toBe(200);
     expect(put.body).toMatchObject({ civility: 'Pr', specialty: 'Autre', status: 'Active', firstName: null, email: null, holding: { id: org.horizon } });
     const actions = (await auditRows(server, 'prescribers', created.id)).map((r) => r.action);
     expect(actions).toEqual(['prescriber.create', 'prescriber.update', 'prescriber.update']);
-    expect((await auditRows(server, 'prescribers', created.id))[1]!.changes).toEqual({ status: { before: 'Active', after: 'Inactive' }, phone: { before: '01 02 03 04 05', after: null } });
+    expect((await auditRows(server, 'prescribers', created.id))[1]!.changes).toEqual({
+      status: { before: 'Active', after: 'Inactive' },
+      phone: { before: '01 02 03 04 05', after: null },
+    });
   });
 
-  it("hides an Audition Horizon prescriber from Optique Riviera for every verb", async () => {
+  it('hides an Audition Horizon prescriber from Optique Riviera for every verb', async () => {
     await expectHiddenForEveryVerb(server, t.rivieraAdmin, 'prescribers', lefevre, body('Capture'), { table: 'prescribers' });
   });
 
   it('keeps a member from moving a prescriber to another organisation', async () => {
     expectViolation(
-      await server.request('PATCH', `/api/prescribers/${lefevre}`, { token: t.horizonAdmin, body: { holding: `/api/holdings/${org.riviera}` }, headers: mergePatch }),
+      await server.request('PATCH', `/api/prescribers/${lefevre}`, {
+        token: t.horizonAdmin,
+        body: { holding: `/api/holdings/${org.riviera}` },
+        headers: mergePatch,
+      }),
       'holding',
       'Organisation introuvable ou hors de votre périmètre.',
     );
@@ -196,7 +234,11 @@ describe('PUT, PATCH and DELETE /api/prescribers/{id}', () => {
     const a = (await server.request('POST', '/api/prescribers', { token: t.horizonAdmin, body: body('Supprimé') })).body;
     expect((await server.request('DELETE', `/api/prescribers/${a.id}`, { token: t.horizonAdmin })).status).toBe(204);
     expectProblem(await server.request('GET', `/api/prescribers/${a.id}`, { token: t.horizonAdmin }), 404, 'Prescripteur introuvable.');
-    expect((await auditRows(server, 'prescribers', a.id)).at(-1)).toMatchObject({ action: 'prescriber.delete', actor_email: 'direction@audition-horizon.fr', holding_id: org.horizon });
+    expect((await auditRows(server, 'prescribers', a.id)).at(-1)).toMatchObject({
+      action: 'prescriber.delete',
+      actor_email: 'direction@audition-horizon.fr',
+      holding_id: org.horizon,
+    });
     const b = (await server.request('POST', '/api/prescribers', { token: t.horizonAdmin, body: body('Lot 1') })).body;
     const c = (await server.request('POST', '/api/prescribers', { token: t.horizonAdmin, body: body('Lot 2') })).body;
     expect((await server.request('POST', '/api/prescribers/bulk-delete', { token: t.horizonAdmin, body: { ids: [b.id, c.id] } })).body.count).toBe(2);
@@ -224,10 +266,17 @@ describe('settings.prescribers.*: the catalogue, the seeded roles, a role granti
   });
 
   it('lets a user holding settings.prescribers.view read the list, not change it', async () => {
-    const role = await server.request('POST', '/api/roles', { token: t.horizonAdmin, body: { name: 'Consultation prescripteurs', permissions: ['pec.view', 'settings.prescribers.view'] } });
+    const role = await server.request('POST', '/api/roles', {
+      token: t.horizonAdmin,
+      body: { name: 'Consultation prescripteurs', permissions: ['pec.view', 'settings.prescribers.view'] },
+    });
     expect(role.status, role.text).toBe(201);
     const lecture = await userId(server, 'lecture');
-    const assigned = await server.request('PATCH', `/api/users/${lecture}`, { token: t.horizonAdmin, body: { roles: [role.body['@id']] }, headers: mergePatch });
+    const assigned = await server.request('PATCH', `/api/users/${lecture}`, {
+      token: t.horizonAdmin,
+      body: { roles: [role.body['@id']] },
+      headers: mergePatch,
+    });
     expect(assigned.status, assigned.text).toBe(200);
     expect((await listAll(server, t.lecture, 'prescribers')).length).toBeGreaterThanOrEqual(4);
     await expectForbidden(server, t.lecture, 'POST', '/api/prescribers', body('Lecteur'));
@@ -240,7 +289,12 @@ describe('settings.prescribers.*: the catalogue, the seeded roles, a role granti
     expect(prescriber['pecflow:admin']).toMatchObject({
       label: { singular: 'Prescripteur', plural: 'Prescripteurs' },
       settingsTab: { label: 'Prescripteurs', permission: 'settings.prescribers.view' },
-      permissions: { view: 'settings.prescribers.view', create: 'settings.prescribers.create', update: 'settings.prescribers.update', delete: 'settings.prescribers.delete' },
+      permissions: {
+        view: 'settings.prescribers.view',
+        create: 'settings.prescribers.create',
+        update: 'settings.prescribers.update',
+        delete: 'settings.prescribers.delete',
+      },
       list: { empty: 'Aucun prescripteur trouvé', scopeToHolding: true },
     });
     const rpps = prescriber['hydra:supportedProperty'].find((p: JsonBody) => p['hydra:title'] === 'rpps');

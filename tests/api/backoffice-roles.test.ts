@@ -85,7 +85,10 @@ describe('writing roles', () => {
     const role = await createRole(t.horizonAdmin, { name: 'Audio junior', permissions: ['pec.view', 'pec.create'], holding: `/api/holdings/${org.horizon}` });
     expect(role.holding.id).toBe(org.horizon);
     expectViolation(
-      await server.request('POST', '/api/roles', { token: t.horizonAdmin, body: { name: 'Ailleurs', permissions: [], holding: `/api/holdings/${org.riviera}` } }),
+      await server.request('POST', '/api/roles', {
+        token: t.horizonAdmin,
+        body: { name: 'Ailleurs', permissions: [], holding: `/api/holdings/${org.riviera}` },
+      }),
       'holding',
       'Organisation introuvable ou hors de votre périmètre.',
     );
@@ -96,7 +99,10 @@ describe('writing roles', () => {
 
   it('never grants a permission its author lacks', async () => {
     expectViolation(
-      await server.request('POST', '/api/roles', { token: t.horizonAdmin, body: { name: 'Escalade', permissions: ['pec.view', 'admin.*', 'settings.mutuelles.create'] } }),
+      await server.request('POST', '/api/roles', {
+        token: t.horizonAdmin,
+        body: { name: 'Escalade', permissions: ['pec.view', 'admin.*', 'settings.mutuelles.create'] },
+      }),
       'permissions',
       "Vous ne pouvez pas accorder des droits que vous n'avez pas : admin.*, settings.mutuelles.create.",
     );
@@ -108,24 +114,38 @@ describe('writing roles', () => {
     );
     const role = await createRole(t.horizonAdmin, { name: 'Modeste', permissions: ['pec.view'] });
     expectViolation(
-      await server.request('PATCH', `/api/roles/${role.id}`, { token: t.horizonAdmin, body: { permissions: ['pec.view', 'settings.system.edit'] }, headers: mergePatch }),
+      await server.request('PATCH', `/api/roles/${role.id}`, {
+        token: t.horizonAdmin,
+        body: { permissions: ['pec.view', 'settings.system.edit'] },
+        headers: mergePatch,
+      }),
       'permissions',
       "Vous ne pouvez pas accorder des droits que vous n'avez pas : settings.system.edit.",
     );
     // The platform administrator holds everything.
-    expect((await server.request('POST', '/api/roles', { token: t.admin, body: { name: 'Auditeur plateforme', permissions: ['audit.view', 'settings.*'] } })).status).toBe(201);
+    expect(
+      (await server.request('POST', '/api/roles', { token: t.admin, body: { name: 'Auditeur plateforme', permissions: ['audit.view', 'settings.*'] } })).status,
+    ).toBe(201);
   });
 
   it('validates name and permission keys in French', async () => {
     const res = await server.request('POST', '/api/roles', { token: t.horizonAdmin, body: { name: 'R', permissions: ['pec.view', 'pec.inventee'] } });
     expectViolation(res, 'name', 'Le nom du rôle est requis (min. 2 caractères)');
     expectViolation(res, 'permissions', 'Permission inconnue');
-    expectViolation(await server.request('POST', '/api/roles', { token: t.horizonAdmin, body: { name: 'Liste', permissions: 'pec.view' } }), 'permissions', 'Liste de permissions attendue');
+    expectViolation(
+      await server.request('POST', '/api/roles', { token: t.horizonAdmin, body: { name: 'Liste', permissions: 'pec.view' } }),
+      'permissions',
+      'Liste de permissions attendue',
+    );
   });
 
   it('keeps platform roles out of reach of organisations (403), and the other organisation roles hidden (404)', async () => {
     const platform = platformRoles[1]!;
-    expectProblem(await server.request('PATCH', `/api/roles/${platform}`, { token: t.horizonAdmin, body: { name: 'Renommé' }, headers: mergePatch }), 403, 'Vous ne pouvez pas modifier cet élément (rôle).');
+    expectProblem(
+      await server.request('PATCH', `/api/roles/${platform}`, { token: t.horizonAdmin, body: { name: 'Renommé' }, headers: mergePatch }),
+      403,
+      'Vous ne pouvez pas modifier cet élément (rôle).',
+    );
     expectProblem(await server.request('DELETE', `/api/roles/${platform}`, { token: t.horizonAdmin }), 403);
     const horizonRole = await createRole(t.horizonAdmin, { name: 'Privé Horizon', permissions: ['pec.view'] });
     await expectHiddenForEveryVerb(server, t.rivieraAdmin, 'roles', horizonRole.id, { name: 'Capture', permissions: [] }, { table: 'roles' });
@@ -133,9 +153,17 @@ describe('writing roles', () => {
 
   it('refuses to delete a role while users hold it, then deletes it', async () => {
     const audioRole = await idWhere(server, 'roles', 'name', 'Audioprothésiste');
-    expectProblem(await server.request('DELETE', `/api/roles/${audioRole}`, { token: t.admin }), 409, 'Impossible de supprimer : 1 utilisateur est rattaché à ce rôle.');
+    expectProblem(
+      await server.request('DELETE', `/api/roles/${audioRole}`, { token: t.admin }),
+      409,
+      'Impossible de supprimer : 1 utilisateur est rattaché à ce rôle.',
+    );
     const organisationAdmin = await idWhere(server, 'roles', 'name', "Administrateur d'organisation");
-    expectProblem(await server.request('DELETE', `/api/roles/${organisationAdmin}`, { token: t.admin }), 409, 'Impossible de supprimer : 2 utilisateurs sont rattachés à ce rôle.');
+    expectProblem(
+      await server.request('DELETE', `/api/roles/${organisationAdmin}`, { token: t.admin }),
+      409,
+      'Impossible de supprimer : 2 utilisateurs sont rattachés à ce rôle.',
+    );
     const role = await createRole(t.horizonAdmin, { name: 'Éphémère', permissions: [] });
     expect((await server.request('DELETE', `/api/roles/${role.id}`, { token: t.horizonAdmin })).status).toBe(204);
     expect((await auditRows(server, 'roles', role.id)).at(-1)).toMatchObject({ action: 'role.delete' });

@@ -135,7 +135,11 @@ describe('POST /api/shops', () => {
     expect(created.company.id).toBe(idf);
     const [row] = await sqlRows(server, 'select holding_id from shops where id = $1', [created.id]);
     expect(Number(row!.holding_id)).toBe(org.horizon);
-    expect((await auditRows(server, 'shops', created.id))[0]).toMatchObject({ action: 'shop.create', holding_id: org.horizon, actor_email: 'direction@audition-horizon.fr' });
+    expect((await auditRows(server, 'shops', created.id))[0]).toMatchObject({
+      action: 'shop.create',
+      holding_id: org.horizon,
+      actor_email: 'direction@audition-horizon.fr',
+    });
     // companyId is read as the company reference too.
     const { company: _c, ...rest } = shop('Horizon Bercy', null);
     const viaId = await server.request('POST', '/api/shops', { token: t.horizonAdmin, body: { ...rest, companyId: idf } });
@@ -145,7 +149,17 @@ describe('POST /api/shops', () => {
   it('answers each invalid field with its French message (spec section 5)', async () => {
     const res = await server.request('POST', '/api/shops', {
       token: t.horizonAdmin,
-      body: { name: 'H', siret: '12', company: '', country: 'F', finess: '12345678', rpps: '1234567890A', codeClient: '   ', specialite: 'Dentiste', email: 'faux' },
+      body: {
+        name: 'H',
+        siret: '12',
+        company: '',
+        country: 'F',
+        finess: '12345678',
+        rpps: '1234567890A',
+        codeClient: '   ',
+        specialite: 'Dentiste',
+        email: 'faux',
+      },
     });
     expectViolation(res, 'name', 'Nom requis');
     expectViolation(res, 'siret', 'SIRET requis');
@@ -156,8 +170,16 @@ describe('POST /api/shops', () => {
     expectViolation(res, 'codeClient', 'Code client requis');
     expectViolation(res, 'specialite', 'Spécialité invalide : Audioprothésiste, Opticien ou Orthopédiste');
     expectViolation(res, 'email', 'Email invalide');
-    expectViolation(await server.request('POST', '/api/shops', { token: t.horizonAdmin, body: shop('Trop long', `/api/companies/${idf}`, { codeClient: 'C'.repeat(51) }) }), 'codeClient', 'Code client trop long');
-    expectViolation(await server.request('POST', '/api/shops', { token: t.horizonAdmin, body: shop('Dix chiffres', `/api/companies/${idf}`, { finess: '7500000010' }) }), 'finess', 'FINESS doit contenir 9 chiffres');
+    expectViolation(
+      await server.request('POST', '/api/shops', { token: t.horizonAdmin, body: shop('Trop long', `/api/companies/${idf}`, { codeClient: 'C'.repeat(51) }) }),
+      'codeClient',
+      'Code client trop long',
+    );
+    expectViolation(
+      await server.request('POST', '/api/shops', { token: t.horizonAdmin, body: shop('Dix chiffres', `/api/companies/${idf}`, { finess: '7500000010' }) }),
+      'finess',
+      'FINESS doit contenir 9 chiffres',
+    );
   });
 
   it('accepts the three specialities and trims the codes', async () => {
@@ -187,7 +209,10 @@ describe('credentials of a centre (spec section 7: PUT without them, then merge-
     expect(created.credentials).toEqual([]);
     const auditdata = await credentialOf(org.horizon, 'Auditdata Manage');
     const cosium = await credentialOf(org.horizon, 'Cosium Facturation');
-    const put = await server.request('PUT', `/api/shops/${created.id}`, { token: t.horizonAdmin, body: shop('Horizon Credentials', `/api/companies/${idf}`, { city: 'Vincennes' }) });
+    const put = await server.request('PUT', `/api/shops/${created.id}`, {
+      token: t.horizonAdmin,
+      body: shop('Horizon Credentials', `/api/companies/${idf}`, { city: 'Vincennes' }),
+    });
     expect(put.status).toBe(200);
     const patched = await server.request('PATCH', `/api/shops/${created.id}`, {
       token: t.horizonAdmin,
@@ -195,30 +220,47 @@ describe('credentials of a centre (spec section 7: PUT without them, then merge-
       headers: mergePatch,
     });
     expect(patched.status, patched.text).toBe(200);
-    expect(patched.body.credentials).toEqual([`/api/credential_software/${Math.min(auditdata, cosium)}`, `/api/credential_software/${Math.max(auditdata, cosium)}`]);
+    expect(patched.body.credentials).toEqual([
+      `/api/credential_software/${Math.min(auditdata, cosium)}`,
+      `/api/credential_software/${Math.max(auditdata, cosium)}`,
+    ]);
     expect(patched.body.city).toBe('Vincennes');
 
     // The next PUT of the form (no credentials in it) keeps them.
-    const again = await server.request('PUT', `/api/shops/${created.id}`, { token: t.horizonAdmin, body: shop('Horizon Credentials', `/api/companies/${idf}`, { city: 'Montreuil' }) });
+    const again = await server.request('PUT', `/api/shops/${created.id}`, {
+      token: t.horizonAdmin,
+      body: shop('Horizon Credentials', `/api/companies/${idf}`, { city: 'Montreuil' }),
+    });
     expect(again.body.credentials).toHaveLength(2);
     // An empty list removes them.
     const cleared = await server.request('PATCH', `/api/shops/${created.id}`, { token: t.horizonAdmin, body: { credentials: [] }, headers: mergePatch });
     expect(cleared.body.credentials).toEqual([]);
     const rows = await auditRows(server, 'shops', created.id);
-    expect(rows.find((r) => r.action === 'shop.update' && r.changes.credentials)?.changes.credentials).toEqual({ before: [], after: [auditdata, cosium].sort((a, b) => a - b) });
+    expect(rows.find((r) => r.action === 'shop.update' && r.changes.credentials)?.changes.credentials).toEqual({
+      before: [],
+      after: [auditdata, cosium].sort((a, b) => a - b),
+    });
   });
 
   it("refuses another organisation's credential, an unknown one, and two for one software", async () => {
     const created = await createShop('Horizon Refus');
     const rivieraCredential = await credentialOf(org.riviera, 'Optimum Opticien');
     expectViolation(
-      await server.request('PATCH', `/api/shops/${created.id}`, { token: t.horizonAdmin, body: { credentials: [`/api/credential_software/${rivieraCredential}`] }, headers: mergePatch }),
+      await server.request('PATCH', `/api/shops/${created.id}`, {
+        token: t.horizonAdmin,
+        body: { credentials: [`/api/credential_software/${rivieraCredential}`] },
+        headers: mergePatch,
+      }),
       'credentials',
       'Identifiant introuvable ou hors de votre périmètre.',
     );
     // Even a platform administrator cannot give a centre another organisation's credential.
     expectViolation(
-      await server.request('PATCH', `/api/shops/${created.id}`, { token: t.admin, body: { credentials: [`/api/credential_software/${rivieraCredential}`] }, headers: mergePatch }),
+      await server.request('PATCH', `/api/shops/${created.id}`, {
+        token: t.admin,
+        body: { credentials: [`/api/credential_software/${rivieraCredential}`] },
+        headers: mergePatch,
+      }),
       'credentials',
       "Les identifiants doivent appartenir à l'organisation du centre.",
     );
@@ -231,12 +273,21 @@ describe('credentials of a centre (spec section 7: PUT without them, then merge-
     const auditdataSoftware = await idWhere(server, 'software', 'label', 'Auditdata Manage');
     const second = await server.request('POST', '/api/credential_software', {
       token: t.horizonAdmin,
-      body: { login: 'second.compte', password: 'secret-2', loginPage: 'https://manage.auditdata.example/login', software: `/api/software/${auditdataSoftware}` },
+      body: {
+        login: 'second.compte',
+        password: 'secret-2',
+        loginPage: 'https://manage.auditdata.example/login',
+        software: `/api/software/${auditdataSoftware}`,
+      },
     });
     expect(second.status, second.text).toBe(201);
     const first = await credentialOf(org.horizon, 'Auditdata Manage');
     expectViolation(
-      await server.request('PATCH', `/api/shops/${created.id}`, { token: t.horizonAdmin, body: { credentials: [`/api/credential_software/${first}`, second.body['@id']] }, headers: mergePatch }),
+      await server.request('PATCH', `/api/shops/${created.id}`, {
+        token: t.horizonAdmin,
+        body: { credentials: [`/api/credential_software/${first}`, second.body['@id']] },
+        headers: mergePatch,
+      }),
       'credentials',
       'Un seul identifiant par logiciel pour un centre.',
     );
@@ -251,7 +302,16 @@ describe('PUT, PATCH, DELETE /api/shops/{id}', () => {
     expect(patched.body).toMatchObject({ displayName: 'Nation', phone: '01 00 00 00 00', finess: '750000001' });
     const put = await server.request('PUT', `/api/shops/${created.id}`, {
       token: t.horizonAdmin,
-      body: { name: 'Horizon Nation', siret: '81234568600099', company: `/api/companies/${idf}`, country: 'France', finess: '750000001', rpps: '10100000001', codeClient: 'HZ-NAT', specialite: 'Opticien' },
+      body: {
+        name: 'Horizon Nation',
+        siret: '81234568600099',
+        company: `/api/companies/${idf}`,
+        country: 'France',
+        finess: '750000001',
+        rpps: '10100000001',
+        codeClient: 'HZ-NAT',
+        specialite: 'Opticien',
+      },
     });
     expect(put.status, put.text).toBe(200);
     expect(put.body).toMatchObject({ displayName: null, phone: null, email: null, specialite: 'Opticien', codeClient: 'HZ-NAT' });
@@ -265,7 +325,11 @@ describe('PUT, PATCH, DELETE /api/shops/{id}', () => {
     );
     // A bare centre may move, and its organisation follows its company.
     const bare = await createShop('Horizon Nomade');
-    const moved = await server.request('PATCH', `/api/shops/${bare.id}`, { token: t.admin, body: { company: `/api/companies/${rivieraCompany}` }, headers: mergePatch });
+    const moved = await server.request('PATCH', `/api/shops/${bare.id}`, {
+      token: t.admin,
+      body: { company: `/api/companies/${rivieraCompany}` },
+      headers: mergePatch,
+    });
     expect(moved.status, moved.text).toBe(200);
     expect(Number((await sqlRows(server, 'select holding_id from shops where id = $1', [bare.id]))[0]!.holding_id)).toBe(org.riviera);
     expect(ids(await listAll(server, t.rivieraAdmin, 'shops'))).toContain(bare.id);
@@ -279,7 +343,11 @@ describe('PUT, PATCH, DELETE /api/shops/{id}', () => {
   it('deletes a centre (its user and credential links go with it) and audits it', async () => {
     const created = await createShop('Horizon Temporaire');
     const credential = await credentialOf(org.horizon, 'Auditdata Manage');
-    await server.request('PATCH', `/api/shops/${created.id}`, { token: t.horizonAdmin, body: { credentials: [`/api/credential_software/${credential}`] }, headers: mergePatch });
+    await server.request('PATCH', `/api/shops/${created.id}`, {
+      token: t.horizonAdmin,
+      body: { credentials: [`/api/credential_software/${credential}`] },
+      headers: mergePatch,
+    });
     expect((await server.request('DELETE', `/api/shops/${created.id}`, { token: t.horizonAdmin })).status).toBe(204);
     expect(await sqlRows(server, 'select * from shop_credentials where shop_id = $1', [created.id])).toEqual([]);
     expect((await auditRows(server, 'shops', created.id)).at(-1)).toMatchObject({ action: 'shop.delete', actor_email: 'direction@audition-horizon.fr' });
@@ -288,9 +356,17 @@ describe('PUT, PATCH, DELETE /api/shops/{id}', () => {
   it('refuses deletion while PEC files are attached', async () => {
     const created = await createShop('Horizon Avec Dossiers');
     for (const n of [1, 2]) {
-      await sqlRows(server, `insert into pec_dossiers (holding_id, shop_id, numero_dossier) values ($1, $2, $3)`, [org.horizon, created.id, `TEST-${created.id}-${n}`]);
+      await sqlRows(server, `insert into pec_dossiers (holding_id, shop_id, numero_dossier) values ($1, $2, $3)`, [
+        org.horizon,
+        created.id,
+        `TEST-${created.id}-${n}`,
+      ]);
     }
-    expectProblem(await server.request('DELETE', `/api/shops/${created.id}`, { token: t.horizonAdmin }), 409, 'Impossible de supprimer : 2 demandes de PEC sont rattachées à ce centre.');
+    expectProblem(
+      await server.request('DELETE', `/api/shops/${created.id}`, { token: t.horizonAdmin }),
+      409,
+      'Impossible de supprimer : 2 demandes de PEC sont rattachées à ce centre.',
+    );
     // All or nothing: the batch with it deletes nothing.
     const other = await createShop('Horizon Innocent');
     expectProblem(await server.request('POST', '/api/shops/bulk-delete', { token: t.horizonAdmin, body: { ids: [other.id, created.id] } }), 409);
@@ -300,12 +376,18 @@ describe('PUT, PATCH, DELETE /api/shops/{id}', () => {
   it('bulk-update changes every centre of the batch', async () => {
     const a = await createShop('Horizon Lot A');
     const b = await createShop('Horizon Lot B');
-    const res = await server.request('POST', '/api/shops/bulk-update', { token: t.horizonAdmin, body: { ids: [a['@id'], b['@id']], data: { specialite: 'Orthopédiste' } } });
+    const res = await server.request('POST', '/api/shops/bulk-update', {
+      token: t.horizonAdmin,
+      body: { ids: [a['@id'], b['@id']], data: { specialite: 'Orthopédiste' } },
+    });
     expect(res.status, res.text).toBe(200);
     expect((await listAll(server, t.horizonAdmin, 'shops', `id[]=${a.id}&id[]=${b.id}`)).map((s) => s.specialite)).toEqual(['Orthopédiste', 'Orthopédiste']);
     // One invalid value cancels all.
     expectViolation(
-      await server.request('POST', '/api/shops/bulk-update', { token: t.horizonAdmin, body: { ids: [a.id, b.id], data: { specialite: 'Opticien', rpps: '12' } } }),
+      await server.request('POST', '/api/shops/bulk-update', {
+        token: t.horizonAdmin,
+        body: { ids: [a.id, b.id], data: { specialite: 'Opticien', rpps: '12' } },
+      }),
       'rpps',
       `Élément ${a.id} : RPPS doit contenir 11 chiffres`,
     );

@@ -50,10 +50,20 @@ beforeAll(async () => {
   t = await loginAll(server, ['admin', 'horizonAdmin', 'audio', 'lecture', 'rivieraAdmin']);
   org = await holdingIds(server);
   // A user who may only view and edit software (no create, no delete).
-  const role = await server.request('POST', '/api/roles', { token: t.horizonAdmin, body: { name: 'Éditeur logiciels', permissions: ['settings.software.view', 'settings.software.edit'] } });
+  const role = await server.request('POST', '/api/roles', {
+    token: t.horizonAdmin,
+    body: { name: 'Éditeur logiciels', permissions: ['settings.software.view', 'settings.software.edit'] },
+  });
   const user = await server.request('POST', '/api/users', {
     token: t.horizonAdmin,
-    body: { firstName: 'Paul', lastName: 'Éditeur', email: 'editeur@audition-horizon.fr', password: 'Editeur-2026', holding: `/api/holdings/${org.horizon}`, roles: [role.body['@id']] },
+    body: {
+      firstName: 'Paul',
+      lastName: 'Éditeur',
+      email: 'editeur@audition-horizon.fr',
+      password: 'Editeur-2026',
+      holding: `/api/holdings/${org.horizon}`,
+      roles: [role.body['@id']],
+    },
   });
   expect(user.status, user.text).toBe(201);
   editorToken = await server.login('editeur@audition-horizon.fr', 'Editeur-2026');
@@ -77,7 +87,11 @@ describe('GET /api/software', () => {
     const horizon = await listAll(server, t.horizonAdmin, 'software');
     expect(horizon.length).toBeGreaterThanOrEqual(4);
     expect(horizon.every((s) => s.holding.id === org.horizon && s.holding.name === 'Audition Horizon')).toBe(true);
-    expect((await listAll(server, t.rivieraAdmin, 'software')).map((s) => s.label).sort()).toEqual(['Cosium Facturation', 'Optimum Opticien', 'Portail Kalixia']);
+    expect((await listAll(server, t.rivieraAdmin, 'software')).map((s) => s.label).sort()).toEqual([
+      'Cosium Facturation',
+      'Optimum Opticien',
+      'Portail Kalixia',
+    ]);
   });
 
   it('is refused without settings.software.view', async () => {
@@ -99,7 +113,15 @@ describe('writing software', () => {
   it('answers each invalid field with its French message (spec section 5)', async () => {
     const res = await server.request('POST', '/api/software', {
       token: t.horizonAdmin,
-      body: { label: 'L', type: 'autre', vendor: 'V'.repeat(256), version: '9'.repeat(101), apiUrl: 'pas une url', documentationUrl: 'javascript:alert(1)', status: 'Actif' },
+      body: {
+        label: 'L',
+        type: 'autre',
+        vendor: 'V'.repeat(256),
+        version: '9'.repeat(101),
+        apiUrl: 'pas une url',
+        documentationUrl: 'javascript:alert(1)',
+        status: 'Actif',
+      },
     });
     expectViolation(res, 'label', 'Le libellé doit contenir au moins 2 caractères');
     expectViolation(res, 'type', 'Type de logiciel requis');
@@ -108,10 +130,20 @@ describe('writing software', () => {
     expectViolation(res, 'apiUrl', "L'URL de l'API doit être valide");
     expectViolation(res, 'documentationUrl', "L'URL de documentation doit être valide");
     expectViolation(res, 'status', 'Statut invalide');
-    expectViolation(await server.request('POST', '/api/software', { token: t.horizonAdmin, body: software('L'.repeat(256)) }), 'label', 'Le libellé ne peut pas dépasser 255 caractères');
-    expectViolation(await server.request('POST', '/api/software', { token: t.horizonAdmin, body: software('Sans type', { type: undefined }) }), 'type', 'Type de logiciel requis');
+    expectViolation(
+      await server.request('POST', '/api/software', { token: t.horizonAdmin, body: software('L'.repeat(256)) }),
+      'label',
+      'Le libellé ne peut pas dépasser 255 caractères',
+    );
+    expectViolation(
+      await server.request('POST', '/api/software', { token: t.horizonAdmin, body: software('Sans type', { type: undefined }) }),
+      'type',
+      'Type de logiciel requis',
+    );
     // Empty URLs are fine.
-    expect((await server.request('POST', '/api/software', { token: t.horizonAdmin, body: software('Sans URL', { apiUrl: '', documentationUrl: null }) })).body).toMatchObject({ apiUrl: null, documentationUrl: null });
+    expect(
+      (await server.request('POST', '/api/software', { token: t.horizonAdmin, body: software('Sans URL', { apiUrl: '', documentationUrl: null }) })).body,
+    ).toMatchObject({ apiUrl: null, documentationUrl: null });
   });
 
   it('needs an organisation: the caller one, or the one a platform administrator names (and keeps on a PUT)', async () => {
@@ -122,7 +154,11 @@ describe('writing software', () => {
     const put = await server.request('PUT', `/api/software/${created.id}`, { token: t.admin, body: software('Renommé par la plateforme') });
     expect(put.status, put.text).toBe(200);
     expect(put.body).toMatchObject({ label: 'Renommé par la plateforme', holding: { id: org.riviera } });
-    expectViolation(await server.request('POST', '/api/software', { token: t.horizonAdmin, body: software('Ailleurs', { holding: `/api/holdings/${org.riviera}` }) }), 'holding', 'Organisation introuvable ou hors de votre périmètre.');
+    expectViolation(
+      await server.request('POST', '/api/software', { token: t.horizonAdmin, body: software('Ailleurs', { holding: `/api/holdings/${org.riviera}` }) }),
+      'holding',
+      'Organisation introuvable ou hors de votre périmètre.',
+    );
   });
 
   it('refuses to move a software with credentials to another organisation', async () => {
@@ -151,7 +187,15 @@ describe('soft delete, history and tenancy', () => {
     const a = await createSoftware('Archivé par DELETE');
     const b = await createSoftware('Archivé par PATCH');
     expect((await server.request('DELETE', `/api/software/${a.id}`, { token: t.horizonAdmin })).status).toBe(204);
-    expect((await server.request('PATCH', `/api/software/${b.id}/archive`, { token: t.horizonAdmin, body: { _audit: { action: 'software.archive' } }, headers: mergePatch })).status).toBe(204);
+    expect(
+      (
+        await server.request('PATCH', `/api/software/${b.id}/archive`, {
+          token: t.horizonAdmin,
+          body: { _audit: { action: 'software.archive' } },
+          headers: mergePatch,
+        })
+      ).status,
+    ).toBe(204);
     for (const id of [a.id, b.id]) {
       expectProblem(await server.request('GET', `/api/software/${id}`, { token: t.horizonAdmin }), 404, 'Logiciel introuvable.');
       const [row] = await sqlRows(server, 'select deleted_at from software where id = $1', [id]);
@@ -162,7 +206,10 @@ describe('soft delete, history and tenancy', () => {
     // An archived software cannot be archived again, nor receive new credentials.
     expectProblem(await server.request('DELETE', `/api/software/${a.id}`, { token: t.horizonAdmin }), 404);
     expectViolation(
-      await server.request('POST', '/api/credential_software', { token: t.horizonAdmin, body: { login: 'robot', password: 'secret', loginPage: 'https://x.exemple.fr', software: a['@id'] } }),
+      await server.request('POST', '/api/credential_software', {
+        token: t.horizonAdmin,
+        body: { login: 'robot', password: 'secret', loginPage: 'https://x.exemple.fr', software: a['@id'] },
+      }),
       'software',
       'Logiciel introuvable ou hors de votre périmètre.',
     );

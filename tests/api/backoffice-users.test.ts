@@ -57,7 +57,9 @@ beforeAll(async () => {
     boulogne: await idWhere(server, 'shops', 'name', 'Horizon Boulogne'),
     nice: await idWhere(server, 'shops', 'name', 'Riviera Nice Médecin'),
   };
-  roleIds = Object.fromEntries((await sqlRows<{ id: number; name: string }>(server, 'select id, name from roles where holding_id is null')).map((r) => [r.name, Number(r.id)]));
+  roleIds = Object.fromEntries(
+    (await sqlRows<{ id: number; name: string }>(server, 'select id, name from roles where holding_id is null')).map((r) => [r.name, Number(r.id)]),
+  );
 });
 afterAll(() => server?.close());
 
@@ -114,7 +116,12 @@ describe('GET /api/users', () => {
 describe('POST /api/users', () => {
   it('creates a user whose password is stored as argon2id and works at sign-in', async () => {
     const created = await createUser('nouvelle@audition-horizon.fr', { email: '  Nouvelle@Audition-Horizon.FR ' });
-    expect(created).toMatchObject({ email: 'nouvelle@audition-horizon.fr', fullName: 'Élodie Marchand', initials: 'ÉM', shops: [`/api/shops/${shopsOf.bastille}`] });
+    expect(created).toMatchObject({
+      email: 'nouvelle@audition-horizon.fr',
+      fullName: 'Élodie Marchand',
+      initials: 'ÉM',
+      shops: [`/api/shops/${shopsOf.bastille}`],
+    });
     expect(created).not.toHaveProperty('password');
     const [row] = await sqlRows(server, 'select password_hash from users where id = $1', [created.id]);
     expect(row!.password_hash).toMatch(/^\$argon2id\$/);
@@ -153,9 +160,20 @@ describe('POST /api/users', () => {
   });
 
   it('refuses an email already used, whatever its case', async () => {
-    expectViolation(await server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('AUDIO@audition-horizon.fr') }), 'email', 'Cet email est déjà utilisé');
+    expectViolation(
+      await server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('AUDIO@audition-horizon.fr') }),
+      'email',
+      'Cet email est déjà utilisé',
+    );
     // Also across organisations, and on update.
-    expectViolation(await server.request('POST', '/api/users', { token: t.rivieraAdmin, body: user('audio@audition-horizon.fr', { holding: `/api/holdings/${org.riviera}`, shops: [], roles: [] }) }), 'email', 'Cet email est déjà utilisé');
+    expectViolation(
+      await server.request('POST', '/api/users', {
+        token: t.rivieraAdmin,
+        body: user('audio@audition-horizon.fr', { holding: `/api/holdings/${org.riviera}`, shops: [], roles: [] }),
+      }),
+      'email',
+      'Cet email est déjà utilisé',
+    );
     const created = await createUser('doublon@audition-horizon.fr');
     expectViolation(
       await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body: { email: 'lecture@audition-horizon.fr' }, headers: mergePatch }),
@@ -163,7 +181,15 @@ describe('POST /api/users', () => {
       'Cet email est déjà utilisé',
     );
     // Its own email is not "already used" by itself.
-    expect((await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body: { email: 'doublon@audition-horizon.fr' }, headers: mergePatch })).status).toBe(200);
+    expect(
+      (
+        await server.request('PATCH', `/api/users/${created.id}`, {
+          token: t.horizonAdmin,
+          body: { email: 'doublon@audition-horizon.fr' },
+          headers: mergePatch,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('creates exactly one user when the same new email is posted several times at once, and never answers 500', async () => {
@@ -177,50 +203,125 @@ describe('POST /api/users', () => {
   });
 
   it("refuses another organisation, another organisation's centres and roles", async () => {
-    expectViolation(await server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('x1@exemple.fr', { holding: `/api/holdings/${org.riviera}` }) }), 'holding', 'Organisation introuvable ou hors de votre périmètre.');
-    expectViolation(await server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('x2@exemple.fr', { shops: [`/api/shops/${shopsOf.nice}`] }) }), 'shops', 'Centre introuvable ou hors de votre périmètre.');
+    expectViolation(
+      await server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('x1@exemple.fr', { holding: `/api/holdings/${org.riviera}` }) }),
+      'holding',
+      'Organisation introuvable ou hors de votre périmètre.',
+    );
+    expectViolation(
+      await server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('x2@exemple.fr', { shops: [`/api/shops/${shopsOf.nice}`] }) }),
+      'shops',
+      'Centre introuvable ou hors de votre périmètre.',
+    );
     // A platform administrator sees every centre, but a user's centres are still those of the user's organisation.
-    expectViolation(await server.request('POST', '/api/users', { token: t.admin, body: user('x3@exemple.fr', { shops: [`/api/shops/${shopsOf.nice}`] }) }), 'shops', "Les centres doivent appartenir à l'organisation de l'utilisateur.");
+    expectViolation(
+      await server.request('POST', '/api/users', { token: t.admin, body: user('x3@exemple.fr', { shops: [`/api/shops/${shopsOf.nice}`] }) }),
+      'shops',
+      "Les centres doivent appartenir à l'organisation de l'utilisateur.",
+    );
     const rivieraRole = await server.request('POST', '/api/roles', { token: t.rivieraAdmin, body: { name: 'Opticien Riviera', permissions: ['pec.view'] } });
     expect(rivieraRole.status, rivieraRole.text).toBe(201);
-    expectViolation(await server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('x4@exemple.fr', { roles: [rivieraRole.body['@id']] }) }), 'roles', 'Rôle introuvable ou hors de votre périmètre.');
-    expectViolation(await server.request('POST', '/api/users', { token: t.admin, body: user('x5@exemple.fr', { roles: [rivieraRole.body['@id']] }) }), 'roles', "Les rôles doivent être ceux de la plateforme ou de l'organisation de l'utilisateur.");
+    expectViolation(
+      await server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('x4@exemple.fr', { roles: [rivieraRole.body['@id']] }) }),
+      'roles',
+      'Rôle introuvable ou hors de votre périmètre.',
+    );
+    expectViolation(
+      await server.request('POST', '/api/users', { token: t.admin, body: user('x5@exemple.fr', { roles: [rivieraRole.body['@id']] }) }),
+      'roles',
+      "Les rôles doivent être ceux de la plateforme ou de l'organisation de l'utilisateur.",
+    );
   });
 
   it('never lets an editor hand out a right they do not hold', async () => {
-    const res = await server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('escalade@audition-horizon.fr', { roles: [`/api/roles/${roleIds['Super administrateur']}`] }) });
+    const res = await server.request('POST', '/api/users', {
+      token: t.horizonAdmin,
+      body: user('escalade@audition-horizon.fr', { roles: [`/api/roles/${roleIds['Super administrateur']}`] }),
+    });
     expectViolation(res, 'roles', "Vous ne pouvez pas attribuer des droits que vous n'avez pas : admin.*.");
     const created = await createUser('promue@audition-horizon.fr');
     expectViolation(
-      await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body: { roles: [`/api/roles/${roleIds['Super administrateur']}`] }, headers: mergePatch }),
+      await server.request('PATCH', `/api/users/${created.id}`, {
+        token: t.horizonAdmin,
+        body: { roles: [`/api/roles/${roleIds['Super administrateur']}`] },
+        headers: mergePatch,
+      }),
       'roles',
       "Vous ne pouvez pas attribuer des droits que vous n'avez pas : admin.*.",
     );
     // The platform administrator may; from then on the organisation administrator can no longer change that account
     // (its email, password or roles: that would be taking over rights they do not hold) nor delete it.
-    expect((await server.request('PATCH', `/api/users/${created.id}`, { token: t.admin, body: { roles: [`/api/roles/${roleIds['Super administrateur']}`] }, headers: mergePatch })).status).toBe(200);
+    expect(
+      (
+        await server.request('PATCH', `/api/users/${created.id}`, {
+          token: t.admin,
+          body: { roles: [`/api/roles/${roleIds['Super administrateur']}`] },
+          headers: mergePatch,
+        })
+      ).status,
+    ).toBe(200);
     const beyondRights = "Accès refusé : cet utilisateur a des droits que vous n'avez pas.";
-    for (const body of [{ password: 'Reprise-2026' }, { email: 'reprise@audition-horizon.fr' }, { lastName: 'Martin' }, { roles: [`/api/roles/${roleIds['Audioprothésiste']}`] }]) {
+    for (const body of [
+      { password: 'Reprise-2026' },
+      { email: 'reprise@audition-horizon.fr' },
+      { lastName: 'Martin' },
+      { roles: [`/api/roles/${roleIds['Audioprothésiste']}`] },
+    ]) {
       expectProblem(await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body, headers: mergePatch }), 403, beyondRights);
     }
-    expectProblem(await server.request('PUT', `/api/users/${created.id}`, { token: t.horizonAdmin, body: user('promue@audition-horizon.fr', { password: 'Reprise-2026' }) }), 403, beyondRights);
+    expectProblem(
+      await server.request('PUT', `/api/users/${created.id}`, {
+        token: t.horizonAdmin,
+        body: user('promue@audition-horizon.fr', { password: 'Reprise-2026' }),
+      }),
+      403,
+      beyondRights,
+    );
     expectProblem(await server.request('DELETE', `/api/users/${created.id}`, { token: t.horizonAdmin }), 403, beyondRights);
-    expectProblem(await server.request('POST', '/api/users/bulk-update', { token: t.horizonAdmin, body: { ids: [created.id], data: { status: 'Locked' } } }), 403, `Élément ${created.id} : ${beyondRights}`);
+    expectProblem(
+      await server.request('POST', '/api/users/bulk-update', { token: t.horizonAdmin, body: { ids: [created.id], data: { status: 'Locked' } } }),
+      403,
+      `Élément ${created.id} : ${beyondRights}`,
+    );
     const [unchanged] = await sqlRows(server, 'select email, last_name, status from users where id = $1', [created.id]);
     expect(unchanged).toMatchObject({ email: 'promue@audition-horizon.fr', last_name: 'Marchand', status: 'Active' });
     expect(await server.login('promue@audition-horizon.fr', 'MotDePasse1')).toBeTruthy();
     // Once the platform administrator takes the right back, the organisation administrator manages the account again.
-    expect((await server.request('PATCH', `/api/users/${created.id}`, { token: t.admin, body: { roles: [`/api/roles/${roleIds['Assistant(e)']}`] }, headers: mergePatch })).status).toBe(200);
-    const granted = await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body: { roles: [`/api/roles/${roleIds['Audioprothésiste']}`] }, headers: mergePatch });
+    expect(
+      (
+        await server.request('PATCH', `/api/users/${created.id}`, {
+          token: t.admin,
+          body: { roles: [`/api/roles/${roleIds['Assistant(e)']}`] },
+          headers: mergePatch,
+        })
+      ).status,
+    ).toBe(200);
+    const granted = await server.request('PATCH', `/api/users/${created.id}`, {
+      token: t.horizonAdmin,
+      body: { roles: [`/api/roles/${roleIds['Audioprothésiste']}`] },
+      headers: mergePatch,
+    });
     expect(granted.body.roles).toEqual([`/api/roles/${roleIds['Audioprothésiste']}`]);
   });
 
   it('keeps a user from changing their own roles', async () => {
     const self = await userId(server, 'horizonAdmin');
-    expectViolation(await server.request('PATCH', `/api/users/${self}`, { token: t.horizonAdmin, body: { roles: [`/api/roles/${roleIds['Lecture seule']}`] }, headers: mergePatch }), 'roles', 'Vous ne pouvez pas modifier vos propres rôles.');
+    expectViolation(
+      await server.request('PATCH', `/api/users/${self}`, {
+        token: t.horizonAdmin,
+        body: { roles: [`/api/roles/${roleIds['Lecture seule']}`] },
+        headers: mergePatch,
+      }),
+      'roles',
+      'Vous ne pouvez pas modifier vos propres rôles.',
+    );
     // Naming the roles they already have (a whole form sent back) is no change.
     const [me] = await sqlRows<{ roles: number[] }>(server, 'select array_agg(role_id) as roles from user_roles where user_id = $1', [self]);
-    const same = await server.request('PATCH', `/api/users/${self}`, { token: t.horizonAdmin, body: { roles: me!.roles.map((id) => `/api/roles/${id}`) }, headers: mergePatch });
+    const same = await server.request('PATCH', `/api/users/${self}`, {
+      token: t.horizonAdmin,
+      body: { roles: me!.roles.map((id) => `/api/roles/${id}`) },
+      headers: mergePatch,
+    });
     expect(same.status, same.text).toBe(200);
   });
 
@@ -234,21 +335,32 @@ describe('PUT, PATCH, DELETE /api/users/{id}', () => {
     const created = await createUser('motdepasse@audition-horizon.fr');
     const hash = async () => (await sqlRows(server, 'select password_hash from users where id = $1', [created.id]))[0]!.password_hash;
     const original = await hash();
-    const put = await server.request('PUT', `/api/users/${created.id}`, { token: t.horizonAdmin, body: user('motdepasse@audition-horizon.fr', { password: '', lastName: 'Renard' }) });
+    const put = await server.request('PUT', `/api/users/${created.id}`, {
+      token: t.horizonAdmin,
+      body: user('motdepasse@audition-horizon.fr', { password: '', lastName: 'Renard' }),
+    });
     expect(put.status, put.text).toBe(200);
     expect(await hash()).toBe(original);
     await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body: { password: null }, headers: mergePatch });
     expect(await hash()).toBe(original);
 
     const login = await server.request('POST', '/api/login_check', { body: { email: 'motdepasse@audition-horizon.fr', password: 'MotDePasse1' } });
-    const changed = await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body: { password: 'Nouveau-2026' }, headers: mergePatch });
+    const changed = await server.request('PATCH', `/api/users/${created.id}`, {
+      token: t.horizonAdmin,
+      body: { password: 'Nouveau-2026' },
+      headers: mergePatch,
+    });
     expect(changed.status).toBe(200);
     expect(await hash()).not.toBe(original);
     expect((await server.request('POST', '/api/token/refresh', { body: { refresh_token: login.body.refresh_token } })).status).toBe(401);
     expect(await server.login('motdepasse@audition-horizon.fr', 'Nouveau-2026')).toBeTruthy();
     const last = (await auditRows(server, 'users', created.id)).at(-1)!;
     expect(last.changes).toEqual({ password: { before: '••••••', after: '••••••' } });
-    expectViolation(await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body: { password: 'court' }, headers: mergePatch }), 'password', 'Le mot de passe doit faire au moins 6 caractères');
+    expectViolation(
+      await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body: { password: 'court' }, headers: mergePatch }),
+      'password',
+      'Le mot de passe doit faire au moins 6 caractères',
+    );
   });
 
   it('PUT keeps the centres and roles it does not name; PATCH replaces the list it names', async () => {
@@ -257,19 +369,34 @@ describe('PUT, PATCH, DELETE /api/users/{id}', () => {
     const put = await server.request('PUT', `/api/users/${created.id}`, { token: t.horizonAdmin, body: withoutLists });
     expect(put.body.shops).toHaveLength(2);
     expect(put.body.roles).toEqual([`/api/roles/${roleIds['Assistant(e)']}`]);
-    const patched = await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body: { shops: [shopsOf.boulogne] }, headers: mergePatch });
+    const patched = await server.request('PATCH', `/api/users/${created.id}`, {
+      token: t.horizonAdmin,
+      body: { shops: [shopsOf.boulogne] },
+      headers: mergePatch,
+    });
     expect(patched.body.shops).toEqual([`/api/shops/${shopsOf.boulogne}`]);
     expect(patched.body.firstName).toBe('Inès');
   });
 
   it('keeps a user from disabling or deleting their own account', async () => {
     const self = await userId(server, 'horizonAdmin');
-    expectViolation(await server.request('PATCH', `/api/users/${self}`, { token: t.horizonAdmin, body: { status: 'Locked' }, headers: mergePatch }), 'status', 'Vous ne pouvez pas désactiver ou bloquer votre propre compte.');
+    expectViolation(
+      await server.request('PATCH', `/api/users/${self}`, { token: t.horizonAdmin, body: { status: 'Locked' }, headers: mergePatch }),
+      'status',
+      'Vous ne pouvez pas désactiver ou bloquer votre propre compte.',
+    );
     expectProblem(await server.request('DELETE', `/api/users/${self}`, { token: t.horizonAdmin }), 409, 'Vous ne pouvez pas supprimer votre propre compte.');
   });
 
   it('hides Audition Horizon users from Optique Riviera for every verb', async () => {
-    await expectHiddenForEveryVerb(server, t.rivieraAdmin, 'users', await userId(server, 'audio'), user('capture@optique-riviera.fr', { holding: `/api/holdings/${org.riviera}`, shops: [], roles: [] }), { table: 'users' });
+    await expectHiddenForEveryVerb(
+      server,
+      t.rivieraAdmin,
+      'users',
+      await userId(server, 'audio'),
+      user('capture@optique-riviera.fr', { holding: `/api/holdings/${org.riviera}`, shops: [], roles: [] }),
+      { table: 'users' },
+    );
   });
 
   it('locks users in bulk, all or nothing, ending their sessions', async () => {
@@ -278,7 +405,11 @@ describe('PUT, PATCH, DELETE /api/users/{id}', () => {
     const session = await server.request('POST', '/api/login_check', { body: { email: 'lot.a@audition-horizon.fr', password: 'MotDePasse1' } });
     // The editor's own account in the batch refuses the whole batch.
     const self = await userId(server, 'horizonAdmin');
-    expectViolation(await server.request('POST', '/api/users/bulk-update', { token: t.horizonAdmin, body: { ids: [a.id, self], data: { status: 'Locked' } } }), 'status', `Élément ${self} : Vous ne pouvez pas désactiver ou bloquer votre propre compte.`);
+    expectViolation(
+      await server.request('POST', '/api/users/bulk-update', { token: t.horizonAdmin, body: { ids: [a.id, self], data: { status: 'Locked' } } }),
+      'status',
+      `Élément ${self} : Vous ne pouvez pas désactiver ou bloquer votre propre compte.`,
+    );
     expect((await listAll(server, t.horizonAdmin, 'users', `id=${a.id}`))[0].status).toBe('Active');
     const done = await server.request('POST', '/api/users/bulk-update', { token: t.horizonAdmin, body: { ids: [a.id, b.id], data: { status: 'Locked' } } });
     expect(done.body.count).toBe(2);
@@ -300,7 +431,11 @@ describe('PUT, PATCH, DELETE /api/users/{id}', () => {
       'shops',
       "Les centres doivent appartenir à l'organisation de l'utilisateur.",
     );
-    const moved = await server.request('PATCH', `/api/users/${created.id}`, { token: t.admin, body: { holding: `/api/holdings/${org.riviera}`, shops: [`/api/shops/${shopsOf.nice}`] }, headers: mergePatch });
+    const moved = await server.request('PATCH', `/api/users/${created.id}`, {
+      token: t.admin,
+      body: { holding: `/api/holdings/${org.riviera}`, shops: [`/api/shops/${shopsOf.nice}`] },
+      headers: mergePatch,
+    });
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body.holding.name).toBe('Optique Riviera');
   });

@@ -22,12 +22,15 @@ async function withDatabase<T>(fn: (query: <R>(text: string, values?: unknown[])
   }
 }
 
-const networkNames = () => withDatabase((q) => q<{ name: string; code: string }>(`select name, code from networks where name like 'Réseau sauvegarde%' order by name`));
+const networkNames = () =>
+  withDatabase((q) => q<{ name: string; code: string }>(`select name, code from networks where name like 'Réseau sauvegarde%' order by name`));
 
 describe('backup and restore of the embedded database', () => {
   it('restores exactly what was there at the backup: later changes are gone, earlier data is back', async () => {
     const database = await openPglite(pgliteDir);
-    await database.migrate(() => seed(database, { demo: false, appSecretKey: TEST_APP_SECRET_KEY, adminEmail: 'admin@exemple.fr', adminPassword: 'Sauvegarde2026!' }));
+    await database.migrate(() =>
+      seed(database, { demo: false, appSecretKey: TEST_APP_SECRET_KEY, adminEmail: 'admin@exemple.fr', adminPassword: 'Sauvegarde2026!' }),
+    );
     await database.query(`insert into networks (name, code) values ('Réseau sauvegarde A', 'AVANT')`);
     // While the database is open (a server running), the backup refuses and says why.
     await expect(backupPglite(pgliteDir, path.join(dir, 'refused.tar'))).rejects.toThrow(/ouverte par un serveur Pecflow/);
@@ -63,7 +66,10 @@ describe('backup and restore of the embedded database', () => {
 
   it('npm run backup / restore: the command line, and PostgreSQL pointed to pg_dump', () => {
     const cli = (args: string[], env: Record<string, string> = {}) =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'server/backup.ts', ...args], { encoding: 'utf8', env: { ...process.env, DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '', ...env } });
+      spawnSync(process.execPath, ['--import', 'tsx', 'server/backup.ts', ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '', ...env },
+      });
     const file = path.join(dir, 'cli.tar');
     const backup = cli(['backup', file]);
     expect(backup.stdout + backup.stderr).toContain('Sauvegarde écrite');

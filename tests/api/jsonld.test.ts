@@ -91,7 +91,9 @@ function expectFaithful(compact: Node, expanded: Node, where: string): number {
       expect(values, at).toEqual([{ '@value': value, '@type': '@json' }]);
     } else if (typeof value !== 'object') {
       // Two properties the docs declare with one IRI (a resource's two schema.org/url fields) share it: both values are there.
-      const sharing = [...properties!].filter(([name, other]) => other === iri && compact[name] !== null && compact[name] !== undefined).map(([name]) => compact[name]);
+      const sharing = [...properties!]
+        .filter(([name, other]) => other === iri && compact[name] !== null && compact[name] !== undefined)
+        .map(([name]) => compact[name]);
       expect(values, at).toEqual(sharing.map((v) => ({ '@value': v })));
     }
   }
@@ -140,7 +142,11 @@ describe('collections expanded with jsonld', () => {
       expect(view!['@type']).toEqual([`${HYDRA}PartialCollectionView`]);
       expect(view!['@id']).toBe(absolute(compact.view['@id']));
       const pages = ['first', 'last', ...(compact.totalItems > 2 ? ['next'] : [])];
-      expect(Object.keys(compact.view).filter((k) => !k.startsWith('@')).sort()).toEqual(pages.sort());
+      expect(
+        Object.keys(compact.view)
+          .filter((k) => !k.startsWith('@'))
+          .sort(),
+      ).toEqual(pages.sort());
       for (const key of pages) expect(view![`${HYDRA}${key}`], key).toEqual([{ '@id': absolute(compact.view[key]) }]);
 
       const [search] = expanded[`${HYDRA}search`] as Node[];
@@ -156,7 +162,8 @@ describe('collections expanded with jsonld', () => {
         expect(node[`${HYDRA}variable`]).toEqual([{ '@value': mapping.variable }]);
         expect(node[`${HYDRA}required`]).toEqual([{ '@value': false }]);
         // A filter's property is the class's property: its IRI as the docs declare it.
-        if (mapping.property !== null) expect(node[`${HYDRA}property`]).toEqual([{ '@id': properties.get(mapping.property) ?? `${docsUrl}#${mapping.property}` }]);
+        if (mapping.property !== null)
+          expect(node[`${HYDRA}property`]).toEqual([{ '@id': properties.get(mapping.property) ?? `${docsUrl}#${mapping.property}` }]);
       });
       expect(mappings.some((m) => m[`${HYDRA}property`]?.[0]['@id'] === properties.get('status'))).toBe(true);
     },

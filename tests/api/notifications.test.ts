@@ -48,7 +48,9 @@ describe('who is notified of a robot outcome', () => {
     expect(emails.some((e) => !e.endsWith('@audition-horizon.fr'))).toBe(false);
     expect(new Set(rows.map((r) => r.kind))).toEqual(new Set(['robot_success']));
     // Each recipient holds pec.create and sees the file's centre (or the whole organisation).
-    const [{ holding_id: holdingId }] = (await server.database.query<{ holding_id: number }>('select holding_id from pec_dossiers where id = $1', [done.id])) as [{ holding_id: number }];
+    const [{ holding_id: holdingId }] = (await server.database.query<{ holding_id: number }>('select holding_id from pec_dossiers where id = $1', [
+      done.id,
+    ])) as [{ holding_id: number }];
     const holders = await server.database.query<{ email: string }>(
       `select u.email from users u
         where u.status = 'Active' and u.holding_id = $1
@@ -73,7 +75,15 @@ describe('each user chooses the kinds they receive', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.preferences)).toEqual([...NOTIFICATION_KINDS]);
     expect(Object.values(res.body.preferences).every((v) => v === true)).toBe(true);
-    expect(res.body.kinds.map((k: JsonBody) => k.label)).toEqual(['DPEC accordé', 'DPEC en attente', 'DPEC refusé', 'Erreur technique', 'Délai dépassé', 'Facturation effectuée', 'PEC bientôt périmée']);
+    expect(res.body.kinds.map((k: JsonBody) => k.label)).toEqual([
+      'DPEC accordé',
+      'DPEC en attente',
+      'DPEC refusé',
+      'Erreur technique',
+      'Délai dépassé',
+      'Facturation effectuée',
+      'PEC bientôt périmée',
+    ]);
     expect((await server.get(PATH)).status).toBe(401);
   });
 

@@ -54,10 +54,23 @@ describe('create', () => {
   });
 
   it('creates a draft with a readable number, trimmed numbers and the mutual’s network', async () => {
-    const res = await post({ shop: shopIri(), mutual: mutualIri('AXA'), numeroDossierAssure: '  DP-777001 ', numeroDevisAssure: ' DEV-9 ', commentaire: 'RAS', status: 'approved' });
+    const res = await post({
+      shop: shopIri(),
+      mutual: mutualIri('AXA'),
+      numeroDossierAssure: '  DP-777001 ',
+      numeroDevisAssure: ' DEV-9 ',
+      commentaire: 'RAS',
+      status: 'approved',
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.headers.get('location')).toBe(`/api/pec_dossiers/${res.body.id}`);
-    expect(res.body).toMatchObject({ status: 'draft', numeroDossierAssure: 'DP-777001', numeroDevisAssure: 'DEV-9', commentaire: 'RAS', statutFacturation: false });
+    expect(res.body).toMatchObject({
+      status: 'draft',
+      numeroDossierAssure: 'DP-777001',
+      numeroDevisAssure: 'DEV-9',
+      commentaire: 'RAS',
+      statutFacturation: false,
+    });
     expect(res.body.numeroDossier).toMatch(/^PEC-\d{4}-\d{6}$/);
     expect(res.body.network).toMatchObject({ id: refs.networks['Itelis'], name: 'Itelis' });
     expect(res.body.mutual).toMatchObject({ name: 'AXA', networkId: refs.networks['Itelis'], network: { id: refs.networks['Itelis'], name: 'Itelis' } });
@@ -73,15 +86,30 @@ describe('create', () => {
     const twice = await post({ numeroDossier: 'HZ-2026-A1', shop: shopIri(), mutual: mutualIri(), numeroDossierAssure: 'DP-3', numeroDevisAssure: 'D-3' });
     expect(twice.status).toBe(422);
     expect(messages(twice)).toEqual({ numeroDossier: 'Ce numéro de dossier existe déjà dans votre organisation' });
-    const elsewhere = await post({ numeroDossier: 'HZ-2026-A1', shop: shopIri('Riviera Nice Médecin'), mutual: mutualIri(), numeroDossierAssure: 'DP-4', numeroDevisAssure: 'D-4' }, tokens.rivieraAdmin);
+    const elsewhere = await post(
+      { numeroDossier: 'HZ-2026-A1', shop: shopIri('Riviera Nice Médecin'), mutual: mutualIri(), numeroDossierAssure: 'DP-4', numeroDevisAssure: 'D-4' },
+      tokens.rivieraAdmin,
+    );
     expect(elsewhere.status, elsewhere.text).toBe(201);
   });
 
   it('refuses a mutual outside the chosen network, and a centre the user does not see', async () => {
-    const mismatch = await post({ shop: shopIri(), network: `/api/networks/${refs.networks['Kalixia']}`, mutual: mutualIri('AXA'), numeroDossierAssure: 'DP-5', numeroDevisAssure: 'D-5' });
+    const mismatch = await post({
+      shop: shopIri(),
+      network: `/api/networks/${refs.networks['Kalixia']}`,
+      mutual: mutualIri('AXA'),
+      numeroDossierAssure: 'DP-5',
+      numeroDevisAssure: 'D-5',
+    });
     expect(mismatch.status).toBe(422);
     expect(messages(mismatch)).toEqual({ mutual: 'La mutuelle doit appartenir au réseau choisi' });
-    const matching = await post({ shop: shopIri(), network: `/api/networks/${refs.networks['Itelis']}`, mutual: mutualIri('AXA'), numeroDossierAssure: 'DP-5', numeroDevisAssure: 'D-5' });
+    const matching = await post({
+      shop: shopIri(),
+      network: `/api/networks/${refs.networks['Itelis']}`,
+      mutual: mutualIri('AXA'),
+      numeroDossierAssure: 'DP-5',
+      numeroDevisAssure: 'D-5',
+    });
     expect(matching.status).toBe(201);
     // Versailles is not one of this user's centres; Nice is another organisation's.
     for (const shop of ['Horizon Versailles', 'Riviera Nice Médecin']) {
@@ -90,11 +118,17 @@ describe('create', () => {
       expect(messages(res).shop).toMatch(/introuvable ou hors de votre périmètre/);
     }
     // The organisation administrator sees every centre of the organisation.
-    expect((await post({ shop: shopIri('Horizon Versailles'), mutual: mutualIri(), numeroDossierAssure: 'DP-6', numeroDevisAssure: 'D-6' }, tokens.horizonAdmin)).status).toBe(201);
+    expect(
+      (await post({ shop: shopIri('Horizon Versailles'), mutual: mutualIri(), numeroDossierAssure: 'DP-6', numeroDevisAssure: 'D-6' }, tokens.horizonAdmin))
+        .status,
+    ).toBe(201);
   });
 
   it('needs settings.pec.create', async () => {
-    const res = await post({ shop: shopIri('Horizon Paris Bastille'), mutual: mutualIri(), numeroDossierAssure: 'DP-7', numeroDevisAssure: 'D-7' }, tokens.readOnly);
+    const res = await post(
+      { shop: shopIri('Horizon Paris Bastille'), mutual: mutualIri(), numeroDossierAssure: 'DP-7', numeroDevisAssure: 'D-7' },
+      tokens.readOnly,
+    );
     expect(res.status).toBe(403);
   });
 });
@@ -120,7 +154,12 @@ describe('edit', () => {
     expect(messages(empty)).toEqual({ numBilling: 'Le numéro de facture logiciel est requis', dateBilling: 'La date de facture logiciel est requise' });
     const ok = await patch(file.id, { numBilling: ' FAC-12 ', dateBilling: '31/05/2026' });
     expect(ok.status, ok.text).toBe(200);
-    expect(ok.body).toMatchObject({ numBilling: 'FAC-12', dateBilling: '2026-05-31', commentaire: file.commentaire, numeroDossierAssure: file.numeroDossierAssure });
+    expect(ok.body).toMatchObject({
+      numBilling: 'FAC-12',
+      dateBilling: '2026-05-31',
+      commentaire: file.commentaire,
+      numeroDossierAssure: file.numeroDossierAssure,
+    });
     const bad = await patch(file.id, { dateBilling: '31/02/2026' });
     expect(messages(bad)).toEqual({ dateBilling: 'Date invalide (jj/mm/aaaa)' });
   });
@@ -162,15 +201,21 @@ describe('the lifecycle of the status', () => {
     const file = await createDossier(server, tokens.horizonAdmin, refs);
     const skip = await move(file, 'approved');
     expect(skip.status).toBe(422);
-    expect(messages(skip)).toEqual({ status: "Changement d'état impossible : de « Brouillon » vers « Approuvé ». Depuis « Brouillon », seul « En attente » est possible." });
+    expect(messages(skip)).toEqual({
+      status: "Changement d'état impossible : de « Brouillon » vers « Approuvé ». Depuis « Brouillon », seul « En attente » est possible.",
+    });
     const robotOnly = await move(file, 'processing');
-    expect(messages(robotOnly).status).toBe("Changement d'état impossible : de « Brouillon » vers « En cours ». Depuis « Brouillon », seul « En attente » est possible.");
+    expect(messages(robotOnly).status).toBe(
+      "Changement d'état impossible : de « Brouillon » vers « En cours ». Depuis « Brouillon », seul « En attente » est possible.",
+    );
     const unknown = await move(file, 'archived');
     expect(messages(unknown)).toEqual({ status: 'État invalide' });
 
     const pending = (await move(file, 'pending')).body;
     const backwards = await move(pending, 'draft');
-    expect(messages(backwards).status).toBe("Changement d'état impossible : de « En attente » vers « Brouillon ». Depuis « En attente », seuls « Approuvé » ou « Refusé » sont possibles.");
+    expect(messages(backwards).status).toBe(
+      "Changement d'état impossible : de « En attente » vers « Brouillon ». Depuis « En attente », seuls « Approuvé » ou « Refusé » sont possibles.",
+    );
     let paid = pending;
     for (const status of ['approved', 'billed', 'paid']) paid = (await move(paid, status)).body;
     const final = await move(paid, 'draft');
@@ -180,7 +225,10 @@ describe('the lifecycle of the status', () => {
   it('recording a payment needs pec.billing', async () => {
     // An editor without pec.billing, in the organisation, assigned to the centre.
     const [holding] = await server.database.query<{ holding_id: number }>('select holding_id from shops where id = $1', [refs.shops['Horizon Paris Bastille']]);
-    const [role] = await server.database.query<{ id: number }>(`insert into roles (holding_id, name, permissions) values ($1, 'Éditeur PEC', '{pec.view,pec.edit}') returning id`, [holding!.holding_id]);
+    const [role] = await server.database.query<{ id: number }>(
+      `insert into roles (holding_id, name, permissions) values ($1, 'Éditeur PEC', '{pec.view,pec.edit}') returning id`,
+      [holding!.holding_id],
+    );
     const [user] = await server.database.query<{ id: number }>(
       `insert into users (holding_id, email, password_hash, first_name, last_name) values ($1, 'editeur@audition-horizon.fr', $2, 'Éric', 'Diteur') returning id`,
       [holding!.holding_id, await hashPassword('Pecflow2026!')],
@@ -217,7 +265,10 @@ describe('delete', () => {
     const res = await server.request('DELETE', `/api/pec_dossiers/${other.id}`, { token: tokens.horizonAdmin });
     expect(res.status).toBe(204);
     expect((await server.get(`/api/pec_dossiers/${other.id}`, tokens.horizonAdmin)).status).toBe(404);
-    const trail = await server.database.query<{ action: string }>(`select action from audit_logs where entity = 'pec_dossiers' and entity_id = $1 order by id`, [String(other.id)]);
+    const trail = await server.database.query<{ action: string }>(
+      `select action from audit_logs where entity = 'pec_dossiers' and entity_id = $1 order by id`,
+      [String(other.id)],
+    );
     expect(trail.map((t) => t.action)).toEqual(['pec_dossier.create', 'pec_dossier.delete']);
   });
 });

@@ -66,7 +66,10 @@ describe('forms', () => {
       numeroDossierAssure: 'Le numéro de dossier patient est requis',
       numeroDevisAssure: 'Le numéro de devis est requis',
     });
-    expect(pecFormSchema.parse({ networkId: '2', shopId: 3, mutualId: 4, numeroDossierAssure: ' P1 ', numeroDevisAssure: 'D1' })).toMatchObject({ networkId: 2, numeroDossierAssure: 'P1' });
+    expect(pecFormSchema.parse({ networkId: '2', shopId: 3, mutualId: 4, numeroDossierAssure: ' P1 ', numeroDevisAssure: 'D1' })).toMatchObject({
+      networkId: 2,
+      numeroDossierAssure: 'P1',
+    });
   });
 
   it('the billing dialog needs the invoice number and date', () => {
@@ -84,10 +87,24 @@ describe('forms', () => {
 
 describe('the lifecycle', () => {
   it('allows the order and back to draft from rejected, refuses the rest', () => {
-    for (const [from, to] of [['draft', 'pending'], ['pending', 'approved'], ['pending', 'rejected'], ['approved', 'billed'], ['billed', 'paid'], ['rejected', 'draft'], ['approved', 'approved']]) {
+    for (const [from, to] of [
+      ['draft', 'pending'],
+      ['pending', 'approved'],
+      ['pending', 'rejected'],
+      ['approved', 'billed'],
+      ['billed', 'paid'],
+      ['rejected', 'draft'],
+      ['approved', 'approved'],
+    ]) {
       expect(transitionError(from!, to!), `${from} -> ${to}`).toBeUndefined();
     }
-    for (const [from, to] of [['draft', 'approved'], ['approved', 'draft'], ['paid', 'billed'], ['draft', 'processing'], ['billed', 'approved']]) {
+    for (const [from, to] of [
+      ['draft', 'approved'],
+      ['approved', 'draft'],
+      ['paid', 'billed'],
+      ['draft', 'processing'],
+      ['billed', 'approved'],
+    ]) {
       expect(transitionError(from!, to!), `${from} -> ${to}`).toMatch(/^Changement d'état impossible/);
     }
     expect(transitionError('processing', 'draft')).toBe("Changement d'état impossible : un appel robot est en cours sur ce dossier.");
@@ -95,7 +112,11 @@ describe('the lifecycle', () => {
   });
 
   it('lists the missing prerequisites in the warning’s order', () => {
-    expect(missingPrerequisites({ numeroDossierAssure: ' ', numeroDevisAssure: null, mutual: null })).toEqual(['numeroDossierAssure', 'numeroDevisAssure', 'mutual']);
+    expect(missingPrerequisites({ numeroDossierAssure: ' ', numeroDevisAssure: null, mutual: null })).toEqual([
+      'numeroDossierAssure',
+      'numeroDevisAssure',
+      'mutual',
+    ]);
     expect(missingPrerequisites({ numeroDossierAssure: 'P', numeroDevisAssure: 'D', mutual: '/api/mutuals/1' })).toEqual([]);
   });
 });
@@ -110,7 +131,10 @@ describe('buttons and robot steps (spec section 4)', () => {
     expect(dpecButtonState({ canRun: true, dossier: ready, executions: [execution('scraping', 'running', '2026-01-01T10:00:00Z')] }).label).toBe('En cours...');
     const done = [execution('dpec', 'success', '2026-01-01T10:01:00Z', 2), execution('scraping', 'success', '2026-01-01T10:00:00Z', 1)];
     expect(dpecButtonState({ canRun: true, dossier: ready, executions: done })).toEqual({ label: 'DPEC créé', disabled: true });
-    expect(dpecButtonState({ canRun: true, dossier: ready, executions: [execution('scraping_error', 'error', '2026-01-01T10:00:00Z')] })).toEqual({ label: 'Réessayer', disabled: false });
+    expect(dpecButtonState({ canRun: true, dossier: ready, executions: [execution('scraping_error', 'error', '2026-01-01T10:00:00Z')] })).toEqual({
+      label: 'Réessayer',
+      disabled: false,
+    });
     expect(dpecButtonState({ canRun: true, dossier: ready, executions: [] })).toEqual({ label: 'Créer DPEC', disabled: false });
   });
 
@@ -139,14 +163,26 @@ describe('buttons and robot steps (spec section 4)', () => {
 describe('robot errors shaped for people (spec section 8)', () => {
   it('shortens "Robot API returned" to its first error, with the network tip', () => {
     const shaped = shapeRobotError(['Robot API returned 422: {"errors":[{"message":"Mutuelle inconnue"},{"message":"autre"}]}'], 'dpec');
-    expect(shaped).toEqual({ title: 'Échec du DPEC', message: 'Mutuelle inconnue', tip: 'Vérifiez la configuration de la mutuelle dans les paramètres du réseau.' });
+    expect(shaped).toEqual({
+      title: 'Échec du DPEC',
+      message: 'Mutuelle inconnue',
+      tip: 'Vérifiez la configuration de la mutuelle dans les paramètres du réseau.',
+    });
     expect(firstRobotApiError('Erreur : Robot API returned 500: Internal Server Error. Retry later')).toBe('Internal Server Error.');
     expect(firstRobotApiError('Robot API returned 400: {"detail":"Numéro de devis inconnu"}')).toBe('Numéro de devis inconnu');
   });
 
   it('gives the scrapping_error texts of the DPEC and of the billing', () => {
-    expect(shapeRobotError('scrapping_error: timeout', 'dpec')).toEqual({ title: 'Échec du DPEC', message: 'Erreur technique du service DPEC', tip: 'Contactez votre administrateur si le problème persiste.' });
-    expect(shapeRobotError(['x', 'scrapping_error'], 'billing')).toEqual({ title: 'Échec de la facturation', message: 'Erreur technique lors de la facturation', tip: 'Vérifiez que le DPEC est bien validé.' });
+    expect(shapeRobotError('scrapping_error: timeout', 'dpec')).toEqual({
+      title: 'Échec du DPEC',
+      message: 'Erreur technique du service DPEC',
+      tip: 'Contactez votre administrateur si le problème persiste.',
+    });
+    expect(shapeRobotError(['x', 'scrapping_error'], 'billing')).toEqual({
+      title: 'Échec de la facturation',
+      message: 'Erreur technique lors de la facturation',
+      tip: 'Vérifiez que le DPEC est bien validé.',
+    });
   });
 
   it('keeps the timeout message and falls back to the first message or the generic text', () => {

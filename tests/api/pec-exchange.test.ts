@@ -18,8 +18,14 @@ const exportCsv = async (query: string, token = tokens.horizonAdmin) => {
   const bytes = new Uint8Array(await res.arrayBuffer());
   return { status: res.status, headers: res.headers, bytes, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) };
 };
-const importCsv = (csv: string, token = tokens.horizonAdmin) => server.request('POST', '/api/pec_dossiers/import', { token, rawBody: csv, headers: { 'content-type': 'text/csv; charset=utf-8' } });
-const rows = (text: string) => text.replace(BOM, '').trim().split('\r\n').map((line) => line.split(';'));
+const importCsv = (csv: string, token = tokens.horizonAdmin) =>
+  server.request('POST', '/api/pec_dossiers/import', { token, rawBody: csv, headers: { 'content-type': 'text/csv; charset=utf-8' } });
+const rows = (text: string) =>
+  text
+    .replace(BOM, '')
+    .trim()
+    .split('\r\n')
+    .map((line) => line.split(';'));
 const count = async () => Number((await server.database.query<{ n: number }>('select count(*)::int as n from pec_dossiers'))[0]!.n);
 
 describe('export', () => {
@@ -30,7 +36,17 @@ describe('export', () => {
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="demandes-pec-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect([...res.bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...data] = rows(res.text);
-    expect(header!.slice(0, 9)).toEqual(['N° dossier', 'État', 'Centre', 'Réseau', 'Mutuelle', 'N° dossier patient', 'N° devis', 'Montant du devis TTC', 'Date de création']);
+    expect(header!.slice(0, 9)).toEqual([
+      'N° dossier',
+      'État',
+      'Centre',
+      'Réseau',
+      'Mutuelle',
+      'N° dossier patient',
+      'N° devis',
+      'Montant du devis TTC',
+      'Date de création',
+    ]);
     const total = (await server.get('/api/pec_dossiers?status=billed', tokens.horizonAdmin)).body.totalItems;
     expect(data).toHaveLength(total);
     const col = (name: string) => header!.indexOf(name);
@@ -56,7 +72,15 @@ describe('export', () => {
   it('answers a whole CSV or a problem, never a cut download, whatever the query', async () => {
     const [, ...all] = rows((await exportCsv('')).text);
     // Unusable parameters are ignored as on the list: the whole export, complete.
-    for (const query of ['dateFrom=99999-01-01', 'dateTo=275760-09-13', 'createdAt[after]=-271821-04-20', 'order[__proto__]=desc', 'sort=-constructor', '__proto__=1', 'toString=1']) {
+    for (const query of [
+      'dateFrom=99999-01-01',
+      'dateTo=275760-09-13',
+      'createdAt[after]=-271821-04-20',
+      'order[__proto__]=desc',
+      'sort=-constructor',
+      '__proto__=1',
+      'toString=1',
+    ]) {
       const res = await exportCsv(query);
       expect(res.status, query).toBe(200);
       expect(res.headers.get('content-type'), query).toBe('text/csv; charset=utf-8');
@@ -76,13 +100,20 @@ describe('import', () => {
     const made = [];
     for (let i = 1; i <= 3; i++) {
       made.push(
-        await createDossier(server, tokens.horizonAdmin, refs, {
-          numeroDossierAssure: `${tag}-${i}`,
-          numeroDevisAssure: `DEV-${tag}-${i}`,
-          commentaire: i === 2 ? '=HYPERLINK("http://exemple.test")' : `Commentaire ${i} ; avec "guillemets"`,
-          totalTtc: i === 3 ? '1 450,50' : null,
-          ...(i === 1 ? { network: `/api/networks/${refs.networks['Itelis']}` } : {}),
-        }, i === 1 ? 'Horizon Versailles' : 'Horizon Paris Bastille', i === 1 ? 'AXA' : 'MAAF'),
+        await createDossier(
+          server,
+          tokens.horizonAdmin,
+          refs,
+          {
+            numeroDossierAssure: `${tag}-${i}`,
+            numeroDevisAssure: `DEV-${tag}-${i}`,
+            commentaire: i === 2 ? '=HYPERLINK("http://exemple.test")' : `Commentaire ${i} ; avec "guillemets"`,
+            totalTtc: i === 3 ? '1 450,50' : null,
+            ...(i === 1 ? { network: `/api/networks/${refs.networks['Itelis']}` } : {}),
+          },
+          i === 1 ? 'Horizon Versailles' : 'Horizon Paris Bastille',
+          i === 1 ? 'AXA' : 'MAAF',
+        ),
       );
     }
     const exported = await exportCsv(`search=${tag}&sort=numeroDossier&order=asc`);
@@ -130,7 +161,10 @@ describe('import', () => {
     expect(res.body.errors).toEqual([
       { line: 3, messages: ['Le numéro de devis est requis'] },
       { line: 4, messages: ['Centre « Centre inconnu » introuvable ou hors de votre périmètre'] },
-      { line: 5, messages: ['La mutuelle doit appartenir au réseau choisi', 'Prix invalide : max 2 décimales (ex: 1 450,50)', 'Numéro de dossier déjà présent ligne 2'] },
+      {
+        line: 5,
+        messages: ['La mutuelle doit appartenir au réseau choisi', 'Prix invalide : max 2 décimales (ex: 1 450,50)', 'Numéro de dossier déjà présent ligne 2'],
+      },
       { line: 6, messages: ['Mutuelle « Mutuelle imaginaire » introuvable', 'Le numéro de dossier patient est requis'] },
     ]);
     expect(res.body.detail).toMatch(/^Import refusé : 4 lignes en erreur, aucune demande créée\.\nLigne 3 : Le numéro de devis est requis/);
@@ -138,7 +172,9 @@ describe('import', () => {
     expect(await count()).toBe(before);
 
     const taken = await createDossier(server, tokens.horizonAdmin, refs);
-    const again = await importCsv(`Centre;Mutuelle;N° dossier patient;N° devis;N° dossier\r\nHorizon Paris Bastille;Allianz;DP-1;DEV-1;${taken.numeroDossier}\r\n`);
+    const again = await importCsv(
+      `Centre;Mutuelle;N° dossier patient;N° devis;N° dossier\r\nHorizon Paris Bastille;Allianz;DP-1;DEV-1;${taken.numeroDossier}\r\n`,
+    );
     expect(again.body.errors).toEqual([{ line: 2, messages: ['Ce numéro de dossier existe déjà dans votre organisation'] }]);
   });
 
@@ -146,10 +182,17 @@ describe('import', () => {
     const ok = await importCsv('Centre,Mutuelle,N° dossier patient,N° devis\nHZ-PAR11,Generali,DP-COMMA,DEV-COMMA\n');
     expect(ok.status, ok.text).toBe(201);
     const created = await server.get(ok.body.member[0], tokens.horizonAdmin);
-    expect(created.body).toMatchObject({ status: 'draft', numeroDossierAssure: 'DP-COMMA', mutual: { name: 'Generali' }, shop: { name: 'Horizon Paris Bastille' } });
+    expect(created.body).toMatchObject({
+      status: 'draft',
+      numeroDossierAssure: 'DP-COMMA',
+      mutual: { name: 'Generali' },
+      shop: { name: 'Horizon Paris Bastille' },
+    });
     expect(created.body.numeroDossier).toMatch(/^PEC-\d{4}-\d{6}$/);
     // The import joins the trail of the organisation the files went to.
-    const [audit] = await server.database.query<{ holding_id: number }>(`select holding_id from audit_logs where action = 'pec_dossier.import' order by id desc limit 1`);
+    const [audit] = await server.database.query<{ holding_id: number }>(
+      `select holding_id from audit_logs where action = 'pec_dossier.import' order by id desc limit 1`,
+    );
     const [shop] = await server.database.query<{ holding_id: number }>(`select holding_id from shops where name = 'Horizon Paris Bastille'`);
     expect(audit!.holding_id).toBe(shop!.holding_id);
 
@@ -159,7 +202,9 @@ describe('import', () => {
     expect((await importCsv('')).body.violations[0].message).toBe('Le fichier est vide.');
     const badQuote = await importCsv('Centre;Mutuelle;N° dossier patient;N° devis\nHorizon Paris Bastille;"Allianz"1;DP;DEV\n');
     expect(badQuote.status).toBe(422);
-    expect(badQuote.body.violations).toEqual([{ propertyPath: 'fichier', message: 'Fichier CSV illisible à la ligne 2 : vérifiez les guillemets et le séparateur (point-virgule).' }]);
+    expect(badQuote.body.violations).toEqual([
+      { propertyPath: 'fichier', message: 'Fichier CSV illisible à la ligne 2 : vérifiez les guillemets et le séparateur (point-virgule).' },
+    ]);
     expect((await importCsv('Centre;Mutuelle;N° dossier patient;N° devis\nHorizon Paris Bastille;Allianz;DP;DEV\n', tokens.audio)).status).toBe(403);
     const outside = await importCsv('Centre;Mutuelle;N° dossier patient;N° devis\nRiviera Antibes;Allianz;DP;DEV\n');
     expect(outside.body.errors).toEqual([{ line: 2, messages: ['Centre « Riviera Antibes » introuvable ou hors de votre périmètre'] }]);

@@ -75,7 +75,10 @@ describe('create -> DPEC -> approved -> billing -> billed', () => {
     // Billing needs the invoice number and date first.
     const early = await startBilling(created.id);
     expect(early.status).toBe(422);
-    expect(early.body.violations.map((v: JsonBody) => v.message)).toEqual(['Le numéro de facture logiciel est requis', 'La date de facture logiciel est requise']);
+    expect(early.body.violations.map((v: JsonBody) => v.message)).toEqual([
+      'Le numéro de facture logiciel est requis',
+      'La date de facture logiciel est requise',
+    ]);
 
     const patched = await server.request('PATCH', `/api/pec_dossiers/${created.id}`, {
       token: audio,
@@ -120,7 +123,11 @@ describe('simulator outcomes, by the patient number suffix', () => {
     const [execution] = file.workflowExecutions;
     expect(execution.success).toBe(false);
     expect(execution.robotResponse.messages[0]).toContain('scrapping_error');
-    expect(execution.error).toEqual({ title: 'Échec du DPEC', message: 'Erreur technique du service DPEC', tip: 'Contactez votre administrateur si le problème persiste.' });
+    expect(execution.error).toEqual({
+      title: 'Échec du DPEC',
+      message: 'Erreur technique du service DPEC',
+      tip: 'Contactez votre administrateur si le problème persiste.',
+    });
     expect(file.appareils).toEqual([]);
   });
 
@@ -168,7 +175,11 @@ describe('simulator outcomes, by the patient number suffix', () => {
     expect(after.statutFacturation).toBe(false);
     expect(after.dateBilling).toBe('2026-05-04');
     expect(after.workflowExecutions[0].robotResponse.data.callback_type).toBe('billing_error');
-    expect(after.workflowExecutions[0].error).toEqual({ title: 'Échec de la facturation', message: 'Erreur technique lors de la facturation', tip: 'Vérifiez que le DPEC est bien validé.' });
+    expect(after.workflowExecutions[0].error).toEqual({
+      title: 'Échec de la facturation',
+      message: 'Erreur technique lors de la facturation',
+      tip: 'Vérifiez que le DPEC est bien validé.',
+    });
   });
 
   it('a DPEC can be tried again after a technical failure, and runs the same way', async () => {

@@ -16,7 +16,8 @@ afterAll(() => server?.close());
 const list = (query: string, token = tokens.horizonAdmin) => server.get(`/api/pec_dossiers${query ? `?${query}` : ''}`, token);
 const sql = <T = Record<string, unknown>>(text: string, values: unknown[] = []) => server.database.query<T>(text, values);
 const holdingOf = async (name: string) => (await sql<{ id: number }>('select id from holdings where name = $1', [name]))[0]!.id;
-const countWhere = async (where: string, values: unknown[] = []) => Number((await sql<{ n: number }>(`select count(*)::int as n from pec_dossiers where ${where}`, values))[0]!.n);
+const countWhere = async (where: string, values: unknown[] = []) =>
+  Number((await sql<{ n: number }>(`select count(*)::int as n from pec_dossiers where ${where}`, values))[0]!.n);
 
 describe('the collection', () => {
   it('answers a Hydra collection of 20, newest first, with the centre, the mutual and its network', async () => {
@@ -36,7 +37,12 @@ describe('the collection', () => {
     expect(item['@id']).toBe(`/api/pec_dossiers/${item.id}`);
     expect(item['@type']).toBe('PecDossier');
     expect(item.shop).toMatchObject({ '@id': expect.stringMatching(/^\/api\/shops\/\d+$/), name: expect.any(String) });
-    expect(item.mutual).toMatchObject({ name: expect.any(String), code: expect.any(String), networkId: expect.any(Number), network: { id: expect.any(Number), name: expect.any(String) } });
+    expect(item.mutual).toMatchObject({
+      name: expect.any(String),
+      code: expect.any(String),
+      networkId: expect.any(Number),
+      network: { id: expect.any(Number), name: expect.any(String) },
+    });
     expect(item.network).toMatchObject({ id: item.mutual.networkId, name: item.mutual.network.name });
     expect(item).not.toHaveProperty('appareils');
     expect(item).not.toHaveProperty('searchText');
@@ -148,10 +154,16 @@ describe('the collection', () => {
       const values = all.body.member.map((m: JsonBody) => m.totalTtc);
       const firstEmpty = values.indexOf(null);
       expect(firstEmpty, direction).toBeGreaterThan(0);
-      expect(values.slice(firstEmpty).every((v: unknown) => v === null), direction).toBe(true);
+      expect(
+        values.slice(firstEmpty).every((v: unknown) => v === null),
+        direction,
+      ).toBe(true);
     }
     const highest = await list('sort=-totalTtc&limit=1');
-    const [max] = await server.database.query<{ m: string }>('select max(total_ttc)::text as m from pec_dossiers where holding_id = (select holding_id from shops where name = $1)', ['Horizon Paris Bastille']);
+    const [max] = await server.database.query<{ m: string }>(
+      'select max(total_ttc)::text as m from pec_dossiers where holding_id = (select holding_id from shops where name = $1)',
+      ['Horizon Paris Bastille'],
+    );
     expect(highest.body.member[0].totalTtc).toBe(Number(max!.m));
     // An unknown sort falls back to the default.
     const unknown = await list('sort=patient');
@@ -183,7 +195,10 @@ describe('who sees which files', () => {
 
   it('another organisation’s files answer 404 and never appear, even searched by number', async () => {
     const riviera = await holdingOf('Optique Riviera');
-    const [foreign] = await sql<{ id: number; numero_dossier_assure: string }>('select id, numero_dossier_assure from pec_dossiers where holding_id = $1 limit 1', [riviera]);
+    const [foreign] = await sql<{ id: number; numero_dossier_assure: string }>(
+      'select id, numero_dossier_assure from pec_dossiers where holding_id = $1 limit 1',
+      [riviera],
+    );
     const res = await server.get(`/api/pec_dossiers/${foreign!.id}`, tokens.horizonAdmin);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
@@ -205,20 +220,33 @@ describe('who sees which files', () => {
 
 describe('the file', () => {
   it('has its devices and its executions, newest first, in the spec shapes', async () => {
-    const [billed] = await sql<{ id: number }>(`select id from pec_dossiers where status = 'billed' and shop_id = $1 limit 1`, [refs.shops['Horizon Paris Bastille']]);
+    const [billed] = await sql<{ id: number }>(`select id from pec_dossiers where status = 'billed' and shop_id = $1 limit 1`, [
+      refs.shops['Horizon Paris Bastille'],
+    ]);
     const res = await server.get(`/api/pec_dossiers/${billed!.id}`, tokens.audio);
     expect(res.status).toBe(200);
     const file = res.body;
     expect(file.statutFacturation).toBe(true);
     expect(file.appareils.length).toBeGreaterThan(0);
-    expect(file.appareils[0]).toMatchObject({ oreille: expect.stringMatching(/^(droite|gauche)$/), premierAppareillage: expect.stringMatching(/^(oui|non)$/), offre100Sante: expect.stringMatching(/^(oui|non)$/), lpprCode: file.appareils[0].codeLpp });
+    expect(file.appareils[0]).toMatchObject({
+      oreille: expect.stringMatching(/^(droite|gauche)$/),
+      premierAppareillage: expect.stringMatching(/^(oui|non)$/),
+      offre100Sante: expect.stringMatching(/^(oui|non)$/),
+      lpprCode: file.appareils[0].codeLpp,
+    });
     expect(file.workflowExecutions.map((e: JsonBody) => e.robotResponse.data.callback_type)).toEqual(['billing', 'dpec', 'scraping']);
     const starts = file.workflowExecutions.map((e: JsonBody) => e.startedAt);
     expect([...starts].sort().reverse()).toEqual(starts);
-    expect(file.workflowExecutions[0]).toMatchObject({ success: true, workflow: { name: expect.stringContaining('robot') }, robotResponse: { messages: expect.any(Array), data: { callback_payload: { messages: expect.any(Array) } } } });
+    expect(file.workflowExecutions[0]).toMatchObject({
+      success: true,
+      workflow: { name: expect.stringContaining('robot') },
+      robotResponse: { messages: expect.any(Array), data: { callback_payload: { messages: expect.any(Array) } } },
+    });
     expect(file.runInProgress).toBeNull();
     // Reading a file is recorded (health data).
-    const reads = await sql<{ n: number }>(`select count(*)::int as n from audit_logs where action = 'pec_dossier.read' and entity_id = $1`, [String(billed!.id)]);
+    const reads = await sql<{ n: number }>(`select count(*)::int as n from audit_logs where action = 'pec_dossier.read' and entity_id = $1`, [
+      String(billed!.id),
+    ]);
     expect(reads[0]!.n).toBeGreaterThanOrEqual(1);
   });
 });
@@ -246,7 +274,19 @@ describe('the API documentation', () => {
     const cls = docs.body['hydra:supportedClass'].find((c: JsonBody) => c['@id'] === '#PecDossier');
     expect(cls).toBeTruthy();
     const props = cls['hydra:supportedProperty'].map((p: JsonBody) => p['hydra:title']);
-    expect(props).toEqual(expect.arrayContaining(['numeroDossier', 'status', 'shop', 'mutual', 'numeroDossierAssure', 'numeroDevisAssure', 'totalTtc', 'appareils', 'workflowExecutions']));
+    expect(props).toEqual(
+      expect.arrayContaining([
+        'numeroDossier',
+        'status',
+        'shop',
+        'mutual',
+        'numeroDossierAssure',
+        'numeroDevisAssure',
+        'totalTtc',
+        'appareils',
+        'workflowExecutions',
+      ]),
+    );
     const entry = await server.get('/api');
     expect(entry.body.pec_dossiers).toBe('/api/pec_dossiers');
   });

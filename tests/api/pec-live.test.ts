@@ -14,7 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const startDpec = (id: number, token = tokens.audio) => server.request('POST', '/api/robot-frontend/setup-and-create-dpec', { token, body: { pecDossierId: id } });
+const startDpec = (id: number, token = tokens.audio) =>
+  server.request('POST', '/api/robot-frontend/setup-and-create-dpec', { token, body: { pecDossierId: id } });
 const notificationsOf = async (token: string) => (await server.get('/api/notifications?limit=100', token)).body;
 
 describe('notifications', () => {
@@ -26,12 +27,19 @@ describe('notifications', () => {
 
     // The creator, assigned to the centre, and the organisation's administrator, who sees every centre; both may act.
     for (const who of ['audio', 'horizonAdmin']) {
-      const mine = about(await waitFor(async () => {
-        const list = await notificationsOf(tokens[who]!);
-        return about(list).length ? list : undefined;
-      }));
+      const mine = about(
+        await waitFor(async () => {
+          const list = await notificationsOf(tokens[who]!);
+          return about(list).length ? list : undefined;
+        }),
+      );
       expect(mine, who).toHaveLength(1);
-      expect(mine[0]).toMatchObject({ kind: 'robot_success', title: `PEC accordée — ${file.numeroDossier}`, read: false, dossier: `/api/pec_dossiers/${file.id}` });
+      expect(mine[0]).toMatchObject({
+        kind: 'robot_success',
+        title: `PEC accordée — ${file.numeroDossier}`,
+        read: false,
+        dossier: `/api/pec_dossiers/${file.id}`,
+      });
       expect(mine[0].description).toMatch(/^N° PEC SANTECLAIR-\d{9}, valable jusqu'au \d{2}\/\d{2}\/\d{4}\.$/);
     }
     // Read-only staff of the centre, another centre's assistant, another organisation and the platform administrator
@@ -50,7 +58,11 @@ describe('notifications', () => {
     const dates = list.member.map((n: JsonBody) => n.createdAt);
     expect([...dates].sort().reverse()).toEqual(dates);
     const refusal = list.member.find((n: JsonBody) => n.dossierId === file.id);
-    expect(refusal).toMatchObject({ kind: 'robot_refused', title: `PEC refusée — ${file.numeroDossier}`, description: 'Équipement hors des garanties du contrat de l’assuré' });
+    expect(refusal).toMatchObject({
+      kind: 'robot_refused',
+      title: `PEC refusée — ${file.numeroDossier}`,
+      description: 'Équipement hors des garanties du contrat de l’assuré',
+    });
     expect(list.unreadCount).toBeGreaterThan(0);
 
     expect((await server.request('POST', `/api/notifications/${refusal.id}/read`, { token: tokens.rivieraAdmin })).status).toBe(404);
@@ -75,7 +87,9 @@ describe('notifications', () => {
     await server.database.query(`update pec_dossiers set status = 'approved', date_peremption = $2 where id = $1`, [file.id, soon]);
     await server.database.query(`update pec_dossiers set status = 'approved', date_peremption = $2 where id = $1`, [other.id, later]);
     const expiryNotes = async (id: number) =>
-      Number((await server.database.query<{ n: number }>(`select count(*)::int as n from notifications where dossier_id = $1 and kind = 'expiry'`, [id]))[0]!.n);
+      Number(
+        (await server.database.query<{ n: number }>(`select count(*)::int as n from notifications where dossier_id = $1 and kind = 'expiry'`, [id]))[0]!.n,
+      );
 
     await server.app.ctx.pec.jobs.send(QUEUES.expiryScan, {});
     await waitFor(async () => (await expiryNotes(file.id)) > 0);
@@ -104,7 +118,9 @@ describe('live events', () => {
       expect(audio.status).toBe(200);
       expect(audio.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
       expect(riviera.status).toBe(200);
-      await waitFor(async () => audio.events.some((e) => e.event === 'ready') && riviera.events.some((e) => e.event === 'ready') && assistant.events.length > 0);
+      await waitFor(
+        async () => audio.events.some((e) => e.event === 'ready') && riviera.events.some((e) => e.event === 'ready') && assistant.events.length > 0,
+      );
 
       const file = await createDossier(server, tokens.audio, refs);
       expect((await startDpec(file.id)).status).toBe(200);
@@ -113,7 +129,10 @@ describe('live events', () => {
       await waitFor(async () => mine(audio.events).some((e) => e.event === 'notification'));
 
       const received = mine(audio.events);
-      expect(received[0]).toMatchObject({ event: 'dossier', data: { type: 'dossier.created', dossierId: file.id, status: 'draft', numeroDossier: file.numeroDossier } });
+      expect(received[0]).toMatchObject({
+        event: 'dossier',
+        data: { type: 'dossier.created', dossierId: file.id, status: 'draft', numeroDossier: file.numeroDossier },
+      });
       expect(received.map((e) => e.data.type)).toEqual(expect.arrayContaining(['dossier.updated', 'workflow.updated', 'notification.created']));
       expect(received.filter((e) => e.event === 'workflow').map((e) => e.data.callbackType)).toEqual(expect.arrayContaining(['scraping', 'dpec']));
       expect(received.find((e) => e.event === 'dossier' && e.data.status === 'approved')).toBeTruthy();
@@ -158,7 +177,10 @@ describe('the dashboard figures', () => {
     const stats = res.body;
     const [holding] = await server.database.query<{ holding_id: number }>('select holding_id from shops where id = $1', [refs.shops['Horizon Paris Bastille']]);
     const h = holding!.holding_id;
-    const byStatus = await server.database.query<{ status: string; n: number }>('select status, count(*)::int as n from pec_dossiers where holding_id = $1 group by status', [h]);
+    const byStatus = await server.database.query<{ status: string; n: number }>(
+      'select status, count(*)::int as n from pec_dossiers where holding_id = $1 group by status',
+      [h],
+    );
     for (const row of byStatus) expect(stats.byStatus[row.status], row.status).toBe(row.n);
     expect(Object.keys(stats.byStatus).sort()).toEqual(['approved', 'billed', 'draft', 'paid', 'pending', 'processing', 'rejected']);
     expect(stats.total).toBe(byStatus.reduce((a, r) => a + r.n, 0));

@@ -4,7 +4,20 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
-import { ACCOUNTS, createDossier, demoRefs, patientNumber, robotCallback, signBody, sleep, startPecServer, startSibling, waitFor, waitForIdle, type Refs } from './helpers/pec';
+import {
+  ACCOUNTS,
+  createDossier,
+  demoRefs,
+  patientNumber,
+  robotCallback,
+  signBody,
+  sleep,
+  startPecServer,
+  startSibling,
+  waitFor,
+  waitForIdle,
+  type Refs,
+} from './helpers/pec';
 
 let server: TestServer;
 let refs: Refs;
@@ -15,10 +28,16 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const startDpec = (id: unknown, token = tokens.audio, on = server) => on.request('POST', '/api/robot-frontend/setup-and-create-dpec', { token, body: { pecDossierId: id } });
-const startBilling = (id: unknown, token = tokens.audio) => server.request('POST', '/api/robot-frontend/setup-and-billing-pec', { token, body: { pecDossierId: id } });
+const startDpec = (id: unknown, token = tokens.audio, on = server) =>
+  on.request('POST', '/api/robot-frontend/setup-and-create-dpec', { token, body: { pecDossierId: id } });
+const startBilling = (id: unknown, token = tokens.audio) =>
+  server.request('POST', '/api/robot-frontend/setup-and-billing-pec', { token, body: { pecDossierId: id } });
 const manual = (type: string, body: unknown, token = tokens.audio) => server.request('POST', `/api/callbacks/${type}`, { token, body });
-const executions = (id: number) => server.database.query<{ id: number; callback_type: string; completed_at: Date | null }>('select id, callback_type, completed_at from workflow_executions where dossier_id = $1 order by id', [id]);
+const executions = (id: number) =>
+  server.database.query<{ id: number; callback_type: string; completed_at: Date | null }>(
+    'select id, callback_type, completed_at from workflow_executions where dossier_id = $1 order by id',
+    [id],
+  );
 
 /** A file whose DPEC run stays open: the simulator retrieves the data and never gives its final answer. */
 async function silentRun(token = tokens.audio) {
@@ -90,7 +109,10 @@ describe('callbacks', () => {
     const forged = await robotCallback(server, 'dpec', body, { signature: signBody(JSON.stringify(body), 'not-the-secret') });
     expect(forged.status).toBe(401);
     expect(forged.body.detail).toBe('Signature du robot invalide');
-    const tampered = await robotCallback(server, 'dpec', body, { rawBody: JSON.stringify({ ...body, num_pec: 'OTHER' }), signature: signBody(JSON.stringify(body), server.config.robotCallbackSecret) });
+    const tampered = await robotCallback(server, 'dpec', body, {
+      rawBody: JSON.stringify({ ...body, num_pec: 'OTHER' }),
+      signature: signBody(JSON.stringify(body), server.config.robotCallbackSecret),
+    });
     expect(tampered.status).toBe(401);
     const anonymous = await server.request('POST', '/api/callbacks/dpec', { body });
     expect(anonymous.status).toBe(401);
@@ -101,7 +123,19 @@ describe('callbacks', () => {
 
   it('a repeated delivery has one effect', async () => {
     const { file, externalId } = await silentRun();
-    const body = { id_pecflow: externalId, success: true, messages: ['Accord'], num_dossier: 'D-1', num_pec: 'PEC-REPLAY-1', prix_frais_reels: 1900, base_ss: 800, part_ss: 480, part_complementaire: 1420, reste_charge: 0, date_peremption: '2026-09-30' };
+    const body = {
+      id_pecflow: externalId,
+      success: true,
+      messages: ['Accord'],
+      num_dossier: 'D-1',
+      num_pec: 'PEC-REPLAY-1',
+      prix_frais_reels: 1900,
+      base_ss: 800,
+      part_ss: 480,
+      part_complementaire: 1420,
+      reste_charge: 0,
+      date_peremption: '2026-09-30',
+    };
     const first = await robotCallback(server, 'dpec', body);
     expect(first.status, first.text).toBe(200);
     expect(first.body).toEqual({ executionId: expect.any(Number), processing_time: expect.any(Number) });
@@ -114,7 +148,13 @@ describe('callbacks', () => {
     const after = await server.database.query<{ n: number }>('select count(*)::int as n from notifications where dossier_id = $1', [file.id]);
     expect(after[0]!.n).toBe(before[0]!.n);
     const detail = await server.get(`/api/pec_dossiers/${file.id}`, tokens.audio);
-    expect(detail.body).toMatchObject({ status: 'approved', numPec: 'PEC-REPLAY-1', partComplementaire: 1420, datePeremption: '2026-09-30', runInProgress: null });
+    expect(detail.body).toMatchObject({
+      status: 'approved',
+      numPec: 'PEC-REPLAY-1',
+      partComplementaire: 1420,
+      datePeremption: '2026-09-30',
+      runInProgress: null,
+    });
   });
 
   it('answer 404 "Dossier introuvable" for an unknown id, 403 "Accès refusé" without pec.create, 404 for another organisation', async () => {
@@ -131,7 +171,10 @@ describe('callbacks', () => {
     expect((await manual('nimporte', { id_pecflow: externalId, success: true })).status).toBe(404);
     const invalid = await manual('dpec', { success: 'peut-être' });
     expect(invalid.status).toBe(422);
-    expect(invalid.body.violations.map((v: JsonBody) => v.message)).toEqual(["L'identifiant du dossier (id_pecflow) est requis", 'Le champ success doit valoir true ou false']);
+    expect(invalid.body.violations.map((v: JsonBody) => v.message)).toEqual([
+      "L'identifiant du dossier (id_pecflow) est requis",
+      'Le champ success doit valoir true ou false',
+    ]);
   });
 
   it('manual results accept French prices, refuse more than 2 decimals, and drop empty message lines', async () => {
@@ -151,16 +194,52 @@ describe('callbacks', () => {
       messages: 'Saisie depuis le portail\n\n  \nDevis vérifié',
       appareil: {
         offre_100_sante: 'non',
-        droit: { fabricant: 'Sonova', marque: 'Phonak', modele: 'Audéo Sphere Infinio 90', total_ttc: '1 450,50', code_lpp: '2397315', premier_appareillage: 'oui', forme: 'Contour à écouteur déporté', classe: 'II' },
-        gauche: { fabricant: 'Sonova', marque: 'Phonak', modele: 'Audéo Sphere Infinio 90', total_ttc: '1 450,5', code_lpp: '2397315', premier_appareillage: 'oui', forme: 'Contour à écouteur déporté', classe: 'II' },
+        droit: {
+          fabricant: 'Sonova',
+          marque: 'Phonak',
+          modele: 'Audéo Sphere Infinio 90',
+          total_ttc: '1 450,50',
+          code_lpp: '2397315',
+          premier_appareillage: 'oui',
+          forme: 'Contour à écouteur déporté',
+          classe: 'II',
+        },
+        gauche: {
+          fabricant: 'Sonova',
+          marque: 'Phonak',
+          modele: 'Audéo Sphere Infinio 90',
+          total_ttc: '1 450,5',
+          code_lpp: '2397315',
+          premier_appareillage: 'oui',
+          forme: 'Contour à écouteur déporté',
+          classe: 'II',
+        },
       },
     });
     expect(scraping.status, scraping.text).toBe(200);
-    const dpec = await manual('dpec', { id_pecflow: externalId, success: true, messages: ['Accord obtenu par téléphone'], num_pec: 'PEC-MANUEL-7', prix_frais_reels: '2 901,00', base_ss: '800', part_ss: '480', part_complementaire: '2 421', reste_charge: '0', date_peremption: '30/09/2026' });
+    const dpec = await manual('dpec', {
+      id_pecflow: externalId,
+      success: true,
+      messages: ['Accord obtenu par téléphone'],
+      num_pec: 'PEC-MANUEL-7',
+      prix_frais_reels: '2 901,00',
+      base_ss: '800',
+      part_ss: '480',
+      part_complementaire: '2 421',
+      reste_charge: '0',
+      date_peremption: '30/09/2026',
+    });
     expect(dpec.status, dpec.text).toBe(200);
 
     const detail = (await server.get(`/api/pec_dossiers/${file.id}`, tokens.audio)).body;
-    expect(detail).toMatchObject({ status: 'approved', numPec: 'PEC-MANUEL-7', totalTtc: 2901, prixFraisReels: 2901, partComplementaire: 2421, datePeremption: '2026-09-30' });
+    expect(detail).toMatchObject({
+      status: 'approved',
+      numPec: 'PEC-MANUEL-7',
+      totalTtc: 2901,
+      prixFraisReels: 2901,
+      partComplementaire: 2421,
+      datePeremption: '2026-09-30',
+    });
     expect(detail.appareils.map((a: JsonBody) => [a.oreille, a.prixTtc, a.premierAppareillage, a.offre100Sante])).toEqual([
       ['droite', 1450.5, 'oui', 'non'],
       ['gauche', 1450.5, 'oui', 'non'],
@@ -196,10 +275,17 @@ describe('the timeout', () => {
       const after = await waitForIdle(quick, token, file.id, 45_000);
       expect(after.status).toBe('draft');
       const [last] = after.workflowExecutions;
-      expect(last).toMatchObject({ success: false, outcome: 'timeout', robotResponse: { messages: ["10 minutes écoulées, l'appel a échoué"], data: { callback_type: 'dpec_error' } } });
+      expect(last).toMatchObject({
+        success: false,
+        outcome: 'timeout',
+        robotResponse: { messages: ["10 minutes écoulées, l'appel a échoué"], data: { callback_type: 'dpec_error' } },
+      });
       expect(last.error.message).toBe("10 minutes écoulées, l'appel a échoué");
       const notes = await quick.get('/api/notifications', token);
-      expect(notes.body.member.find((n: JsonBody) => n.dossierId === file.id)).toMatchObject({ kind: 'robot_timeout', title: `Échec du DPEC — ${file.numeroDossier}` });
+      expect(notes.body.member.find((n: JsonBody) => n.dossierId === file.id)).toMatchObject({
+        kind: 'robot_timeout',
+        title: `Échec du DPEC — ${file.numeroDossier}`,
+      });
       // A late answer after the timeout is still recorded, once, outside the run.
       const late = await robotCallback(quick, 'dpec', { id_pecflow: after.externalId, success: true, num_pec: 'LATE-1' });
       expect(late.status).toBe(200);
@@ -222,11 +308,20 @@ describe('a restart in the middle of runs', () => {
       for (const file of files) expect((await startDpec(file.id, token, slow)).status).toBe(200);
       // Stop before the simulator's first callback (1.5 s): the jobs wait in the queue.
       await slow.app.close();
-      const running = await slow.database.query<{ n: number }>('select count(*)::int as n from workflow_executions where completed_at is null and dossier_id = any($1)', [files.map((f) => f.id)]);
+      const running = await slow.database.query<{ n: number }>(
+        'select count(*)::int as n from workflow_executions where completed_at is null and dossier_id = any($1)',
+        [files.map((f) => f.id)],
+      );
       expect(running[0]!.n).toBe(3);
 
       sibling = await startSibling(slow, { robotSimDelayMs: 0 });
-      const next = { ...slow, url: sibling.url, app: sibling.app, get: (p: string, t?: string) => fetch(`${sibling!.url}${p}`, { headers: { authorization: `Bearer ${t}` } }).then(async (r) => ({ status: r.status, body: await r.json() })) } as unknown as TestServer;
+      const next = {
+        ...slow,
+        url: sibling.url,
+        app: sibling.app,
+        get: (p: string, t?: string) =>
+          fetch(`${sibling!.url}${p}`, { headers: { authorization: `Bearer ${t}` } }).then(async (r) => ({ status: r.status, body: await r.json() })),
+      } as unknown as TestServer;
       for (const file of files) {
         const done = await waitForIdle(next, token, file.id, 25_000);
         expect(done.status).toBe('approved');
@@ -291,10 +386,20 @@ describe('the external robot (http mode, chosen in the system settings)', () => 
     // The robot answers through the callback URLs it was given.
     const post = async (url: string, body: unknown) => {
       const raw = JSON.stringify(body);
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-robot-signature': signBody(raw, server.config.robotCallbackSecret) }, body: raw });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-robot-signature': signBody(raw, server.config.robotCallbackSecret) },
+        body: raw,
+      });
       expect(res.status).toBe(200);
     };
-    await post(payload.callback_urls.scraping, { id_pecflow: payload.id_pecflow, run_id: payload.run_id, success: true, messages: ['ok'], appareil: { droit: { marque: 'Oticon', modele: 'Intent 1', total_ttc: 2190, code_lpp: '2393984', classe: 'II' } } });
+    await post(payload.callback_urls.scraping, {
+      id_pecflow: payload.id_pecflow,
+      run_id: payload.run_id,
+      success: true,
+      messages: ['ok'],
+      appareil: { droit: { marque: 'Oticon', modele: 'Intent 1', total_ttc: 2190, code_lpp: '2393984', classe: 'II' } },
+    });
     await post(payload.callback_urls.dpec, { id_pecflow: payload.id_pecflow, run_id: payload.run_id, success: true, messages: ['ok'], num_pec: 'EXT-1' });
     const done = await waitForIdle(server, tokens.audio, file.id);
     expect(done).toMatchObject({ status: 'approved', numPec: 'EXT-1', totalTtc: 2190 });
@@ -308,7 +413,11 @@ describe('the external robot (http mode, chosen in the system settings)', () => 
     expect(done.status).toBe('draft');
     const [failed] = done.workflowExecutions;
     expect(failed.robotResponse.messages[0]).toMatch(/^Robot API returned 422: /);
-    expect(failed.error).toEqual({ title: 'Échec du DPEC', message: 'Identifiants du portail Santéclair refusés', tip: 'Vérifiez la configuration de la mutuelle dans les paramètres du réseau.' });
+    expect(failed.error).toEqual({
+      title: 'Échec du DPEC',
+      message: 'Identifiants du portail Santéclair refusés',
+      tip: 'Vérifiez la configuration de la mutuelle dans les paramètres du réseau.',
+    });
     await sleep(10);
   });
 });

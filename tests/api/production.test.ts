@@ -59,7 +59,11 @@ async function stop(server: RunningServer) {
 }
 
 async function login(url: string, email = 'audio@audition-horizon.fr'): Promise<string> {
-  const res = await fetch(`${url}/api/login_check`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: DEMO_PASSWORD }) });
+  const res = await fetch(`${url}/api/login_check`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { token: string }).token;
 }
@@ -100,7 +104,9 @@ describe('roles', () => {
     // Several polling intervals later the job is still waiting: nobody on the web instance took it.
     await sleep(2000);
     expect((await runJobs(runId)).filter((j) => j.name === QUEUES.robotRun).map((j) => j.state)).toEqual(['created']);
-    const [open] = await database.query<{ n: number }>(`select count(*)::int as n from workflow_executions where run_id = $1 and completed_at is null`, [runId]);
+    const [open] = await database.query<{ n: number }>(`select count(*)::int as n from workflow_executions where run_id = $1 and completed_at is null`, [
+      runId,
+    ]);
     expect(open!.n).toBe(1);
 
     const worker = await start({ role: 'worker', startWorkers: true, publicUrl: web.url, workerHealthPort: 0 });
@@ -153,7 +159,10 @@ describe('graceful stop', () => {
     const token = await login(server.url!);
 
     const controller = new AbortController();
-    const stream = await fetch(`${server.url}/api/events`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: controller.signal });
+    const stream = await fetch(`${server.url}/api/events`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
     expect(stream.status).toBe(200);
     const streamEnded = (async () => {
       for await (const _chunk of stream.body as unknown as AsyncIterable<Uint8Array>) {
@@ -169,7 +178,9 @@ describe('graceful stop', () => {
     expect(await health.json()).toEqual({ status: 'stopping' });
     // The proxy may still send requests until it notices: they are answered, and their connection closed.
     const during = await new Promise<http.IncomingMessage>((resolve, reject) =>
-      http.get(`${server.url}/api/shops`, { headers: { authorization: `Bearer ${token}` } }, (res) => res.resume().on('end', () => resolve(res))).on('error', reject),
+      http
+        .get(`${server.url}/api/shops`, { headers: { authorization: `Bearer ${token}` } }, (res) => res.resume().on('end', () => resolve(res)))
+        .on('error', reject),
     );
     expect(during.statusCode).toBe(200);
     expect(during.headers.connection).toBe('close');

@@ -17,11 +17,16 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const startDpec = (id: unknown, token = tokens.audio) => server.request('POST', '/api/robot-frontend/setup-and-create-dpec', { token, body: { pecDossierId: id } });
+const startDpec = (id: unknown, token = tokens.audio) =>
+  server.request('POST', '/api/robot-frontend/setup-and-create-dpec', { token, body: { pecDossierId: id } });
 const manual = (type: string, body: unknown, token = tokens.audio) => server.request('POST', `/api/callbacks/${type}`, { token, body });
 const executions = (id: number) =>
-  server.database.query<{ id: number; run_id: number | null; callback_type: string; completed_at: Date | null }>('select id, run_id, callback_type, completed_at from workflow_executions where dossier_id = $1 order by id', [id]);
-const notificationCount = async (id: number) => (await server.database.query<{ n: number }>('select count(*)::int as n from notifications where dossier_id = $1', [id]))[0]!.n;
+  server.database.query<{ id: number; run_id: number | null; callback_type: string; completed_at: Date | null }>(
+    'select id, run_id, callback_type, completed_at from workflow_executions where dossier_id = $1 order by id',
+    [id],
+  );
+const notificationCount = async (id: number) =>
+  (await server.database.query<{ n: number }>('select count(*)::int as n from notifications where dossier_id = $1', [id]))[0]!.n;
 
 /** A file whose DPEC run stays open at its request step (the simulator's "-SILENCE"). */
 async function silentRun() {
@@ -35,8 +40,10 @@ async function silentRun() {
 describe('the external robot’s error replies (item 1)', () => {
   let robot: Server;
   let reply: (job: JsonBody) => { status: number; body: string };
-  const configId = async (key: string) => (await server.get('/api/configs?category=integrations', tokens.admin)).body.member.find((c: JsonBody) => c.key === key).id;
-  const putSetting = async (key: string, value: unknown) => server.request('PUT', `/api/configs/${await configId(key)}`, { token: tokens.admin, body: { value } });
+  const configId = async (key: string) =>
+    (await server.get('/api/configs?category=integrations', tokens.admin)).body.member.find((c: JsonBody) => c.key === key).id;
+  const putSetting = async (key: string, value: unknown) =>
+    server.request('PUT', `/api/configs/${await configId(key)}`, { token: tokens.admin, body: { value } });
 
   beforeAll(async () => {
     robot = createServer((req: IncomingMessage, res) => {
@@ -66,7 +73,11 @@ describe('the external robot’s error replies (item 1)', () => {
       return {
         status: 422,
         body: JSON.stringify({
-          errors: [{ message: `Mot de passe ${password} refusé par le portail` }, { message: '  Identifiants du portail   Santéclair refusés ' }, { message: 'x'.repeat(5000) }],
+          errors: [
+            { message: `Mot de passe ${password} refusé par le portail` },
+            { message: '  Identifiants du portail   Santéclair refusés ' },
+            { message: 'x'.repeat(5000) },
+          ],
           request: job,
         }),
       };
@@ -80,14 +91,24 @@ describe('the external robot’s error replies (item 1)', () => {
     expect(failed.robotResponse.messages[0]).toMatch(/^Robot API returned 422: /);
     expect(failed.robotResponse.messages[0].length).toBeLessThan(700);
     // The spec's shortening still applies: the first error text kept, and the network tip.
-    expect(failed.error).toEqual({ title: 'Échec du DPEC', message: 'Identifiants du portail Santéclair refusés', tip: 'Vérifiez la configuration de la mutuelle dans les paramètres du réseau.' });
+    expect(failed.error).toEqual({
+      title: 'Échec du DPEC',
+      message: 'Identifiants du portail Santéclair refusés',
+      tip: 'Vérifiez la configuration de la mutuelle dans les paramètres du réseau.',
+    });
     // What a read-only user receives for the file, and every notification of it, holds no secret of the job.
     const detail = await server.get(`/api/pec_dossiers/${file.id}`, tokens.readOnly);
     expect(detail.text).not.toContain(password);
     expect(detail.text).not.toContain('identifiants');
-    const stored = await server.database.query<{ text: string }>("select coalesce(string_agg(robot_response::text, ' '), '') as text from workflow_executions where dossier_id = $1", [file.id]);
+    const stored = await server.database.query<{ text: string }>(
+      "select coalesce(string_agg(robot_response::text, ' '), '') as text from workflow_executions where dossier_id = $1",
+      [file.id],
+    );
     expect(stored[0]!.text).not.toContain(password);
-    const notes = await server.database.query<{ text: string }>("select coalesce(string_agg(title || ' ' || coalesce(description, ''), ' '), '') as text from notifications where dossier_id = $1", [file.id]);
+    const notes = await server.database.query<{ text: string }>(
+      "select coalesce(string_agg(title || ' ' || coalesce(description, ''), ' '), '') as text from notifications where dossier_id = $1",
+      [file.id],
+    );
     expect(notes[0]!.text).not.toContain(password);
   });
 
@@ -118,7 +139,9 @@ describe('the external robot’s error replies (item 1)', () => {
     await refused('file:///etc/passwd', 'Valeur invalide : une URL http(s) est attendue.');
     await refused('gopher://127.0.0.1:6379/_INFO', 'Valeur invalide : une URL http(s) est attendue.');
     // The value in force is unchanged.
-    const current = (await server.get('/api/configs?category=integrations', tokens.admin)).body.member.find((c: JsonBody) => c.key === 'integrations.robot_url');
+    const current = (await server.get('/api/configs?category=integrations', tokens.admin)).body.member.find(
+      (c: JsonBody) => c.key === 'integrations.robot_url',
+    );
     expect(current.value).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/jobs$/);
   });
 });
@@ -131,7 +154,13 @@ describe('the robot’s callbacks (item 1)', () => {
       [refs.shops['Horizon Paris Bastille']],
     );
     const password = server.app.ctx.secrets.decrypt(row!.password_enc);
-    const res = await robotCallback(server, 'dpec', { id_pecflow: externalId, run_id: runId, success: false, messages: ['Refus du portail', `login=audio password=${password}`], detail_refus: `Mot de passe ${password} expiré` });
+    const res = await robotCallback(server, 'dpec', {
+      id_pecflow: externalId,
+      run_id: runId,
+      success: false,
+      messages: ['Refus du portail', `login=audio password=${password}`],
+      detail_refus: `Mot de passe ${password} expiré`,
+    });
     expect(res.status, res.text).toBe(200);
     const detail = await server.get(`/api/pec_dossiers/${file.id}`, tokens.readOnly);
     expect(detail.body.status).toBe('rejected');
@@ -170,31 +199,58 @@ describe('a result belongs to a run (item 2)', () => {
     // The open run's own answer is still taken.
     const own = await robotCallback(server, 'dpec', { ...approval, run_id: runId });
     expect(own.status).toBe(200);
-    expect((await server.get(`/api/pec_dossiers/${file.id}`, tokens.audio)).body).toMatchObject({ status: 'approved', numPec: 'PEC-AUTRE-RUN', runInProgress: null });
+    expect((await server.get(`/api/pec_dossiers/${file.id}`, tokens.audio)).body).toMatchObject({
+      status: 'approved',
+      numPec: 'PEC-AUTRE-RUN',
+      runInProgress: null,
+    });
   });
 
   it('a result entered by hand ends the run it stands for: the file can be edited at once, and no timeout follows', async () => {
     const { file, externalId, runId } = await silentRun();
-    const entered = await manual('scraping', { id_pecflow: externalId, success: true, messages: ['Appareils relevés sur le portail'], appareil: { droit: { marque: 'Phonak', total_ttc: '1 450,50' } } });
+    const entered = await manual('scraping', {
+      id_pecflow: externalId,
+      success: true,
+      messages: ['Appareils relevés sur le portail'],
+      appareil: { droit: { marque: 'Phonak', total_ttc: '1 450,50' } },
+    });
     expect(entered.status, entered.text).toBe(200);
     const detail = (await server.get(`/api/pec_dossiers/${file.id}`, tokens.audio)).body;
     expect(detail).toMatchObject({ status: 'draft', totalTtc: 1450.5, runInProgress: null });
     expect((await executions(file.id)).every((e) => e.completed_at !== null && e.run_id === runId)).toBe(true);
-    const edit = await server.request('PATCH', `/api/pec_dossiers/${file.id}`, { token: tokens.audio, body: { commentaire: 'Modifié après la saisie' }, headers: { 'content-type': 'application/merge-patch+json' } });
+    const edit = await server.request('PATCH', `/api/pec_dossiers/${file.id}`, {
+      token: tokens.audio,
+      body: { commentaire: 'Modifié après la saisie' },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
     expect(edit.status, edit.text).toBe(200);
     // The run's timeout finds nothing to fail.
     expect(await server.app.ctx.pec.runs.closeRun(runId, ["10 minutes écoulées, l'appel a échoué"], 'timeout')).toBe(false);
     // The request's result entered next is recorded out of any run and settles the file.
     const dpec = await manual('dpec', { id_pecflow: externalId, success: true, num_pec: 'PEC-MAIN-1' });
     expect(dpec.status).toBe(200);
-    expect((await server.get(`/api/pec_dossiers/${file.id}`, tokens.audio)).body).toMatchObject({ status: 'approved', numPec: 'PEC-MAIN-1', runInProgress: null });
+    expect((await server.get(`/api/pec_dossiers/${file.id}`, tokens.audio)).body).toMatchObject({
+      status: 'approved',
+      numPec: 'PEC-MAIN-1',
+      runInProgress: null,
+    });
   });
 });
 
 describe('a repeated result has one effect whatever its bytes (item 3)', () => {
   it('the same result with other spacing, key order and number forms makes one execution and one set of notifications', async () => {
     const { file, externalId, runId } = await silentRun();
-    const fields = { id_pecflow: externalId, run_id: runId, success: true, messages: ['Accord'], num_dossier: 'D-7', num_pec: 'PEC-SENS-1', base_ss: 800, part_ss: 480, date_peremption: '2026-09-30' };
+    const fields = {
+      id_pecflow: externalId,
+      run_id: runId,
+      success: true,
+      messages: ['Accord'],
+      num_dossier: 'D-7',
+      num_pec: 'PEC-SENS-1',
+      base_ss: 800,
+      part_ss: 480,
+      date_peremption: '2026-09-30',
+    };
     const first = await robotCallback(server, 'dpec', fields);
     expect(first.status, first.text).toBe(200);
     const notified = await notificationCount(file.id);

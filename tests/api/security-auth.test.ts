@@ -56,7 +56,9 @@ describe('failed sign-ins (item 8)', () => {
     const email = 'assistant@audition-horizon.fr';
     const distributed = 5 * DISTRIBUTED_FACTOR;
     // The failures of an attack from many addresses (recorded directly: the sign-in rate limit would slow it down).
-    await server.database.db.insert(loginAttempts).values(Array.from({ length: distributed - 1 }, (_, i) => ({ email, ip: `192.0.2.${i + 1}`, succeeded: false })));
+    await server.database.db
+      .insert(loginAttempts)
+      .values(Array.from({ length: distributed - 1 }, (_, i) => ({ email, ip: `192.0.2.${i + 1}`, succeeded: false })));
     expect((await login(email, PASSWORD, owner)).status).toBe(200);
     await server.database.db.insert(loginAttempts).values(Array.from({ length: distributed }, (_, i) => ({ email, ip: `192.0.2.${i + 1}`, succeeded: false })));
     const blocked = await login(email, PASSWORD, owner);
@@ -66,7 +68,8 @@ describe('failed sign-ins (item 8)', () => {
 });
 
 describe('sessions (item 9)', () => {
-  const signIn = async (email = 'audio@audition-horizon.fr') => (await server.request('POST', '/api/login_check', { body: { email, password: PASSWORD } })).body;
+  const signIn = async (email = 'audio@audition-horizon.fr') =>
+    (await server.request('POST', '/api/login_check', { body: { email, password: PASSWORD } })).body;
   const profile = (token: string) => server.get('/api/user/profile', token);
 
   it('carries its session in every access token, refreshed ones included', async () => {

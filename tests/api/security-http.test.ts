@@ -42,7 +42,15 @@ function raw(url: string, chunks: string[], { gapMs = 0, waitMs = 5_000 } = {}):
   });
 }
 
-const SECURITY_HEADERS = ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'strict-transport-security', 'referrer-policy', 'link', 'cache-control'];
+const SECURITY_HEADERS = [
+  'content-security-policy',
+  'x-content-type-options',
+  'x-frame-options',
+  'strict-transport-security',
+  'referrer-policy',
+  'link',
+  'cache-control',
+];
 
 let server: TestServer;
 let staticDir: string;
@@ -135,7 +143,10 @@ describe('slow clients (item 12)', () => {
   });
 
   it('cannot hold a socket by sending a body slowly', async () => {
-    const chunks = ['POST /api/login_check HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n', ...'{"email":"a@b.fr"'.split('')];
+    const chunks = [
+      'POST /api/login_check HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n',
+      ...'{"email":"a@b.fr"'.split(''),
+    ];
     const res = await raw(slow.url, chunks, { gapMs: 150, waitMs: 10_000 });
     expect(res.closedAfter).toBeLessThan(4_000);
   });

@@ -42,7 +42,11 @@ describe('with the shipped limits (in memory)', { timeout: 120_000 }, () => {
   it('stops sign-in and refresh attempts from one address after the login limit', async () => {
     const server = await serverWith({ rateLimits: limits });
     // Password spraying: a different email each time, so the per-email block never applies.
-    const logins = await burst(limits.login - 5, (i) => server.request('POST', '/api/login_check', { body: { email: `inconnu${i}@exemple.fr`, password: 'Devine2026!' } }), 10);
+    const logins = await burst(
+      limits.login - 5,
+      (i) => server.request('POST', '/api/login_check', { body: { email: `inconnu${i}@exemple.fr`, password: 'Devine2026!' } }),
+      10,
+    );
     expect(logins.every((r) => r.status === 401)).toBe(true);
     // Refresh counts in the same family.
     const refreshes = await burst(5, () => server.request('POST', '/api/token/refresh', { body: { refresh_token: randomBytes(32).toString('base64url') } }));
@@ -67,7 +71,11 @@ describe('with the shipped limits (in memory)', { timeout: 120_000 }, () => {
 
   it('stops junk callbacks from one address after the callback limit', async () => {
     const server = await serverWith({ rateLimits: limits });
-    const junk = await burst(limits.callbacks, () => server.request('POST', '/api/callbacks/dpec', { body: { run_id: 1 }, headers: { 'x-robot-signature': 'sha256=00' } }), 50);
+    const junk = await burst(
+      limits.callbacks,
+      () => server.request('POST', '/api/callbacks/dpec', { body: { run_id: 1 }, headers: { 'x-robot-signature': 'sha256=00' } }),
+      50,
+    );
     expect(junk.filter((r) => r.status === 429)).toEqual([]);
     expectFrench429(await server.request('POST', '/api/callbacks/scraping', { body: {} }), limits.windowSeconds);
   });
@@ -96,7 +104,8 @@ describe("the robot's signed results", () => {
   it('are never refused by the callback limit; a wrong signature counts', async () => {
     const server = await serverWith({ rateLimits: { windowSeconds: 60, login: 1000, api: 1000, callbacks: 3 } });
     const body = JSON.stringify({ id_pecflow: 'PEC-INCONNU', success: true, messages: [] });
-    const signed = () => server.request('POST', '/api/callbacks/billing', { rawBody: body, headers: { 'x-robot-signature': sign(body, server.config.robotCallbackSecret) } });
+    const signed = () =>
+      server.request('POST', '/api/callbacks/billing', { rawBody: body, headers: { 'x-robot-signature': sign(body, server.config.robotCallbackSecret) } });
     // Ten results from one address, three times the limit: each reaches the callback (unknown file: 404), none is a 429.
     for (let i = 0; i < 10; i++) expect((await signed()).status).toBe(404);
     const forged = () => server.request('POST', '/api/callbacks/billing', { rawBody: body, headers: { 'x-robot-signature': sign(body, 'pas-le-bon-secret') } });
@@ -107,7 +116,11 @@ describe("the robot's signed results", () => {
 
 describe('with REDIS_URL', () => {
   it('counts one address across instances sharing a Redis', async () => {
-    const shared = { redisUrl: 'redis://127.0.0.1:6379', redisPrefix: `pecflow-test:${randomBytes(6).toString('hex')}:`, rateLimits: { windowSeconds: 60, login: 1000, api: 10, callbacks: 1000 } };
+    const shared = {
+      redisUrl: 'redis://127.0.0.1:6379',
+      redisPrefix: `pecflow-test:${randomBytes(6).toString('hex')}:`,
+      rateLimits: { windowSeconds: 60, login: 1000, api: 10, callbacks: 1000 },
+    };
     const [a, b] = [await serverWith(shared), await serverWith(shared)];
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++) statuses.push((await (i % 2 ? a : b).get('/api/user/profile')).status);

@@ -80,7 +80,9 @@ test('logout goes to /login, clears the session, and the back button does not re
   await page.goto('/profile');
   await expect(page.getByTestId('profile-email')).toHaveText('audio@audition-horizon.fr');
   await signOut(page);
-  expect(await page.evaluate(() => [localStorage.getItem('access_token'), localStorage.getItem('refresh_token'), localStorage.getItem('auth-storage')])).toEqual([null, null, null]);
+  expect(
+    await page.evaluate(() => [localStorage.getItem('access_token'), localStorage.getItem('refresh_token'), localStorage.getItem('auth-storage')]),
+  ).toEqual([null, null, null]);
   await page.goBack();
   await expect(page).toHaveURL(/\/login/);
   await expect(page.getByText('audio@audition-horizon.fr')).toHaveCount(0);

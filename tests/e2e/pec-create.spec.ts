@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { signIn } from './helpers';
 import { drawer, openFile, patientNumber, prepareFile, toast } from './pec-fixtures';
 
-test('creating a file: the spec\'s messages, the dependent selects, the Itelis notice, then the new file opens on its actions', async ({ page }) => {
+test("creating a file: the spec's messages, the dependent selects, the Itelis notice, then the new file opens on its actions", async ({ page }) => {
   await signIn(page, 'audio@audition-horizon.fr');
   await page.goto('/pec');
   await page.getByRole('button', { name: 'Nouvelle Demande de PEC' }).click();
@@ -16,7 +16,12 @@ test('creating a file: the spec\'s messages, the dependent selects, the Itelis n
   await expect(mutual).toHaveAttribute('aria-disabled', 'true');
   // Nothing filled: every rule says what is missing, and "Prérequis manquants" lists the three prerequisites.
   await form.getByRole('button', { name: 'Créer', exact: true }).click();
-  for (const message of ['Une plateforme doit être sélectionnée', 'Un centre doit être sélectionné', 'Le numéro de dossier patient est requis', 'Le numéro de devis est requis']) {
+  for (const message of [
+    'Une plateforme doit être sélectionnée',
+    'Un centre doit être sélectionné',
+    'Le numéro de dossier patient est requis',
+    'Le numéro de devis est requis',
+  ]) {
     await expect(form.getByText(message)).toBeVisible();
   }
   const missing = form.getByTestId('missing-prerequisites');
@@ -109,7 +114,7 @@ test('deleting a file asks for confirmation ("Cette action est irréversible."),
   await expect(page.getByTestId('list-empty')).toContainText('Aucune demande PEC trouvée');
 });
 
-test("a creation the server refuses: its message under the field, one toast, the drawer stays open", async ({ page, request }) => {
+test('a creation the server refuses: its message under the field, one toast, the drawer stays open', async ({ page, request }) => {
   const email = 'audio@audition-horizon.fr';
   const existing = await prepareFile(request, email);
   await signIn(page, email);

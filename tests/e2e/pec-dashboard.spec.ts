@@ -59,7 +59,9 @@ test('a robot failure shows on the dashboard and leads to its file', async ({ pa
   const token = await apiToken(request, email);
   await api(request, token, 'POST', '/api/robot-frontend/setup-and-create-dpec', { pecDossierId: file.id });
   await expect
-    .poll(async () => (await api<{ runInProgress: unknown; status: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).runInProgress, { timeout: 15_000 })
+    .poll(async () => (await api<{ runInProgress: unknown; status: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).runInProgress, {
+      timeout: 15_000,
+    })
     .toBeNull();
 
   await signIn(page, email);

@@ -8,7 +8,9 @@ const EMAIL = 'direction@optique-riviera.fr';
 
 async function apiTotal(request: APIRequestContext, query: Record<string, string>): Promise<number> {
   const token = await apiToken(request, EMAIL);
-  const response = await request.get(`/api/pec_dossiers?${new URLSearchParams({ ...query, itemsPerPage: '1' })}`, { headers: { Authorization: `Bearer ${token}` } });
+  const response = await request.get(`/api/pec_dossiers?${new URLSearchParams({ ...query, itemsPerPage: '1' })}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
   expect(response.ok()).toBeTruthy();
   return (await response.json()).totalItems as number;
 }
@@ -16,7 +18,12 @@ async function apiTotal(request: APIRequestContext, query: Record<string, string
 /** The list parameters of the current URL (react-admin's: filter as JSON, sort, order, page). */
 function urlParams(page: Page) {
   const params = new URL(page.url()).searchParams;
-  return { filter: JSON.parse(params.get('filter') ?? '{}') as Record<string, unknown>, sort: params.get('sort'), order: params.get('order'), page: params.get('page') };
+  return {
+    filter: JSON.parse(params.get('filter') ?? '{}') as Record<string, unknown>,
+    sort: params.get('sort'),
+    order: params.get('order'),
+    page: params.get('page'),
+  };
 }
 
 const dayOf = (ddmmyyyy: string) => ddmmyyyy.split('/').reverse().join('-');
@@ -88,10 +95,13 @@ test('search, status, creation dates and order are in the URL, select what the A
   // The rows shown until the new order arrives are the previous ones (highest first): wait for the new order.
   const amounts = async () => (await cells(page, 6)).filter((a) => a !== 'Non défini').map((a) => Number(a.replace(/[^\d,]/g, '').replace(',', '.')));
   await expect
-    .poll(async () => {
-      const shown = await amounts();
-      return shown.length > 1 && shown.every((amount, i) => i === 0 || shown[i - 1]! <= amount);
-    }, { message: 'montants croissants' })
+    .poll(
+      async () => {
+        const shown = await amounts();
+        return shown.length > 1 && shown.every((amount, i) => i === 0 || shown[i - 1]! <= amount);
+      },
+      { message: 'montants croissants' },
+    )
     .toBe(true);
 
   // The same URL, reloaded: the same view.
@@ -128,7 +138,9 @@ test('pages of 20, column sorting and the clear button', async ({ page, request 
   await page.getByRole('columnheader', { name: 'ID Pecflow' }).getByRole('button').click();
   await expect.poll(() => urlParams(page)).toMatchObject({ sort: 'numeroDossier', order: 'ASC' });
   const token = await apiToken(request, EMAIL);
-  const lowest = (await (await request.get('/api/pec_dossiers?itemsPerPage=1&order[numeroDossier]=asc', { headers: { Authorization: `Bearer ${token}` } })).json()).member[0];
+  const lowest = (
+    await (await request.get('/api/pec_dossiers?itemsPerPage=1&order[numeroDossier]=asc', { headers: { Authorization: `Bearer ${token}` } })).json()
+  ).member[0];
   await expect(rows(page).first()).toContainText(lowest.numeroDossier);
 
   await page.getByRole('combobox', { name: 'État' }).click();
@@ -184,7 +196,12 @@ test("a list that fails shows the answer's message (spec section 8), the generic
   await page.route(
     (url) => url.pathname === '/api/pec_dossiers',
     (route) => {
-      if (failure === 'message') return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Maintenance de la base en cours, réessayez dans 5 minutes' }) });
+      if (failure === 'message')
+        return route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: JSON.stringify({ message: 'Maintenance de la base en cours, réessayez dans 5 minutes' }),
+        });
       if (failure === 'empty') return route.fulfill({ status: 502, body: '' });
       return route.fallback();
     },
@@ -226,7 +243,10 @@ test.describe('in an English browser', () => {
     await expect.poll(() => (urlParams(page).filter.createdAt as { after?: string } | undefined)?.after?.slice(0, 10)).toBe('2026-10-05');
 
     // Picked in the calendar: French month and weekdays, the day lands in the field as dd/mm/yyyy.
-    await page.getByRole('button', { name: /^Choisir la date/ }).last().click();
+    await page
+      .getByRole('button', { name: /^Choisir la date/ })
+      .last()
+      .click();
     const calendar = page.getByRole('dialog');
     await expect(calendar).toContainText(/novembre|octobre|décembre|janvier|février|mars|avril|mai|juin|juillet|août|septembre/);
     await calendar.getByRole('gridcell', { name: '12' }).click();

@@ -60,7 +60,12 @@ test('Exporter and Importer follow export.pec and import.pec; the export is the 
   await page.getByRole('option', { name: 'Payé' }).click();
   await expect(page).toHaveURL(/paid/);
   // The count once the filtered list has arrived (the URL changes first).
-  const { totalItems: paid } = await api<{ totalItems: number }>(request, await apiToken(request, 'direction@audition-horizon.fr'), 'GET', '/api/pec_dossiers?status=paid');
+  const { totalItems: paid } = await api<{ totalItems: number }>(
+    request,
+    await apiToken(request, 'direction@audition-horizon.fr'),
+    'GET',
+    '/api/pec_dossiers?status=paid',
+  );
   await expect.poll(() => listCount(page)).toBe(paid);
 
   const downloading = page.waitForEvent('download');

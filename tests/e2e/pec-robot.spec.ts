@@ -6,7 +6,10 @@ import { drawer, markDocument, openFile, patientNumber, prepareFile, toast } fro
 
 const EUROS = /\d[\d\s]*,\d{2}\s€/;
 
-test('DPEC from "Créer DPEC" through "En cours..." to "DPEC créé" with devices and amounts, then billing to "Facturé", with no reload', async ({ page, request }) => {
+test('DPEC from "Créer DPEC" through "En cours..." to "DPEC créé" with devices and amounts, then billing to "Facturé", with no reload', async ({
+  page,
+  request,
+}) => {
   const file = await prepareFile(request, 'audio@audition-horizon.fr');
   await signIn(page, 'audio@audition-horizon.fr');
   await openFile(page, file);
@@ -164,7 +167,9 @@ test.describe('in an English browser', () => {
     const token = await apiToken(request, email);
     await api(request, token, 'POST', '/api/robot-frontend/setup-and-create-dpec', { pecDossierId: file.id });
     await expect
-      .poll(async () => (await api<{ numPec: string | null; runInProgress: unknown }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).numPec, { timeout: 15_000 })
+      .poll(async () => (await api<{ numPec: string | null; runInProgress: unknown }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).numPec, {
+        timeout: 15_000,
+      })
       .not.toBeNull();
 
     await signIn(page, email);

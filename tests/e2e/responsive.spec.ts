@@ -10,7 +10,13 @@ const EMAIL = 'admin@pecflow.fr';
 const PAGES: Record<string, (page: Page) => Promise<void>> = {
   // (the dashboard's failures with the long texts of longFailureTexts)
   '/pec': (page) => expect(page.getByTestId('pec-row').first()).toBeVisible(),
-  '/dashboard': (page) => expect(page.getByTestId('dashboard-failures').getByText(/^Robot API returned 502/).first()).toBeVisible(),
+  '/dashboard': (page) =>
+    expect(
+      page
+        .getByTestId('dashboard-failures')
+        .getByText(/^Robot API returned 502/)
+        .first(),
+    ).toBeVisible(),
   '/permissions': (page) => expect(page.getByTestId('module-system')).toBeVisible(),
   '/profile': (page) => expect(page.getByTestId('profile-email')).toHaveText(EMAIL),
   '/settings/shops': (page) => expect(page.getByTestId('list-row').first()).toBeVisible(),

@@ -2,7 +2,20 @@
 import { expect, test } from '@playwright/test';
 import { api, apiToken, signIn, uniqueName } from './helpers';
 
-const ALL_TABS = ['Organisations', 'Entreprises', 'Centres', 'Utilisateurs', 'Rôles', 'Mutuelles', 'Réseaux', 'Logiciels', 'Identifiants', 'Système', "Journal d'audit", 'Prescripteurs'];
+const ALL_TABS = [
+  'Organisations',
+  'Entreprises',
+  'Centres',
+  'Utilisateurs',
+  'Rôles',
+  'Mutuelles',
+  'Réseaux',
+  'Logiciels',
+  'Identifiants',
+  'Système',
+  "Journal d'audit",
+  'Prescripteurs',
+];
 
 test('a platform administrator sees every tab and /settings opens the first one', async ({ page }) => {
   await signIn(page, 'admin@pecflow.fr');

@@ -12,13 +12,22 @@ async function findOne(list: Locator, term: string) {
   return row;
 }
 
-test('the shop credential editor offers compatible active credentials, preselects the highest id, and saves by PUT then merge-patch', async ({ page, request }) => {
+test('the shop credential editor offers compatible active credentials, preselects the highest id, and saves by PUT then merge-patch', async ({
+  page,
+  request,
+}) => {
   const admin = await apiToken(request, 'admin@pecflow.fr');
   const holding = '/api/holdings/1';
   const medical = await api(request, admin, 'POST', '/api/software', { label: uniqueName('Métier test'), type: 'medical', holding });
   const portal = await api(request, admin, 'POST', '/api/software', { label: uniqueName('Portail sans identifiant'), type: 'mutual', holding });
   const credential = (login: string, contextType: string, status = 'Active') =>
-    api(request, admin, 'POST', '/api/credential_software', { login, loginPage: 'https://exemple.fr/connexion', software: medical['@id'], contextType, status });
+    api(request, admin, 'POST', '/api/credential_software', {
+      login,
+      loginPage: 'https://exemple.fr/connexion',
+      software: medical['@id'],
+      contextType,
+      status,
+    });
   const older = await credential(uniqueName('ancien'), 'general');
   const newer = await credential(uniqueName('recent'), 'general');
   const network = await credential(uniqueName('reseau'), 'network');
@@ -58,7 +67,8 @@ test('the shop credential editor offers compatible active credentials, preselect
 
   const writes: string[] = [];
   page.on('request', (r) => {
-    if (r.url().endsWith(shop['@id'] as string) && ['PUT', 'PATCH'].includes(r.method())) writes.push(`${r.method()} ${r.headers()['content-type']?.split(';')[0]}`);
+    if (r.url().endsWith(shop['@id'] as string) && ['PUT', 'PATCH'].includes(r.method()))
+      writes.push(`${r.method()} ${r.headers()['content-type']?.split(';')[0]}`);
   });
   await drawer.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Centre mis à jour avec succès' })).toBeVisible();
@@ -102,12 +112,21 @@ test('marking a network as default says so and unmarks the others', async ({ pag
 test('a user password is hidden behind "Modifier le mot de passe" and kept when left empty', async ({ page, request }) => {
   const admin = await apiToken(request, 'admin@pecflow.fr');
   const email = `${uniqueName('motdepasse').replace(/\W+/g, '.')}@audition-horizon.fr`.toLowerCase();
-  const user = await api(request, admin, 'POST', '/api/users', { firstName: 'Hugo', lastName: uniqueName('Secret'), email, password: 'Ancien2026!', holding: '/api/holdings/1' });
+  const user = await api(request, admin, 'POST', '/api/users', {
+    firstName: 'Hugo',
+    lastName: uniqueName('Secret'),
+    email,
+    password: 'Ancien2026!',
+    holding: '/api/holdings/1',
+  });
   await signIn(page, 'direction@audition-horizon.fr');
   await page.goto('/settings/users');
   const list = page.getByTestId('list-users');
   await expect(await findOne(list, user.lastName as string)).toContainText('Aucun');
-  await list.getByTestId('list-row').getByText(user.lastName as string).click();
+  await list
+    .getByTestId('list-row')
+    .getByText(user.lastName as string)
+    .click();
   const drawer = page.getByTestId('resource-drawer');
   await expect(formField(drawer, 'Mot de passe')).toHaveCount(0);
 
@@ -119,7 +138,10 @@ test('a user password is hidden behind "Modifier le mot de passe" and kept when 
   await expect(list.getByTestId('list-row')).toContainText('1 centre(s)');
   await apiToken(request, email, 'Ancien2026!');
 
-  await list.getByTestId('list-row').getByText(user.lastName as string).click();
+  await list
+    .getByTestId('list-row')
+    .getByText(user.lastName as string)
+    .click();
   await drawer.getByRole('button', { name: 'Modifier le mot de passe' }).click();
   await formField(drawer, 'Mot de passe').fill('123');
   await expect(drawer.getByText('Le mot de passe doit faire au moins 6 caractères')).toBeVisible();
@@ -242,7 +264,11 @@ test('a record is deleted from its drawer after the confirmation; a refused dele
 
 test('a record has its address: /settings/holdings/{id} opens its drawer again after a reload, and closing it keeps the list', async ({ page, request }) => {
   const admin = await apiToken(request, 'admin@pecflow.fr');
-  const holding = await api(request, admin, 'POST', '/api/holdings', { name: uniqueName('Organisation lien'), registrationNumber: '552100554', country: 'France' });
+  const holding = await api(request, admin, 'POST', '/api/holdings', {
+    name: uniqueName('Organisation lien'),
+    registrationNumber: '552100554',
+    country: 'France',
+  });
   await signIn(page, 'admin@pecflow.fr');
   await page.goto(`/settings/holdings/${holding.id}`);
   const drawer = page.getByTestId('resource-drawer');

@@ -6,8 +6,24 @@ import { schemaFromConstraints } from '../../src/domain/constraints';
 const schema = schemaFromConstraints({
   lastName: { type: 'string', required: true, constraints: { min: 2, message: 'Le nom doit contenir au moins 2 caractères' } },
   code: { type: 'string', required: true, constraints: { pattern: '^\\d{11}$', message: 'Le code doit contenir 11 chiffres' } },
-  kind: { type: 'string', required: true, choices: [{ id: 'a', name: 'Alpha' }, { id: 'b', name: 'Bêta' }, { id: 'c', name: 'Gamma' }] },
-  status: { type: 'string', required: false, choices: [{ id: 'Active', name: 'Activé' }, { id: 'Inactive', name: 'Désactivé' }], default: 'Active' },
+  kind: {
+    type: 'string',
+    required: true,
+    choices: [
+      { id: 'a', name: 'Alpha' },
+      { id: 'b', name: 'Bêta' },
+      { id: 'c', name: 'Gamma' },
+    ],
+  },
+  status: {
+    type: 'string',
+    required: false,
+    choices: [
+      { id: 'Active', name: 'Activé' },
+      { id: 'Inactive', name: 'Désactivé' },
+    ],
+    default: 'Active',
+  },
   email: { type: 'string', required: false, constraints: { email: true } },
   site: { type: 'string', required: false, constraints: { url: true, message: 'Adresse du site invalide' } },
   city: { type: 'string', required: false },
@@ -23,7 +39,18 @@ const messages = (input: unknown) => {
 
 describe('schemaFromConstraints', () => {
   it('accepts a valid record: trimmed texts, empty optional values as null, the default filled in, references as ids', () => {
-    expect(schema.parse({ lastName: '  Martin ', code: '12345678901', kind: 'b', email: '', city: null, count: 3, owner: '/api/holdings/4', shops: ['/api/shops/2', 3, '/api/shops/2'] })).toEqual({
+    expect(
+      schema.parse({
+        lastName: '  Martin ',
+        code: '12345678901',
+        kind: 'b',
+        email: '',
+        city: null,
+        count: 3,
+        owner: '/api/holdings/4',
+        shops: ['/api/shops/2', 3, '/api/shops/2'],
+      }),
+    ).toEqual({
       lastName: 'Martin',
       code: '12345678901',
       kind: 'b',
@@ -38,7 +65,19 @@ describe('schemaFromConstraints', () => {
   });
 
   it('says what is wrong with each field, in French', () => {
-    expect(messages({ lastName: 'M', code: '123', kind: 'z', status: 'Archived', email: 'pas-un-email', site: 'javascript:alert(1)', count: 11, owner: 'nothing', shops: ['/api/holdings/1'] })).toEqual({
+    expect(
+      messages({
+        lastName: 'M',
+        code: '123',
+        kind: 'z',
+        status: 'Archived',
+        email: 'pas-un-email',
+        site: 'javascript:alert(1)',
+        count: 11,
+        owner: 'nothing',
+        shops: ['/api/holdings/1'],
+      }),
+    ).toEqual({
       lastName: 'Le nom doit contenir au moins 2 caractères',
       code: 'Le code doit contenir 11 chiffres',
       kind: 'Valeur invalide : Alpha, Bêta ou Gamma',
@@ -49,7 +88,13 @@ describe('schemaFromConstraints', () => {
       owner: 'Référence invalide',
       shops: 'Référence invalide',
     });
-    expect(messages({})).toMatchObject({ lastName: 'Le nom doit contenir au moins 2 caractères', code: 'Le code doit contenir 11 chiffres', kind: expect.stringContaining('Valeur invalide') });
-    expect(messages({ lastName: 'Martin', code: '12345678901', kind: 'a', city: 'x'.repeat(256) })).toEqual({ city: 'Ce champ ne peut pas dépasser 255 caractères' });
+    expect(messages({})).toMatchObject({
+      lastName: 'Le nom doit contenir au moins 2 caractères',
+      code: 'Le code doit contenir 11 chiffres',
+      kind: expect.stringContaining('Valeur invalide'),
+    });
+    expect(messages({ lastName: 'Martin', code: '12345678901', kind: 'a', city: 'x'.repeat(256) })).toEqual({
+      city: 'Ce champ ne peut pas dépasser 255 caractères',
+    });
   });
 });

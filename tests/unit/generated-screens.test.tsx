@@ -32,13 +32,34 @@ const telescopesResource: ResourceDeclaration = {
   table: telescopes,
   idColumn: telescopes.id,
   fields: {
-    name: text(telescopes.name, { required: true, iri: 'name', label: 'Désignation', constraints: { min: 3, message: 'La désignation doit contenir au moins 3 caractères' } }),
-    serial: text(telescopes.serial, { required: true, label: 'N° de série', constraints: { pattern: '^T-\\d{4}$', message: 'Le numéro de série a la forme T-0000' } }),
-    kind: text(telescopes.kind, { required: true, label: 'Type', choices: [{ id: 'optical', name: 'Optique' }, { id: 'radio', name: 'Radio' }] }),
+    name: text(telescopes.name, {
+      required: true,
+      iri: 'name',
+      label: 'Désignation',
+      constraints: { min: 3, message: 'La désignation doit contenir au moins 3 caractères' },
+    }),
+    serial: text(telescopes.serial, {
+      required: true,
+      label: 'N° de série',
+      constraints: { pattern: '^T-\\d{4}$', message: 'Le numéro de série a la forme T-0000' },
+    }),
+    kind: text(telescopes.kind, {
+      required: true,
+      label: 'Type',
+      choices: [
+        { id: 'optical', name: 'Optique' },
+        { id: 'radio', name: 'Radio' },
+      ],
+    }),
     site: text(telescopes.site, { label: 'Site' }),
     holding: reference('holdings', telescopes.holdingId, { embed: ['name'], label: 'Organisation' }),
   },
-  permissions: { view: 'settings.telescopes.view', create: 'settings.telescopes.create', update: 'settings.telescopes.update', delete: 'settings.telescopes.delete' },
+  permissions: {
+    view: 'settings.telescopes.view',
+    create: 'settings.telescopes.create',
+    update: 'settings.telescopes.update',
+    delete: 'settings.telescopes.delete',
+  },
   tenancy: holdingOwned(telescopes.holdingId),
   settingsTab: { position: 1 },
   list: {
@@ -88,7 +109,11 @@ test('a made-up entity gets its tab, its list and its form from the docs alone, 
   const list = await screen.findByTestId('list-telescopes');
   expect(await within(list).findByText('2 télescopes trouvés')).toBeInTheDocument();
   expect(within(list).getByRole('heading', { name: 'Télescopes' })).toBeInTheDocument();
-  expect(within(list).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Désignation', 'N° de série', 'Type', 'Organisation']);
+  expect(
+    within(list)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent),
+  ).toEqual(['Désignation', 'N° de série', 'Type', 'Organisation']);
   const rows = within(list).getAllByTestId('list-row');
   expect(rows[0]).toHaveTextContent('Grand réfracteur');
   expect(rows[0]).toHaveTextContent('Optique');
@@ -124,7 +149,10 @@ test('a made-up entity gets its tab, its list and its form from the docs alone, 
   await userEvent.click(await screen.findByRole('option', { name: 'Observatoire de Haute-Provence' }));
   await userEvent.click(within(drawer).getByRole('button', { name: 'Créer' }));
   await waitFor(() =>
-    expect(provider.create).toHaveBeenCalledWith('telescopes', expect.objectContaining({ data: { name: 'Télescope solaire', serial: 'T-2026', kind: 'radio', holding: '/api/holdings/2' } })),
+    expect(provider.create).toHaveBeenCalledWith(
+      'telescopes',
+      expect.objectContaining({ data: { name: 'Télescope solaire', serial: 'T-2026', kind: 'radio', holding: '/api/holdings/2' } }),
+    ),
   );
   expect(await screen.findByText('Télescope créé avec succès')).toBeInTheDocument();
   await waitFor(() => expect(screen.queryByTestId('resource-drawer')).not.toBeInTheDocument());

@@ -21,7 +21,15 @@ interface Options {
   typeIn?: 'response' | 'column';
 }
 
-function execution({ id, type, success = true, completed = true, startedAt = '2026-11-20T10:00:00.000Z', name, typeIn = 'response' }: Options): WorkflowExecutionView {
+function execution({
+  id,
+  type,
+  success = true,
+  completed = true,
+  startedAt = '2026-11-20T10:00:00.000Z',
+  name,
+  typeIn = 'response',
+}: Options): WorkflowExecutionView {
   const base = type.replace(/_error$/, '');
   return {
     id,
@@ -124,7 +132,10 @@ describe('dpecButtonState, in the priority order of spec section 4', () => {
     const enCours = { label: 'En cours...', disabled: true };
     expect(dpecButtonState({ canRun: true, dossier: complete, executions: [], busy: true })).toEqual(enCours);
     expect(dpecButtonState({ canRun: true, dossier: complete, executions: running })).toEqual(enCours);
-    const retryRunning = [execution({ id: 1, type: 'dpec_error', success: false }), execution({ id: 2, type: 'scraping', completed: false, startedAt: '2026-11-21T10:00:00.000Z' })];
+    const retryRunning = [
+      execution({ id: 1, type: 'dpec_error', success: false }),
+      execution({ id: 2, type: 'scraping', completed: false, startedAt: '2026-11-21T10:00:00.000Z' }),
+    ];
     expect(dpecButtonState({ canRun: true, dossier: complete, executions: retryRunning })).toEqual(enCours);
     // A billing run in progress also holds the DPEC button.
     const billingRunning = [execution({ id: 1, type: 'dpec' }), execution({ id: 2, type: 'billing', completed: false })];
@@ -133,7 +144,9 @@ describe('dpecButtonState, in the priority order of spec section 4', () => {
 
   it('4. "DPEC créé" once the request step succeeded, before an older failure', () => {
     const done = { label: 'DPEC créé', disabled: true };
-    expect(dpecButtonState({ canRun: true, dossier: complete, executions: [execution({ id: 1, type: 'scraping' }), execution({ id: 2, type: 'dpec' })] })).toEqual(done);
+    expect(
+      dpecButtonState({ canRun: true, dossier: complete, executions: [execution({ id: 1, type: 'scraping' }), execution({ id: 2, type: 'dpec' })] }),
+    ).toEqual(done);
     const retried = [
       execution({ id: 1, type: 'scraping_error', success: false, startedAt: '2026-11-19T10:00:00.000Z' }),
       execution({ id: 2, type: 'dpec', startedAt: '2026-11-20T10:00:00.000Z' }),
@@ -143,7 +156,13 @@ describe('dpecButtonState, in the priority order of spec section 4', () => {
 
   it('5. "Réessayer" (enabled) after a failed request or a failed retrieval', () => {
     const retry = { label: 'Réessayer', disabled: false };
-    expect(dpecButtonState({ canRun: true, dossier: complete, executions: [execution({ id: 1, type: 'scraping' }), execution({ id: 2, type: 'dpec_error', success: false })] })).toEqual(retry);
+    expect(
+      dpecButtonState({
+        canRun: true,
+        dossier: complete,
+        executions: [execution({ id: 1, type: 'scraping' }), execution({ id: 2, type: 'dpec_error', success: false })],
+      }),
+    ).toEqual(retry);
     expect(dpecButtonState({ canRun: true, dossier: complete, executions: [execution({ id: 1, type: 'scraping_error', success: false })] })).toEqual(retry);
   });
 
@@ -152,7 +171,9 @@ describe('dpecButtonState, in the priority order of spec section 4', () => {
     expect(dpecButtonState({ canRun: true, dossier: complete, executions: [] })).toEqual(create);
     // A retrieval that succeeded with no request yet, or executions that are not the robot's.
     expect(dpecButtonState({ canRun: true, dossier: complete, executions: [execution({ id: 1, type: 'scraping' })] })).toEqual(create);
-    expect(dpecButtonState({ canRun: true, dossier: complete, executions: [execution({ id: 1, type: 'dpec_error', success: false, name: 'Saisie comptable' })] })).toEqual(create);
+    expect(
+      dpecButtonState({ canRun: true, dossier: complete, executions: [execution({ id: 1, type: 'dpec_error', success: false, name: 'Saisie comptable' })] }),
+    ).toEqual(create);
   });
 });
 
@@ -161,13 +182,19 @@ describe('billingButtonState', () => {
   const granted = { statutFacturation: false, status: 'approved', numPec: 'PEC-7' };
 
   it('shows "Facturé", disabled, once the file is billed, with or without the right', () => {
-    expect(billingButtonState({ canRun: true, dossier: { ...granted, statutFacturation: true }, executions: dpecDone })).toEqual({ label: 'Facturé', disabled: true });
+    expect(billingButtonState({ canRun: true, dossier: { ...granted, statutFacturation: true }, executions: dpecDone })).toEqual({
+      label: 'Facturé',
+      disabled: true,
+    });
     expect(billingButtonState({ canRun: false, dossier: { statutFacturation: true }, executions: [] })).toEqual({ label: 'Facturé', disabled: true });
   });
 
   it('is enabled with pec.create once the DPEC was granted (approved, PEC number) and the file is not billed', () => {
     expect(billingButtonState({ canRun: true, dossier: granted, executions: dpecDone })).toEqual({ label: 'Facturer', disabled: false });
-    expect(billingButtonState({ canRun: true, dossier: { status: 'approved', numPec: 'PEC-7' }, executions: dpecDone })).toEqual({ label: 'Facturer', disabled: false });
+    expect(billingButtonState({ canRun: true, dossier: { status: 'approved', numPec: 'PEC-7' }, executions: dpecDone })).toEqual({
+      label: 'Facturer',
+      disabled: false,
+    });
   });
 
   it('stays disabled without pec.create', () => {
@@ -175,12 +202,24 @@ describe('billingButtonState', () => {
   });
 
   it('stays disabled until the DPEC was granted: not filed, failed, or still pending at the insurer', () => {
-    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false, status: 'draft' }, executions: [] })).toEqual({ label: 'Facturer', disabled: true });
+    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false, status: 'draft' }, executions: [] })).toEqual({
+      label: 'Facturer',
+      disabled: true,
+    });
     const failed = [execution({ id: 1, type: 'scraping' }), execution({ id: 2, type: 'dpec_error', success: false })];
-    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false, status: 'draft' }, executions: failed })).toEqual({ label: 'Facturer', disabled: true });
+    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false, status: 'draft' }, executions: failed })).toEqual({
+      label: 'Facturer',
+      disabled: true,
+    });
     // "DPEC créé" but the insurer has not answered yet: nothing to bill.
-    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false, status: 'pending', numPec: null }, executions: dpecDone })).toEqual({ label: 'Facturer', disabled: true });
-    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false, status: 'approved', numPec: null }, executions: dpecDone })).toEqual({ label: 'Facturer', disabled: true });
+    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false, status: 'pending', numPec: null }, executions: dpecDone })).toEqual({
+      label: 'Facturer',
+      disabled: true,
+    });
+    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false, status: 'approved', numPec: null }, executions: dpecDone })).toEqual({
+      label: 'Facturer',
+      disabled: true,
+    });
   });
 
   it('says "En cours..." while a run is open or the action is being sent', () => {

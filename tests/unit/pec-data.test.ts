@@ -42,7 +42,11 @@ afterEach(() => {
 
 describe('the PEC methods of the data provider', () => {
   it('start the DPEC and the billing runs with the file id (spec section 7, Automation)', async () => {
-    answer = () => new Response(JSON.stringify({ externalId: 'X-1', runId: 4, executionId: 9, status: 'started', message: '' }), { status: 202, headers: { 'Content-Type': 'application/json' } });
+    answer = () =>
+      new Response(JSON.stringify({ externalId: 'X-1', runId: 4, executionId: 9, status: 'started', message: '' }), {
+        status: 202,
+        headers: { 'Content-Type': 'application/json' },
+      });
     await expect(dataProvider.pecRun({ id: 7, kind: 'dpec' })).resolves.toMatchObject({ externalId: 'X-1', runId: 4 });
     await dataProvider.pecRun({ id: 7, kind: 'billing' });
     expect(sent.map((s) => [s.method, s.url, s.body])).toEqual([
@@ -66,14 +70,21 @@ describe('the PEC methods of the data provider', () => {
   });
 
   it('exports the CSV of the filters and order in view, as the list reads them', async () => {
-    answer = () => new Response('N° dossier;État\n', { status: 200, headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="demandes-pec-2026-11-23.csv"' } });
+    answer = () =>
+      new Response('N° dossier;État\n', {
+        status: 200,
+        headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="demandes-pec-2026-11-23.csv"' },
+      });
     URL.createObjectURL = vi.fn(() => 'blob:csv');
     URL.revokeObjectURL = vi.fn();
     const downloads: string[] = [];
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       downloads.push(`${this.download} <- ${this.href}`);
     });
-    const name = await dataProvider.pecExport({ filter: { status: 'paid', createdAt: { after: '2026-11-01T00:00:00+01:00' } }, sort: { field: 'totalTtc', order: 'ASC' } });
+    const name = await dataProvider.pecExport({
+      filter: { status: 'paid', createdAt: { after: '2026-11-01T00:00:00+01:00' } },
+      sort: { field: 'totalTtc', order: 'ASC' },
+    });
     expect(name).toBe('demandes-pec-2026-11-23.csv');
     expect(downloads).toEqual(['demandes-pec-2026-11-23.csv <- blob:csv']);
     const url = new URL(sent[0]!.url, 'http://localhost');
@@ -81,13 +92,20 @@ describe('the PEC methods of the data provider', () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({ status: 'paid', 'createdAt[after]': '2026-11-01T00:00:00+01:00', 'order[totalTtc]': 'asc' });
   });
 
-  it('keeps the dashboard figures under the files\' query key, so one invalidation refreshes list, file and figures', () => {
+  it("keeps the dashboard figures under the files' query key, so one invalidation refreshes list, file and figures", () => {
     expect(PEC_STATS_QUERY_KEY[0]).toBe(PEC_RESOURCE);
   });
 
   it("fails with the API's French message and status", async () => {
-    answer = () => new Response(JSON.stringify({ message: 'Le DPEC doit être accordé avant la facturation' }), { status: 409, headers: { 'Content-Type': 'application/problem+json' } });
-    await expect(dataProvider.pecRun({ id: 7, kind: 'billing' })).rejects.toMatchObject({ status: 409, message: 'Le DPEC doit être accordé avant la facturation' });
+    answer = () =>
+      new Response(JSON.stringify({ message: 'Le DPEC doit être accordé avant la facturation' }), {
+        status: 409,
+        headers: { 'Content-Type': 'application/problem+json' },
+      });
+    await expect(dataProvider.pecRun({ id: 7, kind: 'billing' })).rejects.toMatchObject({
+      status: 409,
+      message: 'Le DPEC doit être accordé avant la facturation',
+    });
   });
 });
 
@@ -95,16 +113,24 @@ describe('a failed answer read through the Hydra provider (the PEC list, the set
   const list = () => hydraHttpClient(new URL('http://localhost/api/pec_dossiers?page=1'));
 
   it("gives a 5xx's own message, not the generic text", async () => {
-    answer = () => new Response(JSON.stringify({ message: 'Maintenance de la base en cours' }), { status: 503, statusText: 'Service Unavailable', headers: { 'Content-Type': 'application/json' } });
+    answer = () =>
+      new Response(JSON.stringify({ message: 'Maintenance de la base en cours' }), {
+        status: 503,
+        statusText: 'Service Unavailable',
+        headers: { 'Content-Type': 'application/json' },
+      });
     await expect(list()).rejects.toMatchObject({ status: 503, message: 'Maintenance de la base en cours' });
   });
 
   it("reads the server's problem document (hydra:description) of a 500", async () => {
     answer = () =>
-      new Response(JSON.stringify({ '@type': 'hydra:Error', 'hydra:description': 'Une erreur technique est survenue', detail: 'Une erreur technique est survenue' }), {
-        status: 500,
-        headers: { 'Content-Type': 'application/problem+json' },
-      });
+      new Response(
+        JSON.stringify({ '@type': 'hydra:Error', 'hydra:description': 'Une erreur technique est survenue', detail: 'Une erreur technique est survenue' }),
+        {
+          status: 500,
+          headers: { 'Content-Type': 'application/problem+json' },
+        },
+      );
     await expect(list()).rejects.toMatchObject({ status: 500, message: 'Une erreur technique est survenue' });
   });
 

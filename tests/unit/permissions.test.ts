@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  grantedDefinitions,
-  hasAllPermissions,
-  hasAnyPermission,
-  hasPermission,
-  isKnownPermission,
-  permissionsBeyond,
-} from '../../src/domain/permissions';
+import { grantedDefinitions, hasAllPermissions, hasAnyPermission, hasPermission, isKnownPermission, permissionsBeyond } from '../../src/domain/permissions';
 import { PERMISSION_CATALOGUE as PERMISSIONS, RESOURCES } from '../../server/resources';
 import { permissionFor } from '../../src/domain/resources';
 import { SEEDED_ROLES } from '../../src/domain/roles';
@@ -96,7 +89,9 @@ describe('the catalogue', () => {
       ['software', 'system', verbs('logiciels', 'edit', false)],
       ['credentials', 'system', verbs('identifiants', 'edit', false)],
     ] as const;
-    const reference = expected.flatMap(([section, module, entries]) => entries.map(([action, label]) => ({ key: `settings.${section}.${action}`, module, label })));
+    const reference = expected.flatMap(([section, module, entries]) =>
+      entries.map(([action, label]) => ({ key: `settings.${section}.${action}`, module, label })),
+    );
     // Entities added later (Prescripteurs) come on top of the spec's own.
     expect(entity.map(({ key, module, label }) => ({ key, module, label })).filter((p) => reference.some((r) => r.key === p.key))).toEqual(reference);
     expect(PERMISSIONS[0]!.key).toBe('admin.*');

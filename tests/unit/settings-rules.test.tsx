@@ -52,7 +52,10 @@ const companyDoc = resource([
 
 describe('request bodies', () => {
   test('a creation sends the writable fields that have a value', () => {
-    const { payload } = toPayload({ id: '', name: 'Atelier', vatNumber: null, city: '', holding: '/api/holdings/2', tags: [], createdAt: 'x', fullAddress: 'y' }, companyDoc);
+    const { payload } = toPayload(
+      { id: '', name: 'Atelier', vatNumber: null, city: '', holding: '/api/holdings/2', tags: [], createdAt: 'x', fullAddress: 'y' },
+      companyDoc,
+    );
     expect(payload).toEqual({ name: 'Atelier', holding: '/api/holdings/2' });
   });
 
@@ -69,7 +72,11 @@ describe('request bodies', () => {
   });
 
   test('embedded references are edited as their IRIs', () => {
-    const record = { id: '/api/companies/1', holding: { '@id': '/api/holdings/1', id: 1, name: 'Audition Horizon' }, tags: [{ '@id': '/api/tags/3' }, '/api/tags/4'] };
+    const record = {
+      id: '/api/companies/1',
+      holding: { '@id': '/api/holdings/1', id: 1, name: 'Audition Horizon' },
+      tags: [{ '@id': '/api/tags/3' }, '/api/tags/4'],
+    };
     expect(toFormValues(record, companyDoc)).toMatchObject({ holding: '/api/holdings/1', tags: ['/api/tags/3', '/api/tags/4'] });
   });
 });
@@ -78,14 +85,47 @@ describe('the form fields from the API docs', () => {
   const entity = (form: AdminEntity['form']) => ({ name: 'companies', form }) as AdminEntity;
 
   test('a writable field the declared layout does not name comes after the laid-out ones; a read-only one is not edited', () => {
-    const layout = entity({ fields: ['name', 'registrationNumber', 'vatNumber', 'holding', 'status', 'street', 'postalCode', 'city', 'country'], openIn: 'edit' });
-    expect(formFields(layout, companyDoc)).toEqual(['name', 'registrationNumber', 'vatNumber', 'holding', 'status', 'street', 'postalCode', 'city', 'country', 'tags', 'secret']);
+    const layout = entity({
+      fields: ['name', 'registrationNumber', 'vatNumber', 'holding', 'status', 'street', 'postalCode', 'city', 'country'],
+      openIn: 'edit',
+    });
+    expect(formFields(layout, companyDoc)).toEqual([
+      'name',
+      'registrationNumber',
+      'vatNumber',
+      'holding',
+      'status',
+      'street',
+      'postalCode',
+      'city',
+      'country',
+      'tags',
+      'secret',
+    ]);
   });
 
   test("tabs place their fields in order; without a layout the docs' order is kept", () => {
-    const tabs = entity({ tabs: [{ label: 'Adresse', fields: ['city', 'street'] }, { label: 'Général', fields: ['name'] }], openIn: 'edit' });
+    const tabs = entity({
+      tabs: [
+        { label: 'Adresse', fields: ['city', 'street'] },
+        { label: 'Général', fields: ['name'] },
+      ],
+      openIn: 'edit',
+    });
     expect(formFields(tabs, companyDoc).slice(0, 3)).toEqual(['city', 'street', 'name']);
-    expect(formFields(entity(null), companyDoc)).toEqual(['name', 'registrationNumber', 'vatNumber', 'holding', 'street', 'postalCode', 'city', 'country', 'status', 'tags', 'secret']);
+    expect(formFields(entity(null), companyDoc)).toEqual([
+      'name',
+      'registrationNumber',
+      'vatNumber',
+      'holding',
+      'street',
+      'postalCode',
+      'city',
+      'country',
+      'status',
+      'tags',
+      'secret',
+    ]);
   });
 });
 
@@ -111,7 +151,13 @@ const credential = (id: number, softwareId: number, contextType: string, status 
 
 describe('the shop credential choices', () => {
   test('medical and billing software use general credentials; mutual and network their own context; only active ones', () => {
-    const all = [credential(1, 1, 'general'), credential(2, 1, 'network'), credential(3, 2, 'general'), credential(4, 3, 'mutual'), credential(5, 1, 'general', 'Inactive')];
+    const all = [
+      credential(1, 1, 'general'),
+      credential(2, 1, 'network'),
+      credential(3, 2, 'general'),
+      credential(4, 3, 'mutual'),
+      credential(5, 1, 'general', 'Inactive'),
+    ];
     expect(compatibleCredentials(software(1, 'medical'), all).map((c) => c.id)).toEqual(['/api/credential_software/1']);
     expect(compatibleCredentials(software(2, 'billing'), all).map((c) => c.id)).toEqual(['/api/credential_software/3']);
     expect(compatibleCredentials(software(3, 'mutual'), all).map((c) => c.id)).toEqual(['/api/credential_software/4']);

@@ -57,7 +57,9 @@ describe('the generic list', () => {
     renderSettings('/settings/companies', testProvider(docs, seeded()));
     expect(await within(await findList()).findByText('3 entreprises trouvées')).toBeInTheDocument();
     expect(within(list()).getByRole('heading', { name: 'Entreprises' })).toBeInTheDocument();
-    const headers = within(list()).getAllByRole('columnheader').map((h) => h.textContent);
+    const headers = within(list())
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
     expect(headers.slice(1)).toEqual(['Nom', 'SIREN', 'Organisation', 'Ville', 'Statut']);
     expect(rows()).toHaveLength(3);
     expect(rows()[0]).toHaveTextContent('Audition Horizon');
@@ -185,7 +187,10 @@ describe('the generic list', () => {
     expect(bulk).toHaveTextContent('3 sélectionnées');
     await userEvent.click(within(bulk).getByRole('button', { name: 'Désactiver' }));
     await waitFor(() =>
-      expect(provider.updateMany).toHaveBeenCalledWith('companies', { ids: ['/api/companies/1', '/api/companies/2', '/api/companies/3'], data: { status: 'Inactive' } }),
+      expect(provider.updateMany).toHaveBeenCalledWith('companies', {
+        ids: ['/api/companies/1', '/api/companies/2', '/api/companies/3'],
+        data: { status: 'Inactive' },
+      }),
     );
     expect(await screen.findByText('3 entreprises mises à jour')).toBeInTheDocument();
   });
@@ -375,4 +380,3 @@ describe('the generic drawer', () => {
     expect(await screen.findByText('Entreprise supprimée avec succès')).toBeInTheDocument();
   });
 });
-

@@ -40,7 +40,12 @@ export async function seed(database: Database, options: SeedOptions): Promise<bo
   if (n === 0 && options.adminEmail && options.adminPassword) {
     const [user] = await db
       .insert(users)
-      .values({ email: options.adminEmail.toLowerCase(), firstName: 'Administrateur', lastName: 'Pecflow', passwordHash: await hashPassword(options.adminPassword) })
+      .values({
+        email: options.adminEmail.toLowerCase(),
+        firstName: 'Administrateur',
+        lastName: 'Pecflow',
+        passwordHash: await hashPassword(options.adminPassword),
+      })
       .returning({ id: users.id });
     const [role] = await db
       .select({ id: roles.id })

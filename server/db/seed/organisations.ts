@@ -46,9 +46,48 @@ const ORGANISATIONS = [
         postalCode: '75011',
         city: 'Paris',
         shops: [
-          { key: 'paris11', name: 'Horizon Paris Bastille', displayName: 'Paris 11e - Bastille', street: '18 rue de la Roquette', postalCode: '75011', city: 'Paris', siret: '81234568600017', finess: '750061234', rpps: '10101234567', codeClient: 'HZ-PAR11', specialite: 'Audioprothésiste', phone: '01 43 55 10 11' },
-          { key: 'boulogne', name: 'Horizon Boulogne', displayName: 'Boulogne-Billancourt', street: '92 boulevard Jean Jaurès', postalCode: '92100', city: 'Boulogne-Billancourt', siret: '81234568600025', finess: '920012345', rpps: '10101234568', codeClient: 'HZ-BOU', specialite: 'Audioprothésiste', phone: '01 46 05 22 33' },
-          { key: 'versailles', name: 'Horizon Versailles', displayName: 'Versailles - Notre-Dame', street: '5 rue de la Paroisse', postalCode: '78000', city: 'Versailles', siret: '81234568600033', finess: '780023456', rpps: '10101234569', codeClient: 'HZ-VER', specialite: 'Audioprothésiste', phone: '01 39 50 44 55' },
+          {
+            key: 'paris11',
+            name: 'Horizon Paris Bastille',
+            displayName: 'Paris 11e - Bastille',
+            street: '18 rue de la Roquette',
+            postalCode: '75011',
+            city: 'Paris',
+            siret: '81234568600017',
+            finess: '750061234',
+            rpps: '10101234567',
+            codeClient: 'HZ-PAR11',
+            specialite: 'Audioprothésiste',
+            phone: '01 43 55 10 11',
+          },
+          {
+            key: 'boulogne',
+            name: 'Horizon Boulogne',
+            displayName: 'Boulogne-Billancourt',
+            street: '92 boulevard Jean Jaurès',
+            postalCode: '92100',
+            city: 'Boulogne-Billancourt',
+            siret: '81234568600025',
+            finess: '920012345',
+            rpps: '10101234568',
+            codeClient: 'HZ-BOU',
+            specialite: 'Audioprothésiste',
+            phone: '01 46 05 22 33',
+          },
+          {
+            key: 'versailles',
+            name: 'Horizon Versailles',
+            displayName: 'Versailles - Notre-Dame',
+            street: '5 rue de la Paroisse',
+            postalCode: '78000',
+            city: 'Versailles',
+            siret: '81234568600033',
+            finess: '780023456',
+            rpps: '10101234569',
+            codeClient: 'HZ-VER',
+            specialite: 'Audioprothésiste',
+            phone: '01 39 50 44 55',
+          },
         ],
       },
       {
@@ -59,8 +98,34 @@ const ORGANISATIONS = [
         postalCode: '69003',
         city: 'Lyon',
         shops: [
-          { key: 'lyon3', name: 'Horizon Lyon Part-Dieu', displayName: 'Lyon 3e - Part-Dieu', street: '45 cours Lafayette', postalCode: '69003', city: 'Lyon', siret: '81234569400012', finess: '690034567', rpps: '10101234570', codeClient: 'HZ-LYO3', specialite: 'Audioprothésiste', phone: '04 78 60 12 34' },
-          { key: 'villeurbanne', name: 'Horizon Villeurbanne', displayName: 'Villeurbanne - Gratte-Ciel', street: '12 avenue Henri Barbusse', postalCode: '69100', city: 'Villeurbanne', siret: '81234569400020', finess: '690045678', rpps: '10101234571', codeClient: 'HZ-VIL', specialite: 'Audioprothésiste', phone: '04 72 65 98 76' },
+          {
+            key: 'lyon3',
+            name: 'Horizon Lyon Part-Dieu',
+            displayName: 'Lyon 3e - Part-Dieu',
+            street: '45 cours Lafayette',
+            postalCode: '69003',
+            city: 'Lyon',
+            siret: '81234569400012',
+            finess: '690034567',
+            rpps: '10101234570',
+            codeClient: 'HZ-LYO3',
+            specialite: 'Audioprothésiste',
+            phone: '04 78 60 12 34',
+          },
+          {
+            key: 'villeurbanne',
+            name: 'Horizon Villeurbanne',
+            displayName: 'Villeurbanne - Gratte-Ciel',
+            street: '12 avenue Henri Barbusse',
+            postalCode: '69100',
+            city: 'Villeurbanne',
+            siret: '81234569400020',
+            finess: '690045678',
+            rpps: '10101234571',
+            codeClient: 'HZ-VIL',
+            specialite: 'Audioprothésiste',
+            phone: '04 72 65 98 76',
+          },
         ],
       },
     ],
@@ -86,8 +151,34 @@ const ORGANISATIONS = [
         postalCode: '06000',
         city: 'Nice',
         shops: [
-          { key: 'nice', name: 'Riviera Nice Médecin', displayName: 'Nice - Jean Médecin', street: '3 avenue Jean Médecin', postalCode: '06000', city: 'Nice', siret: '52345679700014', finess: '060012345', rpps: '10107654321', codeClient: 'RV-NICE', specialite: 'Opticien', phone: '04 93 80 12 13' },
-          { key: 'antibes', name: 'Riviera Antibes', displayName: 'Antibes - Vieille ville', street: '20 rue de la République', postalCode: '06600', city: 'Antibes', siret: '52345679700022', finess: '060023456', rpps: '10107654322', codeClient: 'RV-ANT', specialite: 'Audioprothésiste', phone: '04 93 34 56 78' },
+          {
+            key: 'nice',
+            name: 'Riviera Nice Médecin',
+            displayName: 'Nice - Jean Médecin',
+            street: '3 avenue Jean Médecin',
+            postalCode: '06000',
+            city: 'Nice',
+            siret: '52345679700014',
+            finess: '060012345',
+            rpps: '10107654321',
+            codeClient: 'RV-NICE',
+            specialite: 'Opticien',
+            phone: '04 93 80 12 13',
+          },
+          {
+            key: 'antibes',
+            name: 'Riviera Antibes',
+            displayName: 'Antibes - Vieille ville',
+            street: '20 rue de la République',
+            postalCode: '06600',
+            city: 'Antibes',
+            siret: '52345679700022',
+            finess: '060023456',
+            rpps: '10107654322',
+            codeClient: 'RV-ANT',
+            specialite: 'Audioprothésiste',
+            phone: '04 93 34 56 78',
+          },
         ],
       },
     ],
@@ -97,9 +188,23 @@ const ORGANISATIONS = [
 const ACCOUNTS: { email: string; firstName: string; lastName: string; organisation?: string; role: RoleKey; shops?: string[] }[] = [
   { email: 'admin@pecflow.fr', firstName: 'Camille', lastName: 'Durand', role: 'superAdmin' },
   { email: 'direction@audition-horizon.fr', firstName: 'Marc', lastName: 'Lefèvre', organisation: 'horizon', role: 'organisationAdmin' },
-  { email: 'audio@audition-horizon.fr', firstName: 'Sophie', lastName: 'Bernard', organisation: 'horizon', role: 'audioprothesiste', shops: ['paris11', 'boulogne'] },
+  {
+    email: 'audio@audition-horizon.fr',
+    firstName: 'Sophie',
+    lastName: 'Bernard',
+    organisation: 'horizon',
+    role: 'audioprothesiste',
+    shops: ['paris11', 'boulogne'],
+  },
   { email: 'assistant@audition-horizon.fr', firstName: 'Léa', lastName: 'Petit', organisation: 'horizon', role: 'assistant', shops: ['lyon3'] },
-  { email: 'lecture@audition-horizon.fr', firstName: 'Julien', lastName: 'Moreau', organisation: 'horizon', role: 'readOnly', shops: ['paris11', 'boulogne', 'versailles'] },
+  {
+    email: 'lecture@audition-horizon.fr',
+    firstName: 'Julien',
+    lastName: 'Moreau',
+    organisation: 'horizon',
+    role: 'readOnly',
+    shops: ['paris11', 'boulogne', 'versailles'],
+  },
   { email: 'direction@optique-riviera.fr', firstName: 'Nathalie', lastName: 'Giraud', organisation: 'riviera', role: 'organisationAdmin' },
 ];
 
@@ -115,10 +220,16 @@ export async function seedOrganisations(db: Db): Promise<DemoOrganisations> {
   const holdingIds: Record<string, number> = {};
   const shopIds: Record<string, number> = {};
   for (const org of ORGANISATIONS) {
-    const [holding] = await db.insert(holdings).values({ ...org.holding, country: 'France' }).returning({ id: holdings.id });
+    const [holding] = await db
+      .insert(holdings)
+      .values({ ...org.holding, country: 'France' })
+      .returning({ id: holdings.id });
     holdingIds[org.key] = holding!.id;
     for (const { shops: shopSeeds, ...company } of org.companies) {
-      const [row] = await db.insert(companies).values({ ...company, holdingId: holding!.id, country: 'France' }).returning({ id: companies.id });
+      const [row] = await db
+        .insert(companies)
+        .values({ ...company, holdingId: holding!.id, country: 'France' })
+        .returning({ id: companies.id });
       for (const [index, { key, ...shop }] of (shopSeeds as readonly ShopSeed[]).entries()) {
         const [created] = await db
           .insert(shops)
@@ -136,10 +247,7 @@ export async function seedOrganisations(db: Db): Promise<DemoOrganisations> {
     }
   }
 
-  const seededRoles = await db
-    .select({ id: roles.id, name: roles.name })
-    .from(roles)
-    .where(isNull(roles.holdingId));
+  const seededRoles = await db.select({ id: roles.id, name: roles.name }).from(roles).where(isNull(roles.holdingId));
   const roleId = (key: RoleKey) => seededRoles.find((r) => r.name === SEEDED_ROLES[key].name)!.id;
 
   const userIds: Record<string, number> = {};
@@ -165,6 +273,15 @@ export async function seedOrganisations(db: Db): Promise<DemoOrganisations> {
 
 /** True once demo organisations exist, so a second start seeds nothing. */
 export async function hasDemoData(db: Db): Promise<boolean> {
-  const rows = await db.select({ id: holdings.id }).from(holdings).where(inArray(holdings.name, ORGANISATIONS.map((o) => o.holding.name))).limit(1);
+  const rows = await db
+    .select({ id: holdings.id })
+    .from(holdings)
+    .where(
+      inArray(
+        holdings.name,
+        ORGANISATIONS.map((o) => o.holding.name),
+      ),
+    )
+    .limit(1);
   return rows.length > 0;
 }

@@ -58,7 +58,13 @@ function robotResponse(callbackType: string, body: Record<string, unknown>) {
   return { messages, data: { callback_type: callbackType, callback_payload: { ...payload, messages } } };
 }
 
-function step(type: 'scraping' | 'dpec' | 'billing', body: Record<string, unknown> | null, at: Date, outcome: string, extra: Partial<ExecutionInsert> = {}): ExecutionInsert {
+function step(
+  type: 'scraping' | 'dpec' | 'billing',
+  body: Record<string, unknown> | null,
+  at: Date,
+  outcome: string,
+  extra: Partial<ExecutionInsert> = {},
+): ExecutionInsert {
   const success = outcome === 'success' || outcome === 'pending';
   const callbackType = outcome === 'running' ? type : success ? type : `${type}_error`;
   const seconds = 40 + (at.getTime() % 50);
@@ -85,8 +91,14 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
     .select({ id: mutuals.id, networkId: mutuals.networkId, networkCode: networks.code })
     .from(mutuals)
     .leftJoin(networks, eq(networks.id, mutuals.networkId));
-  const allShops = await db.select({ id: shops.id, holdingId: shops.holdingId }).from(shops).where(inArray(shops.id, Object.values(organisations.shopIds)));
-  const orgUsers = await db.select({ id: users.id, holdingId: users.holdingId }).from(users).where(inArray(users.id, Object.values(organisations.userIds)));
+  const allShops = await db
+    .select({ id: shops.id, holdingId: shops.holdingId })
+    .from(shops)
+    .where(inArray(shops.id, Object.values(organisations.shopIds)));
+  const orgUsers = await db
+    .select({ id: users.id, holdingId: users.holdingId })
+    .from(users)
+    .where(inArray(users.id, Object.values(organisations.userIds)));
 
   for (const holdingId of Object.values(organisations.holdingIds)) {
     const centreIds = allShops.filter((s) => s.holdingId === holdingId).map((s) => s.id);
@@ -137,7 +149,11 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
           dossier.externalId = `pf-demo-${holdingId}-${index}`;
           const recently = !demoSuffix && recentFailuresLeft-- > 0 ? now.getTime() - (recentFailuresLeft + 1) * DAY : 0;
           const at = new Date(Math.max(createdAt.getTime() + 3_600_000, recently));
-          plan.runs.push([step('scraping', { success: false, messages: ['scrapping_error: dossier patient introuvable dans le logiciel métier'] }, at, 'error', { previousStatus: 'draft' })]);
+          plan.runs.push([
+            step('scraping', { success: false, messages: ['scrapping_error: dossier patient introuvable dans le logiciel métier'] }, at, 'error', {
+              previousStatus: 'draft',
+            }),
+          ]);
         }
         return;
       }
@@ -158,7 +174,9 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
         // A run in progress: the robot is filing the request (resumed by the workers on start).
         dossier.createdAt = new Date(now.getTime() - 120_000);
         dpecRun[0] = step('scraping', scraping, new Date(now.getTime() - 90_000), 'success', { previousStatus: 'draft' });
-        dpecRun.push(step('dpec', null, new Date(now.getTime() - 60_000), 'running', { previousStatus: 'draft', deadlineAt: new Date(now.getTime() + 9 * 60_000) }));
+        dpecRun.push(
+          step('dpec', null, new Date(now.getTime() - 60_000), 'running', { previousStatus: 'draft', deadlineAt: new Date(now.getTime() + 9 * 60_000) }),
+        );
         dossier.updatedAt = now;
         return;
       }
@@ -166,13 +184,38 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
       dossier.dateCreation = iso(runAt);
       dossier.numDossierDpec = dpecBody.num_dossier as string;
       if (status === 'pending') {
-        const { num_pec: _n, prix_frais_reels: _p, base_ss: _b, part_ss: _s, part_complementaire: _c, reste_charge: _r, date_peremption: _d, ...pending } = dpecBody;
+        const {
+          num_pec: _n,
+          prix_frais_reels: _p,
+          base_ss: _b,
+          part_ss: _s,
+          part_complementaire: _c,
+          reste_charge: _r,
+          date_peremption: _d,
+          ...pending
+        } = dpecBody;
         dpecRun.push(step('dpec', { ...pending, messages: ['Demande de prise en charge déposée', 'Réponse de la mutuelle en attente'] }, dpecAt, 'pending'));
         return;
       }
       if (status === 'rejected') {
-        dossier.detailRefus = pick(['Équipement hors des garanties du contrat de l’assuré', 'Renouvellement trop rapproché (moins de 4 ans)', 'Droits de l’assuré non ouverts à la date du devis']);
-        dpecRun.push(step('dpec', { success: false, num_dossier: dossier.numDossierDpec, messages: ['Demande de prise en charge déposée', 'Refus de la mutuelle'], detail_refus: dossier.detailRefus }, dpecAt, 'refused'));
+        dossier.detailRefus = pick([
+          'Équipement hors des garanties du contrat de l’assuré',
+          'Renouvellement trop rapproché (moins de 4 ans)',
+          'Droits de l’assuré non ouverts à la date du devis',
+        ]);
+        dpecRun.push(
+          step(
+            'dpec',
+            {
+              success: false,
+              num_dossier: dossier.numDossierDpec,
+              messages: ['Demande de prise en charge déposée', 'Refus de la mutuelle'],
+              detail_refus: dossier.detailRefus,
+            },
+            dpecAt,
+            'refused',
+          ),
+        );
         return;
       }
       // approved, billed, paid
@@ -203,7 +246,11 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
         dateBilling: iso(billingAt),
         dateFacturationEffective: iso(billingAt),
       });
-      plan.runs.push([step('billing', { success: true, messages: ['Facture transmise à la mutuelle'], date_facturation_effective: iso(billingAt) }, billingAt, 'success', { previousStatus: 'approved' })]);
+      plan.runs.push([
+        step('billing', { success: true, messages: ['Facture transmise à la mutuelle'], date_facturation_effective: iso(billingAt) }, billingAt, 'success', {
+          previousStatus: 'approved',
+        }),
+      ]);
     });
 
     // Readable numbers in creation order, one counter per year.
@@ -216,7 +263,10 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
     }
 
     for (const batch of chunks(plans, 100)) {
-      const ids = await db.insert(pecDossiers).values(batch.map((p) => p.dossier)).returning({ id: pecDossiers.id });
+      const ids = await db
+        .insert(pecDossiers)
+        .values(batch.map((p) => p.dossier))
+        .returning({ id: pecDossiers.id });
       const devices: (typeof appareils.$inferInsert)[] = [];
       const firstSteps: ExecutionInsert[] = [];
       const laterSteps: { runIndex: number; step: ExecutionInsert }[] = [];
@@ -247,7 +297,15 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
       if (devices.length) await db.insert(appareils).values(devices);
       if (firstSteps.length) {
         const runIds = await db.insert(workflowExecutions).values(firstSteps).returning({ id: workflowExecutions.id });
-        await db.update(workflowExecutions).set({ runId: sql`${workflowExecutions.id}` }).where(inArray(workflowExecutions.id, runIds.map((r) => r.id)));
+        await db
+          .update(workflowExecutions)
+          .set({ runId: sql`${workflowExecutions.id}` })
+          .where(
+            inArray(
+              workflowExecutions.id,
+              runIds.map((r) => r.id),
+            ),
+          );
         const later = laterSteps.map(({ runIndex, step: s }) => ({ ...s, runId: runIds[runIndex]!.id }));
         if (later.length) await db.insert(workflowExecutions).values(later);
       }
@@ -264,7 +322,10 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
       }
     }
     for (const [year, lastValue] of lastByYear) {
-      await db.insert(pecCounters).values({ holdingId, year, lastValue }).onConflictDoUpdate({ target: [pecCounters.holdingId, pecCounters.year], set: { lastValue } });
+      await db
+        .insert(pecCounters)
+        .values({ holdingId, year, lastValue })
+        .onConflictDoUpdate({ target: [pecCounters.holdingId, pecCounters.year], set: { lastValue } });
     }
   }
 }

@@ -45,15 +45,78 @@ interface SoftwareSeed {
 
 const SOFTWARE: Record<string, SoftwareSeed[]> = {
   horizon: [
-    { label: 'Auditdata Manage', type: 'medical', vendor: 'Auditdata', version: '4.12', apiUrl: 'https://api.auditdata.example/v4', documentationUrl: 'https://docs.auditdata.example', description: 'Logiciel métier : dossiers patients, devis et appareillages', credentials: [{ contextType: 'general', contextName: null, loginPage: 'https://manage.auditdata.example/login' }] },
-    { label: 'Cosium Facturation', type: 'billing', vendor: 'Cosium', version: '2024.3', apiUrl: null, documentationUrl: 'https://aide.cosium.example', description: 'Télétransmission et facturation des tiers payants', credentials: [{ contextType: 'general', contextName: null, loginPage: 'https://factu.cosium.example/connexion' }] },
-    { label: 'Portail Santéclair', type: 'network', vendor: 'Santéclair', version: '2', apiUrl: null, documentationUrl: null, description: 'Espace partenaire pour les demandes de prise en charge', credentials: [{ contextType: 'network', contextName: 'Santéclair', loginPage: 'https://partenaires.santeclair.example/login' }] },
-    { label: 'Portail Itelis', type: 'network', vendor: 'Itelis', version: '3', apiUrl: null, documentationUrl: null, description: 'Espace professionnel Itelis', credentials: [{ contextType: 'network', contextName: 'Itelis', loginPage: 'https://pro.itelis.example/connexion' }] },
+    {
+      label: 'Auditdata Manage',
+      type: 'medical',
+      vendor: 'Auditdata',
+      version: '4.12',
+      apiUrl: 'https://api.auditdata.example/v4',
+      documentationUrl: 'https://docs.auditdata.example',
+      description: 'Logiciel métier : dossiers patients, devis et appareillages',
+      credentials: [{ contextType: 'general', contextName: null, loginPage: 'https://manage.auditdata.example/login' }],
+    },
+    {
+      label: 'Cosium Facturation',
+      type: 'billing',
+      vendor: 'Cosium',
+      version: '2024.3',
+      apiUrl: null,
+      documentationUrl: 'https://aide.cosium.example',
+      description: 'Télétransmission et facturation des tiers payants',
+      credentials: [{ contextType: 'general', contextName: null, loginPage: 'https://factu.cosium.example/connexion' }],
+    },
+    {
+      label: 'Portail Santéclair',
+      type: 'network',
+      vendor: 'Santéclair',
+      version: '2',
+      apiUrl: null,
+      documentationUrl: null,
+      description: 'Espace partenaire pour les demandes de prise en charge',
+      credentials: [{ contextType: 'network', contextName: 'Santéclair', loginPage: 'https://partenaires.santeclair.example/login' }],
+    },
+    {
+      label: 'Portail Itelis',
+      type: 'network',
+      vendor: 'Itelis',
+      version: '3',
+      apiUrl: null,
+      documentationUrl: null,
+      description: 'Espace professionnel Itelis',
+      credentials: [{ contextType: 'network', contextName: 'Itelis', loginPage: 'https://pro.itelis.example/connexion' }],
+    },
   ],
   riviera: [
-    { label: 'Optimum Opticien', type: 'medical', vendor: 'Opteam', version: '9.1', apiUrl: null, documentationUrl: 'https://support.opteam.example', description: 'Logiciel métier du magasin', credentials: [{ contextType: 'general', contextName: null, loginPage: 'https://optimum.opteam.example/login' }] },
-    { label: 'Cosium Facturation', type: 'billing', vendor: 'Cosium', version: '2024.3', apiUrl: null, documentationUrl: 'https://aide.cosium.example', description: 'Télétransmission et facturation des tiers payants', credentials: [{ contextType: 'general', contextName: null, loginPage: 'https://factu.cosium.example/connexion' }] },
-    { label: 'Portail Kalixia', type: 'network', vendor: 'Kalixia', version: '1', apiUrl: null, documentationUrl: null, description: 'Espace partenaire Kalixia', credentials: [{ contextType: 'network', contextName: 'Kalixia', loginPage: 'https://partenaires.kalixia.example/login' }] },
+    {
+      label: 'Optimum Opticien',
+      type: 'medical',
+      vendor: 'Opteam',
+      version: '9.1',
+      apiUrl: null,
+      documentationUrl: 'https://support.opteam.example',
+      description: 'Logiciel métier du magasin',
+      credentials: [{ contextType: 'general', contextName: null, loginPage: 'https://optimum.opteam.example/login' }],
+    },
+    {
+      label: 'Cosium Facturation',
+      type: 'billing',
+      vendor: 'Cosium',
+      version: '2024.3',
+      apiUrl: null,
+      documentationUrl: 'https://aide.cosium.example',
+      description: 'Télétransmission et facturation des tiers payants',
+      credentials: [{ contextType: 'general', contextName: null, loginPage: 'https://factu.cosium.example/connexion' }],
+    },
+    {
+      label: 'Portail Kalixia',
+      type: 'network',
+      vendor: 'Kalixia',
+      version: '1',
+      apiUrl: null,
+      documentationUrl: null,
+      description: 'Espace partenaire Kalixia',
+      credentials: [{ contextType: 'network', contextName: 'Kalixia', loginPage: 'https://partenaires.kalixia.example/login' }],
+    },
   ],
 };
 
@@ -79,7 +142,10 @@ export async function seedReferenceData(db: Db, secrets: SecretBox, organisation
     const holdingId = organisations.holdingIds[organisation]!;
     const centreIds = (await db.select({ id: shops.id }).from(shops).where(eq(shops.holdingId, holdingId))).map((s) => s.id);
     for (const { credentials, ...entry } of list) {
-      const [created] = await db.insert(software).values({ ...entry, holdingId }).returning({ id: software.id });
+      const [created] = await db
+        .insert(software)
+        .values({ ...entry, holdingId })
+        .returning({ id: software.id });
       for (const [index, credential] of credentials.entries()) {
         const [row] = await db
           .insert(credentialSoftware)

@@ -88,7 +88,8 @@ export function ChangedFields({ changes, entity }: { changes: unknown; entity: u
   return <>{keys.length ? keys.map(label).join(', ') : translate('pecflow.settings.audit.noChange')}</>;
 }
 
-const show = (value: unknown) => (value === undefined || value === null || value === '' ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+const show = (value: unknown) =>
+  value === undefined || value === null || value === '' ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 
 export function ChangesTable({ changes, entity }: { changes: unknown; entity: unknown }) {
   const translate = useTranslate();

@@ -30,7 +30,11 @@ export const PermissionsInput: InputComponent = ({ source, label, readOnly }) =>
   const dataProvider = useDataProvider<AppDataProvider>();
   const { permissions: held = [] } = usePermissions<string[]>();
   const { field, fieldState } = useInput({ source, defaultValue: [] });
-  const { data: catalogue, error } = useQuery({ queryKey: ['pecflow', 'permissionCatalogue'], queryFn: () => dataProvider.permissionCatalogue(), staleTime: Infinity });
+  const { data: catalogue, error } = useQuery({
+    queryKey: ['pecflow', 'permissionCatalogue'],
+    queryFn: () => dataProvider.permissionCatalogue(),
+    staleTime: Infinity,
+  });
   const value: string[] = Array.isArray(field.value) ? field.value : [];
 
   if (error) return <Alert severity="error">{translate('pecflow.settings.roles.catalogueError')}</Alert>;
@@ -39,9 +43,7 @@ export const PermissionsInput: InputComponent = ({ source, label, readOnly }) =>
   const modules = Object.keys(catalogue.modules) as PermissionModule[];
   return (
     <Stack spacing={1} sx={{ mb: 2 }} data-testid="permissions-input">
-      <Typography variant="subtitle2">
-        {label}
-      </Typography>
+      <Typography variant="subtitle2">{label}</Typography>
       {fieldState.error?.message && <Alert severity="error">{translate(fieldState.error.message, { _: fieldState.error.message })}</Alert>}
       {modules.map((module) => {
         const items = catalogue.member.filter((p) => p.module === module);

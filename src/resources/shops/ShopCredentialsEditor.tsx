@@ -56,7 +56,11 @@ export function ShopCredentialsEditor({ record, readOnly }: FormPartProps) {
   const holding = (companyRecord?.holding as { '@id'?: string } | undefined)?.['@id'];
   const filter = { holding };
   const softwareList = useGetList('software', { pagination: ALL, sort: { field: 'label', order: 'ASC' }, filter }, { enabled: !!holding });
-  const credentialList = useGetList('credential_software', { pagination: { page: 1, perPage: 5000 }, sort: { field: '', order: 'ASC' }, filter }, { enabled: !!holding });
+  const credentialList = useGetList(
+    'credential_software',
+    { pagination: { page: 1, perPage: 5000 }, sort: { field: '', order: 'ASC' }, filter },
+    { enabled: !!holding },
+  );
 
   const software = useMemo(() => (softwareList.data ?? []).filter((s) => s.status === 'Active'), [softwareList.data]);
   const credentials = useMemo(() => (credentialList.data ?? []).filter((c) => c.status === 'Active'), [credentialList.data]);

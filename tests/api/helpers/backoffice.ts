@@ -110,7 +110,14 @@ export function queryValue(value: unknown): string {
  * A filter: `key=value` keeps exactly the members whose field has that value; `key[]=a&key[]=b` keeps both values.
  * `read` gives the compared value of an item (as a query string would carry it), undefined when it has none.
  */
-export async function checkFilter(server: TestServer, token: string, collection: string, key: string, read: (item: JsonBody) => string | undefined, baseQuery = '') {
+export async function checkFilter(
+  server: TestServer,
+  token: string,
+  collection: string,
+  key: string,
+  read: (item: JsonBody) => string | undefined,
+  baseQuery = '',
+) {
   const everything = await listAll(server, token, collection, baseQuery);
   const values = [...new Set(everything.map(read).filter((v) => v !== undefined))];
   expect(values.length, `${collection}: the filter ${key} needs records with a value`).toBeGreaterThan(0);
@@ -139,7 +146,15 @@ export async function checkManyByIri(server: TestServer, token: string, collecti
 }
 
 /** createdAt[after]/[before] (and the spec's dateFrom/dateTo): a record moved to the past falls on the right side. */
-export async function checkDateRange(server: TestServer, token: string, collection: string, table: string, id: number, field = 'createdAt', column = 'created_at') {
+export async function checkDateRange(
+  server: TestServer,
+  token: string,
+  collection: string,
+  table: string,
+  id: number,
+  field = 'createdAt',
+  column = 'created_at',
+) {
   await sqlRows(server, `update ${table} set ${column} = '2020-03-15T10:00:00Z' where id = $1`, [id]);
   const after = await listAll(server, token, collection, `${field}[after]=2021-01-01`);
   const before = await listAll(server, token, collection, `${field}[before]=2020-12-31`);
@@ -182,7 +197,10 @@ export async function expectHiddenForEveryVerb(
   if (options.archive) expectProblem(await server.request('PATCH', `${path}/archive`, { token }), deleteStatus);
   if (options.history) expectProblem(await server.request('GET', `${path}/history`, { token }), 404);
   expectProblem(await server.request('POST', `/api/${collection}/bulk-delete`, { token, body: { ids: [id] } }), deleteStatus);
-  expectProblem(await server.request('POST', `/api/${collection}/bulk-update`, { token, body: { ids: [`/api/${collection}/${id}`], data: { status: 'Inactive' } } }), updateStatus);
+  expectProblem(
+    await server.request('POST', `/api/${collection}/bulk-update`, { token, body: { ids: [`/api/${collection}/${id}`], data: { status: 'Inactive' } } }),
+    updateStatus,
+  );
   expect(ids(await listAll(server, token, collection))).not.toContain(id);
   const [after] = await sqlRows(server, `select * from ${options.table} where id = $1`, [id]);
   expect(after).toEqual(before);
@@ -206,7 +224,6 @@ export async function auditRows(server: TestServer, entity: string, id: number) 
 export async function userId(server: TestServer, key: AccountKey) {
   return idWhere(server, 'users', 'email', ACCOUNTS[key]);
 }
-
 
 /** A body of exactly one megabyte of text. */
 export const ONE_MEGABYTE = 'x'.repeat(1024 * 1024);

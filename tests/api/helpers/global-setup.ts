@@ -24,10 +24,10 @@ export default async function setup(project: TestProject) {
     return async () => {
       await withAdminClient(async (c) => {
         // The template and any test database a crashed file left behind.
-        const { rows } = await c.query<{ datname: string }>(
-          `select datname from pg_database where datname = $1 or starts_with(datname, $2)`,
-          [name, `${name}_f`],
-        );
+        const { rows } = await c.query<{ datname: string }>(`select datname from pg_database where datname = $1 or starts_with(datname, $2)`, [
+          name,
+          `${name}_f`,
+        ]);
         for (const row of rows) await c.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
       });
     };

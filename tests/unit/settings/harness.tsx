@@ -69,7 +69,9 @@ export function testProvider(docs: Docs, initial: Collections) {
       return { data: structuredClone(data.slice((page - 1) * perPage, page * perPage)), total: data.length };
     }),
     getOne: vi.fn(async (resource: string, { id }: { id: string }) => ({ data: structuredClone(find(resource, id)!) })),
-    getMany: vi.fn(async (resource: string, { ids }: { ids: string[] }) => ({ data: structuredClone(rows(resource).filter((r) => ids.includes(String(r.id)))) })),
+    getMany: vi.fn(async (resource: string, { ids }: { ids: string[] }) => ({
+      data: structuredClone(rows(resource).filter((r) => ids.includes(String(r.id)))),
+    })),
     getManyReference: vi.fn(async () => ({ data: [], total: 0 })),
     create: vi.fn(async (resource: string, { data }: { data: Record<string, unknown> }) => {
       const id = `/api/${resource}/${++next}`;
@@ -122,7 +124,13 @@ export function renderSettings(path: string, provider: TestProvider, permissions
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <MemoryRouter initialEntries={[path]}>
-      <AdminContext dataProvider={provider as never} authProvider={authProvider(permissions)} i18nProvider={i18nProvider} store={memoryStore()} queryClient={queryClient}>
+      <AdminContext
+        dataProvider={provider as never}
+        authProvider={authProvider(permissions)}
+        i18nProvider={i18nProvider}
+        store={memoryStore()}
+        queryClient={queryClient}
+      >
         <Routes>
           <Route path="/settings/*" element={<SettingsPage />} />
         </Routes>
