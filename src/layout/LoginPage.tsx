@@ -74,6 +74,8 @@ export function LoginPage() {
   const change = (field: Field) => (event: React.ChangeEvent<HTMLInputElement>) => {
     setValues((v) => ({ ...v, [field]: event.target.value }));
     setTouched((t) => ({ ...t, [field]: true }));
+    // The server's verdict was about the previous credentials: it no longer applies once they change.
+    setServerError(null);
   };
 
   return (

@@ -10,6 +10,12 @@ test('a wrong password shows the "Erreur de connexion" banner with the server me
   await expect(banner).toContainText('Erreur de connexion');
   await expect(banner).toContainText('Identifiants invalides.');
   await expect(page).toHaveURL(/\/login$/);
+  // The verdict was about those credentials: changing them clears it, and an invalid form shows only its own messages.
+  await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill('123');
+  await expect(page.getByText('Erreur de connexion')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page.getByText('Le mot de passe doit contenir au moins 6 caractères')).toBeVisible();
+  await expect(page.getByText('Identifiants invalides.')).toHaveCount(0);
 });
 
 test('the login form validates its fields in French before calling the server', async ({ page }) => {
