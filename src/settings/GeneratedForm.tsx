@@ -3,7 +3,7 @@
 // InputGuesser: type, required mark, reference pickers), declared choices as selects, the shared zod schema (or the
 // one the docs' constraints make) on change, Supprimer behind react-admin's <Confirm>. Writes go through
 // react-admin's useCreate / useUpdate / useDelete (or useMutation for an entity's own save), then one toast.
-import { Badge, Box, Button, Tab, Tabs } from '@mui/material';
+import { Box, Button, Chip, Tab, Tabs } from '@mui/material';
 import { InputGuesser } from '@api-platform/admin';
 import type { Field, Resource } from '@api-platform/api-doc-parser';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -221,14 +221,17 @@ function TabbedBody({ tabs, ...props }: BodyProps & { tabs: { label: string; fie
         {tabs.map((tab, i) => {
           const badge = tab.fields.reduce((sum, name) => sum + (badges[name]?.(values) ?? 0), 0);
           const invalid = tab.fields.some((name) => errors[name]);
-          const label: ReactNode = badge ? (
-            <Badge badgeContent={badge} color="primary" sx={{ '& .MuiBadge-badge': { right: -12 } }}>
-              {tab.label}
-            </Badge>
-          ) : (
-            tab.label
+          // The count sits beside the label, inside the tab: a corner badge is clipped by the tab strip's edge.
+          return (
+            <Tab
+              key={tab.label}
+              value={i}
+              label={tab.label}
+              icon={badge ? <Chip size="small" color="primary" label={badge} data-testid="tab-count" /> : undefined}
+              iconPosition="end"
+              sx={{ minHeight: 48, ...(invalid ? { color: 'error.main' } : {}) }}
+            />
           );
-          return <Tab key={tab.label} value={i} label={label} sx={invalid ? { color: 'error.main' } : undefined} />;
         })}
       </Tabs>
       {tabs.map((tab, i) => (

@@ -50,7 +50,14 @@ test('the shop credential editor offers compatible active credentials, preselect
   const drawer = page.getByTestId('resource-drawer');
   await expect(drawer.getByRole('heading', { name: 'Modifier centre' })).toBeVisible();
   await expect(drawer.getByRole('tab')).toHaveText(['Informations', 'Adresse et contact', /^Identifiants logiciels/]);
-  await drawer.getByRole('tab', { name: /Identifiants logiciels/ }).click();
+  // The tab's count shows whole, inside the tab (not clipped at its top-right corner).
+  const credentialsTab = drawer.getByRole('tab', { name: /Identifiants logiciels/ });
+  const count = credentialsTab.getByTestId('tab-count');
+  await expect(count).toBeVisible();
+  const [tabBox, countBox] = [await credentialsTab.boundingBox(), await count.boundingBox()];
+  expect(countBox!.y).toBeGreaterThanOrEqual(tabBox!.y);
+  expect(countBox!.x + countBox!.width).toBeLessThanOrEqual(tabBox!.x + tabBox!.width);
+  await credentialsTab.click();
 
   const editor = drawer.getByTestId('shop-credentials');
   const medicalRow = editor.getByTestId('shop-credential-row').filter({ hasText: medical.label as string });
