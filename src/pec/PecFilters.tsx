@@ -77,7 +77,7 @@ export function PecFilters() {
           }}
           placeholder={translate('pecflow.pec.filters.searchPlaceholder')}
           slotProps={{ htmlInput: { 'aria-label': translate('pecflow.pec.filters.search') } }}
-          sx={{ minWidth: { md: 340 }, flex: { md: '0 1 420px' } }}
+          sx={{ minWidth: { md: 340 }, flex: { md: '1 1 440px' } }}
         />
         <TextField
           select
@@ -85,7 +85,7 @@ export function PecFilters() {
           label={translate('pecflow.pec.filters.status')}
           value={typeof filterValues.status === 'string' ? filterValues.status : ''}
           onChange={(event) => change('status', event.target.value)}
-          sx={{ minWidth: 200 }}
+          sx={{ minWidth: 180, flex: { md: '0 0 180px' } }}
           slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
         >
           <MenuItem value="">{translate('pecflow.pec.filters.allStatuses')}</MenuItem>

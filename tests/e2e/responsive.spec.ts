@@ -159,6 +159,22 @@ test.describe('on a laptop, 1280 px wide', () => {
     );
     expect(new Set(tops).size).toBe(1);
   });
+
+  test('the PEC search box shows its whole placeholder', async ({ page }) => {
+    await signIn(page, EMAIL);
+    await page.goto('/pec');
+    const search = page.getByRole('searchbox', { name: 'Rechercher' });
+    await expect(search).toHaveAttribute('placeholder', /^Rechercher \(ID, n° patient, n° devis, centre, mutuelle\)/);
+    // The placeholder's width in the input's font, against the room inside its padding.
+    const { text, room } = await search.evaluate((input: HTMLInputElement) => {
+      const style = getComputedStyle(input);
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.font = style.font;
+      const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+      return { text: context.measureText(input.placeholder).width, room: input.clientWidth - padding };
+    });
+    expect(text).toBeLessThanOrEqual(room);
+  });
 });
 
 test.describe('on a wide laptop, 1440 px wide', () => {
