@@ -1,11 +1,12 @@
 // Dates typed and shown dd/mm/yyyy whatever the browser's language (an English browser's <input type="date"> shows
 // mm/dd/yyyy): MUI X's date picker in French, on a plain text input, with its calendar button (loaded when a date input
-// first shows). The value is a day as the API reads it (yyyy-mm-dd), '' for none, INVALID_DAY while what is typed is
-// not a date.
+// first shows). The value is a day as the API reads it (yyyy-mm-dd), '' for none (given when the emptied field is left), INVALID_DAY while what
+// is typed is not a date (then 'Date invalide (jj/mm/aaaa)' shows under the field).
 import { TextField } from '@mui/material';
 import { format, isValid, parseISO } from 'date-fns';
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useInput } from 'react-admin';
+import { DATE_MESSAGE } from '../domain/pec';
 
 const FrenchDatePicker = lazy(() => import('./FrenchDatePicker'));
 
@@ -62,8 +63,29 @@ export function DatePickerField({
     emitted.current = value ?? '';
     setDate(toDate(value));
   }, [value]);
+  // The picker turns the field red on an impossible date (31/02/2026): say why under it, unless the form already does.
+  const invalid = toDay(date) === INVALID_DAY;
+  const emit = (day: string) => {
+    if (day === emitted.current) return;
+    emitted.current = day;
+    onChange(day);
+  };
 
-  const textField = { name, size, fullWidth, required, error, helperText, onBlur, inputProps, InputLabelProps: { shrink: true } };
+  const textField = {
+    name,
+    size,
+    fullWidth,
+    required,
+    error: error || invalid,
+    helperText: helperText ?? (invalid ? DATE_MESSAGE : undefined),
+    // Emptied, the field says so on leaving: clearing the text to type another date does not drop the value meanwhile.
+    onBlur: () => {
+      if (!date) emit('');
+      onBlur?.();
+    },
+    inputProps,
+    InputLabelProps: { shrink: true },
+  };
   return (
     <Suspense fallback={<TextField label={label} disabled {...textField} />}>
       <FrenchDatePicker
@@ -71,10 +93,7 @@ export function DatePickerField({
         value={date}
         onChange={(next) => {
           setDate(next);
-          const day = toDay(next);
-          if (day === emitted.current) return;
-          emitted.current = day;
-          onChange(day);
+          if (next) emit(toDay(next));
         }}
         disabled={disabled}
         textField={textField}

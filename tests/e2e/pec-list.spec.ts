@@ -257,6 +257,30 @@ test.describe('in an English browser', () => {
     const range = urlParams(page).filter.createdAt as { after: string; before: string };
     await expect.poll(() => listCount(page)).toBe(await apiTotal(request, { 'createdAt[after]': range.after, 'createdAt[before]': range.before }));
 
+    // An impossible date says so under the field and keeps the range that was set (not half of it).
+    const shown = await listCount(page);
+    await to.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.press('Backspace');
+    await to.pressSequentially('31022026');
+    await expect(to).toHaveValue('31/02/2026');
+    await expect(page.getByText('Date invalide (jj/mm/aaaa)')).toBeVisible();
+    expect(urlParams(page).filter.createdAt).toEqual(range);
+    expect(await listCount(page)).toBe(shown);
+    await to.blur();
+    expect(urlParams(page).filter.createdAt).toEqual(range);
+    // Emptied and left, the field removes its bound; typed again, a valid date clears the message.
+    await to.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.press('Backspace');
+    await to.blur();
+    await expect.poll(() => urlParams(page).filter.createdAt).toEqual({ after: range.after });
+    await to.click();
+    await to.pressSequentially(`12${month}${year}`);
+    await expect(to).toHaveValue(`12/${month}/${year}`);
+    await expect(page.getByText('Date invalide (jj/mm/aaaa)')).toHaveCount(0);
+    await expect.poll(() => urlParams(page).filter.createdAt).toEqual(range);
+
     // The same after a reload.
     await page.reload();
     await expect(page.getByRole('textbox', { name: 'Créée à partir du' })).toHaveValue('05/10/2026');

@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DatePickerField, INVALID_DAY } from '../../src/pec/DateInput';
+import { DATE_MESSAGE } from '../../src/domain/pec';
 
 beforeAll(() => {
   // A desktop pointer: the picker is the desktop one (a typeable field and a calendar button).
@@ -67,14 +68,18 @@ describe('DatePickerField', () => {
     expect(onChange).toHaveBeenLastCalledWith('2026-10-05');
   });
 
-  it('a day that does not exist is invalid, and clearing gives no day', async () => {
+  it('a day that does not exist is invalid and says so; clearing gives no day once the field is left', async () => {
     const onChange = vi.fn();
     render(<Field initial="2026-02-10" onChange={onChange} />);
     const input = await dateField();
     await userEvent.click(input);
     await userEvent.keyboard('{Home}31');
     expect(onChange).toHaveBeenLastCalledWith(INVALID_DAY);
+    expect(screen.getByText(DATE_MESSAGE)).toBeVisible();
     await userEvent.keyboard('{Control>}a{/Control}{Backspace}');
+    expect(onChange).toHaveBeenLastCalledWith(INVALID_DAY);
+    expect(screen.queryByText(DATE_MESSAGE)).toBeNull();
+    await userEvent.tab();
     expect(onChange).toHaveBeenLastCalledWith('');
   });
 });
