@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { EventHub } from '../events/bus';
 import { eventRoutes } from '../events/routes';
+import { publicBaseUrl } from '../http/links';
 import { JobService, QUEUES, SCHEDULES } from '../jobs/boss';
 import { RobotDrivers } from '../robot/drivers';
 import { robotRoutes } from '../robot/routes';
@@ -40,13 +41,8 @@ export const pecPlugin = fp<PecPluginOptions>(async (app: FastifyInstance, optio
   const jobs = new JobService(ctx.database, { workers: ctx.config.startWorkers, log: app.log });
   const events = new EventHub(ctx.database);
   const runs = new RobotRuns(ctx, jobs);
-  const callbackBase = () => {
-    if (ctx.config.publicUrl) return ctx.config.publicUrl;
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : ctx.config.port;
-    return `http://127.0.0.1:${port}`;
-  };
-  const drivers = new RobotDrivers(ctx, runs, jobs, callbackBase);
+  // The robot posts its callbacks to the same base URL the API names itself by.
+  const drivers = new RobotDrivers(ctx, runs, jobs, () => publicBaseUrl(app));
 
   let workers: Promise<void> | undefined;
   ctx.pec = {
