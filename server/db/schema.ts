@@ -480,6 +480,28 @@ export const appareils = pgTable(
   (t) => [index('appareils_dossier_idx').on(t.dossierId)],
 );
 
+// An optician's file holds one optical equipment (issue 15; src/domain/optical.ts): the frame in columns, each lens as
+// the API shows it (Lens) in a JSON column, null when that eye is not equipped.
+export const opticalEquipments = pgTable(
+  'optical_equipments',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id').notNull(),
+    dossierId: integer('dossier_id')
+      .notNull()
+      .references(() => pecDossiers.id, { onDelete: 'cascade' }),
+    /** 100 % Santé class 'A' or 'B'; null when unknown. */
+    classe: text('classe'),
+    montureMarque: text('monture_marque'),
+    montureModele: text('monture_modele'),
+    monturePrix: money('monture_prix'),
+    montureCodeLpp: text('monture_code_lpp'),
+    verreOd: jsonb('verre_od'),
+    verreOg: jsonb('verre_og'),
+  },
+  (t) => [uniqueIndex('optical_equipments_dossier_idx').on(t.dossierId)],
+);
+
 // One row per robot step and per callback received (spec section 3, "Workflow execution"). A robot run opens a step
 // (completed_at null: "en cours") that its callback completes; a DPEC run has two steps (scraping, then dpec), a billing
 // run one. At most one open step per file: that is the "run in progress".
