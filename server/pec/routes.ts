@@ -15,7 +15,8 @@ import { normaliseSearch } from './numbering';
 import { canUseShop, pecReadScope } from './visibility';
 import { expiringCondition } from './expiry';
 import { robotFailedWithin } from './robotFailures';
-import { EXPORT_COLUMNS, headerKey, IMPORT_COLUMNS, IMPORT_MAX_ROWS, unsafeText } from './csv';
+import { EXPORT_HEADER, exportRecord, headerKey, IMPORT_COLUMNS, IMPORT_MAX_ROWS, unsafeText } from './csv';
+import { equipmentOf } from './equipmentCsv';
 import { parisToday } from '../robot/runs';
 import { EXPIRY_WARNING_DAYS, ROBOT_FAILURE_WINDOW_DAYS } from '../../src/domain/limits';
 import { PEC_MESSAGES, PEC_STATUSES, pecDossierSchema } from '../../src/domain/pec';
@@ -60,7 +61,14 @@ export async function pecRoutes(app: FastifyInstance) {
     // Pages of 500 read one after the other: no transaction held while the client downloads.
     const pageOf = async (page: number) => {
       const { rows } = await repository.list(principal, { ...query, paginate: false, itemsPerPage: 500, page });
-      return repository.present(principal, rows, 'list');
+      const [items, equipment] = await Promise.all([
+        repository.present(principal, rows, 'list'),
+        equipmentOf(
+          db,
+          rows.map((r) => r.id as number),
+        ),
+      ]);
+      return items.map((item, index) => exportRecord(item, equipment.get(rows[index]!.id as number)));
     };
     // The first page is read before anything is sent: a query that fails is a problem+json answer, not a cut download.
     let items = await pageOf(1);
@@ -75,9 +83,9 @@ export async function pecRoutes(app: FastifyInstance) {
     void (async () => {
       let exported = 0;
       try {
-        await write(EXPORT_COLUMNS.map((c) => c.header));
+        await write(EXPORT_HEADER);
         for (let page = 1; items.length > 0; items = await pageOf(++page)) {
-          for (const item of items) await write(EXPORT_COLUMNS.map((c) => c.cell(item)));
+          for (const record of items) await write(record);
           exported += items.length;
           if (items.length < 500) break;
         }

@@ -84,6 +84,14 @@ export const pecDossiersResource: ResourceDeclaration = {
     dateBilling: date(pecDossiers.dateBilling, { description: 'Date de facture du logiciel (fenêtre de facturation, PATCH)', label: 'Date de facture' }),
     detailRefus: text(pecDossiers.detailRefus, { ...readOnly, label: 'Motif du refus' }),
     appareils: derived('array', () => undefined, { description: 'Appareils par oreille (fiche seulement)', label: 'Appareils' }),
+    fileKind: derived('string', () => undefined, {
+      description: 'Type de dossier selon la spécialité du centre : audio, optical ou generic (fiche seulement)',
+      label: 'Type de dossier',
+    }),
+    equipementOptique: derived('object', () => undefined, {
+      description: 'Équipement optique {classe, monture, verres {OD, OG}} d’un dossier opticien, sinon null (fiche seulement)',
+      label: 'Équipement optique',
+    }),
     workflowExecutions: derived('array', () => undefined, {
       description: 'Exécutions du robot, les plus récentes d’abord (fiche seulement)',
       label: 'Exécutions du robot',
