@@ -45,7 +45,7 @@ export function OpticalEquipmentFields({ disabled }: { disabled: boolean }) {
     code_lpp: translate('pecflow.pec.optical.lpp'),
   };
   const lens = (eye: Eye) => (
-    <Box key={eye}>
+    <Box key={eye} data-testid={`optical-form-${eye}`}>
       <Typography variant="body2" fontWeight={700} sx={{ mb: 1 }}>
         {EYE_LABELS[eye]}
       </Typography>
