@@ -3,7 +3,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import { appareils, opticalEquipments, pecDossiers, shops } from '../db/schema';
-import { fileKindOf, type FileKind } from '../../src/domain/fileKinds';
+import { FILE_KIND_LABELS, fileKindOf, type FileKind } from '../../src/domain/fileKinds';
 import { formatCorrection, formatIndex, LENS_TYPE_LABELS, type Lens } from '../../src/domain/optical';
 import { presentOpticalEquipment } from './optical';
 
@@ -39,8 +39,6 @@ export async function equipmentOf(tx: DbOrTx, ids: number[]): Promise<Map<number
   }
   return result;
 }
-
-export const FILE_KIND_LABELS: Record<FileKind, string> = { audio: 'Audioprothèse', optical: 'Optique', generic: 'Générique' };
 
 const join = (...parts: (string | null | undefined)[]) => parts.filter(Boolean).join(' ');
 

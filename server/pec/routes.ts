@@ -17,6 +17,7 @@ import { expiringCondition } from './expiry';
 import { robotFailedWithin } from './robotFailures';
 import { EXPORT_HEADER, exportRecord, headerKey, IMPORT_COLUMNS, IMPORT_MAX_ROWS, unsafeText } from './csv';
 import { equipmentOf } from './equipmentCsv';
+import { countByKind } from './fileKind';
 import { parisToday } from '../robot/runs';
 import { EXPIRY_WARNING_DAYS, ROBOT_FAILURE_WINDOW_DAYS } from '../../src/domain/limits';
 import { PEC_MESSAGES, PEC_STATUSES, pecDossierSchema } from '../../src/domain/pec';
@@ -275,8 +276,10 @@ export async function pecRoutes(app: FastifyInstance) {
     const monthStartInstant = sql`timezone('Europe/Paris', ${monthStart}::timestamp)`;
     const money = (column: typeof pecDossiers.totalTtc) => sql<string | null>`sum(${column})`;
 
-    const [byStatus, [expiring], [failures], [approved], [billed]] = await Promise.all([
+    const [byStatus, byShop, [expiring], [failures], [approved], [billed]] = await Promise.all([
       db.select({ status: pecDossiers.status, n: count() }).from(pecDossiers).where(scope).groupBy(pecDossiers.status),
+      // Per kind of file (its centre's specialty): counted per centre, the centres' kinds read after.
+      db.select({ shopId: pecDossiers.shopId, n: count() }).from(pecDossiers).where(scope).groupBy(pecDossiers.shopId),
       db
         .select({ n: count() })
         .from(pecDossiers)
@@ -296,6 +299,7 @@ export async function pecRoutes(app: FastifyInstance) {
     ]);
     const counts = Object.fromEntries(PEC_STATUSES.map((s) => [s, 0])) as Record<string, number>;
     for (const row of byStatus) counts[row.status] = Number(row.n);
+    const byKind = await countByKind(db, byShop);
     const amount = (value: string | null | undefined) => Math.round(Number(value ?? 0) * 100) / 100;
     return {
       '@id': '/api/pec_dossiers/stats',
@@ -303,6 +307,7 @@ export async function pecRoutes(app: FastifyInstance) {
       month: today.slice(0, 7),
       total: Object.values(counts).reduce((a, b) => a + b, 0),
       byStatus: counts,
+      byKind,
       expiringSoon: Number(expiring?.n ?? 0),
       expiringWithinDays: EXPIRY_WARNING_DAYS,
       // Files (not runs), so that the figure is the length of the list behind its link.

@@ -11,6 +11,7 @@ import { publish } from '../events/bus';
 import { assertNumeroFree, nextNumero, normaliseSearch } from '../pec/numbering';
 import { embedReferences, expandItem, openExecution } from '../pec/present';
 import { robotFailedWithinFilter } from '../pec/robotFailures';
+import { fileKindFilter } from '../pec/fileKind';
 import { canUseShop, pecReadScope } from '../pec/visibility';
 import { dossierEvent, parisToday } from '../robot/runs';
 import { PAYMENT_PERMISSION, PEC_MESSAGES, pecDossierSchema, transitionError, type PecStatus } from '../../src/domain/pec';
@@ -121,7 +122,7 @@ export const pecDossiersResource: ResourceDeclaration = {
     externalId: pecDossiers.externalId,
   },
   // The dashboard's "Échecs robot" link: files whose run failed within the last N days.
-  conditionFilters: { robotFailedWithinDays: robotFailedWithinFilter },
+  conditionFilters: { robotFailedWithinDays: robotFailedWithinFilter, fileKind: fileKindFilter },
   // The first is also the spec's dateFrom/dateTo.
   rangeFilters: {
     createdAt: pecDossiers.createdAt,

@@ -110,6 +110,8 @@ export interface PecStats {
   month: string;
   total: number;
   byStatus: Record<PecStatus, number>;
+  /** Files per kind (their centre's specialty). */
+  byKind: Record<FileKind, number>;
   expiringSoon: number;
   expiringWithinDays: number;
   /** Files whose robot run failed within the last robotFailureWindowDays days. */

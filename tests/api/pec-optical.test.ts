@@ -343,3 +343,24 @@ describe('an orthopaedist’s file stays generic', () => {
     }
   });
 });
+
+describe('the dashboard and the list by kind of file', () => {
+  it('counts files per kind, each figure the total of the list filtered by fileKind', async () => {
+    const stats = await server.get('/api/pec_dossiers/stats', tokens.rivieraAdmin);
+    expect(stats.status).toBe(200);
+    const { byKind, total } = stats.body;
+    expect(Object.keys(byKind).sort()).toEqual(['audio', 'generic', 'optical']);
+    expect(byKind.optical).toBeGreaterThan(0);
+    expect(byKind.audio).toBeGreaterThan(0);
+    expect(byKind.audio + byKind.optical + byKind.generic).toBe(total);
+    for (const kind of ['audio', 'optical', 'generic']) {
+      const list = await server.get(`/api/pec_dossiers?fileKind=${kind}&itemsPerPage=100`, tokens.rivieraAdmin);
+      expect(list.body.totalItems, kind).toBe(byKind[kind]);
+      const expected = kind === 'optical' ? [OPTICIAN] : kind === 'audio' ? [AUDIO_OF_RIVIERA] : [];
+      for (const m of list.body.member) expect(expected).toContain(m.shop.name);
+    }
+    expect((await server.get('/api/pec_dossiers?fileKind=dentaire', tokens.rivieraAdmin)).body.totalItems).toBe(0);
+    // A hearing-aid organisation only: no optical file.
+    expect((await server.get('/api/pec_dossiers/stats', tokens.horizonAdmin)).body.byKind.optical).toBe(0);
+  });
+});
