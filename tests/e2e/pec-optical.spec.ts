@@ -3,7 +3,7 @@
 // files; the one written to is a draft, so the counts and amounts other tests compare do not move.
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { api, apiToken, chooseOption, signIn } from './helpers';
-import { drawer, openFile, toast, type PreparedFile } from './pec-fixtures';
+import { drawer, listCount, openFile, toast, type PreparedFile } from './pec-fixtures';
 import { formatDioptres, type EquipementOptique } from '../../src/domain/optical';
 
 const EMAIL = 'direction@optique-riviera.fr';
@@ -138,4 +138,27 @@ test("the manual scraping result of an optician's file asks for the optical equi
   await expect(lens).toContainText(/Addition\s*\+2,00/);
   await expect(lens).toContainText('antireflet, durci');
   await expect(panel.getByTestId('lens-OG')).toContainText('Aucun verre');
+});
+
+test("the dashboard's files per kind open the list filtered by kind, with the same count", async ({ page }) => {
+  await signIn(page, EMAIL);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { name: 'Demandes par type de dossier' })).toBeVisible();
+  for (const [kind, label] of [
+    ['optical', 'Optique'],
+    ['audio', 'Audioprothèse'],
+  ] as const) {
+    const card = page.getByTestId(`dashboard-kind-${kind}`);
+    await expect(card).toContainText(label);
+    const figure = card.getByTestId('figure');
+    await expect(figure).toHaveText(/^\d+$/);
+    const count = Number(await figure.textContent());
+    expect(count).toBeGreaterThan(0);
+    await card.click();
+    await expect(page).toHaveURL(/\/pec\?/);
+    await expect(page.getByTestId('pec-extra-filters')).toContainText(`Type de dossier : ${label}`);
+    await expect.poll(() => listCount(page)).toBe(count);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/dashboard$/);
+  }
 });
