@@ -3,6 +3,7 @@
 import { formatDate } from '../../src/domain/format';
 import { pecStatusLabel } from '../../src/domain/pec';
 import type { Row } from '../hydra/types';
+import { EQUIPMENT_COLUMNS, type FileEquipment } from './equipmentCsv';
 
 type Cell = (item: Row) => string;
 
@@ -45,6 +46,20 @@ export const EXPORT_COLUMNS: { header: string; cell: Cell }[] = [
   { header: 'Date de facturation effective', cell: (i) => day(i.dateFacturationEffective) },
   { header: 'Motif de refus', cell: (i) => safeText(i.detailRefus) },
 ];
+
+/** The export's header: the file's columns, then its equipment's (hearing aids or optical equipment). */
+export const EXPORT_HEADER = [...EXPORT_COLUMNS.map((c) => c.header), ...EQUIPMENT_COLUMNS.map((c) => c.header)];
+
+/** One file's line, in the order of EXPORT_HEADER. */
+export function exportRecord(item: Row, equipment: FileEquipment | undefined): string[] {
+  return [
+    ...EXPORT_COLUMNS.map((c) => c.cell(item)),
+    ...EQUIPMENT_COLUMNS.map((c) => {
+      const value = c.value(equipment);
+      return typeof value === 'number' ? decimalComma(value) : safeText(value);
+    }),
+  ];
+}
 
 /** Header text compared without accents, case, spaces or punctuation ("N° devis" = "n devis" = "NDEVIS"). */
 export const headerKey = (header: string) =>

@@ -1,8 +1,12 @@
 // An optician's file's equipment as the API shows it (src/domain/optical.ts), read from optical_equipments.
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
-import { opticalEquipments } from '../db/schema';
-import type { EquipementOptique, Lens, OpticalClass } from '../../src/domain/optical';
+import { opticalEquipments, pecDossiers, shops } from '../db/schema';
+import type { Row } from '../hydra/types';
+import { invalidField } from '../http/errors';
+import { fileKindOf, type FileKind } from '../../src/domain/fileKinds';
+import { OPTICAL_MESSAGES, type EquipementOptique, type Lens, type OpticalClass } from '../../src/domain/optical';
+import type { OpticalEquipmentInput, ScrapingCallback } from '../../src/domain/pec';
 
 export function presentOpticalEquipment(row: typeof opticalEquipments.$inferSelect): EquipementOptique {
   return {
@@ -17,4 +21,75 @@ export function presentOpticalEquipment(row: typeof opticalEquipments.$inferSele
 export async function loadOpticalEquipment(tx: DbOrTx, dossierId: number): Promise<EquipementOptique | null> {
   const [row] = await tx.select().from(opticalEquipments).where(eq(opticalEquipments.dossierId, dossierId));
   return row ? presentOpticalEquipment(row) : null;
+}
+
+/** Whether a scraping result carries hearing-aid data (a device with any value on either ear). */
+const hasDevices = (input: ScrapingCallback) =>
+  [input.appareil?.droit, input.appareil?.gauche].some((d) => d && (d.fabricant || d.marque || d.modele || d.total_ttc != null || d.code_lpp));
+
+/**
+ * A scraping result must fit the file's kind: an optician's file takes an optical equipment, a hearing-aid file
+ * devices per ear, a generic file neither. A mismatch is refused (422 on the offending field) rather than dropped:
+ * a robot that sends the wrong kind has a bug its operator must see.
+ */
+export function assertScrapingFitsKind(kind: FileKind, input: ScrapingCallback): void {
+  if (kind !== 'optical' && input.equipement_optique) {
+    throw invalidField('equipement_optique', kind === 'audio' ? OPTICAL_MESSAGES.opticalOnAudio : OPTICAL_MESSAGES.devicesOnGeneric);
+  }
+  if (kind !== 'audio' && hasDevices(input)) {
+    throw invalidField('appareil', kind === 'optical' ? OPTICAL_MESSAGES.audioOnOptical : OPTICAL_MESSAGES.devicesOnGeneric);
+  }
+}
+
+const lensRow = (lens: OpticalEquipmentInput['verres']['OD']): Lens | null =>
+  lens
+    ? {
+        type: lens.type,
+        sphere: lens.sphere,
+        cylindre: lens.cylindre,
+        axe: lens.axe,
+        addition: lens.addition,
+        indice: lens.indice,
+        traitements: lens.traitements,
+        prix: lens.prix,
+        codeLpp: lens.code_lpp,
+      }
+    : null;
+
+/**
+ * Replaces the file's optical equipment by the robot's (in the callback's transaction). Returns the quote's total
+ * (frame and lenses), or null when no price was given.
+ */
+export async function saveOpticalEquipment(tx: DbOrTx, dossier: { id: number; holdingId: number }, input: OpticalEquipmentInput): Promise<number | null> {
+  await tx.delete(opticalEquipments).where(eq(opticalEquipments.dossierId, dossier.id));
+  await tx.insert(opticalEquipments).values({
+    holdingId: dossier.holdingId,
+    dossierId: dossier.id,
+    classe: input.classe,
+    montureMarque: input.monture.marque,
+    montureModele: input.monture.modele,
+    monturePrix: input.monture.prix,
+    montureCodeLpp: input.monture.code_lpp,
+    verreOd: lensRow(input.verres.OD),
+    verreOg: lensRow(input.verres.OG),
+  });
+  const prices = [input.monture.prix, input.verres.OD?.prix, input.verres.OG?.prix].filter((p): p is number => typeof p === 'number');
+  return prices.length ? Math.round(prices.reduce((a, b) => a + b, 0) * 100) / 100 : null;
+}
+
+/**
+ * A file's kind and equipment in its item JSON: `fileKind`, `equipementOptique` (null unless an optician's file has
+ * one) and, on any file that is not a hearing-aid file, `appareils: []`.
+ */
+export async function expandFileKind(tx: DbOrTx, item: Row, dossierId: number): Promise<void> {
+  const [row] = await tx
+    .select({ specialite: shops.specialite, equipment: opticalEquipments })
+    .from(pecDossiers)
+    .innerJoin(shops, eq(shops.id, pecDossiers.shopId))
+    .leftJoin(opticalEquipments, eq(opticalEquipments.dossierId, pecDossiers.id))
+    .where(eq(pecDossiers.id, dossierId));
+  const kind = fileKindOf(row?.specialite);
+  item.fileKind = kind;
+  item.equipementOptique = kind === 'optical' && row?.equipment ? presentOpticalEquipment(row.equipment) : null;
+  if (kind !== 'audio') item.appareils = [];
 }

@@ -4,6 +4,7 @@ import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import { appareils, pecDossiers, workflowExecutions } from '../db/schema';
 import type { Row } from '../hydra/types';
+import { expandFileKind } from './optical';
 import { iriOf } from '../../src/domain/iri';
 import { shapeRobotError, type RobotErrorView, type WorkflowExecutionView } from '../../src/domain/pec';
 
@@ -109,6 +110,7 @@ export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Prom
     classe: d.classe,
     offre100Sante: ouiNon(d.offre100Sante),
   }));
+  await expandFileKind(tx, item, dossierId);
   item.workflowExecutions = executions.map(presentExecution);
   const open = executions.find((e) => e.completedAt === null);
   item.runInProgress = open

@@ -15,7 +15,9 @@ import { normaliseSearch } from './numbering';
 import { canUseShop, pecReadScope } from './visibility';
 import { expiringCondition } from './expiry';
 import { robotFailedWithin } from './robotFailures';
-import { EXPORT_COLUMNS, headerKey, IMPORT_COLUMNS, IMPORT_MAX_ROWS, unsafeText } from './csv';
+import { EXPORT_HEADER, exportRecord, headerKey, IMPORT_COLUMNS, IMPORT_MAX_ROWS, unsafeText } from './csv';
+import { equipmentOf } from './equipmentCsv';
+import { countByKind } from './fileKind';
 import { parisToday } from '../robot/runs';
 import { EXPIRY_WARNING_DAYS, ROBOT_FAILURE_WINDOW_DAYS } from '../../src/domain/limits';
 import { PEC_MESSAGES, PEC_STATUSES, pecDossierSchema } from '../../src/domain/pec';
@@ -60,7 +62,14 @@ export async function pecRoutes(app: FastifyInstance) {
     // Pages of 500 read one after the other: no transaction held while the client downloads.
     const pageOf = async (page: number) => {
       const { rows } = await repository.list(principal, { ...query, paginate: false, itemsPerPage: 500, page });
-      return repository.present(principal, rows, 'list');
+      const [items, equipment] = await Promise.all([
+        repository.present(principal, rows, 'list'),
+        equipmentOf(
+          db,
+          rows.map((r) => r.id as number),
+        ),
+      ]);
+      return items.map((item, index) => exportRecord(item, equipment.get(rows[index]!.id as number)));
     };
     // The first page is read before anything is sent: a query that fails is a problem+json answer, not a cut download.
     let items = await pageOf(1);
@@ -75,9 +84,9 @@ export async function pecRoutes(app: FastifyInstance) {
     void (async () => {
       let exported = 0;
       try {
-        await write(EXPORT_COLUMNS.map((c) => c.header));
+        await write(EXPORT_HEADER);
         for (let page = 1; items.length > 0; items = await pageOf(++page)) {
-          for (const item of items) await write(EXPORT_COLUMNS.map((c) => c.cell(item)));
+          for (const record of items) await write(record);
           exported += items.length;
           if (items.length < 500) break;
         }
@@ -267,8 +276,10 @@ export async function pecRoutes(app: FastifyInstance) {
     const monthStartInstant = sql`timezone('Europe/Paris', ${monthStart}::timestamp)`;
     const money = (column: typeof pecDossiers.totalTtc) => sql<string | null>`sum(${column})`;
 
-    const [byStatus, [expiring], [failures], [approved], [billed]] = await Promise.all([
+    const [byStatus, byShop, [expiring], [failures], [approved], [billed]] = await Promise.all([
       db.select({ status: pecDossiers.status, n: count() }).from(pecDossiers).where(scope).groupBy(pecDossiers.status),
+      // Per kind of file (its centre's specialty): counted per centre, the centres' kinds read after.
+      db.select({ shopId: pecDossiers.shopId, n: count() }).from(pecDossiers).where(scope).groupBy(pecDossiers.shopId),
       db
         .select({ n: count() })
         .from(pecDossiers)
@@ -288,6 +299,7 @@ export async function pecRoutes(app: FastifyInstance) {
     ]);
     const counts = Object.fromEntries(PEC_STATUSES.map((s) => [s, 0])) as Record<string, number>;
     for (const row of byStatus) counts[row.status] = Number(row.n);
+    const byKind = await countByKind(db, byShop);
     const amount = (value: string | null | undefined) => Math.round(Number(value ?? 0) * 100) / 100;
     return {
       '@id': '/api/pec_dossiers/stats',
@@ -295,6 +307,7 @@ export async function pecRoutes(app: FastifyInstance) {
       month: today.slice(0, 7),
       total: Object.values(counts).reduce((a, b) => a + b, 0),
       byStatus: counts,
+      byKind,
       expiringSoon: Number(expiring?.n ?? 0),
       expiringWithinDays: EXPIRY_WARNING_DAYS,
       // Files (not runs), so that the figure is the length of the list behind its link.

@@ -11,6 +11,7 @@ import { publish } from '../events/bus';
 import { assertNumeroFree, nextNumero, normaliseSearch } from '../pec/numbering';
 import { embedReferences, expandItem, openExecution } from '../pec/present';
 import { robotFailedWithinFilter } from '../pec/robotFailures';
+import { fileKindFilter } from '../pec/fileKind';
 import { canUseShop, pecReadScope } from '../pec/visibility';
 import { dossierEvent, parisToday } from '../robot/runs';
 import { PAYMENT_PERMISSION, PEC_MESSAGES, pecDossierSchema, transitionError, type PecStatus } from '../../src/domain/pec';
@@ -84,6 +85,14 @@ export const pecDossiersResource: ResourceDeclaration = {
     dateBilling: date(pecDossiers.dateBilling, { description: 'Date de facture du logiciel (fenêtre de facturation, PATCH)', label: 'Date de facture' }),
     detailRefus: text(pecDossiers.detailRefus, { ...readOnly, label: 'Motif du refus' }),
     appareils: derived('array', () => undefined, { description: 'Appareils par oreille (fiche seulement)', label: 'Appareils' }),
+    fileKind: derived('string', () => undefined, {
+      description: 'Type de dossier selon la spécialité du centre : audio, optical ou generic (fiche seulement)',
+      label: 'Type de dossier',
+    }),
+    equipementOptique: derived('object', () => undefined, {
+      description: 'Équipement optique {classe, monture, verres {OD, OG}} d’un dossier opticien, sinon null (fiche seulement)',
+      label: 'Équipement optique',
+    }),
     workflowExecutions: derived('array', () => undefined, {
       description: 'Exécutions du robot, les plus récentes d’abord (fiche seulement)',
       label: 'Exécutions du robot',
@@ -113,7 +122,7 @@ export const pecDossiersResource: ResourceDeclaration = {
     externalId: pecDossiers.externalId,
   },
   // The dashboard's "Échecs robot" link: files whose run failed within the last N days.
-  conditionFilters: { robotFailedWithinDays: robotFailedWithinFilter },
+  conditionFilters: { robotFailedWithinDays: robotFailedWithinFilter, fileKind: fileKindFilter },
   // The first is also the spec's dateFrom/dateTo.
   rangeFilters: {
     createdAt: pecDossiers.createdAt,

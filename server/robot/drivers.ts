@@ -16,6 +16,7 @@ import { ROBOT_API_MARKER, type CallbackType } from '../../src/domain/pec';
 import { robotUrlError } from '../../src/domain/settings';
 import { PECFLOW_SIGNATURE_HEADER, ROBOT_SIGNATURE_HEADER, sign } from './signature';
 import { simulatorCallback, simulatorOutcome } from './simulator';
+import { fileKindOfShop } from '../pec/fileKind';
 import type { Execution, RobotRuns, RunKind } from './runs';
 
 const HTTP_TIMEOUT_MS = 30_000;
@@ -149,8 +150,9 @@ export class RobotDrivers {
     // "-SILENCE": the robot retrieves the data, then never gives its final answer; the timeout ends the run.
     if (simulatorOutcome(dossier.numeroDossierAssure) === 'silent' && type !== 'scraping') return;
 
+    const kind = await fileKindOfShop(this.app.db, dossier.shopId);
     const body = JSON.stringify(
-      simulatorCallback(type, { externalId, numeroDossierAssure: dossier.numeroDossierAssure, networkCode: found.networkCode }, runId, start.startedAt),
+      simulatorCallback(type, { externalId, numeroDossierAssure: dossier.numeroDossierAssure, networkCode: found.networkCode, kind }, runId, start.startedAt),
     );
     const response = await fetch(this.callbackUrl(type), {
       method: 'POST',
@@ -247,6 +249,8 @@ export class RobotDrivers {
         finess: shop.finess,
         rpps: shop.rpps,
         code_client: shop.codeClient,
+        /** Audioprothésiste, Opticien or Orthopédiste: what the scraping callback must carry (README, "Callback formats"). */
+        specialite: shop.specialite,
       },
       mutuelle: mutual ? { id: mutual.id, nom: mutual.name, code: mutual.code } : null,
       reseau: network ? { id: network.id, nom: network.name, code: network.code } : null,

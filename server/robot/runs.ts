@@ -17,6 +17,8 @@ import { publish, type PecEvent } from '../events/bus';
 import { notifyFile, type NotificationContent } from '../notifications/service';
 import { centreCredentials, secretsOf, withoutSecrets } from './credentials';
 import { canSeeFile, pecReadScope } from '../pec/visibility';
+import { fileKindOfShop } from '../pec/fileKind';
+import { assertScrapingFitsKind, saveOpticalEquipment } from '../pec/optical';
 import { QUEUES, type JobService } from '../jobs/boss';
 import { formatDate } from '../../src/domain/format';
 import { MANUAL_RESULTS_LIMIT } from '../../src/domain/limits';
@@ -437,11 +439,17 @@ export class RobotRuns {
 
     if (type === 'scraping') {
       const scraping = input as ScrapingCallback;
+      // What the result holds must fit the file's kind (an optician's file gets an optical equipment).
+      const kind = await fileKindOfShop(tx, d.shopId);
+      assertScrapingFitsKind(kind, scraping);
       if (success) {
         // A retrieval is no outcome anyone needs to be told of.
         final = false;
         const devices = scrapingDevices(scraping);
-        if (devices.length) {
+        if (scraping.equipement_optique) {
+          const total = await saveOpticalEquipment(tx, d, scraping.equipement_optique);
+          if (total !== null) changes.totalTtc = total;
+        } else if (devices.length) {
           await tx.delete(appareils).where(eq(appareils.dossierId, d.id));
           await tx.insert(appareils).values(devices.map((device) => ({ ...device, holdingId: d.holdingId, dossierId: d.id })));
           const prices = devices.map((device) => device.prixTtc).filter((p): p is number => typeof p === 'number');

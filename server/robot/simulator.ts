@@ -1,7 +1,9 @@
 // The built-in robot: what it answers for a run. Its outcomes follow the patient number's suffix (README, "Robot
 // simulator") so anyone can reproduce an error; everything else is drawn from a generator seeded by the run, so a
 // callback posted twice (a retried job) is byte for byte the same delivery and has one effect.
+import type { FileKind } from '../../src/domain/fileKinds';
 import type { CallbackType } from '../../src/domain/pec';
+import { opticalAmounts, opticalPayload, pickOpticalEquipment } from './opticalCatalogue';
 
 export type SimulatorOutcome = 'success' | 'scraping_error' | 'dpec_error' | 'refused' | 'pending' | 'billing_error' | 'silent';
 
@@ -139,6 +141,8 @@ export interface SimulatedFile {
   externalId: string;
   numeroDossierAssure: string | null;
   networkCode: string | null;
+  /** What the file holds (its centre's specialty): hearing aids when absent. */
+  kind?: FileKind;
 }
 
 /**
@@ -148,7 +152,10 @@ export interface SimulatedFile {
 export function simulatorCallback(type: CallbackType, file: SimulatedFile, runId: number, startedAt: Date): Record<string, unknown> {
   const outcome = simulatorOutcome(file.numeroDossierAssure);
   const random = seededRandom(`${file.externalId}:${runId}`);
-  const devices = pickDevices(random);
+  const kind = file.kind ?? 'audio';
+  // An optician's file gets a frame and lenses; a generic file (orthopaedics) no equipment at all.
+  const devices = kind === 'audio' ? pickDevices(random) : [];
+  const optical = kind === 'optical' ? pickOpticalEquipment(random) : undefined;
   const base = { id_pecflow: file.externalId, run_id: runId };
   const today = isoDate(startedAt);
 
@@ -156,6 +163,15 @@ export function simulatorCallback(type: CallbackType, file: SimulatedFile, runId
     if (outcome === 'scraping_error') {
       return { ...base, success: false, messages: ['scrapping_error: dossier patient introuvable dans le logiciel métier'] };
     }
+    if (optical) {
+      return {
+        ...base,
+        success: true,
+        messages: ['Dossier patient retrouvé dans le logiciel métier', `Équipement optique récupéré sur le devis (classe ${optical.classe})`],
+        equipement_optique: opticalPayload(optical),
+      };
+    }
+    if (kind === 'generic') return { ...base, success: true, messages: ['Dossier patient retrouvé dans le logiciel métier'] };
     const byEar = Object.fromEntries(
       devices.map((d) => [
         d.oreille,
@@ -211,7 +227,7 @@ export function simulatorCallback(type: CallbackType, file: SimulatedFile, runId
         date_creation: today,
       };
     }
-    const amounts = amountsFor(devices);
+    const amounts = optical ? opticalAmounts(optical) : kind === 'generic' ? undefined : amountsFor(devices);
     const numPec = `${(file.networkCode ?? 'PEC').slice(0, 12)}-${String(Math.floor(random() * 1e9)).padStart(9, '0')}`;
     return {
       ...base,
@@ -219,11 +235,13 @@ export function simulatorCallback(type: CallbackType, file: SimulatedFile, runId
       messages: ['Demande de prise en charge déposée', `Accord de la mutuelle : PEC n° ${numPec}`],
       num_dossier: numDossier,
       num_pec: numPec,
-      prix_frais_reels: amounts.prixFraisReels,
-      base_ss: amounts.baseSs,
-      part_ss: amounts.partSs,
-      part_complementaire: amounts.partComplementaire,
-      reste_charge: amounts.resteCharge,
+      ...(amounts && {
+        prix_frais_reels: amounts.prixFraisReels,
+        base_ss: amounts.baseSs,
+        part_ss: amounts.partSs,
+        part_complementaire: amounts.partComplementaire,
+        reste_charge: amounts.resteCharge,
+      }),
       date_peremption: isoDate(addDays(startedAt, 90)),
       date_creation: today,
     };

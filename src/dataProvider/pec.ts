@@ -9,6 +9,8 @@ import { extractErrorMessage } from '../domain/errors';
 import { iriOf } from '../domain/iri';
 import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, HTTP_TIMEOUT_MS } from '../domain/limits';
 import type { CallbackType, PecStatus, WorkflowExecutionView } from '../domain/pec';
+import type { FileKind } from '../domain/fileKinds';
+import type { EquipementOptique } from '../domain/optical';
 import { apiFetch, type ApiRequest } from './http';
 
 export const PEC_RESOURCE = 'pec_dossiers';
@@ -96,6 +98,10 @@ export interface PecDossierRecord {
   createdAt: string;
   updatedAt: string;
   appareils?: PecAppareil[];
+  /** What the file holds, by its centre's specialty (item only). */
+  fileKind?: FileKind;
+  /** An optician's file's frame and lenses (item only; null otherwise). */
+  equipementOptique?: EquipementOptique | null;
   workflowExecutions?: WorkflowExecutionView[];
   runInProgress?: { runId: number; kind: string; step: string; startedAt: string; deadlineAt: string | null } | null;
 }
@@ -104,6 +110,8 @@ export interface PecStats {
   month: string;
   total: number;
   byStatus: Record<PecStatus, number>;
+  /** Files per kind (their centre's specialty). */
+  byKind: Record<FileKind, number>;
   expiringSoon: number;
   expiringWithinDays: number;
   /** Files whose robot run failed within the last robotFailureWindowDays days. */

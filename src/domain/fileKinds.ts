@@ -5,6 +5,9 @@ import type { SPECIALITES } from './schemas';
 export const FILE_KINDS = ['audio', 'optical', 'generic'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
+/** A kind in words (the CSV export's "Type de dossier", the dashboard, the list's filter). */
+export const FILE_KIND_LABELS: Record<FileKind, string> = { audio: 'Audioprothèse', optical: 'Optique', generic: 'Générique' };
+
 const KIND_BY_SPECIALTY: Record<(typeof SPECIALITES)[number], FileKind> = {
   Audioprothésiste: 'audio',
   Opticien: 'optical',

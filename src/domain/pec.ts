@@ -2,6 +2,7 @@
 // the DPEC and billing buttons, and the shaping of robot errors (spec sections 3, 4, 5, 7 and 8; domain.md).
 // Shared by the browser and the server: one rule, one message.
 import { z } from 'zod';
+import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RULES, parseMeasure, type MeasureRule } from './optical';
 import { LONG_TEXT_MAX, optionalReference, optionalText, reference, requiredText } from './validation';
 
 // ---------- statuses and lifecycle ----------
@@ -285,12 +286,9 @@ const callbackBase = {
   run_id: z.coerce.number().int().positive().optional().catch(undefined),
 };
 
-export const deviceInputSchema = z.object({
-  fabricant: optionalText(),
-  marque: optionalText(),
-  modele: optionalText(),
-  total_ttc: priceField().optional(),
-  code_lpp: z
+/** An optional 7-digit LPP code (a number is read as its digits); null when empty. */
+const lppCode = () =>
+  z
     .preprocess(
       (v) => (v === '' || v === null ? undefined : typeof v === 'number' ? String(v) : v),
       z
@@ -299,7 +297,14 @@ export const deviceInputSchema = z.object({
         .regex(/^\d{7}$/, CALLBACK_MESSAGES.lpp)
         .optional(),
     )
-    .transform((v) => v ?? null),
+    .transform((v) => v ?? null);
+
+export const deviceInputSchema = z.object({
+  fabricant: optionalText(),
+  marque: optionalText(),
+  modele: optionalText(),
+  total_ttc: priceField().optional(),
+  code_lpp: lppCode(),
   premier_appareillage: yesNo.optional(),
   forme: optionalText(100),
   classe: z
@@ -318,6 +323,114 @@ export const deviceInputSchema = z.object({
     .transform((v) => v ?? null),
 });
 
+// ---------- an optician's equipment in a scraping callback (issue 15; shapes and rules in ./optical) ----------
+
+/** An optional measure within its rule (sphere, cylinder, axis, addition): null when empty. */
+const measureField = (rule: MeasureRule) =>
+  z
+    .unknown()
+    .optional()
+    .transform((value, ctx) => {
+      const n = parseMeasure(value);
+      if (n === null) return null;
+      if (n === undefined || !measureFits(n, rule)) {
+        ctx.addIssue({ code: 'custom', message: rule.message });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+/** The refractive index as printed ("1.6", "1,67"), kept as text with a dot. */
+const indexField = () => measureField(OPTICAL_RULES.indice).transform((n) => (n === null ? null : String(n)));
+
+/** Treatments as a list or as one line of the manual form ("antireflet, durci"). */
+const treatmentsField = () =>
+  z
+    .union([z.array(z.string().trim().max(100, OPTICAL_MESSAGES.traitements)).max(10, OPTICAL_MESSAGES.traitements), z.string().max(1100)], {
+      error: OPTICAL_MESSAGES.traitements,
+    })
+    .nullish()
+    .transform((v, ctx) => {
+      const list = (typeof v === 'string' ? v.split(/[,;\n]/) : (v ?? [])).map((t) => t.trim()).filter(Boolean);
+      if (list.length > 10 || list.some((t) => t.length > 100)) {
+        ctx.addIssue({ code: 'custom', message: OPTICAL_MESSAGES.traitements });
+        return z.NEVER;
+      }
+      return list;
+    });
+
+export const lensInputSchema = z
+  .object({
+    type: z
+      .preprocess(
+        (v) => (v === '' || v === null ? undefined : typeof v === 'string' ? v.trim().toLowerCase() : v),
+        z.enum(LENS_TYPES, { error: OPTICAL_MESSAGES.lensType }).optional(),
+      )
+      .transform((v) => v ?? null),
+    sphere: measureField(OPTICAL_RULES.sphere),
+    cylindre: measureField(OPTICAL_RULES.cylindre),
+    axe: measureField(OPTICAL_RULES.axe),
+    addition: measureField(OPTICAL_RULES.addition),
+    indice: indexField(),
+    traitements: treatmentsField(),
+    prix: priceField()
+      .optional()
+      .transform((v) => v ?? null),
+    code_lpp: lppCode(),
+  })
+  .transform((lens, ctx) => {
+    const { type, ...rest } = lens;
+    const given = Object.values(rest).some((v) => (Array.isArray(v) ? v.length > 0 : v !== null));
+    // A lens with no value at all is no lens (an eye left empty in the manual form).
+    if (!given && type === null) return null;
+    if (type === null) {
+      ctx.addIssue({ code: 'custom', path: ['type'], message: OPTICAL_MESSAGES.lensTypeRequired });
+      return z.NEVER;
+    }
+    return { ...rest, type };
+  });
+
+export const opticalEquipmentInputSchema = z
+  .object({
+    classe: z
+      .preprocess(
+        (v) =>
+          v === '' || v === null
+            ? undefined
+            : typeof v === 'string'
+              ? v
+                  .trim()
+                  .toUpperCase()
+                  .replace(/^CLASSE\s*/, '')
+              : v,
+        z.enum(OPTICAL_CLASSES, { error: OPTICAL_MESSAGES.classe }).optional(),
+      )
+      .transform((v) => v ?? null),
+    monture: z
+      .object({
+        marque: optionalText(),
+        modele: optionalText(),
+        prix: priceField()
+          .optional()
+          .transform((v) => v ?? null),
+        code_lpp: lppCode(),
+      })
+      .nullish(),
+    verres: z.object({ OD: lensInputSchema.nullish(), OG: lensInputSchema.nullish() }).nullish(),
+  })
+  .transform((e) => {
+    const monture = {
+      marque: e.monture?.marque ?? null,
+      modele: e.monture?.modele ?? null,
+      prix: e.monture?.prix ?? null,
+      code_lpp: e.monture?.code_lpp ?? null,
+    };
+    const verres = { OD: e.verres?.OD ?? null, OG: e.verres?.OG ?? null };
+    // Nothing entered (the manual form left blank): no equipment.
+    if (e.classe === null && Object.values(monture).every((v) => v === null) && !verres.OD && !verres.OG) return null;
+    return { classe: e.classe, monture, verres };
+  });
+
 export const scrapingCallbackSchema = z.object({
   ...callbackBase,
   appareil: z
@@ -327,6 +440,8 @@ export const scrapingCallbackSchema = z.object({
       gauche: deviceInputSchema.nullish(),
     })
     .nullish(),
+  /** An optician's file: its frame and lenses (README, "Callback formats"). */
+  equipement_optique: opticalEquipmentInputSchema.nullish(),
 });
 
 export const dpecCallbackSchema = z.object({
@@ -355,6 +470,7 @@ export type ScrapingCallback = z.output<typeof scrapingCallbackSchema>;
 export type DpecCallback = z.output<typeof dpecCallbackSchema>;
 export type BillingCallback = z.output<typeof billingCallbackSchema>;
 export type DeviceInput = z.output<typeof deviceInputSchema>;
+export type OpticalEquipmentInput = NonNullable<z.output<typeof opticalEquipmentInputSchema>>;
 
 // ---------- what the API returns (spec section 3) ----------
 

@@ -15,6 +15,7 @@ import { useToast } from '../layout/Toasts';
 import { BillingDialog } from './BillingDialog';
 import { ExecutionHistory, RobotResults, Section, StepCard, type Execution } from './RobotResults';
 import { MissingPrerequisites, useErrorText, usePecData, usePecRights, useRefreshPec } from './shared';
+import { SCRAPING_STEP_LABELS } from './fileKindLabels';
 
 /** True for 4 s each time `signature` changes (not on the first render). */
 function useHighlight(signature: string) {
@@ -121,6 +122,7 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
     record.numPec,
     record.statutFacturation,
     (record.appareils ?? []).map((a) => a.id),
+    record.equipementOptique ?? null,
   ]);
   const highlighted = useHighlight(signature);
 
@@ -159,7 +161,7 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
       <Section title={translate('pecflow.pec.steps.title')} highlighted={highlighted} testId="robot-steps">
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 1.5 }}>
           <StepCard
-            title={translate('pecflow.pec.steps.scraping')}
+            title={translate(SCRAPING_STEP_LABELS[record.fileKind ?? 'audio'])}
             state={steps.scraping.state}
             execution={steps.scraping.execution as Execution | undefined}
             testId="step-scraping"

@@ -31,6 +31,7 @@ import { formatDate, formatEuros } from '../domain/format';
 import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS, ROBOT_FAILURE_WINDOW_DAYS } from '../domain/limits';
 import { dashboardFilters, pecFilePath, pecListLink } from './filters';
 import { PEC_STATUSES, pecStatusLabel } from '../domain/pec';
+import { FILE_KIND_LABELS, FILE_KINDS } from '../domain/fileKinds';
 import { PecStatusBadge, useDossierText, useErrorText, usePecData } from './shared';
 
 const ROBOT_FAILURE_KINDS = ['robot_error', 'robot_timeout'];
@@ -96,6 +97,8 @@ export default function DashboardPage() {
             </Box>
           </Box>
 
+          <KindFigures stats={data} />
+
           <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(1), md: columns(2) }, gap: 2 }}>
             <ExpiringCard stats={data} filter={filters.expiring} />
             <FailuresCard stats={data} />
@@ -116,6 +119,34 @@ export default function DashboardPage() {
           </Box>
         </Stack>
       )}
+    </Box>
+  );
+}
+
+/**
+ * Files per kind (hearing aids, optical, generic), each opening the list filtered by `fileKind`; shown only when the
+ * user's files are of more than one kind.
+ */
+function KindFigures({ stats }: { stats: PecStats | undefined }) {
+  const translate = useTranslate();
+  const kinds = FILE_KINDS.filter((kind) => (stats?.byKind?.[kind] ?? 0) > 0);
+  if (kinds.length < 2) return null;
+  return (
+    <Box component="section" aria-labelledby="dashboard-kind">
+      <Typography id="dashboard-kind" variant="subtitle1" component="h2" fontWeight={700} sx={{ mb: 1.5 }}>
+        {translate('pecflow.dashboard.byKind')}
+      </Typography>
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(2), sm: columns(4) }, gap: 1.5 }}>
+        {kinds.map((kind) => (
+          <FigureCard
+            key={kind}
+            to={pecListLink({ fileKind: kind })}
+            label={<Typography variant="body2">{FILE_KIND_LABELS[kind]}</Typography>}
+            value={stats?.byKind[kind]}
+            testId={`dashboard-kind-${kind}`}
+          />
+        ))}
+      </Box>
     </Box>
   );
 }

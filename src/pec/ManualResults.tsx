@@ -1,5 +1,5 @@
 // "Ajouter des informations": the robot's results entered by hand (spec sections 2, 5 and 7), as the callbacks the
-// robot would post: scraping (patient and devices), dpec (agreement and amounts), billing. Only for a file that has
+// robot would post: scraping (patient and devices, or the optical equipment of an optician's file), dpec (agreement and amounts), billing. Only for a file that has
 // an externalId ("Dossier non initialisé" otherwise). Prices accept "1 450,50", at most 2 decimals; messages one per
 // line; checked on every change by the same schemas as the server (the one form system, src/admin/AdminForm.tsx); submit
 // disabled while invalid. Sent with useMutation; the file, list and dashboard are refreshed 200 ms later.
@@ -13,7 +13,10 @@ import type { PecDossierRecord } from '../dataProvider/pec';
 import { TEXTAREA_ROWS } from '../domain/limits';
 import { CALLBACK_MESSAGES, CALLBACK_SCHEMAS, CALLBACK_TYPES, type CallbackType } from '../domain/pec';
 import { useToast } from '../layout/Toasts';
+import type { FileKind } from '../domain/fileKinds';
 import { DateInput } from './DateInput';
+import { SCRAPING_TAB_LABELS } from './fileKindLabels';
+import { OpticalEquipmentFields, opticalFormValues } from './OpticalEquipmentFields';
 import { statusOf, useErrorText, usePecData, usePecRights, useRefreshPec } from './shared';
 
 type Kind = 'text' | 'price' | 'date' | 'yesno' | 'textarea';
@@ -70,10 +73,14 @@ const FORMS: Record<CallbackType, Group[]> = {
   billing: [{ fields: [{ key: 'date_facturation_effective', kind: 'date' }] }],
 };
 
+/** The groups of a result's form: an optician's or a generic file's scraping result has no devices per ear. */
+const formGroups = (type: CallbackType, kind: FileKind): Group[] => (type === 'scraping' && kind !== 'audio' ? [] : FORMS[type]);
+
 /** The form's first values, nested as the callback body ("appareil.droit.marque" is appareil -> droit -> marque). */
-function emptyValues(type: CallbackType, externalId: string) {
+function emptyValues(type: CallbackType, kind: FileKind, externalId: string) {
   const values: Record<string, unknown> = { id_pecflow: externalId, success: true, messages: '' };
-  for (const { key, initial } of FORMS[type].flatMap((g) => g.fields)) {
+  if (type === 'scraping' && kind === 'optical') values.equipement_optique = opticalFormValues();
+  for (const { key, initial } of formGroups(type, kind).flatMap((g) => g.fields)) {
     const path = key.split('.');
     let node = values;
     for (const part of path.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
@@ -85,6 +92,7 @@ function emptyValues(type: CallbackType, externalId: string) {
 export function ManualResults({ record }: { record: PecDossierRecord }) {
   const translate = useTranslate();
   const [type, setType] = useState<CallbackType>('scraping');
+  const kind = record.fileKind ?? 'audio';
   if (!record.externalId) {
     return (
       <Alert severity="info" data-testid="not-initialised">
@@ -97,15 +105,15 @@ export function ManualResults({ record }: { record: PecDossierRecord }) {
     <Box>
       <Tabs value={type} onChange={(_event, value: CallbackType) => setType(value)} sx={{ mb: 2 }}>
         {CALLBACK_TYPES.map((t) => (
-          <Tab key={t} value={t} label={translate(`pecflow.pec.manual.types.${t}`)} />
+          <Tab key={t} value={t} label={translate(t === 'scraping' ? SCRAPING_TAB_LABELS[kind] : `pecflow.pec.manual.types.${t}`)} />
         ))}
       </Tabs>
-      <CallbackForm key={type} type={type} externalId={record.externalId} />
+      <CallbackForm key={type} type={type} kind={kind} externalId={record.externalId} />
     </Box>
   );
 }
 
-function CallbackForm({ type, externalId }: { type: CallbackType; externalId: string }) {
+function CallbackForm({ type, kind, externalId }: { type: CallbackType; kind: FileKind; externalId: string }) {
   const translate = useTranslate();
   const toast = useToast();
   const errorText = useErrorText();
@@ -114,8 +122,8 @@ function CallbackForm({ type, externalId }: { type: CallbackType; externalId: st
   const dataProvider = usePecData();
   // After a save the form starts again from its first values.
   const [round, setRound] = useState(0);
-  const initial = useMemo(() => emptyValues(type, externalId), [type, externalId]);
-  const typeLabel = translate(`pecflow.pec.manual.types.${type}`);
+  const initial = useMemo(() => emptyValues(type, kind, externalId), [type, kind, externalId]);
+  const typeLabel = translate(type === 'scraping' ? SCRAPING_TAB_LABELS[kind] : `pecflow.pec.manual.types.${type}`);
   const send = useMutation({
     mutationFn: (data: Record<string, unknown>) => dataProvider.pecCallback({ type, data }),
     onSuccess: (saved) => {
@@ -174,7 +182,8 @@ function CallbackForm({ type, externalId }: { type: CallbackType; externalId: st
         )}
         <BooleanInput source="success" label={translate('pecflow.pec.manual.success')} disabled={disabled} helperText={false} sx={{ mb: 1 }} />
         <Stack spacing={2}>
-          {FORMS[type].map((group, index) => (
+          {type === 'scraping' && kind === 'optical' && <OpticalEquipmentFields disabled={disabled} />}
+          {formGroups(type, kind).map((group, index) => (
             <Box key={index}>
               {group.title && (
                 <Typography variant="body2" fontWeight={700} sx={{ mb: 1 }}>

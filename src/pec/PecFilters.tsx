@@ -13,6 +13,7 @@ import { PEC_STATUSES } from '../domain/pec';
 import { DatePickerField, INVALID_DAY } from './DateInput';
 import { dayBound, DEFAULT_SORT } from './filters';
 import { PecStatusBadge } from './shared';
+import { FILE_KIND_LABELS, type FileKind } from '../domain/fileKinds';
 
 /** The sort fields of spec section 2. */
 export const SORT_FIELDS = ['createdAt', 'numeroDossier', 'totalTtc', 'status', 'dateValidation'] as const;
@@ -169,6 +170,7 @@ function FilterLabel({ name, value }: { name: string; value: unknown }) {
   const label = translate(`pecflow.pec.filters.names.${name}`, { _: name });
   let text: string;
   if (name === 'robotFailedWithinDays') text = translate('pecflow.pec.filters.lastDays', { smart_count: Number(value) });
+  else if (name === 'fileKind') text = FILE_KIND_LABELS[value as FileKind] ?? String(value);
   else if (Array.isArray(value)) text = translate('pecflow.pec.filters.selection', { smart_count: value.length });
   else if (typeof value === 'boolean' || value === 'true' || value === 'false')
     text = translate(String(value) === 'true' ? 'pecflow.pec.filters.yes' : 'pecflow.pec.filters.no');

@@ -1,5 +1,5 @@
 // What the robot found and obtained, laid out for reading (spec sections 3 and 4): the two steps with their state,
-// the devices per ear, the agreement (PEC number, expiry date), the amounts, the billing, and the execution history.
+// the devices per ear or the optical equipment (by the file's kind), the agreement (PEC number, expiry date), the amounts, the billing, and the execution history.
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import ErrorIcon from '@mui/icons-material/Error';
 import HourglassEmptyIcon from '@mui/icons-material/HourglassEmpty';
@@ -10,6 +10,7 @@ import type { PecAppareil, PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatDateTime, formatEuros } from '../domain/format';
 import { EXPIRY_WARNING_DAYS } from '../domain/limits';
 import type { StepState, WorkflowExecutionView } from '../domain/pec';
+import { OpticalEquipmentView } from './OpticalEquipmentView';
 
 /** An execution as the API sends it (the view of src/domain plus the run it belongs to and its duration). */
 export type Execution = WorkflowExecutionView & { runId?: number | null; runKind?: string | null; processingTime?: number | null };
@@ -36,7 +37,7 @@ export function Section({ title, children, highlighted = false, testId }: { titl
 }
 
 /** Label and value pairs, two columns on wide screens. */
-function Facts({ items }: { items: [string, ReactNode][] }) {
+export function Facts({ items }: { items: [string, ReactNode][] }) {
   return (
     <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' }, columnGap: 2, rowGap: 0.75 }}>
       {items.map(([label, value]) => (
@@ -197,6 +198,7 @@ function Expiry({ record }: { record: PecDossierRecord }) {
 export function RobotResults({ record, highlighted }: { record: PecDossierRecord; highlighted: boolean }) {
   const translate = useTranslate();
   const devices = record.appareils ?? [];
+  const kind = record.fileKind ?? 'audio';
   const amounts: [string, number | null][] = [
     ['totalTtc', record.totalTtc],
     ['prixFraisReels', record.prixFraisReels],
@@ -210,21 +212,30 @@ export function RobotResults({ record, highlighted }: { record: PecDossierRecord
   return (
     <Section title={translate('pecflow.pec.results.title')} highlighted={highlighted} testId="robot-results">
       <Stack spacing={2}>
-        <Box>
-          <Typography variant="body2" fontWeight={700} sx={{ mb: 1 }}>
-            {translate('pecflow.pec.results.devices')}
+        {/* What the file holds follows its centre's specialty: devices per ear, an optical equipment, or nothing. */}
+        {kind === 'optical' ? (
+          <OpticalEquipmentView equipment={record.equipementOptique} />
+        ) : kind === 'generic' ? (
+          <Typography variant="body2" color="text.secondary" data-testid="generic-equipment">
+            {translate('pecflow.pec.optical.generic')}
           </Typography>
-          {devices.length === 0 ? (
-            <Typography variant="body2" color="text.secondary">
-              {translate('pecflow.pec.results.noDevices')}
+        ) : (
+          <Box>
+            <Typography variant="body2" fontWeight={700} sx={{ mb: 1 }}>
+              {translate('pecflow.pec.results.devices')}
             </Typography>
-          ) : (
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
-              <Device ear="droite" device={devices.find((d) => d.oreille === 'droite')} />
-              <Device ear="gauche" device={devices.find((d) => d.oreille === 'gauche')} />
-            </Stack>
-          )}
-        </Box>
+            {devices.length === 0 ? (
+              <Typography variant="body2" color="text.secondary">
+                {translate('pecflow.pec.results.noDevices')}
+              </Typography>
+            ) : (
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+                <Device ear="droite" device={devices.find((d) => d.oreille === 'droite')} />
+                <Device ear="gauche" device={devices.find((d) => d.oreille === 'gauche')} />
+              </Stack>
+            )}
+          </Box>
+        )}
         <Divider />
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3}>
           <Box sx={{ flex: 1 }} data-testid="pec-agreement">

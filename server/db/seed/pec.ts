@@ -1,13 +1,16 @@
-// Demo PEC files: about 200 per organisation over the last six months, in every status, with their devices and robot
+// Demo PEC files: about 200 per organisation over the last six months, in every status, with their equipment (hearing
+// aids per ear, or a frame and lenses, class A or B, for an optician's centre such as Riviera Nice Médecin) and robot
 // executions as the simulator would have left them, and a few agreements expiring within 15 days (already notified).
 // Drafts whose patient number ends with a simulator suffix (-ERRDPEC, -REFUS, -ATTENTE, -SILENCE...) let anyone
 // reproduce each robot outcome from the screens. Deterministic: the same data on every installation.
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../connect';
-import { appareils, mutuals, networks, pecCounters, pecDossiers, shops, users, workflowExecutions } from '../schema';
+import { appareils, mutuals, networks, opticalEquipments, pecCounters, pecDossiers, shops, users, workflowExecutions } from '../schema';
 import { notifyFile } from '../../notifications/service';
 import { amountsFor, pickDevices, seededRandom, simulatorCallback, type EarDevice } from '../../robot/simulator';
 import { STEP_NAMES } from '../../robot/runs';
+import { opticalAmounts, pickOpticalEquipment, type SimEquipment } from '../../robot/opticalCatalogue';
+import { fileKindOf, type FileKind } from '../../../src/domain/fileKinds';
 import { formatDate } from '../../../src/domain/format';
 import type { PecStatus } from '../../../src/domain/pec';
 import type { DemoOrganisations } from './organisations';
@@ -36,6 +39,30 @@ const COMMENTS = [
   null,
   null,
 ];
+/** An optician's files speak of glasses (as many as COMMENTS: the same draw picks either). */
+const OPTICAL_COMMENTS = [
+  'Renouvellement lunettes de vue, correction en hausse',
+  'Premiers verres progressifs, ordonnance de l’ophtalmologiste',
+  'Patient souhaite une monture légère en titane',
+  'Devis 100 % Santé et devis libre remis au patient',
+  'Relancer la mutuelle si pas de réponse sous 8 jours',
+  null,
+  null,
+  null,
+];
+const REFUSALS: Record<FileKind, string[]> = {
+  audio: [
+    'Équipement hors des garanties du contrat de l’assuré',
+    'Renouvellement trop rapproché (moins de 4 ans)',
+    'Droits de l’assuré non ouverts à la date du devis',
+  ],
+  optical: [
+    'Équipement hors des garanties du contrat de l’assuré',
+    'Renouvellement trop rapproché (moins de 2 ans)',
+    'Droits de l’assuré non ouverts à la date du devis',
+  ],
+  generic: ['Équipement hors des garanties du contrat de l’assuré', 'Prescription absente ou illisible', 'Droits de l’assuré non ouverts à la date du devis'],
+};
 
 const DAY = 86_400_000;
 const iso = (date: Date) => date.toISOString().slice(0, 10);
@@ -47,6 +74,8 @@ type ExecutionInsert = typeof workflowExecutions.$inferInsert;
 interface Plan {
   dossier: DossierInsert;
   devices: EarDevice[];
+  /** An optician's file: its frame and lenses. */
+  optical?: SimEquipment;
   /** Runs, each a list of steps (executions); the first step's id becomes the run id. */
   runs: ExecutionInsert[][];
   expiring: boolean;
@@ -92,7 +121,7 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
     .from(mutuals)
     .leftJoin(networks, eq(networks.id, mutuals.networkId));
   const allShops = await db
-    .select({ id: shops.id, holdingId: shops.holdingId })
+    .select({ id: shops.id, holdingId: shops.holdingId, specialite: shops.specialite })
     .from(shops)
     .where(inArray(shops.id, Object.values(organisations.shopIds)));
   const orgUsers = await db
@@ -102,6 +131,7 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
 
   for (const holdingId of Object.values(organisations.holdingIds)) {
     const centreIds = allShops.filter((s) => s.holdingId === holdingId).map((s) => s.id);
+    const kindOf = new Map(allShops.map((s) => [s.id, fileKindOf(s.specialite)]));
     const authors = orgUsers.filter((u) => u.holdingId === holdingId).map((u) => u.id);
     const statuses: PecStatus[] = MIX.flatMap(([status, n]) => Array<PecStatus>(n).fill(status));
     while (statuses.length < PER_ORGANISATION) statuses.push('draft');
@@ -126,16 +156,18 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
         patient += demoSuffix;
         suffixIndex++;
       }
+      const shopId = pick(centreIds);
+      const kind = kindOf.get(shopId) ?? 'audio';
       const dossier: DossierInsert = {
         holdingId,
-        shopId: pick(centreIds),
+        shopId,
         mutualId: mutual.id,
         networkId: mutual.networkId,
         numeroDossier: '',
         status,
         numeroDossierAssure: patient,
         numeroDevisAssure: `DEV-${createdAt.getFullYear()}-${String(1000 + Math.floor(random() * 9000))}`,
-        commentaire: pick(COMMENTS),
+        commentaire: pick(kind === 'optical' ? OPTICAL_COMMENTS : COMMENTS),
         createdById: authors.length ? pick(authors) : null,
         createdAt,
         updatedAt: createdAt,
@@ -159,11 +191,14 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
       }
 
       dossier.externalId = `pf-demo-${holdingId}-${index}`;
-      const file = { externalId: dossier.externalId, numeroDossierAssure: null, networkCode: mutual.networkCode };
+      const file = { externalId: dossier.externalId, numeroDossierAssure: null, networkCode: mutual.networkCode, kind };
       const runAt = new Date(createdAt.getTime() + 2 * 3_600_000);
       const scraping = simulatorCallback('scraping', file, index, runAt);
-      plan.devices = pickDevices(seededRandom(`${dossier.externalId}:${index}`));
-      const amounts = amountsFor(plan.devices);
+      // The equipment the simulator's callbacks hold (the same seeded draw).
+      const drawn = seededRandom(`${dossier.externalId}:${index}`);
+      if (kind === 'optical') plan.optical = pickOpticalEquipment(drawn);
+      else if (kind === 'audio') plan.devices = pickDevices(drawn);
+      const amounts = plan.optical ? opticalAmounts(plan.optical) : amountsFor(plan.devices);
       dossier.totalTtc = amounts.totalTtc;
       dossier.updatedAt = runAt;
       const dpecRun: ExecutionInsert[] = [step('scraping', scraping, runAt, 'success', { previousStatus: 'draft' })];
@@ -198,11 +233,7 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
         return;
       }
       if (status === 'rejected') {
-        dossier.detailRefus = pick([
-          'Équipement hors des garanties du contrat de l’assuré',
-          'Renouvellement trop rapproché (moins de 4 ans)',
-          'Droits de l’assuré non ouverts à la date du devis',
-        ]);
+        dossier.detailRefus = pick(REFUSALS[kind]);
         dpecRun.push(
           step(
             'dpec',
@@ -268,6 +299,7 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
         .values(batch.map((p) => p.dossier))
         .returning({ id: pecDossiers.id });
       const devices: (typeof appareils.$inferInsert)[] = [];
+      const equipments: (typeof opticalEquipments.$inferInsert)[] = [];
       const firstSteps: ExecutionInsert[] = [];
       const laterSteps: { runIndex: number; step: ExecutionInsert }[] = [];
       batch.forEach((plan, i) => {
@@ -288,6 +320,7 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
             offre100Sante: d.classe === 'I',
           });
         }
+        if (plan.optical) equipments.push(opticalRow(plan.optical, holdingId, dossierId));
         for (const run of plan.runs) {
           const runIndex = firstSteps.length;
           firstSteps.push({ ...run[0]!, holdingId, dossierId });
@@ -295,6 +328,7 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
         }
       });
       if (devices.length) await db.insert(appareils).values(devices);
+      if (equipments.length) await db.insert(opticalEquipments).values(equipments);
       if (firstSteps.length) {
         const runIds = await db.insert(workflowExecutions).values(firstSteps).returning({ id: workflowExecutions.id });
         await db
@@ -328,4 +362,19 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
         .onConflictDoUpdate({ target: [pecCounters.holdingId, pecCounters.year], set: { lastValue } });
     }
   }
+}
+
+/** An optician's file's equipment as its table row. */
+function opticalRow(e: SimEquipment, holdingId: number, dossierId: number): typeof opticalEquipments.$inferInsert {
+  return {
+    holdingId,
+    dossierId,
+    classe: e.classe,
+    montureMarque: e.frame.marque,
+    montureModele: e.frame.modele,
+    monturePrix: e.frame.prix / 100,
+    montureCodeLpp: e.frame.codeLpp,
+    verreOd: e.lenses.OD,
+    verreOg: e.lenses.OG,
+  };
 }
