@@ -17,6 +17,8 @@ import { publish, type PecEvent } from '../events/bus';
 import { notifyFile, type NotificationContent } from '../notifications/service';
 import { centreCredentials, secretsOf, withoutSecrets } from './credentials';
 import { canSeeFile, pecReadScope } from '../pec/visibility';
+import { dpecMissingPrerequisites } from '../pec/prescription';
+import { fileWarnings } from '../pec/warnings';
 import { QUEUES, type JobService } from '../jobs/boss';
 import { formatDate } from '../../src/domain/format';
 import { MANUAL_RESULTS_LIMIT } from '../../src/domain/limits';
@@ -27,7 +29,6 @@ import {
   CALLBACK_SCHEMAS,
   DPEC_START_STATUSES,
   isDpecGranted,
-  missingPrerequisites,
   pecStatusLabel,
   PREREQUISITE_LABELS,
   PREREQUISITE_MESSAGES,
@@ -215,7 +216,7 @@ export class RobotRuns {
         if (!d) throw notFound(DOSSIER_NOT_FOUND);
 
         if (kind === 'dpec') {
-          const missing = missingPrerequisites({ numeroDossierAssure: d.numeroDossierAssure, numeroDevisAssure: d.numeroDevisAssure, mutual: d.mutualId });
+          const missing = await dpecMissingPrerequisites(tx, d);
           if (missing.length)
             throw prerequisitesError(missing.map((field) => ({ field, label: PREREQUISITE_LABELS[field], message: PREREQUISITE_MESSAGES[field] })));
         } else {
@@ -258,12 +259,18 @@ export class RobotRuns {
         await tx.update(workflowExecutions).set({ runId: step!.id }).where(eq(workflowExecutions.id, step!.id));
         const status = kind === 'dpec' ? 'processing' : d.status;
         await tx.update(pecDossiers).set({ externalId, status, updatedAt: now }).where(eq(pecDossiers.id, d.id));
+        // Warnings never block; sending anyway is on the record with the warnings present at that moment.
+        const warnings = kind === 'dpec' ? await fileWarnings(tx, d.id) : [];
         await recordAudit(tx, principal, {
           action: `pec_dossier.${kind}_start`,
           entity: 'pec_dossiers',
           entityId: d.id,
           holdingId: d.holdingId,
-          changes: { runId: step!.id, ...(status !== d.status ? { status: { before: d.status, after: status } } : {}) },
+          changes: {
+            runId: step!.id,
+            ...(status !== d.status ? { status: { before: d.status, after: status } } : {}),
+            ...(warnings.length ? { warnings: warnings.map(({ code, message, side }) => ({ code, message, ...(side ? { side } : {}) })) } : {}),
+          },
         });
         await publish(tx, dossierEvent('dossier.updated', d, status), workflowEvent(d, { ...step!, runId: step!.id }));
         return { externalId, runId: step!.id, status };

@@ -22,3 +22,15 @@ export interface PecWarning {
   /** Machine-readable details (dates, amounts, limits) a client may use. */
   details?: Record<string, string | number | boolean | null>;
 }
+
+/**
+ * System settings (Paramètres > Système, category Général) holding how long a prescription stays valid, in months,
+ * per kind of file and, for optics, per age band (code de la santé publique, art. D. 4362-12-1: under 16, 16 to 42,
+ * from 42). Their sources are in the README.
+ */
+export const PRESCRIPTION_VALIDITY_KEYS = {
+  audio: 'rules.prescription_validity_months.audio',
+  opticalUnder16: 'rules.prescription_validity_months.optical_under_16',
+  optical16To42: 'rules.prescription_validity_months.optical_16_to_42',
+  opticalFrom42: 'rules.prescription_validity_months.optical_from_42',
+} as const;
