@@ -190,13 +190,7 @@ export function lensLimit(lens: Lens, rules: Rules): RuleValue | undefined {
 const EYE_NAMES: Record<Eye, string> = { OD: 'œil droit', OG: 'œil gauche' };
 
 /** The 100 % Santé checks of the equipment (price limits, no remaining cost) and the amounts' arithmetic. */
-export function santeWarnings(input: {
-  kind: FileKind;
-  devices: Device[];
-  optical: EquipementOptique | null;
-  amounts: Amounts;
-  rules: Rules;
-}): PecWarning[] {
+export function santeWarnings(input: { kind: FileKind; devices: Device[]; optical: EquipementOptique | null; amounts: Amounts; rules: Rules }): PecWarning[] {
   const { kind, devices, optical, amounts, rules } = input;
   const warnings: PecWarning[] = [];
   let sante100 = false;

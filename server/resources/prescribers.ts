@@ -4,6 +4,7 @@ import { pecDossiers, prescribers } from '../db/schema';
 import { reference, text, timestamps } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
+import { PEC_PERMISSIONS } from '../../src/domain/permissions';
 import { settingsPermissions } from '../../src/domain/resources';
 import { ENTITY_STATUS_CHOICES } from '../../src/domain/schemas';
 import { stillAttached } from './messages';
@@ -46,6 +47,8 @@ export const prescribersResource: ResourceDeclaration = {
   },
   permissions: settingsPermissions('settings.prescribers', { export: false }),
   permissionModule: 'patient',
+  // A PEC file names its prescriber (issue 15): who creates files reads their organisation's to choose one.
+  readAccess: { permission: PEC_PERMISSIONS.create, scope: () => undefined },
   tenancy: holdingOwned(prescribers.holdingId),
   settingsTab: { position: 12 },
   list: {
@@ -79,7 +82,11 @@ export const prescribersResource: ResourceDeclaration = {
   deletion: {
     mode: 'hard',
     refuseWhileReferenced: [
-      { table: pecDossiers, column: pecDossiers.prescriberId, message: stillAttached({ one: 'demande de PEC', many: 'demandes de PEC', feminine: true }, 'à ce prescripteur', 'lié') },
+      {
+        table: pecDossiers,
+        column: pecDossiers.prescriberId,
+        message: stillAttached({ one: 'demande de PEC', many: 'demandes de PEC', feminine: true }, 'à ce prescripteur', 'lié'),
+      },
     ],
   },
 };

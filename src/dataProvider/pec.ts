@@ -9,6 +9,7 @@ import { extractErrorMessage } from '../domain/errors';
 import { iriOf } from '../domain/iri';
 import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, HTTP_TIMEOUT_MS } from '../domain/limits';
 import type { CallbackType, PecStatus, WorkflowExecutionView } from '../domain/pec';
+import type { PecWarning } from '../domain/warnings';
 import { apiFetch, type ApiRequest } from './http';
 
 export const PEC_RESOURCE = 'pec_dossiers';
@@ -65,12 +66,24 @@ export interface PecAppareil {
   offre100Sante: 'oui' | 'non' | string;
 }
 
+/** The file's prescriber as the API embeds it. */
+export interface PrescriberRef {
+  '@id': string;
+  id: number;
+  civility?: string | null;
+  lastName?: string | null;
+  firstName?: string | null;
+  specialty?: string | null;
+  rpps?: string | null;
+}
+
 export interface PecDossierRecord {
   id: string;
   originId?: string;
   numeroDossier: string;
   status: PecStatus | string;
-  shop: (NamedRef & { displayName?: string | null }) | null;
+  /** specialite: the centre's, which sets the file's kind (src/domain/fileKinds.ts). */
+  shop: (NamedRef & { displayName?: string | null; specialite?: string | null }) | null;
   network: NamedRef | null;
   mutual: (NamedRef & { code?: string | null; networkId?: number | null; network?: { id: number; name: string | null } | null }) | null;
   numeroDossierAssure: string | null;
@@ -97,6 +110,11 @@ export interface PecDossierRecord {
   updatedAt: string;
   appareils?: PecAppareil[];
   workflowExecutions?: WorkflowExecutionView[];
+  prescriber?: PrescriberRef | string | null;
+  datePrescription?: string | null;
+  dateNaissanceBeneficiaire?: string | null;
+  /** Computed by the server on the full file (issue 15); [] when none. */
+  warnings?: PecWarning[];
   runInProgress?: { runId: number; kind: string; step: string; startedAt: string; deadlineAt: string | null } | null;
 }
 
@@ -147,6 +165,9 @@ export interface PecBody {
   numeroDevisAssure: string;
   commentaire?: string | null;
   status?: string;
+  prescriber?: string | null;
+  datePrescription?: string | null;
+  dateNaissanceBeneficiaire?: string | null;
 }
 
 // ---------- the calls ----------

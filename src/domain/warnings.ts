@@ -34,3 +34,14 @@ export const PRESCRIPTION_VALIDITY_KEYS = {
   optical16To42: 'rules.prescription_validity_months.optical_16_to_42',
   opticalFrom42: 'rules.prescription_validity_months.optical_from_42',
 } as const;
+
+/** The title of each warning in the drawer. */
+export const WARNING_LABELS: Record<WarningCode, string> = {
+  renouvellement_anticipe: 'Renouvellement anticipé',
+  prescription_trop_ancienne: 'Prescription trop ancienne',
+  classe_1_prix_limite: 'Classe I au-dessus du prix limite',
+  classe_a_prix_limite: 'Classe A au-dessus du prix limite',
+  reste_a_charge_100_sante: 'Reste à charge sur un équipement 100 % Santé',
+  montants_incoherents: 'Montants incohérents',
+  part_ss_incoherente: 'Part Sécurité sociale incohérente',
+};

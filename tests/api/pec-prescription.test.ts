@@ -127,7 +127,11 @@ describe('prerequisites of a DPEC run per specialty', () => {
     const stillMissing = await startDpec(file.id, tokens.rivieraAdmin);
     expect(stillMissing.body.missing).toEqual(['datePrescription']);
 
-    await server.request('PATCH', `/api/pec_dossiers/${file.id}`, { token: tokens.rivieraAdmin, headers: mergePatch, body: { datePrescription: '2026-09-01' } });
+    await server.request('PATCH', `/api/pec_dossiers/${file.id}`, {
+      token: tokens.rivieraAdmin,
+      headers: mergePatch,
+      body: { datePrescription: '2026-09-01' },
+    });
     const started = await startDpec(file.id, tokens.rivieraAdmin);
     expect(started.status, started.text).toBe(200);
     await waitForIdle(server, tokens.rivieraAdmin!, file.id);

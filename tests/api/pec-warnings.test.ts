@@ -49,14 +49,11 @@ async function devices(id: number, list: [Ear, 'I' | 'II', number][]) {
   }
 }
 async function answer(id: number, a: { prixFraisReels: number; baseSs: number; partSs: number; partComplementaire: number; resteCharge: number }) {
-  await sqlRows(server, `update pec_dossiers set prix_frais_reels = $2, base_ss = $3, part_ss = $4, part_complementaire = $5, reste_charge = $6 where id = $1`, [
-    id,
-    a.prixFraisReels,
-    a.baseSs,
-    a.partSs,
-    a.partComplementaire,
-    a.resteCharge,
-  ]);
+  await sqlRows(
+    server,
+    `update pec_dossiers set prix_frais_reels = $2, base_ss = $3, part_ss = $4, part_complementaire = $5, reste_charge = $6 where id = $1`,
+    [id, a.prixFraisReels, a.baseSs, a.partSs, a.partComplementaire, a.resteCharge],
+  );
 }
 const lens = (type: 'unifocal' | 'progressif', sphere: number, prix: number): Lens => ({
   type,

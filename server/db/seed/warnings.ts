@@ -80,23 +80,29 @@ export async function seedWarningDemo(db: Db, organisations: DemoOrganisations, 
   });
 
   // Audio — renewal: both ears fitted two years ago, a new request today.
-  await file('horizon', 'paris11', { numeroDossierAssure: 'DP-ALERTE-01', status: 'paid', ...delivered(subMonths(now, 24)), ...amounts(1900, 800, 480, 1420, 0) }, [
-    device('droite', 'I', 950),
-    device('gauche', 'I', 950),
-  ]);
+  await file(
+    'horizon',
+    'paris11',
+    { numeroDossierAssure: 'DP-ALERTE-01', status: 'paid', ...delivered(subMonths(now, 24)), ...amounts(1900, 800, 480, 1420, 0) },
+    [device('droite', 'I', 950), device('gauche', 'I', 950)],
+  );
   await file('horizon', 'paris11', { numeroDossierAssure: 'DP-ALERTE-01', status: 'draft', commentaire: 'Renouvellement demandé deux ans après le précédent' });
   // Audio — a prescription of 14 months.
   await file('horizon', 'paris11', { numeroDossierAssure: 'DP-ALERTE-02', status: 'draft', datePrescription: day(subMonths(now, 14)) });
   // Audio — a class I aid above 950 € and a remaining cost on class I aids.
-  await file('horizon', 'paris11', { numeroDossierAssure: 'DP-ALERTE-03', status: 'approved', numPec: 'PEC-ALERTE-03', ...amounts(2050, 800, 480, 1420, 150) }, [
-    device('droite', 'I', 1100),
-    device('gauche', 'I', 950),
-  ]);
+  await file(
+    'horizon',
+    'paris11',
+    { numeroDossierAssure: 'DP-ALERTE-03', status: 'approved', numPec: 'PEC-ALERTE-03', ...amounts(2050, 800, 480, 1420, 150) },
+    [device('droite', 'I', 1100), device('gauche', 'I', 950)],
+  );
   // Audio — amounts that do not add up, and a Sécurité sociale share that is not 60 % of its base.
-  await file('horizon', 'paris11', { numeroDossierAssure: 'DP-ALERTE-04', status: 'approved', numPec: 'PEC-ALERTE-04', ...amounts(3000, 800, 400, 1900, 600) }, [
-    device('droite', 'II', 1500),
-    device('gauche', 'II', 1500),
-  ]);
+  await file(
+    'horizon',
+    'paris11',
+    { numeroDossierAssure: 'DP-ALERTE-04', status: 'approved', numPec: 'PEC-ALERTE-04', ...amounts(3000, 800, 400, 1900, 600) },
+    [device('droite', 'II', 1500), device('gauche', 'II', 1500)],
+  );
 
   // Optical — renewal: an adult's glasses billed a year ago.
   const glasses: Optical = {
@@ -111,7 +117,13 @@ export async function seedWarningDemo(db: Db, organisations: DemoOrganisations, 
   await file(
     'riviera',
     'nice',
-    { numeroDossierAssure: 'OP-ALERTE-01', status: 'billed', dateNaissanceBeneficiaire: '1980-04-12', ...delivered(subMonths(now, 12)), ...amounts(95, 95, 57, 38, 0) },
+    {
+      numeroDossierAssure: 'OP-ALERTE-01',
+      status: 'billed',
+      dateNaissanceBeneficiaire: '1980-04-12',
+      ...delivered(subMonths(now, 12)),
+      ...amounts(95, 95, 57, 38, 0),
+    },
     [],
     glasses,
   );
@@ -120,7 +132,13 @@ export async function seedWarningDemo(db: Db, organisations: DemoOrganisations, 
   await file(
     'riviera',
     'nice',
-    { numeroDossierAssure: 'OP-ALERTE-02', status: 'approved', numPec: 'PEC-ALERTE-O2', dateNaissanceBeneficiaire: '1990-09-03', ...amounts(117.5, 95, 57, 38, 22.5) },
+    {
+      numeroDossierAssure: 'OP-ALERTE-02',
+      status: 'approved',
+      numPec: 'PEC-ALERTE-O2',
+      dateNaissanceBeneficiaire: '1990-09-03',
+      ...amounts(117.5, 95, 57, 38, 22.5),
+    },
     [],
     { ...glasses, monturePrix: 45, verreOd: lens(-2, 40) },
   );
