@@ -22,7 +22,7 @@ async function loadValidity(tx: DbOrTx): Promise<PrescriptionValidity> {
   const rows = await tx
     .select({ key: configs.key, value: configs.value, description: configs.description })
     .from(configs)
-    .where(like(configs.key, 'rules.prescription_validity_months.%'));
+    .where(like(configs.key, 'general.prescription_validity_months.%'));
   const validity: PrescriptionValidity = {};
   for (const [band, key] of Object.entries(PRESCRIPTION_VALIDITY_KEYS) as [keyof PrescriptionValidity, string][]) {
     const row = rows.find((r) => r.key === key);

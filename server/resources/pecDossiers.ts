@@ -95,7 +95,8 @@ export const pecDossiersResource: ResourceDeclaration = {
       description: 'Date de naissance du bénéficiaire (facultative) : l’âge fixe les règles de renouvellement en optique',
       label: 'Date de naissance du bénéficiaire',
     }),
-    warnings: derived('array', () => undefined, {
+    // A JSON value (@json in the context): plain objects without identity, [] when none.
+    warnings: derived('object', () => undefined, {
       description: 'Alertes calculées par le serveur [{code, message, side?, source?, details?}] ; [] sans alerte (fiche seulement)',
       label: 'Alertes',
     }),

@@ -34,6 +34,7 @@ import {
   PREREQUISITE_MESSAGES,
   ROBOT_TIMEOUT_MESSAGE,
   shapeRobotError,
+  todayInFrance,
   type BillingCallback,
   type CallbackType,
   type DeviceInput,
@@ -66,9 +67,7 @@ const DOSSIER_NOT_FOUND = CALLBACK_MESSAGES.notFound;
 const runningResponse = (type: CallbackType) => ({ messages: [] as string[], data: { callback_type: type, callback_payload: { messages: [] as string[] } } });
 
 /** Today in France, as yyyy-mm-dd. */
-export function parisToday(now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
+export const parisToday = todayInFrance;
 
 const isUniqueViolation = (error: unknown, index?: string) => {
   const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };

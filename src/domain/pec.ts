@@ -192,8 +192,7 @@ export const todayInFrance = (now = new Date()) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 
 /** An optional date that may not be after today (a prescription, a birth date). */
-export const pastDateField = (futureMessage: string) =>
-  dateField().refine((day) => day === null || day <= todayInFrance(), { message: futureMessage });
+export const pastDateField = (futureMessage: string) => dateField().refine((day) => day === null || day <= todayInFrance(), { message: futureMessage });
 
 /** A required date. */
 const requiredDate = (message: string) =>

@@ -29,10 +29,10 @@ export interface PecWarning {
  * from 42). Their sources are in the README.
  */
 export const PRESCRIPTION_VALIDITY_KEYS = {
-  audio: 'rules.prescription_validity_months.audio',
-  opticalUnder16: 'rules.prescription_validity_months.optical_under_16',
-  optical16To42: 'rules.prescription_validity_months.optical_16_to_42',
-  opticalFrom42: 'rules.prescription_validity_months.optical_from_42',
+  audio: 'general.prescription_validity_months.audio',
+  opticalUnder16: 'general.prescription_validity_months.optical_under_16',
+  optical16To42: 'general.prescription_validity_months.optical_16_to_42',
+  opticalFrom42: 'general.prescription_validity_months.optical_from_42',
 } as const;
 
 /** The title of each warning in the drawer. */

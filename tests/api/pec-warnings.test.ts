@@ -164,7 +164,7 @@ describe('prescription trop ancienne', () => {
   });
 
   it('the validity follows the system setting', async () => {
-    const [setting] = await sqlRows<{ id: number }>(server, `select id from configs where key = 'rules.prescription_validity_months.audio'`);
+    const [setting] = await sqlRows<{ id: number }>(server, `select id from configs where key = 'general.prescription_validity_months.audio'`);
     const file = await audio(patientNumber(), { datePrescription: monthsAgo(7) });
     expect(await warningsOf(file.id)).toEqual([]);
     const put = await server.request('PUT', `/api/configs/${setting!.id}`, { token: tokens.admin, body: { value: 6 } });
