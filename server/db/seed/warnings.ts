@@ -61,6 +61,8 @@ export async function seedWarningDemo(db: Db, organisations: DemoOrganisations, 
         numeroDossier: await nextNumero(db, holdingId, now),
         numeroDevisAssure: `DEV-ALERTE-${values.numeroDossierAssure.slice(-2)}`,
         prescriberId: prescriber?.id ?? null,
+        // Among the last days' files rather than on top of the list.
+        createdAt: subDays(now, 2),
         datePrescription: day(subDays(now, 20)),
         ...values,
       })
