@@ -426,6 +426,10 @@ export const pecDossiers = pgTable(
     numBilling: text('num_billing'),
     dateBilling: date('date_billing', { mode: 'string' }),
     detailRefus: text('detail_refus'),
+    // The prescription (issue 15): its prescriber and date; the beneficiary's birth date sets the optical rules' age band.
+    prescriberId: integer('prescriber_id').references(() => prescribers.id),
+    datePrescription: date('date_prescription', { mode: 'string' }),
+    dateNaissanceBeneficiaire: date('date_naissance_beneficiaire', { mode: 'string' }),
     // Lower-cased, accent-free text of the searchable fields (file, patient and quote numbers, centre, mutual), kept by
     // the trigger of migration 0003 on every write and when a centre or a mutual is renamed.
     searchText: text('search_text').notNull().default(''),
@@ -451,6 +455,8 @@ export const pecDossiers = pgTable(
     index('pec_dossiers_holding_total_desc_idx').on(t.holdingId, t.totalTtc.desc().nullsLast(), t.id.desc().nullsFirst()),
     index('pec_dossiers_holding_validation_desc_idx').on(t.holdingId, t.dateValidation.desc().nullsLast(), t.id.desc().nullsFirst()),
     index('pec_dossiers_search_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    // A patient's earlier files in the organisation (the renewal warning).
+    index('pec_dossiers_holding_patient_idx').on(t.holdingId, t.numeroDossierAssure),
     index('pec_dossiers_expiry_idx')
       .on(t.holdingId, t.datePeremption)
       .where(sql`${t.statutFacturation} = false`),
@@ -501,6 +507,18 @@ export const opticalEquipments = pgTable(
   },
   (t) => [uniqueIndex('optical_equipments_dossier_idx').on(t.dossierId)],
 );
+
+// The reference values of the checks on PEC files (issue 15, server/pec/warnings.ts): price limits, Sécurité sociale
+// rates and renewal periods, each with its legal source. Platform-wide, seeded with every installation.
+export const pecRuleValues = pgTable('pec_rule_values', {
+  key: text('key').primaryKey(),
+  value: numeric('value', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+  /** eur, percent, months or years. */
+  unit: text('unit').notNull(),
+  label: text('label').notNull(),
+  source: text('source').notNull(),
+  updatedAt: updatedAt(),
+});
 
 // One row per robot step and per callback received (spec section 3, "Workflow execution"). A robot run opens a step
 // (completed_at null: "en cours") that its callback completes; a DPEC run has two steps (scraping, then dpec), a billing

@@ -12,7 +12,7 @@ const unique = (values: unknown[]) => [...new Set(values.filter((v): v is number
 const ouiNon = (value: boolean | null) => (value ? 'oui' : 'non');
 
 interface Refs {
-  shop: { id: number; name: string; displayName: string | null } | null;
+  shop: { id: number; name: string; displayName: string | null; specialite: string | null } | null;
   mutual: { id: number; name: string; code: string | null; networkId: number | null; networkName: string | null } | null;
   network: { id: number; name: string } | null;
 }
@@ -22,14 +22,16 @@ interface Refs {
  * (selecting them with the list itself would compute them for every skipped row of a deep page too).
  */
 const refsSelection = sql`json_build_object(
-  'shop', (select json_build_object('id', s.id, 'name', s.name, 'displayName', s.display_name) from shops s where s.id = ${pecDossiers.shopId}),
+  'shop', (select json_build_object('id', s.id, 'name', s.name, 'displayName', s.display_name, 'specialite', s.specialite) from shops s where s.id = ${pecDossiers.shopId}),
   'mutual', (select json_build_object('id', m.id, 'name', m.name, 'code', m.code, 'networkId', m.network_id, 'networkName', mn.name)
      from mutuals m left join networks mn on mn.id = m.network_id where m.id = ${pecDossiers.mutualId}),
   'network', (select json_build_object('id', n.id, 'name', n.name) from networks n where n.id = ${pecDossiers.networkId}))`;
 
 function applyRefs(item: Row, refs: Refs) {
   const { shop, mutual, network } = refs;
-  item.shop = shop ? { '@id': iriOf('shops', shop.id), '@type': 'Shop', id: shop.id, name: shop.name, displayName: shop.displayName } : null;
+  item.shop = shop
+    ? { '@id': iriOf('shops', shop.id), '@type': 'Shop', id: shop.id, name: shop.name, displayName: shop.displayName, specialite: shop.specialite }
+    : null;
   item.mutual = mutual
     ? {
         '@id': iriOf('mutuals', mutual.id),

@@ -10,8 +10,10 @@ import type { ResourceDeclaration, Row, Tenancy } from '../hydra/types';
 import { publish } from '../events/bus';
 import { assertNumeroFree, nextNumero, normaliseSearch } from '../pec/numbering';
 import { embedReferences, expandItem, openExecution } from '../pec/present';
+import { assertPrescriberOfHolding } from '../pec/prescription';
 import { robotFailedWithinFilter } from '../pec/robotFailures';
 import { fileKindFilter } from '../pec/fileKind';
+import { fileWarnings } from '../pec/warnings';
 import { canUseShop, pecReadScope } from '../pec/visibility';
 import { dossierEvent, parisToday } from '../robot/runs';
 import { PAYMENT_PERMISSION, PEC_MESSAGES, pecDossierSchema, transitionError, type PecStatus } from '../../src/domain/pec';
@@ -84,6 +86,21 @@ export const pecDossiersResource: ResourceDeclaration = {
     numBilling: text(pecDossiers.numBilling, { description: 'N° de facture du logiciel (fenêtre de facturation, PATCH)', label: 'N° de facture' }),
     dateBilling: date(pecDossiers.dateBilling, { description: 'Date de facture du logiciel (fenêtre de facturation, PATCH)', label: 'Date de facture' }),
     detailRefus: text(pecDossiers.detailRefus, { ...readOnly, label: 'Motif du refus' }),
+    prescriber: reference('prescribers', pecDossiers.prescriberId, {
+      embed: ['civility', 'lastName', 'firstName', 'specialty', 'rpps'],
+      description: 'Prescripteur ({@id, id, civility, lastName, firstName, specialty, rpps} en lecture), de l’organisation du dossier',
+      label: 'Prescripteur',
+    }),
+    datePrescription: date(pecDossiers.datePrescription, { description: 'Date de la prescription (pas dans le futur)', label: 'Date de prescription' }),
+    dateNaissanceBeneficiaire: date(pecDossiers.dateNaissanceBeneficiaire, {
+      description: 'Date de naissance du bénéficiaire (facultative) : l’âge fixe les règles de renouvellement en optique',
+      label: 'Date de naissance du bénéficiaire',
+    }),
+    // A JSON value (@json in the context): plain objects without identity, [] when none.
+    warnings: derived('object', () => undefined, {
+      description: 'Alertes calculées par le serveur [{code, message, side?, source?, details?}] ; [] sans alerte (fiche seulement)',
+      label: 'Alertes',
+    }),
     appareils: derived('array', () => undefined, { description: 'Appareils par oreille (fiche seulement)', label: 'Appareils' }),
     fileKind: derived('string', () => undefined, {
       description: 'Type de dossier selon la spécialité du centre : audio, optical ou generic (fiche seulement)',
@@ -162,6 +179,7 @@ export const pecDossiersResource: ResourceDeclaration = {
       }
 
       const holdingId = (values.holdingId ?? existing?.holdingId) as number;
+      await assertPrescriberOfHolding(tx, input.prescriber, holdingId);
       if (!existing) {
         values.status = 'draft';
         values.createdById = principal.id;
@@ -213,7 +231,11 @@ export const pecDossiersResource: ResourceDeclaration = {
 
     async expand({ tx }, items, rows, mode) {
       await embedReferences(tx, items, rows);
-      if (mode === 'item') for (const [index, item] of items.entries()) await expandItem(tx, item, rows[index]!.id as number);
+      if (mode === 'item')
+        for (const [index, item] of items.entries()) {
+          await expandItem(tx, item, rows[index]!.id as number);
+          item.warnings = await fileWarnings(tx, rows[index]!.id as number);
+        }
     },
   },
 };

@@ -1,11 +1,13 @@
 // Prescripteurs: the doctors who prescribe the aids (issue 11), owned by an organisation like its centres.
 // Declared the new way: no schema, screen or permission code of its own; everything follows from this declaration.
-import { prescribers } from '../db/schema';
+import { pecDossiers, prescribers } from '../db/schema';
 import { reference, text, timestamps } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
+import { PEC_PERMISSIONS } from '../../src/domain/permissions';
 import { settingsPermissions } from '../../src/domain/resources';
 import { ENTITY_STATUS_CHOICES } from '../../src/domain/schemas';
+import { stillAttached } from './messages';
 
 const same = (values: string[]) => values.map((id) => ({ id, name: id }));
 
@@ -45,6 +47,8 @@ export const prescribersResource: ResourceDeclaration = {
   },
   permissions: settingsPermissions('settings.prescribers', { export: false }),
   permissionModule: 'patient',
+  // A PEC file names its prescriber (issue 15): who creates files reads their organisation's to choose one.
+  readAccess: { permission: PEC_PERMISSIONS.create, scope: () => undefined },
   tenancy: holdingOwned(prescribers.holdingId),
   settingsTab: { position: 12 },
   list: {
@@ -74,5 +78,15 @@ export const prescribersResource: ResourceDeclaration = {
     id: prescribers.id,
   },
   defaultOrder: ['lastName', 'asc'],
-  deletion: { mode: 'hard' },
+  // A file names its prescriber (issue 15): the prescriber stays while files do.
+  deletion: {
+    mode: 'hard',
+    refuseWhileReferenced: [
+      {
+        table: pecDossiers,
+        column: pecDossiers.prescriberId,
+        message: stillAttached({ one: 'demande de PEC', many: 'demandes de PEC', feminine: true }, 'à ce prescripteur', 'lié'),
+      },
+    ],
+  },
 };

@@ -8,7 +8,7 @@
 //   shortened for people by shapeRobotError.
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import { mutuals, networks, pecDossiers, shops } from '../db/schema';
+import { mutuals, networks, pecDossiers, prescribers, shops } from '../db/schema';
 import { centreCredentials, secretsOf, withoutSecrets } from './credentials';
 import { SETTING_KEYS } from '../settings';
 import { QUEUES, type JobService } from '../jobs/boss';
@@ -215,14 +215,15 @@ export class RobotDrivers {
   private async job(step: Execution) {
     const kind = (step.runKind ?? 'dpec') as RunKind;
     const [row] = await this.app.db
-      .select({ dossier: pecDossiers, shop: shops, mutual: mutuals, network: networks })
+      .select({ dossier: pecDossiers, shop: shops, mutual: mutuals, network: networks, prescriber: prescribers })
       .from(pecDossiers)
       .innerJoin(shops, eq(shops.id, pecDossiers.shopId))
       .leftJoin(mutuals, eq(mutuals.id, pecDossiers.mutualId))
       .leftJoin(networks, eq(networks.id, pecDossiers.networkId))
+      .leftJoin(prescribers, eq(prescribers.id, pecDossiers.prescriberId))
       .where(eq(pecDossiers.id, step.dossierId));
     if (!row) throw new Error('Dossier introuvable');
-    const { dossier, shop, mutual, network } = row;
+    const { dossier, shop, mutual, network, prescriber } = row;
     const credentials = await centreCredentials(this.app, shop.id);
     const payload = {
       action: kind === 'dpec' ? 'setup_and_create_dpec' : 'setup_and_billing_pec',
@@ -240,7 +241,18 @@ export class RobotDrivers {
         num_billing: dossier.numBilling,
         date_billing: dossier.dateBilling,
         total_ttc: dossier.totalTtc,
+        date_prescription: dossier.datePrescription,
+        date_naissance_beneficiaire: dossier.dateNaissanceBeneficiaire,
       },
+      prescripteur: prescriber
+        ? {
+            civilite: prescriber.civility,
+            nom: prescriber.lastName,
+            prenom: prescriber.firstName,
+            rpps: prescriber.rpps,
+            specialite: prescriber.specialty,
+          }
+        : null,
       centre: {
         id: shop.id,
         nom: shop.name,

@@ -19,6 +19,8 @@ import { centreCredentials, secretsOf, withoutSecrets } from './credentials';
 import { canSeeFile, pecReadScope } from '../pec/visibility';
 import { fileKindOfShop } from '../pec/fileKind';
 import { assertScrapingFitsKind, saveOpticalEquipment } from '../pec/optical';
+import { dpecMissingPrerequisites } from '../pec/prescription';
+import { fileWarnings } from '../pec/warnings';
 import { QUEUES, type JobService } from '../jobs/boss';
 import { formatDate } from '../../src/domain/format';
 import { MANUAL_RESULTS_LIMIT } from '../../src/domain/limits';
@@ -29,12 +31,12 @@ import {
   CALLBACK_SCHEMAS,
   DPEC_START_STATUSES,
   isDpecGranted,
-  missingPrerequisites,
   pecStatusLabel,
   PREREQUISITE_LABELS,
   PREREQUISITE_MESSAGES,
   ROBOT_TIMEOUT_MESSAGE,
   shapeRobotError,
+  todayInFrance,
   type BillingCallback,
   type CallbackType,
   type DeviceInput,
@@ -67,9 +69,7 @@ const DOSSIER_NOT_FOUND = CALLBACK_MESSAGES.notFound;
 const runningResponse = (type: CallbackType) => ({ messages: [] as string[], data: { callback_type: type, callback_payload: { messages: [] as string[] } } });
 
 /** Today in France, as yyyy-mm-dd. */
-export function parisToday(now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
+export const parisToday = todayInFrance;
 
 const isUniqueViolation = (error: unknown, index?: string) => {
   const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
@@ -217,7 +217,7 @@ export class RobotRuns {
         if (!d) throw notFound(DOSSIER_NOT_FOUND);
 
         if (kind === 'dpec') {
-          const missing = missingPrerequisites({ numeroDossierAssure: d.numeroDossierAssure, numeroDevisAssure: d.numeroDevisAssure, mutual: d.mutualId });
+          const missing = await dpecMissingPrerequisites(tx, d);
           if (missing.length)
             throw prerequisitesError(missing.map((field) => ({ field, label: PREREQUISITE_LABELS[field], message: PREREQUISITE_MESSAGES[field] })));
         } else {
@@ -260,12 +260,18 @@ export class RobotRuns {
         await tx.update(workflowExecutions).set({ runId: step!.id }).where(eq(workflowExecutions.id, step!.id));
         const status = kind === 'dpec' ? 'processing' : d.status;
         await tx.update(pecDossiers).set({ externalId, status, updatedAt: now }).where(eq(pecDossiers.id, d.id));
+        // Warnings never block; sending anyway is on the record with the warnings present at that moment.
+        const warnings = kind === 'dpec' ? await fileWarnings(tx, d.id) : [];
         await recordAudit(tx, principal, {
           action: `pec_dossier.${kind}_start`,
           entity: 'pec_dossiers',
           entityId: d.id,
           holdingId: d.holdingId,
-          changes: { runId: step!.id, ...(status !== d.status ? { status: { before: d.status, after: status } } : {}) },
+          changes: {
+            runId: step!.id,
+            ...(status !== d.status ? { status: { before: d.status, after: status } } : {}),
+            ...(warnings.length ? { warnings: warnings.map(({ code, message, side }) => ({ code, message, ...(side ? { side } : {}) })) } : {}),
+          },
         });
         await publish(tx, dossierEvent('dossier.updated', d, status), workflowEvent(d, { ...step!, runId: step!.id }));
         return { externalId, runId: step!.id, status };

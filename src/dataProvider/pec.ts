@@ -11,6 +11,7 @@ import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, HTTP_TIMEOUT_MS } from '../domain/
 import type { CallbackType, PecStatus, WorkflowExecutionView } from '../domain/pec';
 import type { FileKind } from '../domain/fileKinds';
 import type { EquipementOptique } from '../domain/optical';
+import type { PecWarning } from '../domain/warnings';
 import { apiFetch, type ApiRequest } from './http';
 
 export const PEC_RESOURCE = 'pec_dossiers';
@@ -67,12 +68,24 @@ export interface PecAppareil {
   offre100Sante: 'oui' | 'non' | string;
 }
 
+/** The file's prescriber as the API embeds it. */
+export interface PrescriberRef {
+  '@id': string;
+  id: number;
+  civility?: string | null;
+  lastName?: string | null;
+  firstName?: string | null;
+  specialty?: string | null;
+  rpps?: string | null;
+}
+
 export interface PecDossierRecord {
   id: string;
   originId?: string;
   numeroDossier: string;
   status: PecStatus | string;
-  shop: (NamedRef & { displayName?: string | null }) | null;
+  /** specialite: the centre's, which sets the file's kind (src/domain/fileKinds.ts). */
+  shop: (NamedRef & { displayName?: string | null; specialite?: string | null }) | null;
   network: NamedRef | null;
   mutual: (NamedRef & { code?: string | null; networkId?: number | null; network?: { id: number; name: string | null } | null }) | null;
   numeroDossierAssure: string | null;
@@ -103,6 +116,11 @@ export interface PecDossierRecord {
   /** An optician's file's frame and lenses (item only; null otherwise). */
   equipementOptique?: EquipementOptique | null;
   workflowExecutions?: WorkflowExecutionView[];
+  prescriber?: PrescriberRef | string | null;
+  datePrescription?: string | null;
+  dateNaissanceBeneficiaire?: string | null;
+  /** Computed by the server on the full file (issue 15); [] when none. */
+  warnings?: PecWarning[];
   runInProgress?: { runId: number; kind: string; step: string; startedAt: string; deadlineAt: string | null } | null;
 }
 
@@ -155,6 +173,9 @@ export interface PecBody {
   numeroDevisAssure: string;
   commentaire?: string | null;
   status?: string;
+  prescriber?: string | null;
+  datePrescription?: string | null;
+  dateNaissanceBeneficiaire?: string | null;
 }
 
 // ---------- the calls ----------

@@ -3,6 +3,7 @@
 // Shared by the browser and the server: one rule, one message.
 import { z } from 'zod';
 import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RULES, parseMeasure, type MeasureRule } from './optical';
+import type { FileKind } from './fileKinds';
 import { LONG_TEXT_MAX, optionalReference, optionalText, reference, requiredText } from './validation';
 
 // ---------- statuses and lifecycle ----------
@@ -67,30 +68,47 @@ export const PREREQUISITE_MESSAGES = {
   numeroDossierAssure: 'Le numéro de dossier patient est requis',
   numeroDevisAssure: 'Le numéro de devis est requis',
   mutual: 'Une mutuelle doit être sélectionnée',
+  prescriber: 'Le prescripteur est requis pour un dossier optique',
+  datePrescription: 'La date de prescription est requise pour un dossier optique',
 } as const;
 
 export const PREREQUISITE_LABELS = {
   numeroDossierAssure: 'Patient lié avec numéro de dossier patient',
   numeroDevisAssure: 'N° Devis Assuré',
   mutual: 'Mutuelle sélectionnée',
+  prescriber: 'Prescripteur',
+  datePrescription: 'Date de prescription',
 } as const;
 
 export type Prerequisite = keyof typeof PREREQUISITE_MESSAGES;
+
+/**
+ * Whether a DPEC run needs the prescription (prescriber and date), per kind of file (README, "Prescriptions"): an
+ * optical request is judged on the prescription (its age sets the renewal and validity rules of the optical LPP);
+ * hearing-aid and generic files keep the spec's three prerequisites.
+ */
+export const PRESCRIPTION_REQUIRED: Record<FileKind, boolean> = { audio: false, optical: true, generic: false };
 
 interface PrerequisiteInput {
   numeroDossierAssure?: string | null;
   numeroDevisAssure?: string | null;
   mutual?: unknown;
+  prescriber?: unknown;
+  datePrescription?: string | null;
 }
 
 const blank = (value: unknown) => value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
 
-/** What a file lacks before a DPEC run, in the order of the warning. */
-export function missingPrerequisites(dossier: PrerequisiteInput): Prerequisite[] {
+/** What a file lacks before a DPEC run, in the order of the warning; the prescription only where its kind needs it. */
+export function missingPrerequisites(dossier: PrerequisiteInput, kind: FileKind = 'audio'): Prerequisite[] {
   const missing: Prerequisite[] = [];
   if (blank(dossier.numeroDossierAssure)) missing.push('numeroDossierAssure');
   if (blank(dossier.numeroDevisAssure)) missing.push('numeroDevisAssure');
   if (blank(dossier.mutual)) missing.push('mutual');
+  if (PRESCRIPTION_REQUIRED[kind]) {
+    if (blank(dossier.prescriber)) missing.push('prescriber');
+    if (blank(dossier.datePrescription)) missing.push('datePrescription');
+  }
   return missing;
 }
 
@@ -170,6 +188,13 @@ export const dateField = (message = DATE_MESSAGE) =>
     return date;
   });
 
+/** Today in France, as yyyy-mm-dd (the day a date "in the future" is judged against). */
+export const todayInFrance = (now = new Date()) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+
+/** An optional date that may not be after today (a prescription, a birth date). */
+export const pastDateField = (futureMessage: string) => dateField().refine((day) => day === null || day <= todayInFrance(), { message: futureMessage });
+
 /** A required date. */
 const requiredDate = (message: string) =>
   z.unknown().transform((value, ctx) => {
@@ -203,7 +228,18 @@ export const PEC_MESSAGES = {
   mutualOutsideNetwork: 'La mutuelle doit appartenir au réseau choisi',
   shopOutOfScope: 'Centre introuvable ou hors de votre périmètre.',
   numeroTaken: 'Ce numéro de dossier existe déjà dans votre organisation',
+  prescriber: 'Prescripteur invalide',
+  prescriberOutOfHolding: 'Le prescripteur doit appartenir à l’organisation du dossier',
+  datePrescriptionFuture: 'La date de prescription ne peut pas être dans le futur',
+  dateNaissanceFuture: 'La date de naissance ne peut pas être dans le futur',
 } as const;
+
+/** The prescription's fields, in the form and in the API body (issue 15). */
+const prescriptionFields = {
+  prescriber: optionalReference('prescribers', PEC_MESSAGES.prescriber),
+  datePrescription: pastDateField(PEC_MESSAGES.datePrescriptionFuture).optional(),
+  dateNaissanceBeneficiaire: pastDateField(PEC_MESSAGES.dateNaissanceFuture).optional(),
+};
 
 const selectId = (message: string) => z.coerce.number({ error: message }).int(message).min(1, message);
 
@@ -216,6 +252,7 @@ export const pecFormSchema = z.object({
   numeroDossierAssure: requiredText(1, PEC_MESSAGES.numeroDossierAssure, 100),
   numeroDevisAssure: requiredText(1, PEC_MESSAGES.numeroDevisAssure, 100),
   commentaire: optionalText(LONG_TEXT_MAX),
+  ...prescriptionFields,
 });
 export type PecFormInput = z.input<typeof pecFormSchema>;
 
@@ -235,6 +272,7 @@ export const pecDossierSchema = z.object({
   totalTtc: priceField().optional(),
   numBilling: requiredText(1, PEC_MESSAGES.numBilling, 100).optional(),
   dateBilling: requiredDate(PEC_MESSAGES.dateBilling).optional(),
+  ...prescriptionFields,
 });
 
 /** The billing dialog (invoice number and date), sent as PATCH merge-patch just before the billing run. */
@@ -528,11 +566,13 @@ export interface ButtonState {
 export function dpecButtonState(input: {
   canRun: boolean;
   dossier: PrerequisiteInput;
+  /** The file's kind (its centre's specialty): which prerequisites apply. */
+  kind?: FileKind;
   executions: readonly WorkflowExecutionView[];
   busy?: boolean;
 }): ButtonState {
   if (!input.canRun) return { label: "Pas d'autorisation", disabled: true };
-  if (missingPrerequisites(input.dossier).length) return { label: 'Données manquantes', disabled: true };
+  if (missingPrerequisites(input.dossier, input.kind).length) return { label: 'Données manquantes', disabled: true };
   const steps = robotStepResults(input.executions);
   const running = input.executions.some((e) => !e.completedAt);
   if (input.busy || running) return { label: 'En cours...', disabled: true };

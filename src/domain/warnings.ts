@@ -22,3 +22,26 @@ export interface PecWarning {
   /** Machine-readable details (dates, amounts, limits) a client may use. */
   details?: Record<string, string | number | boolean | null>;
 }
+
+/**
+ * System settings (Paramètres > Système, category Général) holding how long a prescription stays valid, in months,
+ * per kind of file and, for optics, per age band (code de la santé publique, art. D. 4362-12-1: under 16, 16 to 42,
+ * from 42). Their sources are in the README.
+ */
+export const PRESCRIPTION_VALIDITY_KEYS = {
+  audio: 'general.prescription_validity_months.audio',
+  opticalUnder16: 'general.prescription_validity_months.optical_under_16',
+  optical16To42: 'general.prescription_validity_months.optical_16_to_42',
+  opticalFrom42: 'general.prescription_validity_months.optical_from_42',
+} as const;
+
+/** The title of each warning in the drawer. */
+export const WARNING_LABELS: Record<WarningCode, string> = {
+  renouvellement_anticipe: 'Renouvellement anticipé',
+  prescription_trop_ancienne: 'Prescription trop ancienne',
+  classe_1_prix_limite: 'Classe I au-dessus du prix limite',
+  classe_a_prix_limite: 'Classe A au-dessus du prix limite',
+  reste_a_charge_100_sante: 'Reste à charge sur un équipement 100 % Santé',
+  montants_incoherents: 'Montants incohérents',
+  part_ss_incoherente: 'Part Sécurité sociale incohérente',
+};

@@ -248,6 +248,15 @@ export const fr = {
         submitCreate: 'Créer',
         submitEdit: 'Enregistrer',
         shopsError: 'Impossible de charger les centres: %{message}',
+        prescriber: 'Prescripteur',
+        datePrescription: 'Date de prescription',
+        dateNaissanceBeneficiaire: 'Date de naissance du bénéficiaire',
+        noPrescriber: 'Aucun prescripteur',
+      },
+      warnings: {
+        title: 'Alertes',
+        intro: "Ces alertes n'empêchent pas l'envoi : vérifiez-les avant de lancer le DPEC.",
+        source: 'Source : %{source}',
       },
       prerequisites: {
         title: 'Prérequis manquants',

@@ -10,6 +10,7 @@ import { useTranslate } from 'react-admin';
 import type { PecDossierRecord, RunKind } from '../dataProvider/pec';
 import { formatDate } from '../domain/format';
 import { HIGHLIGHT_DURATION_MS } from '../domain/limits';
+import { fileKindOf } from '../domain/fileKinds';
 import { billingButtonState, dpecButtonState, missingPrerequisites, robotStepResults, shapeRobotError, type RobotErrorView } from '../domain/pec';
 import { useToast } from '../layout/Toasts';
 import { BillingDialog } from './BillingDialog';
@@ -111,10 +112,17 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
 
   const executions = (record.workflowExecutions ?? []) as Execution[];
   const steps = robotStepResults(executions);
-  const dossier = { numeroDossierAssure: record.numeroDossierAssure, numeroDevisAssure: record.numeroDevisAssure, mutual: record.mutual };
-  const dpec = dpecButtonState({ canRun: rights.run, dossier, executions, busy: starting === 'dpec' || run.awaiting });
+  const dossier = {
+    numeroDossierAssure: record.numeroDossierAssure,
+    numeroDevisAssure: record.numeroDevisAssure,
+    mutual: record.mutual,
+    prescriber: record.prescriber,
+    datePrescription: record.datePrescription,
+  };
+  const kind = fileKindOf(record.shop?.specialite);
+  const dpec = dpecButtonState({ canRun: rights.run, dossier, kind, executions, busy: starting === 'dpec' || run.awaiting });
   const billing = billingButtonState({ canRun: rights.run, dossier: record, executions, busy: starting === 'billing' || run.awaiting });
-  const missing = missingPrerequisites(dossier);
+  const missing = missingPrerequisites(dossier, kind);
 
   const signature = JSON.stringify([
     [steps.scraping, steps.dpec, steps.billing].map((s) => [s.state, s.execution?.id, s.execution?.completedAt]),

@@ -13,6 +13,7 @@ import { ActionsTab } from './ActionsTab';
 import { ManualResults } from './ManualResults';
 import type { DrawerTarget } from './PecPage';
 import { PecForm } from './PecForm';
+import { PecWarnings } from './Warnings';
 import { PecStatusBadge, useDossierText, useErrorText, usePecRights, useRefreshPec } from './shared';
 
 const MINUTE = 60_000;
@@ -134,6 +135,7 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
         Array.from({ length: 6 }, (_, i) => <Skeleton key={i} height={56} />)
       ) : (
         <Box role="tabpanel">
+          <PecWarnings warnings={record.warnings} />
           {tab === 'actions' && <ActionsTab record={record} id={id} />}
           {tab === 'add' && <ManualResults record={record} />}
           {tab === 'initial' && <PecForm mode="view" record={record} />}

@@ -6,11 +6,12 @@
 import { Alert, Box, Button, Stack, TextField } from '@mui/material';
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useFormContext, useFormState, useWatch } from 'react-hook-form';
-import { SelectInput, TextInput, useCreate, useGetList, useTranslate, useUpdate, type RaRecord } from 'react-admin';
+import { AutocompleteInput, ReferenceInput, SelectInput, TextInput, useCreate, useGetList, useTranslate, useUpdate, type RaRecord } from 'react-admin';
 import { z } from 'zod';
 import { AdminForm, violationsOf } from '../admin/AdminForm';
 import { readAuthStore } from '../authProvider/session';
-import { PEC_RESOURCE, pecIri, pecNumericId, type PecBody, type PecDossierRecord } from '../dataProvider/pec';
+import { PEC_RESOURCE, pecIri, pecNumericId, type PecBody, type PecDossierRecord, type PrescriberRef } from '../dataProvider/pec';
+import { fileKindOf } from '../domain/fileKinds';
 import { formatDate, formatEuros } from '../domain/format';
 import { idFromReference, iriOf } from '../domain/iri';
 import { TEXTAREA_ROWS } from '../domain/limits';
@@ -24,13 +25,21 @@ import {
   pecStatusLabel,
 } from '../domain/pec';
 import { useToast } from '../layout/Toasts';
+import { DateInput } from './DateInput';
 import { MissingPrerequisites, useDossierText, useErrorText, usePecRights, useRefreshPec } from './shared';
 
 const MINUTE = 60_000;
 const editSchema = pecFormSchema.extend({ status: z.string().optional() });
 
 /** A network, centre or mutual as the Hydra provider reads it (id: the IRI, originId: the number). */
-type ReferenceRecord = RaRecord & { originId?: string; name: string; status?: string; network?: unknown; networkId?: number | null };
+type ReferenceRecord = RaRecord & {
+  originId?: string;
+  name: string;
+  status?: string;
+  network?: unknown;
+  networkId?: number | null;
+  specialite?: string | null;
+};
 interface Choice {
   id: number;
   name: string;
@@ -88,6 +97,9 @@ function useOptions(networkId: number | undefined, record: PecDossierRecord | un
     holdingId,
     networks: networkChoices,
     shops: choicesOf(shops.data, record?.shop?.id),
+    /** The chosen centre's specialty: the file's kind, which sets its prerequisites. */
+    specialiteOf: (shopId: number | undefined) =>
+      (shops.data ?? []).find((s) => pecNumericId(s) === shopId)?.specialite ?? (record?.shop?.id === shopId ? record?.shop?.specialite : undefined),
     mutuals: networkId ? choicesOf(ofNetwork, record?.mutual?.id) : [],
   };
 }
@@ -138,6 +150,9 @@ function ReadOnlyFields({ record, onEdit, editDisabled }: { record: PecDossierRe
         {field('totalTtc', formatEuros(record.totalTtc))}
         {field('numeroDossierAssure', text.value(record.numeroDossierAssure))}
         {field('numeroDevisAssure', text.value(record.numeroDevisAssure))}
+        {field('prescriber', prescriberText(record.prescriber) ?? translate('pecflow.pec.form.noPrescriber'))}
+        {field('datePrescription', formatDate(record.datePrescription))}
+        {field('dateNaissanceBeneficiaire', formatDate(record.dateNaissanceBeneficiaire))}
         {field('createdAt', formatDate(record.createdAt))}
         {field('updatedAt', formatDate(record.updatedAt))}
         {field('commentaire', record.commentaire ?? '', true)}
@@ -153,6 +168,15 @@ function ReadOnlyFields({ record, onEdit, editDisabled }: { record: PecDossierRe
   );
 }
 
+/** "Dr Claire Lefèvre — ORL — RPPS 10003456781". */
+function prescriberText(prescriber: PecDossierRecord['prescriber']): string | undefined {
+  if (!prescriber || typeof prescriber !== 'object') return undefined;
+  const name = [prescriber.civility, prescriber.firstName, prescriber.lastName].filter(Boolean).join(' ');
+  return [name, prescriber.specialty, prescriber.rpps && `RPPS ${prescriber.rpps}`].filter(Boolean).join(' — ');
+}
+
+const prescriberIri = (prescriber: PecDossierRecord['prescriber']) => (typeof prescriber === 'string' ? prescriber : (prescriber?.['@id'] ?? ''));
+
 function initialValues(record?: PecDossierRecord) {
   return {
     numeroDossier: record?.numeroDossier ?? '',
@@ -162,6 +186,9 @@ function initialValues(record?: PecDossierRecord) {
     numeroDossierAssure: record?.numeroDossierAssure ?? '',
     numeroDevisAssure: record?.numeroDevisAssure ?? '',
     commentaire: record?.commentaire ?? '',
+    prescriber: prescriberIri(record?.prescriber),
+    datePrescription: record?.datePrescription ?? '',
+    dateNaissanceBeneficiaire: record?.dateNaissanceBeneficiaire ?? '',
     ...(record ? { status: record.status } : {}),
   };
 }
@@ -199,6 +226,9 @@ function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord
       numeroDossierAssure: data.numeroDossierAssure,
       numeroDevisAssure: data.numeroDevisAssure,
       commentaire: data.commentaire,
+      prescriber: data.prescriber ? iriOf('prescribers', data.prescriber) : null,
+      datePrescription: data.datePrescription ?? null,
+      dateNaissanceBeneficiaire: data.dateNaissanceBeneficiaire ?? null,
       status: creating ? 'draft' : String(data.status ?? record!.status),
     };
     try {
@@ -238,8 +268,8 @@ function FormFields({ record, onCancel }: { record?: PecDossierRecord; onCancel?
   const creating = !record;
   const { setValue, getFieldState, formState } = useFormContext();
   const { isSubmitting } = useFormState();
-  const [networkValue, mutualId, numeroDossierAssure, numeroDevisAssure] = useWatch({
-    name: ['networkId', 'mutualId', 'numeroDossierAssure', 'numeroDevisAssure'],
+  const [networkValue, mutualId, numeroDossierAssure, numeroDevisAssure, shopId, prescriber, datePrescription] = useWatch({
+    name: ['networkId', 'mutualId', 'numeroDossierAssure', 'numeroDevisAssure', 'shopId', 'prescriber', 'datePrescription'],
   });
   const networkId = networkValue === '' || networkValue === undefined || networkValue === null ? undefined : Number(networkValue);
   const options = useOptions(networkId, record);
@@ -255,7 +285,17 @@ function FormFields({ record, onCancel }: { record?: PecDossierRecord; onCancel?
     clearMutual();
   }, [networkId]);
   const network = options.networks.find((n) => n.id === networkId);
-  const missing = missingPrerequisites({ numeroDossierAssure, numeroDevisAssure, mutual: mutualId === '' ? null : mutualId });
+  const kind = fileKindOf(options.specialiteOf(shopId === '' || shopId === undefined ? undefined : Number(shopId)));
+  const missing = missingPrerequisites(
+    {
+      numeroDossierAssure,
+      numeroDevisAssure,
+      mutual: mutualId === '' ? null : mutualId,
+      prescriber: prescriber || null,
+      datePrescription: datePrescription || null,
+    },
+    kind,
+  );
   const statuses = useMemo(() => {
     if (!record || !isPecStatus(record.status)) return [];
     return [record.status, ...MANUAL_TRANSITIONS[record.status].filter((s) => s !== 'paid' || rights.pay)].map((s) => ({ id: s, name: pecStatusLabel(s) }));
@@ -292,6 +332,18 @@ function FormFields({ record, onCancel }: { record?: PecDossierRecord; onCancel?
         <Box />
         <TextInput source="numeroDossierAssure" label={label('numeroDossierAssure')} {...common} />
         <TextInput source="numeroDevisAssure" label={label('numeroDevisAssure')} {...common} />
+        <ReferenceInput source="prescriber" reference="prescribers" sort={{ field: 'lastName', order: 'ASC' }} filter={{ status: 'Active' }}>
+          <AutocompleteInput
+            label={label('prescriber')}
+            optionText={(p: PrescriberRef) => prescriberText(p) ?? ''}
+            filterToQuery={(search: string) => ({ search })}
+            emptyText="pecflow.pec.form.noPrescriber"
+            {...common}
+          />
+        </ReferenceInput>
+        <DateInput source="datePrescription" label={label('datePrescription')} inputProps={{ 'data-field': 'datePrescription' }} />
+        <DateInput source="dateNaissanceBeneficiaire" label={label('dateNaissanceBeneficiaire')} inputProps={{ 'data-field': 'dateNaissanceBeneficiaire' }} />
+        <Box />
         <TextInput source="commentaire" label={label('commentaire')} {...common} multiline minRows={TEXTAREA_ROWS} sx={{ gridColumn: '1 / -1' }} />
       </Box>
       <MissingPrerequisites missing={missing} sx={{ mt: 2 }} />

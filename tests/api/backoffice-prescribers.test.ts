@@ -88,9 +88,12 @@ describe('GET /api/prescribers', () => {
     expect((await listAll(server, t.rivieraAdmin, 'prescribers', 'status=Inactive')).map((p) => p.lastName)).toEqual(['Fabre']);
   });
 
-  it('is refused without settings.prescribers.view', async () => {
-    await expectForbidden(server, t.audio, 'GET', '/api/prescribers');
+  it('is refused without settings.prescribers.view, except to those who create PEC files: their organisation only (issue 15)', async () => {
+    await expectForbidden(server, t.lecture, 'GET', '/api/prescribers');
     await expectForbidden(server, t.lecture, 'GET', `/api/prescribers/${lefevre}`);
+    const seen = await listAll(server, t.audio, 'prescribers');
+    expect(seen.map((p) => p.id)).toContain(lefevre);
+    expect(new Set(seen.map((p) => p.holding.id))).toEqual(new Set([org.horizon]));
   });
 });
 

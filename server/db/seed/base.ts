@@ -1,9 +1,10 @@
 // Data every installation needs, demo or not: the seeded roles and the system settings. Inserted when missing.
 import { isNull } from 'drizzle-orm';
 import type { Db } from '../connect';
-import { configs, roles } from '../schema';
+import { configs, pecRuleValues, roles } from '../schema';
 import { SEEDED_ROLES, type RoleDefinition } from '../../../src/domain/roles';
 import { RESOURCES } from '../../resources';
+import { RULE_VALUES } from './ruleValues';
 import { SYSTEM_SETTINGS } from './settings';
 
 /**
@@ -29,4 +30,5 @@ export async function ensureBaseData(db: Db, opts: { robotMode?: string; robotUr
     .insert(configs)
     .values(SYSTEM_SETTINGS.map(({ rule: _rule, ...s }) => ({ ...s, value: s.key in initial ? initial[s.key] : s.value })))
     .onConflictDoNothing({ target: configs.key });
+  await db.insert(pecRuleValues).values(RULE_VALUES).onConflictDoNothing({ target: pecRuleValues.key });
 }

@@ -9,6 +9,7 @@ import { ensureBaseData } from './base';
 import { seedReferenceData } from './reference';
 import { seedPecDossiers } from './pec';
 import { seedPrescribers } from './prescribers';
+import { seedWarningDemo } from './warnings';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, hasDemoData, seedOrganisations } from './organisations';
 
 export { DEMO_ACCOUNTS, DEMO_PASSWORD };
@@ -34,6 +35,7 @@ export async function seed(database: Database, options: SeedOptions): Promise<bo
     await seedReferenceData(db, new SecretBox(options.appSecretKey), organisations);
     await seedPecDossiers(db, organisations);
     await seedPrescribers(db, organisations);
+    await seedWarningDemo(db, organisations);
     seededDemo = true;
   }
   const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(users);

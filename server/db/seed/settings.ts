@@ -6,6 +6,7 @@ import { DEFAULT_TOKEN_LIFETIME_SECONDS } from '../../../src/domain/auth';
 import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, PAGE_SIZE } from '../../../src/domain/limits';
 import { PASSWORD_MIN } from '../../../src/domain/schemas';
 import { API_MAX_ITEMS_PER_PAGE_KEY, type SettingRule } from '../../../src/domain/settings';
+import { PRESCRIPTION_VALIDITY_KEYS } from '../../../src/domain/warnings';
 import { MAX_PAGE_SIZE, UNPAGINATED_MAX } from '../../hydra/query';
 
 export interface SettingSeed {
@@ -218,5 +219,43 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
     valueType: 'string',
     isEditable: false,
     category: 'integrations',
+  },
+
+  // general, PEC rules — the validity of a prescription, for the "Prescription trop ancienne" warning (server/pec/warnings.ts)
+  {
+    key: PRESCRIPTION_VALIDITY_KEYS.audio,
+    description: 'Validité d’une prescription d’aide auditive, en mois (pratique de la LPP titre II chapitre 3 : ordonnance de moins d’un an)',
+    value: 12,
+    valueType: 'number',
+    isEditable: true,
+    category: 'general',
+    rule: { integer: true, min: 1, max: 120 },
+  },
+  {
+    key: PRESCRIPTION_VALIDITY_KEYS.opticalUnder16,
+    description: 'Validité d’une prescription optique avant 16 ans, en mois (code de la santé publique, art. D. 4362-12-1)',
+    value: 12,
+    valueType: 'number',
+    isEditable: true,
+    category: 'general',
+    rule: { integer: true, min: 1, max: 120 },
+  },
+  {
+    key: PRESCRIPTION_VALIDITY_KEYS.optical16To42,
+    description: 'Validité d’une prescription optique de 16 à 42 ans, en mois (code de la santé publique, art. D. 4362-12-1)',
+    value: 60,
+    valueType: 'number',
+    isEditable: true,
+    category: 'general',
+    rule: { integer: true, min: 1, max: 120 },
+  },
+  {
+    key: PRESCRIPTION_VALIDITY_KEYS.opticalFrom42,
+    description: 'Validité d’une prescription optique à partir de 42 ans, en mois (code de la santé publique, art. D. 4362-12-1)',
+    value: 36,
+    valueType: 'number',
+    isEditable: true,
+    category: 'general',
+    rule: { integer: true, min: 1, max: 120 },
   },
 ];

@@ -1,0 +1,33 @@
+// A file's prescription (issue 15): its prescriber must be one of the file's organisation, and the DPEC run's
+// prerequisites follow the file's kind (src/domain/pec.ts, PRESCRIPTION_REQUIRED).
+import { eq } from 'drizzle-orm';
+import type { DbOrTx } from '../db/connect';
+import { pecDossiers, prescribers, shops } from '../db/schema';
+import { invalidField } from '../http/errors';
+import { fileKindOf } from '../../src/domain/fileKinds';
+import { missingPrerequisites, PEC_MESSAGES, type Prerequisite } from '../../src/domain/pec';
+
+/**
+ * The generic layer checks that the caller sees the prescriber; a platform administrator sees every organisation's, so
+ * the file's own organisation is checked here: another organisation's prescriber is a 422 like any other reference.
+ */
+export async function assertPrescriberOfHolding(tx: DbOrTx, prescriberId: unknown, holdingId: number): Promise<void> {
+  if (typeof prescriberId !== 'number') return;
+  const [row] = await tx.select({ holdingId: prescribers.holdingId }).from(prescribers).where(eq(prescribers.id, prescriberId));
+  if (!row || row.holdingId !== holdingId) throw invalidField('prescriber', PEC_MESSAGES.prescriberOutOfHolding);
+}
+
+/** What the file lacks before a DPEC run, by the rule of its kind (the DPEC button applies the same). */
+export async function dpecMissingPrerequisites(tx: DbOrTx, d: typeof pecDossiers.$inferSelect): Promise<Prerequisite[]> {
+  const [shop] = await tx.select({ specialite: shops.specialite }).from(shops).where(eq(shops.id, d.shopId));
+  return missingPrerequisites(
+    {
+      numeroDossierAssure: d.numeroDossierAssure,
+      numeroDevisAssure: d.numeroDevisAssure,
+      mutual: d.mutualId,
+      prescriber: d.prescriberId,
+      datePrescription: d.datePrescription,
+    },
+    fileKindOf(shop?.specialite),
+  );
+}

@@ -1,0 +1,102 @@
+// A PEC file's warnings (issue 15): loads what the checks of warningChecks.ts judge — the file and its centre's
+// specialty, the patient's earlier billed files in the organisation, the devices or the optical equipment, the reference
+// values and the prescription validity settings — in the caller's transaction (PGlite has one connection).
+import { and, eq, inArray, like, ne, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/connect';
+import { appareils, configs, pecDossiers, pecRuleValues, shops } from '../db/schema';
+import { fileKindOf } from '../../src/domain/fileKinds';
+import { todayInFrance } from '../../src/domain/pec';
+import { PRESCRIPTION_VALIDITY_KEYS, type PecWarning } from '../../src/domain/warnings';
+import { loadOpticalEquipment } from './optical';
+import { prescriptionWarnings, renewalWarnings, santeWarnings, type PrescriptionValidity, type Rules } from './warningChecks';
+
+/** Statuses of a file whose equipment was delivered: billed, then paid. */
+const DELIVERED = ['billed', 'paid'];
+
+export async function loadRules(tx: DbOrTx): Promise<Rules> {
+  const rows = await tx.select({ key: pecRuleValues.key, value: pecRuleValues.value, source: pecRuleValues.source }).from(pecRuleValues);
+  return Object.fromEntries(rows.map((r) => [r.key, { value: Number(r.value), source: r.source }]));
+}
+
+async function loadValidity(tx: DbOrTx): Promise<PrescriptionValidity> {
+  const rows = await tx
+    .select({ key: configs.key, value: configs.value, description: configs.description })
+    .from(configs)
+    .where(like(configs.key, 'general.prescription_validity_months.%'));
+  const validity: PrescriptionValidity = {};
+  for (const [band, key] of Object.entries(PRESCRIPTION_VALIDITY_KEYS) as [keyof PrescriptionValidity, string][]) {
+    const row = rows.find((r) => r.key === key);
+    if (row && typeof row.value === 'number' && row.value > 0) validity[band] = { months: row.value, source: row.description ?? key };
+  }
+  return validity;
+}
+
+/** The file's warnings now; [] when none (or when the file is not found). */
+export async function fileWarnings(tx: DbOrTx, dossierId: number): Promise<PecWarning[]> {
+  const [file] = await tx
+    .select({ dossier: pecDossiers, specialite: shops.specialite })
+    .from(pecDossiers)
+    .innerJoin(shops, eq(shops.id, pecDossiers.shopId))
+    .where(eq(pecDossiers.id, dossierId));
+  if (!file) return [];
+  const { dossier: d } = file;
+  const kind = fileKindOf(file.specialite);
+  if (kind === 'generic') return [];
+  const on = d.dateFacturationEffective ?? todayInFrance();
+
+  const [rules, validity, devices, optical, earlierRows] = await Promise.all([
+    loadRules(tx),
+    loadValidity(tx),
+    tx.select({ oreille: appareils.oreille, classe: appareils.classe, prixTtc: appareils.prixTtc }).from(appareils).where(eq(appareils.dossierId, d.id)),
+    kind === 'optical' ? loadOpticalEquipment(tx, d.id) : Promise.resolve(null),
+    d.numeroDossierAssure
+      ? tx
+          .select({
+            id: pecDossiers.id,
+            numeroDossier: pecDossiers.numeroDossier,
+            date: sql<string | null>`coalesce(${pecDossiers.dateFacturationEffective}, ${pecDossiers.dateBilling})::text`,
+            specialite: shops.specialite,
+          })
+          .from(pecDossiers)
+          .innerJoin(shops, eq(shops.id, pecDossiers.shopId))
+          .where(
+            and(
+              eq(pecDossiers.holdingId, d.holdingId),
+              eq(pecDossiers.numeroDossierAssure, d.numeroDossierAssure),
+              ne(pecDossiers.id, d.id),
+              inArray(pecDossiers.status, DELIVERED),
+            ),
+          )
+      : Promise.resolve([]),
+  ]);
+  const earlierIds = earlierRows.map((r) => r.id);
+  const earlierEars = earlierIds.length
+    ? await tx.select({ dossierId: appareils.dossierId, oreille: appareils.oreille }).from(appareils).where(inArray(appareils.dossierId, earlierIds))
+    : [];
+  const earlier = earlierRows
+    .filter((r): r is typeof r & { date: string } => typeof r.date === 'string')
+    .map((r) => ({
+      numeroDossier: r.numeroDossier,
+      date: String(r.date).slice(0, 10),
+      kind: fileKindOf(r.specialite),
+      ears: earlierEars.filter((e) => e.dossierId === r.id).map((e) => e.oreille),
+    }));
+
+  return [
+    ...renewalWarnings({ kind, on, birthDate: d.dateNaissanceBeneficiaire, ears: [...new Set(devices.map((x) => x.oreille))].sort(), earlier, rules }),
+    ...prescriptionWarnings({ kind, on, datePrescription: d.datePrescription, birthDate: d.dateNaissanceBeneficiaire, validity }),
+    ...santeWarnings({
+      kind,
+      devices: devices.map((x) => ({ oreille: x.oreille, classe: x.classe, prixTtc: x.prixTtc === null ? null : Number(x.prixTtc) })),
+      optical,
+      amounts: {
+        prixFraisReels: d.prixFraisReels,
+        baseSs: d.baseSs,
+        partSs: d.partSs,
+        partComplementaire: d.partComplementaire,
+        resteCharge: d.resteCharge,
+      },
+      rules,
+    }),
+  ];
+}
