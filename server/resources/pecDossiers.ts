@@ -10,6 +10,7 @@ import type { ResourceDeclaration, Row, Tenancy } from '../hydra/types';
 import { publish } from '../events/bus';
 import { assertNumeroFree, nextNumero, normaliseSearch } from '../pec/numbering';
 import { embedReferences, expandItem, openExecution } from '../pec/present';
+import { paymentFilter } from '../pec/receivables';
 import { robotFailedWithinFilter } from '../pec/robotFailures';
 import { canUseShop, pecReadScope } from '../pec/visibility';
 import { dossierEvent, parisToday } from '../robot/runs';
@@ -83,6 +84,15 @@ export const pecDossiersResource: ResourceDeclaration = {
     numBilling: text(pecDossiers.numBilling, { description: 'N° de facture du logiciel (fenêtre de facturation, PATCH)', label: 'N° de facture' }),
     dateBilling: date(pecDossiers.dateBilling, { description: 'Date de facture du logiciel (fenêtre de facturation, PATCH)', label: 'Date de facture' }),
     detailRefus: text(pecDossiers.detailRefus, { ...readOnly, label: 'Motif du refus' }),
+    // Payment by the insurer (issue 15): set by a payment statement or 'Enregistrer un paiement' (server/pec/payments.ts).
+    montantPaye: decimal(pecDossiers.montantPaye, { ...readOnly, label: 'Montant payé', description: 'Total reçu de l’assureur, en euros' }),
+    datePaiement: date(pecDossiers.datePaiement, { ...readOnly, label: 'Date de paiement', description: 'Date du dernier paiement reçu' }),
+    paiementPartiel: bool(pecDossiers.paiementPartiel, {
+      ...readOnly,
+      label: 'Paiement partiel',
+      description: 'Payé moins que la part complémentaire : la demande reste facturée',
+    }),
+    montantDu: decimal(pecDossiers.montantDu, { ...readOnly, label: 'Montant restant dû', description: 'Ce que l’assureur doit encore après un paiement' }),
     appareils: derived('array', () => undefined, { description: 'Appareils par oreille (fiche seulement)', label: 'Appareils' }),
     workflowExecutions: derived('array', () => undefined, {
       description: 'Exécutions du robot, les plus récentes d’abord (fiche seulement)',
@@ -112,8 +122,9 @@ export const pecDossiersResource: ResourceDeclaration = {
     statutFacturation: pecDossiers.statutFacturation,
     externalId: pecDossiers.externalId,
   },
-  // The dashboard's "Échecs robot" link: files whose run failed within the last N days.
-  conditionFilters: { robotFailedWithinDays: robotFailedWithinFilter },
+  // The dashboard's "Échecs robot" link: files whose run failed within the last N days; its payment discrepancies
+  // (payment=partial|overpaid, or unpaid).
+  conditionFilters: { robotFailedWithinDays: robotFailedWithinFilter, payment: paymentFilter },
   // The first is also the spec's dateFrom/dateTo.
   rangeFilters: {
     createdAt: pecDossiers.createdAt,
