@@ -36,7 +36,7 @@ export function Section({ title, children, highlighted = false, testId }: { titl
 }
 
 /** Label and value pairs, two columns on wide screens. */
-function Facts({ items }: { items: [string, ReactNode][] }) {
+export function Facts({ items }: { items: [string, ReactNode][] }) {
   return (
     <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' }, columnGap: 2, rowGap: 0.75 }}>
       {items.map(([label, value]) => (

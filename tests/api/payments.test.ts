@@ -1,6 +1,7 @@
 // Payments reconciled (issue 15): a statement with every kind of line previewed (nothing written), applied (files
 // paid, partial flag and amount due, totals) and undone (files back); the CSV variants portals export; tenancy,
 // permissions, the manual payment, and the dashboard's receivables against the list they link to.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, startPecServer, type Refs } from './helpers/pec';
@@ -373,5 +374,19 @@ describe('receivables', () => {
         where h.name = 'Audition Horizon' and d.status = 'billed'`,
     );
     expect(r.amount).toBe(Math.round(Number(sum!.due) * 100) / 100);
+  });
+});
+
+describe('the demo statement', () => {
+  it('docs/examples/releve-paiements.csv shows every kind of line on the demo data', async () => {
+    const bytes = readFileSync(new URL('../../docs/examples/releve-paiements.csv', import.meta.url));
+    const res = await send('/api/payment_statements/preview', new Uint8Array(bytes), tokens.horizonAdmin);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.lines.map((l: JsonBody) => l.outcome)).toEqual(['paid', 'partial', 'overpaid', 'already_paid', 'not_billed', 'unknown', 'partial', 'paid']);
+    expect(res.body.lines[1].difference).toBe(220);
+    expect(res.body.lines[2].difference).toBe(30);
+    // The demo's own partly paid file.
+    const partial = await server.get('/api/pec_dossiers?payment=partial', tokens.horizonAdmin);
+    expect(partial.body.member.map((m: JsonBody) => m.numBilling)).toContain('FAC-DEMO-0007');
   });
 });
