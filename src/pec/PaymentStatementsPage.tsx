@@ -45,6 +45,7 @@ export function useRefreshPayments() {
 
 export default function PaymentStatementsPage() {
   const translate = useTranslate();
+  const errorText = useErrorText();
   const navigate = useNavigate();
   const idParam = Number(useParams()['*']);
   const open = Number.isInteger(idParam) && idParam > 0;
@@ -64,6 +65,7 @@ export default function PaymentStatementsPage() {
         perPage={PAGE_SIZE}
         listProps={{ storeKey: false }}
         rowClick={(_id, record) => statementPath(pecNumericId(record)!)}
+        errorText={errorText}
         testId="payments-list"
         rowTestId="payments-row"
       >

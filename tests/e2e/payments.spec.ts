@@ -60,8 +60,7 @@ test('"Enregistrer un paiement" in the drawer pays a billed file', async ({ page
   const email = 'direction@audition-horizon.fr';
   const file = await prepareFile(request, email);
   const token = await apiToken(request, email);
-  for (const status of ['pending', 'approved', 'billed'])
-    await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { status });
+  for (const status of ['pending', 'approved', 'billed']) await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { status });
 
   await signIn(page, email);
   await page.goto(`/pec/${file.id}`);
@@ -125,4 +124,13 @@ test("the dashboard's receivables equal the totals of the lists they open", asyn
   // The filtered list says why it is filtered.
   await page.getByTestId('dashboard-receivables-partial').click();
   await expect(page.getByTestId('pec-extra-filters')).toContainText('Paiement : Paiement partiel');
+});
+
+test('"Paiements" is for those who record payments: an assistant has no entry and no statements', async ({ page }) => {
+  await signIn(page, 'assistant@audition-horizon.fr');
+  await expect(page.getByRole('menuitem').filter({ hasText: 'Demandes PEC' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Paiements' })).toHaveCount(0);
+  await page.goto('/payment_statements');
+  // The server refuses the list: the page says so rather than showing an empty list.
+  await expect(page.getByTestId('payments-page').getByRole('alert')).toContainText('Accès refusé');
 });
