@@ -19,6 +19,8 @@ const warmHydra = () => void dataProvider.introspect().catch(() => undefined);
 const PecPage = lazy(() => (warmHydra(), import('./pec/PecPage')));
 const DashboardPage = lazy(() => (warmHydra(), import('./pec/DashboardPage')));
 const SettingsPage = lazy(() => (warmHydra(), import('./settings/SettingsPage')));
+const PaymentStatementsPage = lazy(() => (warmHydra(), import('./pec/PaymentStatementsPage')));
+const PaymentImportPage = lazy(() => import('./pec/PaymentImportPage'));
 const ProfilePage = lazy(() => import('./account/ProfilePage'));
 const PermissionsPage = lazy(() => import('./account/PermissionsPage'));
 const DebugPermissionsPage = lazy(() => import('./account/DebugPermissionsPage'));
@@ -58,6 +60,9 @@ export function App() {
       disableTelemetry
     >
       <Resource name="pec_dossiers" />
+      {/* The insurers' payment statements (issue 15): /payment_statements (list, a statement's drawer at /{id}) and
+          /payment_statements/create (import with its preview). */}
+      <Resource name="payment_statements" list={PaymentStatementsPage} create={PaymentImportPage} />
       {/* The back-office entities are <Resource>s of their own too, routed under /settings/{collection} by the settings
           page from the API docs (src/settings/SettingsPage.tsx): no list of them is kept here. */}
       <CustomRoutes>

@@ -430,6 +430,12 @@ export const pecDossiers = pgTable(
     prescriberId: integer('prescriber_id').references(() => prescribers.id),
     datePrescription: date('date_prescription', { mode: 'string' }),
     dateNaissanceBeneficiaire: date('date_naissance_beneficiaire', { mode: 'string' }),
+    // Payment by the insurer (issue 15; src/domain/payments.ts): what it paid so far, when last, whether it falls short
+    // of what it owes ('Paiement partiel', the file stays billed) and the amount still due.
+    montantPaye: money('montant_paye'),
+    datePaiement: date('date_paiement', { mode: 'string' }),
+    paiementPartiel: boolean('paiement_partiel').notNull().default(false),
+    montantDu: money('montant_du'),
     // Lower-cased, accent-free text of the searchable fields (file, patient and quote numbers, centre, mutual), kept by
     // the trigger of migration 0003 on every write and when a centre or a mutual is renamed.
     searchText: text('search_text').notNull().default(''),
@@ -460,6 +466,10 @@ export const pecDossiers = pgTable(
     index('pec_dossiers_expiry_idx')
       .on(t.holdingId, t.datePeremption)
       .where(sql`${t.statutFacturation} = false`),
+    // The dashboard's receivables: billed files not paid yet, by age of their billing.
+    index('pec_dossiers_receivables_idx')
+      .on(t.holdingId, t.dateFacturationEffective)
+      .where(sql`${t.status} = 'billed'`),
   ],
 );
 
@@ -577,4 +587,59 @@ export const pecCounters = pgTable(
     lastValue: integer('last_value').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.holdingId, t.year] })],
+);
+
+// Payment statements (relevés de paiement, issue 15): a CSV of an insurer's payments applied to an organisation's
+// billed files all or nothing, kept with each line's outcome and the file's payment state before and after, so that
+// the statement can be undone as a whole.
+export const paymentStatements = pgTable(
+  'payment_statements',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id')
+      .notNull()
+      .references(() => holdings.id),
+    /** The payer of its lines (several names joined when they differ). */
+    payer: text('payer'),
+    fileName: text('file_name'),
+    /** applied or undone (PAYMENT_STATEMENT_STATUSES). */
+    status: text('status').notNull().default('applied'),
+    linesCount: integer('lines_count').notNull().default(0),
+    totalAmount: money('total_amount').notNull(),
+    /** The part of the total that went to files (lines paid in full, partial or over-paid). */
+    appliedAmount: money('applied_amount').notNull(),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    undoneAt: timestamp('undone_at', { withTimezone: true, mode: 'date' }),
+    undoneById: integer('undone_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('payment_statements_holding_created_idx').on(t.holdingId, t.createdAt, t.id)],
+);
+
+export const paymentStatementLines = pgTable(
+  'payment_statement_lines',
+  {
+    id: serial('id').primaryKey(),
+    statementId: integer('statement_id')
+      .notNull()
+      .references(() => paymentStatements.id, { onDelete: 'cascade' }),
+    holdingId: integer('holding_id').notNull(),
+    /** The line of the CSV file (the header is line 1). */
+    lineNumber: integer('line_number').notNull(),
+    paymentDate: date('payment_date', { mode: 'string' }).notNull(),
+    payer: text('payer'),
+    reference: text('reference').notNull(),
+    amount: money('amount').notNull(),
+    label: text('label'),
+    dossierId: integer('dossier_id').references(() => pecDossiers.id, { onDelete: 'set null' }),
+    /** PAYMENT_OUTCOMES: paid, partial, overpaid, unknown, already_paid, not_billed. */
+    outcome: text('outcome').notNull(),
+    /** Partial: the amount still due; over-paid: the excess. */
+    difference: money('difference'),
+    /** The file's payment state before and after this line (PaymentState), for the undo. */
+    stateBefore: jsonb('state_before'),
+    stateAfter: jsonb('state_after'),
+  },
+  (t) => [index('payment_statement_lines_statement_idx').on(t.statementId, t.lineNumber), index('payment_statement_lines_dossier_idx').on(t.dossierId)],
 );

@@ -14,6 +14,7 @@ import { parseListQuery } from '../hydra/query';
 import { normaliseSearch } from './numbering';
 import { canUseShop, pecReadScope } from './visibility';
 import { expiringCondition } from './expiry';
+import { receivables } from './receivables';
 import { robotFailedWithin } from './robotFailures';
 import { EXPORT_HEADER, exportRecord, headerKey, IMPORT_COLUMNS, IMPORT_MAX_ROWS, unsafeText } from './csv';
 import { equipmentOf } from './equipmentCsv';
@@ -315,6 +316,7 @@ export async function pecRoutes(app: FastifyInstance) {
       robotFailureWindowDays: ROBOT_FAILURE_WINDOW_DAYS,
       approvedThisMonth: { count: Number(approved?.n ?? 0), totalTtc: amount(approved?.total), partComplementaire: amount(approved?.insurer) },
       billedThisMonth: { count: Number(billed?.n ?? 0), totalTtc: amount(billed?.total), partComplementaire: amount(billed?.insurer) },
+      receivables: await receivables(db, scope, today),
     };
   });
 }

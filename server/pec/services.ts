@@ -10,6 +10,7 @@ import { RobotDrivers } from '../robot/drivers';
 import { robotRoutes } from '../robot/routes';
 import { RobotRuns } from '../robot/runs';
 import { scanExpiring } from './expiry';
+import { paymentRoutes } from './paymentRoutes';
 import { pecRoutes, readAuditHook } from './routes';
 
 export interface PecServices {
@@ -73,6 +74,7 @@ export const pecPlugin = fp<PecPluginOptions>(async (app: FastifyInstance, optio
   await app.register(robotRoutes);
   await app.register(eventRoutes);
   await app.register(pecRoutes);
+  await app.register(paymentRoutes);
 
   if (options.autoStart) app.addHook('onReady', async () => ctx.pec.startWorkers());
   // While the server still answers: stop fetching jobs and let the running ones post their callbacks; the others go

@@ -8,6 +8,7 @@ import { credentialsResource } from './credentials';
 import { holdingsResource } from './holdings';
 import { mutualsResource } from './mutuals';
 import { networksResource } from './networks';
+import { paymentStatementsResource } from './paymentStatements';
 import { pecDossiersResource } from './pecDossiers';
 import { prescribersResource } from './prescribers';
 import { rolesResource } from './roles';
@@ -29,6 +30,7 @@ export const RESOURCES: ResourceDeclaration[] = [
   auditLogsResource,
   pecDossiersResource,
   prescribersResource,
+  paymentStatementsResource,
 ];
 
 /** The permission catalogue these declarations make (the server's registry builds the same). */

@@ -11,6 +11,7 @@ import { publish } from '../events/bus';
 import { assertNumeroFree, nextNumero, normaliseSearch } from '../pec/numbering';
 import { embedReferences, expandItem, openExecution } from '../pec/present';
 import { assertPrescriberOfHolding } from '../pec/prescription';
+import { paymentFilter } from '../pec/receivables';
 import { robotFailedWithinFilter } from '../pec/robotFailures';
 import { fileKindFilter } from '../pec/fileKind';
 import { fileWarnings } from '../pec/warnings';
@@ -101,6 +102,15 @@ export const pecDossiersResource: ResourceDeclaration = {
       description: 'Alertes calculées par le serveur [{code, message, side?, source?, details?}] ; [] sans alerte (fiche seulement)',
       label: 'Alertes',
     }),
+    // Payment by the insurer (issue 15): set by a payment statement or 'Enregistrer un paiement' (server/pec/payments.ts).
+    montantPaye: decimal(pecDossiers.montantPaye, { ...readOnly, label: 'Montant payé', description: 'Total reçu de l’assureur, en euros' }),
+    datePaiement: date(pecDossiers.datePaiement, { ...readOnly, label: 'Date de paiement', description: 'Date du dernier paiement reçu' }),
+    paiementPartiel: bool(pecDossiers.paiementPartiel, {
+      ...readOnly,
+      label: 'Paiement partiel',
+      description: 'Payé moins que la part complémentaire : la demande reste facturée',
+    }),
+    montantDu: decimal(pecDossiers.montantDu, { ...readOnly, label: 'Montant restant dû', description: 'Ce que l’assureur doit encore après un paiement' }),
     appareils: derived('array', () => undefined, { description: 'Appareils par oreille (fiche seulement)', label: 'Appareils' }),
     fileKind: derived('string', () => undefined, {
       description: 'Type de dossier selon la spécialité du centre : audio, optical ou generic (fiche seulement)',
@@ -138,8 +148,9 @@ export const pecDossiersResource: ResourceDeclaration = {
     statutFacturation: pecDossiers.statutFacturation,
     externalId: pecDossiers.externalId,
   },
-  // The dashboard's "Échecs robot" link: files whose run failed within the last N days.
-  conditionFilters: { robotFailedWithinDays: robotFailedWithinFilter, fileKind: fileKindFilter },
+  // The dashboard's links: files whose run failed within the last N days ("Échecs robot"), files of one kind, and the
+  // payment discrepancies (payment=partial|overpaid, or unpaid).
+  conditionFilters: { robotFailedWithinDays: robotFailedWithinFilter, fileKind: fileKindFilter, payment: paymentFilter },
   // The first is also the spec's dateFrom/dateTo.
   rangeFilters: {
     createdAt: pecDossiers.createdAt,

@@ -12,6 +12,7 @@ import type { CallbackType, PecStatus, WorkflowExecutionView } from '../domain/p
 import type { FileKind } from '../domain/fileKinds';
 import type { EquipementOptique } from '../domain/optical';
 import type { PecWarning } from '../domain/warnings';
+import type { PaymentOutcome, PaymentStatementStatus, ReceivableAge } from '../domain/payments';
 import { apiFetch, type ApiRequest } from './http';
 
 export const PEC_RESOURCE = 'pec_dossiers';
@@ -108,6 +109,10 @@ export interface PecDossierRecord {
   numBilling: string | null;
   dateBilling: string | null;
   detailRefus: string | null;
+  montantPaye?: number | null;
+  datePaiement?: string | null;
+  paiementPartiel?: boolean;
+  montantDu?: number | null;
   createdAt: string;
   updatedAt: string;
   appareils?: PecAppareil[];
@@ -137,7 +142,71 @@ export interface PecStats {
   robotFailureWindowDays: number;
   approvedThisMonth: { count: number; totalTtc: number; partComplementaire: number };
   billedThisMonth: { count: number; totalTtc: number; partComplementaire: number };
+  /** Billed and not yet paid: count and amount still owed, by days since billing, and the payment discrepancies. */
+  receivables?: {
+    today: string;
+    count: number;
+    amount: number;
+    byAge: { key: ReceivableAge; count: number; amount: number }[];
+    partial: { count: number; amount: number };
+    overpaid: { count: number; amount: number };
+  };
 }
+
+// ---------- payments (issue 15) ----------
+
+export const PAYMENT_STATEMENTS_RESOURCE = 'payment_statements';
+
+export interface PaymentLine {
+  line: number;
+  paymentDate: string;
+  payer: string;
+  reference: string;
+  amount: number;
+  label: string | null;
+  outcome: PaymentOutcome;
+  outcomeLabel: string;
+  difference: number | null;
+  dossier: { '@id': string; id: number; numeroDossier: string } | null;
+}
+
+export interface PaymentTotals {
+  lines: number;
+  amount: number;
+  applied: number;
+  byOutcome: Record<PaymentOutcome, { count: number; amount: number }>;
+}
+
+export interface PaymentPreview {
+  fileName: string | null;
+  payer: string;
+  lines: PaymentLine[];
+  totals: PaymentTotals;
+}
+
+export interface PaymentStatementRecord {
+  '@id': string;
+  id: string | number;
+  originId?: string;
+  createdAt: string;
+  payer: string | null;
+  fileName: string | null;
+  linesCount: number;
+  totalAmount: number;
+  appliedAmount: number;
+  status: PaymentStatementStatus | string;
+  undoneAt: string | null;
+  createdBy?: { firstName?: string; lastName?: string } | string | null;
+  lines?: PaymentLine[];
+  totals?: PaymentTotals;
+}
+
+/** The statement file as a multipart upload (its bytes as they are: the server decides UTF-8 or Windows-1252). */
+const statementForm = (file: File) => {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return form;
+};
 
 export interface RunStarted {
   externalId: string;
@@ -210,6 +279,19 @@ export const pecMethods = {
     call<CallbackSaved>(`/api/callbacks/${type}`, { method: 'POST', body: data }),
 
   pecStats: () => call<PecStats>('/api/pec_dossiers/stats'),
+
+  /** 'Enregistrer un paiement' on one billed file; answers the file. */
+  pecPayment: ({ id, data }: { id: number; data: { datePaiement: string; montant: number; libelle: string | null } }) =>
+    call<PecDossierRecord>(`${pecIri(id)}/payments`, { method: 'POST', body: data }),
+
+  /** A payment statement's lines with their outcome; writes nothing. */
+  paymentPreview: ({ file }: { file: File }) => call<PaymentPreview>('/api/payment_statements/preview', { method: 'POST', body: statementForm(file) }),
+
+  /** Applies a payment statement all or nothing; answers the statement. */
+  paymentApply: ({ file }: { file: File }) => call<PaymentStatementRecord>('/api/payment_statements', { method: 'POST', body: statementForm(file) }),
+
+  /** Undoes a statement as a whole (409 when a file changed since). */
+  paymentUndo: ({ id }: { id: number }) => call<PaymentStatementRecord>(`/api/payment_statements/${id}/undo`, { method: 'POST' }),
 
   pecImport: ({ csv }: { csv: string }) =>
     call<ImportResult>('/api/pec_dossiers/import', { method: 'POST', body: csv, headers: { 'Content-Type': 'text/csv; charset=utf-8' } }),

@@ -42,8 +42,8 @@ export const MANUAL_TRANSITIONS: Record<PecStatus, readonly PecStatus[]> = {
   paid: [],
 };
 
-/** Recording a payment (billed -> paid) also needs this permission. */
-export const PAYMENT_PERMISSION = 'pec.billing';
+/** Recording a payment (billed -> paid, a statement, a manual payment) needs this permission. */
+export const PAYMENT_PERMISSION = 'billing.payment';
 
 /** Why `from` -> `to` is refused, in French; undefined when the change is allowed (or is no change). */
 export function transitionError(from: string, to: string): string | undefined {

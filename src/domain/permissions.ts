@@ -103,7 +103,13 @@ export const OTHER_PERMISSIONS: PermissionDefinition[] = [
     level: 'create',
     description: 'Déclencher le robot (DPEC, facturation) et saisir ses résultats à la main.',
   },
-  { key: 'pec.billing', label: 'Enregistrer les paiements', module: 'billing', level: 'edit', description: 'Marquer une demande facturée comme payée.' },
+  {
+    key: 'billing.payment',
+    label: 'Enregistrer les paiements',
+    module: 'billing',
+    level: 'edit',
+    description: 'Importer les relevés de paiement des assureurs, les annuler, et enregistrer un paiement sur une demande facturée.',
+  },
   { key: 'export.pec', label: 'Exporter les demandes de PEC', module: 'report', level: 'view', description: 'Télécharger la liste filtrée au format CSV.' },
   {
     key: 'import.pec',

@@ -31,13 +31,14 @@ export const SEEDED_ROLES = {
       'delete.pec',
       'export.pec',
       'import.pec',
+      'billing.payment',
       'audit.view',
     ],
   },
   audioprothesiste: {
     name: 'Audioprothésiste',
-    description: 'Crée et suit les demandes de PEC de ses centres, lance le DPEC et la facturation, exporte.',
-    permissions: ['pec.view', 'pec.create', 'pec.edit', 'pec.billing', 'settings.pec.create', 'export.pec'],
+    description: 'Crée et suit les demandes de PEC de ses centres, lance le DPEC et la facturation, enregistre les paiements, exporte.',
+    permissions: ['pec.view', 'pec.create', 'pec.edit', 'billing.payment', 'settings.pec.create', 'export.pec'],
   },
   assistant: {
     name: 'Assistant(e)',

@@ -1,10 +1,13 @@
-// The sidebar: who is signed in (initials), the two entries of the spec plus the dashboard, and the version.
+// The sidebar: who is signed in (initials), the two entries of the spec plus the dashboard and the payment statements
+// (billing.payment), and the version.
 import AssignmentIcon from '@mui/icons-material/Assignment';
 import DashboardIcon from '@mui/icons-material/SpaceDashboard';
+import PaymentsIcon from '@mui/icons-material/Payments';
 import SettingsIcon from '@mui/icons-material/Settings';
 import { Avatar, Box, Chip, Typography } from '@mui/material';
 import { Menu as RaMenu, useGetIdentity, usePermissions, useSidebarState, useTranslate } from 'react-admin';
-import { hasAnyPermission, SETTINGS_ENTRY_PERMISSIONS } from '../domain/permissions';
+import { hasAnyPermission, hasPermission, SETTINGS_ENTRY_PERMISSIONS } from '../domain/permissions';
+import { PAYMENT_PERMISSION } from '../domain/pec';
 import { initialsOf } from '../domain/format';
 
 function SignedInUser() {
@@ -48,6 +51,9 @@ export function Menu() {
           }
           leftIcon={<AssignmentIcon />}
         />
+        {hasPermission(permissions, PAYMENT_PERMISSION) && (
+          <RaMenu.Item to="/payment_statements" primaryText={translate('pecflow.menu.payments')} leftIcon={<PaymentsIcon />} />
+        )}
         {hasAnyPermission(permissions, SETTINGS_ENTRY_PERMISSIONS) && (
           <RaMenu.Item to="/settings" primaryText={translate('pecflow.menu.settings')} leftIcon={<SettingsIcon />} />
         )}

@@ -14,6 +14,7 @@ import { fileKindOf } from '../domain/fileKinds';
 import { billingButtonState, dpecButtonState, missingPrerequisites, robotStepResults, shapeRobotError, type RobotErrorView } from '../domain/pec';
 import { useToast } from '../layout/Toasts';
 import { BillingDialog } from './BillingDialog';
+import { PaymentPanel } from './PaymentPanel';
 import { ExecutionHistory, RobotResults, Section, StepCard, type Execution } from './RobotResults';
 import { MissingPrerequisites, useErrorText, usePecData, usePecRights, useRefreshPec } from './shared';
 import { SCRAPING_STEP_LABELS } from './fileKindLabels';
@@ -194,6 +195,7 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
       </Section>
 
       <RobotResults record={record} highlighted={highlighted} />
+      <PaymentPanel record={record} id={id} />
       <ExecutionHistory executions={executions} highlighted={highlighted} />
 
       <BillingDialog

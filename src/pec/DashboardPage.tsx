@@ -32,6 +32,7 @@ import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS, ROBOT_FAILURE_WINDOW_DAYS } f
 import { dashboardFilters, pecFilePath, pecListLink } from './filters';
 import { PEC_STATUSES, pecStatusLabel } from '../domain/pec';
 import { FILE_KIND_LABELS, FILE_KINDS } from '../domain/fileKinds';
+import { ReceivablesCard } from './ReceivablesCard';
 import { PecStatusBadge, useDossierText, useErrorText, usePecData } from './shared';
 
 const ROBOT_FAILURE_KINDS = ['robot_error', 'robot_timeout'];
@@ -103,6 +104,8 @@ export default function DashboardPage() {
             <ExpiringCard stats={data} filter={filters.expiring} />
             <FailuresCard stats={data} />
           </Box>
+
+          <ReceivablesCard stats={data} />
 
           <Box component="section" aria-labelledby="dashboard-month">
             <Typography id="dashboard-month" variant="subtitle1" component="h2" fontWeight={700} sx={{ mb: 1.5 }}>

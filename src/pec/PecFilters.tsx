@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { useListContext, useTranslate } from 'react-admin';
 import { formatDate } from '../domain/format';
 import { PEC_STATUSES } from '../domain/pec';
+import { PAYMENT_FILTER_LABELS, type PaymentFilter } from '../domain/payments';
 import { DatePickerField, INVALID_DAY } from './DateInput';
 import { dayBound, DEFAULT_SORT } from './filters';
 import { PecStatusBadge } from './shared';
@@ -171,6 +172,7 @@ function FilterLabel({ name, value }: { name: string; value: unknown }) {
   let text: string;
   if (name === 'robotFailedWithinDays') text = translate('pecflow.pec.filters.lastDays', { smart_count: Number(value) });
   else if (name === 'fileKind') text = FILE_KIND_LABELS[value as FileKind] ?? String(value);
+  else if (name === 'payment') text = PAYMENT_FILTER_LABELS[value as PaymentFilter] ?? String(value);
   else if (Array.isArray(value)) text = translate('pecflow.pec.filters.selection', { smart_count: value.length });
   else if (typeof value === 'boolean' || value === 'true' || value === 'false')
     text = translate(String(value) === 'true' ? 'pecflow.pec.filters.yes' : 'pecflow.pec.filters.no');

@@ -1,6 +1,7 @@
 // The PEC list's filters as the URL and the API read them: days picked by the user, the dashboard's figures and the
 // links that open the list filtered the same way. Pure functions (no React), tested in tests/unit/pec-filters.test.ts.
 import { EXPIRY_WARNING_DAYS } from '../domain/limits';
+import { receivableAgeRange, type PaymentFilter, type ReceivableAge } from '../domain/payments';
 
 /** "+02:00" for a local date (its own offset, summer or winter time). */
 function offsetOf(date: Date): string {
@@ -77,5 +78,9 @@ export function dashboardFilters(today = parisDay()) {
     expiring: { statutFacturation: false, datePeremption: { after: today, before: addDays(today, EXPIRY_WARNING_DAYS) } },
     approvedThisMonth: { dateValidation: { after: parisMidnight(monthStart) } },
     billedThisMonth: { statutFacturation: true, dateFacturationEffective: { after: monthStart } },
+    // Billed, not yet paid: all of them, by days since billing, and the payment discrepancies (issue 15).
+    receivables: { status: 'billed' },
+    receivableAge: (age: ReceivableAge) => ({ status: 'billed', dateFacturationEffective: receivableAgeRange(today, age) }),
+    payment: (payment: PaymentFilter) => ({ payment }),
   };
 }

@@ -9,7 +9,16 @@ import { PEC_RESOURCE, RequestTimeoutError, type PecDossierRecord } from '../dat
 import { extractErrorMessage } from '../domain/errors';
 import { HTTP_TIMEOUT_MS, REFETCH_AFTER_ACTION_MS } from '../domain/limits';
 import { hasPermission } from '../domain/permissions';
-import { isPecStatus, pecStatusLabel, PREREQUISITE_LABELS, PULSING_STATUSES, ROBOT_TIMEOUT_MESSAGE, type PecStatus, type Prerequisite } from '../domain/pec';
+import {
+  isPecStatus,
+  PAYMENT_PERMISSION,
+  pecStatusLabel,
+  PREREQUISITE_LABELS,
+  PULSING_STATUSES,
+  ROBOT_TIMEOUT_MESSAGE,
+  type PecStatus,
+  type Prerequisite,
+} from '../domain/pec';
 
 /** The PEC rights of the signed-in user (spec section 6); the server checks each again. */
 export function usePecRights() {
@@ -22,7 +31,7 @@ export function usePecRights() {
     remove: may('delete.pec'),
     export: may('export.pec'),
     import: may('import.pec'),
-    pay: may('pec.billing'),
+    pay: may(PAYMENT_PERMISSION),
   };
 }
 

@@ -222,8 +222,8 @@ describe('the lifecycle of the status', () => {
     expect(messages(final).status).toBe("Changement d'état impossible : de « Payé » vers « Brouillon ». « Payé » est un état final.");
   });
 
-  it('recording a payment needs pec.billing', async () => {
-    // An editor without pec.billing, in the organisation, assigned to the centre.
+  it('recording a payment needs billing.payment', async () => {
+    // An editor without billing.payment, in the organisation, assigned to the centre.
     const [holding] = await server.database.query<{ holding_id: number }>('select holding_id from shops where id = $1', [refs.shops['Horizon Paris Bastille']]);
     const [role] = await server.database.query<{ id: number }>(
       `insert into roles (holding_id, name, permissions) values ($1, 'Éditeur PEC', '{pec.view,pec.edit}') returning id`,

@@ -7,6 +7,7 @@ import { SEEDED_ROLES } from '../../../src/domain/roles';
 import { SecretBox } from '../../crypto';
 import { ensureBaseData } from './base';
 import { seedReferenceData } from './reference';
+import { seedPayments } from './payments';
 import { seedPecDossiers } from './pec';
 import { seedPrescribers } from './prescribers';
 import { seedWarningDemo } from './warnings';
@@ -34,6 +35,7 @@ export async function seed(database: Database, options: SeedOptions): Promise<bo
     const organisations = await seedOrganisations(db);
     await seedReferenceData(db, new SecretBox(options.appSecretKey), organisations);
     await seedPecDossiers(db, organisations);
+    await seedPayments(db, organisations);
     await seedPrescribers(db, organisations);
     await seedWarningDemo(db, organisations);
     seededDemo = true;

@@ -1,0 +1,87 @@
+// Demo payments (issue 15): the paid files carry their payment, one billed file of Audition Horizon is partly paid,
+// and a few of its files carry the invoice numbers of the example statement docs/examples/releve-paiements.csv, with
+// devices chosen here so that what the insurer owes (their complementary part) is the same on every installation and
+// the statement shows every kind of line: paid in full, partial, over-paid, already paid, not yet billed, unknown
+// reference, and two lines that add up.
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../connect';
+import { appareils, pecDossiers } from '../schema';
+import { amountsFor, CATALOGUE, type EarDevice } from '../../robot/simulator';
+import type { DemoOrganisations } from './organisations';
+
+/** Invoice number -> the catalogue model fitted on both ears (complementary parts: 1 420, 1 220, 2 920, 1 300, 1 320 €). */
+const BILLED: [string, number][] = [
+  ['FAC-DEMO-0001', 0],
+  ['FAC-DEMO-0002', 2],
+  ['FAC-DEMO-0003', 6],
+  ['FAC-DEMO-0006', 1],
+  // Partly paid in the demo: 660 € of 1 320 €.
+  ['FAC-DEMO-0007', 3],
+];
+const PARTIAL = 'FAC-DEMO-0007';
+const ALREADY_PAID = 'FAC-DEMO-0004';
+const NOT_BILLED = 'FAC-DEMO-0005';
+
+const DAY = 86_400_000;
+const iso = (date: Date) => date.toISOString().slice(0, 10);
+
+export async function seedPayments(db: Db, organisations: DemoOrganisations, now = new Date()): Promise<void> {
+  // Paid files were paid in full three weeks after their billing (never in the future).
+  await db.execute(sql`update pec_dossiers set montant_paye = part_complementaire, montant_du = 0, paiement_partiel = false,
+    date_paiement = least(date_facturation_effective + 21, ${iso(now)}::date) where status = 'paid'`);
+
+  const holdingId = organisations.holdingIds.horizon!;
+  const pick = (status: string, n: number) =>
+    db
+      .select({ id: pecDossiers.id, holdingId: pecDossiers.holdingId, dateFacturationEffective: pecDossiers.dateFacturationEffective })
+      .from(pecDossiers)
+      .where(and(eq(pecDossiers.holdingId, holdingId), eq(pecDossiers.status, status)))
+      .orderBy(desc(pecDossiers.dateFacturationEffective), asc(pecDossiers.id))
+      .limit(n);
+
+  const billed = await pick('billed', BILLED.length);
+  for (const [index, [numBilling, model]] of BILLED.entries()) {
+    const file = billed[index];
+    if (!file) break;
+    const devices: EarDevice[] = (['droite', 'gauche'] as const).map((oreille) => ({ ...CATALOGUE[model]!, oreille, premierAppareillage: false }));
+    const amounts = amountsFor(devices);
+    await db.delete(appareils).where(eq(appareils.dossierId, file.id));
+    await db.insert(appareils).values(
+      devices.map((d) => ({
+        holdingId,
+        dossierId: file.id,
+        oreille: d.oreille,
+        fabricant: d.fabricant,
+        marque: d.marque,
+        modele: d.modele,
+        prixTtc: d.prix / 100,
+        codeLpp: d.codeLpp,
+        premierAppareillage: false,
+        forme: d.forme,
+        classe: d.classe,
+        offre100Sante: d.classe === 'I',
+      })),
+    );
+    const partial = numBilling === PARTIAL ? Math.round(amounts.partComplementaire * 50) / 100 : undefined;
+    const paidOn = file.dateFacturationEffective ? iso(new Date(Math.min(Date.parse(file.dateFacturationEffective) + 14 * DAY, now.getTime()))) : iso(now);
+    await db
+      .update(pecDossiers)
+      .set({
+        ...amounts,
+        numBilling,
+        ...(partial !== undefined
+          ? { montantPaye: partial, montantDu: Math.round((amounts.partComplementaire - partial) * 100) / 100, paiementPartiel: true, datePaiement: paidOn }
+          : { montantPaye: null, montantDu: null, paiementPartiel: false, datePaiement: null }),
+      })
+      .where(eq(pecDossiers.id, file.id));
+  }
+  const [paid] = await pick('paid', 1);
+  if (paid) await db.update(pecDossiers).set({ numBilling: ALREADY_PAID }).where(eq(pecDossiers.id, paid.id));
+  // An approved file whose invoice is saved but not billed yet.
+  const [approved] = await pick('approved', 1);
+  if (approved)
+    await db
+      .update(pecDossiers)
+      .set({ numBilling: NOT_BILLED, dateBilling: iso(now) })
+      .where(eq(pecDossiers.id, approved.id));
+}

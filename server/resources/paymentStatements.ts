@@ -1,0 +1,93 @@
+// Relevés de paiement (issue 15): the insurers' payment statements an organisation applied to its billed files. The
+// list and the statement (with its lines and totals) come from this declaration; importing (preview, apply) and
+// undoing are routes of their own (server/pec/paymentRoutes.ts), so the resource itself is read-only.
+import { asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { paymentStatementLines, paymentStatements, pecDossiers } from '../db/schema';
+import { dateTime, decimal, derived, integer, reference, text, timestamp } from '../hydra/fields';
+import { holdingOwned } from '../hydra/tenancy';
+import type { ResourceDeclaration } from '../hydra/types';
+import { presentLine, statementTotals, type EvaluatedLine } from '../pec/payments';
+import { iriOf } from '../../src/domain/iri';
+import { PAYMENT_PERMISSION } from '../../src/domain/pec';
+import { PAYMENT_OUTCOME_LABELS, PAYMENT_STATEMENT_STATUS_LABELS, PAYMENT_STATEMENT_STATUSES, type PaymentOutcome } from '../../src/domain/payments';
+
+const readOnly = { writable: false } as const;
+const noInput = z.object({});
+
+export const paymentStatementsResource: ResourceDeclaration = {
+  name: 'payment_statements',
+  className: 'PaymentStatement',
+  label: { singular: 'Relevé de paiement', plural: 'Relevés de paiement' },
+  auditName: 'payment_statement',
+  table: paymentStatements,
+  idColumn: paymentStatements.id,
+  fields: {
+    createdAt: timestamp(paymentStatements.createdAt, 'Importé le'),
+    payer: text(paymentStatements.payer, { ...readOnly, iri: 'name', label: 'Payeur' }),
+    fileName: text(paymentStatements.fileName, { ...readOnly, label: 'Fichier' }),
+    linesCount: integer(paymentStatements.linesCount, { ...readOnly, label: 'Lignes' }),
+    totalAmount: decimal(paymentStatements.totalAmount, { ...readOnly, label: 'Montant total', description: 'Somme des lignes du relevé, en euros' }),
+    appliedAmount: decimal(paymentStatements.appliedAmount, {
+      ...readOnly,
+      label: 'Montant rapproché',
+      description: 'Somme des lignes appliquées à des dossiers (payés, partiels, trop-perçus)',
+    }),
+    status: text(paymentStatements.status, {
+      ...readOnly,
+      label: 'État',
+      choices: PAYMENT_STATEMENT_STATUSES.map((id) => ({ id, name: PAYMENT_STATEMENT_STATUS_LABELS[id] })),
+    }),
+    createdBy: reference('users', paymentStatements.createdById, { ...readOnly, embed: ['firstName', 'lastName'], label: 'Importé par' }),
+    undoneAt: dateTime(paymentStatements.undoneAt, { ...readOnly, label: 'Annulé le' }),
+    lines: derived('array', () => undefined, {
+      label: 'Lignes du relevé',
+      description: 'Chaque ligne avec son résultat (outcome, outcomeLabel), son écart et le dossier rapproché (fiche seulement)',
+    }),
+    totals: derived('object', () => undefined, {
+      label: 'Totaux',
+      description: 'Nombre de lignes, montant total, montant rapproché et, par résultat, nombre et montant (fiche seulement)',
+    }),
+    updatedAt: timestamp(paymentStatements.updatedAt, 'Modifié le'),
+  },
+  schema: { create: noInput, update: noInput },
+  permissions: { view: PAYMENT_PERMISSION, create: PAYMENT_PERMISSION, update: PAYMENT_PERMISSION, delete: PAYMENT_PERMISSION },
+  tenancy: holdingOwned(paymentStatements.holdingId),
+  readOnly: true,
+  search: [paymentStatements.payer, paymentStatements.fileName],
+  filters: { status: paymentStatements.status },
+  rangeFilters: { createdAt: paymentStatements.createdAt },
+  order: { createdAt: paymentStatements.createdAt, totalAmount: paymentStatements.totalAmount, id: paymentStatements.id },
+  defaultOrder: ['createdAt', 'desc'],
+  deletion: { mode: 'none' },
+  hooks: {
+    async expand({ tx }, items, rows, mode) {
+      if (mode !== 'item') return;
+      for (const [index, item] of items.entries()) {
+        const lines = await tx
+          .select({ line: paymentStatementLines, numeroDossier: pecDossiers.numeroDossier })
+          .from(paymentStatementLines)
+          .leftJoin(pecDossiers, eq(pecDossiers.id, paymentStatementLines.dossierId))
+          .where(eq(paymentStatementLines.statementId, rows[index]!.id as number))
+          .orderBy(asc(paymentStatementLines.lineNumber));
+        const evaluated: EvaluatedLine[] = lines.map(({ line: l, numeroDossier }) => ({
+          line: l.lineNumber,
+          paymentDate: l.paymentDate,
+          payer: l.payer ?? '',
+          reference: l.reference,
+          amount: l.amount,
+          label: l.label,
+          outcome: l.outcome as PaymentOutcome,
+          outcomeLabel: PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome,
+          difference: l.difference,
+          expected: null,
+          dossier: l.dossierId !== null && numeroDossier ? { '@id': iriOf('pec_dossiers', l.dossierId), id: l.dossierId, numeroDossier } : null,
+          stateBefore: null,
+          stateAfter: null,
+        }));
+        item.lines = evaluated.map(presentLine);
+        item.totals = statementTotals(evaluated);
+      }
+    },
+  },
+};

@@ -1,0 +1,126 @@
+// /payment_statements/create, 'Importer un relevé de paiement' (issue 15): choose the insurer's CSV, read its preview
+// (each line matched to a billed file with its outcome, and the totals; nothing written), then 'Appliquer': the
+// statement is applied all or nothing and opens with its result. Both calls are data-provider methods (useMutation).
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import CheckIcon from '@mui/icons-material/Check';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import { Alert, AlertTitle, Box, Button, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { Title, useTranslate } from 'react-admin';
+import { pecNumericId, type ImportErrors } from '../dataProvider/pec';
+import { PAYMENT_STATEMENT_LIMITS, STATEMENT_COLUMNS } from '../domain/payments';
+import { useToast } from '../layout/Toasts';
+import { PaymentLines, PaymentTotalsView } from './PaymentLines';
+import { STATEMENTS_PATH, useRefreshPayments } from './PaymentStatementsPage';
+import { useErrorText, usePecData } from './shared';
+
+export default function PaymentImportPage() {
+  const translate = useTranslate();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const errorText = useErrorText();
+  const dataProvider = usePecData();
+  const refresh = useRefreshPayments();
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | undefined>();
+  const [refused, setRefused] = useState<{ message: string; lines: NonNullable<ImportErrors['errors']> } | undefined>();
+
+  const preview = useMutation({
+    mutationFn: (chosen: File) => dataProvider.paymentPreview({ file: chosen }),
+    onMutate: () => setRefused(undefined),
+    onError: (error) => {
+      const message = errorText(error).split('\n')[0] ?? '';
+      setRefused({ message, lines: ((error as { body?: ImportErrors }).body?.errors ?? []).slice(0, 200) });
+      toast.error(translate('pecflow.payments.import.refused'), message);
+    },
+    onSettled: () => {
+      if (input.current) input.current.value = '';
+    },
+  });
+  const apply = useMutation({
+    mutationFn: () => dataProvider.paymentApply({ file: file! }),
+    onSuccess: (statement) => {
+      toast.success(translate('pecflow.payments.import.applied'), translate('pecflow.payments.import.appliedText', { smart_count: statement.linesCount }));
+      refresh();
+      navigate(`${STATEMENTS_PATH}/${pecNumericId(statement)}`);
+    },
+    onError: (error) => toast.error(translate('pecflow.payments.import.applyError'), errorText(error)),
+  });
+
+  const choose = (chosen: File | undefined) => {
+    if (!chosen) return;
+    setFile(chosen);
+    preview.mutate(chosen);
+  };
+  const result = preview.data;
+  const busy = preview.isPending || apply.isPending;
+
+  return (
+    <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="payment-import">
+      <Title title={translate('pecflow.payments.import.title')} />
+      <Button startIcon={<ArrowBackIcon />} onClick={() => navigate(STATEMENTS_PATH)} sx={{ mb: 1 }}>
+        {translate('pecflow.payments.list.title')}
+      </Button>
+      <Typography variant="h5" component="h1" fontWeight={700}>
+        {translate('pecflow.payments.import.title')}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        {translate('pecflow.payments.import.text', {
+          columns: Object.values(STATEMENT_COLUMNS)
+            .map((c) => c.label)
+            .join(', '),
+          size: PAYMENT_STATEMENT_LIMITS.maxBytes / 1024 / 1024,
+        })}
+      </Typography>
+
+      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'center' }}>
+          <Button variant="contained" component="label" startIcon={<UploadFileIcon />} disabled={busy}>
+            {translate('pecflow.payments.import.choose')}
+            <input ref={input} type="file" hidden accept=".csv,text/csv" data-testid="payment-file" onChange={(event) => choose(event.target.files?.[0])} />
+          </Button>
+          <Typography variant="body2" color="text.secondary" data-testid="payment-file-name">
+            {file ? file.name : translate('pecflow.payments.import.noFile')}
+          </Typography>
+        </Stack>
+      </Paper>
+
+      {refused && (
+        <Alert severity="error" sx={{ mb: 2 }} data-testid="payment-refused">
+          <AlertTitle>{refused.message}</AlertTitle>
+          {refused.lines.length > 0 && (
+            <List dense disablePadding>
+              {refused.lines.map((l) => (
+                <ListItem key={l.line} disableGutters>
+                  <ListItemText primary={translate('pecflow.payments.import.line', { line: l.line })} secondary={l.messages.join(' ; ')} />
+                </ListItem>
+              ))}
+            </List>
+          )}
+        </Alert>
+      )}
+
+      {result && !refused && (
+        <Stack spacing={2} data-testid="payment-preview">
+          <Alert severity="info">{translate('pecflow.payments.import.previewText')}</Alert>
+          <PaymentTotalsView totals={result.totals} />
+          <PaymentLines lines={result.lines} />
+          <Box>
+            <Button
+              variant="contained"
+              color="success"
+              startIcon={<CheckIcon />}
+              disabled={busy || result.totals.applied === 0}
+              onClick={() => apply.mutate()}
+              data-testid="payment-apply"
+            >
+              {translate('pecflow.payments.import.apply')}
+            </Button>
+          </Box>
+        </Stack>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,127 @@
+// A payment statement's lines (the import's preview and a kept statement alike) in react-admin's DataTable over the
+// lines in memory (useList), each outcome as a coloured chip with its French label, chosen by its code; and the totals.
+import { Box, Chip, Link, Paper, Stack, Typography, type ChipProps } from '@mui/material';
+import { Link as RouterLink } from 'react-router-dom';
+import { DataTable, ListContextProvider, useList, useTranslate } from 'react-admin';
+import type { PaymentLine, PaymentTotals } from '../dataProvider/pec';
+import { formatDate, formatEuros } from '../domain/format';
+import { PAYMENT_OUTCOME_LABELS, PAYMENT_OUTCOMES, type PaymentOutcome } from '../domain/payments';
+import { pecFilePath } from './filters';
+
+const OUTCOME_COLORS: Record<PaymentOutcome, ChipProps['color']> = {
+  paid: 'success',
+  partial: 'warning',
+  overpaid: 'info',
+  unknown: 'error',
+  already_paid: 'default',
+  not_billed: 'secondary',
+};
+
+export function OutcomeChip({ outcome }: { outcome: PaymentOutcome }) {
+  return (
+    <Chip
+      size="small"
+      color={OUTCOME_COLORS[outcome] ?? 'default'}
+      label={PAYMENT_OUTCOME_LABELS[outcome] ?? outcome}
+      data-testid="payment-outcome"
+      data-outcome={outcome}
+      sx={{ fontWeight: 600 }}
+    />
+  );
+}
+
+const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
+
+export function PaymentLines({ lines }: { lines: PaymentLine[] }) {
+  const translate = useTranslate();
+  const label = (key: string) => translate(`pecflow.payments.lines.${key}`);
+  const list = useList({ data: lines.map((line) => ({ ...line, id: line.line })), perPage: lines.length || 1, resource: 'payment_statement_lines' });
+  return (
+    <ListContextProvider value={list}>
+      <Box sx={{ overflowX: 'auto' }} data-testid="payment-lines">
+        <DataTable bulkActionButtons={false} rowClick={false} size="small">
+          <DataTable.Col source="line" label={label('line')} disableSort />
+          <DataTable.Col
+            source="paymentDate"
+            label={label('paymentDate')}
+            disableSort
+            cellSx={oneLine}
+            render={(l: PaymentLine) => formatDate(l.paymentDate)}
+          />
+          <DataTable.Col source="payer" label={label('payer')} disableSort />
+          <DataTable.Col source="reference" label={label('reference')} disableSort cellSx={oneLine} />
+          <DataTable.Col
+            source="dossier"
+            label={label('dossier')}
+            disableSort
+            cellSx={oneLine}
+            render={(l: PaymentLine) =>
+              l.dossier ? (
+                <Link component={RouterLink} to={pecFilePath(l.dossier.id)}>
+                  {l.dossier.numeroDossier}
+                </Link>
+              ) : (
+                '—'
+              )
+            }
+          />
+          <DataTable.Col
+            source="amount"
+            label={label('amount')}
+            disableSort
+            align="right"
+            cellSx={oneLine}
+            render={(l: PaymentLine) => formatEuros(l.amount)}
+          />
+          <DataTable.Col source="outcome" label={label('outcome')} disableSort render={(l: PaymentLine) => <OutcomeChip outcome={l.outcome} />} />
+          <DataTable.Col
+            source="difference"
+            label={label('difference')}
+            disableSort
+            align="right"
+            cellSx={oneLine}
+            render={(l: PaymentLine) => (l.difference === null ? '' : formatEuros(l.difference))}
+          />
+          <DataTable.Col source="label" label={label('label')} disableSort />
+        </DataTable>
+      </Box>
+    </ListContextProvider>
+  );
+}
+
+/** The statement's totals: lines, amount, the part that goes to files, and each outcome's count and amount. */
+export function PaymentTotalsView({ totals }: { totals: PaymentTotals }) {
+  const translate = useTranslate();
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} data-testid="payment-totals">
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ mb: 1.5 }}>
+        <Figure label={translate('pecflow.payments.totals.lines')} value={String(totals.lines)} testId="payment-total-lines" />
+        <Figure label={translate('pecflow.payments.totals.amount')} value={formatEuros(totals.amount)} testId="payment-total-amount" />
+        <Figure label={translate('pecflow.payments.totals.applied')} value={formatEuros(totals.applied)} testId="payment-total-applied" />
+      </Stack>
+      <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap>
+        {PAYMENT_OUTCOMES.filter((o) => totals.byOutcome[o]?.count).map((o) => (
+          <Stack key={o} direction="row" spacing={0.75} alignItems="center" data-testid={`payment-total-${o}`}>
+            <OutcomeChip outcome={o} />
+            <Typography variant="body2">
+              {totals.byOutcome[o].count} · {formatEuros(totals.byOutcome[o].amount)}
+            </Typography>
+          </Stack>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}
+
+function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <Box>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography variant="h6" component="p" fontWeight={700} data-testid={testId}>
+        {value}
+      </Typography>
+    </Box>
+  );
+}

@@ -1,0 +1,96 @@
+// The file's payment in the drawer's actions tab (issue 15): what the insurer owes (its complementary part), what it
+// paid and when, the 'Paiement partiel' flag with the amount still due, and 'Enregistrer un paiement' (billing.payment,
+// a billed file) in a dialog of the one form system with the shared zod schema, sent with useMutation.
+import PaymentsIcon from '@mui/icons-material/Payments';
+import { Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { TextInput, useTranslate } from 'react-admin';
+import type { z } from 'zod';
+import { AdminForm, SubmitButton } from '../admin/AdminForm';
+import type { PecDossierRecord } from '../dataProvider/pec';
+import { formatDate, formatEuros } from '../domain/format';
+import { expectedAmount, manualPaymentSchema } from '../domain/payments';
+import { useToast } from '../layout/Toasts';
+import { DateInput } from './DateInput';
+import { Facts, Section } from './RobotResults';
+import { useErrorText, usePecData, usePecRights, useRefreshPec } from './shared';
+
+export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: number }) {
+  const translate = useTranslate();
+  const rights = usePecRights();
+  const [open, setOpen] = useState(false);
+  if (record.status !== 'billed' && record.status !== 'paid') return null;
+  const none = translate('pecflow.pec.fallback.value');
+  return (
+    <Section title={translate('pecflow.payments.panel.title')} testId="pec-payment">
+      <Stack spacing={1.5}>
+        {record.paiementPartiel && (
+          <Box>
+            <Chip color="warning" size="small" label={translate('pecflow.payments.panel.partial')} data-testid="pec-payment-partial" />
+          </Box>
+        )}
+        <Facts
+          items={[
+            [translate('pecflow.payments.panel.expected'), formatEuros(expectedAmount({ partComplementaire: record.partComplementaire }), none)],
+            [translate('pecflow.payments.panel.paid'), formatEuros(record.montantPaye ?? null, translate('pecflow.payments.panel.nothingYet'))],
+            [translate('pecflow.payments.panel.date'), record.datePaiement ? formatDate(record.datePaiement) : none],
+            ...(record.paiementPartiel ? [[translate('pecflow.payments.panel.due'), formatEuros(record.montantDu ?? null, none)] as [string, string]] : []),
+          ]}
+        />
+        {rights.pay && record.status === 'billed' && (
+          <Box>
+            <Button variant="outlined" startIcon={<PaymentsIcon />} onClick={() => setOpen(true)} data-testid="pec-payment-record">
+              {translate('pecflow.payments.panel.record')}
+            </Button>
+          </Box>
+        )}
+      </Stack>
+      <PaymentDialog open={open} record={record} id={id} onClose={() => setOpen(false)} />
+    </Section>
+  );
+}
+
+function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: PecDossierRecord; id: number; onClose: () => void }) {
+  const translate = useTranslate();
+  const toast = useToast();
+  const errorText = useErrorText();
+  const dataProvider = usePecData();
+  const refresh = useRefreshPec();
+  const save = useMutation({
+    mutationFn: (data: z.output<typeof manualPaymentSchema>) => dataProvider.pecPayment({ id, data }),
+    onSuccess: () => {
+      toast.success(translate('pecflow.payments.panel.saved'));
+      onClose();
+      void refresh.now();
+    },
+    onError: (error) => toast.error(translate('pecflow.payments.panel.saveError'), errorText(error)),
+  });
+  return (
+    <Dialog open={open} onClose={save.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="pec-payment-title">
+      {open && (
+        <AdminForm
+          record={{ datePaiement: '', montant: record.montantDu ?? record.partComplementaire ?? '', libelle: '' }}
+          schema={manualPaymentSchema}
+          onSave={(values) => save.mutateAsync(manualPaymentSchema.parse(values))}
+        >
+          <DialogTitle id="pec-payment-title">{translate('pecflow.payments.panel.record')}</DialogTitle>
+          <DialogContent>
+            <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.payments.panel.text', { numero: record.numeroDossier })}</DialogContentText>
+            <Stack spacing={2} sx={{ pt: 1 }}>
+              <DateInput source="datePaiement" label={translate('pecflow.payments.panel.date')} required />
+              <TextInput source="montant" label={translate('pecflow.payments.panel.amount')} fullWidth margin="none" required />
+              <TextInput source="libelle" label={translate('pecflow.payments.panel.label')} fullWidth margin="none" />
+            </Stack>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onClose} disabled={save.isPending}>
+              {translate('pecflow.pec.billing.cancel')}
+            </Button>
+            <SubmitButton label={translate('pecflow.payments.panel.save')} />
+          </DialogActions>
+        </AdminForm>
+      )}
+    </Dialog>
+  );
+}

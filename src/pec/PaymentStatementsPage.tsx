@@ -1,0 +1,171 @@
+// /payment_statements, 'Relevés de paiement' (issue 15): the one list frame (react-admin List + DataTable) of the
+// statements an organisation applied, and a statement in the one drawer frame at /payment_statements/{id} with its
+// totals, its lines and their outcomes, and 'Annuler le relevé'. Importing one is /payment_statements/create.
+import UndoIcon from '@mui/icons-material/Undo';
+import { Alert, Box, Button, Skeleton, Stack } from '@mui/material';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useParams } from 'react-router-dom';
+import { Confirm, DataTable, Title, useGetOne, useTranslate } from 'react-admin';
+import { useState } from 'react';
+import { DrawerFrame } from '../admin/DrawerFrame';
+import { ListFrame } from '../admin/ListFrame';
+import { StatusBadge } from '../admin/StatusBadge';
+import { PAYMENT_STATEMENTS_RESOURCE, PEC_RESOURCE, pecNumericId, type PaymentStatementRecord } from '../dataProvider/pec';
+import { formatDate, formatDateTime, formatEuros } from '../domain/format';
+import { iriOf } from '../domain/iri';
+import { PAGE_SIZE } from '../domain/limits';
+import { PAYMENT_STATEMENT_STATUS_LABELS, type PaymentStatementStatus } from '../domain/payments';
+import { useToast } from '../layout/Toasts';
+import { PaymentLines, PaymentTotalsView } from './PaymentLines';
+import { useErrorText, usePecData } from './shared';
+
+export const STATEMENTS_PATH = '/payment_statements';
+const statementPath = (id: number) => `${STATEMENTS_PATH}/${id}`;
+
+export function StatementStatusBadge({ status }: { status: string }) {
+  const known = status in PAYMENT_STATEMENT_STATUS_LABELS;
+  return (
+    <StatusBadge
+      status={status}
+      label={known ? PAYMENT_STATEMENT_STATUS_LABELS[status as PaymentStatementStatus] : status}
+      color={status === 'applied' ? 'success' : 'default'}
+      variant={status === 'applied' ? 'filled' : 'outlined'}
+    />
+  );
+}
+
+/** After an import or an undo: the statements and everything PEC (files, list, dashboard). */
+export function useRefreshPayments() {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: [PAYMENT_STATEMENTS_RESOURCE] });
+    void queryClient.invalidateQueries({ queryKey: [PEC_RESOURCE] });
+  };
+}
+
+export default function PaymentStatementsPage() {
+  const translate = useTranslate();
+  const errorText = useErrorText();
+  const navigate = useNavigate();
+  const idParam = Number(useParams()['*']);
+  const open = Number.isInteger(idParam) && idParam > 0;
+  const label = (key: string) => translate(`pecflow.payments.list.columns.${key}`);
+  return (
+    <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="payments-page">
+      <Title title={translate('pecflow.payments.list.title')} />
+      <ListFrame
+        resource={PAYMENT_STATEMENTS_RESOURCE}
+        title={translate('pecflow.payments.list.title')}
+        countText={(n) => translate('pecflow.payments.list.count', { smart_count: n })}
+        createLabel={translate('pecflow.payments.list.import')}
+        onCreate={() => navigate(`${STATEMENTS_PATH}/create`)}
+        emptyText={translate('pecflow.payments.list.empty')}
+        searchPlaceholder={translate('pecflow.payments.list.search')}
+        sort={{ field: 'createdAt', order: 'DESC' }}
+        perPage={PAGE_SIZE}
+        listProps={{ storeKey: false }}
+        rowClick={(_id, record) => statementPath(pecNumericId(record)!)}
+        errorText={errorText}
+        testId="payments-list"
+        rowTestId="payments-row"
+      >
+        <DataTable.Col source="createdAt" label={label('createdAt')} render={(r: PaymentStatementRecord) => formatDateTime(r.createdAt)} />
+        <DataTable.Col source="payer" label={label('payer')} disableSort />
+        <DataTable.Col source="linesCount" label={label('linesCount')} disableSort align="right" />
+        <DataTable.Col source="totalAmount" label={label('totalAmount')} align="right" render={(r: PaymentStatementRecord) => formatEuros(r.totalAmount)} />
+        <DataTable.Col
+          source="appliedAmount"
+          label={label('appliedAmount')}
+          disableSort
+          align="right"
+          render={(r: PaymentStatementRecord) => formatEuros(r.appliedAmount)}
+        />
+        <DataTable.Col source="status" label={label('status')} disableSort render={(r: PaymentStatementRecord) => <StatementStatusBadge status={r.status} />} />
+      </ListFrame>
+      {open && <StatementDrawer key={idParam} id={idParam} onClose={() => navigate(STATEMENTS_PATH, { replace: true })} />}
+    </Box>
+  );
+}
+
+function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
+  const translate = useTranslate();
+  const errorText = useErrorText();
+  const {
+    data: record,
+    error,
+    isPending,
+  } = useGetOne<PaymentStatementRecord & { id: string }>(PAYMENT_STATEMENTS_RESOURCE, {
+    id: iriOf(PAYMENT_STATEMENTS_RESOURCE, id),
+    meta: { view: 'item' },
+  });
+  return (
+    <DrawerFrame
+      open
+      onClose={onClose}
+      width={960}
+      testId="payment-statement-drawer"
+      title={record ? translate('pecflow.payments.show.title', { date: formatDate(record.createdAt) }) : translate('pecflow.pec.drawer.loading')}
+      subtitle={record && [record.payer, record.fileName].filter(Boolean).join(' · ')}
+      actions={
+        record && (
+          <>
+            <StatementStatusBadge status={record.status} />
+            {record.status === 'applied' && <UndoAction id={id} />}
+          </>
+        )
+      }
+    >
+      {error ? (
+        <Alert severity="error">{errorText(error)}</Alert>
+      ) : isPending || !record?.lines ? (
+        Array.from({ length: 6 }, (_, i) => <Skeleton key={i} height={48} />)
+      ) : (
+        <Stack spacing={2}>
+          {record.undoneAt && <Alert severity="info">{translate('pecflow.payments.show.undoneAt', { date: formatDateTime(record.undoneAt) })}</Alert>}
+          {record.totals && <PaymentTotalsView totals={record.totals} />}
+          <PaymentLines lines={record.lines} />
+        </Stack>
+      )}
+    </DrawerFrame>
+  );
+}
+
+/** 'Annuler le relevé', behind a confirmation: every file it changed goes back to its state before it. */
+function UndoAction({ id }: { id: number }) {
+  const translate = useTranslate();
+  const toast = useToast();
+  const errorText = useErrorText();
+  const dataProvider = usePecData();
+  const refresh = useRefreshPayments();
+  const [confirming, setConfirming] = useState(false);
+  const undo = useMutation({
+    mutationFn: () => dataProvider.paymentUndo({ id }),
+    onSuccess: () => {
+      setConfirming(false);
+      toast.success(translate('pecflow.payments.show.undone'));
+      refresh();
+    },
+    onError: (failure) => {
+      setConfirming(false);
+      toast.error(translate('pecflow.payments.show.undoError'), errorText(failure));
+    },
+  });
+  return (
+    <>
+      <Button color="warning" startIcon={<UndoIcon />} onClick={() => setConfirming(true)} data-testid="payment-undo">
+        {translate('pecflow.payments.show.undo')}
+      </Button>
+      <Confirm
+        isOpen={confirming}
+        loading={undo.isPending}
+        title="pecflow.payments.show.undoTitle"
+        content="pecflow.payments.show.undoText"
+        confirm="pecflow.payments.show.undo"
+        cancel="pecflow.settings.confirm.cancel"
+        confirmColor="warning"
+        onConfirm={() => undo.mutate()}
+        onClose={() => setConfirming(false)}
+      />
+    </>
+  );
+}

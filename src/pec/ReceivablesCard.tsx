@@ -1,0 +1,88 @@
+// The dashboard's receivables (issue 15): what the insurers still owe on billed files, by days since billing (under
+// 30, 30–60, 60–90, over 90), and the payment discrepancies (partial, over-paid). Each figure opens the PEC list
+// filtered the way the stats count it (src/pec/filters.ts), so the list shows as many files as the figure says.
+import AccountBalanceIcon from '@mui/icons-material/AccountBalanceWallet';
+import { Box, Divider, Link, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router-dom';
+import { useTranslate } from 'react-admin';
+import type { PecStats } from '../dataProvider/pec';
+import { formatEuros } from '../domain/format';
+import { PAYMENT_FILTER_LABELS, RECEIVABLE_AGES } from '../domain/payments';
+import { dashboardFilters, pecListLink } from './filters';
+
+type Figures = { count: number; amount: number };
+
+function Row({ label, figures, to, testId }: { label: string; figures: Figures | undefined; to: string; testId: string }) {
+  const translate = useTranslate();
+  return (
+    <Link component={RouterLink} to={to} underline="hover" color="inherit" data-testid={testId} data-count={figures?.count}>
+      <Stack direction="row" justifyContent="space-between" spacing={2} sx={{ py: 0.5 }}>
+        <Typography variant="body2">{label}</Typography>
+        <Typography variant="body2" fontWeight={600} sx={{ whiteSpace: 'nowrap' }}>
+          {figures ? `${translate('pecflow.dashboard.receivables.files', { smart_count: figures.count })} · ${formatEuros(figures.amount)}` : '…'}
+        </Typography>
+      </Stack>
+    </Link>
+  );
+}
+
+export function ReceivablesCard({ stats }: { stats: PecStats | undefined }) {
+  const translate = useTranslate();
+  const filters = dashboardFilters();
+  const r = stats?.receivables;
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} data-testid="dashboard-receivables">
+      <Stack direction="row" spacing={1} alignItems="center">
+        <AccountBalanceIcon color="primary" />
+        <Typography variant="subtitle1" component="h2" fontWeight={700}>
+          {translate('pecflow.dashboard.receivables.title')}
+        </Typography>
+      </Stack>
+      <Link
+        component={RouterLink}
+        to={pecListLink(filters.receivables)}
+        underline="hover"
+        color="inherit"
+        data-testid="dashboard-receivables-total"
+        data-count={r?.count}
+      >
+        <Typography variant="h4" component="p" fontWeight={700} sx={{ mt: 1 }} data-testid="figure">
+          {r ? formatEuros(r.amount) : <Skeleton width={120} />}
+        </Typography>
+      </Link>
+      <Typography variant="body2" color="text.secondary">
+        {translate('pecflow.dashboard.receivables.caption', { smart_count: r?.count ?? 0 })}
+      </Typography>
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: 'repeat(2, minmax(0, 1fr))' }, columnGap: 4, mt: 1.5 }}>
+        <Box>
+          <Typography variant="body2" color="text.secondary" fontWeight={700}>
+            {translate('pecflow.dashboard.receivables.byAge')}
+          </Typography>
+          <Divider sx={{ my: 0.5 }} />
+          {RECEIVABLE_AGES.map((age) => (
+            <Row
+              key={age.key}
+              label={age.label}
+              figures={r?.byAge.find((a) => a.key === age.key)}
+              to={pecListLink(filters.receivableAge(age.key), { field: 'createdAt', order: 'DESC' })}
+              testId={`dashboard-receivables-${age.key}`}
+            />
+          ))}
+        </Box>
+        <Box>
+          <Typography variant="body2" color="text.secondary" fontWeight={700}>
+            {translate('pecflow.dashboard.receivables.discrepancies')}
+          </Typography>
+          <Divider sx={{ my: 0.5 }} />
+          <Row label={PAYMENT_FILTER_LABELS.partial} figures={r?.partial} to={pecListLink(filters.payment('partial'))} testId="dashboard-receivables-partial" />
+          <Row
+            label={PAYMENT_FILTER_LABELS.overpaid}
+            figures={r?.overpaid}
+            to={pecListLink(filters.payment('overpaid'))}
+            testId="dashboard-receivables-overpaid"
+          />
+        </Box>
+      </Box>
+    </Paper>
+  );
+}

@@ -1,0 +1,419 @@
+// Payments reconciled (issue 15): a statement with every kind of line previewed (nothing written), applied (files
+// paid, partial flag and amount due, totals) and undone (files back); the CSV variants portals export; tenancy,
+// permissions, the manual payment, and the dashboard's receivables against the list they link to.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JsonBody, TestServer } from './helpers/server';
+import { createDossier, startPecServer, type Refs } from './helpers/pec';
+
+let server: TestServer;
+let refs: Refs;
+let tokens: Record<string, string>;
+
+beforeAll(async () => {
+  ({ server, refs, tokens } = await startPecServer({ startWorkers: false }));
+});
+afterAll(() => server?.close());
+
+let serial = 0;
+/** A reference no demo file uses. */
+const ref = (kind: string) => `${kind}-T${++serial}-${Date.now().toString(36).toUpperCase()}`;
+
+interface FileSetup {
+  status?: string;
+  partComplementaire?: number | null;
+  numPec?: string;
+  numBilling?: string;
+  billedOn?: string;
+}
+
+/** A file of Horizon's Paris Bastille centre (or `shop`), put in the state a test needs (robot fields set directly). */
+async function file(setup: FileSetup = {}, token = tokens.audio, shop = 'Horizon Paris Bastille'): Promise<{ id: number; numPec: string; numBilling: string }> {
+  const created = await createDossier(server, token, refs, {}, shop);
+  const numPec = setup.numPec ?? ref('PEC');
+  const numBilling = setup.numBilling ?? ref('FAC');
+  const status = setup.status ?? 'billed';
+  await server.database.query(
+    `update pec_dossiers set status = $2, num_pec = $3, num_billing = $4, part_complementaire = $5,
+       statut_facturation = $6, date_facturation_effective = $7 where id = $1`,
+    [
+      created.id,
+      status,
+      numPec,
+      numBilling,
+      setup.partComplementaire === undefined ? 500 : setup.partComplementaire,
+      status === 'billed' || status === 'paid',
+      status === 'billed' || status === 'paid' ? (setup.billedOn ?? '2026-10-01') : null,
+    ],
+  );
+  return { id: created.id, numPec, numBilling };
+}
+
+/** Sends a statement as the body (or as a multipart upload) with the bytes as they are. */
+async function send(path: string, content: string | Uint8Array, token: string, options: { type?: string; multipart?: boolean } = {}) {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/ld+json' };
+  let body: BodyInit;
+  if (options.multipart) {
+    const form = new FormData();
+    form.append('file', new Blob([content as BlobPart], { type: 'text/csv' }), 'releve.csv');
+    body = form;
+  } else {
+    body = content as BodyInit;
+    headers['content-type'] = options.type ?? 'text/csv';
+  }
+  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers, body });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
+}
+
+const HEADER = 'Date de paiement;Payeur;Référence;Montant;Libellé';
+const csv = (...lines: string[]) => [HEADER, ...lines].join('\r\n');
+
+const paymentState = async (id: number) => {
+  const res = await server.get(`/api/pec_dossiers/${id}`, tokens.audio);
+  expect(res.status).toBe(200);
+  const { status, montantPaye, datePaiement, paiementPartiel, montantDu } = res.body;
+  return { status, montantPaye, datePaiement, paiementPartiel, montantDu };
+};
+const UNPAID = { montantPaye: null, datePaiement: null, paiementPartiel: false, montantDu: null };
+const statementsCount = async () => Number((await server.database.query<{ n: string }>('select count(*) as n from payment_statements'))[0]!.n);
+
+/** A statement with every kind of line. */
+async function everyKind() {
+  const full = await file({ partComplementaire: 500 });
+  const partial = await file({ partComplementaire: 800 });
+  const over = await file({ partComplementaire: 200 });
+  const twice = await file({ partComplementaire: 600 });
+  const paid = await file({ status: 'paid' });
+  const approved = await file({ status: 'approved' });
+  const elsewhere = await file({ partComplementaire: 300 }, tokens.rivieraAdmin, 'Riviera Nice Médecin');
+  const body = csv(
+    `02/11/2026;Allianz;${full.numPec};500,00;Lot 12`,
+    `02/11/2026;Allianz;${partial.numPec};300,00;`,
+    `02/11/2026;Allianz;${over.numPec.toLowerCase()};250;Trop versé`,
+    `02/11/2026;Allianz;${twice.numBilling};400,00;Acompte`,
+    `05/11/2026;Allianz;${twice.numBilling};200,00;Solde`,
+    `02/11/2026;Allianz;${paid.numPec};100,00;`,
+    `02/11/2026;Allianz;${approved.numPec};100,00;`,
+    `02/11/2026;Allianz;${elsewhere.numPec};300,00;`,
+    `02/11/2026;Allianz;INCONNU-42;1 234,56;`,
+  );
+  return { body, full, partial, over, twice, paid, approved, elsewhere };
+}
+
+const outcomes = (res: { body: JsonBody }) => res.body.lines.map((l: JsonBody) => [l.line, l.outcome, l.outcomeLabel, l.difference]);
+
+describe('a statement with every kind of line', () => {
+  it('is previewed without writing anything, applied all at once, and undone as a whole', async () => {
+    const s = await everyKind();
+    const before = await statementsCount();
+
+    const preview = await send('/api/payment_statements/preview', s.body, tokens.audio);
+    expect(preview.status, preview.text).toBe(200);
+    expect(preview.body['@type']).toBe('PaymentStatementPreview');
+    expect(outcomes(preview)).toEqual([
+      [2, 'paid', 'Payé intégralement', null],
+      [3, 'partial', 'Paiement partiel', 500],
+      [4, 'overpaid', 'Trop-perçu', 50],
+      [5, 'partial', 'Paiement partiel', 200],
+      [6, 'paid', 'Payé intégralement', null],
+      [7, 'already_paid', 'Déjà payé', null],
+      [8, 'not_billed', 'Pas encore facturé', null],
+      // Another organisation's file is no file of the caller's.
+      [9, 'unknown', 'Référence inconnue', null],
+      [10, 'unknown', 'Référence inconnue', null],
+    ]);
+    expect(preview.body.lines[0].dossier.id).toBe(s.full.id);
+    expect(preview.body.lines[7].dossier).toBeNull();
+    expect(preview.body.lines[8].amount).toBe(1234.56);
+    expect(preview.body.totals).toMatchObject({ lines: 9, amount: 3384.56, applied: 1650 });
+    expect(preview.body.totals.byOutcome.partial).toEqual({ count: 2, amount: 700 });
+    // Nothing written.
+    expect(await statementsCount()).toBe(before);
+    expect(await paymentState(s.full.id)).toEqual({ status: 'billed', ...UNPAID });
+
+    const applied = await send('/api/payment_statements', s.body, tokens.audio);
+    expect(applied.status, applied.text).toBe(201);
+    expect(applied.body['@id']).toMatch(/^\/api\/payment_statements\/\d+$/);
+    expect(applied.body).toMatchObject({ status: 'applied', payer: 'Allianz', linesCount: 9, totalAmount: 3384.56, appliedAmount: 1650 });
+    expect(outcomes(applied)).toEqual(outcomes(preview));
+    expect(applied.body.totals).toEqual(preview.body.totals);
+
+    expect(await paymentState(s.full.id)).toEqual({ status: 'paid', montantPaye: 500, datePaiement: '2026-11-02', paiementPartiel: false, montantDu: 0 });
+    expect(await paymentState(s.partial.id)).toEqual({ status: 'billed', montantPaye: 300, datePaiement: '2026-11-02', paiementPartiel: true, montantDu: 500 });
+    expect(await paymentState(s.over.id)).toEqual({ status: 'paid', montantPaye: 250, datePaiement: '2026-11-02', paiementPartiel: false, montantDu: 0 });
+    expect(await paymentState(s.twice.id)).toEqual({ status: 'paid', montantPaye: 600, datePaiement: '2026-11-05', paiementPartiel: false, montantDu: 0 });
+    expect((await paymentState(s.approved.id)).status).toBe('approved');
+    expect((await server.get(`/api/pec_dossiers/${s.elsewhere.id}`, tokens.rivieraAdmin)).body.status).toBe('billed');
+
+    // Kept, listed and audited.
+    const id = applied.body.id as number;
+    const list = await server.get('/api/payment_statements', tokens.audio);
+    expect(list.status).toBe(200);
+    expect(list.body.member.map((m: JsonBody) => m.id)).toContain(id);
+    const trail = await server.get(`/api/audit_logs?entity=payment_statements&entityId=${id}`, tokens.horizonAdmin);
+    expect(trail.body.member.map((m: JsonBody) => m.action)).toEqual(['payment_statement.apply']);
+    const history = await server.get(`/api/pec_dossiers/${s.partial.id}/history`, tokens.horizonAdmin);
+    expect(history.body.member.at(-1)).toMatchObject({ action: 'pec_dossier.payment', changes: { paiementPartiel: { before: false, after: true } } });
+
+    const undone = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio });
+    expect(undone.status, undone.text).toBe(200);
+    expect(undone.body).toMatchObject({ status: 'undone' });
+    expect(undone.body.undoneAt).toBeTruthy();
+    for (const f of [s.full, s.partial, s.over, s.twice]) expect(await paymentState(f.id)).toEqual({ status: 'billed', ...UNPAID });
+    expect((await paymentState(s.paid.id)).status).toBe('paid');
+    const again = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe('Ce relevé a déjà été annulé.');
+  });
+
+  it('refuses an undo that would overwrite a later payment, and changes nothing', async () => {
+    const f = await file({ partComplementaire: 400 });
+    const applied = await send('/api/payment_statements', csv(`03/11/2026;MGEN;${f.numPec};100,00;`), tokens.audio);
+    expect(applied.status, applied.text).toBe(201);
+    const manual = await server.request('POST', `/api/pec_dossiers/${f.id}/payments`, {
+      token: tokens.audio,
+      body: { datePaiement: '10/11/2026', montant: '300' },
+    });
+    expect(manual.status, manual.text).toBe(200);
+    expect(manual.body).toMatchObject({ status: 'paid', montantPaye: 400, paiementPartiel: false });
+
+    const refused = await server.request('POST', `/api/payment_statements/${applied.body.id}/undo`, { token: tokens.audio });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toContain('Annulation impossible');
+    expect(await paymentState(f.id)).toMatchObject({ status: 'paid', montantPaye: 400 });
+    expect((await server.get(`/api/payment_statements/${applied.body.id}`, tokens.audio)).body.status).toBe('applied');
+  });
+
+  it('refuses to apply a statement that matches no billed file', async () => {
+    const before = await statementsCount();
+    const res = await send('/api/payment_statements', csv('02/11/2026;Allianz;RIEN-DU-TOUT;10,00;'), tokens.audio);
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toBe('Aucune ligne de ce relevé ne correspond à une demande facturée : rien à appliquer.');
+    expect(await statementsCount()).toBe(before);
+  });
+});
+
+describe('the CSV as portals export it', () => {
+  it('reads commas, quoted French decimals, thousands and other date forms', async () => {
+    const f = await file({ partComplementaire: 1234.56 });
+    const body = ['Date,Organisme payeur,N° PEC,Montant (€),Commentaire', `2026-11-04,Harmonie,${f.numPec},"1 234,56",Virement`].join('\n');
+    const res = await send('/api/payment_statements/preview', body, tokens.audio);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.lines).toEqual([
+      expect.objectContaining({ line: 2, paymentDate: '2026-11-04', payer: 'Harmonie', amount: 1234.56, label: 'Virement', outcome: 'paid' }),
+    ]);
+    const dotted = await send('/api/payment_statements/preview', csv(`04-11-2026;Harmonie;${f.numPec};1.234,56;`), tokens.audio);
+    expect(dotted.body.lines[0]).toMatchObject({ paymentDate: '2026-11-04', amount: 1234.56, outcome: 'paid' });
+  });
+
+  it('reads Windows-1252 as well as UTF-8 (with or without BOM), as the body or a multipart upload', async () => {
+    const f = await file({ partComplementaire: 90 });
+    const text = csv(`02/11/2026;Mutuelle Générale;${f.numPec};90,00;Réglé à échéance`);
+    const latin1 = Uint8Array.from([...text].map((c) => c.charCodeAt(0)));
+    // é is 0xE9 in Windows-1252: not valid UTF-8.
+    expect(latin1.includes(0xe9)).toBe(true);
+    const utf8Bom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]);
+    for (const [bytes, multipart] of [
+      [latin1, false],
+      [utf8Bom, false],
+      [latin1, true],
+    ] as const) {
+      const res = await send('/api/payment_statements/preview', bytes, tokens.audio, { multipart });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.lines[0]).toMatchObject({ payer: 'Mutuelle Générale', label: 'Réglé à échéance', outcome: 'paid' });
+    }
+    const uploaded = await send('/api/payment_statements', latin1, tokens.audio, { multipart: true });
+    expect(uploaded.status, uploaded.text).toBe(201);
+    expect(uploaded.body.fileName).toBe('releve.csv');
+  });
+
+  it('refuses bad lines with their numbers and columns in French, and writes nothing', async () => {
+    const f = await file();
+    const before = await statementsCount();
+    const body = csv(`02/11/2026;Allianz;${f.numPec};500,00;`, `31/02/2026;Allianz;${f.numPec};abc;`, `;;;-5;`);
+    for (const path of ['/api/payment_statements/preview', '/api/payment_statements']) {
+      const res = await send(path, body, tokens.audio);
+      expect(res.status).toBe(422);
+      expect(res.body.detail.split('\n')[0]).toBe('Relevé refusé : 2 lignes en erreur, rien n’a été enregistré.');
+      expect(res.body.violations).toEqual([
+        { propertyPath: 'ligne 3', message: 'Colonne « Date de paiement » : date illisible « 31/02/2026 » (jj/mm/aaaa attendu)' },
+        { propertyPath: 'ligne 3', message: 'Colonne « Montant » : montant illisible « abc » (un montant positif, ex : 1 234,56)' },
+        { propertyPath: 'ligne 4', message: 'Colonne « Date de paiement » : la date est requise' },
+        { propertyPath: 'ligne 4', message: 'Colonne « Payeur » : valeur requise' },
+        { propertyPath: 'ligne 4', message: 'Colonne « Référence » : valeur requise' },
+        { propertyPath: 'ligne 4', message: 'Colonne « Montant » : montant illisible « -5 » (un montant positif, ex : 1 234,56)' },
+      ]);
+    }
+    expect(await statementsCount()).toBe(before);
+    expect(await paymentState(f.id)).toEqual({ status: 'billed', ...UNPAID });
+
+    const noColumns = await send('/api/payment_statements/preview', 'Date;Montant\n02/11/2026;10', tokens.audio);
+    expect(noColumns.status).toBe(422);
+    expect(noColumns.body.violations[0].message).toContain('Colonnes manquantes : Payeur, Référence.');
+    expect((await send('/api/payment_statements/preview', '', tokens.audio)).status).toBe(422);
+    expect((await send('/api/payment_statements/preview', HEADER, tokens.audio)).body.detail).toBe('Le fichier ne contient aucune ligne de paiement.');
+    const huge = await send('/api/payment_statements/preview', 'x'.repeat(2 * 1024 * 1024 + 70 * 1024), tokens.audio);
+    expect(huge.status).toBe(413);
+  });
+});
+
+describe('tenancy and permissions', () => {
+  it('keeps statements within their organisation', async () => {
+    const f = await file();
+    const applied = await send('/api/payment_statements', csv(`02/11/2026;Allianz;${f.numPec};500,00;`), tokens.audio);
+    const id = applied.body.id;
+    expect((await server.get(`/api/payment_statements/${id}`, tokens.rivieraAdmin)).status).toBe(404);
+    expect((await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.rivieraAdmin })).status).toBe(404);
+    const theirs = await server.get('/api/payment_statements', tokens.rivieraAdmin);
+    expect(theirs.body.member.map((m: JsonBody) => m.id)).not.toContain(id);
+    // Another organisation's file by its own PEC number: unknown to Horizon, even for its administrator.
+    const other = await file({}, tokens.rivieraAdmin, 'Riviera Nice Médecin');
+    const preview = await send('/api/payment_statements/preview', csv(`02/11/2026;Allianz;${other.numPec};500,00;`), tokens.horizonAdmin);
+    expect(preview.body.lines[0].outcome).toBe('unknown');
+    const manual = await server.request('POST', `/api/pec_dossiers/${other.id}/payments`, {
+      token: tokens.horizonAdmin,
+      body: { datePaiement: '02/11/2026', montant: 10 },
+    });
+    expect(manual.status).toBe(404);
+  });
+
+  it('needs billing.payment: held by administrators and audioprothésistes, not by assistants or read-only staff', async () => {
+    const f = await file();
+    const body = csv(`02/11/2026;Allianz;${f.numPec};500,00;`);
+    for (const token of [tokens.assistant, tokens.readOnly]) {
+      expect((await send('/api/payment_statements/preview', body, token)).status).toBe(403);
+      expect((await send('/api/payment_statements', body, token)).status).toBe(403);
+      expect((await server.get('/api/payment_statements', token)).status).toBe(403);
+      expect((await server.request('POST', `/api/pec_dossiers/${f.id}/payments`, { token, body: { datePaiement: '02/11/2026', montant: 10 } })).status).toBe(
+        403,
+      );
+    }
+    const roles = await server.database.query<{ name: string; permissions: string[] }>('select name, permissions from roles where holding_id is null');
+    const holds = Object.fromEntries(roles.map((r) => [r.name, r.permissions.includes('billing.payment') || r.permissions.includes('admin.*')]));
+    expect(holds).toMatchObject({ "Administrateur d'organisation": true, Audioprothésiste: true, 'Assistant(e)': false, 'Lecture seule': false });
+    const catalogue = await server.get('/api/permissions', tokens.audio);
+    const entry = (catalogue.body.member ?? catalogue.body).find?.((p: JsonBody) => p.key === 'billing.payment');
+    expect(entry).toMatchObject({ label: 'Enregistrer les paiements', module: 'billing' });
+    expect((await paymentState(f.id)).status).toBe('billed');
+  });
+});
+
+describe('manual payment', () => {
+  it('checks its form, adds up partial payments, and refuses a file that is not billed', async () => {
+    const f = await file({ partComplementaire: 700 });
+    const pay = (body: unknown, id = f.id) => server.request('POST', `/api/pec_dossiers/${id}/payments`, { token: tokens.audio, body });
+    const empty = await pay({});
+    expect(empty.status).toBe(422);
+    expect(Object.fromEntries(empty.body.violations.map((v: JsonBody) => [v.propertyPath, v.message]))).toEqual({
+      datePaiement: 'La date de paiement est requise',
+      montant: 'Le montant est requis',
+    });
+    expect((await pay({ datePaiement: '31/02/2026', montant: '0' })).body.violations.map((v: JsonBody) => v.message)).toEqual([
+      'Date invalide (jj/mm/aaaa)',
+      'Le montant doit être supérieur à 0',
+    ]);
+
+    const first = await pay({ datePaiement: '2026-11-03', montant: '200,50', libelle: 'Chèque 1234' });
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toMatchObject({ status: 'billed', montantPaye: 200.5, paiementPartiel: true, montantDu: 499.5, datePaiement: '2026-11-03' });
+    const second = await pay({ datePaiement: '12/11/2026', montant: 499.5 });
+    expect(second.body).toMatchObject({ status: 'paid', montantPaye: 700, paiementPartiel: false, montantDu: 0, datePaiement: '2026-11-12' });
+    const third = await pay({ datePaiement: '12/11/2026', montant: 1 });
+    expect(third.status).toBe(409);
+    expect(third.body.detail).toBe('Seule une demande facturée et pas encore soldée peut recevoir un paiement.');
+
+    const history = await server.get(`/api/pec_dossiers/${f.id}/history`, tokens.horizonAdmin);
+    const payments = history.body.member.filter((m: JsonBody) => m.action === 'pec_dossier.payment');
+    expect(payments).toHaveLength(2);
+    expect(payments[0].changes.paiement.after).toEqual({ date: '2026-11-03', montant: 200.5, libelle: 'Chèque 1234', resultat: 'partial' });
+  });
+});
+
+describe('receivables', () => {
+  it('counts what the list behind each figure shows', async () => {
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
+    const daysAgo = (n: number) => {
+      const d = new Date(`${today}T00:00:00Z`);
+      d.setUTCDate(d.getUTCDate() - n);
+      return d.toISOString().slice(0, 10);
+    };
+    // A file on each side of each boundary.
+    for (const n of [0, 29, 30, 59, 60, 89, 90, 200]) await file({ billedOn: daysAgo(n) });
+    const partial = await file({ partComplementaire: 300 });
+    await server.request('POST', `/api/pec_dossiers/${partial.id}/payments`, { token: tokens.horizonAdmin, body: { datePaiement: today, montant: 100 } });
+    const over = await file({ partComplementaire: 300 });
+    await server.request('POST', `/api/pec_dossiers/${over.id}/payments`, { token: tokens.horizonAdmin, body: { datePaiement: today, montant: 350 } });
+
+    const stats = await server.get('/api/pec_dossiers/stats', tokens.horizonAdmin);
+    expect(stats.status).toBe(200);
+    const r = stats.body.receivables;
+    const total = async (query: string) => (await server.get(`/api/pec_dossiers?${query}`, tokens.horizonAdmin)).body.totalItems;
+    expect(r.count).toBe(await total('status=billed'));
+    const ranges: Record<string, [string | undefined, string | undefined]> = {
+      under30: [daysAgo(29), undefined],
+      from30to60: [daysAgo(59), daysAgo(30)],
+      from60to90: [daysAgo(89), daysAgo(60)],
+      over90: [undefined, daysAgo(90)],
+    };
+    for (const age of r.byAge) {
+      const [after, before] = ranges[age.key]!;
+      const query = ['status=billed', after && `dateFacturationEffective[after]=${after}`, before && `dateFacturationEffective[before]=${before}`]
+        .filter(Boolean)
+        .join('&');
+      expect(age.count, age.key).toBe(await total(query));
+      expect(age.count).toBeGreaterThanOrEqual(2);
+    }
+    expect(r.byAge.reduce((sum: number, a: JsonBody) => sum + a.count, 0)).toBe(r.count);
+    expect(r.partial.count).toBe(await total('payment=partial'));
+    expect(r.partial.count).toBeGreaterThanOrEqual(1);
+    expect(r.overpaid.count).toBe(await total('payment=overpaid'));
+    expect(r.overpaid.count).toBeGreaterThanOrEqual(1);
+    const [sum] = await server.database.query<{ due: string }>(
+      `select sum(coalesce(montant_du, part_complementaire)) as due from pec_dossiers d join holdings h on h.id = d.holding_id
+        where h.name = 'Audition Horizon' and d.status = 'billed'`,
+    );
+    expect(r.amount).toBe(Math.round(Number(sum!.due) * 100) / 100);
+  });
+});
+
+describe('the demo statement', () => {
+  it('docs/examples/releve-paiements.csv shows every kind of line on the demo data', async () => {
+    const bytes = readFileSync(new URL('../../docs/examples/releve-paiements.csv', import.meta.url));
+    const res = await send('/api/payment_statements/preview', new Uint8Array(bytes), tokens.horizonAdmin);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.lines.map((l: JsonBody) => l.outcome)).toEqual(['paid', 'partial', 'overpaid', 'already_paid', 'not_billed', 'unknown', 'partial', 'paid']);
+    expect(res.body.lines[1].difference).toBe(220);
+    expect(res.body.lines[2].difference).toBe(30);
+    // The demo's own partly paid file.
+    const partial = await server.get('/api/pec_dossiers?payment=partial', tokens.horizonAdmin);
+    expect(partial.body.member.map((m: JsonBody) => m.numBilling)).toContain('FAC-DEMO-0007');
+  });
+});
+
+describe('existing databases', () => {
+  it('migration 0014 renames pec.billing to billing.payment and gives it to the seeded administrators and audioprothésistes', async () => {
+    const seeded = (name: string) =>
+      server.database.query<{ permissions: string[] }>('select permissions from roles where holding_id is null and name = $1', [name]);
+    const before = Object.fromEntries(
+      await Promise.all(
+        ["Administrateur d'organisation", 'Audioprothésiste', 'Assistant(e)'].map(async (name) => [name, (await seeded(name))[0]!.permissions] as const),
+      ),
+    );
+    // The roles as a database seeded before the key existed holds them.
+    await server.database.query(`update roles set permissions = array_remove(permissions, 'billing.payment') where holding_id is null`);
+    await server.database.query(
+      `update roles set permissions = array_append(permissions, 'pec.billing') where holding_id is null and name = 'Audioprothésiste'`,
+    );
+    const [custom] = await server.database.query<{ id: number }>(
+      `insert into roles (holding_id, name, permissions) select holding_id, 'Comptable', '{pec.view,pec.billing}' from shops limit 1 returning id`,
+    );
+
+    const migration = readFileSync(new URL('../../server/db/migrations/0014_payment_statements.sql', import.meta.url), 'utf8');
+    for (const statement of migration.split('--> statement-breakpoint').filter((s) => s.includes('UPDATE "roles"'))) await server.database.query(statement);
+
+    for (const [name, permissions] of Object.entries(before)) expect((await seeded(name))[0]!.permissions.sort(), name).toEqual([...permissions].sort());
+    const [comptable] = await server.database.query<{ permissions: string[] }>('select permissions from roles where id = $1', [custom!.id]);
+    expect(comptable!.permissions).toEqual(['pec.view', 'billing.payment']);
+  });
+});
