@@ -80,6 +80,38 @@ function jsonValue(value: unknown): unknown {
   return value ?? null;
 }
 
+/** A constant of the declarations (an IRI prefix, a class name) as an SQL text literal: the same query text whatever the row. */
+const literal = (text: string) => sql.raw(`'${text.replace(/'/g, "''")}'::text`);
+
+/**
+ * A column's value as serialize() writes it, in SQL: dates and times as toISOString() gives them (UTC, milliseconds
+ * truncated as JavaScript's Date keeps them), other types as row_to_json writes them (numbers, text, booleans, arrays,
+ * jsonb). Undefined for a column type not listed here (its resource's lists are then serialized in JavaScript).
+ */
+function jsonColumnValue(column: AnyPgColumn, value: SQL): SQL | undefined {
+  switch (column.columnType) {
+    case 'PgTimestamp': {
+      const utc = (column as unknown as { withTimezone: boolean }).withTimezone ? sql`${value} at time zone 'UTC'` : value;
+      return sql`to_char(${utc}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    }
+    case 'PgSerial':
+    case 'PgBigSerial53':
+    case 'PgInteger':
+    case 'PgBigInt53':
+    case 'PgText':
+    case 'PgVarchar':
+    case 'PgBoolean':
+    case 'PgJsonb':
+    case 'PgDateString':
+    case 'PgNumericNumber':
+      return value;
+    case 'PgArray':
+      return (column as unknown as { baseColumn: AnyPgColumn }).baseColumn.columnType === 'PgText' ? value : undefined;
+    default:
+      return undefined;
+  }
+}
+
 /** Totals from this size up are reused for a few seconds (see ResourceRepository.count). */
 const COUNT_CACHE_MIN = 1000;
 const COUNT_CACHE_MS = 10_000;
@@ -218,9 +250,9 @@ export class ResourceRepository {
     throw forbidden();
   }
 
-  async list(principal: Principal, query: ListQuery): Promise<{ rows: Row[]; total: number }> {
+  /** The page's condition and order (list and listJson read the same rows). */
+  private pageOf(principal: Principal, query: ListQuery) {
     const restriction = this.readRestriction(principal);
-    const { db } = this.app;
     const where = and(this.listConditions(principal, query), restriction);
     const [orderField, defaultDirection] = this.decl.defaultOrder;
     const requested = query.order && declared(this.decl.order, query.order.field) ? query.order : undefined;
@@ -230,19 +262,147 @@ export class ResourceRepository {
     // Empty values last in both directions (PostgreSQL puts them first when descending): the highest amounts first,
     // not the drafts without one. Only for nullable columns, so that indexes on the others still serve the sort.
     const primary = direction === 'desc' && !orderColumn.notNull ? sql`${orderColumn} desc nulls last` : by(orderColumn);
-    const rowsQuery = db
+    return { where, orderBy: [primary, by(this.decl.idColumn)], offset: (query.page - 1) * query.itemsPerPage };
+  }
+
+  /** The total of a list whose page has `n` rows. */
+  private async totalOf(query: ListQuery, n: number, offset: number, where: SQL | undefined): Promise<number> {
+    if (!query.paginate) return n;
+    // A page that is not full is the last one: the total follows without counting (most organisation lists).
+    if (n < query.itemsPerPage && (n > 0 || query.page === 1)) return offset + n;
+    return this.count(where);
+  }
+
+  async list(principal: Principal, query: ListQuery): Promise<{ rows: Row[]; total: number }> {
+    const { where, orderBy, offset } = this.pageOf(principal, query);
+    const rows = await this.app.db
       .select(this.selection(principal, query.paginate))
       .from(this.decl.table)
       .where(where)
-      .orderBy(primary, by(this.decl.idColumn))
+      .orderBy(...orderBy)
       .limit(query.itemsPerPage)
-      .offset((query.page - 1) * query.itemsPerPage);
-    const rows = await rowsQuery;
-    if (!query.paginate) return { rows, total: rows.length };
-    // A page that is not full is the last one: the total follows without counting (most organisation lists).
-    const offset = (query.page - 1) * query.itemsPerPage;
-    if (rows.length < query.itemsPerPage && (rows.length > 0 || query.page === 1)) return { rows, total: offset + rows.length };
-    return { rows, total: await this.count(where) };
+      .offset(offset);
+    return { rows, total: await this.totalOf(query, rows.length, offset, where) };
+  }
+
+  /**
+   * A list page as PostgreSQL writes it: the members' JSON array as text, the same values as present(rows, 'list')
+   * (tests/api/list-json.test.ts compares both). As in PostgREST, the database builds the body (row_to_json over the
+   * ordered page, joined by string_agg) and the server passes the text through: no rows turned into objects, then
+   * into JSON again. Undefined when the declaration has a value SQL cannot give (a derived field without `sql`, an
+   * expand hook without listJson): the caller then serializes in JavaScript.
+   */
+  async listJson(principal: Principal, query: ListQuery): Promise<{ members: string; total: number } | undefined> {
+    const members = this.memberSelection(principal);
+    if (!members) return undefined;
+    const { where, orderBy, offset } = this.pageOf(principal, query);
+    const page = this.app.db
+      .select(members)
+      .from(this.decl.table)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(query.itemsPerPage)
+      .offset(offset)
+      .as('__page');
+    // string_agg keeps the order of the ordered subquery (PostgREST's json_agg relies on the same).
+    const [row] = await this.app.db
+      .select({
+        members: sql<string>`coalesce('[' || string_agg(row_to_json("__page")::text, ',') || ']', '[]')`,
+        n: sql<number>`count(*)::int`,
+      })
+      .from(page);
+    const n = Number(row?.n ?? 0);
+    return { members: row?.members ?? '[]', total: await this.totalOf(query, n, offset, where) };
+  }
+
+  /** The member's keys, in serialize()'s order, as aliased SQL values; undefined when one has no SQL form. */
+  private memberSelection(principal: Principal): Record<string, SQL.Aliased> | undefined {
+    if (this.sharedMembers === undefined) this.sharedMembers = this.memberValues();
+    const shared = this.sharedMembers;
+    if (!shared) return undefined;
+    const selection: Record<string, SQL.Aliased> = {};
+    for (const [key, value] of Object.entries(shared)) {
+      const field = this.decl.fields[key];
+      // Values that depend on who reads are built for this reader.
+      const expression = field?.kind === 'computed' && typeof field.sql === 'function' && !this.decl.hooks?.listJson?.[key] ? field.sql(principal) : value;
+      selection[key] = sql`${expression}`.as(key);
+    }
+    return selection;
+  }
+  private sharedMembers: Record<string, SQL> | null | undefined;
+
+  private memberValues(): Record<string, SQL> | null {
+    const { decl } = this;
+    const overrides = decl.hooks?.listJson ?? {};
+    if (decl.hooks?.expand && !decl.hooks.listJson) return null;
+    const id = this.outer(decl.idColumn);
+    const values: Record<string, SQL> = {
+      '@id': sql`${literal(iriOf(decl.name, ''))} || ${id}`,
+      '@type': literal(decl.className),
+      id,
+    };
+    for (const [name, field] of this.fieldEntries) {
+      if (!field.readable) continue;
+      if (overrides[name]) {
+        values[name] = overrides[name];
+        continue;
+      }
+      let value: SQL | undefined;
+      switch (field.kind) {
+        case 'column':
+          value = jsonColumnValue(field.column, this.outer(field.column));
+          break;
+        case 'reference':
+          value = this.referenceValue(field);
+          break;
+        case 'references':
+          value = this.referencesValue(field);
+          break;
+        case 'computed':
+          // A per-reader expression is placed by memberSelection; this one only says the key is there.
+          value = typeof field.sql === 'function' ? sql`null` : field.sql;
+          break;
+        case 'derived':
+          if (field.itemOnly) continue;
+          value = field.sql;
+          break;
+      }
+      if (!value) return null;
+      values[name] = value;
+    }
+    for (const [key, value] of Object.entries(overrides)) if (!(key in values)) values[key] = value;
+    return values;
+  }
+
+  /** A to-one reference as serialize() gives it: null, its IRI, or the embedded target {@id, @type, id, ...embed}. */
+  private referenceValue(field: ReferenceField): SQL | undefined {
+    const column = this.outer(field.column);
+    const iri = sql`${literal(iriOf(field.target, ''))} || ${column}`;
+    if (!field.embed?.length) return iri;
+    const target = this.registry.get(field.target).decl;
+    const targetId = sql`"__t".${sql.identifier(target.idColumn.name)}`;
+    const pairs: SQL[] = [
+      sql`${literal(iriOf(field.target, ''))} || ${targetId} as "@id"`,
+      sql`${literal(target.className)} as "@type"`,
+      sql`${targetId} as "id"`,
+    ];
+    for (const name of field.embed) {
+      const embedded = target.fields[name];
+      if (!embedded || (embedded.kind !== 'column' && embedded.kind !== 'reference')) continue;
+      const value = jsonColumnValue(embedded.column, sql`"__t".${sql.identifier(embedded.column.name)}`);
+      if (!value) return undefined;
+      pairs.push(sql`${value} as ${sql.identifier(name)}`);
+    }
+    const embedded = sql`(select row_to_json("__e") from (select ${sql.join(pairs, sql`, `)} from ${sql.identifier(getTableName(target.table))} as "__t" where ${targetId} = ${column}) as "__e")`;
+    // A target row that is not there (serialize() falls back to the IRI).
+    return sql`case when ${column} is null then null else coalesce(${embedded}, to_json(${iri})) end`;
+  }
+
+  /** A to-many reference: its IRIs, ascending by target id (a text[] that row_to_json writes as a JSON array). */
+  private referencesValue(field: ReferencesField): SQL {
+    const { table, ownerColumn, targetColumn } = field.link;
+    const target = sql`"__l".${sql.identifier(targetColumn.name)}`;
+    return sql`(select coalesce(array_agg(${literal(iriOf(field.target, ''))} || ${target} order by ${target}), '{}') from ${sql.identifier(getTableName(table))} as "__l" where "__l".${sql.identifier(ownerColumn.name)} = ${this.outer(this.decl.idColumn)})`;
   }
 
   /**

@@ -5,11 +5,11 @@ import { eq, sql } from 'drizzle-orm';
 import { can } from '../auth/principal';
 import { mutuals, pecDossiers, shops } from '../db/schema';
 import { conflict, invalidField } from '../http/errors';
-import { bool, date, dateTime, decimal, derived, reference, text, timestamps } from '../hydra/fields';
+import { bool, date, dateTime, decimal, itemOnly, reference, text, timestamps } from '../hydra/fields';
 import type { ResourceDeclaration, Row, Tenancy } from '../hydra/types';
 import { publish } from '../events/bus';
 import { assertNumeroFree, nextNumero, normaliseSearch } from '../pec/numbering';
-import { embedReferences, expandItem, openExecution } from '../pec/present';
+import { embedReferences, expandItem, openExecution, referencesJson } from '../pec/present';
 import { robotFailedWithinFilter } from '../pec/robotFailures';
 import { canUseShop, pecReadScope } from '../pec/visibility';
 import { dossierEvent, parisToday } from '../robot/runs';
@@ -83,12 +83,12 @@ export const pecDossiersResource: ResourceDeclaration = {
     numBilling: text(pecDossiers.numBilling, { description: 'N° de facture du logiciel (fenêtre de facturation, PATCH)', label: 'N° de facture' }),
     dateBilling: date(pecDossiers.dateBilling, { description: 'Date de facture du logiciel (fenêtre de facturation, PATCH)', label: 'Date de facture' }),
     detailRefus: text(pecDossiers.detailRefus, { ...readOnly, label: 'Motif du refus' }),
-    appareils: derived('array', () => undefined, { description: 'Appareils par oreille (fiche seulement)', label: 'Appareils' }),
-    workflowExecutions: derived('array', () => undefined, {
+    appareils: itemOnly('array', { description: 'Appareils par oreille (fiche seulement)', label: 'Appareils' }),
+    workflowExecutions: itemOnly('array', {
       description: 'Exécutions du robot, les plus récentes d’abord (fiche seulement)',
       label: 'Exécutions du robot',
     }),
-    runInProgress: derived('object', () => undefined, {
+    runInProgress: itemOnly('object', {
       description: 'Appel robot en cours {runId, kind, step, startedAt, deadlineAt} ou null (fiche seulement)',
       label: 'Appel robot en cours',
     }),
@@ -206,5 +206,6 @@ export const pecDossiersResource: ResourceDeclaration = {
       await embedReferences(tx, items, rows);
       if (mode === 'item') for (const [index, item] of items.entries()) await expandItem(tx, item, rows[index]!.id as number);
     },
+    listJson: referencesJson,
   },
 };
