@@ -1,11 +1,13 @@
 // npm run bench -- pec [--files=1000000[,5000000...]] [--duration=10] [--warmup=2] [--connections=16] [--runs=1000] [--fresh] [--drop]
+//   [--baseline=/path/to/an/earlier/checkout]
 // The PEC list at scale: 1,000,000 files (or each size of --files, e.g. --files=100000,1000000,5000000 to see how the
 // times grow with the data) over 50 organisations and 2,000 centres on PostgreSQL. Six scenarios (default
 // page, status filter, search, date range, sort by amount, page 50), each measured through the API with autocannon
 // (p50, p99, requests per second at 16 connections) and next to the same SQL run directly through `pg` in the same run
 // (the list and count queries the API runs, captured from the resource layer), with their throughput ratio. Then
 // 1,000 DPEC runs through the built-in simulator with no delay: throughput, and a check that each run ended once.
-// The DPEC runs are measured once, at the first size (--runs=0 skips them).
+// With --baseline, the server of that checkout is measured too, just before this one, scenario by scenario (before/after
+// on the same data and machine load). The DPEC runs are measured once, at the first size (--runs=0 skips them).
 // The server runs as in production, in its own process (tsx server/main.ts). Each size has its own bench database
 // (pecflow_bench_pec_{files}), kept between runs and rebuilt with --fresh; --drop drops them at the end. Results (every
 // size) go to bench/results/pec.json.
@@ -54,6 +56,8 @@ export interface PecBenchOptions {
   drop: boolean;
   /** The data sizes measured, in files, one bench database each. */
   files: number[];
+  /** Another checkout of Pecflow (an earlier commit) whose server is measured too, scenario by scenario in the same run. */
+  baseline?: string;
 }
 
 interface Latency {
@@ -194,10 +198,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startServer(url: string): Promise<{ baseUrl: string; child: ChildProcess }> {
+async function startServer(url: string, root = ROOT): Promise<{ baseUrl: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
+    cwd: root,
     env: {
       ...process.env,
       ...SECRETS,
@@ -452,6 +456,7 @@ export function parsePecBenchArgs(argv: string[], env = process.env): PecBenchOp
       if (!Number.isInteger(files) || files < 1000) throw new Error(`--files : nombre de dossiers invalide (${n})`);
       return files;
     }),
+    baseline: flags.has('baseline') ? path.resolve(flags.get('baseline')!) : undefined,
   };
 }
 
@@ -494,6 +499,7 @@ export async function runPecBench(argv: string[] = []): Promise<void> {
           loadAverage1mBefore: loadBefore,
           loadAverage1mAfter: Number(os.loadavg()[0]!.toFixed(2)),
         },
+        baseline: options.baseline ?? null,
         connections: options.connections,
         durationSeconds: options.durationSeconds,
         warmupSeconds: options.warmupSeconds,
@@ -540,6 +546,7 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
   log(`${files.toLocaleString('fr-FR')} dossiers : démarrage du serveur (tsx server/main.ts, PostgreSQL)`);
   const loadBefore = Number(os.loadavg()[0]!.toFixed(2));
   const { baseUrl, child } = await startServer(url);
+  const baseline = options.baseline ? await startServer(url, options.baseline) : undefined;
   const results = [];
   let dpec: Awaited<ReturnType<typeof dpecRuns>> | undefined;
   try {
@@ -548,6 +555,10 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
       const qs = new URLSearchParams(scenario.query).toString();
       const pathAndQuery = `/api/pec_dossiers${qs ? `?${qs}` : ''}`;
       const queries = await captureListSql(url, database, org!.admin, scenario.query);
+      // The earlier server right before this one, on the same data and the same machine load.
+      const before = baseline
+        ? await measureApi(baseline.baseUrl, await login(baseline.baseUrl, org!.email), pathAndQuery, options, baseline.child.pid)
+        : undefined;
       const api = await measureApi(baseUrl, token, pathAndQuery, options, child.pid);
       const direct = await measureSql(url, queries, options);
       const ratio = Math.round((api.requestsPerSecond / Math.max(1, direct.requestsPerSecond)) * 100) / 100;
@@ -558,11 +569,16 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
         api,
         sql: direct,
         ratio,
+        ...(before ? { baselineApi: before } : {}),
         p99Ok: api.p99Ms < TARGET_P99_MS,
         ratioOk: ratio >= TARGET_RATIO,
         queries: queries.map((q) => q.text),
       };
       results.push(row);
+      if (before)
+        log(
+          `${scenario.name} : avant (${options.baseline}) p50 ${before.p50Ms} ms, p99 ${before.p99Ms} ms, ${before.requestsPerSecond} req/s (${before.serverCpuMsPerRequest} ms CPU)`,
+        );
       log(
         `${scenario.name} : API p50 ${api.p50Ms} ms, p99 ${api.p99Ms} ms, ${api.requestsPerSecond} req/s (${api.serverCpuMsPerRequest} ms CPU serveur par requête) — SQL p50 ${direct.p50Ms} ms, p99 ${direct.p99Ms} ms, ${direct.requestsPerSecond} req/s — ratio ${ratio}`,
       );
@@ -574,6 +590,7 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
     }
   } finally {
     await stopServer(child);
+    if (baseline) await stopServer(baseline.child);
   }
   const [{ version } = { version: '' }] = await database.query<{ version: string }>('select version()');
   await database.close();
@@ -611,6 +628,7 @@ function printScale(scale: ScaleResult, options: PecBenchOptions) {
     'Ratio',
     `p99 < ${TARGET_P99_MS}`,
     `ratio ≥ ${TARGET_RATIO}`,
+    ...(options.baseline ? ['Avant p99', 'Avant req/s', 'Avant CPU/req'] : []),
   ];
   const lines = scale.results.map((r) => [
     r.scenario,
@@ -625,6 +643,9 @@ function printScale(scale: ScaleResult, options: PecBenchOptions) {
     r.ratio.toFixed(2),
     r.p99Ok ? 'oui' : 'NON',
     r.ratioOk ? 'oui' : 'NON',
+    ...(options.baseline
+      ? [String(r.baselineApi?.p99Ms ?? '-'), String(r.baselineApi?.requestsPerSecond ?? '-'), String(r.baselineApi?.serverCpuMsPerRequest ?? '-')]
+      : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
