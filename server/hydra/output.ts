@@ -61,6 +61,9 @@ export function collectionJson(request: FastifyRequest, decl: ResourceDeclaratio
   return `${JSON.stringify(head).slice(0, -1)},"member":${members},${JSON.stringify(tail).slice(1)}`;
 }
 
+/** A declaration's template, made once (every list answer carries it). */
+const searchTemplates = new WeakMap<ResourceDeclaration, ReturnType<typeof searchTemplate>>();
+
 /** What comes before the members, and after them. */
 function collectionParts(request: FastifyRequest, decl: ResourceDeclaration, total: number, query: ListQuery) {
   const head: Row = {
@@ -77,6 +80,6 @@ function collectionParts(request: FastifyRequest, decl: ResourceDeclaration, tot
     if (query.page < last) view.next = pageUrl(request, query.page + 1);
     tail.view = view;
   }
-  tail.search = searchTemplate(decl);
+  tail.search = searchTemplates.get(decl) ?? searchTemplates.set(decl, searchTemplate(decl)).get(decl);
   return { head, tail };
 }
