@@ -304,7 +304,7 @@ interface CapturedQuery {
   params: unknown[];
 }
 
-/** The SQL the API runs for a list request (rows and count), captured from the resource layer itself. */
+/** The SQL the API runs for a list request (the page and its count), captured from the resource layer itself. */
 async function captureListSql(url: string, database: Database, userId: number, query: Record<string, string>): Promise<CapturedQuery[]> {
   const captured: CapturedQuery[] = [];
   const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -314,7 +314,10 @@ async function captureListSql(url: string, database: Database, userId: number, q
     const registry = new ResourceRegistry(RESOURCES, ctx);
     const principal = await loadPrincipal(database, userId);
     if (!principal) throw new Error('compte de benchmark introuvable');
-    await registry.get('pec_dossiers').list(principal, parseListQuery(query, { paginated: true, rangeAliasKey: 'createdAt' }));
+    // The route's own path: the page written by PostgreSQL (listJson), else the rows read for the serializer.
+    const repository = registry.get('pec_dossiers');
+    const listQuery = parseListQuery(query, { paginated: true, rangeAliasKey: 'createdAt' });
+    if (!(await repository.listJson(principal, listQuery))) await repository.list(principal, listQuery);
     return captured;
   } finally {
     await pool.end();
