@@ -1,11 +1,16 @@
-// npm run bench -- pec [--duration=10] [--warmup=2] [--connections=16] [--runs=1000] [--fresh] [--drop]
-// The PEC list at scale: 1,000,000 files over 50 organisations and 2,000 centres on PostgreSQL. Six scenarios (default
+// npm run bench -- pec [--files=1000000[,5000000...]] [--duration=10] [--warmup=2] [--connections=16] [--runs=1000] [--fresh] [--drop]
+//   [--baseline=/path/to/an/earlier/checkout]
+// The PEC list at scale: 1,000,000 files (or each size of --files, e.g. --files=100000,1000000,5000000 to see how the
+// times grow with the data) over 50 organisations and 2,000 centres on PostgreSQL. Six scenarios (default
 // page, status filter, search, date range, sort by amount, page 50), each measured through the API with autocannon
 // (p50, p99, requests per second at 16 connections) and next to the same SQL run directly through `pg` in the same run
 // (the list and count queries the API runs, captured from the resource layer), with their throughput ratio. Then
 // 1,000 DPEC runs through the built-in simulator with no delay: throughput, and a check that each run ended once.
-// The server runs as in production, in its own process (tsx server/main.ts). The bench database (pecflow_bench_pec)
-// is kept between runs and rebuilt with --fresh; --drop drops it at the end. Results go to bench/results/pec.json.
+// With --baseline, the server of that checkout is measured too, just before this one, scenario by scenario (before/after
+// on the same data and machine load). The DPEC runs are measured once, at the first size (--runs=0 skips them).
+// The server runs as in production, in its own process (tsx server/main.ts). Each size has its own bench database
+// (pecflow_bench_pec_{files}), kept between runs and rebuilt with --fresh; --drop drops them at the end. Results (every
+// size) go to bench/results/pec.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -29,13 +34,12 @@ import { databaseUrl, withAdmin } from './lib/harness';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_FILE = path.join(ROOT, 'bench', 'results', 'pec.json');
-const DB_NAME = 'pecflow_bench_pec';
 const ORGANISATIONS = 50;
 const CENTRES_PER_ORGANISATION = 40;
-const FILES = 1_000_000;
+const DEFAULT_FILES = 1_000_000;
 const PASSWORD = 'Bench-2026!';
 const TARGET_P99_MS = 50;
-const TARGET_RATIO = 0.7;
+const TARGET_RATIO = 0.85;
 const SECRETS = {
   JWT_SECRET: 'bench-jwt-secret-that-is-long-enough-0123456789',
   APP_SECRET_KEY: 'c'.repeat(64),
@@ -50,6 +54,10 @@ export interface PecBenchOptions {
   runs: number;
   fresh: boolean;
   drop: boolean;
+  /** The data sizes measured, in files, one bench database each. */
+  files: number[];
+  /** Another checkout of Pecflow (an earlier commit) whose server is measured too, scenario by scenario in the same run. */
+  baseline?: string;
 }
 
 interface Latency {
@@ -73,8 +81,8 @@ async function volumes(database: Database) {
   return row!;
 }
 
-/** 50 organisations, 2,000 centres, their users, 5 networks and 30 mutuals, 1,000,000 files; then VACUUM ANALYZE. */
-async function buildDataset(database: Database) {
+/** 50 organisations, 2,000 centres, their users, 5 networks and 30 mutuals, `files` files; then VACUUM ANALYZE. */
+async function buildDataset(database: Database, files: number) {
   const sql = (text: string, values?: unknown[]) => database.query(text, values);
   const started = Date.now();
   const hash = await hashPassword(PASSWORD);
@@ -118,7 +126,7 @@ async function buildDataset(database: Database) {
   );
   for (const index of indexes) await sql(`drop index ${index.indexname}`);
   const batch = 100_000;
-  for (let from = 1; from <= FILES; from += batch) {
+  for (let from = 1; from <= files; from += batch) {
     await sql(
       `insert into pec_dossiers (holding_id, shop_id, network_id, mutual_id, numero_dossier, status, numero_dossier_assure, numero_devis_assure,
          commentaire, total_ttc, created_at, updated_at, date_validation, date_peremption, statut_facturation, date_facturation_effective)
@@ -141,32 +149,35 @@ async function buildDataset(database: Database) {
          cross join lateral (select now() - ((n.k % 730) || ' days')::interval - ((n.k * 7919 % 86400) || ' seconds')::interval as at) c
          cross join lateral (select case when (n.k * 3) % 100 < 15 then 'draft' when (n.k * 3) % 100 < 17 then 'processing' when (n.k * 3) % 100 < 27 then 'pending'
            when (n.k * 3) % 100 < 55 then 'approved' when (n.k * 3) % 100 < 63 then 'rejected' when (n.k * 3) % 100 < 88 then 'billed' else 'paid' end as status) st`,
-      [from, Math.min(FILES, from + batch - 1)],
+      [from, Math.min(files, from + batch - 1)],
     );
-    log(`  ${Math.min(FILES, from + batch - 1).toLocaleString('fr-FR')} dossiers (${seconds(started)} s)`);
+    log(`  ${Math.min(files, from + batch - 1).toLocaleString('fr-FR')} dossiers (${seconds(started)} s)`);
   }
   for (const index of indexes) await sql(index.indexdef);
   await sql('vacuum analyze');
   log(`jeu de données construit en ${seconds(started)} s`);
 }
 
-async function prepareDatabase(options: PecBenchOptions): Promise<{ url: string; database: Database }> {
-  const url = databaseUrl(options.adminUrl, DB_NAME);
-  const exists = await withAdmin(options.adminUrl, async (c) => (await c.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount === 1);
-  if (exists && options.fresh) await withAdmin(options.adminUrl, (c) => c.query(`drop database ${DB_NAME} with (force)`));
-  if (!exists || options.fresh) await withAdmin(options.adminUrl, (c) => c.query(`create database ${DB_NAME}`));
+const databaseName = (files: number) => `pecflow_bench_pec_${files}`;
+
+async function prepareDatabase(options: PecBenchOptions, files: number): Promise<{ url: string; database: Database }> {
+  const name = databaseName(files);
+  const url = databaseUrl(options.adminUrl, name);
+  const exists = await withAdmin(options.adminUrl, async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1);
+  if (exists && options.fresh) await withAdmin(options.adminUrl, (c) => c.query(`drop database ${name} with (force)`));
+  if (!exists || options.fresh) await withAdmin(options.adminUrl, (c) => c.query(`create database ${name}`));
   const database = await openPostgres(url, 20);
   await database.migrate();
   await seed(database, { demo: false, appSecretKey: SECRETS.APP_SECRET_KEY });
   const current = await volumes(database);
-  if (current.files < FILES || current.shops !== ORGANISATIONS * CENTRES_PER_ORGANISATION) {
+  if (current.files < files || current.shops !== ORGANISATIONS * CENTRES_PER_ORGANISATION) {
     if (current.files > 0) {
       await database.close();
-      await withAdmin(options.adminUrl, (c) => c.query(`drop database ${DB_NAME} with (force)`));
-      return prepareDatabase({ ...options, fresh: true });
+      await withAdmin(options.adminUrl, (c) => c.query(`drop database ${name} with (force)`));
+      return prepareDatabase({ ...options, fresh: true }, files);
     }
-    await buildDataset(database);
-  } else log(`base ${DB_NAME} réutilisée (${current.files.toLocaleString('fr-FR')} dossiers) ; --fresh pour la reconstruire`);
+    await buildDataset(database, files);
+  } else log(`base ${name} réutilisée (${current.files.toLocaleString('fr-FR')} dossiers) ; --fresh pour la reconstruire`);
   // Files left by an earlier DPEC measurement are removed, so that each run measures the same data.
   await database.query(`delete from pec_dossiers where numero_dossier like 'DPEC-BENCH-%'`);
   await database.query(`delete from notifications where title like '%DPEC-BENCH-%'`);
@@ -187,10 +198,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startServer(url: string): Promise<{ baseUrl: string; child: ChildProcess }> {
+async function startServer(url: string, root = ROOT): Promise<{ baseUrl: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
+    cwd: root,
     env: {
       ...process.env,
       ...SECRETS,
@@ -293,7 +304,7 @@ interface CapturedQuery {
   params: unknown[];
 }
 
-/** The SQL the API runs for a list request (rows and count), captured from the resource layer itself. */
+/** The SQL the API runs for a list request (the page and its count), captured from the resource layer itself. */
 async function captureListSql(url: string, database: Database, userId: number, query: Record<string, string>): Promise<CapturedQuery[]> {
   const captured: CapturedQuery[] = [];
   const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -303,7 +314,10 @@ async function captureListSql(url: string, database: Database, userId: number, q
     const registry = new ResourceRegistry(RESOURCES, ctx);
     const principal = await loadPrincipal(database, userId);
     if (!principal) throw new Error('compte de benchmark introuvable');
-    await registry.get('pec_dossiers').list(principal, parseListQuery(query, { paginated: true, rangeAliasKey: 'createdAt' }));
+    // The route's own path: the page written by PostgreSQL (listJson), else the rows read for the serializer.
+    const repository = registry.get('pec_dossiers');
+    const listQuery = parseListQuery(query, { paginated: true, rangeAliasKey: 'createdAt' });
+    if (!(await repository.listJson(principal, listQuery))) await repository.list(principal, listQuery);
     return captured;
   } finally {
     await pool.end();
@@ -440,12 +454,77 @@ export function parsePecBenchArgs(argv: string[], env = process.env): PecBenchOp
     runs: Number(flags.get('runs') ?? 1000),
     fresh: flags.has('fresh'),
     drop: flags.has('drop'),
+    files: (flags.get('files') ?? String(DEFAULT_FILES)).split(',').map((n) => {
+      const files = Number(n.replace(/_/g, ''));
+      if (!Number.isInteger(files) || files < 1000) throw new Error(`--files : nombre de dossiers invalide (${n})`);
+      return files;
+    }),
+    baseline: flags.has('baseline') ? path.resolve(flags.get('baseline')!) : undefined,
   };
 }
 
 export async function runPecBench(argv: string[] = []): Promise<void> {
   const options = parsePecBenchArgs(argv);
-  const { url, database } = await prepareDatabase(options);
+  // The machine may be shared: its load while measuring says how far to trust the numbers.
+  const loadBefore = Number(os.loadavg()[0]!.toFixed(2));
+  const scales = [];
+  let dpec: Awaited<ReturnType<typeof dpecRuns>> | undefined;
+  let version = '';
+  for (const [index, files] of options.files.entries()) {
+    const measured = await measureScale(options, files, index === 0 && options.runs > 0);
+    scales.push(measured.scale);
+    dpec ??= measured.dpec;
+    version = measured.version;
+  }
+  console.log(`\nCharge de la machine (1 min) : ${loadBefore} avant, ${os.loadavg()[0]!.toFixed(2)} après (${os.cpus().length} cœurs)`);
+  for (const scale of scales) printScale(scale, options);
+  if (dpec)
+    console.log(
+      `\nDPEC par le simulateur : ${dpec.runs} appels en ${dpec.seconds} s, ${dpec.runsPerSecond} par seconde ; terminés exactement une fois : ${dpec.endedExactlyOnce}/${dpec.runs}${dpec.allEndedExactlyOnce ? '' : ' (ÉCHEC)'}`,
+    );
+
+  mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+  const sizes = options.files.map((n) => n.toLocaleString('fr-FR')).join(', ');
+  writeFileSync(
+    RESULTS_FILE,
+    `${JSON.stringify(
+      {
+        scenario: 'pec',
+        description: `Liste des PEC à ${sizes} dossiers (API et même SQL en direct)${dpec ? `, puis ${dpec.runs} DPEC par le simulateur` : ''}`,
+        measuredAt: new Date().toISOString(),
+        command: `npm run bench -- pec ${argv.filter((a) => a !== 'pec').join(' ')}`.trim(),
+        database: version.split(',')[0],
+        machine: {
+          cpus: os.cpus().length,
+          cpuModel: os.cpus()[0]?.model ?? 'inconnu',
+          memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+          node: process.version,
+          loadAverage1mBefore: loadBefore,
+          loadAverage1mAfter: Number(os.loadavg()[0]!.toFixed(2)),
+        },
+        baseline: options.baseline ?? null,
+        connections: options.connections,
+        durationSeconds: options.durationSeconds,
+        warmupSeconds: options.warmupSeconds,
+        targets: { p99Ms: TARGET_P99_MS, apiToSqlThroughput: TARGET_RATIO },
+        scales,
+        dpec: dpec ?? null,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  log(`résultats écrits dans ${path.relative(ROOT, RESULTS_FILE)}`);
+  if (options.drop) {
+    for (const files of options.files) await withAdmin(options.adminUrl, (c) => c.query(`drop database if exists ${databaseName(files)} with (force)`));
+  }
+}
+
+type ScaleResult = Awaited<ReturnType<typeof measureScale>>['scale'];
+
+/** The six scenarios on the bench database of `files` files (and the DPEC runs when asked). */
+async function measureScale(options: PecBenchOptions, files: number, withDpec: boolean) {
+  const { url, database } = await prepareDatabase(options, files);
   const [org] = await database.query<{ id: number; admin: number; email: string; audio: string }>(
     `select h.id, u.id as admin, u.email, (select email from users where email = 'bench-audio-' || h.id || '@pecflow.test') as audio
      from holdings h join users u on u.holding_id = h.id and u.email like 'bench-admin-%' where h.name = 'Bench organisation 01'`,
@@ -467,10 +546,10 @@ export async function runPecBench(argv: string[] = []): Promise<void> {
     { name: 'Page 50', query: { page: '50' } },
   ];
 
-  log('démarrage du serveur (tsx server/main.ts, PostgreSQL)');
-  // The machine may be shared: its load while measuring says how far to trust the numbers.
+  log(`${files.toLocaleString('fr-FR')} dossiers : démarrage du serveur (tsx server/main.ts, PostgreSQL)`);
   const loadBefore = Number(os.loadavg()[0]!.toFixed(2));
   const { baseUrl, child } = await startServer(url);
+  const baseline = options.baseline ? await startServer(url, options.baseline) : undefined;
   const results = [];
   let dpec: Awaited<ReturnType<typeof dpecRuns>> | undefined;
   try {
@@ -479,6 +558,10 @@ export async function runPecBench(argv: string[] = []): Promise<void> {
       const qs = new URLSearchParams(scenario.query).toString();
       const pathAndQuery = `/api/pec_dossiers${qs ? `?${qs}` : ''}`;
       const queries = await captureListSql(url, database, org!.admin, scenario.query);
+      // The earlier server right before this one, on the same data and the same machine load.
+      const before = baseline
+        ? await measureApi(baseline.baseUrl, await login(baseline.baseUrl, org!.email), pathAndQuery, options, baseline.child.pid)
+        : undefined;
       const api = await measureApi(baseUrl, token, pathAndQuery, options, child.pid);
       const direct = await measureSql(url, queries, options);
       const ratio = Math.round((api.requestsPerSecond / Math.max(1, direct.requestsPerSecond)) * 100) / 100;
@@ -489,22 +572,52 @@ export async function runPecBench(argv: string[] = []): Promise<void> {
         api,
         sql: direct,
         ratio,
+        ...(before ? { baselineApi: before } : {}),
         p99Ok: api.p99Ms < TARGET_P99_MS,
         ratioOk: ratio >= TARGET_RATIO,
         queries: queries.map((q) => q.text),
       };
       results.push(row);
+      if (before)
+        log(
+          `${scenario.name} : avant (${options.baseline}) p50 ${before.p50Ms} ms, p99 ${before.p99Ms} ms, ${before.requestsPerSecond} req/s (${before.serverCpuMsPerRequest} ms CPU)`,
+        );
       log(
         `${scenario.name} : API p50 ${api.p50Ms} ms, p99 ${api.p99Ms} ms, ${api.requestsPerSecond} req/s (${api.serverCpuMsPerRequest} ms CPU serveur par requête) — SQL p50 ${direct.p50Ms} ms, p99 ${direct.p99Ms} ms, ${direct.requestsPerSecond} req/s — ratio ${ratio}`,
       );
     }
-    log(`${options.runs} DPEC par le simulateur (sans délai)`);
-    dpec = await dpecRuns(baseUrl, database, org!.id, org!.audio, options);
-    log(`DPEC : ${dpec.runs} en ${dpec.seconds} s (${dpec.runsPerSecond} /s), terminés exactement une fois : ${dpec.endedExactlyOnce}/${dpec.runs}`);
+    if (withDpec) {
+      log(`${options.runs} DPEC par le simulateur (sans délai)`);
+      dpec = await dpecRuns(baseUrl, database, org!.id, org!.audio, options);
+      log(`DPEC : ${dpec.runs} en ${dpec.seconds} s (${dpec.runsPerSecond} /s), terminés exactement une fois : ${dpec.endedExactlyOnce}/${dpec.runs}`);
+    }
   } finally {
     await stopServer(child);
+    if (baseline) await stopServer(baseline.child);
   }
+  const [{ version } = { version: '' }] = await database.query<{ version: string }>('select version()');
+  await database.close();
+  return {
+    version,
+    dpec,
+    scale: {
+      files,
+      database: databaseName(files),
+      loadAverage1mBefore: loadBefore,
+      loadAverage1mAfter: Number(os.loadavg()[0]!.toFixed(2)),
+      dataset: {
+        files,
+        organisations: ORGANISATIONS,
+        centres: ORGANISATIONS * CENTRES_PER_ORGANISATION,
+        filesPerOrganisation: files / ORGANISATIONS,
+        measuredAs: "administrateur d'organisation (tous les centres de l'organisation)",
+      },
+      results,
+    },
+  };
+}
 
+function printScale(scale: ScaleResult, options: PecBenchOptions) {
   const header = [
     'Scénario',
     'Éléments',
@@ -518,8 +631,9 @@ export async function runPecBench(argv: string[] = []): Promise<void> {
     'Ratio',
     `p99 < ${TARGET_P99_MS}`,
     `ratio ≥ ${TARGET_RATIO}`,
+    ...(options.baseline ? ['Avant p99', 'Avant req/s', 'Avant CPU/req'] : []),
   ];
-  const lines = results.map((r) => [
+  const lines = scale.results.map((r) => [
     r.scenario,
     String(r.totalItems),
     String(r.api.p50Ms),
@@ -532,61 +646,18 @@ export async function runPecBench(argv: string[] = []): Promise<void> {
     r.ratio.toFixed(2),
     r.p99Ok ? 'oui' : 'NON',
     r.ratioOk ? 'oui' : 'NON',
+    ...(options.baseline
+      ? [String(r.baselineApi?.p99Ms ?? '-'), String(r.baselineApi?.requestsPerSecond ?? '-'), String(r.baselineApi?.serverCpuMsPerRequest ?? '-')]
+      : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(`\nCharge de la machine (1 min) : ${loadBefore} avant, ${os.loadavg()[0]!.toFixed(2)} après (${os.cpus().length} cœurs)`);
   console.log(
-    `\nListe des PEC — ${FILES.toLocaleString('fr-FR')} dossiers, ${ORGANISATIONS} organisations, ${ORGANISATIONS * CENTRES_PER_ORGANISATION} centres, ${options.connections} connexions (ms, req/s)`,
+    `\nListe des PEC — ${scale.files.toLocaleString('fr-FR')} dossiers, ${ORGANISATIONS} organisations, ${ORGANISATIONS * CENTRES_PER_ORGANISATION} centres, ${options.connections} connexions (ms, req/s) — charge ${scale.loadAverage1mBefore} avant, ${scale.loadAverage1mAfter} après`,
   );
   console.log(format(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const line of lines) console.log(format(line));
-  if (dpec)
-    console.log(
-      `\nDPEC par le simulateur : ${dpec.runs} appels en ${dpec.seconds} s, ${dpec.runsPerSecond} par seconde ; terminés exactement une fois : ${dpec.endedExactlyOnce}/${dpec.runs}${dpec.allEndedExactlyOnce ? '' : ' (ÉCHEC)'}`,
-    );
-
-  const [{ version } = { version: '' }] = await database.query<{ version: string }>('select version()');
-  mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-  writeFileSync(
-    RESULTS_FILE,
-    `${JSON.stringify(
-      {
-        scenario: 'pec',
-        description: 'Liste des PEC à 1 000 000 de dossiers (API et même SQL en direct), puis 1 000 DPEC par le simulateur',
-        measuredAt: new Date().toISOString(),
-        command: 'npm run bench -- pec',
-        database: String(version).split(',')[0],
-        machine: {
-          cpus: os.cpus().length,
-          cpuModel: os.cpus()[0]?.model ?? 'inconnu',
-          memoryGb: Math.round(os.totalmem() / 1024 ** 3),
-          node: process.version,
-          loadAverage1mBefore: loadBefore,
-          loadAverage1mAfter: Number(os.loadavg()[0]!.toFixed(2)),
-        },
-        dataset: {
-          files: FILES,
-          organisations: ORGANISATIONS,
-          centres: ORGANISATIONS * CENTRES_PER_ORGANISATION,
-          filesPerOrganisation: FILES / ORGANISATIONS,
-          measuredAs: "administrateur d'organisation (tous les centres de l'organisation)",
-        },
-        connections: options.connections,
-        durationSeconds: options.durationSeconds,
-        warmupSeconds: options.warmupSeconds,
-        targets: { p99Ms: TARGET_P99_MS, apiToSqlThroughput: TARGET_RATIO },
-        results,
-        dpec,
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  log(`résultats écrits dans ${path.relative(ROOT, RESULTS_FILE)}`);
-  await database.close();
-  if (options.drop) await withAdmin(options.adminUrl, (c) => c.query(`drop database if exists ${DB_NAME} with (force)`));
 }
 
 // Run directly: tsx bench/pec.ts [options]

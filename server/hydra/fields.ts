@@ -42,12 +42,16 @@ export const computed = (type: FieldType, expression: ComputedField['sql'], opti
   ...base({ ...options, writable: false }),
 });
 
-export const derived = (type: FieldType, derive: (row: Row) => unknown, options: Options = {}): DerivedField => ({
+export const derived = (type: FieldType, derive: (row: Row) => unknown, { sql, ...options }: Options & { sql?: DerivedField['sql'] } = {}): DerivedField => ({
   kind: 'derived',
   type,
   derive,
+  sql,
   ...base({ ...options, writable: false }),
 });
+
+/** A value the expand hook gives a single item (a file's devices), absent from lists. */
+export const itemOnly = (type: FieldType, options: Options = {}): DerivedField => ({ ...derived(type, () => undefined, options), itemOnly: true });
 
 export const writeOnly = (type: FieldType, options: Options = {}): WriteOnlyField => ({
   kind: 'writeOnly',

@@ -51,20 +51,35 @@ export function searchTemplate(decl: ResourceDeclaration) {
 }
 
 export function collectionDocument(request: FastifyRequest, decl: ResourceDeclaration, members: Row[], total: number, query: ListQuery) {
-  const document: Row = {
+  const { head, tail } = collectionParts(request, decl, total, query);
+  return { ...head, member: members, ...tail };
+}
+
+/** The same document as text, around members already written as a JSON array (ResourceRepository.listJson). */
+export function collectionJson(request: FastifyRequest, decl: ResourceDeclaration, members: string, total: number, query: ListQuery): string {
+  const { head, tail } = collectionParts(request, decl, total, query);
+  return `${JSON.stringify(head).slice(0, -1)},"member":${members},${JSON.stringify(tail).slice(1)}`;
+}
+
+/** A declaration's template, made once (every list answer carries it). */
+const searchTemplates = new WeakMap<ResourceDeclaration, ReturnType<typeof searchTemplate>>();
+
+/** What comes before the members, and after them. */
+function collectionParts(request: FastifyRequest, decl: ResourceDeclaration, total: number, query: ListQuery) {
+  const head: Row = {
     '@context': contextUrl(request, decl.className),
     '@id': `${API_PREFIX}/${decl.name}`,
     '@type': 'hydra:Collection',
     totalItems: total,
-    member: members,
   };
+  const tail: Row = {};
   if (query.paginate) {
     const last = Math.max(1, Math.ceil(total / query.itemsPerPage));
     const view: Row = { '@id': pageUrl(request, query.page), '@type': 'hydra:PartialCollectionView', first: pageUrl(request, 1), last: pageUrl(request, last) };
     if (query.page > 1) view.previous = pageUrl(request, query.page - 1);
     if (query.page < last) view.next = pageUrl(request, query.page + 1);
-    document.view = view;
+    tail.view = view;
   }
-  document.search = searchTemplate(decl);
-  return document;
+  tail.search = searchTemplates.get(decl) ?? searchTemplates.set(decl, searchTemplate(decl)).get(decl);
+  return { head, tail };
 }

@@ -8,7 +8,7 @@ import { auditLogs } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
 import { apiDocumentation, entrypoint } from './docs';
 import { contextRoutes } from './contexts';
-import { collectionDocument, contextUrl, itemDocument, sendJsonLd } from './output';
+import { collectionDocument, collectionJson, contextUrl, itemDocument, sendJsonLd } from './output';
 import { MAX_PAGE_SIZE, parseListQuery } from './query';
 import { API_MAX_ITEMS_PER_PAGE_KEY } from '../../src/domain/settings';
 import type { ResourceRepository } from './repository';
@@ -56,6 +56,9 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
       throw badRequest(`Cette liste se lit page par page (${maxItemsPerPage} éléments au plus par page) : pagination=false n’est pas accepté.`);
     }
     const principal = principalOf(request);
+    // The page written by PostgreSQL when the declaration allows it; otherwise serialized here.
+    const page = await repository.listJson(principal, query);
+    if (page) return sendJsonLd(reply, 200, collectionJson(request, decl, page.members, page.total, query));
     const { rows, total } = await repository.list(principal, query);
     return sendJsonLd(reply, 200, collectionDocument(request, decl, await repository.present(principal, rows, 'list'), total, query));
   });

@@ -69,6 +69,10 @@ export interface DerivedField extends FieldBase {
   kind: 'derived';
   type: FieldType;
   derive: (row: Row) => unknown;
+  /** The same value in SQL, for list pages written by PostgreSQL (without it, the resource's lists are serialized in JavaScript). */
+  sql?: SQL;
+  /** Given by the expand hook on a single item only (a file's devices): absent from lists. */
+  itemOnly?: boolean;
 }
 
 /** A value the client writes but never reads back (a password): handled by the resource's hooks. */
@@ -128,6 +132,11 @@ export interface Hooks {
    * `rows` are the raw rows the items came from, in the same order. 'item' is a single GET or a write's answer.
    */
   expand?(ctx: WriteContext, items: Row[], rows: Row[], mode: 'list' | 'item'): Promise<void> | void;
+  /**
+   * What expand() gives in list mode, as SQL JSON values by key (correlated with the resource's table): PostgreSQL then
+   * writes list pages whole. Without it, the lists of a resource with an expand hook are serialized in JavaScript.
+   */
+  listJson?: Record<string, SQL>;
 }
 
 export interface ResourceDeclaration {

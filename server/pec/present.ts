@@ -58,6 +58,21 @@ export async function embedReferences(tx: DbOrTx, items: Row[], rows: Row[]): Pr
   });
 }
 
+/**
+ * embedReferences' values for a list page written by PostgreSQL (ResourceRepository.listJson), the same shapes as
+ * applyRefs gives (tests/api/list-json.test.ts compares both paths).
+ */
+const file = (column: string) => sql`${sql.identifier('pec_dossiers')}.${sql.identifier(column)}`;
+export const referencesJson = {
+  shop: sql`(select row_to_json(r) from (select '/api/shops/' || s.id as "@id", 'Shop' as "@type", s.id, s.name, s.display_name as "displayName"
+     from shops s where s.id = ${file('shop_id')}) r)`,
+  mutual: sql`(select row_to_json(r) from (select '/api/mutuals/' || m.id as "@id", 'Mutual' as "@type", m.id, m.name, m.code, m.network_id as "networkId",
+       case when m.network_id is null then null else json_build_object('id', m.network_id, 'name', mn.name) end as network
+     from mutuals m left join networks mn on mn.id = m.network_id where m.id = ${file('mutual_id')}) r)`,
+  network: sql`(select row_to_json(r) from (select '/api/networks/' || n.id as "@id", 'Network' as "@type", n.id, n.name
+     from networks n where n.id = ${file('network_id')}) r)`,
+};
+
 export type ExecutionRow = typeof workflowExecutions.$inferSelect;
 
 function errorOf(e: ExecutionRow): RobotErrorView | null {

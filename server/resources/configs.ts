@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { configs } from '../db/schema';
 import { invalidField } from '../http/errors';
@@ -9,6 +10,13 @@ import { SYSTEM_SETTINGS_PERMISSIONS } from '../../src/domain/permissions';
 import { settingValueError } from '../../src/domain/settings';
 
 const configSchema = z.object({ value: z.unknown().refine((v) => v !== undefined, 'Valeur requise') });
+
+/** The same rules in SQL, for lists written by PostgreSQL: json (not jsonb) keeps the keys in their order. */
+const quoted = (text: string) => sql.raw(`'${text.replace(/'/g, "''")}'`);
+const ruleSql = sql`case ${configs.key} ${sql.join(
+  SYSTEM_SETTINGS.filter((s) => s.rule).map((s) => sql`when ${quoted(s.key)} then ${quoted(JSON.stringify(s.rule))}::json`),
+  sql` `,
+)} else null end`;
 
 export const configsResource: ResourceDeclaration = {
   name: 'configs',
@@ -26,6 +34,7 @@ export const configsResource: ResourceDeclaration = {
     category: text(configs.category, { writable: false, description: 'general, security, email, api, storage ou integrations', label: 'Catégorie' }),
     // What a new value must respect (min, max, integer, choices, url), so that the screen checks it as the server does.
     rule: derived('object', (row) => SYSTEM_SETTINGS.find((s) => s.key === row.key)?.rule ?? null, {
+      sql: ruleSql,
       description: 'Contraintes de la valeur : min, max, integer, choices, url',
       label: 'Règle',
     }),

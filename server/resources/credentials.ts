@@ -1,4 +1,4 @@
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { credentialSoftware, shopCredentials, software } from '../db/schema';
 import { invalidField } from '../http/errors';
 import { derived, reference, text, timestamps, writeOnly } from '../hydra/fields';
@@ -34,9 +34,9 @@ export const credentialsResource: ResourceDeclaration = {
     apiKey: writeOnly('string', { secret: true, label: 'Clé API' }),
     apiSecret: writeOnly('string', { secret: true, label: 'Secret API' }),
     displayIdentifier: text(credentialSoftware.displayIdentifier, { label: 'Identifiant affiché' }),
-    hasPassword: derived('boolean', (row: Row) => row.passwordEnc != null, { label: 'Mot de passe' }),
-    hasApiKey: derived('boolean', (row: Row) => row.apiKeyEnc != null, { label: 'Clé API' }),
-    hasApiSecret: derived('boolean', (row: Row) => row.apiSecretEnc != null, { label: 'Secret API' }),
+    hasPassword: derived('boolean', (row: Row) => row.passwordEnc != null, { sql: sql`${credentialSoftware.passwordEnc} is not null`, label: 'Mot de passe' }),
+    hasApiKey: derived('boolean', (row: Row) => row.apiKeyEnc != null, { sql: sql`${credentialSoftware.apiKeyEnc} is not null`, label: 'Clé API' }),
+    hasApiSecret: derived('boolean', (row: Row) => row.apiSecretEnc != null, { sql: sql`${credentialSoftware.apiSecretEnc} is not null`, label: 'Secret API' }),
     ...timestamps(credentialSoftware),
   },
   schema: { create: credentialSchema, update: credentialSchema },

@@ -5,11 +5,11 @@ import { eq, sql } from 'drizzle-orm';
 import { can } from '../auth/principal';
 import { mutuals, pecDossiers, shops } from '../db/schema';
 import { conflict, invalidField } from '../http/errors';
-import { bool, date, dateTime, decimal, derived, reference, text, timestamps } from '../hydra/fields';
+import { bool, date, dateTime, decimal, itemOnly, reference, text, timestamps } from '../hydra/fields';
 import type { ResourceDeclaration, Row, Tenancy } from '../hydra/types';
 import { publish } from '../events/bus';
 import { assertNumeroFree, nextNumero, normaliseSearch } from '../pec/numbering';
-import { embedReferences, expandItem, openExecution } from '../pec/present';
+import { embedReferences, expandItem, openExecution, referencesJson } from '../pec/present';
 import { assertPrescriberOfHolding } from '../pec/prescription';
 import { paymentFilter } from '../pec/receivables';
 import { robotFailedWithinFilter } from '../pec/robotFailures';
@@ -98,7 +98,7 @@ export const pecDossiersResource: ResourceDeclaration = {
       label: 'Date de naissance du bénéficiaire',
     }),
     // A JSON value (@json in the context): plain objects without identity, [] when none.
-    warnings: derived('object', () => undefined, {
+    warnings: itemOnly('object', {
       description: 'Alertes calculées par le serveur [{code, message, side?, source?, details?}] ; [] sans alerte (fiche seulement)',
       label: 'Alertes',
     }),
@@ -111,20 +111,20 @@ export const pecDossiersResource: ResourceDeclaration = {
       description: 'Payé moins que la part complémentaire : la demande reste facturée',
     }),
     montantDu: decimal(pecDossiers.montantDu, { ...readOnly, label: 'Montant restant dû', description: 'Ce que l’assureur doit encore après un paiement' }),
-    appareils: derived('array', () => undefined, { description: 'Appareils par oreille (fiche seulement)', label: 'Appareils' }),
-    fileKind: derived('string', () => undefined, {
+    appareils: itemOnly('array', { description: 'Appareils par oreille (fiche seulement)', label: 'Appareils' }),
+    fileKind: itemOnly('string', {
       description: 'Type de dossier selon la spécialité du centre : audio, optical ou generic (fiche seulement)',
       label: 'Type de dossier',
     }),
-    equipementOptique: derived('object', () => undefined, {
+    equipementOptique: itemOnly('object', {
       description: 'Équipement optique {classe, monture, verres {OD, OG}} d’un dossier opticien, sinon null (fiche seulement)',
       label: 'Équipement optique',
     }),
-    workflowExecutions: derived('array', () => undefined, {
+    workflowExecutions: itemOnly('array', {
       description: 'Exécutions du robot, les plus récentes d’abord (fiche seulement)',
       label: 'Exécutions du robot',
     }),
-    runInProgress: derived('object', () => undefined, {
+    runInProgress: itemOnly('object', {
       description: 'Appel robot en cours {runId, kind, step, startedAt, deadlineAt} ou null (fiche seulement)',
       label: 'Appel robot en cours',
     }),
@@ -248,5 +248,6 @@ export const pecDossiersResource: ResourceDeclaration = {
           item.warnings = await fileWarnings(tx, rows[index]!.id as number);
         }
     },
+    listJson: referencesJson,
   },
 };
