@@ -64,7 +64,7 @@ export async function embedReferences(tx: DbOrTx, items: Row[], rows: Row[]): Pr
  */
 const file = (column: string) => sql`${sql.identifier('pec_dossiers')}.${sql.identifier(column)}`;
 export const referencesJson = {
-  shop: sql`(select row_to_json(r) from (select '/api/shops/' || s.id as "@id", 'Shop' as "@type", s.id, s.name, s.display_name as "displayName"
+  shop: sql`(select row_to_json(r) from (select '/api/shops/' || s.id as "@id", 'Shop' as "@type", s.id, s.name, s.display_name as "displayName", s.specialite
      from shops s where s.id = ${file('shop_id')}) r)`,
   mutual: sql`(select row_to_json(r) from (select '/api/mutuals/' || m.id as "@id", 'Mutual' as "@type", m.id, m.name, m.code, m.network_id as "networkId",
        case when m.network_id is null then null else json_build_object('id', m.network_id, 'name', mn.name) end as network

@@ -4,7 +4,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { paymentStatementLines, paymentStatements, pecDossiers } from '../db/schema';
-import { dateTime, decimal, derived, integer, reference, text, timestamp } from '../hydra/fields';
+import { dateTime, decimal, integer, itemOnly, reference, text, timestamp } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
 import { presentLine, statementTotals, type EvaluatedLine } from '../pec/payments';
@@ -40,11 +40,11 @@ export const paymentStatementsResource: ResourceDeclaration = {
     }),
     createdBy: reference('users', paymentStatements.createdById, { ...readOnly, embed: ['firstName', 'lastName'], label: 'Importé par' }),
     undoneAt: dateTime(paymentStatements.undoneAt, { ...readOnly, label: 'Annulé le' }),
-    lines: derived('array', () => undefined, {
+    lines: itemOnly('array', {
       label: 'Lignes du relevé',
       description: 'Chaque ligne avec son résultat (outcome, outcomeLabel), son écart et le dossier rapproché (fiche seulement)',
     }),
-    totals: derived('object', () => undefined, {
+    totals: itemOnly('object', {
       label: 'Totaux',
       description: 'Nombre de lignes, montant total, montant rapproché et, par résultat, nombre et montant (fiche seulement)',
     }),
@@ -89,5 +89,7 @@ export const paymentStatementsResource: ResourceDeclaration = {
         item.totals = statementTotals(evaluated);
       }
     },
+    // Lists add nothing: the lines and totals are the statement's own page.
+    listJson: {},
   },
 };

@@ -10,12 +10,19 @@ import { EXPORT_HEADER } from '../../server/pec/csv';
 let server: TestServer;
 let refs: Refs;
 let tokens: Record<string, string>;
+/** An optician's file needs its prescription before a DPEC run (PRESCRIPTION_REQUIRED): one of Optique Riviera's prescribers. */
+let prescription: { prescriber: string; datePrescription: string };
 
 const OPTICIAN = 'Riviera Nice Médecin';
 const AUDIO_OF_RIVIERA = 'Riviera Antibes';
 
 beforeAll(async () => {
   ({ server, refs, tokens } = await startPecServer({ robotSimDelayMs: 0 }));
+  const [prescriber] = await server.database.query<{ id: number }>(
+    'select p.id from prescribers p join shops s on s.holding_id = p.holding_id where s.name = $1 order by p.id limit 1',
+    [OPTICIAN],
+  );
+  prescription = { prescriber: `/api/prescribers/${prescriber!.id}`, datePrescription: new Date().toISOString().slice(0, 10) };
 });
 afterAll(() => server?.close());
 
@@ -26,7 +33,8 @@ const startBilling = (id: number, token = tokens.rivieraAdmin) =>
 const manual = (type: string, body: unknown, token = tokens.rivieraAdmin) => server.request('POST', `/api/callbacks/${type}`, { token, body });
 const patch = (id: number, body: unknown, token = tokens.rivieraAdmin) =>
   server.request('PATCH', `/api/pec_dossiers/${id}`, { token, body, headers: { 'content-type': 'application/merge-patch+json' } });
-const opticalFile = (overrides: Record<string, unknown> = {}, shop = OPTICIAN) => createDossier(server, tokens.rivieraAdmin, refs, overrides, shop);
+const opticalFile = (overrides: Record<string, unknown> = {}, shop = OPTICIAN) =>
+  createDossier(server, tokens.rivieraAdmin, refs, { ...prescription, ...overrides }, shop);
 const opticalRows = (dossierId: number) =>
   server.database.query<{ classe: string }>('select classe from optical_equipments where dossier_id = $1', [dossierId]);
 
@@ -50,7 +58,7 @@ function expectPlausibleLens(lens: JsonBody) {
 
 /** A file whose DPEC run stays open after the simulator's scraping (patient number ending in -SILENCE). */
 async function silentOpticalRun(shop = OPTICIAN, token = tokens.rivieraAdmin) {
-  const file = await createDossier(server, token, refs, { numeroDossierAssure: patientNumber('-SILENCE') }, shop);
+  const file = await createDossier(server, token, refs, { ...prescription, numeroDossierAssure: patientNumber('-SILENCE') }, shop);
   const started = await startDpec(file.id, token);
   expect(started.status, started.text).toBe(200);
   await waitFor(async () => {
