@@ -203,8 +203,9 @@ export const pecDossiersResource: ResourceDeclaration = {
     },
 
     async expand({ tx }, items, rows, mode) {
-      await embedReferences(tx, items, rows);
+      // A file's page reads its references with its devices and executions, in one query.
       if (mode === 'item') for (const [index, item] of items.entries()) await expandItem(tx, item, rows[index]!.id as number);
+      else await embedReferences(tx, items, rows);
     },
   },
 };
