@@ -1,5 +1,7 @@
 // The signed-in user as every route sees it: who they are, their organisation, centres and effective permissions.
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../db/connect';
+import { roles, shops, userRoles, userShops, users } from '../db/schema';
 import { forbidden } from '../http/errors';
 import { hasPermission } from '../../src/domain/permissions';
 
@@ -33,6 +35,12 @@ interface PrincipalRow {
   roles: { id: number; name: string; permissions: string[] }[] | null;
   shop_ids: number[] | null;
 }
+
+/**
+ * The tables a principal is read from (loadPrincipal), and those whose deleted rows take rows of these with them (ON
+ * DELETE CASCADE): only a write to one of them can change who may do what.
+ */
+export const PRINCIPAL_TABLES: readonly PgTable[] = [users, roles, userRoles, userShops, shops];
 
 /** One query: the user, their roles with permissions, their centres. */
 export async function loadPrincipal(database: Database, userId: number): Promise<Principal | undefined> {

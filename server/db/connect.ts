@@ -109,7 +109,19 @@ class PreparingClient extends pg.Client {
   }
 }
 
-const statementName = (text: string) => `p_${createHash('sha1').update(text).digest('hex')}`;
+/** The statement names of the texts seen so far: hashing every query's text again costs more than the lookup. */
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `p_${createHash('sha1').update(text).digest('hex')}`;
+    // The texts are the application's own queries (values travel apart): a bound only guards against a runaway.
+    if (statementNames.size >= 5000) statementNames.clear();
+    statementNames.set(text, name);
+  }
+  return name;
+}
 
 /**
  * connectionString: the data pool (may be PgBouncer in transaction mode). directUrl: set when it is; LISTEN, the

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, getTableColumns, getTableName, gte, inArray,
 import { PgDialect, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { ZodError, type ZodType } from 'zod';
 import type { Principal } from '../auth/principal';
-import { can, requirePermission } from '../auth/principal';
+import { can, PRINCIPAL_TABLES, requirePermission } from '../auth/principal';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db/connect';
 import { ApiError, conflict, forbidden, notFound, ValidationError, type Violation } from '../http/errors';
@@ -120,6 +120,8 @@ export class ResourceRepository {
   readonly keys: Map<AnyPgColumn, string>;
   private readonly counts = new Map<string, { n: number; at: number }>();
   readonly fieldEntries: [string, Field][];
+  /** Whether a write here may change a principal (its table or links are among PRINCIPAL_TABLES). */
+  private readonly writesPrincipals: boolean;
   private readonly schemas: Schemas;
   private readonly patchSchema: ZodType;
 
@@ -130,6 +132,9 @@ export class ResourceRepository {
   ) {
     this.keys = columnKeys(decl.table);
     this.fieldEntries = Object.entries(decl.fields);
+    this.writesPrincipals = [decl.table, ...this.fieldEntries.map(([, f]) => (f.kind === 'references' ? f.link.table : undefined))].some(
+      (table) => table !== undefined && PRINCIPAL_TABLES.includes(table),
+    );
     this.schemas = schemasOf(decl, registry.permissionCatalogue);
     const update = this.schemas.update as unknown as { partial?: () => ZodType };
     this.patchSchema = typeof update.partial === 'function' ? update.partial() : this.schemas.update;
@@ -700,9 +705,12 @@ export class ResourceRepository {
     return result;
   }
 
-  /** A committed write may change who may do what (roles, centres, a status), and the totals of this resource. */
+  /**
+   * A committed write may change who may do what (roles, centres, a status), and the totals of this resource. Other
+   * writes (a PEC file) keep the principals: clearing them on each would reload every user's at their next request.
+   */
   private afterCommit() {
-    this.app.principals.clear();
+    if (this.writesPrincipals) this.app.principals.clear();
     this.counts.clear();
   }
 

@@ -11,17 +11,24 @@ export function parisYear(now = new Date()): number {
   return Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', year: 'numeric' }).format(now));
 }
 
-/** The next free number of the organisation (skipping numbers typed by hand that happen to match). */
+/**
+ * The next free number of the organisation (skipping numbers typed by hand that happen to match). Each try takes the
+ * counter's next value and checks whether that number is taken in one statement: one round trip per created file.
+ */
 export async function nextNumero(tx: DbOrTx, holdingId: number, now = new Date()): Promise<string> {
   const year = parisYear(now);
   for (;;) {
-    const [row] = await tx
-      .insert(pecCounters)
-      .values({ holdingId, year, lastValue: 1 })
-      .onConflictDoUpdate({ target: [pecCounters.holdingId, pecCounters.year], set: { lastValue: sql`${pecCounters.lastValue} + 1` } })
-      .returning({ value: pecCounters.lastValue });
-    const numero = formatNumero(year, row!.value);
-    if (!(await numeroTaken(tx, holdingId, numero))) return numero;
+    // The number as formatNumero writes it: six digits at least (lpad alone would cut a seventh).
+    const result = await tx.execute(sql`
+      with next as (
+        insert into ${pecCounters} (holding_id, year, last_value) values (${holdingId}, ${year}, 1)
+        on conflict (holding_id, year) do update set last_value = ${pecCounters}.last_value + 1
+        returning last_value)
+      select last_value as value, exists(select 1 from ${pecDossiers} where holding_id = ${holdingId}
+        and numero_dossier = 'PEC-' || ${year}::int || '-' || case when last_value < 100000 then lpad(last_value::text, 6, '0') else last_value::text end) as taken
+      from next`);
+    const [row] = ((result as { rows?: unknown[] }).rows ?? (result as unknown as unknown[])) as { value: number; taken: boolean }[];
+    if (!row!.taken) return formatNumero(year, Number(row!.value));
   }
 }
 

@@ -1,6 +1,7 @@
 // How a PEC file reads in the API (spec section 3): the centre, the mutual with its network, and, on a single file,
 // its devices and workflow executions (newest first).
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/connect';
 import { appareils, pecDossiers, workflowExecutions } from '../db/schema';
 import type { Row } from '../hydra/types';
@@ -102,16 +103,41 @@ export function presentExecution(e: ExecutionRow): WorkflowExecutionView & Row {
   };
 }
 
-/** A file's devices, executions (newest first) and its run in progress. */
+/** json_build_object of a row of `table` (alias `alias`), keyed by column name: rows read inside a JSON aggregate. */
+function jsonRow(table: PgTable, alias: string): SQL {
+  const pairs = Object.values(getTableColumns(table)).map((column) => `'${column.name}', ${alias}.${column.name}`);
+  return sql.raw(`json_build_object(${pairs.join(', ')})`);
+}
+
+/** A row read back from jsonRow, each column decoded as Drizzle decodes it from the driver. */
+function fromJsonRow<T>(table: PgTable, json: Record<string, unknown>): T {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = json[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as T;
+}
+
+const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
+/**
+ * A file's centre, mutual and network, its devices, its executions (newest first) and its run in progress: one query
+ * (the file's page is the most opened one; each round trip costs the server and the database more than the rows).
+ */
 export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Promise<void> {
-  const [devices, executions] = await Promise.all([
-    tx.select().from(appareils).where(eq(appareils.dossierId, dossierId)).orderBy(appareils.oreille, appareils.id),
-    tx
-      .select()
-      .from(workflowExecutions)
-      .where(eq(workflowExecutions.dossierId, dossierId))
-      .orderBy(desc(workflowExecutions.startedAt), desc(workflowExecutions.id)),
-  ]);
+  const [found] = await tx
+    .select({
+      refs: refsSelection,
+      devices: sql`(select coalesce(json_agg(${jsonRow(appareils, 'a')} order by a.oreille, a.id), '[]') from appareils a where a.dossier_id = ${dossierId})`,
+      executions: sql`(select coalesce(json_agg(${jsonRow(workflowExecutions, 'e')} order by e.started_at desc, e.id desc), '[]')
+        from workflow_executions e where e.dossier_id = ${dossierId})`,
+    })
+    .from(pecDossiers)
+    .where(eq(pecDossiers.id, dossierId));
+  if (found) applyRefs(item, parsed<Refs>(found.refs));
+  const devices = parsed<Record<string, unknown>[]>(found?.devices ?? []).map((d) => fromJsonRow<typeof appareils.$inferSelect>(appareils, d));
+  const executions = parsed<Record<string, unknown>[]>(found?.executions ?? []).map((e) => fromJsonRow<ExecutionRow>(workflowExecutions, e));
   item.appareils = devices.map((d) => ({
     '@type': 'Appareil',
     id: d.id,

@@ -5,7 +5,8 @@ import { stringify } from 'csv-stringify';
 import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isPlatformAdmin, requirePermission } from '../auth/principal';
+import { isPlatformAdmin, requirePermission, type Principal } from '../auth/principal';
+import type { Database } from '../db/connect';
 import { principalOf } from '../context';
 import { mutuals, networks, pecDossiers, shops } from '../db/schema';
 import { ApiError, ValidationError, type Violation } from '../http/errors';
@@ -27,18 +28,49 @@ import { PEC_PERMISSIONS } from '../../src/domain/permissions';
 const PERMS = PEC_PERMISSIONS;
 const IMPORT_PERMISSION = 'import.pec';
 
+/**
+ * The reads of PEC files waiting to be written: one INSERT records every read answered while the previous one ran
+ * (group commit), so that a busy instance writes one statement per batch instead of two per read.
+ */
+class ReadTrail {
+  private pending: { dossierId: number; principal: Principal; written: () => void }[] = [];
+  private writing = false;
+
+  constructor(private readonly database: Database) {}
+
+  /** Resolves once the read is in the audit trail (or its write failed: a read is never refused for it). */
+  record(principal: Principal, dossierId: number): Promise<void> {
+    return new Promise((written) => {
+      this.pending.push({ dossierId, principal, written });
+      if (!this.writing) void this.write();
+    });
+  }
+
+  private async write() {
+    this.writing = true;
+    while (this.pending.length) {
+      const batch = this.pending.splice(0, 500);
+      // The organisation is the file's (null if it is gone meanwhile), as recordAudit would write it; in request order.
+      await this.database
+        .query(
+          `insert into audit_logs (holding_id, actor_id, actor_email, action, entity, entity_id)
+           select (select d.holding_id from pec_dossiers d where d.id = r.id), r.actor_id, r.actor_email, 'pec_dossier.read', 'pec_dossiers', r.id::text
+           from unnest($1::int[], $2::int[], $3::text[]) with ordinality as r(id, actor_id, actor_email, n) order by r.n`,
+          [batch.map((r) => r.dossierId), batch.map((r) => r.principal.id), batch.map((r) => r.principal.email)],
+        )
+        .catch(() => undefined);
+      for (const read of batch) read.written();
+    }
+    this.writing = false;
+  }
+}
+
 /** Records GET /api/pec_dossiers/{id} answered 200 in the audit trail (action pec_dossier.read), before answering. */
 export const readAuditHook = fp(async (app: FastifyInstance) => {
+  const trail = new ReadTrail(app.ctx.database);
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.method !== 'GET' || reply.statusCode !== 200 || request.routeOptions.url !== '/api/pec_dossiers/:id' || !request.principal) return payload;
-    const id = Number((request.params as { id: string }).id);
-    const [row] = await app.ctx.db.select({ holdingId: pecDossiers.holdingId }).from(pecDossiers).where(eq(pecDossiers.id, id));
-    await recordAudit(app.ctx.db, request.principal, {
-      action: 'pec_dossier.read',
-      entity: 'pec_dossiers',
-      entityId: id,
-      holdingId: row?.holdingId ?? null,
-    }).catch(() => undefined);
+    await trail.record(request.principal, Number((request.params as { id: string }).id));
     return payload;
   });
 });

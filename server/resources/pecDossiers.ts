@@ -241,12 +241,13 @@ export const pecDossiersResource: ResourceDeclaration = {
     },
 
     async expand({ tx }, items, rows, mode) {
-      await embedReferences(tx, items, rows);
+      // A file's page reads its references with its devices and executions in one query, then its warnings.
       if (mode === 'item')
         for (const [index, item] of items.entries()) {
           await expandItem(tx, item, rows[index]!.id as number);
           item.warnings = await fileWarnings(tx, rows[index]!.id as number);
         }
+      else await embedReferences(tx, items, rows);
     },
     listJson: referencesJson,
   },

@@ -80,6 +80,19 @@ describe('create', () => {
     expect(n(next.body.numeroDossier)).toBe(n(res.body.numeroDossier) + 1);
   });
 
+  it('skips the next numbers when they were typed by hand', async () => {
+    const first = await post({ shop: shopIri(), mutual: mutualIri(), numeroDossierAssure: 'DP-5', numeroDevisAssure: 'D-5' });
+    const [, year, value] = /^PEC-(\d{4})-(\d{6})$/.exec(first.body.numeroDossier)!;
+    const numero = (n: number) => `PEC-${year}-${String(n).padStart(6, '0')}`;
+    for (const n of [Number(value) + 1, Number(value) + 2]) {
+      const typed = await post({ numeroDossier: numero(n), shop: shopIri(), mutual: mutualIri(), numeroDossierAssure: 'DP-6', numeroDevisAssure: 'D-6' });
+      expect(typed.status, typed.text).toBe(201);
+    }
+    const next = await post({ shop: shopIri(), mutual: mutualIri(), numeroDossierAssure: 'DP-7', numeroDevisAssure: 'D-7' });
+    expect(next.status, next.text).toBe(201);
+    expect(next.body.numeroDossier).toBe(numero(Number(value) + 3));
+  });
+
   it('keeps a number typed by hand, unique within the organisation only', async () => {
     const res = await post({ numeroDossier: 'HZ-2026-A1', shop: shopIri(), mutual: mutualIri(), numeroDossierAssure: 'DP-2', numeroDevisAssure: 'D-2' });
     expect(res.body.numeroDossier).toBe('HZ-2026-A1');
