@@ -395,11 +395,8 @@ describe('existing databases', () => {
   it('migration 0014 renames pec.billing to billing.payment and gives it to the seeded administrators and audioprothésistes', async () => {
     const seeded = (name: string) =>
       server.database.query<{ permissions: string[] }>('select permissions from roles where holding_id is null and name = $1', [name]);
-    const before = Object.fromEntries(
-      await Promise.all(
-        ["Administrateur d'organisation", 'Audioprothésiste', 'Assistant(e)'].map(async (name) => [name, (await seeded(name))[0]!.permissions] as const),
-      ),
-    );
+    const before = new Map<string, string[]>();
+    for (const name of ["Administrateur d'organisation", 'Audioprothésiste', 'Assistant(e)']) before.set(name, (await seeded(name))[0]!.permissions);
     // The roles as a database seeded before the key existed holds them.
     await server.database.query(`update roles set permissions = array_remove(permissions, 'billing.payment') where holding_id is null`);
     await server.database.query(
@@ -412,7 +409,7 @@ describe('existing databases', () => {
     const migration = readFileSync(new URL('../../server/db/migrations/0014_payment_statements.sql', import.meta.url), 'utf8');
     for (const statement of migration.split('--> statement-breakpoint').filter((s) => s.includes('UPDATE "roles"'))) await server.database.query(statement);
 
-    for (const [name, permissions] of Object.entries(before)) expect((await seeded(name))[0]!.permissions.sort(), name).toEqual([...permissions].sort());
+    for (const [name, permissions] of before) expect((await seeded(name))[0]!.permissions.sort(), name).toEqual([...permissions].sort());
     const [comptable] = await server.database.query<{ permissions: string[] }>('select permissions from roles where id = $1', [custom!.id]);
     expect(comptable!.permissions).toEqual(['pec.view', 'billing.payment']);
   });
