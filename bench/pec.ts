@@ -222,7 +222,8 @@ async function startServer(url: string, root = ROOT): Promise<{ baseUrl: string;
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  // A shared machine under load may take minutes to compile the server with tsx.
+  const deadline = Date.now() + 240_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`le serveur s'est arrêté (code ${child.exitCode})`);
     try {
@@ -230,7 +231,10 @@ async function startServer(url: string, root = ROOT): Promise<{ baseUrl: string;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('le serveur ne répond pas');
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('le serveur ne répond pas');
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -549,10 +553,11 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
   log(`${files.toLocaleString('fr-FR')} dossiers : démarrage du serveur (tsx server/main.ts, PostgreSQL)`);
   const loadBefore = Number(os.loadavg()[0]!.toFixed(2));
   const { baseUrl, child } = await startServer(url);
-  const baseline = options.baseline ? await startServer(url, options.baseline) : undefined;
+  let baseline: Awaited<ReturnType<typeof startServer>> | undefined;
   const results = [];
   let dpec: Awaited<ReturnType<typeof dpecRuns>> | undefined;
   try {
+    if (options.baseline) baseline = await startServer(url, options.baseline);
     const token = await login(baseUrl, org!.email);
     for (const scenario of scenarios) {
       const qs = new URLSearchParams(scenario.query).toString();
