@@ -1,6 +1,7 @@
 // npm run bench [-- <scenario>...] [--duration=10] [--warmup=2] [--connections=16] [--keep] [--sql=file.sql --tag=name]
 // Without a scenario name, runs them all: `backoffice` (below), then `pec` (bench/pec.ts: the PEC list at 1,000,000
-// files next to the same SQL run directly, and 1,000 DPEC runs through the simulator; see its own options).
+// files next to the same SQL run directly, and 1,000 DPEC runs through the simulator; see its own options), then
+// `frontend` (bench/frontend.ts: the production build's weight, login to a filled table, Lighthouse scores).
 // Creates a fresh PostgreSQL database (BENCH_DATABASE_URL or DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres),
 // runs the seeds of every scenario below in order, starts the real server on it, measures each scenario's endpoints
 // with autocannon, prints a table and writes bench/results/{scenario}.json; the database is dropped at the end.
@@ -36,7 +37,7 @@ function parseArgs(argv: string[]) {
 
 async function main() {
   const { names: all, options } = parseArgs(process.argv.slice(2));
-  const names = all.filter((n) => n !== 'pec');
+  const names = all.filter((n) => !OWN_RUNNERS.includes(n));
   const unknown = names.filter((n) => !SCENARIOS.some((s) => s.name === n));
   if (unknown.length) throw new Error(`Scénario inconnu : ${unknown.join(', ')} (disponibles : ${SCENARIOS.map((s) => s.name).join(', ')})`);
   const measured = names.length ? SCENARIOS.filter((s) => names.includes(s.name)) : SCENARIOS;
@@ -98,12 +99,17 @@ async function main() {
   }
 }
 
-/** `pec` has its own runner (its comparison with direct SQL and its DPEC runs do not fit the Scenario shape). */
+/**
+ * `pec` and `frontend` have their own runners: the PEC comparison with direct SQL and its DPEC runs, and the browser
+ * measurements, do not fit the Scenario shape.
+ */
+const OWN_RUNNERS = ['pec', 'frontend'];
 async function all() {
   const args = process.argv.slice(2);
   const names = args.filter((a) => !a.startsWith('--'));
-  if (names.length === 0 || names.some((n) => n !== 'pec')) await main();
-  if (names.length === 0 || names.includes('pec')) await (await import('./pec')).runPecBench(args.filter((a) => a !== 'backoffice'));
+  if (names.length === 0 || names.some((n) => !OWN_RUNNERS.includes(n))) await main();
+  if (names.length === 0 || names.includes('pec')) await (await import('./pec')).runPecBench(args.filter((a) => a !== 'backoffice' && a !== 'frontend'));
+  if (names.length === 0 || names.includes('frontend')) await (await import('./frontend')).runFrontendBench(args.filter((a) => a.startsWith('--')));
 }
 
 all().then(
