@@ -4,6 +4,7 @@ import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Route, useLocation } from 'react-router-dom';
 import { AdminContext, CoreAdminUI, CustomRoutes, Resource } from 'react-admin';
 import { authProvider } from './authProvider';
+import { getAccessToken } from './authProvider/session';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { LoadingPage, RedirectToPec } from './layout/LoadingPage';
@@ -27,12 +28,16 @@ const ProfilePage = lazy(() => import('./account/ProfilePage'));
 const PermissionsPage = lazy(() => import('./account/PermissionsPage'));
 const DebugPermissionsPage = lazy(() => import('./account/DebugPermissionsPage'));
 
-/** On sign-in, the shell and the page the user goes to start loading while the credentials are checked. */
-function preloadAfterSignIn(path: string) {
+/**
+ * Starts loading the shell and the page at `path` at once, instead of the page after the shell has rendered: on
+ * sign-in while the credentials are checked, and at start-up for a signed-in visitor.
+ */
+function preloadPage(path: string) {
   const page = path.startsWith('/pec') ? loadPec : path.startsWith('/settings') ? loadSettings : path.startsWith('/dashboard') ? loadDashboard : undefined;
   for (const load of [loadShell, page]) load?.().catch(() => undefined);
 }
-const AppLoginPage = () => <LoginPage preload={preloadAfterSignIn} />;
+if (getAccessToken()) preloadPage(window.location.pathname);
+const AppLoginPage = () => <LoginPage preload={preloadPage} />;
 
 // The shell (menu, app bar, notifications) is for signed-in pages only: the login page does not download it.
 const ShellLayout = lazy(loadShell);

@@ -2,7 +2,8 @@
 // ('✅ Activé'), the PEC screens their own label, colour and pulse. data-status carries the raw value for tests and styles.
 import { Chip, keyframes, type ChipProps } from '@mui/material';
 
-const pulse = keyframes`0%, 100% { opacity: 1; } 50% { opacity: 0.55; }`;
+// A ring that swells around the chip: its text keeps full contrast (fading the whole chip made it unreadable).
+const pulse = keyframes`0%, 100% { box-shadow: 0 0 0 0 var(--pulse-ring); } 50% { box-shadow: 0 0 0 4px transparent; }`;
 
 interface StatusBadgeProps {
   status: string | null | undefined;
@@ -26,7 +27,13 @@ export function StatusBadge({ status, label, color = 'default', variant = 'outli
       data-pulsing={pulsing ? 'true' : undefined}
       sx={{
         fontWeight: 600,
-        ...(pulsing ? { animation: `${pulse} 1.6s ease-in-out infinite`, '@media (prefers-reduced-motion: reduce)': { animation: 'none' } } : {}),
+        ...(pulsing
+          ? {
+              '--pulse-ring': (theme) => (color === 'default' ? theme.palette.text.secondary : theme.palette[color].main),
+              animation: `${pulse} 1.6s ease-in-out infinite`,
+              '@media (prefers-reduced-motion: reduce)': { animation: 'none' },
+            }
+          : {}),
       }}
     />
   );
