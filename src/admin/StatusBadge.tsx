@@ -2,8 +2,9 @@
 // ('✅ Activé'), the PEC screens their own label, colour and pulse. data-status carries the raw value for tests and styles.
 import { Chip, keyframes, type ChipProps } from '@mui/material';
 
-// A ring that swells around the chip: its text keeps full contrast (fading the whole chip made it unreadable).
-const pulse = keyframes`0%, 100% { box-shadow: 0 0 0 0 var(--pulse-ring); } 50% { box-shadow: 0 0 0 4px transparent; }`;
+// A ring around the chip fades in and out: its text keeps full contrast (fading the whole chip made it unreadable), and
+// an opacity animation runs on the compositor, not on the page's main thread.
+const pulse = keyframes`0%, 100% { opacity: 0; } 50% { opacity: 1; }`;
 
 interface StatusBadgeProps {
   status: string | null | undefined;
@@ -29,9 +30,18 @@ export function StatusBadge({ status, label, color = 'default', variant = 'outli
         fontWeight: 600,
         ...(pulsing
           ? {
-              '--pulse-ring': (theme) => (color === 'default' ? theme.palette.text.secondary : theme.palette[color].main),
-              animation: `${pulse} 1.6s ease-in-out infinite`,
-              '@media (prefers-reduced-motion: reduce)': { animation: 'none' },
+              position: 'relative',
+              '&::after': {
+                content: '""',
+                position: 'absolute',
+                inset: -3,
+                borderRadius: 'inherit',
+                border: 2,
+                borderColor: color === 'default' ? 'text.secondary' : `${color}.main`,
+                pointerEvents: 'none',
+                animation: `${pulse} 1.6s ease-in-out infinite`,
+              },
+              '@media (prefers-reduced-motion: reduce)': { '&::after': { animation: 'none', opacity: 0 } },
             }
           : {}),
       }}
