@@ -29,15 +29,15 @@ const PermissionsPage = lazy(() => import('./account/PermissionsPage'));
 const DebugPermissionsPage = lazy(() => import('./account/DebugPermissionsPage'));
 
 /**
- * Starts loading the shell and the page at `path` at once, instead of the page after the shell has rendered: on
- * sign-in while the credentials are checked, and at start-up for a signed-in visitor.
+ * A signed-in visitor's start-up: the shell and the page at `path` load at once, instead of the page after the shell
+ * has rendered. (Not on sign-in: loading them while the credentials are checked made the login slower in the bench,
+ * browser and server sharing two cores.)
  */
 function preloadPage(path: string) {
   const page = path.startsWith('/pec') ? loadPec : path.startsWith('/settings') ? loadSettings : path.startsWith('/dashboard') ? loadDashboard : undefined;
   for (const load of [loadShell, page]) load?.().catch(() => undefined);
 }
 if (getAccessToken()) preloadPage(window.location.pathname);
-const AppLoginPage = () => <LoginPage preload={preloadPage} />;
 
 // The shell (menu, app bar, notifications) is for signed-in pages only: the login page does not download it.
 const ShellLayout = lazy(loadShell);
@@ -100,7 +100,7 @@ export function App() {
         <CoreAdminUI
           title="Pecflow"
           layout={AppLayout}
-          loginPage={AppLoginPage}
+          loginPage={LoginPage}
           dashboard={RedirectToPec}
           catchAll={RedirectToPec}
           loading={AppLoading}

@@ -35,8 +35,7 @@ function useNextPath(): string {
   return next && next !== '/login' ? `${next}${state?.nextSearch ?? ''}` : AFTER_LOGIN_PATH;
 }
 
-/** `preload` starts loading the page shown after sign-in (its code, its first data) as the form is submitted. */
-export function LoginPage({ preload }: { preload?: (path: string) => void }) {
+export function LoginPage() {
   const translate = useTranslate();
   const login = useLogin();
   const checkAuth = useCheckAuth();
@@ -79,8 +78,6 @@ export function LoginPage({ preload }: { preload?: (path: string) => void }) {
       if (!checked.success) return;
       setSubmitting(true);
       setServerError(null);
-      // The next page's code and data start loading while the credentials are checked.
-      preload?.(nextPath);
       await login(checked.data, nextPath);
     } catch (error) {
       setServerError(error instanceof Error ? error.message : String(error));
