@@ -1,11 +1,12 @@
 // The application: react-admin in French, our auth and data providers, the shell and every route.
-import { lazy } from 'react';
+import { CssBaseline } from '@mui/material';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Route, useLocation } from 'react-router-dom';
-import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { AdminContext, CoreAdminUI, CustomRoutes, Resource } from 'react-admin';
 import { authProvider } from './authProvider';
+import { getAccessToken } from './authProvider/session';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
-import { Layout } from './layout/Layout';
 import { LoadingPage, RedirectToPec } from './layout/LoadingPage';
 import { LoginPage } from './layout/LoginPage';
 import { Toasts } from './layout/Toasts';
@@ -16,14 +17,55 @@ import { queryClient } from './queryClient';
 // Pages are loaded when first shown: the login page needs none of them.
 // The PEC and settings screens read through the Hydra provider: its code and the API description load alongside the page's own.
 const warmHydra = () => void dataProvider.introspect().catch(() => undefined);
-const PecPage = lazy(() => (warmHydra(), import('./pec/PecPage')));
-const DashboardPage = lazy(() => (warmHydra(), import('./pec/DashboardPage')));
-const SettingsPage = lazy(() => (warmHydra(), import('./settings/SettingsPage')));
+const loadShell = () => import('./layout/Layout');
+const loadPec = () => (warmHydra(), import('./pec/PecPage'));
+const loadDashboard = () => (warmHydra(), import('./pec/DashboardPage'));
+const loadSettings = () => (warmHydra(), import('./settings/SettingsPage'));
+const PecPage = lazy(loadPec);
+const DashboardPage = lazy(loadDashboard);
+const SettingsPage = lazy(loadSettings);
 const PaymentStatementsPage = lazy(() => (warmHydra(), import('./pec/PaymentStatementsPage')));
 const PaymentImportPage = lazy(() => import('./pec/PaymentImportPage'));
 const ProfilePage = lazy(() => import('./account/ProfilePage'));
 const PermissionsPage = lazy(() => import('./account/PermissionsPage'));
 const DebugPermissionsPage = lazy(() => import('./account/DebugPermissionsPage'));
+
+/**
+ * A signed-in visitor's start-up: the shell and the page at `path` load at once, instead of the page after the shell
+ * has rendered. (Not on sign-in: loading them while the credentials are checked made the login slower in the bench,
+ * browser and server sharing two cores.)
+ */
+function preloadPage(path: string) {
+  const page = path.startsWith('/pec') ? loadPec : path.startsWith('/settings') ? loadSettings : path.startsWith('/dashboard') ? loadDashboard : undefined;
+  for (const load of [loadShell, page]) load?.().catch(() => undefined);
+}
+if (getAccessToken()) preloadPage(window.location.pathname);
+
+// The shell (menu, app bar, notifications) is for signed-in pages only: the login page does not download it.
+const ShellLayout = lazy(loadShell);
+function AppLayout({ children }: { children: ReactNode }) {
+  return (
+    <Suspense fallback={<LoadingPage />}>
+      <ShellLayout>{children}</ShellLayout>
+    </Suspense>
+  );
+}
+
+/** One of react-admin's pages for the rare states (src/layout/rarePages.ts), loaded when it first shows. */
+function rarePage(name: 'AccessDenied' | 'AuthCallback' | 'AuthenticationError' | 'Error') {
+  const Page = lazy(() => import('./layout/rarePages').then((m) => ({ default: m[name] as ComponentType<object> })));
+  return function RarePage(props: object) {
+    return (
+      <Suspense fallback={<LoadingPage />}>
+        <Page {...props} />
+      </Suspense>
+    );
+  };
+}
+const AccessDenied = rarePage('AccessDenied');
+const AuthCallback = rarePage('AuthCallback');
+const AuthenticationError = rarePage('AuthenticationError');
+const ErrorPage = rarePage('Error');
 
 const store = createAppStore();
 
@@ -38,41 +80,56 @@ function LoginToasts() {
 /** react-admin's loading slot passes props of its own: the page shows its own French sentence. */
 const AppLoading = () => <LoadingPage />;
 
+/**
+ * react-admin's <Admin> is <AdminContext> around <AdminUI>, and <AdminUI> is <CoreAdminUI> in a CssBaseline with the
+ * notification beside it. They are composed here directly because <AdminUI> imports every default page it could show
+ * (react-admin's layout, login form, error pages...): the application replaces most of them and loads the others when
+ * needed, so the login page downloads none.
+ */
 export function App() {
   return (
-    <Admin
-      title="Pecflow"
+    <AdminContext
       authProvider={authProvider}
       dataProvider={dataProvider}
       i18nProvider={i18nProvider}
       queryClient={queryClient}
       store={store}
-      layout={Layout}
-      loginPage={LoginPage}
-      dashboard={RedirectToPec}
-      catchAll={RedirectToPec}
-      loading={AppLoading}
-      notification={LoginToasts}
       lightTheme={lightTheme}
       darkTheme={darkTheme}
       defaultTheme={readTheme()}
-      requireAuth
-      disableTelemetry
     >
-      <Resource name="pec_dossiers" />
-      {/* The insurers' payment statements (issue 15): /payment_statements (list, a statement's drawer at /{id}) and
-          /payment_statements/create (import with its preview). */}
-      <Resource name="payment_statements" list={PaymentStatementsPage} create={PaymentImportPage} />
-      {/* The back-office entities are <Resource>s of their own too, routed under /settings/{collection} by the settings
-          page from the API docs (src/settings/SettingsPage.tsx): no list of them is kept here. */}
-      <CustomRoutes>
-        <Route path="/pec/*" element={<PecPage />} />
-        <Route path="/dashboard" element={<DashboardPage />} />
-        <Route path="/settings/*" element={<SettingsPage />} />
-        <Route path="/profile" element={<ProfilePage />} />
-        <Route path="/permissions" element={<PermissionsPage />} />
-        <Route path="/debug-permissions" element={<DebugPermissionsPage />} />
-      </CustomRoutes>
-    </Admin>
+      <CssBaseline enableColorScheme>
+        <CoreAdminUI
+          title="Pecflow"
+          layout={AppLayout}
+          loginPage={LoginPage}
+          dashboard={RedirectToPec}
+          catchAll={RedirectToPec}
+          loading={AppLoading}
+          error={ErrorPage}
+          accessDenied={AccessDenied}
+          authenticationError={AuthenticationError}
+          authCallbackPage={AuthCallback}
+          requireAuth
+          disableTelemetry
+        >
+          <Resource name="pec_dossiers" />
+          {/* The insurers' payment statements (issue 15): /payment_statements (list, a statement's drawer at /{id}) and
+              /payment_statements/create (import with its preview). */}
+          <Resource name="payment_statements" list={PaymentStatementsPage} create={PaymentImportPage} />
+          {/* The back-office entities are <Resource>s of their own too, routed under /settings/{collection} by the settings
+              page from the API docs (src/settings/SettingsPage.tsx): no list of them is kept here. */}
+          <CustomRoutes>
+            <Route path="/pec/*" element={<PecPage />} />
+            <Route path="/dashboard" element={<DashboardPage />} />
+            <Route path="/settings/*" element={<SettingsPage />} />
+            <Route path="/profile" element={<ProfilePage />} />
+            <Route path="/permissions" element={<PermissionsPage />} />
+            <Route path="/debug-permissions" element={<DebugPermissionsPage />} />
+          </CustomRoutes>
+        </CoreAdminUI>
+        <LoginToasts />
+      </CssBaseline>
+    </AdminContext>
   );
 }

@@ -2,7 +2,9 @@
 // ('✅ Activé'), the PEC screens their own label, colour and pulse. data-status carries the raw value for tests and styles.
 import { Chip, keyframes, type ChipProps } from '@mui/material';
 
-const pulse = keyframes`0%, 100% { opacity: 1; } 50% { opacity: 0.55; }`;
+// A ring around the chip fades in and out: its text keeps full contrast (fading the whole chip made it unreadable), and
+// an opacity animation runs on the compositor, not on the page's main thread.
+const pulse = keyframes`0%, 100% { opacity: 0; } 50% { opacity: 1; }`;
 
 interface StatusBadgeProps {
   status: string | null | undefined;
@@ -26,7 +28,22 @@ export function StatusBadge({ status, label, color = 'default', variant = 'outli
       data-pulsing={pulsing ? 'true' : undefined}
       sx={{
         fontWeight: 600,
-        ...(pulsing ? { animation: `${pulse} 1.6s ease-in-out infinite`, '@media (prefers-reduced-motion: reduce)': { animation: 'none' } } : {}),
+        ...(pulsing
+          ? {
+              position: 'relative',
+              '&::after': {
+                content: '""',
+                position: 'absolute',
+                inset: -3,
+                borderRadius: 'inherit',
+                border: 2,
+                borderColor: color === 'default' ? 'text.secondary' : `${color}.main`,
+                pointerEvents: 'none',
+                animation: `${pulse} 1.6s ease-in-out infinite`,
+              },
+              '@media (prefers-reduced-motion: reduce)': { '&::after': { animation: 'none', opacity: 0 } },
+            }
+          : {}),
       }}
     />
   );

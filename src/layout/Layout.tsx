@@ -10,7 +10,7 @@ import { Toasts } from './Toasts';
  */
 const FIT_WINDOW = { minWidth: 0, [`& .${LayoutClasses.content}`]: { minWidth: 0 } };
 
-export function Layout({ children }: { children: ReactNode }) {
+export default function Layout({ children }: { children: ReactNode }) {
   return (
     <>
       <RaLayout appBar={AppBar} menu={Menu} sx={FIT_WINDOW}>

@@ -7,13 +7,25 @@ import { useEffect, useEffectEvent, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useCheckAuth, useLogin, useTranslate } from 'react-admin';
 import { takeSessionExpired } from '../authProvider/session';
-import { AUTH_MESSAGES, loginSchema } from '../domain/auth';
+import type { loginSchema } from '../domain/auth';
+import { AUTH_MESSAGES } from '../domain/authMessages';
 import { useToast } from './Toasts';
 import { LoadingPage } from './LoadingPage';
 
 type Field = 'email' | 'password';
 
 export const AFTER_LOGIN_PATH = '/dashboard';
+
+type LoginSchema = typeof loginSchema;
+let schemaLoad: Promise<LoginSchema> | undefined;
+/** The sign-in rules (zod) load when the visitor first types or submits: the page shows without them. */
+const loadLoginSchema = () =>
+  (schemaLoad ??= import('../domain/auth')
+    .then((m) => m.loginSchema)
+    .catch((error) => {
+      schemaLoad = undefined; // tried again on the next keystroke or submit
+      throw error;
+    }));
 
 /** Where to go once signed in: the page that sent the visitor to /login, or the dashboard. */
 function useNextPath(): string {
@@ -35,6 +47,7 @@ export function LoginPage() {
   const [showPassword, setShowPassword] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
+  const [schema, setSchema] = useState<LoginSchema>();
 
   const toast = useToast();
   // Only on arrival: an authenticated visitor does not stay on /login. An effect event, so nothing it reads retriggers it.
@@ -46,9 +59,9 @@ export function LoginPage() {
   });
   useEffect(() => arrive(), []);
 
-  const parsed = loginSchema.safeParse(values);
+  const parsed = schema?.safeParse(values);
   const errors: Partial<Record<Field, string>> = {};
-  if (!parsed.success) {
+  if (parsed && !parsed.success) {
     for (const issue of parsed.error.issues) {
       const field = issue.path[0] as Field;
       errors[field] ??= issue.message;
@@ -58,11 +71,14 @@ export function LoginPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setTouched({ email: true, password: true });
-    if (!parsed.success) return;
-    setSubmitting(true);
-    setServerError(null);
     try {
-      await login(parsed.data, nextPath);
+      const rules = schema ?? (await loadLoginSchema());
+      setSchema(() => rules);
+      const checked = rules.safeParse(values);
+      if (!checked.success) return;
+      setSubmitting(true);
+      setServerError(null);
+      await login(checked.data, nextPath);
     } catch (error) {
       setServerError(error instanceof Error ? error.message : String(error));
       setSubmitting(false);
@@ -72,6 +88,11 @@ export function LoginPage() {
   if (checking) return <LoadingPage messageKey="pecflow.app.checkingAuth" />;
 
   const change = (field: Field) => (event: React.ChangeEvent<HTMLInputElement>) => {
+    if (!schema)
+      loadLoginSchema().then(
+        (rules) => setSchema(() => rules),
+        () => undefined,
+      );
     setValues((v) => ({ ...v, [field]: event.target.value }));
     setTouched((t) => ({ ...t, [field]: true }));
     // The server's verdict was about the previous credentials: it no longer applies once they change.

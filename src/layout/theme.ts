@@ -2,6 +2,9 @@
 import { deepmerge } from '@mui/utils';
 import { defaultDarkTheme, defaultLightTheme, type RaThemeOptions } from 'react-admin';
 
+/** WCAG AA for normal text: the text on a coloured background (a badge, a filled chip, a button) is black when white would read below 4.5:1. */
+const AA_CONTRAST = 4.5;
+
 const shared: RaThemeOptions = {
   sidebar: { width: 256, closedWidth: 64 },
   shape: { borderRadius: 8 },
@@ -9,15 +12,31 @@ const shared: RaThemeOptions = {
   components: {
     MuiButton: { defaultProps: { disableElevation: true }, styleOverrides: { root: { textTransform: 'none', fontWeight: 600 } } },
     MuiTab: { styleOverrides: { root: { textTransform: 'none', fontWeight: 600 } } },
+    // A checkbox given an aria-label (react-admin's row selection: "Sélectionner cette ligne") carries it on its input,
+    // where assistive technologies read it, instead of the decorative span around it (an ARIA error there).
+    MuiCheckbox: {
+      defaultProps: {
+        slotProps: {
+          root: () => ({ 'aria-label': undefined }),
+          input: (ownerState: { 'aria-label'?: string }) => ({ 'aria-label': ownerState['aria-label'] }),
+        },
+      },
+    },
   },
 };
 
 export const lightTheme: RaThemeOptions = deepmerge(defaultLightTheme, {
   ...shared,
-  palette: { mode: 'light', primary: { main: '#1565c0' }, secondary: { main: '#00897b' }, background: { default: '#f5f6f8' } },
+  palette: { mode: 'light', contrastThreshold: AA_CONTRAST, primary: { main: '#1565c0' }, secondary: { main: '#00897b' }, background: { default: '#f5f6f8' } },
 });
 
 export const darkTheme: RaThemeOptions = deepmerge(defaultDarkTheme, {
   ...shared,
-  palette: { mode: 'dark', primary: { main: '#64b5f6' }, secondary: { main: '#4db6ac' }, background: { default: '#121212', paper: '#1b1d21' } },
+  palette: {
+    mode: 'dark',
+    contrastThreshold: AA_CONTRAST,
+    primary: { main: '#64b5f6' },
+    secondary: { main: '#4db6ac' },
+    background: { default: '#121212', paper: '#1b1d21' },
+  },
 });

@@ -12,6 +12,7 @@ import {
   CardContent,
   Divider,
   List,
+  ListItem,
   ListItemButton,
   ListItemText,
   Paper,
@@ -225,12 +226,14 @@ function ExpiringCard({ stats, filter }: { stats: PecStats | undefined; filter: 
         {files.length > 0 && (
           <List dense disablePadding sx={{ mt: 1 }}>
             {files.map((file) => (
-              <ListItemButton key={file.id} component={RouterLink} to={pecFilePath(pecNumericId(file)!)} divider>
-                <ListItemText
-                  primary={file.numeroDossier}
-                  secondary={`${text.shop(file)} · ${translate('pecflow.dashboard.expiring.until', { date: formatDate(file.datePeremption) })}`}
-                />
-              </ListItemButton>
+              <ListItem key={file.id} disablePadding divider>
+                <ListItemButton component={RouterLink} to={pecFilePath(pecNumericId(file)!)}>
+                  <ListItemText
+                    primary={file.numeroDossier}
+                    secondary={`${text.shop(file)} · ${translate('pecflow.dashboard.expiring.until', { date: formatDate(file.datePeremption) })}`}
+                  />
+                </ListItemButton>
+              </ListItem>
             ))}
           </List>
         )}
@@ -280,13 +283,15 @@ function FailuresCard({ stats }: { stats: PecStats | undefined }) {
             {files.map((file) => {
               const id = pecNumericId(file)!;
               return (
-                <ListItemButton key={file.id} component={RouterLink} to={pecFilePath(id)} divider>
-                  <ListItemText
-                    primary={`${file.numeroDossier} · ${text.shop(file)}`}
-                    secondary={told.get(id) ?? pecStatusLabel(file.status)}
-                    slotProps={{ secondary: { noWrap: true } }}
-                  />
-                </ListItemButton>
+                <ListItem key={file.id} disablePadding divider>
+                  <ListItemButton component={RouterLink} to={pecFilePath(id)}>
+                    <ListItemText
+                      primary={`${file.numeroDossier} · ${text.shop(file)}`}
+                      secondary={told.get(id) ?? pecStatusLabel(file.status)}
+                      slotProps={{ secondary: { noWrap: true } }}
+                    />
+                  </ListItemButton>
+                </ListItem>
               );
             })}
           </List>
