@@ -72,7 +72,7 @@ async function silentOpticalRun(shop = OPTICIAN, token = tokens.rivieraAdmin) {
 }
 
 describe('an optician’s file through the flow', () => {
-  it('create -> DPEC (simulator) -> approved with an optical equipment -> billing -> billed -> paid', async () => {
+  it('create -> DPEC (simulator) -> approved with an optical equipment -> billing -> billed -> paid by a statement', async () => {
     const created = await opticalFile();
     expect(created.status).toBe('draft');
 
@@ -117,9 +117,18 @@ describe('an optician’s file through the flow', () => {
     expect(billed.statutFacturation).toBe(true);
     expect(billed.equipementOptique).toEqual(equipment);
 
-    const paid = await patch(created.id, { status: 'paid' });
-    expect(paid.status, paid.text).toBe(200);
-    expect(paid.body.status).toBe('paid');
+    // Paid by the insurer's statement (issue 15, part 4): the complementary part, found by the file's PEC number.
+    const owed = (billed.partComplementaire as number).toFixed(2).replace('.', ',');
+    const statement = ['Date de paiement;Payeur;Référence;Montant;Libellé', `20/11/2026;Harmonie;${billed.numPec};${owed};Optique`].join('\r\n');
+    const applied = await server.request('POST', '/api/payment_statements', {
+      token: tokens.rivieraAdmin,
+      rawBody: statement,
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(applied.status, applied.text).toBe(201);
+    expect(applied.body.lines.map((line: JsonBody) => line.outcome)).toEqual(['paid']);
+    const paid = await server.get(`/api/pec_dossiers/${created.id}`, tokens.rivieraAdmin);
+    expect(paid.body).toMatchObject({ status: 'paid', montantPaye: billed.partComplementaire, datePaiement: '2026-11-20', paiementPartiel: false });
     expect(paid.body.equipementOptique).toEqual(equipment);
     expect(paid.body.appareils).toEqual([]);
   });

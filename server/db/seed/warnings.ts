@@ -84,7 +84,11 @@ export async function seedWarningDemo(db: Db, organisations: DemoOrganisations, 
       await db.delete(appareils).where(eq(appareils.dossierId, row.id));
       if (devices.length) await db.insert(appareils).values(devices.map((d) => ({ ...d, holdingId: row.holdingId, dossierId: row.id })));
     }
-    if (optical) await db.insert(opticalEquipments).values({ ...optical, holdingId: row.holdingId, dossierId: row.id });
+    if (optical) {
+      // The demo file may hold the equipment seedPecDossiers gave it: the case's replaces it.
+      await db.delete(opticalEquipments).where(eq(opticalEquipments.dossierId, row.id));
+      await db.insert(opticalEquipments).values({ ...optical, holdingId: row.holdingId, dossierId: row.id });
+    }
   }
 
   const deliveredOn = (date: Date) => ({ createdAt: subDays(date, 30), dateFacturationEffective: day(date), dateBilling: day(date) });
