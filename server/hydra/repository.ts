@@ -7,6 +7,7 @@ import { can, PRINCIPAL_TABLES, requirePermission } from '../auth/principal';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db/connect';
 import { ApiError, conflict, forbidden, notFound, ValidationError, type Violation } from '../http/errors';
+import { fieldWithNul, NUL_MESSAGE } from '../http/body';
 import { diff, MASK, recordAudit, type Changes } from '../audit/audit';
 import { idFromReference, iriOf } from '../../src/domain/iri';
 import { declared, type ListQuery } from './query';
@@ -60,6 +61,13 @@ function filterValue(column: AnyPgColumn, value: string): unknown {
   }
 }
 
+/** Whether yyyy-mm-dd names a day of the calendar. */
+function isCalendarDay(value: string): boolean {
+  const [year, month, day] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 /**
  * A date or date-time bound from the query; undefined (the bound is ignored) when unreadable or outside the years
  * 0001-9999: JavaScript reads years such as 99999 or -271821 that PostgreSQL refuses ("time zone displacement out of
@@ -68,6 +76,8 @@ function filterValue(column: AnyPgColumn, value: string): unknown {
 function dateBound(value: string | undefined, endOfDay: boolean): Date | undefined {
   if (!value) return undefined;
   const onlyDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  // An impossible day (2026-02-31) is ignored like an unreadable one, not rolled over to the next month.
+  if (onlyDate && !isCalendarDay(value)) return undefined;
   const date = new Date(onlyDate ? `${value}T00:00:00` : value);
   // A day given without a time covers the whole day when it is the upper bound.
   if (onlyDate && endOfDay) date.setDate(date.getDate() + 1);
@@ -223,7 +233,8 @@ export class ResourceRepository {
       // holdingId=1 and holding=/api/holdings/1 name the same filter.
       const condition = declared(decl.conditionFilters, key);
       if (condition) {
-        conditions.push(and(...values.map(condition)));
+        // Several values of one filter mean any of them, as for the column filters (inArray).
+        conditions.push(or(...values.map(condition)));
         continue;
       }
       const column = declared(filters, key) ?? (key.endsWith('Id') ? declared(filters, key.slice(0, -2)) : undefined);
@@ -577,7 +588,7 @@ export class ResourceRepository {
     const input: Row = { ...(body as Row) };
     for (const key of ['@id', '@type', '@context', 'originId', '_audit', 'id']) delete input[key];
     const withNul = fieldWithNul(input);
-    if (withNul !== undefined) throw new ValidationError([{ propertyPath: withNul, message: 'Caractère invalide (octet nul) dans la valeur.' }]);
+    if (withNul !== undefined) throw new ValidationError([{ propertyPath: withNul, message: NUL_MESSAGE }]);
     for (const [name, field] of this.fieldEntries) {
       if ((field.kind === 'reference' || field.kind === 'references') && !(name in input) && `${name}Id` in input) {
         input[name] = input[`${name}Id`];
@@ -863,17 +874,6 @@ export class ResourceRepository {
     this.afterCommit();
     return new Set(ids).size;
   }
-}
-
-/** The path of the first string holding a NUL character (PostgreSQL text cannot store it), or undefined. */
-function fieldWithNul(value: unknown, path = '', depth = 0): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (!value || typeof value !== 'object' || depth > 20) return undefined;
-  for (const [key, inner] of Object.entries(value)) {
-    const found = fieldWithNul(inner, path && !Array.isArray(value) ? `${path}.${key}` : path || key, depth + 1);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 /** Prefixes a batch error with the item it stopped at. */

@@ -4,6 +4,7 @@ import type { DbOrTx } from '../db/connect';
 import { opticalEquipments, pecDossiers, shops } from '../db/schema';
 import type { Row } from '../hydra/types';
 import { invalidField } from '../http/errors';
+import { assertAmountFits } from '../http/body';
 import { fileKindOf, type FileKind } from '../../src/domain/fileKinds';
 import { OPTICAL_MESSAGES, type EquipementOptique, type Lens, type OpticalClass } from '../../src/domain/optical';
 import type { OpticalEquipmentInput, ScrapingCallback } from '../../src/domain/pec';
@@ -61,6 +62,9 @@ const lensRow = (lens: OpticalEquipmentInput['verres']['OD']): Lens | null =>
  * (frame and lenses), or null when no price was given.
  */
 export async function saveOpticalEquipment(tx: DbOrTx, dossier: { id: number; holdingId: number }, input: OpticalEquipmentInput): Promise<number | null> {
+  const prices = [input.monture.prix, input.verres.OD?.prix, input.verres.OG?.prix].filter((p): p is number => typeof p === 'number');
+  const total = prices.length ? Math.round(prices.reduce((a, b) => a + b, 0) * 100) / 100 : null;
+  assertAmountFits(total, 'equipement_optique', 'le montant du devis (monture et verres)');
   await tx.delete(opticalEquipments).where(eq(opticalEquipments.dossierId, dossier.id));
   await tx.insert(opticalEquipments).values({
     holdingId: dossier.holdingId,
@@ -73,8 +77,7 @@ export async function saveOpticalEquipment(tx: DbOrTx, dossier: { id: number; ho
     verreOd: lensRow(input.verres.OD),
     verreOg: lensRow(input.verres.OG),
   });
-  const prices = [input.monture.prix, input.verres.OD?.prix, input.verres.OG?.prix].filter((p): p is number => typeof p === 'number');
-  return prices.length ? Math.round(prices.reduce((a, b) => a + b, 0) * 100) / 100 : null;
+  return total;
 }
 
 /**

@@ -4,7 +4,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requirePermission } from '../auth/principal';
 import { principalOf } from '../context';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, invalidField, notFound } from '../http/errors';
+import { NUL_MESSAGE } from '../http/body';
 import { contextUrl, itemDocument, sendJsonLd } from '../hydra/output';
 import { sameHolding } from '../hydra/tenancy';
 import { paymentStatements } from '../db/schema';
@@ -50,6 +51,7 @@ async function uploadOf(request: FastifyRequest): Promise<Upload> {
   const file = [...form.values()].find((value): value is File => typeof value !== 'string');
   if (!file) throw new ApiError(422, 'Aucun fichier joint : choisissez le relevé à importer.');
   if (file.size > PAYMENT_STATEMENT_LIMITS.maxBytes) throw new ApiError(413, TOO_LARGE);
+  if (file.name.includes('\u0000')) throw invalidField('fichier', NUL_MESSAGE);
   return { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name || null };
 }
 

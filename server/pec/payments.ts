@@ -2,15 +2,17 @@
 // of the caller's organisation, applying it all or nothing, undoing it, and a manual payment on one file. The rules
 // (what is owed, how payments add up, the messages) are src/domain/payments.ts.
 import { parse } from 'csv-parse/sync';
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
 import { paymentStatementLines, paymentStatements, pecDossiers } from '../db/schema';
 import { recordAudit } from '../audit/audit';
 import { publish } from '../events/bus';
-import { ApiError, conflict, notFound, ValidationError, type Violation } from '../http/errors';
+import { ApiError, conflict, forbidden, notFound, ValidationError, type Violation } from '../http/errors';
 import { dossierEvent } from '../robot/runs';
 import { pecReadScope } from './visibility';
+import { assertAmountFits, NUL_MESSAGE } from '../http/body';
+import { todayInFrance } from '../../src/domain/pec';
 import { iriOf } from '../../src/domain/iri';
 import {
   APPLIED_OUTCOMES,
@@ -83,14 +85,23 @@ export function readStatement(bytes: Uint8Array): StatementLine[] {
 
   const errors: { line: number; messages: string[] }[] = [];
   const lines: StatementLine[] = [];
+  const today = todayInFrance();
   for (const { record, info } of data) {
     const cell = (column: StatementColumn) => {
       const index = columns.get(column);
       return index === undefined ? '' : (record[index] ?? '').trim();
     };
+    // PostgreSQL text cannot hold a NUL character: the same refusal as for JSON bodies, on the line and column.
+    const withNul = [...columns.keys()].filter((column) => cell(column).includes('\u0000'));
+    if (withNul.length) {
+      errors.push({ line: info.lines, messages: withNul.map((column) => STATEMENT_MESSAGES.cell(column, NUL_MESSAGE)) });
+      continue;
+    }
     const messages: string[] = [];
     const paymentDate = parseStatementDate(cell('paymentDate'));
     if (!paymentDate) messages.push(STATEMENT_MESSAGES.cell('paymentDate', STATEMENT_MESSAGES.date(cell('paymentDate'))));
+    // A payment is received: it cannot be dated after today.
+    else if (paymentDate > today) messages.push(STATEMENT_MESSAGES.cell('paymentDate', STATEMENT_MESSAGES.futureDate(cell('paymentDate'))));
     const payer = cell('payer').slice(0, 200);
     if (!payer) messages.push(STATEMENT_MESSAGES.cell('payer', STATEMENT_MESSAGES.required));
     const reference = cell('reference').slice(0, 100);
@@ -108,6 +119,7 @@ export function readStatement(bytes: Uint8Array): StatementLine[] {
       { '@type': 'ConstraintViolationList', violations, errors },
     );
   }
+  assertAmountFits(statementTotals(lines.map((l) => ({ ...l, outcome: 'unknown' }))).amount, 'fichier', 'le total du relevé');
   return lines;
 }
 
@@ -266,6 +278,7 @@ async function writeState(
   action: string,
   extra: Record<string, unknown>,
 ) {
+  assertAmountFits(after.montantPaye, 'montant', `le montant payé du dossier ${file.numeroDossier}`);
   await tx.update(pecDossiers).set(stateColumns(after)).where(eq(pecDossiers.id, file.id));
   await recordAudit(tx, principal, {
     action: `pec_dossier.${action}`,
@@ -355,6 +368,19 @@ export async function undoStatement(db: DbOrTx, principal: Principal, id: number
       .for('update');
     if (!statement) throw notFound('Relevé de paiement introuvable.');
     if (statement.status === 'undone') throw conflict(STATEMENT_MESSAGES.alreadyUndone);
+    // Undoing changes every file the statement named: all of them must be files the caller sees (pecReadScope).
+    const named = await tx
+      .selectDistinct({ id: paymentStatementLines.dossierId })
+      .from(paymentStatementLines)
+      .where(and(eq(paymentStatementLines.statementId, id), isNotNull(paymentStatementLines.dossierId)));
+    if (named.length) {
+      const ids = named.map((line) => line.id!);
+      const visible = await tx
+        .select({ id: pecDossiers.id })
+        .from(pecDossiers)
+        .where(and(inArray(pecDossiers.id, ids), pecReadScope(principal)));
+      if (visible.length < ids.length) throw forbidden(STATEMENT_MESSAGES.undoOutOfScope);
+    }
     const lines = await tx
       .select({ dossierId: paymentStatementLines.dossierId, stateBefore: paymentStatementLines.stateBefore, stateAfter: paymentStatementLines.stateAfter })
       .from(paymentStatementLines)

@@ -10,7 +10,14 @@ import type { ResourceDeclaration } from '../hydra/types';
 import { presentLine, statementTotals, type EvaluatedLine } from '../pec/payments';
 import { iriOf } from '../../src/domain/iri';
 import { PAYMENT_PERMISSION } from '../../src/domain/pec';
-import { PAYMENT_OUTCOME_LABELS, PAYMENT_STATEMENT_STATUS_LABELS, PAYMENT_STATEMENT_STATUSES, type PaymentOutcome } from '../../src/domain/payments';
+import {
+  PAYMENT_OUTCOME_LABELS,
+  PAYMENT_STATEMENT_STATUS_LABELS,
+  PAYMENT_STATEMENT_STATUSES,
+  STATEMENT_MESSAGES,
+  type PaymentOutcome,
+} from '../../src/domain/payments';
+import { canSeeFile } from '../pec/visibility';
 
 const readOnly = { writable: false } as const;
 const noInput = z.object({});
@@ -61,30 +68,41 @@ export const paymentStatementsResource: ResourceDeclaration = {
   defaultOrder: ['createdAt', 'desc'],
   deletion: { mode: 'none' },
   hooks: {
-    async expand({ tx }, items, rows, mode) {
+    async expand({ tx, principal }, items, rows, mode) {
       if (mode !== 'item') return;
       for (const [index, item] of items.entries()) {
         const lines = await tx
-          .select({ line: paymentStatementLines, numeroDossier: pecDossiers.numeroDossier })
+          .select({
+            line: paymentStatementLines,
+            file: { numeroDossier: pecDossiers.numeroDossier, holdingId: pecDossiers.holdingId, shopId: pecDossiers.shopId },
+          })
           .from(paymentStatementLines)
           .leftJoin(pecDossiers, eq(pecDossiers.id, paymentStatementLines.dossierId))
           .where(eq(paymentStatementLines.statementId, rows[index]!.id as number))
           .orderBy(asc(paymentStatementLines.lineNumber));
-        const evaluated: EvaluatedLine[] = lines.map(({ line: l, numeroDossier }) => ({
-          line: l.lineNumber,
-          paymentDate: l.paymentDate,
-          payer: l.payer ?? '',
-          reference: l.reference,
-          amount: l.amount,
-          label: l.label,
-          outcome: l.outcome as PaymentOutcome,
-          outcomeLabel: PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome,
-          difference: l.difference,
-          expected: null,
-          dossier: l.dossierId !== null && numeroDossier ? { '@id': iriOf('pec_dossiers', l.dossierId), id: l.dossierId, numeroDossier } : null,
-          stateBefore: null,
-          stateAfter: null,
-        }));
+        const evaluated: EvaluatedLine[] = lines.map(({ line: l, file }) => {
+          // A line on a file of a centre the reader does not see keeps its amount and outcome (the totals add up)
+          // but names no file: no link, no reference, no label, no difference.
+          const hidden = l.dossierId !== null && file !== null && !canSeeFile(principal, file);
+          return {
+            line: l.lineNumber,
+            paymentDate: l.paymentDate,
+            payer: l.payer ?? '',
+            reference: hidden ? STATEMENT_MESSAGES.hiddenReference : l.reference,
+            amount: l.amount,
+            label: hidden ? null : l.label,
+            outcome: l.outcome as PaymentOutcome,
+            outcomeLabel: PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome,
+            difference: hidden ? null : l.difference,
+            expected: null,
+            dossier:
+              l.dossierId !== null && file && !hidden
+                ? { '@id': iriOf('pec_dossiers', l.dossierId), id: l.dossierId, numeroDossier: file.numeroDossier }
+                : null,
+            stateBefore: null,
+            stateAfter: null,
+          };
+        });
         item.lines = evaluated.map(presentLine);
         item.totals = statementTotals(evaluated);
       }

@@ -23,6 +23,7 @@ import { dpecMissingPrerequisites } from '../pec/prescription';
 import { fileWarnings } from '../pec/warnings';
 import { QUEUES, type JobService } from '../jobs/boss';
 import { formatDate } from '../../src/domain/format';
+import { assertAmountFits } from '../http/body';
 import { MANUAL_RESULTS_LIMIT } from '../../src/domain/limits';
 import { idFromReference } from '../../src/domain/iri';
 import {
@@ -456,10 +457,12 @@ export class RobotRuns {
           const total = await saveOpticalEquipment(tx, d, scraping.equipement_optique);
           if (total !== null) changes.totalTtc = total;
         } else if (devices.length) {
+          const prices = devices.map((device) => device.prixTtc).filter((p): p is number => typeof p === 'number');
+          const total = prices.length ? Math.round(prices.reduce((a, b) => a + b, 0) * 100) / 100 : undefined;
+          assertAmountFits(total, 'appareils', 'le montant du devis (appareils)');
           await tx.delete(appareils).where(eq(appareils.dossierId, d.id));
           await tx.insert(appareils).values(devices.map((device) => ({ ...device, holdingId: d.holdingId, dossierId: d.id })));
-          const prices = devices.map((device) => device.prixTtc).filter((p): p is number => typeof p === 'number');
-          if (prices.length) changes.totalTtc = Math.round(prices.reduce((a, b) => a + b, 0) * 100) / 100;
+          if (total !== undefined) changes.totalTtc = total;
         }
         // The robot goes on to the request; a person entering the result by hand takes the run over and ends it.
         if (inRun?.runKind === 'dpec' && actor.robot) nextStep = 'dpec';

@@ -2,7 +2,7 @@
 // CSV of a payment statement (columns, French numbers and dates), the manual payment form, the statuses of a statement
 // and the dashboard's receivables by age. Shared by the browser and the server: one rule, one message.
 import { z } from 'zod';
-import { parseDateInput, parsePrice, PRICE_MESSAGE } from './pec';
+import { parseDateInput, parsePrice, PRICE_MESSAGE, todayInFrance } from './pec';
 import { optionalText } from './validation';
 
 // ---------- what an insurer owes ----------
@@ -147,11 +147,16 @@ export const STATEMENT_MESSAGES = {
   missingColumns: (labels: string[]) => `Colonnes manquantes : ${labels.join(', ')}. En-têtes acceptés : voir le README (relevés de paiement).`,
   cell: (column: StatementColumn, message: string) => `Colonne « ${STATEMENT_COLUMNS[column].label} » : ${message}`,
   date: (value: string) => (value ? `date illisible « ${value} » (jj/mm/aaaa attendu)` : 'la date est requise'),
+  futureDate: (value: string) => `date « ${value} » postérieure à aujourd’hui (un paiement est daté du jour où il est reçu)`,
   amount: (value: string) => (value ? `montant illisible « ${value} » (un montant positif, ex : 1 234,56)` : 'le montant est requis'),
   required: 'valeur requise',
   noOrganisation: 'Un relevé de paiement s’importe dans une organisation : connectez-vous avec un compte de l’organisation.',
   nothingToApply: 'Aucune ligne de ce relevé ne correspond à une demande facturée : rien à appliquer.',
   alreadyUndone: 'Ce relevé a déjà été annulé.',
+  undoOutOfScope:
+    'Annulation impossible : ce relevé a été appliqué à des dossiers de centres que vous ne voyez pas. Demandez à un responsable de l’organisation de l’annuler.',
+  /** A line of a statement on a file of a centre the reader does not see: its reference is not shown. */
+  hiddenReference: 'Dossier d’un centre non visible',
   undoConflict: (numeros: string[]) =>
     `Annulation impossible : le paiement de ${numeros.length > 1 ? 'ces dossiers a' : 'ce dossier a'} changé depuis l’import (${numeros.join(', ')}). Annulez d’abord les changements plus récents.`,
   notBillable: 'Seule une demande facturée et pas encore soldée peut recevoir un paiement.',
@@ -163,6 +168,7 @@ export const PAYMENT_FORM_MESSAGES = {
   date: 'La date de paiement est requise',
   amount: 'Le montant est requis',
   amountPositive: 'Le montant doit être supérieur à 0',
+  future: 'La date de paiement ne peut pas être postérieure à aujourd’hui',
 } as const;
 
 export const manualPaymentSchema = z.object({
@@ -170,6 +176,11 @@ export const manualPaymentSchema = z.object({
     const date = parseDateInput(value);
     if (!date) {
       ctx.addIssue({ code: 'custom', message: date === null ? PAYMENT_FORM_MESSAGES.date : 'Date invalide (jj/mm/aaaa)' });
+      return z.NEVER;
+    }
+    // A payment is received: it cannot be dated after today (France's day).
+    if (date > todayInFrance()) {
+      ctx.addIssue({ code: 'custom', message: PAYMENT_FORM_MESSAGES.future });
       return z.NEVER;
     }
     return date;

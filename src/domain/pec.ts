@@ -122,7 +122,8 @@ export const BILLING_PREREQUISITE_MESSAGES = {
 
 export const PRICE_MESSAGE = 'Prix invalide : max 2 décimales (ex: 1 450,50)';
 export const DATE_MESSAGE = 'Date invalide (jj/mm/aaaa)';
-const PRICE_MAX = 9_999_999_999.99;
+/** The largest amount a numeric(12,2) column holds. */
+export const PRICE_MAX = 9_999_999_999.99;
 export const PRICE_RANGE_MESSAGE = 'Prix invalide : le montant doit être compris entre 0 et 9 999 999 999,99 €';
 
 /** A typed price without its spaces (plain, non-breaking, thin) and euro sign: "1 450,50 €" -> "1450,50". */

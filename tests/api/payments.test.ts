@@ -414,3 +414,118 @@ describe('existing databases', () => {
     expect(comptable!.permissions).toEqual(['pec.view', 'billing.payment']);
   });
 });
+
+describe('what an outside probe tried', () => {
+  const lyon = 'Horizon Lyon Part-Dieu'; // a centre audio@ is not assigned to
+
+  it('keeps a statement’s files within the reader’s centres: lines masked, undo refused with 403', async () => {
+    const mine = await file();
+    const hidden = await file({}, tokens.horizonAdmin, lyon);
+    expect((await server.get(`/api/pec_dossiers/${hidden.id}`, tokens.audio)).status).toBe(404);
+    const applied = await send(
+      '/api/payment_statements',
+      csv(`02/11/2026;Allianz;${mine.numPec};500,00;Virement A`, `02/11/2026;Allianz;${hidden.numPec};500,00;Virement B`),
+      tokens.horizonAdmin,
+    );
+    expect(applied.status, applied.text).toBe(201);
+    const id = applied.body.id;
+
+    const director = await server.get(`/api/payment_statements/${id}`, tokens.horizonAdmin);
+    expect(director.body.lines[1]).toMatchObject({ reference: hidden.numPec, dossier: { id: hidden.id } });
+    const seen = await server.get(`/api/payment_statements/${id}`, tokens.audio);
+    expect(seen.status).toBe(200);
+    expect(seen.body.lines[0]).toMatchObject({ reference: mine.numPec, dossier: { id: mine.id }, label: 'Virement A' });
+    expect(seen.body.lines[1]).toMatchObject({ reference: 'Dossier d’un centre non visible', dossier: null, label: null, amount: 500, outcome: 'paid' });
+    expect(seen.text).not.toContain(hidden.numPec);
+    expect(seen.body.totals.amount).toBe(1000);
+
+    const undo = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio });
+    expect(undo.status).toBe(403);
+    expect(undo.body.detail).toContain('centres que vous ne voyez pas');
+    expect((await paymentState(mine.id)).status).toBe('paid');
+    expect((await server.get(`/api/pec_dossiers/${hidden.id}`, tokens.horizonAdmin)).body.status).toBe('paid');
+    expect((await server.get(`/api/payment_statements/${id}`, tokens.horizonAdmin)).body.status).toBe('applied');
+
+    // Matching uses the reader's files only: the hidden file is unknown to audio@.
+    const other = await file({}, tokens.horizonAdmin, lyon);
+    const preview = await send('/api/payment_statements/preview', csv(`02/11/2026;Allianz;${other.numPec};500,00;`), tokens.audio);
+    expect(preview.body.lines[0]).toMatchObject({ outcome: 'unknown', dossier: null });
+    expect((await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.horizonAdmin })).status).toBe(200);
+  });
+
+  it('refuses NUL characters in a statement and a manual payment with a French 422, writing nothing', async () => {
+    const f = await file();
+    const before = await statementsCount();
+    for (const body of [csv(`02/11/2026;Allianz;${f.numPec}\0X;500,00;`), csv(`02/11/2026;Y\0Z;${f.numPec};500,00;`)]) {
+      for (const path of ['/api/payment_statements/preview', '/api/payment_statements']) {
+        const res = await send(path, body, tokens.audio);
+        expect(res.status, res.text).toBe(422);
+        expect(res.body.violations[0]).toEqual({ propertyPath: 'ligne 2', message: expect.stringContaining('Caractère invalide (octet nul) dans la valeur.') });
+      }
+    }
+    const manual = await server.request('POST', `/api/pec_dossiers/${f.id}/payments`, {
+      token: tokens.audio,
+      body: { datePaiement: '02/11/2026', montant: 10, libelle: 'a\u0000b' },
+    });
+    expect(manual.status).toBe(422);
+    expect(manual.body.violations).toEqual([{ propertyPath: 'libelle', message: 'Caractère invalide (octet nul) dans la valeur.' }]);
+    expect(await statementsCount()).toBe(before);
+    expect(await paymentState(f.id)).toEqual({ status: 'billed', ...UNPAID });
+  });
+
+  it('names the amount that would overflow instead of a bare “Valeur invalide.”', async () => {
+    const lines = Array.from({ length: 200 }, (_, i) => `02/11/2026;Allianz;REF-${i};99999999,99;`);
+    for (const path of ['/api/payment_statements/preview', '/api/payment_statements']) {
+      const res = await send(path, csv(...lines), tokens.audio);
+      expect(res.status).toBe(422);
+      expect(res.body.violations).toEqual([{ propertyPath: 'fichier', message: 'Montant trop élevé : le total du relevé dépasserait 9 999 999 999,99 €.' }]);
+    }
+    const f = await file({ partComplementaire: 700 });
+    const pay = (montant: number) =>
+      server.request('POST', `/api/pec_dossiers/${f.id}/payments`, { token: tokens.audio, body: { datePaiement: '02/11/2026', montant } });
+    expect((await pay(200)).status).toBe(200);
+    const overflow = await pay(9999999999.99);
+    expect(overflow.status).toBe(422);
+    expect(overflow.body.violations[0].propertyPath).toBe('montant');
+    expect(overflow.body.violations[0].message).toMatch(/^Montant trop élevé : le montant payé du dossier .+ dépasserait 9 999 999 999,99 €\.$/);
+    expect((await paymentState(f.id)).montantPaye).toBe(200);
+  });
+
+  it('refuses a payment dated after today (Paris), accepts today', async () => {
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
+    const f = await file({ partComplementaire: 700 });
+    const pay = (datePaiement: string) =>
+      server.request('POST', `/api/pec_dossiers/${f.id}/payments`, { token: tokens.audio, body: { datePaiement, montant: 10 } });
+    const future = await pay('2099-01-01');
+    expect(future.status).toBe(422);
+    expect(future.body.violations).toEqual([{ propertyPath: 'datePaiement', message: 'La date de paiement ne peut pas être postérieure à aujourd’hui' }]);
+    expect((await pay(today)).status).toBe(200);
+    const res = await send('/api/payment_statements/preview', csv(`20/11/2035;Allianz;${f.numPec};5,00;`), tokens.audio);
+    expect(res.status).toBe(422);
+    expect(res.body.violations[0].message).toBe(
+      'Colonne « Date de paiement » : date « 20/11/2035 » postérieure à aujourd’hui (un paiement est daté du jour où il est reçu)',
+    );
+  });
+
+  it('reads several values of one condition filter as any of them, and ignores an impossible day', async () => {
+    const partial = await file({ partComplementaire: 300 });
+    await server.request('POST', `/api/pec_dossiers/${partial.id}/payments`, { token: tokens.audio, body: { datePaiement: '02/11/2026', montant: 100 } });
+    const over = await file({ partComplementaire: 300 });
+    await server.request('POST', `/api/pec_dossiers/${over.id}/payments`, { token: tokens.audio, body: { datePaiement: '02/11/2026', montant: 350 } });
+    const ids = async (query: string) => {
+      const res = await server.get(`/api/pec_dossiers?${query}&itemsPerPage=500`, tokens.horizonAdmin);
+      expect(res.status).toBe(200);
+      return res.body.member.map((m: JsonBody) => m.id);
+    };
+    const both = await ids('payment[]=partial&payment[]=overpaid');
+    expect(both).toEqual(expect.arrayContaining([partial.id, over.id]));
+    expect(both.length).toBe((await ids('payment=partial')).length + (await ids('payment=overpaid')).length);
+
+    const billedEnd = await file({ billedOn: '2026-03-02' });
+    const all = await ids('status=billed');
+    expect(all).toContain(billedEnd.id);
+    // 2026-02-31 does not exist: the bound is ignored, not read as 3 March.
+    expect(await ids('status=billed&dateFacturationEffective[after]=2026-02-31')).toEqual(all);
+    expect(await ids('status=billed&dateFacturationEffective[after]=2026-03-03')).not.toContain(billedEnd.id);
+  });
+});

@@ -226,6 +226,28 @@ describe('validation of the optical equipment', () => {
     expect(after.body.workflowExecutions).toHaveLength(before.body.workflowExecutions.length);
   });
 
+  it('refuses a NUL character and a quote whose total would overflow, with French 422s, writing nothing', async () => {
+    const { file, externalId } = await silentOpticalRun();
+    const before = await server.get(`/api/pec_dossiers/${file.id}`, tokens.rivieraAdmin);
+    const lens = { type: 'unifocal', sphere: -1, prix: 9999999999.99 };
+    const equipment = { classe: 'B', monture: { marque: 'Lafont', prix: 9999999999.99 }, verres: { OD: lens, OG: lens } };
+    const nul = await manual('scraping', { id_pecflow: externalId, success: true, equipement_optique: { ...equipment, monture: { marque: 'X\u0000Y' } } });
+    expect(nul.status).toBe(422);
+    expect(nul.body.violations).toEqual([{ propertyPath: 'equipement_optique.monture.marque', message: 'Caractère invalide (octet nul) dans la valeur.' }]);
+    const messages = await manual('scraping', { id_pecflow: externalId, success: false, messages: ['a\u0000'] });
+    expect(messages.status).toBe(422);
+    expect(messages.body.violations).toEqual([{ propertyPath: 'messages', message: 'Caractère invalide (octet nul) dans la valeur.' }]);
+    const overflow = await manual('scraping', { id_pecflow: externalId, success: true, equipement_optique: equipment });
+    expect(overflow.status).toBe(422);
+    expect(overflow.body.violations).toEqual([
+      { propertyPath: 'equipement_optique', message: 'Montant trop élevé : le montant du devis (monture et verres) dépasserait 9 999 999 999,99 €.' },
+    ]);
+    const after = await server.get(`/api/pec_dossiers/${file.id}`, tokens.rivieraAdmin);
+    expect(after.body.equipementOptique).toEqual(before.body.equipementOptique);
+    expect(after.body.totalTtc).toBe(before.body.totalTtc);
+    expect(after.body.workflowExecutions).toHaveLength(before.body.workflowExecutions.length);
+  });
+
   it('refuses hearing aids on an optician’s file and an optical equipment on a hearing-aid file (422), robot or person', async () => {
     const { file, externalId } = await silentOpticalRun();
     const devices = await manual('scraping', { id_pecflow: externalId, success: true, appareil: { droit: { marque: 'Phonak', total_ttc: 950 } } });
