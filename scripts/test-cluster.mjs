@@ -528,7 +528,11 @@ async function main() {
     // connection at the instant of the SIGKILL is a request in flight on the killed instance too.
     const cutOnWeb1 = (r) => proxyEntry(r)?.server === 'web1' && /^S/.test(proxyEntry(r)?.flags ?? '');
     const resetAtKill = (r) => r.status === 0 && r.error === 'ECONNRESET' && r.reused && r.end - killTime < 3000;
-    const onKilled = failed.filter((r) => r.start <= killTime && r.end >= killTime && (cutOnWeb1(r) || resetAtKill(r)));
+    // A request sent just after the SIGKILL on a client connection whose server connection was web1's (HAProxy has not
+    // seen it die yet) is reset the same way: it went to the killed instance too.
+    const onKilled = failed.filter(
+      (r) => (r.start <= killTime && r.end >= killTime && (cutOnWeb1(r) || resetAtKill(r))) || (r.start > killTime && resetAtKill(r)),
+    );
     const silentlyClosed = onKilled.filter((r) => !cutOnWeb1(r)).length;
     const unexplained = failed.filter((r) => !onKilled.includes(r));
     // Requests HAProxy sent again to the other instance (refused connection, or a read cut by the SIGKILL): retries > 0.

@@ -241,6 +241,9 @@ test.describe('in an English browser', () => {
     await from.pressSequentially('05102026');
     await expect(from).toHaveValue('05/10/2026');
     await expect.poll(() => (urlParams(page).filter.createdAt as { after?: string } | undefined)?.after?.slice(0, 10)).toBe('2026-10-05');
+    // The list answers that bound before the calendar opens (its refresh must not close the calendar under the click).
+    const after = (urlParams(page).filter.createdAt as { after: string }).after;
+    await expect.poll(() => listCount(page)).toBe(await apiTotal(request, { 'createdAt[after]': after }));
 
     // Picked in the calendar: French month and weekdays, the day lands in the field as dd/mm/yyyy.
     await page
