@@ -338,15 +338,9 @@ const lppCode = () =>
     )
     .transform((v) => v ?? null);
 
-export const deviceInputSchema = z.object({
-  fabricant: optionalText(),
-  marque: optionalText(),
-  modele: optionalText(),
-  total_ttc: priceField().optional(),
-  code_lpp: lppCode(),
-  premier_appareillage: yesNo.optional(),
-  forme: optionalText(100),
-  classe: z
+/** A 100 % Santé class as the robot writes it ("II", "classe a"...): one of `choices`, or null when empty. */
+const classField = <T extends string>(choices: readonly [T, ...T[]], message: string) =>
+  z
     .preprocess(
       (v) =>
         v === '' || v === null
@@ -357,9 +351,19 @@ export const deviceInputSchema = z.object({
                 .toUpperCase()
                 .replace(/^CLASSE\s*/, '')
             : v,
-      z.enum(['I', 'II'], { error: 'Classe I ou II attendue' }).optional(),
+      z.enum(choices, { error: message }).optional(),
     )
-    .transform((v) => v ?? null),
+    .transform((v) => v ?? null);
+
+export const deviceInputSchema = z.object({
+  fabricant: optionalText(),
+  marque: optionalText(),
+  modele: optionalText(),
+  total_ttc: priceField().optional(),
+  code_lpp: lppCode(),
+  premier_appareillage: yesNo.optional(),
+  forme: optionalText(100),
+  classe: classField(['I', 'II'], 'Classe I ou II attendue'),
 });
 
 // ---------- an optician's equipment in a scraping callback (issue 15; shapes and rules in ./optical) ----------
@@ -431,20 +435,7 @@ export const lensInputSchema = z
 
 export const opticalEquipmentInputSchema = z
   .object({
-    classe: z
-      .preprocess(
-        (v) =>
-          v === '' || v === null
-            ? undefined
-            : typeof v === 'string'
-              ? v
-                  .trim()
-                  .toUpperCase()
-                  .replace(/^CLASSE\s*/, '')
-              : v,
-        z.enum(OPTICAL_CLASSES, { error: OPTICAL_MESSAGES.classe }).optional(),
-      )
-      .transform((v) => v ?? null),
+    classe: classField(OPTICAL_CLASSES, OPTICAL_MESSAGES.classe),
     monture: z
       .object({
         marque: optionalText(),
