@@ -21,7 +21,8 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/api/helpers/global-setup.ts'],
-          testTimeout: 30_000,
+          // Some tests start several servers, each migrating its own PGlite database: seconds each on a loaded 2-core machine.
+          testTimeout: 90_000,
           hookTimeout: 60_000,
           // Each file has its own database; two at a time suits two cores.
           maxWorkers: 2,
