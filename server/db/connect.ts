@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -49,7 +50,7 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
 /** dataDir: a folder, or 'memory://' for a throw-away database; loadDataDir: a dump to start from (tests). */
 export async function openPglite(dataDir: string, options: { loadDataDir?: Blob | File } = {}): Promise<Database> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir, { extensions: { pg_trgm, unaccent }, loadDataDir: options.loadDataDir });
+  const client = await PGlite.create(dataDir, { extensions: { btree_gin, pg_trgm, unaccent }, loadDataDir: options.loadDataDir });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     kind: 'pglite',

@@ -460,7 +460,10 @@ export const pecDossiers = pgTable(
     // Descending sorts put empty values last (server/hydra/repository.ts): their own order.
     index('pec_dossiers_holding_total_desc_idx').on(t.holdingId, t.totalTtc.desc().nullsLast(), t.id.desc().nullsFirst()),
     index('pec_dossiers_holding_validation_desc_idx').on(t.holdingId, t.dateValidation.desc().nullsLast(), t.id.desc().nullsFirst()),
-    index('pec_dossiers_search_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    // The search within an organisation in one index scan (btree_gin for the id): with the trigram index alone,
+    // PostgreSQL intersected it with the organisation's 20,000 entries of pec_dossiers_holding_idx (15 ms instead of 2).
+    // A condition on search_text alone (the platform administrator) uses it too.
+    index('pec_dossiers_holding_search_idx').using('gin', t.holdingId, t.searchText.op('gin_trgm_ops')),
     // A patient's earlier files in the organisation (the renewal warning).
     index('pec_dossiers_holding_patient_idx').on(t.holdingId, t.numeroDossierAssure),
     index('pec_dossiers_expiry_idx')
