@@ -7,8 +7,9 @@ import { PEC_MESSAGES } from '../../src/domain/pec';
 
 export const formatNumero = (year: number, value: number) => `PEC-${year}-${String(value).padStart(6, '0')}`;
 
+const PARIS_YEAR = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', year: 'numeric' });
 export function parisYear(now = new Date()): number {
-  return Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', year: 'numeric' }).format(now));
+  return Number(PARIS_YEAR.format(now));
 }
 
 /**

