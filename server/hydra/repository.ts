@@ -315,11 +315,10 @@ export class ResourceRepository {
     // The page's ids are chosen first (from an index alone when one covers the condition and the order), then only
     // those rows are read and written as JSON: with the JSON in the same select, PostgreSQL built it for every row
     // OFFSET skips, and reading whole rows fetched each skipped one from the table (page 50 of a PEC list: 15 ms, 3 now).
-    const table = sql.identifier(getTableName(this.decl.table));
-    const id = this.outer(this.decl.idColumn);
+    const { table, idColumn } = this.decl;
     const order = sql.join(orderBy, sql`, `);
-    const ids = sql`select ${id} from ${table} where ${where ?? sql`true`} order by ${order} limit ${query.itemsPerPage} offset ${offset}`;
-    const page = sql`select ${members} from ${table} ${sql.join(this.joins, sql` `)} where ${id} in (${ids}) order by ${order}`;
+    const ids = sql`select ${idColumn} from ${table} where ${where ?? sql`true`} order by ${order} limit ${query.itemsPerPage} offset ${offset}`;
+    const page = sql`select ${members} from ${table} ${sql.join(this.joins, sql` `)} where ${idColumn} in (${ids}) order by ${order}`;
     // string_agg keeps the order of the ordered subquery (PostgREST's json_agg relies on the same).
     const result = await this.app.db.execute(
       sql`select coalesce('[' || string_agg(row_to_json("__page")::text, ',') || ']', '[]') as members, count(*)::int as n from (${page}) as "__page"`,

@@ -3,13 +3,12 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import { pecCounters, pecDossiers } from '../db/schema';
 import { invalidField } from '../http/errors';
-import { PEC_MESSAGES } from '../../src/domain/pec';
+import { PEC_MESSAGES, todayInFrance } from '../../src/domain/pec';
 
 export const formatNumero = (year: number, value: number) => `PEC-${year}-${String(value).padStart(6, '0')}`;
 
-const PARIS_YEAR = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', year: 'numeric' });
 export function parisYear(now = new Date()): number {
-  return Number(PARIS_YEAR.format(now));
+  return Number(todayInFrance(now).slice(0, 4));
 }
 
 /**

@@ -2,6 +2,7 @@
 // links that open the list filtered the same way. Pure functions (no React), tested in tests/unit/pec-filters.test.ts.
 import { EXPIRY_WARNING_DAYS } from '../domain/limits';
 import { receivableAgeRange, type PaymentFilter, type ReceivableAge } from '../domain/payments';
+import { todayInFrance } from '../domain/pec';
 
 /** "+02:00" for a local date (its own offset, summer or winter time). */
 function offsetOf(date: Date): string {
@@ -24,9 +25,8 @@ export function dayBound(isoDay: string, bound: 'after' | 'before'): string {
 
 const PARIS = 'Europe/Paris';
 
-/** yyyy-mm-dd in Paris. */
-export const parisDay = (at = new Date()) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: PARIS, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+/** yyyy-mm-dd in Paris: the server's own rule. */
+export const parisDay = todayInFrance;
 
 export function addDays(isoDay: string, days: number): string {
   const date = new Date(`${isoDay}T00:00:00Z`);
