@@ -1,6 +1,7 @@
 // buildApp(): the Fastify instance with every route. Used by main.ts and by the tests.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import fastifyCompress from '@fastify/compress';
 import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -101,6 +102,15 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   });
   // Bearer tokens, no cookies: any origin may call the API; the Link header must be readable by it.
   await app.register(fastifyCors, { origin: true, exposedHeaders: ['Link'], maxAge: 600 });
+  // JSON and text answers compressed for clients that accept it (brotli, else gzip): the API docs are 100 KB, 10 KB
+  // compressed, read at every start-up of the application. Registered before the routes: it applies to those after it.
+  // Request bodies are not decompressed (the body limit is on what arrives). The built files are compressed ahead.
+  await app.register(fastifyCompress, {
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    customTypes: /^(?:application\/(?:[\w.-]+\+)?json|text\/(?!event-stream))/,
+    globalDecompression: false,
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     if (request.raw.httpVersion === '1.1' && !request.headers.host) throw badRequest('L’en-tête Host est obligatoire.');

@@ -15,8 +15,12 @@ import { darkTheme, lightTheme } from './layout/theme';
 import { queryClient } from './queryClient';
 
 // Pages are loaded when first shown: the login page needs none of them.
-// The PEC and settings screens read through the Hydra provider: its code and the API description load alongside the page's own.
-const warmHydra = () => void dataProvider.introspect().catch(() => undefined);
+// The PEC and settings screens read through the Hydra provider: its code and the API description load alongside the
+// page's own, and so do the docs' annotations (the access checks of react-admin's <List> wait for them).
+const warmHydra = () => {
+  dataProvider.adminSchema().catch(() => undefined);
+  dataProvider.introspect().catch(() => undefined);
+};
 const loadShell = () => import('./layout/Layout');
 const loadPec = () => (warmHydra(), import('./pec/PecPage'));
 const loadDashboard = () => (warmHydra(), import('./pec/DashboardPage'));

@@ -2,7 +2,7 @@
 import type { AuthProvider } from 'ra-core';
 import { hasPermission } from '../domain/permissions';
 import { permissionFor } from '../domain/resources';
-import { readAdminSchema, type AdminSchema } from '../dataProvider/adminSchema';
+import { readAdminSchema } from '../dataProvider/adminSchema';
 import { apiFetch } from '../dataProvider/http';
 import {
   authFetch,
@@ -90,20 +90,13 @@ export const authProvider: AuthProvider = {
   },
 };
 
-/** The API docs' annotations, read once (a failed read is retried by the next check). */
-let adminSchema: Promise<AdminSchema> | undefined;
-
 /**
- * The keys a resource declares (pecflow:admin.permissions in /api/docs.jsonld). Unreadable docs restrict nothing
- * here: the server refuses what the user may not do, and the page reports the failed load itself.
+ * The keys a resource declares (pecflow:admin.permissions in /api/docs.jsonld, read once). Unreadable docs restrict
+ * nothing here: the server refuses what the user may not do, and the page reports the failed load itself.
  */
 async function declaredPermissions(resource: string) {
-  adminSchema ??= readAdminSchema().catch((error: unknown) => {
-    adminSchema = undefined;
-    throw error;
-  });
   try {
-    return (await adminSchema).entities.find((entity) => entity.name === resource)?.permissions;
+    return (await readAdminSchema()).entities.find((entity) => entity.name === resource)?.permissions;
   } catch {
     return undefined;
   }

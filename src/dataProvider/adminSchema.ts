@@ -83,7 +83,18 @@ export function parseAdminSchema(docs: Node): AdminSchema {
   return { entities };
 }
 
-/** GET /api/docs.jsonld, read as above (the data provider's `adminSchema` method). */
-export async function readAdminSchema(): Promise<AdminSchema> {
-  return parseAdminSchema(await apiFetch<Node>('/api/docs.jsonld'));
+let adminSchema: Promise<AdminSchema> | undefined;
+
+/**
+ * GET /api/docs.jsonld, read as above, once for the application (the data provider's `adminSchema` method and the
+ * auth provider's access checks share it: the same public document). A failed read is tried again by the next call.
+ */
+export function readAdminSchema(): Promise<AdminSchema> {
+  adminSchema ??= apiFetch<Node>('/api/docs.jsonld')
+    .then(parseAdminSchema)
+    .catch((error: unknown) => {
+      adminSchema = undefined;
+      throw error;
+    });
+  return adminSchema;
 }

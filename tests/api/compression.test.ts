@@ -1,0 +1,62 @@
+// API answers travel compressed to clients that accept it (brotli first, else gzip): the same bytes once decoded, and
+// plain for a client that does not ask. Read through node:http, which (unlike fetch) leaves the body as sent.
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNTS } from './helpers/backoffice';
+import { startTestServer, type TestServer } from './helpers/server';
+
+let server: TestServer;
+let token: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  token = await server.login(ACCOUNTS.horizonAdmin);
+});
+afterAll(() => server.close());
+
+function get(path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+    const req = request(`${server.url}${path}`, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('compressed answers', () => {
+  it('sends the API docs in brotli to a client that accepts it: a tenth of the size, the same document', async () => {
+    const plain = await get('/api/docs.jsonld', { accept: 'application/ld+json' });
+    const compressed = await get('/api/docs.jsonld', { accept: 'application/ld+json', 'accept-encoding': 'gzip, deflate, br' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(String(compressed.headers.vary)).toMatch(/accept-encoding/i);
+    expect(compressed.body.length).toBeLessThan(plain.body.length / 5);
+    expect(brotliDecompressSync(compressed.body).toString('utf8')).toBe(plain.body.toString('utf8'));
+  });
+
+  it('sends a list in gzip to a client that accepts only gzip, with its headers unchanged', async () => {
+    const headers = { accept: 'application/ld+json', authorization: `Bearer ${token}` };
+    const plain = await get('/api/pec_dossiers?itemsPerPage=30', headers);
+    const compressed = await get('/api/pec_dossiers?itemsPerPage=30', { ...headers, 'accept-encoding': 'gzip' });
+    expect(plain.status).toBe(200);
+    expect(compressed.headers['content-encoding']).toBe('gzip');
+    expect(compressed.headers['content-type']).toBe(plain.headers['content-type']);
+    expect(compressed.headers['cache-control']).toBe('no-store');
+    expect(compressed.headers.link).toBe(plain.headers.link);
+    const members = JSON.parse(gunzipSync(compressed.body).toString('utf8')) as { member: unknown[] };
+    expect(members).toEqual(JSON.parse(plain.body.toString('utf8')));
+    expect(members.member.length).toBeGreaterThan(0);
+  });
+
+  it('leaves an error answer readable: a refused call is the same French problem, compressed or not', async () => {
+    const compressed = await get('/api/pec_dossiers', { accept: 'application/ld+json', 'accept-encoding': 'br' });
+    expect(compressed.status).toBe(401);
+    const body = compressed.headers['content-encoding'] === 'br' ? brotliDecompressSync(compressed.body) : compressed.body;
+    expect(JSON.parse(body.toString('utf8'))).toMatchObject({ status: 401 });
+  });
+});
