@@ -7,7 +7,7 @@ import { invalidField } from '../http/errors';
 import { assertAmountFits } from '../http/body';
 import { fileKindOf, type FileKind } from '../../src/domain/fileKinds';
 import { OPTICAL_MESSAGES, type EquipementOptique, type Lens, type OpticalClass } from '../../src/domain/optical';
-import type { OpticalEquipmentInput, ScrapingCallback } from '../../src/domain/pec';
+import type { OpticalEquipmentInput, ScrapingCallback } from '../../src/domain/pecSchemas';
 
 export function presentOpticalEquipment(row: typeof opticalEquipments.$inferSelect): EquipementOptique {
   return {

@@ -20,7 +20,8 @@ import {
   undoStatement,
 } from './payments';
 import { PAYMENT_PERMISSION } from '../../src/domain/pec';
-import { manualPaymentSchema, PAYMENT_STATEMENT_LIMITS } from '../../src/domain/payments';
+import { PAYMENT_STATEMENT_LIMITS } from '../../src/domain/payments';
+import { manualPaymentSchema } from '../../src/domain/pecSchemas';
 
 const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel', 'application/octet-stream'];
 /** A multipart upload carries the file and a little more (boundaries, part headers). */

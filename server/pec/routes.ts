@@ -22,7 +22,8 @@ import { equipmentOf } from './equipmentCsv';
 import { countByKind } from './fileKind';
 import { parisToday } from '../robot/runs';
 import { EXPIRY_WARNING_DAYS, ROBOT_FAILURE_WINDOW_DAYS } from '../../src/domain/limits';
-import { PEC_MESSAGES, PEC_STATUSES, pecDossierSchema } from '../../src/domain/pec';
+import { PEC_MESSAGES, PEC_STATUSES } from '../../src/domain/pec';
+import { pecDossierSchema } from '../../src/domain/pecSchemas';
 import { PEC_PERMISSIONS } from '../../src/domain/permissions';
 
 const PERMS = PEC_PERMISSIONS;

@@ -17,7 +17,8 @@ import { fileKindFilter } from '../pec/fileKind';
 import { fileWarnings } from '../pec/warnings';
 import { canUseShop, pecReadScope } from '../pec/visibility';
 import { dossierEvent, parisToday } from '../robot/runs';
-import { PAYMENT_PERMISSION, PEC_MESSAGES, pecDossierSchema, transitionError, type PecStatus } from '../../src/domain/pec';
+import { PAYMENT_PERMISSION, PEC_MESSAGES, transitionError, type PecStatus } from '../../src/domain/pec';
+import { pecDossierSchema } from '../../src/domain/pecSchemas';
 import { PEC_PERMISSIONS } from '../../src/domain/permissions';
 
 const readOnly = { writable: false } as const;

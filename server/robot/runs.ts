@@ -29,7 +29,6 @@ import { idFromReference } from '../../src/domain/iri';
 import {
   BILLING_PREREQUISITE_MESSAGES,
   CALLBACK_MESSAGES,
-  CALLBACK_SCHEMAS,
   DPEC_START_STATUSES,
   isDpecGranted,
   pecStatusLabel,
@@ -38,13 +37,10 @@ import {
   ROBOT_TIMEOUT_MESSAGE,
   shapeRobotError,
   todayInFrance,
-  type BillingCallback,
   type CallbackType,
-  type DeviceInput,
-  type DpecCallback,
   type PecStatus,
-  type ScrapingCallback,
 } from '../../src/domain/pec';
+import { CALLBACK_SCHEMAS, type BillingCallback, type DeviceInput, type DpecCallback, type ScrapingCallback } from '../../src/domain/pecSchemas';
 
 export type Dossier = typeof pecDossiers.$inferSelect;
 export type Execution = typeof workflowExecutions.$inferSelect;

@@ -1,9 +1,8 @@
 // Payments reconciled (issue 15, part 4): what an insurer owes for a billed file, the outcome of a payment on it, the
 // CSV of a payment statement (columns, French numbers and dates), the manual payment form, the statuses of a statement
-// and the dashboard's receivables by age. Shared by the browser and the server: one rule, one message.
-import { z } from 'zod';
-import { parseDateInput, parsePrice, PRICE_MESSAGE, todayInFrance } from './pec';
-import { optionalText } from './validation';
+// and the dashboard's receivables by age (the manual payment's zod schema: ./pecSchemas). Shared by the browser and the
+// server: one rule, one message.
+import { parseDateInput, parsePrice } from './pec';
 
 // ---------- what an insurer owes ----------
 
@@ -170,35 +169,6 @@ export const PAYMENT_FORM_MESSAGES = {
   amountPositive: 'Le montant doit être supérieur à 0',
   future: 'La date de paiement ne peut pas être postérieure à aujourd’hui',
 } as const;
-
-export const manualPaymentSchema = z.object({
-  datePaiement: z.unknown().transform((value, ctx) => {
-    const date = parseDateInput(value);
-    if (!date) {
-      ctx.addIssue({ code: 'custom', message: date === null ? PAYMENT_FORM_MESSAGES.date : 'Date invalide (jj/mm/aaaa)' });
-      return z.NEVER;
-    }
-    // A payment is received: it cannot be dated after today (France's day).
-    if (date > todayInFrance()) {
-      ctx.addIssue({ code: 'custom', message: PAYMENT_FORM_MESSAGES.future });
-      return z.NEVER;
-    }
-    return date;
-  }),
-  montant: z.unknown().transform((value, ctx) => {
-    const amount = parsePrice(value);
-    if (amount === null || amount === undefined || amount <= 0) {
-      ctx.addIssue({
-        code: 'custom',
-        message: amount === null ? PAYMENT_FORM_MESSAGES.amount : amount === 0 ? PAYMENT_FORM_MESSAGES.amountPositive : PRICE_MESSAGE,
-      });
-      return z.NEVER;
-    }
-    return amount;
-  }),
-  libelle: optionalText(200),
-});
-export type ManualPaymentInput = z.input<typeof manualPaymentSchema>;
 
 // ---------- the dashboard's receivables ----------
 

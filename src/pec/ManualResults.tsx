@@ -11,7 +11,8 @@ import { BooleanInput, SelectInput, TextInput, useTranslate } from 'react-admin'
 import { AdminForm } from '../admin/AdminForm';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { TEXTAREA_ROWS } from '../domain/limits';
-import { CALLBACK_MESSAGES, CALLBACK_SCHEMAS, CALLBACK_TYPES, type CallbackType } from '../domain/pec';
+import { CALLBACK_MESSAGES, CALLBACK_TYPES, type CallbackType } from '../domain/pec';
+import { CALLBACK_SCHEMAS } from '../domain/pecSchemas';
 import { useToast } from '../layout/Toasts';
 import type { FileKind } from '../domain/fileKinds';
 import { DateInput } from './DateInput';

@@ -15,15 +15,8 @@ import { fileKindOf } from '../domain/fileKinds';
 import { formatDate, formatEuros } from '../domain/format';
 import { idFromReference, iriOf } from '../domain/iri';
 import { TEXTAREA_ROWS } from '../domain/limits';
-import {
-  CONTRACT_NUMBER_NOTICE,
-  isPecStatus,
-  MANUAL_TRANSITIONS,
-  missingPrerequisites,
-  needsContractNumberNotice,
-  pecFormSchema,
-  pecStatusLabel,
-} from '../domain/pec';
+import { CONTRACT_NUMBER_NOTICE, isPecStatus, MANUAL_TRANSITIONS, missingPrerequisites, needsContractNumberNotice, pecStatusLabel } from '../domain/pec';
+import { pecFormSchema } from '../domain/pecSchemas';
 import { useToast } from '../layout/Toasts';
 import { DateInput } from './DateInput';
 import { MissingPrerequisites, useDossierText, useErrorText, usePecRights, useRefreshPec } from './shared';

@@ -5,17 +5,27 @@
 // while the page is visible, retried 3 times (exponential delay capped at 30 s), and refreshed by the live events.
 import { Box } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Title, useTranslate } from 'react-admin';
 import { ListFrame } from '../admin/ListFrame';
 import { PEC_RESOURCE, pecNumericId } from '../dataProvider/pec';
 import { DRAWER_CLEAR_DELAY_MS, PAGE_SIZE, PEC_LIST_REFETCH_MS, SEARCH_DEBOUNCE_MS } from '../domain/limits';
 import { DEFAULT_SORT, pecFilePath } from './filters';
-import { PecDrawer } from './PecDrawer';
 import { PecFilters } from './PecFilters';
 import { pecColumns, PecListError, PecListHeader } from './PecList';
 import { usePecRights } from './shared';
+
+// The drawer (a file's tabs, the forms and their zod schemas) loads when the user reaches for the list or a link opens
+// a file: showing the list does not wait for it. Pointing at or focusing the page is enough to have it ready.
+const loadDrawer = () => import('./PecDrawer');
+const PecDrawer = lazy(() => loadDrawer().then((m) => ({ default: m.PecDrawer })));
+let drawerRequested = false;
+const prepareDrawer = () => {
+  if (drawerRequested) return;
+  drawerRequested = true;
+  loadDrawer().catch(() => (drawerRequested = false));
+};
 
 /** Which file the drawer shows: a number (view), 'create', or none. */
 export type DrawerTarget = number | 'create' | undefined;
@@ -71,7 +81,7 @@ export default function PecPage() {
   const onCreate = rights.create ? drawer.create : undefined;
 
   return (
-    <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="pec-page">
+    <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="pec-page" onPointerOver={prepareDrawer} onFocus={prepareDrawer}>
       <Title title={translate('pecflow.pec.title')} />
       <ListFrame
         resource={PEC_RESOURCE}
@@ -108,7 +118,11 @@ export default function PecPage() {
       >
         {pecColumns((key) => translate(`pecflow.pec.columns.${key}`))}
       </ListFrame>
-      <PecDrawer open={drawer.open} target={drawer.shown} onClose={drawer.close} onCreated={drawer.view} />
+      {drawer.shown !== undefined && (
+        <Suspense fallback={null}>
+          <PecDrawer open={drawer.open} target={drawer.shown} onClose={drawer.close} onCreated={drawer.view} />
+        </Suspense>
+      )}
     </Box>
   );
 }

@@ -10,13 +10,12 @@ import {
   needsContractNumberNotice,
   parseDateInput,
   parsePrice,
-  pecBillingSchema,
-  pecFormSchema,
   robotStepResults,
   shapeRobotError,
   transitionError,
   type WorkflowExecutionView,
 } from '../../src/domain/pec';
+import { pecBillingSchema, pecFormSchema } from '../../src/domain/pecSchemas';
 
 const execution = (type: string, state: 'running' | 'success' | 'error', startedAt: string, id = 1): WorkflowExecutionView => ({
   id,

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { RULE_VALUES } from '../../server/db/seed/ruleValues';
 import { addMonthsToDay, lensLimit, prescriptionWarnings, renewalWarnings, santeWarnings, type Rules } from '../../server/pec/warningChecks';
-import { dpecButtonState, missingPrerequisites, pecDossierSchema } from '../../src/domain/pec';
+import { dpecButtonState, missingPrerequisites } from '../../src/domain/pec';
+import { pecDossierSchema } from '../../src/domain/pecSchemas';
 import type { Lens } from '../../src/domain/optical';
 
 const rules: Rules = Object.fromEntries(RULE_VALUES.map((r) => [r.key, { value: Number(r.value), source: r.source }]));

@@ -1,0 +1,334 @@
+// The zod schemas of PEC files: the creation form, the API body, the billing dialog and the robot callbacks (spec
+// sections 5 and 7), built from the rules and messages of ./pec. Apart from it so that the pages that only show files
+// (the list, the dashboard, the shell's menu) do not build them at start-up: on a phone that is a tenth of a second.
+// Shared by the browser and the server: one rule, one message.
+import { z } from 'zod';
+import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RULES, parseMeasure, type MeasureRule } from './optical';
+import { PAYMENT_FORM_MESSAGES } from './payments';
+import { LONG_TEXT_MAX, optionalReference, optionalText, reference, requiredText } from './validation';
+import {
+  CALLBACK_MESSAGES,
+  compactPrice,
+  DATE_MESSAGE,
+  messagesFromText,
+  parseDateInput,
+  parsePrice,
+  PEC_MESSAGES,
+  PEC_STATUSES,
+  PRICE_MAX,
+  PRICE_MESSAGE,
+  PRICE_RANGE_MESSAGE,
+  todayInFrance,
+} from './pec';
+
+/** An optional price (null when empty) with the spec's message. */
+export const priceField = () =>
+  z.unknown().transform((value, ctx) => {
+    const price = parsePrice(value);
+    if (price === undefined) {
+      // A readable amount that is negative or too large is told so; anything else gets the spec's message.
+      const amount = typeof value === 'number' ? value : typeof value === 'string' ? Number(compactPrice(value).replace(',', '.')) : NaN;
+      ctx.addIssue({ code: 'custom', message: Number.isFinite(amount) && (amount < 0 || amount > PRICE_MAX) ? PRICE_RANGE_MESSAGE : PRICE_MESSAGE });
+      return z.NEVER;
+    }
+    return price;
+  });
+
+/** An optional date (null when empty). */
+export const dateField = (message = DATE_MESSAGE) =>
+  z.unknown().transform((value, ctx) => {
+    const date = parseDateInput(value);
+    if (date === undefined) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return date;
+  });
+
+/** An optional date that may not be after today (a prescription, a birth date). */
+export const pastDateField = (futureMessage: string) => dateField().refine((day) => day === null || day <= todayInFrance(), { message: futureMessage });
+
+/** A required date. */
+const requiredDate = (message: string) =>
+  z.unknown().transform((value, ctx) => {
+    const date = parseDateInput(value);
+    if (date === undefined || date === null) {
+      ctx.addIssue({ code: 'custom', message: date === null ? message : DATE_MESSAGE });
+      return z.NEVER;
+    }
+    return date;
+  });
+
+/** The prescription's fields, in the form and in the API body (issue 15). */
+const prescriptionFields = {
+  prescriber: optionalReference('prescribers', PEC_MESSAGES.prescriber),
+  datePrescription: pastDateField(PEC_MESSAGES.datePrescriptionFuture).optional(),
+  dateNaissanceBeneficiaire: pastDateField(PEC_MESSAGES.dateNaissanceFuture).optional(),
+};
+
+const selectId = (message: string) => z.coerce.number({ error: message }).int(message).min(1, message);
+
+/** The creation form of the drawer ("Informations PEC"): ids of the selects. */
+export const pecFormSchema = z.object({
+  numeroDossier: optionalText(50),
+  networkId: selectId(PEC_MESSAGES.network),
+  shopId: selectId(PEC_MESSAGES.shop),
+  mutualId: selectId(PEC_MESSAGES.mutual),
+  numeroDossierAssure: requiredText(1, PEC_MESSAGES.numeroDossierAssure, 100),
+  numeroDevisAssure: requiredText(1, PEC_MESSAGES.numeroDevisAssure, 100),
+  commentaire: optionalText(LONG_TEXT_MAX),
+  ...prescriptionFields,
+});
+export type PecFormInput = z.input<typeof pecFormSchema>;
+
+/**
+ * The API body of POST and PUT /api/pec_dossiers (references as IRIs). PATCH takes any subset of it, typically
+ * {numBilling, dateBilling}. `status` is ignored on creation (always draft) and checked against the lifecycle on edit.
+ */
+export const pecDossierSchema = z.object({
+  numeroDossier: optionalText(50),
+  shop: reference('shops', PEC_MESSAGES.shop),
+  network: optionalReference('networks', PEC_MESSAGES.network),
+  mutual: reference('mutuals', PEC_MESSAGES.mutual),
+  numeroDossierAssure: requiredText(1, PEC_MESSAGES.numeroDossierAssure, 100),
+  numeroDevisAssure: requiredText(1, PEC_MESSAGES.numeroDevisAssure, 100),
+  commentaire: optionalText(LONG_TEXT_MAX),
+  status: z.enum(PEC_STATUSES, { error: PEC_MESSAGES.status }).optional(),
+  totalTtc: priceField().optional(),
+  numBilling: requiredText(1, PEC_MESSAGES.numBilling, 100).optional(),
+  dateBilling: requiredDate(PEC_MESSAGES.dateBilling).optional(),
+  ...prescriptionFields,
+});
+
+/** The billing dialog (invoice number and date), sent as PATCH merge-patch just before the billing run. */
+export const pecBillingSchema = z.object({
+  numBilling: requiredText(1, PEC_MESSAGES.numBilling, 100),
+  dateBilling: requiredDate(PEC_MESSAGES.dateBilling),
+});
+
+const yesNo = z
+  .union([z.boolean(), z.enum(['oui', 'non', 'true', 'false', 'Oui', 'Non', 'OUI', 'NON', '1', '0', ''])], { error: 'Valeur oui/non attendue' })
+  .transform((v) => (typeof v === 'boolean' ? v : v === '' ? undefined : ['oui', 'true', '1'].includes(v.toLowerCase())));
+
+const booleanInput = z.union([z.boolean(), z.enum(['true', 'false'])], { error: CALLBACK_MESSAGES.success }).transform((v) => v === true || v === 'true');
+
+const messagesInput = z
+  .union([z.array(z.string().max(2000, 'Message trop long (2000 caractères au plus)')).max(50, 'Au plus 50 messages'), z.string().max(20_000)])
+  .optional()
+  .transform((v) => (typeof v === 'string' ? messagesFromText(v) : (v ?? []).map((m) => m.trim()).filter(Boolean)));
+
+const callbackBase = {
+  id_pecflow: z.string({ error: CALLBACK_MESSAGES.externalId }).trim().min(1, CALLBACK_MESSAGES.externalId).max(100, CALLBACK_MESSAGES.externalId),
+  success: booleanInput,
+  messages: messagesInput,
+  /** The run the robot answers for (echoed from the job); optional. */
+  run_id: z.coerce.number().int().positive().optional().catch(undefined),
+};
+
+/** An optional 7-digit LPP code (a number is read as its digits); null when empty. */
+const lppCode = () =>
+  z
+    .preprocess(
+      (v) => (v === '' || v === null ? undefined : typeof v === 'number' ? String(v) : v),
+      z
+        .string({ error: CALLBACK_MESSAGES.lpp })
+        .trim()
+        .regex(/^\d{7}$/, CALLBACK_MESSAGES.lpp)
+        .optional(),
+    )
+    .transform((v) => v ?? null);
+
+/** A 100 % Santé class as the robot writes it ("II", "classe a"...): one of `choices`, or null when empty. */
+const classField = <T extends string>(choices: readonly [T, ...T[]], message: string) =>
+  z
+    .preprocess(
+      (v) =>
+        v === '' || v === null
+          ? undefined
+          : typeof v === 'string'
+            ? v
+                .trim()
+                .toUpperCase()
+                .replace(/^CLASSE\s*/, '')
+            : v,
+      z.enum(choices, { error: message }).optional(),
+    )
+    .transform((v) => v ?? null);
+
+export const deviceInputSchema = z.object({
+  fabricant: optionalText(),
+  marque: optionalText(),
+  modele: optionalText(),
+  total_ttc: priceField().optional(),
+  code_lpp: lppCode(),
+  premier_appareillage: yesNo.optional(),
+  forme: optionalText(100),
+  classe: classField(['I', 'II'], 'Classe I ou II attendue'),
+});
+
+// ---------- an optician's equipment in a scraping callback (issue 15; shapes and rules in ./optical) ----------
+
+/** An optional measure within its rule (sphere, cylinder, axis, addition): null when empty. */
+const measureField = (rule: MeasureRule) =>
+  z
+    .unknown()
+    .optional()
+    .transform((value, ctx) => {
+      const n = parseMeasure(value);
+      if (n === null) return null;
+      if (n === undefined || !measureFits(n, rule)) {
+        ctx.addIssue({ code: 'custom', message: rule.message });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+/** The refractive index as printed ("1.6", "1,67"), kept as text with a dot. */
+const indexField = () => measureField(OPTICAL_RULES.indice).transform((n) => (n === null ? null : String(n)));
+
+/** Treatments as a list or as one line of the manual form ("antireflet, durci"). */
+const treatmentsField = () =>
+  z
+    .union([z.array(z.string().trim().max(100, OPTICAL_MESSAGES.traitements)).max(10, OPTICAL_MESSAGES.traitements), z.string().max(1100)], {
+      error: OPTICAL_MESSAGES.traitements,
+    })
+    .nullish()
+    .transform((v, ctx) => {
+      const list = (typeof v === 'string' ? v.split(/[,;\n]/) : (v ?? [])).map((t) => t.trim()).filter(Boolean);
+      if (list.length > 10 || list.some((t) => t.length > 100)) {
+        ctx.addIssue({ code: 'custom', message: OPTICAL_MESSAGES.traitements });
+        return z.NEVER;
+      }
+      return list;
+    });
+
+export const lensInputSchema = z
+  .object({
+    type: z
+      .preprocess(
+        (v) => (v === '' || v === null ? undefined : typeof v === 'string' ? v.trim().toLowerCase() : v),
+        z.enum(LENS_TYPES, { error: OPTICAL_MESSAGES.lensType }).optional(),
+      )
+      .transform((v) => v ?? null),
+    sphere: measureField(OPTICAL_RULES.sphere),
+    cylindre: measureField(OPTICAL_RULES.cylindre),
+    axe: measureField(OPTICAL_RULES.axe),
+    addition: measureField(OPTICAL_RULES.addition),
+    indice: indexField(),
+    traitements: treatmentsField(),
+    prix: priceField()
+      .optional()
+      .transform((v) => v ?? null),
+    code_lpp: lppCode(),
+  })
+  .transform((lens, ctx) => {
+    const { type, ...rest } = lens;
+    const given = Object.values(rest).some((v) => (Array.isArray(v) ? v.length > 0 : v !== null));
+    // A lens with no value at all is no lens (an eye left empty in the manual form).
+    if (!given && type === null) return null;
+    if (type === null) {
+      ctx.addIssue({ code: 'custom', path: ['type'], message: OPTICAL_MESSAGES.lensTypeRequired });
+      return z.NEVER;
+    }
+    return { ...rest, type };
+  });
+
+export const opticalEquipmentInputSchema = z
+  .object({
+    classe: classField(OPTICAL_CLASSES, OPTICAL_MESSAGES.classe),
+    monture: z
+      .object({
+        marque: optionalText(),
+        modele: optionalText(),
+        prix: priceField()
+          .optional()
+          .transform((v) => v ?? null),
+        code_lpp: lppCode(),
+      })
+      .nullish(),
+    verres: z.object({ OD: lensInputSchema.nullish(), OG: lensInputSchema.nullish() }).nullish(),
+  })
+  .transform((e) => {
+    const monture = {
+      marque: e.monture?.marque ?? null,
+      modele: e.monture?.modele ?? null,
+      prix: e.monture?.prix ?? null,
+      code_lpp: e.monture?.code_lpp ?? null,
+    };
+    const verres = { OD: e.verres?.OD ?? null, OG: e.verres?.OG ?? null };
+    // Nothing entered (the manual form left blank): no equipment.
+    if (e.classe === null && Object.values(monture).every((v) => v === null) && !verres.OD && !verres.OG) return null;
+    return { classe: e.classe, monture, verres };
+  });
+
+export const scrapingCallbackSchema = z.object({
+  ...callbackBase,
+  appareil: z
+    .object({
+      offre_100_sante: yesNo.optional(),
+      droit: deviceInputSchema.nullish(),
+      gauche: deviceInputSchema.nullish(),
+    })
+    .nullish(),
+  /** An optician's file: its frame and lenses (README, "Callback formats"). */
+  equipement_optique: opticalEquipmentInputSchema.nullish(),
+});
+
+export const dpecCallbackSchema = z.object({
+  ...callbackBase,
+  num_dossier: optionalText(100),
+  num_pec: optionalText(100),
+  prix_frais_reels: priceField().optional(),
+  base_ss: priceField().optional(),
+  part_ss: priceField().optional(),
+  part_complementaire: priceField().optional(),
+  reste_charge: priceField().optional(),
+  date_peremption: dateField().optional(),
+  date_creation: dateField().optional(),
+  /** The insurer's refusal: the file becomes "Refusé" with this reason. */
+  detail_refus: optionalText(LONG_TEXT_MAX),
+});
+
+export const billingCallbackSchema = z.object({
+  ...callbackBase,
+  date_facturation_effective: dateField().optional(),
+});
+
+export const CALLBACK_SCHEMAS = { scraping: scrapingCallbackSchema, dpec: dpecCallbackSchema, billing: billingCallbackSchema } as const;
+
+export type ScrapingCallback = z.output<typeof scrapingCallbackSchema>;
+export type DpecCallback = z.output<typeof dpecCallbackSchema>;
+export type BillingCallback = z.output<typeof billingCallbackSchema>;
+export type DeviceInput = z.output<typeof deviceInputSchema>;
+export type OpticalEquipmentInput = NonNullable<z.output<typeof opticalEquipmentInputSchema>>;
+
+// ---------- the manual payment of a billed file (drawer: 'Enregistrer un paiement') ----------
+
+export const manualPaymentSchema = z.object({
+  datePaiement: z.unknown().transform((value, ctx) => {
+    const date = parseDateInput(value);
+    if (!date) {
+      ctx.addIssue({ code: 'custom', message: date === null ? PAYMENT_FORM_MESSAGES.date : DATE_MESSAGE });
+      return z.NEVER;
+    }
+    // A payment is received: it cannot be dated after today (France's day).
+    if (date > todayInFrance()) {
+      ctx.addIssue({ code: 'custom', message: PAYMENT_FORM_MESSAGES.future });
+      return z.NEVER;
+    }
+    return date;
+  }),
+  montant: z.unknown().transform((value, ctx) => {
+    const amount = parsePrice(value);
+    if (amount === null || amount === undefined || amount <= 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: amount === null ? PAYMENT_FORM_MESSAGES.amount : amount === 0 ? PAYMENT_FORM_MESSAGES.amountPositive : PRICE_MESSAGE,
+      });
+      return z.NEVER;
+    }
+    return amount;
+  }),
+  libelle: optionalText(200),
+});
+export type ManualPaymentInput = z.input<typeof manualPaymentSchema>;
