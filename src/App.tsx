@@ -1,6 +1,6 @@
 // The application: react-admin in French, our auth and data providers, the shell and every route.
 import { CssBaseline } from '@mui/material';
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { Route, useLocation } from 'react-router-dom';
 import { AdminContext, CoreAdminUI, CustomRoutes, Resource } from 'react-admin';
 import { authProvider } from './authProvider';
@@ -35,9 +35,9 @@ const PermissionsPage = lazy(() => import('./account/PermissionsPage'));
 const DebugPermissionsPage = lazy(() => import('./account/DebugPermissionsPage'));
 
 /**
- * A signed-in visitor's start-up: the shell and the page at `path` load at once, instead of the page after the shell
- * has rendered. (Not on sign-in: loading them while the credentials are checked made the login slower in the bench,
- * browser and server sharing two cores.)
+ * A signed-in visitor's start-up, and the first page after signing in: the shell and the page at `path` (with the API
+ * description its data needs) load at once, instead of the page after the shell has rendered. (Not while the
+ * credentials are checked: that made the login slower in the bench, browser and server sharing two cores.)
  */
 function preloadPage(path: string) {
   const page = path.startsWith('/pec') ? loadPec : path.startsWith('/settings') ? loadSettings : path.startsWith('/dashboard') ? loadDashboard : undefined;
@@ -48,6 +48,8 @@ if (getAccessToken()) preloadPage(window.location.pathname);
 // The shell (menu, app bar, notifications) is for signed-in pages only: the login page does not download it.
 const ShellLayout = lazy(loadShell);
 function AppLayout({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  useEffect(() => preloadPage(pathname), [pathname]);
   return (
     <Suspense fallback={<LoadingPage />}>
       <ShellLayout>{children}</ShellLayout>
