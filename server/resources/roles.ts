@@ -35,8 +35,11 @@ export const rolesResource: ResourceDeclaration = {
         // Every user is visible to the platform: the role's index entries are counted without reading the users (a
         // join read all 20,000 users once per role of the page: 25 ms for 20 roles instead of 2).
         if (isPlatformAdmin(principal)) return sql`(select count(*)::int from user_roles ur where ur.role_id = ${role})`;
-        const visible = principal.holdingId ? sql`u.holding_id = ${principal.holdingId}` : sql`false`;
-        return sql`(select count(*)::int from user_roles ur join users u on u.id = ur.user_id where ur.role_id = ${role} and ${visible})`;
+        if (!principal.holdingId) return sql`0`;
+        // An organisation's users, each looked up by its (user, role) key: work in proportion to the organisation, not
+        // to the role's holders across the platform (a shared role holds the users of every organisation: 10 ms for a
+        // page of 7 roles at 20,000 users, 1.3 ms so). OFFSET 0 keeps PostgreSQL from making it a hash join again.
+        return sql`(select count(*)::int from users u cross join lateral (select 1 from user_roles ur where ur.user_id = u.id and ur.role_id = ${role} offset 0) as held where u.holding_id = ${principal.holdingId})`;
       },
       { label: 'Utilisateurs' },
     ),
