@@ -1,5 +1,5 @@
-// The zod schemas of PEC files: the creation form, the API body, the billing dialog and the robot callbacks (spec
-// sections 5 and 7), built from the rules and messages of ./pec. Apart from it so that the pages that only show files
+// The zod schemas of PEC files: the creation form, the API body, the billing dialog, the robot callbacks and the
+// manual payment (spec sections 5 and 7; issue 15), built from the rules and messages of ./pec and ./payments. Apart from it so that the pages that only show files
 // (the list, the dashboard, the shell's menu) do not build them at start-up: on a phone that is a tenth of a second.
 // Shared by the browser and the server: one rule, one message.
 import { z } from 'zod';
@@ -20,6 +20,8 @@ import {
   PRICE_RANGE_MESSAGE,
   todayInFrance,
 } from './pec';
+
+// ---------- money and dates as people type them ----------
 
 /** An optional price (null when empty) with the spec's message. */
 export const priceField = () =>
@@ -58,6 +60,8 @@ const requiredDate = (message: string) =>
     }
     return date;
   });
+
+// ---------- forms and API bodies (spec section 5, "PEC create" and "Billing dialog") ----------
 
 /** The prescription's fields, in the form and in the API body (issue 15). */
 const prescriptionFields = {
@@ -105,6 +109,8 @@ export const pecBillingSchema = z.object({
   numBilling: requiredText(1, PEC_MESSAGES.numBilling, 100),
   dateBilling: requiredDate(PEC_MESSAGES.dateBilling),
 });
+
+// ---------- robot callbacks (spec section 7, "Manual callbacks") ----------
 
 const yesNo = z
   .union([z.boolean(), z.enum(['oui', 'non', 'true', 'false', 'Oui', 'Non', 'OUI', 'NON', '1', '0', ''])], { error: 'Valeur oui/non attendue' })

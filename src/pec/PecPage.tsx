@@ -20,12 +20,8 @@ import { usePecRights } from './shared';
 // a file: showing the list does not wait for it. Pointing at or focusing the page is enough to have it ready.
 const loadDrawer = () => import('./PecDrawer');
 const PecDrawer = lazy(() => loadDrawer().then((m) => ({ default: m.PecDrawer })));
-let drawerRequested = false;
-const prepareDrawer = () => {
-  if (drawerRequested) return;
-  drawerRequested = true;
-  loadDrawer().catch(() => (drawerRequested = false));
-};
+// As App.tsx preloads its pages: the module system loads the chunk once, a failed load is tried again next time.
+const prepareDrawer = () => void loadDrawer().catch(() => undefined);
 
 /** Which file the drawer shows: a number (view), 'create', or none. */
 export type DrawerTarget = number | 'create' | undefined;
