@@ -141,9 +141,13 @@ test('a user password is hidden behind "Modifier le mot de passe" and kept when 
   await chooseOption(page, drawer, 'Centres', 'Horizon Boulogne');
   await page.keyboard.press('Escape');
   await drawer.getByRole('button', { name: 'Enregistrer' }).click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Utilisateur mis à jour avec succès' })).toBeVisible();
+  const saved = page.getByTestId('toast').filter({ hasText: 'Utilisateur mis à jour avec succès' });
+  await expect(saved).toBeVisible();
   await expect(list.getByTestId('list-row')).toContainText('1 centre(s)');
   await apiToken(request, email, 'Ancien2026!');
+  // A toast closes on a click: the second save's toast is then the only one.
+  await saved.click();
+  await expect(saved).toHaveCount(0);
 
   await list
     .getByTestId('list-row')
@@ -154,7 +158,7 @@ test('a user password is hidden behind "Modifier le mot de passe" and kept when 
   await expect(drawer.getByText('Le mot de passe doit faire au moins 6 caractères')).toBeVisible();
   await formField(drawer, 'Mot de passe').fill('Nouveau2026!');
   await drawer.getByRole('button', { name: 'Enregistrer' }).click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Utilisateur mis à jour avec succès' })).toBeVisible();
+  await expect(saved).toBeVisible();
   await expect(drawer).toBeHidden();
   await apiToken(request, email, 'Nouveau2026!');
   const old = await request.post('/api/login_check', { data: { email, password: 'Ancien2026!' } });
