@@ -6,6 +6,7 @@ import { AdminContext, CoreAdminUI, CustomRoutes, Resource } from 'react-admin';
 import { authProvider } from './authProvider';
 import { getAccessToken } from './authProvider/session';
 import { dataProvider } from './dataProvider';
+import { DashboardPage, PaymentStatementsPage, PecPage, preloadPage, SettingsPage, ShellLayout } from './pageLoaders';
 import { i18nProvider } from './i18n';
 import { LoadingPage, RedirectToPec } from './layout/LoadingPage';
 import { LoginPage } from './layout/LoginPage';
@@ -14,39 +15,15 @@ import { createAppStore, readTheme } from './layout/store';
 import { darkTheme, lightTheme } from './layout/theme';
 import { queryClient } from './queryClient';
 
-// Pages are loaded when first shown: the login page needs none of them.
-// The PEC and settings screens read through the Hydra provider: its code and the API description load alongside the
-// page's own, and so do the docs' annotations (the access checks of react-admin's <List> wait for them).
-const warmHydra = () => {
-  dataProvider.adminSchema().catch(() => undefined);
-  dataProvider.introspect().catch(() => undefined);
-};
-const loadShell = () => import('./layout/Layout');
-const loadPec = () => (warmHydra(), import('./pec/PecPage'));
-const loadDashboard = () => (warmHydra(), import('./pec/DashboardPage'));
-const loadSettings = () => (warmHydra(), import('./settings/SettingsPage'));
-const PecPage = lazy(loadPec);
-const DashboardPage = lazy(loadDashboard);
-const SettingsPage = lazy(loadSettings);
-const PaymentStatementsPage = lazy(() => (warmHydra(), import('./pec/PaymentStatementsPage')));
+// Pages are loaded when first shown (src/pageLoaders.ts): the login page needs none of them.
 const PaymentImportPage = lazy(() => import('./pec/PaymentImportPage'));
 const ProfilePage = lazy(() => import('./account/ProfilePage'));
 const PermissionsPage = lazy(() => import('./account/PermissionsPage'));
 const DebugPermissionsPage = lazy(() => import('./account/DebugPermissionsPage'));
 
-/**
- * A signed-in visitor's start-up, and the first page after signing in: the shell and the page at `path` (with the API
- * description its data needs) load at once, instead of the page after the shell has rendered. (Not while the
- * credentials are checked: that made the login slower in the bench, browser and server sharing two cores.)
- */
-function preloadPage(path: string) {
-  const page = path.startsWith('/pec') ? loadPec : path.startsWith('/settings') ? loadSettings : path.startsWith('/dashboard') ? loadDashboard : undefined;
-  for (const load of [loadShell, page]) load?.().catch(() => undefined);
-}
 if (getAccessToken()) preloadPage(window.location.pathname);
 
 // The shell (menu, app bar, notifications) is for signed-in pages only: the login page does not download it.
-const ShellLayout = lazy(loadShell);
 function AppLayout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   useEffect(() => preloadPage(pathname), [pathname]);

@@ -9,6 +9,7 @@ import { useCheckAuth, useLogin, useTranslate } from 'react-admin';
 import { takeSessionExpired } from '../authProvider/session';
 import type { loginSchema } from '../domain/auth';
 import { AUTH_MESSAGES } from '../domain/authMessages';
+import { preloadPage } from '../pageLoaders';
 import { useToast } from './Toasts';
 import { LoadingPage } from './LoadingPage';
 
@@ -88,11 +89,14 @@ export function LoginPage() {
   if (checking) return <LoadingPage messageKey="pecflow.app.checkingAuth" />;
 
   const change = (field: Field) => (event: React.ChangeEvent<HTMLInputElement>) => {
-    if (!schema)
+    if (!schema) {
       loadLoginSchema().then(
         (rules) => setSchema(() => rules),
         () => undefined,
       );
+      // The visitor is signing in: the next page and the (public) API description load while they type, not after.
+      preloadPage(nextPath);
+    }
     setValues((v) => ({ ...v, [field]: event.target.value }));
     setTouched((t) => ({ ...t, [field]: true }));
     // The server's verdict was about the previous credentials: it no longer applies once they change.

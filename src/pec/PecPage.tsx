@@ -5,7 +5,7 @@
 // while the page is visible, retried 3 times (exponential delay capped at 30 s), and refreshed by the live events.
 import { Box } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Title, useTranslate } from 'react-admin';
 import { ListFrame } from '../admin/ListFrame';
@@ -15,13 +15,13 @@ import { DEFAULT_SORT, pecFilePath } from './filters';
 import { PecFilters } from './PecFilters';
 import { pecColumns, PecListError, PecListHeader } from './PecList';
 import { usePecRights } from './shared';
+import { chunk, lazyChunk } from '../lazyChunk';
 
 // The drawer (a file's tabs, the forms and their zod schemas) loads when the user reaches for the list or a link opens
 // a file: showing the list does not wait for it. Pointing at or focusing the page is enough to have it ready.
-const loadDrawer = () => import('./PecDrawer');
-const PecDrawer = lazy(() => loadDrawer().then((m) => ({ default: m.PecDrawer })));
-// As App.tsx preloads its pages: the module system loads the chunk once, a failed load is tried again next time.
-const prepareDrawer = () => void loadDrawer().catch(() => undefined);
+const loadDrawer = chunk(() => import('./PecDrawer').then((m) => ({ default: m.PecDrawer })));
+const PecDrawer = lazyChunk(loadDrawer);
+const prepareDrawer = () => void loadDrawer().then(undefined, () => undefined);
 
 /** Which file the drawer shows: a number (view), 'create', or none. */
 export type DrawerTarget = number | 'create' | undefined;

@@ -37,6 +37,30 @@ test('a deep link while signed out returns there after login', async ({ page }) 
   await expect(page.getByRole('heading', { name: 'Mes permissions', level: 1 })).toBeVisible();
 });
 
+test('the login page loads the next page and the API description only once the visitor types', async ({ page }) => {
+  const asked: string[] = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  const chunkOf = (name: string) => () => asked.filter((path) => new RegExp(`^/assets/${name}-[\\w-]+\\.js$`).test(path)).length;
+  const shell = chunkOf('Layout');
+  const pecPage = chunkOf('PecPage');
+  await page.goto('/pec');
+  await expect(page).toHaveURL(/\/login/);
+  await page.waitForLoadState('networkidle');
+  expect([shell(), pecPage()]).toEqual([0, 0]);
+  expect(asked).not.toContain('/api/docs.jsonld');
+
+  // A signed-out visitor is typing: the page they asked for (/pec) and the public API description load meanwhile.
+  await page.getByRole('textbox', { name: 'Email' }).pressSequentially('audio@');
+  await expect.poll(() => [shell(), pecPage()]).toEqual([1, 1]);
+  await expect.poll(() => asked.includes('/api/docs.jsonld')).toBe(true);
+  await page.getByRole('textbox', { name: 'Email' }).pressSequentially('audition-horizon.fr');
+  await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill('Pecflow2026!');
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page).toHaveURL(/\/pec$/);
+  await expect(page.getByTestId('pec-row').first()).toBeVisible();
+  expect([shell(), pecPage()]).toEqual([1, 1]);
+});
+
 test('after a plain login the user lands on /dashboard; "/" and unknown paths lead to /pec', async ({ page }) => {
   await signIn(page, 'audio@audition-horizon.fr');
   await expect(page).toHaveURL(/\/dashboard$/);

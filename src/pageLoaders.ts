@@ -1,0 +1,35 @@
+// The signed-in pages' code, loaded when first needed: the login page downloads none of it.
+// The PEC and settings screens read through the Hydra provider: its code and the API description load alongside the
+// page's own, and so do the docs' annotations (the access checks of react-admin's <List> wait for them). The API
+// description is public (GET /api, /api/docs.jsonld), so it can be read before signing in.
+import { dataProvider } from './dataProvider';
+import { chunk, lazyChunk } from './lazyChunk';
+
+const warmHydra = () => {
+  dataProvider.adminSchema().catch(() => undefined);
+  dataProvider.introspect().catch(() => undefined);
+};
+const shell = chunk(() => import('./layout/Layout'));
+const pec = chunk(() => import('./pec/PecPage'));
+const dashboard = chunk(() => import('./pec/DashboardPage'));
+const settings = chunk(() => import('./settings/SettingsPage'));
+const paymentStatements = chunk(() => import('./pec/PaymentStatementsPage'));
+const loadPec = () => (warmHydra(), pec());
+const loadDashboard = () => (warmHydra(), dashboard());
+const loadSettings = () => (warmHydra(), settings());
+
+export const ShellLayout = lazyChunk(shell);
+export const PecPage = lazyChunk(loadPec);
+export const DashboardPage = lazyChunk(loadDashboard);
+export const SettingsPage = lazyChunk(loadSettings);
+export const PaymentStatementsPage = lazyChunk(() => (warmHydra(), paymentStatements()));
+
+/**
+ * The shell and the page at `path` (with the API description its data needs), loaded at once instead of the page after
+ * the shell has rendered: at a signed-in visitor's start-up, as soon as a visitor starts typing their credentials on
+ * the login page, and at the first page after signing in.
+ */
+export function preloadPage(path: string) {
+  const page = path.startsWith('/pec') ? loadPec : path.startsWith('/settings') ? loadSettings : path.startsWith('/dashboard') ? loadDashboard : undefined;
+  for (const load of [shell, page]) load?.().then(undefined, () => undefined);
+}
