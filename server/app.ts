@@ -13,6 +13,7 @@ import { authRoutes } from './auth/routes';
 import { TokenService } from './auth/tokens';
 import { PrincipalCache } from './auth/principal';
 import { SessionRegistry } from './auth/sessions';
+import { ListCache } from './hydra/listCache';
 import { SettingsService } from './settings';
 import { ApiError, badRequest, clientErrorHandler, errorHandler, MAX_PARAM_LENGTH, notFound, sendProblem, urlProblem } from './http/errors';
 import { rateLimitPlugin } from './http/rateLimits';
@@ -80,6 +81,9 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   app.addHook('onClose', () => ctx.sessions.stop());
   ctx.principals = new PrincipalCache(database);
   ctx.resources = new ResourceRegistry(RESOURCES, ctx);
+  ctx.lists = new ListCache(database);
+  app.addHook('onReady', () => ctx.lists.start());
+  app.addHook('onClose', () => ctx.lists.stop());
 
   let isReady = ready;
   let draining = false;

@@ -8,6 +8,7 @@ import type { Principal, PrincipalCache } from './auth/principal';
 import type { SessionRegistry } from './auth/sessions';
 import type { SecretBox } from './crypto';
 import type { ResourceRegistry } from './hydra/registry';
+import type { ListCache } from './hydra/listCache';
 import { unauthorized } from './http/errors';
 import { AUTH_MESSAGES } from '../src/domain/auth';
 
@@ -25,6 +26,8 @@ export interface AppContext {
   secrets: SecretBox;
   /** The declared API resources (server/resources). */
   resources: ResourceRegistry;
+  /** List bodies kept until a table they read changes (server/hydra/listCache.ts). */
+  lists: ListCache<{ members: string; n: number }>;
 }
 
 declare module 'fastify' {

@@ -102,6 +102,17 @@ export class Metrics {
     for (const gauge of [queueDepth, queueAge, queueActive]) (gauge as unknown as { collect: () => Promise<void> }).collect = collectQueues;
 
     new Gauge({
+      name: 'pecflow_list_cache_reads',
+      help: 'Lectures de listes que le serveur peut garder, depuis son démarrage : servies par le cache (hit) ou lues en base (miss)',
+      labelNames: ['outcome'] as const,
+      registers,
+      collect() {
+        this.set({ outcome: 'hit' }, ctx.lists.stats.hits);
+        this.set({ outcome: 'miss' }, ctx.lists.stats.misses);
+      },
+    });
+
+    new Gauge({
       name: 'pecflow_db_pool_connections',
       help: 'Connexions du pool de données PostgreSQL, par état (total, idle, waiting = requêtes en attente, max)',
       labelNames: ['state'] as const,

@@ -40,6 +40,11 @@ export interface Database {
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
+  /**
+   * A notice sent from the LISTEN connection itself: it comes back to this instance's listeners after every notice
+   * committed before it (PostgreSQL delivers them in commit order), without waiting for a connection of the data pool.
+   */
+  notifyFromListener(channel: string, payload: string): Promise<void>;
   /** Applies the migrations, then runs `then` (the seed) while still holding the lock other instances wait on. */
   migrate(then?: () => Promise<unknown>): Promise<void>;
   close(): Promise<void>;
@@ -74,6 +79,10 @@ export async function openPglite(dataDir: string, options: { loadDataDir?: Blob 
       return async () => unsubscribe();
     },
     async notify(channel, payload) {
+      await client.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+    // One connection: the listener's is the data's.
+    async notifyFromListener(channel, payload) {
       await client.query('select pg_notify($1, $2)', [channel, payload]);
     },
     async migrate(then) {
@@ -156,6 +165,8 @@ export async function openPostgres(connectionString: string, poolSize = 10, dire
       });
       try {
         await client.connect();
+        // Its own notices (notifyFromListener) need no durable commit: without this, each waits for a WAL flush.
+        await client.query('set synchronous_commit = off');
       } catch (error) {
         listener = undefined;
         throw error;
@@ -197,6 +208,9 @@ export async function openPostgres(connectionString: string, poolSize = 10, dire
     },
     async notify(channel, payload) {
       await pool.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+    async notifyFromListener(channel, payload) {
+      await (await listenerClient()).query('select pg_notify($1, $2)', [channel, payload]);
     },
     async migrate(then) {
       // Several instances may start together: one migrates and seeds, the others wait for it. A session lock needs

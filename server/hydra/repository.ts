@@ -15,6 +15,8 @@ import { schemaFromConstraints, type ConstrainedField } from '../../src/domain/c
 import type { PermissionDefinition } from '../../src/domain/permissions';
 import type { Field, ReferenceField, ReferencesField, ResourceDeclaration, Row, Schemas, WriteContext } from './types';
 
+const dialect = new PgDialect();
+
 export interface Registry {
   get(name: string): ResourceRepository;
   readonly permissionCatalogue: readonly PermissionDefinition[];
@@ -320,13 +322,15 @@ export class ResourceRepository {
     const ids = sql`select ${idColumn} from ${table} where ${where ?? sql`true`} order by ${order} limit ${query.itemsPerPage} offset ${offset}`;
     const page = sql`select ${members} from ${table} ${sql.join(this.joins, sql` `)} where ${idColumn} in (${ids}) order by ${order}`;
     // string_agg keeps the order of the ordered subquery (PostgREST's json_agg relies on the same).
-    const result = await this.app.db.execute(
+    const { sql: text, params } = dialect.sqlToQuery(
       sql`select coalesce('[' || string_agg(row_to_json("__page")::text, ',') || ']', '[]') as members, count(*)::int as n from (${page}) as "__page"`,
     );
-    // node-postgres answers a QueryResult, PGlite its rows' holder: both have rows.
-    const [row] = (result as unknown as { rows: { members: string; n: number }[] }).rows;
-    const n = Number(row?.n ?? 0);
-    return { members: row?.members ?? '[]', total: await this.totalOf(query, n, offset, where) };
+    // Kept by this instance until a table it reads changes, when it reads only back-office tables (listCache.ts).
+    const { members: json, n } = await this.app.lists.read(text, params, async () => {
+      const [row] = await this.app.database.query<{ members: string; n: number }>(text, params);
+      return { members: row?.members ?? '[]', n: Number(row?.n ?? 0) };
+    });
+    return { members: json, total: await this.totalOf(query, n, offset, where) };
   }
 
   /**
@@ -350,7 +354,7 @@ export class ResourceRepository {
       sql`, `,
     );
     if (perReader) return list;
-    const { sql: text, params } = new PgDialect().sqlToQuery(list);
+    const { sql: text, params } = dialect.sqlToQuery(list);
     if (params.length > 0) return list;
     this.memberText = sql.raw(text);
     return this.memberText;

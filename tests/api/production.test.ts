@@ -246,6 +246,15 @@ describe('metrics', () => {
     expect(text).toMatch(/^pecflow_db_pool_connections|^pecflow_process_resident_memory_bytes/m);
   });
 
+  it('back-office lists read again from the cache move its hit count', async () => {
+    const hits = 'pecflow_list_cache_reads{outcome="hit"}';
+    const admin = await login(server.url!, 'admin@pecflow.fr');
+    expect((await api(`${server.url}/api/companies`, admin)).status).toBe(200);
+    const before = value(await metrics(), hits);
+    expect((await api(`${server.url}/api/companies`, admin)).status).toBe(200);
+    expect(value(await metrics(), hits)).toBe(before + 1);
+  });
+
   it('robot runs by outcome and duration, queue depth and open event streams', async () => {
     const runs = 'pecflow_robot_runs_total{kind="dpec",outcome="refused"}';
     const before = value(await metrics(), runs);
