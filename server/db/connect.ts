@@ -175,12 +175,20 @@ export async function openPostgres(connectionString: string, poolSize = 10, dire
     })();
     return listener;
   }
+  /** The LISTEN connection's queries, one at a time (a pg client does not take a query while one runs). */
+  let listenerTurn: Promise<unknown> = Promise.resolve();
+  function onListener<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
+    const turn = listenerTurn.then(async () => use(await listenerClient()));
+    listenerTurn = turn.catch(() => undefined);
+    return turn;
+  }
   let closed = false;
   async function listenAgain() {
     if (closed || handlers.size === 0) return;
     try {
-      const client = await listenerClient();
-      for (const channel of handlers.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      await onListener(async (client) => {
+        for (const channel of handlers.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      });
     } catch {
       setTimeout(() => void listenAgain(), 1000).unref();
     }
@@ -196,10 +204,9 @@ export async function openPostgres(connectionString: string, poolSize = 10, dire
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     async listen(channel, onPayload) {
-      const client = await listenerClient();
       if (!handlers.has(channel)) {
         handlers.set(channel, new Set());
-        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        await onListener((client) => client.query(`LISTEN ${pg.escapeIdentifier(channel)}`));
       }
       handlers.get(channel)!.add(onPayload);
       return async () => {
@@ -210,7 +217,7 @@ export async function openPostgres(connectionString: string, poolSize = 10, dire
       await pool.query('select pg_notify($1, $2)', [channel, payload]);
     },
     async notifyFromListener(channel, payload) {
-      await (await listenerClient()).query('select pg_notify($1, $2)', [channel, payload]);
+      await onListener((client) => client.query('select pg_notify($1, $2)', [channel, payload]));
     },
     async migrate(then) {
       // Several instances may start together: one migrates and seeds, the others wait for it. A session lock needs

@@ -31,7 +31,7 @@ interface Entry<V> {
   bytes: number;
 }
 
-export class ListCache<V extends { members: string }> {
+export class ListCache<V extends { members: Buffer }> {
   /** The tables with the trigger; undefined until start(): nothing is kept before this instance listens. */
   private watched?: Set<string>;
   private unlisten?: () => Promise<void>;
@@ -110,7 +110,7 @@ export class ListCache<V extends { members: string }> {
     }
     this.stats.misses++;
     const value = await run();
-    this.keep(key, { versions, value, at: Date.now(), bytes: 2 * (key.length + value.members.length) });
+    this.keep(key, { versions, value, at: Date.now(), bytes: 2 * key.length + value.members.length });
     return value;
   }
 
@@ -143,7 +143,10 @@ export class ListCache<V extends { members: string }> {
           const watched = this.watched;
           return found.size > 0 && watched && [...found].every((t) => watched.has(t)) ? [...found].sort() : null;
         })
-        .catch(() => null);
+        .catch(() => {
+          this.tablesOf.delete(text); // read again next time
+          return null;
+        });
       if (this.tablesOf.size >= 1000) this.tablesOf.clear();
       this.tablesOf.set(text, tables);
     }
