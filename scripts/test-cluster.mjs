@@ -507,6 +507,8 @@ async function main() {
     // A live event made through one instance reaches a client connected to the other; the login lockout holds across them.
     const liveMs = await liveEventAcrossInstances(ports, clients[1].token, shop, mutual);
     check('a live event made through web2 reaches a stream on web1', liveMs !== undefined, liveMs !== undefined ? `${liveMs} ms` : 'not received within 10 s');
+    const kept = await keptListsAcrossInstances(ports);
+    check('a list kept by web2 shows a change made through web1 in its next read', kept.ok, kept.detail);
     const lockout = await loginLockoutAcrossInstances(ports, direct);
     check('a login lockout made on web1 holds on web2', lockout.ok, lockout.detail);
     const rateLimit = await perIpRateLimitsAcrossInstances(ports, clients[0].token);
@@ -670,6 +672,35 @@ async function liveEventAcrossInstances(ports, token, shop, mutual) {
 }
 
 /** The failed logins of one account on web1 lock it on web2 too (the attempts are in the database). */
+/**
+ * Lists kept by each instance (server/hydra/listCache.ts) hear the writes made through the others: web2 keeps the
+ * companies' list, a company is renamed through web1, and web2's very next read shows the new name.
+ */
+async function keptListsAcrossInstances(ports) {
+  const login = await call({ port: ports.web1, method: 'POST', path: '/api/login_check', body: { email: 'admin@pecflow.fr', password: DEMO_PASSWORD } });
+  const token = login.body?.token;
+  if (!token) return { ok: false, detail: `admin login: ${login.status}` };
+  const list = () => call({ port: ports.web2, path: '/api/companies?itemsPerPage=100', token });
+  const before = await list();
+  await list();
+  const company = before.body?.member?.[0];
+  if (!company) return { ok: false, detail: `companies on web2: ${before.status}` };
+  const name = `Entreprise grappe ${Date.now()}`;
+  const patched = await call({
+    port: ports.web1,
+    method: 'PATCH',
+    path: company['@id'],
+    token,
+    body: { name },
+    headers: { 'content-type': 'application/merge-patch+json' },
+  });
+  const shown = (await list()).body?.member?.some((c) => c.name === name) === true;
+  return {
+    ok: patched.status === 200 && shown,
+    detail: `PATCH through web1: ${patched.status}; web2's next read ${shown ? 'shows' : 'does not show'} the new name`,
+  };
+}
+
 async function loginLockoutAcrossInstances(ports, direct) {
   const email = 'lecture@audition-horizon.fr';
   const { rows } = await direct.query(`select value from configs where key = 'security.login_max_attempts'`).catch(() => ({ rows: [] }));
