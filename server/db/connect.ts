@@ -38,7 +38,11 @@ export interface Database {
   connectionString?: string;
   /** PostgreSQL only: the data pool's use, for the metrics. */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * `onPayload` for each notice on `channel`; `onGap` when listening again after the LISTEN connection was lost (the
+   * notices sent meanwhile are lost).
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
   /**
    * A notice sent from the LISTEN connection itself: it comes back to this instance's listeners after every notice
@@ -74,6 +78,7 @@ export async function openPglite(dataDir: string, options: { loadDataDir?: Blob 
         return client.query(text, values);
       },
     },
+    // One connection, in this process: it is never lost, so there is no gap.
     async listen(channel, onPayload) {
       const unsubscribe = await client.listen(channel, onPayload);
       return async () => unsubscribe();
@@ -146,6 +151,7 @@ export async function openPostgres(connectionString: string, poolSize = 10, dire
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   let listener: Promise<pg.Client> | undefined;
   const handlers = new Map<string, Set<(payload: string) => void>>();
+  const gapHandlers = new Set<() => void>();
 
   /** The LISTEN connection; reopened (and every channel listened again) when the server drops it. */
   function listenerClient(): Promise<pg.Client> {
@@ -189,6 +195,7 @@ export async function openPostgres(connectionString: string, poolSize = 10, dire
       await onListener(async (client) => {
         for (const channel of handlers.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
       });
+      for (const onGap of gapHandlers) onGap();
     } catch {
       setTimeout(() => void listenAgain(), 1000).unref();
     }
@@ -203,7 +210,8 @@ export async function openPostgres(connectionString: string, poolSize = 10, dire
       return res.rows;
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
-    async listen(channel, onPayload) {
+    async listen(channel, onPayload, onGap) {
+      if (onGap) gapHandlers.add(onGap);
       if (!handlers.has(channel)) {
         handlers.set(channel, new Set());
         await onListener((client) => client.query(`LISTEN ${pg.escapeIdentifier(channel)}`));
@@ -211,6 +219,7 @@ export async function openPostgres(connectionString: string, poolSize = 10, dire
       handlers.get(channel)!.add(onPayload);
       return async () => {
         handlers.get(channel)?.delete(onPayload);
+        if (onGap) gapHandlers.delete(onGap);
       };
     },
     async notify(channel, payload) {

@@ -5,11 +5,13 @@
 //   which NOTIFYs every instance when a write commits; a query with a value of the moment (now(), random()...) is
 //   never kept.
 // - The key is the query's text and parameters: the reader's scope (organisation, centres, permissions) is in them.
-// - Before using a kept list, a read sends a notice of its own and waits for it to come back: PostgreSQL delivers notices
-//   in commit order, so by then every change committed before the read (here, on another instance, by the robot or in
-//   SQL) has been heard. An entry holds the tables' versions heard before its query ran: it is used only while they
-//   are the same. A read whose notice does not come back (the LISTEN connection is down) goes to the database, and
-//   `ttlMs` bounds an entry that outlived a lost connection's missed notices.
+// - Before using a kept list, a read waits for a notice of this instance, sent after the read began, to come back:
+//   PostgreSQL delivers notices in commit order, so by then every change committed before the read (here, on another
+//   instance, by the robot or in SQL) has been heard. One notice at a time, shared by the reads that begin meanwhile.
+//   An entry holds the tables' versions heard before its query ran: it is used only while they are the same.
+// - When notices may have been missed (the LISTEN connection was lost, a notice did not come back), nothing kept is
+//   used again, and reads go to the database until notices come back. `ttlMs` bounds what no trigger sees (a write
+//   made with triggers disabled, as a data-only restore does).
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/connect';
 
@@ -39,8 +41,13 @@ export class ListCache<V extends { members: Buffer }> {
   private readonly instance = randomUUID();
   private sent = 0;
   private readonly waiting = new Map<string, (heard: boolean) => void>();
+  /** The notice in flight, and the next one, shared by the reads that began while it was in flight. */
+  private inFlight?: Promise<boolean>;
+  private next?: Promise<boolean>;
   /** After a notice that did not come back, reads go to the database for a while instead of each waiting in turn. */
   private deafUntil = 0;
+  /** Part of every entry's versions: raised when notices may have been missed, so no entry kept before is used. */
+  private generation = 0;
   private readonly tablesOf = new Map<string, Promise<string[] | null>>();
   private readonly entries = new Map<string, Entry<V>>();
   private bytes = 0;
@@ -55,10 +62,14 @@ export class ListCache<V extends { members: Buffer }> {
 
   async start(): Promise<void> {
     if (this.unlisten) return;
-    this.unlisten = await this.database.listen(LIST_CHANGES_CHANNEL, (payload) => {
-      if (!payload.startsWith(HEARD_MARK)) this.versions.set(payload, (this.versions.get(payload) ?? 0) + 1);
-      else this.waiting.get(payload)?.(true);
-    });
+    this.unlisten = await this.database.listen(
+      LIST_CHANGES_CHANNEL,
+      (payload) => {
+        if (!payload.startsWith(HEARD_MARK)) this.versions.set(payload, (this.versions.get(payload) ?? 0) + 1);
+        else this.waiting.get(payload)?.(true);
+      },
+      () => this.forgetAll(),
+    );
     const rows = await this.database.query<{ table: string }>(
       `select distinct c.relname as "table" from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
        where p.proname = 'pecflow_list_changed'`,
@@ -70,27 +81,44 @@ export class ListCache<V extends { members: Buffer }> {
     await this.unlisten?.().catch(() => undefined);
     this.unlisten = undefined;
     this.watched = undefined;
+    this.forgetAll();
+  }
+
+  /** Notices may have been missed (the LISTEN connection was lost, one of ours did not come back): nothing kept is used. */
+  private forgetAll() {
+    this.generation++;
     this.entries.clear();
     this.bytes = 0;
   }
 
-  /** Whether every change committed before this call has been heard: a notice of ours came back after them. */
+  /**
+   * Whether every change committed before this call has been heard: a notice of ours, sent after the call, came back
+   * after them. One notice at a time: the reads that begin while one is in flight share the next.
+   */
   private heardUpToNow(): Promise<boolean> {
+    if (!this.inFlight) return (this.inFlight = this.notice().finally(() => (this.inFlight = undefined)));
+    return (this.next ??= this.inFlight.then(() => {
+      this.next = undefined;
+      return this.heardUpToNow();
+    }));
+  }
+
+  private notice(): Promise<boolean> {
     const notice = `${HEARD_MARK}${this.instance}:${++this.sent}`;
     return new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => {
+      const deaf = () => {
         this.deafUntil = Date.now() + DEAF_MS;
-        this.entries.clear();
-        this.bytes = 0;
+        this.forgetAll();
         done(false);
-      }, HEARD_TIMEOUT_MS);
+      };
+      const timer = setTimeout(deaf, HEARD_TIMEOUT_MS);
       const done = (heard: boolean) => {
         clearTimeout(timer);
         this.waiting.delete(notice);
         resolve(heard);
       };
       this.waiting.set(notice, done);
-      this.database.notifyFromListener(LIST_CHANGES_CHANNEL, notice).catch(() => done(false));
+      this.database.notifyFromListener(LIST_CHANGES_CHANNEL, notice).catch(deaf);
     });
   }
 
@@ -98,7 +126,7 @@ export class ListCache<V extends { members: Buffer }> {
   async read(text: string, params: unknown[], run: () => Promise<V>): Promise<V> {
     const tables = this.watched && !OF_THE_MOMENT.test(text) ? await this.tables(text, params) : null;
     if (!tables || Date.now() < this.deafUntil || !(await this.heardUpToNow())) return run();
-    const versions = tables.map((t) => this.versions.get(t) ?? 0).join(',');
+    const versions = `${this.generation}:${tables.map((t) => this.versions.get(t) ?? 0).join(',')}`;
     const key = `${text}\u0000${JSON.stringify(params)}`;
     const hit = this.entries.get(key);
     if (hit && hit.versions === versions && Date.now() - hit.at < this.ttlMs) {

@@ -3,6 +3,8 @@
 // change to a table the list does not read keeps it; each reader keeps their own scope; lists of busy tables (PEC
 // files) and the items are read from the database every time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/connect';
+import { ListCache } from '../../server/hydra/listCache';
 import { holdingIds, idWhere, listAll, loginAll, mergePatch, sqlRows, type Tokens } from './helpers/backoffice';
 import { startTestServer, type TestServer } from './helpers/server';
 
@@ -105,5 +107,62 @@ describe('what is kept for whom', () => {
       expect((await server.get(`/api/credential_software/${id}`, tokens.admin)).status).toBe(200);
     }
     expect(stats()).toEqual(before);
+  });
+});
+
+describe('the cache when notices may be lost (a database of its own, whose notices the test controls)', () => {
+  /** Lists of the table `companies`, and a LISTEN connection the test can lose or silence. */
+  function fakeDatabase(deliver: 'always' | 'never' | 'fails') {
+    const fake = { notices: 0, onPayload: (_: string) => undefined as void, onGap: () => undefined as void };
+    const database = {
+      async listen(_channel: string, onPayload: (payload: string) => void, onGap: () => void) {
+        Object.assign(fake, { onPayload, onGap });
+        return async () => undefined;
+      },
+      async notifyFromListener(_channel: string, payload: string) {
+        fake.notices++;
+        if (deliver === 'fails') throw new Error('connexion perdue');
+        if (deliver === 'always') setImmediate(() => fake.onPayload(payload));
+      },
+      async query(text: string) {
+        return text.startsWith('explain') ? [{ 'QUERY PLAN': [{ Plan: { 'Relation Name': 'companies' } }] }] : [{ table: 'companies' }];
+      },
+    } as unknown as Database;
+    return { fake, database };
+  }
+  const page = (n: number) => ({ members: Buffer.from(`[${n}]`), n });
+
+  it('uses nothing kept before the LISTEN connection was lost and listened again', async () => {
+    const { fake, database } = fakeDatabase('always');
+    const cache = new ListCache<{ members: Buffer; n: number }>(database);
+    await cache.start();
+    let reads = 0;
+    const run = async () => page(++reads);
+    await cache.read('select 1', [], run);
+    expect((await cache.read('select 1', [], run)).n).toBe(1);
+    // A write committed while the connection was down was never heard.
+    fake.onGap();
+    expect((await cache.read('select 1', [], run)).n).toBe(2);
+  });
+
+  it('sends one notice at a time, shared by the reads that begin meanwhile', async () => {
+    const { fake, database } = fakeDatabase('always');
+    const cache = new ListCache<{ members: Buffer; n: number }>(database);
+    await cache.start();
+    await cache.read('select 1', [], async () => page(1));
+    const before = fake.notices;
+    const answers = await Promise.all(Array.from({ length: 200 }, () => cache.read('select 1', [], async () => page(2))));
+    expect(answers.every((a) => a.n === 1)).toBe(true);
+    expect(fake.notices - before).toBeLessThanOrEqual(2);
+  });
+
+  it('goes to the database, and forgets what it kept, when its notice cannot be sent', async () => {
+    const { database } = fakeDatabase('fails');
+    const cache = new ListCache<{ members: Buffer; n: number }>(database);
+    await cache.start();
+    let reads = 0;
+    const run = async () => page(++reads);
+    for (let i = 1; i <= 3; i++) expect((await cache.read('select 1', [], run)).n).toBe(i);
+    expect(cache.stats).toEqual({ hits: 0, misses: 0 });
   });
 });
