@@ -33,7 +33,7 @@ interface Entry<V> {
   bytes: number;
 }
 
-export class ListCache<V extends { members: Buffer }> {
+export class ListCache<V extends { members: string }> {
   /** The tables with the trigger; undefined until start(): nothing is kept before this instance listens. */
   private watched?: Set<string>;
   private unlisten?: () => Promise<void>;
@@ -138,7 +138,7 @@ export class ListCache<V extends { members: Buffer }> {
     }
     this.stats.misses++;
     const value = await run();
-    this.keep(key, { versions, value, at: Date.now(), bytes: 2 * key.length + value.members.length });
+    this.keep(key, { versions, value, at: Date.now(), bytes: 2 * (key.length + value.members.length) });
     return value;
   }
 

@@ -310,7 +310,7 @@ export class ResourceRepository {
    * into JSON again. Undefined when the declaration has a value SQL cannot give (a derived field without `sql`, an
    * expand hook without listJson): the caller then serializes in JavaScript.
    */
-  async listJson(principal: Principal, query: ListQuery): Promise<{ members: Buffer; total: number } | undefined> {
+  async listJson(principal: Principal, query: ListQuery): Promise<{ members: string; total: number } | undefined> {
     const members = this.memberSelection(principal);
     if (!members) return undefined;
     const { where, orderBy, offset } = this.pageOf(principal, query);
@@ -325,11 +325,10 @@ export class ResourceRepository {
     const { sql: text, params } = dialect.sqlToQuery(
       sql`select coalesce('[' || string_agg(row_to_json("__page")::text, ',') || ']', '[]') as members, count(*)::int as n from (${page}) as "__page"`,
     );
-    // Kept by this instance until a table it reads changes, when it reads only back-office tables (listCache.ts);
-    // kept as the bytes sent, so that a kept answer is not encoded again.
+    // Kept by this instance until a table it reads changes, when it reads only back-office tables (listCache.ts).
     const { members: json, n } = await this.app.lists.read(text, params, async () => {
       const [row] = await this.app.database.query<{ members: string; n: number }>(text, params);
-      return { members: Buffer.from(row?.members ?? '[]'), n: Number(row?.n ?? 0) };
+      return { members: row?.members ?? '[]', n: Number(row?.n ?? 0) };
     });
     return { members: json, total: await this.totalOf(query, n, offset, where) };
   }
