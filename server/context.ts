@@ -27,7 +27,7 @@ export interface AppContext {
   /** The declared API resources (server/resources). */
   resources: ResourceRegistry;
   /** List bodies kept until a table they read changes (server/hydra/listCache.ts). */
-  lists: ListCache<{ members: string; n: number }>;
+  lists: ListCache;
 }
 
 declare module 'fastify' {

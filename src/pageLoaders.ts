@@ -5,24 +5,25 @@
 import { dataProvider } from './dataProvider';
 import { chunk, lazyChunk } from './lazyChunk';
 
-const warmHydra = () => {
-  dataProvider.adminSchema().catch(() => undefined);
-  dataProvider.introspect().catch(() => undefined);
-};
+/** A page that reads through the Hydra provider: its chunk, with the provider's code and the API description. */
+function withHydra<M>(load: () => Promise<M>) {
+  const page = chunk(load);
+  return () => {
+    dataProvider.adminSchema().catch(() => undefined);
+    dataProvider.introspect().catch(() => undefined);
+    return page();
+  };
+}
 const shell = chunk(() => import('./layout/Layout'));
-const pec = chunk(() => import('./pec/PecPage'));
-const dashboard = chunk(() => import('./pec/DashboardPage'));
-const settings = chunk(() => import('./settings/SettingsPage'));
-const paymentStatements = chunk(() => import('./pec/PaymentStatementsPage'));
-const loadPec = () => (warmHydra(), pec());
-const loadDashboard = () => (warmHydra(), dashboard());
-const loadSettings = () => (warmHydra(), settings());
+const loadPec = withHydra(() => import('./pec/PecPage'));
+const loadDashboard = withHydra(() => import('./pec/DashboardPage'));
+const loadSettings = withHydra(() => import('./settings/SettingsPage'));
 
 export const ShellLayout = lazyChunk(shell);
 export const PecPage = lazyChunk(loadPec);
 export const DashboardPage = lazyChunk(loadDashboard);
 export const SettingsPage = lazyChunk(loadSettings);
-export const PaymentStatementsPage = lazyChunk(() => (warmHydra(), paymentStatements()));
+export const PaymentStatementsPage = lazyChunk(withHydra(() => import('./pec/PaymentStatementsPage')));
 
 /**
  * The shell and the page at `path` (with the API description its data needs), loaded at once instead of the page after

@@ -61,6 +61,9 @@ export async function openPglite(dataDir: string, options: { loadDataDir?: Blob 
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir, { extensions: { btree_gin, pg_trgm, unaccent }, loadDataDir: options.loadDataDir });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const notify = async (channel: string, payload: string) => {
+    await client.query('select pg_notify($1, $2)', [channel, payload]);
+  };
   return {
     kind: 'pglite',
     db,
@@ -83,13 +86,9 @@ export async function openPglite(dataDir: string, options: { loadDataDir?: Blob 
       const unsubscribe = await client.listen(channel, onPayload);
       return async () => unsubscribe();
     },
-    async notify(channel, payload) {
-      await client.query('select pg_notify($1, $2)', [channel, payload]);
-    },
+    notify,
     // One connection: the listener's is the data's.
-    async notifyFromListener(channel, payload) {
-      await client.query('select pg_notify($1, $2)', [channel, payload]);
-    },
+    notifyFromListener: notify,
     async migrate(then) {
       await migratePglite(drizzlePglite({ client }), { migrationsFolder });
       await then?.();

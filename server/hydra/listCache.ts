@@ -20,20 +20,27 @@ export const LIST_CHANGES_CHANNEL = 'pecflow_list_changes';
 const HEARD_MARK = '~';
 /** How long a read waits for its notice before going to the database. */
 const HEARD_TIMEOUT_MS = 1_000;
+/** How long reads then go to the database before sending notices again. */
 const DEAF_MS = 10_000;
 
 /** Functions whose value changes with the moment it is read: a query with one is never kept. */
 const OF_THE_MOMENT =
   /\b(now|clock_timestamp|statement_timestamp|transaction_timestamp|timeofday|random|gen_random_uuid|nextval|age)\s*\(|\b(current_date|current_time|current_timestamp|localtime|localtimestamp)\b/i;
 
-interface Entry<V> {
+/** A list page as PostgreSQL wrote it: its members' JSON array and their number. */
+export interface KeptList {
+  members: string;
+  n: number;
+}
+
+interface Entry {
   versions: string;
-  value: V;
+  value: KeptList;
   at: number;
   bytes: number;
 }
 
-export class ListCache<V extends { members: string }> {
+export class ListCache {
   /** The tables with the trigger; undefined until start(): nothing is kept before this instance listens. */
   private watched?: Set<string>;
   private unlisten?: () => Promise<void>;
@@ -49,7 +56,7 @@ export class ListCache<V extends { members: string }> {
   /** Part of every entry's versions: raised when notices may have been missed, so no entry kept before is used. */
   private generation = 0;
   private readonly tablesOf = new Map<string, Promise<string[] | null>>();
-  private readonly entries = new Map<string, Entry<V>>();
+  private readonly entries = new Map<string, Entry>();
   private bytes = 0;
   /** Reads of lists that may be kept: answered from the cache, or read from the database and kept. */
   readonly stats = { hits: 0, misses: 0 };
@@ -123,7 +130,7 @@ export class ListCache<V extends { members: string }> {
   }
 
   /** The kept answer of `text` with `params`, or `run()`'s, kept when the query may be. */
-  async read(text: string, params: unknown[], run: () => Promise<V>): Promise<V> {
+  async read(text: string, params: unknown[], run: () => Promise<KeptList>): Promise<KeptList> {
     const tables = this.watched && !OF_THE_MOMENT.test(text) ? await this.tables(text, params) : null;
     if (!tables || Date.now() < this.deafUntil || !(await this.heardUpToNow())) return run();
     const versions = `${this.generation}:${tables.map((t) => this.versions.get(t) ?? 0).join(',')}`;
@@ -142,7 +149,7 @@ export class ListCache<V extends { members: string }> {
     return value;
   }
 
-  private keep(key: string, entry: Entry<V>) {
+  private keep(key: string, entry: Entry) {
     const old = this.entries.get(key);
     if (old) {
       this.bytes -= old.bytes;

@@ -1,6 +1,7 @@
 // The zod schemas of PEC files: the creation form, the API body, the billing dialog, the robot callbacks and the
-// manual payment (spec sections 5 and 7; issue 15), built from the rules and messages of ./pec and ./payments. Apart from it so that the pages that only show files
-// (the list, the dashboard, the shell's menu) do not build them at start-up: on a phone that is a tenth of a second.
+// manual payment (spec sections 5 and 7; issue 15), built from the rules and messages of ./pec and ./payments. Apart
+// from them so that the pages that only show files (the list, the dashboard, the shell's menu) do not build them at
+// start-up: on a phone that is a tenth of a second.
 // Shared by the browser and the server: one rule, one message.
 import { z } from 'zod';
 import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RULES, parseMeasure, type MeasureRule } from './optical';

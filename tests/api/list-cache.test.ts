@@ -134,7 +134,7 @@ describe('the cache when notices may be lost (a database of its own, whose notic
 
   it('uses nothing kept before the LISTEN connection was lost and listened again', async () => {
     const { fake, database } = fakeDatabase('always');
-    const cache = new ListCache<{ members: string; n: number }>(database);
+    const cache = new ListCache(database);
     await cache.start();
     let reads = 0;
     const run = async () => page(++reads);
@@ -147,7 +147,7 @@ describe('the cache when notices may be lost (a database of its own, whose notic
 
   it('sends one notice at a time, shared by the reads that begin meanwhile', async () => {
     const { fake, database } = fakeDatabase('always');
-    const cache = new ListCache<{ members: string; n: number }>(database);
+    const cache = new ListCache(database);
     await cache.start();
     await cache.read('select 1', [], async () => page(1));
     const before = fake.notices;
@@ -158,7 +158,7 @@ describe('the cache when notices may be lost (a database of its own, whose notic
 
   it('goes to the database, and forgets what it kept, when its notice cannot be sent', async () => {
     const { database } = fakeDatabase('fails');
-    const cache = new ListCache<{ members: string; n: number }>(database);
+    const cache = new ListCache(database);
     await cache.start();
     let reads = 0;
     const run = async () => page(++reads);
