@@ -1,9 +1,30 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 
-// The front end. `npm run dev` serves it with the API proxied to the server (API_URL, default http://localhost:3000).
+/**
+ * In the built page, the application's entry script becomes a <meta> that public/boot.js starts after the first paint:
+ * the wait is on screen before any script runs. The modules it imports are still preloaded with the page (Vite's
+ * modulepreload links); the entry itself is fetched after that paint: preloaded too, Lighthouse's model counts it as
+ * holding the paint (measured on /login, mobile: first paint 2.3-2.6 s instead of 1.8-2.0 s).
+ */
+function startAfterFirstPaint(): Plugin {
+  return {
+    name: 'pecflow-start-after-first-paint',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+        if (!entry.test(html)) throw new Error("startAfterFirstPaint : le script d'entrée est introuvable dans index.html");
+        return html.replace(entry, '<meta name="pecflow-app" content="$1" />');
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), startAfterFirstPaint()],
   server: {
     port: 5173,
     proxy: { '/api': { target: process.env.API_URL ?? 'http://localhost:3000', changeOrigin: false } },
