@@ -19,6 +19,8 @@ export const VOLUMES = {
 } as const;
 
 export const BENCH_PASSWORD = 'Bench-2026!';
+/** What Chromium sends in Accept-Encoding. */
+const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 
 const CITIES = `array['Paris','Lyon','Marseille','Lille','Nantes','Bordeaux','Toulouse','Nice','Rennes','Strasbourg','Montpellier','Grenoble']`;
 const LAST_NAMES = `array['Martin','Bernard','Dubois','Thomas','Robert','Richard','Petit','Durand','Leroy','Moreau','Simon','Laurent','Lefèvre','Michel','Garcia','David','Bertrand','Roux','Vincent','Fournier']`;
@@ -168,6 +170,14 @@ export const scenario: Scenario = {
     const endpoints: Endpoint[] = [];
     for (const name of LISTS) {
       for (const as of ['plateforme', 'organisation']) endpoints.push({ label: `GET /api/${name}`, path: `/api/${name}`, as });
+      // The platform's 5,000 credentials are 3 MB of JSON: also as a browser asks for them, compressed.
+      if (name === 'credential_software')
+        endpoints.push({
+          label: `GET /api/${name} (navigateur : br)`,
+          path: `/api/${name}`,
+          as: 'plateforme',
+          headers: { 'accept-encoding': BROWSER_ENCODINGS },
+        });
     }
     return endpoints;
   },

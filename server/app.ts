@@ -17,6 +17,7 @@ import { ListCache } from './hydra/listCache';
 import { SettingsService } from './settings';
 import { ApiError, badRequest, clientErrorHandler, errorHandler, MAX_PARAM_LENGTH, notFound, sendProblem, urlProblem } from './http/errors';
 import { rateLimitPlugin } from './http/rateLimits';
+import { COMPRESSION_THRESHOLD, ENCODINGS } from './http/compression';
 import { docsLinkHeader } from './http/links';
 import { jsonBodyParsers } from './http/body';
 import { notificationRoutes } from './notifications/routes';
@@ -110,8 +111,8 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   // compressed, read at every start-up of the application. Registered before the routes: it applies to those after it.
   // Request bodies are not decompressed (the body limit is on what arrives). The built files are compressed ahead.
   await app.register(fastifyCompress, {
-    encodings: ['br', 'gzip'],
-    threshold: 1024,
+    encodings: ENCODINGS,
+    threshold: COMPRESSION_THRESHOLD,
     customTypes: /^(?:application\/(?:[\w.-]+\+)?json|text\/(?!event-stream))/,
     globalDecompression: false,
   });

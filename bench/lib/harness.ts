@@ -133,7 +133,7 @@ export async function measure(baseUrl: string, ctx: SeedContext, endpoint: Endpo
   const token = ctx.accounts.get(endpoint.as)?.token;
   if (!token) throw new Error(`Compte inconnu pour ${endpoint.label} : ${endpoint.as}`);
   const method = endpoint.method ?? 'GET';
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/ld+json' };
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/ld+json', ...endpoint.headers };
   const body = endpoint.body === undefined ? undefined : JSON.stringify(endpoint.body);
   if (body) headers['content-type'] = 'application/json';
 

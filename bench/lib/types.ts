@@ -28,6 +28,8 @@ export interface Endpoint {
   as: string;
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
+  /** Sent with every call, besides the token and `Accept: application/ld+json`. */
+  headers?: Record<string, string>;
 }
 
 export interface Scenario {

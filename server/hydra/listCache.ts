@@ -31,6 +31,11 @@ const OF_THE_MOMENT =
 export interface KeptList {
   members: string;
   n: number;
+  /**
+   * Once the page is kept: its answers compressed, kept with it (http/compression.ts). Not counted in `maxBytes`: a
+   * few copies per page, each about a tenth of its text.
+   */
+  copies?: Map<string, Promise<Buffer>>;
 }
 
 interface Entry {
@@ -156,6 +161,7 @@ export class ListCache {
       this.entries.delete(key);
     }
     if (entry.bytes > this.maxBytes / 4) return;
+    entry.value.copies = new Map();
     this.entries.set(key, entry);
     this.bytes += entry.bytes;
     for (const [oldest, { bytes }] of this.entries) {

@@ -55,10 +55,13 @@ export function collectionDocument(request: FastifyRequest, decl: ResourceDeclar
   return { ...head, member: members, ...tail };
 }
 
-/** The same document as text, around members already written as a JSON array (ResourceRepository.listJson). */
-export function collectionJson(request: FastifyRequest, decl: ResourceDeclaration, members: string, total: number, query: ListQuery): string {
+/**
+ * The same document as text, around members already written as a JSON array (ResourceRepository.listJson): the text
+ * before them, the members, the text after them.
+ */
+export function collectionText(request: FastifyRequest, decl: ResourceDeclaration, members: string, total: number, query: ListQuery): [string, string, string] {
   const { head, tail } = collectionParts(request, decl, total, query);
-  return `${JSON.stringify(head).slice(0, -1)},"member":${members},${JSON.stringify(tail).slice(1)}`;
+  return [`${JSON.stringify(head).slice(0, -1)},"member":`, members, `,${JSON.stringify(tail).slice(1)}`];
 }
 
 /** A declaration's template, made once (every list answer carries it). */

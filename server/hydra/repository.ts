@@ -8,6 +8,7 @@ import type { AppContext } from '../context';
 import type { DbOrTx } from '../db/connect';
 import { ApiError, conflict, forbidden, notFound, ValidationError, type Violation } from '../http/errors';
 import { fieldWithNul, NUL_MESSAGE } from '../http/body';
+import type { KeptList } from './listCache';
 import { diff, MASK, recordAudit, type Changes } from '../audit/audit';
 import { idFromReference, iriOf } from '../../src/domain/iri';
 import { declared, type ListQuery } from './query';
@@ -310,7 +311,7 @@ export class ResourceRepository {
    * into JSON again. Undefined when the declaration has a value SQL cannot give (a derived field without `sql`, an
    * expand hook without listJson): the caller then serializes in JavaScript.
    */
-  async listJson(principal: Principal, query: ListQuery): Promise<{ members: string; total: number } | undefined> {
+  async listJson(principal: Principal, query: ListQuery): Promise<(KeptList & { total: number }) | undefined> {
     const members = this.memberSelection(principal);
     if (!members) return undefined;
     const { where, orderBy, offset } = this.pageOf(principal, query);
@@ -326,11 +327,11 @@ export class ResourceRepository {
       sql`select coalesce('[' || string_agg(row_to_json("__page")::text, ',') || ']', '[]') as members, count(*)::int as n from (${page}) as "__page"`,
     );
     // Kept by this instance until a table it reads changes, when it reads only back-office tables (listCache.ts).
-    const { members: json, n } = await this.app.lists.read(text, params, async () => {
+    const kept = await this.app.lists.read(text, params, async () => {
       const [row] = await this.app.database.query<{ members: string; n: number }>(text, params);
       return { members: row?.members ?? '[]', n: Number(row?.n ?? 0) };
     });
-    return { members: json, total: await this.totalOf(query, n, offset, where) };
+    return { ...kept, total: await this.totalOf(query, kept.n, offset, where) };
   }
 
   /**

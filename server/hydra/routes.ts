@@ -5,10 +5,11 @@ import { can } from '../auth/principal';
 import { changesOnly } from '../audit/audit';
 import { principalOf } from '../context';
 import { auditLogs } from '../db/schema';
+import { sendKept } from '../http/compression';
 import { badRequest, notFound } from '../http/errors';
 import { apiDocumentation, entrypoint } from './docs';
 import { contextRoutes } from './contexts';
-import { collectionDocument, collectionJson, contextUrl, itemDocument, sendJsonLd } from './output';
+import { collectionDocument, collectionText, contextUrl, itemDocument, JSON_LD, sendJsonLd } from './output';
 import { MAX_PAGE_SIZE, parseListQuery } from './query';
 import { API_MAX_ITEMS_PER_PAGE_KEY } from '../../src/domain/settings';
 import type { ResourceRepository } from './repository';
@@ -58,7 +59,7 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
     const principal = principalOf(request);
     // The page written by PostgreSQL when the declaration allows it; otherwise serialized here.
     const page = await repository.listJson(principal, query);
-    if (page) return sendJsonLd(reply, 200, collectionJson(request, decl, page.members, page.total, query));
+    if (page) return sendKept(request, reply.status(200), JSON_LD, collectionText(request, decl, page.members, page.total, query), page.copies);
     const { rows, total } = await repository.list(principal, query);
     return sendJsonLd(reply, 200, collectionDocument(request, decl, await repository.present(principal, rows, 'list'), total, query));
   });
