@@ -169,13 +169,16 @@ export const scenario: Scenario = {
   async endpoints(): Promise<Endpoint[]> {
     const endpoints: Endpoint[] = [];
     for (const name of LISTS) {
-      for (const as of ['plateforme', 'organisation']) endpoints.push({ label: `GET /api/${name}`, path: `/api/${name}`, as });
+      // The credentials are not paginated (the spec): their own target.
+      const targetP99Ms = name === 'credential_software' ? 100 : undefined;
+      for (const as of ['plateforme', 'organisation']) endpoints.push({ label: `GET /api/${name}`, path: `/api/${name}`, as, targetP99Ms });
       // The platform's 5,000 credentials are 3 MB of JSON: also as a browser asks for them, compressed.
       if (name === 'credential_software')
         endpoints.push({
           label: `GET /api/${name} (navigateur : br)`,
           path: `/api/${name}`,
           as: 'plateforme',
+          targetP99Ms,
           headers: { 'accept-encoding': BROWSER_ENCODINGS },
         });
     }

@@ -28,6 +28,8 @@ export interface Endpoint {
   as: string;
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
+  /** This endpoint's p99 target, when it is not the scenario's. */
+  targetP99Ms?: number;
   /** Sent with every call, besides the token and `Accept: application/ld+json`. */
   headers?: Record<string, string>;
 }
@@ -52,4 +54,5 @@ export interface Measurement {
   /** Items in one response (member length), to read the numbers with. */
   items: number;
   totalItems: number | null;
+  targetP99Ms?: number;
 }
