@@ -9,6 +9,7 @@
 //   PostgreSQL delivers notices in commit order, so by then every change committed before the read (here, on another
 //   instance, by the robot or in SQL) has been heard. One notice at a time, shared by the reads that begin meanwhile.
 //   An entry holds the tables' versions heard before its query ran: it is used only while they are the same.
+// - remember() keeps a small value the same way, read from tables the caller names (the PEC checks' reference values).
 // - When notices may have been missed (the LISTEN connection was lost, a notice did not come back), nothing kept is
 //   used again, and reads go to the database until notices come back. `ttlMs` bounds what no trigger sees (a write
 //   made with triggers disabled, as a data-only restore does).
@@ -27,10 +28,13 @@ const DEAF_MS = 10_000;
 const OF_THE_MOMENT =
   /\b(now|clock_timestamp|statement_timestamp|transaction_timestamp|timeofday|random|gen_random_uuid|nextval|age)\s*\(|\b(current_date|current_time|current_timestamp|localtime|localtimestamp)\b/i;
 
-/** A list page as PostgreSQL wrote it: its members' JSON array and their number. */
+/** What a remembered value (rules, settings: a few rows) is counted for in the cache's size. */
+const KEPT_VALUE_BYTES = 4096;
+
+/** A list page as PostgreSQL wrote it: its members' JSON array, and the list's total. */
 export interface KeptList {
   members: string;
-  n: number;
+  total: number;
   /**
    * Once the page is kept: its answers compressed, kept with it (http/compression.ts). Not counted in `maxBytes`: a
    * few copies per page, each about a tenth of its text.
@@ -40,7 +44,7 @@ export interface KeptList {
 
 interface Entry {
   versions: string;
-  value: KeptList;
+  value: unknown;
   at: number;
   bytes: number;
 }
@@ -137,20 +141,38 @@ export class ListCache {
   /** The kept answer of `text` with `params`, or `run()`'s, kept when the query may be. */
   async read(text: string, params: unknown[], run: () => Promise<KeptList>): Promise<KeptList> {
     const tables = this.watched && !OF_THE_MOMENT.test(text) ? await this.tables(text, params) : null;
+    const key = `${text}\u0000${JSON.stringify(params)}`;
+    const value = await this.kept(key, tables, run, (page) => 2 * (key.length + page.members.length));
+    // Compressed copies (http/compression.ts) only for a page that is kept: one read with no copies compresses it itself.
+    if (!value.copies && this.entries.get(key)?.value === value) value.copies = new Map();
+    return value;
+  }
+
+  /**
+   * A small value read from `tables` (rules, settings), kept as the lists are until one of them changes; `run()`'s
+   * when one has no trigger. `key` names the value: the same key, the same reading.
+   */
+  remember<T>(key: string, tables: string[], run: () => Promise<T>): Promise<T> {
+    const watched = this.watched;
+    const kept = watched && tables.every((t) => watched.has(t)) ? [...tables].sort() : null;
+    return this.kept(`\u0001${key}`, kept, run, () => 2 * key.length + KEPT_VALUE_BYTES);
+  }
+
+  /** `run()`'s value under `key`, kept while `tables` do not change; `size` gives its bytes once it is kept. */
+  private async kept<T>(key: string, tables: string[] | null, run: () => Promise<T>, size: (value: T) => number): Promise<T> {
     if (!tables || Date.now() < this.deafUntil || !(await this.heardUpToNow())) return run();
     const versions = `${this.generation}:${tables.map((t) => this.versions.get(t) ?? 0).join(',')}`;
-    const key = `${text}\u0000${JSON.stringify(params)}`;
     const hit = this.entries.get(key);
     if (hit && hit.versions === versions && Date.now() - hit.at < this.ttlMs) {
       // Most recently used last: the first entries are the ones dropped when the cache is full.
       this.entries.delete(key);
       this.entries.set(key, hit);
       this.stats.hits++;
-      return hit.value;
+      return hit.value as T;
     }
     this.stats.misses++;
     const value = await run();
-    this.keep(key, { versions, value, at: Date.now(), bytes: 2 * (key.length + value.members.length) });
+    this.keep(key, { versions, value, at: Date.now(), bytes: size(value) });
     return value;
   }
 
@@ -161,7 +183,6 @@ export class ListCache {
       this.entries.delete(key);
     }
     if (entry.bytes > this.maxBytes / 4) return;
-    entry.value.copies = new Map();
     this.entries.set(key, entry);
     this.bytes += entry.bytes;
     for (const [oldest, { bytes }] of this.entries) {

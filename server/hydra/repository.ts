@@ -311,7 +311,7 @@ export class ResourceRepository {
    * into JSON again. Undefined when the declaration has a value SQL cannot give (a derived field without `sql`, an
    * expand hook without listJson): the caller then serializes in JavaScript.
    */
-  async listJson(principal: Principal, query: ListQuery): Promise<(KeptList & { total: number }) | undefined> {
+  async listJson(principal: Principal, query: ListQuery): Promise<KeptList | undefined> {
     const members = this.memberSelection(principal);
     if (!members) return undefined;
     const { where, orderBy, offset } = this.pageOf(principal, query);
@@ -327,11 +327,12 @@ export class ResourceRepository {
       sql`select coalesce('[' || string_agg(row_to_json("__page")::text, ',') || ']', '[]') as members, count(*)::int as n from (${page}) as "__page"`,
     );
     // Kept by this instance until a table it reads changes, when it reads only back-office tables (listCache.ts).
-    const kept = await this.app.lists.read(text, params, async () => {
+    // Its total is kept with it: the count reads the same rows (text and parameters hold the page and the condition).
+    return this.app.lists.read(text, params, async () => {
       const [row] = await this.app.database.query<{ members: string; n: number }>(text, params);
-      return { members: row?.members ?? '[]', n: Number(row?.n ?? 0) };
+      const n = Number(row?.n ?? 0);
+      return { members: row?.members ?? '[]', total: await this.totalOf(query, n, offset, where) };
     });
-    return { ...kept, total: await this.totalOf(query, kept.n, offset, where) };
   }
 
   /**

@@ -1,8 +1,10 @@
 // A PEC file's warnings (issue 15): loads what the checks of warningChecks.ts judge — the file and its centre's
 // specialty, the patient's earlier billed files in the organisation, the devices or the optical equipment, the reference
-// values and the prescription validity settings — in the caller's transaction (PGlite has one connection).
-import { and, eq, inArray, like, ne, sql } from 'drizzle-orm';
+// values and the prescription validity settings — in the caller's transaction (PGlite has one connection). Outside a
+// transaction, the reference values and the settings (rarely written) are kept until they change (hydra/listCache.ts).
+import { and, eq, getTableName, inArray, like, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
+import type { ListCache } from '../hydra/listCache';
 import { appareils, configs, pecDossiers, pecRuleValues, shops } from '../db/schema';
 import { fileKindOf } from '../../src/domain/fileKinds';
 import { todayInFrance } from '../../src/domain/pec';
@@ -13,7 +15,7 @@ import { prescriptionWarnings, renewalWarnings, santeWarnings, type Prescription
 /** Statuses of a file whose equipment was delivered: billed, then paid. */
 const DELIVERED = ['billed', 'paid'];
 
-export async function loadRules(tx: DbOrTx): Promise<Rules> {
+async function loadRules(tx: DbOrTx): Promise<Rules> {
   const rows = await tx.select({ key: pecRuleValues.key, value: pecRuleValues.value, source: pecRuleValues.source }).from(pecRuleValues);
   return Object.fromEntries(rows.map((r) => [r.key, { value: Number(r.value), source: r.source }]));
 }
@@ -32,7 +34,8 @@ async function loadValidity(tx: DbOrTx): Promise<PrescriptionValidity> {
 }
 
 /** The file's warnings now; [] when none (or when the file is not found). */
-export async function fileWarnings(tx: DbOrTx, dossierId: number): Promise<PecWarning[]> {
+/** `kept`: only when `tx` is not a transaction (its reads would wait for the transaction on PGlite). */
+export async function fileWarnings(tx: DbOrTx, dossierId: number, kept?: ListCache): Promise<PecWarning[]> {
   const [file] = await tx
     .select({ dossier: pecDossiers, specialite: shops.specialite })
     .from(pecDossiers)
@@ -44,9 +47,10 @@ export async function fileWarnings(tx: DbOrTx, dossierId: number): Promise<PecWa
   if (kind === 'generic') return [];
   const on = d.dateFacturationEffective ?? todayInFrance();
 
-  const [rules, validity, devices, optical, earlierRows] = await Promise.all([
-    loadRules(tx),
-    loadValidity(tx),
+  // One reading of the reference values and settings: they are kept together (one wait for the instance's notice).
+  const settings = () => Promise.all([loadRules(tx), loadValidity(tx)]);
+  const [[rules, validity], devices, optical, earlierRows] = await Promise.all([
+    kept ? kept.remember('pec.warnings', [getTableName(pecRuleValues), getTableName(configs)], settings) : settings(),
     tx.select({ oreille: appareils.oreille, classe: appareils.classe, prixTtc: appareils.prixTtc }).from(appareils).where(eq(appareils.dossierId, d.id)),
     kind === 'optical' ? loadOpticalEquipment(tx, d.id) : Promise.resolve(null),
     d.numeroDossierAssure

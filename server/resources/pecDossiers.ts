@@ -241,12 +241,13 @@ export const pecDossiersResource: ResourceDeclaration = {
       await publish(tx, dossierEvent('dossier.deleted', row, row.status));
     },
 
-    async expand({ tx }, items, rows, mode) {
-      // A file's page reads its references with its devices and executions in one query, then its warnings.
+    async expand({ app, tx }, items, rows, mode) {
+      // A file's page reads its references with its devices and executions in one query, then its warnings (the
+      // reference values and settings kept between reads when this is not a transaction).
       if (mode === 'item')
         for (const [index, item] of items.entries()) {
           await expandItem(tx, item, rows[index]!.id as number);
-          item.warnings = await fileWarnings(tx, rows[index]!.id as number);
+          item.warnings = await fileWarnings(tx, rows[index]!.id as number, tx === app.db ? app.lists : undefined);
         }
       else await embedReferences(tx, items, rows);
     },

@@ -130,7 +130,7 @@ describe('the cache when notices may be lost (a database of its own, whose notic
     } as unknown as Database;
     return { fake, database };
   }
-  const page = (n: number) => ({ members: `[${n}]`, n });
+  const page = (n: number) => ({ members: `[${n}]`, total: n });
 
   it('uses nothing kept before the LISTEN connection was lost and listened again', async () => {
     const { fake, database } = fakeDatabase('always');
@@ -139,10 +139,10 @@ describe('the cache when notices may be lost (a database of its own, whose notic
     let reads = 0;
     const run = async () => page(++reads);
     await cache.read('select 1', [], run);
-    expect((await cache.read('select 1', [], run)).n).toBe(1);
+    expect((await cache.read('select 1', [], run)).total).toBe(1);
     // A write committed while the connection was down was never heard.
     fake.onGap();
-    expect((await cache.read('select 1', [], run)).n).toBe(2);
+    expect((await cache.read('select 1', [], run)).total).toBe(2);
   });
 
   it('sends one notice at a time, shared by the reads that begin meanwhile', async () => {
@@ -152,7 +152,7 @@ describe('the cache when notices may be lost (a database of its own, whose notic
     await cache.read('select 1', [], async () => page(1));
     const before = fake.notices;
     const answers = await Promise.all(Array.from({ length: 200 }, () => cache.read('select 1', [], async () => page(2))));
-    expect(answers.every((a) => a.n === 1)).toBe(true);
+    expect(answers.every((a) => a.total === 1)).toBe(true);
     expect(fake.notices - before).toBeLessThanOrEqual(2);
   });
 
@@ -162,7 +162,7 @@ describe('the cache when notices may be lost (a database of its own, whose notic
     await cache.start();
     let reads = 0;
     const run = async () => page(++reads);
-    for (let i = 1; i <= 3; i++) expect((await cache.read('select 1', [], run)).n).toBe(i);
+    for (let i = 1; i <= 3; i++) expect((await cache.read('select 1', [], run)).total).toBe(i);
     expect(cache.stats).toEqual({ hits: 0, misses: 0 });
   });
 });

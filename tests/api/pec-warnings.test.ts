@@ -5,7 +5,7 @@
 // database (the robot's results are covered by pec-robot.test.ts).
 import { addDays, format, parseISO } from 'date-fns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMonthsToDay } from '../../server/pec/warningChecks';
+import { addMonthsToDay, RULE_KEYS } from '../../server/pec/warningChecks';
 import type { Lens } from '../../src/domain/optical';
 import { todayInFrance } from '../../src/domain/pec';
 import { createDossier, patientNumber, startPecServer, waitForIdle, type Refs } from './helpers/pec';
@@ -200,6 +200,21 @@ describe("100 % Santé and the insurer's amounts", () => {
     expect(rest).toEqual([]);
     expect(warning).toMatchObject({ code: 'classe_1_prix_limite', side: 'gauche', details: { price: 950.01, limit: 950 } });
     expect(warning.message).toContain('950,01');
+  });
+
+  it('follows a reference value changed in the database at the very next reading (the server keeps them until then)', async () => {
+    const file = await audio(patientNumber());
+    await devices(file.id, [['droite', 'I', 930]]);
+    expect(await warningsOf(file.id)).toEqual([]);
+    const setLimit = (limit: number) => sqlRows(server, 'update pec_rule_values set value = $2 where key = $1', [RULE_KEYS.audioClass1PriceLimit, limit]);
+    await setLimit(900);
+    try {
+      const [warning] = await warningsOf(file.id);
+      expect(warning).toMatchObject({ code: 'classe_1_prix_limite', side: 'droite', details: { price: 930, limit: 900 } });
+    } finally {
+      await setLimit(950);
+    }
+    expect(await warningsOf(file.id)).toEqual([]);
   });
 
   it('a class II aid has no price limit', async () => {
