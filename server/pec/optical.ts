@@ -84,7 +84,8 @@ export async function saveOpticalEquipment(tx: DbOrTx, dossier: { id: number; ho
  * A file's kind and equipment in its item JSON: `fileKind`, `equipementOptique` (null unless an optician's file has
  * one) and, on any file that is not a hearing-aid file, `appareils: []`.
  */
-export async function expandFileKind(tx: DbOrTx, item: Row, dossierId: number): Promise<void> {
+/** Sets the file's kind and optical equipment on `item`; returns its centre's specialty. */
+export async function expandFileKind(tx: DbOrTx, item: Row, dossierId: number): Promise<string | null> {
   const [row] = await tx
     .select({ specialite: shops.specialite, equipment: opticalEquipments })
     .from(pecDossiers)
@@ -95,4 +96,5 @@ export async function expandFileKind(tx: DbOrTx, item: Row, dossierId: number): 
   item.fileKind = kind;
   item.equipementOptique = kind === 'optical' && row?.equipment ? presentOpticalEquipment(row.equipment) : null;
   if (kind !== 'audio') item.appareils = [];
+  return row?.specialite ?? null;
 }

@@ -121,11 +121,13 @@ function fromJsonRow<T>(table: PgTable, json: Record<string, unknown>): T {
 
 const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
+type Device = typeof appareils.$inferSelect;
+
 /**
  * A file's centre, mutual and network, its devices, its executions (newest first) and its run in progress: one query
  * (the file's page is the most opened one; each round trip costs the server and the database more than the rows).
  */
-export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Promise<void> {
+export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Promise<{ devices: Device[]; specialite: string | null }> {
   const [found] = await tx
     .select({
       refs: refsSelection,
@@ -153,7 +155,7 @@ export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Prom
     classe: d.classe,
     offre100Sante: ouiNon(d.offre100Sante),
   }));
-  await expandFileKind(tx, item, dossierId);
+  const specialite = await expandFileKind(tx, item, dossierId);
   item.workflowExecutions = executions.map(presentExecution);
   const open = executions.find((e) => e.completedAt === null);
   item.runInProgress = open
@@ -165,6 +167,7 @@ export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Prom
         deadlineAt: open.deadlineAt?.toISOString() ?? null,
       }
     : null;
+  return { devices, specialite };
 }
 
 /** The open step of a file, if a run is in progress. */

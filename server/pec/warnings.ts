@@ -34,13 +34,25 @@ async function loadValidity(tx: DbOrTx): Promise<PrescriptionValidity> {
 }
 
 /** The file's warnings now; [] when none (or when the file is not found). */
-/** `kept`: only when `tx` is not a transaction (its reads would wait for the transaction on PGlite). */
-export async function fileWarnings(tx: DbOrTx, dossierId: number, kept?: ListCache): Promise<PecWarning[]> {
-  const [file] = await tx
-    .select({ dossier: pecDossiers, specialite: shops.specialite })
-    .from(pecDossiers)
-    .innerJoin(shops, eq(shops.id, pecDossiers.shopId))
-    .where(eq(pecDossiers.id, dossierId));
+/** What the file's page has read already: its row, its centre's specialty, its devices. */
+export interface ReadFile {
+  dossier: typeof pecDossiers.$inferSelect;
+  specialite: string | null;
+  devices: Pick<typeof appareils.$inferSelect, 'oreille' | 'classe' | 'prixTtc'>[];
+}
+
+/**
+ * `kept`: only when `tx` is not a transaction (its reads would wait for the transaction on PGlite). `read`: what the
+ * caller has read of the file (not read again).
+ */
+export async function fileWarnings(tx: DbOrTx, dossierId: number, kept?: ListCache, read?: ReadFile): Promise<PecWarning[]> {
+  const [file] = read
+    ? [read]
+    : await tx
+        .select({ dossier: pecDossiers, specialite: shops.specialite })
+        .from(pecDossiers)
+        .innerJoin(shops, eq(shops.id, pecDossiers.shopId))
+        .where(eq(pecDossiers.id, dossierId));
   if (!file) return [];
   const { dossier: d } = file;
   const kind = fileKindOf(file.specialite);
@@ -51,7 +63,8 @@ export async function fileWarnings(tx: DbOrTx, dossierId: number, kept?: ListCac
   const settings = () => Promise.all([loadRules(tx), loadValidity(tx)]);
   const [[rules, validity], devices, optical, earlierRows] = await Promise.all([
     kept ? kept.remember('pec.warnings', [getTableName(pecRuleValues), getTableName(configs)], settings) : settings(),
-    tx.select({ oreille: appareils.oreille, classe: appareils.classe, prixTtc: appareils.prixTtc }).from(appareils).where(eq(appareils.dossierId, d.id)),
+    read?.devices ??
+      tx.select({ oreille: appareils.oreille, classe: appareils.classe, prixTtc: appareils.prixTtc }).from(appareils).where(eq(appareils.dossierId, d.id)),
     kind === 'optical' ? loadOpticalEquipment(tx, d.id) : Promise.resolve(null),
     d.numeroDossierAssure
       ? tx

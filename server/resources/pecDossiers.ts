@@ -14,7 +14,7 @@ import { assertPrescriberOfHolding } from '../pec/prescription';
 import { paymentFilter } from '../pec/receivables';
 import { robotFailedWithinFilter } from '../pec/robotFailures';
 import { fileKindFilter } from '../pec/fileKind';
-import { fileWarnings } from '../pec/warnings';
+import { fileWarnings, type ReadFile } from '../pec/warnings';
 import { canUseShop, pecReadScope } from '../pec/visibility';
 import { dossierEvent, parisToday } from '../robot/runs';
 import { PAYMENT_PERMISSION, PEC_MESSAGES, transitionError, type PecStatus } from '../../src/domain/pec';
@@ -246,8 +246,9 @@ export const pecDossiersResource: ResourceDeclaration = {
       // reference values and settings kept between reads when this is not a transaction).
       if (mode === 'item')
         for (const [index, item] of items.entries()) {
-          await expandItem(tx, item, rows[index]!.id as number);
-          item.warnings = await fileWarnings(tx, rows[index]!.id as number, tx === app.db ? app.lists : undefined);
+          const row = rows[index] as ReadFile['dossier'];
+          const { devices, specialite } = await expandItem(tx, item, row.id);
+          item.warnings = await fileWarnings(tx, row.id, tx === app.db ? app.lists : undefined, { dossier: row, specialite, devices });
         }
       else await embedReferences(tx, items, rows);
     },
