@@ -1,7 +1,7 @@
 // An optician's file's equipment as the API shows it (src/domain/optical.ts), read from optical_equipments.
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
-import { opticalEquipments, pecDossiers, shops } from '../db/schema';
+import { opticalEquipments } from '../db/schema';
 import type { Row } from '../hydra/types';
 import { invalidField } from '../http/errors';
 import { assertAmountFits } from '../http/body';
@@ -81,20 +81,13 @@ export async function saveOpticalEquipment(tx: DbOrTx, dossier: { id: number; ho
 }
 
 /**
- * A file's kind and equipment in its item JSON: `fileKind`, `equipementOptique` (null unless an optician's file has
- * one) and, on any file that is not a hearing-aid file, `appareils: []`.
+ * A file's kind and equipment in its item JSON, from its centre's specialty and its optical equipment row (read with
+ * the file's page, server/pec/present.ts): `fileKind`, `equipementOptique` (null unless an optician's file has one)
+ * and, on any file that is not a hearing-aid file, `appareils: []`.
  */
-/** Sets the file's kind and optical equipment on `item`; returns its centre's specialty. */
-export async function expandFileKind(tx: DbOrTx, item: Row, dossierId: number): Promise<string | null> {
-  const [row] = await tx
-    .select({ specialite: shops.specialite, equipment: opticalEquipments })
-    .from(pecDossiers)
-    .innerJoin(shops, eq(shops.id, pecDossiers.shopId))
-    .leftJoin(opticalEquipments, eq(opticalEquipments.dossierId, pecDossiers.id))
-    .where(eq(pecDossiers.id, dossierId));
-  const kind = fileKindOf(row?.specialite);
+export function applyFileKind(item: Row, specialite: string | null | undefined, equipment: typeof opticalEquipments.$inferSelect | null | undefined) {
+  const kind = fileKindOf(specialite);
   item.fileKind = kind;
-  item.equipementOptique = kind === 'optical' && row?.equipment ? presentOpticalEquipment(row.equipment) : null;
+  item.equipementOptique = kind === 'optical' && equipment ? presentOpticalEquipment(equipment) : null;
   if (kind !== 'audio') item.appareils = [];
-  return row?.specialite ?? null;
 }

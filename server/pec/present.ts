@@ -3,9 +3,9 @@
 import { and, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/connect';
-import { appareils, pecDossiers, workflowExecutions } from '../db/schema';
+import { appareils, opticalEquipments, pecDossiers, shops, workflowExecutions } from '../db/schema';
 import type { Row } from '../hydra/types';
-import { expandFileKind } from './optical';
+import { applyFileKind } from './optical';
 import { iriOf } from '../../src/domain/iri';
 import { shapeRobotError, type RobotErrorView, type WorkflowExecutionView } from '../../src/domain/pec';
 
@@ -124,8 +124,9 @@ const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse
 type Device = typeof appareils.$inferSelect;
 
 /**
- * A file's centre, mutual and network, its devices, its executions (newest first) and its run in progress: one query
- * (the file's page is the most opened one; each round trip costs the server and the database more than the rows).
+ * A file's centre, mutual and network, its kind and optical equipment, its devices, its executions (newest first) and
+ * its run in progress: one query (the file's page is the most opened one; each round trip costs the server and the
+ * database more than the rows).
  */
 export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Promise<{ devices: Device[]; specialite: string | null }> {
   const [found] = await tx
@@ -134,8 +135,12 @@ export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Prom
       devices: sql`(select coalesce(json_agg(${jsonRow(appareils, 'a')} order by a.oreille, a.id), '[]') from appareils a where a.dossier_id = ${dossierId})`,
       executions: sql`(select coalesce(json_agg(${jsonRow(workflowExecutions, 'e')} order by e.started_at desc, e.id desc), '[]')
         from workflow_executions e where e.dossier_id = ${dossierId})`,
+      specialite: shops.specialite,
+      equipment: opticalEquipments,
     })
     .from(pecDossiers)
+    .innerJoin(shops, eq(shops.id, pecDossiers.shopId))
+    .leftJoin(opticalEquipments, eq(opticalEquipments.dossierId, pecDossiers.id))
     .where(eq(pecDossiers.id, dossierId));
   if (found) applyRefs(item, parsed<Refs>(found.refs));
   const devices = parsed<Record<string, unknown>[]>(found?.devices ?? []).map((d) => fromJsonRow<typeof appareils.$inferSelect>(appareils, d));
@@ -155,7 +160,7 @@ export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Prom
     classe: d.classe,
     offre100Sante: ouiNon(d.offre100Sante),
   }));
-  const specialite = await expandFileKind(tx, item, dossierId);
+  applyFileKind(item, found?.specialite, found?.equipment);
   item.workflowExecutions = executions.map(presentExecution);
   const open = executions.find((e) => e.completedAt === null);
   item.runInProgress = open
@@ -167,7 +172,7 @@ export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Prom
         deadlineAt: open.deadlineAt?.toISOString() ?? null,
       }
     : null;
-  return { devices, specialite };
+  return { devices, specialite: found?.specialite ?? null };
 }
 
 /** The open step of a file, if a run is in progress. */
