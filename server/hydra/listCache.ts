@@ -138,8 +138,8 @@ export class ListCache {
     });
   }
 
-  /** The kept answer of `text` with `params`, or `run()`'s, kept when the query may be. */
-  async read(text: string, params: unknown[], run: () => Promise<KeptList>): Promise<KeptList> {
+  /** The kept answer of `text` with `params`, or `run()`'s, kept when the query may be (`run(true)`: it will be kept). */
+  async read(text: string, params: unknown[], run: (keeping: boolean) => Promise<KeptList>): Promise<KeptList> {
     const tables = this.watched && !OF_THE_MOMENT.test(text) ? await this.tables(text, params) : null;
     const key = `${text}\u0000${JSON.stringify(params)}`;
     const value = await this.kept(key, tables, run, (page) => 2 * (key.length + page.members.length));
@@ -159,8 +159,8 @@ export class ListCache {
   }
 
   /** `run()`'s value under `key`, kept while `tables` do not change; `size` gives its bytes once it is kept. */
-  private async kept<T>(key: string, tables: string[] | null, run: () => Promise<T>, size: (value: T) => number): Promise<T> {
-    if (!tables || Date.now() < this.deafUntil || !(await this.heardUpToNow())) return run();
+  private async kept<T>(key: string, tables: string[] | null, run: (keeping: boolean) => Promise<T>, size: (value: T) => number): Promise<T> {
+    if (!tables || Date.now() < this.deafUntil || !(await this.heardUpToNow())) return run(false);
     const versions = `${this.generation}:${tables.map((t) => this.versions.get(t) ?? 0).join(',')}`;
     const hit = this.entries.get(key);
     if (hit && hit.versions === versions && Date.now() - hit.at < this.ttlMs) {
@@ -171,7 +171,7 @@ export class ListCache {
       return hit.value as T;
     }
     this.stats.misses++;
-    const value = await run();
+    const value = await run(true);
     this.keep(key, { versions, value, at: Date.now(), bytes: size(value) });
     return value;
   }

@@ -285,11 +285,11 @@ export class ResourceRepository {
   }
 
   /** The total of a list whose page has `n` rows. */
-  private async totalOf(query: ListQuery, n: number, offset: number, where: SQL | undefined): Promise<number> {
+  private async totalOf(query: ListQuery, n: number, offset: number, where: SQL | undefined, fresh = false): Promise<number> {
     if (!query.paginate) return n;
     // A page that is not full is the last one: the total follows without counting (most organisation lists).
     if (n < query.itemsPerPage && (n > 0 || query.page === 1)) return offset + n;
-    return this.count(where);
+    return this.count(where, fresh);
   }
 
   async list(principal: Principal, query: ListQuery): Promise<{ rows: Row[]; total: number }> {
@@ -328,10 +328,11 @@ export class ResourceRepository {
     );
     // Kept by this instance until a table it reads changes, when it reads only back-office tables (listCache.ts).
     // Its total is kept with it: the count reads the same rows (text and parameters hold the page and the condition).
-    return this.app.lists.read(text, params, async () => {
+    // A total kept with its page is counted afresh: a reused one may be up to COUNT_CACHE_MS old.
+    return this.app.lists.read(text, params, async (keeping) => {
       const [row] = await this.app.database.query<{ members: string; n: number }>(text, params);
       const n = Number(row?.n ?? 0);
-      return { members: row?.members ?? '[]', total: await this.totalOf(query, n, offset, where) };
+      return { members: row?.members ?? '[]', total: await this.totalOf(query, n, offset, where, keeping) };
     });
   }
 
@@ -450,14 +451,14 @@ export class ResourceRepository {
   /**
    * Counting a large result costs more than reading its page, and the next page asks the same question: a count of at
    * least COUNT_CACHE_MIN rows is reused for COUNT_CACHE_MS (writes through this resource clear it at once). Small
-   * counts stay exact.
+   * counts stay exact, and so does one asked `fresh`.
    */
-  private async count(where: SQL | undefined): Promise<number> {
+  private async count(where: SQL | undefined, fresh = false): Promise<number> {
     const query = this.app.db.select({ n: count() }).from(this.decl.table).where(where);
     const { sql: text, params } = query.toSQL();
     const key = `${text}|${JSON.stringify(params)}`;
     const hit = this.counts.get(key);
-    if (hit && Date.now() - hit.at < COUNT_CACHE_MS) return hit.n;
+    if (hit && !fresh && Date.now() - hit.at < COUNT_CACHE_MS) return hit.n;
     const [row] = await query;
     const n = Number(row?.n ?? 0);
     if (n >= COUNT_CACHE_MIN) {

@@ -85,6 +85,26 @@ describe('a kept list', () => {
   });
 });
 
+describe('the total of a kept list', () => {
+  it('counts a large list afresh after a change made outside this server, though large totals are otherwise reused', async () => {
+    const total = async () => {
+      const res = await server.get('/api/networks?itemsPerPage=5', tokens.admin);
+      expect(res.status).toBe(200);
+      return (res.body as { totalItems: number }).totalItems;
+    };
+    const prefix = `Réseau total ${Date.now()}`;
+    await sqlRows(server, `insert into networks (name) select $1 || ' ' || g from generate_series(1, 1000) g`, [prefix]);
+    try {
+      const before = await total();
+      expect(before).toBeGreaterThanOrEqual(1000);
+      await sqlRows(server, `insert into networks (name) values ($1)`, [`${prefix} de plus`]);
+      expect(await total()).toBe(before + 1);
+    } finally {
+      await sqlRows(server, `delete from networks where name like $1 || '%'`, [prefix]);
+    }
+  });
+});
+
 describe('what is kept for whom', () => {
   it('keeps each reader to their own organisation', async () => {
     for (let round = 0; round < 2; round++) {
