@@ -8,7 +8,11 @@ document.documentElement.dataset.theme = localStorage.getItem('theme') === 'ligh
 const startAfterFirstPaint = () => {
   const app = document.querySelector('meta[name="pecflow-app"]');
   if (!app) return;
-  const start = () => import(app.content);
+  const start = () =>
+    import(app.content).catch(() => {
+      const wait = document.querySelector('.boot p');
+      if (wait) wait.textContent = 'Pecflow n’a pas pu se charger : vérifiez votre connexion, puis rechargez la page.';
+    });
   if (document.visibilityState === 'hidden') start();
   else requestAnimationFrame(() => setTimeout(start));
 };

@@ -24,6 +24,13 @@ const compressors: Record<string, (text: string) => Promise<Buffer>> = {
   gzip: (text) => promisify(gzip)(text),
 };
 
+/** The encoding to answer in, as @fastify/compress chooses it (`*` is gzip; `x-no-compression` asks for none). */
+function encodingOf(request: FastifyRequest): string | null {
+  const accepted = request.headers['accept-encoding'];
+  if (request.headers['x-no-compression'] !== undefined || !accepted) return null;
+  return negotiate(accepted.toLowerCase().replace(/\*/g, 'gzip'), ENCODINGS);
+}
+
 /**
  * `before + members + after` with the content type `type`, compressed from `copies` (the kept page's copies, by
  * encoding and surrounding text) when the client accepts an encoding; otherwise as text.
@@ -36,7 +43,7 @@ export async function sendKept(
   copies: Map<string, Promise<Buffer>> | undefined,
 ) {
   const body = before + members + after;
-  const encoding = copies && body.length >= COMPRESSION_THRESHOLD ? negotiate(request.headers['accept-encoding'] ?? '', ENCODINGS) : null;
+  const encoding = copies && body.length >= COMPRESSION_THRESHOLD ? encodingOf(request) : null;
   if (!copies || !encoding) return reply.type(type).send(body);
   const key = `${encoding}\u0000${before}\u0000${after}`;
   let copy = copies.get(key);

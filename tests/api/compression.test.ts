@@ -116,12 +116,18 @@ describe('compressed kept lists', () => {
     }
   });
 
-  it('follows what the client accepts: gzip when brotli is refused, plain when nothing is accepted', async () => {
+  it('follows what the client accepts: gzip when brotli is refused or for any, plain when nothing is accepted or compression is refused', async () => {
     const path = '/api/mutuals?itemsPerPage=30';
     const plain = (await get(path, headers())).body.toString('utf8');
     const gzip = await get(path, { ...headers(), 'accept-encoding': 'br;q=0, gzip' });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(decoded(gzip)).toBe(plain);
+    const any = await get(path, { ...headers(), 'accept-encoding': '*' });
+    expect(any.headers['content-encoding']).toBe('gzip');
+    expect(decoded(any)).toBe(plain);
+    const refused = await get(path, { ...headers(), 'accept-encoding': 'br', 'x-no-compression': '1' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.body.toString('utf8')).toBe(plain);
     for (const accepted of ['identity', 'deflate']) {
       const answer = await get(path, { ...headers(), 'accept-encoding': accepted });
       expect(answer.headers['content-encoding'], accepted).toBeUndefined();
