@@ -1,6 +1,5 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import type { Plugin } from 'vite';
 
 /**
  * In the built page, the application's entry script becomes a <meta> that public/boot.js starts after the first paint:

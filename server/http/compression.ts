@@ -32,19 +32,18 @@ function encodingOf(request: FastifyRequest): string | null {
 }
 
 /**
- * `before + members + after` with the content type `type`, compressed from `copies` (the kept page's copies, by
- * encoding and surrounding text) when the client accepts an encoding; otherwise as text.
+ * `before + members + after`, compressed from `copies` (the kept page's copies, by encoding and surrounding text) when
+ * the client accepts an encoding; otherwise as text. The caller sets the status and content type.
  */
 export async function sendKept(
   request: FastifyRequest,
   reply: FastifyReply,
-  type: string,
   [before, members, after]: [string, string, string],
   copies: Map<string, Promise<Buffer>> | undefined,
 ) {
   const body = before + members + after;
   const encoding = copies && body.length >= COMPRESSION_THRESHOLD ? encodingOf(request) : null;
-  if (!copies || !encoding) return reply.type(type).send(body);
+  if (!copies || !encoding) return reply.send(body);
   const key = `${encoding}\u0000${before}\u0000${after}`;
   let copy = copies.get(key);
   if (!copy) {
@@ -56,12 +55,11 @@ export async function sendKept(
     copies.delete(key);
     return null;
   });
-  if (!bytes) return reply.type(type).send(body);
+  if (!bytes) return reply.send(body);
   const vary = reply.getHeader('vary');
   if (!/accept-encoding/i.test(String(vary ?? ''))) reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
   // As a stream: a Buffer from another realm (the server inside a jsdom test) is not recognised as one by Fastify.
   return reply
-    .type(type)
     .header('content-encoding', encoding)
     .header('content-length', bytes.length)
     .send(Readable.from([bytes]));

@@ -59,7 +59,7 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
     const principal = principalOf(request);
     // The page written by PostgreSQL when the declaration allows it; otherwise serialized here.
     const page = await repository.listJson(principal, query);
-    if (page) return sendKept(request, reply.status(200), JSON_LD, collectionText(request, decl, page.members, page.total, query), page.copies);
+    if (page) return sendKept(request, reply.status(200).type(JSON_LD), collectionText(request, decl, page.members, page.total, query), page.copies);
     const { rows, total } = await repository.list(principal, query);
     return sendJsonLd(reply, 200, collectionDocument(request, decl, await repository.present(principal, rows, 'list'), total, query));
   });

@@ -143,7 +143,7 @@ export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Prom
     .leftJoin(opticalEquipments, eq(opticalEquipments.dossierId, pecDossiers.id))
     .where(eq(pecDossiers.id, dossierId));
   if (found) applyRefs(item, parsed<Refs>(found.refs));
-  const devices = parsed<Record<string, unknown>[]>(found?.devices ?? []).map((d) => fromJsonRow<typeof appareils.$inferSelect>(appareils, d));
+  const devices = parsed<Record<string, unknown>[]>(found?.devices ?? []).map((d) => fromJsonRow<Device>(appareils, d));
   const executions = parsed<Record<string, unknown>[]>(found?.executions ?? []).map((e) => fromJsonRow<ExecutionRow>(workflowExecutions, e));
   item.appareils = devices.map((d) => ({
     '@type': 'Appareil',

@@ -33,7 +33,6 @@ async function loadValidity(tx: DbOrTx): Promise<PrescriptionValidity> {
   return validity;
 }
 
-/** The file's warnings now; [] when none (or when the file is not found). */
 /** What the file's page has read already: its row, its centre's specialty, its devices. */
 export interface ReadFile {
   dossier: typeof pecDossiers.$inferSelect;
@@ -42,8 +41,8 @@ export interface ReadFile {
 }
 
 /**
- * `kept`: only when `tx` is not a transaction (its reads would wait for the transaction on PGlite). `read`: what the
- * caller has read of the file (not read again).
+ * The file's warnings now; [] when none (or when the file is not found). `kept`: only when `tx` is not a transaction
+ * (its reads would wait for the transaction on PGlite). `read`: what the caller has read of the file (not read again).
  */
 export async function fileWarnings(tx: DbOrTx, dossierId: number, kept?: ListCache, read?: ReadFile): Promise<PecWarning[]> {
   const [file] = read
