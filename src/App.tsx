@@ -8,6 +8,7 @@ import { getAccessToken } from './authProvider/session';
 import { dataProvider } from './dataProvider';
 import { DashboardPage, PaymentStatementsPage, PecPage, preloadPage, SettingsPage, ShellLayout } from './pageLoaders';
 import { i18nProvider } from './i18n';
+import { useShownInBackground } from './layout/background';
 import { LoadingPage, RedirectToPec } from './layout/LoadingPage';
 import { LoginPage } from './layout/LoginPage';
 import { Toasts } from './layout/Toasts';
@@ -27,6 +28,7 @@ if (getAccessToken()) preloadPage(window.location.pathname);
 function AppLayout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   useEffect(() => preloadPage(pathname), [pathname]);
+  if (!useShownInBackground()) return <LoadingPage />;
   return (
     <Suspense fallback={<LoadingPage />}>
       <ShellLayout>{children}</ShellLayout>

@@ -51,10 +51,20 @@ const parserHeaders = (): Record<string, string> => {
   return token ? { Authorization: `Bearer ${token}` } : {};
 };
 
+/**
+ * The provider with its reading of the API description started. A read's request goes out at once and its answer
+ * waits for the description (the provider maps answers through it): a page's data and the description load side by
+ * side instead of one after the other. Writes build their body from the description: the caller waits for it first.
+ */
 export function createHydraProvider() {
-  return hydraDataProvider({
+  let described: Promise<unknown> = Promise.resolve();
+  const provider = hydraDataProvider({
     entrypoint: entrypoint(),
-    httpClient: hydraHttpClient,
+    httpClient: async (url, options) => {
+      const response = await hydraHttpClient(url, options);
+      await described;
+      return response;
+    },
     apiDocumentationParser: (url: string) => parseHydraDocumentation(url, { headers: parserHeaders }),
     mercure: false,
     // Embedded references ({@id, id, name}) stay in the records: lists show holding.name without another call.
@@ -62,4 +72,6 @@ export function createHydraProvider() {
     // ...but they must never stand in for the full record in react-admin's getOne cache (an edit form would be partial).
     disableCache: true,
   });
+  described = provider.introspect();
+  return { provider, described };
 }

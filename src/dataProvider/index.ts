@@ -1,5 +1,5 @@
-// The application's data provider: react-admin's standard methods go to the Hydra provider (loaded lazily, with the
-// API documentation read first: the provider maps every answer through it), plus the calls Hydra has no verb for
+// The application's data provider: react-admin's standard methods go to the Hydra provider (loaded lazily; it maps
+// every answer through the API documentation, read once), plus the calls Hydra has no verb for
 // (the bulk API, PUT, the permission catalogue, the PEC robot runs, callbacks, billing, stats, import and export).
 import type { DataProvider, Identifier, RaRecord } from 'ra-core';
 import type { Api } from '@api-platform/api-doc-parser';
@@ -8,25 +8,34 @@ import { apiFetch } from './http';
 import { pecMethods, type PecMethods } from './pec';
 import { readAdminSchema, type AdminSchema } from './adminSchema';
 
-type HydraProvider = ReturnType<typeof import('./hydra').createHydraProvider>;
+type Hydra = ReturnType<typeof import('./hydra').createHydraProvider>;
+type HydraProvider = Hydra['provider'];
 
-let hydra: Promise<HydraProvider> | undefined;
-const loadHydra = () =>
-  (hydra ??= import('./hydra')
-    .then(async (m) => {
-      const provider = m.createHydraProvider();
-      await provider.introspect();
-      return provider;
-    })
-    .catch((error) => {
-      hydra = undefined; // a failed start (network, docs) is tried again on the next call
-      throw error;
-    }));
+let hydra: Promise<Hydra> | undefined;
+/** The Hydra provider, loaded on first use; a failed load or reading of the API description is tried again by the next call. */
+function loadHydra() {
+  if (!hydra) {
+    const loading = import('./hydra').then((m) => m.createHydraProvider());
+    hydra = loading;
+    loading
+      .then(({ described }) => described)
+      .catch(() => {
+        if (hydra === loading) hydra = undefined;
+      });
+  }
+  return hydra;
+}
+
+/** Reads sent while the API description is still being read (their answers wait for it in the provider). */
+const READS_AT_ONCE = new Set<keyof HydraProvider>(['getList', 'getOne', 'getManyReference']);
 
 const delegate =
   <K extends keyof HydraProvider>(method: K) =>
   (...args: Parameters<HydraProvider[K]>) =>
-    loadHydra().then((provider) => (provider[method] as (...a: unknown[]) => unknown)(...args));
+    loadHydra().then(async ({ provider, described }) => {
+      if (!READS_AT_ONCE.has(method)) await described;
+      return (provider[method] as (...a: unknown[]) => unknown)(...args);
+    });
 
 /** `/api/shops/7` for a record id that is already an IRI, `/api/shops/7` for a plain 7. */
 export const itemPath = (resource: string, id: Identifier) => (String(id).startsWith('/') ? String(id) : `/api/${resource}/${id}`);

@@ -21,7 +21,7 @@ const HOST = 'http://localhost';
 const request = { server: { ctx: { config: { publicUrl: HOST } } } } as never;
 
 /** Serves /api, /api/docs.jsonld and each collection's search template as the real server would. */
-function hydraServer(declarations: ResourceDeclaration[]) {
+export function hydraServer(declarations: ResourceDeclaration[]) {
   const headers = {
     'Content-Type': 'application/ld+json',
     Link: `<${HOST}/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"`,
