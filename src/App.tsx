@@ -1,6 +1,6 @@
 // The application: react-admin in French, our auth and data providers, the shell and every route.
 import { CssBaseline } from '@mui/material';
-import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, type ComponentType, type ReactNode } from 'react';
 import { Route, useLocation } from 'react-router-dom';
 import { AdminContext, CoreAdminUI, CustomRoutes, Resource } from 'react-admin';
 import { authProvider } from './authProvider';
@@ -8,7 +8,6 @@ import { getAccessToken } from './authProvider/session';
 import { dataProvider } from './dataProvider';
 import { DashboardPage, PaymentStatementsPage, PecPage, preloadPage, SettingsPage, ShellLayout } from './pageLoaders';
 import { i18nProvider } from './i18n';
-import { useShownInBackground } from './layout/background';
 import { LoadingPage, RedirectToPec } from './layout/LoadingPage';
 import { LoginPage } from './layout/LoginPage';
 import { Toasts } from './layout/Toasts';
@@ -28,7 +27,10 @@ if (getAccessToken()) preloadPage(window.location.pathname);
 function AppLayout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   useEffect(() => preloadPage(pathname), [pathname]);
-  if (!useShownInBackground()) return <LoadingPage />;
+  // The shell mounts in a background render, which React does in slices: the update that reveals it (the session
+  // check, a react-query answer) would render it at once, in one long task. The layout stays mounted across pages.
+  const shown = useDeferredValue(true, false);
+  if (!shown) return <LoadingPage />;
   return (
     <Suspense fallback={<LoadingPage />}>
       <ShellLayout>{children}</ShellLayout>

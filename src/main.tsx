@@ -5,7 +5,7 @@ import { BrowserRouter } from 'react-router-dom';
 import { App } from './App';
 
 const root = createRoot(document.getElementById('root')!);
-// The first render is a transition: React renders it in slices and the page responds between them (src/layout/background.ts).
+// The first render is a transition: React renders it in slices and the page responds between them.
 startTransition(() =>
   root.render(
     <StrictMode>

@@ -26,7 +26,6 @@ import {
 } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { PAGE_SIZE, SKELETON_ROWS } from '../domain/limits';
-import { useShownInBackground } from '../layout/background';
 import { LoadError } from './LoadError';
 import { Pagination } from './Pagination';
 import { useDebounced } from './useDebounced';
@@ -130,8 +129,6 @@ function ListBody({
   const translate = useTranslate();
   const list = useListContext();
   const [params] = useSearchParams();
-  // The frame mounts in the background (src/layout/background.ts).
-  const shown = useShownInBackground();
   // The search of an unpaginated list is applied here, to the rows loaded (see SearchField).
   const term = paginated ? '' : (params.get('q') ?? '');
 
@@ -145,7 +142,6 @@ function ListBody({
   const error = list.error;
   const loading = !error && list.isPending;
   const retry = () => void list.refetch();
-  if (!shown) return null;
   const createButton = onCreate && createLabel && (
     <Button variant="contained" startIcon={<AddIcon />} onClick={onCreate}>
       {createLabel}

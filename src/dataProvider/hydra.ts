@@ -4,7 +4,7 @@ import { fetchHydra, hydraDataProvider } from '@api-platform/admin';
 import { parseHydraDocumentation } from '@api-platform/api-doc-parser';
 import { HttpError } from 'ra-core';
 import { freshAccessToken, getAccessToken, getRefreshToken, refreshAccessToken } from '../authProvider/session';
-import { extractErrorMessage } from '../domain/errors';
+import { API_DESCRIPTION_ERROR_MESSAGE, extractErrorMessage } from '../domain/errors';
 
 type HttpClientOptions = Parameters<typeof fetchHydra>[1];
 
@@ -72,6 +72,9 @@ export function createHydraProvider() {
     // ...but they must never stand in for the full record in react-admin's getOne cache (an edit form would be partial).
     disableCache: true,
   });
-  described = provider.introspect();
+  // @api-platform/admin's failure says "Cannot fetch API documentation" in English: the screens show this one.
+  described = provider.introspect().catch((error: unknown) => {
+    throw new Error(API_DESCRIPTION_ERROR_MESSAGE, { cause: error });
+  });
   return { provider, described };
 }
