@@ -154,7 +154,11 @@ async function measureLoginToTable(baseUrl: string, email: string, runs: number)
   }
 }
 
-/** Signs in through the login form, as a user would: the session (tokens in localStorage) stays for the next pages. */
+/**
+ * Signs in through the login form, as a user would: the session (tokens in localStorage) stays for the next pages. It
+ * returns once the landing page has shown its title: Lighthouse's navigation must not begin while that page is still
+ * starting, or its trace can lack the navigation's start (NO_NAVSTART, seen twice in a row without this wait).
+ */
 async function signIn(page: PuppeteerPage, baseUrl: string, email: string) {
   await signOut(page, baseUrl);
   await page.goto(`${baseUrl}/login`);
@@ -162,6 +166,7 @@ async function signIn(page: PuppeteerPage, baseUrl: string, email: string) {
   await page.locator('input[name="password"]').fill(PASSWORD);
   await page.locator('button[type="submit"]').click();
   await page.waitForFunction(() => location.pathname !== '/login', { timeout: 60_000 });
+  await page.waitForSelector('main h1', { timeout: 60_000 });
 }
 
 /** Drops the session of an earlier run (the live events stream of a signed-in page never lets the network go idle). */
