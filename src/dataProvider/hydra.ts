@@ -53,8 +53,8 @@ const parserHeaders = (): Record<string, string> => {
 
 /**
  * The provider with its reading of the API description started. A read's request goes out at once and its answer
- * waits for the description (the provider maps answers through it): a page's data and the description load side by
- * side instead of one after the other. Writes build their body from the description: the caller waits for it first.
+ * waits for the description (the provider maps answers through it): the read and the parser's round trips and work go
+ * side by side instead of one after the other. Writes build their body from the description: the caller waits first.
  */
 export function createHydraProvider() {
   let described: Promise<unknown> = Promise.resolve();
