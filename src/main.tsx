@@ -10,8 +10,8 @@ startTransition(() =>
   root.render(
     <StrictMode>
       {/* Real paths (/pec, /settings/shops), not react-admin's default hash URLs. Navigations are not transitions:
-        react-admin's logout navigates then resets its queries, and a transition would let that reset re-render the
-        old route first, looping on the login redirect for seconds. */}
+          react-admin's logout navigates then resets its queries, and a transition would let that reset re-render the
+          old route first, looping on the login redirect for seconds. */}
       <BrowserRouter useTransitions={false}>
         <App />
       </BrowserRouter>
