@@ -1,0 +1,1 @@
+CREATE INDEX "pec_dossiers_holding_shop_status_idx" ON "pec_dossiers" USING btree ("holding_id","shop_id","status");
