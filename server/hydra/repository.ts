@@ -479,10 +479,30 @@ export class ResourceRepository {
 
   async get(principal: Principal, id: number, tx?: DbOrTx): Promise<Row> {
     const restriction = this.readRestriction(principal);
-    const row = await this.find(principal, id, tx, restriction);
+    const [row] = await this.itemQuery(principal, restriction, tx).execute({ id });
     if (!row) throw notFound(`${this.decl.label.singular} introuvable.`);
     return row;
   }
+
+  /**
+   * get()'s query (find()'s, with the declaration's itemRead), prepared once for each principal (whose perimeter it
+   * holds; the server keeps a principal a few seconds, see PrincipalCache) outside a transaction: building it at each
+   * read was most of an item read's CPU.
+   */
+  private itemQuery(principal: Principal, restriction: SQL | undefined, tx?: DbOrTx) {
+    const kept = tx ? undefined : this.itemQueries.get(principal);
+    if (kept) return kept;
+    const selection: Record<string, unknown> = { ...this.selection(principal) };
+    for (const [key, value] of Object.entries(this.decl.hooks?.itemRead ?? {})) selection[`__item_${key}`] = value;
+    const query = (tx ?? this.app.db)
+      .select(selection as Record<string, AnyPgColumn>)
+      .from(this.decl.table)
+      .where(and(eq(this.decl.idColumn, sql.placeholder('id')), this.visibility(principal), restriction))
+      .prepare('');
+    if (!tx) this.itemQueries.set(principal, query);
+    return query;
+  }
+  private readonly itemQueries = new WeakMap<Principal, { execute(values: { id: number }): Promise<Row[]> }>();
 
   /** Ids among `ids` that the principal may see: used to refuse references to records outside their perimeter. */
   async visibleIds(principal: Principal, ids: number[], tx: DbOrTx = this.app.db): Promise<Set<number>> {

@@ -137,6 +137,11 @@ export interface Hooks {
    * writes list pages whole. Without it, the lists of a resource with an expand hook are serialized in JavaScript.
    */
   listJson?: Record<string, SQL>;
+  /**
+   * Values read with a single item (GET of one record, a write's answer), as SQL by key (correlated with the resource's
+   * table): expand() finds them in its row as `__item_{key}`, in the same query as the record.
+   */
+  itemRead?: Record<string, SQL>;
 }
 
 export interface ResourceDeclaration {

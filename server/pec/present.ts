@@ -3,9 +3,10 @@
 import { and, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/connect';
-import { appareils, opticalEquipments, pecDossiers, shops, workflowExecutions } from '../db/schema';
+import { appareils, opticalEquipments, pecDossiers, workflowExecutions } from '../db/schema';
 import type { Row } from '../hydra/types';
 import { applyFileKind } from './optical';
+import { earlierFilesJson, fileColumn as file, type EarlierFile, type ReadFile } from './warnings';
 import { iriOf } from '../../src/domain/iri';
 import { shapeRobotError, type RobotErrorView, type WorkflowExecutionView } from '../../src/domain/pec';
 
@@ -23,10 +24,10 @@ interface Refs {
  * (selecting them with the list itself would compute them for every skipped row of a deep page too).
  */
 const refsSelection = sql`json_build_object(
-  'shop', (select json_build_object('id', s.id, 'name', s.name, 'displayName', s.display_name, 'specialite', s.specialite) from shops s where s.id = ${pecDossiers.shopId}),
+  'shop', (select json_build_object('id', s.id, 'name', s.name, 'displayName', s.display_name, 'specialite', s.specialite) from shops s where s.id = ${file('shop_id')}),
   'mutual', (select json_build_object('id', m.id, 'name', m.name, 'code', m.code, 'networkId', m.network_id, 'networkName', mn.name)
-     from mutuals m left join networks mn on mn.id = m.network_id where m.id = ${pecDossiers.mutualId}),
-  'network', (select json_build_object('id', n.id, 'name', n.name) from networks n where n.id = ${pecDossiers.networkId}))`;
+     from mutuals m left join networks mn on mn.id = m.network_id where m.id = ${file('mutual_id')}),
+  'network', (select json_build_object('id', n.id, 'name', n.name) from networks n where n.id = ${file('network_id')}))`;
 
 function applyRefs(item: Row, refs: Refs) {
   const { shop, mutual, network } = refs;
@@ -63,7 +64,6 @@ export async function embedReferences(tx: DbOrTx, items: Row[], rows: Row[]): Pr
  * embedReferences' values for a list page written by PostgreSQL (ResourceRepository.listJson), the same shapes as
  * applyRefs gives (tests/api/list-json.test.ts compares both paths).
  */
-const file = (column: string) => sql`${sql.identifier('pec_dossiers')}.${sql.identifier(column)}`;
 export const referencesJson = {
   shop: sql`(select row_to_json(r) from (select '/api/shops/' || s.id as "@id", 'Shop' as "@type", s.id, s.name, s.display_name as "displayName", s.specialite
      from shops s where s.id = ${file('shop_id')}) r)`,
@@ -125,26 +125,35 @@ type Device = typeof appareils.$inferSelect;
 
 /**
  * A file's centre, mutual and network, its kind and optical equipment, its devices, its executions (newest first) and
- * its run in progress: one query (the file's page is the most opened one; each round trip costs the server and the
- * database more than the rows).
+ * the patient's earlier delivered files (its warnings): one JSON value read with the file itself (the declaration's
+ * itemRead), as the file's page is the most opened one and each round trip costs the server and the database more
+ * than the rows.
  */
-export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Promise<{ devices: Device[]; specialite: string | null }> {
-  const [found] = await tx
-    .select({
-      refs: refsSelection,
-      devices: sql`(select coalesce(json_agg(${jsonRow(appareils, 'a')} order by a.oreille, a.id), '[]') from appareils a where a.dossier_id = ${dossierId})`,
-      executions: sql`(select coalesce(json_agg(${jsonRow(workflowExecutions, 'e')} order by e.started_at desc, e.id desc), '[]')
-        from workflow_executions e where e.dossier_id = ${dossierId})`,
-      specialite: shops.specialite,
-      equipment: opticalEquipments,
-    })
-    .from(pecDossiers)
-    .innerJoin(shops, eq(shops.id, pecDossiers.shopId))
-    .leftJoin(opticalEquipments, eq(opticalEquipments.dossierId, pecDossiers.id))
-    .where(eq(pecDossiers.id, dossierId));
-  if (found) applyRefs(item, parsed<Refs>(found.refs));
-  const devices = parsed<Record<string, unknown>[]>(found?.devices ?? []).map((d) => fromJsonRow<Device>(appareils, d));
-  const executions = parsed<Record<string, unknown>[]>(found?.executions ?? []).map((e) => fromJsonRow<ExecutionRow>(workflowExecutions, e));
+export const itemDetailsJson = sql`json_build_object(
+  'refs', ${refsSelection},
+  'specialite', (select s.specialite from shops s where s.id = ${file('shop_id')}),
+  'equipment', (select ${jsonRow(opticalEquipments, 'o')} from optical_equipments o where o.dossier_id = ${file('id')}),
+  'devices', (select coalesce(json_agg(${jsonRow(appareils, 'a')} order by a.oreille, a.id), '[]') from appareils a where a.dossier_id = ${file('id')}),
+  'executions', (select coalesce(json_agg(${jsonRow(workflowExecutions, 'e')} order by e.started_at desc, e.id desc), '[]')
+    from workflow_executions e where e.dossier_id = ${file('id')}),
+  'earlier', ${earlierFilesJson})`;
+
+interface ItemDetails {
+  refs: Refs;
+  specialite: string | null;
+  equipment: Record<string, unknown> | null;
+  devices: Record<string, unknown>[];
+  executions: Record<string, unknown>[];
+  earlier: EarlierFile[];
+}
+
+/** Adds a file's details (itemDetailsJson, as read) to its item; gives what its warnings need. */
+export function expandItem(item: Row, details: unknown): Omit<ReadFile, 'dossier'> {
+  const found = parsed<ItemDetails>(details);
+  applyRefs(item, found.refs);
+  const devices = found.devices.map((d) => fromJsonRow<Device>(appareils, d));
+  const executions = found.executions.map((e) => fromJsonRow<ExecutionRow>(workflowExecutions, e));
+  const equipment = found.equipment ? fromJsonRow<typeof opticalEquipments.$inferSelect>(opticalEquipments, found.equipment) : null;
   item.appareils = devices.map((d) => ({
     '@type': 'Appareil',
     id: d.id,
@@ -160,7 +169,7 @@ export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Prom
     classe: d.classe,
     offre100Sante: ouiNon(d.offre100Sante),
   }));
-  applyFileKind(item, found?.specialite, found?.equipment);
+  applyFileKind(item, found.specialite, equipment);
   item.workflowExecutions = executions.map(presentExecution);
   const open = executions.find((e) => e.completedAt === null);
   item.runInProgress = open
@@ -172,7 +181,7 @@ export async function expandItem(tx: DbOrTx, item: Row, dossierId: number): Prom
         deadlineAt: open.deadlineAt?.toISOString() ?? null,
       }
     : null;
-  return { devices, specialite: found?.specialite ?? null };
+  return { devices, specialite: found.specialite, equipment, earlier: found.earlier };
 }
 
 /** The open step of a file, if a run is in progress. */

@@ -2,14 +2,14 @@
 // specialty, the patient's earlier billed files in the organisation, the devices or the optical equipment, the reference
 // values and the prescription validity settings — in the caller's transaction (PGlite has one connection). Outside a
 // transaction, the reference values and the settings (rarely written) are kept until they change (hydra/listCache.ts).
-import { and, eq, getTableName, inArray, like, ne, sql } from 'drizzle-orm';
+import { eq, getTableName, like, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import type { ListCache } from '../hydra/listCache';
-import { appareils, configs, pecDossiers, pecRuleValues, shops } from '../db/schema';
+import { appareils, configs, opticalEquipments, pecDossiers, pecRuleValues, shops } from '../db/schema';
 import { fileKindOf } from '../../src/domain/fileKinds';
 import { todayInFrance } from '../../src/domain/pec';
 import { PRESCRIPTION_VALIDITY_KEYS, type PecWarning } from '../../src/domain/warnings';
-import { loadOpticalEquipment } from './optical';
+import { loadOpticalEquipment, presentOpticalEquipment } from './optical';
 import { prescriptionWarnings, renewalWarnings, santeWarnings, type PrescriptionValidity, type Rules } from './warningChecks';
 
 /** Statuses of a file whose equipment was delivered: billed, then paid. */
@@ -33,11 +33,43 @@ async function loadValidity(tx: DbOrTx): Promise<PrescriptionValidity> {
   return validity;
 }
 
-/** What the file's page has read already: its row, its centre's specialty, its devices. */
+/** What the file's page has read already: its row, its centre's specialty, its devices, its optical equipment. */
 export interface ReadFile {
   dossier: typeof pecDossiers.$inferSelect;
   specialite: string | null;
   devices: Pick<typeof appareils.$inferSelect, 'oreille' | 'classe' | 'prixTtc'>[];
+  equipment: typeof opticalEquipments.$inferSelect | null;
+  earlier: EarlierFile[];
+}
+
+/** A patient's earlier delivered file: the renewal checks' input. */
+export interface EarlierFile {
+  numeroDossier: string;
+  date: string | null;
+  specialite: string | null;
+  ears: string[];
+}
+
+/** A column of pec_dossiers, qualified: for subqueries correlated with a file. */
+export const fileColumn = (column: string) => sql`${sql.identifier('pec_dossiers')}.${sql.identifier(column)}`;
+
+/**
+ * The patient's earlier delivered files in the organisation as one JSON array (EarlierFile), correlated with the file:
+ * read with the file's page (present.ts) or alone.
+ */
+export const earlierFilesJson = sql`(select coalesce(json_agg(json_build_object('numeroDossier', p.numero_dossier,
+    'date', coalesce(p.date_facturation_effective, p.date_billing)::text, 'specialite', ps.specialite,
+    'ears', array(select a.oreille from appareils a where a.dossier_id = p.id))), '[]')
+  from pec_dossiers p join shops ps on ps.id = p.shop_id
+  where p.holding_id = ${fileColumn('holding_id')} and p.numero_dossier_assure = ${fileColumn('numero_dossier_assure')}
+    and p.id <> ${fileColumn('id')} and p.status in (${sql.join(
+      DELIVERED.map((status) => sql`${status}`),
+      sql`, `,
+    )}))`;
+
+async function earlierFilesOf(tx: DbOrTx, dossierId: number): Promise<EarlierFile[]> {
+  const [row] = await tx.select({ earlier: earlierFilesJson }).from(pecDossiers).where(eq(pecDossiers.id, dossierId));
+  return typeof row?.earlier === 'string' ? JSON.parse(row.earlier) : ((row?.earlier as EarlierFile[] | undefined) ?? []);
 }
 
 /**
@@ -60,43 +92,16 @@ export async function fileWarnings(tx: DbOrTx, dossierId: number, kept?: ListCac
 
   // One reading of the reference values and settings: they are kept together (one wait for the instance's notice).
   const settings = () => Promise.all([loadRules(tx), loadValidity(tx)]);
-  const [[rules, validity], devices, optical, earlierRows] = await Promise.all([
+  const [[rules, validity], devices, optical, earlierFiles] = await Promise.all([
     kept ? kept.remember('pec.warnings', [getTableName(pecRuleValues), getTableName(configs)], settings) : settings(),
     read?.devices ??
       tx.select({ oreille: appareils.oreille, classe: appareils.classe, prixTtc: appareils.prixTtc }).from(appareils).where(eq(appareils.dossierId, d.id)),
-    kind === 'optical' ? loadOpticalEquipment(tx, d.id) : Promise.resolve(null),
-    d.numeroDossierAssure
-      ? tx
-          .select({
-            id: pecDossiers.id,
-            numeroDossier: pecDossiers.numeroDossier,
-            date: sql<string | null>`coalesce(${pecDossiers.dateFacturationEffective}, ${pecDossiers.dateBilling})::text`,
-            specialite: shops.specialite,
-          })
-          .from(pecDossiers)
-          .innerJoin(shops, eq(shops.id, pecDossiers.shopId))
-          .where(
-            and(
-              eq(pecDossiers.holdingId, d.holdingId),
-              eq(pecDossiers.numeroDossierAssure, d.numeroDossierAssure),
-              ne(pecDossiers.id, d.id),
-              inArray(pecDossiers.status, DELIVERED),
-            ),
-          )
-      : Promise.resolve([]),
+    kind !== 'optical' ? null : read ? read.equipment && presentOpticalEquipment(read.equipment) : loadOpticalEquipment(tx, d.id),
+    read?.earlier ?? (d.numeroDossierAssure ? earlierFilesOf(tx, d.id) : []),
   ]);
-  const earlierIds = earlierRows.map((r) => r.id);
-  const earlierEars = earlierIds.length
-    ? await tx.select({ dossierId: appareils.dossierId, oreille: appareils.oreille }).from(appareils).where(inArray(appareils.dossierId, earlierIds))
-    : [];
-  const earlier = earlierRows
-    .filter((r): r is typeof r & { date: string } => typeof r.date === 'string')
-    .map((r) => ({
-      numeroDossier: r.numeroDossier,
-      date: String(r.date).slice(0, 10),
-      kind: fileKindOf(r.specialite),
-      ears: earlierEars.filter((e) => e.dossierId === r.id).map((e) => e.oreille),
-    }));
+  const earlier = earlierFiles
+    .filter((r): r is EarlierFile & { date: string } => typeof r.date === 'string')
+    .map((r) => ({ numeroDossier: r.numeroDossier, date: r.date.slice(0, 10), kind: fileKindOf(r.specialite), ears: r.ears }));
 
   return [
     ...renewalWarnings({ kind, on, birthDate: d.dateNaissanceBeneficiaire, ears: [...new Set(devices.map((x) => x.oreille))].sort(), earlier, rules }),

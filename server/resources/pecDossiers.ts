@@ -9,7 +9,7 @@ import { bool, date, dateTime, decimal, itemOnly, reference, text, timestamps } 
 import type { ResourceDeclaration, Row, Tenancy } from '../hydra/types';
 import { publish } from '../events/bus';
 import { assertNumeroFree, nextNumero, normaliseSearch } from '../pec/numbering';
-import { embedReferences, expandItem, openExecution, referencesJson } from '../pec/present';
+import { embedReferences, expandItem, itemDetailsJson, openExecution, referencesJson } from '../pec/present';
 import { assertPrescriberOfHolding } from '../pec/prescription';
 import { paymentFilter } from '../pec/receivables';
 import { robotFailedWithinFilter } from '../pec/robotFailures';
@@ -242,16 +242,17 @@ export const pecDossiersResource: ResourceDeclaration = {
     },
 
     async expand({ app, tx }, items, rows, mode) {
-      // A file's page reads its references with its devices and executions in one query, then its warnings (the
-      // reference values and settings kept between reads when this is not a transaction).
+      // A file's page has its references, devices, executions and earlier files read with it (itemRead), then its
+      // warnings (the reference values and settings kept between reads when this is not a transaction).
       if (mode === 'item')
         for (const [index, item] of items.entries()) {
-          const row = rows[index] as ReadFile['dossier'];
-          const { devices, specialite } = await expandItem(tx, item, row.id);
-          item.warnings = await fileWarnings(tx, row.id, tx === app.db ? app.lists : undefined, { dossier: row, specialite, devices });
+          const row = rows[index] as ReadFile['dossier'] & { __item_details: unknown };
+          const read = expandItem(item, row.__item_details);
+          item.warnings = await fileWarnings(tx, row.id, tx === app.db ? app.lists : undefined, { dossier: row, ...read });
         }
       else await embedReferences(tx, items, rows);
     },
+    itemRead: { details: itemDetailsJson },
     listJson: referencesJson,
   },
 };
