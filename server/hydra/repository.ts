@@ -322,17 +322,23 @@ export class ResourceRepository {
     const order = sql.join(orderBy, sql`, `);
     const ids = sql`select ${idColumn} from ${table} where ${where ?? sql`true`} order by ${order} limit ${query.itemsPerPage} offset ${offset}`;
     const page = sql`select ${members} from ${table} ${sql.join(this.joins, sql` `)} where ${idColumn} in (${ids}) order by ${order}`;
+    // The list's total in the same statement when none is kept for its condition: one round trip, not two.
+    const counting = query.paginate ? this.countOf(where) : undefined;
+    const total = counting && counting.kept === undefined ? sql`, (${counting.query})::int as total` : sql``;
     // string_agg keeps the order of the ordered subquery (PostgREST's json_agg relies on the same).
     const { sql: text, params } = dialect.sqlToQuery(
-      sql`select coalesce('[' || string_agg(row_to_json("__page")::text, ',') || ']', '[]') as members, count(*)::int as n from (${page}) as "__page"`,
+      sql`select coalesce('[' || string_agg(row_to_json("__page")::text, ',') || ']', '[]') as members, count(*)::int as n${total} from (${page}) as "__page"`,
     );
     // Kept by this instance until a table it reads changes, when it reads only back-office tables (listCache.ts).
     // Its total is kept with it: the count reads the same rows (text and parameters hold the page and the condition).
     // A total kept with its page is counted afresh: a reused one may be up to COUNT_CACHE_MS old.
     return this.app.lists.read(text, params, async (keeping) => {
-      const [row] = await this.app.database.query<{ members: string; n: number }>(text, params);
+      const [row] = await this.app.database.query<{ members: string; n: number; total?: number }>(text, params);
       const n = Number(row?.n ?? 0);
-      return { members: row?.members ?? '[]', total: await this.totalOf(query, n, offset, where, keeping) };
+      return {
+        members: row?.members ?? '[]',
+        total: counting && row?.total !== undefined ? this.keepCount(counting.key, Number(row.total)) : await this.totalOf(query, n, offset, where, keeping),
+      };
     });
   }
 
@@ -454,13 +460,22 @@ export class ResourceRepository {
    * counts stay exact, and so does one asked `fresh`.
    */
   private async count(where: SQL | undefined, fresh = false): Promise<number> {
+    const { query, key, kept } = this.countOf(where);
+    if (kept !== undefined && !fresh) return kept;
+    const [row] = await query;
+    return this.keepCount(key, Number(row?.n ?? 0));
+  }
+
+  /** The count statement of a condition, its key among the kept counts, and the count kept for it if still fresh. */
+  private countOf(where: SQL | undefined) {
     const query = this.app.db.select({ n: count() }).from(this.decl.table).where(where);
     const { sql: text, params } = query.toSQL();
     const key = `${text}|${JSON.stringify(params)}`;
     const hit = this.counts.get(key);
-    if (hit && !fresh && Date.now() - hit.at < COUNT_CACHE_MS) return hit.n;
-    const [row] = await query;
-    const n = Number(row?.n ?? 0);
+    return { query, key, kept: hit && Date.now() - hit.at < COUNT_CACHE_MS ? hit.n : undefined };
+  }
+
+  private keepCount(key: string, n: number): number {
     if (n >= COUNT_CACHE_MIN) {
       if (this.counts.size >= 1000) this.counts.clear();
       this.counts.set(key, { n, at: Date.now() });
