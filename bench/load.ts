@@ -1,4 +1,5 @@
 // npm run bench -- load [--clients=200] [--duration=60] [--warmup=10] [--files=50000] [--fresh] [--compare=DIR] [--cpu-prof=DIR]
+//   [--mix=openFile:100]
 // The office's load on one machine: `clients` closed-loop clients (each its own signed-in user of the demo organisations
 // and its own address) mix the office's actions for `duration` seconds, after `warmup` seconds not counted: list the PEC
 // files with filters, open a file, list settings, create a file. On PostgreSQL, with the demo organisations scaled to
@@ -37,6 +38,7 @@ const SECRETS = {
 /** The office's actions and their share of the requests. */
 const MIX = { listFiles: 40, openFile: 35, listSettings: 15, createFile: 10 } as const;
 type Action = keyof typeof MIX;
+type Mix = Record<Action, number>;
 const ACTION_LABELS: Record<Action, string> = {
   listFiles: 'Lister les PEC (filtres)',
   openFile: 'Ouvrir un dossier',
@@ -53,6 +55,7 @@ export interface LoadBenchOptions {
   fresh: boolean;
   compare?: string;
   cpuProfDir?: string;
+  mix: Mix;
 }
 
 const log = (message: string) => console.log(`[load] ${message}`);
@@ -495,7 +498,7 @@ async function measureServer(label: string, root: string, options: LoadBenchOpti
       }
     }
 
-    const weights = Object.entries(MIX) as [Action, number][];
+    const weights = Object.entries(options.mix) as [Action, number][];
     const total = weights.reduce((s, [, w]) => s + w, 0);
     const samples: Sample[] = [];
     const started = performance.now();
@@ -593,7 +596,20 @@ export function parseLoadBenchArgs(argv: string[], env = process.env): LoadBench
     fresh: flags.has('fresh'),
     compare: flags.get('compare'),
     cpuProfDir: flags.get('cpu-prof'),
+    mix: parseMix(flags.get('mix')),
   };
+}
+
+/** --mix=openFile:100 (one action alone: its CPU per request) or any shares; the office's mix by default. */
+function parseMix(value: string | undefined): Mix {
+  if (!value) return { ...MIX };
+  const mix: Mix = { listFiles: 0, openFile: 0, listSettings: 0, createFile: 0 };
+  for (const part of value.split(',')) {
+    const [action, share] = part.split(':');
+    if (!(action! in mix) || !(Number(share) >= 0)) throw new Error(`--mix : « ${part} » (attendu action:part, actions ${Object.keys(MIX).join(', ')})`);
+    mix[action as Action] = Number(share);
+  }
+  return mix;
 }
 
 function printResult(result: Awaited<ReturnType<typeof measureServer>>) {
@@ -646,7 +662,7 @@ export async function runLoadBench(argv: string[] = []): Promise<void> {
         command: `npm run bench -- load ${argv.join(' ')}`.trim(),
         server:
           'compilé comme npm run build (esbuild), node --enable-source-maps main.js, NODE_ENV=production, PECFLOW_ROLE=all, LOG_LEVEL par défaut (info, sortie standard ignorée), limites de débit par défaut, TRUST_PROXY=1 (X-Forwarded-For propre à chaque client)',
-        mix: Object.fromEntries(Object.entries(MIX).map(([a, w]) => [ACTION_LABELS[a as Action], `${w} %`])),
+        mix: Object.fromEntries(Object.entries(options.mix).map(([a, w]) => [ACTION_LABELS[a as Action], `${w} %`])),
         database: version.split(',')[0],
         machine: {
           cpus: os.cpus().length,
