@@ -285,11 +285,11 @@ export class ResourceRepository {
   }
 
   /** The total of a list whose page has `n` rows. */
-  private async totalOf(query: ListQuery, n: number, offset: number, where: SQL | undefined, fresh = false): Promise<number> {
+  private async totalOf(principal: Principal, query: ListQuery, n: number, offset: number, where: SQL | undefined, fresh = false): Promise<number> {
     if (!query.paginate) return n;
     // A page that is not full is the last one: the total follows without counting (most organisation lists).
     if (n < query.itemsPerPage && (n > 0 || query.page === 1)) return offset + n;
-    return this.count(where, fresh);
+    return this.count(principal, where, fresh);
   }
 
   async list(principal: Principal, query: ListQuery): Promise<{ rows: Row[]; total: number }> {
@@ -301,7 +301,7 @@ export class ResourceRepository {
       .orderBy(...orderBy)
       .limit(query.itemsPerPage)
       .offset(offset);
-    return { rows, total: await this.totalOf(query, rows.length, offset, where) };
+    return { rows, total: await this.totalOf(principal, query, rows.length, offset, where) };
   }
 
   /**
@@ -323,7 +323,7 @@ export class ResourceRepository {
     const ids = sql`select ${idColumn} from ${table} where ${where ?? sql`true`} order by ${order} limit ${query.itemsPerPage} offset ${offset}`;
     const page = sql`select ${members} from ${table} ${sql.join(this.joins, sql` `)} where ${idColumn} in (${ids}) order by ${order}`;
     // The list's total in the same statement when none is kept for its condition: one round trip, not two.
-    const counting = query.paginate ? this.countOf(where) : undefined;
+    const counting = query.paginate ? this.countOf(principal, where) : undefined;
     const total = counting && counting.kept === undefined ? sql`, (${counting.query})::int as total` : sql``;
     // string_agg keeps the order of the ordered subquery (PostgREST's json_agg relies on the same).
     const { sql: text, params } = dialect.sqlToQuery(
@@ -337,7 +337,8 @@ export class ResourceRepository {
       const n = Number(row?.n ?? 0);
       return {
         members: row?.members ?? '[]',
-        total: counting && row?.total !== undefined ? this.keepCount(counting.key, Number(row.total)) : await this.totalOf(query, n, offset, where, keeping),
+        total:
+          counting && row?.total !== undefined ? this.keepCount(counting, Number(row.total)) : await this.totalOf(principal, query, n, offset, where, keeping),
       };
     });
   }
@@ -456,29 +457,36 @@ export class ResourceRepository {
 
   /**
    * Counting a large result costs more than reading its page, and the next page asks the same question: a count of at
-   * least COUNT_CACHE_MIN rows is reused for COUNT_CACHE_MS (writes through this resource clear it at once). Small
-   * counts stay exact, and so does one asked `fresh`.
+   * least COUNT_CACHE_MIN rows is reused for COUNT_CACHE_MS, but not by a reader who wrote to this resource since it
+   * was counted: they see their own change at once, another reader within COUNT_CACHE_MS (as a change made through
+   * another instance). Clearing every count at each write made each list after a creation count again (under the load
+   * bench, most of PostgreSQL's time). Small counts stay exact, and so does one asked `fresh`.
    */
-  private async count(where: SQL | undefined, fresh = false): Promise<number> {
-    const { query, key, kept } = this.countOf(where);
-    if (kept !== undefined && !fresh) return kept;
-    const [row] = await query;
-    return this.keepCount(key, Number(row?.n ?? 0));
+  private async count(principal: Principal, where: SQL | undefined, fresh = false): Promise<number> {
+    const counting = this.countOf(principal, where);
+    if (counting.kept !== undefined && !fresh) return counting.kept;
+    const [row] = await counting.query;
+    return this.keepCount(counting, Number(row?.n ?? 0));
   }
 
-  /** The count statement of a condition, its key among the kept counts, and the count kept for it if still fresh. */
-  private countOf(where: SQL | undefined) {
+  /**
+   * The count statement of a condition, its key among the kept counts, the count kept for it if this reader may reuse
+   * it, and when counting starts (a count started before a write committed may not see it).
+   */
+  private countOf(principal: Principal, where: SQL | undefined) {
     const query = this.app.db.select({ n: count() }).from(this.decl.table).where(where);
     const { sql: text, params } = query.toSQL();
     const key = `${text}|${JSON.stringify(params)}`;
     const hit = this.counts.get(key);
-    return { query, key, kept: hit && Date.now() - hit.at < COUNT_CACHE_MS ? hit.n : undefined };
+    const now = Date.now();
+    const usable = hit && now - hit.at < COUNT_CACHE_MS && hit.at > (this.lastWrites.get(principal.id) ?? 0);
+    return { query, key, kept: usable ? hit.n : undefined, at: now };
   }
 
-  private keepCount(key: string, n: number): number {
+  private keepCount(counting: { key: string; at: number }, n: number): number {
     if (n >= COUNT_CACHE_MIN) {
       if (this.counts.size >= 1000) this.counts.clear();
-      this.counts.set(key, { n, at: Date.now() });
+      this.counts.set(counting.key, { n, at: counting.at });
     }
     return n;
   }
@@ -757,21 +765,29 @@ export class ResourceRepository {
     });
   }
 
-  private async inTransaction<T>(fn: (tx: DbOrTx) => Promise<T>, tx?: DbOrTx): Promise<T> {
+  private async inTransaction<T>(principal: Principal, fn: (tx: DbOrTx) => Promise<T>, tx?: DbOrTx): Promise<T> {
     if (tx) return fn(tx);
     const result = await this.app.db.transaction((t) => fn(t));
-    this.afterCommit();
+    this.afterCommit(principal);
     return result;
   }
 
   /**
-   * A committed write may change who may do what (roles, centres, a status), and the totals of this resource. Other
-   * writes (a PEC file) keep the principals: clearing them on each would reload every user's at their next request.
+   * A committed write may change who may do what (roles, centres, a status), and the totals of this resource (its
+   * writer no longer reuses a count made before it). Other writes (a PEC file) keep the principals: clearing them on
+   * each would reload every user's at their next request.
    */
-  private afterCommit() {
+  private afterCommit(principal: Principal) {
     if (this.writesPrincipals) this.app.principals.clear();
-    this.counts.clear();
+    // Forgetting writers would let them reuse a count made before their write: forget the counts with them.
+    if (this.lastWrites.size >= 10_000) {
+      this.lastWrites.clear();
+      this.counts.clear();
+    }
+    this.lastWrites.set(principal.id, Date.now());
   }
+  /** When each user last wrote here (ms): see count(). */
+  private readonly lastWrites = new Map<number, number>();
 
   /** `outerTx`: create inside the caller's transaction (an all-or-nothing import of several records). */
   async create(principal: Principal, body: unknown, outerTx?: DbOrTx): Promise<number> {
@@ -779,24 +795,28 @@ export class ResourceRepository {
     if (decl.readOnly || decl.creatable === false) throw forbidden('Cette ressource ne peut pas être créée.');
     requirePermission(principal, decl.permissions.create);
     const input = this.parse(this.schemas.create, this.normaliseBody(body));
-    return this.inTransaction(async (tx) => {
-      const values = this.columnValues(input);
-      const holdingId = await decl.tenancy.assignHolding?.(principal, input, tx, undefined);
-      if (holdingId !== undefined && decl.tenancy.holdingColumn) values[this.key(decl.tenancy.holdingColumn)] = holdingId;
-      await this.checkReferences(principal, input, tx);
-      await this.checkUnique(values, undefined, tx);
-      const ctx = this.context(principal, tx);
-      await decl.hooks?.beforeWrite?.(ctx, input, values, undefined);
-      const [created] = await tx.insert(decl.table).values(values).returning();
-      const id = Number(created![this.key(decl.idColumn)]);
-      await this.writeLinks(input, id, tx);
-      await decl.hooks?.afterWrite?.(ctx, id, input, undefined);
-      const after = await this.find(principal, id, tx);
-      const changes = diff({}, await this.auditView(after ?? created!, tx), this.secretNames());
-      this.maskWrittenSecrets(input, changes, null);
-      await this.audit(tx, principal, 'create', after ?? created!, changes);
-      return id;
-    }, outerTx);
+    return this.inTransaction(
+      principal,
+      async (tx) => {
+        const values = this.columnValues(input);
+        const holdingId = await decl.tenancy.assignHolding?.(principal, input, tx, undefined);
+        if (holdingId !== undefined && decl.tenancy.holdingColumn) values[this.key(decl.tenancy.holdingColumn)] = holdingId;
+        await this.checkReferences(principal, input, tx);
+        await this.checkUnique(values, undefined, tx);
+        const ctx = this.context(principal, tx);
+        await decl.hooks?.beforeWrite?.(ctx, input, values, undefined);
+        const [created] = await tx.insert(decl.table).values(values).returning();
+        const id = Number(created![this.key(decl.idColumn)]);
+        await this.writeLinks(input, id, tx);
+        await decl.hooks?.afterWrite?.(ctx, id, input, undefined);
+        const after = await this.find(principal, id, tx);
+        const changes = diff({}, await this.auditView(after ?? created!, tx), this.secretNames());
+        this.maskWrittenSecrets(input, changes, null);
+        await this.audit(tx, principal, 'create', after ?? created!, changes);
+        return id;
+      },
+      outerTx,
+    );
   }
 
   /** A write-only secret given a new value shows as changed, both sides masked (its value never reaches the audit). */
@@ -830,27 +850,31 @@ export class ResourceRepository {
     const { decl } = this;
     if (decl.readOnly) throw forbidden('Cette ressource est en lecture seule.');
     requirePermission(principal, decl.permissions.update);
-    await this.inTransaction(async (t) => {
-      // Another organisation's record is a 404 whatever the body says: look it up before reading the body.
-      const existing = await this.findForWrite(principal, id, t);
-      const input = this.parseUpdate(body, mode);
-      const before = await this.auditView(existing, t);
-      const values = this.columnValues(input);
-      const holdingId = await decl.tenancy.assignHolding?.(principal, input, t, existing);
-      if (holdingId !== undefined && decl.tenancy.holdingColumn) values[this.key(decl.tenancy.holdingColumn)] = holdingId;
-      await this.checkReferences(principal, input, t);
-      await this.checkUnique(values, existing, t);
-      const ctx = this.context(principal, t);
-      await decl.hooks?.beforeWrite?.(ctx, input, values, existing);
-      if ('updatedAt' in getTableColumns(decl.table)) values.updatedAt = new Date();
-      if (Object.keys(values).length) await t.update(decl.table).set(values).where(eq(decl.idColumn, id));
-      await this.writeLinks(input, id, t);
-      await decl.hooks?.afterWrite?.(ctx, id, input, existing);
-      const after = (await this.find(principal, id, t)) ?? existing;
-      const changes = diff(before, await this.auditView(after, t), this.secretNames());
-      this.maskWrittenSecrets(input, changes, MASK);
-      await this.audit(t, principal, action, after, changes);
-    }, tx);
+    await this.inTransaction(
+      principal,
+      async (t) => {
+        // Another organisation's record is a 404 whatever the body says: look it up before reading the body.
+        const existing = await this.findForWrite(principal, id, t);
+        const input = this.parseUpdate(body, mode);
+        const before = await this.auditView(existing, t);
+        const values = this.columnValues(input);
+        const holdingId = await decl.tenancy.assignHolding?.(principal, input, t, existing);
+        if (holdingId !== undefined && decl.tenancy.holdingColumn) values[this.key(decl.tenancy.holdingColumn)] = holdingId;
+        await this.checkReferences(principal, input, t);
+        await this.checkUnique(values, existing, t);
+        const ctx = this.context(principal, t);
+        await decl.hooks?.beforeWrite?.(ctx, input, values, existing);
+        if ('updatedAt' in getTableColumns(decl.table)) values.updatedAt = new Date();
+        if (Object.keys(values).length) await t.update(decl.table).set(values).where(eq(decl.idColumn, id));
+        await this.writeLinks(input, id, t);
+        await decl.hooks?.afterWrite?.(ctx, id, input, existing);
+        const after = (await this.find(principal, id, t)) ?? existing;
+        const changes = diff(before, await this.auditView(after, t), this.secretNames());
+        this.maskWrittenSecrets(input, changes, MASK);
+        await this.audit(t, principal, action, after, changes);
+      },
+      tx,
+    );
   }
 
   /**
@@ -874,27 +898,31 @@ export class ResourceRepository {
     const { decl } = this;
     if (decl.readOnly || decl.deletion.mode === 'none') throw forbidden('Cet élément ne peut pas être supprimé.');
     requirePermission(principal, decl.permissions.delete);
-    await this.inTransaction(async (t) => {
-      const existing = await this.findForWrite(principal, id, t);
-      await decl.hooks?.beforeDelete?.(this.context(principal, t), existing);
-      const before = await this.auditView(existing, t);
-      if (decl.deletion.mode === 'soft') {
-        const values: Row = { [this.key(decl.deletion.column)]: new Date() };
-        await t.update(decl.table).set(values).where(eq(decl.idColumn, id));
-        await this.audit(t, principal, action === 'delete' ? 'archive' : action, existing, diff(before, {}, this.secretNames()));
-        return;
-      }
-      for (const reference of decl.deletion.mode === 'hard' ? (decl.deletion.refuseWhileReferenced ?? []) : []) {
-        const [row] = await t
-          .select({ n: count() })
-          .from(reference.table)
-          .where(and(eq(reference.column, id), reference.where));
-        const n = Number(row?.n ?? 0);
-        if (n > 0) throw conflict(reference.message(n));
-      }
-      await t.delete(decl.table).where(eq(decl.idColumn, id));
-      await this.audit(t, principal, action, existing, diff(before, {}, this.secretNames()));
-    }, tx);
+    await this.inTransaction(
+      principal,
+      async (t) => {
+        const existing = await this.findForWrite(principal, id, t);
+        await decl.hooks?.beforeDelete?.(this.context(principal, t), existing);
+        const before = await this.auditView(existing, t);
+        if (decl.deletion.mode === 'soft') {
+          const values: Row = { [this.key(decl.deletion.column)]: new Date() };
+          await t.update(decl.table).set(values).where(eq(decl.idColumn, id));
+          await this.audit(t, principal, action === 'delete' ? 'archive' : action, existing, diff(before, {}, this.secretNames()));
+          return;
+        }
+        for (const reference of decl.deletion.mode === 'hard' ? (decl.deletion.refuseWhileReferenced ?? []) : []) {
+          const [row] = await t
+            .select({ n: count() })
+            .from(reference.table)
+            .where(and(eq(reference.column, id), reference.where));
+          const n = Number(row?.n ?? 0);
+          if (n > 0) throw conflict(reference.message(n));
+        }
+        await t.delete(decl.table).where(eq(decl.idColumn, id));
+        await this.audit(t, principal, action, existing, diff(before, {}, this.secretNames()));
+      },
+      tx,
+    );
   }
 
   /** All or nothing: each id is checked like a single call, the first refusal cancels the whole batch. */
@@ -919,7 +947,7 @@ export class ResourceRepository {
         }
       }
     });
-    this.afterCommit();
+    this.afterCommit(principal);
     return new Set(ids).size;
   }
 }

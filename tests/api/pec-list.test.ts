@@ -2,7 +2,7 @@
 // reference lists of the PEC form; the Hydra docs. Runs on the demo data (200 files per organisation), no workers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
-import { startPecServer, type Refs } from './helpers/pec';
+import { createDossier, startPecServer, type Refs } from './helpers/pec';
 
 let server: TestServer;
 let refs: Refs;
@@ -289,5 +289,50 @@ describe('the API documentation', () => {
     );
     const entry = await server.get('/api');
     expect(entry.body.pec_dossiers).toBe('/api/pec_dossiers');
+  });
+});
+
+describe('a large total (1,000 files or more)', () => {
+  it('is reused for a few seconds, even after another user’s creation, and counted again for a user who just created a file', async () => {
+    const horizon = await holdingOf('Audition Horizon');
+    const copied = (
+      await sql<{ column_name: string }>(
+        `select column_name from information_schema.columns where table_schema = 'public' and table_name = 'pec_dossiers'
+         and column_name not in ('id', 'numero_dossier', 'external_id') order by ordinal_position`,
+      )
+    )
+      .map((c) => `"${c.column_name}"`)
+      .join(', ');
+    const copy = (times: number) =>
+      sql(
+        `insert into pec_dossiers (${copied}, numero_dossier) select ${copied}, numero_dossier || '-COPIE-' || g
+         from pec_dossiers, generate_series(1, $2::int) g where holding_id = $1 and numero_dossier not like '%-COPIE-%'`,
+        [horizon, times],
+      );
+    const total = async (token: string) => {
+      const res = await list('itemsPerPage=5', token);
+      expect(res.status).toBe(200);
+      return res.body.totalItems as number;
+    };
+    const created: number[] = [];
+    await copy(5);
+    try {
+      const counted = await total(tokens.horizonAdmin);
+      expect(counted).toBe(await countWhere('holding_id = $1', [horizon]));
+      expect(counted).toBeGreaterThanOrEqual(1000);
+      // A change made outside this server, then a creation by another user: the same total for a few seconds.
+      await sql(
+        `insert into pec_dossiers (${copied}, numero_dossier) select ${copied}, numero_dossier || '-COPIE-0' from pec_dossiers where holding_id = $1 order by id limit 1`,
+        [horizon],
+      );
+      created.push((await createDossier(server, tokens.audio, refs)).id);
+      expect(await total(tokens.horizonAdmin)).toBe(counted);
+      // Their own creation: counted at once, with the others.
+      created.push((await createDossier(server, tokens.horizonAdmin, refs)).id);
+      expect(await total(tokens.horizonAdmin)).toBe(counted + 3);
+      expect(await total(tokens.horizonAdmin)).toBe(await countWhere('holding_id = $1', [horizon]));
+    } finally {
+      await sql(`delete from pec_dossiers where numero_dossier like '%-COPIE-%' or id = any($1::int[])`, [created]);
+    }
   });
 });
