@@ -1,5 +1,5 @@
 // Reads and writes one declared resource: tenancy, permissions, validation, references, hooks and audit, in one place.
-import { and, asc, count, desc, eq, getTableColumns, getTableName, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, getTableName, gte, inArray, isNull, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { PgDialect, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { ZodError, type ZodType } from 'zod';
 import type { Principal } from '../auth/principal';
@@ -284,7 +284,7 @@ export class ResourceRepository {
     return { where, orderBy: [primary, by(this.decl.idColumn)], offset: (query.page - 1) * query.itemsPerPage };
   }
 
-  /** The total of a list whose page has `n` rows. */
+  /** The total of a list whose page has `n` rows (when it was not counted with the page, see listJson). */
   private async totalOf(principal: Principal, query: ListQuery, n: number, offset: number, where: SQL | undefined, fresh = false): Promise<number> {
     if (!query.paginate) return n;
     // A page that is not full is the last one: the total follows without counting (most organisation lists).
@@ -322,24 +322,26 @@ export class ResourceRepository {
     const order = sql.join(orderBy, sql`, `);
     const ids = sql`select ${idColumn} from ${table} where ${where ?? sql`true`} order by ${order} limit ${query.itemsPerPage} offset ${offset}`;
     const page = sql`select ${members} from ${table} ${sql.join(this.joins, sql` `)} where ${idColumn} in (${ids}) order by ${order}`;
-    // The list's total in the same statement when none is kept for its condition: one round trip, not two.
+    // The list's total in the same statement when none may be reused for its condition: one round trip, not two
+    // (counted even when the page turns out not to be full, which totalOf() would not count: the page's condition
+    // again, at the cost of a few rows).
     const counting = query.paginate ? this.countOf(principal, where) : undefined;
-    const total = counting && counting.kept === undefined ? sql`, (${counting.query})::int as total` : sql``;
+    const totalColumn = counting && counting.reusable === undefined ? sql`, (${counting.query})::int as total` : sql``;
     // string_agg keeps the order of the ordered subquery (PostgREST's json_agg relies on the same).
     const { sql: text, params } = dialect.sqlToQuery(
-      sql`select coalesce('[' || string_agg(row_to_json("__page")::text, ',') || ']', '[]') as members, count(*)::int as n${total} from (${page}) as "__page"`,
+      sql`select coalesce('[' || string_agg(row_to_json("__page")::text, ',') || ']', '[]') as members, count(*)::int as n${totalColumn} from (${page}) as "__page"`,
     );
     // Kept by this instance until a table it reads changes, when it reads only back-office tables (listCache.ts).
     // Its total is kept with it: the count reads the same rows (text and parameters hold the page and the condition).
-    // A total kept with its page is counted afresh: a reused one may be up to COUNT_CACHE_MS old.
+    // A total kept with its page is counted afresh (a reused one may be up to COUNT_CACHE_MS old), and is not kept
+    // among the counts: the page's next statement would leave the count out, a second text to keep for the same list.
     return this.app.lists.read(text, params, async (keeping) => {
       const [row] = await this.app.database.query<{ members: string; n: number; total?: number }>(text, params);
       const n = Number(row?.n ?? 0);
-      return {
-        members: row?.members ?? '[]',
-        total:
-          counting && row?.total !== undefined ? this.keepCount(counting, Number(row.total)) : await this.totalOf(principal, query, n, offset, where, keeping),
-      };
+      let total: number;
+      if (row?.total === undefined || !counting) total = await this.totalOf(principal, query, n, offset, where, keeping);
+      else total = keeping ? Number(row.total) : this.keepCount(counting, Number(row.total));
+      return { members: row?.members ?? '[]', total };
     });
   }
 
@@ -464,7 +466,7 @@ export class ResourceRepository {
    */
   private async count(principal: Principal, where: SQL | undefined, fresh = false): Promise<number> {
     const counting = this.countOf(principal, where);
-    if (counting.kept !== undefined && !fresh) return counting.kept;
+    if (counting.reusable !== undefined && !fresh) return counting.reusable;
     const [row] = await counting.query;
     return this.keepCount(counting, Number(row?.n ?? 0));
   }
@@ -478,9 +480,10 @@ export class ResourceRepository {
     const { sql: text, params } = query.toSQL();
     const key = `${text}|${JSON.stringify(params)}`;
     const hit = this.counts.get(key);
-    const now = Date.now();
-    const usable = hit && now - hit.at < COUNT_CACHE_MS && hit.at > (this.lastWrites.get(principal.id) ?? 0);
-    return { query, key, kept: usable ? hit.n : undefined, at: now };
+    // A monotonic clock: a count must never look younger than a write made after it started.
+    const now = performance.now();
+    const usable = hit && now - hit.at < COUNT_CACHE_MS && hit.at > (this.lastWrites.get(principal.id) ?? -Infinity);
+    return { query, key, reusable: usable ? hit.n : undefined, at: now };
   }
 
   private keepCount(counting: { key: string; at: number }, n: number): number {
@@ -496,8 +499,13 @@ export class ResourceRepository {
     const [row] = await tx
       .select(this.selection(principal))
       .from(this.decl.table)
-      .where(and(eq(this.decl.idColumn, id), this.visibility(principal), restriction));
+      .where(this.recordCondition(principal, id, restriction));
     return row;
+  }
+
+  /** The record `id` if the principal may see it: find()'s and get()'s condition. */
+  private recordCondition(principal: Principal, id: number | Placeholder, restriction: SQL | undefined) {
+    return and(eq(this.decl.idColumn, id), this.visibility(principal), restriction);
   }
 
   async get(principal: Principal, id: number, tx?: DbOrTx): Promise<Row> {
@@ -520,7 +528,7 @@ export class ResourceRepository {
     const query = (tx ?? this.app.db)
       .select(selection as Record<string, AnyPgColumn>)
       .from(this.decl.table)
-      .where(and(eq(this.decl.idColumn, sql.placeholder('id')), this.visibility(principal), restriction))
+      .where(this.recordCondition(principal, sql.placeholder('id'), restriction))
       .prepare('');
     if (!tx) this.itemQueries.set(principal, query);
     return query;
@@ -779,14 +787,23 @@ export class ResourceRepository {
    */
   private afterCommit(principal: Principal) {
     if (this.writesPrincipals) this.app.principals.clear();
+    this.noteWrite(principal);
+  }
+
+  /**
+   * The principal has just committed a write to this resource: they no longer reuse a total counted before it. Called
+   * after each write through this repository; a route that writes the table itself (an import in one transaction,
+   * a payment statement) calls it after its commit.
+   */
+  noteWrite(principal: Principal) {
     // Forgetting writers would let them reuse a count made before their write: forget the counts with them.
     if (this.lastWrites.size >= 10_000) {
       this.lastWrites.clear();
       this.counts.clear();
     }
-    this.lastWrites.set(principal.id, Date.now());
+    this.lastWrites.set(principal.id, performance.now());
   }
-  /** When each user last wrote here (ms): see count(). */
+  /** When each user last wrote here (performance.now()): see count(). */
   private readonly lastWrites = new Map<number, number>();
 
   /** `outerTx`: create inside the caller's transaction (an all-or-nothing import of several records). */

@@ -138,8 +138,9 @@ export interface Hooks {
    */
   listJson?: Record<string, SQL>;
   /**
-   * Values read with a single item (GET of one record, a write's answer), as SQL by key (correlated with the resource's
-   * table): expand() finds them in its row as `__item_{key}`, in the same query as the record.
+   * Values read with a single item (GET of one record, a write's answer), as SQL by key, correlated with the
+   * resource's table by its unaliased name: expand() finds them in its row as `__item_{key}`, read in the same query
+   * as the record. Only rows read by get() carry them: expand() in 'item' mode is given no other.
    */
   itemRead?: Record<string, SQL>;
 }
