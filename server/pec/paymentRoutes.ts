@@ -97,6 +97,7 @@ export async function paymentRoutes(app: FastifyInstance) {
     requireOrganisation(principal);
     const upload = await uploadOf(request);
     const id = await applyStatement(db, principal, readStatement(upload.bytes), upload.fileName);
+    files.noteWrite(principal);
     reply.header('Location', statements.iri(id));
     return sendStatement(request, reply, id, 201);
   });
@@ -106,6 +107,7 @@ export async function paymentRoutes(app: FastifyInstance) {
     requirePermission(principal, PAYMENT_PERMISSION);
     const id = idOf(request);
     await undoStatement(db, principal, id, sameHolding(paymentStatements.holdingId, principal));
+    files.noteWrite(principal);
     return sendStatement(request, reply, id, 200);
   });
 
@@ -117,6 +119,7 @@ export async function paymentRoutes(app: FastifyInstance) {
     await files.get(principal, id);
     const payment = manualPaymentSchema.parse(request.body ?? {});
     await recordManualPayment(db, principal, id, payment);
+    files.noteWrite(principal);
     const [item] = await files.present(principal, [await files.get(principal, id)], 'item');
     return sendJsonLd(reply, 200, itemDocument(request, files.decl, item!));
   });

@@ -292,6 +292,7 @@ export async function pecRoutes(app: FastifyInstance) {
       for (const { body } of bodies) created.push(await repository.create(principal, body, tx));
       return created;
     });
+    repository.noteWrite(principal);
     // In the trail of the organisation the files went to (none when a platform administrator filled several).
     const organisations = new Set(bodies.map((b) => b.holdingId));
     const holdingId = organisations.size === 1 ? [...organisations][0]! : null;

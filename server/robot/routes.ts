@@ -14,8 +14,16 @@ const answer = ({ executionId, processing_time }: CallbackResult) => ({ executio
 export async function robotRoutes(app: FastifyInstance) {
   const { runs } = app.ctx.pec;
 
-  app.post('/api/robot-frontend/setup-and-create-dpec', async (request) => runs.start(principalOf(request), request.body, 'dpec'));
-  app.post('/api/robot-frontend/setup-and-billing-pec', async (request) => runs.start(principalOf(request), request.body, 'billing'));
+  // Starting a run changes the file's status: its starter sees it in their totals at once (ResourceRepository.noteWrite).
+  const files = app.ctx.resources.get('pec_dossiers');
+  const start = async (request: FastifyRequest, kind: 'dpec' | 'billing') => {
+    const principal = principalOf(request);
+    const started = await runs.start(principal, request.body, kind);
+    files.noteWrite(principal);
+    return started;
+  };
+  app.post('/api/robot-frontend/setup-and-create-dpec', async (request) => start(request, 'dpec'));
+  app.post('/api/robot-frontend/setup-and-billing-pec', async (request) => start(request, 'billing'));
 
   // Public at the auth hook's level: the robot signs instead; a person without a signature must be signed in.
   app.post('/api/callbacks/:type', { config: { public: true } }, async (request: FastifyRequest, reply: FastifyReply) => {

@@ -331,6 +331,15 @@ describe('a large total (1,000 files or more)', () => {
       created.push((await createDossier(server, tokens.horizonAdmin, refs)).id);
       expect(await total(tokens.horizonAdmin)).toBe(counted + 3);
       expect(await total(tokens.horizonAdmin)).toBe(await countWhere('holding_id = $1', [horizon]));
+      // Their own import, written in one transaction of its own: counted at once too.
+      const imported = await server.request('POST', '/api/pec_dossiers/import', {
+        token: tokens.horizonAdmin,
+        rawBody: 'Centre;Mutuelle;N° dossier patient;N° devis\r\nHorizon Paris Bastille;Allianz;DP-TOTAL;DEV-TOTAL\r\n',
+        headers: { 'content-type': 'text/csv; charset=utf-8' },
+      });
+      expect(imported.status, imported.text).toBe(201);
+      created.push(...(imported.body.ids as number[]));
+      expect(await total(tokens.horizonAdmin)).toBe(counted + 4);
     } finally {
       await sql(`delete from pec_dossiers where numero_dossier like '%-COPIE-%' or id = any($1::int[])`, [created]);
     }
