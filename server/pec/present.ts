@@ -131,7 +131,6 @@ type Device = typeof appareils.$inferSelect;
  */
 export const itemDetailsJson = sql`json_build_object(
   'refs', ${refsSelection},
-  'specialite', (select s.specialite from shops s where s.id = ${file('shop_id')}),
   'equipment', (select ${jsonRow(opticalEquipments, 'o')} from optical_equipments o where o.dossier_id = ${file('id')}),
   'devices', (select coalesce(json_agg(${jsonRow(appareils, 'a')} order by a.oreille, a.id), '[]') from appareils a where a.dossier_id = ${file('id')}),
   'executions', (select coalesce(json_agg(${jsonRow(workflowExecutions, 'e')} order by e.started_at desc, e.id desc), '[]')
@@ -140,7 +139,6 @@ export const itemDetailsJson = sql`json_build_object(
 
 interface ItemDetails {
   refs: Refs;
-  specialite: string | null;
   equipment: Record<string, unknown> | null;
   devices: Record<string, unknown>[];
   executions: Record<string, unknown>[];
@@ -169,7 +167,8 @@ export function expandItem(item: Row, details: unknown): Omit<ReadFile, 'dossier
     classe: d.classe,
     offre100Sante: ouiNon(d.offre100Sante),
   }));
-  applyFileKind(item, found.specialite, equipment);
+  const specialite = found.refs.shop?.specialite ?? null;
+  applyFileKind(item, specialite, equipment);
   item.workflowExecutions = executions.map(presentExecution);
   const open = executions.find((e) => e.completedAt === null);
   item.runInProgress = open
@@ -181,7 +180,7 @@ export function expandItem(item: Row, details: unknown): Omit<ReadFile, 'dossier
         deadlineAt: open.deadlineAt?.toISOString() ?? null,
       }
     : null;
-  return { devices, specialite: found.specialite, equipment, earlier: found.earlier };
+  return { devices, specialite, equipment, earlier: found.earlier };
 }
 
 /** The open step of a file, if a run is in progress. */

@@ -6,7 +6,7 @@ import { eq, getTableName, like, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import type { ListCache } from '../hydra/listCache';
 import { appareils, configs, opticalEquipments, pecDossiers, pecRuleValues, shops } from '../db/schema';
-import { fileKindOf } from '../../src/domain/fileKinds';
+import { fileKindOf, type FileKind } from '../../src/domain/fileKinds';
 import { todayInFrance } from '../../src/domain/pec';
 import { PRESCRIPTION_VALIDITY_KEYS, type PecWarning } from '../../src/domain/warnings';
 import { loadOpticalEquipment, presentOpticalEquipment } from './optical';
@@ -62,10 +62,17 @@ export const earlierFilesJson = sql`(select coalesce(json_agg(json_build_object(
     'ears', array(select a.oreille from appareils a where a.dossier_id = p.id))), '[]')
   from pec_dossiers p join shops ps on ps.id = p.shop_id
   where p.holding_id = ${fileColumn('holding_id')} and p.numero_dossier_assure = ${fileColumn('numero_dossier_assure')}
-    and p.id <> ${fileColumn('id')} and p.status in (${sql.join(
+    and ${fileColumn('numero_dossier_assure')} <> '' and p.id <> ${fileColumn('id')} and p.status in (${sql.join(
       DELIVERED.map((status) => sql`${status}`),
       sql`, `,
     )}))`;
+
+/** The file's optical equipment as shown, for an optician's file: from what the page read, else read now. */
+function opticalOf(tx: DbOrTx, kind: FileKind, dossierId: number, read: ReadFile | undefined) {
+  if (kind !== 'optical') return null;
+  if (!read) return loadOpticalEquipment(tx, dossierId);
+  return read.equipment ? presentOpticalEquipment(read.equipment) : null;
+}
 
 async function earlierFilesOf(tx: DbOrTx, dossierId: number): Promise<EarlierFile[]> {
   const [row] = await tx.select({ earlier: earlierFilesJson }).from(pecDossiers).where(eq(pecDossiers.id, dossierId));
@@ -96,7 +103,7 @@ export async function fileWarnings(tx: DbOrTx, dossierId: number, kept?: ListCac
     kept ? kept.remember('pec.warnings', [getTableName(pecRuleValues), getTableName(configs)], settings) : settings(),
     read?.devices ??
       tx.select({ oreille: appareils.oreille, classe: appareils.classe, prixTtc: appareils.prixTtc }).from(appareils).where(eq(appareils.dossierId, d.id)),
-    kind !== 'optical' ? null : read ? read.equipment && presentOpticalEquipment(read.equipment) : loadOpticalEquipment(tx, d.id),
+    opticalOf(tx, kind, d.id, read),
     read?.earlier ?? (d.numeroDossierAssure ? earlierFilesOf(tx, d.id) : []),
   ]);
   const earlier = earlierFiles

@@ -122,6 +122,15 @@ describe('renouvellement anticipé — audio, per ear, 4 years', () => {
     const again = await audio(draftPatient);
     expect(await warningsOf(again.id)).toEqual([]);
   });
+
+  it('a file without a patient number (written before the number was required) has no history', async () => {
+    const earlier = await audio(patientNumber());
+    await devices(earlier.id, [['droite', 'I', 900]]);
+    await billed(earlier.id, monthsAgo(12));
+    const current = await audio(patientNumber());
+    await sqlRows(server, `update pec_dossiers set numero_dossier_assure = '' where id = any($1::int[])`, [[earlier.id, current.id]]);
+    expect(await warningsOf(current.id)).toEqual([]);
+  });
 });
 
 describe('renouvellement anticipé — optical, by age', () => {
