@@ -606,9 +606,11 @@ function parseMix(value: string | undefined): Mix {
   const mix: Mix = { listFiles: 0, openFile: 0, listSettings: 0, createFile: 0 };
   for (const part of value.split(',')) {
     const [action, share] = part.split(':');
-    if (!(action! in mix) || !(Number(share) >= 0)) throw new Error(`--mix : « ${part} » (attendu action:part, actions ${Object.keys(MIX).join(', ')})`);
+    if (!Object.hasOwn(mix, action!) || !(Number(share) >= 0))
+      throw new Error(`--mix : « ${part} » (attendu action:part, actions ${Object.keys(MIX).join(', ')})`);
     mix[action as Action] = Number(share);
   }
+  if (Object.values(mix).every((share) => share === 0)) throw new Error('--mix : au moins une action avec une part positive');
   return mix;
 }
 
