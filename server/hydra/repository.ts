@@ -815,13 +815,7 @@ export class ResourceRepository {
     return this.inTransaction(
       principal,
       async (tx) => {
-        const values = this.columnValues(input);
-        const holdingId = await decl.tenancy.assignHolding?.(principal, input, tx, undefined);
-        if (holdingId !== undefined && decl.tenancy.holdingColumn) values[this.key(decl.tenancy.holdingColumn)] = holdingId;
-        await this.checkReferences(principal, input, tx);
-        await this.checkUnique(values, undefined, tx);
-        const ctx = this.context(principal, tx);
-        await decl.hooks?.beforeWrite?.(ctx, input, values, undefined);
+        const { values, ctx } = await this.valuesToWrite(principal, input, tx);
         const [created] = await tx.insert(decl.table).values(values).returning();
         const id = Number(created![this.key(decl.idColumn)]);
         await this.writeLinks(input, id, tx);
@@ -834,6 +828,19 @@ export class ResourceRepository {
       },
       outerTx,
     );
+  }
+
+  /** The columns a create or an update writes: its organisation assigned, its references and uniqueness checked, beforeWrite run. */
+  private async valuesToWrite(principal: Principal, input: Row, tx: DbOrTx, existing?: Row) {
+    const { decl } = this;
+    const values = this.columnValues(input);
+    const holdingId = await decl.tenancy.assignHolding?.(principal, input, tx, existing);
+    if (holdingId !== undefined && decl.tenancy.holdingColumn) values[this.key(decl.tenancy.holdingColumn)] = holdingId;
+    await this.checkReferences(principal, input, tx);
+    await this.checkUnique(values, existing, tx);
+    const ctx = this.context(principal, tx);
+    await decl.hooks?.beforeWrite?.(ctx, input, values, existing);
+    return { values, ctx };
   }
 
   /** A write-only secret given a new value shows as changed, both sides masked (its value never reaches the audit). */
@@ -874,13 +881,7 @@ export class ResourceRepository {
         const existing = await this.findForWrite(principal, id, t);
         const input = this.parseUpdate(body, mode);
         const before = await this.auditView(existing, t);
-        const values = this.columnValues(input);
-        const holdingId = await decl.tenancy.assignHolding?.(principal, input, t, existing);
-        if (holdingId !== undefined && decl.tenancy.holdingColumn) values[this.key(decl.tenancy.holdingColumn)] = holdingId;
-        await this.checkReferences(principal, input, t);
-        await this.checkUnique(values, existing, t);
-        const ctx = this.context(principal, t);
-        await decl.hooks?.beforeWrite?.(ctx, input, values, existing);
+        const { values, ctx } = await this.valuesToWrite(principal, input, t, existing);
         if ('updatedAt' in getTableColumns(decl.table)) values.updatedAt = new Date();
         if (Object.keys(values).length) await t.update(decl.table).set(values).where(eq(decl.idColumn, id));
         await this.writeLinks(input, id, t);
