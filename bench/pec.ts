@@ -26,6 +26,7 @@ import type { AppContext } from '../server/context';
 import { openPostgres, type Database, type Db } from '../server/db/connect';
 import * as schema from '../server/db/schema';
 import { seed } from '../server/db/seed';
+import { ListCache } from '../server/hydra/listCache';
 import { ResourceRegistry } from '../server/hydra/registry';
 import { parseListQuery } from '../server/hydra/query';
 import { RESOURCES } from '../server/resources';
@@ -314,7 +315,13 @@ async function captureListSql(url: string, database: Database, userId: number, q
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   try {
     const db = drizzle({ client: pool, schema, logger: { logQuery: (text, params) => captured.push({ text, params }) } }) as unknown as Db;
-    const ctx = { db, database } as AppContext;
+    // The page goes through `database.query` (listJson), its count through Drizzle: both are recorded.
+    const recording = Object.create(database) as Database;
+    recording.query = ((text: string, params: unknown[] = []) => {
+      captured.push({ text, params });
+      return database.query(text, params);
+    }) as Database['query'];
+    const ctx = { db, database: recording, lists: new ListCache(recording) } as AppContext;
     const registry = new ResourceRegistry(RESOURCES, ctx);
     const principal = await loadPrincipal(database, userId);
     if (!principal) throw new Error('compte de benchmark introuvable');
