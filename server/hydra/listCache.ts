@@ -140,7 +140,9 @@ export class ListCache {
 
   /** The kept answer of `text` with `params`, or `run()`'s, kept when the query may be (`run(true)`: it will be kept). */
   async read(text: string, params: unknown[], run: (keeping: boolean) => Promise<KeptList>): Promise<KeptList> {
-    const tables = this.watched && !OF_THE_MOMENT.test(text) ? await this.tables(text, params) : null;
+    const tables = this.watched ? await this.tables(text, params) : null;
+    // A list that may not be kept (a PEC list) is read at once: no key built, no notice waited for.
+    if (!tables) return run(false);
     const key = `${text}\u0000${JSON.stringify(params)}`;
     const value = await this.kept(key, tables, run, (page) => 2 * (key.length + page.members.length));
     // Compressed copies (http/compression.ts) only for a page that is kept: one read with no copies compresses it itself.
@@ -192,23 +194,28 @@ export class ListCache {
     }
   }
 
-  /** The tables a query reads, from its plan; null when one of them has no trigger (or the plan cannot be read). */
+  /**
+   * The tables a query reads, from its plan; null when one of them has no trigger, when the query has a value of the
+   * moment, or when the plan cannot be read. Worked out once per query text.
+   */
   private tables(text: string, params: unknown[]): Promise<string[] | null> {
     let tables = this.tablesOf.get(text);
     if (!tables) {
-      tables = this.database
-        .query<{ 'QUERY PLAN': unknown }>(`explain (format json) ${text}`, params)
-        .then(([row]) => {
-          const plan = typeof row?.['QUERY PLAN'] === 'string' ? JSON.parse(row['QUERY PLAN']) : row?.['QUERY PLAN'];
-          const found = new Set<string>();
-          relations(plan, found);
-          const watched = this.watched;
-          return found.size > 0 && watched && [...found].every((t) => watched.has(t)) ? [...found].sort() : null;
-        })
-        .catch(() => {
-          this.tablesOf.delete(text); // read again next time
-          return null;
-        });
+      tables = OF_THE_MOMENT.test(text)
+        ? Promise.resolve(null)
+        : this.database
+            .query<{ 'QUERY PLAN': unknown }>(`explain (format json) ${text}`, params)
+            .then(([row]) => {
+              const plan = typeof row?.['QUERY PLAN'] === 'string' ? JSON.parse(row['QUERY PLAN']) : row?.['QUERY PLAN'];
+              const found = new Set<string>();
+              relations(plan, found);
+              const watched = this.watched;
+              return found.size > 0 && watched && [...found].every((t) => watched.has(t)) ? [...found].sort() : null;
+            })
+            .catch(() => {
+              this.tablesOf.delete(text); // read again next time
+              return null;
+            });
       if (this.tablesOf.size >= 1000) this.tablesOf.clear();
       this.tablesOf.set(text, tables);
     }
