@@ -145,7 +145,12 @@ describe('GET /api/{collection}/{id}/history', () => {
     for (const token of [t.lecture, t.admin, t.audio]) expect((await server.request('GET', path, { token })).status).toBe(200);
     await server.request('PATCH', path, { token: t.audio, body: { commentaire: 'Relu' }, headers: mergePatch });
     expect((await server.request('GET', path, { token: t.lecture })).status).toBe(200);
+    // Another organisation's director does not see the file: nothing was read, nothing is recorded.
+    expect((await server.request('GET', path, { token: t.rivieraAdmin })).status).toBe(404);
     const reads = await listAll(server, t.admin, 'audit_logs', `action=pec_dossier.read&entityId=${file.id}`);
+    // Each entry is in the file's organisation's trail.
+    const trails = await sqlRows(server, `select distinct holding_id from audit_logs where action = 'pec_dossier.read' and entity_id = '${file.id}'`);
+    expect(trails.map((r) => r.holding_id)).toEqual([org.horizon]);
     expect(reads.map((r) => r.actorEmail).sort()).toEqual([
       'admin@pecflow.fr',
       'audio@audition-horizon.fr',
