@@ -322,11 +322,14 @@ export class ResourceRepository {
     const order = sql.join(orderBy, sql`, `);
     const ids = sql`select ${idColumn} from ${table} where ${where ?? sql`true`} order by ${order} limit ${query.itemsPerPage} offset ${offset}`;
     const page = sql`select ${members} from ${table} ${sql.join(this.joins, sql` `)} where ${idColumn} in (${ids}) order by ${order}`;
-    // The list's total in the same statement when none may be reused for its condition: one round trip, not two
-    // (counted even when the page turns out not to be full, which totalOf() would not count: the page's condition
-    // again, at the cost of a few rows).
+    // The list's total in the same statement when none may be reused for its condition: one round trip, not two. As
+    // in totalOf(), a page that is not full gives it without counting: PostgreSQL runs the count (an InitPlan) only
+    // when the CASE reaches it (a search's 2 files: its index read once, not twice).
     const counting = query.paginate ? this.countOf(principal, where) : undefined;
-    const totalColumn = counting && counting.reusable === undefined ? sql`, (${counting.query})::int as total` : sql``;
+    const totalColumn =
+      counting && counting.reusable === undefined
+        ? sql`, (case when count(*) < ${query.itemsPerPage} and (count(*) > 0 or ${offset} = 0) then ${offset} + count(*) else (${counting.query}) end)::int as total`
+        : sql``;
     // string_agg keeps the order of the ordered subquery (PostgREST's json_agg relies on the same).
     const { sql: text, params } = dialect.sqlToQuery(
       sql`select coalesce('[' || string_agg(row_to_json("__page")::text, ',') || ']', '[]') as members, count(*)::int as n${totalColumn} from (${page}) as "__page"`,
