@@ -315,7 +315,7 @@ async function captureListSql(url: string, database: Database, userId: number, q
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   try {
     const db = drizzle({ client: pool, schema, logger: { logQuery: (text, params) => captured.push({ text, params }) } }) as unknown as Db;
-    // The page goes through `database.query` (listJson), its count through Drizzle: both are recorded.
+    // The page and its count go through `database.query`, other statements through Drizzle: all are recorded.
     const recording = Object.create(database) as Database;
     recording.query = ((text: string, params: unknown[] = []) => {
       captured.push({ text, params });

@@ -328,7 +328,7 @@ export class ResourceRepository {
     const counting = query.paginate ? this.countOf(principal, where) : undefined;
     const totalColumn =
       counting && counting.reusable === undefined
-        ? sql`, (case when count(*) < ${query.itemsPerPage} and (count(*) > 0 or ${offset} = 0) then ${offset} + count(*) else (${counting.query}) end)::int as total`
+        ? sql`, (case when count(*) < ${query.itemsPerPage} and (count(*) > 0 or ${offset === 0}) then ${offset} + count(*) else (${counting.query}) end)::int as total`
         : sql``;
     // string_agg keeps the order of the ordered subquery (PostgREST's json_agg relies on the same).
     const { sql: text, params } = dialect.sqlToQuery(

@@ -2,7 +2,7 @@
 // only editable settings and only with a value of their own type and range; the editable ones drive the server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
-import { auditRows, expectForbidden, expectProblem, expectViolation, listAll, loginAll, userId, type Tokens } from './helpers/backoffice';
+import { auditRows, expectForbidden, expectProblem, expectViolation, listAll, loginAll, sqlRows, userId, type Tokens } from './helpers/backoffice';
 import { SETTING_CATEGORIES } from '../../src/domain/settings';
 
 let server: TestServer;
@@ -144,5 +144,15 @@ describe('editable settings drive the server', () => {
     expect(capped.body.member.length).toBe(25);
     expect(capped.body.view.last).toContain('page=2');
     expectViolation(await put('api.max_items_per_page', 5), 'value', 'Valeur trop petite : au moins 20.');
+  });
+
+  it('a page far past the end of a list is empty, whatever its offset (beyond 2^31 rows)', async () => {
+    // More than the API accepts, set in SQL as an operator could: the offset (999,999 × 5,000) no longer fits an integer.
+    await sqlRows(server, `update configs set value = '5000' where key = 'api.max_items_per_page'`);
+    server.app.ctx.settings.invalidate('api.max_items_per_page'); // rather than waiting for the 5 s the server keeps it
+    const far = await server.request('GET', '/api/mutuals?page=1000000&itemsPerPage=5000', { token: t.admin });
+    expect(far.status, far.text).toBe(200);
+    expect(far.body.member).toEqual([]);
+    expect(far.body.totalItems).toBe((await listAll(server, t.admin, 'mutuals')).length);
   });
 });
