@@ -15,6 +15,7 @@
 //   made with triggers disabled, as a data-only restore does).
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/connect';
+import { parsedJson } from '../db/json';
 
 export const LIST_CHANGES_CHANNEL = 'pecflow_list_changes';
 /** A read's own notice starts with this (no table name does), then this instance's id and a number. */
@@ -206,7 +207,7 @@ export class ListCache {
         : this.database
             .query<{ 'QUERY PLAN': unknown }>(`explain (format json) ${text}`, params)
             .then(([row]) => {
-              const plan = typeof row?.['QUERY PLAN'] === 'string' ? JSON.parse(row['QUERY PLAN']) : row?.['QUERY PLAN'];
+              const plan = parsedJson(row?.['QUERY PLAN']);
               const found = new Set<string>();
               relations(plan, found);
               const watched = this.watched;

@@ -3,6 +3,7 @@
 import { and, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/connect';
+import { parsedJson } from '../db/json';
 import { appareils, opticalEquipments, pecDossiers, workflowExecutions } from '../db/schema';
 import type { Row } from '../hydra/types';
 import { applyFileKind } from './optical';
@@ -53,7 +54,7 @@ export async function embedReferences(tx: DbOrTx, items: Row[], rows: Row[]): Pr
   const ids = unique(rows.map((r) => r.id));
   if (ids.length === 0) return;
   const found = await tx.select({ id: pecDossiers.id, refs: refsSelection }).from(pecDossiers).where(inArray(pecDossiers.id, ids));
-  const byId = new Map(found.map((row) => [row.id, (typeof row.refs === 'string' ? JSON.parse(row.refs) : row.refs) as Refs]));
+  const byId = new Map(found.map((row) => [row.id, parsedJson<Refs>(row.refs)]));
   items.forEach((item, index) => {
     const refs = byId.get(rows[index]!.id as number);
     if (refs) applyRefs(item, refs);
@@ -119,8 +120,6 @@ function fromJsonRow<T>(table: PgTable, json: Record<string, unknown>): T {
   return row as T;
 }
 
-const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
-
 type Device = typeof appareils.$inferSelect;
 
 /**
@@ -147,7 +146,7 @@ interface ItemDetails {
 
 /** Adds a file's details (itemDetailsJson, as read) to its item; gives what its warnings need. */
 export function expandItem(item: Row, details: unknown): Omit<ReadFile, 'dossier'> {
-  const found = parsed<ItemDetails>(details);
+  const found = parsedJson<ItemDetails>(details);
   applyRefs(item, found.refs);
   const devices = found.devices.map((d) => fromJsonRow<Device>(appareils, d));
   const executions = found.executions.map((e) => fromJsonRow<ExecutionRow>(workflowExecutions, e));

@@ -4,6 +4,7 @@
 // transaction, the reference values and the settings (rarely written) are kept until they change (hydra/listCache.ts).
 import { eq, getTableName, like, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
+import { parsedJson } from '../db/json';
 import type { ListCache } from '../hydra/listCache';
 import { appareils, configs, opticalEquipments, pecDossiers, pecRuleValues, shops } from '../db/schema';
 import { fileKindOf, type FileKind } from '../../src/domain/fileKinds';
@@ -76,7 +77,7 @@ function opticalOf(tx: DbOrTx, kind: FileKind, dossierId: number, read: ReadFile
 
 async function earlierFilesOf(tx: DbOrTx, dossierId: number): Promise<EarlierFile[]> {
   const [row] = await tx.select({ earlier: earlierFilesJson }).from(pecDossiers).where(eq(pecDossiers.id, dossierId));
-  return typeof row?.earlier === 'string' ? JSON.parse(row.earlier) : ((row?.earlier as EarlierFile[] | undefined) ?? []);
+  return row ? parsedJson<EarlierFile[]>(row.earlier) : [];
 }
 
 /**
