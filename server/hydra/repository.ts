@@ -18,6 +18,17 @@ import type { Field, ReferenceField, ReferencesField, ResourceDeclaration, Row, 
 
 const dialect = new PgDialect();
 
+/** A list's count (ResourceRepository.countOf): its statement, its key among the kept counts, a total this reader may reuse. */
+interface Counting {
+  query: SQL;
+  text: string;
+  params: unknown[];
+  key: string;
+  reusable: number | undefined;
+  /** When counting starts (performance.now()): a count started before a write committed may not see it. */
+  at: number;
+}
+
 export interface Registry {
   get(name: string): ResourceRepository;
   readonly permissionCatalogue: readonly PermissionDefinition[];
@@ -285,11 +296,11 @@ export class ResourceRepository {
   }
 
   /** The total of a list whose page has `n` rows (when it was not counted with the page, see listJson). */
-  private async totalOf(principal: Principal, query: ListQuery, n: number, offset: number, where: SQL | undefined, fresh = false): Promise<number> {
+  private async totalOf(query: ListQuery, n: number, offset: number, counting: () => Counting, fresh = false): Promise<number> {
     if (!query.paginate) return n;
     // A page that is not full is the last one: the total follows without counting (most organisation lists).
     if (n < query.itemsPerPage && (n > 0 || query.page === 1)) return offset + n;
-    return this.count(principal, where, fresh);
+    return this.count(counting(), fresh);
   }
 
   async list(principal: Principal, query: ListQuery): Promise<{ rows: Row[]; total: number }> {
@@ -301,7 +312,7 @@ export class ResourceRepository {
       .orderBy(...orderBy)
       .limit(query.itemsPerPage)
       .offset(offset);
-    return { rows, total: await this.totalOf(principal, query, rows.length, offset, where) };
+    return { rows, total: await this.totalOf(query, rows.length, offset, () => this.countOf(principal, where)) };
   }
 
   /**
@@ -342,7 +353,7 @@ export class ResourceRepository {
       const [row] = await this.app.database.query<{ members: string; n: number; total?: number }>(text, params);
       const n = Number(row?.n ?? 0);
       let total: number;
-      if (row?.total === undefined || !counting) total = await this.totalOf(principal, query, n, offset, where, keeping);
+      if (row?.total === undefined || !counting) total = await this.totalOf(query, n, offset, () => counting ?? this.countOf(principal, where), keeping);
       else total = keeping ? Number(row.total) : this.keepCount(counting, Number(row.total));
       return { members: row?.members ?? '[]', total };
     });
@@ -467,18 +478,14 @@ export class ResourceRepository {
    * another instance). Clearing every count at each write made each list after a creation count again (under the load
    * bench, most of PostgreSQL's time). Small counts stay exact, and so does one asked `fresh`.
    */
-  private async count(principal: Principal, where: SQL | undefined, fresh = false): Promise<number> {
-    const counting = this.countOf(principal, where);
+  private async count(counting: Counting, fresh = false): Promise<number> {
     if (counting.reusable !== undefined && !fresh) return counting.reusable;
     const [row] = await this.app.database.query<{ n: string }>(counting.text, counting.params);
     return this.keepCount(counting, Number(row?.n ?? 0));
   }
 
-  /**
-   * The count statement of a condition, its key among the kept counts, the count kept for it if this reader may reuse
-   * it, and when counting starts (a count started before a write committed may not see it).
-   */
-  private countOf(principal: Principal, where: SQL | undefined) {
+  /** The count of a condition, built once for a list: listJson's page statement and count() use the same one. */
+  private countOf(principal: Principal, where: SQL | undefined): Counting {
     // A template, not a select builder: building this with Drizzle's query builder (then again inside listJson's page)
     // was half of its CPU for a list.
     const query = sql`select count(*) as n from ${this.decl.table}${where ? sql` where ${where}` : sql``}`;
@@ -491,7 +498,7 @@ export class ResourceRepository {
     return { query, text, params, key, reusable: usable ? hit.n : undefined, at: now };
   }
 
-  private keepCount(counting: { key: string; at: number }, n: number): number {
+  private keepCount(counting: Counting, n: number): number {
     if (n >= COUNT_CACHE_MIN) {
       if (this.counts.size >= 1000) this.counts.clear();
       this.counts.set(counting.key, { n, at: counting.at });
