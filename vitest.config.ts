@@ -21,6 +21,7 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/api/helpers/global-setup.ts'],
+          setupFiles: ['tests/api/helpers/setup.ts'],
           // Some tests start several servers, each migrating its own PGlite database: seconds each on a loaded 2-core machine.
           testTimeout: 90_000,
           hookTimeout: 60_000,

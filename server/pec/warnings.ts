@@ -99,14 +99,17 @@ export async function fileWarnings(tx: DbOrTx, dossierId: number, kept?: ListCac
   const on = d.dateFacturationEffective ?? todayInFrance();
 
   // One reading of the reference values and settings: they are kept together (one wait for the instance's notice).
-  const settings = () => Promise.all([loadRules(tx), loadValidity(tx)]);
-  const [[rules, validity], devices, optical, earlierFiles] = await Promise.all([
-    kept ? kept.remember('pec.warnings', [getTableName(pecRuleValues), getTableName(configs)], settings) : settings(),
+  // The reads follow one another: `tx` may be a transaction, whose one connection takes a single query at a time.
+  const settings = async () => [await loadRules(tx), await loadValidity(tx)] as const;
+  const [rules, validity] = await (kept ? kept.remember('pec.warnings', [getTableName(pecRuleValues), getTableName(configs)], settings) : settings());
+  const devices =
     read?.devices ??
-      tx.select({ oreille: appareils.oreille, classe: appareils.classe, prixTtc: appareils.prixTtc }).from(appareils).where(eq(appareils.dossierId, d.id)),
-    opticalOf(tx, kind, d.id, read),
-    read?.earlier ?? (d.numeroDossierAssure ? earlierFilesOf(tx, d.id) : []),
-  ]);
+    (await tx
+      .select({ oreille: appareils.oreille, classe: appareils.classe, prixTtc: appareils.prixTtc })
+      .from(appareils)
+      .where(eq(appareils.dossierId, d.id)));
+  const optical = await opticalOf(tx, kind, d.id, read);
+  const earlierFiles = read?.earlier ?? (d.numeroDossierAssure ? await earlierFilesOf(tx, d.id) : []);
   const earlier = earlierFiles
     .filter((r): r is EarlierFile & { date: string } => typeof r.date === 'string')
     .map((r) => ({ numeroDossier: r.numeroDossier, date: r.date.slice(0, 10), kind: fileKindOf(r.specialite), ears: r.ears }));
