@@ -188,7 +188,8 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   app.setNotFoundHandler(async (request, reply) => {
     // Only page routes fall back to the application; a missing file (/assets/x.js) stays a 404.
     const isFile = /\.[a-z0-9]+$/i.test(request.url.split('?')[0]!);
-    if (request.url.startsWith('/api') || request.method !== 'GET' || !hasFrontEnd || isFile) {
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    if (request.url.startsWith('/api') || !isRead || !hasFrontEnd || isFile) {
       return sendProblem(request, reply, notFound('Ressource introuvable.'));
     }
     reply.header('Cache-Control', 'no-cache');

@@ -99,10 +99,17 @@ describe('errors the router or Node refused before (item 6)', () => {
     const page = await fetch(`${server.url}/pec/123`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<title>Pecflow</title>');
+    // A HEAD (link checkers, monitoring) gets the page's headers, not a 404.
+    const head = await fetch(`${server.url}/pec/123`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await head.text()).toBe('');
     const token = await server.login('audio@audition-horizon.fr');
     const missing = await server.get('/api/nimporte-quoi/123', token);
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toBe('Ressource introuvable.');
+    const missingHead = await fetch(`${server.url}/api/nimporte-quoi/123`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } });
+    expect(missingHead.status).toBe(404);
   });
 });
 
