@@ -105,10 +105,9 @@ export const shopsResource: ResourceDeclaration = {
       if (moved) {
         // Its users, files and history belong to the organisation it leaves: a centre keeps its organisation while they exist.
         const id = existing.id as number;
-        const [[usersLinked], [files]] = await Promise.all([
-          tx.select({ n: count() }).from(userShops).where(eq(userShops.shopId, id)),
-          tx.select({ n: count() }).from(pecDossiers).where(eq(pecDossiers.shopId, id)),
-        ]);
+        // One after the other: a transaction's one connection takes one query at a time.
+        const [usersLinked] = await tx.select({ n: count() }).from(userShops).where(eq(userShops.shopId, id));
+        const [files] = await tx.select({ n: count() }).from(pecDossiers).where(eq(pecDossiers.shopId, id));
         if (Number(usersLinked?.n) > 0) throw invalidField('company', SHOP_MOVE_USERS(Number(usersLinked!.n)));
         if (Number(files?.n) > 0) throw invalidField('company', SHOP_MOVE_FILES(Number(files!.n)));
       }
