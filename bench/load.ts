@@ -10,7 +10,8 @@
 // proxy (TRUST_PROXY=1: each client's X-Forwarded-For is its own address, as the TLS proxy of DEPLOYING.md sets it).
 // --compare=DIR measures the server of another checkout (e.g. /work/main) in the same run, on its own copy of the data,
 // in rounds (2 by default with --compare, else 1; --rounds=N) whose order alternates: here the server measured second
-// got about 10 % less throughput than the same server measured first.
+// got about 10 % less throughput than the same server measured first. An odd N measures the other checkout first once
+// more than this one.
 // Writes bench/results/load.json: throughput, latency per action, errors by status, server and PostgreSQL CPU per
 // request, the server's memory, the machine and its load average before and after.
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -573,27 +573,28 @@ export class ResourceRepository {
     const lists = new Map<string, Map<number, number[]>>();
     const ids = rows.map((r) => Number(r[this.key(decl.idColumn)]));
 
-    await Promise.all(
-      this.fieldEntries.map(async ([name, field]) => {
-        if (!field.readable) return;
-        // Rows read through selection() carry their embeds and links already.
-        if (rows.every((r) => `__embed_${name}` in r || `__links_${name}` in r)) return;
-        if (field.kind === 'reference' && field.embed?.length) {
-          const targetIds = [...new Set(rows.map((r) => r[this.key(field.column)]).filter((v): v is number => typeof v === 'number'))];
-          embeds.set(name, await this.registry.get(field.target).embedRows(targetIds, field.embed, tx));
-        }
-        if (field.kind === 'references' && ids.length) {
-          const links = await tx
-            .select({ owner: field.link.ownerColumn, target: field.link.targetColumn })
-            .from(field.link.table)
-            .where(inArray(field.link.ownerColumn, ids))
-            .orderBy(asc(field.link.targetColumn));
-          const byOwner = new Map<number, number[]>();
-          for (const link of links) byOwner.set(Number(link.owner), [...(byOwner.get(Number(link.owner)) ?? []), Number(link.target)]);
-          lists.set(name, byOwner);
-        }
-      }),
-    );
+    const read = async ([name, field]: (typeof this.fieldEntries)[number]) => {
+      if (!field.readable) return;
+      // Rows read through selection() carry their embeds and links already.
+      if (rows.every((r) => `__embed_${name}` in r || `__links_${name}` in r)) return;
+      if (field.kind === 'reference' && field.embed?.length) {
+        const targetIds = [...new Set(rows.map((r) => r[this.key(field.column)]).filter((v): v is number => typeof v === 'number'))];
+        embeds.set(name, await this.registry.get(field.target).embedRows(targetIds, field.embed, tx));
+      }
+      if (field.kind === 'references' && ids.length) {
+        const links = await tx
+          .select({ owner: field.link.ownerColumn, target: field.link.targetColumn })
+          .from(field.link.table)
+          .where(inArray(field.link.ownerColumn, ids))
+          .orderBy(asc(field.link.targetColumn));
+        const byOwner = new Map<number, number[]>();
+        for (const link of links) byOwner.set(Number(link.owner), [...(byOwner.get(Number(link.owner)) ?? []), Number(link.target)]);
+        lists.set(name, byOwner);
+      }
+    };
+    // On the pool the reads go out together; a transaction's one connection takes them one after the other.
+    if (tx === this.app.db) await Promise.all(this.fieldEntries.map(read));
+    else for (const entry of this.fieldEntries) await read(entry);
 
     return rows.map((row) => {
       const id = Number(row[this.key(decl.idColumn)]);

@@ -19,15 +19,14 @@ export interface FileEquipment {
 export async function equipmentOf(tx: DbOrTx, ids: number[]): Promise<Map<number, FileEquipment>> {
   const result = new Map<number, FileEquipment>();
   if (ids.length === 0) return result;
-  const [kinds, devices, equipments] = await Promise.all([
-    tx
-      .select({ id: pecDossiers.id, specialite: shops.specialite })
-      .from(pecDossiers)
-      .innerJoin(shops, eq(shops.id, pecDossiers.shopId))
-      .where(inArray(pecDossiers.id, ids)),
-    tx.select().from(appareils).where(inArray(appareils.dossierId, ids)),
-    tx.select().from(opticalEquipments).where(inArray(opticalEquipments.dossierId, ids)),
-  ]);
+  // One after the other: `tx` may be a transaction, whose one connection takes a single query at a time.
+  const kinds = await tx
+    .select({ id: pecDossiers.id, specialite: shops.specialite })
+    .from(pecDossiers)
+    .innerJoin(shops, eq(shops.id, pecDossiers.shopId))
+    .where(inArray(pecDossiers.id, ids));
+  const devices = await tx.select().from(appareils).where(inArray(appareils.dossierId, ids));
+  const equipments = await tx.select().from(opticalEquipments).where(inArray(opticalEquipments.dossierId, ids));
   for (const k of kinds) result.set(k.id, { kind: fileKindOf(k.specialite), devices: [], optical: null });
   for (const d of devices) {
     const file = result.get(d.dossierId);

@@ -1,7 +1,7 @@
 // What the insurers still owe (issue 15): the PEC list's payment filter and the dashboard's receivables, counted with
 // the same conditions as the list behind each figure (status billed + billing date range, or the payment filter).
 import { and, count, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../db/connect';
+import type { Db } from '../db/connect';
 import { pecDossiers } from '../db/schema';
 import { PAYMENT_FILTERS, RECEIVABLE_AGES, receivableAgeRange, type PaymentFilter, type ReceivableAge } from '../../src/domain/payments';
 
@@ -29,8 +29,11 @@ function ageCondition(today: string, age: ReceivableAge): SQL | undefined {
   return and(after ? gte(pecDossiers.dateFacturationEffective, after) : undefined, before ? lte(pecDossiers.dateFacturationEffective, before) : undefined);
 }
 
-/** The dashboard's receivables within `scope` (the files the reader sees) on `today` (Paris). */
-export async function receivables(db: DbOrTx, scope: SQL | undefined, today: string) {
+/**
+ * The dashboard's receivables within `scope` (the files the reader sees) on `today` (Paris). `db`: the pool, never a
+ * transaction: its counts go out together, which a transaction's one connection does not take.
+ */
+export async function receivables(db: Db, scope: SQL | undefined, today: string) {
   const figures = (where: SQL | undefined, total = due) =>
     db
       .select({ n: count(), amount: total })

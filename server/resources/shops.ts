@@ -107,8 +107,8 @@ export const shopsResource: ResourceDeclaration = {
         const id = existing.id as number;
         // One after the other: a transaction's one connection takes one query at a time.
         const [usersLinked] = await tx.select({ n: count() }).from(userShops).where(eq(userShops.shopId, id));
-        const [files] = await tx.select({ n: count() }).from(pecDossiers).where(eq(pecDossiers.shopId, id));
         if (Number(usersLinked?.n) > 0) throw invalidField('company', SHOP_MOVE_USERS(Number(usersLinked!.n)));
+        const [files] = await tx.select({ n: count() }).from(pecDossiers).where(eq(pecDossiers.shopId, id));
         if (Number(files?.n) > 0) throw invalidField('company', SHOP_MOVE_FILES(Number(files!.n)));
       }
 
