@@ -1,7 +1,7 @@
 // Back-office scenario: 100,000 records spread over the back-office entities (plus their link rows), written with
 // multi-row INSERT ... SELECT generate_series; then every list endpoint with its default sort, as the platform
 // administrator (every row) and as an organisation administrator (one organisation's rows).
-import { SEEDED_ROLES } from '../src/domain/roles';
+import { SEEDED_ROLES } from '#domain/roles';
 import type { Endpoint, Scenario, SeedContext } from './lib/types';
 
 /** How the 100,000 records are spread (link rows user_shops, user_roles, shop_credentials come on top). */

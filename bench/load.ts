@@ -26,7 +26,7 @@ import pg from 'pg';
 import { hashPassword } from '../server/auth/passwords';
 import { openPostgres } from '../server/db/connect';
 import { DEMO_PASSWORD, seed } from '../server/db/seed';
-import { SEEDED_ROLES } from '../src/domain/roles';
+import { SEEDED_ROLES } from '#domain/roles';
 import { databaseUrl, withAdmin } from './lib/harness';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');

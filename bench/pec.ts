@@ -30,7 +30,7 @@ import { ListCache } from '../server/hydra/listCache';
 import { ResourceRegistry } from '../server/hydra/registry';
 import { parseListQuery } from '../server/hydra/query';
 import { RESOURCES } from '../server/resources';
-import { SEEDED_ROLES } from '../src/domain/roles';
+import { SEEDED_ROLES } from '#domain/roles';
 import { databaseUrl, withAdmin } from './lib/harness';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -48,7 +48,7 @@ export function ensureDependencies() {
 /** Builds the front end when its sources changed since the last build. */
 export function ensureFrontEndBuild() {
   const marker = path.join(root, 'dist', '.pecflow-build');
-  const wanted = hashFiles(['src', 'public', 'index.html', 'vite.config.ts', 'package-lock.json']);
+  const wanted = hashFiles(['src', 'domain', 'public', 'index.html', 'vite.config.ts', 'package-lock.json']);
   if (existsSync(marker) && readFileSync(marker, 'utf8') === wanted) return;
   console.log('→ Construction de l’interface (vite build)...');
   run(bin('vite'), ['build', '--logLevel', 'warn']);
@@ -59,7 +59,7 @@ export function ensureFrontEndBuild() {
 /** Compiles the server (scripts/build-server.mjs) when its sources changed since the last build. */
 export function ensureServerBuild() {
   const marker = path.join(root, 'dist-server', '.pecflow-build');
-  const wanted = hashFiles(['server', 'src/domain', 'scripts/build-server.mjs', 'package-lock.json']);
+  const wanted = hashFiles(['server', 'domain', 'scripts/build-server.mjs', 'package-lock.json']);
   if (existsSync(marker) && readFileSync(marker, 'utf8') === wanted) return;
   console.log('→ Compilation du serveur (esbuild)...');
   run(process.execPath, [path.join(root, 'scripts', 'build-server.mjs')]);

@@ -28,7 +28,7 @@ import { ResourceRegistry } from './hydra/registry';
 import { hydraRoutes } from './hydra/routes';
 import { RESOURCES } from './resources';
 import { metricsPlugin } from './metrics';
-import '../src/domain/zodLocale';
+import '#domain/zodLocale';
 
 export interface BuildAppOptions {
   config: Config;

@@ -10,7 +10,7 @@ import type { SecretBox } from './crypto';
 import type { ResourceRegistry } from './hydra/registry';
 import type { ListCache } from './hydra/listCache';
 import { unauthorized } from './http/errors';
-import { AUTH_MESSAGES } from '../src/domain/auth';
+import { AUTH_MESSAGES } from '#domain/auth';
 
 export interface AppContext {
   config: Config;

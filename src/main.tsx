@@ -1,4 +1,4 @@
-import './domain/zodLocale';
+import '#domain/zodLocale';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';

@@ -3,7 +3,7 @@ import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthorized } from '../http/errors';
-import { AUTH_MESSAGES } from '../../src/domain/auth';
+import { AUTH_MESSAGES } from '#domain/auth';
 import type { Principal } from './principal';
 import type { AccessTokenPayload } from './tokens';
 

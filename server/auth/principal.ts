@@ -3,7 +3,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../db/connect';
 import { roles, shops, userRoles, userShops, users } from '../db/schema';
 import { forbidden } from '../http/errors';
-import { hasPermission } from '../../src/domain/permissions';
+import { hasPermission } from '#domain/permissions';
 
 export interface Principal {
   id: number;

@@ -6,8 +6,8 @@ import { loginAttempts, users } from '../db/schema';
 import { ApiError, unauthorized } from '../http/errors';
 import { principalOf } from '../context';
 import { SETTING_KEYS } from '../settings';
-import { AUTH_MESSAGES, loginSchema } from '../../src/domain/auth';
-import { grantedDefinitions, grants, PERMISSION_MODULE_LABELS, type PermissionDefinition } from '../../src/domain/permissions';
+import { AUTH_MESSAGES, loginSchema } from '#domain/auth';
+import { grantedDefinitions, grants, PERMISSION_MODULE_LABELS, type PermissionDefinition } from '#domain/permissions';
 import { loadPrincipal, type Principal } from './principal';
 import { verifyPassword } from './passwords';
 

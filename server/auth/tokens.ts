@@ -6,7 +6,7 @@ import type { Db, DbOrTx } from '../db/connect';
 import { refreshTokens } from '../db/schema';
 import { SETTING_KEYS, type SettingsService } from '../settings';
 import type { SessionRegistry } from './sessions';
-import { DEFAULT_TOKEN_LIFETIME_SECONDS } from '../../src/domain/auth';
+import { DEFAULT_TOKEN_LIFETIME_SECONDS } from '#domain/auth';
 
 export interface TokenPair {
   token: string;

@@ -354,7 +354,7 @@ export const auditLogs = pgTable(
   ],
 );
 
-/** The kinds of notification a user chose not to receive (src/domain/notifications.ts); no row: every kind. */
+/** The kinds of notification a user chose not to receive (domain/notifications.ts); no row: every kind. */
 export const notificationPreferences = pgTable('notification_preferences', {
   userId: integer('user_id')
     .primaryKey()
@@ -378,7 +378,7 @@ export const notifications = pgTable(
     description: text('description'),
     link: text('link'),
     dossierId: integer('dossier_id').references((): AnyPgColumn => pecDossiers.id, { onDelete: 'set null' }),
-    /** What it is about: one of NOTIFICATION_KINDS (src/domain/notifications.ts). */
+    /** What it is about: one of NOTIFICATION_KINDS (domain/notifications.ts). */
     kind: text('kind'),
     readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
@@ -430,7 +430,7 @@ export const pecDossiers = pgTable(
     prescriberId: integer('prescriber_id').references(() => prescribers.id),
     datePrescription: date('date_prescription', { mode: 'string' }),
     dateNaissanceBeneficiaire: date('date_naissance_beneficiaire', { mode: 'string' }),
-    // Payment by the insurer (issue 15; src/domain/payments.ts): what it paid so far, when last, whether it falls short
+    // Payment by the insurer (issue 15; domain/payments.ts): what it paid so far, when last, whether it falls short
     // of what it owes ('Paiement partiel', the file stays billed) and the amount still due.
     montantPaye: money('montant_paye'),
     datePaiement: date('date_paiement', { mode: 'string' }),
@@ -502,7 +502,7 @@ export const appareils = pgTable(
   (t) => [index('appareils_dossier_idx').on(t.dossierId)],
 );
 
-// An optician's file holds one optical equipment (issue 15; src/domain/optical.ts): the frame in columns, each lens as
+// An optician's file holds one optical equipment (issue 15; domain/optical.ts): the frame in columns, each lens as
 // the API shows it (Lens) in a JSON column, null when that eye is not equipped.
 export const opticalEquipments = pgTable(
   'optical_equipments',

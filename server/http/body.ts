@@ -2,7 +2,7 @@
 // beside the parsed value: robot callbacks verify their signature over the bytes as received.
 import type { FastifyInstance } from 'fastify';
 import { badRequest, invalidField } from './errors';
-import { PRICE_MAX } from '../../src/domain/pec';
+import { PRICE_MAX } from '#domain/pec';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -2,7 +2,7 @@
 // the request's Host header: a forged Host must not make the API point its clients elsewhere.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
-import { API_PREFIX } from '../../src/domain/iri';
+import { API_PREFIX } from '#domain/iri';
 
 /** PUBLIC_URL without its trailing slash; without it, this server on loopback (the port it listens on). */
 export function publicBaseUrl(app: FastifyInstance): string {

@@ -1,6 +1,6 @@
 // The permission catalogue (GET /api/permissions, role validation, "Mes permissions"): the whole platform's
-// administration, each settings entity's keys named after its declaration, then the keys of src/domain/permissions.ts.
-import { ADMIN_PERMISSION, entityPermissionDefinitions, OTHER_PERMISSIONS, type PermissionDefinition } from '../../src/domain/permissions';
+// administration, each settings entity's keys named after its declaration, then the keys of domain/permissions.ts.
+import { ADMIN_PERMISSION, entityPermissionDefinitions, OTHER_PERMISSIONS, type PermissionDefinition } from '#domain/permissions';
 import type { ResourceDeclaration } from './types';
 
 const lowerFirst = (text: string) => text.charAt(0).toLocaleLowerCase('fr') + text.slice(1);

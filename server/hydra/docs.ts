@@ -1,7 +1,7 @@
 // The API entrypoint (/api) and its Hydra documentation (/api/docs.jsonld), generated from the declarations,
 // in the shape @api-platform/api-doc-parser reads (hydra-contract.md).
 import type { FastifyRequest } from 'fastify';
-import { API_PREFIX } from '../../src/domain/iri';
+import { API_PREFIX } from '#domain/iri';
 import { apiDocsUrl } from '../http/links';
 import type { Field, FieldType, ResourceDeclaration } from './types';
 

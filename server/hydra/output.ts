@@ -1,6 +1,6 @@
 // JSON-LD documents: items, collections with their pagination view and search template.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { API_PREFIX } from '../../src/domain/iri';
+import { API_PREFIX } from '#domain/iri';
 import { publicBaseUrl } from '../http/links';
 import type { ListQuery } from './query';
 import type { ResourceDeclaration, Row } from './types';

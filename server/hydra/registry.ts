@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import type { PermissionDefinition } from '../../src/domain/permissions';
+import type { PermissionDefinition } from '#domain/permissions';
 import { permissionCatalogue } from './catalogue';
 import { ResourceRepository, type Registry } from './repository';
 import type { ResourceDeclaration } from './types';

@@ -10,10 +10,10 @@ import { ApiError, conflict, forbidden, notFound, ValidationError, type Violatio
 import { fieldWithNul, NUL_MESSAGE } from '../http/body';
 import type { KeptList } from './listCache';
 import { diff, MASK, recordAudit, type Changes } from '../audit/audit';
-import { idFromReference, iriOf } from '../../src/domain/iri';
+import { idFromReference, iriOf } from '#domain/iri';
 import { declared, type ListQuery } from './query';
-import { schemaFromConstraints, type ConstrainedField } from '../../src/domain/constraints';
-import type { PermissionDefinition } from '../../src/domain/permissions';
+import { schemaFromConstraints, type ConstrainedField } from '#domain/constraints';
+import type { PermissionDefinition } from '#domain/permissions';
 import type { Field, ReferenceField, ReferencesField, ResourceDeclaration, Row, Schemas, WriteContext } from './types';
 
 const dialect = new PgDialect();

@@ -11,7 +11,7 @@ import { apiDocumentation, entrypoint } from './docs';
 import { contextRoutes } from './contexts';
 import { collectionDocument, collectionText, contextUrl, itemDocument, JSON_LD, sendJsonLd } from './output';
 import { MAX_PAGE_SIZE, parseListQuery } from './query';
-import { API_MAX_ITEMS_PER_PAGE_KEY } from '../../src/domain/settings';
+import { API_MAX_ITEMS_PER_PAGE_KEY } from '#domain/settings';
 import type { ResourceRepository } from './repository';
 
 /** The numeric id of /api/{c}/{id}; anything else is a record that does not exist. */

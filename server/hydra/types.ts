@@ -5,9 +5,9 @@ import type { ZodType } from 'zod';
 import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
 import type { AppContext } from '../context';
-import type { EntityLabel, FormHints, ListHints, SettingsTab } from '../../src/domain/adminHints';
-import type { Choice, FieldConstraints } from '../../src/domain/constraints';
-import type { PermissionDefinition, PermissionModule, ResourcePermissions } from '../../src/domain/permissions';
+import type { EntityLabel, FormHints, ListHints, SettingsTab } from '#domain/adminHints';
+import type { Choice, FieldConstraints } from '#domain/constraints';
+import type { PermissionDefinition, PermissionModule, ResourcePermissions } from '#domain/permissions';
 
 export type FieldType = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'dateTime' | 'array' | 'object';
 
@@ -20,7 +20,7 @@ interface FieldBase {
   choices?: readonly Choice[];
   /**
    * Validation rules (pecflow:constraints). A declaration without a zod schema is validated by the schema they make
-   * (src/domain/constraints.ts); `unique` is checked by the generic layer whatever the schema.
+   * (domain/constraints.ts); `unique` is checked by the generic layer whatever the schema.
    */
   constraints?: FieldConstraints;
   readable: boolean;
@@ -160,12 +160,12 @@ export interface ResourceDeclaration {
    * made from the fields' constraints and choices. A function receives the whole API's permission catalogue.
    */
   schema?: Schemas | ((api: { permissionCatalogue: readonly PermissionDefinition[] }) => Schemas);
-  /** The keys of its actions: settingsPermissions('settings.holdings') (src/domain/resources.ts) for a settings entity. */
+  /** The keys of its actions: settingsPermissions('settings.holdings') (domain/resources.ts) for a settings entity. */
   permissions: ResourcePermissions;
   /**
    * The permission catalogue's module of its keys ("Voir les organisations"...), derived from the label; entities
    * sharing keys (mutuals and networks: settings.mutuelles.*) are named together. Absent when the keys are listed in
-   * src/domain/permissions.ts (PEC files, system settings, audit).
+   * domain/permissions.ts (PEC files, system settings, audit).
    */
   permissionModule?: PermissionModule;
   settingsTab?: SettingsTab;

@@ -9,13 +9,7 @@ import { principalOf } from '../context';
 import { notFound, ValidationError } from '../http/errors';
 import { recordAudit } from '../audit/audit';
 import type { DbOrTx } from '../db/connect';
-import {
-  isNotificationKind,
-  NOTIFICATION_KIND_LABELS,
-  NOTIFICATION_KINDS,
-  type NotificationKind,
-  type NotificationPreferences,
-} from '../../src/domain/notifications';
+import { isNotificationKind, NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, type NotificationKind, type NotificationPreferences } from '#domain/notifications';
 
 export const PREFERENCES_PATH = '/api/user/notification-preferences';
 

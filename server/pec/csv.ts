@@ -1,7 +1,7 @@
 // The CSV of PEC files, for French Excel: semicolons, UTF-8 with a BOM, French headers, decimal commas, dd/mm/yyyy.
 // Import reads the same file back (the columns it needs, any others ignored).
-import { formatDate } from '../../src/domain/format';
-import { pecStatusLabel } from '../../src/domain/pec';
+import { formatDate } from '#domain/format';
+import { pecStatusLabel } from '#domain/pec';
 import type { Row } from '../hydra/types';
 import { EQUIPMENT_COLUMNS, type FileEquipment } from './equipmentCsv';
 

@@ -3,8 +3,8 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import { appareils, opticalEquipments, pecDossiers, shops } from '../db/schema';
-import { FILE_KIND_LABELS, fileKindOf, type FileKind } from '../../src/domain/fileKinds';
-import { formatCorrection, formatIndex, LENS_TYPE_LABELS, type Lens } from '../../src/domain/optical';
+import { FILE_KIND_LABELS, fileKindOf, type FileKind } from '#domain/fileKinds';
+import { formatCorrection, formatIndex, LENS_TYPE_LABELS, type Lens } from '#domain/optical';
 import { presentOpticalEquipment } from './optical';
 
 type Device = typeof appareils.$inferSelect;

@@ -4,8 +4,8 @@ import { and, asc, eq, gte, isNull, lte, ne, notInArray, or, sql } from 'drizzle
 import type { AppContext } from '../context';
 import { pecDossiers } from '../db/schema';
 import { notifyFile } from '../notifications/service';
-import { formatDate } from '../../src/domain/format';
-import { EXPIRY_WARNING_DAYS } from '../../src/domain/limits';
+import { formatDate } from '#domain/format';
+import { EXPIRY_WARNING_DAYS } from '#domain/limits';
 import { parisToday } from '../robot/runs';
 
 export function addDaysIso(isoDate: string, days: number): string {

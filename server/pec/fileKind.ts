@@ -1,10 +1,10 @@
-// A file's kind follows its centre's specialty (src/domain/fileKinds.ts): read for the server's checks, and as a
+// A file's kind follows its centre's specialty (domain/fileKinds.ts): read for the server's checks, and as a
 // condition for the PEC list's `fileKind` filter and the dashboard's figures per kind.
 import { eq, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import { pecDossiers, shops } from '../db/schema';
-import { FILE_KINDS, fileKindOf, type FileKind } from '../../src/domain/fileKinds';
-import { SPECIALITES } from '../../src/domain/schemas';
+import { FILE_KINDS, fileKindOf, type FileKind } from '#domain/fileKinds';
+import { SPECIALITES } from '#domain/schemas';
 
 export async function fileKindOfShop(tx: DbOrTx, shopId: number): Promise<FileKind> {
   const [shop] = await tx.select({ specialite: shops.specialite }).from(shops).where(eq(shops.id, shopId));

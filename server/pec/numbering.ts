@@ -3,7 +3,7 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import { pecCounters, pecDossiers } from '../db/schema';
 import { invalidField } from '../http/errors';
-import { PEC_MESSAGES, todayInFrance } from '../../src/domain/pec';
+import { PEC_MESSAGES, todayInFrance } from '#domain/pec';
 
 export const formatNumero = (year: number, value: number) => `PEC-${year}-${String(value).padStart(6, '0')}`;
 

@@ -1,13 +1,13 @@
-// An optician's file's equipment as the API shows it (src/domain/optical.ts), read from optical_equipments.
+// An optician's file's equipment as the API shows it (domain/optical.ts), read from optical_equipments.
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import { opticalEquipments } from '../db/schema';
 import type { Row } from '../hydra/types';
 import { invalidField } from '../http/errors';
 import { assertAmountFits } from '../http/body';
-import { fileKindOf, type FileKind } from '../../src/domain/fileKinds';
-import { OPTICAL_MESSAGES, type EquipementOptique, type Lens, type OpticalClass } from '../../src/domain/optical';
-import type { OpticalEquipmentInput, ScrapingCallback } from '../../src/domain/pecSchemas';
+import { fileKindOf, type FileKind } from '#domain/fileKinds';
+import { OPTICAL_MESSAGES, type EquipementOptique, type Lens, type OpticalClass } from '#domain/optical';
+import type { OpticalEquipmentInput, ScrapingCallback } from '#domain/pecSchemas';
 
 export function presentOpticalEquipment(row: typeof opticalEquipments.$inferSelect): EquipementOptique {
   return {

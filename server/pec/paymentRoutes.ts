@@ -19,9 +19,9 @@ import {
   statementTotals,
   undoStatement,
 } from './payments';
-import { PAYMENT_PERMISSION } from '../../src/domain/pec';
-import { PAYMENT_STATEMENT_LIMITS } from '../../src/domain/payments';
-import { manualPaymentSchema } from '../../src/domain/pecSchemas';
+import { PAYMENT_PERMISSION } from '#domain/pec';
+import { PAYMENT_STATEMENT_LIMITS } from '#domain/payments';
+import { manualPaymentSchema } from '#domain/pecSchemas';
 
 const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel', 'application/octet-stream'];
 /** A multipart upload carries the file and a little more (boundaries, part headers). */

@@ -1,6 +1,6 @@
 // Payments reconciled (issue 15): reading an insurer's payment statement (CSV), matching its lines to the billed files
 // of the caller's organisation, applying it all or nothing, undoing it, and a manual payment on one file. The rules
-// (what is owed, how payments add up, the messages) are src/domain/payments.ts.
+// (what is owed, how payments add up, the messages) are domain/payments.ts.
 import { parse } from 'csv-parse/sync';
 import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
@@ -12,8 +12,8 @@ import { ApiError, conflict, forbidden, notFound, ValidationError, type Violatio
 import { dossierEvent } from '../robot/runs';
 import { pecReadScope } from './visibility';
 import { assertAmountFits, NUL_MESSAGE } from '../http/body';
-import { todayInFrance } from '../../src/domain/pec';
-import { iriOf } from '../../src/domain/iri';
+import { todayInFrance } from '#domain/pec';
+import { iriOf } from '#domain/iri';
 import {
   APPLIED_OUTCOMES,
   expectedAmount,
@@ -29,7 +29,7 @@ import {
   type PaymentOutcome,
   type PaymentState,
   type StatementColumn,
-} from '../../src/domain/payments';
+} from '#domain/payments';
 
 // ---------- reading the file ----------
 

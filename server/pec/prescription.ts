@@ -1,11 +1,11 @@
 // A file's prescription (issue 15): its prescriber must be one of the file's organisation, and the DPEC run's
-// prerequisites follow the file's kind (src/domain/pec.ts, PRESCRIPTION_REQUIRED).
+// prerequisites follow the file's kind (domain/pec.ts, PRESCRIPTION_REQUIRED).
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import { pecDossiers, prescribers, shops } from '../db/schema';
 import { invalidField } from '../http/errors';
-import { fileKindOf } from '../../src/domain/fileKinds';
-import { missingPrerequisites, PEC_MESSAGES, type Prerequisite } from '../../src/domain/pec';
+import { fileKindOf } from '#domain/fileKinds';
+import { missingPrerequisites, PEC_MESSAGES, type Prerequisite } from '#domain/pec';
 
 /**
  * The generic layer checks that the caller sees the prescriber; a platform administrator sees every organisation's, so

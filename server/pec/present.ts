@@ -8,8 +8,8 @@ import { appareils, opticalEquipments, pecDossiers, workflowExecutions } from '.
 import type { Row } from '../hydra/types';
 import { applyFileKind } from './optical';
 import { earlierFilesJson, fileColumn as file, type EarlierFile, type ReadFile } from './warnings';
-import { iriOf } from '../../src/domain/iri';
-import { shapeRobotError, type RobotErrorView, type WorkflowExecutionView } from '../../src/domain/pec';
+import { iriOf } from '#domain/iri';
+import { shapeRobotError, type RobotErrorView, type WorkflowExecutionView } from '#domain/pec';
 
 const unique = (values: unknown[]) => [...new Set(values.filter((v): v is number => typeof v === 'number'))];
 const ouiNon = (value: boolean | null) => (value ? 'oui' : 'non');

@@ -3,7 +3,7 @@
 import { and, count, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/connect';
 import { pecDossiers } from '../db/schema';
-import { PAYMENT_FILTERS, RECEIVABLE_AGES, receivableAgeRange, type PaymentFilter, type ReceivableAge } from '../../src/domain/payments';
+import { PAYMENT_FILTERS, RECEIVABLE_AGES, receivableAgeRange, type PaymentFilter, type ReceivableAge } from '#domain/payments';
 
 const billed = eq(pecDossiers.status, 'billed');
 

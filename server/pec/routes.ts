@@ -21,10 +21,10 @@ import { EXPORT_HEADER, exportRecord, headerKey, IMPORT_COLUMNS, IMPORT_MAX_ROWS
 import { equipmentOf } from './equipmentCsv';
 import { countByKind } from './fileKind';
 import { parisToday } from '../robot/runs';
-import { EXPIRY_WARNING_DAYS, ROBOT_FAILURE_WINDOW_DAYS } from '../../src/domain/limits';
-import { PEC_MESSAGES, PEC_STATUSES } from '../../src/domain/pec';
-import { pecDossierSchema } from '../../src/domain/pecSchemas';
-import { PEC_PERMISSIONS } from '../../src/domain/permissions';
+import { EXPIRY_WARNING_DAYS, ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
+import { PEC_MESSAGES, PEC_STATUSES } from '#domain/pec';
+import { pecDossierSchema } from '#domain/pecSchemas';
+import { PEC_PERMISSIONS } from '#domain/permissions';
 
 const PERMS = PEC_PERMISSIONS;
 const IMPORT_PERMISSION = 'import.pec';

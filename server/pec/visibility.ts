@@ -3,8 +3,8 @@
 // item queries, the robot routes, the callbacks, the notifications and the live events.
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { pecDossiers } from '../db/schema';
-import { hasPermission } from '../../src/domain/permissions';
-import { PEC_PERMISSIONS } from '../../src/domain/permissions';
+import { hasPermission } from '#domain/permissions';
+import { PEC_PERMISSIONS } from '#domain/permissions';
 
 /** The little a visibility decision needs (a Principal has it; so does a user row with its roles' permissions). */
 export interface Viewer {

@@ -3,10 +3,10 @@
 // or period is written here: each comes from the data with its legal source, and a check whose value is missing is
 // skipped. Dates are days (yyyy-mm-dd); a period ends on the same day N months later, which is allowed.
 import { addMonths, differenceInYears, format, parseISO } from 'date-fns';
-import type { FileKind } from '../../src/domain/fileKinds';
-import { formatDate, formatEuros } from '../../src/domain/format';
-import type { EquipementOptique, Eye, Lens } from '../../src/domain/optical';
-import type { PecWarning } from '../../src/domain/warnings';
+import type { FileKind } from '#domain/fileKinds';
+import { formatDate, formatEuros } from '#domain/format';
+import type { EquipementOptique, Eye, Lens } from '#domain/optical';
+import type { PecWarning } from '#domain/warnings';
 
 /** Keys of pec_rule_values (seeded by server/db/seed/ruleValues.ts). */
 export const RULE_KEYS = {

@@ -7,9 +7,9 @@ import type { DbOrTx } from '../db/connect';
 import { parsedJson } from '../db/json';
 import type { ListCache } from '../hydra/listCache';
 import { appareils, configs, opticalEquipments, pecDossiers, pecRuleValues, shops } from '../db/schema';
-import { fileKindOf, type FileKind } from '../../src/domain/fileKinds';
-import { todayInFrance } from '../../src/domain/pec';
-import { PRESCRIPTION_VALIDITY_KEYS, type PecWarning } from '../../src/domain/warnings';
+import { fileKindOf, type FileKind } from '#domain/fileKinds';
+import { todayInFrance } from '#domain/pec';
+import { PRESCRIPTION_VALIDITY_KEYS, type PecWarning } from '#domain/warnings';
 import { loadOpticalEquipment, presentOpticalEquipment } from './optical';
 import { prescriptionWarnings, renewalWarnings, santeWarnings, type PrescriptionValidity, type Rules } from './warningChecks';
 

@@ -2,7 +2,7 @@ import { auditLogs } from '../db/schema';
 import { column, integer, text, timestamp } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { AUDIT_PERMISSIONS } from '../../src/domain/permissions';
+import { AUDIT_PERMISSIONS } from '#domain/permissions';
 import { z } from 'zod';
 
 const readOnly = z.object({});

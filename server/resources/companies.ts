@@ -4,8 +4,8 @@ import { invalidField } from '../http/errors';
 import { reference, text, timestamps } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { companySchema, ENTITY_STATUS_CHOICES } from '../../src/domain/schemas';
-import { settingsPermissions } from '../../src/domain/resources';
+import { companySchema, ENTITY_STATUS_CHOICES } from '#domain/schemas';
+import { settingsPermissions } from '#domain/resources';
 import { ADDRESS_FIELDS, addressFields } from './address';
 import { stillAttached } from './messages';
 

@@ -6,8 +6,8 @@ import { bool, column, derived, text, timestamp } from '../hydra/fields';
 import { platformWide } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
 import { SYSTEM_SETTINGS } from '../db/seed/settings';
-import { SYSTEM_SETTINGS_PERMISSIONS } from '../../src/domain/permissions';
-import { settingValueError } from '../../src/domain/settings';
+import { SYSTEM_SETTINGS_PERMISSIONS } from '#domain/permissions';
+import { settingValueError } from '#domain/settings';
 
 const configSchema = z.object({ value: z.unknown().refine((v) => v !== undefined, 'Valeur requise') });
 

@@ -4,8 +4,8 @@ import { invalidField } from '../http/errors';
 import { derived, reference, text, timestamps, writeOnly } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration, Row } from '../hydra/types';
-import { choicesOf, CONTEXT_TYPES, credentialSchema, ENTITY_STATUS_CHOICES, ENVIRONMENT_LABELS, SOFTWARE_TYPE_LABELS } from '../../src/domain/schemas';
-import { settingsPermissions } from '../../src/domain/resources';
+import { choicesOf, CONTEXT_TYPES, credentialSchema, ENTITY_STATUS_CHOICES, ENVIRONMENT_LABELS, SOFTWARE_TYPE_LABELS } from '#domain/schemas';
+import { settingsPermissions } from '#domain/resources';
 
 /** Secret fields: written in clear, stored encrypted, never returned (only whether one is set). */
 const SECRETS = { password: 'passwordEnc', apiKey: 'apiKeyEnc', apiSecret: 'apiSecretEnc' } as const;

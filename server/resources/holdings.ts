@@ -4,8 +4,8 @@ import { companies, holdings, roles, software, users } from '../db/schema';
 import { computed, text, timestamps } from '../hydra/fields';
 import { sameHolding } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { ENTITY_STATUS_CHOICES, holdingSchema } from '../../src/domain/schemas';
-import { settingsPermissions } from '../../src/domain/resources';
+import { ENTITY_STATUS_CHOICES, holdingSchema } from '#domain/schemas';
+import { settingsPermissions } from '#domain/resources';
 import { ADDRESS_FIELDS, addressFields } from './address';
 import { stillAttached } from './messages';
 

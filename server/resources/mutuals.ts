@@ -2,8 +2,8 @@ import { mutuals, pecDossiers } from '../db/schema';
 import { reference, text, timestamps } from '../hydra/fields';
 import { platformWide } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { ENTITY_STATUS_CHOICES, mutualSchema } from '../../src/domain/schemas';
-import { settingsPermissions } from '../../src/domain/resources';
+import { ENTITY_STATUS_CHOICES, mutualSchema } from '#domain/schemas';
+import { settingsPermissions } from '#domain/resources';
 import { stillAttached } from './messages';
 
 export const mutualsResource: ResourceDeclaration = {

@@ -4,8 +4,8 @@ import { conflict, invalidField } from '../http/errors';
 import { bool, computed, text, timestamps } from '../hydra/fields';
 import { platformWide } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { ENTITY_STATUS_CHOICES, networkSchema } from '../../src/domain/schemas';
-import { settingsPermissions } from '../../src/domain/resources';
+import { ENTITY_STATUS_CHOICES, networkSchema } from '#domain/schemas';
+import { settingsPermissions } from '#domain/resources';
 import { stillAttached } from './messages';
 
 export const networksResource: ResourceDeclaration = {

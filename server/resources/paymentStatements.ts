@@ -8,15 +8,9 @@ import { dateTime, decimal, integer, itemOnly, reference, text, timestamp } from
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
 import { presentLine, statementTotals, type EvaluatedLine } from '../pec/payments';
-import { iriOf } from '../../src/domain/iri';
-import { PAYMENT_PERMISSION } from '../../src/domain/pec';
-import {
-  PAYMENT_OUTCOME_LABELS,
-  PAYMENT_STATEMENT_STATUS_LABELS,
-  PAYMENT_STATEMENT_STATUSES,
-  STATEMENT_MESSAGES,
-  type PaymentOutcome,
-} from '../../src/domain/payments';
+import { iriOf } from '#domain/iri';
+import { PAYMENT_PERMISSION } from '#domain/pec';
+import { PAYMENT_OUTCOME_LABELS, PAYMENT_STATEMENT_STATUS_LABELS, PAYMENT_STATEMENT_STATUSES, STATEMENT_MESSAGES, type PaymentOutcome } from '#domain/payments';
 import { canSeeFile } from '../pec/visibility';
 
 const readOnly = { writable: false } as const;

@@ -17,9 +17,9 @@ import { fileKindFilter } from '../pec/fileKind';
 import { fileWarnings, type ReadFile } from '../pec/warnings';
 import { canUseShop, pecReadScope } from '../pec/visibility';
 import { dossierEvent, parisToday } from '../robot/runs';
-import { PAYMENT_PERMISSION, PEC_MESSAGES, transitionError, type PecStatus } from '../../src/domain/pec';
-import { pecDossierSchema } from '../../src/domain/pecSchemas';
-import { PEC_PERMISSIONS } from '../../src/domain/permissions';
+import { PAYMENT_PERMISSION, PEC_MESSAGES, transitionError, type PecStatus } from '#domain/pec';
+import { pecDossierSchema } from '#domain/pecSchemas';
+import { PEC_PERMISSIONS } from '#domain/permissions';
 
 const readOnly = { writable: false } as const;
 

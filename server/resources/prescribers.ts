@@ -4,9 +4,9 @@ import { pecDossiers, prescribers } from '../db/schema';
 import { reference, text, timestamps } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { PEC_PERMISSIONS } from '../../src/domain/permissions';
-import { settingsPermissions } from '../../src/domain/resources';
-import { ENTITY_STATUS_CHOICES } from '../../src/domain/schemas';
+import { PEC_PERMISSIONS } from '#domain/permissions';
+import { settingsPermissions } from '#domain/resources';
+import { ENTITY_STATUS_CHOICES } from '#domain/schemas';
 import { stillAttached } from './messages';
 
 const same = (values: string[]) => values.map((id) => ({ id, name: id }));

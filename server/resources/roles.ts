@@ -5,9 +5,9 @@ import { invalidField } from '../http/errors';
 import { column, computed, reference, text, timestamps } from '../hydra/fields';
 import { holdingOrPlatform } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { roleSchemaFor } from '../../src/domain/schemas';
-import { permissionsBeyond } from '../../src/domain/permissions';
-import { settingsPermissions } from '../../src/domain/resources';
+import { roleSchemaFor } from '#domain/schemas';
+import { permissionsBeyond } from '#domain/permissions';
+import { settingsPermissions } from '#domain/resources';
 import { stillAttached } from './messages';
 
 export const rolesResource: ResourceDeclaration = {

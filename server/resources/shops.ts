@@ -4,9 +4,9 @@ import { invalidField } from '../http/errors';
 import { reference, references, text, timestamps } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { ENTITY_STATUS_CHOICES, shopSchema, SPECIALITES } from '../../src/domain/schemas';
-import { PEC_PERMISSIONS } from '../../src/domain/permissions';
-import { settingsPermissions } from '../../src/domain/resources';
+import { ENTITY_STATUS_CHOICES, shopSchema, SPECIALITES } from '#domain/schemas';
+import { PEC_PERMISSIONS } from '#domain/permissions';
+import { settingsPermissions } from '#domain/resources';
 import { ADDRESS_FIELDS, addressFields } from './address';
 import { stillAttached } from './messages';
 

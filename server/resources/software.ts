@@ -4,8 +4,8 @@ import { invalidField } from '../http/errors';
 import { reference, text, timestamps } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { choicesOf, ENTITY_STATUS_CHOICES, SOFTWARE_FORM_TYPES, SOFTWARE_TYPE_LABELS, softwareSchema } from '../../src/domain/schemas';
-import { settingsPermissions } from '../../src/domain/resources';
+import { choicesOf, ENTITY_STATUS_CHOICES, SOFTWARE_FORM_TYPES, SOFTWARE_TYPE_LABELS, softwareSchema } from '#domain/schemas';
+import { settingsPermissions } from '#domain/resources';
 
 export const softwareResource: ResourceDeclaration = {
   name: 'software',

@@ -7,9 +7,9 @@ import type { Principal } from '../auth/principal';
 import { computed, reference, references, text, timestamp, timestamps, writeOnly } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { USER_STATUS_CHOICES, userCreateSchema, userSchema } from '../../src/domain/schemas';
-import { permissionsBeyond } from '../../src/domain/permissions';
-import { settingsPermissions } from '../../src/domain/resources';
+import { USER_STATUS_CHOICES, userCreateSchema, userSchema } from '#domain/schemas';
+import { permissionsBeyond } from '#domain/permissions';
+import { settingsPermissions } from '#domain/resources';
 
 export const EMAIL_TAKEN = 'Cet email est déjà utilisé';
 

@@ -12,8 +12,8 @@ import { mutuals, networks, pecDossiers, prescribers, shops } from '../db/schema
 import { centreCredentials, secretsOf, withoutSecrets } from './credentials';
 import { SETTING_KEYS } from '../settings';
 import { QUEUES, type JobService } from '../jobs/boss';
-import { ROBOT_API_MARKER, type CallbackType } from '../../src/domain/pec';
-import { robotUrlError } from '../../src/domain/settings';
+import { ROBOT_API_MARKER, type CallbackType } from '#domain/pec';
+import { robotUrlError } from '#domain/settings';
 import { PECFLOW_SIGNATURE_HEADER, ROBOT_SIGNATURE_HEADER, sign } from './signature';
 import { simulatorCallback, simulatorOutcome } from './simulator';
 import { fileKindOfShop } from '../pec/fileKind';

@@ -1,7 +1,7 @@
 // What the built-in robot answers for an optician's file (issue 15): a frame and two lenses of one 100 % Santé class,
 // a plausible prescription, and the insurer's amounts. Values are illustrative (prices of the market, LPP codes in the
 // 7-digit format), not an extract of the official nomenclature; the simulator draws them from its seeded generator.
-import type { LensType, OpticalClass } from '../../src/domain/optical';
+import type { LensType, OpticalClass } from '#domain/optical';
 import type { Amounts } from './simulator';
 
 interface CatalogueFrame {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/plugin';
 import { principalOf } from '../context';
 import { ApiError, notFound, unauthorized } from '../http/errors';
-import { CALLBACK_MESSAGES, CALLBACK_TYPES, type CallbackType } from '../../src/domain/pec';
+import { CALLBACK_MESSAGES, CALLBACK_TYPES, type CallbackType } from '#domain/pec';
 import { ROBOT_SIGNATURE_HEADER, verifySignature } from './signature';
 import type { CallbackResult } from './runs';
 

@@ -22,10 +22,10 @@ import { assertScrapingFitsKind, saveOpticalEquipment } from '../pec/optical';
 import { dpecMissingPrerequisites } from '../pec/prescription';
 import { fileWarnings } from '../pec/warnings';
 import { QUEUES, type JobService } from '../jobs/boss';
-import { formatDate } from '../../src/domain/format';
+import { formatDate } from '#domain/format';
 import { assertAmountFits } from '../http/body';
-import { MANUAL_RESULTS_LIMIT } from '../../src/domain/limits';
-import { idFromReference } from '../../src/domain/iri';
+import { MANUAL_RESULTS_LIMIT } from '#domain/limits';
+import { idFromReference } from '#domain/iri';
 import {
   BILLING_PREREQUISITE_MESSAGES,
   CALLBACK_MESSAGES,
@@ -39,8 +39,8 @@ import {
   todayInFrance,
   type CallbackType,
   type PecStatus,
-} from '../../src/domain/pec';
-import { CALLBACK_SCHEMAS, type BillingCallback, type DeviceInput, type DpecCallback, type ScrapingCallback } from '../../src/domain/pecSchemas';
+} from '#domain/pec';
+import { CALLBACK_SCHEMAS, type BillingCallback, type DeviceInput, type DpecCallback, type ScrapingCallback } from '#domain/pecSchemas';
 
 export type Dossier = typeof pecDossiers.$inferSelect;
 export type Execution = typeof workflowExecutions.$inferSelect;

@@ -1,8 +1,8 @@
 // The built-in robot: what it answers for a run. Its outcomes follow the patient number's suffix (README, "Robot
 // simulator") so anyone can reproduce an error; everything else is drawn from a generator seeded by the run, so a
 // callback posted twice (a retried job) is byte for byte the same delivery and has one effect.
-import type { FileKind } from '../../src/domain/fileKinds';
-import type { CallbackType } from '../../src/domain/pec';
+import type { FileKind } from '#domain/fileKinds';
+import type { CallbackType } from '#domain/pec';
 import { opticalAmounts, opticalPayload, pickOpticalEquipment } from './opticalCatalogue';
 
 export type SimulatorOutcome = 'success' | 'scraping_error' | 'dpec_error' | 'refused' | 'pending' | 'billing_error' | 'silent';

@@ -19,7 +19,7 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { Title, useTranslate } from 'react-admin';
-import { hasPermission } from '../domain/permissions';
+import { hasPermission } from '#domain/permissions';
 import { useProfile } from './useProfile';
 
 type MockUser = 'superAdmin' | 'standard' | 'restricted' | 'legacy';

@@ -2,7 +2,7 @@
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { Accordion, AccordionDetails, AccordionSummary, Alert, AlertTitle, Box, Chip, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import { Title, useIsAuthPending, useTranslate } from 'react-admin';
-import { OTHER_PERMISSIONS, PERMISSION_MODULE_LABELS, type PermissionLevel, type PermissionModule } from '../domain/permissions';
+import { OTHER_PERMISSIONS, PERMISSION_MODULE_LABELS, type PermissionLevel, type PermissionModule } from '#domain/permissions';
 import { LoadingPage } from '../layout/LoadingPage';
 import { LEVEL_COLORS } from './levels';
 import { useProfile } from './useProfile';

@@ -4,9 +4,9 @@ import { Alert, Avatar, Box, Card, CardContent, Chip, FormControlLabel, FormGrou
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Title, useTranslate } from 'react-admin';
 import { apiFetch } from '../dataProvider/http';
-import { extractErrorMessage } from '../domain/errors';
-import { formatDate, initialsOf } from '../domain/format';
-import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, type NotificationKind, type NotificationPreferences } from '../domain/notifications';
+import { extractErrorMessage } from '#domain/errors';
+import { formatDate, initialsOf } from '#domain/format';
+import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, type NotificationKind, type NotificationPreferences } from '#domain/notifications';
 import { LoadingPage } from '../layout/LoadingPage';
 import { useToast } from '../layout/Toasts';
 import { useProfile } from './useProfile';

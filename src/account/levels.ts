@@ -1,4 +1,4 @@
-import type { PermissionLevel } from '../domain/permissions';
+import type { PermissionLevel } from '#domain/permissions';
 
 /** Badge colour of each permission level. */
 export const LEVEL_COLORS: Record<PermissionLevel, 'info' | 'success' | 'warning' | 'error'> = {

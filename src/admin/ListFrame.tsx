@@ -25,7 +25,7 @@ import {
   type SortPayload,
 } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
-import { PAGE_SIZE, SKELETON_ROWS } from '../domain/limits';
+import { PAGE_SIZE, SKELETON_ROWS } from '#domain/limits';
 import { LoadError } from './LoadError';
 import { Pagination } from './Pagination';
 import { useDebounced } from './useDebounced';

@@ -8,7 +8,7 @@ import type { Field, Resource } from '@api-platform/api-doc-parser';
 import { useDataProvider, usePermissions, type RaRecord } from 'react-admin';
 import type { AppDataProvider } from '../dataProvider';
 import type { AdminEntity, AdminSchema } from '../dataProvider/adminSchema';
-import { hasPermission } from '../domain/permissions';
+import { hasPermission } from '#domain/permissions';
 
 export const ADMIN_SCHEMA_KEY = ['pecflow', 'adminSchema'];
 

@@ -3,7 +3,7 @@
 // extracted reason (spec section 8). Pass WRITE_RETRY to react-admin's useCreate/useUpdate/useDelete/useMutation
 // options and call `useMutationToasts()` in their onSuccess/onError.
 import { useTranslate } from 'react-admin';
-import { extractErrorMessage } from '../domain/errors';
+import { extractErrorMessage } from '#domain/errors';
 import { useToast } from '../layout/Toasts';
 
 export const WRITE_RETRY_DELAY_MS = 1_000;

@@ -1,7 +1,7 @@
 // react-admin's authProvider over the session: login, logout, checks, identity and permission-based access.
 import type { AuthProvider } from 'ra-core';
-import { hasPermission } from '../domain/permissions';
-import { permissionFor } from '../domain/resources';
+import { hasPermission } from '#domain/permissions';
+import { permissionFor } from '#domain/resources';
 import { readAdminSchema } from '../dataProvider/adminSchema';
 import { apiFetch } from '../dataProvider/http';
 import {
@@ -19,7 +19,7 @@ import {
   type SessionUser,
   type TokenResponse,
 } from './session';
-import { extractErrorMessage } from '../domain/errors';
+import { extractErrorMessage } from '#domain/errors';
 
 export async function loadProfile(): Promise<SessionUser> {
   const user = await apiFetch<SessionUser>('/api/user/profile');

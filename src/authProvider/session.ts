@@ -1,6 +1,6 @@
 // The browser session: tokens in localStorage, one refresh at a time, and fetch with the bearer token.
 import { jwtDecode } from 'jwt-decode';
-import { AUTH_MESSAGES, PROACTIVE_REFRESH_SECONDS } from '../domain/authMessages';
+import { AUTH_MESSAGES, PROACTIVE_REFRESH_SECONDS } from '#domain/authMessages';
 
 export const ACCESS_TOKEN_KEY = 'access_token';
 export const REFRESH_TOKEN_KEY = 'refresh_token';

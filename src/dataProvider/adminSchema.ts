@@ -4,9 +4,9 @@
 // introspection (types, required marks, references), which ignores these terms.
 // The docs are read in their compact form, as our server writes them (the prefixes hydra: and pecflow: of its own
 // @context): expanding them would need a second copy of the jsonld library in the browser for the same result.
-import type { Choice, FieldConstraints } from '../domain/constraints';
-import type { EntityLabel, FormHints, ListHints, SettingsTab } from '../domain/adminHints';
-import type { ResourcePermissions } from '../domain/permissions';
+import type { Choice, FieldConstraints } from '#domain/constraints';
+import type { EntityLabel, FormHints, ListHints, SettingsTab } from '#domain/adminHints';
+import type { ResourcePermissions } from '#domain/permissions';
 import { apiFetch } from './http';
 
 export interface AdminField {

@@ -4,7 +4,7 @@ import { fetchHydra, hydraDataProvider } from '@api-platform/admin';
 import { parseHydraDocumentation } from '@api-platform/api-doc-parser';
 import { HttpError } from 'ra-core';
 import { freshAccessToken, getAccessToken, getRefreshToken, refreshAccessToken } from '../authProvider/session';
-import { API_DESCRIPTION_ERROR_MESSAGE, extractErrorMessage } from '../domain/errors';
+import { API_DESCRIPTION_ERROR_MESSAGE, extractErrorMessage } from '#domain/errors';
 
 type HttpClientOptions = Parameters<typeof fetchHydra>[1];
 

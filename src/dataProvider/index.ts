@@ -3,7 +3,7 @@
 // (the bulk API, PUT, the permission catalogue, the PEC robot runs, callbacks, billing, stats, import and export).
 import type { DataProvider, Identifier, RaRecord } from 'ra-core';
 import type { Api } from '@api-platform/api-doc-parser';
-import type { PermissionDefinition, PermissionModule } from '../domain/permissions';
+import type { PermissionDefinition, PermissionModule } from '#domain/permissions';
 import { apiFetch } from './http';
 import { pecMethods, type PecMethods } from './pec';
 import { readAdminSchema, type AdminSchema } from './adminSchema';

@@ -5,14 +5,14 @@
 // Every call here has the spec's time limit (section 9).
 import { HttpError, type SortPayload } from 'ra-core';
 import { authFetch } from '../authProvider/session';
-import { extractErrorMessage } from '../domain/errors';
-import { iriOf } from '../domain/iri';
-import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, HTTP_TIMEOUT_MS } from '../domain/limits';
-import type { CallbackType, PecStatus, WorkflowExecutionView } from '../domain/pec';
-import type { FileKind } from '../domain/fileKinds';
-import type { EquipementOptique } from '../domain/optical';
-import type { PecWarning } from '../domain/warnings';
-import type { PaymentOutcome, PaymentStatementStatus, ReceivableAge } from '../domain/payments';
+import { extractErrorMessage } from '#domain/errors';
+import { iriOf } from '#domain/iri';
+import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, HTTP_TIMEOUT_MS } from '#domain/limits';
+import type { CallbackType, PecStatus, WorkflowExecutionView } from '#domain/pec';
+import type { FileKind } from '#domain/fileKinds';
+import type { EquipementOptique } from '#domain/optical';
+import type { PecWarning } from '#domain/warnings';
+import type { PaymentOutcome, PaymentStatementStatus, ReceivableAge } from '#domain/payments';
 import { apiFetch, type ApiRequest } from './http';
 
 export const PEC_RESOURCE = 'pec_dossiers';
@@ -85,7 +85,7 @@ export interface PecDossierRecord {
   originId?: string;
   numeroDossier: string;
   status: PecStatus | string;
-  /** specialite: the centre's, which sets the file's kind (src/domain/fileKinds.ts). */
+  /** specialite: the centre's, which sets the file's kind (domain/fileKinds.ts). */
   shop: (NamedRef & { displayName?: string | null; specialite?: string | null }) | null;
   network: NamedRef | null;
   mutual: (NamedRef & { code?: string | null; networkId?: number | null; network?: { id: number; name: string | null } | null }) | null;

@@ -7,8 +7,8 @@ import { useEffect, useEffectEvent, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useCheckAuth, useLogin, useTranslate } from 'react-admin';
 import { takeSessionExpired } from '../authProvider/session';
-import type { loginSchema } from '../domain/auth';
-import { AUTH_MESSAGES } from '../domain/authMessages';
+import type { loginSchema } from '#domain/auth';
+import { AUTH_MESSAGES } from '#domain/authMessages';
 import { preloadPage } from '../pageLoaders';
 import { useToast } from './Toasts';
 import { LoadingPage } from './LoadingPage';
@@ -21,7 +21,7 @@ type LoginSchema = typeof loginSchema;
 let schemaLoad: Promise<LoginSchema> | undefined;
 /** The sign-in rules (zod) load when the visitor first types or submits: the page shows without them. */
 const loadLoginSchema = () =>
-  (schemaLoad ??= import('../domain/auth')
+  (schemaLoad ??= import('#domain/auth')
     .then((m) => m.loginSchema)
     .catch((error) => {
       schemaLoad = undefined; // tried again on the next keystroke or submit

@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
 import { useLiveEvents } from '../dataProvider/events';
 import { NOTIFICATIONS_QUERY_KEY, notificationsApi, type NotificationItem } from '../dataProvider/notifications';
-import { NOTIFICATION_DROPDOWN_SIZE } from '../domain/limits';
+import { NOTIFICATION_DROPDOWN_SIZE } from '#domain/limits';
 
 export function NotificationBell() {
   const translate = useTranslate();

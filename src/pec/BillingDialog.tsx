@@ -8,7 +8,7 @@ import { TextInput, useTranslate } from 'react-admin';
 import type { z } from 'zod';
 import { AdminForm } from '../admin/AdminForm';
 import type { PecDossierRecord } from '../dataProvider/pec';
-import { pecBillingSchema } from '../domain/pecSchemas';
+import { pecBillingSchema } from '#domain/pecSchemas';
 import { useToast } from '../layout/Toasts';
 import { DateInput } from './DateInput';
 import { useErrorText, usePecData } from './shared';

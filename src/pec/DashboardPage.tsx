@@ -28,11 +28,11 @@ import { Link as RouterLink } from 'react-router-dom';
 import { Title, useGetList, useTranslate } from 'react-admin';
 import { NOTIFICATIONS_QUERY_KEY, notificationsApi } from '../dataProvider/notifications';
 import { PEC_RESOURCE, PEC_STATS_QUERY_KEY, pecNumericId, type PecDossierRecord, type PecStats } from '../dataProvider/pec';
-import { formatDate, formatEuros } from '../domain/format';
-import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS, ROBOT_FAILURE_WINDOW_DAYS } from '../domain/limits';
+import { formatDate, formatEuros } from '#domain/format';
+import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS, ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
 import { dashboardFilters, pecFilePath, pecListLink } from './filters';
-import { PEC_STATUSES, pecStatusLabel } from '../domain/pec';
-import { FILE_KIND_LABELS, FILE_KINDS } from '../domain/fileKinds';
+import { PEC_STATUSES, pecStatusLabel } from '#domain/pec';
+import { FILE_KIND_LABELS, FILE_KINDS } from '#domain/fileKinds';
 import { ReceivablesCard } from './ReceivablesCard';
 import { PecStatusBadge, useDossierText, useErrorText, usePecData } from './shared';
 

@@ -6,7 +6,7 @@ import { TextField } from '@mui/material';
 import { format, isValid, parseISO } from 'date-fns';
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useInput } from 'react-admin';
-import { DATE_MESSAGE } from '../domain/pec';
+import { DATE_MESSAGE } from '#domain/pec';
 
 const FrenchDatePicker = lazy(() => import('./FrenchDatePicker'));
 

@@ -1,9 +1,9 @@
 // The optical equipment of the manual scraping result (issue 15): class, frame, and a lens per eye, as the robot's
-// `equipement_optique`. Inside the callback form (react-admin Form + the shared zod schema of src/domain/pec.ts),
+// `equipement_optique`. Inside the callback form (react-admin Form + the shared zod schema of domain/pec.ts),
 // which checks every value as the server does (−30..+30 by 0,25 for the sphere, 7-digit LPP codes, prices...).
 import { Box, Typography } from '@mui/material';
 import { SelectInput, TextInput, useTranslate } from 'react-admin';
-import { EYE_LABELS, EYES, LENS_TYPE_LABELS, LENS_TYPES, OPTICAL_CLASSES, type Eye } from '../domain/optical';
+import { EYE_LABELS, EYES, LENS_TYPE_LABELS, LENS_TYPES, OPTICAL_CLASSES, type Eye } from '#domain/optical';
 
 const ROOT = 'equipement_optique';
 const LENS_FIELDS = ['sphere', 'cylindre', 'axe', 'addition', 'indice', 'traitements', 'prix', 'code_lpp'] as const;

@@ -2,8 +2,8 @@
 // eye (OD / OG) with its correction in the French way (−2,25 ; indice 1,6 ; prices in euros). Never ears.
 import { Box, Chip, Paper, Stack, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import { formatEuros } from '../domain/format';
-import { EYE_LABELS, EYES, formatDioptres, formatIndex, LENS_TYPE_LABELS, type EquipementOptique, type Eye, type Lens } from '../domain/optical';
+import { formatEuros } from '#domain/format';
+import { EYE_LABELS, EYES, formatDioptres, formatIndex, LENS_TYPE_LABELS, type EquipementOptique, type Eye, type Lens } from '#domain/optical';
 import { Facts } from './RobotResults';
 
 function LensCard({ eye, lens }: { eye: Eye; lens: Lens | null }) {

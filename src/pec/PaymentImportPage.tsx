@@ -10,7 +10,7 @@ import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Title, useTranslate } from 'react-admin';
 import { pecNumericId, type ImportErrors } from '../dataProvider/pec';
-import { PAYMENT_STATEMENT_LIMITS, STATEMENT_COLUMNS } from '../domain/payments';
+import { PAYMENT_STATEMENT_LIMITS, STATEMENT_COLUMNS } from '#domain/payments';
 import { useToast } from '../layout/Toasts';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { STATEMENTS_PATH, useRefreshPayments } from './PaymentStatementsPage';

@@ -8,13 +8,13 @@ import TuneIcon from '@mui/icons-material/Tune';
 import { Box, Button, Chip, Collapse, MenuItem, Paper, Stack, TextField } from '@mui/material';
 import { useState } from 'react';
 import { useListContext, useTranslate } from 'react-admin';
-import { formatDate } from '../domain/format';
-import { PEC_STATUSES } from '../domain/pec';
-import { PAYMENT_FILTER_LABELS, type PaymentFilter } from '../domain/payments';
+import { formatDate } from '#domain/format';
+import { PEC_STATUSES } from '#domain/pec';
+import { PAYMENT_FILTER_LABELS, type PaymentFilter } from '#domain/payments';
 import { DatePickerField, INVALID_DAY } from './DateInput';
 import { dayBound, DEFAULT_SORT } from './filters';
 import { PecStatusBadge } from './shared';
-import { FILE_KIND_LABELS, type FileKind } from '../domain/fileKinds';
+import { FILE_KIND_LABELS, type FileKind } from '#domain/fileKinds';
 
 /** The sort fields of spec section 2. */
 export const SORT_FIELDS = ['createdAt', 'numeroDossier', 'totalTtc', 'status', 'dateValidation'] as const;

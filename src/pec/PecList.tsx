@@ -11,7 +11,7 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { DataTable, useListContext, useLogout, useTranslate } from 'react-admin';
 import { LoadError } from '../admin/LoadError';
 import type { PecDossierRecord } from '../dataProvider/pec';
-import { formatDate, formatEuros } from '../domain/format';
+import { formatDate, formatEuros } from '#domain/format';
 import { useToast } from '../layout/Toasts';
 import { ImportDialog } from './ImportDialog';
 import { PecStatusBadge, useDossierText, useErrorText, usePecData, usePecRights } from './shared';

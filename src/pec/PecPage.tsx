@@ -10,7 +10,7 @@ import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Title, useTranslate } from 'react-admin';
 import { ListFrame } from '../admin/ListFrame';
 import { PEC_RESOURCE, pecNumericId } from '../dataProvider/pec';
-import { DRAWER_CLEAR_DELAY_MS, PAGE_SIZE, PEC_LIST_REFETCH_MS, SEARCH_DEBOUNCE_MS } from '../domain/limits';
+import { DRAWER_CLEAR_DELAY_MS, PAGE_SIZE, PEC_LIST_REFETCH_MS, SEARCH_DEBOUNCE_MS } from '#domain/limits';
 import { DEFAULT_SORT, pecFilePath } from './filters';
 import { PecFilters } from './PecFilters';
 import { pecColumns, PecListError, PecListHeader } from './PecList';

@@ -6,8 +6,8 @@ import { Box, Divider, Link, Paper, Skeleton, Stack, Typography } from '@mui/mat
 import { Link as RouterLink } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
 import type { PecStats } from '../dataProvider/pec';
-import { formatEuros } from '../domain/format';
-import { PAYMENT_FILTER_LABELS, RECEIVABLE_AGES } from '../domain/payments';
+import { formatEuros } from '#domain/format';
+import { PAYMENT_FILTER_LABELS, RECEIVABLE_AGES } from '#domain/payments';
 import { dashboardFilters, pecListLink } from './filters';
 
 type Figures = { count: number; amount: number };

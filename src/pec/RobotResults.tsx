@@ -7,12 +7,12 @@ import { Alert, AlertTitle, Box, Chip, CircularProgress, Divider, Paper, Stack, 
 import type { ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 import type { PecAppareil, PecDossierRecord } from '../dataProvider/pec';
-import { formatDate, formatDateTime, formatEuros } from '../domain/format';
-import { EXPIRY_WARNING_DAYS } from '../domain/limits';
-import type { StepState, WorkflowExecutionView } from '../domain/pec';
+import { formatDate, formatDateTime, formatEuros } from '#domain/format';
+import { EXPIRY_WARNING_DAYS } from '#domain/limits';
+import type { StepState, WorkflowExecutionView } from '#domain/pec';
 import { OpticalEquipmentView } from './OpticalEquipmentView';
 
-/** An execution as the API sends it (the view of src/domain plus the run it belongs to and its duration). */
+/** An execution as the API sends it (the view of domain/ plus the run it belongs to and its duration). */
 export type Execution = WorkflowExecutionView & { runId?: number | null; runKind?: string | null; processingTime?: number | null };
 
 const glow = (on: boolean) => ({

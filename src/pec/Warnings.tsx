@@ -2,7 +2,7 @@
 // its legal source. They inform and never block: the DPEC button stays usable.
 import { Alert, AlertTitle, Stack, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import { WARNING_LABELS, type PecWarning } from '../domain/warnings';
+import { WARNING_LABELS, type PecWarning } from '#domain/warnings';
 
 export function PecWarnings({ warnings }: { warnings: PecWarning[] | undefined }) {
   const translate = useTranslate();

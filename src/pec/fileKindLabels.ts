@@ -1,5 +1,5 @@
 // The words of the scraping step follow the file's kind (issue 15): devices, an optical equipment, or the patient only.
-import type { FileKind } from '../domain/fileKinds';
+import type { FileKind } from '#domain/fileKinds';
 
 /** i18n keys of the robot's first step in the actions tab. */
 export const SCRAPING_STEP_LABELS: Record<FileKind, string> = {

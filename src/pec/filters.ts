@@ -1,8 +1,8 @@
 // The PEC list's filters as the URL and the API read them: days picked by the user, the dashboard's figures and the
 // links that open the list filtered the same way. Pure functions (no React), tested in tests/unit/pec-filters.test.ts.
-import { EXPIRY_WARNING_DAYS } from '../domain/limits';
-import { receivableAgeRange, type PaymentFilter, type ReceivableAge } from '../domain/payments';
-import { todayInFrance } from '../domain/pec';
+import { EXPIRY_WARNING_DAYS } from '#domain/limits';
+import { receivableAgeRange, type PaymentFilter, type ReceivableAge } from '#domain/payments';
+import { todayInFrance } from '#domain/pec';
 
 /** "+02:00" for a local date (its own offset, summer or winter time). */
 function offsetOf(date: Date): string {

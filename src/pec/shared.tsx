@@ -6,9 +6,9 @@ import { useDataProvider, usePermissions, useTranslate } from 'react-admin';
 import { StatusBadge } from '../admin/StatusBadge';
 import type { AppDataProvider } from '../dataProvider';
 import { PEC_RESOURCE, RequestTimeoutError, type PecDossierRecord } from '../dataProvider/pec';
-import { extractErrorMessage } from '../domain/errors';
-import { HTTP_TIMEOUT_MS, REFETCH_AFTER_ACTION_MS } from '../domain/limits';
-import { hasPermission } from '../domain/permissions';
+import { extractErrorMessage } from '#domain/errors';
+import { HTTP_TIMEOUT_MS, REFETCH_AFTER_ACTION_MS } from '#domain/limits';
+import { hasPermission } from '#domain/permissions';
 import {
   isPecStatus,
   PAYMENT_PERMISSION,
@@ -18,7 +18,7 @@ import {
   ROBOT_TIMEOUT_MESSAGE,
   type PecStatus,
   type Prerequisite,
-} from '../domain/pec';
+} from '#domain/pec';
 
 /** The PEC rights of the signed-in user (spec section 6); the server checks each again. */
 export function usePecRights() {

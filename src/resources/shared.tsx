@@ -1,6 +1,6 @@
 // Pieces several entities' particulars share.
 import { useTranslate } from 'react-admin';
-import { iriOf } from '../domain/iri';
+import { iriOf } from '#domain/iri';
 import { readAuthStore } from '../authProvider/session';
 
 /** A new record of an organisation member belongs to their organisation unless they choose otherwise. */

@@ -38,7 +38,7 @@ export interface Particular {
   badges?: Record<string, (values: Record<string, unknown>) => number | undefined>;
   /** Read-only renderers of the detail view (entities opened to view). */
   show?: Record<string, ComponentType<{ record: RaRecord }>>;
-  /** The shared zod schemas of src/domain/schemas.ts, when the rules say more than the docs' constraints. */
+  /** The shared zod schemas of domain/schemas.ts, when the rules say more than the docs' constraints. */
   schema?: { create: ZodType; update: ZodType };
   /** Values of a new record known only in the browser (the signed-in user's organisation), over the declared defaults. */
   defaults?: () => Record<string, unknown>;

@@ -13,9 +13,9 @@ import { Confirm, required, SelectInput, useCreate, useDataProvider, useDelete, 
 import type { ZodType } from 'zod';
 import type { AppDataProvider } from '../dataProvider';
 import type { AdminEntity } from '../dataProvider/adminSchema';
-import { schemaFromConstraints, type ConstrainedField } from '../domain/constraints';
-import { extractErrorMessage } from '../domain/errors';
-import { TEXTAREA_ROWS } from '../domain/limits';
+import { schemaFromConstraints, type ConstrainedField } from '#domain/constraints';
+import { extractErrorMessage } from '#domain/errors';
+import { TEXTAREA_ROWS } from '#domain/limits';
 import { useToast } from '../layout/Toasts';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import { DrawerFrame } from '../admin/DrawerFrame';

@@ -6,7 +6,7 @@ import { Alert, AlertTitle, Box, Tab, Tabs, Typography } from '@mui/material';
 import { hydraSchemaAnalyzer, SchemaAnalyzerContext } from '@api-platform/admin';
 import { Link, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { Resource, RestoreScrollPosition, Title, usePermissions, useTranslate } from 'react-admin';
-import { hasPermission } from '../domain/permissions';
+import { hasPermission } from '#domain/permissions';
 import { LoadingPage } from '../layout/LoadingPage';
 import { LoadError } from '../admin/LoadError';
 import { useAdminSchema } from '../admin/docs';

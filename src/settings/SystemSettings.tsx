@@ -5,10 +5,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useDataProvider, useGetList, usePermissions, useTranslate, type RaRecord } from 'react-admin';
 import type { AppDataProvider } from '../dataProvider';
-import { extractErrorMessage } from '../domain/errors';
-import { formatDateTime } from '../domain/format';
-import { hasPermission } from '../domain/permissions';
-import { SETTING_CATEGORIES, SETTING_CATEGORY_LABELS, settingValueError, type SettingCategory, type SettingRule } from '../domain/settings';
+import { extractErrorMessage } from '#domain/errors';
+import { formatDateTime } from '#domain/format';
+import { hasPermission } from '#domain/permissions';
+import { SETTING_CATEGORIES, SETTING_CATEGORY_LABELS, settingValueError, type SettingCategory, type SettingRule } from '#domain/settings';
 import { LoadError } from '../admin/LoadError';
 import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
 

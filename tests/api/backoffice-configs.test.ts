@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
 import { auditRows, expectForbidden, expectProblem, expectViolation, listAll, loginAll, sqlRows, userId, type Tokens } from './helpers/backoffice';
-import { SETTING_CATEGORIES } from '../../src/domain/settings';
+import { SETTING_CATEGORIES } from '#domain/settings';
 
 let server: TestServer;
 let t: Tokens;

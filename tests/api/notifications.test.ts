@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, patientNumber, startPecServer, waitForIdle, type Refs } from './helpers/pec';
-import { NOTIFICATION_KINDS } from '../../src/domain/notifications';
+import { NOTIFICATION_KINDS } from '#domain/notifications';
 
 let server: TestServer;
 let refs: Refs;

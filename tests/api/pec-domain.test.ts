@@ -1,4 +1,4 @@
-// The PEC rules shared with the browser (src/domain/pec.ts): prices and dates as typed, the lifecycle, the DPEC and
+// The PEC rules shared with the browser (domain/pec.ts): prices and dates as typed, the lifecycle, the DPEC and
 // billing buttons in the spec's priority order, and the shaping of robot errors (spec sections 4, 5 and 8).
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,8 +14,8 @@ import {
   shapeRobotError,
   transitionError,
   type WorkflowExecutionView,
-} from '../../src/domain/pec';
-import { pecBillingSchema, pecFormSchema } from '../../src/domain/pecSchemas';
+} from '#domain/pec';
+import { pecBillingSchema, pecFormSchema } from '#domain/pecSchemas';
 
 const execution = (type: string, state: 'running' | 'success' | 'error', startedAt: string, id = 1): WorkflowExecutionView => ({
   id,

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, patientNumber, robotCallback, startPecServer, waitFor, waitForIdle, type Refs } from './helpers/pec';
-import { OPTICAL_MESSAGES, OPTICAL_RULES } from '../../src/domain/optical';
+import { OPTICAL_MESSAGES, OPTICAL_RULES } from '#domain/optical';
 import { EXPORT_HEADER } from '../../server/pec/csv';
 
 let server: TestServer;

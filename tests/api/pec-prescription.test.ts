@@ -3,7 +3,7 @@
 // on the file, sent to the robot, required before a DPEC run only for optical files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, format, parseISO } from 'date-fns';
-import { todayInFrance } from '../../src/domain/pec';
+import { todayInFrance } from '#domain/pec';
 import { createDossier, startPecServer, waitForIdle, type Refs } from './helpers/pec';
 import { expectViolation, mergePatch, sqlRows } from './helpers/backoffice';
 import type { TestServer } from './helpers/server';

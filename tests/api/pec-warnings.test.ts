@@ -6,8 +6,8 @@
 import { addDays, format, parseISO } from 'date-fns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonthsToDay, RULE_KEYS } from '../../server/pec/warningChecks';
-import type { Lens } from '../../src/domain/optical';
-import { todayInFrance } from '../../src/domain/pec';
+import type { Lens } from '#domain/optical';
+import { todayInFrance } from '#domain/pec';
 import { createDossier, patientNumber, startPecServer, waitForIdle, type Refs } from './helpers/pec';
 import { auditRows, mergePatch, sqlRows } from './helpers/backoffice';
 import type { JsonBody, TestServer } from './helpers/server';

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, patientNumber, robotCallback, startPecServer, waitFor, waitForIdle, type Refs } from './helpers/pec';
-import { MANUAL_RESULTS_LIMIT } from '../../src/domain/limits';
+import { MANUAL_RESULTS_LIMIT } from '#domain/limits';
 
 let server: TestServer;
 let refs: Refs;

@@ -4,7 +4,7 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { api, apiToken, chooseOption, signIn } from './helpers';
 import { drawer, listCount, openFile, toast, type PreparedFile } from './pec-fixtures';
-import { formatDioptres, type EquipementOptique } from '../../src/domain/optical';
+import { formatDioptres, type EquipementOptique } from '#domain/optical';
 
 const EMAIL = 'direction@optique-riviera.fr';
 const EUROS = /\d[\d\s]*,\d{2}\s€/;

@@ -1,7 +1,7 @@
 // Rules given as data (a declaration's constraints, the docs' pecflow:constraints) make the schema the server
 // validates with and a form can check: French messages, empty optional values stored as null, defaults.
 import { describe, expect, it } from 'vitest';
-import { schemaFromConstraints } from '../../src/domain/constraints';
+import { schemaFromConstraints } from '#domain/constraints';
 
 const schema = schemaFromConstraints({
   lastName: { type: 'string', required: true, constraints: { min: 2, message: 'Le nom doit contenir au moins 2 caractères' } },

@@ -3,7 +3,7 @@
 // from the description, is sent only after it.
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { holdingsResource } from '../../server/resources/holdings';
-import { API_DESCRIPTION_ERROR_MESSAGE } from '../../src/domain/errors';
+import { API_DESCRIPTION_ERROR_MESSAGE } from '#domain/errors';
 import { hydraServer } from './settings/harness';
 
 const HOLDING = { '@id': '/api/holdings/1', '@type': 'Holding', id: 1, name: 'Audition Horizon' };

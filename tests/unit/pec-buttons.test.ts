@@ -1,7 +1,7 @@
 // The action tab's rules (spec section 4): which robot execution stands for each step, and the DPEC and billing
 // buttons in the spec's priority order.
 import { describe, expect, it } from 'vitest';
-import { billingButtonState, dpecButtonState, robotStepResults, type WorkflowExecutionView } from '../../src/domain/pec';
+import { billingButtonState, dpecButtonState, robotStepResults, type WorkflowExecutionView } from '#domain/pec';
 
 const STEP_NAMES: Record<string, string> = {
   scraping: 'Appel robot DPEC — récupération du patient et des appareils',

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataProvider } from '../../src/dataProvider';
 import { hydraHttpClient } from '../../src/dataProvider/hydra';
 import { PEC_RESOURCE, PEC_STATS_QUERY_KEY } from '../../src/dataProvider/pec';
-import { GENERIC_ERROR_MESSAGE } from '../../src/domain/errors';
+import { GENERIC_ERROR_MESSAGE } from '#domain/errors';
 
 interface Sent {
   url: string;

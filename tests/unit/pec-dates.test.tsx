@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DatePickerField, INVALID_DAY } from '../../src/pec/DateInput';
-import { DATE_MESSAGE } from '../../src/domain/pec';
+import { DATE_MESSAGE } from '#domain/pec';
 
 beforeAll(() => {
   // A desktop pointer: the picker is the desktop one (a typeable field and a calendar button).

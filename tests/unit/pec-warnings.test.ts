@@ -1,11 +1,11 @@
 // The pure checks behind a file's warnings (server/pec/warningChecks.ts) at their boundaries, and the prerequisites of
-// a DPEC run per kind of file (src/domain/pec.ts), shared by the button and the server.
+// a DPEC run per kind of file (domain/pec.ts), shared by the button and the server.
 import { describe, expect, it } from 'vitest';
 import { RULE_VALUES } from '../../server/db/seed/ruleValues';
 import { addMonthsToDay, lensLimit, prescriptionWarnings, renewalWarnings, santeWarnings, type Rules } from '../../server/pec/warningChecks';
-import { dpecButtonState, missingPrerequisites } from '../../src/domain/pec';
-import { pecDossierSchema } from '../../src/domain/pecSchemas';
-import type { Lens } from '../../src/domain/optical';
+import { dpecButtonState, missingPrerequisites } from '#domain/pec';
+import { pecDossierSchema } from '#domain/pecSchemas';
+import type { Lens } from '#domain/optical';
 
 const rules: Rules = Object.fromEntries(RULE_VALUES.map((r) => [r.key, { value: Number(r.value), source: r.source }]));
 const validity = {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { grantedDefinitions, hasAllPermissions, hasAnyPermission, hasPermission, isKnownPermission, permissionsBeyond } from '../../src/domain/permissions';
+import { grantedDefinitions, hasAllPermissions, hasAnyPermission, hasPermission, isKnownPermission, permissionsBeyond } from '#domain/permissions';
 import { PERMISSION_CATALOGUE as PERMISSIONS, RESOURCES } from '../../server/resources';
-import { permissionFor } from '../../src/domain/resources';
-import { SEEDED_ROLES } from '../../src/domain/roles';
+import { permissionFor } from '#domain/resources';
+import { SEEDED_ROLES } from '#domain/roles';
 
 describe('hasPermission', () => {
   it('grants an exact key and nothing else', () => {

@@ -2,7 +2,7 @@
 import { isNull } from 'drizzle-orm';
 import type { Db } from '../connect';
 import { configs, pecRuleValues, roles } from '../schema';
-import { SEEDED_ROLES, type RoleDefinition } from '../../../src/domain/roles';
+import { SEEDED_ROLES, type RoleDefinition } from '#domain/roles';
 import { RESOURCES } from '../../resources';
 import { RULE_VALUES } from './ruleValues';
 import { SYSTEM_SETTINGS } from './settings';

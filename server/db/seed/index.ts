@@ -3,7 +3,7 @@ import { and, count, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../connect';
 import { roles, userRoles, users } from '../schema';
 import { hashPassword } from '../../auth/passwords';
-import { SEEDED_ROLES } from '../../../src/domain/roles';
+import { SEEDED_ROLES } from '#domain/roles';
 import { SecretBox } from '../../crypto';
 import { ensureBaseData } from './base';
 import { seedReferenceData } from './reference';

@@ -3,7 +3,7 @@ import { inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../connect';
 import { companies, holdings, roles, shops, userRoles, userShops, users } from '../schema';
 import { hashPassword } from '../../auth/passwords';
-import { SEEDED_ROLES } from '../../../src/domain/roles';
+import { SEEDED_ROLES } from '#domain/roles';
 
 export const DEMO_PASSWORD = 'Pecflow2026!';
 

@@ -10,9 +10,9 @@ import { notifyFile } from '../../notifications/service';
 import { amountsFor, pickDevices, seededRandom, simulatorCallback, type EarDevice } from '../../robot/simulator';
 import { STEP_NAMES } from '../../robot/runs';
 import { opticalAmounts, pickOpticalEquipment, type SimEquipment } from '../../robot/opticalCatalogue';
-import { fileKindOf, type FileKind } from '../../../src/domain/fileKinds';
-import { formatDate } from '../../../src/domain/format';
-import type { PecStatus } from '../../../src/domain/pec';
+import { fileKindOf, type FileKind } from '#domain/fileKinds';
+import { formatDate } from '#domain/format';
+import type { PecStatus } from '#domain/pec';
 import type { DemoOrganisations } from './organisations';
 
 const PER_ORGANISATION = 200;

@@ -2,11 +2,11 @@
 // An editable setting is one the server obeys (read through SettingsService): changing it changes behaviour.
 // A read-only setting describes how this installation works; its value comes from the code that does it, so it
 // cannot say something the server does not do.
-import { DEFAULT_TOKEN_LIFETIME_SECONDS } from '../../../src/domain/auth';
-import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, PAGE_SIZE } from '../../../src/domain/limits';
-import { PASSWORD_MIN } from '../../../src/domain/schemas';
-import { API_MAX_ITEMS_PER_PAGE_KEY, type SettingRule } from '../../../src/domain/settings';
-import { PRESCRIPTION_VALIDITY_KEYS } from '../../../src/domain/warnings';
+import { DEFAULT_TOKEN_LIFETIME_SECONDS } from '#domain/auth';
+import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, PAGE_SIZE } from '#domain/limits';
+import { PASSWORD_MIN } from '#domain/schemas';
+import { API_MAX_ITEMS_PER_PAGE_KEY, type SettingRule } from '#domain/settings';
+import { PRESCRIPTION_VALIDITY_KEYS } from '#domain/warnings';
 import { MAX_PAGE_SIZE, UNPAGINATED_MAX } from '../../hydra/query';
 
 export interface SettingSeed {

@@ -6,8 +6,8 @@ import { format, subDays, subMonths } from 'date-fns';
 import { and, asc, eq, isNull, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../connect';
 import { appareils, opticalEquipments, pecDossiers, prescribers } from '../schema';
-import type { Lens } from '../../../src/domain/optical';
-import type { PecStatus } from '../../../src/domain/pec';
+import type { Lens } from '#domain/optical';
+import type { PecStatus } from '#domain/pec';
 import type { DemoOrganisations } from './organisations';
 
 type DossierValues = Partial<typeof pecDossiers.$inferInsert>;

@@ -1,6 +1,6 @@
 // Journal d'audit: who did what and when, with the changed fields by their French labels; filtered by user, kind of
 // action, element and date; opened to view, with the changes before and after.
-import { formatDateTime } from '../../domain/format';
+import { formatDateTime } from '#domain/format';
 import type { Particular } from '../types';
 import { ActionFilter, ActionLabel, ActorFilter, ActorLabel, ChangedFields, ChangesTable, EntityFilter, EntityLabel } from './parts';
 

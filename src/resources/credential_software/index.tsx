@@ -1,5 +1,5 @@
 // Identifiants: secrets are written, never read back; the list says only whether one is stored.
-import { credentialSchema } from '../../domain/schemas';
+import { credentialSchema } from '#domain/schemas';
 import { SecretInput, SecretState } from './secrets';
 import type { Particular } from '../types';
 

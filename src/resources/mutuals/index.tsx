@@ -1,5 +1,5 @@
 // Mutuelles: the network's name or "Non défini" (spec section 2).
-import { mutualSchema } from '../../domain/schemas';
+import { mutualSchema } from '#domain/schemas';
 import { NameOr } from '../shared';
 import type { Particular } from '../types';
 

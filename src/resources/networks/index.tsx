@@ -1,5 +1,5 @@
 // Réseaux: "Par défaut" in the list; marking one as default says that the others were unmarked (spec section 4).
-import { networkSchema } from '../../domain/schemas';
+import { networkSchema } from '#domain/schemas';
 import { DefaultBadge } from './DefaultBadge';
 import type { Particular } from '../types';
 

@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useDataProvider, useInput, usePermissions, useTranslate } from 'react-admin';
 import { LEVEL_COLORS } from '../../account/levels';
 import type { AppDataProvider } from '../../dataProvider';
-import { grants, hasPermission, permissionsBeyond, type PermissionDefinition, type PermissionModule } from '../../domain/permissions';
+import { grants, hasPermission, permissionsBeyond, type PermissionDefinition, type PermissionModule } from '#domain/permissions';
 import type { InputComponent } from '../types';
 
 /** The role's keys after ticking or unticking `key`, wildcards expanded into the catalogue keys they cover. */

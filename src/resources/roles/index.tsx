@@ -1,5 +1,5 @@
 // Rôles: named sets of permissions, edited module by module with the catalogue's French labels and levels.
-import { roleSchema } from '../../domain/schemas';
+import { roleSchema } from '#domain/schemas';
 import { NameOr } from '../shared';
 import { PermissionCount, PermissionsInput } from './PermissionsInput';
 import type { Particular } from '../types';

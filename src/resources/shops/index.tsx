@@ -1,6 +1,6 @@
 // Centres: the credential editor in the drawer's last tab (one credential per software, counted on the tab), saved
 // as spec section 7 says: PUT (or POST) of the fields, then a merge-patch of the credentials.
-import { shopSchema } from '../../domain/schemas';
+import { shopSchema } from '#domain/schemas';
 import { chosenCredentials, ShopCredentialsEditor, type CredentialMapping } from './ShopCredentialsEditor';
 import type { Particular } from '../types';
 

@@ -1,6 +1,6 @@
 // Utilisateurs: centres counted in the list, the password behind "Modifier le mot de passe" when editing, centres
 // chosen among the user's organisation; a new user needs a password (userCreateSchema).
-import { userCreateSchema, userSchema } from '../../domain/schemas';
+import { userCreateSchema, userSchema } from '#domain/schemas';
 import { ownHolding } from '../shared';
 import { OrganisationShopsInput, PasswordField, ShopCount } from './inputs';
 import type { Particular } from '../types';
