@@ -1,7 +1,7 @@
 // Relevés de paiement (issue 15): the insurers' payment statements an organisation applied to its billed files. The
 // list and the statement (with its lines and totals) come from this declaration; importing (preview, apply) and
 // undoing are routes of their own (server/pec/paymentRoutes.ts), so the resource itself is read-only.
-import { asc, eq } from 'drizzle-orm';
+import { aliasedTable, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { paymentStatementLines, paymentStatements, pecDossiers } from '../db/schema';
 import { dateTime, decimal, integer, itemOnly, reference, text, timestamp } from '../hydra/fields';
@@ -15,6 +15,8 @@ import { canSeeFile } from '../pec/visibility';
 
 const readOnly = { writable: false } as const;
 const noInput = z.object({});
+/** The statement that applied a line before (already applied). */
+const appliedIn = aliasedTable(paymentStatements, 'applied_in');
 
 export const paymentStatementsResource: ResourceDeclaration = {
   name: 'payment_statements',
@@ -41,6 +43,8 @@ export const paymentStatementsResource: ResourceDeclaration = {
     }),
     createdBy: reference('users', paymentStatements.createdById, { ...readOnly, embed: ['firstName', 'lastName'], label: 'Importé par' }),
     undoneAt: dateTime(paymentStatements.undoneAt, { ...readOnly, label: 'Annulé le' }),
+    reference: text(paymentStatements.reference, { ...readOnly, label: 'N° de relevé', description: 'Le numéro du relevé, quand le fichier le donne' }),
+    period: text(paymentStatements.period, { ...readOnly, label: 'Période', description: 'La période du relevé, quand le fichier la donne' }),
     lines: itemOnly('array', {
       label: 'Lignes du relevé',
       description: 'Chaque ligne avec son résultat (outcome, outcomeLabel), son écart et le dossier rapproché (fiche seulement)',
@@ -69,12 +73,14 @@ export const paymentStatementsResource: ResourceDeclaration = {
           .select({
             line: paymentStatementLines,
             file: { numeroDossier: pecDossiers.numeroDossier, holdingId: pecDossiers.holdingId, shopId: pecDossiers.shopId },
+            appliedIn: { id: appliedIn.id, createdAt: appliedIn.createdAt },
           })
           .from(paymentStatementLines)
           .leftJoin(pecDossiers, eq(pecDossiers.id, paymentStatementLines.dossierId))
+          .leftJoin(appliedIn, eq(appliedIn.id, paymentStatementLines.appliedInId))
           .where(eq(paymentStatementLines.statementId, rows[index]!.id as number))
           .orderBy(asc(paymentStatementLines.lineNumber));
-        const evaluated: EvaluatedLine[] = lines.map(({ line: l, file }) => {
+        const evaluated: EvaluatedLine[] = lines.map(({ line: l, file, appliedIn: earlier }) => {
           // A line on a file of a centre the reader does not see keeps its amount and outcome (the totals add up)
           // but names no file: no link, no reference, no label, no difference.
           const hidden = l.dossierId !== null && file !== null && !canSeeFile(principal, file);
@@ -86,13 +92,20 @@ export const paymentStatementsResource: ResourceDeclaration = {
             amount: l.amount,
             label: hidden ? null : l.label,
             outcome: l.outcome as PaymentOutcome,
-            outcomeLabel: PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome,
+            outcomeLabel:
+              earlier && !hidden
+                ? STATEMENT_MESSAGES.alreadyApplied(earlier.id, earlier.createdAt)
+                : (PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome),
             difference: hidden ? null : l.difference,
             expected: null,
             dossier:
               l.dossierId !== null && file && !hidden
                 ? { '@id': iriOf('pec_dossiers', l.dossierId), id: l.dossierId, numeroDossier: file.numeroDossier }
                 : null,
+            appliedIn:
+              earlier && !hidden ? { '@id': iriOf('payment_statements', earlier.id), id: earlier.id, createdAt: earlier.createdAt.toISOString() } : null,
+            statementNumber: null,
+            period: null,
             stateBefore: null,
             stateAfter: null,
           };

@@ -14,6 +14,7 @@ const OUTCOME_COLORS: Record<PaymentOutcome, ChipProps['color']> = {
   overpaid: 'info',
   unknown: 'error',
   already_paid: 'default',
+  already_applied: 'default',
   not_billed: 'secondary',
 };
 
