@@ -10,7 +10,15 @@ import type { ResourceDeclaration } from '../hydra/types';
 import { presentLine, statementTotals, type EvaluatedLine } from '../pec/payments';
 import { iriOf } from '#domain/iri';
 import { PAYMENT_PERMISSION } from '#domain/pec';
-import { PAYMENT_OUTCOME_LABELS, PAYMENT_STATEMENT_STATUS_LABELS, PAYMENT_STATEMENT_STATUSES, STATEMENT_MESSAGES, type PaymentOutcome } from '#domain/payments';
+import {
+  APPLIED_OUTCOMES,
+  PAYMENT_OUTCOME_LABELS,
+  PAYMENT_STATEMENT_STATUS_LABELS,
+  PAYMENT_STATEMENT_STATUSES,
+  STATEMENT_MESSAGES,
+  statementLineKey,
+  type PaymentOutcome,
+} from '#domain/payments';
 import { canSeeFile } from '../pec/visibility';
 
 const readOnly = { writable: false } as const;
@@ -80,10 +88,20 @@ export const paymentStatementsResource: ResourceDeclaration = {
           .leftJoin(appliedIn, eq(appliedIn.id, paymentStatementLines.appliedInId))
           .where(eq(paymentStatementLines.statementId, rows[index]!.id as number))
           .orderBy(asc(paymentStatementLines.lineNumber));
+        // A line repeated within the statement names the line it repeats (the first applied one with its key).
+        const firstApplied = new Map<string, number>();
+        const repeats = new Map<number, number>();
+        for (const { line: l } of lines) {
+          if (l.dossierId === null) continue;
+          const key = `${l.dossierId}|${statementLineKey({ ...l, payer: l.payer ?? '' })}`;
+          if (APPLIED_OUTCOMES.includes(l.outcome as PaymentOutcome) && !firstApplied.has(key)) firstApplied.set(key, l.lineNumber);
+          else if (l.outcome === 'already_applied' && l.appliedInId === null && firstApplied.has(key)) repeats.set(l.lineNumber, firstApplied.get(key)!);
+        }
         const evaluated: EvaluatedLine[] = lines.map(({ line: l, file, appliedIn: earlier }) => {
           // A line on a file of a centre the reader does not see keeps its amount and outcome (the totals add up)
           // but names no file: no link, no reference, no label, no difference.
           const hidden = l.dossierId !== null && file !== null && !canSeeFile(principal, file);
+          const repeated = hidden ? undefined : repeats.get(l.lineNumber);
           return {
             line: l.lineNumber,
             paymentDate: l.paymentDate,
@@ -95,7 +113,9 @@ export const paymentStatementsResource: ResourceDeclaration = {
             outcomeLabel:
               earlier && !hidden
                 ? STATEMENT_MESSAGES.alreadyApplied(earlier.id, earlier.createdAt)
-                : (PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome),
+                : repeated !== undefined
+                  ? STATEMENT_MESSAGES.repeatedLine(repeated)
+                  : (PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome),
             difference: hidden ? null : l.difference,
             expected: null,
             dossier:
