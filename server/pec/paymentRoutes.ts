@@ -115,6 +115,7 @@ export async function paymentRoutes(app: FastifyInstance) {
     const upload = await uploadOf(request);
     const id = await applyStatement(db, principal, readStatement(upload.bytes), upload.fileName);
     files.noteWrite(principal);
+    payments.noteWrite(principal);
     reply.header('Location', statements.iri(id));
     return sendStatement(request, reply, id, 201);
   });
@@ -125,6 +126,7 @@ export async function paymentRoutes(app: FastifyInstance) {
     const id = idOf(request);
     await undoStatement(db, principal, id, sameHolding(paymentStatements.holdingId, principal));
     files.noteWrite(principal);
+    payments.noteWrite(principal);
     return sendStatement(request, reply, id, 200);
   });
 
@@ -137,6 +139,7 @@ export async function paymentRoutes(app: FastifyInstance) {
     const payment = manualPaymentSchema.parse(request.body ?? {});
     await recordManualPayment(db, principal, id, payment);
     files.noteWrite(principal);
+    payments.noteWrite(principal);
     const [item] = await files.present(principal, [await files.get(principal, id)], 'item');
     return sendJsonLd(reply, 200, itemDocument(request, files.decl, item!));
   });
@@ -191,6 +194,7 @@ export async function paymentRoutes(app: FastifyInstance) {
     const { motif } = paymentCancelSchema.parse(request.body ?? {});
     await cancelManualPayment(db, principal, id, motif);
     files.noteWrite(principal);
+    payments.noteWrite(principal);
     const [item] = await payments.present(principal, [await payments.get(principal, id)], 'item');
     return sendJsonLd(reply, 200, itemDocument(request, payments.decl, item!));
   });

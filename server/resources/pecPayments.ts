@@ -70,4 +70,6 @@ export const pecPaymentsResource: ResourceDeclaration = {
   order: { paymentDate: pecPayments.paymentDate, createdAt: pecPayments.createdAt, amount: pecPayments.amount, id: pecPayments.id },
   defaultOrder: ['paymentDate', 'asc'],
   deletion: { mode: 'none' },
+  // As many as the billed files: read page by page, like them.
+  unpaginatedAllowed: false,
 };
