@@ -225,6 +225,9 @@ export interface PaymentStatementRecord {
   appliedAmount: number;
   status: PaymentStatementStatus | string;
   undoneAt: string | null;
+  /** The statement's own number and period, when its file gave them. */
+  reference?: string | null;
+  period?: string | null;
   createdBy?: { firstName?: string; lastName?: string } | string | null;
   lines?: PaymentLine[];
   totals?: PaymentTotals;

@@ -188,7 +188,8 @@ export const fr = {
         },
       },
       show: {
-        title: 'Relevé du %{date}',
+        title: 'Relevé n° %{id} du %{date}',
+        reference: 'relevé de l’assureur n° %{reference}',
         undo: 'Annuler le relevé',
         undoTitle: 'Annuler ce relevé ?',
         undoText: 'Chaque dossier payé par ce relevé retrouve son état d’avant l’import.',

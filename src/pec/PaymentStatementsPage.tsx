@@ -102,8 +102,13 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
       onClose={onClose}
       width={960}
       testId="payment-statement-drawer"
-      title={record ? translate('pecflow.payments.show.title', { date: formatDate(record.createdAt) }) : translate('pecflow.pec.drawer.loading')}
-      subtitle={record && [record.payer, record.fileName].filter(Boolean).join(' · ')}
+      title={record ? translate('pecflow.payments.show.title', { id, date: formatDate(record.createdAt) }) : translate('pecflow.pec.drawer.loading')}
+      subtitle={
+        record &&
+        [record.payer, record.reference && translate('pecflow.payments.show.reference', { reference: record.reference }), record.period, record.fileName]
+          .filter(Boolean)
+          .join(' · ')
+      }
       actions={
         record && (
           <>
