@@ -1,8 +1,10 @@
-// Payments reconciled (issue 15, part 4): what an insurer owes for a billed file, the outcome of a payment on it, the
-// CSV of a payment statement (columns, French numbers and dates), the manual payment form, the statuses of a statement
-// and the dashboard's receivables by age (the manual payment's zod schema: ./pecSchemas). Shared by the browser and the
+// Payments reconciled (issue 15, part 4; issue 25): what an insurer owes for a billed file, the one rule that turns
+// what was paid into the file's payment state, the payment history's sources, the CSV of a payment statement (columns,
+// French numbers and dates, the fingerprint of a line), the manual payment form and its cancellation, the statuses of a
+// statement and the dashboard's receivables by age (the zod schemas: ./pecSchemas). Shared by the browser and the
 // server: one rule, one message.
-import { parseDateInput, parsePrice } from './pec';
+import { formatDate } from './format';
+import { parseDateInput, parsePrice, todayInFrance } from './pec';
 
 // ---------- what an insurer owes ----------
 
@@ -13,7 +15,7 @@ import { parseDateInput, parsePrice } from './pec';
  */
 export const expectedAmount = (file: { partComplementaire: number | null }) => file.partComplementaire;
 
-/** A file's payment as stored on it: compared before an undo, restored by it. */
+/** A file's payment as stored on it: derived from its payment history (paymentStateOf), compared before an undo. */
 export interface PaymentState {
   status: string;
   montantPaye: number | null;
@@ -22,7 +24,7 @@ export interface PaymentState {
   montantDu: number | null;
 }
 
-export const PAYMENT_OUTCOMES = ['paid', 'partial', 'overpaid', 'unknown', 'already_paid', 'not_billed'] as const;
+export const PAYMENT_OUTCOMES = ['paid', 'partial', 'overpaid', 'unknown', 'already_paid', 'already_applied', 'not_billed'] as const;
 export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
 
 export const PAYMENT_OUTCOME_LABELS: Record<PaymentOutcome, string> = {
@@ -31,6 +33,7 @@ export const PAYMENT_OUTCOME_LABELS: Record<PaymentOutcome, string> = {
   overpaid: 'Trop-perçu',
   unknown: 'Référence inconnue',
   already_paid: 'Déjà payé',
+  already_applied: 'Déjà appliquée',
   not_billed: 'Pas encore facturé',
 };
 
@@ -39,10 +42,55 @@ export const APPLIED_OUTCOMES: readonly PaymentOutcome[] = ['paid', 'partial', '
 
 const cents = (value: number) => Math.round(value * 100) / 100;
 
+/** Whether `paid` settles a file that owes `expected` (anything settles a file whose insurer gave no amount). */
+const settles = (expected: number | null, paid: number | null) => paid !== null && paid > 0 && (expected === null || paid >= expected);
+
 /**
- * A payment of `amount` on a billed file whose state is `state`: payments add up; below what is owed the file stays
- * billed with 'Paiement partiel' and the amount still due; at or above it the file is paid ('Payé'), an excess being
- * over-paid. `difference`: the amount still due (partial) or the excess (over-paid).
+ * The one rule of a billed file's payment: what was paid in total (null: nothing yet) and the day of the last payment
+ * give the stored state. Below what is owed the file stays billed with 'Paiement partiel' and the amount still due; at
+ * or above it the file is paid ('Payé'), an excess being an over-payment. `paidByHand`: the file was marked 'Payé' by
+ * hand (a status change) without its payments settling it; it stays paid, owing nothing.
+ */
+export function paymentStateOf(expected: number | null, paid: number | null, lastDate: string | null, paidByHand = false): PaymentState {
+  const total = paid === null || paid <= 0 ? null : cents(paid);
+  const date = total === null ? null : lastDate;
+  if (settles(expected, total) || paidByHand)
+    return { status: 'paid', montantPaye: total, datePaiement: date, paiementPartiel: false, montantDu: total === null ? null : 0 };
+  if (total === null) return { status: 'billed', montantPaye: null, datePaiement: null, paiementPartiel: false, montantDu: null };
+  return { status: 'billed', montantPaye: total, datePaiement: date, paiementPartiel: true, montantDu: cents(expected! - total) };
+}
+
+/** Whether a paid file was marked 'Payé' by hand: its payments (its stored amount paid) do not settle it. */
+export const isPaidByHand = (state: Pick<PaymentState, 'status' | 'montantPaye'>, expected: number | null) =>
+  state.status === 'paid' && !settles(expected, state.montantPaye);
+
+/** One payment of a file's history as the rule reads it: a cancelled one (reversed) no longer counts. */
+export interface PaymentEntry {
+  amount: number;
+  paymentDate: string;
+  reversedAt?: string | Date | null;
+}
+
+/** The payments that count: those not cancelled. */
+export const activePayments = <T extends PaymentEntry>(payments: readonly T[]) => payments.filter((p) => !p.reversedAt);
+
+/** A file's paid amount: the sum of its payments that count, null when none. */
+export function paidAmount(payments: readonly PaymentEntry[]): number | null {
+  const active = activePayments(payments);
+  return active.length ? cents(active.reduce((sum, p) => sum + p.amount, 0)) : null;
+}
+
+/** The day of a file's last payment that counts, null when none. */
+export const lastPaymentDate = (payments: readonly PaymentEntry[]) =>
+  activePayments(payments).reduce<string | null>((last, p) => (last === null || p.paymentDate > last ? p.paymentDate : last), null);
+
+/** A file's payment state from its payment history (the stored columns are always this). */
+export const paymentStateFromHistory = (expected: number | null, payments: readonly PaymentEntry[], paidByHand = false) =>
+  paymentStateOf(expected, paidAmount(payments), lastPaymentDate(payments), paidByHand);
+
+/**
+ * A payment of `amount` on a billed file whose state is `state` (a statement's preview, line after line): the same
+ * rule with the new total. `difference`: the amount still due (partial) or the excess (over-paid).
  */
 export function payFile(
   state: PaymentState,
@@ -50,19 +98,56 @@ export function payFile(
   amount: number,
   date: string,
 ): { outcome: 'paid' | 'partial' | 'overpaid'; difference: number | null; next: PaymentState } {
-  const paid = cents((state.montantPaye ?? 0) + amount);
   const datePaiement = state.datePaiement && state.datePaiement > date ? state.datePaiement : date;
-  if (expected !== null && paid < expected) {
-    const due = cents(expected - paid);
-    return { outcome: 'partial', difference: due, next: { status: 'billed', montantPaye: paid, datePaiement, paiementPartiel: true, montantDu: due } };
-  }
-  const excess = expected === null ? 0 : cents(paid - expected);
-  return {
-    outcome: excess > 0 ? 'overpaid' : 'paid',
-    difference: excess > 0 ? excess : null,
-    next: { status: 'paid', montantPaye: paid, datePaiement, paiementPartiel: false, montantDu: 0 },
-  };
+  const next = paymentStateOf(expected, cents((state.montantPaye ?? 0) + amount), datePaiement);
+  if (next.paiementPartiel) return { outcome: 'partial', difference: next.montantDu, next };
+  const excess = overpaymentOf({ montantPaye: next.montantPaye, partComplementaire: expected });
+  return { outcome: excess ? 'overpaid' : 'paid', difference: excess, next };
 }
+
+/** What was paid beyond what the insurer owes ('Trop-perçu'), null when nothing was. */
+export function overpaymentOf(file: { montantPaye?: number | null; partComplementaire: number | null }): number | null {
+  const paid = file.montantPaye ?? null;
+  if (paid === null || file.partComplementaire === null) return null;
+  const excess = cents(paid - file.partComplementaire);
+  return excess > 0 ? excess : null;
+}
+
+/**
+ * What the insurer still owes on a file: on a billed file the amount due after its payments (its complementary part
+ * when none came yet), nothing on a paid one; null before billing (nothing is owed yet).
+ */
+export function amountDue(file: { status: string; montantDu?: number | null; partComplementaire: number | null }): number | null {
+  if (file.status === 'paid') return 0;
+  if (file.status !== 'billed') return null;
+  return file.montantDu ?? file.partComplementaire;
+}
+
+/** An amount as a form's field shows it to be typed again: 77.9 -> "77,90". */
+export const amountInputValue = (value: number | null | undefined) =>
+  typeof value === 'number' && Number.isFinite(value) ? value.toFixed(2).replace('.', ',') : '';
+
+// ---------- the payment history of a file ----------
+
+/** Where a payment of a file's history comes from: a statement's line, or 'Enregistrer un paiement'. */
+export const PAYMENT_SOURCES = ['statement', 'manual'] as const;
+export type PaymentSource = (typeof PAYMENT_SOURCES)[number];
+export const PAYMENT_SOURCE_LABELS: Record<PaymentSource, string> = { statement: 'Relevé de paiement', manual: 'Saisie manuelle' };
+
+/** Only a payment entered by hand is cancelled on its own; a statement's line goes with its statement (undo). */
+export const isCancellable = (payment: { source: string; reversedAt?: unknown }) => payment.source === 'manual' && !payment.reversedAt;
+
+export const PAYMENT_CANCEL_MESSAGES = {
+  reason: 'Le motif de l’annulation est requis',
+  notFound: 'Paiement introuvable.',
+  alreadyCancelled: 'Ce paiement a déjà été annulé.',
+  fromStatement: (statementId: number | null) =>
+    `Ce paiement vient du relevé n° ${statementId ?? '?'} : il ne s’annule qu’avec son relevé (Paiements, « Annuler le relevé »).`,
+  laterStatement: (statementIds: number[]) =>
+    `Annulation impossible : ${statementIds.length > 1 ? 'les relevés' : 'le relevé'} n° ${statementIds.join(', ')} ${statementIds.length > 1 ? 'ont' : 'a'} été appliqué${statementIds.length > 1 ? 's' : ''} à ce dossier depuis ce paiement. Annulez d’abord ${statementIds.length > 1 ? 'ces relevés' : 'ce relevé'}.`,
+  /** The reason given to a statement's lines when the statement is undone. */
+  statementUndone: 'Relevé annulé',
+} as const;
 
 // ---------- statements ----------
 
@@ -73,7 +158,7 @@ export const PAYMENT_STATEMENT_STATUS_LABELS: Record<PaymentStatementStatus, str
 /** A statement file: at most this many bytes (the upload is refused beyond) and data lines. */
 export const PAYMENT_STATEMENT_LIMITS = { maxBytes: 2 * 1024 * 1024, maxLines: 5000 } as const;
 
-export type StatementColumn = 'paymentDate' | 'payer' | 'reference' | 'amount' | 'label';
+export type StatementColumn = 'paymentDate' | 'payer' | 'reference' | 'amount' | 'label' | 'statementNumber' | 'period';
 
 /**
  * The accepted headers of a statement, compared without accents, case, spaces or punctuation ("Date de paiement" =
@@ -101,6 +186,24 @@ export const STATEMENT_COLUMNS: Record<StatementColumn, { label: string; require
     aliases: ['Montant', 'Montant payé', 'Montant réglé', 'Montant versé', 'Montant remboursé', 'Montant (€)', 'Montant EUR', 'Somme'],
   },
   label: { label: 'Libellé', required: false, aliases: ['Libellé', 'Commentaire', 'Motif', 'Observations', 'Désignation'] },
+  // The statement's own reference, when the portal writes it on each line: its number, its period.
+  statementNumber: {
+    label: 'N° de relevé',
+    required: false,
+    aliases: [
+      'N° de relevé',
+      'N° relevé',
+      'Numéro de relevé',
+      'Numéro relevé',
+      'Référence relevé',
+      'Relevé',
+      'N° bordereau',
+      'Bordereau',
+      'N° de remise',
+      'Remise',
+    ],
+  },
+  period: { label: 'Période', required: false, aliases: ['Période', 'Période du relevé', 'Période de paiement'] },
 };
 
 /** Header text compared without accents, case, spaces or punctuation ("N° PEC" = "n pec" = "NPEC"). */
@@ -137,6 +240,27 @@ export function parseStatementDate(text: string): string | undefined {
   return value ?? undefined;
 }
 
+/** A reference as files hold it: "fac-0001 " = "FAC-0001". */
+export const normalReference = (reference: string) => reference.trim().toUpperCase();
+
+/**
+ * What makes two statement lines the same payment on a file: its payer, its reference, its amount and its date, written
+ * alike ("ALLIANZ " = "Allianz"). The database keeps it with each payment of a statement (unique per file among those
+ * not cancelled). Only spaces and the ASCII letters' case are folded, so that migration 0019 computes the same key in
+ * SQL for the statements applied before it.
+ */
+export function statementLineKey(line: { payer: string; reference: string; amount: number; paymentDate: string }): string {
+  const fold = (text: string) =>
+    text
+      .replace(/[ \t\r\n]+/g, ' ')
+      .replace(/^ | $/g, '')
+      .replace(/[a-z]/g, (c) => c.toUpperCase());
+  return [fold(line.payer), fold(line.reference), String(Math.round(line.amount * 100)), line.paymentDate].join('|');
+}
+
+/** The day a statement was imported, as a French reader says it (Paris). */
+const importDay = (createdAt: string | Date) => formatDate(todayInFrance(new Date(createdAt)));
+
 export const STATEMENT_MESSAGES = {
   empty: 'Le fichier est vide.',
   noLines: 'Le fichier ne contient aucune ligne de paiement.',
@@ -151,6 +275,13 @@ export const STATEMENT_MESSAGES = {
   required: 'valeur requise',
   noOrganisation: 'Un relevé de paiement s’importe dans une organisation : connectez-vous avec un compte de l’organisation.',
   nothingToApply: 'Aucune ligne de ce relevé ne correspond à une demande facturée : rien à appliquer.',
+  /** The same statement (same content, or same payer and number) is applied already. */
+  alreadyImported: (createdAt: string | Date, lines: number) => `Relevé déjà importé le ${importDay(createdAt)} (${lines} ligne${lines > 1 ? 's' : ''})`,
+  alreadyImportedApply: 'Annulez d’abord le relevé importé pour l’appliquer à nouveau.',
+  /** A line already applied to its file by another statement (or earlier in this one). */
+  alreadyApplied: (statementId: number, createdAt: string | Date) => `Déjà appliquée (relevé n° ${statementId} du ${importDay(createdAt)})`,
+  repeatedLine: (line: number) => `Déjà appliquée (ligne ${line} de ce relevé)`,
+  concurrentLines: 'Un autre import vient de payer les mêmes lignes sur ces dossiers : relancez l’aperçu du relevé.',
   alreadyUndone: 'Ce relevé a déjà été annulé.',
   undoOutOfScope:
     'Annulation impossible : ce relevé a été appliqué à des dossiers de centres que vous ne voyez pas. Demandez à un responsable de l’organisation de l’annuler.',
@@ -207,3 +338,15 @@ export function receivableAgeRange(today: string, age: ReceivableAge): { after?:
     ...(bucket.fromDays > 0 ? { before: minusDays(today, bucket.fromDays) } : {}),
   };
 }
+
+/** The age bucket of a file billed on `billedOn` (yyyy-mm-dd), on `today`: the same ranges as the dashboard's figures. */
+export function receivableAgeOf(today: string, billedOn: string | null): ReceivableAge | undefined {
+  if (!billedOn) return undefined;
+  return RECEIVABLE_AGES.find((age) => {
+    const { after, before } = receivableAgeRange(today, age.key);
+    return (!after || billedOn >= after) && (!before || billedOn <= before);
+  })?.key;
+}
+
+/** Days from a file's billing to `today`, both yyyy-mm-dd. */
+export const daysSince = (today: string, day: string) => Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${day}T00:00:00Z`)) / 86_400_000);

@@ -5,7 +5,7 @@
 // Shared by the browser and the server: one rule, one message.
 import { z } from 'zod';
 import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RULES, parseMeasure, type MeasureRule } from './optical';
-import { PAYMENT_FORM_MESSAGES } from './payments';
+import { PAYMENT_CANCEL_MESSAGES, PAYMENT_FORM_MESSAGES } from './payments';
 import { LONG_TEXT_MAX, optionalReference, optionalText, reference, requiredText } from './validation';
 import {
   CALLBACK_MESSAGES,
@@ -339,3 +339,8 @@ export const manualPaymentSchema = z.object({
   libelle: optionalText(200),
 });
 export type ManualPaymentInput = z.input<typeof manualPaymentSchema>;
+
+/** 'Annuler' a manual payment of the file's history: why (audited with it). */
+export const paymentCancelSchema = z.object({
+  motif: requiredText(1, PAYMENT_CANCEL_MESSAGES.reason, 500),
+});

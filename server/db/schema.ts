@@ -617,10 +617,25 @@ export const paymentStatements = pgTable(
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     undoneAt: timestamp('undone_at', { withTimezone: true, mode: 'date' }),
     undoneById: integer('undone_by_id').references(() => users.id, { onDelete: 'set null' }),
+    // Issue 25: what makes it the same statement again. The fingerprint of its content (sha256 of its lines' keys,
+    // sorted: server/pec/payments.ts) and its own number and period when the file carries them.
+    contentHash: text('content_hash'),
+    reference: text('reference'),
+    period: text('period'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('payment_statements_holding_created_idx').on(t.holdingId, t.createdAt, t.id)],
+  (t) => [
+    index('payment_statements_holding_created_idx').on(t.holdingId, t.createdAt, t.id),
+    // A statement is applied once (issue 25): two imports of the same content, or of the same payer's same number,
+    // cannot both be applied, even sent at the same moment; undone, it may be applied again.
+    uniqueIndex('payment_statements_applied_content_idx')
+      .on(t.holdingId, t.contentHash)
+      .where(sql`${t.status} = 'applied'`),
+    uniqueIndex('payment_statements_applied_reference_idx')
+      .on(t.holdingId, t.payer, t.reference)
+      .where(sql`${t.status} = 'applied' and ${t.reference} is not null`),
+  ],
 );
 
 export const paymentStatementLines = pgTable(
@@ -643,9 +658,55 @@ export const paymentStatementLines = pgTable(
     outcome: text('outcome').notNull(),
     /** Partial: the amount still due; over-paid: the excess. */
     difference: money('difference'),
+    /** Already applied (issue 25): the statement that paid this line before. */
+    appliedInId: integer('applied_in_id').references(() => paymentStatements.id),
     /** The file's payment state before and after this line (PaymentState), for the undo. */
     stateBefore: jsonb('state_before'),
     stateAfter: jsonb('state_after'),
   },
   (t) => [index('payment_statement_lines_statement_idx').on(t.statementId, t.lineNumber), index('payment_statement_lines_dossier_idx').on(t.dossierId)],
+);
+
+// The payment history of a file (issue 25): every payment that touches it, from a statement's line or entered by hand
+// ('Enregistrer un paiement'). A row is never deleted: a payment is cancelled (reversed_at, who, why), a manual one on
+// its own, a statement's lines when the statement is undone. The file's amount paid, last payment date, partial flag,
+// amount due and billed/paid status are derived from its rows that count (domain/payments.ts, paymentStateOf).
+export const pecPayments = pgTable(
+  'pec_payments',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id')
+      .notNull()
+      .references(() => holdings.id),
+    // A file that carries money is never erased: its payments keep it (restrict).
+    dossierId: integer('dossier_id')
+      .notNull()
+      .references(() => pecDossiers.id, { onDelete: 'restrict' }),
+    paymentDate: date('payment_date', { mode: 'string' }).notNull(),
+    amount: money('amount').notNull(),
+    /** PAYMENT_SOURCES: statement or manual. */
+    source: text('source').notNull(),
+    statementId: integer('statement_id').references(() => paymentStatements.id),
+    statementLineId: integer('statement_line_id').references(() => paymentStatementLines.id),
+    payer: text('payer'),
+    reference: text('reference'),
+    label: text('label'),
+    /** A statement line's key (statementLineKey: payer, reference, amount, date); null for a manual payment. */
+    lineKey: text('line_key'),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    reversedAt: timestamp('reversed_at', { withTimezone: true, mode: 'date' }),
+    reversedById: integer('reversed_by_id').references(() => users.id, { onDelete: 'set null' }),
+    reversalReason: text('reversal_reason'),
+  },
+  (t) => [
+    index('pec_payments_dossier_idx').on(t.dossierId, t.paymentDate, t.id),
+    index('pec_payments_statement_idx').on(t.statementId),
+    uniqueIndex('pec_payments_statement_line_idx').on(t.statementLineId),
+    // A statement's line counts once on its file (issue 25): the same line in another statement is refused by the
+    // database too, whatever the timing of the two imports.
+    uniqueIndex('pec_payments_line_key_idx')
+      .on(t.dossierId, t.lineKey)
+      .where(sql`${t.lineKey} is not null and ${t.reversedAt} is null`),
+  ],
 );

@@ -2,6 +2,7 @@
 // Import reads the same file back (the columns it needs, any others ignored).
 import { formatDate } from '#domain/format';
 import { pecStatusLabel } from '#domain/pec';
+import { amountDue, expectedAmount, overpaymentOf } from '#domain/payments';
 import type { Row } from '../hydra/types';
 import { EQUIPMENT_COLUMNS, type FileEquipment } from './equipmentCsv';
 
@@ -12,6 +13,18 @@ const text = (value: unknown) => (value === null || value === undefined ? '' : S
 export const decimalComma = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value.toFixed(2).replace('.', ',') : '');
 const day = (value: unknown) => (value ? formatDate(value as string) : '');
 const name = (value: unknown) => (value && typeof value === 'object' ? text((value as Row).name) : '');
+/** A file's prescriber as embedded in the list ({civility, firstName, lastName, rpps}): "Dr Jeanne Martin". */
+const prescriberOf = (value: unknown) => {
+  const p = value && typeof value === 'object' ? (value as Row) : {};
+  return [p.civility, p.firstName, p.lastName].filter(Boolean).join(' ');
+};
+/** The money of a file as domain/payments.ts reads it. */
+const money = (i: Row) => ({
+  status: i.status as string,
+  partComplementaire: (i.partComplementaire as number | null) ?? null,
+  montantPaye: (i.montantPaye as number | null) ?? null,
+  montantDu: (i.montantDu as number | null) ?? null,
+});
 
 /** A text cell that a spreadsheet would run as a formula gets a leading apostrophe (removed again on import). */
 export function safeText(value: unknown): string {
@@ -45,6 +58,14 @@ export const EXPORT_COLUMNS: { header: string; cell: Cell }[] = [
   { header: 'Date de facture', cell: (i) => day(i.dateBilling) },
   { header: 'Date de facturation effective', cell: (i) => day(i.dateFacturationEffective) },
   { header: 'Motif de refus', cell: (i) => safeText(i.detailRefus) },
+  // For the accountant (issue 25): what the insurer owes, what it paid and when last, what it still owes, the excess.
+  { header: 'Montant attendu', cell: (i) => decimalComma(expectedAmount(money(i))) },
+  { header: 'Montant payé', cell: (i) => decimalComma(i.montantPaye) },
+  { header: 'Date du dernier paiement', cell: (i) => day(i.datePaiement) },
+  { header: 'Montant restant dû', cell: (i) => decimalComma(amountDue(money(i))) },
+  { header: 'Trop-perçu', cell: (i) => decimalComma(overpaymentOf(money(i))) },
+  { header: 'Prescripteur', cell: (i) => safeText(prescriberOf(i.prescriber)) },
+  { header: 'RPPS du prescripteur', cell: (i) => safeText(i.prescriber && typeof i.prescriber === 'object' ? (i.prescriber as Row).rpps : '') },
 ];
 
 /** The export's header: the file's columns, then its equipment's (hearing aids or optical equipment). */

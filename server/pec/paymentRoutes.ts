@@ -1,27 +1,37 @@
-// The payment routes beside the declared resources (issue 15): a statement's preview (writes nothing), its import
-// (applied all or nothing, answers the statement), its undo, and a manual payment on one file. The list and the
-// statement itself are the payment_statements resource's own routes.
+// The payment routes beside the declared resources (issues 15 and 25): a statement's preview (writes nothing, says when
+// the statement is applied already), its import (applied all or nothing and once, answers the statement), its undo, a
+// manual payment on one file and its cancellation. The lists and records themselves are the payment_statements and
+// pec_payments resources' own routes.
+import { stringify } from 'csv-stringify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requirePermission } from '../auth/principal';
+import { isPlatformAdmin, requirePermission } from '../auth/principal';
+import { recordAudit } from '../audit/audit';
 import { principalOf } from '../context';
 import { ApiError, invalidField, notFound } from '../http/errors';
 import { NUL_MESSAGE } from '../http/body';
 import { contextUrl, itemDocument, sendJsonLd } from '../hydra/output';
 import { sameHolding } from '../hydra/tenancy';
 import { paymentStatements } from '../db/schema';
+import { parisToday } from '../robot/runs';
+import { RECEIVABLES_HEADER, receivablesPage } from './receivables';
+import { pecReadScope } from './visibility';
 import {
+  appliedTwin,
   applyStatement,
+  cancelManualPayment,
   evaluateStatement,
   presentLine,
   readStatement,
   recordManualPayment,
   requireOrganisation,
+  statementIdentity,
   statementTotals,
   undoStatement,
 } from './payments';
 import { PAYMENT_PERMISSION } from '#domain/pec';
+import { PEC_PERMISSIONS } from '#domain/permissions';
 import { PAYMENT_STATEMENT_LIMITS } from '#domain/payments';
-import { manualPaymentSchema } from '#domain/pecSchemas';
+import { manualPaymentSchema, paymentCancelSchema } from '#domain/pecSchemas';
 
 const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel', 'application/octet-stream'];
 /** A multipart upload carries the file and a little more (boundaries, part headers). */
@@ -60,6 +70,7 @@ export async function paymentRoutes(app: FastifyInstance) {
   const { db } = app.ctx;
   const statements = app.ctx.resources.get('payment_statements');
   const files = app.ctx.resources.get('pec_dossiers');
+  const payments = app.ctx.resources.get('pec_payments');
 
   app.addContentTypeParser([...CSV_TYPES, 'multipart/form-data'], { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
 
@@ -80,12 +91,18 @@ export async function paymentRoutes(app: FastifyInstance) {
     requirePermission(principal, PAYMENT_PERMISSION);
     requireOrganisation(principal);
     const upload = await uploadOf(request);
-    const lines = await evaluateStatement(db, principal, readStatement(upload.bytes));
+    const read = readStatement(upload.bytes);
+    const identity = statementIdentity(read);
+    const lines = await evaluateStatement(db, principal, read);
     return sendJsonLd(reply, 200, {
       '@context': contextUrl(request, statements.decl.className),
       '@type': 'PaymentStatementPreview',
       fileName: upload.fileName,
-      payer: [...new Set(lines.map((l) => l.payer))].join(', '),
+      payer: identity.payer,
+      reference: identity.reference,
+      period: identity.period,
+      // The same statement applied already ("Relevé déjà importé le …"): applying it again is refused.
+      alreadyImported: (await appliedTwin(db, principal.holdingId!, identity)) ?? null,
       lines: lines.map(presentLine),
       totals: statementTotals(lines),
     });
@@ -98,6 +115,7 @@ export async function paymentRoutes(app: FastifyInstance) {
     const upload = await uploadOf(request);
     const id = await applyStatement(db, principal, readStatement(upload.bytes), upload.fileName);
     files.noteWrite(principal);
+    payments.noteWrite(principal);
     reply.header('Location', statements.iri(id));
     return sendStatement(request, reply, id, 201);
   });
@@ -108,6 +126,7 @@ export async function paymentRoutes(app: FastifyInstance) {
     const id = idOf(request);
     await undoStatement(db, principal, id, sameHolding(paymentStatements.holdingId, principal));
     files.noteWrite(principal);
+    payments.noteWrite(principal);
     return sendStatement(request, reply, id, 200);
   });
 
@@ -120,7 +139,63 @@ export async function paymentRoutes(app: FastifyInstance) {
     const payment = manualPaymentSchema.parse(request.body ?? {});
     await recordManualPayment(db, principal, id, payment);
     files.noteWrite(principal);
+    payments.noteWrite(principal);
     const [item] = await files.present(principal, [await files.get(principal, id)], 'item');
     return sendJsonLd(reply, 200, itemDocument(request, files.decl, item!));
+  });
+
+  // The dashboard's receivables for the accountant: one line per billed file with its age bucket and amounts due, as
+  // the PEC export writes CSV (semicolons, UTF-8 with BOM, decimal commas, dd/mm/yyyy), the files the reader sees.
+  app.get('/api/pec_dossiers/receivables/export', async (request, reply) => {
+    const principal = principalOf(request);
+    requirePermission(principal, PEC_PERMISSIONS.export!);
+    requirePermission(principal, PEC_PERMISSIONS.view);
+    const scope = pecReadScope(principal);
+    const today = parisToday();
+    const size = 1000;
+    // The first page is read before anything is sent: a query that fails is a problem+json answer, not a cut download.
+    let records = await receivablesPage(db, scope, today, 1, size);
+    const csv = stringify({ delimiter: ';', bom: true, record_delimiter: '\r\n', quoted_match: /[;"\r\n]/ });
+    reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="creances-${today}.csv"`)
+      .header('cache-control', 'no-store');
+    const write = (record: string[]) => (csv.write(record) ? Promise.resolve() : new Promise<void>((resolve) => csv.once('drain', () => resolve())));
+    void (async () => {
+      let exported = 0;
+      try {
+        await write(RECEIVABLES_HEADER);
+        for (let page = 1; records.length > 0; records = await receivablesPage(db, scope, today, ++page, size)) {
+          for (const record of records) await write(record);
+          exported += records.length;
+          if (records.length < size) break;
+        }
+        await recordAudit(db, principal, {
+          action: 'pec_dossier.receivables_export',
+          entity: 'pec_dossiers',
+          holdingId: isPlatformAdmin(principal) ? null : principal.holdingId,
+          changes: { count: exported },
+        });
+        csv.end();
+      } catch (error) {
+        request.log.error({ err: error }, 'export des créances interrompu');
+        csv.destroy(error as Error);
+      }
+    })();
+    return reply.send(csv);
+  });
+
+  // 'Annuler' on a manual payment of the drawer's history, with its reason: answers the payment, cancelled.
+  app.post('/api/pec_payments/:id/cancel', async (request, reply) => {
+    const principal = principalOf(request);
+    requirePermission(principal, PAYMENT_PERMISSION);
+    const id = idOf(request);
+    await payments.get(principal, id);
+    const { motif } = paymentCancelSchema.parse(request.body ?? {});
+    await cancelManualPayment(db, principal, id, motif);
+    files.noteWrite(principal);
+    payments.noteWrite(principal);
+    const [item] = await payments.present(principal, [await payments.get(principal, id)], 'item');
+    return sendJsonLd(reply, 200, itemDocument(request, payments.decl, item!));
   });
 }

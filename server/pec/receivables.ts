@@ -1,9 +1,22 @@
-// What the insurers still owe (issue 15): the PEC list's payment filter and the dashboard's receivables, counted with
-// the same conditions as the list behind each figure (status billed + billing date range, or the payment filter).
-import { and, count, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+// What the insurers still owe (issues 15 and 25): the PEC list's payment filter, the dashboard's receivables, counted
+// with the same conditions as the list behind each figure (status billed + billing date range, or the payment filter),
+// and the accountant's export of them, one line per file in the dashboard's age buckets.
+import { and, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/connect';
-import { pecDossiers } from '../db/schema';
-import { PAYMENT_FILTERS, RECEIVABLE_AGES, receivableAgeRange, type PaymentFilter, type ReceivableAge } from '#domain/payments';
+import { mutuals, pecDossiers, shops } from '../db/schema';
+import { formatDate } from '#domain/format';
+import {
+  amountDue,
+  daysSince,
+  expectedAmount,
+  PAYMENT_FILTERS,
+  RECEIVABLE_AGES,
+  receivableAgeOf,
+  receivableAgeRange,
+  type PaymentFilter,
+  type ReceivableAge,
+} from '#domain/payments';
+import { decimalComma, safeText } from './csv';
 
 const billed = eq(pecDossiers.status, 'billed');
 
@@ -47,4 +60,67 @@ export async function receivables(db: Db, scope: SQL | undefined, today: string)
     figures(paymentFilter('overpaid'), sql<string | null>`sum(${pecDossiers.montantPaye} - ${pecDossiers.partComplementaire})`),
   ]);
   return { today, ...all, byAge: ages, partial, overpaid };
+}
+
+/** The receivables export's columns (CSV for French Excel, as the PEC export). */
+export const RECEIVABLES_HEADER = [
+  'Ancienneté',
+  'N° dossier',
+  'Centre',
+  'Mutuelle',
+  'N° PEC',
+  'N° facture',
+  'Date de facturation',
+  'Jours depuis la facturation',
+  'Montant attendu',
+  'Montant payé',
+  'Date du dernier paiement',
+  'Montant restant dû',
+];
+
+const AGE_LABELS = new Map(RECEIVABLE_AGES.map((age) => [age.key as string, age.label as string]));
+
+/**
+ * A page of the receivables within `scope` on `today`: the billed files, the most recently billed first (the
+ * dashboard's buckets in its order), as CSV records. `db`: the pool (one query).
+ */
+export async function receivablesPage(db: Db, scope: SQL | undefined, today: string, page: number, size: number): Promise<string[][]> {
+  const rows = await db
+    .select({
+      numeroDossier: pecDossiers.numeroDossier,
+      shop: shops.name,
+      mutual: mutuals.name,
+      numPec: pecDossiers.numPec,
+      numBilling: pecDossiers.numBilling,
+      billedOn: pecDossiers.dateFacturationEffective,
+      status: pecDossiers.status,
+      partComplementaire: pecDossiers.partComplementaire,
+      montantPaye: pecDossiers.montantPaye,
+      datePaiement: pecDossiers.datePaiement,
+      montantDu: pecDossiers.montantDu,
+    })
+    .from(pecDossiers)
+    .innerJoin(shops, eq(shops.id, pecDossiers.shopId))
+    .leftJoin(mutuals, eq(mutuals.id, pecDossiers.mutualId))
+    .where(and(scope, billed))
+    .orderBy(sql`${pecDossiers.dateFacturationEffective} desc nulls last`, desc(pecDossiers.id))
+    .limit(size)
+    .offset((page - 1) * size);
+  return rows.map((r) => {
+    const age = receivableAgeOf(today, r.billedOn);
+    return [
+      age ? AGE_LABELS.get(age)! : '',
+      safeText(r.numeroDossier),
+      safeText(r.shop),
+      safeText(r.mutual),
+      safeText(r.numPec),
+      safeText(r.numBilling),
+      r.billedOn ? formatDate(r.billedOn) : '',
+      r.billedOn ? String(daysSince(today, r.billedOn)) : '',
+      decimalComma(expectedAmount(r)),
+      decimalComma(r.montantPaye),
+      r.datePaiement ? formatDate(r.datePaiement) : '',
+      decimalComma(amountDue(r)),
+    ];
+  });
 }

@@ -10,6 +10,7 @@ import { mutualsResource } from './mutuals';
 import { networksResource } from './networks';
 import { paymentStatementsResource } from './paymentStatements';
 import { pecDossiersResource } from './pecDossiers';
+import { pecPaymentsResource } from './pecPayments';
 import { prescribersResource } from './prescribers';
 import { rolesResource } from './roles';
 import { shopsResource } from './shops';
@@ -31,6 +32,7 @@ export const RESOURCES: ResourceDeclaration[] = [
   pecDossiersResource,
   prescribersResource,
   paymentStatementsResource,
+  pecPaymentsResource,
 ];
 
 /** The permission catalogue these declarations make (the server's registry builds the same). */

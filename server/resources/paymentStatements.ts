@@ -1,7 +1,7 @@
 // Relevés de paiement (issue 15): the insurers' payment statements an organisation applied to its billed files. The
 // list and the statement (with its lines and totals) come from this declaration; importing (preview, apply) and
 // undoing are routes of their own (server/pec/paymentRoutes.ts), so the resource itself is read-only.
-import { asc, eq } from 'drizzle-orm';
+import { aliasedTable, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { paymentStatementLines, paymentStatements, pecDossiers } from '../db/schema';
 import { dateTime, decimal, integer, itemOnly, reference, text, timestamp } from '../hydra/fields';
@@ -10,11 +10,21 @@ import type { ResourceDeclaration } from '../hydra/types';
 import { presentLine, statementTotals, type EvaluatedLine } from '../pec/payments';
 import { iriOf } from '#domain/iri';
 import { PAYMENT_PERMISSION } from '#domain/pec';
-import { PAYMENT_OUTCOME_LABELS, PAYMENT_STATEMENT_STATUS_LABELS, PAYMENT_STATEMENT_STATUSES, STATEMENT_MESSAGES, type PaymentOutcome } from '#domain/payments';
+import {
+  APPLIED_OUTCOMES,
+  PAYMENT_OUTCOME_LABELS,
+  PAYMENT_STATEMENT_STATUS_LABELS,
+  PAYMENT_STATEMENT_STATUSES,
+  STATEMENT_MESSAGES,
+  statementLineKey,
+  type PaymentOutcome,
+} from '#domain/payments';
 import { canSeeFile } from '../pec/visibility';
 
 const readOnly = { writable: false } as const;
 const noInput = z.object({});
+/** The statement that applied a line before (already applied). */
+const appliedIn = aliasedTable(paymentStatements, 'applied_in');
 
 export const paymentStatementsResource: ResourceDeclaration = {
   name: 'payment_statements',
@@ -41,6 +51,8 @@ export const paymentStatementsResource: ResourceDeclaration = {
     }),
     createdBy: reference('users', paymentStatements.createdById, { ...readOnly, embed: ['firstName', 'lastName'], label: 'Importé par' }),
     undoneAt: dateTime(paymentStatements.undoneAt, { ...readOnly, label: 'Annulé le' }),
+    reference: text(paymentStatements.reference, { ...readOnly, label: 'N° de relevé', description: 'Le numéro du relevé, quand le fichier le donne' }),
+    period: text(paymentStatements.period, { ...readOnly, label: 'Période', description: 'La période du relevé, quand le fichier la donne' }),
     lines: itemOnly('array', {
       label: 'Lignes du relevé',
       description: 'Chaque ligne avec son résultat (outcome, outcomeLabel), son écart et le dossier rapproché (fiche seulement)',
@@ -69,15 +81,27 @@ export const paymentStatementsResource: ResourceDeclaration = {
           .select({
             line: paymentStatementLines,
             file: { numeroDossier: pecDossiers.numeroDossier, holdingId: pecDossiers.holdingId, shopId: pecDossiers.shopId },
+            appliedIn: { id: appliedIn.id, createdAt: appliedIn.createdAt },
           })
           .from(paymentStatementLines)
           .leftJoin(pecDossiers, eq(pecDossiers.id, paymentStatementLines.dossierId))
+          .leftJoin(appliedIn, eq(appliedIn.id, paymentStatementLines.appliedInId))
           .where(eq(paymentStatementLines.statementId, rows[index]!.id as number))
           .orderBy(asc(paymentStatementLines.lineNumber));
-        const evaluated: EvaluatedLine[] = lines.map(({ line: l, file }) => {
+        // A line repeated within the statement names the line it repeats (the first applied one with its key).
+        const firstApplied = new Map<string, number>();
+        const repeats = new Map<number, number>();
+        for (const { line: l } of lines) {
+          if (l.dossierId === null) continue;
+          const key = `${l.dossierId}|${statementLineKey({ ...l, payer: l.payer ?? '' })}`;
+          if (APPLIED_OUTCOMES.includes(l.outcome as PaymentOutcome) && !firstApplied.has(key)) firstApplied.set(key, l.lineNumber);
+          else if (l.outcome === 'already_applied' && l.appliedInId === null && firstApplied.has(key)) repeats.set(l.lineNumber, firstApplied.get(key)!);
+        }
+        const evaluated: EvaluatedLine[] = lines.map(({ line: l, file, appliedIn: earlier }) => {
           // A line on a file of a centre the reader does not see keeps its amount and outcome (the totals add up)
           // but names no file: no link, no reference, no label, no difference.
           const hidden = l.dossierId !== null && file !== null && !canSeeFile(principal, file);
+          const repeated = hidden ? undefined : repeats.get(l.lineNumber);
           return {
             line: l.lineNumber,
             paymentDate: l.paymentDate,
@@ -86,13 +110,22 @@ export const paymentStatementsResource: ResourceDeclaration = {
             amount: l.amount,
             label: hidden ? null : l.label,
             outcome: l.outcome as PaymentOutcome,
-            outcomeLabel: PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome,
+            outcomeLabel:
+              earlier && !hidden
+                ? STATEMENT_MESSAGES.alreadyApplied(earlier.id, earlier.createdAt)
+                : repeated !== undefined
+                  ? STATEMENT_MESSAGES.repeatedLine(repeated)
+                  : (PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome),
             difference: hidden ? null : l.difference,
             expected: null,
             dossier:
               l.dossierId !== null && file && !hidden
                 ? { '@id': iriOf('pec_dossiers', l.dossierId), id: l.dossierId, numeroDossier: file.numeroDossier }
                 : null,
+            appliedIn:
+              earlier && !hidden ? { '@id': iriOf('payment_statements', earlier.id), id: earlier.id, createdAt: earlier.createdAt.toISOString() } : null,
+            statementNumber: null,
+            period: null,
             stateBefore: null,
             stateAfter: null,
           };

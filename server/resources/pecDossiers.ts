@@ -19,6 +19,7 @@ import { canUseShop, pecReadScope } from '../pec/visibility';
 import { dossierEvent, parisToday } from '../robot/runs';
 import { PAYMENT_PERMISSION, PEC_MESSAGES, transitionError, type PecStatus } from '#domain/pec';
 import { pecDossierSchema } from '#domain/pecSchemas';
+import { paymentStateOf } from '#domain/payments';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 
 const readOnly = { writable: false } as const;
@@ -214,6 +215,12 @@ export const pecDossiersResource: ResourceDeclaration = {
       if (refused) throw invalidField('status', refused);
       if (to === 'paid' && !can(principal, PAYMENT_PERMISSION))
         throw invalidField('status', 'Enregistrer un paiement demande la permission « Enregistrer les paiements ».');
+      // Marked 'Payé' by hand: the payment columns follow the one rule (nothing due any more), its payments unchanged.
+      if (to === 'paid')
+        Object.assign(
+          values,
+          paymentStateOf(existing.partComplementaire as number | null, existing.montantPaye as number | null, existing.datePaiement as string | null, true),
+        );
       if (to === 'billed') {
         values.statutFacturation = true;
         values.dateFacturationEffective = existing.dateFacturationEffective ?? parisToday();

@@ -8,17 +8,17 @@ import { useEffect } from 'react';
 import { retryDelay } from '../queryClient';
 import { apiFetch } from './http';
 import { NOTIFICATIONS_QUERY_KEY } from './notifications';
-import { PEC_RESOURCE } from './pec';
+import { PEC_QUERY_KEYS } from './pec';
 
 /** Several events in a burst (a run's steps) cause one refetch. */
 const COALESCE_MS = 150;
 
-/** The queries each event channel concerns: a file or a run refreshes the PEC list, files and figures at once. */
-const QUERY_KEYS = {
-  dossier: [PEC_RESOURCE],
-  workflow: [PEC_RESOURCE],
-  notification: NOTIFICATIONS_QUERY_KEY,
-} as const;
+/** The queries each event channel concerns: a file or a run refreshes the PEC list, files, figures and payment histories. */
+const QUERY_KEYS: Record<'dossier' | 'workflow' | 'notification', readonly (readonly unknown[])[]> = {
+  dossier: PEC_QUERY_KEYS,
+  workflow: PEC_QUERY_KEYS,
+  notification: [NOTIFICATIONS_QUERY_KEY],
+};
 type Channel = keyof typeof QUERY_KEYS;
 const CHANNELS = Object.keys(QUERY_KEYS) as Channel[];
 
@@ -26,7 +26,7 @@ function refresher(queryClient: QueryClient) {
   const pending = new Set<readonly unknown[]>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   return (channel: Channel) => {
-    pending.add(QUERY_KEYS[channel]);
+    for (const queryKey of QUERY_KEYS[channel]) pending.add(queryKey);
     timer ??= setTimeout(() => {
       timer = undefined;
       for (const queryKey of pending) void queryClient.invalidateQueries({ queryKey });

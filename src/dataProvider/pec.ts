@@ -18,6 +18,10 @@ import { apiFetch, type ApiRequest } from './http';
 export const PEC_RESOURCE = 'pec_dossiers';
 /** The dashboard's figures: under the resource's key, so one invalidation refreshes them with the list and the file. */
 export const PEC_STATS_QUERY_KEY = [PEC_RESOURCE, 'stats'];
+/** A file's payment history (issue 25): its payments, from statements or entered by hand. */
+export const PEC_PAYMENTS_RESOURCE = 'pec_payments';
+/** What a change to files refreshes: the files, lists and figures, and the files' payment histories. */
+export const PEC_QUERY_KEYS = [[PEC_RESOURCE], [PEC_PAYMENTS_RESOURCE]] as const;
 
 /** A call that ran out of time; `ms` is the limit it had. */
 export class RequestTimeoutError extends Error {
@@ -157,6 +161,25 @@ export interface PecStats {
 
 export const PAYMENT_STATEMENTS_RESOURCE = 'payment_statements';
 
+/** A payment of a file's history as the Hydra provider reads it (id: its IRI). */
+export interface PecPaymentRecord {
+  id: string;
+  originId?: string;
+  '@id'?: string;
+  paymentDate: string;
+  amount: number;
+  source: string;
+  paymentStatement: string | null;
+  payer: string | null;
+  reference: string | null;
+  label: string | null;
+  createdBy?: { firstName?: string | null; lastName?: string | null } | string | null;
+  createdAt: string;
+  reversedAt: string | null;
+  reversedBy?: { firstName?: string | null; lastName?: string | null } | string | null;
+  reversalReason: string | null;
+}
+
 export interface PaymentLine {
   line: number;
   paymentDate: string;
@@ -168,6 +191,8 @@ export interface PaymentLine {
   outcomeLabel: string;
   difference: number | null;
   dossier: { '@id': string; id: number; numeroDossier: string } | null;
+  /** Already applied: the statement that applied it before (null when repeated within this statement). */
+  appliedIn?: { '@id': string; id: number; createdAt: string } | null;
 }
 
 export interface PaymentTotals {
@@ -180,6 +205,10 @@ export interface PaymentTotals {
 export interface PaymentPreview {
   fileName: string | null;
   payer: string;
+  reference: string | null;
+  period: string | null;
+  /** The same statement applied already: applying it again is refused. */
+  alreadyImported: { '@id': string; id: number; createdAt: string; linesCount: number; message: string } | null;
   lines: PaymentLine[];
   totals: PaymentTotals;
 }
@@ -196,6 +225,9 @@ export interface PaymentStatementRecord {
   appliedAmount: number;
   status: PaymentStatementStatus | string;
   undoneAt: string | null;
+  /** The statement's own number and period, when its file gave them. */
+  reference?: string | null;
+  period?: string | null;
   createdBy?: { firstName?: string; lastName?: string } | string | null;
   lines?: PaymentLine[];
   totals?: PaymentTotals;
@@ -290,6 +322,10 @@ export const pecMethods = {
   /** Applies a payment statement all or nothing; answers the statement. */
   paymentApply: ({ file }: { file: File }) => call<PaymentStatementRecord>('/api/payment_statements', { method: 'POST', body: statementForm(file) }),
 
+  /** Cancels a manual payment of a file's history, with its reason; answers the payment. */
+  pecPaymentCancel: ({ id, motif }: { id: number; motif: string }) =>
+    call<PecPaymentRecord>(`/api/${PEC_PAYMENTS_RESOURCE}/${id}/cancel`, { method: 'POST', body: { motif } }),
+
   /** Undoes a statement as a whole (409 when a file changed since). */
   paymentUndo: ({ id }: { id: number }) => call<PaymentStatementRecord>(`/api/payment_statements/${id}/undo`, { method: 'POST' }),
 
@@ -297,26 +333,31 @@ export const pecMethods = {
     call<ImportResult>('/api/pec_dossiers/import', { method: 'POST', body: csv, headers: { 'Content-Type': 'text/csv; charset=utf-8' } }),
 
   /** Downloads the CSV of the list's filters and order; resolves with the file name. */
-  async pecExport({ filter, sort }: { filter: Record<string, unknown>; sort?: SortPayload }): Promise<string> {
+  pecExport: ({ filter, sort }: { filter: Record<string, unknown>; sort?: SortPayload }): Promise<string> => {
     const query = listQueryString(filter, sort);
-    let response: Response;
-    try {
-      response = await authFetch(`/api/pec_dossiers/export${query ? `?${query}` : ''}`, {
-        headers: { Accept: 'text/csv' },
-        signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
-      });
-    } catch (error) {
-      throw isTimeout(error) ? new RequestTimeoutError(HTTP_TIMEOUT_MS) : error;
-    }
-    if (!response.ok) {
-      const body = await response.json().catch(() => undefined);
-      throw new HttpError(extractErrorMessage({ body }), response.status, body);
-    }
-    const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'demandes-pec.csv';
-    download(await response.blob(), filename);
-    return filename;
+    return downloadCsv(`/api/pec_dossiers/export${query ? `?${query}` : ''}`, 'demandes-pec.csv');
   },
+
+  /** Downloads the receivables (the dashboard's age buckets, one line per billed file); resolves with the file name. */
+  receivablesExport: (): Promise<string> => downloadCsv('/api/pec_dossiers/receivables/export', 'creances.csv'),
 };
+
+/** Downloads a CSV answer of the API as a file; resolves with its name. */
+async function downloadCsv(path: string, fallbackName: string): Promise<string> {
+  let response: Response;
+  try {
+    response = await authFetch(path, { headers: { Accept: 'text/csv' }, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+  } catch (error) {
+    throw isTimeout(error) ? new RequestTimeoutError(HTTP_TIMEOUT_MS) : error;
+  }
+  if (!response.ok) {
+    const body = await response.json().catch(() => undefined);
+    throw new HttpError(extractErrorMessage({ body }), response.status, body);
+  }
+  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  download(await response.blob(), filename);
+  return filename;
+}
 export type PecMethods = typeof pecMethods;
 
 /**

@@ -1,19 +1,21 @@
-// /payment_statements/create, 'Importer un relevé de paiement' (issue 15): choose the insurer's CSV, read its preview
-// (each line matched to a billed file with its outcome, and the totals; nothing written), then 'Appliquer': the
-// statement is applied all or nothing and opens with its result. Both calls are data-provider methods (useMutation).
+// /payment_statements/create, 'Importer un relevé de paiement' (issues 15 and 25): choose the insurer's CSV, read its
+// preview (each line matched to a billed file with its outcome, and the totals; nothing written; a statement applied
+// already says so, "Relevé déjà importé le …", and cannot be applied again), then 'Appliquer': the statement is applied
+// all or nothing and opens with its result. Both calls are data-provider methods (useMutation).
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import CheckIcon from '@mui/icons-material/Check';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
-import { Alert, AlertTitle, Box, Button, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Link, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { Title, useTranslate } from 'react-admin';
 import { pecNumericId, type ImportErrors } from '../dataProvider/pec';
 import { PAYMENT_STATEMENT_LIMITS, STATEMENT_COLUMNS } from '#domain/payments';
 import { useToast } from '../layout/Toasts';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
-import { STATEMENTS_PATH, useRefreshPayments } from './PaymentStatementsPage';
+import { statementPath, STATEMENTS_PATH } from './filters';
+import { useRefreshPayments } from './PaymentStatementsPage';
 import { useErrorText, usePecData } from './shared';
 
 export default function PaymentImportPage() {
@@ -44,7 +46,7 @@ export default function PaymentImportPage() {
     onSuccess: (statement) => {
       toast.success(translate('pecflow.payments.import.applied'), translate('pecflow.payments.import.appliedText', { smart_count: statement.linesCount }));
       refresh();
-      navigate(`${STATEMENTS_PATH}/${pecNumericId(statement)}`);
+      navigate(statementPath(pecNumericId(statement)!));
     },
     onError: (error) => toast.error(translate('pecflow.payments.import.applyError'), errorText(error)),
   });
@@ -104,7 +106,17 @@ export default function PaymentImportPage() {
 
       {result && !refused && (
         <Stack spacing={2} data-testid="payment-preview">
-          <Alert severity="info">{translate('pecflow.payments.import.previewText')}</Alert>
+          {result.alreadyImported ? (
+            <Alert severity="warning" data-testid="payment-already-imported">
+              <AlertTitle>{result.alreadyImported.message}</AlertTitle>
+              {translate('pecflow.payments.import.alreadyImported')}{' '}
+              <Link component={RouterLink} to={statementPath(result.alreadyImported.id)}>
+                {translate('pecflow.payments.import.openImported')}
+              </Link>
+            </Alert>
+          ) : (
+            <Alert severity="info">{translate('pecflow.payments.import.previewText')}</Alert>
+          )}
           <PaymentTotalsView totals={result.totals} />
           <PaymentLines lines={result.lines} />
           <Box>
@@ -112,7 +124,7 @@ export default function PaymentImportPage() {
               variant="contained"
               color="success"
               startIcon={<CheckIcon />}
-              disabled={busy || result.totals.applied === 0}
+              disabled={busy || result.totals.applied === 0 || !!result.alreadyImported}
               onClick={() => apply.mutate()}
               data-testid="payment-apply"
             >

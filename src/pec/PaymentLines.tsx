@@ -1,12 +1,13 @@
 // A payment statement's lines (the import's preview and a kept statement alike) in react-admin's DataTable over the
-// lines in memory (useList), each outcome as a coloured chip with its French label, chosen by its code; and the totals.
+// lines in memory (useList), each outcome as a coloured chip (its colour chosen by its code) with the line's French
+// label, a line already applied linking to the statement that applied it; and the totals.
 import { Box, Chip, Link, Paper, Stack, Typography, type ChipProps } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { DataTable, ListContextProvider, useList, useTranslate } from 'react-admin';
 import type { PaymentLine, PaymentTotals } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '#domain/format';
 import { PAYMENT_OUTCOME_LABELS, PAYMENT_OUTCOMES, type PaymentOutcome } from '#domain/payments';
-import { pecFilePath } from './filters';
+import { pecFilePath, statementPath } from './filters';
 
 const OUTCOME_COLORS: Record<PaymentOutcome, ChipProps['color']> = {
   paid: 'success',
@@ -14,20 +15,21 @@ const OUTCOME_COLORS: Record<PaymentOutcome, ChipProps['color']> = {
   overpaid: 'info',
   unknown: 'error',
   already_paid: 'default',
+  already_applied: 'default',
   not_billed: 'secondary',
 };
 
-export function OutcomeChip({ outcome }: { outcome: PaymentOutcome }) {
-  return (
-    <Chip
-      size="small"
-      color={OUTCOME_COLORS[outcome] ?? 'default'}
-      label={PAYMENT_OUTCOME_LABELS[outcome] ?? outcome}
-      data-testid="payment-outcome"
-      data-outcome={outcome}
-      sx={{ fontWeight: 600 }}
-    />
-  );
+/** An outcome as a chip: its label, or a line's own ("Déjà appliquée (relevé n° 12 du …)"), linking to `to` when given. */
+export function OutcomeChip({ outcome, label, to }: { outcome: PaymentOutcome; label?: string; to?: string }) {
+  const common = {
+    size: 'small',
+    color: OUTCOME_COLORS[outcome] ?? 'default',
+    label: label ?? PAYMENT_OUTCOME_LABELS[outcome] ?? outcome,
+    'data-testid': 'payment-outcome',
+    'data-outcome': outcome,
+    sx: { fontWeight: 600 },
+  } as const;
+  return to ? <Chip {...common} component={RouterLink} to={to} clickable /> : <Chip {...common} />;
 }
 
 const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
@@ -73,7 +75,12 @@ export function PaymentLines({ lines }: { lines: PaymentLine[] }) {
             cellSx={oneLine}
             render={(l: PaymentLine) => formatEuros(l.amount)}
           />
-          <DataTable.Col source="outcome" label={label('outcome')} disableSort render={(l: PaymentLine) => <OutcomeChip outcome={l.outcome} />} />
+          <DataTable.Col
+            source="outcome"
+            label={label('outcome')}
+            disableSort
+            render={(l: PaymentLine) => <OutcomeChip outcome={l.outcome} label={l.outcomeLabel} to={l.appliedIn ? statementPath(l.appliedIn.id) : undefined} />}
+          />
           <DataTable.Col
             source="difference"
             label={label('difference')}

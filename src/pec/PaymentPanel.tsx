@@ -1,6 +1,7 @@
-// The file's payment in the drawer's actions tab (issue 15): what the insurer owes (its complementary part), what it
-// paid and when, the 'Paiement partiel' flag with the amount still due, and 'Enregistrer un paiement' (billing.payment,
-// a billed file) in a dialog of the one form system with the shared zod schema, sent with useMutation.
+// The file's payment in the drawer's actions tab (issues 15 and 25): what the insurer owes (its complementary part),
+// what it paid and when, the 'Paiement partiel' flag with the amount still due, 'Trop-perçu' with the excess, the
+// payment history (PaymentHistory), and 'Enregistrer un paiement' (billing.payment, a billed file) in a dialog of the
+// one form system with the shared zod schema, pre-filled with the amount due and today, sent with useMutation.
 import PaymentsIcon from '@mui/icons-material/Payments';
 import { Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
@@ -10,10 +11,12 @@ import type { z } from 'zod';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '#domain/format';
-import { expectedAmount } from '#domain/payments';
+import { amountDue, amountInputValue, expectedAmount, overpaymentOf } from '#domain/payments';
+import { todayInFrance } from '#domain/pec';
 import { manualPaymentSchema } from '#domain/pecSchemas';
 import { useToast } from '../layout/Toasts';
 import { DateInput } from './DateInput';
+import { PaymentHistory } from './PaymentHistory';
 import { Facts, Section } from './RobotResults';
 import { useErrorText, usePecData, usePecRights, useRefreshPec } from './shared';
 
@@ -23,12 +26,23 @@ export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: num
   const [open, setOpen] = useState(false);
   if (record.status !== 'billed' && record.status !== 'paid') return null;
   const none = translate('pecflow.pec.fallback.value');
+  const excess = overpaymentOf({ montantPaye: record.montantPaye, partComplementaire: record.partComplementaire });
   return (
     <Section title={translate('pecflow.payments.panel.title')} testId="pec-payment">
       <Stack spacing={1.5}>
         {record.paiementPartiel && (
           <Box>
             <Chip color="warning" size="small" label={translate('pecflow.payments.panel.partial')} data-testid="pec-payment-partial" />
+          </Box>
+        )}
+        {excess !== null && (
+          <Box>
+            <Chip
+              color="info"
+              size="small"
+              label={translate('pecflow.payments.panel.overpaid', { amount: formatEuros(excess) })}
+              data-testid="pec-payment-overpaid"
+            />
           </Box>
         )}
         <Facts
@@ -39,6 +53,7 @@ export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: num
             ...(record.paiementPartiel ? [[translate('pecflow.payments.panel.due'), formatEuros(record.montantDu ?? null, none)] as [string, string]] : []),
           ]}
         />
+        <PaymentHistory record={record} />
         {rights.pay && record.status === 'billed' && (
           <Box>
             <Button variant="outlined" startIcon={<PaymentsIcon />} onClick={() => setOpen(true)} data-testid="pec-payment-record">
@@ -71,7 +86,7 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
     <Dialog open={open} onClose={save.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="pec-payment-title">
       {open && (
         <AdminForm
-          record={{ datePaiement: '', montant: record.montantDu ?? record.partComplementaire ?? '', libelle: '' }}
+          record={{ datePaiement: todayInFrance(), montant: amountInputValue(amountDue(record)), libelle: '' }}
           schema={manualPaymentSchema}
           onSave={(values) => save.mutateAsync(manualPaymentSchema.parse(values))}
         >

@@ -10,17 +10,15 @@ import { useState } from 'react';
 import { DrawerFrame } from '../admin/DrawerFrame';
 import { ListFrame } from '../admin/ListFrame';
 import { StatusBadge } from '../admin/StatusBadge';
-import { PAYMENT_STATEMENTS_RESOURCE, PEC_RESOURCE, pecNumericId, type PaymentStatementRecord } from '../dataProvider/pec';
+import { PAYMENT_STATEMENTS_RESOURCE, PEC_QUERY_KEYS, pecNumericId, type PaymentStatementRecord } from '../dataProvider/pec';
 import { formatDate, formatDateTime, formatEuros } from '#domain/format';
 import { iriOf } from '#domain/iri';
 import { PAGE_SIZE } from '#domain/limits';
 import { PAYMENT_STATEMENT_STATUS_LABELS, type PaymentStatementStatus } from '#domain/payments';
 import { useToast } from '../layout/Toasts';
+import { statementPath, STATEMENTS_PATH } from './filters';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { useErrorText, usePecData } from './shared';
-
-export const STATEMENTS_PATH = '/payment_statements';
-const statementPath = (id: number) => `${STATEMENTS_PATH}/${id}`;
 
 export function StatementStatusBadge({ status }: { status: string }) {
   const known = status in PAYMENT_STATEMENT_STATUS_LABELS;
@@ -34,12 +32,12 @@ export function StatementStatusBadge({ status }: { status: string }) {
   );
 }
 
-/** After an import or an undo: the statements and everything PEC (files, list, dashboard). */
+/** After an import or an undo: the statements and everything PEC (files, list, dashboard, payment histories). */
 export function useRefreshPayments() {
   const queryClient = useQueryClient();
   return () => {
     void queryClient.invalidateQueries({ queryKey: [PAYMENT_STATEMENTS_RESOURCE] });
-    void queryClient.invalidateQueries({ queryKey: [PEC_RESOURCE] });
+    for (const queryKey of PEC_QUERY_KEYS) void queryClient.invalidateQueries({ queryKey });
   };
 }
 
@@ -104,8 +102,13 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
       onClose={onClose}
       width={960}
       testId="payment-statement-drawer"
-      title={record ? translate('pecflow.payments.show.title', { date: formatDate(record.createdAt) }) : translate('pecflow.pec.drawer.loading')}
-      subtitle={record && [record.payer, record.fileName].filter(Boolean).join(' · ')}
+      title={record ? translate('pecflow.payments.show.title', { id, date: formatDate(record.createdAt) }) : translate('pecflow.pec.drawer.loading')}
+      subtitle={
+        record &&
+        [record.payer, record.reference && translate('pecflow.payments.show.reference', { reference: record.reference }), record.period, record.fileName]
+          .filter(Boolean)
+          .join(' · ')
+      }
       actions={
         record && (
           <>

@@ -1,14 +1,19 @@
-// The dashboard's receivables (issue 15): what the insurers still owe on billed files, by days since billing (under
-// 30, 30–60, 60–90, over 90), and the payment discrepancies (partial, over-paid). Each figure opens the PEC list
+// The dashboard's receivables (issues 15 and 25): what the insurers still owe on billed files, by days since billing
+// (under 30, 30–60, 60–90, over 90), and the payment discrepancies (partial, over-paid). Each figure opens the PEC list
 // filtered the way the stats count it (src/pec/filters.ts), so the list shows as many files as the figure says.
+// 'Exporter les créances' downloads them for the accountant, one line per file (export.pec).
 import AccountBalanceIcon from '@mui/icons-material/AccountBalanceWallet';
-import { Box, Divider, Link, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import DownloadIcon from '@mui/icons-material/Download';
+import { Box, Button, Divider, Link, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
 import type { PecStats } from '../dataProvider/pec';
 import { formatEuros } from '#domain/format';
 import { PAYMENT_FILTER_LABELS, RECEIVABLE_AGES } from '#domain/payments';
+import { useToast } from '../layout/Toasts';
 import { dashboardFilters, pecListLink } from './filters';
+import { useErrorText, usePecData, usePecRights } from './shared';
 
 type Figures = { count: number; amount: number };
 
@@ -30,13 +35,34 @@ export function ReceivablesCard({ stats }: { stats: PecStats | undefined }) {
   const translate = useTranslate();
   const filters = dashboardFilters();
   const r = stats?.receivables;
+  const rights = usePecRights();
+  const toast = useToast();
+  const errorText = useErrorText();
+  const dataProvider = usePecData();
+  const exportCsv = useMutation({
+    mutationFn: () => dataProvider.receivablesExport(),
+    onSuccess: (filename) => toast.success(translate('pecflow.pec.export.done'), translate('pecflow.pec.export.doneText', { filename })),
+    onError: (error) => toast.error(translate('pecflow.pec.export.error'), errorText(error)),
+  });
   return (
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="dashboard-receivables">
       <Stack direction="row" spacing={1} alignItems="center">
         <AccountBalanceIcon color="primary" />
-        <Typography variant="subtitle1" component="h2" fontWeight={700}>
+        <Typography variant="subtitle1" component="h2" fontWeight={700} sx={{ flexGrow: 1 }}>
           {translate('pecflow.dashboard.receivables.title')}
         </Typography>
+        {rights.export && (
+          <Button
+            size="small"
+            variant="outlined"
+            startIcon={<DownloadIcon />}
+            onClick={() => exportCsv.mutate()}
+            disabled={exportCsv.isPending}
+            data-testid="dashboard-receivables-export"
+          >
+            {translate('pecflow.dashboard.receivables.export')}
+          </Button>
+        )}
       </Stack>
       <Link
         component={RouterLink}

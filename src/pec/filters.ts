@@ -60,6 +60,10 @@ export const DEFAULT_SORT = { field: 'createdAt', order: 'DESC' } as const;
 /** The link of a file: its drawer over the list (/pec/12). */
 export const pecFilePath = (id: number | string) => `/pec/${id}`;
 
+/** The payment statements' page, and the link of one statement: its drawer over the list (/payment_statements/12). */
+export const STATEMENTS_PATH = '/payment_statements';
+export const statementPath = (id: number | string) => `${STATEMENTS_PATH}/${id}`;
+
 /** The PEC list with these filters (react-admin's list parameters in the URL). */
 export function pecListLink(filter: Record<string, unknown>, sort?: { field: string; order: 'ASC' | 'DESC' }): string {
   const params = new URLSearchParams({ filter: JSON.stringify(filter) });

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useDataProvider, usePermissions, useTranslate } from 'react-admin';
 import { StatusBadge } from '../admin/StatusBadge';
 import type { AppDataProvider } from '../dataProvider';
-import { PEC_RESOURCE, RequestTimeoutError, type PecDossierRecord } from '../dataProvider/pec';
+import { PEC_QUERY_KEYS, RequestTimeoutError, type PecDossierRecord } from '../dataProvider/pec';
 import { extractErrorMessage } from '#domain/errors';
 import { HTTP_TIMEOUT_MS, REFETCH_AFTER_ACTION_MS } from '#domain/limits';
 import { hasPermission } from '#domain/permissions';
@@ -40,11 +40,12 @@ export const usePecData = () => useDataProvider<AppDataProvider>();
 
 /**
  * Everything the PEC screens show lives under the `pec_dossiers` query key (react-admin's list and files, the
- * dashboard's figures): one invalidation refreshes it all. `soon`: 200 ms after an action (spec section 4).
+ * dashboard's figures), a file's payment history under `pec_payments`: one call refreshes it all. `soon`: 200 ms after
+ * an action (spec section 4).
  */
 export function useRefreshPec() {
   const queryClient = useQueryClient();
-  const now = () => queryClient.invalidateQueries({ queryKey: [PEC_RESOURCE] });
+  const now = () => Promise.all(PEC_QUERY_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(() => undefined);
   return { now, soon: () => setTimeout(() => void now(), REFETCH_AFTER_ACTION_MS) };
 }
 

@@ -1,10 +1,13 @@
-// Payments reconciled (issue 15): the example statement imported from 'Paiements' with its preview and its result
-// (then undone, so the demo stays as it was), 'Enregistrer un paiement' in the drawer, and the dashboard's
-// receivables, each figure equal to the total of the list it opens.
+// Payments reconciled (issues 15 and 25): the example statement imported from 'Paiements' with its preview and its
+// result, imported again ("Relevé déjà importé", nothing to apply), then undone so the demo stays as it was;
+// 'Enregistrer un paiement' in the drawer (pre-filled with the amount due, French, and today), the payment history
+// with a cancellation and 'Trop-perçu'; the dashboard's receivables, each figure equal to the total of the list it
+// opens, and their export.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { api, apiToken, signIn } from './helpers';
-import { drawer, listCount, prepareFile, toast } from './pec-fixtures';
+import { drawer, listCount, prepareFile, toast, type PreparedFile } from './pec-fixtures';
 
 const EXAMPLE = path.join(process.cwd(), 'docs/examples/releve-paiements.csv');
 
@@ -44,6 +47,29 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   await expect(statement.getByTestId('status-badge')).toHaveText('Appliqué');
   await expect(statement.getByTestId('payment-lines').getByTestId('payment-outcome')).toHaveCount(8);
   await expect(page.getByTestId('payments-row').first()).toContainText('Allianz');
+  const statementUrl = page.url();
+  const statementId = Number(/(\d+)$/.exec(statementUrl)![1]);
+
+  // The same file again: the preview says it is applied already, each of its paid lines too, and nothing can be applied.
+  await page.goto('/payment_statements/create');
+  await page.getByTestId('payment-file').setInputFiles(EXAMPLE);
+  const again = page.getByTestId('payment-preview');
+  await expect(again.getByTestId('payment-already-imported')).toContainText(`Relevé déjà importé le ${frenchToday()} (8 lignes)`);
+  await expect(again.getByTestId('payment-lines').getByTestId('payment-outcome')).toHaveText([
+    `Déjà appliquée (relevé n° ${statementId} du ${frenchToday()})`,
+    `Déjà appliquée (relevé n° ${statementId} du ${frenchToday()})`,
+    `Déjà appliquée (relevé n° ${statementId} du ${frenchToday()})`,
+    'Déjà payé',
+    'Pas encore facturé',
+    'Référence inconnue',
+    `Déjà appliquée (relevé n° ${statementId} du ${frenchToday()})`,
+    `Déjà appliquée (relevé n° ${statementId} du ${frenchToday()})`,
+  ]);
+  await expect(again.getByTestId('payment-total-applied')).toHaveText('0,00 €');
+  await expect(page.getByTestId('payment-apply')).toBeDisabled();
+  // The warning opens the statement applied before.
+  await again.getByTestId('payment-already-imported').getByRole('link', { name: 'Ouvrir le relevé importé' }).click();
+  await expect(page).toHaveURL(statementUrl);
 
   // The paid file opens from its line, paid.
   await statement.getByRole('link', { name: /^PEC-/ }).first().click();
@@ -79,6 +105,92 @@ test('"Enregistrer un paiement" in the drawer pays a billed file', async ({ page
   await expect(panel).toContainText('21/11/2026');
   await expect(drawer(page).getByTestId('status-badge').first()).toHaveText('Payé');
   await expect(panel.getByRole('button', { name: 'Enregistrer un paiement' })).toHaveCount(0);
+});
+
+const euros = (value: number) => new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(value);
+
+/** Today in Paris, dd/mm/yyyy. */
+const frenchToday = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris' }).format(new Date());
+
+/** A file of the user's first centre billed by the simulator: approved with its amounts, invoiced, billed. */
+async function billedFile(request: APIRequestContext, email: string): Promise<PreparedFile & { partComplementaire: number }> {
+  const file = await prepareFile(request, email);
+  const token = await apiToken(request, email);
+  type Read = { status: string; runInProgress: unknown; partComplementaire: number | null };
+  const read = () => api<Read>(request, token, 'GET', `/api/pec_dossiers/${file.id}`);
+  await api(request, token, 'POST', '/api/robot-frontend/setup-and-create-dpec', { pecDossierId: file.id });
+  await expect.poll(async () => (await read()).status, { timeout: 20_000 }).toBe('approved');
+  await expect.poll(async () => (await read()).runInProgress, { timeout: 20_000 }).toBeNull();
+  await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { numBilling: `FAC-${file.numeroDossierAssure}`, dateBilling: '2026-11-02' });
+  await api(request, token, 'POST', '/api/robot-frontend/setup-and-billing-pec', { pecDossierId: file.id });
+  await expect.poll(async () => (await read()).status, { timeout: 20_000 }).toBe('billed');
+  const billed = await read();
+  expect(billed.partComplementaire).toBeGreaterThan(100);
+  return { ...file, partComplementaire: billed.partComplementaire! };
+}
+
+test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file, a manual payment cancelled with its reason', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await billedFile(request, email);
+  const token = await apiToken(request, email);
+  // Paid but 77,90 € by a first payment.
+  const first = Math.round((file.partComplementaire - 77.9) * 100) / 100;
+  await api(request, token, 'POST', `/api/pec_dossiers/${file.id}/payments`, { datePaiement: '20/11/2026', montant: first, libelle: 'Virement 1' });
+
+  await signIn(page, email);
+  await page.goto(`/pec/${file.id}`);
+  const panel = drawer(page).getByTestId('pec-payment');
+  const history = panel.getByTestId('pec-payment-history');
+  await expect(panel.getByTestId('pec-payment-partial')).toBeVisible();
+  await expect(history.getByRole('row')).toHaveCount(2);
+  await expect(history.getByRole('row').nth(1)).toContainText('20/11/2026');
+  await expect(history.getByRole('row').nth(1)).toContainText('Saisie manuelle');
+  await expect(history.getByRole('row').nth(1)).toContainText('Virement 1');
+  await expect(history.getByRole('row').nth(1)).toContainText('Marc Lefèvre');
+
+  // The dialog proposes what is still due, the French way, and today.
+  await panel.getByRole('button', { name: 'Enregistrer un paiement' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Enregistrer un paiement' });
+  await expect(dialog.getByRole('textbox', { name: /^Montant/ })).toHaveValue('77,90');
+  await expect(dialog.getByRole('textbox', { name: /^Date de paiement/ })).toHaveValue(frenchToday());
+  await dialog.getByRole('textbox', { name: /^Montant/ }).fill('100,00');
+  await dialog.getByRole('textbox', { name: /^Libellé/ }).fill('Chèque 7301');
+  await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(toast(page, 'Paiement enregistré')).toBeVisible();
+
+  // Over-paid by 22,10 €: said in the drawer, and the file is in the list's over-payments.
+  await expect(drawer(page).getByTestId('status-badge').first()).toHaveText('Payé');
+  await expect(panel.getByTestId('pec-payment-overpaid')).toHaveText('Trop-perçu 22,10 €');
+  await expect(history.getByRole('row')).toHaveCount(3);
+  await expect(history.getByRole('row').nth(2)).toContainText('Chèque 7301');
+  // The sum of the history is the amount paid.
+  const paid = euros(file.partComplementaire + 22.1);
+  await expect(history.getByTestId('pec-payment-history-total')).toHaveText(`Total des paiements retenus : ${paid}`);
+  await expect(panel).toContainText(paid);
+  const overpaid = await api<{ member: { id: number }[] }>(request, token, 'GET', '/api/pec_dossiers?payment=overpaid&itemsPerPage=100');
+  expect(overpaid.member.map((m) => m.id)).toContain(file.id);
+
+  // 'Annuler' the cheque: a reason is required; the payment stays, cancelled, and the amount due comes back.
+  await history.getByRole('row').nth(2).getByRole('button', { name: 'Annuler' }).click();
+  const cancel = page.getByRole('dialog', { name: 'Annuler ce paiement ?' });
+  await expect(cancel).toContainText('100,00 €');
+  await cancel.getByRole('button', { name: 'Annuler le paiement' }).click();
+  await expect(cancel.getByText('Le motif de l’annulation est requis')).toBeVisible();
+  await cancel.getByRole('textbox', { name: /^Motif de l’annulation/ }).fill('Chèque saisi deux fois');
+  await cancel.getByRole('button', { name: 'Annuler le paiement' }).click();
+  await expect(cancel).toBeHidden();
+  await expect(toast(page, 'Paiement annulé')).toBeVisible();
+  await expect(drawer(page).getByTestId('status-badge').first()).toHaveText('Facturé');
+  await expect(panel.getByTestId('pec-payment-overpaid')).toHaveCount(0);
+  await expect(panel.getByTestId('pec-payment-partial')).toBeVisible();
+  await expect(panel).toContainText(euros(77.9));
+  await expect(history.getByTestId('pec-payment-history-total')).toHaveText(`Total des paiements retenus : ${euros(first)}`);
+  const cancelled = history.getByRole('row').nth(2);
+  await expect(cancelled.getByTestId('pec-payment-cancelled')).toContainText('Annulé');
+  await expect(cancelled.getByTestId('pec-payment-cancelled')).toContainText('Chèque saisi deux fois');
+  await expect(cancelled.getByRole('button', { name: 'Annuler' })).toHaveCount(0);
+  await expect(history.getByRole('row').nth(1).getByRole('button', { name: 'Annuler' })).toBeVisible();
 });
 
 /** Follows a receivables link and compares the list's count with the figure it showed. */
@@ -125,6 +237,19 @@ test("the dashboard's receivables equal the totals of the lists they open", asyn
   // The filtered list says why it is filtered.
   await page.getByTestId('dashboard-receivables-partial').click();
   await expect(page.getByTestId('pec-extra-filters')).toContainText('Paiement : Paiement partiel');
+
+  // The receivables for the accountant: one line per billed file, as many as the figure.
+  await page.goBack();
+  const { receivables } = await api<{ receivables: { count: number } }>(request, token, 'GET', '/api/pec_dossiers/stats');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('dashboard-receivables-export').click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^creances-\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = (await readFile((await file.path())!, 'utf8')).replace(/^\uFEFF/, '');
+  const [header, ...lines] = text.split('\r\n').filter(Boolean);
+  expect(header!.split(';').slice(0, 2)).toEqual(['Ancienneté', 'N° dossier']);
+  expect(lines).toHaveLength(receivables.count);
+  await expect(toast(page, 'Export terminé')).toBeVisible();
 });
 
 test('"Paiements" is for those who record payments: an assistant has no entry and no statements', async ({ page }) => {

@@ -1,11 +1,13 @@
-// Demo payments (issue 15): the paid files carry their payment, one billed file of Audition Horizon is partly paid,
+// Demo payments (issues 15 and 25): the paid files carry their payment (a row of their payment history, the stored
+// columns derived from it as the server does), one billed file of Audition Horizon is partly paid,
 // and a few of its files carry the invoice numbers of the example statement docs/examples/releve-paiements.csv, with
 // devices chosen here so that what the insurer owes (their complementary part) is the same on every installation and
 // the statement shows every kind of line: paid in full, partial, over-paid, already paid, not yet billed, unknown
 // reference, and two lines that add up.
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../connect';
-import { appareils, pecDossiers } from '../schema';
+import { appareils, pecDossiers, pecPayments } from '../schema';
+import { stateFromHistory, stateOf } from '../../pec/payments';
 import { amountsFor, CATALOGUE, type EarDevice } from '../../robot/simulator';
 import type { DemoOrganisations } from './organisations';
 
@@ -23,12 +25,15 @@ const ALREADY_PAID = 'FAC-DEMO-0004';
 const NOT_BILLED = 'FAC-DEMO-0005';
 
 const DAY = 86_400_000;
+const DEMO_LABEL = 'Virement de l’assureur';
 const iso = (date: Date) => date.toISOString().slice(0, 10);
 
 export async function seedPayments(db: Db, organisations: DemoOrganisations, now = new Date()): Promise<void> {
-  // Paid files were paid in full three weeks after their billing (never in the future).
-  await db.execute(sql`update pec_dossiers set montant_paye = part_complementaire, montant_du = 0, paiement_partiel = false,
-    date_paiement = least(date_facturation_effective + 21, ${iso(now)}::date) where status = 'paid'`);
+  // Paid files were paid in full three weeks after their billing (never in the future), by a transfer entered by hand.
+  const paidFiles = await db.execute<{ id: number }>(sql`insert into pec_payments (holding_id, dossier_id, payment_date, amount, source, label)
+    select holding_id, id, least(date_facturation_effective + 21, ${iso(now)}::date), part_complementaire, 'manual', ${DEMO_LABEL}
+    from pec_dossiers where status = 'paid' and part_complementaire > 0 returning dossier_id as id`);
+  const paidIds = (paidFiles as unknown as { rows: { id: number }[] }).rows.map((r) => Number(r.id));
 
   const holdingId = organisations.holdingIds.horizon!;
   const pick = (status: string, n: number) =>
@@ -69,12 +74,18 @@ export async function seedPayments(db: Db, organisations: DemoOrganisations, now
       .set({
         ...amounts,
         numBilling,
-        ...(partial !== undefined
-          ? { montantPaye: partial, montantDu: Math.round((amounts.partComplementaire - partial) * 100) / 100, paiementPartiel: true, datePaiement: paidOn }
-          : { montantPaye: null, montantDu: null, paiementPartiel: false, datePaiement: null }),
+        montantPaye: null,
+        montantDu: null,
+        paiementPartiel: false,
+        datePaiement: null,
       })
       .where(eq(pecDossiers.id, file.id));
+    if (partial !== undefined) {
+      await db.insert(pecPayments).values({ holdingId, dossierId: file.id, paymentDate: paidOn, amount: partial, source: 'manual', label: DEMO_LABEL });
+      paidIds.push(file.id);
+    }
   }
+  await deriveStates(db, paidIds);
   const [paid] = await pick('paid', 1);
   if (paid) await db.update(pecDossiers).set({ numBilling: ALREADY_PAID }).where(eq(pecDossiers.id, paid.id));
   // An approved file whose invoice is saved but not billed yet.
@@ -84,4 +95,31 @@ export async function seedPayments(db: Db, organisations: DemoOrganisations, now
       .update(pecDossiers)
       .set({ numBilling: NOT_BILLED, dateBilling: iso(now) })
       .where(eq(pecDossiers.id, approved.id));
+}
+
+/** The stored payment columns of these files, derived from their history by the server's rule. */
+async function deriveStates(db: Db, ids: number[]) {
+  if (ids.length === 0) return;
+  const files = await db
+    .select({
+      id: pecDossiers.id,
+      holdingId: pecDossiers.holdingId,
+      shopId: pecDossiers.shopId,
+      numeroDossier: pecDossiers.numeroDossier,
+      numPec: pecDossiers.numPec,
+      numBilling: pecDossiers.numBilling,
+      status: pecDossiers.status,
+      partComplementaire: pecDossiers.partComplementaire,
+      montantPaye: pecDossiers.montantPaye,
+      datePaiement: pecDossiers.datePaiement,
+      paiementPartiel: pecDossiers.paiementPartiel,
+      montantDu: pecDossiers.montantDu,
+    })
+    .from(pecDossiers)
+    .where(inArray(pecDossiers.id, ids));
+  for (const file of files) {
+    // The paid files had no payment yet: as a payment posted on a billed file, paid or partial by the rule.
+    const state = await stateFromHistory(db, file, { ...stateOf(file), status: 'billed' });
+    await db.update(pecDossiers).set(state).where(eq(pecDossiers.id, file.id));
+  }
 }

@@ -1,0 +1,186 @@
+// A file's payment history in its drawer (issue 25): every payment that touched it, from a statement (with a link to
+// it) or entered by hand, in react-admin's ReferenceManyField + DataTable over /api/pec_payments?dossier=…; a
+// cancelled payment stays, struck through, with who cancelled it and why. 'Annuler' on a manual payment (billing.payment)
+// asks for the reason in a dialog of the one form system (the shared zod schema) and is sent with useMutation.
+import UndoIcon from '@mui/icons-material/Undo';
+import { Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Link, Stack, Typography } from '@mui/material';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { DataTable, ReferenceManyField, TextInput, useListContext, useTranslate } from 'react-admin';
+import { AdminForm, SubmitButton } from '../admin/AdminForm';
+import { WRITE_RETRY } from '../admin/mutations';
+import { PEC_PAYMENTS_RESOURCE, pecIri, pecNumericId, type PecDossierRecord, type PecPaymentRecord } from '../dataProvider/pec';
+import { formatDate, formatDateTime, formatEuros } from '#domain/format';
+import { isCancellable, PAYMENT_SOURCE_LABELS, paidAmount, type PaymentSource } from '#domain/payments';
+import { paymentCancelSchema } from '#domain/pecSchemas';
+import { useToast } from '../layout/Toasts';
+import { statementPath } from './filters';
+import { useErrorText, usePecData, usePecRights, useRefreshPec } from './shared';
+
+const SORT = { field: 'paymentDate', order: 'ASC' } as const;
+const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
+
+const personOf = (value: PecPaymentRecord['createdBy']) =>
+  value && typeof value === 'object' ? [value.firstName, value.lastName].filter(Boolean).join(' ') || null : null;
+
+export function PaymentHistory({ record }: { record: PecDossierRecord }) {
+  const translate = useTranslate();
+  const rights = usePecRights();
+  const [cancelling, setCancelling] = useState<PecPaymentRecord | undefined>();
+  const label = (key: string) => translate(`pecflow.payments.history.${key}`);
+  return (
+    <Box data-testid="pec-payment-history">
+      <Typography variant="body2" color="text.secondary" fontWeight={700} sx={{ mb: 0.5 }}>
+        {label('title')}
+      </Typography>
+      <ReferenceManyField
+        reference={PEC_PAYMENTS_RESOURCE}
+        target="dossier"
+        record={{ ...record, id: pecIri(pecNumericId(record)!) }}
+        sort={SORT}
+        perPage={100}
+        empty={
+          <Typography variant="body2" color="text.secondary" data-testid="pec-payment-history-empty">
+            {label('empty')}
+          </Typography>
+        }
+      >
+        <Box sx={{ overflowX: 'auto' }}>
+          <DataTable bulkActionButtons={false} rowClick={false} size="small" rowSx={(p: PecPaymentRecord) => ({ opacity: p.reversedAt ? 0.6 : 1 })}>
+            <DataTable.Col
+              source="paymentDate"
+              label={label('date')}
+              disableSort
+              cellSx={oneLine}
+              render={(p: PecPaymentRecord) => formatDate(p.paymentDate)}
+            />
+            <DataTable.Col
+              source="amount"
+              label={label('amount')}
+              disableSort
+              align="right"
+              cellSx={oneLine}
+              render={(p: PecPaymentRecord) => (
+                <Box component="span" sx={p.reversedAt ? { textDecoration: 'line-through' } : undefined} data-testid="pec-payment-amount">
+                  {formatEuros(p.amount)}
+                </Box>
+              )}
+            />
+            <DataTable.Col source="source" label={label('source')} disableSort render={(p: PecPaymentRecord) => <Source payment={p} linked={rights.pay} />} />
+            <DataTable.Col source="label" label={label('label')} disableSort render={(p: PecPaymentRecord) => p.label ?? ''} />
+            <DataTable.Col
+              source="createdAt"
+              label={label('recorded')}
+              disableSort
+              render={(p: PecPaymentRecord) => (
+                <Stack spacing={0}>
+                  <span>{personOf(p.createdBy) ?? label('nobody')}</span>
+                  <Typography variant="caption" color="text.secondary" sx={oneLine()}>
+                    {formatDateTime(p.createdAt)}
+                  </Typography>
+                </Stack>
+              )}
+            />
+            <DataTable.Col
+              source="reversedAt"
+              label={label('state')}
+              disableSort
+              render={(p: PecPaymentRecord) =>
+                p.reversedAt ? (
+                  <Stack spacing={0.25} data-testid="pec-payment-cancelled">
+                    <Chip size="small" variant="outlined" label={label('cancelled')} sx={{ alignSelf: 'flex-start' }} />
+                    <Typography variant="caption" color="text.secondary">
+                      {translate('pecflow.payments.history.cancelledText', {
+                        date: formatDateTime(p.reversedAt),
+                        who: personOf(p.reversedBy) ?? label('nobody'),
+                        reason: p.reversalReason ?? '',
+                      })}
+                    </Typography>
+                  </Stack>
+                ) : rights.pay && isCancellable(p) ? (
+                  <Button size="small" color="warning" startIcon={<UndoIcon />} onClick={() => setCancelling(p)} data-testid="pec-payment-cancel">
+                    {label('cancel')}
+                  </Button>
+                ) : null
+              }
+            />
+          </DataTable>
+        </Box>
+        <Total />
+      </ReferenceManyField>
+      <CancelDialog payment={cancelling} onClose={() => setCancelling(undefined)} />
+    </Box>
+  );
+}
+
+/** The sum of the payments that count: the file's amount paid, by the server's rule (domain/payments.ts). */
+function Total() {
+  const translate = useTranslate();
+  const { data } = useListContext<PecPaymentRecord>();
+  if (!data?.length) return null;
+  return (
+    <Typography variant="body2" sx={{ mt: 1, textAlign: 'right' }} data-testid="pec-payment-history-total">
+      {translate('pecflow.payments.history.total', { amount: formatEuros(paidAmount(data) ?? 0) })}
+    </Typography>
+  );
+}
+
+/** Where a payment comes from: its statement (a link to it for those who see statements) or a manual entry. */
+function Source({ payment, linked }: { payment: PecPaymentRecord; linked: boolean }) {
+  const translate = useTranslate();
+  const source = payment.source as PaymentSource;
+  const name = PAYMENT_SOURCE_LABELS[source] ?? payment.source;
+  const statement = pecNumericId({ id: payment.paymentStatement ?? undefined });
+  if (source !== 'statement' || !statement) return <span>{name}</span>;
+  const text = translate('pecflow.payments.history.statement', { id: statement });
+  return linked ? (
+    <Link component={RouterLink} to={statementPath(statement)} data-testid="pec-payment-statement">
+      {text}
+    </Link>
+  ) : (
+    <span>{text}</span>
+  );
+}
+
+function CancelDialog({ payment, onClose }: { payment: PecPaymentRecord | undefined; onClose: () => void }) {
+  const translate = useTranslate();
+  const toast = useToast();
+  const errorText = useErrorText();
+  const dataProvider = usePecData();
+  const refresh = useRefreshPec();
+  const queryClient = useQueryClient();
+  const cancel = useMutation({
+    ...WRITE_RETRY,
+    mutationFn: ({ motif }: { motif: string }) => dataProvider.pecPaymentCancel({ id: pecNumericId(payment)!, motif }),
+    onSuccess: () => {
+      toast.success(translate('pecflow.payments.history.cancelledTitle'), translate('pecflow.payments.history.cancelledToast'));
+      onClose();
+      void queryClient.invalidateQueries({ queryKey: [PEC_PAYMENTS_RESOURCE] });
+      void refresh.now();
+    },
+    onError: (error) => toast.error(translate('pecflow.payments.history.cancelError'), errorText(error)),
+  });
+  const open = !!payment;
+  return (
+    <Dialog open={open} onClose={cancel.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="pec-payment-cancel-title">
+      {payment && (
+        <AdminForm record={{ motif: '' }} schema={paymentCancelSchema} onSave={(values) => cancel.mutateAsync(paymentCancelSchema.parse(values))}>
+          <DialogTitle id="pec-payment-cancel-title">{translate('pecflow.payments.history.cancelTitle')}</DialogTitle>
+          <DialogContent>
+            <DialogContentText sx={{ mb: 2 }}>
+              {translate('pecflow.payments.history.cancelText', { amount: formatEuros(payment.amount), date: formatDate(payment.paymentDate) })}
+            </DialogContentText>
+            <TextInput source="motif" label={translate('pecflow.payments.history.reason')} fullWidth multiline minRows={2} margin="none" required />
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onClose} disabled={cancel.isPending}>
+              {translate('pecflow.pec.billing.cancel')}
+            </Button>
+            <SubmitButton label={translate('pecflow.payments.history.confirmCancel')} />
+          </DialogActions>
+        </AdminForm>
+      )}
+    </Dialog>
+  );
+}

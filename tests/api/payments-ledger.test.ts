@@ -1,0 +1,592 @@
+// Money counted once (issue 25): a statement is applied once and so is each of its lines (the example statement
+// imported twice, an overlapping statement, two imports sent at the same moment, the database's own refusal), the
+// payment history of a file (/api/pec_payments) with its tenancy and permissions, a manual payment cancelled with its
+// reason, the accountant's exports, and the migration's backfill of the history on an existing database.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JsonBody, TestServer } from './helpers/server';
+import { createDossier, startPecServer, type Refs } from './helpers/pec';
+
+let server: TestServer;
+let refs: Refs;
+let tokens: Record<string, string>;
+
+beforeAll(async () => {
+  ({ server, refs, tokens } = await startPecServer({ startWorkers: false }));
+});
+afterAll(() => server?.close());
+
+const EXAMPLE = new Uint8Array(readFileSync(new URL('../../docs/examples/releve-paiements.csv', import.meta.url)));
+const OVERLAPPING = new Uint8Array(readFileSync(new URL('../../docs/examples/releve-paiements-chevauchant.csv', import.meta.url)));
+const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
+const frenchToday = today.split('-').reverse().join('/');
+
+let serial = 0;
+/** A reference no demo file uses. */
+const ref = (kind: string) => `${kind}-L${++serial}-${Date.now().toString(36).toUpperCase()}`;
+
+/** A billed file of Horizon's Paris Bastille centre (or `shop`) owing `partComplementaire` (robot fields set directly). */
+async function billedFile(partComplementaire = 500, token = tokens.audio, shop = 'Horizon Paris Bastille') {
+  const created = await createDossier(server, token, refs, {}, shop);
+  const numPec = ref('PEC');
+  await server.database.query(
+    `update pec_dossiers set status = 'billed', num_pec = $2, num_billing = $3, part_complementaire = $4, statut_facturation = true,
+       date_facturation_effective = $5 where id = $1`,
+    [created.id, numPec, ref('FAC'), partComplementaire, '2026-10-01'],
+  );
+  return { id: created.id as number, numPec, numeroDossier: created.numeroDossier as string };
+}
+
+/** Sends a statement as the body (text/csv). */
+async function send(path: string, content: string | Uint8Array, token = tokens.horizonAdmin) {
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, accept: 'application/ld+json', 'content-type': 'text/csv' },
+    body: content as BodyInit,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
+}
+const preview = (content: string | Uint8Array, token?: string) => send('/api/payment_statements/preview', content, token);
+const apply = (content: string | Uint8Array, token?: string) => send('/api/payment_statements', content, token);
+const undo = (id: number, token = tokens.horizonAdmin) => server.request('POST', `/api/payment_statements/${id}/undo`, { token });
+
+const HEADER = 'Date de paiement;Payeur;Référence;Montant;Libellé';
+const csv = (...lines: string[]) => [HEADER, ...lines].join('\r\n');
+
+const byInvoice = async (numBilling: string) => {
+  const [row] = await server.database.query<{ id: number }>('select id from pec_dossiers where num_billing = $1', [numBilling]);
+  return row!.id;
+};
+const paymentState = async (id: number, token = tokens.horizonAdmin) => {
+  const res = await server.get(`/api/pec_dossiers/${id}`, token);
+  expect(res.status, res.text).toBe(200);
+  const { status, montantPaye, datePaiement, paiementPartiel, montantDu } = res.body;
+  return { status, montantPaye, datePaiement, paiementPartiel, montantDu };
+};
+const count = async (table: string, where = 'true') =>
+  Number((await server.database.query<{ n: string }>(`select count(*) as n from ${table} where ${where}`))[0]!.n);
+/** Every file's stored amount paid against the sum of its payments that count: the rows where they differ. */
+const disagreements = () =>
+  server.database.query<{ id: number }>(
+    `select d.id from pec_dossiers d left join (select dossier_id, sum(amount) as paid, max(payment_date) as last from pec_payments
+       where reversed_at is null group by dossier_id) p on p.dossier_id = d.id
+     where d.montant_paye is distinct from p.paid or (p.paid is not null and d.date_paiement is distinct from p.last)`,
+  );
+const history = async (id: number, token = tokens.horizonAdmin) => {
+  const res = await server.get(`/api/pec_payments?dossier=/api/pec_dossiers/${id}`, token);
+  expect(res.status, res.text).toBe(200);
+  return res.body.member as JsonBody[];
+};
+const manualPayment = (id: number, body: unknown, token = tokens.audio) => server.request('POST', `/api/pec_dossiers/${id}/payments`, { token, body });
+const cancel = (paymentId: number, body: unknown, token = tokens.audio) => server.request('POST', `/api/pec_payments/${paymentId}/cancel`, { token, body });
+
+const EXAMPLE_FILES = ['FAC-DEMO-0001', 'FAC-DEMO-0002', 'FAC-DEMO-0003', 'FAC-DEMO-0004', 'FAC-DEMO-0006', 'FAC-DEMO-0007'];
+const statesOf = async (invoices: string[]) => Promise.all(invoices.map(async (n) => [n, await paymentState(await byInvoice(n))] as const));
+
+// First, on the demo data as it comes: the other tests cancel payments, which a database before migration 0019 never did.
+describe('existing databases', () => {
+  it('migration 0019 backfills the history of statements, manual payments and amounts recorded before it', async () => {
+    const migration = readFileSync(new URL('../../server/db/migrations/0019_payments_ledger.sql', import.meta.url), 'utf8');
+    const backfill = migration.slice(migration.indexOf('-- ==================== Hand-written (issue 25)'));
+    expect(backfill).toContain('End of the hand-written block');
+
+    // A database as it was before: statements applied (one of them twice, the bug), one undone, manual payments
+    // audited, amounts set without a trace; no history, no fingerprints.
+    const accents = await billedFile(900);
+    const statementCsv = csv(`06/11/2026;Mutuelle  Générale;${accents.numPec};400,00;Réglé`);
+    const applied = await apply(statementCsv);
+    expect(applied.status, applied.text).toBe(201);
+    const undone = await apply(csv(`07/11/2026;Allianz;${accents.numPec};50,00;`));
+    expect((await undo(undone.body.id)).status).toBe(200);
+    const manual = await billedFile(300);
+    expect((await manualPayment(manual.id, { datePaiement: '08/11/2026', montant: 120, libelle: 'Chèque' })).status).toBe(200);
+    const stateBefore = await Promise.all([accents.id, manual.id].map((id) => paymentState(id)));
+    const legacyTwin = await server.database.query<{ id: number }>(
+      `insert into payment_statements (holding_id, payer, status, lines_count, total_amount, applied_amount, created_at)
+       select holding_id, payer, status, lines_count, total_amount, applied_amount, created_at + interval '1 minute' from payment_statements where id = $1
+       returning id`,
+      [applied.body.id],
+    );
+    await server.database.query(
+      `insert into payment_statement_lines (statement_id, holding_id, line_number, payment_date, payer, reference, amount, label, dossier_id, outcome)
+       select $2, holding_id, line_number, payment_date, payer, reference, amount, label, dossier_id, outcome from payment_statement_lines where statement_id = $1`,
+      [applied.body.id, legacyTwin[0]!.id],
+    );
+    await server.database.query(`update pec_dossiers set montant_paye = montant_paye + 400 where id = $1`, [accents.id]);
+    const counted = await server.database.query<{ id: number; montant_paye: string | null }>(
+      'select id, montant_paye from pec_dossiers where montant_paye is not null order by id',
+    );
+    await server.database.query('delete from pec_payments');
+    await server.database.query('update payment_statements set content_hash = null');
+
+    for (const statement of backfill.split('--> statement-breakpoint').filter((s) => s.replace(/--.*$/gm, '').trim())) {
+      await server.database.query(statement);
+    }
+
+    // Every file's amount paid is the sum of its history again, and no amount changed.
+    expect(await disagreements()).toEqual([]);
+    expect(await server.database.query('select id, montant_paye from pec_dossiers where montant_paye is not null order by id')).toEqual(counted);
+    const rows = await server.database.query<{ dossier_id: number; source: string; amount: string; label: string | null; reversed: boolean; keyed: boolean }>(
+      `select dossier_id, source, amount::text, label, reversed_at is not null as reversed, line_key is not null as keyed from pec_payments
+        where dossier_id in ($1, $2) order by dossier_id, id`,
+      [accents.id, manual.id],
+    );
+    expect(rows.map((r) => [r.dossier_id, r.source, r.amount, r.label, r.reversed, r.keyed])).toEqual([
+      [accents.id, 'statement', '400.00', 'Réglé', false, true],
+      [accents.id, 'statement', '50.00', null, true, true],
+      // The twin's line counts, as the file counted it, without a key.
+      [accents.id, 'statement', '400.00', 'Réglé', false, false],
+      [manual.id, 'manual', '120.00', 'Chèque', false, false],
+    ]);
+    expect(await Promise.all([manual.id].map((id) => paymentState(id)))).toEqual([stateBefore[1]]);
+    // The demo's paid files hold their amount as one payment recorded before the history.
+    expect(await count('pec_payments', `label = 'Paiement enregistré avant l''historique des paiements'`)).toBeGreaterThan(10);
+
+    // The keys and fingerprints computed in SQL are the server's: the statement is recognised, and its line too.
+    const again = await preview(statementCsv);
+    expect(again.body.alreadyImported).toMatchObject({ id: applied.body.id });
+    expect(again.body.lines[0].outcome).toBe('already_applied');
+    expect((await apply(statementCsv)).status).toBe(409);
+    const [twin] = await server.database.query<{ content_hash: string | null }>('select content_hash from payment_statements where id = $1', [
+      legacyTwin[0]!.id,
+    ]);
+    expect(twin!.content_hash).toBeNull();
+  });
+});
+
+describe('a statement is applied once', () => {
+  it('the example statement applied twice changes nothing the second time, and its preview says so; undone, it applies again alike', async () => {
+    expect(await disagreements()).toEqual([]);
+    const first = await apply(EXAMPLE);
+    expect(first.status, first.text).toBe(201);
+    const id = first.body.id as number;
+    const afterFirst = await statesOf(EXAMPLE_FILES);
+    expect(Object.fromEntries(afterFirst)['FAC-DEMO-0002']).toMatchObject({ status: 'billed', montantPaye: 1000, montantDu: 220, paiementPartiel: true });
+    const payments = await count('pec_payments');
+    const statements = await count('payment_statements');
+
+    const again = await preview(EXAMPLE);
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.alreadyImported).toMatchObject({ '@id': `/api/payment_statements/${id}`, id, linesCount: 8 });
+    expect(again.body.alreadyImported.message).toBe(`Relevé déjà importé le ${frenchToday} (8 lignes)`);
+    expect(again.body.lines.map((l: JsonBody) => l.outcome)).toEqual([
+      'already_applied',
+      'already_applied',
+      'already_applied',
+      'already_paid',
+      'not_billed',
+      'unknown',
+      'already_applied',
+      'already_applied',
+    ]);
+    expect(again.body.lines[1]).toMatchObject({
+      outcomeLabel: `Déjà appliquée (relevé n° ${id} du ${frenchToday})`,
+      appliedIn: { '@id': `/api/payment_statements/${id}`, id },
+      difference: null,
+    });
+    expect(again.body.totals.applied).toBe(0);
+
+    const refused = await apply(EXAMPLE);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe(`Relevé déjà importé le ${frenchToday} (8 lignes). Annulez d’abord le relevé importé pour l’appliquer à nouveau.`);
+    expect(await count('pec_payments')).toBe(payments);
+    expect(await count('payment_statements')).toBe(statements);
+    expect(await statesOf(EXAMPLE_FILES)).toEqual(afterFirst);
+
+    // Undone, then applied again: the same totals, the same files.
+    const undone = await undo(id);
+    expect(undone.status, undone.text).toBe(200);
+    const fresh = await preview(EXAMPLE);
+    expect(fresh.body.alreadyImported).toBeNull();
+    expect(fresh.body.lines.map((l: JsonBody) => l.outcome)).toEqual([
+      'paid',
+      'partial',
+      'overpaid',
+      'already_paid',
+      'not_billed',
+      'unknown',
+      'partial',
+      'paid',
+    ]);
+    const second = await apply(EXAMPLE);
+    expect(second.status, second.text).toBe(201);
+    expect(second.body.totals).toEqual(first.body.totals);
+    expect(second.body).toMatchObject({ totalAmount: first.body.totalAmount, appliedAmount: first.body.appliedAmount });
+    expect(await statesOf(EXAMPLE_FILES)).toEqual(afterFirst);
+    // The first statement's payments stay in the history, cancelled; the second's count.
+    const file2 = await history(await byInvoice('FAC-DEMO-0002'));
+    expect(file2.filter((p) => p.source === 'statement').map((p) => [p.paymentStatement, p.amount, !!p.reversedAt, p.reversalReason])).toEqual([
+      [`/api/payment_statements/${id}`, 1000, true, 'Relevé annulé'],
+      [`/api/payment_statements/${second.body.id}`, 1000, false, null],
+    ]);
+    expect(await disagreements()).toEqual([]);
+    expect((await undo(second.body.id)).status).toBe(200);
+  });
+
+  it('a line repeated in an overlapping statement is already applied, not counted; the new lines are', async () => {
+    const first = await apply(EXAMPLE);
+    expect(first.status, first.text).toBe(201);
+    const file2 = await byInvoice('FAC-DEMO-0002');
+    const file7 = await byInvoice('FAC-DEMO-0007');
+    const before7 = await paymentState(file7);
+    expect(before7).toMatchObject({ status: 'billed', paiementPartiel: true, montantPaye: 660, montantDu: 660 });
+
+    const overlap = await preview(OVERLAPPING);
+    expect(overlap.status, overlap.text).toBe(200);
+    expect(overlap.body.alreadyImported).toBeNull();
+    expect(overlap.body).toMatchObject({ reference: '2026-48', period: '18/11/2026 - 25/11/2026' });
+    expect(overlap.body.lines.map((l: JsonBody) => [l.reference, l.outcome, l.difference])).toEqual([
+      ['FAC-DEMO-0002', 'already_applied', null],
+      ['FAC-DEMO-0002', 'paid', null],
+      ['FAC-DEMO-0007', 'paid', null],
+    ]);
+    expect(overlap.body.lines[0].outcomeLabel).toBe(`Déjà appliquée (relevé n° ${first.body.id} du ${frenchToday})`);
+    expect(overlap.body.totals).toMatchObject({ lines: 3, amount: 1880, applied: 880 });
+    expect(overlap.body.totals.byOutcome.already_applied).toEqual({ count: 1, amount: 1000 });
+
+    const applied = await apply(OVERLAPPING);
+    expect(applied.status, applied.text).toBe(201);
+    expect(applied.body).toMatchObject({ reference: '2026-48', period: '18/11/2026 - 25/11/2026', appliedAmount: 880 });
+    expect(applied.body.lines[0]).toMatchObject({ outcome: 'already_applied', appliedIn: { id: first.body.id } });
+    // 1 000 € once, then the balance: 1 220 € paid of 1 220 €, not 2 220 €.
+    expect(await paymentState(file2)).toMatchObject({ status: 'paid', montantPaye: 1220, montantDu: 0, paiementPartiel: false });
+    expect(await paymentState(file7)).toMatchObject({ status: 'paid', montantPaye: 1320, montantDu: 0 });
+    expect((await history(file2)).filter((p) => !p.reversedAt).map((p) => p.amount)).toEqual([1000, 220]);
+
+    // The same statement number of the same payer is the same statement, whatever its content.
+    const renumbered = new TextDecoder().decode(OVERLAPPING).replace('220,00', '221,00');
+    const sameNumber = await preview(renumbered);
+    expect(sameNumber.body.alreadyImported).toMatchObject({ id: applied.body.id, message: `Relevé déjà importé le ${frenchToday} (3 lignes)` });
+    expect((await apply(renumbered)).status).toBe(409);
+
+    // Undone latest first: the overlapping statement, then the example.
+    expect((await undo(first.body.id)).status).toBe(409);
+    expect((await undo(applied.body.id)).status).toBe(200);
+    expect(await paymentState(file7)).toEqual(before7);
+    expect((await undo(first.body.id)).status).toBe(200);
+    expect(await disagreements()).toEqual([]);
+  });
+
+  it('a line repeated within one statement counts once', async () => {
+    const f = await billedFile(900);
+    const res = await apply(csv(`02/11/2026;MGEN;${f.numPec};300,00;Acompte`, `02/11/2026;mgen ;${f.numPec.toLowerCase()};300;Acompte (doublon)`));
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.lines.map((l: JsonBody) => [l.outcome, l.outcomeLabel])).toEqual([
+      ['partial', 'Paiement partiel'],
+      ['already_applied', 'Déjà appliquée (ligne 2 de ce relevé)'],
+    ]);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 300, montantDu: 600 });
+  });
+
+  it('two imports of the same statement sent at the same moment apply it once', async () => {
+    const files = [await billedFile(400), await billedFile(600)];
+    const body = csv(`03/11/2026;Harmonie;${files[0]!.numPec};400,00;`, `03/11/2026;Harmonie;${files[1]!.numPec};250,00;`);
+    const statements = await count('payment_statements');
+    const answers = await Promise.all([apply(body), apply(body), apply(body)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409]);
+    for (const refused of answers.filter((a) => a.status === 409)) expect(refused.body.detail).toMatch(/^Relevé déjà importé le /);
+    expect(await count('payment_statements')).toBe(statements + 1);
+    expect(await count('pec_payments', `dossier_id in (${files[0]!.id}, ${files[1]!.id})`)).toBe(2);
+    expect(await paymentState(files[0]!.id)).toMatchObject({ status: 'paid', montantPaye: 400 });
+    expect(await paymentState(files[1]!.id)).toMatchObject({ status: 'billed', montantPaye: 250, montantDu: 350 });
+  });
+
+  it('the database itself refuses a second applied copy of a statement or of a line, whatever the application checks', async () => {
+    const f = await billedFile(300);
+    const res = await apply(csv(`04/11/2026;Harmonie;${f.numPec};100,00;`));
+    expect(res.status, res.text).toBe(201);
+    const [statement] = await server.database.query<{ holding_id: number; content_hash: string }>(
+      'select holding_id, content_hash from payment_statements where id = $1',
+      [res.body.id],
+    );
+    expect(statement!.content_hash).toMatch(/^[0-9a-f]{64}$/);
+    const duplicate = server.database.query(
+      `insert into payment_statements (holding_id, status, total_amount, applied_amount, content_hash) values ($1, 'applied', 100, 100, $2)`,
+      [statement!.holding_id, statement!.content_hash],
+    );
+    await expect(duplicate).rejects.toMatchObject({ message: expect.stringContaining('payment_statements_applied_content_idx') });
+    const [payment] = await server.database.query<JsonBody>('select * from pec_payments where statement_id = $1', [res.body.id]);
+    const line = server.database.query(
+      `insert into pec_payments (holding_id, dossier_id, payment_date, amount, source, line_key) values ($1, $2, $3, $4, 'statement', $5)`,
+      [payment!.holding_id, payment!.dossier_id, '2026-11-04', 100, payment!.line_key],
+    );
+    await expect(line).rejects.toMatchObject({ message: expect.stringContaining('pec_payments_line_key_idx') });
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 100 });
+  });
+});
+
+describe('the payment history of a file', () => {
+  it('lists every payment; a manual one cancelled with its reason restores the amount due, stays in the history and is audited', async () => {
+    const f = await billedFile(800);
+    const statement = await apply(csv(`05/11/2026;Allianz;${f.numPec};300,00;Lot 7`), tokens.audio);
+    expect(statement.status, statement.text).toBe(201);
+    const paid = await manualPayment(f.id, { datePaiement: '12/11/2026', montant: '600,50', libelle: 'Chèque 881' });
+    expect(paid.status, paid.text).toBe(200);
+    expect(paid.body).toMatchObject({ status: 'paid', montantPaye: 900.5, montantDu: 0 });
+
+    const rows = await history(f.id, tokens.audio);
+    expect(rows.map((p) => [p.source, p.paymentDate, p.amount, p.label, p.reversedAt])).toEqual([
+      ['statement', '2026-11-05', 300, 'Lot 7', null],
+      ['manual', '2026-11-12', 600.5, 'Chèque 881', null],
+    ]);
+    expect(rows[0]).toMatchObject({
+      '@type': 'PecPayment',
+      paymentStatement: `/api/payment_statements/${statement.body.id}`,
+      payer: 'Allianz',
+      reference: f.numPec,
+    });
+    expect(rows[1]).toMatchObject({
+      dossier: { '@id': `/api/pec_dossiers/${f.id}`, numeroDossier: f.numeroDossier },
+      createdBy: { firstName: expect.any(String) },
+    });
+    expect(rows[1]!.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    // The over-payment shows in the list's filter.
+    const overpaid = await server.get('/api/pec_dossiers?payment=overpaid&itemsPerPage=100', tokens.audio);
+    expect(overpaid.body.member.map((m: JsonBody) => m.id)).toContain(f.id);
+
+    const manual = rows[1]!;
+    const done = await cancel(manual.id, { motif: 'Chèque sans provision' });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body).toMatchObject({ '@id': manual['@id'], reversalReason: 'Chèque sans provision', reversedBy: { firstName: expect.any(String) } });
+    expect(done.body.reversedAt).toBeTruthy();
+    expect(await paymentState(f.id)).toEqual({ status: 'billed', montantPaye: 300, datePaiement: '2026-11-05', paiementPartiel: true, montantDu: 500 });
+    const overpaidAfter = await server.get('/api/pec_dossiers?payment=overpaid&itemsPerPage=100', tokens.audio);
+    expect(overpaidAfter.body.member.map((m: JsonBody) => m.id)).not.toContain(f.id);
+    // The posted row still exists, reversed.
+    const [row] = await server.database.query<{ amount: string; reversed_at: Date | null; reversal_reason: string }>(
+      'select amount, reversed_at, reversal_reason from pec_payments where id = $1',
+      [manual.id],
+    );
+    expect(row).toMatchObject({ reversal_reason: 'Chèque sans provision' });
+    expect(row!.reversed_at).toBeTruthy();
+    expect((await history(f.id)).map((p) => !!p.reversedAt)).toEqual([false, true]);
+    // Audited: on the file with the payment and its reason, and on the payment.
+    const trail = await server.get(`/api/pec_dossiers/${f.id}/history`, tokens.horizonAdmin);
+    expect(trail.body.member.at(-1)).toMatchObject({
+      action: 'pec_dossier.payment_cancel',
+      changes: {
+        status: { before: 'paid', after: 'billed' },
+        montantDu: { before: 0, after: 500 },
+        annulation: { after: { paiement: manual['@id'], montant: 600.5, date: '2026-11-12', motif: 'Chèque sans provision' } },
+      },
+    });
+    const audit = await server.get(`/api/audit_logs?entity=pec_payments&entityId=${manual.id}`, tokens.horizonAdmin);
+    expect(audit.body.member.map((m: JsonBody) => [m.action, m.changes.reversalReason.after])).toEqual([['pec_payment.cancel', 'Chèque sans provision']]);
+    expect(await disagreements()).toEqual([]);
+  });
+
+  it('refuses bad input with a French 4xx and changes nothing', async () => {
+    const f = await billedFile(700);
+    expect((await manualPayment(f.id, { datePaiement: '10/11/2026', montant: 200 })).status).toBe(200);
+    const statement = await apply(csv(`11/11/2026;MGEN;${f.numPec};100,00;`), tokens.audio);
+    expect(statement.status, statement.text).toBe(201);
+    const [manual, line] = await history(f.id);
+    const state = await paymentState(f.id);
+    const rows = await count('pec_payments');
+    const reversed = await count('pec_payments', 'reversed_at is not null');
+
+    const noReason = await cancel(manual!.id, {});
+    expect(noReason.status).toBe(422);
+    expect(noReason.body.violations).toEqual([{ propertyPath: 'motif', message: 'Le motif de l’annulation est requis' }]);
+    expect((await cancel(manual!.id, { motif: '   ' })).body.violations).toEqual([{ propertyPath: 'motif', message: 'Le motif de l’annulation est requis' }]);
+    const unknown = await cancel(999999, { motif: 'Erreur' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.detail).toBe('Paiement introuvable.');
+    expect((await cancel(0, { motif: 'Erreur' })).status).toBe(404);
+    const fromStatement = await cancel(line!.id, { motif: 'Erreur' });
+    expect(fromStatement.status).toBe(409);
+    expect(fromStatement.body.detail).toBe(
+      `Ce paiement vient du relevé n° ${statement.body.id} : il ne s’annule qu’avec son relevé (Paiements, « Annuler le relevé »).`,
+    );
+    // A statement applied after the manual payment: undo it first.
+    const later = await cancel(manual!.id, { motif: 'Erreur' });
+    expect(later.status).toBe(409);
+    expect(later.body.detail).toBe(
+      `Annulation impossible : le relevé n° ${statement.body.id} a été appliqué à ce dossier depuis ce paiement. Annulez d’abord ce relevé.`,
+    );
+    expect(await paymentState(f.id)).toEqual(state);
+    expect(await count('pec_payments')).toBe(rows);
+    expect(await count('pec_payments', 'reversed_at is not null')).toBe(reversed);
+
+    expect((await undo(statement.body.id, tokens.audio)).status).toBe(200);
+    expect((await cancel(manual!.id, { motif: 'Saisi sur le mauvais dossier' })).status).toBe(200);
+    const twice = await cancel(manual!.id, { motif: 'Encore' });
+    expect(twice.status).toBe(409);
+    expect(twice.body.detail).toBe('Ce paiement a déjà été annulé.');
+    const [again] = await server.database.query<{ reversal_reason: string }>('select reversal_reason from pec_payments where id = $1', [manual!.id]);
+    expect(again!.reversal_reason).toBe('Saisi sur le mauvais dossier');
+    expect(await paymentState(f.id)).toEqual({ status: 'billed', montantPaye: null, datePaiement: null, paiementPartiel: false, montantDu: null });
+  });
+
+  it('keeps the history within the file’s readers: another organisation 404, a read-only user reads but cannot cancel (403)', async () => {
+    const f = await billedFile(500);
+    expect((await manualPayment(f.id, { datePaiement: '10/11/2026', montant: 120 })).status).toBe(200);
+    const [payment] = await history(f.id);
+    const lyon = await billedFile(500, tokens.horizonAdmin, 'Horizon Lyon Part-Dieu');
+    expect((await manualPayment(lyon.id, { datePaiement: '10/11/2026', montant: 80 }, tokens.horizonAdmin)).status).toBe(200);
+    const [lyonPayment] = await history(lyon.id);
+
+    // Another organisation: nothing listed, the payment does not exist, its cancellation neither.
+    const riviera = await server.get(`/api/pec_payments?dossier=/api/pec_dossiers/${f.id}`, tokens.rivieraAdmin);
+    expect(riviera.status).toBe(200);
+    expect(riviera.body.member).toEqual([]);
+    expect((await server.get(`/api/pec_payments/${payment!.id}`, tokens.rivieraAdmin)).status).toBe(404);
+    const foreign = await cancel(payment!.id, { motif: 'Erreur' }, tokens.rivieraAdmin);
+    expect(foreign.status).toBe(404);
+    expect(foreign.text).not.toContain(f.numeroDossier);
+    // A centre the user is not assigned to: the same.
+    expect((await server.get(`/api/pec_payments/${lyonPayment!.id}`, tokens.audio)).status).toBe(404);
+    expect((await server.get('/api/pec_payments?itemsPerPage=100', tokens.audio)).body.member.map((p: JsonBody) => p.id)).not.toContain(lyonPayment!.id);
+    expect((await cancel(lyonPayment!.id, { motif: 'Erreur' })).status).toBe(404);
+
+    // Read-only staff read the history (the file's read permission) but record nothing; nor do assistants.
+    expect((await history(f.id, tokens.readOnly)).map((p) => p.id)).toEqual([payment!.id]);
+    const readOnly = await cancel(payment!.id, { motif: 'Erreur' }, tokens.readOnly);
+    expect(readOnly.status).toBe(403);
+    expect(readOnly.body.detail).toMatch(/permission/);
+    expect((await cancel(payment!.id, { motif: 'Erreur' }, tokens.assistant)).status).toBe(403);
+    expect((await server.request('POST', '/api/pec_payments', { token: tokens.audio, body: { amount: 1 } })).status).toBe(404);
+    expect((await server.request('DELETE', `/api/pec_payments/${payment!.id}`, { token: tokens.horizonAdmin })).status).toBe(404);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 120, paiementPartiel: true });
+    expect((await history(f.id))[0]!.reversedAt).toBeNull();
+  });
+
+  it('a file marked paid by hand stays paid when one of its payments is cancelled', async () => {
+    const f = await billedFile(500);
+    expect((await manualPayment(f.id, { datePaiement: '10/11/2026', montant: 100 }, tokens.horizonAdmin)).status).toBe(200);
+    const marked = await server.request('PATCH', `/api/pec_dossiers/${f.id}`, {
+      token: tokens.horizonAdmin,
+      body: { status: 'paid' },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(marked.status, marked.text).toBe(200);
+    expect(marked.body).toMatchObject({ status: 'paid', montantPaye: 100, paiementPartiel: false, montantDu: 0 });
+    const [payment] = await history(f.id);
+    expect((await cancel(payment!.id, { motif: 'Doublon' }, tokens.horizonAdmin)).status).toBe(200);
+    expect(await paymentState(f.id)).toEqual({ status: 'paid', montantPaye: null, datePaiement: null, paiementPartiel: false, montantDu: null });
+  });
+});
+
+/** A CSV answer's rows (no cell of these tests holds a semicolon). */
+async function csvRows(path: string, token: string) {
+  const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const text = (await res.text()).replace(/^\uFEFF/, '');
+  const [header, ...lines] = text.split('\r\n').filter(Boolean);
+  const columns = header?.split(';') ?? [];
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    columns,
+    rows: lines.map((line) => Object.fromEntries(line.split(';').map((cell, i) => [columns[i]!, cell]))),
+  };
+}
+
+describe('exports for the accountant', () => {
+  it('the PEC export has the money columns and the prescriber', async () => {
+    const [prescriber] = await server.database.query<{ id: number; civility: string; first_name: string; last_name: string; rpps: string }>(
+      `select p.id, p.civility, p.first_name, p.last_name, p.rpps from prescribers p join holdings h on h.id = p.holding_id
+        where h.name = 'Audition Horizon' order by p.id limit 1`,
+    );
+    const partial = await billedFile(1234.5);
+    await server.database.query('update pec_dossiers set prescriber_id = $2 where id = $1', [partial.id, prescriber!.id]);
+    expect((await manualPayment(partial.id, { datePaiement: '03/11/2026', montant: '1 000' })).status).toBe(200);
+    expect((await manualPayment(partial.id, { datePaiement: '08/11/2026', montant: '34,50' })).status).toBe(200);
+    const over = await billedFile(100);
+    expect((await manualPayment(over.id, { datePaiement: '09/11/2026', montant: '130,25' })).status).toBe(200);
+    const unpaid = await billedFile(80);
+
+    const res = await csvRows('/api/pec_dossiers/export?status[]=billed&status[]=paid&order[createdAt]=desc', tokens.horizonAdmin);
+    expect(res.status).toBe(200);
+    const money = ['Montant attendu', 'Montant payé', 'Date du dernier paiement', 'Montant restant dû', 'Trop-perçu', 'Prescripteur', 'RPPS du prescripteur'];
+    expect(res.columns.slice(res.columns.indexOf('Motif de refus') + 1, res.columns.indexOf('Motif de refus') + 1 + money.length)).toEqual(money);
+    const row = (numero: string) => res.rows.find((r) => r['N° dossier'] === numero)!;
+    expect(row(partial.numeroDossier)).toMatchObject({
+      'Montant attendu': '1234,50',
+      'Montant payé': '1034,50',
+      'Date du dernier paiement': '08/11/2026',
+      'Montant restant dû': '200,00',
+      'Trop-perçu': '',
+      Prescripteur: [prescriber!.civility, prescriber!.first_name, prescriber!.last_name].filter(Boolean).join(' '),
+      'RPPS du prescripteur': prescriber!.rpps,
+    });
+    expect(row(over.numeroDossier)).toMatchObject({ 'Montant payé': '130,25', 'Montant restant dû': '0,00', 'Trop-perçu': '30,25', Prescripteur: '' });
+    expect(row(unpaid.numeroDossier)).toMatchObject({
+      'Montant attendu': '80,00',
+      'Montant payé': '',
+      'Date du dernier paiement': '',
+      'Montant restant dû': '80,00',
+    });
+  });
+
+  it('the receivables export: one line per billed file, in the dashboard’s age buckets, with what is still due', async () => {
+    const daysAgo = (n: number) => {
+      const d = new Date(`${today}T00:00:00Z`);
+      d.setUTCDate(d.getUTCDate() - n);
+      return d.toISOString().slice(0, 10);
+    };
+    const recent = await billedFile(400);
+    await server.database.query('update pec_dossiers set date_facturation_effective = $2 where id = $1', [recent.id, daysAgo(10)]);
+    expect((await manualPayment(recent.id, { datePaiement: today, montant: '150' })).status).toBe(200);
+    const old = await billedFile(250);
+    await server.database.query('update pec_dossiers set date_facturation_effective = $2 where id = $1', [old.id, daysAgo(95)]);
+
+    const res = await csvRows('/api/pec_dossiers/receivables/export', tokens.horizonAdmin);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="creances-${today}.csv"`);
+    expect(res.columns).toEqual([
+      'Ancienneté',
+      'N° dossier',
+      'Centre',
+      'Mutuelle',
+      'N° PEC',
+      'N° facture',
+      'Date de facturation',
+      'Jours depuis la facturation',
+      'Montant attendu',
+      'Montant payé',
+      'Date du dernier paiement',
+      'Montant restant dû',
+    ]);
+    const row = (numero: string) => res.rows.find((r) => r['N° dossier'] === numero)!;
+    expect(row(recent.numeroDossier)).toMatchObject({
+      Ancienneté: 'Moins de 30 jours',
+      Centre: 'Horizon Paris Bastille',
+      'N° PEC': recent.numPec,
+      'Jours depuis la facturation': '10',
+      'Montant attendu': '400,00',
+      'Montant payé': '150,00',
+      'Date du dernier paiement': frenchToday,
+      'Montant restant dû': '250,00',
+    });
+    expect(row(old.numeroDossier)).toMatchObject({ Ancienneté: 'Plus de 90 jours', 'Jours depuis la facturation': '95', 'Montant restant dû': '250,00' });
+
+    // The same files and amounts as the dashboard's receivables, bucket by bucket.
+    const stats = (await server.get('/api/pec_dossiers/stats', tokens.horizonAdmin)).body.receivables;
+    expect(res.rows).toHaveLength(stats.count);
+    const due = (rows: Record<string, string>[]) =>
+      Math.round(rows.reduce((sum, r) => sum + Number(r['Montant restant dû']!.replace(',', '.')), 0) * 100) / 100;
+    expect(due(res.rows)).toBe(stats.amount);
+    const labels: Record<string, string> = {
+      under30: 'Moins de 30 jours',
+      from30to60: '30 à 60 jours',
+      from60to90: '60 à 90 jours',
+      over90: 'Plus de 90 jours',
+    };
+    for (const age of stats.byAge) {
+      const inBucket = res.rows.filter((r) => r['Ancienneté'] === labels[age.key]);
+      expect(inBucket.length, age.key).toBe(age.count);
+      expect(due(inBucket), age.key).toBe(age.amount);
+    }
+
+    // A centre's staff export their centres; read-only staff may not export.
+    const audio = await csvRows('/api/pec_dossiers/receivables/export', tokens.audio);
+    expect(audio.status).toBe(200);
+    for (const r of audio.rows) expect(['Horizon Paris Bastille', 'Horizon Boulogne']).toContain(r['Centre']);
+    expect((await csvRows('/api/pec_dossiers/receivables/export', tokens.readOnly)).status).toBe(403);
+    const trail = await server.get('/api/audit_logs?action=pec_dossier.receivables_export', tokens.horizonAdmin);
+    expect(trail.body.member.map((m: JsonBody) => m.changes.count)).toContain(res.rows.length);
+  });
+});
