@@ -169,6 +169,35 @@ export function parseDateInput(value: unknown): string | null | undefined {
 const PARIS_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' });
 export const todayInFrance = (now = new Date()) => PARIS_DAY.format(now);
 
+// ---------- dates that can be true (issue 25) ----------
+
+const frenchDay = (isoDay: string) => isoDay.slice(0, 10).split('-').reverse().join('/');
+
+export const DATE_RULE_MESSAGES = {
+  dateBillingFuture: 'La date de facture ne peut pas être dans le futur',
+  dateBillingBeforeDpec: (dpec: string) => `La date de facture ne peut pas précéder la date du DPEC (${frenchDay(dpec)})`,
+  datePeremptionBeforeDpec: (dpec: string) => `La date de péremption doit être postérieure à la date du DPEC (${frenchDay(dpec)})`,
+  dateCreationFuture: 'La date du DPEC ne peut pas être dans le futur',
+  dateFacturationFuture: 'La date de facturation ne peut pas être dans le futur',
+} as const;
+
+/** The DPEC's day: its creation date as the insurer gave it, else the day it was granted (in France); null before. */
+export function dpecDay(file: { dateCreation?: string | null; dateValidation?: string | Date | null }): string | null {
+  if (file.dateCreation) return file.dateCreation.slice(0, 10);
+  return file.dateValidation ? todayInFrance(new Date(file.dateValidation)) : null;
+}
+
+/** Why an invoice date (yyyy-mm-dd) is refused: after today in France, or before the DPEC's day; undefined when it may be. */
+export function invoiceDateError(date: string, dpec: string | null, today = todayInFrance()): string | undefined {
+  if (date > today) return DATE_RULE_MESSAGES.dateBillingFuture;
+  if (dpec && date < dpec) return DATE_RULE_MESSAGES.dateBillingBeforeDpec(dpec);
+  return undefined;
+}
+
+/** Why an agreement's expiry date is refused: it ends after the DPEC's day; undefined when it may be. */
+export const expiryDateError = (expiry: string, dpec: string | null): string | undefined =>
+  dpec && expiry <= dpec ? DATE_RULE_MESSAGES.datePeremptionBeforeDpec(dpec) : undefined;
+
 /** The manual forms' messages: one per line, empty lines dropped. */
 export function messagesFromText(text: string | null | undefined): string[] {
   return (text ?? '')

@@ -344,6 +344,8 @@ export const auditLogs = pgTable(
     action: text('action').notNull(),
     entity: text('entity').notNull(),
     entityId: text('entity_id'),
+    /** What the record was called when the entry was written (a PEC file's number): a deleted record keeps its name. */
+    entityLabel: text('entity_label'),
     changes: jsonb('changes'),
     createdAt: createdAt(),
   },
@@ -441,6 +443,12 @@ export const pecDossiers = pgTable(
     searchText: text('search_text').notNull().default(''),
     /** The datePeremption value the last expiry notification was sent for (the daily scan notifies each date once). */
     expiryNotifiedFor: date('expiry_notified_for', { mode: 'string' }),
+    // Archived (issue 25, domain/archive.ts): out of the default list and of the robot's reach, kept everywhere else.
+    archived: boolean('archived').notNull().default(false),
+    archivedAt: timestamp('archived_at', { withTimezone: true, mode: 'date' }),
+    /** ARCHIVE_REASONS: abandoned, duplicate, input_error, other (with archiveNote). */
+    archiveReason: text('archive_reason'),
+    archiveNote: text('archive_note'),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -469,6 +477,8 @@ export const pecDossiers = pgTable(
     index('pec_dossiers_holding_search_idx').using('gin', t.holdingId, t.searchText.op('gin_trgm_ops')),
     // A patient's earlier files in the organisation (the renewal warning).
     index('pec_dossiers_holding_patient_idx').on(t.holdingId, t.numeroDossierAssure),
+    // Twins: the files of an organisation with the same quote number (the duplicate warning, the DPEC's check, the import).
+    index('pec_dossiers_holding_quote_idx').on(t.holdingId, t.numeroDevisAssure),
     index('pec_dossiers_expiry_idx')
       .on(t.holdingId, t.datePeremption)
       .where(sql`${t.statutFacturation} = false`),

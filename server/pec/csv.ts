@@ -2,6 +2,7 @@
 // Import reads the same file back (the columns it needs, any others ignored).
 import { formatDate } from '#domain/format';
 import { pecStatusLabel } from '#domain/pec';
+import { archiveReasonText } from '#domain/archive';
 import type { Row } from '../hydra/types';
 import { EQUIPMENT_COLUMNS, type FileEquipment } from './equipmentCsv';
 
@@ -45,6 +46,9 @@ export const EXPORT_COLUMNS: { header: string; cell: Cell }[] = [
   { header: 'Date de facture', cell: (i) => day(i.dateBilling) },
   { header: 'Date de facturation effective', cell: (i) => day(i.dateFacturationEffective) },
   { header: 'Motif de refus', cell: (i) => safeText(i.detailRefus) },
+  // Issue 25: an archived file stays in the export, flagged, with its reason.
+  { header: 'Archivée', cell: (i) => (i.archived ? 'Oui' : 'Non') },
+  { header: 'Motif d’archivage', cell: (i) => safeText(archiveReasonText(i.archiveReason as string | null, i.archiveNote as string | null)) },
 ];
 
 /** The export's header: the file's columns, then its equipment's (hearing aids or optical equipment). */

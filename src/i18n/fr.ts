@@ -624,6 +624,7 @@ export const fr = {
           update: 'Modification',
           delete: 'Suppression',
           archive: 'Archivage',
+          restore: 'Restauration',
           bulk_update: 'Modification groupée',
           bulk_delete: 'Suppression groupée',
           read: 'Consultation',
