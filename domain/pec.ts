@@ -187,11 +187,14 @@ export function dpecDay(file: { dateCreation?: string | null; dateValidation?: s
   return file.dateValidation ? todayInFrance(new Date(file.dateValidation)) : null;
 }
 
+/** Why an invoice date (yyyy-mm-dd) is refused for its DPEC's day: it follows the agreement. */
+export const invoiceBeforeDpecError = (date: string, dpec: string | null): string | undefined =>
+  dpec && date < dpec ? DATE_RULE_MESSAGES.dateBillingBeforeDpec(dpec) : undefined;
+
 /** Why an invoice date (yyyy-mm-dd) is refused: after today in France, or before the DPEC's day; undefined when it may be. */
 export function invoiceDateError(date: string, dpec: string | null, today = todayInFrance()): string | undefined {
   if (date > today) return DATE_RULE_MESSAGES.dateBillingFuture;
-  if (dpec && date < dpec) return DATE_RULE_MESSAGES.dateBillingBeforeDpec(dpec);
-  return undefined;
+  return invoiceBeforeDpecError(date, dpec);
 }
 
 /** Why an agreement's expiry date is refused: it ends after the DPEC's day; undefined when it may be. */
@@ -297,6 +300,9 @@ export function robotStepResults(executions: readonly WorkflowExecutionView[]) {
   };
 }
 
+/** The DPEC and billing buttons of an archived file: the robot refuses it until it is restored. */
+export const ARCHIVED_BUTTON_LABEL = 'Demande archivée';
+
 export interface ButtonState {
   label: string;
   disabled: boolean;
@@ -310,8 +316,11 @@ export function dpecButtonState(input: {
   kind?: FileKind;
   executions: readonly WorkflowExecutionView[];
   busy?: boolean;
+  /** An archived file is no longer sent (issue 25). */
+  archived?: boolean;
 }): ButtonState {
   if (!input.canRun) return { label: "Pas d'autorisation", disabled: true };
+  if (input.archived) return { label: ARCHIVED_BUTTON_LABEL, disabled: true };
   if (missingPrerequisites(input.dossier, input.kind).length) return { label: 'Données manquantes', disabled: true };
   const steps = robotStepResults(input.executions);
   const running = input.executions.some((e) => !e.completedAt);
@@ -334,8 +343,10 @@ export function billingButtonState(input: {
   dossier: { statutFacturation?: boolean | null; status?: string | null; numPec?: string | null };
   executions: readonly WorkflowExecutionView[];
   busy?: boolean;
+  archived?: boolean;
 }): ButtonState {
   if (input.dossier.statutFacturation) return { label: 'Facturé', disabled: true };
+  if (input.archived) return { label: ARCHIVED_BUTTON_LABEL, disabled: true };
   const running = input.busy || input.executions.some((e) => !e.completedAt);
   return { label: running ? 'En cours...' : 'Facturer', disabled: !input.canRun || !isDpecGranted(input.dossier) || running };
 }

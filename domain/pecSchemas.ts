@@ -14,7 +14,7 @@ import {
   DATE_MESSAGE,
   DATE_RULE_MESSAGES,
   expiryDateError,
-  invoiceDateError,
+  invoiceBeforeDpecError,
   messagesFromText,
   parseDateInput,
   parsePrice,
@@ -141,7 +141,8 @@ export const pecBillingSchema = z.object({
 /** The billing dialog of a file whose DPEC is dated `dpec` (dpecDay): its invoice cannot be older (invoiceDateError). */
 export const pecBillingSchemaFor = (dpec: string | null) =>
   pecBillingSchema.superRefine((value, ctx) => {
-    const refused = invoiceDateError(value.dateBilling, dpec);
+    // The future is refused by the field itself (invoiceDate): here the DPEC's day only.
+    const refused = typeof value.dateBilling === 'string' ? invoiceBeforeDpecError(value.dateBilling, dpec) : undefined;
     if (refused) ctx.addIssue({ code: 'custom', path: ['dateBilling'], message: refused });
   });
 

@@ -129,6 +129,8 @@ export const pecDossiersResource: ResourceDeclaration = {
       choices: choicesOf(ARCHIVE_REASON_LABELS, ARCHIVE_REASONS),
     }),
     archiveNote: text(pecDossiers.archiveNote, { description: 'Précision du motif « Autre »', label: 'Précision du motif' }),
+    // Its author may archive it (domain/archive.ts): the screens compare it with the signed-in user.
+    createdBy: reference('users', pecDossiers.createdById, { ...readOnly, description: 'Auteur de la demande (IRI de l’utilisateur)', label: 'Créée par' }),
     appareils: itemOnly('array', { description: 'Appareils par oreille (fiche seulement)', label: 'Appareils' }),
     fileKind: itemOnly('string', {
       description: 'Type de dossier selon la spécialité du centre : audio, optical ou generic (fiche seulement)',
