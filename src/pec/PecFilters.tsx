@@ -101,17 +101,7 @@ export function PecFilters() {
             </MenuItem>
           ))}
         </TextField>
-        <Stack direction="row" spacing={1} alignItems="center">
-          <Chip
-            label={translate('pecflow.pec.filters.archived')}
-            icon={<ArchiveIcon />}
-            color={archivedOnly ? 'warning' : 'default'}
-            variant={archivedOnly ? 'filled' : 'outlined'}
-            onClick={() => change('archived', archivedOnly ? undefined : 'true')}
-            aria-pressed={archivedOnly}
-            title={translate('pecflow.pec.filters.archivedHelp')}
-            data-testid="filter-archived"
-          />
+        <Stack direction="row" spacing={1}>
           <Button
             variant={more ? 'contained' : 'outlined'}
             color="inherit"
@@ -168,13 +158,26 @@ export function PecFilters() {
         </Paper>
       </Collapse>
 
-      {extra.length > 0 && (
-        <Stack direction="row" spacing={1} sx={{ mt: 1.5 }} flexWrap="wrap" useFlexGap data-testid="pec-extra-filters">
-          {extra.map(([key, value]) => (
-            <Chip key={key} label={<FilterLabel name={key} value={value} />} onDelete={() => change(key, undefined)} color="primary" variant="outlined" />
-          ))}
-        </Stack>
-      )}
+      {/* The bar's chips: the archived files alone (a toggle), then the filters set from elsewhere, each removable. */}
+      <Stack direction="row" spacing={1} sx={{ mt: 1.5 }} flexWrap="wrap" useFlexGap alignItems="center" data-testid="pec-filter-chips">
+        <Chip
+          label={translate('pecflow.pec.filters.archived')}
+          icon={<ArchiveIcon />}
+          color={archivedOnly ? 'warning' : 'default'}
+          variant={archivedOnly ? 'filled' : 'outlined'}
+          onClick={() => change('archived', archivedOnly ? undefined : 'true')}
+          aria-pressed={archivedOnly}
+          title={translate('pecflow.pec.filters.archivedHelp')}
+          data-testid="filter-archived"
+        />
+        {extra.length > 0 && (
+          <Box sx={{ display: 'contents' }} data-testid="pec-extra-filters">
+            {extra.map(([key, value]) => (
+              <Chip key={key} label={<FilterLabel name={key} value={value} />} onDelete={() => change(key, undefined)} color="primary" variant="outlined" />
+            ))}
+          </Box>
+        )}
+      </Stack>
     </Box>
   );
 }
