@@ -1,8 +1,8 @@
 // npm run bench -- pec [--files=1000000[,5000000...]] [--duration=10] [--warmup=2] [--connections=16] [--runs=1000] [--fresh] [--drop]
 //   [--baseline=/path/to/an/earlier/checkout]
 // The PEC list at scale: 1,000,000 files (or each size of --files, e.g. --files=100000,1000000,5000000 to see how the
-// times grow with the data) over 50 organisations and 2,000 centres on PostgreSQL. Six scenarios (default
-// page, status filter, search, date range, sort by amount, page 50), each measured through the API with autocannon
+// times grow with the data) over 50 organisations and 2,000 centres on PostgreSQL, one file in a hundred archived. Seven
+// scenarios (default page, status filter, search, date range, sort by amount, page 50, the archived files), each measured through the API with autocannon
 // (p50, p99, requests per second at 16 connections) and next to the same SQL run directly through `pg` in the same run
 // (the list and count queries the API runs, captured from the resource layer), with their throughput ratio. Then
 // 1,000 DPEC runs through the built-in simulator with no delay: throughput, and a check that each run ended once.
@@ -130,7 +130,8 @@ async function buildDataset(database: Database, files: number) {
   for (let from = 1; from <= files; from += batch) {
     await sql(
       `insert into pec_dossiers (holding_id, shop_id, network_id, mutual_id, numero_dossier, status, numero_dossier_assure, numero_devis_assure,
-         commentaire, total_ttc, created_at, updated_at, date_validation, date_peremption, statut_facturation, date_facturation_effective)
+         commentaire, total_ttc, created_at, updated_at, date_validation, date_peremption, statut_facturation, date_facturation_effective,
+         archived, archived_at, archive_reason)
        select h.ids[1 + g % ${ORGANISATIONS}], s.ids[(g % ${ORGANISATIONS}) * ${CENTRES_PER_ORGANISATION} + 1 + k % ${CENTRES_PER_ORGANISATION}],
          m.nets[1 + (k * 7) % 30], m.ids[1 + (k * 7) % 30],
          'PEC-B-' || lpad(g::text, 7, '0'), st.status,
@@ -140,7 +141,9 @@ async function buildDataset(database: Database, files: number) {
          case when st.status in ('approved', 'billed', 'paid') then c.at + interval '3 days' end,
          case when st.status in ('approved', 'billed', 'paid') then (c.at + interval '93 days')::date end,
          st.status in ('billed', 'paid'),
-         case when st.status in ('billed', 'paid') then (c.at + interval '20 days')::date end
+         case when st.status in ('billed', 'paid') then (c.at + interval '20 days')::date end,
+         -- One file in a hundred archived (a duplicate): the default list leaves them out, the archived filter lists them.
+         n.k % 100 = 37, case when n.k % 100 = 37 then c.at + interval '1 day' end, case when n.k % 100 = 37 then 'duplicate' end
        -- g picks the organisation (g % 50); k = g / 50 numbers the organisation's files and spreads their attributes.
        from generate_series($1::int, $2::int) g
          cross join lateral (select g / ${ORGANISATIONS} as k) n
@@ -178,7 +181,17 @@ async function prepareDatabase(options: PecBenchOptions, files: number): Promise
       return prepareDatabase({ ...options, fresh: true }, files);
     }
     await buildDataset(database, files);
-  } else log(`base ${name} réutilisée (${current.files.toLocaleString('fr-FR')} dossiers) ; --fresh pour la reconstruire`);
+  } else {
+    log(`base ${name} réutilisée (${current.files.toLocaleString('fr-FR')} dossiers) ; --fresh pour la reconstruire`);
+    // A base built before archiving existed (issue 25): one file in a hundred archived, as buildDataset does.
+    const [archived] = await database.query<{ any: boolean }>(`select exists (select 1 from pec_dossiers where archived) as any`);
+    if (!archived!.any) {
+      await database.query(
+        `update pec_dossiers set archived = true, archived_at = created_at + interval '1 day', archive_reason = 'duplicate' where id % 100 = 37`,
+      );
+      await database.query('vacuum analyze pec_dossiers');
+    }
+  }
   // Files left by an earlier DPEC measurement are removed, so that each run measures the same data.
   await database.query(`delete from pec_dossiers where numero_dossier like 'DPEC-BENCH-%'`);
   await database.query(`delete from notifications where title like '%DPEC-BENCH-%'`);
@@ -533,7 +546,7 @@ export async function runPecBench(argv: string[] = []): Promise<void> {
 
 type ScaleResult = Awaited<ReturnType<typeof measureScale>>['scale'];
 
-/** The six scenarios on the bench database of `files` files (and the DPEC runs when asked). */
+/** The scenarios on the bench database of `files` files (and the DPEC runs when asked). */
 async function measureScale(options: PecBenchOptions, files: number, withDpec: boolean) {
   const { url, database } = await prepareDatabase(options, files);
   const [org] = await database.query<{ id: number; admin: number; email: string; audio: string }>(
@@ -555,6 +568,8 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
     { name: 'Période de création', query: { dateFrom: window!.from, dateTo: window!.to } },
     { name: 'Tri par montant', query: { sort: '-totalTtc' } },
     { name: 'Page 50', query: { page: '50' } },
+    // Issue 25: the archived files alone (one in a hundred); every other scenario leaves them out, as the list does.
+    { name: 'Demandes archivées', query: { archived: 'true' } },
   ];
 
   log(`${files.toLocaleString('fr-FR')} dossiers : démarrage du serveur (tsx server/main.ts, PostgreSQL)`);

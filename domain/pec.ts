@@ -169,6 +169,38 @@ export function parseDateInput(value: unknown): string | null | undefined {
 const PARIS_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' });
 export const todayInFrance = (now = new Date()) => PARIS_DAY.format(now);
 
+// ---------- dates that can be true (issue 25) ----------
+
+const frenchDay = (isoDay: string) => isoDay.slice(0, 10).split('-').reverse().join('/');
+
+export const DATE_RULE_MESSAGES = {
+  dateBillingFuture: 'La date de facture ne peut pas être dans le futur',
+  dateBillingBeforeDpec: (dpec: string) => `La date de facture ne peut pas précéder la date du DPEC (${frenchDay(dpec)})`,
+  datePeremptionBeforeDpec: (dpec: string) => `La date de péremption doit être postérieure à la date du DPEC (${frenchDay(dpec)})`,
+  dateCreationFuture: 'La date du DPEC ne peut pas être dans le futur',
+  dateFacturationFuture: 'La date de facturation ne peut pas être dans le futur',
+} as const;
+
+/** The DPEC's day: its creation date as the insurer gave it, else the day it was granted (in France); null before. */
+export function dpecDay(file: { dateCreation?: string | null; dateValidation?: string | Date | null }): string | null {
+  if (file.dateCreation) return file.dateCreation.slice(0, 10);
+  return file.dateValidation ? todayInFrance(new Date(file.dateValidation)) : null;
+}
+
+/** Why an invoice date (yyyy-mm-dd) is refused for its DPEC's day: it follows the agreement. */
+export const invoiceBeforeDpecError = (date: string, dpec: string | null): string | undefined =>
+  dpec && date < dpec ? DATE_RULE_MESSAGES.dateBillingBeforeDpec(dpec) : undefined;
+
+/** Why an invoice date (yyyy-mm-dd) is refused: after today in France, or before the DPEC's day; undefined when it may be. */
+export function invoiceDateError(date: string, dpec: string | null, today = todayInFrance()): string | undefined {
+  if (date > today) return DATE_RULE_MESSAGES.dateBillingFuture;
+  return invoiceBeforeDpecError(date, dpec);
+}
+
+/** Why an agreement's expiry date is refused: it ends after the DPEC's day; undefined when it may be. */
+export const expiryDateError = (expiry: string, dpec: string | null): string | undefined =>
+  dpec && expiry <= dpec ? DATE_RULE_MESSAGES.datePeremptionBeforeDpec(dpec) : undefined;
+
 /** The manual forms' messages: one per line, empty lines dropped. */
 export function messagesFromText(text: string | null | undefined): string[] {
   return (text ?? '')
@@ -268,6 +300,9 @@ export function robotStepResults(executions: readonly WorkflowExecutionView[]) {
   };
 }
 
+/** The DPEC and billing buttons of an archived file: the robot refuses it until it is restored. */
+export const ARCHIVED_BUTTON_LABEL = 'Demande archivée';
+
 export interface ButtonState {
   label: string;
   disabled: boolean;
@@ -281,8 +316,11 @@ export function dpecButtonState(input: {
   kind?: FileKind;
   executions: readonly WorkflowExecutionView[];
   busy?: boolean;
+  /** An archived file is no longer sent (issue 25). */
+  archived?: boolean;
 }): ButtonState {
   if (!input.canRun) return { label: "Pas d'autorisation", disabled: true };
+  if (input.archived) return { label: ARCHIVED_BUTTON_LABEL, disabled: true };
   if (missingPrerequisites(input.dossier, input.kind).length) return { label: 'Données manquantes', disabled: true };
   const steps = robotStepResults(input.executions);
   const running = input.executions.some((e) => !e.completedAt);
@@ -305,8 +343,10 @@ export function billingButtonState(input: {
   dossier: { statutFacturation?: boolean | null; status?: string | null; numPec?: string | null };
   executions: readonly WorkflowExecutionView[];
   busy?: boolean;
+  archived?: boolean;
 }): ButtonState {
   if (input.dossier.statutFacturation) return { label: 'Facturé', disabled: true };
+  if (input.archived) return { label: ARCHIVED_BUTTON_LABEL, disabled: true };
   const running = input.busy || input.executions.some((e) => !e.completedAt);
   return { label: running ? 'En cours...' : 'Facturer', disabled: !input.canRun || !isDpecGranted(input.dossier) || running };
 }

@@ -6,11 +6,15 @@
 import { z } from 'zod';
 import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RULES, parseMeasure, type MeasureRule } from './optical';
 import { PAYMENT_CANCEL_MESSAGES, PAYMENT_FORM_MESSAGES } from './payments';
+import { ARCHIVE_MESSAGES, ARCHIVE_NOTE_MAX, ARCHIVE_REASONS } from './archive';
 import { LONG_TEXT_MAX, optionalReference, optionalText, reference, requiredText } from './validation';
 import {
   CALLBACK_MESSAGES,
   compactPrice,
   DATE_MESSAGE,
+  DATE_RULE_MESSAGES,
+  expiryDateError,
+  invoiceBeforeDpecError,
   messagesFromText,
   parseDateInput,
   parsePrice,
@@ -51,6 +55,9 @@ export const dateField = (message = DATE_MESSAGE) =>
 /** An optional date that may not be after today (a prescription, a birth date). */
 export const pastDateField = (futureMessage: string) => dateField().refine((day) => day === null || day <= todayInFrance(), { message: futureMessage });
 
+/** An optional date that may not be after today, with its own message (a DPEC's day, a billing's). */
+const notFutureDateField = (futureMessage: string) => dateField().refine((day) => day === null || day <= todayInFrance(), { message: futureMessage });
+
 /** A required date. */
 const requiredDate = (message: string) =>
   z.unknown().transform((value, ctx) => {
@@ -63,6 +70,9 @@ const requiredDate = (message: string) =>
   });
 
 // ---------- forms and API bodies (spec section 5, "PEC create" and "Billing dialog") ----------
+
+/** The software's invoice date: required, not after today (issue 25; the DPEC's day is checked with the file). */
+const invoiceDate = () => requiredDate(PEC_MESSAGES.dateBilling).refine((day) => day <= todayInFrance(), { message: DATE_RULE_MESSAGES.dateBillingFuture });
 
 /** The prescription's fields, in the form and in the API body (issue 15). */
 const prescriptionFields = {
@@ -101,15 +111,40 @@ export const pecDossierSchema = z.object({
   status: z.enum(PEC_STATUSES, { error: PEC_MESSAGES.status }).optional(),
   totalTtc: priceField().optional(),
   numBilling: requiredText(1, PEC_MESSAGES.numBilling, 100).optional(),
-  dateBilling: requiredDate(PEC_MESSAGES.dateBilling).optional(),
+  // Not after today here; not before the DPEC's day is checked against the file (server hook, billing dialog).
+  dateBilling: invoiceDate().optional(),
   ...prescriptionFields,
+  // Archiving (./archive): the flag here, its reason checked by pecArchiveSchema when a file is archived.
+  archived: z.boolean({ error: ARCHIVE_MESSAGES.archived }).optional(),
+  archiveReason: z.unknown().optional(),
+  archiveNote: z.unknown().optional(),
 });
+
+/** The archive dialog and the archiving PATCH (./archive): a reason, and its text when it is 'Autre'. */
+export const pecArchiveSchema = z
+  .object({
+    archiveReason: z.enum(ARCHIVE_REASONS, { error: ARCHIVE_MESSAGES.reason }),
+    archiveNote: optionalText(ARCHIVE_NOTE_MAX),
+  })
+  .superRefine((value, ctx) => {
+    if (value.archiveReason === 'other' && !value.archiveNote) ctx.addIssue({ code: 'custom', path: ['archiveNote'], message: ARCHIVE_MESSAGES.note });
+  })
+  .transform((value) => ({ archiveReason: value.archiveReason, archiveNote: value.archiveReason === 'other' ? value.archiveNote : null }));
+export type PecArchiveInput = z.input<typeof pecArchiveSchema>;
 
 /** The billing dialog (invoice number and date), sent as PATCH merge-patch just before the billing run. */
 export const pecBillingSchema = z.object({
   numBilling: requiredText(1, PEC_MESSAGES.numBilling, 100),
-  dateBilling: requiredDate(PEC_MESSAGES.dateBilling),
+  dateBilling: invoiceDate(),
 });
+
+/** The billing dialog of a file whose DPEC is dated `dpec` (dpecDay): its invoice cannot be older (invoiceDateError). */
+export const pecBillingSchemaFor = (dpec: string | null) =>
+  pecBillingSchema.superRefine((value, ctx) => {
+    // The future is refused by the field itself (invoiceDate): here the DPEC's day only.
+    const refused = typeof value.dateBilling === 'string' ? invoiceBeforeDpecError(value.dateBilling, dpec) : undefined;
+    if (refused) ctx.addIssue({ code: 'custom', path: ['dateBilling'], message: refused });
+  });
 
 // ---------- robot callbacks (spec section 7, "Manual callbacks") ----------
 
@@ -281,24 +316,30 @@ export const scrapingCallbackSchema = z.object({
   equipement_optique: opticalEquipmentInputSchema.nullish(),
 });
 
-export const dpecCallbackSchema = z.object({
-  ...callbackBase,
-  num_dossier: optionalText(100),
-  num_pec: optionalText(100),
-  prix_frais_reels: priceField().optional(),
-  base_ss: priceField().optional(),
-  part_ss: priceField().optional(),
-  part_complementaire: priceField().optional(),
-  reste_charge: priceField().optional(),
-  date_peremption: dateField().optional(),
-  date_creation: dateField().optional(),
-  /** The insurer's refusal: the file becomes "Refusé" with this reason. */
-  detail_refus: optionalText(LONG_TEXT_MAX),
-});
+export const dpecCallbackSchema = z
+  .object({
+    ...callbackBase,
+    num_dossier: optionalText(100),
+    num_pec: optionalText(100),
+    prix_frais_reels: priceField().optional(),
+    base_ss: priceField().optional(),
+    part_ss: priceField().optional(),
+    part_complementaire: priceField().optional(),
+    reste_charge: priceField().optional(),
+    date_peremption: dateField().optional(),
+    date_creation: notFutureDateField(DATE_RULE_MESSAGES.dateCreationFuture).optional(),
+    /** The insurer's refusal: the file becomes "Refusé" with this reason. */
+    detail_refus: optionalText(LONG_TEXT_MAX),
+  })
+  .superRefine((value, ctx) => {
+    // The agreement ends after the DPEC's day (against the file's own day when this result gives none: server/robot/runs.ts).
+    const refused = value.date_peremption && value.date_creation ? expiryDateError(value.date_peremption, value.date_creation) : undefined;
+    if (refused) ctx.addIssue({ code: 'custom', path: ['date_peremption'], message: refused });
+  });
 
 export const billingCallbackSchema = z.object({
   ...callbackBase,
-  date_facturation_effective: dateField().optional(),
+  date_facturation_effective: notFutureDateField(DATE_RULE_MESSAGES.dateFacturationFuture).optional(),
 });
 
 export const CALLBACK_SCHEMAS = { scraping: scrapingCallbackSchema, dpec: dpecCallbackSchema, billing: billingCallbackSchema } as const;

@@ -94,7 +94,7 @@ export const OTHER_PERMISSIONS: PermissionDefinition[] = [
     label: 'Supprimer des demandes de PEC',
     module: 'patient',
     level: 'delete',
-    description: 'Supprimer définitivement une demande de PEC.',
+    description: 'Supprimer un brouillon jamais transmis, archiver toute demande et restaurer une demande archivée.',
   },
   {
     key: 'pec.create',

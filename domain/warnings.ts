@@ -8,6 +8,7 @@ export const WARNING_CODES = [
   'reste_a_charge_100_sante',
   'montants_incoherents',
   'part_ss_incoherente',
+  'doublon_possible',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 
@@ -21,6 +22,8 @@ export interface PecWarning {
   source?: string;
   /** Machine-readable details (dates, amounts, limits) a client may use. */
   details?: Record<string, string | number | boolean | null>;
+  /** Another file the warning is about (a twin): its page in the application (/pec/{id}) and its number. */
+  link?: { url: string; label: string };
 }
 
 /**
@@ -44,4 +47,5 @@ export const WARNING_LABELS: Record<WarningCode, string> = {
   reste_a_charge_100_sante: 'Reste à charge sur un équipement 100 % Santé',
   montants_incoherents: 'Montants incohérents',
   part_ss_incoherente: 'Part Sécurité sociale incohérente',
+  doublon_possible: 'Doublon possible',
 };

@@ -10,6 +10,8 @@ export interface AuditEntry {
   action: string;
   entity: string;
   entityId?: number | string | null;
+  /** What the record is called (a PEC file's number): the trail names it so, even once it is deleted. */
+  entityLabel?: string | null;
   /**
    * The organisation whose trail the entry joins: the record's (null for platform-wide records and platform-wide
    * actions). Required, never the actor's by default: a platform administrator who belongs to an organisation would
@@ -36,6 +38,7 @@ export async function recordAudit(tx: DbOrTx, principal: Principal | null, entry
     action: entry.action,
     entity: entry.entity,
     entityId: entry.entityId === undefined || entry.entityId === null ? null : String(entry.entityId),
+    entityLabel: entry.entityLabel ?? null,
     changes: entry.changes ?? null,
   });
 }

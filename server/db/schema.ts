@@ -344,6 +344,8 @@ export const auditLogs = pgTable(
     action: text('action').notNull(),
     entity: text('entity').notNull(),
     entityId: text('entity_id'),
+    /** What the record was called when the entry was written (a PEC file's number): a deleted record keeps its name. */
+    entityLabel: text('entity_label'),
     changes: jsonb('changes'),
     createdAt: createdAt(),
   },
@@ -441,34 +443,44 @@ export const pecDossiers = pgTable(
     searchText: text('search_text').notNull().default(''),
     /** The datePeremption value the last expiry notification was sent for (the daily scan notifies each date once). */
     expiryNotifiedFor: date('expiry_notified_for', { mode: 'string' }),
+    // Archived (issue 25, domain/archive.ts): out of the default list and of the robot's reach, kept everywhere else.
+    archived: boolean('archived').notNull().default(false),
+    archivedAt: timestamp('archived_at', { withTimezone: true, mode: 'date' }),
+    /** ARCHIVE_REASONS: abandoned, duplicate, input_error, other (with archiveNote). */
+    archiveReason: text('archive_reason'),
+    archiveNote: text('archive_note'),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  // One index per list order within an organisation (the id breaks ties), and one per centre for assigned users.
+  // One index per list order within an organisation (the id breaks ties), and one per centre for assigned users. Each
+  // has `archived` after the organisation (issue 25): the default list (not archived) and the archived files are each
+  // one ordered range of the index, read from the index alone as before; a partial index would serve only one of them.
   (t) => [
     uniqueIndex('pec_dossiers_numero_idx').on(t.holdingId, t.numeroDossier),
     uniqueIndex('pec_dossiers_external_idx').on(t.externalId),
-    index('pec_dossiers_holding_created_idx').on(t.holdingId, t.createdAt, t.id),
-    index('pec_dossiers_shop_created_idx').on(t.shopId, t.createdAt, t.id),
-    index('pec_dossiers_holding_status_idx').on(t.holdingId, t.status, t.createdAt, t.id),
-    index('pec_dossiers_holding_status_id_idx').on(t.holdingId, t.status, t.id),
+    index('pec_dossiers_holding_created_idx').on(t.holdingId, t.archived, t.createdAt, t.id),
+    index('pec_dossiers_shop_created_idx').on(t.shopId, t.archived, t.createdAt, t.id),
+    index('pec_dossiers_holding_status_idx').on(t.holdingId, t.archived, t.status, t.createdAt, t.id),
+    index('pec_dossiers_holding_status_id_idx').on(t.holdingId, t.archived, t.status, t.id),
     // The narrowest index of an organisation's files: its list total (count) reads the fewest pages.
-    index('pec_dossiers_holding_idx').on(t.holdingId),
+    index('pec_dossiers_holding_idx').on(t.holdingId, t.archived),
     // The totals of a centre's staff (their centres, and a status): counted from this index alone, not from the table's
     // pages of the whole organisation (load bench: 3.8 ms a count, 60 % of PostgreSQL's time, ~1 ms now).
-    index('pec_dossiers_holding_shop_status_idx').on(t.holdingId, t.shopId, t.status),
-    index('pec_dossiers_holding_total_idx').on(t.holdingId, t.totalTtc, t.id),
-    index('pec_dossiers_holding_validation_idx').on(t.holdingId, t.dateValidation, t.id),
+    index('pec_dossiers_holding_shop_status_idx').on(t.holdingId, t.shopId, t.archived, t.status),
+    index('pec_dossiers_holding_total_idx').on(t.holdingId, t.archived, t.totalTtc, t.id),
+    index('pec_dossiers_holding_validation_idx').on(t.holdingId, t.archived, t.dateValidation, t.id),
     // Descending sorts put empty values last (server/hydra/repository.ts): their own order.
-    index('pec_dossiers_holding_total_desc_idx').on(t.holdingId, t.totalTtc.desc().nullsLast(), t.id.desc().nullsFirst()),
-    index('pec_dossiers_holding_validation_desc_idx').on(t.holdingId, t.dateValidation.desc().nullsLast(), t.id.desc().nullsFirst()),
+    index('pec_dossiers_holding_total_desc_idx').on(t.holdingId, t.archived, t.totalTtc.desc().nullsLast(), t.id.desc().nullsFirst()),
+    index('pec_dossiers_holding_validation_desc_idx').on(t.holdingId, t.archived, t.dateValidation.desc().nullsLast(), t.id.desc().nullsFirst()),
     // The search within an organisation in one index scan (btree_gin for the id): with the trigram index alone,
     // PostgreSQL intersected it with the organisation's 20,000 entries of pec_dossiers_holding_idx (15 ms instead of 2).
     // A condition on search_text alone (the platform administrator) uses it too.
     index('pec_dossiers_holding_search_idx').using('gin', t.holdingId, t.searchText.op('gin_trgm_ops')),
     // A patient's earlier files in the organisation (the renewal warning).
     index('pec_dossiers_holding_patient_idx').on(t.holdingId, t.numeroDossierAssure),
+    // Twins: the files of an organisation with the same quote number (the duplicate warning, the DPEC's check, the import).
+    index('pec_dossiers_holding_quote_idx').on(t.holdingId, t.numeroDevisAssure),
     index('pec_dossiers_expiry_idx')
       .on(t.holdingId, t.datePeremption)
       .where(sql`${t.statutFacturation} = false`),

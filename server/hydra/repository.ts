@@ -264,6 +264,10 @@ export class ResourceRepository {
       if (after) conditions.push(gte(column, after));
       if (before) conditions.push(lt(column, before));
     }
+    for (const [key, value] of Object.entries(decl.defaultFilters ?? {})) {
+      const condition = declared(decl.conditionFilters, key);
+      if (condition && !query.filters.has(key)) conditions.push(condition(value));
+    }
     if (query.search && decl.searchCondition) conditions.push(decl.searchCondition(query.search));
     else if (query.search && decl.search?.length) {
       const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
@@ -777,10 +781,13 @@ export class ResourceRepository {
   }
 
   private async audit(tx: DbOrTx, principal: Principal, action: string, row: Row, changes: Changes | Row) {
+    const labelField = this.decl.auditLabel ? this.decl.fields[this.decl.auditLabel] : undefined;
+    const label = labelField?.kind === 'column' ? row[this.key(labelField.column)] : undefined;
     await recordAudit(tx, principal, {
       action: `${this.decl.auditName}.${action}`,
       entity: this.decl.name,
       entityId: Number(row[this.key(this.decl.idColumn)]),
+      entityLabel: typeof label === 'string' ? label : null,
       holdingId: this.holdingOf(row),
       changes,
     });
@@ -902,7 +909,7 @@ export class ResourceRepository {
         const after = (await this.find(principal, id, t)) ?? existing;
         const changes = diff(before, await this.auditView(after, t), this.secretNames());
         this.maskWrittenSecrets(input, changes, MASK);
-        await this.audit(t, principal, action, after, changes);
+        await this.audit(t, principal, decl.hooks?.auditAction?.(input, existing) ?? action, after, changes);
       },
       tx,
     );

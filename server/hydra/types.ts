@@ -127,6 +127,8 @@ export interface Hooks {
   afterWrite?(ctx: WriteContext, id: number, input: Row, existing: Row | undefined): Promise<void> | void;
   /** Refuses a delete for a reason of its own (throw an ApiError). */
   beforeDelete?(ctx: WriteContext, existing: Row): Promise<void> | void;
+  /** The audit's action of an update when it is more than a change of fields ('archive', 'restore'); undefined: as called. */
+  auditAction?(input: Row, existing: Row): string | undefined;
   /**
    * Adds to serialized items what the generic mapping cannot (nested lists such as a file's devices).
    * `rows` are the raw rows the items came from, in the same order. 'item' is a single GET or a write's answer.
@@ -187,6 +189,11 @@ export interface ResourceDeclaration {
   rangeFilters?: Record<string, AnyPgColumn>;
   /** Filters that are a condition rather than a column: query key -> the condition for the value given. */
   conditionFilters?: Record<string, (value: string) => SQL>;
+  /**
+   * Condition filters applied with this value when the query does not name them (PEC files leave archived ones out
+   * unless `archived=true|all` is asked). Single items are read whatever they say.
+   */
+  defaultFilters?: Record<string, string>;
   /** Sortable fields: query key -> column; the first entry of defaultOrder applies when none is asked. */
   order: Record<string, AnyPgColumn>;
   defaultOrder: [string, 'asc' | 'desc'];
@@ -204,4 +211,9 @@ export interface ResourceDeclaration {
   hooks?: Hooks;
   /** The audit's entity name ("holding" in "holding.create"). */
   auditName: string;
+  /**
+   * The field whose value names the record in the audit trail (a PEC file's number): kept with each entry, so that a
+   * deleted record is still named by what people knew it as, not by its internal id.
+   */
+  auditLabel?: string;
 }

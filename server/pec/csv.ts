@@ -3,6 +3,7 @@
 import { formatDate } from '#domain/format';
 import { pecStatusLabel } from '#domain/pec';
 import { amountDue, expectedAmount, overpaymentOf } from '#domain/payments';
+import { archiveReasonText } from '#domain/archive';
 import type { Row } from '../hydra/types';
 import { EQUIPMENT_COLUMNS, type FileEquipment } from './equipmentCsv';
 
@@ -66,6 +67,9 @@ export const EXPORT_COLUMNS: { header: string; cell: Cell }[] = [
   { header: 'Trop-perçu', cell: (i) => decimalComma(overpaymentOf(money(i))) },
   { header: 'Prescripteur', cell: (i) => safeText(prescriberOf(i.prescriber)) },
   { header: 'RPPS du prescripteur', cell: (i) => safeText(i.prescriber && typeof i.prescriber === 'object' ? (i.prescriber as Row).rpps : '') },
+  // Issue 25: an archived file stays in the export, flagged, with its reason.
+  { header: 'Archivée', cell: (i) => (i.archived ? 'Oui' : 'Non') },
+  { header: 'Motif d’archivage', cell: (i) => safeText(archiveReasonText(i.archiveReason as string | null, i.archiveNote as string | null)) },
 ];
 
 /** The export's header: the file's columns, then its equipment's (hearing aids or optical equipment). */

@@ -7,6 +7,7 @@ import { notifyFile } from '../notifications/service';
 import { formatDate } from '#domain/format';
 import { EXPIRY_WARNING_DAYS } from '#domain/limits';
 import { parisToday } from '../robot/runs';
+import { archivedFilter } from './archive';
 
 export function addDaysIso(isoDate: string, days: number): string {
   const date = new Date(`${isoDate}T00:00:00Z`);
@@ -14,9 +15,13 @@ export function addDaysIso(isoDate: string, days: number): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** Files expiring within the warning window, unbilled: the dashboard's count and the notifications use this. */
+/**
+ * Files expiring within the warning window, unbilled and not archived (an archived file will not be billed): the
+ * dashboard's count and the notifications use this.
+ */
 export function expiringCondition(today: string) {
   return and(
+    archivedFilter('false'),
     eq(pecDossiers.statutFacturation, false),
     notInArray(pecDossiers.status, ['billed', 'paid']),
     gte(pecDossiers.datePeremption, today),

@@ -400,6 +400,7 @@ async function syncPaymentState(tx: DbOrTx, principal: Principal, file: PaymentF
     action: `pec_dossier.${action}`,
     entity: 'pec_dossiers',
     entityId: file.id,
+    entityLabel: file.numeroDossier,
     holdingId: file.holdingId,
     changes: { ...stateChanges(before, after), ...extra },
   });
@@ -666,6 +667,7 @@ export async function cancelManualPayment(db: DbOrTx, principal: Principal, paym
       action: 'pec_payment.cancel',
       entity: 'pec_payments',
       entityId: paymentId,
+      entityLabel: file.numeroDossier,
       holdingId: file.holdingId,
       changes: { reversedAt: { before: null, after: reversedAt.toISOString() }, reversalReason: { before: null, after: reason } },
     });

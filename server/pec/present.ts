@@ -7,7 +7,8 @@ import { parsedJson } from '../db/json';
 import { appareils, opticalEquipments, pecDossiers, workflowExecutions } from '../db/schema';
 import type { Row } from '../hydra/types';
 import { applyFileKind } from './optical';
-import { earlierFilesJson, fileColumn as file, type EarlierFile, type ReadFile } from './warnings';
+import { earlierFilesJson, fileColumn as file, twinsJson, type EarlierFile, type ReadFile } from './warnings';
+import type { Twin } from '#domain/duplicates';
 import { iriOf } from '#domain/iri';
 import { shapeRobotError, type RobotErrorView, type WorkflowExecutionView } from '#domain/pec';
 
@@ -123,8 +124,8 @@ function fromJsonRow<T>(table: PgTable, json: Record<string, unknown>): T {
 type Device = typeof appareils.$inferSelect;
 
 /**
- * A file's centre, mutual and network, its kind and optical equipment, its devices, its executions (newest first) and
- * the patient's earlier delivered files (its warnings): one JSON value read with the file itself (the declaration's
+ * A file's centre, mutual and network, its kind and optical equipment, its devices, its executions (newest first),
+ * the patient's earlier delivered files and the file's twins (its warnings): one JSON value read with the file itself (the declaration's
  * itemRead), as the file's page is the most opened one and each round trip costs the server and the database more
  * than the rows.
  */
@@ -134,7 +135,8 @@ export const itemDetailsJson = sql`json_build_object(
   'devices', (select coalesce(json_agg(${jsonRow(appareils, 'a')} order by a.oreille, a.id), '[]') from appareils a where a.dossier_id = ${file('id')}),
   'executions', (select coalesce(json_agg(${jsonRow(workflowExecutions, 'e')} order by e.started_at desc, e.id desc), '[]')
     from workflow_executions e where e.dossier_id = ${file('id')}),
-  'earlier', ${earlierFilesJson})`;
+  'earlier', ${earlierFilesJson},
+  'twins', ${twinsJson})`;
 
 interface ItemDetails {
   refs: Refs;
@@ -142,6 +144,7 @@ interface ItemDetails {
   devices: Record<string, unknown>[];
   executions: Record<string, unknown>[];
   earlier: EarlierFile[];
+  twins: Twin[];
 }
 
 /** Adds a file's details (itemDetailsJson, as read) to its item; gives what its warnings need. */
@@ -179,7 +182,7 @@ export function expandItem(item: Row, details: unknown): Omit<ReadFile, 'dossier
         deadlineAt: open.deadlineAt?.toISOString() ?? null,
       }
     : null;
-  return { devices, specialite, equipment, earlier: found.earlier };
+  return { devices, specialite, equipment, earlier: found.earlier, twins: found.twins };
 }
 
 /** The open step of a file, if a run is in progress. */

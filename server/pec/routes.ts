@@ -17,12 +17,15 @@ import { canUseShop, pecReadScope } from './visibility';
 import { expiringCondition } from './expiry';
 import { receivables } from './receivables';
 import { robotFailedWithin } from './robotFailures';
+import { filesMatching, lockImport, matchingFile, type ImportLine } from './duplicates';
+import { archivedFilter } from './archive';
 import { EXPORT_HEADER, exportRecord, headerKey, IMPORT_COLUMNS, IMPORT_MAX_ROWS, unsafeText } from './csv';
 import { equipmentOf } from './equipmentCsv';
 import { countByKind } from './fileKind';
 import { parisToday } from '../robot/runs';
 import { EXPIRY_WARNING_DAYS, ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
 import { PEC_MESSAGES, PEC_STATUSES } from '#domain/pec';
+import { DUPLICATE_MESSAGES } from '#domain/duplicates';
 import { pecDossierSchema } from '#domain/pecSchemas';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 
@@ -51,12 +54,14 @@ class ReadTrail {
     this.writing = true;
     while (this.pending.length) {
       const batch = this.pending.splice(0, 500);
-      // The organisation is the file's (null if it is gone meanwhile), as recordAudit would write it; in request order.
+      // The organisation and the number are the file's (null if it is gone meanwhile), as recordAudit would write them;
+      // in request order.
       await this.database
         .query(
-          `insert into audit_logs (holding_id, actor_id, actor_email, action, entity, entity_id)
-           select (select d.holding_id from pec_dossiers d where d.id = r.id), r.actor_id, r.actor_email, 'pec_dossier.read', 'pec_dossiers', r.id::text
-           from unnest($1::int[], $2::int[], $3::text[]) with ordinality as r(id, actor_id, actor_email, n) order by r.n`,
+          `insert into audit_logs (holding_id, actor_id, actor_email, action, entity, entity_id, entity_label)
+           select d.holding_id, r.actor_id, r.actor_email, 'pec_dossier.read', 'pec_dossiers', r.id::text, d.numero_dossier
+           from unnest($1::int[], $2::int[], $3::text[]) with ordinality as r(id, actor_id, actor_email, n) left join pec_dossiers d on d.id = r.id
+           order by r.n`,
           [batch.map((r) => r.dossierId), batch.map((r) => r.principal.id), batch.map((r) => r.principal.email)],
         )
         .catch(() => undefined);
@@ -78,6 +83,29 @@ export const readAuditHook = fp(async (app: FastifyInstance) => {
 
 const key = (value: string) => normaliseSearch(value).replace(/\s+/g, ' ').trim();
 
+/** A line of an import that matched a file already there (or a line above it): not created, reported. */
+interface SkippedLine {
+  line: number;
+  message: string;
+  numeroDossier: string | null;
+  '@id': string | null;
+}
+
+/** The import's 422: every line in error with its messages; nothing created. */
+function importRefused(errors: { line: number; messages: string[] }[]) {
+  errors.sort((a, b) => a.line - b.line);
+  const violations: Violation[] = errors.flatMap((e) => e.messages.map((message) => ({ propertyPath: `ligne ${e.line}`, message })));
+  return new ApiError(
+    422,
+    `Import refusé : ${errors.length} ligne${errors.length > 1 ? 's' : ''} en erreur, aucune demande créée.\n${errors.map((e) => `Ligne ${e.line} : ${e.messages.join(' ; ')}`).join('\n')}`,
+    {
+      '@type': 'ConstraintViolationList',
+      violations,
+      errors,
+    },
+  );
+}
+
 export async function pecRoutes(app: FastifyInstance) {
   const { db } = app.ctx;
   const repository = app.ctx.resources.get('pec_dossiers');
@@ -93,6 +121,8 @@ export async function pecRoutes(app: FastifyInstance) {
     requirePermission(principal, PERMS.export!);
     requirePermission(principal, PERMS.view);
     const query = parseListQuery(request.query as Record<string, string>, { paginated: true, rangeAliasKey: 'createdAt' });
+    // The accountant's file keeps every file, archived ones flagged (their columns say so), unless the filter says otherwise.
+    if (!query.filters.has('archived')) query.filters.set('archived', ['all']);
     // Pages of 500 read one after the other: no transaction held while the client downloads.
     const pageOf = async (page: number) => {
       const { rows } = await repository.list(principal, { ...query, paginate: false, itemsPerPage: 500, page });
@@ -255,49 +285,70 @@ export async function pecRoutes(app: FastifyInstance) {
       else bodies.push({ line, body, holdingId: shopMatches[0]!.holdingId });
     }
 
-    // Numbers already used in the organisation.
-    const wanted = bodies.filter((b) => b.body.numeroDossier);
-    if (wanted.length) {
-      const taken = await db
-        .select({ holdingId: pecDossiers.holdingId, numero: pecDossiers.numeroDossier })
-        .from(pecDossiers)
-        .where(
-          inArray(
-            pecDossiers.numeroDossier,
-            wanted.map((b) => b.body.numeroDossier as string),
-          ),
-        );
-      for (const b of wanted) {
-        if (taken.some((t) => t.holdingId === b.holdingId && t.numero === b.body.numeroDossier))
-          errors.push({ line: b.line, messages: [PEC_MESSAGES.numeroTaken] });
+    // In one transaction, after the organisations' import locks (two imports of one file sent at once: the second
+    // waits, then finds the first's files): lines that match a file already there are skipped and reported, then the
+    // numbers typed must be free, then every other line is created, or none.
+    const { ids, skipped } = await db.transaction(async (tx) => {
+      for (const holdingId of [...new Set(bodies.map((b) => b.holdingId))].sort((a, b) => a - b)) await lockImport(tx, holdingId);
+      const keyOf = (b: (typeof bodies)[number]): ImportLine => ({
+        holdingId: b.holdingId,
+        mutualId: b.body.mutual as number,
+        numeroDossierAssure: b.body.numeroDossierAssure as string,
+        numeroDevisAssure: b.body.numeroDevisAssure as string,
+      });
+      const existing = await filesMatching(tx, bodies.map(keyOf));
+      const skipped: SkippedLine[] = [];
+      const kept: { line: number; body: Record<string, unknown>; key: ImportLine }[] = [];
+      for (const b of bodies) {
+        const key = keyOf(b);
+        const file = matchingFile(key, existing);
+        const above = file ? undefined : kept.find((k) => matchingFile(key, [{ id: 0, numeroDossier: '', ...k.key }]));
+        if (file)
+          skipped.push({
+            line: b.line,
+            message: DUPLICATE_MESSAGES.alreadyThere(file.numeroDossier),
+            numeroDossier: file.numeroDossier,
+            '@id': repository.iri(file.id),
+          });
+        else if (above) skipped.push({ line: b.line, message: DUPLICATE_MESSAGES.sameLineAbove(above.line), numeroDossier: null, '@id': null });
+        else kept.push({ line: b.line, body: b.body, key });
       }
-    }
-
-    if (errors.length) {
-      errors.sort((a, b) => a.line - b.line);
-      const violations: Violation[] = errors.flatMap((e) => e.messages.map((message) => ({ propertyPath: `ligne ${e.line}`, message })));
-      throw new ApiError(
-        422,
-        `Import refusé : ${errors.length} ligne${errors.length > 1 ? 's' : ''} en erreur, aucune demande créée.\n${errors.map((e) => `Ligne ${e.line} : ${e.messages.join(' ; ')}`).join('\n')}`,
-        {
-          '@type': 'ConstraintViolationList',
-          violations,
-          errors,
-        },
-      );
-    }
-
-    const ids = await db.transaction(async (tx) => {
+      // Numbers already used in the organisation.
+      const wanted = kept.filter((k) => k.body.numeroDossier);
+      if (wanted.length) {
+        const taken = await tx
+          .select({ holdingId: pecDossiers.holdingId, numero: pecDossiers.numeroDossier })
+          .from(pecDossiers)
+          .where(
+            inArray(
+              pecDossiers.numeroDossier,
+              wanted.map((k) => k.body.numeroDossier as string),
+            ),
+          );
+        for (const k of wanted) {
+          if (taken.some((t) => t.holdingId === k.key.holdingId && t.numero === k.body.numeroDossier))
+            errors.push({ line: k.line, messages: [PEC_MESSAGES.numeroTaken] });
+        }
+      }
+      if (errors.length) throw importRefused(errors);
       const created: number[] = [];
-      for (const { body } of bodies) created.push(await repository.create(principal, body, tx));
-      return created;
+      for (const { body } of kept) created.push(await repository.create(principal, body, tx));
+      return { ids: created, skipped };
     });
     repository.noteWrite(principal);
     // In the trail of the organisation the files went to (none when a platform administrator filled several).
     const organisations = new Set(bodies.map((b) => b.holdingId));
     const holdingId = organisations.size === 1 ? [...organisations][0]! : null;
-    await recordAudit(db, principal, { action: 'pec_dossier.import', entity: 'pec_dossiers', holdingId, changes: { count: ids.length } });
-    return reply.status(201).send({ created: ids.length, ids, member: ids.map((id) => `/api/pec_dossiers/${id}`) });
+    await recordAudit(db, principal, {
+      action: 'pec_dossier.import',
+      entity: 'pec_dossiers',
+      holdingId,
+      changes: { count: ids.length, ...(skipped.length ? { skipped: skipped.length } : {}) },
+    });
+    // 201 when something was created; a file imported again creates nothing and says which lines were already there.
+    return reply
+      .status(ids.length ? 201 : 200)
+      .send({ created: ids.length, ids, member: ids.map((id) => repository.iri(id)), skipped: skipped.sort((a, b) => a.line - b.line) });
   });
 
   // ---------- dashboard ----------
@@ -310,11 +361,15 @@ export async function pecRoutes(app: FastifyInstance) {
     const monthStart = `${today.slice(0, 7)}-01`;
     const monthStartInstant = sql`timezone('Europe/Paris', ${monthStart}::timestamp)`;
     const money = (column: typeof pecDossiers.totalTtc) => sql<string | null>`sum(${column})`;
+    // The work in hand (files by status and kind, expiring, robot failures) counts the files of the default list, whose
+    // links open it; the money (approved and billed this month, receivables) counts archived files too, as their links
+    // do (archived=all): an archived file's money is still history (issue 25).
+    const inHand = and(scope, archivedFilter('false'));
 
     const [byStatus, byShop, [expiring], [failures], [approved], [billed]] = await Promise.all([
-      db.select({ status: pecDossiers.status, n: count() }).from(pecDossiers).where(scope).groupBy(pecDossiers.status),
+      db.select({ status: pecDossiers.status, n: count() }).from(pecDossiers).where(inHand).groupBy(pecDossiers.status),
       // Per kind of file (its centre's specialty): counted per centre, the centres' kinds read after.
-      db.select({ shopId: pecDossiers.shopId, n: count() }).from(pecDossiers).where(scope).groupBy(pecDossiers.shopId),
+      db.select({ shopId: pecDossiers.shopId, n: count() }).from(pecDossiers).where(inHand).groupBy(pecDossiers.shopId),
       db
         .select({ n: count() })
         .from(pecDossiers)
@@ -322,7 +377,7 @@ export async function pecRoutes(app: FastifyInstance) {
       db
         .select({ n: count() })
         .from(pecDossiers)
-        .where(and(scope, robotFailedWithin(ROBOT_FAILURE_WINDOW_DAYS))),
+        .where(and(inHand, robotFailedWithin(ROBOT_FAILURE_WINDOW_DAYS))),
       db
         .select({ n: count(), total: money(pecDossiers.totalTtc), insurer: money(pecDossiers.partComplementaire) })
         .from(pecDossiers)

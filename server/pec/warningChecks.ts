@@ -7,6 +7,8 @@ import type { FileKind } from '#domain/fileKinds';
 import { formatDate, formatEuros } from '#domain/format';
 import type { EquipementOptique, Eye, Lens } from '#domain/optical';
 import type { PecWarning } from '#domain/warnings';
+import { DUPLICATE_MESSAGES, filePageUrl, type Twin } from '#domain/duplicates';
+import { iriOf } from '#domain/iri';
 
 /** Keys of pec_rule_values (seeded by server/db/seed/ruleValues.ts). */
 export const RULE_KEYS = {
@@ -40,6 +42,18 @@ export const ageOn = (birthDate: string, on: string) => differenceInYears(parseI
 const cents = (euros: number) => Math.round(euros * 100);
 const EAR_LABELS: Record<string, string> = { droite: 'oreille droite', gauche: 'oreille gauche' };
 const durationText = (months: number) => (months % 12 === 0 ? `${months / 12} an${months / 12 > 1 ? 's' : ''}` : `${months} mois`);
+
+// ---------- duplicates (issue 25) ----------
+
+/** 'doublon_possible': one per twin (same organisation, mutual and quote number), with a link to its page. */
+export function duplicateWarnings(twins: readonly Twin[]): PecWarning[] {
+  return twins.map((twin) => ({
+    code: 'doublon_possible',
+    message: DUPLICATE_MESSAGES.warning(twin),
+    details: { dossier: iriOf('pec_dossiers', twin.id), numeroDossier: twin.numeroDossier, status: twin.status },
+    link: { url: filePageUrl(twin.id), label: twin.numeroDossier },
+  }));
+}
 
 // ---------- renewal ----------
 

@@ -1,5 +1,5 @@
 // A PEC file's warnings (issue 15): loads what the checks of warningChecks.ts judge — the file and its centre's
-// specialty, the patient's earlier billed files in the organisation, the devices or the optical equipment, the reference
+// specialty, its twins (issue 25), the patient's earlier billed files in the organisation, the devices or the optical equipment, the reference
 // values and the prescription validity settings — in the caller's transaction (PGlite has one connection). Outside a
 // transaction, the reference values and the settings (rarely written) are kept until they change (hydra/listCache.ts).
 import { eq, getTableName, like, sql } from 'drizzle-orm';
@@ -11,7 +11,9 @@ import { fileKindOf, type FileKind } from '#domain/fileKinds';
 import { todayInFrance } from '#domain/pec';
 import { PRESCRIPTION_VALIDITY_KEYS, type PecWarning } from '#domain/warnings';
 import { loadOpticalEquipment, presentOpticalEquipment } from './optical';
-import { prescriptionWarnings, renewalWarnings, santeWarnings, type PrescriptionValidity, type Rules } from './warningChecks';
+import { duplicateWarnings, prescriptionWarnings, renewalWarnings, santeWarnings, type PrescriptionValidity, type Rules } from './warningChecks';
+import { twinsOf } from './duplicates';
+import type { Twin } from '#domain/duplicates';
 
 /** Statuses of a file whose equipment was delivered: billed, then paid. */
 const DELIVERED = ['billed', 'paid'];
@@ -41,6 +43,7 @@ export interface ReadFile {
   devices: Pick<typeof appareils.$inferSelect, 'oreille' | 'classe' | 'prixTtc'>[];
   equipment: typeof opticalEquipments.$inferSelect | null;
   earlier: EarlierFile[];
+  twins: Twin[];
 }
 
 /** A patient's earlier delivered file: the renewal checks' input. */
@@ -68,6 +71,12 @@ export const earlierFilesJson = sql`(select coalesce(json_agg(json_build_object(
       sql`, `,
     )}))`;
 
+/** The file's twins (domain/duplicates.ts) as one JSON array of Twin, correlated with the file: read with its page. */
+export const twinsJson = sql`(select coalesce(json_agg(json_build_object('id', t.id, 'numeroDossier', t.numero_dossier, 'status', t.status) order by t.id), '[]')
+  from pec_dossiers t
+  where t.holding_id = ${fileColumn('holding_id')} and t.mutual_id = ${fileColumn('mutual_id')}
+    and t.numero_devis_assure = ${fileColumn('numero_devis_assure')} and t.id <> ${fileColumn('id')} and not t.archived and not ${fileColumn('archived')})`;
+
 /** The file's optical equipment as shown, for an optician's file: from what the page read, else read now. */
 function opticalOf(tx: DbOrTx, kind: FileKind, dossierId: number, read: ReadFile | undefined) {
   if (kind !== 'optical') return null;
@@ -94,8 +103,10 @@ export async function fileWarnings(tx: DbOrTx, dossierId: number, kept?: ListCac
         .where(eq(pecDossiers.id, dossierId));
   if (!file) return [];
   const { dossier: d } = file;
+  // A twin is worth knowing whatever the kind of file: it comes first, before the checks of the equipment.
+  const duplicates = duplicateWarnings(read?.twins ?? (await twinsOf(tx, d)));
   const kind = fileKindOf(file.specialite);
-  if (kind === 'generic') return [];
+  if (kind === 'generic') return duplicates;
   const on = d.dateFacturationEffective ?? todayInFrance();
 
   // One reading of the reference values and settings: they are kept together (one wait for the instance's notice).
@@ -115,6 +126,7 @@ export async function fileWarnings(tx: DbOrTx, dossierId: number, kept?: ListCac
     .map((r) => ({ numeroDossier: r.numeroDossier, date: r.date.slice(0, 10), kind: fileKindOf(r.specialite), ears: r.ears }));
 
   return [
+    ...duplicates,
     ...renewalWarnings({ kind, on, birthDate: d.dateNaissanceBeneficiaire, ears: [...new Set(devices.map((x) => x.oreille))].sort(), earlier, rules }),
     ...prescriptionWarnings({ kind, on, datePrescription: d.datePrescription, birthDate: d.dateNaissanceBeneficiaire, validity }),
     ...santeWarnings({

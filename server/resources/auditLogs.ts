@@ -18,6 +18,11 @@ export const auditLogsResource: ResourceDeclaration = {
     action: text(auditLogs.action, { writable: false, iri: 'name', description: 'entité.action, par exemple holding.create', label: 'Action' }),
     entity: text(auditLogs.entity, { writable: false, label: 'Élément' }),
     entityId: text(auditLogs.entityId, { writable: false, label: 'N°' }),
+    entityLabel: text(auditLogs.entityLabel, {
+      writable: false,
+      label: 'Nom de l’élément',
+      description: 'Le numéro lisible de l’élément (une demande de PEC : son n° de dossier)',
+    }),
     actorId: integer(auditLogs.actorId, { writable: false, label: 'N° utilisateur' }),
     actorEmail: text(auditLogs.actorEmail, { writable: false, iri: 'email', label: 'Utilisateur' }),
     changes: column('object', auditLogs.changes, { writable: false, description: 'Champs modifiés : {champ: {before, after}}', label: 'Champs modifiés' }),
@@ -41,7 +46,7 @@ export const auditLogsResource: ResourceDeclaration = {
   // Organisations read their own trail; platform-level entries are for platform administrators.
   tenancy: holdingOwned(auditLogs.holdingId),
   readOnly: true,
-  search: [auditLogs.actorEmail, auditLogs.action, auditLogs.entity],
+  search: [auditLogs.actorEmail, auditLogs.action, auditLogs.entity, auditLogs.entityLabel],
   filters: { action: auditLogs.action, entity: auditLogs.entity, entityId: auditLogs.entityId, actor: auditLogs.actorId, actorEmail: auditLogs.actorEmail },
   rangeFilters: { createdAt: auditLogs.createdAt },
   order: { createdAt: auditLogs.createdAt, action: auditLogs.action, id: auditLogs.id },

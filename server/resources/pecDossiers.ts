@@ -14,12 +14,15 @@ import { assertPrescriberOfHolding } from '../pec/prescription';
 import { paymentFilter } from '../pec/receivables';
 import { robotFailedWithinFilter } from '../pec/robotFailures';
 import { fileKindFilter } from '../pec/fileKind';
+import { archiveAuditAction, archivedFilter, archiveWrite, assertDeletable } from '../pec/archive';
 import { fileWarnings, type ReadFile } from '../pec/warnings';
 import { canUseShop, pecReadScope } from '../pec/visibility';
 import { dossierEvent, parisToday } from '../robot/runs';
-import { PAYMENT_PERMISSION, PEC_MESSAGES, transitionError, type PecStatus } from '#domain/pec';
+import { dpecDay, invoiceDateError, PAYMENT_PERMISSION, PEC_MESSAGES, transitionError, type PecStatus } from '#domain/pec';
 import { pecDossierSchema } from '#domain/pecSchemas';
 import { paymentStateOf } from '#domain/payments';
+import { ARCHIVE_REASON_LABELS, ARCHIVE_REASONS } from '#domain/archive';
+import { choicesOf } from '#domain/schemas';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 
 const readOnly = { writable: false } as const;
@@ -42,6 +45,7 @@ export const pecDossiersResource: ResourceDeclaration = {
   className: 'PecDossier',
   label: { singular: 'Demande de PEC', plural: 'Demandes de PEC', feminine: true },
   auditName: 'pec_dossier',
+  auditLabel: 'numeroDossier',
   table: pecDossiers,
   idColumn: pecDossiers.id,
   fields: {
@@ -113,6 +117,21 @@ export const pecDossiersResource: ResourceDeclaration = {
       description: 'Payé moins que la part complémentaire : la demande reste facturée',
     }),
     montantDu: decimal(pecDossiers.montantDu, { ...readOnly, label: 'Montant restant dû', description: 'Ce que l’assureur doit encore après un paiement' }),
+    // Archived (issue 25, domain/archive.ts): set and cleared by a PATCH of these fields alone (server/pec/archive.ts).
+    archived: bool(pecDossiers.archived, {
+      description:
+        'Archivée : hors de la liste par défaut (filtre archived=true|all), gardée dans les exports et les statistiques ; PATCH {archived: true, archiveReason, archiveNote} par son auteur ou delete.pec, {archived: false} par delete.pec',
+      label: 'Archivée',
+    }),
+    archivedAt: dateTime(pecDossiers.archivedAt, { ...readOnly, label: 'Archivée le' }),
+    archiveReason: text(pecDossiers.archiveReason, {
+      description: 'Motif de l’archivage : abandoned, duplicate, input_error ou other (avec archiveNote)',
+      label: 'Motif de l’archivage',
+      choices: choicesOf(ARCHIVE_REASON_LABELS, ARCHIVE_REASONS),
+    }),
+    archiveNote: text(pecDossiers.archiveNote, { description: 'Précision du motif « Autre »', label: 'Précision du motif' }),
+    // Its author may archive it (domain/archive.ts): the screens compare it with the signed-in user.
+    createdBy: reference('users', pecDossiers.createdById, { ...readOnly, description: 'Auteur de la demande (IRI de l’utilisateur)', label: 'Créée par' }),
     appareils: itemOnly('array', { description: 'Appareils par oreille (fiche seulement)', label: 'Appareils' }),
     fileKind: itemOnly('string', {
       description: 'Type de dossier selon la spécialité du centre : audio, optical ou generic (fiche seulement)',
@@ -152,7 +171,9 @@ export const pecDossiersResource: ResourceDeclaration = {
   },
   // The dashboard's links: files whose run failed within the last N days ("Échecs robot"), files of one kind, and the
   // payment discrepancies (payment=partial|overpaid, or unpaid).
-  conditionFilters: { robotFailedWithinDays: robotFailedWithinFilter, fileKind: fileKindFilter, payment: paymentFilter },
+  conditionFilters: { robotFailedWithinDays: robotFailedWithinFilter, fileKind: fileKindFilter, payment: paymentFilter, archived: archivedFilter },
+  // Archived files leave the list unless asked for (archived=true: those alone; archived=all: every file).
+  defaultFilters: { archived: 'false' },
   // The first is also the spec's dateFrom/dateTo.
   rangeFilters: {
     createdAt: pecDossiers.createdAt,
@@ -178,6 +199,8 @@ export const pecDossiersResource: ResourceDeclaration = {
   versioned: true,
   hooks: {
     async beforeWrite({ tx, principal }, input, values, existing) {
+      await archiveWrite(tx, principal, input, values, existing);
+      if (existing && 'archived' in values) return;
       if (existing && (await openExecution(tx, existing.id as number))) {
         throw conflict('Un appel robot est en cours sur ce dossier : modification impossible pour le moment.');
       }
@@ -193,6 +216,11 @@ export const pecDossiersResource: ResourceDeclaration = {
 
       const holdingId = (values.holdingId ?? existing?.holdingId) as number;
       await assertPrescriberOfHolding(tx, input.prescriber, holdingId);
+      // The invoice follows the agreement: not dated before the DPEC's day (nor after today: the schema).
+      if (existing && typeof values.dateBilling === 'string') {
+        const refused = invoiceDateError(values.dateBilling, dpecDay(existing));
+        if (refused) throw invalidField('dateBilling', refused);
+      }
       if (!existing) {
         values.status = 'draft';
         values.createdById = principal.id;
@@ -244,9 +272,12 @@ export const pecDossiersResource: ResourceDeclaration = {
 
     async beforeDelete({ tx }, existing) {
       if (await openExecution(tx, existing.id as number)) throw conflict('Suppression impossible : un appel robot est en cours sur ce dossier.');
+      await assertDeletable(tx, existing);
       const row = existing as Row & { id: number; holdingId: number; shopId: number; numeroDossier: string; status: string };
       await publish(tx, dossierEvent('dossier.deleted', row, row.status));
     },
+
+    auditAction: archiveAuditAction,
 
     async expand({ app, tx }, items, rows, mode) {
       // A file's page has its references, devices, executions and earlier files read with it (itemRead), then its

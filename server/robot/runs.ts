@@ -29,6 +29,7 @@ import { idFromReference } from '#domain/iri';
 import {
   BILLING_PREREQUISITE_MESSAGES,
   CALLBACK_MESSAGES,
+  expiryDateError,
   DPEC_START_STATUSES,
   isDpecGranted,
   pecStatusLabel,
@@ -41,6 +42,10 @@ import {
   type PecStatus,
 } from '#domain/pec';
 import { CALLBACK_SCHEMAS, type BillingCallback, type DeviceInput, type DpecCallback, type ScrapingCallback } from '#domain/pecSchemas';
+import { ARCHIVE_MESSAGES } from '#domain/archive';
+import { CONFIRM_DUPLICATE_FLAG, DUPLICATE_MESSAGES, TWIN_DPEC_STATUSES, type Twin } from '#domain/duplicates';
+import { iriOf } from '#domain/iri';
+import { lockTwins, twinsOf } from '../pec/duplicates';
 
 export type Dossier = typeof pecDossiers.$inferSelect;
 export type Execution = typeof workflowExecutions.$inferSelect;
@@ -200,6 +205,8 @@ export class RobotRuns {
     requirePermission(principal, 'pec.create');
     const id = idFromReference((body as { pecDossierId?: unknown } | undefined)?.pecDossierId, 'pec_dossiers');
     if (id === undefined) throw invalidField('pecDossierId', 'Identifiant de dossier invalide');
+    // Sending a request whose twin is already at the insurer, knowingly (domain/duplicates.ts).
+    const confirmedDuplicate = (body as Record<string, unknown> | undefined)?.[CONFIRM_DUPLICATE_FLAG] === true;
     const now = new Date();
     const deadline = new Date(now.getTime() + this.app.config.robotRunTimeoutMs);
 
@@ -212,6 +219,7 @@ export class RobotRuns {
           .where(and(eq(pecDossiers.id, id), pecReadScope(principal)))
           .for('update');
         if (!d) throw notFound(DOSSIER_NOT_FOUND);
+        if (d.archived) throw conflict(ARCHIVE_MESSAGES.robot(d.numeroDossier));
 
         if (kind === 'dpec') {
           const missing = await dpecMissingPrerequisites(tx, d);
@@ -234,6 +242,17 @@ export class RobotRuns {
         if (kind === 'billing' && d.statutFacturation) throw conflict('Ce dossier est déjà facturé.');
         if (kind === 'dpec' && !DPEC_START_STATUSES.includes(d.status as PecStatus)) {
           throw conflict(`Le DPEC ne peut pas être lancé pour un dossier « ${pecStatusLabel(d.status)} ».`);
+        }
+        // A twin's request at the insurer (in progress or granted): refused unless confirmed. Starts on twins wait for
+        // one another, so that two at once cannot both find the other still a draft.
+        let duplicateOf: Twin[] = [];
+        if (kind === 'dpec') {
+          await lockTwins(tx, d);
+          duplicateOf = (await twinsOf(tx, d)).filter((t) => TWIN_DPEC_STATUSES.includes(t.status as PecStatus));
+          if (duplicateOf.length && !confirmedDuplicate)
+            throw new ApiError(409, DUPLICATE_MESSAGES.dpecRefused(duplicateOf), {
+              twins: duplicateOf.map((t) => ({ ...t, '@id': iriOf('pec_dossiers', t.id) })),
+            });
         }
 
         const externalId = d.externalId ?? `pf-${randomUUID()}`;
@@ -263,11 +282,14 @@ export class RobotRuns {
           action: `pec_dossier.${kind}_start`,
           entity: 'pec_dossiers',
           entityId: d.id,
+          entityLabel: d.numeroDossier,
           holdingId: d.holdingId,
           changes: {
             runId: step!.id,
             ...(status !== d.status ? { status: { before: d.status, after: status } } : {}),
             ...(warnings.length ? { warnings: warnings.map(({ code, message, side }) => ({ code, message, ...(side ? { side } : {}) })) } : {}),
+            // Sent although a twin's request is at the insurer: who confirmed it is the entry's actor.
+            ...(duplicateOf.length ? { duplicateConfirmed: duplicateOf.map((t) => ({ id: t.id, numeroDossier: t.numeroDossier, status: t.status })) } : {}),
           },
         });
         await publish(tx, dossierEvent('dossier.updated', d, status), workflowEvent(d, { ...step!, runId: step!.id }));
@@ -353,6 +375,15 @@ export class RobotRuns {
     const dedupeKey = callbackKey(type, runId, input);
     const [seen] = await tx.select({ id: workflowExecutions.id }).from(workflowExecutions).where(eq(workflowExecutions.dedupeKey, dedupeKey));
     if (seen) return { executionId: seen.id, duplicate: true };
+    // An archived file had no run open when it was archived: a result now is a late answer it no longer waits for (a
+    // twin archived as 'Doublon' must not turn approved), or one typed on the wrong file. Refused, for the robot as by hand.
+    if (d.archived) throw conflict(ARCHIVE_MESSAGES.callback(d.numeroDossier));
+    // The agreement ends after the DPEC's day: the file's own, when the result gives only the expiry.
+    const expiry = type === 'dpec' ? (input as DpecCallback) : undefined;
+    if (expiry?.date_peremption && !expiry.date_creation) {
+      const refused = expiryDateError(expiry.date_peremption, d.dateCreation);
+      if (refused) throw invalidField('date_peremption', refused);
+    }
 
     // A result belongs to a run: while one is open, only a result of that run and of one of its steps is taken.
     if (input.run_id !== undefined) {
@@ -540,6 +571,7 @@ export class RobotRuns {
       action: `pec_dossier.callback_${type}`,
       entity: 'pec_dossiers',
       entityId: d.id,
+      entityLabel: d.numeroDossier,
       holdingId: d.holdingId,
       changes: {
         executionId: execution.id,
@@ -625,6 +657,7 @@ export class RobotRuns {
         action: `pec_dossier.run_${outcome}`,
         entity: 'pec_dossiers',
         entityId: d.id,
+        entityLabel: d.numeroDossier,
         holdingId: d.holdingId,
         changes: { executionId: step.id, outcome, ...(status !== d.status ? { status: { before: d.status, after: status } } : {}) },
       });

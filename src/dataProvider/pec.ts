@@ -12,6 +12,7 @@ import type { CallbackType, PecStatus, WorkflowExecutionView } from '#domain/pec
 import type { FileKind } from '#domain/fileKinds';
 import type { EquipementOptique } from '#domain/optical';
 import type { PecWarning } from '#domain/warnings';
+import { CONFIRM_DUPLICATE_FLAG } from '#domain/duplicates';
 import type { PaymentOutcome, PaymentStatementStatus, ReceivableAge } from '#domain/payments';
 import { apiFetch, type ApiRequest } from './http';
 
@@ -131,6 +132,13 @@ export interface PecDossierRecord {
   /** Computed by the server on the full file (issue 15); [] when none. */
   warnings?: PecWarning[];
   runInProgress?: { runId: number; kind: string; step: string; startedAt: string; deadlineAt: string | null } | null;
+  /** Archived (issue 25, domain/archive.ts): out of the default list; its reason. */
+  archived?: boolean;
+  archivedAt?: string | null;
+  archiveReason?: string | null;
+  archiveNote?: string | null;
+  /** Its author's IRI (/api/users/12). */
+  createdBy?: string | null;
 }
 
 export interface PecStats {
@@ -257,6 +265,13 @@ export interface CallbackSaved {
 export interface ImportResult {
   created: number;
   ids: number[];
+  /** Lines that matched a file already there (or a line above): not created. */
+  skipped?: { line: number; message: string; numeroDossier: string | null; '@id': string | null }[];
+}
+
+/** The 409 of a DPEC beside a twin's request: the twins, to confirm against (domain/duplicates.ts). */
+export interface DuplicateRefusal {
+  twins?: { '@id': string; id: number; numeroDossier: string; status: string }[];
 }
 
 /** The body of a 422 refused import: the lines and their messages. */
@@ -296,10 +311,17 @@ function download(blob: Blob, filename: string) {
 }
 
 export const pecMethods = {
-  /** POST /api/robot-frontend/setup-and-create-dpec (120 s) or setup-and-billing-pec (60 s). */
-  pecRun: ({ id, kind }: { id: number; kind: RunKind }) =>
+  /**
+   * POST /api/robot-frontend/setup-and-create-dpec (120 s) or setup-and-billing-pec (60 s). `confirmDuplicate`: the
+   * user confirmed a DPEC although a twin's request is at the insurer.
+   */
+  pecRun: ({ id, kind, confirmDuplicate }: { id: number; kind: RunKind; confirmDuplicate?: boolean }) =>
     kind === 'dpec'
-      ? call<RunStarted>('/api/robot-frontend/setup-and-create-dpec', { method: 'POST', body: { pecDossierId: id } }, DPEC_TIMEOUT_MS)
+      ? call<RunStarted>(
+          '/api/robot-frontend/setup-and-create-dpec',
+          { method: 'POST', body: { pecDossierId: id, ...(confirmDuplicate ? { [CONFIRM_DUPLICATE_FLAG]: true } : {}) } },
+          DPEC_TIMEOUT_MS,
+        )
       : call<RunStarted>('/api/robot-frontend/setup-and-billing-pec', { method: 'POST', body: { pecDossierId: id } }, BILLING_TIMEOUT_MS),
 
   /** The billing dialog's invoice number and date, as a merge-patch. */

@@ -1,13 +1,14 @@
 // "Actions DPEC" (spec section 4): the DPEC button and its six states, the billing button ("Facturé" once billed),
-// the two robot steps, the results, the execution history, and the 4 s highlight when the results change. A run
-// started here is followed to its end: its outcome is announced by a toast (shaped failure, refusal, success).
+// the two robot steps, the results, the execution history, and the 4 s highlight when the results change. A DPEC
+// beside a twin's request at the insurer asks to confirm (issue 25). A run started here is followed to its end: its
+// outcome is announced by a toast (shaped failure, refusal, success).
 import ReceiptIcon from '@mui/icons-material/ReceiptLong';
 import SendIcon from '@mui/icons-material/Send';
 import { Box, Button, CircularProgress, Stack } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import type { PecDossierRecord, RunKind } from '../dataProvider/pec';
+import type { DuplicateRefusal, PecDossierRecord, RunKind } from '../dataProvider/pec';
 import { formatDate } from '#domain/format';
 import { HIGHLIGHT_DURATION_MS } from '#domain/limits';
 import { fileKindOf } from '#domain/fileKinds';
@@ -16,7 +17,8 @@ import { useToast } from '../layout/Toasts';
 import { BillingDialog } from './BillingDialog';
 import { PaymentPanel } from './PaymentPanel';
 import { ExecutionHistory, RobotResults, Section, StepCard, type Execution } from './RobotResults';
-import { MissingPrerequisites, useErrorText, usePecData, usePecRights, useRefreshPec } from './shared';
+import { MissingPrerequisites, statusOf, useErrorText, usePecData, usePecRights, useRefreshPec } from './shared';
+import { DuplicateDialog } from './DuplicateDialog';
 import { SCRAPING_STEP_LABELS } from './fileKindLabels';
 
 /** True for 4 s each time `signature` changes (not on the first render). */
@@ -95,21 +97,30 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
   const refresh = useRefreshPec();
   const dataProvider = usePecData();
   const [billingOpen, setBillingOpen] = useState(false);
+  // A DPEC refused because a twin's request is at the insurer: what the server said, until the user confirms or not.
+  const [duplicate, setDuplicate] = useState<{ text: string; twins: NonNullable<DuplicateRefusal['twins']> } | undefined>();
   const run = useRunOutcome(record);
   // A robot run: the list, the file and the dashboard are refreshed 200 ms after the answer (spec section 4).
   const start = useMutation({
-    mutationFn: (kind: RunKind) => dataProvider.pecRun({ id, kind }),
-    onSuccess: (started, kind) => {
+    mutationFn: ({ kind, confirmDuplicate }: { kind: RunKind; confirmDuplicate?: boolean }) => dataProvider.pecRun({ id, kind, confirmDuplicate }),
+    onSuccess: (started, { kind }) => {
+      setDuplicate(undefined);
       run.follow(started.runId, kind);
       if (kind === 'billing') toast.success(translate('pecflow.pec.toast.billingStarted'), translate('pecflow.pec.toast.billingStartedText'));
     },
-    onError: (error, kind) => {
+    onError: (error, { kind }) => {
+      const twins = (error as { body?: DuplicateRefusal }).body?.twins;
+      if (kind === 'dpec' && statusOf(error) === 409 && twins?.length) {
+        setDuplicate({ text: errorText(error), twins });
+        return;
+      }
+      setDuplicate(undefined);
       const shaped = shapeRobotError(errorText(error), kind);
       toast.error(shaped.title, withTip(shaped));
     },
     onSettled: () => refresh.soon(),
   });
-  const starting = start.isPending ? start.variables : undefined;
+  const starting = start.isPending ? start.variables.kind : undefined;
 
   const executions = (record.workflowExecutions ?? []) as Execution[];
   const steps = robotStepResults(executions);
@@ -121,8 +132,9 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
     datePrescription: record.datePrescription,
   };
   const kind = fileKindOf(record.shop?.specialite);
-  const dpec = dpecButtonState({ canRun: rights.run, dossier, kind, executions, busy: starting === 'dpec' || run.awaiting });
-  const billing = billingButtonState({ canRun: rights.run, dossier: record, executions, busy: starting === 'billing' || run.awaiting });
+  const archived = !!record.archived;
+  const dpec = dpecButtonState({ canRun: rights.run, dossier, kind, executions, busy: starting === 'dpec' || run.awaiting, archived });
+  const billing = billingButtonState({ canRun: rights.run, dossier: record, executions, busy: starting === 'billing' || run.awaiting, archived });
   const missing = missingPrerequisites(dossier, kind);
 
   const signature = JSON.stringify([
@@ -146,7 +158,7 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
           variant="contained"
           size="large"
           disabled={dpec.disabled}
-          onClick={() => start.mutate('dpec')}
+          onClick={() => start.mutate({ kind: 'dpec' })}
           startIcon={running(dpec.label) ?? <SendIcon />}
           data-testid="dpec-button"
           sx={{ flex: 1 }}
@@ -205,8 +217,14 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
         onClose={() => setBillingOpen(false)}
         onSaved={() => {
           setBillingOpen(false);
-          start.mutate('billing');
+          start.mutate({ kind: 'billing' });
         }}
+      />
+      <DuplicateDialog
+        refusal={duplicate}
+        busy={start.isPending}
+        onCancel={() => setDuplicate(undefined)}
+        onConfirm={() => start.mutate({ kind: 'dpec', confirmDuplicate: true })}
       />
     </Stack>
   );

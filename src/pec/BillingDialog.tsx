@@ -1,14 +1,16 @@
-// The billing dialog (spec sections 2 and 5): the software's invoice number and date (French date picker), Confirm
-// disabled until both are filled; then the PATCH (merge-patch) and, once saved, the billing run. The one form system
-// (src/admin/AdminForm.tsx) with the shared zod schema.
+// The billing dialog (spec sections 2 and 5): the software's invoice number and date (French date picker, neither after
+// today nor before the DPEC's day), Confirm disabled until both are filled and valid; then the PATCH (merge-patch)
+// and, once saved, the billing run. The one form system (src/admin/AdminForm.tsx) with the shared zod schema.
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { useFormState, useWatch } from 'react-hook-form';
 import { TextInput, useTranslate } from 'react-admin';
 import type { z } from 'zod';
 import { AdminForm } from '../admin/AdminForm';
 import type { PecDossierRecord } from '../dataProvider/pec';
-import { pecBillingSchema } from '#domain/pecSchemas';
+import { dpecDay } from '#domain/pec';
+import { pecBillingSchemaFor, type pecBillingSchema } from '#domain/pecSchemas';
 import { useToast } from '../layout/Toasts';
 import { DateInput } from './DateInput';
 import { useErrorText, usePecData } from './shared';
@@ -27,6 +29,9 @@ export function BillingDialog({ open, record, id, onClose, onSaved }: Props) {
   const toast = useToast();
   const errorText = useErrorText();
   const dataProvider = usePecData();
+  // The invoice is dated between the DPEC's day and today (the server's rule, domain/pec.ts).
+  const dpec = dpecDay(record);
+  const schema = useMemo(() => pecBillingSchemaFor(dpec), [dpec]);
   const save = useMutation({
     mutationFn: (data: z.output<typeof pecBillingSchema>) => dataProvider.pecSaveBilling({ id, data }),
     onSuccess: () => {
@@ -42,8 +47,8 @@ export function BillingDialog({ open, record, id, onClose, onSaved }: Props) {
       {open && (
         <AdminForm
           record={{ numBilling: record.numBilling ?? '', dateBilling: record.dateBilling ?? '' }}
-          schema={pecBillingSchema}
-          onSave={(values) => save.mutateAsync(pecBillingSchema.parse(values))}
+          schema={schema}
+          onSave={(values) => save.mutateAsync(schema.parse(values))}
         >
           <DialogTitle id="pec-billing-title">{translate('pecflow.pec.billing.title')}</DialogTitle>
           <DialogContent>

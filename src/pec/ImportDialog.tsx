@@ -1,5 +1,6 @@
-// "Importer": a CSV file of new requests (created as drafts, all or nothing). Shows how many were created, or the
-// lines in error with their messages. Sent with useMutation; the list and the dashboard follow at once.
+// "Importer": a CSV file of new requests (created as drafts, all or nothing). Shows how many were created and the lines
+// already there, not created again (issue 25), or the lines in error with their messages. Sent with useMutation; the
+// list and the dashboard follow at once.
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import {
   Alert,
@@ -18,11 +19,11 @@ import {
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import type { ImportErrors } from '../dataProvider/pec';
+import type { ImportErrors, ImportResult } from '../dataProvider/pec';
 import { useToast } from '../layout/Toasts';
 import { useErrorText, usePecData, useRefreshPec } from './shared';
 
-type Outcome = { created: number } | { error: string; lines: NonNullable<ImportErrors['errors']> };
+type Outcome = { created: number; skipped: NonNullable<ImportResult['skipped']> } | { error: string; lines: NonNullable<ImportErrors['errors']> };
 
 export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const translate = useTranslate();
@@ -36,8 +37,13 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
     mutationFn: async (file: File) => dataProvider.pecImport({ csv: await file.text() }),
     onMutate: () => setOutcome(undefined),
     onSuccess: (result) => {
-      setOutcome({ created: result.created });
-      toast.success(translate('pecflow.pec.import.done'), translate('pecflow.pec.import.created', { smart_count: result.created }));
+      const skipped = result.skipped ?? [];
+      setOutcome({ created: result.created, skipped });
+      const created = translate('pecflow.pec.import.created', { smart_count: result.created });
+      toast.success(
+        translate('pecflow.pec.import.done'),
+        skipped.length ? `${created}, ${translate('pecflow.pec.import.skipped', { smart_count: skipped.length })}.` : created,
+      );
       void refresh.now();
     },
     onError: (error) => {
@@ -77,8 +83,22 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
           {translate(busy ? 'pecflow.pec.import.sending' : 'pecflow.pec.import.choose')}
         </Button>
         {outcome && 'created' in outcome && (
-          <Alert severity="success" sx={{ mt: 2 }} data-testid="pec-import-result">
-            {translate('pecflow.pec.import.created', { smart_count: outcome.created })}
+          <Alert severity={outcome.created ? 'success' : 'info'} sx={{ mt: 2 }} data-testid="pec-import-result">
+            {outcome.created ? translate('pecflow.pec.import.created', { smart_count: outcome.created }) : translate('pecflow.pec.import.nothingCreated')}
+            {outcome.skipped.length > 0 && (
+              <>
+                <AlertTitle sx={{ mt: 1 }}>{translate('pecflow.pec.import.skipped', { smart_count: outcome.skipped.length })}</AlertTitle>
+                <Box sx={{ maxHeight: 260, overflowY: 'auto' }}>
+                  <List dense disablePadding data-testid="pec-import-skipped">
+                    {outcome.skipped.slice(0, 200).map((line) => (
+                      <ListItem key={line.line} disableGutters>
+                        <ListItemText primary={translate('pecflow.pec.import.line', { line: line.line })} secondary={line.message} />
+                      </ListItem>
+                    ))}
+                  </List>
+                </Box>
+              </>
+            )}
           </Alert>
         )}
         {outcome && 'error' in outcome && (

@@ -102,6 +102,14 @@ export function ManualResults({ record }: { record: PecDossierRecord }) {
       </Alert>
     );
   }
+  // The server takes no result on an archived file (issue 25).
+  if (record.archived) {
+    return (
+      <Alert severity="info" data-testid="manual-archived">
+        {translate('pecflow.pec.manual.archived')}
+      </Alert>
+    );
+  }
   return (
     <Box>
       <Tabs value={type} onChange={(_event, value: CallbackType) => setType(value)} sx={{ mb: 2 }}>

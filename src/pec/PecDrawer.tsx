@@ -1,6 +1,6 @@
 // The PEC drawer (spec section 2) in the one drawer frame (src/admin/DrawerFrame.tsx): on the right; view mode with
-// three tabs starting on "Actions DPEC", create mode with the one tab "Informations PEC"; deletion behind the
-// confirmation "Cette action est irréversible.". The file number in the title never breaks at its hyphens.
+// three tabs starting on "Actions DPEC", create mode with the one tab "Informations PEC"; deletion (a draft never sent)
+// behind the confirmation "Cette action est irréversible.", archiving and restoring (issue 25, ./ArchiveActions). The file number in the title never breaks at its hyphens.
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import { Alert, Box, Button, Skeleton, Tab, Tabs } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
@@ -14,7 +14,9 @@ import { ManualResults } from './ManualResults';
 import type { DrawerTarget } from './PecPage';
 import { PecForm } from './PecForm';
 import { PecWarnings } from './Warnings';
-import { PecStatusBadge, useDossierText, useErrorText, usePecRights, useRefreshPec } from './shared';
+import { ArchivedChip, PecStatusBadge, useDossierText, useErrorText, usePecRights, useRefreshPec } from './shared';
+import { ArchiveActions, ArchivedNotice } from './ArchiveActions';
+import { deletionRefusal } from '#domain/archive';
 
 const MINUTE = 60_000;
 const RUN_POLL_MS = 5_000;
@@ -103,6 +105,8 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
         record && (
           <>
             <PecStatusBadge status={record.status} />
+            <ArchivedChip record={record} />
+            <ArchiveActions record={record} id={id} />
             <DeleteAction record={record} id={id} onDeleted={onClose} />
           </>
         )
@@ -135,6 +139,7 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
         Array.from({ length: 6 }, (_, i) => <Skeleton key={i} height={56} />)
       ) : (
         <Box role="tabpanel">
+          <ArchivedNotice record={record} />
           <PecWarnings warnings={record.warnings} />
           {tab === 'actions' && <ActionsTab record={record} id={id} />}
           {tab === 'add' && <ManualResults record={record} />}
@@ -144,6 +149,13 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
     </DrawerFrame>
   );
 }
+
+/** What the drawer knows of a deletion's facts (the server, which knows the payments, decides). */
+const deletionFacts = (record: PecDossierRecord) => ({
+  ...record,
+  holdsPayment: (record.montantPaye ?? 0) > 0,
+  hasRobotRun: (record.workflowExecutions ?? []).length > 0,
+});
 
 /** "Supprimer" (delete.pec), behind the confirmation "Cette action est irréversible.". */
 function DeleteAction({ record, id, onDeleted }: { record: PecDossierRecord; id: number; onDeleted: () => void }) {
@@ -168,7 +180,8 @@ function DeleteAction({ record, id, onDeleted }: { record: PecDossierRecord; id:
       onError: (error) => toast.error(translate('pecflow.pec.toast.deleteError'), errorText(error)),
     },
   );
-  if (!rights.remove) return null;
+  // Only a draft that never went to the robot may be erased (domain/archive.ts); the others are archived.
+  if (!rights.remove || deletionRefusal(deletionFacts(record))) return null;
 
   return (
     <>

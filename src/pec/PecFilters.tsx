@@ -1,10 +1,12 @@
-// The list's filters (spec section 2): search, status (all plus the seven statuses), "Plus de filtres" (creation date
-// from/to, sort field, direction) and the clear button. Filters set from elsewhere (the dashboard's links: expiry,
-// billing, validation dates, a selection of files) show as chips that can be removed one by one.
+// The list's filters (spec section 2): search, status (all plus the seven statuses), the "Archivées" chip (issue 25:
+// the archived files alone), "Plus de filtres" (creation date from/to, sort field, direction) and the clear button.
+// Filters set from elsewhere (the dashboard's links: expiry, billing, validation dates, a selection of files) show as
+// chips that can be removed one by one.
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import ClearIcon from '@mui/icons-material/FilterAltOff';
 import TuneIcon from '@mui/icons-material/Tune';
+import ArchiveIcon from '@mui/icons-material/Inventory2Outlined';
 import { Box, Button, Chip, Collapse, MenuItem, Paper, Stack, TextField } from '@mui/material';
 import { useState } from 'react';
 import { useListContext, useTranslate } from 'react-admin';
@@ -57,7 +59,9 @@ export function PecFilters() {
   const setCreated = (bound: 'after' | 'before', date: string) =>
     date !== INVALID_DAY && change('createdAt', { ...created, [bound]: date ? dayBound(date, bound) : undefined });
   const sortFields: string[] = SORT_FIELDS.includes(sort.field as never) ? [...SORT_FIELDS] : [...SORT_FIELDS, sort.field];
-  const extra = Object.entries(filterValues).filter(([key]) => !PANEL_FILTERS.has(key));
+  // The archived files alone: the bar's own chip (issue 25); every file (archived=all, from the dashboard) an extra chip.
+  const archivedOnly = String(filterValues.archived) === 'true';
+  const extra = Object.entries(filterValues).filter(([key]) => !PANEL_FILTERS.has(key) && !(key === 'archived' && archivedOnly));
   const anything = Object.keys(filterValues).length > 0 || customSort;
 
   const clear = () => {
@@ -154,13 +158,26 @@ export function PecFilters() {
         </Paper>
       </Collapse>
 
-      {extra.length > 0 && (
-        <Stack direction="row" spacing={1} sx={{ mt: 1.5 }} flexWrap="wrap" useFlexGap data-testid="pec-extra-filters">
-          {extra.map(([key, value]) => (
-            <Chip key={key} label={<FilterLabel name={key} value={value} />} onDelete={() => change(key, undefined)} color="primary" variant="outlined" />
-          ))}
-        </Stack>
-      )}
+      {/* The bar's chips: the archived files alone (a toggle), then the filters set from elsewhere, each removable. */}
+      <Stack direction="row" spacing={1} sx={{ mt: 1.5 }} flexWrap="wrap" useFlexGap alignItems="center" data-testid="pec-filter-chips">
+        <Chip
+          label={translate('pecflow.pec.filters.archived')}
+          icon={<ArchiveIcon />}
+          color={archivedOnly ? 'warning' : 'default'}
+          variant={archivedOnly ? 'filled' : 'outlined'}
+          onClick={() => change('archived', archivedOnly ? undefined : 'true')}
+          aria-pressed={archivedOnly}
+          title={translate('pecflow.pec.filters.archivedHelp')}
+          data-testid="filter-archived"
+        />
+        {extra.length > 0 && (
+          <Box sx={{ display: 'contents' }} data-testid="pec-extra-filters">
+            {extra.map(([key, value]) => (
+              <Chip key={key} label={<FilterLabel name={key} value={value} />} onDelete={() => change(key, undefined)} color="primary" variant="outlined" />
+            ))}
+          </Box>
+        )}
+      </Stack>
     </Box>
   );
 }
@@ -173,6 +190,7 @@ function FilterLabel({ name, value }: { name: string; value: unknown }) {
   if (name === 'robotFailedWithinDays') text = translate('pecflow.pec.filters.lastDays', { smart_count: Number(value) });
   else if (name === 'fileKind') text = FILE_KIND_LABELS[value as FileKind] ?? String(value);
   else if (name === 'payment') text = PAYMENT_FILTER_LABELS[value as PaymentFilter] ?? String(value);
+  else if (name === 'archived') text = translate(`pecflow.pec.filters.archivedValues.${String(value)}`, { _: String(value) });
   else if (Array.isArray(value)) text = translate('pecflow.pec.filters.selection', { smart_count: value.length });
   else if (typeof value === 'boolean' || value === 'true' || value === 'false')
     text = translate(String(value) === 'true' ? 'pecflow.pec.filters.yes' : 'pecflow.pec.filters.no');

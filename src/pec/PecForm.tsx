@@ -110,7 +110,8 @@ export function PecForm({ mode, record, onCreated, onCancel }: Props) {
   const rights = usePecRights();
   if (mode === 'view' && record && !editing) {
     const busy = !!record.runInProgress;
-    return <ReadOnlyFields record={record} onEdit={rights.edit ? () => setEditing(true) : undefined} editDisabled={busy} />;
+    // An archived file is not changed until it is restored (issue 25).
+    return <ReadOnlyFields record={record} onEdit={rights.edit && !record.archived ? () => setEditing(true) : undefined} editDisabled={busy} />;
   }
   return <EditableForm record={mode === 'view' ? record : undefined} onCreated={onCreated} onDone={mode === 'view' ? () => setEditing(false) : onCancel} />;
 }

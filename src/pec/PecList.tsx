@@ -14,7 +14,7 @@ import type { PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '#domain/format';
 import { useToast } from '../layout/Toasts';
 import { ImportDialog } from './ImportDialog';
-import { PecStatusBadge, useDossierText, useErrorText, usePecData, usePecRights } from './shared';
+import { ArchivedChip, PecStatusBadge, useDossierText, useErrorText, usePecData, usePecRights } from './shared';
 
 /** The title, the count and the header buttons, as the rights allow. */
 export function PecListHeader({ onCreate }: { onCreate?: () => void }) {
@@ -133,7 +133,12 @@ export function pecColumns(label: (key: string) => string) {
       source="status"
       label={label('status')}
       sortByOrder="DESC"
-      render={(r: PecDossierRecord) => <PecStatusBadge status={r.status} />}
+      render={(r: PecDossierRecord) => (
+        <Stack direction="row" spacing={0.5} useFlexGap flexWrap="wrap">
+          <PecStatusBadge status={r.status} />
+          <ArchivedChip record={r} />
+        </Stack>
+      )}
     />,
     <DataTable.Col
       key="numeroDossier"

@@ -74,17 +74,21 @@ export function pecListLink(filter: Record<string, unknown>, sort?: { field: str
   return `/pec?${params}`;
 }
 
+/** The list's `archived` filter that lists every file, archived or not (the default leaves archived ones out). */
+export const WITH_ARCHIVED = { archived: 'all' } as const;
+
 /** The filters behind each figure of the stats. */
 export function dashboardFilters(today = parisDay()) {
   const monthStart = `${today.slice(0, 7)}-01`;
   return {
     status: (status: string) => ({ status }),
     expiring: { statutFacturation: false, datePeremption: { after: today, before: addDays(today, EXPIRY_WARNING_DAYS) } },
-    approvedThisMonth: { dateValidation: { after: parisMidnight(monthStart) } },
-    billedThisMonth: { statutFacturation: true, dateFacturationEffective: { after: monthStart } },
+    // The money counts archived files too (issue 25): its links list them, as the stats count them.
+    approvedThisMonth: { dateValidation: { after: parisMidnight(monthStart) }, ...WITH_ARCHIVED },
+    billedThisMonth: { statutFacturation: true, dateFacturationEffective: { after: monthStart }, ...WITH_ARCHIVED },
     // Billed, not yet paid: all of them, by days since billing, and the payment discrepancies (issue 15).
-    receivables: { status: 'billed' },
-    receivableAge: (age: ReceivableAge) => ({ status: 'billed', dateFacturationEffective: receivableAgeRange(today, age) }),
-    payment: (payment: PaymentFilter) => ({ payment }),
+    receivables: { status: 'billed', ...WITH_ARCHIVED },
+    receivableAge: (age: ReceivableAge) => ({ status: 'billed', dateFacturationEffective: receivableAgeRange(today, age), ...WITH_ARCHIVED }),
+    payment: (payment: PaymentFilter) => ({ payment, ...WITH_ARCHIVED }),
   };
 }

@@ -1,12 +1,14 @@
 // Small pieces the PEC screens share: who may do what, the data provider and the one refresh of everything PEC, the
 // status badge, the file's display fallbacks and the text of a failed call.
-import { Alert, AlertTitle, Box, type SxProps } from '@mui/material';
+import ArchiveIcon from '@mui/icons-material/Inventory2Outlined';
+import { Alert, AlertTitle, Box, Chip, type SxProps } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useDataProvider, usePermissions, useTranslate } from 'react-admin';
 import { StatusBadge } from '../admin/StatusBadge';
 import type { AppDataProvider } from '../dataProvider';
 import { PEC_QUERY_KEYS, RequestTimeoutError, type PecDossierRecord } from '../dataProvider/pec';
 import { extractErrorMessage } from '#domain/errors';
+import { ARCHIVED_LABEL, archiveReasonText } from '#domain/archive';
 import { HTTP_TIMEOUT_MS, REFETCH_AFTER_ACTION_MS } from '#domain/limits';
 import { hasPermission } from '#domain/permissions';
 import {
@@ -70,6 +72,29 @@ export function PecStatusBadge({ status, size }: { status: string | null | undef
       variant={known && status !== 'draft' ? 'filled' : 'outlined'}
       pulsing={known && PULSING_STATUSES.includes(status)}
       size={size}
+    />
+  );
+}
+
+/** 'Archivée' (issue 25): its own chip beside the status, which stays the spec's; its reason in its title. */
+export function ArchivedChip({
+  record,
+  size = 'small',
+}: {
+  record: Pick<PecDossierRecord, 'archived' | 'archiveReason' | 'archiveNote'>;
+  size?: 'small' | 'medium';
+}) {
+  if (!record.archived) return null;
+  return (
+    <Chip
+      label={ARCHIVED_LABEL}
+      size={size}
+      variant="outlined"
+      color="warning"
+      icon={<ArchiveIcon />}
+      title={archiveReasonText(record.archiveReason, record.archiveNote)}
+      data-testid="archived-chip"
+      sx={{ fontWeight: 600 }}
     />
   );
 }

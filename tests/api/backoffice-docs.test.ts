@@ -192,6 +192,8 @@ const CONTRACT: Record<string, { fields: Spec; operations: string[] }> = {
       action: 'string ro name',
       entity: 'string ro',
       entityId: 'string ro',
+      // The record's name when the entry was written (a PEC file's number, issue 25).
+      entityLabel: 'string ro',
       actorId: 'integer ro',
       actorEmail: 'email ro',
       changes: 'string ro',

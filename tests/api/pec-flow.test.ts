@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
 import { ACCOUNTS, createDossier, demoRefs, patientNumber, waitFor, waitForIdle, type Refs } from './helpers/pec';
 import { OBSOLETE_LPP_CODES } from '../../server/robot/simulator';
+import { todayInFrance } from '#domain/pec';
+
+// An invoice is dated between the DPEC's day (the simulator's: the day of the run) and today (issue 25).
+const invoiceDay = () => todayInFrance();
 
 let server: TestServer;
 let refs: Refs;
@@ -82,7 +86,7 @@ describe('create -> DPEC -> approved -> billing -> billed', () => {
 
     const patched = await server.request('PATCH', `/api/pec_dossiers/${created.id}`, {
       token: audio,
-      body: { numBilling: 'FAC-2026-0042', dateBilling: '2026-05-04' },
+      body: { numBilling: 'FAC-2026-0042', dateBilling: invoiceDay() },
       headers: { 'content-type': 'application/merge-patch+json' },
     });
     expect(patched.status, patched.text).toBe(200);
@@ -164,16 +168,17 @@ describe('simulator outcomes, by the patient number suffix', () => {
   it('-ERRFACT: the DPEC is granted, then the billing fails and the file stays approved', async () => {
     const file = await run('-ERRFACT');
     expect(file.status).toBe('approved');
+    const day = invoiceDay();
     await server.request('PATCH', `/api/pec_dossiers/${file.id}`, {
       token: audio,
-      body: { numBilling: 'FAC-1', dateBilling: '04/05/2026' },
+      body: { numBilling: 'FAC-1', dateBilling: day.split('-').reverse().join('/') },
       headers: { 'content-type': 'application/merge-patch+json' },
     });
     expect((await startBilling(file.id)).status).toBe(200);
     const after = await waitForIdle(server, audio, file.id);
     expect(after.status).toBe('approved');
     expect(after.statutFacturation).toBe(false);
-    expect(after.dateBilling).toBe('2026-05-04');
+    expect(after.dateBilling).toBe(day);
     expect(after.workflowExecutions[0].robotResponse.data.callback_type).toBe('billing_error');
     expect(after.workflowExecutions[0].error).toEqual({
       title: 'Échec de la facturation',

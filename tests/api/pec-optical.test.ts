@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, patientNumber, robotCallback, startPecServer, waitFor, waitForIdle, type Refs } from './helpers/pec';
 import { OPTICAL_MESSAGES, OPTICAL_RULES } from '#domain/optical';
+import { todayInFrance } from '#domain/pec';
 import { EXPORT_HEADER } from '../../server/pec/csv';
 
 let server: TestServer;
@@ -108,7 +109,8 @@ describe('an optician’s file through the flow', () => {
     expect(scraping.robotResponse.data.callback_payload.equipement_optique.classe).toBe(equipment.classe);
     expect(scraping.robotResponse.data.callback_payload.appareil).toBeUndefined();
 
-    expect((await patch(created.id, { numBilling: 'FAC-OPT-1', dateBilling: '2026-05-04' })).status).toBe(200);
+    // The invoice is dated on or after the DPEC's day (the simulator's: today) and not after today (issue 25).
+    expect((await patch(created.id, { numBilling: 'FAC-OPT-1', dateBilling: todayInFrance() })).status).toBe(200);
     expect((await startBilling(created.id)).status).toBe(200);
     const billed = await waitFor(async () => {
       const res = await server.get(`/api/pec_dossiers/${created.id}`, tokens.rivieraAdmin);

@@ -3,8 +3,11 @@
 import { expect, test } from '@playwright/test';
 import { api, apiToken, signIn } from './helpers';
 import { drawer, markDocument, openFile, patientNumber, prepareFile, toast } from './pec-fixtures';
+import { todayInFrance } from '#domain/pec';
 
 const EUROS = /\d[\d\s]*,\d{2}\s€/;
+/** A day as the French type it: 2026-11-03 -> 03/11/2026. */
+const french = (isoDay: string) => isoDay.split('-').reverse().join('/');
 
 test('DPEC from "Créer DPEC" through "En cours..." to "DPEC créé" with devices and amounts, then billing to "Facturé", with no reload', async ({
   page,
@@ -75,7 +78,9 @@ test('DPEC from "Créer DPEC" through "En cours..." to "DPEC créé" with device
   await expect(confirm).toBeDisabled();
   await dialog.getByLabel(/^N° de facture logiciel/).fill('FAC-E2E-1');
   await expect(confirm).toBeDisabled();
-  await dialog.getByRole('textbox', { name: /^Date de facture logiciel/ }).fill('20/11/2026');
+  // The invoice is dated between the DPEC's day (the simulator's: today) and today (issue 25).
+  const invoiceDay = french(todayInFrance());
+  await dialog.getByRole('textbox', { name: /^Date de facture logiciel/ }).fill(invoiceDay);
   await expect(confirm).toBeEnabled();
   await confirm.click();
   await expect(dialog).toBeHidden();
@@ -83,7 +88,7 @@ test('DPEC from "Créer DPEC" through "En cours..." to "DPEC créé" with device
   await expect(billing).toHaveText('Facturé');
   await expect(billing).toBeDisabled();
   await expect(panel.getByTestId('pec-billing')).toContainText('FAC-E2E-1');
-  await expect(panel.getByTestId('pec-billing')).toContainText('20/11/2026');
+  await expect(panel.getByTestId('pec-billing')).toContainText(invoiceDay);
   await expect(panel.getByTestId('status-badge')).toHaveText('Facturé');
   await sameDocument();
 });
@@ -187,6 +192,17 @@ test.describe('in an English browser', () => {
         timeout: 15_000,
       })
       .not.toBeNull();
+    // An invoice cannot precede its DPEC (issue 25): the DPEC is dated, by hand, on a recent day whose day and month a
+    // mm/dd reading would swap (the 3rd of November read as March the 11th).
+    const day = ambiguousDayUpTo(todayInFrance());
+    const { externalId } = await api<{ externalId: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`);
+    await api(request, token, 'POST', '/api/callbacks/dpec', {
+      id_pecflow: externalId,
+      success: true,
+      messages: ['Date du DPEC corrigée'],
+      num_pec: 'PEC-EN-1',
+      date_creation: day,
+    });
 
     await signIn(page, email);
     await openFile(page, file);
@@ -197,12 +213,19 @@ test.describe('in an English browser', () => {
     await dialog.getByRole('textbox', { name: /^N° de facture logiciel/ }).fill('FAC-EN-1');
     const date = dialog.getByRole('textbox', { name: /^Date de facture logiciel/ });
     await date.click();
-    // 03/11 read the French way: the 3rd of November, not March the 11th.
-    await date.pressSequentially('03112026');
-    await expect(date).toHaveValue('03/11/2026');
+    // Read the French way: day, month, year.
+    await date.pressSequentially(french(day).replace(/\//g, ''));
+    await expect(date).toHaveValue(french(day));
     await dialog.getByRole('button', { name: 'Confirmer' }).click();
     await expect(toast(page, 'Informations de facturation mises à jour')).toBeVisible();
-    await expect(drawer(page).getByTestId('pec-billing')).toContainText('03/11/2026');
-    expect((await api<{ dateBilling: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).dateBilling.slice(0, 10)).toBe('2026-11-03');
+    await expect(drawer(page).getByTestId('pec-billing')).toContainText(french(day));
+    expect((await api<{ dateBilling: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).dateBilling.slice(0, 10)).toBe(day);
   });
 });
+
+/** The latest day up to `today` whose day of the month is 12 or less and differs from its month (2026-11-03). */
+function ambiguousDayUpTo(today: string): string {
+  const date = new Date(`${today}T12:00:00Z`);
+  while (date.getUTCDate() > 12 || date.getUTCDate() === date.getUTCMonth() + 1) date.setUTCDate(date.getUTCDate() - 1);
+  return date.toISOString().slice(0, 10);
+}

@@ -37,8 +37,12 @@ describe("the dashboard's filters and links", () => {
     const filters = dashboardFilters('2026-11-21');
     expect(filters.status('pending')).toEqual({ status: 'pending' });
     expect(filters.expiring).toEqual({ statutFacturation: false, datePeremption: { after: '2026-11-21', before: '2026-12-06' } });
-    expect(filters.approvedThisMonth).toEqual({ dateValidation: { after: '2026-10-31T23:00:00.000Z' } });
-    expect(filters.billedThisMonth).toEqual({ statutFacturation: true, dateFacturationEffective: { after: '2026-11-01' } });
+    // The money counts archived files too (issue 25): so do the lists behind its figures; the work in hand does not.
+    expect(filters.approvedThisMonth).toEqual({ dateValidation: { after: '2026-10-31T23:00:00.000Z' }, archived: 'all' });
+    expect(filters.billedThisMonth).toEqual({ statutFacturation: true, dateFacturationEffective: { after: '2026-11-01' }, archived: 'all' });
+    expect(filters.receivables).toEqual({ status: 'billed', archived: 'all' });
+    expect(filters.receivableAge('over90')).toMatchObject({ status: 'billed', archived: 'all' });
+    expect(filters.payment('partial')).toEqual({ payment: 'partial', archived: 'all' });
   });
 
   it("opens the list with react-admin's list parameters", () => {

@@ -9,7 +9,7 @@ export const particular: Particular = {
     createdAt: { render: (record) => formatDateTime(record.createdAt as string) },
     actorEmail: { sortBy: false, render: (record) => <ActorLabel email={record.actorEmail} /> },
     action: { render: (record) => <ActionLabel action={record.action} /> },
-    entity: { sortBy: false, render: (record) => <EntityLabel entity={record.entity} id={record.entityId} /> },
+    entity: { sortBy: false, render: (record) => <EntityLabel entity={record.entity} id={record.entityId} name={record.entityLabel} /> },
     changes: { sortBy: false, render: (record) => <ChangedFields changes={record.changes} entity={record.entity} /> },
   },
   filters: { actor: ActorFilter, action: ActionFilter, entity: EntityFilter },
@@ -17,7 +17,7 @@ export const particular: Particular = {
     createdAt: ({ record }) => <>{formatDateTime(record.createdAt as string)}</>,
     action: ({ record }) => <ActionLabel action={record.action} />,
     actorEmail: ({ record }) => <ActorLabel email={record.actorEmail} />,
-    entity: ({ record }) => <EntityLabel entity={record.entity} />,
+    entity: ({ record }) => <EntityLabel entity={record.entity} name={record.entityLabel} />,
     changes: ({ record }) => <ChangesTable changes={record.changes} entity={record.entity} />,
   },
 };

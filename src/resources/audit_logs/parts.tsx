@@ -19,7 +19,7 @@ const AUDIT_NAMES: Record<string, string> = {
   pec_dossiers: 'pec_dossier',
 };
 
-const VERBS = ['create', 'update', 'delete', 'archive', 'bulk_update', 'bulk_delete'] as const;
+const VERBS = ['create', 'update', 'delete', 'archive', 'restore', 'bulk_update', 'bulk_delete'] as const;
 
 /** What the filter offers: the generic verbs over every entity, then the PEC files' own events. */
 const PEC = (...events: string[]) => events.map((event) => `pec_dossier.${event}`);
@@ -74,10 +74,11 @@ export function ActorLabel({ email }: { email: unknown }) {
   return <>{email ? String(email) : translate('pecflow.settings.audit.system')}</>;
 }
 
-/** "Organisation n° 3". */
-export function EntityLabel({ entity, id }: { entity: unknown; id?: unknown }) {
+/** "Demande de PEC PEC-2026-000401" when the entry kept the record's name (its number), else "Organisation n° 3". */
+export function EntityLabel({ entity, id, name: recordName }: { entity: unknown; id?: unknown; name?: unknown }) {
   const name = String(entity ?? '');
   const label = useEntity(name).entity?.label.singular ?? name;
+  if (recordName) return <>{`${label} ${String(recordName)}`}</>;
   return <>{id ? `${label} n° ${String(id)}` : label}</>;
 }
 

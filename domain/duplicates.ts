@@ -1,0 +1,30 @@
+// Duplicates caught before they cost (issue 25). Twins: two files of one organisation with the same mutual and the same
+// quote number (numeroDevisAssure), neither archived: the same request, which the insurer would receive twice. A twin is
+// a warning on the file; a DPEC while a twin's request is in progress or granted needs an explicit confirmation; the
+// PEC import skips a line that matches a file already there. Shared by the browser and the server.
+import { pecStatusLabel, type PecStatus } from './pec';
+
+/** A twin in one of these statuses has a request at the insurer (in progress or granted): a second DPEC is refused. */
+export const TWIN_DPEC_STATUSES: readonly PecStatus[] = ['processing', 'pending', 'approved', 'billed', 'paid'];
+
+/** The application's page of a file: the drawer over the list. */
+export const filePageUrl = (id: number | string) => `/pec/${id}`;
+
+export interface Twin {
+  id: number;
+  numeroDossier: string;
+  status: string;
+}
+
+export const DUPLICATE_MESSAGES = {
+  warning: (twin: Twin) =>
+    `La demande ${twin.numeroDossier} (${pecStatusLabel(twin.status)}) porte la même mutuelle et le même numéro de devis : vérifiez qu’il ne s’agit pas de la même demande avant de lancer le DPEC.`,
+  dpecRefused: (twins: readonly Twin[]) =>
+    `Doublon : ${twins.map((t) => `la demande ${t.numeroDossier} (${pecStatusLabel(t.status)})`).join(', ')} porte${twins.length > 1 ? 'nt' : ''} la même mutuelle et le même numéro de devis, avec un DPEC en cours ou accordé. Confirmez pour envoyer quand même.`,
+  /** The import's report of a line it skipped. */
+  alreadyThere: (numeroDossier: string) => `déjà présent : ${numeroDossier}`,
+  sameLineAbove: (line: number) => `déjà présent : ligne ${line} du fichier`,
+} as const;
+
+/** The DPEC start's body flag that confirms a request despite its twins (audited). */
+export const CONFIRM_DUPLICATE_FLAG = 'confirmDuplicate';
