@@ -79,17 +79,23 @@ describe('deleting', () => {
     expect(paid.status, paid.text).toBe(200);
     const fullyPaid = await fileIn({ status: 'paid', numPec: 'PEC-ACCORD-402' });
     const granted = await fileIn({ status: 'approved', numPec: 'PEC-ACCORD-403' });
-    // A payment on a file that shows no other sign of it: a line of an applied statement.
+    // A payment on a file that shows no other sign of it: a row of its payment history (here a cancelled one, from a
+    // statement line: a posted payment keeps its file even once reversed).
     const withPayment = await fileIn({ status: 'draft' });
     const [holding] = await server.database.query<{ holding_id: number }>('select holding_id from pec_dossiers where id = $1', [withPayment.id]);
     const [statement] = await server.database.query<{ id: number }>(
       `insert into payment_statements (holding_id, payer, status, lines_count, total_amount, applied_amount) values ($1, 'Allianz', 'applied', 1, 80, 80) returning id`,
       [holding!.holding_id],
     );
-    await server.database.query(
+    const [line] = await server.database.query<{ id: number }>(
       `insert into payment_statement_lines (statement_id, holding_id, line_number, payment_date, payer, reference, amount, dossier_id, outcome)
-       values ($1, $2, 2, $3, 'Allianz', 'REF-1', 80, $4, 'paid')`,
+       values ($1, $2, 2, $3, 'Allianz', 'REF-1', 80, $4, 'paid') returning id`,
       [statement!.id, holding!.holding_id, todayInFrance(), withPayment.id],
+    );
+    await server.database.query(
+      `insert into pec_payments (holding_id, dossier_id, payment_date, amount, source, statement_id, statement_line_id, payer, reference, reversed_at, reversal_reason)
+       values ($1, $2, $3, 80, 'statement', $4, $5, 'Allianz', 'REF-1', now(), 'Relevé annulé')`,
+      [holding!.holding_id, withPayment.id, todayInFrance(), statement!.id, line!.id],
     );
 
     const before = await snapshot();
