@@ -108,8 +108,14 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
     crossOriginEmbedderPolicy: false,
   });
   app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
-  // Bearer tokens, no cookies: any origin may call the API; the Link header must be readable by it.
-  await app.register(fastifyCors, { origin: true, exposedHeaders: ['Link'], maxAge: 600 });
+  // The front end is served from the API's own origin: no other origin gets CORS headers, nor a granted pre-flight,
+  // unless CORS_ORIGINS names it (a front end served elsewhere). The Link header must be readable by it.
+  const corsOrigins = new Set(config.corsOrigins);
+  await app.register(fastifyCors, {
+    origin: (origin, callback) => callback(null, origin !== undefined && corsOrigins.has(origin.toLowerCase()) ? origin : false),
+    exposedHeaders: ['Link'],
+    maxAge: 600,
+  });
   // JSON and text answers compressed for clients that accept it (brotli, else gzip): the API docs are 100 KB, 10 KB
   // compressed, read at every start-up of the application. Registered before the routes: it applies to those after it.
   // Request bodies are not decompressed (the body limit is on what arrives). The built files are compressed ahead.
