@@ -10,6 +10,8 @@ import type { Config } from './config';
 import type { Database } from './db/connect';
 import { authPlugin } from './auth/plugin';
 import { authRoutes } from './auth/routes';
+import { accountRoutes } from './auth/accountRoutes';
+import { Mailer } from './mail/mailer';
 import { TokenService } from './auth/tokens';
 import { PrincipalCache } from './auth/principal';
 import { SessionRegistry } from './auth/sessions';
@@ -18,7 +20,7 @@ import { SettingsService } from './settings';
 import { ApiError, badRequest, clientErrorHandler, errorHandler, MAX_PARAM_LENGTH, notFound, sendProblem, urlProblem } from './http/errors';
 import { rateLimitPlugin } from './http/rateLimits';
 import { COMPRESSION_THRESHOLD, ENCODINGS } from './http/compression';
-import { docsLinkHeader } from './http/links';
+import { docsLinkHeader, publicBaseUrl } from './http/links';
 import { jsonBodyParsers } from './http/body';
 import { notificationRoutes } from './notifications/routes';
 import { pecPlugin } from './pec/services';
@@ -172,6 +174,11 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   await app.register(notificationRoutes);
   // PEC back end: robot runs, callbacks, jobs, live events, export/import/stats; workers start when the app is ready.
   await app.register(pecPlugin, { autoStart: ready });
+  ctx.publicBaseUrl = () => publicBaseUrl(app);
+  ctx.mailer = new Mailer(config, ctx.secrets, ctx.pec.jobs, app.log);
+  app.addHook('onClose', async () => ctx.mailer.close());
+  if (!config.smtpUrl && config.env === 'production') app.log.warn(`SMTP_URL absent : les emails sont écrits dans ${ctx.mailer.outbox} au lieu d’être envoyés`);
+  await app.register(accountRoutes);
   await app.register(hydraRoutes);
 
   // The built front end, with the single-page fallback for its routes.
