@@ -11,7 +11,7 @@ import { recoveryCodes, users } from '../db/schema';
 import { ApiError, conflict, invalidField, notFound, unauthorized } from '../http/errors';
 import { QUEUES } from '../jobs/boss';
 import { assertWithinCallersRights } from '../resources/users';
-import { accountOf, consumeAccountToken, inviteUser, setPassword, validAccountToken, type AccountTokenPurpose } from './accounts';
+import { accountOf, accountTokenOwner, consumeAccountToken, inviteUser, setPassword, validAccountToken, type AccountTokenPurpose } from './accounts';
 import { assertPasswordAllowed, readPasswordPolicy } from './passwordPolicy';
 import { verifyPassword } from './passwords';
 import { requirePermission } from './principal';
@@ -92,11 +92,14 @@ export async function accountRoutes(app: FastifyInstance) {
     const row = await validAccountToken(db, token, purpose);
     const account = row && (await accountOf(db, { id: row.userId }));
     if (!row || !account || account.status !== 'Active') {
+      // A link used again, expired or unknown: audited on its user when it was one of ours.
+      const ownerId = account?.id ?? (await accountTokenOwner(db, token, purpose));
+      const owner = ownerId === undefined ? undefined : await accountOf(db, { id: ownerId });
       await recordAudit(db, null, {
         action: `user.${purpose}_refused`,
         entity: 'users',
-        entityId: account?.id,
-        holdingId: account?.holdingId ?? null,
+        entityId: owner?.id,
+        holdingId: owner?.holdingId ?? null,
         changes: { ip: request.ip },
       });
       throw notFound(ACCOUNT_MESSAGES.linkInvalid);

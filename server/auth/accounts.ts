@@ -71,6 +71,15 @@ export async function validAccountToken(db: DbOrTx, token: string, purpose: Acco
   return row;
 }
 
+/** The user a link was made for, valid or not (to audit a refused use). */
+export async function accountTokenOwner(db: DbOrTx, token: string, purpose: AccountTokenPurpose): Promise<number | undefined> {
+  const [row] = await db
+    .select({ userId: accountTokens.userId })
+    .from(accountTokens)
+    .where(and(eq(accountTokens.tokenHash, sha256(token)), eq(accountTokens.purpose, purpose)));
+  return row?.userId;
+}
+
 /** Uses the link: of two concurrent uses, one wins. Returns its user, or undefined. */
 export async function consumeAccountToken(tx: DbOrTx, token: string, purpose: AccountTokenPurpose): Promise<number | undefined> {
   const [row] = await tx
