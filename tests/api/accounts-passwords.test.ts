@@ -101,7 +101,8 @@ describe('a weak existing password', () => {
     expect(first.body.message).toContain('choisissez-en un nouveau');
     expect(first.body.token).toBeUndefined();
     expect(first.body.refresh_token).toBeUndefined();
-    const change = (password: string, challenge = first.body.challenge) => server.request('POST', '/api/login_check/password', { body: { challenge, password } });
+    const change = (password: string, challenge = first.body.challenge) =>
+      server.request('POST', '/api/login_check/password', { body: { challenge, password } });
     expectViolation(await change('secret1'), 'password', TOO_SHORT);
     expectViolation(await change('Lecture-Seule-2026'), 'password', 'Le mot de passe ne doit contenir ni le nom, ni le prénom, ni l’email de l’utilisateur');
     expectProblem(await change(STRONG, 'autre-chose'), 401, 'Connexion expirée : saisissez à nouveau votre email et votre mot de passe.');
@@ -118,7 +119,8 @@ describe('a weak existing password', () => {
 });
 
 describe("'Mot de passe oublié ?'", () => {
-  const forgot = (email: string, from = '192.0.2.1') => server.request('POST', '/api/forgot-password', { body: { email } , headers: { 'x-forwarded-for': from } });
+  const forgot = (email: string, from = '192.0.2.1') =>
+    server.request('POST', '/api/forgot-password', { body: { email }, headers: { 'x-forwarded-for': from } });
 
   it('answers the same for a known and an unknown address, and emails a link to the known one only', async () => {
     const before = smtp.received.length;
@@ -140,7 +142,10 @@ describe("'Mot de passe oublié ?'", () => {
     // The unknown address got nothing (its job ran beside the other one's), and both requests are audited.
     await new Promise((r) => setTimeout(r, 1500));
     expect(smtp.received.slice(before).map((m) => m.to)).toEqual(['audio@audition-horizon.fr']);
-    const audits = await sqlRows<{ changes: { email: string; account: boolean } }>(server, `select changes from audit_logs where action = 'user.password_reset_request' order by id`);
+    const audits = await sqlRows<{ changes: { email: string; account: boolean } }>(
+      server,
+      `select changes from audit_logs where action = 'user.password_reset_request' order by id`,
+    );
     expect(audits.map((a) => [a.changes.email, a.changes.account])).toEqual(
       expect.arrayContaining([
         ['audio@audition-horizon.fr', true],
@@ -181,10 +186,14 @@ describe("'Mot de passe oublié ?'", () => {
     const email = 'direction@optique-riviera.fr';
     let before = smtp.received.length;
     await forgot(email, '192.0.2.7');
-    const first = linkIn(await smtp.next(email, { after: before }), '/reset-password').split('/').pop()!;
+    const first = linkIn(await smtp.next(email, { after: before }), '/reset-password')
+      .split('/')
+      .pop()!;
     before = smtp.received.length;
     await forgot(email, '192.0.2.7');
-    const second = linkIn(await smtp.next(email, { after: before }), '/reset-password').split('/').pop()!;
+    const second = linkIn(await smtp.next(email, { after: before }), '/reset-password')
+      .split('/')
+      .pop()!;
     expect(second).not.toBe(first);
     expect((await server.get(`/api/forgot-password/${first}`)).status).toBe(404);
     expect((await server.get(`/api/forgot-password/${second}`)).status).toBe(200);
@@ -240,7 +249,11 @@ describe('invitations', () => {
     expect(read.body.user).toMatchObject({ email, firstName: 'Inès', lastName: 'Vitée' });
     expect(read.body.passwordPolicy.minLength).toBe(12);
     // Its own password, under the policy; once.
-    expectViolation(await server.request('POST', `/api/invitations/${token}`, { body: { password: 'Vitee-Ines-2026!' } }), 'password', 'Le mot de passe ne doit contenir ni le nom, ni le prénom, ni l’email de l’utilisateur');
+    expectViolation(
+      await server.request('POST', `/api/invitations/${token}`, { body: { password: 'Vitee-Ines-2026!' } }),
+      'password',
+      'Le mot de passe ne doit contenir ni le nom, ni le prénom, ni l’email de l’utilisateur',
+    );
     expect((await server.request('POST', `/api/invitations/${token}`, { body: { password: STRONG } })).status).toBe(204);
     expect((await server.request('POST', `/api/invitations/${token}`, { body: { password: 'Autre-Cheval-2026' } })).status).toBe(404);
     await session(email, STRONG);
@@ -255,12 +268,16 @@ describe('invitations', () => {
     const email = 'relance@audition-horizon.fr';
     let before = smtp.received.length;
     const created = await createUser(email, { sendInvitation: true });
-    const first = linkIn(await smtp.next(email, { after: before }), '/invitation').split('/').pop()!;
+    const first = linkIn(await smtp.next(email, { after: before }), '/invitation')
+      .split('/')
+      .pop()!;
     before = smtp.received.length;
     const again = await server.request('POST', `/api/users/${created.body.id}/invitation`, { token: t.horizonAdmin });
     expect(again.status).toBe(202);
     expect(again.body.message).toBe('Invitation envoyée');
-    const second = linkIn(await smtp.next(email, { after: before }), '/invitation').split('/').pop()!;
+    const second = linkIn(await smtp.next(email, { after: before }), '/invitation')
+      .split('/')
+      .pop()!;
     expect((await server.get(`/api/invitations/${first}`)).status).toBe(404);
     expect((await server.get(`/api/invitations/${second}`)).status).toBe(200);
     // Another organisation's administrator does not learn the user exists.
