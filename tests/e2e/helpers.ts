@@ -61,11 +61,11 @@ export async function linkFromOutbox(to: string, page: '/reset-password' | '/inv
   await expect
     .poll(
       async () => {
-        let files: string[] = [];
+        let files: string[];
         try {
           files = readdirSync(outbox).map((name) => path.join(outbox, name));
         } catch {
-          return undefined;
+          return undefined; // no email written yet
         }
         for (const file of files
           .filter((f) => statSync(f).mtimeMs >= since)
