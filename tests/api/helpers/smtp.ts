@@ -23,6 +23,8 @@ export interface TestSmtp {
   release(): void;
   /** Messages whose data arrived and wait for an answer. */
   held(): number;
+  /** Clients connected now. */
+  connected(): number;
   close(): Promise<void>;
 }
 
@@ -32,11 +34,17 @@ export async function startSmtp(): Promise<TestSmtp> {
   const waiting: (() => void)[] = [];
   // A client gone before its message was answered (killed) did not send it: such a message is never counted.
   const closed = new Set<string>();
+  let connected = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onConnect(_session, callback) {
+      connected += 1;
+      callback();
+    },
     onClose(session) {
+      connected -= 1;
       closed.add(session.id);
     },
     onData(stream, session, callback) {
@@ -83,6 +91,7 @@ export async function startSmtp(): Promise<TestSmtp> {
       for (const accept of waiting.splice(0)) accept();
     },
     held: () => waiting.length,
+    connected: () => connected,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
