@@ -99,6 +99,8 @@ export const userSchema = z.object({
   status: userStatus(),
   shops: referenceList('shops', 'Centre invalide'),
   roles: referenceList('roles', 'Rôle invalide'),
+  /** Only when creating (the invitation of an existing user is sent again by POST /api/users/{id}/invitation). */
+  sendInvitation: z.boolean({ error: 'Valeur invalide : oui ou non attendu.' }).optional(),
 });
 
 export const USER_PASSWORD_REQUIRED = "Le mot de passe est requis lors de la création d'un utilisateur";
@@ -111,7 +113,6 @@ const isObject = (payload: { value: unknown }) => typeof payload.value === 'obje
  * are wrong (`when`): the message shows with the others at the first submit.
  */
 export const userCreateSchema = userSchema
-  .extend({ sendInvitation: z.boolean({ error: 'Valeur invalide : oui ou non attendu.' }).optional() })
   .refine((user) => user.sendInvitation || !!user.password, { path: ['password'], message: USER_PASSWORD_REQUIRED, when: isObject })
   .refine((user) => !user.sendInvitation || !user.password, { path: ['password'], message: USER_INVITATION_WITH_PASSWORD, when: isObject });
 
