@@ -42,7 +42,7 @@ export function passwordResetMail(input: { to: string; firstName: string; organi
     subject: `Pecflow (${input.organisation}) : réinitialisation de votre mot de passe`,
     greeting: `Bonjour ${input.firstName},`,
     paragraphs: [
-      `Une demande de nouveau mot de passe a été faite pour votre compte Pecflow de ${input.organisation}.`,
+      `Une demande de nouveau mot de passe a été faite pour votre compte Pecflow (${input.organisation}).`,
       `Ce lien est valable ${input.minutes} minutes et ne sert qu’une fois. Choisir un nouveau mot de passe ferme vos sessions ouvertes.`,
     ],
     action: { label: 'Choisir un nouveau mot de passe', link: input.link },
