@@ -118,6 +118,28 @@ describe('a weak existing password', () => {
   });
 });
 
+describe('Mon profil: a new password', () => {
+  it('needs the current one, follows the policy, keeps this session and ends the others', async () => {
+    const email = 'profil@audition-horizon.fr';
+    expect((await createUser(email, { password: STRONG })).status).toBe(201);
+    const here = await session(email, STRONG);
+    const elsewhere = await session(email, STRONG);
+    const change = (currentPassword: string, password: string) =>
+      server.request('POST', '/api/user/password', { token: here.token, body: { currentPassword, password } });
+    expectViolation(await change('Pas-Le-Bon-2026', 'Autre-Cheval-2026'), 'currentPassword', 'Mot de passe actuel incorrect');
+    expectViolation(await change(STRONG, 'court'), 'password', TOO_SHORT);
+    expectViolation(await change(STRONG, STRONG), 'password', 'Choisissez un mot de passe différent de l’actuel');
+    expect((await change(STRONG, 'Autre-Cheval-2026')).status).toBe(204);
+    // This session goes on (its refresh too); the other one is ended.
+    expect((await server.get('/api/user/profile', here.token)).status).toBe(200);
+    expect((await server.request('POST', '/api/token/refresh', { body: { refresh_token: here.refresh_token } })).status).toBe(200);
+    await sessionEnded(elsewhere);
+    await session(email, 'Autre-Cheval-2026');
+    const id = await idWhere(server, 'users', 'email', email);
+    expect((await auditRows(server, 'users', id)).map((r) => r.action)).toContain('user.password_change');
+  });
+});
+
 describe("'Mot de passe oublié ?'", () => {
   const forgot = (email: string, from = '192.0.2.1') =>
     server.request('POST', '/api/forgot-password', { body: { email }, headers: { 'x-forwarded-for': from } });
