@@ -60,7 +60,8 @@ export const usersResource: ResourceDeclaration = {
     empty: 'Aucun utilisateur trouvé',
   },
   form: {
-    fields: ['firstName', 'lastName', 'email', 'sendInvitation', 'password', 'holding', 'status', 'shops', 'roles'],
+    // The password after the status: hidden behind an invitation, it leaves no hole in the grid.
+    fields: ['firstName', 'lastName', 'email', 'holding', 'sendInvitation', 'status', 'password', 'shops', 'roles'],
     fullWidth: ['sendInvitation', 'shops', 'roles'],
     defaults: { status: 'Active', shops: [], roles: [], sendInvitation: true },
   },
