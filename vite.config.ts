@@ -35,13 +35,22 @@ export default defineConfig({
     // Fewer, larger chunks: everything the entry imports statically goes into the entry's own file (every page runs
     // it), zod apart (the login form's checks need it, not the rest), the code two or more signed-in pages share in
     // one file, each page's own code apart. Served over HTTP/1.1 as `npm start` serves them, a browser fetches 6 at a
-    // time, and each of the ~50 small chunks rolldown made by default cost a round trip.
+    // time, and each of the ~50 small chunks rolldown made by default cost a round trip. zxcvbn's dictionaries are a
+    // file of their own too, loaded by the pages that set a password only (never /login or the lists).
     rolldownOptions: {
       output: {
         codeSplitting: {
           groups: [
             { name: 'app', tags: ['$initial'], priority: 2 },
             { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/, priority: 1 },
+            // The password policy's check with zxcvbn's dictionaries (~1 MB): only the pages that set a password load it.
+            {
+              name: 'password-policy',
+              test: /[\\/]node_modules[\\/]@zxcvbn-ts[\\/]|[\\/]domain[\\/]passwordPolicy\.ts$/,
+              priority: 1,
+              // Its light rules (domain/passwordRules.ts) stay with the code that shows them, not with the dictionaries.
+              includeDependenciesRecursively: false,
+            },
             { name: 'signed-in', minShareCount: 2 },
           ],
         },

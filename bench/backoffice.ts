@@ -18,7 +18,8 @@ export const VOLUMES = {
   audit_logs: 40_400,
 } as const;
 
-export const BENCH_PASSWORD = 'Bench-2026!';
+// Meets the password policy (domain/passwordPolicy.ts): a weaker one would be asked to change at sign-in.
+export const BENCH_PASSWORD = 'Banc-Essai-2026!';
 /** What Chromium sends in Accept-Encoding. */
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 

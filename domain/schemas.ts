@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { Choice } from './constraints';
 import { isKnownPermission, type PermissionDefinition } from './permissions';
+import { PASSWORD_MAX, PASSWORD_MESSAGES } from './passwordRules';
 import {
   booleanField,
   entityStatus,
@@ -81,14 +82,11 @@ export const shopSchema = z.object({
   credentials: referenceList('credential_software', 'Identifiant invalide'),
 });
 
-export const PASSWORD_MIN = 6;
+// A user's password is checked against the password policy by the server (server/auth/passwordPolicy.ts, with the
+// figures of the system settings) and live in the browser (src/account/password.tsx); here only its bound.
 const userPassword = z.preprocess(
   (v) => (v === null ? '' : v),
-  z
-    .string({ error: 'Le mot de passe doit faire au moins 6 caractères' })
-    .max(TEXT_MAX, 'Le mot de passe ne peut pas dépasser 255 caractères')
-    .refine((v) => v === '' || v.length >= PASSWORD_MIN, 'Le mot de passe doit faire au moins 6 caractères')
-    .optional(),
+  z.string({ error: PASSWORD_MESSAGES.required }).max(PASSWORD_MAX, PASSWORD_MESSAGES.tooLong).optional(),
 );
 
 /** A user as edited: an empty password keeps the current one. */
@@ -101,22 +99,22 @@ export const userSchema = z.object({
   status: userStatus(),
   shops: referenceList('shops', 'Centre invalide'),
   roles: referenceList('roles', 'Rôle invalide'),
+  /** Only when creating (the invitation of an existing user is sent again by POST /api/users/{id}/invitation). */
+  sendInvitation: z.boolean({ error: 'Valeur invalide : oui ou non attendu.' }).optional(),
 });
 
 export const USER_PASSWORD_REQUIRED = "Le mot de passe est requis lors de la création d'un utilisateur";
+export const USER_INVITATION_WITH_PASSWORD = 'Avec une invitation, l’utilisateur choisit lui-même son mot de passe : laissez ce champ vide';
 
-/** A new user must be given a password. */
-// Checked on the field itself (not after the whole object): the message shows with the others at the first submit.
-export const userCreateSchema = userSchema.extend({
-  password: z.preprocess(
-    (v) => (v === null || v === undefined ? '' : v),
-    z
-      .string({ error: USER_PASSWORD_REQUIRED })
-      .min(1, { error: USER_PASSWORD_REQUIRED, abort: true })
-      .max(TEXT_MAX, 'Le mot de passe ne peut pas dépasser 255 caractères')
-      .refine((v) => v.length >= PASSWORD_MIN, 'Le mot de passe doit faire au moins 6 caractères'),
-  ),
-});
+const isObject = (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null;
+
+/**
+ * A new user is invited by email to choose a password (sendInvitation), or given one. Checked even when other fields
+ * are wrong (`when`): the message shows with the others at the first submit.
+ */
+export const userCreateSchema = userSchema
+  .refine((user) => user.sendInvitation || !!user.password, { path: ['password'], message: USER_PASSWORD_REQUIRED, when: isObject })
+  .refine((user) => !user.sendInvitation || !user.password, { path: ['password'], message: USER_INVITATION_WITH_PASSWORD, when: isObject });
 
 export const mutualSchema = z.object({
   name: requiredText(2, 'Le nom de la mutuelle est requis (min. 2 caractères)'),

@@ -14,6 +14,11 @@ export const SETTING_CATEGORY_LABELS: Record<SettingCategory, string> = {
 /** The largest itemsPerPage a client may ask for (an editable system setting the API obeys). */
 export const API_MAX_ITEMS_PER_PAGE_KEY = 'api.max_items_per_page';
 
+/** Who must sign in with a second factor (server/auth/twoFactor.ts): nobody, the super administrators, or they and whoever manages users. */
+export const TWO_FACTOR_REQUIRED_KEY = 'security.two_factor_required';
+export const TWO_FACTOR_REQUIREMENTS = ['none', 'platform_admins', 'administrators'] as const;
+export type TwoFactorRequirement = (typeof TWO_FACTOR_REQUIREMENTS)[number];
+
 export type SettingValueType = 'boolean' | 'number' | 'string' | 'array' | 'object';
 
 export interface SettingRule {

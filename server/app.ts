@@ -10,6 +10,8 @@ import type { Config } from './config';
 import type { Database } from './db/connect';
 import { authPlugin } from './auth/plugin';
 import { authRoutes } from './auth/routes';
+import { accountRoutes } from './auth/accountRoutes';
+import { Mailer } from './mail/mailer';
 import { TokenService } from './auth/tokens';
 import { PrincipalCache } from './auth/principal';
 import { SessionRegistry } from './auth/sessions';
@@ -18,7 +20,7 @@ import { SettingsService } from './settings';
 import { ApiError, badRequest, clientErrorHandler, errorHandler, MAX_PARAM_LENGTH, notFound, sendProblem, urlProblem } from './http/errors';
 import { rateLimitPlugin } from './http/rateLimits';
 import { COMPRESSION_THRESHOLD, ENCODINGS } from './http/compression';
-import { docsLinkHeader } from './http/links';
+import { docsLinkHeader, publicBaseUrl } from './http/links';
 import { jsonBodyParsers } from './http/body';
 import { notificationRoutes } from './notifications/routes';
 import { pecPlugin } from './pec/services';
@@ -108,8 +110,14 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
     crossOriginEmbedderPolicy: false,
   });
   app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
-  // Bearer tokens, no cookies: any origin may call the API; the Link header must be readable by it.
-  await app.register(fastifyCors, { origin: true, exposedHeaders: ['Link'], maxAge: 600 });
+  // The front end is served from the API's own origin: no other origin gets CORS headers, nor a granted pre-flight,
+  // unless CORS_ORIGINS names it (a front end served elsewhere). The Link header must be readable by it.
+  const corsOrigins = new Set(config.corsOrigins);
+  await app.register(fastifyCors, {
+    origin: (origin, callback) => callback(null, origin !== undefined && corsOrigins.has(origin.toLowerCase()) ? origin : false),
+    exposedHeaders: ['Link'],
+    maxAge: 600,
+  });
   // JSON and text answers compressed for clients that accept it (brotli, else gzip): the API docs are 100 KB, 10 KB
   // compressed, read at every start-up of the application. Registered before the routes: it applies to those after it.
   // Request bodies are not decompressed (the body limit is on what arrives). The built files are compressed ahead.
@@ -166,6 +174,11 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
   await app.register(notificationRoutes);
   // PEC back end: robot runs, callbacks, jobs, live events, export/import/stats; workers start when the app is ready.
   await app.register(pecPlugin, { autoStart: ready });
+  ctx.publicBaseUrl = () => publicBaseUrl(app);
+  ctx.mailer = new Mailer(config, ctx.secrets, ctx.pec.jobs, app.log);
+  app.addHook('onClose', async () => ctx.mailer.close());
+  if (!config.smtpUrl && config.env === 'production') app.log.warn(`SMTP_URL absent : les emails sont écrits dans ${ctx.mailer.outbox} au lieu d’être envoyés`);
+  await app.register(accountRoutes);
   await app.register(hydraRoutes);
 
   // The built front end, with the single-page fallback for its routes.

@@ -41,7 +41,21 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   STATIC_DIR: z.string().default('./dist'),
   TRUST_PROXY: flag.optional(),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s?#]+\/?$/, 'CORS_ORIGINS : des origines séparées par des virgules (https://exemple.fr, sans chemin)'))),
   REDIS_URL: z.union([z.literal(''), z.string().url()]).optional(),
+  SMTP_URL: z.union([z.literal(''), z.string().regex(/^smtps?:\/\/\S+$/, 'SMTP_URL : une adresse smtp:// ou smtps:// est attendue')]).optional(),
+  MAIL_FROM: z.string().min(3).default('Pecflow <ne-pas-repondre@pecflow.localhost>'),
+  RATE_LIMIT_EMAIL_MAX: z.coerce.number().int().min(1).default(5),
+  RATE_LIMIT_EMAIL_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.windowSeconds),
   RATE_LIMIT_LOGIN_MAX: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.login),
   RATE_LIMIT_API_MAX: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.api),
@@ -98,6 +112,14 @@ export interface Config extends Secrets {
   startWorkers: boolean;
   /** Behind a reverse proxy: the client address is read from X-Forwarded-For. */
   trustProxy: boolean;
+  /** The account emails' SMTP server; without it they are written to DATA_DIR/outbox (server/mail/mailer.ts). */
+  smtpUrl?: string;
+  /** The sender of the account emails. */
+  mailFrom: string;
+  /** Password-reset requests per email address and window, whatever the client address. */
+  emailRateLimit: { max: number; windowSeconds: number };
+  /** Other origins allowed to call the API from a browser (CORS); none by default: the front end is served by the API's origin. */
+  corsOrigins: string[];
   /** Rate-limit counters in this Redis, shared by every instance; in memory (per instance) without it. */
   redisUrl?: string;
   redisPrefix: string;
@@ -188,6 +210,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     logLevel: env.LOG_LEVEL,
     staticDir: path.resolve(env.STATIC_DIR),
     trustProxy: env.TRUST_PROXY ?? false,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM,
+    emailRateLimit: { max: env.RATE_LIMIT_EMAIL_MAX, windowSeconds: env.RATE_LIMIT_EMAIL_WINDOW_SECONDS },
+    corsOrigins: env.CORS_ORIGINS.map((origin) => origin.replace(/\/+$/, '').toLowerCase()),
     redisUrl: env.REDIS_URL || undefined,
     redisPrefix: env.RATE_LIMIT_REDIS_PREFIX,
     rateLimits: {

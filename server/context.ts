@@ -9,6 +9,7 @@ import type { SessionRegistry } from './auth/sessions';
 import type { SecretBox } from './crypto';
 import type { ResourceRegistry } from './hydra/registry';
 import type { ListCache } from './hydra/listCache';
+import type { Mailer } from './mail/mailer';
 import { unauthorized } from './http/errors';
 import { AUTH_MESSAGES } from '#domain/auth';
 
@@ -28,6 +29,10 @@ export interface AppContext {
   resources: ResourceRegistry;
   /** List bodies kept until a table they read changes (server/hydra/listCache.ts). */
   lists: ListCache;
+  /** The account emails, sent by jobs (server/mail/mailer.ts). */
+  mailer: Mailer;
+  /** The address clients reach the server at (PUBLIC_URL, else this server on loopback): server/http/links.ts. */
+  publicBaseUrl(): string;
 }
 
 declare module 'fastify' {

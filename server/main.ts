@@ -25,9 +25,11 @@ async function main() {
   else lines.push(`  Pecflow${config.role === 'web' ? ' (web)' : ''} est prêt : http://localhost:${config.port}`);
   lines.push(`  Base de données : ${where}${server.seededDemo ? ' — données de démonstration créées' : ''}`);
   if (server.metricsUrl) lines.push(`  Métriques Prometheus : ${server.metricsUrl}`);
+  if (!config.smtpUrl) lines.push(`  Emails : écrits dans ${app.ctx.mailer.outbox} (SMTP_URL absent)`);
   if (config.demoSeed && config.role !== 'worker') {
     lines.push(`  Comptes de démonstration (mot de passe ${DEMO_PASSWORD}) :`);
     for (const account of DEMO_ACCOUNTS) lines.push(`    ${account.email.padEnd(34)} ${account.role}`);
+    lines.push('  Double authentification : non exigée sur la démonstration (Paramètres > Système > Sécurité)');
   }
   console.log(lines.join('\n') + '\n');
 }

@@ -20,6 +20,17 @@ const PaymentImportPage = lazy(() => import('./pec/PaymentImportPage'));
 const ProfilePage = lazy(() => import('./account/ProfilePage'));
 const PermissionsPage = lazy(() => import('./account/PermissionsPage'));
 const DebugPermissionsPage = lazy(() => import('./account/DebugPermissionsPage'));
+// The public account pages (a forgotten password, the links sent by email): their own chunk, no sign-in needed.
+const accountPage = (name: 'ForgotPasswordPage' | 'ResetPasswordPage' | 'InvitationPage') =>
+  lazy(() => import('./account/AccountPages').then((m) => ({ default: m[name] })));
+const ForgotPasswordPage = accountPage('ForgotPasswordPage');
+const ResetPasswordPage = accountPage('ResetPasswordPage');
+const InvitationPage = accountPage('InvitationPage');
+const publicPage = (Page: ComponentType) => (
+  <Suspense fallback={<LoadingPage />}>
+    <Page />
+  </Suspense>
+);
 
 if (getAccessToken()) preloadPage(window.location.pathname);
 
@@ -106,6 +117,11 @@ export function App() {
           <Resource name="payment_statements" list={PaymentStatementsPage} create={PaymentImportPage} />
           {/* The back-office entities are <Resource>s of their own too, routed under /settings/{collection} by the settings
               page from the API docs (src/settings/SettingsPage.tsx): no list of them is kept here. */}
+          <CustomRoutes noLayout>
+            <Route path="/forgot-password" element={publicPage(ForgotPasswordPage)} />
+            <Route path="/reset-password/:token" element={publicPage(ResetPasswordPage)} />
+            <Route path="/invitation/:token" element={publicPage(InvitationPage)} />
+          </CustomRoutes>
           <CustomRoutes>
             <Route path="/pec/*" element={<PecPage />} />
             <Route path="/dashboard" element={<DashboardPage />} />

@@ -8,7 +8,7 @@ export function hashPassword(password: string): Promise<string> {
 // Verifying against this hash when the email is unknown makes both failures take the same time.
 let dummyHash: Promise<string> | undefined;
 
-export async function verifyPassword(passwordHash: string | undefined, password: string): Promise<boolean> {
+export async function verifyPassword(passwordHash: string | null | undefined, password: string): Promise<boolean> {
   if (!passwordHash) {
     dummyHash ??= hash('pecflow-timing-equaliser');
     await verify(await dummyHash, password).catch(() => false);

@@ -10,6 +10,7 @@ import { AUTH_MESSAGES, loginSchema } from '#domain/auth';
 import { grantedDefinitions, grants, PERMISSION_MODULE_LABELS, type PermissionDefinition } from '#domain/permissions';
 import { loadPrincipal, type Principal } from './principal';
 import { verifyPassword } from './passwords';
+import { signInSteps, type BeginAttempt } from './signIn';
 
 /** Failures (times the per-address limit) after which an email is blocked for every address: a distributed attack. */
 export const DISTRIBUTED_FACTOR = 10;
@@ -61,14 +62,15 @@ export async function authRoutes(app: FastifyInstance) {
     return failures;
   }
 
-  app.post('/api/login_check', { config: { public: true } }, async (request) => {
-    const { email: rawEmail, password } = loginSchema.parse(request.body ?? {});
-    const email = rawEmail.toLowerCase();
+  /**
+   * Records a sign-in attempt as a failure before anything is checked: guesses sent in parallel each take their place
+   * in the count, so no more than maxAttempts passwords (or second-factor codes) are ever checked within the window
+   * from one address. Returns how to settle it: true (success, the count starts again), false (stays a failure),
+   * undefined (counts neither way).
+   */
+  const beginAttempt: BeginAttempt = async (email, request) => {
     const maxAttempts = await settings.number(SETTING_KEYS.loginMaxAttempts, 5);
     const windowMinutes = await settings.number(SETTING_KEYS.loginWindowMinutes, 15);
-
-    // The attempt is recorded as a failure before the password is checked: guesses sent in parallel each take their
-    // place in the count, so no more than maxAttempts passwords are ever checked within the window from one address.
     const [attempt] = await db.insert(loginAttempts).values({ email, ip: request.ip, succeeded: false }).returning({ id: loginAttempts.id });
     const settle = (succeeded: boolean | undefined) =>
       succeeded === undefined
@@ -92,9 +94,17 @@ export async function authRoutes(app: FastifyInstance) {
       const minutes = Math.max(1, Math.ceil((unblockedAt - Date.now()) / 60_000));
       throw new ApiError(429, AUTH_MESSAGES.tooManyAttempts(minutes), { retryAfterMinutes: minutes });
     }
+    return settle;
+  };
+  const steps = signInSteps(app, beginAttempt);
+
+  app.post('/api/login_check', { config: { public: true } }, async (request) => {
+    const { email: rawEmail, password } = loginSchema.parse(request.body ?? {});
+    const email = rawEmail.toLowerCase();
+    const settle = await beginAttempt(email, request);
 
     const [user] = await db.select().from(users).where(eq(users.email, email));
-    // A wrong password keeps the attempt as a failure.
+    // A wrong password keeps the attempt as a failure (an invited user without a password has none to guess).
     if (!(await verifyPassword(user?.passwordHash, password)) || !user) throw unauthorized(AUTH_MESSAGES.invalidCredentials);
     // Only someone who knows the password learns that the account is disabled; that attempt counts neither way.
     if (user.status !== 'Active') {
@@ -102,6 +112,13 @@ export async function authRoutes(app: FastifyInstance) {
       throw unauthorized(user.status === 'Locked' ? AUTH_MESSAGES.accountLocked : AUTH_MESSAGES.accountInactive);
     }
 
+    // A second factor, a new password or an enrolment still to pass: no token yet, and the attempt is settled by the
+    // last step (a right password alone does not clear the failed codes).
+    const remaining = await steps.stepsAfterPassword(user, password);
+    if (remaining.length) {
+      await settle(undefined);
+      return steps.open(user, remaining);
+    }
     await settle(true);
     await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
     return tokens.issue(user);

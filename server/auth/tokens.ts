@@ -1,6 +1,6 @@
 // Access tokens (JWT HS256) and refresh tokens (random, stored hashed, rotated at each use, reuse revokes the family).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db, DbOrTx } from '../db/connect';
 import { refreshTokens } from '../db/schema';
@@ -86,12 +86,15 @@ export class TokenService {
     if (row) await this.revokeFamily(row.familyId);
   }
 
-  /** Inside a transaction, pass it: PGlite has one connection, a query outside the transaction would wait for it. */
-  async revokeAllForUser(userId: number, db: DbOrTx = this.db): Promise<void> {
+  /**
+   * Ends the user's sessions, all of them or all but `keep` (the one changing its own password). Inside a transaction,
+   * pass it: PGlite has one connection, a query outside the transaction would wait for it.
+   */
+  async revokeAllForUser(userId: number, db: DbOrTx = this.db, keep?: string): Promise<void> {
     const revoked = await db
       .update(refreshTokens)
       .set({ revokedAt: sql`now()` })
-      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
+      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt), keep ? ne(refreshTokens.familyId, keep) : undefined))
       .returning({ familyId: refreshTokens.familyId });
     await this.sessions.ended(db, [...new Set(revoked.map((r) => r.familyId))]);
   }

@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   bigserial,
   boolean,
   date,
@@ -98,13 +99,21 @@ export const users = pgTable(
     holdingId: integer('holding_id').references(() => holdings.id),
     // Always stored lower-cased: the unique index is then case-insensitive.
     email: text('email').notNull(),
-    passwordHash: text('password_hash').notNull(),
+    // Null until an invited user chooses a password: no password signs such an account in.
+    passwordHash: text('password_hash'),
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
     status: status(),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true, mode: 'date' }),
     // Access tokens issued before this instant are refused (set when the password changes).
     tokensValidAfter: timestamp('tokens_valid_after', { withTimezone: true, mode: 'date' }),
+    // When the pending invitation was sent (null once the user chose a password): the list's 'Invitation envoyée'.
+    invitationSentAt: timestamp('invitation_sent_at', { withTimezone: true, mode: 'date' }),
+    // The second factor (RFC 6238): its secret encrypted with APP_SECRET_KEY, set once confirmed, and the last time
+    // step a code was accepted for (a code is used once).
+    totpSecretEnc: text('totp_secret_enc'),
+    totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true, mode: 'date' }),
+    totpLastCounter: bigint('totp_last_counter', { mode: 'number' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -176,6 +185,66 @@ export const refreshTokens = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('refresh_tokens_hash_idx').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId)],
+);
+
+/** Single-use links sent by email: a password reset (30 minutes) or an invitation (7 days). Only their hash is kept. */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    /** The job of the forgotten-password request that made it: a job run twice makes one link. */
+    requestId: text('request_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('account_tokens_hash_idx').on(t.tokenHash),
+    uniqueIndex('account_tokens_request_idx').on(t.requestId),
+    index('account_tokens_user_idx').on(t.userId, t.purpose),
+  ],
+);
+
+/**
+ * A sign-in under way after the password: the steps still to pass (the second factor, a new password, an enrolment)
+ * before any token is issued. Only the hash of its reference is kept; it expires within minutes.
+ */
+export const loginChallenges = pgTable(
+  'login_challenges',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    /** two_factor, password_change or two_factor_enrolment. */
+    step: text('step').notNull(),
+    /** The secret offered for enrolment, encrypted, until a code confirms it. */
+    pendingSecretEnc: text('pending_secret_enc'),
+    failures: integer('failures').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('login_challenges_hash_idx').on(t.tokenHash)],
+);
+
+/** The ten single-use recovery codes of a user's second factor, hashed. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
 );
 
 export const loginAttempts = pgTable(

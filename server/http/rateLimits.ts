@@ -13,7 +13,18 @@ export type RateFamily = keyof Omit<RateLimits, 'windowSeconds'>;
 
 export const RATE_LIMIT_MESSAGE = (seconds: number) => `Trop de requêtes depuis votre adresse : réessayez dans ${seconds} seconde${seconds > 1 ? 's' : ''}.`;
 
-const LOGIN_ROUTES = new Set(['/api/login_check', '/api/token/refresh', '/api/token/invalidate']);
+const LOGIN_ROUTES = new Set([
+  '/api/login_check',
+  '/api/login_check/two-factor',
+  '/api/login_check/password',
+  '/api/login_check/two-factor-enrolment',
+  '/api/token/refresh',
+  '/api/token/invalidate',
+  // The links sent by email (a forgotten password, an invitation): guessing them is counted like guessing passwords.
+  '/api/forgot-password',
+  '/api/forgot-password/:token',
+  '/api/invitations/:token',
+]);
 
 /** The family a request counts in; undefined for what is never limited (health checks, the front end's files). */
 export function rateFamilyOf(request: FastifyRequest): RateFamily | undefined {

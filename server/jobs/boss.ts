@@ -4,8 +4,9 @@
 // its expiry, then pg-boss retries it on whichever instance runs. Every handler is idempotent, so a stopping server hands
 // the jobs it could not finish back to the queue at once (another instance takes them after the queue's retry delay).
 // On PGlite pg-boss runs through the database's executor; on PostgreSQL it opens its own small pool.
+import { sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
-import type { Database } from '../db/connect';
+import type { Database, DbOrTx } from '../db/connect';
 
 export const QUEUES = {
   /** Dispatch of a run to the robot driver (simulator or HTTP). */
@@ -18,6 +19,10 @@ export const QUEUES = {
   robotSweep: 'robot-sweep',
   /** Every morning: notifies the files whose agreement expires within 15 days. */
   expiryScan: 'pec-expiry-scan',
+  /** One email to send (server/mail/mailer.ts). */
+  mailSend: 'mail-send',
+  /** A forgotten password: finds the account and queues its email, apart from the request (server/auth/accounts.ts). */
+  passwordResetRequest: 'password-reset-request',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -28,6 +33,9 @@ const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, 'name'>> = {
   'robot-timeout': { retryLimit: 5, retryDelay: 5, expireInSeconds: 60 },
   'robot-sweep': { retryLimit: 0, expireInSeconds: 60 },
   'pec-expiry-scan': { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 },
+  // An SMTP server that refuses or cannot be reached is tried again for about a day (backoff from 10 s).
+  'mail-send': { retryLimit: 12, retryDelay: 10, retryBackoff: true, expireInSeconds: 45 },
+  'password-reset-request': { retryLimit: 5, retryDelay: 5, expireInSeconds: 30 },
 };
 
 export const SCHEDULES: { queue: QueueName; cron: string; tz: string }[] = [
@@ -97,6 +105,26 @@ export class JobService {
     const due = !options.startAfter || (options.startAfter instanceof Date && options.startAfter.getTime() <= Date.now());
     if (due) for (const loop of this.loops) if (loop.queue === queue) loop.wake();
     return id;
+  }
+
+  /**
+   * Queues a job in the caller's transaction: it exists once the transaction commits, not before and not otherwise.
+   * pg-boss must already be started (at the server's start): on PGlite, starting it inside a transaction would wait
+   * for the transaction's one connection.
+   */
+  async sendInTransaction<T extends object>(tx: DbOrTx, queue: QueueName, data: T, options: PgBoss.SendOptions = {}): Promise<string | null> {
+    if (!this.boss) throw new Error('Le service de tâches n’est pas démarré.');
+    const db = {
+      // pg-boss's SQL with its $n parameters, run on the transaction's connection.
+      async executeSql(text: string, values: unknown[] = []) {
+        const parts = text.split(/\$(\d+)/);
+        const query = sql.empty();
+        parts.forEach((part, i) => query.append(i % 2 === 0 ? sql.raw(part) : sql`${sql.param(values[Number(part) - 1])}`));
+        const result = await tx.execute(query);
+        return { rows: (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as unknown[] };
+      },
+    };
+    return this.boss.send(queue, data, { ...options, db });
   }
 
   /**

@@ -10,6 +10,8 @@ import { RobotDrivers } from '../robot/drivers';
 import { robotRoutes } from '../robot/routes';
 import { RobotRuns } from '../robot/runs';
 import { scanExpiring } from './expiry';
+import { handleResetRequest, type ResetRequestJob } from '../auth/accounts';
+import type { MailJob } from '../mail/mailer';
 import { paymentRoutes } from './paymentRoutes';
 import { pecRoutes, readAuditHook } from './routes';
 
@@ -60,6 +62,12 @@ export const pecPlugin = fp<PecPluginOptions>(async (app: FastifyInstance, optio
         await jobs.work<RunJob>(QUEUES.robotTimeout, ({ runId }) => runs.timeout(runId), { batchSize: 25, pollingIntervalSeconds: 0.5 });
         await jobs.work(QUEUES.robotSweep, async () => void (await runs.sweep()), { batchSize: 1, pollingIntervalSeconds: 5 });
         await jobs.work(QUEUES.expiryScan, async () => void (await scanExpiring(ctx)), { batchSize: 1, pollingIntervalSeconds: 10 });
+        // The account emails (server/mail/mailer.ts) and the forgotten-password requests (server/auth/accounts.ts).
+        await jobs.work<MailJob>(QUEUES.mailSend, (data, job) => ctx.mailer.deliver(data, job.id), { batchSize: 10, pollingIntervalSeconds: 1 });
+        await jobs.work<ResetRequestJob>(QUEUES.passwordResetRequest, (data, job) => handleResetRequest(app, data, job.id), {
+          batchSize: 10,
+          pollingIntervalSeconds: 1,
+        });
         for (const { queue, cron, tz } of SCHEDULES) await jobs.schedule(queue, cron, tz);
         // Runs whose deadline passed while no instance was running end now rather than at the next sweep; open runs
         // that lost their job are queued again.

@@ -1,6 +1,8 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { roles, shops, userRoles, userShops, users } from '../db/schema';
 import { hashPassword } from '../auth/passwords';
+import { assertPasswordAllowed } from '../auth/passwordPolicy';
+import { inviteUser } from '../auth/accounts';
 import { conflict, forbidden, invalidField } from '../http/errors';
 import type { DbOrTx } from '../db/connect';
 import type { Principal } from '../auth/principal';
@@ -26,12 +28,25 @@ export const usersResource: ResourceDeclaration = {
     fullName: computed('string', sql`${users.firstName} || ' ' || ${users.lastName}`, { iri: 'name', label: 'Nom complet' }),
     initials: computed('string', sql`upper(left(${users.firstName}, 1) || left(${users.lastName}, 1))`, { label: 'Initiales' }),
     email: text(users.email, { required: true, iri: 'email', label: 'Email' }),
-    password: writeOnly('string', { secret: true, description: 'Obligatoire à la création ; laissé vide, il reste inchangé.', label: 'Mot de passe' }),
+    sendInvitation: writeOnly('boolean', {
+      description: 'À la création : un email invite l’utilisateur à choisir son mot de passe (lien valable 7 jours), au lieu d’en saisir un.',
+      label: 'Envoyer une invitation',
+    }),
+    password: writeOnly('string', {
+      secret: true,
+      description: 'À la création sans invitation ; laissé vide, il reste inchangé. Soumis à la politique des mots de passe (Paramètres > Système > Sécurité).',
+      label: 'Mot de passe',
+    }),
     holding: reference('holdings', users.holdingId, { required: true, embed: ['name'], label: 'Organisation' }),
     status: text(users.status, { description: 'Active, Inactive ou Locked', label: 'Statut', choices: USER_STATUS_CHOICES }),
     shops: references('shops', { table: userShops, ownerColumn: userShops.userId, targetColumn: userShops.shopId }, { label: 'Centres' }),
     roles: references('roles', { table: userRoles, ownerColumn: userRoles.userId, targetColumn: userRoles.roleId }, { label: 'Rôles' }),
     lastLoginAt: { ...timestamp(users.lastLoginAt, 'Dernière connexion'), description: 'Dernière connexion' },
+    invitationSentAt: {
+      ...timestamp(users.invitationSentAt, 'Invitation envoyée le'),
+      description: 'L’invitation en attente : vide une fois le mot de passe choisi',
+    },
+    twoFactorEnabled: computed('boolean', sql`${users.totpEnabledAt} is not null`, { label: 'Double authentification' }),
     ...timestamps(users),
   },
   schema: { create: userCreateSchema, update: userSchema },
@@ -45,9 +60,10 @@ export const usersResource: ResourceDeclaration = {
     empty: 'Aucun utilisateur trouvé',
   },
   form: {
-    fields: ['firstName', 'lastName', 'email', 'password', 'holding', 'status', 'shops', 'roles'],
-    fullWidth: ['shops', 'roles'],
-    defaults: { status: 'Active', shops: [], roles: [] },
+    // The password after the status: hidden behind an invitation, it leaves no hole in the grid.
+    fields: ['firstName', 'lastName', 'email', 'holding', 'sendInvitation', 'status', 'password', 'shops', 'roles'],
+    fullWidth: ['sendInvitation', 'shops', 'roles'],
+    defaults: { status: 'Active', shops: [], roles: [], sendInvitation: true },
   },
   tenancy: holdingOwned(users.holdingId),
   search: [users.firstName, users.lastName, users.email],
@@ -65,8 +81,14 @@ export const usersResource: ResourceDeclaration = {
   defaultOrder: ['lastName', 'asc'],
   deletion: { mode: 'hard' },
   hooks: {
-    async beforeWrite({ tx, principal }, input, values, existing) {
+    async beforeWrite({ app, tx, principal }, input, values, existing) {
       if (typeof input.password === 'string' && input.password !== '') {
+        const owner = {
+          email: (input.email ?? existing?.email) as string,
+          firstName: (input.firstName ?? existing?.firstName) as string,
+          lastName: (input.lastName ?? existing?.lastName) as string,
+        };
+        await assertPasswordAllowed(app.settings, input.password, owner, { db: tx });
         values.passwordHash = await hashPassword(input.password);
         // The access tokens issued before the new password are refused (server/auth/plugin.ts).
         values.tokensValidAfter = new Date();
@@ -126,7 +148,9 @@ export const usersResource: ResourceDeclaration = {
         if (taken) throw invalidField('email', EMAIL_TAKEN);
       }
     },
-    async afterWrite({ app, tx }, id, input) {
+    async afterWrite({ app, tx, principal }, id, input, existing) {
+      // A new user invited: the email leaves with the transaction's commit (server/auth/accounts.ts).
+      if (!existing && input.sendInvitation === true) await inviteUser(app, tx, id, principal);
       // A new password, or an account that is no longer active, ends the sessions in progress (no more refresh).
       if ((typeof input.password === 'string' && input.password !== '') || (typeof input.status === 'string' && input.status !== 'Active')) {
         await app.tokens.revokeAllForUser(id, tx);
@@ -146,7 +170,7 @@ const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].so
  * over (new email or password) an account with more rights than theirs, an administrator's for example.
  * Returns the ids of the roles the account holds.
  */
-async function assertWithinCallersRights(tx: DbOrTx, principal: Principal, userId: number): Promise<number[]> {
+export async function assertWithinCallersRights(tx: DbOrTx, principal: Principal, userId: number): Promise<number[]> {
   const held = await tx
     .select({ id: roles.id, permissions: roles.permissions })
     .from(userRoles)

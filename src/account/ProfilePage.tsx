@@ -1,5 +1,5 @@
-// /profile: read-only identity of the signed-in user (spec section 2, Profile), and the kinds of notification they
-// choose to receive (GET and PATCH /api/user/notification-preferences; the server obeys the choice).
+// /profile: read-only identity of the signed-in user (spec section 2, Profile), their password and second factor
+// (issue 26, src/account/AccountSecurity.tsx), and the kinds of notification they choose to receive (GET and PATCH /api/user/notification-preferences; the server obeys the choice).
 import { Alert, Avatar, Box, Card, CardContent, Chip, FormControlLabel, FormGroup, Skeleton, Stack, Switch, Typography } from '@mui/material';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Title, useTranslate } from 'react-admin';
@@ -10,6 +10,7 @@ import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, type NotificationKind, ty
 import { LoadingPage } from '../layout/LoadingPage';
 import { useToast } from '../layout/Toasts';
 import { useProfile } from './useProfile';
+import { PasswordCard, TwoFactorCard } from './AccountSecurity';
 
 const PREFERENCES_PATH = '/api/user/notification-preferences';
 const preferencesKey = ['pecflow', 'notification-preferences'];
@@ -135,6 +136,8 @@ export default function ProfilePage() {
           </Box>
         </CardContent>
       </Card>
+      <PasswordCard user={user} />
+      <TwoFactorCard />
       <NotificationSettings />
     </Box>
   );

@@ -20,6 +20,8 @@ import {
   type TokenResponse,
 } from './session';
 import { extractErrorMessage } from '#domain/errors';
+import type { SignInStep } from '#domain/accounts';
+import { HttpError } from 'ra-core';
 
 export async function loadProfile(): Promise<SessionUser> {
   const user = await apiFetch<SessionUser>('/api/user/profile');
@@ -27,18 +29,60 @@ export async function loadProfile(): Promise<SessionUser> {
   return user;
 }
 
+/** A sign-in answer that is not the tokens yet: the next step (issue 26: second factor, new password, enrolment). */
+export interface SignInStepAnswer {
+  step: SignInStep;
+  challenge: string;
+  message?: string;
+  owner?: { email: string; firstName: string; lastName: string };
+  secret?: string;
+  otpauthUrl?: string;
+  qrCode?: string;
+}
+
+/** Thrown by login() when the server asks for another step before any token: the login page shows it. */
+export class SignInStepRequired extends Error {
+  constructor(readonly answer: SignInStepAnswer) {
+    super(answer.step);
+  }
+}
+
+const STEP_PATHS: Record<SignInStep, string> = {
+  two_factor: '/api/login_check/two-factor',
+  password_change: '/api/login_check/password',
+  two_factor_enrolment: '/api/login_check/two-factor-enrolment',
+};
+
+export type LoginParams =
+  | { email?: string; username?: string; password: string }
+  /** A step's answer: its code or its new password. */
+  | { step: SignInStep; challenge: string; code?: string; password?: string }
+  /** Tokens already obtained (an enrolment's last step, shown its recovery codes first). */
+  | { tokens: TokenResponse };
+
+/** Posts a sign-in step; answers the tokens or the next step, or throws the server's French refusal. */
+export async function postSignIn(path: string, body: unknown): Promise<TokenResponse & Partial<SignInStepAnswer> & { recoveryCodes?: string[] }> {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(body),
+  }).catch(() => {
+    throw new Error('Connexion au serveur impossible. Vérifiez votre réseau.');
+  });
+  const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok) throw new HttpError(extractErrorMessage({ body: answer }), response.status, answer);
+  return answer;
+}
+
 export const authProvider: AuthProvider = {
-  async login(params: { email?: string; username?: string; password: string }) {
-    const response = await fetch('/api/login_check', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ email: params.email ?? params.username, password: params.password }),
-    }).catch(() => {
-      throw new Error('Connexion au serveur impossible. Vérifiez votre réseau.');
-    });
-    const body = (await response.json().catch(() => ({}))) as TokenResponse & Record<string, unknown>;
-    if (!response.ok) throw new Error(extractErrorMessage({ body }));
-    storeTokens(body);
+  async login(params: LoginParams) {
+    let answer: TokenResponse & Partial<SignInStepAnswer>;
+    if ('tokens' in params) answer = params.tokens;
+    else if ('step' in params)
+      answer = await postSignIn(STEP_PATHS[params.step], { challenge: params.challenge, code: params.code, password: params.password });
+    else answer = await postSignIn('/api/login_check', { email: params.email ?? params.username, password: params.password });
+    if (answer.step && answer.challenge) throw new SignInStepRequired(answer as SignInStepAnswer);
+    storeTokens(answer);
     await loadProfile();
   },
 

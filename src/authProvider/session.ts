@@ -165,14 +165,18 @@ function withBearer(init: RequestInit, token: string | null): RequestInit {
 }
 
 /**
- * fetch() for the API: sends the bearer token; on a 401, refreshes once (shared with every concurrent call)
- * and retries. When the session cannot be renewed it throws SessionExpiredError.
+ * fetch() for the API: sends the bearer token; on a 401, refreshes once (shared with every concurrent call, and not
+ * again for a call sent with a token a refresh has already replaced) and retries. When the session cannot be renewed
+ * it throws SessionExpiredError.
  */
 export async function authFetch(input: string | URL, init: RequestInit = {}): Promise<Response> {
   const token = await freshAccessToken();
   const response = await fetch(input, withBearer(init, token));
   if (response.status !== 401 || !getRefreshToken()) return response;
-  const renewed = await refreshAccessToken();
+  // A 401 for a token older than the stored one (a refresh ended while this call was on its way) is retried with the
+  // stored token: refreshing again would rotate the session a second time for nothing.
+  const current = getAccessToken();
+  const renewed = current && current !== token && !inFlightRefresh ? current : await refreshAccessToken();
   return fetch(input, withBearer(init, renewed));
 }
 

@@ -53,6 +53,10 @@ export interface AppDataProvider extends DataProvider, PecMethods {
   permissionCatalogue(): Promise<PermissionCatalogue>;
   /** The generated admin's annotations of /api/docs.jsonld, by collection (src/dataProvider/adminSchema.ts). */
   adminSchema(): Promise<AdminSchema>;
+  /** POST /api/users/{id}/invitation: a new invitation link by email ('Renvoyer l'invitation'). */
+  userInvite(id: Identifier): Promise<{ message: string }>;
+  /** DELETE /api/users/{id}/two-factor: the user's second factor removed (a lost phone). */
+  userResetTwoFactor(id: Identifier): Promise<void>;
 }
 
 export const dataProvider = {
@@ -82,6 +86,8 @@ export const dataProvider = {
 
   permissionCatalogue: () => apiFetch<PermissionCatalogue>('/api/permissions'),
   adminSchema: readAdminSchema,
+  userInvite: (id: Identifier) => apiFetch<{ message: string }>(`${itemPath('users', id)}/invitation`, { method: 'POST' }),
+  userResetTwoFactor: (id: Identifier) => apiFetch<void>(`${itemPath('users', id)}/two-factor`, { method: 'DELETE' }),
 
   ...pecMethods,
 } as unknown as AppDataProvider;

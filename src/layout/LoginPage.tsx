@@ -3,9 +3,10 @@ import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { Alert, AlertTitle, Avatar, Box, Button, Card, CardContent, IconButton, InputAdornment, TextField, Typography } from '@mui/material';
-import { useEffect, useEffectEvent, useState, type FormEvent } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { lazy, Suspense, useEffect, useEffectEvent, useState, type FormEvent } from 'react';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { useCheckAuth, useLogin, useTranslate } from 'react-admin';
+import { SignInStepRequired, type SignInStepAnswer } from '../authProvider';
 import { takeSessionExpired } from '../authProvider/session';
 import type { loginSchema } from '#domain/auth';
 import { AUTH_MESSAGES } from '#domain/authMessages';
@@ -16,6 +17,9 @@ import { LoadingPage } from './LoadingPage';
 type Field = 'email' | 'password';
 
 export const AFTER_LOGIN_PATH = '/dashboard';
+
+/** The steps after the password (second factor, new password, enrolment): loaded only when the server asks for one. */
+const SignInSteps = lazy(() => import('../account/SignInSteps'));
 
 type LoginSchema = typeof loginSchema;
 let schemaLoad: Promise<LoginSchema> | undefined;
@@ -49,6 +53,7 @@ export function LoginPage() {
   const [submitting, setSubmitting] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const [schema, setSchema] = useState<LoginSchema>();
+  const [step, setStep] = useState<SignInStepAnswer>();
 
   const toast = useToast();
   // Only on arrival: an authenticated visitor does not stay on /login. An effect event, so nothing it reads retriggers it.
@@ -81,8 +86,9 @@ export function LoginPage() {
       setServerError(null);
       await login(checked.data, nextPath);
     } catch (error) {
-      setServerError(error instanceof Error ? error.message : String(error));
       setSubmitting(false);
+      if (error instanceof SignInStepRequired) setStep(error.answer);
+      else setServerError(error instanceof Error ? error.message : String(error));
     }
   };
 
@@ -126,54 +132,68 @@ export function LoginPage() {
             </Alert>
           )}
 
-          <Box component="form" noValidate onSubmit={submit} sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-            <TextField
-              label={translate('pecflow.login.email')}
-              type="email"
-              name="email"
-              autoComplete="username"
-              autoFocus
-              required
-              value={values.email}
-              onChange={change('email')}
-              error={touched.email && !!errors.email}
-              helperText={touched.email ? errors.email : undefined}
-              fullWidth
-            />
-            <TextField
-              label={translate('pecflow.login.password')}
-              type={showPassword ? 'text' : 'password'}
-              name="password"
-              autoComplete="current-password"
-              required
-              value={values.password}
-              onChange={change('password')}
-              error={touched.password && !!errors.password}
-              helperText={touched.password ? errors.password : undefined}
-              fullWidth
-              slotProps={{
-                input: {
-                  endAdornment: (
-                    <InputAdornment position="end">
-                      <IconButton
-                        aria-label={translate(showPassword ? 'pecflow.login.hidePassword' : 'pecflow.login.showPassword')}
-                        onClick={() => setShowPassword((s) => !s)}
-                        edge="end"
-                      >
-                        {showPassword ? <VisibilityOff /> : <Visibility />}
-                      </IconButton>
-                    </InputAdornment>
-                  ),
-                },
-              }}
-            />
-            <Button type="submit" variant="contained" size="large" disabled={submitting} fullWidth>
-              {translate(submitting ? 'pecflow.login.submitting' : 'pecflow.login.submit')}
-            </Button>
-            <Button variant="text" size="small" onClick={() => console.info('Mot de passe oublié : à traiter par l’administrateur système.')}>
-              {translate('pecflow.login.forgotPassword')}
-            </Button>
-          </Box>
+          {step ? (
+            <Suspense fallback={<Typography color="text.secondary">{translate('pecflow.account.loading')}</Typography>}>
+              <SignInSteps
+                answer={step}
+                nextPath={nextPath}
+                onStep={setStep}
+                onRestart={() => {
+                  setStep(undefined);
+                  setValues((v) => ({ ...v, password: '' }));
+                }}
+              />
+            </Suspense>
+          ) : (
+            <Box component="form" noValidate onSubmit={submit} sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+              <TextField
+                label={translate('pecflow.login.email')}
+                type="email"
+                name="email"
+                autoComplete="username"
+                autoFocus
+                required
+                value={values.email}
+                onChange={change('email')}
+                error={touched.email && !!errors.email}
+                helperText={touched.email ? errors.email : undefined}
+                fullWidth
+              />
+              <TextField
+                label={translate('pecflow.login.password')}
+                type={showPassword ? 'text' : 'password'}
+                name="password"
+                autoComplete="current-password"
+                required
+                value={values.password}
+                onChange={change('password')}
+                error={touched.password && !!errors.password}
+                helperText={touched.password ? errors.password : undefined}
+                fullWidth
+                slotProps={{
+                  input: {
+                    endAdornment: (
+                      <InputAdornment position="end">
+                        <IconButton
+                          aria-label={translate(showPassword ? 'pecflow.login.hidePassword' : 'pecflow.login.showPassword')}
+                          onClick={() => setShowPassword((s) => !s)}
+                          edge="end"
+                        >
+                          {showPassword ? <VisibilityOff /> : <Visibility />}
+                        </IconButton>
+                      </InputAdornment>
+                    ),
+                  },
+                }}
+              />
+              <Button type="submit" variant="contained" size="large" disabled={submitting} fullWidth>
+                {translate(submitting ? 'pecflow.login.submitting' : 'pecflow.login.submit')}
+              </Button>
+              <Button variant="text" size="small" component={RouterLink} to="/forgot-password" state={{ email: values.email }}>
+                {translate('pecflow.login.forgotPassword')}
+              </Button>
+            </Box>
+          )}
 
           <Typography variant="body2" color="text.secondary" textAlign="center" sx={{ mt: 2 }}>
             {translate('pecflow.login.help')}

@@ -238,9 +238,11 @@ describe('protected routes', () => {
     // The token's iat has a precision of a second: the change comes in a later second.
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const headers = { 'content-type': 'application/merge-patch+json' };
-    expect((await server.request('PATCH', `/api/users/${assistant!.id}`, { token: admin, body: { password: 'Nouveau2026!' }, headers })).status).toBe(200);
+    expect((await server.request('PATCH', `/api/users/${assistant!.id}`, { token: admin, body: { password: 'Nouveau-Depart-2026!' }, headers })).status).toBe(
+      200,
+    );
     expect((await server.get('/api/user/profile', before)).status).toBe(401);
-    const after = await server.login('assistant@audition-horizon.fr', 'Nouveau2026!');
+    const after = await server.login('assistant@audition-horizon.fr', 'Nouveau-Depart-2026!');
     expect((await server.get('/api/user/profile', after)).status).toBe(200);
     expect((await server.request('PATCH', `/api/users/${assistant!.id}`, { token: admin, body: { password: 'Pecflow2026!' }, headers })).status).toBe(200);
   });

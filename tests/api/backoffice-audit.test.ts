@@ -199,11 +199,11 @@ describe("the organisation of an audit entry is the record's, never the actor's"
     const email = 'plateforme.horizon@exemple.fr';
     const created = await server.request('POST', '/api/users', {
       token: t.admin,
-      body: { firstName: 'Paul', lastName: 'Plateforme', email, password: 'Secret-123', holding: `/api/holdings/${org.horizon}` },
+      body: { firstName: 'Paul', lastName: 'Plateforme', email, password: 'Secret-2026-Lumiere', holding: `/api/holdings/${org.horizon}` },
     });
     expect(created.status, created.text).toBe(201);
     await sqlRows(server, `insert into user_roles (user_id, role_id) select $1, id from roles where name = 'Super administrateur'`, [created.body.id]);
-    const platform = await server.login(email, 'Secret-123');
+    const platform = await server.login(email, 'Secret-2026-Lumiere');
 
     const write = async (method: string, path: string, body: unknown) => {
       const res = await server.request(method, path, { token: platform, body, headers: method === 'PATCH' ? mergePatch : {} });

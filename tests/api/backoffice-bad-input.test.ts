@@ -83,7 +83,7 @@ beforeAll(async () => {
       firstName: 'Jean',
       lastName: 'Test',
       email: `jean.test.${++counter}@exemple.fr`,
-      password: 'Secret-123',
+      password: 'Secret-2026-Lumiere',
       holding: `/api/holdings/${org.horizon}`,
     }),
     roles: () => ({ name: `Rôle ${++counter}`, permissions: ['pec.view'] }),

@@ -81,7 +81,7 @@ describe('PUT /api/configs/{id}', () => {
 
   it('refuses a read-only setting', async () => {
     expectViolation(await put('general.app_version', '2.0.0'), 'value', 'Ce paramètre est en lecture seule.');
-    expectViolation(await put('security.password_min_length', 4), 'value', 'Ce paramètre est en lecture seule.');
+    expectViolation(await put('security.password_hashing', 'md5'), 'value', 'Ce paramètre est en lecture seule.');
     expect((await server.request('GET', `/api/configs/${settings['general.app_version'].id}`, { token: t.admin })).body.value).toBe('1.0.0');
   });
 

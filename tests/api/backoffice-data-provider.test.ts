@@ -101,7 +101,7 @@ describe('hydraDataProvider', () => {
         firstName: 'Anne',
         lastName: 'Provider',
         email: 'anne.provider@audition-horizon.fr',
-        password: 'Secret-2026',
+        password: 'Secret-2026-Lumiere',
         holding: `/api/holdings/${org.horizon}`,
         shops,
       },

@@ -60,13 +60,13 @@ beforeAll(async () => {
       firstName: 'Paul',
       lastName: 'Éditeur',
       email: 'editeur@audition-horizon.fr',
-      password: 'Editeur-2026',
+      password: 'Lune-Bleue-2026!',
       holding: `/api/holdings/${org.horizon}`,
       roles: [role.body['@id']],
     },
   });
   expect(user.status, user.text).toBe(201);
-  editorToken = await server.login('editeur@audition-horizon.fr', 'Editeur-2026');
+  editorToken = await server.login('editeur@audition-horizon.fr', 'Lune-Bleue-2026!');
 });
 afterAll(() => server?.close());
 

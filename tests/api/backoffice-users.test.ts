@@ -34,7 +34,7 @@ const user = (email: string, extra: Record<string, unknown> = {}) => ({
   firstName: 'Élodie',
   lastName: 'Marchand',
   email,
-  password: 'MotDePasse1',
+  password: 'Horizon-Lyon-42!',
   holding: `/api/holdings/${org.horizon}`,
   status: 'Active',
   shops: [`/api/shops/${shopsOf.bastille}`],
@@ -125,12 +125,12 @@ describe('POST /api/users', () => {
     expect(created).not.toHaveProperty('password');
     const [row] = await sqlRows(server, 'select password_hash from users where id = $1', [created.id]);
     expect(row!.password_hash).toMatch(/^\$argon2id\$/);
-    expect(await server.login('nouvelle@audition-horizon.fr', 'MotDePasse1')).toBeTruthy();
+    expect(await server.login('nouvelle@audition-horizon.fr', 'Horizon-Lyon-42!')).toBeTruthy();
     // The audit says a password was set, never which.
     const [audit] = await auditRows(server, 'users', created.id);
     expect(audit).toMatchObject({ action: 'user.create', actor_email: 'direction@audition-horizon.fr', holding_id: org.horizon });
     expect(audit!.changes.password).toEqual({ before: null, after: '••••••' });
-    expect(JSON.stringify(audit!.changes)).not.toContain('MotDePasse1');
+    expect(JSON.stringify(audit!.changes)).not.toContain('Horizon-Lyon-42!');
     expect(JSON.stringify(audit!.changes)).not.toContain('argon2');
     expect(audit!.changes.roles).toEqual({ before: null, after: [roleIds['Assistant(e)']] });
   });
@@ -143,10 +143,15 @@ describe('POST /api/users', () => {
     expectViolation(res, 'firstName', 'Prénom requis');
     expectViolation(res, 'lastName', 'Nom requis');
     expectViolation(res, 'email', 'Email invalide');
-    expectViolation(res, 'password', 'Le mot de passe doit faire au moins 6 caractères');
     expectViolation(res, 'holding', 'Organisation requise');
     expectViolation(res, 'status', 'Statut invalide');
     expectViolation(res, 'shops', 'Centre invalide');
+    // The password policy is checked once the other fields are right (issue 26: CNIL, délibération 2022-100).
+    expectViolation(
+      await server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('faible@audition-horizon.fr', { password: '12345' }) }),
+      'password',
+      'Le mot de passe doit contenir au moins 12 caractères (ou 14 pour une phrase de passe)',
+    );
     expectViolation(
       await server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('sans-mdp@audition-horizon.fr', { password: '' }) }),
       'password',
@@ -262,7 +267,7 @@ describe('POST /api/users', () => {
     ).toBe(200);
     const beyondRights = "Accès refusé : cet utilisateur a des droits que vous n'avez pas.";
     for (const body of [
-      { password: 'Reprise-2026' },
+      { password: 'Reprise-Bleue-2026' },
       { email: 'reprise@audition-horizon.fr' },
       { lastName: 'Martin' },
       { roles: [`/api/roles/${roleIds['Audioprothésiste']}`] },
@@ -272,7 +277,7 @@ describe('POST /api/users', () => {
     expectProblem(
       await server.request('PUT', `/api/users/${created.id}`, {
         token: t.horizonAdmin,
-        body: user('promue@audition-horizon.fr', { password: 'Reprise-2026' }),
+        body: user('promue@audition-horizon.fr', { password: 'Reprise-Bleue-2026' }),
       }),
       403,
       beyondRights,
@@ -285,7 +290,7 @@ describe('POST /api/users', () => {
     );
     const [unchanged] = await sqlRows(server, 'select email, last_name, status from users where id = $1', [created.id]);
     expect(unchanged).toMatchObject({ email: 'promue@audition-horizon.fr', last_name: 'Marchand', status: 'Active' });
-    expect(await server.login('promue@audition-horizon.fr', 'MotDePasse1')).toBeTruthy();
+    expect(await server.login('promue@audition-horizon.fr', 'Horizon-Lyon-42!')).toBeTruthy();
     // Once the platform administrator takes the right back, the organisation administrator manages the account again.
     expect(
       (
@@ -344,22 +349,22 @@ describe('PUT, PATCH, DELETE /api/users/{id}', () => {
     await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body: { password: null }, headers: mergePatch });
     expect(await hash()).toBe(original);
 
-    const login = await server.request('POST', '/api/login_check', { body: { email: 'motdepasse@audition-horizon.fr', password: 'MotDePasse1' } });
+    const login = await server.request('POST', '/api/login_check', { body: { email: 'motdepasse@audition-horizon.fr', password: 'Horizon-Lyon-42!' } });
     const changed = await server.request('PATCH', `/api/users/${created.id}`, {
       token: t.horizonAdmin,
-      body: { password: 'Nouveau-2026' },
+      body: { password: 'Nouveau-Depart-2026!' },
       headers: mergePatch,
     });
     expect(changed.status).toBe(200);
     expect(await hash()).not.toBe(original);
     expect((await server.request('POST', '/api/token/refresh', { body: { refresh_token: login.body.refresh_token } })).status).toBe(401);
-    expect(await server.login('motdepasse@audition-horizon.fr', 'Nouveau-2026')).toBeTruthy();
+    expect(await server.login('motdepasse@audition-horizon.fr', 'Nouveau-Depart-2026!')).toBeTruthy();
     const last = (await auditRows(server, 'users', created.id)).at(-1)!;
     expect(last.changes).toEqual({ password: { before: '••••••', after: '••••••' } });
     expectViolation(
       await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body: { password: 'court' }, headers: mergePatch }),
       'password',
-      'Le mot de passe doit faire au moins 6 caractères',
+      'Le mot de passe doit contenir au moins 12 caractères (ou 14 pour une phrase de passe)',
     );
   });
 
@@ -402,7 +407,7 @@ describe('PUT, PATCH, DELETE /api/users/{id}', () => {
   it('locks users in bulk, all or nothing, ending their sessions', async () => {
     const a = await createUser('lot.a@audition-horizon.fr');
     const b = await createUser('lot.b@audition-horizon.fr');
-    const session = await server.request('POST', '/api/login_check', { body: { email: 'lot.a@audition-horizon.fr', password: 'MotDePasse1' } });
+    const session = await server.request('POST', '/api/login_check', { body: { email: 'lot.a@audition-horizon.fr', password: 'Horizon-Lyon-42!' } });
     // The editor's own account in the batch refuses the whole batch.
     const self = await userId(server, 'horizonAdmin');
     expectViolation(

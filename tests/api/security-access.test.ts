@@ -26,7 +26,7 @@ describe('creating or changing a user as an organisation administrator (item 4)'
     firstName: 'Inès',
     lastName: 'Garnier',
     email,
-    password: 'MotDePasse1',
+    password: 'Horizon-Lyon-42!',
     holding: `/api/holdings/${org.riviera}`,
     status: 'Active',
     shops: [`/api/shops/${niceShop}`],

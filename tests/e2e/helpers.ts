@@ -47,3 +47,39 @@ export async function chooseOption(page: Page, scope: Page | Locator, label: str
   await selectField(scope, label).click();
   await page.getByRole('option', { name: option }).first().click();
 }
+
+/**
+ * The link to `page` in the last email to `to` that the server wrote to its outbox (DATA_DIR/outbox: no SMTP_URL in
+ * the browser tests), waiting for it to be written.
+ */
+export async function linkFromOutbox(to: string, page: '/reset-password' | '/invitation', since = 0): Promise<string> {
+  const { readdirSync, readFileSync, statSync } = await import('node:fs');
+  const path = await import('node:path');
+  const { simpleParser } = await import('mailparser');
+  const outbox = path.join(process.env.E2E_DATA_DIR!, 'outbox');
+  let found: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        let files: string[];
+        try {
+          files = readdirSync(outbox).map((name) => path.join(outbox, name));
+        } catch {
+          return undefined; // no email written yet
+        }
+        for (const file of files
+          .filter((f) => statSync(f).mtimeMs >= since)
+          .sort()
+          .reverse()) {
+          const mail = await simpleParser(readFileSync(file));
+          const recipients = [mail.to ?? []].flat().flatMap((a) => a.value.map((v) => v.address?.toLowerCase()));
+          const link = new RegExp(`https?://\\S+${page}/[\\w-]+`).exec(mail.text ?? '')?.[0];
+          if (recipients.includes(to.toLowerCase()) && link) return (found = link);
+        }
+        return undefined;
+      },
+      { timeout: 20_000, message: `email pour ${to} dans ${outbox}` },
+    )
+    .toBeTruthy();
+  return found!;
+}

@@ -67,7 +67,9 @@ const ENTITIES: Entity[] = [
     feminine: false,
     nameField: 'Nom',
     invalid: async (drawer, page) => {
-      // The first empty submit already names the missing password, with the other fields.
+      // Without the invitation (the default), the first empty submit already names the missing password, with the
+      // other fields.
+      await drawer.getByLabel('Envoyer une invitation').uncheck();
       await submitEmpty(drawer);
       await expect(drawer.getByText('Prénom requis')).toBeVisible();
       await expect(drawer.getByText("Le mot de passe est requis lors de la création d'un utilisateur")).toBeVisible();
@@ -77,7 +79,7 @@ const ENTITIES: Entity[] = [
       await chooseOption(page, drawer, 'Organisation', 'Audition Horizon');
       return "Le mot de passe est requis lors de la création d'un utilisateur";
     },
-    fill: async (drawer) => formField(drawer, 'Mot de passe').fill('Secret2026!'),
+    fill: async (drawer) => formField(drawer, 'Mot de passe').fill('Horizon-Lyon-42!'),
   },
   {
     section: 'mutuelles',
@@ -175,7 +177,8 @@ test("the server's French violations show under the fields and the drawer stays 
   await formField(drawer, 'Nom').fill('Courriel');
   // Already the address of a demo account: only the server knows.
   await formField(drawer, 'Email').fill('audio@audition-horizon.fr');
-  await formField(drawer, 'Mot de passe').fill('Secret2026!');
+  await drawer.getByLabel('Envoyer une invitation').uncheck();
+  await formField(drawer, 'Mot de passe').fill('Horizon-Lyon-42!');
   await chooseOption(page, drawer, 'Organisation', 'Audition Horizon');
   await submit(drawer, 'Créer');
   await expect(drawer.getByText('Cet email est déjà utilisé')).toBeVisible();

@@ -123,7 +123,7 @@ test('a user password is hidden behind "Modifier le mot de passe" and kept when 
     firstName: 'Hugo',
     lastName: uniqueName('Secret'),
     email,
-    password: 'Ancien2026!',
+    password: 'Ancien-Mot-2026!',
     holding: '/api/holdings/1',
   });
   await signIn(page, 'direction@audition-horizon.fr');
@@ -144,7 +144,7 @@ test('a user password is hidden behind "Modifier le mot de passe" and kept when 
   const saved = page.getByTestId('toast').filter({ hasText: 'Utilisateur mis à jour avec succès' });
   await expect(saved).toBeVisible();
   await expect(list.getByTestId('list-row')).toContainText('1 centre(s)');
-  await apiToken(request, email, 'Ancien2026!');
+  await apiToken(request, email, 'Ancien-Mot-2026!');
   // A toast closes on a click: the second save's toast is then the only one.
   await saved.click();
   await expect(saved).toHaveCount(0);
@@ -155,13 +155,16 @@ test('a user password is hidden behind "Modifier le mot de passe" and kept when 
     .click();
   await drawer.getByRole('button', { name: 'Modifier le mot de passe' }).click();
   await formField(drawer, 'Mot de passe').fill('123');
-  await expect(drawer.getByText('Le mot de passe doit faire au moins 6 caractères')).toBeVisible();
-  await formField(drawer, 'Mot de passe').fill('Nouveau2026!');
+  // The password policy (issue 26), checked live under the field as the server checks it.
+  await expect(drawer.getByText('Le mot de passe doit contenir au moins 12 caractères (ou 14 pour une phrase de passe)').first()).toBeVisible();
+  await formField(drawer, 'Mot de passe').fill('Hugo-Azerty-2026');
+  await expect(drawer.getByText('Le mot de passe ne doit contenir ni le nom, ni le prénom, ni l’email de l’utilisateur').first()).toBeVisible();
+  await formField(drawer, 'Mot de passe').fill('Nouveau-Depart-2026!');
   await drawer.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(saved).toBeVisible();
   await expect(drawer).toBeHidden();
-  await apiToken(request, email, 'Nouveau2026!');
-  const old = await request.post('/api/login_check', { data: { email, password: 'Ancien2026!' } });
+  await apiToken(request, email, 'Nouveau-Depart-2026!');
+  const old = await request.post('/api/login_check', { data: { email, password: 'Ancien-Mot-2026!' } });
   expect(old.status()).toBe(401);
 });
 
@@ -339,7 +342,8 @@ test("a refused save shows ONE toast, and the toasts leave the drawer's buttons 
   await formField(drawer, 'Nom').fill('Courriel');
   // Already the address of a demo account: only the server knows.
   await formField(drawer, 'Email').fill('audio@audition-horizon.fr');
-  await formField(drawer, 'Mot de passe').fill('Secret2026!');
+  await drawer.getByLabel('Envoyer une invitation').uncheck();
+  await formField(drawer, 'Mot de passe').fill('Horizon-Lyon-42!');
   await chooseOption(page, drawer, 'Organisation', 'Audition Horizon');
   await drawer.getByRole('button', { name: 'Créer', exact: true }).click();
   await expect(drawer.getByText('Cet email est déjà utilisé')).toBeVisible();

@@ -40,6 +40,8 @@ beforeEach(() => {
         return jsonResponse(200, { access_token: validToken, refresh_token: 'refresh-2', expires_in: 3600 });
       }
       const auth = new Headers(init.headers).get('Authorization');
+      // A slow answer: its 401 arrives after the refresh another call started has ended.
+      if (url === '/api/slow' && auth !== `Bearer ${validToken}`) await new Promise((r) => setTimeout(r, 400));
       return auth === `Bearer ${validToken}` ? jsonResponse(200, { ok: true }) : jsonResponse(401, { message: 'Jeton expiré' });
     }),
   );
@@ -69,6 +71,17 @@ describe('single-flight refresh', () => {
     expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(getAccessToken()).toBe(validToken);
     expect(getRefreshToken()).toBe('refresh-2');
+  });
+
+  it('a 401 arriving after the refresh ended retries with the new token instead of refreshing again', async () => {
+    storeTokens({ token: tokenExpiringIn(3600, 'stale'), refresh_token: 'refresh-1' });
+    // Both calls leave with the stale token; the fast one's 401 starts the refresh, the slow one's arrives 400 ms later.
+    const [fast, slow] = await Promise.all([authFetch('/api/fast'), authFetch('/api/slow')]);
+    expect(refreshCalls).toBe(1);
+    expect([fast.status, slow.status]).toEqual([200, 200]);
+    // The refresh token the server rotated to is kept: a second refresh (with refresh-2) would have been refused.
+    expect(getRefreshToken()).toBe('refresh-2');
+    expect(getAccessToken()).toBe(validToken);
   });
 
   it('refreshes proactively when the token expires within 180 s, before calling', async () => {

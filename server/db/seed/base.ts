@@ -1,5 +1,5 @@
 // Data every installation needs, demo or not: the seeded roles and the system settings. Inserted when missing.
-import { isNull } from 'drizzle-orm';
+import { eq, isNull } from 'drizzle-orm';
 import type { Db } from '../connect';
 import { configs, pecRuleValues, roles } from '../schema';
 import { SEEDED_ROLES, type RoleDefinition } from '#domain/roles';
@@ -30,5 +30,29 @@ export async function ensureBaseData(db: Db, opts: { robotMode?: string; robotUr
     .insert(configs)
     .values(SYSTEM_SETTINGS.map(({ rule: _rule, ...s }) => ({ ...s, value: s.key in initial ? initial[s.key] : s.value })))
     .onConflictDoNothing({ target: configs.key });
+  // A read-only setting says what the code does: its row follows the code. One that becomes editable starts from the
+  // code's value (the password's minimum length was a read-only 6); an editable one keeps its value, not its words.
+  const stored = new Map((await db.select().from(configs)).map((row) => [row.key, row]));
+  for (const setting of SYSTEM_SETTINGS) {
+    const row = stored.get(setting.key);
+    if (!row) continue;
+    const takesCodeValue = !row.isEditable;
+    const same =
+      row.description === setting.description &&
+      row.isEditable === setting.isEditable &&
+      row.category === setting.category &&
+      (!takesCodeValue || JSON.stringify(row.value) === JSON.stringify(setting.value));
+    if (same) continue;
+    await db
+      .update(configs)
+      .set({
+        description: setting.description,
+        isEditable: setting.isEditable,
+        category: setting.category,
+        valueType: setting.valueType,
+        ...(takesCodeValue ? { value: setting.value } : {}),
+      })
+      .where(eq(configs.key, setting.key));
+  }
   await db.insert(pecRuleValues).values(RULE_VALUES).onConflictDoNothing({ target: pecRuleValues.key });
 }

@@ -1,7 +1,8 @@
 // Seeding: base data always, demo data on first start when asked, a first administrator from the environment.
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../connect';
-import { roles, userRoles, users } from '../schema';
+import { configs, roles, userRoles, users } from '../schema';
+import { TWO_FACTOR_REQUIRED_KEY } from '#domain/settings';
 import { hashPassword } from '../../auth/passwords';
 import { SEEDED_ROLES } from '#domain/roles';
 import { SecretBox } from '../../crypto';
@@ -38,6 +39,11 @@ export async function seed(database: Database, options: SeedOptions): Promise<bo
     await seedPayments(db, organisations);
     await seedPrescribers(db, organisations);
     await seedWarningDemo(db, organisations);
+    // The demo's accounts share a published password: a second factor on them would protect nothing, and every
+    // newcomer (and browser test) signing in as the demo super administrator would have to enrol an authenticator app
+    // first. The demo installation starts with the setting off (Paramètres > Système > Sécurité turns it back on);
+    // an installation without demo data keeps it on for its super administrators.
+    await db.update(configs).set({ value: 'none' }).where(eq(configs.key, TWO_FACTOR_REQUIRED_KEY));
     seededDemo = true;
   }
   const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(users);

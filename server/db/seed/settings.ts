@@ -4,8 +4,8 @@
 // cannot say something the server does not do.
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from '#domain/auth';
 import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, PAGE_SIZE } from '#domain/limits';
-import { PASSWORD_MIN } from '#domain/schemas';
-import { API_MAX_ITEMS_PER_PAGE_KEY, type SettingRule } from '#domain/settings';
+import { DEFAULT_PASSWORD_POLICY, PASSWORD_POLICY_KEYS } from '#domain/passwordRules';
+import { API_MAX_ITEMS_PER_PAGE_KEY, TWO_FACTOR_REQUIRED_KEY, TWO_FACTOR_REQUIREMENTS, type SettingRule } from '#domain/settings';
 import { PRESCRIPTION_VALIDITY_KEYS } from '#domain/warnings';
 import { MAX_PAGE_SIZE, UNPAGINATED_MAX } from '../../hydra/query';
 
@@ -81,13 +81,44 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
     category: 'security',
     rule: { integer: true, min: 1, max: 1440 },
   },
+  // the password policy (domain/passwordRules.ts; CNIL, délibération n° 2022-100) and the second factor (server/auth)
   {
-    key: 'security.password_min_length',
-    description: 'Longueur minimale du mot de passe des utilisateurs',
-    value: PASSWORD_MIN,
+    key: PASSWORD_POLICY_KEYS.minLength,
+    description:
+      'Longueur minimale d’un mot de passe, qui doit alors contenir majuscules, minuscules, chiffres et caractères spéciaux (CNIL, délibération 2022-100 : 12)',
+    value: DEFAULT_PASSWORD_POLICY.minLength,
     valueType: 'number',
-    isEditable: false,
+    isEditable: true,
     category: 'security',
+    rule: { integer: true, min: 8, max: 64 },
+  },
+  {
+    key: PASSWORD_POLICY_KEYS.passphraseMinLength,
+    description: 'Longueur minimale d’une phrase de passe, sans type de caractère imposé (CNIL : 14)',
+    value: DEFAULT_PASSWORD_POLICY.passphraseMinLength,
+    valueType: 'number',
+    isEditable: true,
+    category: 'security',
+    rule: { integer: true, min: 10, max: 64 },
+  },
+  {
+    key: PASSWORD_POLICY_KEYS.minScore,
+    description: 'Robustesse minimale d’un mot de passe estimée par zxcvbn, de 3 à 4 : refuse les mots de passe courants, divulgués ou faciles à deviner',
+    value: DEFAULT_PASSWORD_POLICY.minScore,
+    valueType: 'number',
+    isEditable: true,
+    category: 'security',
+    rule: { integer: true, min: 3, max: 4 },
+  },
+  {
+    key: TWO_FACTOR_REQUIRED_KEY,
+    description:
+      'Double authentification (TOTP) obligatoire : none (pour personne), platform_admins (super administrateurs, admin.*), administrators (super administrateurs et gestionnaires des utilisateurs, settings.users.*)',
+    value: 'platform_admins',
+    valueType: 'string',
+    isEditable: true,
+    category: 'security',
+    rule: { choices: TWO_FACTOR_REQUIREMENTS },
   },
   {
     key: 'security.password_hashing',
@@ -98,11 +129,12 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
     category: 'security',
   },
 
-  // email — Pecflow sends no email; this says so rather than offering settings that would do nothing
+  // email — the account emails (server/mail): password reset and invitations
   {
     key: 'email.sending_enabled',
-    description: "Envoi d'emails : Pecflow n'envoie aucun email, les notifications s'affichent dans l'application (cloche)",
-    value: false,
+    description:
+      'Envoi d’emails : réinitialisation du mot de passe et invitations, par le serveur SMTP de SMTP_URL (sans lui, écrits dans le dossier outbox de DATA_DIR)',
+    value: true,
     valueType: 'boolean',
     isEditable: false,
     category: 'email',

@@ -3,7 +3,8 @@ import { Button } from '@mui/material';
 import { InputGuesser } from '@api-platform/admin';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
-import { PasswordInput, required, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
+import { PolicyPasswordInput } from './account';
 import type { InputComponent } from '../types';
 
 /** "{n} centre(s)", or "Aucun" (spec section 2). */
@@ -13,7 +14,10 @@ export function ShopCount({ shops }: { shops: unknown }) {
   return <>{n === 0 ? translate('pecflow.settings.list.none') : translate('pecflow.settings.shopCount', { smart_count: n })}</>;
 }
 
-/** Required on creation; when editing, hidden behind "Modifier le mot de passe" and omitted when left empty. */
+/**
+ * On creation without an invitation; when editing, hidden behind "Modifier le mot de passe" and omitted when left empty.
+ * Its live check is the password policy's (src/resources/users/account.tsx).
+ */
 export const PasswordField: InputComponent = ({ source, label, mode, readOnly }) => {
   const translate = useTranslate();
   const [open, setOpen] = useState(mode === 'create');
@@ -25,7 +29,7 @@ export const PasswordField: InputComponent = ({ source, label, mode, readOnly })
       </Button>
     );
   }
-  return <PasswordInput source={source} label={label} fullWidth autoComplete="new-password" validate={mode === 'create' ? required() : undefined} />;
+  return <PolicyPasswordInput source={source} label={label} mode={mode} />;
 };
 
 /** The centres picker offers the centres of the organisation chosen in the form. */

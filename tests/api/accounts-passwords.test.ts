@@ -1,0 +1,318 @@
+// Issue 26, items 1 to 4: the CNIL password policy, a weak existing password changed at sign-in, 'Mot de passe
+// oublié ?' (the same answer for any address, a single-use 30-minute link by email, every session ended) and
+// invitations. The emails go through a real SMTP server in the test process.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../server/auth/passwords';
+import { startSmtp, linkIn, type TestSmtp } from './helpers/smtp';
+import { startTestServer, type TestServer } from './helpers/server';
+import { auditRows, expectProblem, expectViolation, holdingIds, idWhere, loginAll, mergePatch, sqlRows, type Tokens } from './helpers/backoffice';
+
+let server: TestServer;
+let smtp: TestSmtp;
+let t: Tokens;
+let org: { horizon: number; riviera: number };
+
+const STRONG = 'Correct-Cheval-2026';
+const TOO_SHORT = 'Le mot de passe doit contenir au moins 12 caractères (ou 14 pour une phrase de passe)';
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  server = await startTestServer({ smtpUrl: smtp.url, emailRateLimit: { max: 3, windowSeconds: 3600 } });
+  t = await loginAll(server, ['admin', 'horizonAdmin']);
+  org = await holdingIds(server);
+});
+afterAll(async () => {
+  await server?.close();
+  await smtp?.close();
+});
+
+const newUser = (email: string, extra: Record<string, unknown> = {}) => ({
+  firstName: 'Élodie',
+  lastName: 'Marchand',
+  email,
+  holding: `/api/holdings/${org.horizon}`,
+  status: 'Active',
+  ...extra,
+});
+const createUser = (email: string, extra: Record<string, unknown> = {}) =>
+  server.request('POST', '/api/users', { token: t.horizonAdmin, body: newUser(email, extra) });
+
+/** The user's sessions: a sign-in now, to check it is ended later. */
+async function session(email: string, password: string) {
+  const res = await server.request('POST', '/api/login_check', { body: { email, password } });
+  expect(res.status, res.text).toBe(200);
+  return res.body as { token: string; refresh_token: string };
+}
+async function sessionEnded(s: { token: string; refresh_token: string }) {
+  expect((await server.get('/api/user/profile', s.token)).status).toBe(401);
+  expect((await server.request('POST', '/api/token/refresh', { body: { refresh_token: s.refresh_token } })).status).toBe(401);
+}
+
+describe('the password policy (CNIL, délibération 2022-100)', () => {
+  it('refuses weak, common and personal passwords with a French message saying what is wrong', async () => {
+    const cases: [string, string][] = [
+      ['123456', TOO_SHORT],
+      ['Azerty123456', 'Le mot de passe doit contenir un caractère spécial (ou au moins 14 caractères pour une phrase de passe)'],
+      ['azerty-123456', 'Le mot de passe doit contenir une majuscule (ou au moins 14 caractères pour une phrase de passe)'],
+      ['motdepasse!!', 'Le mot de passe doit contenir une majuscule et un chiffre (ou au moins 14 caractères pour une phrase de passe)'],
+      ['P@ssw0rd2024!', 'Ce mot de passe est trop courant ou trop facile à deviner : ce mot de passe est similaire à un mot de passe couramment utilisé'],
+      ['Motdepasse123!', 'Ce mot de passe est trop courant ou trop facile à deviner'],
+      ['azertyuiopqsdfgh', 'Ce mot de passe est trop courant ou trop facile à deviner : les lignes droites de touches de votre clavier sont faciles à deviner'],
+      ['Marchand-2026-Paris!', 'Le mot de passe ne doit contenir ni le nom, ni le prénom, ni l’email de l’utilisateur'],
+      ['Elodie#Soleil-2026', 'Le mot de passe ne doit contenir ni le nom, ni le prénom, ni l’email de l’utilisateur'],
+    ];
+    for (const [password, message] of cases) expectViolation(await createUser('politique@audition-horizon.fr', { password }), 'password', message);
+    expect(await sqlRows(server, `select id from users where email = 'politique@audition-horizon.fr'`)).toEqual([]);
+    // A passphrase needs no kind of character; a strong password is taken.
+    expect((await createUser('phrase@audition-horizon.fr', { password: 'le soleil brille sur la mer' })).status).toBe(201);
+    const created = await createUser('politique@audition-horizon.fr', { password: STRONG });
+    expect(created.status, created.text).toBe(201);
+    // The same rules when the password changes.
+    expectViolation(
+      await server.request('PATCH', `/api/users/${created.body.id}`, { token: t.horizonAdmin, body: { password: 'Azerty123456' }, headers: mergePatch }),
+      'password',
+      'Le mot de passe doit contenir un caractère spécial (ou au moins 14 caractères pour une phrase de passe)',
+    );
+  });
+
+  it('takes its figures from the system settings, which GET /api/password-policy gives to any visitor', async () => {
+    expect((await server.get('/api/password-policy')).body).toEqual({ minLength: 12, passphraseMinLength: 14, minScore: 4 });
+    const [setting] = await sqlRows<{ id: number }>(server, `select id from configs where key = 'security.password_min_length'`);
+    const put = (value: number) => server.request('PUT', `/api/configs/${setting!.id}`, { token: t.admin, body: { value } });
+    expect((await put(13)).status).toBe(200);
+    expect((await server.get('/api/password-policy')).body.minLength).toBe(13);
+    expectViolation(
+      await createUser('treize@audition-horizon.fr', { password: 'Xk7#pLm2!qRz' }),
+      'password',
+      'Le mot de passe doit contenir au moins 13 caractères (ou 14 pour une phrase de passe)',
+    );
+    expect((await put(12)).status).toBe(200);
+    expect((await createUser('treize@audition-horizon.fr', { password: 'Xk7#pLm2!qRz' })).status).toBe(201);
+  });
+});
+
+describe('a weak existing password', () => {
+  it('must be changed at the next sign-in, before any token is issued', async () => {
+    const id = await idWhere(server, 'users', 'email', 'lecture@audition-horizon.fr');
+    await sqlRows(server, 'update users set password_hash = $1 where id = $2', [await hashPassword('secret1'), id]);
+    const first = await server.request('POST', '/api/login_check', { body: { email: 'lecture@audition-horizon.fr', password: 'secret1' } });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ step: 'password_change', challenge: expect.any(String), owner: { email: 'lecture@audition-horizon.fr' } });
+    expect(first.body.message).toContain('choisissez-en un nouveau');
+    expect(first.body.token).toBeUndefined();
+    expect(first.body.refresh_token).toBeUndefined();
+    const change = (password: string, challenge = first.body.challenge) =>
+      server.request('POST', '/api/login_check/password', { body: { challenge, password } });
+    expectViolation(await change('secret1'), 'password', TOO_SHORT);
+    expectViolation(await change('Lecture-Seule-2026'), 'password', 'Le mot de passe ne doit contenir ni le nom, ni le prénom, ni l’email de l’utilisateur');
+    expectProblem(await change(STRONG, 'autre-chose'), 401, 'Connexion expirée : saisissez à nouveau votre email et votre mot de passe.');
+    const done = await change(STRONG);
+    expect(done.status, done.text).toBe(200);
+    expect(done.body).toMatchObject({ token: expect.any(String), refresh_token: expect.any(String) });
+    expect((await server.get('/api/user/profile', done.body.token)).body.email).toBe('lecture@audition-horizon.fr');
+    // The step is passed once; the old password is gone; the new one signs in at once.
+    expectProblem(await change('Autre-Cheval-2026'), 401);
+    expect((await server.request('POST', '/api/login_check', { body: { email: 'lecture@audition-horizon.fr', password: 'secret1' } })).status).toBe(401);
+    expect((await session('lecture@audition-horizon.fr', STRONG)).token).toEqual(expect.any(String));
+    expect((await auditRows(server, 'users', id)).map((r) => r.action)).toContain('user.password_change');
+  });
+});
+
+describe('Mon profil: a new password', () => {
+  it('needs the current one, follows the policy, keeps this session and ends the others', async () => {
+    const email = 'profil@audition-horizon.fr';
+    expect((await createUser(email, { password: STRONG })).status).toBe(201);
+    const here = await session(email, STRONG);
+    const elsewhere = await session(email, STRONG);
+    const change = (currentPassword: string, password: string) =>
+      server.request('POST', '/api/user/password', { token: here.token, body: { currentPassword, password } });
+    expectViolation(await change('Pas-Le-Bon-2026', 'Autre-Cheval-2026'), 'currentPassword', 'Mot de passe actuel incorrect');
+    expectViolation(await change(STRONG, 'court'), 'password', TOO_SHORT);
+    expectViolation(await change(STRONG, STRONG), 'password', 'Choisissez un mot de passe différent de l’actuel');
+    expect((await change(STRONG, 'Autre-Cheval-2026')).status).toBe(204);
+    // This session goes on (its refresh too); the other one is ended.
+    expect((await server.get('/api/user/profile', here.token)).status).toBe(200);
+    expect((await server.request('POST', '/api/token/refresh', { body: { refresh_token: here.refresh_token } })).status).toBe(200);
+    await sessionEnded(elsewhere);
+    await session(email, 'Autre-Cheval-2026');
+    const id = await idWhere(server, 'users', 'email', email);
+    expect((await auditRows(server, 'users', id)).map((r) => r.action)).toContain('user.password_change');
+  });
+});
+
+describe("'Mot de passe oublié ?'", () => {
+  const forgot = (email: string, from = '192.0.2.1') =>
+    server.request('POST', '/api/forgot-password', { body: { email }, headers: { 'x-forwarded-for': from } });
+
+  it('answers the same for a known and an unknown address, and emails a link to the known one only', async () => {
+    const before = smtp.received.length;
+    const known = await forgot('audio@audition-horizon.fr');
+    const unknown = await forgot('personne@audition-horizon.fr');
+    expect(known.status).toBe(202);
+    expect(unknown.status).toBe(known.status);
+    expect(unknown.body).toEqual(known.body);
+    expect(known.body.message).toContain('Si un compte correspond à cette adresse');
+    const mail = await smtp.next('audio@audition-horizon.fr', { after: before });
+    expect(mail.subject).toBe('Pecflow (Audition Horizon) : réinitialisation de votre mot de passe');
+    const [owner] = await sqlRows<{ first_name: string }>(server, `select first_name from users where email = 'audio@audition-horizon.fr'`);
+    expect(mail.text).toContain(`Bonjour ${owner!.first_name},`);
+    expect(mail.text).toContain('Audition Horizon');
+    expect(mail.text).toContain('valable 30 minutes');
+    expect(mail.html).toContain('Choisir un nouveau mot de passe');
+    expect(mail.html).toContain(linkIn(mail, '/reset-password'));
+    expect(linkIn(mail, '/reset-password').startsWith(`${server.url}/reset-password/`)).toBe(true);
+    // The unknown address got nothing (its job ran beside the other one's), and both requests are audited.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(smtp.received.slice(before).map((m) => m.to)).toEqual(['audio@audition-horizon.fr']);
+    const audits = await sqlRows<{ changes: { email: string; account: boolean } }>(
+      server,
+      `select changes from audit_logs where action = 'user.password_reset_request' order by id`,
+    );
+    expect(audits.map((a) => [a.changes.email, a.changes.account])).toEqual(
+      expect.arrayContaining([
+        ['audio@audition-horizon.fr', true],
+        ['personne@audition-horizon.fr', false],
+      ]),
+    );
+    // Never the link's token: only its hash is stored.
+    const token = linkIn(mail, '/reset-password').split('/').pop()!;
+    expect(JSON.stringify(await sqlRows(server, 'select * from account_tokens'))).not.toContain(token);
+  });
+
+  it('sets a new password under the policy once, ends every other session, and the link then no longer works', async () => {
+    const email = 'assistant@audition-horizon.fr';
+    const open = await session(email, 'Pecflow2026!');
+    const before = smtp.received.length;
+    await forgot(email);
+    const link = linkIn(await smtp.next(email, { after: before }), '/reset-password');
+    const token = link.split('/').pop()!;
+    const read = await server.get(`/api/forgot-password/${token}`);
+    expect(read.status).toBe(200);
+    expect(read.body.user).toMatchObject({ email, organisation: 'Audition Horizon' });
+    expect(read.body.passwordPolicy).toEqual({ minLength: 12, passphraseMinLength: 14, minScore: 4 });
+    const post = (password: string) => server.request('POST', `/api/forgot-password/${token}`, { body: { password } });
+    expectViolation(await post('court'), 'password', TOO_SHORT);
+    expect((await post(STRONG)).status).toBe(204);
+    await sessionEnded(open);
+    expect((await server.request('POST', '/api/login_check', { body: { email, password: 'Pecflow2026!' } })).status).toBe(401);
+    await session(email, STRONG);
+    // Single use.
+    expectProblem(await post('Autre-Cheval-2026'), 404, 'Ce lien n’est plus valide : il a déjà servi ou il a expiré.');
+    expect((await server.get(`/api/forgot-password/${token}`)).status).toBe(404);
+    const id = await idWhere(server, 'users', 'email', email);
+    const actions = (await auditRows(server, 'users', id)).map((r) => r.action);
+    expect(actions).toEqual(expect.arrayContaining(['user.password_reset_request', 'user.password_reset', 'user.password_reset_refused']));
+  });
+
+  it('expires after 30 minutes, and a new link voids the previous one', async () => {
+    const email = 'direction@optique-riviera.fr';
+    let before = smtp.received.length;
+    await forgot(email, '192.0.2.7');
+    const first = linkIn(await smtp.next(email, { after: before }), '/reset-password')
+      .split('/')
+      .pop()!;
+    before = smtp.received.length;
+    await forgot(email, '192.0.2.7');
+    const second = linkIn(await smtp.next(email, { after: before }), '/reset-password')
+      .split('/')
+      .pop()!;
+    expect(second).not.toBe(first);
+    expect((await server.get(`/api/forgot-password/${first}`)).status).toBe(404);
+    expect((await server.get(`/api/forgot-password/${second}`)).status).toBe(200);
+    const [row] = await sqlRows<{ minutes: number }>(
+      server,
+      `select round(extract(epoch from expires_at - created_at) / 60)::int as minutes from account_tokens where used_at is null and purpose = 'password_reset' order by id desc limit 1`,
+    );
+    expect(row!.minutes).toBe(30);
+    await sqlRows(server, `update account_tokens set expires_at = now() - interval '1 second' where used_at is null`);
+    expect((await server.get(`/api/forgot-password/${second}`)).status).toBe(404);
+    expect((await server.request('POST', `/api/forgot-password/${second}`, { body: { password: STRONG } })).status).toBe(404);
+  });
+
+  it('is limited per email address whatever the client address, answering 429 in French alike for any address', async () => {
+    // The limit of this server is 3 an hour per address (RATE_LIMIT_EMAIL_MAX); the fourth is refused.
+    for (const email of ['limite@audition-horizon.fr', 'lecture@audition-horizon.fr']) {
+      for (let i = 0; i < 3; i++) expect((await forgot(email, `198.51.100.${i}`)).status).toBe(202);
+      const refused = await forgot(email, '198.51.100.99');
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(refused.body.detail).toMatch(/^Trop de demandes pour cette adresse : réessayez dans \d+ minutes?\.$/);
+    }
+  });
+
+  it('refuses a malformed address in French, and never answers 500 for a strange token', async () => {
+    expectViolation(await forgot('pas-un-email'), 'email', "Format d'email invalide");
+    expect((await server.get('/api/forgot-password/x')).status).toBe(404);
+    expect((await server.get(`/api/forgot-password/${'a'.repeat(99)}`)).status).toBe(404);
+    expect((await server.request('POST', '/api/forgot-password/%00%01', { body: { password: STRONG } })).status).toBeLessThan(500);
+  });
+});
+
+describe('invitations', () => {
+  it('creates an account without a password, emails a 7-day link, and the user chooses their password with it', async () => {
+    const email = 'invitee@audition-horizon.fr';
+    const before = smtp.received.length;
+    const created = await createUser(email, { sendInvitation: true, firstName: 'Inès', lastName: 'Vitée' });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.invitationSentAt).toEqual(expect.any(String));
+    expect(created.body).not.toHaveProperty('sendInvitation');
+    const [row] = await sqlRows<{ password_hash: string | null }>(server, 'select password_hash from users where id = $1', [created.body.id]);
+    expect(row!.password_hash).toBeNull();
+    // Nobody signs in to it meanwhile, whatever the password tried.
+    expect((await server.request('POST', '/api/login_check', { body: { email, password: 'Pecflow2026!' } })).status).toBe(401);
+
+    const mail = await smtp.next(email, { after: before });
+    expect(mail.subject).toBe('Pecflow (Audition Horizon) : votre invitation');
+    expect(mail.text).toContain('Bonjour Inès,');
+    expect(mail.text).toMatch(/a créé un compte Pecflow pour Audition Horizon/);
+    expect(mail.text).toContain('valable 7 jours');
+    const token = linkIn(mail, '/invitation').split('/').pop()!;
+    const read = await server.get(`/api/invitations/${token}`);
+    expect(read.body.user).toMatchObject({ email, firstName: 'Inès', lastName: 'Vitée' });
+    expect(read.body.passwordPolicy.minLength).toBe(12);
+    // Its own password, under the policy; once.
+    expectViolation(
+      await server.request('POST', `/api/invitations/${token}`, { body: { password: 'Vitee-Ines-2026!' } }),
+      'password',
+      'Le mot de passe ne doit contenir ni le nom, ni le prénom, ni l’email de l’utilisateur',
+    );
+    expect((await server.request('POST', `/api/invitations/${token}`, { body: { password: STRONG } })).status).toBe(204);
+    expect((await server.request('POST', `/api/invitations/${token}`, { body: { password: 'Autre-Cheval-2026' } })).status).toBe(404);
+    await session(email, STRONG);
+    expect((await server.get(`/api/users/${created.body.id}`, t.horizonAdmin)).body.invitationSentAt).toBeNull();
+    // An accepted invitation is not sent again.
+    expectProblem(await server.request('POST', `/api/users/${created.body.id}/invitation`, { token: t.horizonAdmin }), 409);
+    const actions = (await auditRows(server, 'users', created.body.id)).map((r) => r.action);
+    expect(actions.sort()).toEqual(['user.create', 'user.invitation', 'user.invitation_accepted', 'user.invitation_refused']);
+  });
+
+  it("'Renvoyer l'invitation' sends a new link and voids the previous one, within the administrator's organisation", async () => {
+    const email = 'relance@audition-horizon.fr';
+    let before = smtp.received.length;
+    const created = await createUser(email, { sendInvitation: true });
+    const first = linkIn(await smtp.next(email, { after: before }), '/invitation')
+      .split('/')
+      .pop()!;
+    before = smtp.received.length;
+    const again = await server.request('POST', `/api/users/${created.body.id}/invitation`, { token: t.horizonAdmin });
+    expect(again.status).toBe(202);
+    expect(again.body.message).toBe('Invitation envoyée');
+    const second = linkIn(await smtp.next(email, { after: before }), '/invitation')
+      .split('/')
+      .pop()!;
+    expect((await server.get(`/api/invitations/${first}`)).status).toBe(404);
+    expect((await server.get(`/api/invitations/${second}`)).status).toBe(200);
+    // Another organisation's administrator does not learn the user exists.
+    const riviera = await server.login('direction@optique-riviera.fr');
+    expect((await server.request('POST', `/api/users/${created.body.id}/invitation`, { token: riviera })).status).toBe(404);
+  });
+
+  it('refuses a password together with an invitation, and a new user with neither', async () => {
+    expectViolation(
+      await createUser('les-deux@audition-horizon.fr', { sendInvitation: true, password: STRONG }),
+      'password',
+      'Avec une invitation, l’utilisateur choisit lui-même son mot de passe : laissez ce champ vide',
+    );
+    expectViolation(await createUser('aucun@audition-horizon.fr'), 'password', "Le mot de passe est requis lors de la création d'un utilisateur");
+  });
+});
