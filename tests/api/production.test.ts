@@ -79,11 +79,13 @@ const api = (url: string, token: string, method = 'GET', body?: unknown) =>
 async function newDossier(url: string, token: string, suffix = ''): Promise<number> {
   const [shop] = await database.query<{ id: number }>(`select id from shops where name = 'Horizon Paris Bastille'`);
   const [mutual] = await database.query<{ id: number }>(`select id from mutuals where name = 'Allianz'`);
+  const unique = `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
   const res = await api(`${url}/api/pec_dossiers`, token, 'POST', {
     shop: `/api/shops/${shop!.id}`,
     mutual: `/api/mutuals/${mutual!.id}`,
-    numeroDossierAssure: `PROD-${Date.now()}-${Math.random().toString(36).slice(2, 6)}${suffix}`,
-    numeroDevisAssure: 'DEV-PROD',
+    numeroDossierAssure: `PROD-${unique}${suffix}`,
+    // A quote number of its own: two files with the same mutual and quote number are twins, whose second DPEC is refused.
+    numeroDevisAssure: `DEV-${unique}`,
   });
   expect(res.status).toBe(201);
   return ((await res.json()) as { id: number }).id;
