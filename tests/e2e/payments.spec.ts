@@ -116,12 +116,15 @@ const frenchToday = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/P
 async function billedFile(request: APIRequestContext, email: string): Promise<PreparedFile & { partComplementaire: number }> {
   const file = await prepareFile(request, email);
   const token = await apiToken(request, email);
-  type Read = { status: string; runInProgress: unknown; partComplementaire: number | null };
+  type Read = { status: string; runInProgress: unknown; partComplementaire: number | null; dateCreation: string | null };
   const read = () => api<Read>(request, token, 'GET', `/api/pec_dossiers/${file.id}`);
   await api(request, token, 'POST', '/api/robot-frontend/setup-and-create-dpec', { pecDossierId: file.id });
   await expect.poll(async () => (await read()).status, { timeout: 20_000 }).toBe('approved');
   await expect.poll(async () => (await read()).runInProgress, { timeout: 20_000 }).toBeNull();
-  await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { numBilling: `FAC-${file.numeroDossierAssure}`, dateBilling: '2026-11-02' });
+  // Invoiced on the DPEC's own day: an invoice can neither precede its DPEC nor be dated after today (issue 25).
+  const dpecDay = (await read()).dateCreation;
+  expect(dpecDay).not.toBeNull();
+  await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { numBilling: `FAC-${file.numeroDossierAssure}`, dateBilling: dpecDay });
   await api(request, token, 'POST', '/api/robot-frontend/setup-and-billing-pec', { pecDossierId: file.id });
   await expect.poll(async () => (await read()).status, { timeout: 20_000 }).toBe('billed');
   const billed = await read();
