@@ -107,6 +107,44 @@ test('"Enregistrer un paiement" in the drawer pays a billed file', async ({ page
   await expect(panel.getByRole('button', { name: 'Enregistrer un paiement' })).toHaveCount(0);
 });
 
+test('the keyboard alone: a payment typed as the dialog opens and recorded, then cancelled with its reason typed at once', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await prepareFile(request, email);
+  const token = await apiToken(request, email);
+  for (const status of ['pending', 'approved', 'billed']) await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { status });
+
+  await signIn(page, email);
+  await page.goto(`/pec/${file.id}`);
+  const panel = drawer(page).getByTestId('pec-payment');
+  const history = panel.getByTestId('pec-payment-history');
+  // The dialog opens on its amount: typed keys go there, Enter records.
+  await panel.getByRole('button', { name: 'Enregistrer un paiement' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Enregistrer un paiement' });
+  await expect(dialog.getByRole('textbox', { name: /^Montant/ })).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('1 460,00');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(toast(page, 'Paiement enregistré')).toBeVisible();
+  await expect(history.getByRole('row').nth(1)).toContainText('1 460,00 €');
+
+  // 'Annuler' opens on its reason: what is typed at once is the reason, then Tab to 'Annuler le paiement' and Enter.
+  await history.getByRole('row').nth(1).getByRole('button', { name: 'Annuler' }).focus();
+  await page.keyboard.press('Enter');
+  const cancel = page.getByRole('dialog', { name: 'Annuler ce paiement ?' });
+  await expect(cancel.getByRole('textbox', { name: /^Motif de l’annulation/ })).toBeFocused();
+  await page.keyboard.type('Saisi sur le mauvais dossier');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(cancel.getByRole('button', { name: 'Annuler le paiement' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(cancel).toBeHidden();
+  await expect(toast(page, 'Paiement annulé')).toBeVisible();
+  await expect(history.getByRole('row').nth(1).getByTestId('pec-payment-cancelled')).toContainText('Saisi sur le mauvais dossier');
+  await expect(drawer(page).getByTestId('status-badge').first()).toHaveText('Facturé');
+});
+
 const euros = (value: number) => new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(value);
 
 /** Today in Paris, dd/mm/yyyy. */
