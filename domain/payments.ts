@@ -298,6 +298,8 @@ export const PAYMENT_FORM_MESSAGES = {
   date: 'La date de paiement est requise',
   amount: 'Le montant est requis',
   amountPositive: 'Le montant doit être supérieur à 0',
+  amountInvalid: 'Montant illisible : un montant positif avec 2 décimales au plus (ex : 1 234,56)',
+  amountTooLarge: 'Le montant ne peut pas dépasser 9 999 999 999,99 €',
   future: 'La date de paiement ne peut pas être postérieure à aujourd’hui',
 } as const;
 
