@@ -267,7 +267,11 @@ export const STATEMENT_MESSAGES = {
   tooManyLines: `Le fichier dépasse ${PAYMENT_STATEMENT_LIMITS.maxLines} lignes : découpez-le.`,
   unreadable: (line?: number) =>
     `Fichier CSV illisible${line ? ` à la ligne ${line}` : ''} : vérifiez les guillemets et le séparateur (point-virgule ou virgule).`,
-  missingColumns: (labels: string[]) => `Colonnes manquantes : ${labels.join(', ')}. En-têtes acceptés : voir le README (relevés de paiement).`,
+  /** Each missing column with the headers it is recognised by: what the office can rename in its file. */
+  missingColumns: (columns: StatementColumn[]) =>
+    `Colonnes manquantes : ${columns.map((c) => STATEMENT_COLUMNS[c].label).join(', ')}. En-têtes reconnus ${columns
+      .map((c) => `pour « ${STATEMENT_COLUMNS[c].label} » : ${STATEMENT_COLUMNS[c].aliases.join(', ')}`)
+      .join(' ; ')}.`,
   cell: (column: StatementColumn, message: string) => `Colonne « ${STATEMENT_COLUMNS[column].label} » : ${message}`,
   date: (value: string) => (value ? `date illisible « ${value} » (jj/mm/aaaa attendu)` : 'la date est requise'),
   futureDate: (value: string) => `date « ${value} » postérieure à aujourd’hui (un paiement est daté du jour où il est reçu)`,

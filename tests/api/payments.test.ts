@@ -549,4 +549,18 @@ describe('what the outside review of issue 25 tried', () => {
     expect(await paymentState(f.id)).toEqual({ status: 'billed', ...UNPAID });
     expect((await server.get(`/api/pec_payments?dossier=/api/pec_dossiers/${f.id}`, tokens.audio)).body.totalItems).toBe(0);
   });
+  it('tells a statement without its columns which headers each missing one accepts, never “voir le README”', async () => {
+    const res = await send('/api/payment_statements/preview', 'Date;Montant\n02/11/2026;10', tokens.audio);
+    expect(res.status).toBe(422);
+    expect(res.body.violations).toEqual([
+      {
+        propertyPath: 'fichier',
+        message:
+          'Colonnes manquantes : Payeur, Référence. En-têtes reconnus pour « Payeur » : Payeur, Organisme payeur, Organisme, Assureur, Mutuelle, ' +
+          'Complémentaire, Émetteur ; pour « Référence » : Référence, Réf, Référence dossier, N° PEC, Numéro PEC, N° prise en charge, N° facture, ' +
+          'Numéro de facture, Facture.',
+      },
+    ]);
+    expect(res.text).not.toContain('README');
+  });
 });
