@@ -267,7 +267,11 @@ export const STATEMENT_MESSAGES = {
   tooManyLines: `Le fichier dépasse ${PAYMENT_STATEMENT_LIMITS.maxLines} lignes : découpez-le.`,
   unreadable: (line?: number) =>
     `Fichier CSV illisible${line ? ` à la ligne ${line}` : ''} : vérifiez les guillemets et le séparateur (point-virgule ou virgule).`,
-  missingColumns: (labels: string[]) => `Colonnes manquantes : ${labels.join(', ')}. En-têtes acceptés : voir le README (relevés de paiement).`,
+  /** Each missing column with the headers it is recognised by: what the office can rename in its file. */
+  missingColumns: (columns: StatementColumn[]) =>
+    `Colonnes manquantes : ${columns.map((c) => STATEMENT_COLUMNS[c].label).join(', ')}. En-têtes reconnus ${columns
+      .map((c) => `pour « ${STATEMENT_COLUMNS[c].label} » : ${STATEMENT_COLUMNS[c].aliases.join(', ')}`)
+      .join(' ; ')}.`,
   cell: (column: StatementColumn, message: string) => `Colonne « ${STATEMENT_COLUMNS[column].label} » : ${message}`,
   date: (value: string) => (value ? `date illisible « ${value} » (jj/mm/aaaa attendu)` : 'la date est requise'),
   futureDate: (value: string) => `date « ${value} » postérieure à aujourd’hui (un paiement est daté du jour où il est reçu)`,
@@ -298,6 +302,8 @@ export const PAYMENT_FORM_MESSAGES = {
   date: 'La date de paiement est requise',
   amount: 'Le montant est requis',
   amountPositive: 'Le montant doit être supérieur à 0',
+  amountInvalid: 'Montant illisible : un montant positif avec 2 décimales au plus (ex : 1 234,56)',
+  amountTooLarge: 'Le montant ne peut pas dépasser 9 999 999 999,99 €',
   future: 'La date de paiement ne peut pas être postérieure à aujourd’hui',
 } as const;
 

@@ -352,6 +352,18 @@ export type OpticalEquipmentInput = NonNullable<z.output<typeof opticalEquipment
 
 // ---------- the manual payment of a billed file (drawer: 'Enregistrer un paiement') ----------
 
+/**
+ * Why a manual payment's amount is refused, told as an amount: missing, zero or negative, beyond what a file can hold,
+ * or unreadable (the prices' message speaks of a "Prix" and its decimals, which says nothing about a "-100").
+ */
+function manualAmountMessage(value: unknown, amount: number | null | undefined): string {
+  if (amount === null) return PAYMENT_FORM_MESSAGES.amount;
+  const readable = typeof value === 'number' ? value : typeof value === 'string' ? Number(compactPrice(value).replace(',', '.')) : NaN;
+  if (amount === 0 || (Number.isFinite(readable) && readable <= 0)) return PAYMENT_FORM_MESSAGES.amountPositive;
+  if (Number.isFinite(readable) && readable > PRICE_MAX) return PAYMENT_FORM_MESSAGES.amountTooLarge;
+  return PAYMENT_FORM_MESSAGES.amountInvalid;
+}
+
 export const manualPaymentSchema = z.object({
   datePaiement: z.unknown().transform((value, ctx) => {
     const date = parseDateInput(value);
@@ -369,10 +381,7 @@ export const manualPaymentSchema = z.object({
   montant: z.unknown().transform((value, ctx) => {
     const amount = parsePrice(value);
     if (amount === null || amount === undefined || amount <= 0) {
-      ctx.addIssue({
-        code: 'custom',
-        message: amount === null ? PAYMENT_FORM_MESSAGES.amount : amount === 0 ? PAYMENT_FORM_MESSAGES.amountPositive : PRICE_MESSAGE,
-      });
+      ctx.addIssue({ code: 'custom', message: manualAmountMessage(value, amount) });
       return z.NEVER;
     }
     return amount;

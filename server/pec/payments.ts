@@ -92,7 +92,7 @@ export function readStatement(bytes: Uint8Array): StatementLine[] {
     if (column && !columns.has(column)) columns.set(column, index);
   });
   const missing = (Object.keys(STATEMENT_COLUMNS) as StatementColumn[]).filter((c) => STATEMENT_COLUMNS[c].required && !columns.has(c));
-  if (missing.length) throw fileError(STATEMENT_MESSAGES.missingColumns(missing.map((c) => STATEMENT_COLUMNS[c].label)));
+  if (missing.length) throw fileError(STATEMENT_MESSAGES.missingColumns(missing));
 
   const errors: { line: number; messages: string[] }[] = [];
   const lines: StatementLine[] = [];

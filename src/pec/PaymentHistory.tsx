@@ -171,7 +171,8 @@ function CancelDialog({ payment, onClose }: { payment: PecPaymentRecord | undefi
             <DialogContentText sx={{ mb: 2 }}>
               {translate('pecflow.payments.history.cancelText', { amount: formatEuros(payment.amount), date: formatDate(payment.paymentDate) })}
             </DialogContentText>
-            <TextInput source="motif" label={translate('pecflow.payments.history.reason')} fullWidth multiline minRows={2} margin="none" required />
+            {/* Focused on opening: what the user types at once is the reason (the keyboard's way through the dialog). */}
+            <TextInput source="motif" label={translate('pecflow.payments.history.reason')} fullWidth multiline minRows={2} margin="none" required autoFocus />
           </DialogContent>
           <DialogActions>
             <Button onClick={onClose} disabled={cancel.isPending}>

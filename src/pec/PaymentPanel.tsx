@@ -95,7 +95,8 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
             <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.payments.panel.text', { numero: record.numeroDossier })}</DialogContentText>
             <Stack spacing={2} sx={{ pt: 1 }}>
               <DateInput source="datePaiement" label={translate('pecflow.payments.panel.date')} required />
-              <TextInput source="montant" label={translate('pecflow.payments.panel.amount')} fullWidth margin="none" required />
+              {/* Focused on opening: the amount is what the user checks or types (date and amount come pre-filled). */}
+              <TextInput source="montant" label={translate('pecflow.payments.panel.amount')} fullWidth margin="none" required autoFocus />
               <TextInput source="libelle" label={translate('pecflow.payments.panel.label')} fullWidth margin="none" />
             </Stack>
           </DialogContent>

@@ -529,3 +529,38 @@ describe('what an outside probe tried', () => {
     expect(await ids('status=billed&dateFacturationEffective[after]=2026-03-03')).not.toContain(billedEnd.id);
   });
 });
+
+describe('what the outside review of issue 25 tried', () => {
+  it('names a bad manual payment amount as an amount (not a “Prix” with its decimals), and writes nothing', async () => {
+    const f = await file({ partComplementaire: 700 });
+    const pay = (montant: unknown) =>
+      server.request('POST', `/api/pec_dossiers/${f.id}/payments`, { token: tokens.audio, body: { datePaiement: '02/11/2026', montant } });
+    const messageOf = async (montant: unknown) => {
+      const res = await pay(montant);
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.violations.map((v: JsonBody) => v.propertyPath)).toEqual(['montant']);
+      return res.body.violations[0].message;
+    };
+    expect(await messageOf(-5)).toBe('Le montant doit être supérieur à 0');
+    expect(await messageOf('-100,00')).toBe('Le montant doit être supérieur à 0');
+    expect(await messageOf('abc')).toBe('Montant illisible : un montant positif avec 2 décimales au plus (ex : 1 234,56)');
+    expect(await messageOf('12,345')).toBe('Montant illisible : un montant positif avec 2 décimales au plus (ex : 1 234,56)');
+    expect(await messageOf(12_000_000_000)).toBe('Le montant ne peut pas dépasser 9 999 999 999,99 €');
+    expect(await paymentState(f.id)).toEqual({ status: 'billed', ...UNPAID });
+    expect((await server.get(`/api/pec_payments?dossier=/api/pec_dossiers/${f.id}`, tokens.audio)).body.totalItems).toBe(0);
+  });
+  it('tells a statement without its columns which headers each missing one accepts, never “voir le README”', async () => {
+    const res = await send('/api/payment_statements/preview', 'Date;Montant\n02/11/2026;10', tokens.audio);
+    expect(res.status).toBe(422);
+    expect(res.body.violations).toEqual([
+      {
+        propertyPath: 'fichier',
+        message:
+          'Colonnes manquantes : Payeur, Référence. En-têtes reconnus pour « Payeur » : Payeur, Organisme payeur, Organisme, Assureur, Mutuelle, ' +
+          'Complémentaire, Émetteur ; pour « Référence » : Référence, Réf, Référence dossier, N° PEC, Numéro PEC, N° prise en charge, N° facture, ' +
+          'Numéro de facture, Facture.',
+      },
+    ]);
+    expect(res.text).not.toContain('README');
+  });
+});

@@ -107,6 +107,44 @@ test('"Enregistrer un paiement" in the drawer pays a billed file', async ({ page
   await expect(panel.getByRole('button', { name: 'Enregistrer un paiement' })).toHaveCount(0);
 });
 
+test('the keyboard alone: a payment typed as the dialog opens and recorded, then cancelled with its reason typed at once', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await prepareFile(request, email);
+  const token = await apiToken(request, email);
+  for (const status of ['pending', 'approved', 'billed']) await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { status });
+
+  await signIn(page, email);
+  await page.goto(`/pec/${file.id}`);
+  const panel = drawer(page).getByTestId('pec-payment');
+  const history = panel.getByTestId('pec-payment-history');
+  // The dialog opens on its amount: typed keys go there, Enter records.
+  await panel.getByRole('button', { name: 'Enregistrer un paiement' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Enregistrer un paiement' });
+  await expect(dialog.getByRole('textbox', { name: /^Montant/ })).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('1 460,00');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(toast(page, 'Paiement enregistré')).toBeVisible();
+  await expect(history.getByRole('row').nth(1)).toContainText('1 460,00 €');
+
+  // 'Annuler' opens on its reason: what is typed at once is the reason, then Tab to 'Annuler le paiement' and Enter.
+  await history.getByRole('row').nth(1).getByRole('button', { name: 'Annuler' }).focus();
+  await page.keyboard.press('Enter');
+  const cancel = page.getByRole('dialog', { name: 'Annuler ce paiement ?' });
+  await expect(cancel.getByRole('textbox', { name: /^Motif de l’annulation/ })).toBeFocused();
+  await page.keyboard.type('Saisi sur le mauvais dossier');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(cancel.getByRole('button', { name: 'Annuler le paiement' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(cancel).toBeHidden();
+  await expect(toast(page, 'Paiement annulé')).toBeVisible();
+  await expect(history.getByRole('row').nth(1).getByTestId('pec-payment-cancelled')).toContainText('Saisi sur le mauvais dossier');
+  await expect(drawer(page).getByTestId('status-badge').first()).toHaveText('Facturé');
+});
+
 const euros = (value: number) => new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(value);
 
 /** Today in Paris, dd/mm/yyyy. */
@@ -116,12 +154,15 @@ const frenchToday = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/P
 async function billedFile(request: APIRequestContext, email: string): Promise<PreparedFile & { partComplementaire: number }> {
   const file = await prepareFile(request, email);
   const token = await apiToken(request, email);
-  type Read = { status: string; runInProgress: unknown; partComplementaire: number | null };
+  type Read = { status: string; runInProgress: unknown; partComplementaire: number | null; dateCreation: string | null };
   const read = () => api<Read>(request, token, 'GET', `/api/pec_dossiers/${file.id}`);
   await api(request, token, 'POST', '/api/robot-frontend/setup-and-create-dpec', { pecDossierId: file.id });
   await expect.poll(async () => (await read()).status, { timeout: 20_000 }).toBe('approved');
   await expect.poll(async () => (await read()).runInProgress, { timeout: 20_000 }).toBeNull();
-  await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { numBilling: `FAC-${file.numeroDossierAssure}`, dateBilling: '2026-11-02' });
+  // Invoiced on the DPEC's own day: an invoice can neither precede its DPEC nor be dated after today (issue 25).
+  const dpecDay = (await read()).dateCreation;
+  expect(dpecDay).not.toBeNull();
+  await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { numBilling: `FAC-${file.numeroDossierAssure}`, dateBilling: dpecDay });
   await api(request, token, 'POST', '/api/robot-frontend/setup-and-billing-pec', { pecDossierId: file.id });
   await expect.poll(async () => (await read()).status, { timeout: 20_000 }).toBe('billed');
   const billed = await read();
