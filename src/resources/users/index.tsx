@@ -1,16 +1,17 @@
-// Utilisateurs: centres counted in the list, the password behind "Modifier le mot de passe" when editing, centres
-// chosen among the user's organisation; a new user needs a password (userCreateSchema).
-import { userCreateSchema, userSchema } from '#domain/schemas';
-import { ownHolding } from '../shared';
-import { OrganisationShopsInput, PasswordField, ShopCount } from './inputs';
+// Utilisateurs: full name sorted by last name, centres counted in the list.
+import { useTranslate } from 'react-admin';
 import type { Particular } from '../types';
 
+/** "{n} centre(s)", or "Aucun" (spec section 2). */
+function ShopCount({ shops }: { shops: unknown }) {
+  const translate = useTranslate();
+  const n = Array.isArray(shops) ? shops.length : 0;
+  return <>{n === 0 ? translate('pecflow.settings.list.none') : translate('pecflow.settings.shopCount', { smart_count: n })}</>;
+}
+
 export const particular: Particular = {
-  schema: { create: userCreateSchema, update: userSchema },
   cells: {
     fullName: { sortBy: 'lastName', render: (record) => <>{String(record.fullName ?? '')}</> },
     shops: { sortBy: false, render: (record) => <ShopCount shops={record.shops} /> },
   },
-  inputs: { password: PasswordField, shops: OrganisationShopsInput },
-  defaults: ownHolding,
 };
