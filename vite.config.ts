@@ -75,6 +75,15 @@ function pageChunks(): Plugin {
   };
 }
 
+/**
+ * Code that forms and pickers run, never a list: react-hook-form and zod's resolver, the inputs of react-admin and
+ * MUI's autocomplete, date-fns's locales, the application's form system and rules, and the payment pages. Left out of
+ * `signed-in`, it goes with the form or page that needs it (a drawer, a dialog), which a list's first rows do not wait
+ * for.
+ */
+const FORM_CODE =
+  /[\\/]node_modules[\\/](react-hook-form|@hookform|date-fns[\\/]locale)[\\/]|[\\/]ra-core[\\/]dist[\\/](form|controller[\\/]input)[\\/]|[\\/]ra-ui-materialui[\\/]dist[\\/](input|form)[\\/]|[\\/]@mui[\\/]material[\\/]esm[\\/](Autocomplete|useAutocomplete)[\\/]|[\\/]src[\\/]admin[\\/]AdminForm\.tsx$|[\\/]domain[\\/](validation|schemas|pecSchemas|constraints)\.ts$|[\\/]src[\\/]pec[\\/]Payment/;
+
 export default defineConfig({
   plugins: [react(), startAfterFirstPaint(), pageChunks()],
   server: {
@@ -94,8 +103,8 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'app', tags: ['$initial'], priority: 2 },
-            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/, priority: 1 },
-            { name: 'signed-in', minShareCount: 2 },
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]domain[\\/]zodLocale\.ts$/, priority: 1 },
+            { name: 'signed-in', minShareCount: 2, test: (id: string) => !FORM_CODE.test(id) },
           ],
         },
       },
