@@ -12,6 +12,7 @@ import { readAuthStore } from '../authProvider/session';
 import type { AdminEntity } from '../dataProvider/adminSchema';
 import { LoadError } from '../admin/LoadError';
 import { ListFrame, normalize } from '../admin/ListFrame';
+import { ROW_CLASSES } from '../admin/rowStyles';
 import { DateRangeFilter, ReferenceFilter, SelectFilter } from '../admin/filters';
 import { fieldOf, useEntity, useResourceSchema, useRights, useSchemaAnalyzer } from '../admin/docs';
 import { particularOf } from '../resources';
@@ -105,7 +106,7 @@ function EntityScreen({ entity, schema, mode }: { entity: AdminEntity; schema: R
             source={column.sortKey ?? column.name}
             label={column.label}
             disableSort={!column.sortKey}
-            cellSx={column.nowrap ? NOWRAP : undefined}
+            cellClassName={column.nowrap ? ROW_CLASSES.nowrap : undefined}
             render={(record: RaRecord) => <Cell entity={entity} particular={particular} schema={schema} column={column.name} record={record} />}
           />
         ))}
@@ -129,7 +130,6 @@ function searchText(record: RaRecord, column: string) {
   return value;
 }
 
-const NOWRAP = () => ({ whiteSpace: 'nowrap' });
 const EMAIL = 'https://schema.org/email';
 
 interface Column {
