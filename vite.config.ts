@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -86,6 +87,10 @@ const FORM_CODE =
 
 export default defineConfig({
   plugins: [react(), startAfterFirstPaint(), pageChunks()],
+  resolve: {
+    // @api-platform's packages import jsonld to expand an error's body: it loads when first used, not with the pages.
+    alias: [{ find: /^jsonld$/, replacement: fileURLToPath(new URL('./src/dataProvider/jsonldOnDemand.ts', import.meta.url)) }],
+  },
   server: {
     port: 5173,
     proxy: { '/api': { target: process.env.API_URL ?? 'http://localhost:3000', changeOrigin: false } },
