@@ -507,20 +507,32 @@ async function measureLighthouse(builds: Build[], options: ReturnType<typeof fla
           const measured = new Map<string, LighthouseRun[]>(builds.map((b) => [b.label, []]));
           for (let run = 0; run < runs; run++) {
             for (const build of turns(builds, run)) {
-              if (target.signedIn) await signIn(page, build.baseUrl, LIGHTHOUSE_USER);
-              else await signOut(page, build.baseUrl);
-              if (cache === 'cold') await cdp.send('Network.clearBrowserCache');
-              else await warmUp(page, `${build.baseUrl}${target.path}`, target.signedIn);
-              const load = noteLoad();
-              const result = await lighthouse(
-                `${build.baseUrl}${target.path}`,
-                { onlyCategories: ['performance', 'accessibility'], disableStorageReset: true, logLevel: 'error', output: 'json' },
-                preset === 'desktop' ? desktopConfig : undefined,
-                // Lighthouse names puppeteer-core's page type from its own copy of puppeteer-core: the same package.
-                page as unknown as Parameters<typeof lighthouse>[3],
-              );
-              if (!result) throw new Error(`Lighthouse n'a rien rendu pour ${target.path}`);
-              if (result.lhr.runtimeError) throw new Error(`Lighthouse, ${target.path} : ${result.lhr.runtimeError.message}`);
+              let result: Awaited<ReturnType<typeof lighthouse>>;
+              let load = 0;
+              // A trace without the navigation's start (NO_NAVSTART) is a failed recording, not a measurement: the run
+              // is made again from its start (twice at most).
+              for (let attempt = 1; ; attempt++) {
+                if (target.signedIn) await signIn(page, build.baseUrl, LIGHTHOUSE_USER);
+                else await signOut(page, build.baseUrl);
+                if (cache === 'cold') await cdp.send('Network.clearBrowserCache');
+                else await warmUp(page, `${build.baseUrl}${target.path}`, target.signedIn);
+                // Nothing of the previous page still running when Lighthouse starts its navigation.
+                await page.goto('about:blank');
+                load = noteLoad();
+                result = await lighthouse(
+                  `${build.baseUrl}${target.path}`,
+                  { onlyCategories: ['performance', 'accessibility'], disableStorageReset: true, logLevel: 'error', output: 'json' },
+                  preset === 'desktop' ? desktopConfig : undefined,
+                  // Lighthouse names puppeteer-core's page type from its own copy of puppeteer-core: the same package.
+                  page as unknown as Parameters<typeof lighthouse>[3],
+                );
+                if (!result) throw new Error(`Lighthouse n'a rien rendu pour ${target.path}`);
+                if (!result.lhr.runtimeError) break;
+                if (attempt === 3 || result.lhr.runtimeError.code !== 'NO_NAVSTART') {
+                  throw new Error(`Lighthouse, ${target.path} : ${result.lhr.runtimeError.message}`);
+                }
+                console.log(`  Lighthouse ${build.label} ${target.path} : trace sans début de navigation, essai refait`);
+              }
               if (reportDir) {
                 const name = `${build.label}-${cache}-${preset}${target.path.replaceAll('/', '-')}-${run + 1}.json`;
                 writeFileSync(path.join(reportDir, name), result.report as string);
