@@ -1,6 +1,7 @@
 // npm run bench -- frontend [--compare=DIR] [--static=DIR] [--only=size,throttled,lighthouse,profile] [--runs=7]
 //   [--throttled-runs=5] [--lighthouse-runs=3] [--profile-runs=3] [--caches=cold,warm] [--presets=mobile,desktop]
 //   [--pages=/login,/pec,/settings/shops,/dashboard] [--reports=DIR] [--profiles=DIR] [--port=4341] [--email=…]
+//   [--wait-load=1.0]
 // The front end's weight and speed on the production build, served as `npm start` serves it (the API server with the
 // pre-compressed assets). Builds this checkout into a temporary folder (unless --static names a build) and, with
 // --compare=DIR, another checkout (the previous release: its own front end built with its own packages, served by its
@@ -16,7 +17,8 @@
 //   warm (the page visited once just before), --lighthouse-runs times each, the median run kept;
 // - profile: a CPU profile of a signed-in visitor opening /pec at 4× CPU with its assets cached, until its first row,
 //   its self time summed by package through the build's source maps (which package's code the main thread runs).
-// The 1-minute load average is recorded before each measurement: the machine may be shared.
+// The 1-minute load average is recorded before each measurement: the machine may be shared. With --wait-load=L, each
+// pair of turns waits (10 minutes at most) for it to fall under L first.
 // Writes bench/results/frontend.json.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -90,6 +92,8 @@ function flags(args: string[]) {
     /** A folder for the CPU profiles (.cpuprofile, readable in Chrome DevTools' Performance panel). */
     profileDir: map.get('profiles'),
     port: Number(map.get('port') ?? 4341),
+    /** Before each pair of turns, wait (10 minutes at most) for the 1-minute load average to fall under this. */
+    waitLoad: map.has('wait-load') ? Number(map.get('wait-load')) : undefined,
     email: map.get('email') ?? 'audio@audition-horizon.fr',
   };
 }
@@ -157,6 +161,18 @@ const noteLoad = () => {
   loads.push(load);
   return load;
 };
+let waitLoad: number | undefined;
+/** With --wait-load, waits for a quiet machine (10 minutes at most) before a pair of turns: both are measured alike. */
+async function quiet() {
+  if (waitLoad === undefined) return;
+  const deadline = Date.now() + 600_000;
+  let said = false;
+  while (load1m() >= waitLoad && Date.now() < deadline) {
+    if (!said) console.log(`  (charge ${load1m()} : attente qu'elle passe sous ${waitLoad})`);
+    said = true;
+    await new Promise((r) => setTimeout(r, 15_000));
+  }
+}
 
 /** A build to measure: its label, the checkout whose server serves it, its files and its source maps. */
 interface Build {
@@ -176,6 +192,7 @@ function turns<T extends { label: string }>(builds: T[], run: number) {
 async function measureLoginToTable(browser: Browser, builds: Build[], email: string, runs: number) {
   const results = new Map<string, { loginScripts: Script[]; pecScripts: Script[]; loginToTableMs: number; rows: number; load: number }[]>();
   for (let run = 0; run <= runs; run++) {
+    await quiet();
     for (const build of turns(builds, run)) {
       // A fresh context: empty cache, no session. Run 0 warms the server up and is not counted.
       const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', viewport: { width: 1400, height: 900 } });
@@ -275,6 +292,7 @@ async function measureThrottled(browser: Browser, builds: Build[], email: string
   type Run = { clickToFirstRowMs: number; cold: { shellMs: number; firstRowMs: number }; warm: { shellMs: number; firstRowMs: number }; load: number };
   const results = new Map<string, Run[]>(builds.map((b) => [b.label, []]));
   for (let run = 0; run <= runs; run++) {
+    await quiet();
     for (const build of turns(builds, run)) {
       const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', viewport: { width: 412, height: 823 } });
       await context.addInitScript({ content: MARKS_SCRIPT });
@@ -386,6 +404,7 @@ async function measureProfile(browser: Browser, builds: Build[], email: string, 
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const results = new Map<string, { groups: Record<string, number>; firstRowMs: number; load: number }[]>(builds.map((b) => [b.label, []]));
   for (let run = 0; run <= runs; run++) {
+    await quiet();
     for (const build of turns(builds, run)) {
       const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', viewport: { width: 412, height: 823 } });
       await context.addInitScript({ content: MARKS_SCRIPT });
@@ -506,6 +525,7 @@ async function measureLighthouse(builds: Build[], options: ReturnType<typeof fla
         for (const target of LIGHTHOUSE_PAGES.filter((p) => options.pages.includes(p.path))) {
           const measured = new Map<string, LighthouseRun[]>(builds.map((b) => [b.label, []]));
           for (let run = 0; run < runs; run++) {
+            await quiet();
             for (const build of turns(builds, run)) {
               let result: Awaited<ReturnType<typeof lighthouse>>;
               let load = 0;
@@ -619,6 +639,7 @@ function buildFrontEnd(checkout: string, outDir: string, mapsDir: string) {
 
 export async function runFrontendBench(args: string[]) {
   const options = flags(args);
+  waitLoad = options.waitLoad;
   const work = mkdtempSync(path.join(os.tmpdir(), 'pecflow-bench-front-'));
   const sides: { label: Build['label']; checkout: string; staticDir?: string }[] = [{ label: 'current', checkout: ROOT, staticDir: options.staticDir }];
   if (options.compare) sides.push({ label: 'previous', checkout: options.compare });
