@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -22,8 +23,74 @@ function startAfterFirstPaint(): Plugin {
   };
 }
 
+/**
+ * What a signed-in visitor's first page needs besides the entry: the shell, the Hydra provider and the page itself
+ * (the pages of src/pageLoaders.ts, by the path they serve; `/` leads to /pec).
+ */
+const SIGNED_IN_MODULES = ['src/layout/Layout.tsx', 'src/dataProvider/hydra.ts'];
+const PAGE_MODULES: Record<string, string> = {
+  '/': 'src/pec/PecPage.tsx',
+  '/pec': 'src/pec/PecPage.tsx',
+  '/dashboard': 'src/pec/DashboardPage.tsx',
+  '/settings': 'src/settings/SettingsPage.tsx',
+  '/payment_statements': 'src/pec/PaymentStatementsPage.tsx',
+};
+
+/**
+ * The chunks of each page, with everything they import, named in the built page for public/boot.js: a signed-in
+ * visitor's browser starts them with the entry (modulepreload) instead of once the entry has run and asked for them.
+ * Read from the build's chunk graph, the one Vite's manifest is written from.
+ */
+function pageChunks(): Plugin {
+  return {
+    name: 'pecflow-page-chunks',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        const chunks = Object.values(bundle ?? {}).filter((output) => output.type === 'chunk');
+        const byModule = (module: string) => {
+          const found = chunks.find((chunk) => Object.keys(chunk.modules).some((id) => id.endsWith(`/${module}`)));
+          if (!found) throw new Error(`pageChunks : aucun fichier pour ${module} (src/pageLoaders.ts a-t-il changé ?)`);
+          return found;
+        };
+        const files = (roots: string[]) => {
+          const seen = new Set<string>();
+          const visit = (fileName: string) => {
+            const chunk = chunks.find((c) => c.fileName === fileName)!;
+            if (chunk.isEntry || seen.has(fileName)) return;
+            seen.add(fileName);
+            chunk.imports.forEach(visit);
+          };
+          roots.forEach((module) => visit(byModule(module).fileName));
+          return [...seen].map((file) => `/${file}`);
+        };
+        const routes = Object.fromEntries(Object.entries(PAGE_MODULES).map(([route, page]) => [route, files([...SIGNED_IN_MODULES, page])]));
+        // Read by boot.js, which runs before the body is parsed: it comes first in the head. Data, not a script.
+        return html.replace(
+          '<script src="/boot.js">',
+          `<script type="application/json" id="pecflow-pages">${JSON.stringify(routes)}</script>\n    <script src="/boot.js">`,
+        );
+      },
+    },
+  };
+}
+
+/**
+ * Code that forms and pickers run, never a list: react-hook-form and zod's resolver, the inputs of react-admin and
+ * MUI's autocomplete, date-fns's locales, the application's form system and rules, and the payment pages. Left out of
+ * `signed-in`, it goes with the form or page that needs it (a drawer, a dialog), which a list's first rows do not wait
+ * for.
+ */
+const FORM_CODE =
+  /[\\/]node_modules[\\/](react-hook-form|@hookform|date-fns[\\/]locale)[\\/]|[\\/]ra-core[\\/]dist[\\/](form|controller[\\/]input)[\\/]|[\\/]ra-ui-materialui[\\/]dist[\\/](input|form)[\\/]|[\\/]@mui[\\/]material[\\/]esm[\\/](Autocomplete|useAutocomplete)[\\/]|[\\/]src[\\/]admin[\\/]AdminForm\.tsx$|[\\/]domain[\\/](validation|schemas|pecSchemas|constraints)\.ts$|[\\/]src[\\/]pec[\\/]Payment/;
+
 export default defineConfig({
-  plugins: [react(), startAfterFirstPaint()],
+  plugins: [react(), startAfterFirstPaint(), pageChunks()],
+  resolve: {
+    // @api-platform's packages import jsonld to expand an error's body: it loads when first used, not with the pages.
+    alias: [{ find: /^jsonld$/, replacement: fileURLToPath(new URL('./src/dataProvider/jsonldOnDemand.ts', import.meta.url)) }],
+  },
   server: {
     port: 5173,
     proxy: { '/api': { target: process.env.API_URL ?? 'http://localhost:3000', changeOrigin: false } },
@@ -42,7 +109,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'app', tags: ['$initial'], priority: 2 },
-            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/, priority: 1 },
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]domain[\\/]zodLocale\.ts$/, priority: 1 },
             // The password policy's check with zxcvbn's dictionaries (~1 MB): only the pages that set a password load it.
             {
               name: 'password-policy',
@@ -51,7 +118,7 @@ export default defineConfig({
               // Its light rules (domain/passwordRules.ts) stay with the code that shows them, not with the dictionaries.
               includeDependenciesRecursively: false,
             },
-            { name: 'signed-in', minShareCount: 2 },
+            { name: 'signed-in', minShareCount: 2, test: (id: string) => !FORM_CODE.test(id) },
           ],
         },
       },

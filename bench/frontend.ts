@@ -1,21 +1,33 @@
-// npm run bench -- frontend [--static=DIR] [--runs=7] [--lighthouse-runs=3] [--reports=DIR] [--port=4341] [--email=audio@audition-horizon.fr]
+// npm run bench -- frontend [--compare=DIR] [--static=DIR] [--only=size,throttled,lighthouse,profile] [--runs=7]
+//   [--throttled-runs=5] [--lighthouse-runs=3] [--profile-runs=3] [--caches=cold,warm] [--presets=mobile,desktop]
+//   [--pages=/login,/pec,/settings/shops,/dashboard] [--reports=DIR] [--profiles=DIR] [--port=4341] [--email=…]
+//   [--wait-load=1.0]
 // The front end's weight and speed on the production build, served as `npm start` serves it (the API server with the
-// pre-compressed assets). Builds into a temporary folder unless --static names a build, starts the real server on a
-// fresh embedded database with the demo data, then:
-// - drives Debian's Chromium with a cold cache for each run: the JavaScript (raw, gzip and as transferred) a browser
-//   downloads to show /login, then /pec after signing in, and the time from submitting the login form to the PEC
-//   table being filled;
-// - runs Lighthouse 12 (performance and accessibility, mobile and desktop presets, simulated throttling) on /login
-//   signed out and on /pec, /settings/shops and /dashboard signed in, each page several times with a cold cache,
-//   and keeps the median run.
+// pre-compressed assets). Builds this checkout into a temporary folder (unless --static names a build) and, with
+// --compare=DIR, another checkout (the previous release: its own front end built with its own packages, served by its
+// own server), each server on a fresh embedded database with the demo data; both are measured in the same run, their
+// turns alternating (A B, then B A) so that the machine's drift falls on both. Then, for each build:
+// - size: Debian's Chromium, cold cache, unthrottled: the JavaScript a browser downloads to show /login, then /pec
+//   after signing in, and the time from submitting the login form to the PEC table being filled (--runs, median);
+// - throttled: the same browser slowed as a phone (CPU 4×, 1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip, Chrome
+//   DevTools' throttling): the click on "Se connecter" to the first row of /pec (cold cache), then a signed-in visitor
+//   opening /pec with the HTTP cache cleared (tokens kept) and again with every asset cached: shell painted, first row;
+// - lighthouse: Lighthouse 12 (performance and accessibility, mobile and desktop presets, simulated throttling) on
+//   /login signed out and on /pec, /settings/shops and /dashboard signed in, cold (HTTP cache cleared, tokens kept) and
+//   warm (the page visited once just before), --lighthouse-runs times each, the median run kept;
+// - profile: a CPU profile of a signed-in visitor opening /pec at 4× CPU with its assets cached, until its first row,
+//   its self time summed by package through the build's source maps (which package's code the main thread runs).
+// The 1-minute load average is recorded before each measurement: the machine may be shared. With --wait-load=L, each
+// pair of turns waits (10 minutes at most) for it to fall under L first.
 // Writes bench/results/frontend.json.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Page, type Response } from '@playwright/test';
+import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
+import { chromium, type Browser, type CDPSession, type Page, type Response } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Result as LighthouseResult } from 'lighthouse';
 import puppeteer, { type Page as PuppeteerPage } from 'puppeteer-core';
@@ -43,7 +55,11 @@ const LIGHTHOUSE_PAGES = [
   { path: '/dashboard', signedIn: true },
 ];
 const LIGHTHOUSE_USER = 'direction@audition-horizon.fr';
-const TARGETS = { performance: 90, accessibility: 100, loginJavaScriptKiB: 200, loginToTableMs: 600 };
+const TARGETS = { mobilePerformance: 90, desktopPerformance: 100, accessibility: 100, loginJavaScriptKiB: 200, loginToTableMs: 600 };
+/** A phone as Chrome DevTools slows one down: the issue's conditions. */
+const PHONE = { cpuSlowdown: 4, downloadBitsPerSecond: 1.6e6, uploadBitsPerSecond: 750e3, roundTripMs: 150 };
+const MEASURES = ['size', 'throttled', 'lighthouse', 'profile'] as const;
+type Measure = (typeof MEASURES)[number];
 
 function flags(args: string[]) {
   const map = new Map<string, string>();
@@ -51,16 +67,37 @@ function flags(args: string[]) {
     const match = /^--([\w-]+)(?:=(.*))?$/.exec(arg);
     if (match) map.set(match[1]!, match[2] ?? 'true');
   }
+  const list = (name: string, all: readonly string[]) => {
+    const chosen = map.get(name)?.split(',') ?? [...all];
+    const unknown = chosen.filter((c) => !all.includes(c));
+    if (unknown.length) throw new Error(`--${name} : inconnu ${unknown.join(', ')} (possibles : ${all.join(', ')})`);
+    return chosen;
+  };
   return {
     staticDir: map.get('static'),
+    compare: map.has('compare') ? path.resolve(map.get('compare')!) : undefined,
+    only: list('only', MEASURES) as Measure[],
     runs: Number(map.get('runs') ?? 7),
+    throttledRuns: Number(map.get('throttled-runs') ?? 5),
     lighthouseRuns: Number(map.get('lighthouse-runs') ?? 3),
+    profileRuns: Number(map.get('profile-runs') ?? 3),
+    caches: list('caches', ['cold', 'warm']) as Cache[],
+    presets: list('presets', ['mobile', 'desktop']),
+    pages: list(
+      'pages',
+      LIGHTHOUSE_PAGES.map((p) => p.path),
+    ),
     /** A folder for every Lighthouse report (JSON, readable in the Lighthouse viewer). */
     reportDir: map.get('reports'),
+    /** A folder for the CPU profiles (.cpuprofile, readable in Chrome DevTools' Performance panel). */
+    profileDir: map.get('profiles'),
     port: Number(map.get('port') ?? 4341),
+    /** Before each pair of turns, wait (10 minutes at most) for the 1-minute load average to fall under this. */
+    waitLoad: map.has('wait-load') ? Number(map.get('wait-load')) : undefined,
     email: map.get('email') ?? 'audio@audition-horizon.fr',
   };
 }
+type Cache = 'cold' | 'warm';
 
 interface Script {
   url: string;
@@ -116,20 +153,54 @@ const median = (values: number[]) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
 };
-const load1m = () => Math.round(os.loadavg()[0]! * 10) / 10;
+const load1m = () => Math.round(os.loadavg()[0]! * 100) / 100;
+/** The load averages seen before each measurement, for the results: how much the figures can be trusted. */
+const loads: number[] = [];
+const noteLoad = () => {
+  const load = load1m();
+  loads.push(load);
+  return load;
+};
+let waitLoad: number | undefined;
+/** With --wait-load, waits for a quiet machine (10 minutes at most) before a pair of turns: both are measured alike. */
+async function quiet() {
+  if (waitLoad === undefined) return;
+  const deadline = Date.now() + 600_000;
+  let said = false;
+  while (load1m() >= waitLoad && Date.now() < deadline) {
+    if (!said) console.log(`  (charge ${load1m()} : attente qu'elle passe sous ${waitLoad})`);
+    said = true;
+    await new Promise((r) => setTimeout(r, 15_000));
+  }
+}
+
+/** A build to measure: its label, the checkout whose server serves it, its files and its source maps. */
+interface Build {
+  label: 'current' | 'previous';
+  checkout: string;
+  staticDir: string;
+  mapsDir?: string;
+  baseUrl: string;
+}
+
+/** Each measurement's runs alternate the builds' order (A B, then B A): the machine's drift falls on both. */
+function turns<T extends { label: string }>(builds: T[], run: number) {
+  return run % 2 ? [...builds].reverse() : builds;
+}
 
 /** The deep link /pec, signed out, then the login form: scripts downloaded and the time to a filled table, cold cache each run. */
-async function measureLoginToTable(baseUrl: string, email: string, runs: number) {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
-  const results: { loginScripts: Script[]; pecScripts: Script[]; loginToTableMs: number; rows: number }[] = [];
-  try {
-    for (let run = 0; run <= runs; run++) {
+async function measureLoginToTable(browser: Browser, builds: Build[], email: string, runs: number) {
+  const results = new Map<string, { loginScripts: Script[]; pecScripts: Script[]; loginToTableMs: number; rows: number; load: number }[]>();
+  for (let run = 0; run <= runs; run++) {
+    await quiet();
+    for (const build of turns(builds, run)) {
       // A fresh context: empty cache, no session. Run 0 warms the server up and is not counted.
       const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', viewport: { width: 1400, height: 900 } });
       const page = await context.newPage();
       const scripts = recordScripts(page);
+      const load = noteLoad();
       // A deep link: /pec sends an unknown visitor to /login, and back to /pec once signed in.
-      await page.goto(`${baseUrl}/pec`);
+      await page.goto(`${build.baseUrl}/pec`);
       await page.getByRole('button', { name: 'Se connecter' }).waitFor();
       await page.waitForLoadState('networkidle');
       const loginScripts = await scripts();
@@ -145,13 +216,241 @@ async function measureLoginToTable(baseUrl: string, email: string, runs: number)
       const pecScripts = await scripts();
       await context.close();
       if (run === 0) continue;
-      results.push({ loginScripts, pecScripts, loginToTableMs, rows });
-      console.log(`  essai ${run} : connexion -> tableau rempli (${rows} lignes) en ${loginToTableMs} ms`);
+      if (!results.has(build.label)) results.set(build.label, []);
+      results.get(build.label)!.push({ loginScripts, pecScripts, loginToTableMs, rows, load });
+      console.log(`  ${build.label} essai ${run} : connexion -> tableau rempli (${rows} lignes) en ${loginToTableMs} ms (charge ${load})`);
     }
-    return { browser: `Chromium ${browser.version()}`, runs: results };
-  } finally {
-    await browser.close();
   }
+  return Object.fromEntries(
+    builds.map((build) => {
+      const measured = results.get(build.label)!;
+      const last = measured[measured.length - 1]!;
+      const loginUrls = new Set(last.loginScripts.map((s) => s.url));
+      const afterLogin = last.pecScripts.filter((s) => !loginUrls.has(s.url));
+      const times = measured.map((r) => r.loginToTableMs);
+      return [
+        build.label,
+        {
+          javascript: {
+            login: { ...total(last.loginScripts), scripts: last.loginScripts },
+            pecAfterLogin: { ...total(last.pecScripts), scripts: last.pecScripts },
+            addedByLogin: { ...total(afterLogin), scripts: afterLogin.map((s) => s.url) },
+          },
+          loginToTableMs: { runs: times, median: median(times), min: Math.min(...times), max: Math.max(...times), rowsShown: last.rows },
+          loadAverage1m: measured.map((r) => r.load),
+        },
+      ];
+    }),
+  );
+}
+
+/**
+ * When the page first showed its shell (the app bar), its list frame and its first row, and when "Se connecter" was
+ * clicked: ms after the document's start, each taken in the animation frame after the element appeared (the frame
+ * that paints it). Plain JavaScript: the page runs it as written (tsx would add its own helpers to a function).
+ */
+const MARKS_SCRIPT = `(() => {
+  const marks = (window.benchMarks = {});
+  const watched = [['shell', 'header'], ['frame', '[data-testid="pec-list"]'], ['row', '[data-testid="pec-row"]']];
+  const pending = new Set();
+  const check = () => {
+    for (const [name, selector] of watched) {
+      if (pending.has(name) || !document.querySelector(selector)) continue;
+      pending.add(name);
+      requestAnimationFrame(() => (marks[name] = Math.round(performance.now())));
+    }
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true });
+  document.addEventListener('click', (event) => {
+    if (event.target && event.target.closest && event.target.closest('button[type="submit"]')) marks.click = Math.round(performance.now());
+  }, true);
+})();`;
+
+async function slowDown(cdp: CDPSession) {
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.cpuSlowdown });
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: PHONE.roundTripMs,
+    downloadThroughput: PHONE.downloadBitsPerSecond / 8,
+    uploadThroughput: PHONE.uploadBitsPerSecond / 8,
+  });
+}
+
+const readMarks = (page: Page) => page.evaluate(() => (window as unknown as { benchMarks: Record<string, number> }).benchMarks);
+async function waitForRow(page: Page) {
+  await page.getByTestId('pec-row').first().waitFor({ timeout: 120_000 });
+  await page.waitForFunction(() => 'row' in (window as unknown as { benchMarks: Record<string, number> }).benchMarks);
+  return readMarks(page);
+}
+
+/**
+ * On the slowed browser: the click on "Se connecter" (the login page loaded and settled) to the first row of /pec with
+ * a cold cache; then, signed in, /pec opened with the HTTP cache cleared, and again with its assets cached.
+ */
+async function measureThrottled(browser: Browser, builds: Build[], email: string, runs: number) {
+  type Run = { clickToFirstRowMs: number; cold: { shellMs: number; firstRowMs: number }; warm: { shellMs: number; firstRowMs: number }; load: number };
+  const results = new Map<string, Run[]>(builds.map((b) => [b.label, []]));
+  for (let run = 0; run <= runs; run++) {
+    await quiet();
+    for (const build of turns(builds, run)) {
+      const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', viewport: { width: 412, height: 823 } });
+      await context.addInitScript({ content: MARKS_SCRIPT });
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await slowDown(cdp);
+      const load = noteLoad();
+      // The deep link /pec: the login page, then back to /pec once signed in.
+      await page.goto(`${build.baseUrl}/pec`);
+      await page.getByRole('button', { name: 'Se connecter' }).waitFor({ timeout: 60_000 });
+      await page.waitForLoadState('networkidle');
+      await page.getByRole('textbox', { name: 'Email' }).fill(email);
+      await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Se connecter' }).click();
+      const login = await waitForRow(page);
+
+      await cdp.send('Network.clearBrowserCache');
+      await page.goto(`${build.baseUrl}/pec`);
+      const cold = await waitForRow(page);
+      await page.goto(`${build.baseUrl}/pec`);
+      const warm = await waitForRow(page);
+      await context.close();
+      const measured: Run = {
+        clickToFirstRowMs: login.row! - login.click!,
+        cold: { shellMs: cold.shell!, firstRowMs: cold.row! },
+        warm: { shellMs: warm.shell!, firstRowMs: warm.row! },
+        load,
+      };
+      if (run === 0) continue;
+      results.get(build.label)!.push(measured);
+      console.log(
+        `  ${build.label} ralenti essai ${run} : clic -> 1re ligne ${measured.clickToFirstRowMs} ms ; /pec à froid : cadre ${cold.shell} ms, 1re ligne ${cold.row} ms ; en cache : cadre ${warm.shell} ms, 1re ligne ${warm.row} ms (charge ${load})`,
+      );
+    }
+  }
+  return Object.fromEntries(
+    [...results].map(([label, measured]) => {
+      const of = (pick: (r: Run) => number) => ({ median: median(measured.map(pick)), runs: measured.map(pick) });
+      return [
+        label,
+        {
+          conditions: PHONE,
+          loginClickToFirstRowMs: of((r) => r.clickToFirstRowMs),
+          coldOpen: { shellMs: of((r) => r.cold.shellMs), firstRowMs: of((r) => r.cold.firstRowMs) },
+          warmOpen: { shellMs: of((r) => r.warm.shellMs), firstRowMs: of((r) => r.warm.firstRowMs) },
+          loadAverage1m: measured.map((r) => r.load),
+        },
+      ];
+    }),
+  );
+}
+
+/** Which package a source file of the build belongs to, gathered the way the issue reads the profile. */
+function packageGroup(source: string): string {
+  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source);
+  if (!match) return /(^|\/)(src|domain)\//.test(source) ? 'application' : 'other';
+  const name = match[1]!;
+  if (/^@emotion\/|^stylis$|^@mui\/(system|styled-engine)$/.test(name)) return 'emotion + @mui/system + stylis';
+  if (name === 'react-dom' || name === 'scheduler') return 'react-dom';
+  if (/^@mui\//.test(name)) return '@mui/material';
+  if (/^(ra-|react-admin$|node-polyglot$)/.test(name)) return 'react-admin';
+  if (/^@api-platform\/|^jsonld$|^rdf-canonize$/.test(name)) return '@api-platform + jsonld';
+  if (/^react-router/.test(name)) return 'react-router';
+  if (/^@tanstack\//.test(name)) return 'react-query';
+  if (name === 'zod' || name === 'react-hook-form' || name === '@hookform/resolvers') return 'zod + react-hook-form';
+  return 'other libraries';
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+}
+
+/** Self time of a CPU profile by package, through the build's source maps. */
+function selfTimeByPackage(profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }, mapsDir: string | undefined) {
+  const maps = new Map<string, TraceMap | null>();
+  const mapOf = (url: string) => {
+    const file = new URL(url).pathname.split('/').pop()!;
+    if (!maps.has(file)) {
+      const mapFile = mapsDir && path.join(mapsDir, `${file}.map`);
+      maps.set(file, mapFile && existsSync(mapFile) ? new TraceMap(readFileSync(mapFile, 'utf8')) : null);
+    }
+    return maps.get(file)!;
+  };
+  const groupOf = new Map<number, string>();
+  for (const node of profile.nodes) {
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+    let group: string;
+    if (functionName === '(garbage collector)') group = 'garbage collection';
+    else if (functionName === '(idle)') group = 'idle';
+    else if (functionName === '(program)' || functionName === '(root)' || !url) group = 'browser (parsing, style, layout, paint)';
+    else {
+      const map = url.includes('/assets/') && lineNumber >= 0 ? mapOf(url) : null;
+      const source = map ? originalPositionFor(map, { line: lineNumber + 1, column: Math.max(0, columnNumber) }).source : null;
+      group = source ? packageGroup(source) : 'other';
+    }
+    groupOf.set(node.id, group);
+  }
+  const totals: Record<string, number> = {};
+  profile.samples.forEach((id, i) => {
+    const group = groupOf.get(id) ?? 'other';
+    totals[group] = (totals[group] ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000;
+  });
+  return totals;
+}
+
+/** A signed-in visitor opening /pec at 4× CPU with its assets cached, profiled until the first row. */
+async function measureProfile(browser: Browser, builds: Build[], email: string, runs: number, profileDir: string | undefined) {
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const results = new Map<string, { groups: Record<string, number>; firstRowMs: number; load: number }[]>(builds.map((b) => [b.label, []]));
+  for (let run = 0; run <= runs; run++) {
+    await quiet();
+    for (const build of turns(builds, run)) {
+      const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', viewport: { width: 412, height: 823 } });
+      await context.addInitScript({ content: MARKS_SCRIPT });
+      const page = await context.newPage();
+      await page.goto(`${build.baseUrl}/pec`);
+      await page.getByRole('textbox', { name: 'Email' }).fill(email);
+      await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Se connecter' }).click();
+      await waitForRow(page);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.cpuSlowdown });
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+      const load = noteLoad();
+      await cdp.send('Profiler.start');
+      await page.goto(`${build.baseUrl}/pec`);
+      const marks = await waitForRow(page);
+      const { profile } = await cdp.send('Profiler.stop');
+      await context.close();
+      if (run === 0) continue;
+      if (profileDir) writeFileSync(path.join(profileDir, `${build.label}-pec-${run}.cpuprofile`), JSON.stringify(profile));
+      const groups = selfTimeByPackage(profile as unknown as Parameters<typeof selfTimeByPackage>[0], build.mapsDir);
+      results.get(build.label)!.push({ groups, firstRowMs: marks.row!, load });
+      const styling = Math.round(groups['emotion + @mui/system + stylis'] ?? 0);
+      console.log(`  ${build.label} profil essai ${run} : 1re ligne ${marks.row} ms, emotion + @mui/system + stylis ${styling} ms (charge ${load})`);
+    }
+  }
+  return Object.fromEntries(
+    [...results].map(([label, measured]) => {
+      const names = [...new Set(measured.flatMap((r) => Object.keys(r.groups)))];
+      const selfTimeMs = Object.fromEntries(
+        names.map((name) => [name, median(measured.map((r) => Math.round(r.groups[name] ?? 0)))] as const).sort((a, b) => b[1] - a[1]),
+      );
+      const busy = measured.map((r) => Math.round(Object.entries(r.groups).reduce((a, [name, ms]) => (name === 'idle' ? a : a + ms), 0)));
+      return [
+        label,
+        {
+          method: `/pec opened signed in with its assets cached, CPU ${PHONE.cpuSlowdown}× slower, network unthrottled, sampled every 100 µs from the navigation to the first row; self time by package through the build's source maps, median of ${measured.length} runs`,
+          firstRowMs: { median: median(measured.map((r) => r.firstRowMs)), runs: measured.map((r) => r.firstRowMs) },
+          busyMs: { median: median(busy), runs: busy },
+          selfTimeMs,
+          loadAverage1m: measured.map((r) => r.load),
+        },
+      ];
+    }),
+  );
 }
 
 /**
@@ -203,52 +502,74 @@ function summarize(lhr: LighthouseResult) {
     failing: { performance: failing('performance'), accessibility: failing('accessibility') },
   };
 }
-type LighthouseRun = ReturnType<typeof summarize>;
+type LighthouseRun = ReturnType<typeof summarize> & { loadAverage1m: number };
+type LighthouseResults = Record<string, Record<string, Record<string, Record<string, { runs: LighthouseRun[]; median: LighthouseRun }>>>>;
 
 /**
- * Lighthouse on every page, both presets, `runs` times each. Chromium is started by chrome-launcher; puppeteer-core
- * signs in on its page and hands it to Lighthouse. Lighthouse's own storage reset would sign the user out, so it is
- * off and the HTTP cache is cleared before each run instead: every run loads the page cold, signed in or not.
+ * Lighthouse on every page, preset and cache state, `runs` times each, the builds in alternating turns. Chromium is
+ * started by chrome-launcher; puppeteer-core signs in on its page and hands it to Lighthouse. Lighthouse's own storage
+ * reset would sign the user out, so it is off: a cold run clears the HTTP cache itself (the tokens stay), a warm run
+ * visits the page once just before.
  */
-export async function measureLighthouse(
-  baseUrl: string,
-  runs: number,
-  reportDir: string | undefined,
-  pages = LIGHTHOUSE_PAGES.map((p) => p.path),
-  presets = ['mobile', 'desktop'],
-) {
+async function measureLighthouse(builds: Build[], options: ReturnType<typeof flags>) {
+  const { lighthouseRuns: runs, reportDir } = options;
   if (reportDir) mkdirSync(reportDir, { recursive: true });
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS });
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
-  const results: Record<string, Record<string, { runs: LighthouseRun[]; median: LighthouseRun }>> = {};
+  const results: LighthouseResults = Object.fromEntries(builds.map((b) => [b.label, {}]));
   try {
     const page = await browser.newPage();
     const cdp = await page.createCDPSession();
-    for (const preset of presets) {
-      results[preset] = {};
-      for (const target of LIGHTHOUSE_PAGES.filter((p) => pages.includes(p.path))) {
-        const measured: LighthouseRun[] = [];
-        for (let run = 0; run < runs; run++) {
-          if (target.signedIn) await signIn(page, baseUrl, LIGHTHOUSE_USER);
-          else await signOut(page, baseUrl);
-          await cdp.send('Network.clearBrowserCache');
-          const result = await lighthouse(
-            `${baseUrl}${target.path}`,
-            { onlyCategories: ['performance', 'accessibility'], disableStorageReset: true, logLevel: 'error', output: 'json' },
-            preset === 'desktop' ? desktopConfig : undefined,
-            // Lighthouse names puppeteer-core's page type from its own copy of puppeteer-core: the same package.
-            page as unknown as Parameters<typeof lighthouse>[3],
-          );
-          if (!result) throw new Error(`Lighthouse n'a rien rendu pour ${target.path}`);
-          if (result.lhr.runtimeError) throw new Error(`Lighthouse, ${target.path} : ${result.lhr.runtimeError.message}`);
-          if (reportDir) writeFileSync(path.join(reportDir, `${preset}${target.path.replaceAll('/', '-')}-${run + 1}.json`), result.report as string);
-          const summary = summarize(result.lhr);
-          measured.push(summary);
-          console.log(`  Lighthouse ${preset} ${target.path} essai ${run + 1} : performance ${summary.performance}, accessibilité ${summary.accessibility}`);
+    for (const cache of options.caches) {
+      for (const preset of options.presets) {
+        for (const target of LIGHTHOUSE_PAGES.filter((p) => options.pages.includes(p.path))) {
+          const measured = new Map<string, LighthouseRun[]>(builds.map((b) => [b.label, []]));
+          for (let run = 0; run < runs; run++) {
+            await quiet();
+            for (const build of turns(builds, run)) {
+              let result: Awaited<ReturnType<typeof lighthouse>>;
+              let load = 0;
+              // A trace without the navigation's start (NO_NAVSTART) is a failed recording, not a measurement: the run
+              // is made again from its start (twice at most).
+              for (let attempt = 1; ; attempt++) {
+                if (target.signedIn) await signIn(page, build.baseUrl, LIGHTHOUSE_USER);
+                else await signOut(page, build.baseUrl);
+                if (cache === 'cold') await cdp.send('Network.clearBrowserCache');
+                else await warmUp(page, `${build.baseUrl}${target.path}`, target.signedIn);
+                // Nothing of the previous page still running when Lighthouse starts its navigation.
+                await page.goto('about:blank');
+                load = noteLoad();
+                result = await lighthouse(
+                  `${build.baseUrl}${target.path}`,
+                  { onlyCategories: ['performance', 'accessibility'], disableStorageReset: true, logLevel: 'error', output: 'json' },
+                  preset === 'desktop' ? desktopConfig : undefined,
+                  // Lighthouse names puppeteer-core's page type from its own copy of puppeteer-core: the same package.
+                  page as unknown as Parameters<typeof lighthouse>[3],
+                );
+                if (!result) throw new Error(`Lighthouse n'a rien rendu pour ${target.path}`);
+                if (!result.lhr.runtimeError) break;
+                if (attempt === 3 || result.lhr.runtimeError.code !== 'NO_NAVSTART') {
+                  throw new Error(`Lighthouse, ${target.path} : ${result.lhr.runtimeError.message}`);
+                }
+                console.log(`  Lighthouse ${build.label} ${target.path} : trace sans début de navigation, essai refait`);
+              }
+              if (reportDir) {
+                const name = `${build.label}-${cache}-${preset}${target.path.replaceAll('/', '-')}-${run + 1}.json`;
+                writeFileSync(path.join(reportDir, name), result.report as string);
+              }
+              const summary = { ...summarize(result.lhr), loadAverage1m: load };
+              measured.get(build.label)!.push(summary);
+              console.log(
+                `  Lighthouse ${build.label} ${cache} ${preset} ${target.path} essai ${run + 1} : performance ${summary.performance}, accessibilité ${summary.accessibility} (TBT ${summary.totalBlockingTimeMs} ms, LCP ${summary.largestContentfulPaintMs} ms, charge ${load})`,
+              );
+            }
+          }
+          for (const [label, list] of measured) {
+            // The median run by performance score: its metrics and audits go together.
+            const byScore = [...list].sort((a, b) => a.performance - b.performance);
+            ((results[label]![cache] ??= {})[preset] ??= {})[target.path] = { runs: list, median: byScore[Math.floor((byScore.length - 1) / 2)]! };
+          }
         }
-        // The median run by performance score: its metrics and audits go together.
-        const byScore = [...measured].sort((a, b) => a.performance - b.performance);
-        results[preset][target.path] = { runs: measured, median: byScore[Math.floor((byScore.length - 1) / 2)]! };
       }
     }
     return results;
@@ -258,10 +579,19 @@ export async function measureLighthouse(
   }
 }
 
-/** The real server on a fresh embedded database with the demo data, serving the build in `staticDir`. */
-export function startServer(staticDir: string, port: number, dataDir: string) {
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/main.ts'], {
-    cwd: ROOT,
+/** The page visited once, so that its code and data are in the HTTP cache (and the browser's kept schema) for a warm run. */
+async function warmUp(page: PuppeteerPage, url: string, signedIn: boolean) {
+  await page.goto(url);
+  if (signedIn) await page.waitForSelector('main h1', { timeout: 60_000 });
+  else await page.waitForSelector('button[type="submit"]', { timeout: 60_000 });
+  // The page's lazy parts (its drawer, prefetched on pointing) are not waited for; the list or the form is shown.
+  await new Promise((r) => setTimeout(r, 1500));
+}
+
+/** The real server of `checkout` on a fresh embedded database with the demo data, serving the build in `staticDir`. */
+export function startServer(checkout: string, staticDir: string, port: number, dataDir: string) {
+  const child = spawn(path.join(checkout, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+    cwd: checkout,
     env: {
       ...process.env,
       PORT: String(port),
@@ -291,93 +621,141 @@ export function startServer(staticDir: string, port: number, dataDir: string) {
   };
 }
 
+/**
+ * The production build of `checkout` with its own packages, as `npm run build` makes it (vite, then the pre-compressed
+ * copies), plus hidden source maps, moved out of the served folder: the profile reads them, no browser is sent them.
+ */
+function buildFrontEnd(checkout: string, outDir: string, mapsDir: string) {
+  console.log(`Build de production de ${checkout} dans ${outDir}...`);
+  execFileSync(path.join(checkout, 'node_modules/.bin/vite'), ['build', '--outDir', outDir, '--emptyOutDir', '--sourcemap', 'hidden', '--logLevel', 'warn'], {
+    cwd: checkout,
+    stdio: 'inherit',
+  });
+  mkdirSync(mapsDir, { recursive: true });
+  const assets = path.join(outDir, 'assets');
+  for (const file of readdirSync(assets).filter((f) => f.endsWith('.map'))) renameSync(path.join(assets, file), path.join(mapsDir, file));
+  execFileSync(process.execPath, [path.join(checkout, 'scripts/compress.mjs'), outDir], { cwd: checkout, stdio: 'inherit' });
+}
+
 export async function runFrontendBench(args: string[]) {
   const options = flags(args);
+  waitLoad = options.waitLoad;
   const work = mkdtempSync(path.join(os.tmpdir(), 'pecflow-bench-front-'));
-  const staticDir = options.staticDir ?? path.join(work, 'dist');
-  if (!options.staticDir) {
-    console.log(`Build de production dans ${staticDir}...`);
-    execFileSync(path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--outDir', staticDir, '--emptyOutDir', '--logLevel', 'warn'], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
-    execFileSync(process.execPath, [path.join(ROOT, 'scripts/compress.mjs'), staticDir], { cwd: ROOT, stdio: 'inherit' });
-  }
-  const server = startServer(staticDir, options.port, path.join(work, 'data'));
-  const baseUrl = server.baseUrl;
+  const sides: { label: Build['label']; checkout: string; staticDir?: string }[] = [{ label: 'current', checkout: ROOT, staticDir: options.staticDir }];
+  if (options.compare) sides.push({ label: 'previous', checkout: options.compare });
+  const builds: Build[] = [];
+  const servers: ReturnType<typeof startServer>[] = [];
   try {
-    console.log('Démarrage du serveur (base embarquée, données de démonstration)...');
-    await server.ready;
+    for (const [i, side] of sides.entries()) {
+      let staticDir = side.staticDir;
+      let mapsDir: string | undefined;
+      if (!staticDir) {
+        staticDir = path.join(work, `dist-${side.label}`);
+        mapsDir = path.join(work, `maps-${side.label}`);
+        buildFrontEnd(side.checkout, staticDir, mapsDir);
+      }
+      const server = startServer(side.checkout, staticDir, options.port + i, path.join(work, `data-${side.label}`));
+      servers.push(server);
+      builds.push({ label: side.label, checkout: side.checkout, staticDir, mapsDir, baseUrl: server.baseUrl });
+    }
+    console.log('Démarrage des serveurs (base embarquée, données de démonstration)...');
+    await Promise.all(servers.map((s) => s.ready));
 
     const loadBefore = load1m();
-    const timed = await measureLoginToTable(baseUrl, options.email, options.runs);
-    const loadBetween = load1m();
-    const scores = await measureLighthouse(baseUrl, options.lighthouseRuns, options.reportDir);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    const browserVersion = `Chromium ${browser.version()}`;
+    let size: Awaited<ReturnType<typeof measureLoginToTable>> | undefined;
+    let throttled: Awaited<ReturnType<typeof measureThrottled>> | undefined;
+    let profile: Awaited<ReturnType<typeof measureProfile>> | undefined;
+    try {
+      if (options.only.includes('size')) size = await measureLoginToTable(browser, builds, options.email, options.runs);
+      if (options.only.includes('throttled')) throttled = await measureThrottled(browser, builds, options.email, options.throttledRuns);
+      if (options.only.includes('profile')) profile = await measureProfile(browser, builds, options.email, options.profileRuns, options.profileDir);
+    } finally {
+      await browser.close();
+    }
+    const scores = options.only.includes('lighthouse') ? await measureLighthouse(builds, options) : undefined;
 
-    const last = timed.runs[timed.runs.length - 1]!;
-    const loginUrls = new Set(last.loginScripts.map((s) => s.url));
-    const afterLogin = last.pecScripts.filter((s) => !loginUrls.has(s.url));
-    const times = timed.runs.map((r) => r.loginToTableMs);
     const result = {
       measuredAt: new Date().toISOString(),
       command: `npm run bench -- frontend${args.length ? ` ${args.join(' ')}` : ''}`,
       build:
-        'vite build (production) + scripts/compress.mjs, served by the API server (@fastify/static, pre-compressed brotli); gzip sizes computed with zlib level 6 for comparison',
+        'vite build (production) + scripts/compress.mjs, served by its own checkout\'s API server (@fastify/static, pre-compressed brotli); gzip sizes computed with zlib level 6 for comparison; "previous" is the --compare checkout, measured in the same run, turns alternating',
+      builds: Object.fromEntries(builds.map((b) => [b.label, b.checkout])),
       machine: {
         cpus: os.cpus().length,
         cpuModel: os.cpus()[0]?.model,
         memoryGiB: Math.round(os.totalmem() / 2 ** 30),
         // The machine may be shared: its load during the runs says how much the times can be trusted.
-        loadAverage1m: { before: loadBefore, beforeLighthouse: loadBetween, after: load1m() },
+        loadAverage1m: {
+          before: loadBefore,
+          during: { min: Math.min(...loads), median: median(loads.map((l) => l * 100)) / 100, max: Math.max(...loads) },
+          after: load1m(),
+        },
         node: process.version,
-        browser: timed.browser,
+        browser: browserVersion,
       },
       targets: TARGETS,
       user: options.email,
-      javascript: {
-        login: { ...total(last.loginScripts), scripts: last.loginScripts },
-        pecAfterLogin: { ...total(last.pecScripts), scripts: last.pecScripts },
-        addedByLogin: { ...total(afterLogin), scripts: afterLogin.map((s) => s.url) },
-      },
-      loginToTableMs: { runs: times, median: median(times), min: Math.min(...times), max: Math.max(...times), rowsShown: last.rows },
-      lighthouse: {
-        version: (JSON.parse(readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }).version,
-        method:
-          'Lighthouse node API, default (mobile) and desktop configs, simulated throttling, categories performance and accessibility; HTTP cache cleared before each run; signed in through the login form as ' +
-          LIGHTHOUSE_USER +
-          ' for every page but /login; median run by performance score',
-        runsPerPage: options.lighthouseRuns,
-        ...scores,
-      },
+      ...(size && { size }),
+      ...(throttled && { throttled }),
+      ...(profile && { profile }),
+      ...(scores && {
+        lighthouse: {
+          version: (JSON.parse(readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }).version,
+          method:
+            'Lighthouse node API, default (mobile) and desktop configs, simulated throttling, categories performance and accessibility; cold: HTTP cache cleared before each run, tokens kept; warm: the page visited once just before; signed in through the login form as ' +
+            LIGHTHOUSE_USER +
+            ' for every page but /login; median run by performance score',
+          runsPerPage: options.lighthouseRuns,
+          ...scores,
+        },
+      }),
     };
     const dir = path.join(ROOT, 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, 'frontend.json');
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    printSummary({ size, throttled, profile, lighthouse: scores });
+    console.log(`Résultats écrits dans ${path.relative(ROOT, file)}`);
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(work, { recursive: true, force: true });
+  }
+}
 
-    console.log('');
+function printSummary(result: {
+  size?: Awaited<ReturnType<typeof measureLoginToTable>>;
+  throttled?: Awaited<ReturnType<typeof measureThrottled>>;
+  profile?: Awaited<ReturnType<typeof measureProfile>>;
+  lighthouse?: LighthouseResults;
+}) {
+  console.log('');
+  for (const [label, size] of Object.entries(result.size ?? {})) {
+    const { login, pecAfterLogin } = size.javascript;
+    console.log(`${label} : JavaScript pour /login ${login.transferredKiB} KiB transférés (${login.rawKiB} KiB bruts, ${login.files} fichiers)`);
     console.log(
-      `JavaScript pour /login       : ${result.javascript.login.transferredKiB} KiB transférés (${result.javascript.login.gzipKiB} KiB gzip, ${result.javascript.login.rawKiB} KiB bruts, ${result.javascript.login.files} fichiers)`,
+      `${label} : JavaScript pour /pec connecté ${pecAfterLogin.transferredKiB} KiB transférés (${pecAfterLogin.rawKiB} KiB bruts, ${pecAfterLogin.files} fichiers)`,
     );
+    console.log(`${label} : connexion -> tableau rempli, médiane ${size.loginToTableMs.median} ms`);
+  }
+  for (const [label, t] of Object.entries(result.throttled ?? {})) {
     console.log(
-      `JavaScript pour /pec connecté : ${result.javascript.pecAfterLogin.transferredKiB} KiB transférés (${result.javascript.pecAfterLogin.gzipKiB} KiB gzip, ${result.javascript.pecAfterLogin.rawKiB} KiB bruts, ${result.javascript.pecAfterLogin.files} fichiers)`,
+      `${label} : ralenti, clic -> 1re ligne ${t.loginClickToFirstRowMs.median} ms ; /pec à froid ${t.coldOpen.shellMs.median} / ${t.coldOpen.firstRowMs.median} ms ; en cache ${t.warmOpen.shellMs.median} / ${t.warmOpen.firstRowMs.median} ms (cadre / 1re ligne)`,
     );
-    console.log(
-      `Connexion -> tableau rempli   : médiane ${result.loginToTableMs.median} ms (min ${result.loginToTableMs.min}, max ${result.loginToTableMs.max}, ${times.length} essais)`,
-    );
-    for (const [preset, pages] of Object.entries(scores)) {
-      for (const [page, { median: m }] of Object.entries(pages)) {
-        console.log(
-          `Lighthouse ${preset.padEnd(7)} ${page.padEnd(16)}: performance ${m.performance}, accessibilité ${m.accessibility} (FCP ${m.firstContentfulPaintMs} ms, LCP ${m.largestContentfulPaintMs} ms, TBT ${m.totalBlockingTimeMs} ms, JS ${m.scriptKiB} KiB)`,
-        );
+  }
+  for (const [label, p] of Object.entries(result.profile ?? {})) {
+    console.log(`${label} : profil à 4×, 1re ligne ${p.firstRowMs.median} ms, occupé ${p.busyMs.median} ms : ${JSON.stringify(p.selfTimeMs)}`);
+  }
+  for (const [label, caches] of Object.entries(result.lighthouse ?? {})) {
+    for (const [cache, presets] of Object.entries(caches)) {
+      for (const [preset, pages] of Object.entries(presets)) {
+        for (const [page, { median: m }] of Object.entries(pages)) {
+          console.log(
+            `Lighthouse ${label.padEnd(8)} ${cache} ${preset.padEnd(7)} ${page.padEnd(16)}: performance ${m.performance}, accessibilité ${m.accessibility} (FCP ${m.firstContentfulPaintMs} ms, LCP ${m.largestContentfulPaintMs} ms, TBT ${m.totalBlockingTimeMs} ms, JS ${m.scriptKiB} KiB)`,
+          );
+        }
       }
     }
-    console.log(`Résultats écrits dans ${path.relative(ROOT, file)}`);
-    // The login page must not carry the PEC screens.
-    const pecInLogin = last.loginScripts.filter((s) => /\/(PecPage|DashboardPage)-/.test(s.url));
-    if (pecInLogin.length) console.warn(`Attention : /login charge ${pecInLogin.map((s) => s.url).join(', ')}`);
-  } finally {
-    await server.stop();
-    rmSync(work, { recursive: true, force: true });
   }
 }

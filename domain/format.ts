@@ -1,8 +1,12 @@
-// Formatters for what users read: euros and dates in the French way (spec sections 2 and 9).
-import { format, isValid, parseISO } from 'date-fns';
-import { fr } from 'date-fns/locale';
+// Formatters for what users read: euros and dates in the French way (spec sections 2 and 9). Dates are formatted by
+// the runtime's Intl, in its time zone (the browser's; the server's for its messages), as date-fns did: the list pages
+// need no date library to show a date.
+import { isValid, parseISO } from 'date-fns';
 
 const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
+const days = new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit', year: 'numeric' });
+const times = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const months = new Intl.DateTimeFormat('fr-FR', { month: 'long', year: 'numeric' });
 
 /** 1450.5 -> "1 450,50 €". Empty values give the fallback. */
 export function formatEuros(value: number | string | null | undefined, fallback = 'Non défini'): string {
@@ -11,14 +15,21 @@ export function formatEuros(value: number | string | null | undefined, fallback 
   return Number.isFinite(n) ? euros.format(n) : fallback;
 }
 
-/** dd/mm/yyyy; "Non définie" when empty, "Date invalide" when unreadable. */
-export function formatDate(value: string | Date | null | undefined, pattern = 'dd/MM/yyyy'): string {
+/** The date of an ISO text ('2026-03-01' is that day at midnight here) or a Date; "Non définie" when empty, "Date invalide" when unreadable. */
+function formatWith(value: string | Date | null | undefined, write: (date: Date) => string): string {
   if (value === null || value === undefined || value === '') return 'Non définie';
   const date = value instanceof Date ? value : parseISO(value);
-  return isValid(date) ? format(date, pattern, { locale: fr }) : 'Date invalide';
+  return isValid(date) ? write(date) : 'Date invalide';
 }
 
-export const formatDateTime = (value: string | Date | null | undefined) => formatDate(value, "dd/MM/yyyy 'à' HH:mm");
+/** dd/mm/yyyy; "Non définie" when empty, "Date invalide" when unreadable. */
+export const formatDate = (value: string | Date | null | undefined) => formatWith(value, (date) => days.format(date));
+
+/** dd/mm/yyyy à HH:mm. */
+export const formatDateTime = (value: string | Date | null | undefined) => formatWith(value, (date) => `${days.format(date)} à ${times.format(date)}`);
+
+/** '2026-03' -> "mars 2026". */
+export const formatMonth = (month: string) => formatWith(`${month}-01`, (date) => months.format(date));
 
 /** "Sophie Bernard" -> "SB": first letters of the first and last name. */
 export function initialsOf(fullName: string): string {

@@ -1,6 +1,7 @@
 // Zod building blocks with French messages, shared by the forms and the API.
 import { z } from 'zod';
 import { idFromReference } from './iri';
+import './zodLocale';
 
 export const TEXT_MAX = 255;
 export const LONG_TEXT_MAX = 2000;

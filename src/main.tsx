@@ -1,4 +1,3 @@
-import '#domain/zodLocale';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';

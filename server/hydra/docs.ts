@@ -3,6 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import { API_PREFIX } from '#domain/iri';
 import { apiDocsUrl } from '../http/links';
+import { searchTemplate } from './output';
 import type { Field, FieldType, ResourceDeclaration } from './types';
 
 const XMLS: Record<FieldType, string | undefined> = {
@@ -106,6 +107,9 @@ function collectionProperty(decl: ResourceDeclaration) {
       domain: id('#Entrypoint'),
       'rdfs:range': [id('hydra:Collection'), { 'owl:equivalentClass': { 'owl:onProperty': id('hydra:member'), 'owl:allValuesFrom': id(cls) } }],
       'hydra:supportedOperation': ops,
+      // The collection's search template, as its answers carry it (hydra:search): the admin reads its filters and
+      // sortable fields here instead of asking for a page of the collection first.
+      'pecflow:search': searchTemplate(decl),
     },
     'hydra:title': label,
     'hydra:readable': true,
@@ -152,6 +156,7 @@ export function apiDocumentation(request: FastifyRequest, declarations: Resource
       'pecflow:admin': { '@type': '@json' },
       'pecflow:choices': { '@type': '@json' },
       'pecflow:constraints': { '@type': '@json' },
+      'pecflow:search': { '@type': '@json' },
     },
     '@id': `${API_PREFIX}/docs.jsonld`,
     'hydra:title': 'API Pecflow',

@@ -1,12 +1,14 @@
 // The routes of every declared resource, generated: no per-entity route code.
+import { createHash } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { can } from '../auth/principal';
 import { changesOnly } from '../audit/audit';
 import { principalOf } from '../context';
 import { auditLogs } from '../db/schema';
 import { sendKept } from '../http/compression';
 import { badRequest, notFound } from '../http/errors';
+import { publicBaseUrl } from '../http/links';
 import { apiDocumentation, entrypoint } from './docs';
 import { contextRoutes } from './contexts';
 import { collectionDocument, collectionText, contextUrl, itemDocument, JSON_LD, sendJsonLd } from './output';
@@ -26,13 +28,44 @@ export async function hydraRoutes(app: FastifyInstance) {
   const registry = app.ctx.resources;
   const declarations = registry.all().map((r) => r.decl);
 
-  app.get('/api', { config: { public: true } }, async (request, reply) => sendJsonLd(reply, 200, entrypoint(request, declarations)));
-  for (const path of ['/api/docs.jsonld', '/api/docs']) {
-    app.get(path, { config: { public: true } }, async (request, reply) => sendJsonLd(reply, 200, apiDocumentation(request, declarations)));
-  }
+  app.get(
+    '/api',
+    { config: { public: true } },
+    describedOnce((request) => entrypoint(request, declarations)),
+  );
+  const docs = describedOnce((request) => apiDocumentation(request, declarations));
+  for (const path of ['/api/docs.jsonld', '/api/docs']) app.get(path, { config: { public: true } }, docs);
 
   await contextRoutes(app, declarations);
   for (const repository of registry.all()) registerResource(app, repository);
+}
+
+/** An If-None-Match header naming this tag (or `*`), compared weakly as RFC 9110 asks for GET. */
+function matchesTag(header: string | undefined, tag: string) {
+  const opaque = (value: string) => value.trim().replace(/^W\//, '');
+  return !!header && header.split(',').some((candidate) => candidate.trim() === '*' || opaque(candidate) === opaque(tag));
+}
+
+/**
+ * The entrypoint and the docs describe the API, not its data, and change only with a release (or PUBLIC_URL): unlike
+ * every other /api answer (no-store), they are sent with an ETag and `Cache-Control: no-cache`, so a browser asks again
+ * each time and gets a 304 while they are the same. Each is written and hashed once per base URL (@fastify/etag would
+ * hash every answer again, and after @fastify/compress has made it a stream).
+ */
+function describedOnce(describe: (request: FastifyRequest) => unknown) {
+  const written = new Map<string, { body: string; tag: string }>();
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const base = publicBaseUrl(request.server);
+    let document = written.get(base);
+    if (!document) {
+      const body = JSON.stringify(describe(request));
+      document = { body, tag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+      written.set(base, document);
+    }
+    reply.header('ETag', document.tag).header('Cache-Control', 'no-cache');
+    if (matchesTag(request.headers['if-none-match'], document.tag)) return reply.status(304).send();
+    return reply.status(200).type(JSON_LD).send(document.body);
+  };
 }
 
 function registerResource(app: FastifyInstance, repository: ResourceRepository) {

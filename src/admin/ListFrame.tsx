@@ -1,4 +1,4 @@
-// The ONE list frame (settings lists and the PEC list), on react-admin's <List> and <DataTable>: the title and its
+// The ONE list frame (settings lists and the PEC list), on ra-core's <ListBase> and react-admin's <DataTable>: the title and its
 // count line ('{n} {plural} trouvés'), Actualiser, the create button, the search (debounced 500 ms), the filters, the
 // bulk bar over the selected rows, 5 skeleton rows while loading, the empty state with its create button, the error
 // state with Réessayer, and the pagination. Filters, sort and page live in the URL query (react-admin's List).
@@ -11,11 +11,11 @@ import AddIcon from '@mui/icons-material/Add';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Box, Button, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableRow, TextField, Typography } from '@mui/material';
 import { Children, useEffect, useEffectEvent, useMemo, useState, type ReactNode } from 'react';
+import { ListBase } from 'ra-core';
 import {
   DataTable,
   DataTableBody,
   DataTableRow,
-  List,
   useListContext,
   useTranslate,
   type DataTableBodyProps,
@@ -65,7 +65,7 @@ export interface ListFrameProps {
   testId?: string;
   rowTestId?: string;
   paginationTestId?: string;
-  /** More of react-admin's <List> options (the PEC list: its refetch every 30 s, its retries, no store). */
+  /** More of the list controller's options (the PEC list: its refetch every 30 s, its retries, no store). */
   listProps?: Pick<ListProps, 'queryOptions' | 'storeKey' | 'debounce'>;
   /** Replaces the title row (the PEC page has its own h1, count and header buttons), inside the list's context. */
   header?: ReactNode;
@@ -82,25 +82,16 @@ export const normalize = (value: unknown) =>
     .replace(/\p{Diacritic}/gu, '')
     .toLowerCase();
 
+/**
+ * ra-core's <ListBase> (the list's controller and context) rather than react-admin's <List>, whose view brings its
+ * filter form (react-hook-form) and toolbar, which this frame draws itself: a list's first rows do not wait for them.
+ */
 export function ListFrame(props: ListFrameProps) {
   const { resource, filter, sort = { field: '', order: 'ASC' }, paginated = true, perPage = PAGE_SIZE, listProps } = props;
   return (
-    <List
-      {...listProps}
-      resource={resource}
-      title={false}
-      actions={false}
-      empty={false}
-      error={false}
-      pagination={false}
-      component="div"
-      perPage={paginated ? perPage : UNPAGINATED}
-      sort={sort}
-      filter={filter}
-      sx={{ '& .RaList-main': { minWidth: 0 } }}
-    >
+    <ListBase {...listProps} resource={resource} perPage={paginated ? perPage : UNPAGINATED} sort={sort} filter={filter}>
       <ListBody {...props} paginated={paginated} />
-    </List>
+    </ListBase>
   );
 }
 

@@ -1,10 +1,8 @@
 // The ONE status badge: a chip with the status's French label. Settings pass the label of the declared choice
 // ('✅ Activé'), the PEC screens their own label, colour and pulse. data-status carries the raw value for tests and styles.
-import { Chip, keyframes, type ChipProps } from '@mui/material';
-
-// A ring around the chip fades in and out: its text keeps full contrast (fading the whole chip made it unreadable), and
-// an opacity animation runs on the compositor, not on the page's main thread.
-const pulse = keyframes`0%, 100% { opacity: 0; } 50% { opacity: 1; }`;
+// Styled by static class rules (src/admin/rowStyles.tsx): a list shows one on every row.
+import { Chip, type ChipProps } from '@mui/material';
+import { ROW_CLASSES } from './rowStyles';
 
 interface StatusBadgeProps {
   status: string | null | undefined;
@@ -23,28 +21,11 @@ export function StatusBadge({ status, label, color = 'default', variant = 'outli
       size={size}
       color={color}
       variant={variant}
+      className={ROW_CLASSES.status}
       data-testid="status-badge"
       data-status={status ?? ''}
+      data-color={color}
       data-pulsing={pulsing ? 'true' : undefined}
-      sx={{
-        fontWeight: 600,
-        ...(pulsing
-          ? {
-              position: 'relative',
-              '&::after': {
-                content: '""',
-                position: 'absolute',
-                inset: -3,
-                borderRadius: 'inherit',
-                border: 2,
-                borderColor: color === 'default' ? 'text.secondary' : `${color}.main`,
-                pointerEvents: 'none',
-                animation: `${pulse} 1.6s ease-in-out infinite`,
-              },
-              '@media (prefers-reduced-motion: reduce)': { '&::after': { animation: 'none', opacity: 0 } },
-            }
-          : {}),
-      }}
     />
   );
 }

@@ -3,8 +3,7 @@
 // Usage: <ListFrame filters={<><SelectFilter source="status" label="Statut" options={…} /><DateRangeFilter source="createdAt" /></>}>
 import { MenuItem, TextField } from '@mui/material';
 import { useGetList, useListContext, useTranslate } from 'react-admin';
-// The French date picker (dd/mm/yyyy whatever the browser's language) of the PEC screens.
-import { DatePickerField, INVALID_DAY } from '../pec/DateInput';
+import { DatePickerField, INVALID_DAY } from './DatePickerField';
 
 /** One filter's value and its setter (empty removes it). */
 export function useListFilter(source: string) {

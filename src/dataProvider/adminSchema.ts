@@ -1,13 +1,16 @@
-// The generated admin's reading of the API docs (ADMIN-CONTRACT.md): each class's `pecflow:admin` (French names,
-// settings tab, permission keys, list and form hints) and each property's `pecflow:label`, `pecflow:choices` and
-// `pecflow:constraints`, by collection name. Read once from /api/docs.jsonld, next to @api-platform/admin's own
-// introspection (types, required marks, references), which ignores these terms.
+// The API docs (GET /api/docs.jsonld), read once for the application and parsed once per version of them: the
+// generated admin's annotations (ADMIN-CONTRACT.md: each class's `pecflow:admin`, its French names, settings tab,
+// permission keys, list and form hints, and each property's `pecflow:label`, `pecflow:choices` and
+// `pecflow:constraints`, by collection name) and what @api-platform/admin's introspection reads (types, required
+// marks, references, operations, filters: src/dataProvider/docsParser.ts).
 // The docs are read in their compact form, as our server writes them (the prefixes hydra: and pecflow: of its own
-// @context): expanding them would need a second copy of the jsonld library in the browser for the same result.
+// @context): expanding them as JSON-LD would cost the page load for the same result.
+import { HttpError } from 'ra-core';
 import type { Choice, FieldConstraints } from '#domain/constraints';
 import type { EntityLabel, FormHints, ListHints, SettingsTab } from '#domain/adminHints';
+import { extractErrorMessage } from '#domain/errors';
 import type { ResourcePermissions } from '#domain/permissions';
-import { apiFetch } from './http';
+import { readCompactDocs, type PlainApi } from './docsParser';
 
 export interface AdminField {
   /** The property's name ('registrationNumber'). */
@@ -83,18 +86,81 @@ export function parseAdminSchema(docs: Node): AdminSchema {
   return { entities };
 }
 
-let adminSchema: Promise<AdminSchema> | undefined;
+/** The docs as the application uses them: the admin's annotations and the introspection's plain data. */
+export interface ApiDocs {
+  /** The docs' ETag: the version they were parsed from. */
+  etag: string | null;
+  admin: AdminSchema;
+  api: PlainApi;
+}
 
 /**
- * GET /api/docs.jsonld, read as above, once for the application (the data provider's `adminSchema` method and the
- * auth provider's access checks share it: the same public document). A failed read is tried again by the next call.
+ * Where the browser keeps the docs' parse between visits, with the ETag it was made from (public/boot.js reads that one
+ * to ask for the docs only if they changed). A parse is used only by the code that made it: `parser` is this module's
+ * address, which carries the build's hash.
  */
-export function readAdminSchema(): Promise<AdminSchema> {
-  adminSchema ??= apiFetch<Node>('/api/docs.jsonld')
-    .then(parseAdminSchema)
-    .catch((error: unknown) => {
-      adminSchema = undefined;
-      throw error;
-    });
-  return adminSchema;
+export const KEPT_DOCS_KEY = 'pecflow.apiDocs';
+export const KEPT_DOCS_TAG_KEY = 'pecflow.apiDocs.etag';
+const parser = import.meta.url;
+
+function keptDocs(): ApiDocs | undefined {
+  try {
+    const kept = JSON.parse(localStorage.getItem(KEPT_DOCS_KEY) ?? 'null') as (ApiDocs & { parser: string }) | null;
+    return kept?.parser === parser && kept.etag ? { etag: kept.etag, admin: kept.admin, api: kept.api } : undefined;
+  } catch {
+    return undefined;
+  }
 }
+
+function keep(docs: ApiDocs) {
+  try {
+    localStorage.setItem(KEPT_DOCS_KEY, JSON.stringify({ ...docs, parser }));
+    localStorage.setItem(KEPT_DOCS_TAG_KEY, docs.etag!);
+  } catch {
+    // A full storage only means parsing them again next time.
+  }
+}
+
+/** The docs, or a 304 when `etag` is still theirs (a request carrying If-None-Match bypasses the HTTP cache). */
+const fetchDocs = (etag?: string) => fetch('/api/docs.jsonld', { headers: { Accept: 'application/ld+json', ...(etag ? { 'If-None-Match': etag } : {}) } });
+
+/** The read public/boot.js started with the page for a signed-in visitor (the same request), taken once. */
+function earlyRead(): Promise<Response> | undefined {
+  const page = window as { pecflowDocs?: Promise<Response> };
+  const early = page.pecflowDocs;
+  delete page.pecflowDocs;
+  return early;
+}
+
+async function loadDocs(): Promise<ApiDocs> {
+  const kept = keptDocs();
+  let response = await (earlyRead() ?? fetchDocs(kept?.etag ?? undefined));
+  if (response.status === 304) {
+    if (kept) return kept;
+    response = await fetchDocs();
+  }
+  const body = (await response.json().catch(() => undefined)) as Node | undefined;
+  if (!response.ok || !body) throw new HttpError(extractErrorMessage({ body, message: response.statusText }), response.status, body);
+  const etag = response.headers.get('ETag');
+  if (kept && etag === kept.etag) return kept;
+  const docs = { etag, admin: parseAdminSchema(body), api: readCompactDocs(body) };
+  if (etag) keep(docs);
+  return docs;
+}
+
+let apiDocs: Promise<ApiDocs> | undefined;
+
+/**
+ * GET /api/docs.jsonld, once for the application (the admin schema, the auth provider's access checks and the Hydra
+ * provider's introspection share it: the same public document). A failed read is tried again by the next call.
+ */
+export function readApiDocs(): Promise<ApiDocs> {
+  apiDocs ??= loadDocs().catch((error: unknown) => {
+    apiDocs = undefined;
+    throw error;
+  });
+  return apiDocs;
+}
+
+/** The admin's annotations of the docs, by collection. */
+export const readAdminSchema = (): Promise<AdminSchema> => readApiDocs().then((docs) => docs.admin);

@@ -1,10 +1,11 @@
 // @api-platform/admin's Hydra data provider, wired to our authenticated fetch. Loaded on first use:
 // its JSON-LD machinery is not needed to show the login page.
 import { fetchHydra, hydraDataProvider } from '@api-platform/admin';
-import { parseHydraDocumentation } from '@api-platform/api-doc-parser';
 import { HttpError } from 'ra-core';
-import { freshAccessToken, getAccessToken, getRefreshToken, refreshAccessToken } from '../authProvider/session';
+import { freshAccessToken, getRefreshToken, refreshAccessToken } from '../authProvider/session';
 import { API_DESCRIPTION_ERROR_MESSAGE, extractErrorMessage } from '#domain/errors';
+import { readApiDocs } from './adminSchema';
+import { toApi } from './docsApi';
 
 type HttpClientOptions = Parameters<typeof fetchHydra>[1];
 
@@ -45,12 +46,6 @@ export async function hydraHttpClient(url: URL, options: HttpClientOptions = {})
 
 export const entrypoint = () => `${window.location.origin}/api`;
 
-/** The parser also reads each collection once (its search template: filters and sortable fields), which needs the token. */
-const parserHeaders = (): Record<string, string> => {
-  const token = getAccessToken();
-  return token ? { Authorization: `Bearer ${token}` } : {};
-};
-
 /**
  * The provider with its reading of the API description started. A read's request goes out at once and its answer
  * waits for the description (the provider maps answers through it): the read and the parser's round trips and work go
@@ -65,7 +60,9 @@ export function createHydraProvider() {
       await described;
       return response;
     },
-    apiDocumentationParser: (url: string) => parseHydraDocumentation(url, { headers: parserHeaders }),
+    // The docs the application has already read, parsed from their compact form (src/dataProvider/docsParser.ts):
+    // not api-doc-parser's GET /api, the docs again and their JSON-LD expansion.
+    apiDocumentationParser: async (url: string) => ({ api: toApi((await readApiDocs()).api, url), response: new Response(), status: 200 }),
     mercure: false,
     // Embedded references ({@id, id, name}) stay in the records: lists show holding.name without another call.
     useEmbedded: true,

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { LayoutClasses, Layout as RaLayout } from 'react-admin';
+import { RowStyles } from '../admin/rowStyles';
 import { AppBar } from './AppBar';
 import { Menu } from './Menu';
 import { Toasts } from './Toasts';
@@ -13,6 +14,7 @@ const FIT_WINDOW = { minWidth: 0, [`& .${LayoutClasses.content}`]: { minWidth: 0
 export default function Layout({ children }: { children: ReactNode }) {
   return (
     <>
+      <RowStyles />
       <RaLayout appBar={AppBar} menu={Menu} sx={FIT_WINDOW}>
         {children}
       </RaLayout>

@@ -21,14 +21,12 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { format, parseISO } from 'date-fns';
-import { fr } from 'date-fns/locale';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Title, useGetList, useTranslate } from 'react-admin';
 import { NOTIFICATIONS_QUERY_KEY, notificationsApi } from '../dataProvider/notifications';
 import { PEC_RESOURCE, PEC_STATS_QUERY_KEY, pecNumericId, type PecDossierRecord, type PecStats } from '../dataProvider/pec';
-import { formatDate, formatEuros } from '#domain/format';
+import { formatDate, formatEuros, formatMonth } from '#domain/format';
 import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS, ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
 import { dashboardFilters, pecFilePath, pecListLink } from './filters';
 import { PEC_STATUSES, pecStatusLabel } from '#domain/pec';
@@ -56,7 +54,7 @@ export default function DashboardPage() {
   });
   const filters = dashboardFilters();
   const data = stats.data;
-  const month = data ? format(parseISO(`${data.month}-01`), 'MMMM yyyy', { locale: fr }) : '';
+  const month = data ? formatMonth(data.month) : '';
 
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="dashboard">

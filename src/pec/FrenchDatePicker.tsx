@@ -1,5 +1,5 @@
 // MUI X's date picker in French on a plain text input (dd/mm/yyyy, a calendar button), loaded only where a date input
-// shows (src/pec/DateInput.tsx): the list page does not carry it until its date filters open.
+// shows (src/admin/DatePickerField.tsx): the list page does not carry it until its date filters open.
 import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';

@@ -13,7 +13,7 @@ import { useListContext, useTranslate } from 'react-admin';
 import { formatDate } from '#domain/format';
 import { PEC_STATUSES } from '#domain/pec';
 import { PAYMENT_FILTER_LABELS, type PaymentFilter } from '#domain/payments';
-import { DatePickerField, INVALID_DAY } from './DateInput';
+import { DatePickerField, INVALID_DAY } from '../admin/DatePickerField';
 import { dayBound, DEFAULT_SORT } from './filters';
 import { PecStatusBadge } from './shared';
 import { FILE_KIND_LABELS, type FileKind } from '#domain/fileKinds';

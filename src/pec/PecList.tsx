@@ -10,6 +10,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { DataTable, useListContext, useLogout, useTranslate } from 'react-admin';
 import { LoadError } from '../admin/LoadError';
+import { ROW_CLASSES } from '../admin/rowStyles';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '#domain/format';
 import { useToast } from '../layout/Toasts';
@@ -123,7 +124,7 @@ function DossierText({ record, part }: { record: PecDossierRecord; part: Part })
 }
 
 /** Numbers, dates and amounts stay on one line: on a narrow screen the table scrolls inside its container. */
-const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
+const oneLine = ROW_CLASSES.nowrap;
 
 /** The columns; a sortable one sorts descending first (the newest, highest first), then toggles. */
 export function pecColumns(label: (key: string) => string) {
@@ -145,7 +146,7 @@ export function pecColumns(label: (key: string) => string) {
       source="numeroDossier"
       label={label('numeroDossier')}
       sortByOrder="DESC"
-      cellSx={oneLine}
+      cellClassName={oneLine}
       render={(r: PecDossierRecord) => <DossierText record={r} part="numeroDossier" />}
     />,
     <DataTable.Col key="shop" source="shop" label={label('shop')} disableSort render={(r: PecDossierRecord) => <DossierText record={r} part="shop" />} />,
@@ -161,7 +162,7 @@ export function pecColumns(label: (key: string) => string) {
       source="createdAt"
       label={label('createdAt')}
       sortByOrder="DESC"
-      cellSx={oneLine}
+      cellClassName={oneLine}
       render={(r: PecDossierRecord) => formatDate(r.createdAt)}
     />,
     <DataTable.Col
@@ -170,7 +171,7 @@ export function pecColumns(label: (key: string) => string) {
       label={label('totalTtc')}
       sortByOrder="DESC"
       align="right"
-      cellSx={oneLine}
+      cellClassName={oneLine}
       render={(r: PecDossierRecord) => formatEuros(r.totalTtc)}
     />,
     <DataTable.Col

@@ -1,6 +1,7 @@
 // What an entity adds to its generated screens when the API docs cannot say it (optional: a folder
-// src/resources/<collection>/index.tsx exporting `particular`). Everything else (names, labels, choices, columns,
-// filters, layout, defaults, permissions) comes from the entity's declaration through /api/docs.jsonld.
+// src/resources/<collection>/ with index.tsx exporting `particular` for its list and drawer, and form.tsx exporting
+// `form` for its form). Everything else (names, labels, choices, columns, filters, layout, defaults, permissions)
+// comes from the entity's declaration through /api/docs.jsonld.
 import type { ComponentType, ReactNode } from 'react';
 import type { RaRecord } from 'react-admin';
 import type { ZodType } from 'zod';
@@ -28,16 +29,26 @@ export interface SaveContext {
   record?: RaRecord;
 }
 
+/** What an entity's list and drawer show beyond the docs (src/resources/<collection>/index.tsx, exporting `particular`). */
 export interface Particular {
   /** Cells of their own, by column; sortBy: the order key when it is not the column, false when it cannot sort. */
   cells?: Record<string, { render: (record: RaRecord) => ReactNode; sortBy?: string | false }>;
   /** Filters of their own, by field (those the docs do not list come after the declared ones). */
   filters?: Record<string, ComponentType<{ source: string; label: string }>>;
+  /** Read-only renderers of the detail view (entities opened to view). */
+  show?: Record<string, ComponentType<{ record: RaRecord }>>;
+  /** A screen of its own instead of the generated list and drawer (Système). */
+  page?: ComponentType;
+}
+
+/**
+ * What an entity's form adds (src/resources/<collection>/form.tsx, exporting `form`): its inputs, rules and save. Apart
+ * from `particular`, it is loaded with the drawer's form: a list's first rows do not wait for it.
+ */
+export interface FormParticular {
   inputs?: Record<string, InputComponent>;
   /** A count shown as a badge on the form tab that holds the field. */
   badges?: Record<string, (values: Record<string, unknown>) => number | undefined>;
-  /** Read-only renderers of the detail view (entities opened to view). */
-  show?: Record<string, ComponentType<{ record: RaRecord }>>;
   /** The shared zod schemas of domain/schemas.ts, when the rules say more than the docs' constraints. */
   schema?: { create: ZodType; update: ZodType };
   /** Values of a new record known only in the browser (the signed-in user's organisation), over the declared defaults. */
@@ -50,6 +61,4 @@ export interface Particular {
     saved: RaRecord;
     record?: RaRecord;
   }) => { title: string; message: string; args?: Record<string, unknown> } | undefined;
-  /** A screen of its own instead of the generated list and drawer (Système). */
-  page?: ComponentType;
 }

@@ -21,12 +21,12 @@ import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import { DrawerFrame } from '../admin/DrawerFrame';
 import { fieldOf, toFormValues, toPayload, useRights, useSchemaAnalyzer } from '../admin/docs';
 import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
-import type { FormMode, Particular, SaveContext } from '../resources/types';
+import { formParticularOf } from '../resources/forms';
+import type { FormMode, FormParticular, SaveContext } from '../resources/types';
 import { useNouns } from './nouns';
 
 interface GeneratedFormProps {
   entity: AdminEntity;
-  particular: Particular;
   schema: Resource;
   mode: FormMode;
   record?: RaRecord;
@@ -80,8 +80,10 @@ export function formFields(entity: AdminEntity, schema: Resource): string[] {
   return [...placed.filter((name) => writable.includes(name)), ...writable.filter((name) => !placed.includes(name))];
 }
 
-export function GeneratedForm({ entity, particular, schema, mode, record, frame, placeholder }: GeneratedFormProps) {
+export function GeneratedForm({ entity, schema, mode, record, frame, placeholder }: GeneratedFormProps) {
   const translate = useTranslate();
+  // The entity's inputs, rules and save (src/resources/<collection>/form.tsx).
+  const particular = formParticularOf(entity.name);
   const queryClient = useQueryClient();
   const dataProvider = useDataProvider<AppDataProvider>();
   const toasts = useMutationToasts();
@@ -191,7 +193,7 @@ export function GeneratedForm({ entity, particular, schema, mode, record, frame,
 
 interface BodyProps {
   entity: AdminEntity;
-  particular: Particular;
+  particular: FormParticular;
   schema: Resource;
   mode: FormMode;
   record?: RaRecord;

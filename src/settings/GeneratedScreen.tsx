@@ -5,21 +5,29 @@
 // An entity's folder src/resources/{collection}/ (optional) adds what the docs cannot say (src/resources/types.ts).
 import { useQuery } from '@tanstack/react-query';
 import type { Resource } from '@api-platform/api-doc-parser';
-import { useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { DataTable, useTranslate, type Identifier, type RaRecord } from 'react-admin';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { readAuthStore } from '../authProvider/session';
 import type { AdminEntity } from '../dataProvider/adminSchema';
 import { LoadError } from '../admin/LoadError';
 import { ListFrame, normalize } from '../admin/ListFrame';
+import { ROW_CLASSES } from '../admin/rowStyles';
 import { DateRangeFilter, ReferenceFilter, SelectFilter } from '../admin/filters';
 import { fieldOf, useEntity, useResourceSchema, useRights, useSchemaAnalyzer } from '../admin/docs';
 import { particularOf } from '../resources';
 import type { Particular } from '../resources/types';
 import { BulkActions } from './BulkActions';
 import { Cell, getPath } from './cells';
-import { RecordDrawer } from './RecordDrawer';
 import { useNouns } from './nouns';
+import { LoadingPage } from '../layout/LoadingPage';
+import { chunk, lazyChunk } from '../lazyChunk';
+
+// The drawer with the form (inputs, zod rules, saves) loads when a record or the creation is opened, or when the user
+// reaches for the list: showing the list does not wait for it.
+const loadDrawer = chunk(() => import('./RecordDrawer').then((m) => ({ default: m.RecordDrawer })));
+const RecordDrawer = lazyChunk(loadDrawer);
+const prepareDrawer = () => void loadDrawer().then(undefined, () => undefined);
 
 export type ScreenMode = 'list' | 'create' | 'edit';
 
@@ -38,7 +46,12 @@ export function GeneratedScreen({ collection, mode }: { collection: string; mode
     );
   if (!entity) return null;
   const Page = particularOf(collection).page;
-  if (Page) return <Page />;
+  if (Page)
+    return (
+      <Suspense fallback={<LoadingPage />}>
+        <Page />
+      </Suspense>
+    );
   return <EntityScreen key={collection} entity={entity} schema={schema} mode={mode} />;
 }
 
@@ -60,10 +73,13 @@ function EntityScreen({ entity, schema, mode }: { entity: AdminEntity; schema: R
   const permanentFilter = useMemo(() => (list?.scopeToHolding && holdingId ? { holding: holdingId } : undefined), [list?.scopeToHolding, holdingId]);
   const columns = useColumns(entity, particular, schema);
   const searchable = useMemo(() => list?.columns ?? [], [list?.columns]);
+  // The drawer is mounted from its first opening on (then it stays, to slide out when closed).
+  const [drawerUsed, setDrawerUsed] = useState(target !== undefined);
+  if (target !== undefined && !drawerUsed) setDrawerUsed(true);
 
   if (!list) return null;
   return (
-    <>
+    <div onPointerOver={prepareDrawer} onFocus={prepareDrawer}>
       <ListFrame
         resource={entity.name}
         title={plural}
@@ -90,13 +106,17 @@ function EntityScreen({ entity, schema, mode }: { entity: AdminEntity; schema: R
             source={column.sortKey ?? column.name}
             label={column.label}
             disableSort={!column.sortKey}
-            cellSx={column.nowrap ? NOWRAP : undefined}
+            cellClassName={column.nowrap ? ROW_CLASSES.nowrap : undefined}
             render={(record: RaRecord) => <Cell entity={entity} particular={particular} schema={schema} column={column.name} record={record} />}
           />
         ))}
       </ListFrame>
-      {schema && <RecordDrawer entity={entity} particular={particular} schema={schema} target={target} onClose={() => go(base)} />}
-    </>
+      {schema && drawerUsed && (
+        <Suspense fallback={null}>
+          <RecordDrawer entity={entity} particular={particular} schema={schema} target={target} onClose={() => go(base)} />
+        </Suspense>
+      )}
+    </div>
   );
 }
 
@@ -110,7 +130,6 @@ function searchText(record: RaRecord, column: string) {
   return value;
 }
 
-const NOWRAP = () => ({ whiteSpace: 'nowrap' });
 const EMAIL = 'https://schema.org/email';
 
 interface Column {

@@ -59,17 +59,7 @@ function RecordContent({
     ) : !editable ? (
       <ReadOnlyView entity={entity} particular={particular} schema={schema} record={record!} />
     ) : undefined;
-  return (
-    <GeneratedForm
-      entity={entity}
-      particular={particular}
-      schema={schema}
-      mode={creating ? 'create' : 'edit'}
-      record={record}
-      frame={frame}
-      placeholder={placeholder}
-    />
-  );
+  return <GeneratedForm entity={entity} schema={schema} mode={creating ? 'create' : 'edit'} record={record} frame={frame} placeholder={placeholder} />;
 }
 
 /** Every readable field with its French label. */

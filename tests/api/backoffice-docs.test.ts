@@ -1,12 +1,14 @@
-// The Hydra documentation as @api-platform/api-doc-parser reads it (hydra-contract.md): exactly the back-office
-// resources, each field with its type, required flag, readability and reference, and the operations the admin uses.
+// The Hydra documentation as @api-platform/api-doc-parser reads it (hydra-contract.md), and as the application's own
+// parser of the compact docs reads it (src/dataProvider/docsParser.ts): exactly the back-office resources, each field
+// with its type, required flag, readability and reference, and the operations the admin uses.
 import { parseHydraDocumentation, type Api, type Field, type Resource } from '@api-platform/api-doc-parser';
 import jsonld from 'jsonld';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toApi } from '../../src/dataProvider/docsApi';
+import { readCompactDocs } from '../../src/dataProvider/docsParser';
 import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
 
 let server: TestServer;
-let api: Api;
 
 /**
  * The contract, per resource and field: type ('@target' a to-one reference, '@@target' a to-many one), then flags:
@@ -221,44 +223,69 @@ function describeField(resource: Resource, field: Field): string {
 
 beforeAll(async () => {
   server = await startTestServer();
-  ({ api } = await parseHydraDocumentation(`${server.url}/api`));
 });
 afterAll(() => server?.close());
 
-describe('/api/docs.jsonld read by @api-platform/api-doc-parser', () => {
-  it('has exactly the back-office resources, at /api/{name}, named by their class', async () => {
-    const names = api.resources!.map((r) => r.name);
-    // Other engineers' resources (PEC files) may be declared too; every back-office one must be there, once.
-    for (const name of Object.keys(CONTRACT))
-      expect(
-        names.filter((n) => n === name),
-        name,
-      ).toHaveLength(1);
-    for (const resource of api.resources!) expect(resource.url).toBe(`${server.url}/api/${resource.name}`);
-    expect(api.resources!.find((r) => r.name === 'credential_software')!.title).toBe('CredentialSoftware');
-    expect(api.title).toBe('API Pecflow');
-  });
+/** The two readers of the docs: the library's (GET /api, the docs, JSON-LD expansion) and the application's. */
+const PARSERS: Record<string, () => Promise<Api>> = {
+  // Its filters come from a page of each collection, read with the signed-in user's token.
+  '@api-platform/api-doc-parser': async () => {
+    const token = await server.login('admin@pecflow.fr');
+    return (await parseHydraDocumentation(`${server.url}/api`, { headers: { Authorization: `Bearer ${token}` } })).api;
+  },
+  "the application's compact parser": async () => toApi(readCompactDocs((await server.request('GET', '/api/docs.jsonld')).body), `${server.url}/api`),
+};
 
-  for (const [name, contract] of Object.entries(CONTRACT)) {
-    it(`${name}: every field with its type, required flag, access and reference; its operations`, () => {
-      const resource = api.resources!.find((r) => r.name === name)!;
-      const parsed = Object.fromEntries(resource.fields!.map((f) => [f.name, describeField(resource, f)]));
-      expect(parsed).toEqual(contract.fields);
-      expect(resource.operations!.map((o) => `${o.method} ${o.type}`)).toEqual(contract.operations);
-      // Every operation that returns something has a title (the admin needs it).
-      expect(resource.operations!.every((o) => typeof o.name === 'string' && o.name.length > 0)).toBe(true);
+for (const [parserName, parse] of Object.entries(PARSERS))
+  describe(`/api/docs.jsonld read by ${parserName}`, () => {
+    let api: Api;
+    beforeAll(async () => {
+      api = await parse();
     });
-  }
 
-  it('resolves references to the parsed target resources (the admin follows them)', () => {
-    const shops = api.resources!.find((r) => r.name === 'shops')!;
-    const company = shops.fields!.find((f) => f.name === 'company')!;
-    expect((company.reference as Resource).url).toBe(`${server.url}/api/companies`);
-    const credentials = shops.fields!.find((f) => f.name === 'credentials')!;
-    expect(credentials.maxCardinality ?? null).toBeNull();
-    expect((credentials.reference as Resource).fields!.map((f) => f.name)).toContain('login');
+    it('has exactly the back-office resources, at /api/{name}, named by their class', async () => {
+      const names = api.resources!.map((r) => r.name);
+      // Other engineers' resources (PEC files) may be declared too; every back-office one must be there, once.
+      for (const name of Object.keys(CONTRACT))
+        expect(
+          names.filter((n) => n === name),
+          name,
+        ).toHaveLength(1);
+      for (const resource of api.resources!) expect(resource.url).toBe(`${server.url}/api/${resource.name}`);
+      expect(api.resources!.find((r) => r.name === 'credential_software')!.title).toBe('CredentialSoftware');
+      expect(api.title).toBe('API Pecflow');
+    });
+
+    for (const [name, contract] of Object.entries(CONTRACT)) {
+      it(`${name}: every field with its type, required flag, access and reference; its operations`, () => {
+        const resource = api.resources!.find((r) => r.name === name)!;
+        const parsed = Object.fromEntries(resource.fields!.map((f) => [f.name, describeField(resource, f)]));
+        expect(parsed).toEqual(contract.fields);
+        expect(resource.operations!.map((o) => `${o.method} ${o.type}`)).toEqual(contract.operations);
+        // Every operation that returns something has a title (the admin needs it).
+        expect(resource.operations!.every((o) => typeof o.name === 'string' && o.name.length > 0)).toBe(true);
+      });
+    }
+
+    it('resolves references to the parsed target resources (the admin follows them)', () => {
+      const shops = api.resources!.find((r) => r.name === 'shops')!;
+      const company = shops.fields!.find((f) => f.name === 'company')!;
+      expect((company.reference as Resource).url).toBe(`${server.url}/api/companies`);
+      const credentials = shops.fields!.find((f) => f.name === 'credentials')!;
+      expect(credentials.maxCardinality ?? null).toBeNull();
+      expect((credentials.reference as Resource).fields!.map((f) => f.name)).toContain('login');
+    });
+
+    it("gives each collection's filters and sortable fields (the admin's parameters)", async () => {
+      const mutuals = api.resources!.find((r) => r.name === 'mutuals')!;
+      const token = await server.login('admin@pecflow.fr');
+      const list = await server.request('GET', '/api/mutuals', { token });
+      const mapped = list.body.search.mapping.filter((m: JsonBody) => m.property !== null).map((m: JsonBody) => m.variable);
+      expect((await mutuals.getParameters!()).map((p) => p.variable)).toEqual(mapped);
+    });
   });
 
+describe('/api and /api/docs.jsonld over HTTP', () => {
   it('serves the entrypoint with the Link header and keeps docs readable without a token', async () => {
     const res = await fetch(`${server.url}/api`, { headers: { accept: 'application/ld+json', 'content-type': 'application/ld+json' } });
     expect(res.status).toBe(200);
@@ -271,6 +298,31 @@ describe('/api/docs.jsonld read by @api-platform/api-doc-parser', () => {
     const list = await server.request('GET', '/api/mutuals', { token });
     const variables = list.body.search.mapping.map((m: JsonBody) => m.variable);
     expect(variables).toEqual(expect.arrayContaining(['search', 'status', 'network', 'network[]', 'createdAt[after]', 'createdAt[before]', 'order[name]']));
+  });
+
+  it('lets a browser keep them: an ETag and no-cache (asked again each time), a 304 while unchanged; data stays no-store', async () => {
+    for (const path of ['/api', '/api/docs.jsonld']) {
+      const first = await fetch(`${server.url}${path}`);
+      const tag = first.headers.get('etag')!;
+      expect(tag, path).toMatch(/^W\/"[\w-]+"$/);
+      expect(first.headers.get('cache-control'), path).toBe('no-cache');
+      expect((await first.json())['@id'], path).toBeDefined();
+      const again = await fetch(`${server.url}${path}`, { headers: { 'if-none-match': tag } });
+      expect(again.status, path).toBe(304);
+      expect(again.headers.get('etag'), path).toBe(tag);
+      expect(await again.text(), path).toBe('');
+      // Another tag (an older version of the docs) gets the whole document again.
+      const other = await fetch(`${server.url}${path}`, { headers: { 'if-none-match': 'W/"ancienne-version"' } });
+      expect(other.status, path).toBe(200);
+      expect((await other.json())['@id'], path).toBeDefined();
+    }
+    // Compressed or not, the same tag (a weak one: the same document, whatever its encoding).
+    const brotli = await fetch(`${server.url}/api/docs.jsonld`, { headers: { 'accept-encoding': 'br' } });
+    expect(brotli.headers.get('etag')).toBe((await fetch(`${server.url}/api/docs.jsonld`)).headers.get('etag'));
+    const token = await server.login('admin@pecflow.fr');
+    const data = await fetch(`${server.url}/api/mutuals`, { headers: { authorization: `Bearer ${token}` } });
+    expect(data.headers.get('cache-control')).toBe('no-store');
+    expect(data.headers.get('etag')).toBeNull();
   });
 });
 

@@ -116,9 +116,17 @@ describe('errors the router or Node refused before (item 6)', () => {
 describe('caching and absolute URLs (item 12)', () => {
   it('sends Cache-Control: no-store on every API answer carrying data', async () => {
     const token = await server.login('audio@audition-horizon.fr');
-    for (const url of ['/api/user/profile', '/api/pec_dossiers', '/api/shops', '/api/notifications', '/api/docs.jsonld', '/api/pec_dossiers/999999']) {
+    for (const url of ['/api/user/profile', '/api/pec_dossiers', '/api/shops', '/api/notifications', '/api/pec_dossiers/999999']) {
       const res = await server.get(url, token);
       expect(res.headers.get('cache-control'), url).toBe('no-store');
+      expect(res.headers.get('etag'), url).toBeNull();
+    }
+    // The entrypoint and the docs carry no data (the API's description, the same for everyone): a browser may keep
+    // them, and asks again each time (no-cache, with their ETag).
+    for (const url of ['/api', '/api/docs.jsonld']) {
+      const res = await server.get(url, token);
+      expect(res.headers.get('cache-control'), url).toBe('no-cache');
+      expect(res.headers.get('etag'), url).toMatch(/^W\/"/);
     }
   });
 

@@ -61,6 +61,43 @@ test('the login page loads the next page and the API description only once the v
   expect([shell(), pecPage()]).toEqual([1, 1]);
 });
 
+test("a signed-in visitor's page starts its code and the API docs beside the entry, and reuses the docs it parsed", async ({ page }) => {
+  await signIn(page, 'audio@audition-horizon.fr');
+  await page.goto('/pec');
+  await expect(page.getByTestId('pec-row').first()).toBeVisible();
+  const tag = await page.evaluate(() => localStorage.getItem('pecflow.apiDocs.etag'));
+  expect(tag).toMatch(/^W\/"/);
+
+  const asked: string[] = [];
+  const docs: { ifNoneMatch: string | undefined; status: number }[] = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  page.on('response', (r) => {
+    if (new URL(r.url()).pathname === '/api/docs.jsonld') docs.push({ ifNoneMatch: r.request().headers()['if-none-match'], status: r.status() });
+  });
+  await page.reload();
+  await expect(page.getByTestId('pec-row').first()).toBeVisible();
+  // boot.js named the page's files for the browser to fetch with the entry: the shell, the Hydra provider, the page.
+  const preloaded = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"][fetchpriority="low"]')].map((l) => new URL(l.href).pathname),
+  );
+  for (const name of ['Layout', 'hydra', 'PecPage'])
+    expect(
+      preloaded.some((path) => new RegExp(`^/assets/${name}-[\\w-]+\\.js$`).test(path)),
+      name,
+    ).toBe(true);
+  expect(preloaded.some((path) => /\/(SettingsPage|DashboardPage|PecDrawer|zod)-/.test(path))).toBe(false);
+  // One read of the docs, asked with the kept parse's tag and answered 304; nor GET /api, nor the page's reads twice.
+  expect(docs).toEqual([{ ifNoneMatch: tag, status: 304 }]);
+  expect(asked).not.toContain('/api');
+  for (const name of ['Layout', 'hydra', 'PecPage'])
+    expect(
+      asked.filter((path) => path.startsWith(`/assets/${name}-`)),
+      name,
+    ).toHaveLength(1);
+  // A list page loads no form code before its rows, nor jsonld (only an error's body is expanded).
+  expect(asked.filter((path) => /\/assets\/(zod|validation|PecDrawer|RecordDrawer|jsonld)-/.test(path))).toEqual([]);
+});
+
 test('after a plain login the user lands on /dashboard; "/" and unknown paths lead to /pec', async ({ page }) => {
   await signIn(page, 'audio@audition-horizon.fr');
   await expect(page).toHaveURL(/\/dashboard$/);

@@ -4,7 +4,7 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DatePickerField, INVALID_DAY } from '../../src/pec/DateInput';
+import { DatePickerField, INVALID_DAY } from '../../src/admin/DatePickerField';
 import { DATE_MESSAGE } from '#domain/pec';
 
 beforeAll(() => {

@@ -1,10 +1,12 @@
 // Identifiants: secrets are written, never read back; the list says only whether one is stored.
-import { credentialSchema } from '#domain/schemas';
-import { SecretInput, SecretState } from './secrets';
+import { useTranslate } from 'react-admin';
 import type { Particular } from '../types';
 
+function SecretState({ value }: { value: unknown }) {
+  const translate = useTranslate();
+  return <>{translate(value === true ? 'pecflow.settings.secretSet' : 'pecflow.settings.secretUnset')}</>;
+}
+
 export const particular: Particular = {
-  schema: { create: credentialSchema, update: credentialSchema },
   cells: { hasPassword: { sortBy: false, render: (record) => <SecretState value={record.hasPassword} /> } },
-  inputs: { password: SecretInput, apiKey: SecretInput, apiSecret: SecretInput },
 };

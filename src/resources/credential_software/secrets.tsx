@@ -19,8 +19,3 @@ export const SecretInput: InputComponent = ({ source, label, record, readOnly })
     />
   );
 };
-
-export function SecretState({ value }: { value: unknown }) {
-  const translate = useTranslate();
-  return <>{translate(value === true ? 'pecflow.settings.secretSet' : 'pecflow.settings.secretUnset')}</>;
-}

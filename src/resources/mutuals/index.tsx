@@ -1,9 +1,7 @@
 // Mutuelles: the network's name or "Non défini" (spec section 2).
-import { mutualSchema } from '#domain/schemas';
 import { NameOr } from '../shared';
 import type { Particular } from '../types';
 
 export const particular: Particular = {
-  schema: { create: mutualSchema, update: mutualSchema },
   cells: { network: { sortBy: false, render: (record) => <NameOr value={record.network} fallback="pecflow.settings.list.undefined" /> } },
 };

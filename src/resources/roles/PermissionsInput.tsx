@@ -92,8 +92,3 @@ export const PermissionsInput: InputComponent = ({ source, label, readOnly }) =>
     </Stack>
   );
 };
-
-export function PermissionCount({ permissions }: { permissions: unknown }) {
-  const translate = useTranslate();
-  return <>{translate('pecflow.settings.roles.permissionsCount', { smart_count: Array.isArray(permissions) ? permissions.length : 0 })}</>;
-}

@@ -1,4 +1,4 @@
-// The particular inputs and cells of the user screens.
+// The particular inputs of the user form.
 import { Button } from '@mui/material';
 import { InputGuesser } from '@api-platform/admin';
 import { useState } from 'react';
@@ -6,13 +6,6 @@ import { useWatch } from 'react-hook-form';
 import { useTranslate } from 'react-admin';
 import { PolicyPasswordInput } from './account';
 import type { InputComponent } from '../types';
-
-/** "{n} centre(s)", or "Aucun" (spec section 2). */
-export function ShopCount({ shops }: { shops: unknown }) {
-  const translate = useTranslate();
-  const n = Array.isArray(shops) ? shops.length : 0;
-  return <>{n === 0 ? translate('pecflow.settings.list.none') : translate('pecflow.settings.shopCount', { smart_count: n })}</>;
-}
 
 /**
  * On creation without an invitation; when editing, hidden behind "Modifier le mot de passe" and omitted when left empty.

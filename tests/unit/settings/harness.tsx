@@ -1,10 +1,10 @@
 // The settings page as the browser runs it, for unit tests: the API docs generated from server declarations (read by
-// @api-platform/api-doc-parser and by the admin schema reader, as in the browser), an in-memory data provider whose
+// the application's docs parser and admin schema reader, as in the browser), an in-memory data provider whose
 // methods are spies, the real i18n, the toasts, and a router at a given address.
 import { render } from '@testing-library/react';
 import { useEffect } from 'react';
 import { QueryClient } from '@tanstack/react-query';
-import { parseHydraDocumentation, type Api } from '@api-platform/api-doc-parser';
+import type { Api } from '@api-platform/api-doc-parser';
 import { AdminContext, memoryStore, type AuthProvider, type RaRecord } from 'react-admin';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
@@ -12,6 +12,8 @@ import { apiDocumentation, entrypoint } from '../../../server/hydra/docs';
 import { searchTemplate } from '../../../server/hydra/output';
 import type { ResourceDeclaration } from '../../../server/hydra/types';
 import { parseAdminSchema } from '../../../src/dataProvider/adminSchema';
+import { toApi } from '../../../src/dataProvider/docsApi';
+import { readCompactDocs } from '../../../src/dataProvider/docsParser';
 import { i18nProvider } from '../../../src/i18n';
 import { Toasts } from '../../../src/layout/Toasts';
 import SettingsPage from '../../../src/settings/SettingsPage';
@@ -42,10 +44,9 @@ export interface Docs {
   declarations: ResourceDeclaration[];
 }
 
-/** The docs of these declarations, parsed by @api-platform/api-doc-parser. */
+/** The docs of these declarations, parsed as the application parses them (tests/unit/docs-parser.test.ts compares with @api-platform/api-doc-parser). */
 export async function parseDocs(declarations: ResourceDeclaration[]): Promise<Docs> {
-  vi.stubGlobal('fetch', hydraServer(declarations));
-  return { api: (await parseHydraDocumentation(`${HOST}/api`)).api, declarations };
+  return { api: toApi(readCompactDocs(JSON.parse(JSON.stringify(apiDocumentation(request, declarations)))), `${HOST}/api`), declarations };
 }
 
 type Collections = Record<string, RaRecord[]>;

@@ -2,9 +2,9 @@
 // as spec section 7 says: PUT (or POST) of the fields, then a merge-patch of the credentials.
 import { shopSchema } from '#domain/schemas';
 import { chosenCredentials, ShopCredentialsEditor, type CredentialMapping } from './ShopCredentialsEditor';
-import type { Particular } from '../types';
+import type { FormParticular } from '../types';
 
-export const particular: Particular = {
+export const form: FormParticular = {
   schema: { create: shopSchema, update: shopSchema },
   inputs: { credentials: ShopCredentialsEditor },
   badges: { credentials: (values) => chosenCredentials(values.shopCredentials as CredentialMapping | undefined)?.length || undefined },

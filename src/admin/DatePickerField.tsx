@@ -1,0 +1,104 @@
+// Dates typed and shown dd/mm/yyyy whatever the browser's language (an English browser's <input type="date"> shows
+// mm/dd/yyyy): MUI X's date picker in French, on a plain text input, with its calendar button (loaded when a date input
+// first shows). The list filters use it as it is; a form uses it through src/pec/DateInput.tsx. The value is a day as
+// the API reads it (yyyy-mm-dd), '' for none (given when the emptied field is left), INVALID_DAY while what is typed is
+// not a date (then 'Date invalide (jj/mm/aaaa)' shows under the field).
+import { TextField } from '@mui/material';
+import { isValid, parseISO } from 'date-fns';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { DATE_MESSAGE } from '#domain/pec';
+
+const FrenchDatePicker = lazy(() => import('../pec/FrenchDatePicker'));
+
+/** What the value is while the typed text is not a date (the schemas answer 'Date invalide (jj/mm/aaaa)'). */
+export const INVALID_DAY = 'invalide';
+
+const toDate = (day: string | null | undefined) => {
+  const date = day ? parseISO(day.slice(0, 10)) : null;
+  return date && isValid(date) ? date : null;
+};
+
+/** A picked or typed date as a day; a year still being typed (0002, 0020...) is not a date yet. */
+const toDay = (date: Date | null) => {
+  if (!date) return '';
+  if (!isValid(date) || date.getFullYear() < 1900 || date.getFullYear() > 2999) return INVALID_DAY;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+};
+
+export interface DatePickerFieldProps {
+  label: ReactNode;
+  value: string | null | undefined;
+  onChange: (day: string) => void;
+  onBlur?: () => void;
+  error?: boolean;
+  helperText?: ReactNode;
+  required?: boolean;
+  disabled?: boolean;
+  fullWidth?: boolean;
+  size?: 'small' | 'medium';
+  name?: string;
+  /** Attributes of the text input (data-field...). */
+  inputProps?: Record<string, unknown>;
+}
+
+export function DatePickerField({
+  label,
+  value,
+  onChange,
+  onBlur,
+  error,
+  helperText,
+  required,
+  disabled,
+  fullWidth,
+  size = 'small',
+  name,
+  inputProps,
+}: DatePickerFieldProps) {
+  // The picker keeps its own date while the text is incomplete; a new value from outside (a reset, the URL) replaces it.
+  const [date, setDate] = useState<Date | null>(() => toDate(value));
+  const emitted = useRef(value ?? '');
+  useEffect(() => {
+    if ((value ?? '') === emitted.current) return;
+    emitted.current = value ?? '';
+    setDate(toDate(value));
+  }, [value]);
+  // The picker turns the field red on an impossible date (31/02/2026): say why under it, unless the form already does.
+  const invalid = toDay(date) === INVALID_DAY;
+  const emit = (day: string) => {
+    if (day === emitted.current) return;
+    emitted.current = day;
+    onChange(day);
+  };
+
+  const textField = {
+    name,
+    size,
+    fullWidth,
+    required,
+    error: error || invalid,
+    helperText: helperText ?? (invalid ? DATE_MESSAGE : undefined),
+    // Emptied, the field says so on leaving: clearing the text to type another date does not drop the value meanwhile.
+    onBlur: () => {
+      if (!date) emit('');
+      onBlur?.();
+    },
+    inputProps,
+    InputLabelProps: { shrink: true },
+  };
+  return (
+    <Suspense fallback={<TextField label={label} disabled {...textField} />}>
+      <FrenchDatePicker
+        label={label}
+        value={date}
+        onChange={(next) => {
+          setDate(next);
+          if (next) emit(toDay(next));
+        }}
+        disabled={disabled}
+        textField={textField}
+      />
+    </Suspense>
+  );
+}

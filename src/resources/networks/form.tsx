@@ -1,0 +1,15 @@
+// Réseaux: the shared rules; marking one as default says that the others were unmarked (spec section 4).
+import { networkSchema } from '#domain/schemas';
+import type { FormParticular } from '../types';
+
+export const form: FormParticular = {
+  schema: { create: networkSchema, update: networkSchema },
+  savedToast: ({ mode, saved, record }) =>
+    saved.isDefault && !record?.isDefault
+      ? {
+          title: mode === 'create' ? 'pecflow.settings.networks.defaultSet' : 'pecflow.settings.networks.defaultUpdated',
+          message: 'pecflow.settings.networks.defaultText',
+          args: { name: saved.name },
+        }
+      : undefined,
+};
