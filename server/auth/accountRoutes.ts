@@ -137,7 +137,7 @@ export async function accountRoutes(app: FastifyInstance) {
     if (await verifyPassword(account.passwordHash, password)) throw invalidField('password', ACCOUNT_MESSAGES.samePassword);
     const sid = (request.user as { sid?: string } | undefined)?.sid;
     await db.transaction(async (tx) => {
-      await setPassword(ctx, tx, principal.id, password, sid);
+      await setPassword(ctx, tx, principal.id, password, { keepSession: sid });
       await recordAudit(tx, principal, {
         action: 'user.password_change',
         entity: 'users',

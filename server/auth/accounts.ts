@@ -1,11 +1,11 @@
 // Account links sent by email (a forgotten password, an invitation) and the password changes they lead to.
 // A link holds a random token; only its SHA-256 is stored, with its purpose, its expiry and its use (single use).
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db/connect';
-import { accountTokens, holdings, users } from '../db/schema';
+import { accountTokens, holdings, loginChallenges, users } from '../db/schema';
 import { recordAudit } from '../audit/audit';
 import { invitationMail, passwordResetMail } from '../mail/templates';
 import type { Principal } from './principal';
@@ -98,10 +98,26 @@ export async function consumeAccountToken(tx: DbOrTx, token: string, purpose: Ac
 }
 
 /**
- * The new password of `userId` (already checked against the policy): an invitation is accepted by it, and the user's
- * sessions end, all of them or all but `keepSession` (the session changing its own password).
+ * Ends the user's sign-ins left halfway (server/auth/signIn.ts), all of them or all but `keep` (the one making the
+ * change): each was opened with the password and second factor of then, and must not outlive them, or whoever knew
+ * an old password would still finish its forced change, after its owner changed it, and take the account.
  */
-export async function setPassword(ctx: AppContext, tx: DbOrTx, userId: number, password: string, keepSession?: string) {
+export async function endSignIns(tx: DbOrTx, userId: number, keep?: number) {
+  await tx.delete(loginChallenges).where(and(eq(loginChallenges.userId, userId), keep === undefined ? undefined : ne(loginChallenges.id, keep)));
+}
+
+/**
+ * The new password of `userId` (already checked against the policy): an invitation is accepted by it, the user's
+ * sign-ins left halfway end (all but `keepChallenge`, the sign-in changing it) and so do the sessions, all of them or
+ * all but `keepSession` (the session changing its own password).
+ */
+export async function setPassword(
+  ctx: AppContext,
+  tx: DbOrTx,
+  userId: number,
+  password: string,
+  { keepSession, keepChallenge }: { keepSession?: string; keepChallenge?: number } = {},
+) {
   await tx
     .update(users)
     .set({
@@ -112,6 +128,7 @@ export async function setPassword(ctx: AppContext, tx: DbOrTx, userId: number, p
       ...(keepSession ? {} : { tokensValidAfter: new Date() }),
     })
     .where(eq(users.id, userId));
+  await endSignIns(tx, userId, keepChallenge);
   await ctx.tokens.revokeAllForUser(userId, tx, keepSession);
 }
 

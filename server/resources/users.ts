@@ -2,7 +2,7 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { roles, shops, userRoles, userShops, users } from '../db/schema';
 import { hashPassword } from '../auth/passwords';
 import { assertPasswordAllowed } from '../auth/passwordPolicy';
-import { inviteUser } from '../auth/accounts';
+import { endSignIns, inviteUser } from '../auth/accounts';
 import { conflict, forbidden, invalidField } from '../http/errors';
 import type { DbOrTx } from '../db/connect';
 import type { Principal } from '../auth/principal';
@@ -151,8 +151,11 @@ export const usersResource: ResourceDeclaration = {
     async afterWrite({ app, tx, principal }, id, input, existing) {
       // A new user invited: the email leaves with the transaction's commit (server/auth/accounts.ts).
       if (!existing && input.sendInvitation === true) await inviteUser(app, tx, id, principal);
-      // A new password, or an account that is no longer active, ends the sessions in progress (no more refresh).
-      if ((typeof input.password === 'string' && input.password !== '') || (typeof input.status === 'string' && input.status !== 'Active')) {
+      // A new password, or an account that is no longer active, ends the sessions in progress (no more refresh) and
+      // the sign-ins left halfway with the previous password.
+      const newPassword = typeof input.password === 'string' && input.password !== '';
+      if (newPassword) await endSignIns(tx, id);
+      if (newPassword || (typeof input.status === 'string' && input.status !== 'Active')) {
         await app.tokens.revokeAllForUser(id, tx);
       }
     },

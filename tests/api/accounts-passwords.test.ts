@@ -116,6 +116,45 @@ describe('a weak existing password', () => {
     expect((await session('lecture@audition-horizon.fr', STRONG)).token).toEqual(expect.any(String));
     expect((await auditRows(server, 'users', id)).map((r) => r.action)).toContain('user.password_change');
   });
+
+  it('opens nothing once the password has changed: a sign-in left halfway with the old one ends', async () => {
+    // Someone who knew the old, weak password starts a sign-in; its owner changes the password meanwhile (a reset
+    // link, then an administrator): the stranger's challenge no longer sets a password, and no token is issued.
+    const email = 'ancien@audition-horizon.fr';
+    const created = await createUser(email, { password: STRONG });
+    expect(created.status, created.text).toBe(201);
+    const weaken = async () => sqlRows(server, 'update users set password_hash = $1 where id = $2', [await hashPassword('secret1'), created.body.id]);
+    const stranger = async () => {
+      const opened = await server.request('POST', '/api/login_check', { body: { email, password: 'secret1' } });
+      expect(opened.body.step, opened.text).toBe('password_change');
+      return opened.body.challenge as string;
+    };
+    const finish = (challenge: string) => server.request('POST', '/api/login_check/password', { body: { challenge, password: 'Intrus-Cheval-2026' } });
+    const expired = 'Connexion expirée : saisissez à nouveau votre email et votre mot de passe.';
+
+    await weaken();
+    const byLink = await stranger();
+    const before = smtp.received.length;
+    await server.request('POST', '/api/forgot-password', { body: { email } });
+    const token = linkIn(await smtp.next(email, { after: before }), '/reset-password')
+      .split('/')
+      .pop()!;
+    expect((await server.request('POST', `/api/forgot-password/${token}`, { body: { password: 'Autre-Cheval-2026' } })).status).toBe(204);
+    expectProblem(await finish(byLink), 401, expired);
+
+    await weaken();
+    const byAdministrator = await stranger();
+    const changed = await server.request('PATCH', `/api/users/${created.body.id}`, {
+      token: t.horizonAdmin,
+      body: { password: 'Troisieme-Cheval-2026' },
+      headers: mergePatch,
+    });
+    expect(changed.status, changed.text).toBe(200);
+    expectProblem(await finish(byAdministrator), 401, expired);
+    // The owner's password is the one the administrator set, not the stranger's.
+    await session(email, 'Troisieme-Cheval-2026');
+    expect((await server.request('POST', '/api/login_check', { body: { email, password: 'Intrus-Cheval-2026' } })).status).toBe(401);
+  });
 });
 
 describe('Mon profil: a new password', () => {
