@@ -71,6 +71,17 @@ export async function validAccountToken(db: DbOrTx, token: string, purpose: Acco
   return row;
 }
 
+/**
+ * Voids the user's links still unused (a reset, an invitation): each was sent for the address and the password of
+ * then. Once either changes, a link left in an old mailbox, or sent to a mistyped address, must open nothing.
+ */
+export async function voidAccountLinks(tx: DbOrTx, userId: number) {
+  await tx
+    .update(accountTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(accountTokens.userId, userId), isNull(accountTokens.usedAt)));
+}
+
 /** The user a link was made for, valid or not (to audit a refused use). */
 export async function accountTokenOwner(db: DbOrTx, token: string, purpose: AccountTokenPurpose): Promise<number | undefined> {
   const [row] = await db
@@ -107,9 +118,9 @@ export async function endSignIns(tx: DbOrTx, userId: number, keep?: number) {
 }
 
 /**
- * The new password of `userId` (already checked against the policy): an invitation is accepted by it, the user's
- * sign-ins left halfway end (all but `keepChallenge`, the sign-in changing it) and so do the sessions, all of them or
- * all but `keepSession` (the session changing its own password).
+ * The new password of `userId` (already checked against the policy): an invitation is accepted by it, the links still
+ * unused are void, the user's sign-ins left halfway end (all but `keepChallenge`, the sign-in changing it) and so do
+ * the sessions, all of them or all but `keepSession` (the session changing its own password).
  */
 export async function setPassword(
   ctx: AppContext,
@@ -128,6 +139,7 @@ export async function setPassword(
       ...(keepSession ? {} : { tokensValidAfter: new Date() }),
     })
     .where(eq(users.id, userId));
+  await voidAccountLinks(tx, userId);
   await endSignIns(tx, userId, keepChallenge);
   await ctx.tokens.revokeAllForUser(userId, tx, keepSession);
 }

@@ -346,6 +346,48 @@ describe('invitations', () => {
     expect((await server.request('POST', `/api/users/${created.body.id}/invitation`, { token: riviera })).status).toBe(404);
   });
 
+  it('voids the links still unused when the address or the password changes: a link opens only the account it was sent for', async () => {
+    const linkTo = async (email: string, page: '/invitation' | '/reset-password', send: () => Promise<unknown>) => {
+      const before = smtp.received.length;
+      await send();
+      return linkIn(await smtp.next(email, { after: before }), page)
+        .split('/')
+        .pop()!;
+    };
+    const patch = (id: number, body: Record<string, unknown>) =>
+      server.request('PATCH', `/api/users/${id}`, { token: t.horizonAdmin, body, headers: mergePatch });
+
+    // An invitation sent to a mistyped address: once the administrator corrects it, the first link opens nothing.
+    let created: { body: { id: number } } = { body: { id: 0 } };
+    const mistyped = await linkTo('corinne@audition-horizn.fr', '/invitation', async () => {
+      created = await createUser('corinne@audition-horizn.fr', { sendInvitation: true, firstName: 'Corinne' });
+    });
+    expect((await patch(created.body.id, { email: 'corinne@audition-horizon.fr' })).status).toBe(200);
+    expect((await server.get(`/api/invitations/${mistyped}`)).status).toBe(404);
+    expect((await server.request('POST', `/api/invitations/${mistyped}`, { body: { password: STRONG } })).status).toBe(404);
+
+    // Invited again at the right address; the administrator then types a password: the invitation ends.
+    const invitation = await linkTo('corinne@audition-horizon.fr', '/invitation', () =>
+      server.request('POST', `/api/users/${created.body.id}/invitation`, { token: t.horizonAdmin }),
+    );
+    expect((await patch(created.body.id, { password: STRONG })).status).toBe(200);
+    expect((await server.request('POST', `/api/invitations/${invitation}`, { body: { password: 'Autre-Cheval-2026' } })).status).toBe(404);
+
+    // A reset link asked before the user changed the password in Mon profil opens nothing after.
+    const forgot = () => server.request('POST', '/api/forgot-password', { body: { email: 'corinne@audition-horizon.fr' } });
+    const beforeProfile = await linkTo('corinne@audition-horizon.fr', '/reset-password', forgot);
+    const here = await session('corinne@audition-horizon.fr', STRONG);
+    const changed = await server.request('POST', '/api/user/password', { token: here.token, body: { currentPassword: STRONG, password: 'Autre-Cheval-2026' } });
+    expect(changed.status, changed.text).toBe(204);
+    expect((await server.get(`/api/forgot-password/${beforeProfile}`)).status).toBe(404);
+
+    // Nor one asked before the administrator changed the address.
+    const beforeAddress = await linkTo('corinne@audition-horizon.fr', '/reset-password', forgot);
+    expect((await patch(created.body.id, { email: 'corinne.b@audition-horizon.fr' })).status).toBe(200);
+    expect((await server.request('POST', `/api/forgot-password/${beforeAddress}`, { body: { password: 'Encore-Cheval-2026' } })).status).toBe(404);
+    await session('corinne.b@audition-horizon.fr', 'Autre-Cheval-2026');
+  });
+
   it('refuses a password together with an invitation, and a new user with neither', async () => {
     expectViolation(
       await createUser('les-deux@audition-horizon.fr', { sendInvitation: true, password: STRONG }),
