@@ -92,6 +92,8 @@ export const usersResource: ResourceDeclaration = {
         values.passwordHash = await hashPassword(input.password);
         // The access tokens issued before the new password are refused (server/auth/plugin.ts).
         values.tokensValidAfter = new Date();
+        // A password typed for an invited user ends the invitation (its link is void: afterWrite).
+        values.invitationSentAt = null;
       }
       if (existing && existing.id === principal.id && typeof input.status === 'string' && input.status !== 'Active') {
         throw invalidField('status', 'Vous ne pouvez pas désactiver ou bloquer votre propre compte.');

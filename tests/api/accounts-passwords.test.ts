@@ -370,7 +370,11 @@ describe('invitations', () => {
     const invitation = await linkTo('corinne@audition-horizon.fr', '/invitation', () =>
       server.request('POST', `/api/users/${created.body.id}/invitation`, { token: t.horizonAdmin }),
     );
-    expect((await patch(created.body.id, { password: STRONG })).status).toBe(200);
+    const typed = await patch(created.body.id, { password: STRONG });
+    expect(typed.status).toBe(200);
+    // The list no longer offers 'Renvoyer l'invitation' (which would answer that the password is chosen).
+    expect(typed.body.invitationSentAt).toBeNull();
+    expect((await server.get(`/api/users/${created.body.id}`, t.horizonAdmin)).body.invitationSentAt).toBeNull();
     expect((await server.request('POST', `/api/invitations/${invitation}`, { body: { password: 'Autre-Cheval-2026' } })).status).toBe(404);
 
     // A reset link asked before the user changed the password in Mon profil opens nothing after.
