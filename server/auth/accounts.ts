@@ -144,6 +144,12 @@ export async function setPassword(
   await ctx.tokens.revokeAllForUser(userId, tx, keepSession);
 }
 
+/** The addresses that carry a link's token: the emails' pages and their API. */
+const LINK_PATHS = new RegExp(`^(${[ACCOUNT_PAGES.reset, ACCOUNT_PAGES.invitation, '/api/forgot-password', '/api/invitations'].join('|')})/[^/]+`);
+
+/** A path as the request log writes it: without a link's token, which opens the account while unused. */
+export const withoutLinkToken = (path: string) => path.replace(LINK_PATHS, '$1/…');
+
 /** The link of an email: the front end's page, on the address clients reach the server at. */
 export const accountLink = (ctx: AppContext, page: keyof typeof ACCOUNT_PAGES, token: string) => `${ctx.publicBaseUrl()}${ACCOUNT_PAGES[page]}/${token}`;
 
