@@ -47,12 +47,16 @@ export async function accountRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   const { db, settings } = ctx;
 
-  // Per email address, whatever the client address (which the 'login' family of server/http/rateLimits.ts counts).
+  // Per email address, whatever the client address (which the 'login' family of server/http/rateLimits.ts counts);
+  // the address as the request is served (trimmed, lower case), or another spelling of it would start a new count.
   const { max, windowSeconds } = ctx.config.emailRateLimit;
   const perEmail = app.createRateLimit({
     max,
     timeWindow: windowSeconds * 1000,
-    keyGenerator: (request) => `reset-email:${String((request.body as { email?: unknown })?.email ?? '').toLowerCase()}`,
+    keyGenerator: (request) =>
+      `reset-email:${String((request.body as { email?: unknown })?.email ?? '')
+        .trim()
+        .toLowerCase()}`,
   });
 
   app.get('/api/password-policy', { config: { public: true } }, async () => readPasswordPolicy(settings));

@@ -279,6 +279,15 @@ describe("'Mot de passe oublié ?'", () => {
     }
   });
 
+  it('counts one address however it is typed (case, spaces): the limit cannot be passed by writing it otherwise', async () => {
+    for (const typed of ['Espaces@audition-horizon.fr', ' espaces@audition-horizon.fr', 'ESPACES@AUDITION-HORIZON.FR  ']) {
+      expect((await forgot(typed)).status).toBe(202);
+    }
+    const refused = await forgot('\tespaces@Audition-Horizon.fr');
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toMatch(/^Trop de demandes pour cette adresse/);
+  });
+
   it('refuses a malformed address in French, and never answers 500 for a strange token', async () => {
     expectViolation(await forgot('pas-un-email'), 'email', "Format d'email invalide");
     expect((await server.get('/api/forgot-password/x')).status).toBe(404);
