@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { recordAudit } from '../audit/audit';
 import { principalOf } from '../context';
 import { recoveryCodes, users } from '../db/schema';
-import { ApiError, conflict, invalidField, notFound, unauthorized } from '../http/errors';
+import { ApiError, conflict, invalidField, notFound } from '../http/errors';
 import { QUEUES } from '../jobs/boss';
 import { assertWithinCallersRights } from '../resources/users';
 import { accountOf, accountTokenOwner, consumeAccountToken, inviteUser, setPassword, validAccountToken, type AccountTokenPurpose } from './accounts';
@@ -209,13 +209,14 @@ export async function accountRoutes(app: FastifyInstance) {
     return { ...(await twoFactorState(principal.id, principal.permissions)), recoveryCodes: codes };
   });
 
-  // Turned off by its owner with a code, unless the system setting makes it mandatory for them.
+  // Turned off by its owner with a code, unless the system setting makes it mandatory for them. A wrong code is a
+  // field's mistake (422): a 401 would tell the browser its session is gone (it would refresh and send the code again).
   app.delete('/api/user/two-factor', async (request, reply) => {
     const principal = principalOf(request);
     const { code } = codeSchema.parse(request.body ?? {});
     if (await twoFactorRequired(settings, principal.permissions)) throw conflict(ACCOUNT_MESSAGES.twoFactorRequired);
     await db.transaction(async (tx) => {
-      if (!(await checkSecondFactor(ctx, tx, principal.id, code))) throw unauthorized(ACCOUNT_MESSAGES.codeInvalid);
+      if (!(await checkSecondFactor(ctx, tx, principal.id, code))) throw invalidField('code', ACCOUNT_MESSAGES.codeInvalid);
       await disableTwoFactor(tx, principal.id);
       await recordAudit(tx, principal, {
         action: 'user.two_factor_disable',
