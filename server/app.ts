@@ -11,6 +11,7 @@ import type { Database } from './db/connect';
 import { authPlugin } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import { accountRoutes } from './auth/accountRoutes';
+import { withoutLinkToken } from './auth/accounts';
 import { Mailer } from './mail/mailer';
 import { TokenService } from './auth/tokens';
 import { PrincipalCache } from './auth/principal';
@@ -37,6 +38,8 @@ export interface BuildAppOptions {
   database: Database;
   /** The server answers 503 until this is set (main.ts sets it once migrations and seed are done). */
   ready?: boolean;
+  /** Where the log lines go instead of the standard output (the tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 export type App = FastifyInstance & {
@@ -49,9 +52,9 @@ export type App = FastifyInstance & {
 const URL_PROBLEM_ROUTE = '/api/.url-problem';
 const urlProblems = new WeakMap<object, ApiError>();
 
-export async function buildApp({ config, database, ready = true }: BuildAppOptions): Promise<App> {
+export async function buildApp({ config, database, ready = true, logStream }: BuildAppOptions): Promise<App> {
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, ...(logStream ? { stream: logStream } : {}) },
     // One line per answered request (below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     clientErrorHandler,
@@ -136,13 +139,14 @@ export async function buildApp({ config, database, ready = true }: BuildAppOptio
     }
   });
   await app.register(rateLimitPlugin);
-  // The request line without its query string: searches may carry patient numbers. Health checks are not logged.
+  // The request line without its query string (searches may carry patient numbers), nor an email link's token (it
+  // opens the account while unused). Health checks are not logged.
   app.addHook('onResponse', async (request, reply) => {
     if (request.url === '/api/health') return;
     request.log.info(
       {
         method: request.method,
-        path: request.url.split('?')[0],
+        path: withoutLinkToken(request.url.split('?')[0]!),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
         user: request.principal?.id,

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { recordAudit } from '../audit/audit';
 import { principalOf } from '../context';
 import { recoveryCodes, users } from '../db/schema';
-import { ApiError, conflict, invalidField, notFound, unauthorized } from '../http/errors';
+import { ApiError, conflict, invalidField, notFound } from '../http/errors';
 import { QUEUES } from '../jobs/boss';
 import { assertWithinCallersRights } from '../resources/users';
 import { accountOf, accountTokenOwner, consumeAccountToken, inviteUser, setPassword, validAccountToken, type AccountTokenPurpose } from './accounts';
@@ -47,12 +47,16 @@ export async function accountRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   const { db, settings } = ctx;
 
-  // Per email address, whatever the client address (which the 'login' family of server/http/rateLimits.ts counts).
+  // Per email address, whatever the client address (which the 'login' family of server/http/rateLimits.ts counts);
+  // the address as the request is served (trimmed, lower case), or another spelling of it would start a new count.
   const { max, windowSeconds } = ctx.config.emailRateLimit;
   const perEmail = app.createRateLimit({
     max,
     timeWindow: windowSeconds * 1000,
-    keyGenerator: (request) => `reset-email:${String((request.body as { email?: unknown })?.email ?? '').toLowerCase()}`,
+    keyGenerator: (request) =>
+      `reset-email:${String((request.body as { email?: unknown })?.email ?? '')
+        .trim()
+        .toLowerCase()}`,
   });
 
   app.get('/api/password-policy', { config: { public: true } }, async () => readPasswordPolicy(settings));
@@ -137,7 +141,7 @@ export async function accountRoutes(app: FastifyInstance) {
     if (await verifyPassword(account.passwordHash, password)) throw invalidField('password', ACCOUNT_MESSAGES.samePassword);
     const sid = (request.user as { sid?: string } | undefined)?.sid;
     await db.transaction(async (tx) => {
-      await setPassword(ctx, tx, principal.id, password, sid);
+      await setPassword(ctx, tx, principal.id, password, { keepSession: sid });
       await recordAudit(tx, principal, {
         action: 'user.password_change',
         entity: 'users',
@@ -205,13 +209,14 @@ export async function accountRoutes(app: FastifyInstance) {
     return { ...(await twoFactorState(principal.id, principal.permissions)), recoveryCodes: codes };
   });
 
-  // Turned off by its owner with a code, unless the system setting makes it mandatory for them.
+  // Turned off by its owner with a code, unless the system setting makes it mandatory for them. A wrong code is a
+  // field's mistake (422): a 401 would tell the browser its session is gone (it would refresh and send the code again).
   app.delete('/api/user/two-factor', async (request, reply) => {
     const principal = principalOf(request);
     const { code } = codeSchema.parse(request.body ?? {});
     if (await twoFactorRequired(settings, principal.permissions)) throw conflict(ACCOUNT_MESSAGES.twoFactorRequired);
     await db.transaction(async (tx) => {
-      if (!(await checkSecondFactor(ctx, tx, principal.id, code))) throw unauthorized(ACCOUNT_MESSAGES.codeInvalid);
+      if (!(await checkSecondFactor(ctx, tx, principal.id, code))) throw invalidField('code', ACCOUNT_MESSAGES.codeInvalid);
       await disableTwoFactor(tx, principal.id);
       await recordAudit(tx, principal, {
         action: 'user.two_factor_disable',

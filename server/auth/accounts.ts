@@ -1,11 +1,11 @@
 // Account links sent by email (a forgotten password, an invitation) and the password changes they lead to.
 // A link holds a random token; only its SHA-256 is stored, with its purpose, its expiry and its use (single use).
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db/connect';
-import { accountTokens, holdings, users } from '../db/schema';
+import { accountTokens, holdings, loginChallenges, users } from '../db/schema';
 import { recordAudit } from '../audit/audit';
 import { invitationMail, passwordResetMail } from '../mail/templates';
 import type { Principal } from './principal';
@@ -71,6 +71,17 @@ export async function validAccountToken(db: DbOrTx, token: string, purpose: Acco
   return row;
 }
 
+/**
+ * Voids the user's links still unused (a reset, an invitation): each was sent for the address and the password of
+ * then. Once either changes, a link left in an old mailbox, or sent to a mistyped address, must open nothing.
+ */
+export async function voidAccountLinks(tx: DbOrTx, userId: number) {
+  await tx
+    .update(accountTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(accountTokens.userId, userId), isNull(accountTokens.usedAt)));
+}
+
 /** The user a link was made for, valid or not (to audit a refused use). */
 export async function accountTokenOwner(db: DbOrTx, token: string, purpose: AccountTokenPurpose): Promise<number | undefined> {
   const [row] = await db
@@ -98,10 +109,26 @@ export async function consumeAccountToken(tx: DbOrTx, token: string, purpose: Ac
 }
 
 /**
- * The new password of `userId` (already checked against the policy): an invitation is accepted by it, and the user's
- * sessions end, all of them or all but `keepSession` (the session changing its own password).
+ * Ends the user's sign-ins left halfway (server/auth/signIn.ts), all of them or all but `keep` (the one making the
+ * change): each was opened with the password and second factor of then, and must not outlive them, or whoever knew
+ * an old password would still finish its forced change, after its owner changed it, and take the account.
  */
-export async function setPassword(ctx: AppContext, tx: DbOrTx, userId: number, password: string, keepSession?: string) {
+export async function endSignIns(tx: DbOrTx, userId: number, keep?: number) {
+  await tx.delete(loginChallenges).where(and(eq(loginChallenges.userId, userId), keep === undefined ? undefined : ne(loginChallenges.id, keep)));
+}
+
+/**
+ * The new password of `userId` (already checked against the policy): an invitation is accepted by it, the links still
+ * unused are void, the user's sign-ins left halfway end (all but `keepChallenge`, the sign-in changing it) and so do
+ * the sessions, all of them or all but `keepSession` (the session changing its own password).
+ */
+export async function setPassword(
+  ctx: AppContext,
+  tx: DbOrTx,
+  userId: number,
+  password: string,
+  { keepSession, keepChallenge }: { keepSession?: string; keepChallenge?: number } = {},
+) {
   await tx
     .update(users)
     .set({
@@ -112,8 +139,16 @@ export async function setPassword(ctx: AppContext, tx: DbOrTx, userId: number, p
       ...(keepSession ? {} : { tokensValidAfter: new Date() }),
     })
     .where(eq(users.id, userId));
+  await voidAccountLinks(tx, userId);
+  await endSignIns(tx, userId, keepChallenge);
   await ctx.tokens.revokeAllForUser(userId, tx, keepSession);
 }
+
+/** The addresses that carry a link's token: the emails' pages and their API. */
+const LINK_PATHS = new RegExp(`^(${[ACCOUNT_PAGES.reset, ACCOUNT_PAGES.invitation, '/api/forgot-password', '/api/invitations'].join('|')})/[^/]+`);
+
+/** A path as the request log writes it: without a link's token, which opens the account while unused. */
+export const withoutLinkToken = (path: string) => path.replace(LINK_PATHS, '$1/…');
 
 /** The link of an email: the front end's page, on the address clients reach the server at. */
 export const accountLink = (ctx: AppContext, page: keyof typeof ACCOUNT_PAGES, token: string) => `${ctx.publicBaseUrl()}${ACCOUNT_PAGES[page]}/${token}`;

@@ -171,7 +171,7 @@ export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt) {
     if (await verifyPassword(user.passwordHash, password)) throw invalidField('password', ACCOUNT_MESSAGES.samePassword);
     const settle = await beginAttempt(user.email, request);
     await db.transaction(async (tx) => {
-      await setPassword(ctx, tx, user.id, password);
+      await setPassword(ctx, tx, user.id, password, { keepChallenge: challenge.id });
       await recordAudit(tx, null, {
         action: 'user.password_change',
         entity: 'users',
@@ -192,7 +192,7 @@ export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt) {
     const counter = secret ? totpCounter(secret, code) : undefined;
     if (secret === undefined || counter === undefined) return wrongCode(challenge.id);
     const recoveryCodes = await db.transaction(async (tx) => {
-      const codes = await enableTwoFactor(ctx, tx, user.id, secret, counter);
+      const codes = await enableTwoFactor(ctx, tx, user.id, secret, counter, challenge.id);
       await recordAudit(tx, null, {
         action: 'user.two_factor_enable',
         entity: 'users',

@@ -9,8 +9,9 @@ import type { AppContext } from '../context';
 import type { DbOrTx } from '../db/connect';
 import { recoveryCodes, users } from '../db/schema';
 import type { SettingsService } from '../settings';
-import { sha256 } from './accounts';
-import { RECOVERY_CODE_COUNT, TOTP_CODE } from '#domain/accounts';
+import { conflict } from '../http/errors';
+import { endSignIns, sha256 } from './accounts';
+import { ACCOUNT_MESSAGES, RECOVERY_CODE_COUNT, TOTP_CODE } from '#domain/accounts';
 import { hasPermission } from '#domain/permissions';
 import { TWO_FACTOR_REQUIRED_KEY, type TwoFactorRequirement } from '#domain/settings';
 
@@ -81,12 +82,18 @@ export async function checkSecondFactor(ctx: AppContext, tx: DbOrTx, userId: num
   return (await useRecoveryCode(tx, userId, code)) ? 'recovery' : undefined;
 }
 
-/** Enables the second factor with a confirmed secret; returns the recovery codes. */
-export async function enableTwoFactor(ctx: AppContext, tx: DbOrTx, userId: number, secret: string, counter: number): Promise<string[]> {
-  await tx
+/**
+ * Enables the second factor with a confirmed secret; returns the recovery codes. Once only: another enrolment under way
+ * (a second sign-in's, opened before) ends, and never replaces the secret just confirmed (409).
+ */
+export async function enableTwoFactor(ctx: AppContext, tx: DbOrTx, userId: number, secret: string, counter: number, keepChallenge?: number): Promise<string[]> {
+  const enabled = await tx
     .update(users)
     .set({ totpSecretEnc: ctx.secrets.encrypt(secret), totpEnabledAt: new Date(), totpLastCounter: counter, updatedAt: new Date() })
-    .where(eq(users.id, userId));
+    .where(and(eq(users.id, userId), isNull(users.totpEnabledAt)))
+    .returning({ id: users.id });
+  if (enabled.length === 0) throw conflict(ACCOUNT_MESSAGES.twoFactorAlreadyEnabled);
+  await endSignIns(tx, userId, keepChallenge);
   return newRecoveryCodes(tx, userId);
 }
 

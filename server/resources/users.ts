@@ -2,7 +2,7 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { roles, shops, userRoles, userShops, users } from '../db/schema';
 import { hashPassword } from '../auth/passwords';
 import { assertPasswordAllowed } from '../auth/passwordPolicy';
-import { inviteUser } from '../auth/accounts';
+import { endSignIns, inviteUser, voidAccountLinks } from '../auth/accounts';
 import { conflict, forbidden, invalidField } from '../http/errors';
 import type { DbOrTx } from '../db/connect';
 import type { Principal } from '../auth/principal';
@@ -92,6 +92,8 @@ export const usersResource: ResourceDeclaration = {
         values.passwordHash = await hashPassword(input.password);
         // The access tokens issued before the new password are refused (server/auth/plugin.ts).
         values.tokensValidAfter = new Date();
+        // A password typed for an invited user ends the invitation (its link is void: afterWrite).
+        values.invitationSentAt = null;
       }
       if (existing && existing.id === principal.id && typeof input.status === 'string' && input.status !== 'Active') {
         throw invalidField('status', 'Vous ne pouvez pas désactiver ou bloquer votre propre compte.');
@@ -151,8 +153,13 @@ export const usersResource: ResourceDeclaration = {
     async afterWrite({ app, tx, principal }, id, input, existing) {
       // A new user invited: the email leaves with the transaction's commit (server/auth/accounts.ts).
       if (!existing && input.sendInvitation === true) await inviteUser(app, tx, id, principal);
-      // A new password, or an account that is no longer active, ends the sessions in progress (no more refresh).
-      if ((typeof input.password === 'string' && input.password !== '') || (typeof input.status === 'string' && input.status !== 'Active')) {
+      // A new password, or an account that is no longer active, ends the sessions in progress (no more refresh) and
+      // the sign-ins left halfway with the previous password.
+      const newPassword = typeof input.password === 'string' && input.password !== '';
+      if (newPassword) await endSignIns(tx, id);
+      // The links sent by email (a reset, an invitation) were for the address and the password of then.
+      if (newPassword || (existing && typeof input.email === 'string' && input.email !== existing.email)) await voidAccountLinks(tx, id);
+      if (newPassword || (typeof input.status === 'string' && input.status !== 'Active')) {
         await app.tokens.revokeAllForUser(id, tx);
       }
     },

@@ -116,6 +116,45 @@ describe('a weak existing password', () => {
     expect((await session('lecture@audition-horizon.fr', STRONG)).token).toEqual(expect.any(String));
     expect((await auditRows(server, 'users', id)).map((r) => r.action)).toContain('user.password_change');
   });
+
+  it('opens nothing once the password has changed: a sign-in left halfway with the old one ends', async () => {
+    // Someone who knew the old, weak password starts a sign-in; its owner changes the password meanwhile (a reset
+    // link, then an administrator): the stranger's challenge no longer sets a password, and no token is issued.
+    const email = 'ancien@audition-horizon.fr';
+    const created = await createUser(email, { password: STRONG });
+    expect(created.status, created.text).toBe(201);
+    const weaken = async () => sqlRows(server, 'update users set password_hash = $1 where id = $2', [await hashPassword('secret1'), created.body.id]);
+    const stranger = async () => {
+      const opened = await server.request('POST', '/api/login_check', { body: { email, password: 'secret1' } });
+      expect(opened.body.step, opened.text).toBe('password_change');
+      return opened.body.challenge as string;
+    };
+    const finish = (challenge: string) => server.request('POST', '/api/login_check/password', { body: { challenge, password: 'Intrus-Cheval-2026' } });
+    const expired = 'Connexion expirée : saisissez à nouveau votre email et votre mot de passe.';
+
+    await weaken();
+    const byLink = await stranger();
+    const before = smtp.received.length;
+    await server.request('POST', '/api/forgot-password', { body: { email } });
+    const token = linkIn(await smtp.next(email, { after: before }), '/reset-password')
+      .split('/')
+      .pop()!;
+    expect((await server.request('POST', `/api/forgot-password/${token}`, { body: { password: 'Autre-Cheval-2026' } })).status).toBe(204);
+    expectProblem(await finish(byLink), 401, expired);
+
+    await weaken();
+    const byAdministrator = await stranger();
+    const changed = await server.request('PATCH', `/api/users/${created.body.id}`, {
+      token: t.horizonAdmin,
+      body: { password: 'Troisieme-Cheval-2026' },
+      headers: mergePatch,
+    });
+    expect(changed.status, changed.text).toBe(200);
+    expectProblem(await finish(byAdministrator), 401, expired);
+    // The owner's password is the one the administrator set, not the stranger's.
+    await session(email, 'Troisieme-Cheval-2026');
+    expect((await server.request('POST', '/api/login_check', { body: { email, password: 'Intrus-Cheval-2026' } })).status).toBe(401);
+  });
 });
 
 describe('Mon profil: a new password', () => {
@@ -240,6 +279,15 @@ describe("'Mot de passe oublié ?'", () => {
     }
   });
 
+  it('counts one address however it is typed (case, spaces): the limit cannot be passed by writing it otherwise', async () => {
+    for (const typed of ['Espaces@audition-horizon.fr', ' espaces@audition-horizon.fr', 'ESPACES@AUDITION-HORIZON.FR  ']) {
+      expect((await forgot(typed)).status).toBe(202);
+    }
+    const refused = await forgot('\tespaces@Audition-Horizon.fr');
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toMatch(/^Trop de demandes pour cette adresse/);
+  });
+
   it('refuses a malformed address in French, and never answers 500 for a strange token', async () => {
     expectViolation(await forgot('pas-un-email'), 'email', "Format d'email invalide");
     expect((await server.get('/api/forgot-password/x')).status).toBe(404);
@@ -305,6 +353,52 @@ describe('invitations', () => {
     // Another organisation's administrator does not learn the user exists.
     const riviera = await server.login('direction@optique-riviera.fr');
     expect((await server.request('POST', `/api/users/${created.body.id}/invitation`, { token: riviera })).status).toBe(404);
+  });
+
+  it('voids the links still unused when the address or the password changes: a link opens only the account it was sent for', async () => {
+    const linkTo = async (email: string, page: '/invitation' | '/reset-password', send: () => Promise<unknown>) => {
+      const before = smtp.received.length;
+      await send();
+      return linkIn(await smtp.next(email, { after: before }), page)
+        .split('/')
+        .pop()!;
+    };
+    const patch = (id: number, body: Record<string, unknown>) =>
+      server.request('PATCH', `/api/users/${id}`, { token: t.horizonAdmin, body, headers: mergePatch });
+
+    // An invitation sent to a mistyped address: once the administrator corrects it, the first link opens nothing.
+    let created: { body: { id: number } } = { body: { id: 0 } };
+    const mistyped = await linkTo('corinne@audition-horizn.fr', '/invitation', async () => {
+      created = await createUser('corinne@audition-horizn.fr', { sendInvitation: true, firstName: 'Corinne' });
+    });
+    expect((await patch(created.body.id, { email: 'corinne@audition-horizon.fr' })).status).toBe(200);
+    expect((await server.get(`/api/invitations/${mistyped}`)).status).toBe(404);
+    expect((await server.request('POST', `/api/invitations/${mistyped}`, { body: { password: STRONG } })).status).toBe(404);
+
+    // Invited again at the right address; the administrator then types a password: the invitation ends.
+    const invitation = await linkTo('corinne@audition-horizon.fr', '/invitation', () =>
+      server.request('POST', `/api/users/${created.body.id}/invitation`, { token: t.horizonAdmin }),
+    );
+    const typed = await patch(created.body.id, { password: STRONG });
+    expect(typed.status).toBe(200);
+    // The list no longer offers 'Renvoyer l'invitation' (which would answer that the password is chosen).
+    expect(typed.body.invitationSentAt).toBeNull();
+    expect((await server.get(`/api/users/${created.body.id}`, t.horizonAdmin)).body.invitationSentAt).toBeNull();
+    expect((await server.request('POST', `/api/invitations/${invitation}`, { body: { password: 'Autre-Cheval-2026' } })).status).toBe(404);
+
+    // A reset link asked before the user changed the password in Mon profil opens nothing after.
+    const forgot = () => server.request('POST', '/api/forgot-password', { body: { email: 'corinne@audition-horizon.fr' } });
+    const beforeProfile = await linkTo('corinne@audition-horizon.fr', '/reset-password', forgot);
+    const here = await session('corinne@audition-horizon.fr', STRONG);
+    const changed = await server.request('POST', '/api/user/password', { token: here.token, body: { currentPassword: STRONG, password: 'Autre-Cheval-2026' } });
+    expect(changed.status, changed.text).toBe(204);
+    expect((await server.get(`/api/forgot-password/${beforeProfile}`)).status).toBe(404);
+
+    // Nor one asked before the administrator changed the address.
+    const beforeAddress = await linkTo('corinne@audition-horizon.fr', '/reset-password', forgot);
+    expect((await patch(created.body.id, { email: 'corinne.b@audition-horizon.fr' })).status).toBe(200);
+    expect((await server.request('POST', `/api/forgot-password/${beforeAddress}`, { body: { password: 'Encore-Cheval-2026' } })).status).toBe(404);
+    await session('corinne.b@audition-horizon.fr', 'Autre-Cheval-2026');
   });
 
   it('refuses a password together with an invitation, and a new user with neither', async () => {

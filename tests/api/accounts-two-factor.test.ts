@@ -162,9 +162,47 @@ describe('a second factor the system setting requires', () => {
     expect((await server.request('PUT', `/api/configs/${setting!.id}`, { token, body: { value: 'none' } })).status).toBe(200);
   });
 
+  it('enrols once: a second enrolment opened before the first was confirmed ends, and never replaces its secret', async () => {
+    const [setting] = await sqlRows<{ id: number }>(server, `select id from configs where key = 'security.two_factor_required'`);
+    const [superAdmin] = await sqlRows<{ id: number }>(server, `select id from roles where holding_id is null and permissions = '{admin.*}'`);
+    const email = 'double-enrolment@audition-horizon.fr';
+    const created = await server.request('POST', '/api/users', {
+      token: t.admin,
+      body: {
+        firstName: 'Gaël',
+        lastName: 'Doublon',
+        email,
+        password: 'Correct-Cheval-2026',
+        holding: '/api/holdings/1',
+        roles: [`/api/roles/${superAdmin!.id}`],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect((await server.request('PUT', `/api/configs/${setting!.id}`, { token: t.admin, body: { value: 'platform_admins' } })).status).toBe(200);
+    const open = async () => {
+      const res = await signIn(email, 'Correct-Cheval-2026');
+      expect(res.body.step, res.text).toBe('two_factor_enrolment');
+      return res.body as { challenge: string; secret: string };
+    };
+    const enrol = (challenge: string, code: string) => server.request('POST', '/api/login_check/two-factor-enrolment', { body: { challenge, code } });
+    const first = await open();
+    const second = await open();
+    expect((await enrol(first.challenge, codeOf(first.secret))).status).toBe(200);
+    expectProblem(await enrol(second.challenge, codeOf(second.secret)), 401, 'Connexion expirée : saisissez à nouveau votre email et votre mot de passe.');
+    // The secret confirmed first is the one a sign-in asks for.
+    const next = await signIn(email, 'Correct-Cheval-2026');
+    expect(next.body.step).toBe('two_factor');
+    expectProblem(await secondStep(next.body.challenge, codeOf(second.secret, 1)), 401, 'Code invalide.');
+    expect((await secondStep(next.body.challenge, codeOf(first.secret, 1))).body.token).toEqual(expect.any(String));
+    expect((await server.request('PUT', `/api/configs/${setting!.id}`, { token: t.admin, body: { value: 'none' } })).status).toBe(200);
+  });
+
   it('lets a user turn an optional second factor off with a code', async () => {
     const { token, secret } = await enrol('lecture@audition-horizon.fr');
-    expectProblem(await server.request('DELETE', '/api/user/two-factor', { token, body: { code: '000000' } }), 401, 'Code invalide.');
+    // A wrong code is a mistake in the form (422), not a session gone (a 401 would make the browser refresh its
+    // session and send the code again).
+    expectViolation(await server.request('DELETE', '/api/user/two-factor', { token, body: { code: '000000' } }), 'code', 'Code invalide.');
+    expect((await server.get('/api/user/two-factor', token)).body.enabled).toBe(true);
     expect((await server.request('DELETE', '/api/user/two-factor', { token, body: { code: codeOf(secret, 1) } })).status).toBe(204);
     expect((await signIn('lecture@audition-horizon.fr')).body.token).toEqual(expect.any(String));
   });

@@ -112,6 +112,18 @@ test('the second factor: enrolled from Mon profil, then asked after the password
   await card.getByRole('button', { name: 'Activer' }).click();
   await expect(card.getByTestId('two-factor-status')).toHaveText('Activée');
   await expect(card.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
+  // A wrong code when turning it off is said under the form, and the session is left alone (no refresh).
+  const refreshes: string[] = [];
+  page.on('request', (sent) => {
+    if (sent.url().endsWith('/api/token/refresh')) refreshes.push(sent.url());
+  });
+  await card.getByRole('button', { name: 'Désactiver' }).click();
+  await card.getByLabel('Code de vérification').fill('000000');
+  await card.getByRole('button', { name: 'Désactiver' }).click();
+  await expect(card.getByRole('alert').filter({ hasText: 'Code invalide.' })).toHaveText('Code invalide.');
+  expect(refreshes).toEqual([]);
+  await expect(card.getByTestId('two-factor-status')).toHaveText('Activée');
+  await card.getByRole('button', { name: 'Annuler' }).click();
   // The app bar hides while the page is scrolled down (react-admin's AppBar).
   await page.evaluate(() => window.scrollTo(0, 0));
   await signOut(page);

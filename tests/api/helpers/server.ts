@@ -39,7 +39,12 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  /** Where the server's log lines go (with a `logLevel` other than silent in the overrides): the test reads them. */
+  logStream?: { write(line: string): void };
+}
+
+export async function startTestServer(overrides: Partial<Config> = {}, { logStream }: TestServerOptions = {}): Promise<TestServer> {
   const { database, drop } = await cloneTemplate(inject('templateDatabase'));
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pecflow-test-'));
   const config: Config = {
@@ -59,7 +64,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     rateLimits: { windowSeconds: 60, login: 1_000_000, api: 1_000_000, callbacks: 1_000_000 },
     ...overrides,
   };
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, logStream });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
