@@ -12,7 +12,7 @@ import type { KeptList } from './listCache';
 import { diff, MASK, recordAudit, type Changes } from '../audit/audit';
 import { idFromReference, iriOf } from '#domain/iri';
 import { declared, type ListQuery } from './query';
-import { schemaFromConstraints, type ConstrainedField } from '#domain/constraints';
+import { schemasOf } from './validation';
 import type { PermissionDefinition } from '#domain/permissions';
 import type { Field, ReferenceField, ReferencesField, ResourceDeclaration, Row, Schemas, WriteContext } from './types';
 
@@ -32,21 +32,6 @@ interface Counting {
 export interface Registry {
   get(name: string): ResourceRepository;
   readonly permissionCatalogue: readonly PermissionDefinition[];
-}
-
-/** The declaration's schemas; without any, the one its writable fields' constraints and choices make. */
-function schemasOf(decl: ResourceDeclaration, permissionCatalogue: readonly PermissionDefinition[]): Schemas {
-  if (typeof decl.schema === 'function') return decl.schema({ permissionCatalogue });
-  if (decl.schema) return decl.schema;
-  const fields: Record<string, ConstrainedField> = {};
-  for (const [name, field] of Object.entries(decl.fields)) {
-    if (!field.writable || field.kind === 'computed' || field.kind === 'derived') continue;
-    const rules = { required: field.required, choices: field.choices, constraints: field.constraints, default: decl.form?.defaults?.[name] };
-    fields[name] =
-      field.kind === 'reference' || field.kind === 'references' ? { ...rules, type: field.kind, target: field.target } : { ...rules, type: field.type };
-  }
-  const schema = schemaFromConstraints(fields);
-  return { create: schema, update: schema };
 }
 
 /** Property key (camelCase) of each column of a table, as Drizzle's insert and update want them. */
