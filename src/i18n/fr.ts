@@ -575,7 +575,6 @@ export const fr = {
         title: 'Historique des exécutions',
         empty: 'Aucune exécution pour ce dossier',
         line: 'Exécution n° %{id} · %{date}',
-        duration: 'traitée en %{ms} ms',
         outcome: {
           running: 'En cours',
           success: 'Réussie',
@@ -720,6 +719,8 @@ export const fr = {
         title: 'Confirmer la suppression',
         titleMany: 'Supprimer %{smart_count} élément ? |||| Supprimer %{smart_count} éléments ?',
         text: 'Cette action est irréversible.',
+        /** The record named, so nobody deletes the wrong one (the spec's warning kept word for word). */
+        textNamed: 'Vous allez supprimer « %{name} ». Cette action est irréversible.',
         confirm: 'Supprimer',
         cancel: 'Annuler',
       },
