@@ -346,6 +346,8 @@ export const fr = {
         dateFrom: 'Créée à partir du',
         dateTo: "Créée jusqu'au",
         sortField: 'Trier par',
+        any: 'Tous',
+        expiresBefore: 'Péremption avant le',
         direction: 'Sens du tri',
         ascending: 'Croissant',
         descending: 'Décroissant',
