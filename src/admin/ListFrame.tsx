@@ -71,6 +71,8 @@ export interface ListFrameProps {
   header?: ReactNode;
   /** Replaces the search and filters row (the PEC filters: 'Plus de filtres', order, clear), inside the list's context. */
   toolbar?: ReactNode;
+  /** Where the user's column choice is kept (react-admin's store; <ColumnsButton storeKey> edits it), and the columns hidden until chosen. */
+  columns?: { storeKey: string; hidden: string[] };
   /** Columns: <DataTable.Col> elements. */
   children: ReactNode;
 }
@@ -115,6 +117,7 @@ function ListBody({
   paginationTestId = 'pagination',
   header,
   toolbar,
+  columns,
   children,
 }: ListFrameProps) {
   const translate = useTranslate();
@@ -183,7 +186,7 @@ function ListBody({
           />
         ))
       ) : loading ? (
-        <SkeletonRows columns={Children.count(children)} selectable={!!bulkActions} />
+        <SkeletonRows columns={Children.count(children) - (columns?.hidden.length ?? 0)} selectable={!!bulkActions} />
       ) : rows.length === 0 ? (
         <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }} data-testid="list-empty">
           <Typography color="text.secondary" sx={{ mb: createButton ? 2 : 0 }}>
@@ -200,6 +203,8 @@ function ListBody({
             bulkActionButtons={bulkActions ? <></> : false}
             bulkActionsToolbar={bulkActions ? <BulkBar actions={bulkActions} /> : undefined}
             body={rowTestId ? bodyWithTestId(rowTestId) : undefined}
+            storeKey={columns?.storeKey}
+            hiddenColumns={columns?.hidden}
             sx={{ '& .RaDataTable-headerCell': { fontWeight: 700, whiteSpace: 'nowrap' } }}
           >
             {children}

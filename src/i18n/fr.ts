@@ -330,6 +330,11 @@ export const fr = {
         createdAt: 'Date Création',
         totalTtc: 'Montant du devis',
         numeroDevisAssure: 'Numéro devis',
+        numeroDossierAssure: 'N° patient',
+        mutual: 'Mutuelle',
+        amountDue: 'Reste dû',
+        datePeremption: 'Péremption',
+        dateFacturationEffective: 'Date de facturation',
       },
       fallback: {
         shop: 'Centre non défini',

@@ -1,7 +1,7 @@
 // The /pec list (spec section 2): search, status filter, creation dates, order and page live in the URL and select the
 // same files as the API; a link reproduces the view. Optique Riviera's files: no other test changes them.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiToken, signIn } from './helpers';
+import { apiToken, signIn, signOut } from './helpers';
 import { drawer, listCount, toast } from './pec-fixtures';
 
 const EMAIL = 'direction@optique-riviera.fr';
@@ -350,4 +350,39 @@ test('centre, réseau, mutuelle, kind, payment state and expiry are chosen in "P
   const expiring = await apiTotal(request, { 'datePeremption[before]': before });
   expect(expiring).toBeGreaterThan(0);
   await expect.poll(() => listCount(page)).toBe(expiring);
+});
+
+test('"Colonnes" adds the patient number, mutual, amount due, expiry and billing date; the choice is the user’s own and outlives a logout', async ({
+  page,
+}) => {
+  const spec = ['État', 'ID Pecflow', 'Centre', 'Réseau', 'Date Création', 'Montant du devis', 'Numéro devis'];
+  const headers = page.getByRole('columnheader');
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(headers).toHaveText(spec);
+
+  await page.getByRole('button', { name: 'Colonnes' }).click();
+  const chooser = page.getByRole('option');
+  await expect(chooser).toHaveText([...spec, 'N° patient', 'Mutuelle', 'Reste dû', 'Péremption', 'Date de facturation']);
+  await page.getByRole('option', { name: 'Mutuelle' }).getByRole('switch').check();
+  await page.getByRole('option', { name: 'Reste dû' }).getByRole('switch').check();
+  await page.getByRole('option', { name: 'Réseau' }).getByRole('switch').uncheck();
+  await page.keyboard.press('Escape');
+  const chosen = ['État', 'ID Pecflow', 'Centre', 'Date Création', 'Montant du devis', 'Numéro devis', 'Mutuelle', 'Reste dû'];
+  await expect(headers).toHaveText(chosen);
+  // The amount due reads in euros, right aligned like the quote amount.
+  await expect(rows(page).first().locator('td:nth-child(8)')).toHaveText(/^(\d[\d\s]*,\d{2}\s€|Non défini|)$/);
+
+  await page.reload();
+  await expect(headers).toHaveText(chosen);
+  // A logout resets react-admin's store, not this user's columns.
+  await signOut(page);
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(headers).toHaveText(chosen);
+  // Another person on the same browser has the spec's columns.
+  await signOut(page);
+  await signIn(page, 'audio@audition-horizon.fr');
+  await page.goto('/pec');
+  await expect(headers).toHaveText(spec);
 });
