@@ -341,6 +341,16 @@ export const fr = {
         network: 'Réseau non défini',
         value: 'Non défini',
       },
+      shortcuts: {
+        title: 'Raccourcis clavier',
+        search: 'Aller à la recherche',
+        open: 'Atteindre une demande de la liste et l’ouvrir',
+        next: 'Demande suivante de la page, sans fermer le volet',
+        previous: 'Demande précédente de la page',
+        escape: 'Fermer le volet ou la fenêtre',
+        help: 'Afficher cette liste',
+        dismiss: 'Fermer',
+      },
       filters: {
         search: 'Rechercher',
         searchPlaceholder: 'Rechercher (ID, n° patient, n° devis, centre, mutuelle)...',

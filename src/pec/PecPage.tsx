@@ -13,6 +13,7 @@ import { PEC_RESOURCE, pecNumericId } from '../dataProvider/pec';
 import { DRAWER_CLEAR_DELAY_MS, PAGE_SIZE, PEC_LIST_REFETCH_MS, SEARCH_DEBOUNCE_MS } from '#domain/limits';
 import { DEFAULT_SORT, pecFilePath } from './filters';
 import { PecFilters } from './PecFilters';
+import { PecShortcuts } from './PecShortcuts';
 import { PEC_OPTIONAL_COLUMNS, pecColumns, PecListError, PecListHeader } from './PecList';
 import { preferenceKey } from '../layout/store';
 import { readAuthStore } from '../authProvider/session';
@@ -103,7 +104,12 @@ export default function PecPage() {
         }}
         header={<PecListHeader onCreate={onCreate} columnsStoreKey={columns.storeKey} />}
         columns={columns}
-        toolbar={<PecFilters />}
+        toolbar={
+          <>
+            <PecFilters />
+            <PecShortcuts current={drawer.open ? drawer.shown : undefined} view={drawer.view} />
+          </>
+        }
         countText={(n) => translate('pecflow.pec.count', { smart_count: n })}
         createLabel={translate('pecflow.pec.actions.create')}
         onCreate={onCreate}
