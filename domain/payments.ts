@@ -310,11 +310,12 @@ export const PAYMENT_FORM_MESSAGES = {
 // ---------- the dashboard's receivables ----------
 
 /** The PEC list's payment filter (`payment=`): its values. */
-export const PAYMENT_FILTERS = ['unpaid', 'partial', 'overpaid'] as const;
+export const PAYMENT_FILTERS = ['unpaid', 'partial', 'paid', 'overpaid'] as const;
 export type PaymentFilter = (typeof PAYMENT_FILTERS)[number];
 export const PAYMENT_FILTER_LABELS: Record<PaymentFilter, string> = {
   unpaid: 'Facturé, aucun paiement',
   partial: 'Paiement partiel',
+  paid: 'Payé',
   overpaid: 'Trop-perçu',
 };
 

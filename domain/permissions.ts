@@ -173,5 +173,18 @@ export function permissionsBeyond(held: readonly string[], wanted: readonly stri
   });
 }
 
+/**
+ * The refused keys as a person reads them: each catalogue label in « », a wildcard as the labels it covers that the
+ * author lacks (never an internal key such as `admin.*`).
+ */
+export function refusedPermissionLabels(refused: readonly string[], held: readonly string[], catalogue: readonly PermissionDefinition[]): string {
+  const labels = refused.flatMap((key) => {
+    const exact = catalogue.find((p) => p.key === key);
+    if (exact) return [exact.label];
+    return catalogue.filter((p) => grants(key, p.key) && !hasPermission(held, p.key)).map((p) => p.label);
+  });
+  return [...new Set(labels)].map((label) => `« ${label} »`).join(', ');
+}
+
 /** The sidebar's "Paramètres" entry (spec section 2, Sidebar). */
 export const SETTINGS_ENTRY_PERMISSIONS = ['settings.holdings.view', 'settings.users.view', 'settings.mutuelles.view', 'settings.system.view'];

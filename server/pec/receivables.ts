@@ -20,7 +20,7 @@ import { decimalComma, safeText } from './csv';
 
 const billed = eq(pecDossiers.status, 'billed');
 
-/** `payment=unpaid|partial|overpaid` on the PEC list; an unknown value matches nothing. */
+/** `payment=unpaid|partial|paid|overpaid` on the PEC list; an unknown value matches nothing. */
 export function paymentFilter(value: string): SQL {
   if (!(PAYMENT_FILTERS as readonly string[]).includes(value)) return sql`false`;
   switch (value as PaymentFilter) {
@@ -28,6 +28,9 @@ export function paymentFilter(value: string): SQL {
       return and(billed, sql`${pecDossiers.montantPaye} is null`)!;
     case 'partial':
       return and(billed, eq(pecDossiers.paiementPartiel, true))!;
+    case 'paid':
+      // Paid in full, the over-paid files aside (their own filter).
+      return sql`${pecDossiers.status} = 'paid' and coalesce(${pecDossiers.montantPaye}, 0) <= coalesce(${pecDossiers.partComplementaire}, 0)`;
     case 'overpaid':
       return sql`${pecDossiers.montantPaye} > ${pecDossiers.partComplementaire}`;
   }

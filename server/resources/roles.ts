@@ -6,7 +6,7 @@ import { column, computed, reference, text, timestamps } from '../hydra/fields';
 import { holdingOrPlatform } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
 import { roleSchemaFor } from '#domain/schemas';
-import { permissionsBeyond } from '#domain/permissions';
+import { permissionsBeyond, refusedPermissionLabels } from '#domain/permissions';
 import { settingsPermissions } from '#domain/resources';
 import { stillAttached } from './messages';
 
@@ -76,10 +76,13 @@ export const rolesResource: ResourceDeclaration = {
   },
   hooks: {
     // A role never grants more than its author holds.
-    beforeWrite({ principal }, input) {
+    beforeWrite({ app, principal }, input) {
       const wanted = input.permissions as string[] | undefined;
       const beyond = wanted ? permissionsBeyond(principal.permissions, wanted) : [];
-      if (beyond.length) throw invalidField('permissions', `Vous ne pouvez pas accorder des droits que vous n'avez pas : ${beyond.join(', ')}.`);
+      if (beyond.length) {
+        const named = refusedPermissionLabels(beyond, principal.permissions, app.resources.permissionCatalogue);
+        throw invalidField('permissions', `Vous ne pouvez pas accorder des droits que vous n'avez pas : ${named}.`);
+      }
     },
   },
 };

@@ -121,7 +121,7 @@ export const usersResource: ResourceDeclaration = {
       const roleIds = (input.roles as number[] | undefined) ?? (moved ? heldRoleIds : undefined);
       if (roleIds?.length) {
         const granted = await tx
-          .select({ id: roles.id, permissions: roles.permissions, holdingId: roles.holdingId })
+          .select({ id: roles.id, name: roles.name, permissions: roles.permissions, holdingId: roles.holdingId })
           .from(roles)
           .where(inArray(roles.id, roleIds));
         if (granted.some((r) => r.holdingId !== null && r.holdingId !== holdingId)) {
@@ -129,12 +129,10 @@ export const usersResource: ResourceDeclaration = {
         }
         // Nobody hands out a right they do not hold themselves (roles the user already has may be kept).
         const added = granted.filter((r) => !heldRoleIds.includes(r.id));
-        const beyond = permissionsBeyond(
-          principal.permissions,
-          added.flatMap((r) => r.permissions),
-        );
+        const beyond = added.filter((r) => permissionsBeyond(principal.permissions, r.permissions).length > 0).map((r) => `« ${r.name} »`);
         if (beyond.length) {
-          throw invalidField('roles', `Vous ne pouvez pas attribuer des droits que vous n'avez pas : ${[...new Set(beyond)].join(', ')}.`);
+          const roleWord = beyond.length > 1 ? `les rôles ${beyond.join(', ')} : ils donnent` : `le rôle ${beyond[0]} : il donne`;
+          throw invalidField('roles', `Vous ne pouvez pas attribuer ${roleWord} des droits que vous n'avez pas.`);
         }
       }
 

@@ -10,7 +10,7 @@
 import AddIcon from '@mui/icons-material/Add';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Box, Button, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableRow, TextField, Typography } from '@mui/material';
-import { Children, useEffect, useEffectEvent, useMemo, useState, type ReactNode } from 'react';
+import { Children, useEffect, useEffectEvent, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { ListBase } from 'ra-core';
 import {
   DataTable,
@@ -27,6 +27,7 @@ import {
 import { useSearchParams } from 'react-router-dom';
 import { PAGE_SIZE, SKELETON_ROWS } from '#domain/limits';
 import { LoadError } from './LoadError';
+import { ROW_CLASSES } from './rowStyles';
 import { Pagination } from './Pagination';
 import { useDebounced } from './useDebounced';
 
@@ -71,6 +72,8 @@ export interface ListFrameProps {
   header?: ReactNode;
   /** Replaces the search and filters row (the PEC filters: 'Plus de filtres', order, clear), inside the list's context. */
   toolbar?: ReactNode;
+  /** Where the user's column choice is kept (react-admin's store; <ColumnsButton storeKey> edits it), and the columns hidden until chosen. */
+  columns?: { storeKey: string; hidden: string[] };
   /** Columns: <DataTable.Col> elements. */
   children: ReactNode;
 }
@@ -115,6 +118,7 @@ function ListBody({
   paginationTestId = 'pagination',
   header,
   toolbar,
+  columns,
   children,
 }: ListFrameProps) {
   const translate = useTranslate();
@@ -183,7 +187,7 @@ function ListBody({
           />
         ))
       ) : loading ? (
-        <SkeletonRows columns={Children.count(children)} selectable={!!bulkActions} />
+        <SkeletonRows columns={Children.count(children) - (columns?.hidden.length ?? 0)} selectable={!!bulkActions} />
       ) : rows.length === 0 ? (
         <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }} data-testid="list-empty">
           <Typography color="text.secondary" sx={{ mb: createButton ? 2 : 0 }}>
@@ -200,6 +204,8 @@ function ListBody({
             bulkActionButtons={bulkActions ? <></> : false}
             bulkActionsToolbar={bulkActions ? <BulkBar actions={bulkActions} /> : undefined}
             body={rowTestId ? bodyWithTestId(rowTestId) : undefined}
+            storeKey={columns?.storeKey}
+            hiddenColumns={columns?.hidden}
             sx={{ '& .RaDataTable-headerCell': { fontWeight: 700, whiteSpace: 'nowrap' } }}
           >
             {children}
@@ -253,12 +259,19 @@ function SearchField({ paginated, placeholder }: { paginated: boolean; placehold
   );
 }
 
+/** A row reached with Tab opens with Enter, as a click would (WCAG 2.1.1): the row's own click, not a second path. */
+function openOnEnter(event: KeyboardEvent<HTMLTableRowElement>) {
+  if (event.key !== 'Enter' || event.target !== event.currentTarget) return;
+  event.preventDefault();
+  event.currentTarget.click();
+}
+
 const bodies = new Map<string, (props: DataTableBodyProps) => ReactNode>();
-/** DataTable rows carrying a test id: one body component per id, so React keeps the rows across renders. */
+/** DataTable rows carrying a test id, focusable: one body component per id, so React keeps the rows across renders. */
 function bodyWithTestId(testId: string) {
   let Body = bodies.get(testId);
   if (!Body) {
-    const Row = (props: object) => <DataTableRow {...props} data-testid={testId} />;
+    const Row = (props: object) => <DataTableRow {...props} data-testid={testId} tabIndex={0} onKeyDown={openOnEnter} className={ROW_CLASSES.focusable} />;
     Body = (props: DataTableBodyProps) => <DataTableBody {...props} row={Row as never} />;
     bodies.set(testId, Body);
   }

@@ -8,6 +8,8 @@ export const ROW_CLASSES = {
   nowrap: 'pecflow-nowrap',
   /** The one status badge (src/admin/StatusBadge.tsx). */
   status: 'pecflow-status',
+  /** A list row reached with the keyboard: a visible ring (WCAG 2.4.7), drawn inside so the table's edge does not clip it. */
+  focusable: 'pecflow-row',
 } as const;
 
 const COLORS = ['primary', 'secondary', 'error', 'warning', 'info', 'success'] as const;
@@ -17,6 +19,7 @@ const ring = `${status}[data-pulsing]::after`;
 const rowStyles = (theme: Theme) => ({
   [`.${ROW_CLASSES.nowrap}`]: { whiteSpace: 'nowrap' },
   [status]: { fontWeight: 600 },
+  [`.${ROW_CLASSES.focusable}:focus-visible`]: { outline: `2px solid ${theme.palette.primary.main}`, outlineOffset: -2 },
   // A state still moving (a robot run): a ring around the chip fades in and out. Its text keeps full contrast (fading
   // the whole chip made it unreadable), and an opacity animation runs on the compositor, not on the main thread.
   '@keyframes pecflow-pulse': { '0%, 100%': { opacity: 0 }, '50%': { opacity: 1 } },

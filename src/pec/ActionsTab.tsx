@@ -12,7 +12,7 @@ import type { DuplicateRefusal, PecDossierRecord, RunKind } from '../dataProvide
 import { formatDate } from '#domain/format';
 import { HIGHLIGHT_DURATION_MS } from '#domain/limits';
 import { fileKindOf } from '#domain/fileKinds';
-import { billingButtonState, dpecButtonState, missingPrerequisites, robotStepResults, shapeRobotError, type RobotErrorView } from '#domain/pec';
+import { billingButtonState, dpecButtonState, isDpecGranted, missingPrerequisites, robotStepResults, shapeRobotError, type RobotErrorView } from '#domain/pec';
 import { useToast } from '../layout/Toasts';
 import { BillingDialog } from './BillingDialog';
 import { PaymentPanel } from './PaymentPanel';
@@ -151,7 +151,8 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
 
   return (
     <Stack spacing={2}>
-      <MissingPrerequisites missing={missing} />
+      {/* Once the insurer granted the request, what a DPEC needed is history: no header left behind. */}
+      {!isDpecGranted(record) && <MissingPrerequisites missing={missing} />}
 
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
         <Button

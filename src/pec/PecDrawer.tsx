@@ -192,7 +192,8 @@ function DeleteAction({ record, id, onDeleted }: { record: PecDossierRecord; id:
         isOpen={confirming}
         loading={isPending}
         title="pecflow.settings.confirm.title"
-        content="pecflow.settings.confirm.text"
+        content="pecflow.settings.confirm.textNamed"
+        contentTranslateOptions={{ name: record.numeroDossier }}
         confirm="pecflow.settings.confirm.confirm"
         cancel="pecflow.settings.confirm.cancel"
         confirmColor="warning"

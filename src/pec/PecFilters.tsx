@@ -1,5 +1,6 @@
 // The list's filters (spec section 2): search, status (all plus the seven statuses), the "Archivées" chip (issue 25:
-// the archived files alone), "Plus de filtres" (creation date from/to, sort field, direction) and the clear button.
+// the archived files alone), "Plus de filtres" (creation date from/to, centre, réseau, mutuelle, kind, payment state,
+// expiry before a day — issue 28 —, sort field, direction) and the clear button. Every filter lives in the URL.
 // Filters set from elsewhere (the dashboard's links: expiry, billing, validation dates, a selection of files) show as
 // chips that can be removed one by one.
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
@@ -9,19 +10,27 @@ import TuneIcon from '@mui/icons-material/Tune';
 import ArchiveIcon from '@mui/icons-material/Inventory2Outlined';
 import { Box, Button, Chip, Collapse, MenuItem, Paper, Stack, TextField } from '@mui/material';
 import { useState } from 'react';
-import { useListContext, useTranslate } from 'react-admin';
+import { useGetList, useGetOne, useListContext, useTranslate, type RaRecord } from 'react-admin';
 import { formatDate } from '#domain/format';
 import { PEC_STATUSES } from '#domain/pec';
-import { PAYMENT_FILTER_LABELS, type PaymentFilter } from '#domain/payments';
+import { PAYMENT_FILTER_LABELS, PAYMENT_FILTERS, type PaymentFilter } from '#domain/payments';
 import { DatePickerField, INVALID_DAY } from '../admin/DatePickerField';
 import { dayBound, DEFAULT_SORT } from './filters';
 import { PecStatusBadge } from './shared';
-import { FILE_KIND_LABELS, type FileKind } from '#domain/fileKinds';
+import { pecNumericId } from '../dataProvider/pec';
+import { FILE_KIND_LABELS, FILE_KINDS, type FileKind } from '#domain/fileKinds';
 
 /** The sort fields of spec section 2. */
 export const SORT_FIELDS = ['createdAt', 'numeroDossier', 'totalTtc', 'status', 'dateValidation'] as const;
 /** Filters the panel edits; any other is shown as a chip. */
 const PANEL_FILTERS = new Set(['search', 'status', 'createdAt']);
+/** Filters the panel edits that also show as chips (they may come from a dashboard link, with bounds of their own). */
+const PANEL_AND_CHIP_FILTERS = ['shop', 'network', 'mutual', 'fileKind', 'payment', 'datePeremption'];
+/** The reference lists the panel chooses from, by name (read once, kept 10 minutes as the form's). */
+const REFERENCE_FILTERS = ['shop', 'network', 'mutual'] as const;
+const REFERENCE_RESOURCES: Record<string, string> = { shop: 'shops', network: 'networks', mutual: 'mutuals' };
+const WHOLE_LIST = { pagination: { page: 1, perPage: 1000 }, sort: { field: 'name', order: 'ASC' as const } };
+const MINUTE = 60_000;
 
 interface Range {
   after?: string;
@@ -35,8 +44,10 @@ export function PecFilters() {
   const translate = useTranslate();
   const { filterValues, setFilters, sort, setSort } = useListContext();
   const created = isRange(filterValues.createdAt) ? filterValues.createdAt : {};
+  const expiry = isRange(filterValues.datePeremption) ? filterValues.datePeremption : {};
   const customSort = sort.field !== DEFAULT_SORT.field || sort.order !== DEFAULT_SORT.order;
-  const [more, setMore] = useState(() => !!(created.after || created.before) || customSort);
+  const panelSet = !!(created.after || created.before) || PANEL_AND_CHIP_FILTERS.some((key) => key in filterValues);
+  const [more, setMore] = useState(() => panelSet || customSort);
 
   // Search: typed here at once, sent after the pause (react-admin's debounce, page back to 1).
   // A search changed elsewhere (the URL, clearing) replaces what is in the box, adjusted during render.
@@ -58,6 +69,8 @@ export function PecFilters() {
   // A date still being typed changes nothing.
   const setCreated = (bound: 'after' | 'before', date: string) =>
     date !== INVALID_DAY && change('createdAt', { ...created, [bound]: date ? dayBound(date, bound) : undefined });
+  const setExpiry = (date: string) => date !== INVALID_DAY && change('datePeremption', { ...expiry, before: date ? date : undefined });
+  const selectValue = (key: string) => (typeof filterValues[key] === 'string' || typeof filterValues[key] === 'number' ? String(filterValues[key]) : '');
   const sortFields: string[] = SORT_FIELDS.includes(sort.field as never) ? [...SORT_FIELDS] : [...SORT_FIELDS, sort.field];
   // The archived files alone: the bar's own chip (issue 25); every file (archived=all, from the dashboard) an extra chip.
   const archivedOnly = String(filterValues.archived) === 'true';
@@ -130,6 +143,22 @@ export function PecFilters() {
                 onChange={(date) => setCreated(bound, date)}
               />
             ))}
+            {REFERENCE_FILTERS.map((key) => (
+              <ReferenceFilter key={key} name={key} value={selectValue(key)} onChange={(value) => change(key, value)} network={selectValue('network')} />
+            ))}
+            <ChoiceFilter
+              name="fileKind"
+              value={selectValue('fileKind')}
+              choices={FILE_KINDS.map((kind) => ({ id: kind, name: FILE_KIND_LABELS[kind] }))}
+              onChange={(value) => change('fileKind', value)}
+            />
+            <ChoiceFilter
+              name="payment"
+              value={selectValue('payment')}
+              choices={PAYMENT_FILTERS.map((state) => ({ id: state, name: PAYMENT_FILTER_LABELS[state] }))}
+              onChange={(value) => change('payment', value)}
+            />
+            <DatePickerField label={translate('pecflow.pec.filters.expiresBefore')} value={day(expiry.before)} onChange={setExpiry} />
             <TextField
               select
               size="small"
@@ -182,6 +211,53 @@ export function PecFilters() {
   );
 }
 
+interface FilterChoice {
+  id: string;
+  name: string;
+}
+
+/** A select of the panel: "Tous" first, then the choices; the empty choice removes the filter. */
+function ChoiceFilter({ name, value, choices, onChange }: { name: string; value: string; choices: FilterChoice[]; onChange: (value: string) => void }) {
+  const translate = useTranslate();
+  return (
+    <TextField
+      select
+      size="small"
+      label={translate(`pecflow.pec.filters.names.${name}`)}
+      value={choices.some((c) => c.id === value) ? value : ''}
+      onChange={(event) => onChange(event.target.value)}
+      sx={{ minWidth: 200 }}
+      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+    >
+      <MenuItem value="">{translate('pecflow.pec.filters.any')}</MenuItem>
+      {choices.map((choice) => (
+        <MenuItem key={choice.id} value={choice.id}>
+          {choice.name}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+/** Centre, réseau or mutuelle: the records the user may see, by name; the mutuals of the chosen network only. */
+function ReferenceFilter({
+  name,
+  value,
+  network,
+  onChange,
+}: {
+  name: (typeof REFERENCE_FILTERS)[number];
+  value: string;
+  network: string;
+  onChange: (value: string) => void;
+}) {
+  const resource = REFERENCE_RESOURCES[name];
+  const filter = name === 'mutual' && network ? { 'network.id': network, pagination: false } : { pagination: false };
+  const { data } = useGetList<RaRecord & { name?: string }>(resource, { ...WHOLE_LIST, filter }, { staleTime: 10 * MINUTE, gcTime: 10 * MINUTE });
+  const choices = (data ?? []).map((record) => ({ id: String(pecNumericId(record)), name: record.name ?? '' }));
+  return <ChoiceFilter name={name} value={value} choices={choices} onChange={onChange} />;
+}
+
 /** A filter that the panel does not edit, in words: "Péremption : du 21/11/2026 au 06/12/2026". */
 function FilterLabel({ name, value }: { name: string; value: unknown }) {
   const translate = useTranslate();
@@ -191,6 +267,8 @@ function FilterLabel({ name, value }: { name: string; value: unknown }) {
   else if (name === 'fileKind') text = FILE_KIND_LABELS[value as FileKind] ?? String(value);
   else if (name === 'payment') text = PAYMENT_FILTER_LABELS[value as PaymentFilter] ?? String(value);
   else if (name === 'archived') text = translate(`pecflow.pec.filters.archivedValues.${String(value)}`, { _: String(value) });
+  else if (name in REFERENCE_RESOURCES && (typeof value === 'string' || typeof value === 'number'))
+    return <ReferenceChipLabel label={label} name={name} id={value} />;
   else if (Array.isArray(value)) text = translate('pecflow.pec.filters.selection', { smart_count: value.length });
   else if (typeof value === 'boolean' || value === 'true' || value === 'false')
     text = translate(String(value) === 'true' ? 'pecflow.pec.filters.yes' : 'pecflow.pec.filters.no');
@@ -207,6 +285,20 @@ function FilterLabel({ name, value }: { name: string; value: unknown }) {
   return (
     <span>
       {label} : {text}
+    </span>
+  );
+}
+
+/** "Centre : Optique Riviera Nice": the record's name, read once (its number until it arrives). */
+function ReferenceChipLabel({ label, name, id }: { label: string; name: string; id: string | number }) {
+  const { data } = useGetOne<RaRecord & { name?: string }>(
+    REFERENCE_RESOURCES[name]!,
+    { id: `/api/${REFERENCE_RESOURCES[name]}/${id}` },
+    { staleTime: 10 * MINUTE },
+  );
+  return (
+    <span>
+      {label} : {data?.name ?? String(id)}
     </span>
   );
 }

@@ -15,7 +15,15 @@ import { fileKindOf } from '#domain/fileKinds';
 import { formatDate, formatEuros } from '#domain/format';
 import { idFromReference, iriOf } from '#domain/iri';
 import { TEXTAREA_ROWS } from '#domain/limits';
-import { CONTRACT_NUMBER_NOTICE, isPecStatus, MANUAL_TRANSITIONS, missingPrerequisites, needsContractNumberNotice, pecStatusLabel } from '#domain/pec';
+import {
+  CONTRACT_NUMBER_NOTICE,
+  isDpecGranted,
+  isPecStatus,
+  MANUAL_TRANSITIONS,
+  missingPrerequisites,
+  needsContractNumberNotice,
+  pecStatusLabel,
+} from '#domain/pec';
 import { pecFormSchema } from '#domain/pecSchemas';
 import { useToast } from '../layout/Toasts';
 import { DateInput } from './DateInput';
@@ -340,7 +348,7 @@ function FormFields({ record, onCancel }: { record?: PecDossierRecord; onCancel?
         <Box />
         <TextInput source="commentaire" label={label('commentaire')} {...common} multiline minRows={TEXTAREA_ROWS} sx={{ gridColumn: '1 / -1' }} />
       </Box>
-      <MissingPrerequisites missing={missing} sx={{ mt: 2 }} />
+      {!(record && isDpecGranted(record)) && <MissingPrerequisites missing={missing} sx={{ mt: 2 }} />}
       <Stack direction="row" spacing={1} justifyContent="flex-end" sx={{ mt: 2 }}>
         {onCancel && (
           <Button onClick={onCancel} disabled={isSubmitting}>

@@ -8,17 +8,18 @@ import UploadIcon from '@mui/icons-material/Upload';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
-import { DataTable, useListContext, useLogout, useTranslate } from 'react-admin';
+import { ColumnsButton, DataTable, useListContext, useLogout, useTranslate } from 'react-admin';
 import { LoadError } from '../admin/LoadError';
 import { ROW_CLASSES } from '../admin/rowStyles';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '#domain/format';
+import { amountDue } from '#domain/payments';
 import { useToast } from '../layout/Toasts';
 import { ImportDialog } from './ImportDialog';
 import { ArchivedChip, PecStatusBadge, useDossierText, useErrorText, usePecData, usePecRights } from './shared';
 
 /** The title, the count and the header buttons, as the rights allow. */
-export function PecListHeader({ onCreate }: { onCreate?: () => void }) {
+export function PecListHeader({ onCreate, columnsStoreKey }: { onCreate?: () => void; columnsStoreKey: string }) {
   const translate = useTranslate();
   const rights = usePecRights();
   const list = useListContext();
@@ -45,6 +46,7 @@ export function PecListHeader({ onCreate }: { onCreate?: () => void }) {
         </Typography>
       </Box>
       <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap>
+        <ColumnsButton storeKey={columnsStoreKey} variant="outlined" size="medium" />
         {rights.export && (
           <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => exportCsv.mutate()} disabled={exportCsv.isPending}>
             {translate('pecflow.pec.actions.export')}
@@ -112,7 +114,7 @@ export function PecListError({ error, retry }: { error: unknown; retry: () => vo
   return <LoadError testId="pec-list-error" title={translate('pecflow.pec.error.title')} text={errorText(error)} onRetry={retry} />;
 }
 
-type Part = 'numeroDossier' | 'shop' | 'network' | 'numeroDevisAssure';
+type Part = 'numeroDossier' | 'shop' | 'network' | 'numeroDevisAssure' | 'numeroDossierAssure' | 'mutual';
 
 /** A reference or text of the file, with the spec's fallbacks ('Centre non défini', 'Non défini'...). */
 function DossierText({ record, part }: { record: PecDossierRecord; part: Part }) {
@@ -120,6 +122,8 @@ function DossierText({ record, part }: { record: PecDossierRecord; part: Part })
   if (part === 'shop') return <>{text.shop(record)}</>;
   if (part === 'network') return <>{text.network(record)}</>;
   if (part === 'numeroDossier') return <strong>{text.value(record.numeroDossier)}</strong>;
+  if (part === 'numeroDossierAssure') return <>{text.value(record.numeroDossierAssure)}</>;
+  if (part === 'mutual') return <>{text.mutual(record)}</>;
   return <>{text.value(record.numeroDevisAssure)}</>;
 }
 
@@ -181,5 +185,48 @@ export function pecColumns(label: (key: string) => string) {
       disableSort
       render={(r: PecDossierRecord) => <DossierText record={r} part="numeroDevisAssure" />}
     />,
+    // Offered by the column chooser (issue 28), hidden until the user asks for them: PEC_OPTIONAL_COLUMNS.
+    <DataTable.Col
+      key="numeroDossierAssure"
+      source="numeroDossierAssure"
+      label={label('numeroDossierAssure')}
+      disableSort
+      render={(r: PecDossierRecord) => <DossierText record={r} part="numeroDossierAssure" />}
+    />,
+    <DataTable.Col
+      key="mutual"
+      source="mutual"
+      label={label('mutual')}
+      disableSort
+      render={(r: PecDossierRecord) => <DossierText record={r} part="mutual" />}
+    />,
+    <DataTable.Col
+      key="amountDue"
+      source="amountDue"
+      label={label('amountDue')}
+      disableSort
+      align="right"
+      cellClassName={oneLine}
+      render={(r: PecDossierRecord) => formatEuros(amountDue(r))}
+    />,
+    <DataTable.Col
+      key="datePeremption"
+      source="datePeremption"
+      label={label('datePeremption')}
+      sortByOrder="ASC"
+      cellClassName={oneLine}
+      render={(r: PecDossierRecord) => formatDate(r.datePeremption)}
+    />,
+    <DataTable.Col
+      key="dateFacturationEffective"
+      source="dateFacturationEffective"
+      label={label('dateFacturationEffective')}
+      disableSort
+      cellClassName={oneLine}
+      render={(r: PecDossierRecord) => formatDate(r.dateFacturationEffective)}
+    />,
   ];
 }
+
+/** The columns beyond the spec's seven: offered by 'Colonnes', hidden by default. */
+export const PEC_OPTIONAL_COLUMNS = ['numeroDossierAssure', 'mutual', 'amountDue', 'datePeremption', 'dateFacturationEffective'];

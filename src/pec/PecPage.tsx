@@ -13,7 +13,10 @@ import { PEC_RESOURCE, pecNumericId } from '../dataProvider/pec';
 import { DRAWER_CLEAR_DELAY_MS, PAGE_SIZE, PEC_LIST_REFETCH_MS, SEARCH_DEBOUNCE_MS } from '#domain/limits';
 import { DEFAULT_SORT, pecFilePath } from './filters';
 import { PecFilters } from './PecFilters';
-import { pecColumns, PecListError, PecListHeader } from './PecList';
+import { PecShortcuts } from './PecShortcuts';
+import { PEC_OPTIONAL_COLUMNS, pecColumns, PecListError, PecListHeader } from './PecList';
+import { preferenceKey } from '../layout/store';
+import { readAuthStore } from '../authProvider/session';
 import { usePecRights } from './shared';
 import { chunk, lazyChunk } from '../lazyChunk';
 
@@ -75,6 +78,8 @@ export default function PecPage() {
   const drawer = useDrawerTarget();
   const defaults = useQueryClient().getDefaultOptions().queries;
   const onCreate = rights.create ? drawer.create : undefined;
+  // Each user's choice of columns, kept across sessions in this browser.
+  const columns = { storeKey: preferenceKey(readAuthStore().user?.id, 'pec.columns'), hidden: PEC_OPTIONAL_COLUMNS };
 
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="pec-page" onPointerOver={prepareDrawer} onFocus={prepareDrawer}>
@@ -97,8 +102,14 @@ export default function PecPage() {
             onError: () => undefined,
           },
         }}
-        header={<PecListHeader onCreate={onCreate} />}
-        toolbar={<PecFilters />}
+        header={<PecListHeader onCreate={onCreate} columnsStoreKey={columns.storeKey} />}
+        columns={columns}
+        toolbar={
+          <>
+            <PecFilters />
+            <PecShortcuts current={drawer.open ? drawer.shown : undefined} view={drawer.view} />
+          </>
+        }
         countText={(n) => translate('pecflow.pec.count', { smart_count: n })}
         createLabel={translate('pecflow.pec.actions.create')}
         onCreate={onCreate}

@@ -13,7 +13,7 @@ import type { StepState, WorkflowExecutionView } from '#domain/pec';
 import { OpticalEquipmentView } from './OpticalEquipmentView';
 
 /** An execution as the API sends it (the view of domain/ plus the run it belongs to and its duration). */
-export type Execution = WorkflowExecutionView & { runId?: number | null; runKind?: string | null; processingTime?: number | null };
+export type Execution = WorkflowExecutionView & { runId?: number | null; runKind?: string | null };
 
 const glow = (on: boolean) => ({
   transition: 'box-shadow 400ms ease, border-color 400ms ease',
@@ -340,14 +340,16 @@ export function ExecutionHistory({ executions, highlighted }: { executions: Exec
               </Stack>
               <Typography variant="caption" color="text.secondary" component="div">
                 {translate('pecflow.pec.history.line', { id: execution.id, date: formatDateTime(execution.startedAt) })}
-                {typeof execution.processingTime === 'number' && execution.completedAt
-                  ? ` · ${translate('pecflow.pec.history.duration', { ms: execution.processingTime })}`
-                  : ''}
               </Typography>
-              {messagesOf(execution).length > 0 && (
-                <Typography variant="body2" sx={{ whiteSpace: 'pre-line', mt: 0.5 }}>
-                  {messagesOf(execution).join('\n')}
-                </Typography>
+              {/* A failure reads as the spec shapes it (section 8), never the robot's raw text. */}
+              {execution.error ? (
+                <RobotError execution={execution} />
+              ) : (
+                messagesOf(execution).length > 0 && (
+                  <Typography variant="body2" sx={{ whiteSpace: 'pre-line', mt: 0.5 }}>
+                    {messagesOf(execution).join('\n')}
+                  </Typography>
+                )
               )}
             </Box>
           ))}

@@ -23,7 +23,7 @@ import { fieldOf, toFormValues, toPayload, useRights, useSchemaAnalyzer } from '
 import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
 import { formParticularOf } from '../resources/forms';
 import type { FormMode, FormParticular, SaveContext } from '../resources/types';
-import { useNouns } from './nouns';
+import { recordName, useNouns } from './nouns';
 
 interface GeneratedFormProps {
   entity: AdminEntity;
@@ -88,7 +88,7 @@ export function GeneratedForm({ entity, schema, mode, record, frame, placeholder
   const dataProvider = useDataProvider<AppDataProvider>();
   const toasts = useMutationToasts();
   const rights = useRights(entity, schema);
-  const { say } = useNouns(entity.label);
+  const { say, singular } = useNouns(entity.label);
   const [confirming, setConfirming] = useState(false);
   const readOnly = mode === 'edit' && !rights.update;
   const resource = entity.name;
@@ -180,7 +180,7 @@ export function GeneratedForm({ entity, schema, mode, record, frame, placeholder
         isOpen={confirming}
         loading={deleting}
         title={translate('pecflow.settings.confirm.title')}
-        content={translate('pecflow.settings.confirm.text')}
+        content={record ? translate('pecflow.settings.confirm.textNamed', { name: recordName(record, singular) }) : translate('pecflow.settings.confirm.text')}
         confirm={translate('pecflow.settings.confirm.confirm')}
         cancel={translate('pecflow.settings.confirm.cancel')}
         confirmColor="warning"

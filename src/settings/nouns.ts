@@ -20,3 +20,10 @@ export function useNouns(label: AdminEntity['label'] | undefined) {
   };
   return { singular, plural, say };
 }
+
+/** How a record is named to a person (a delete confirmation): its name, else the person's name, else its number. */
+export function recordName(record: Record<string, unknown>, singular: string): string {
+  const text = (key: string) => (typeof record[key] === 'string' ? (record[key] as string).trim() : '');
+  const person = [text('firstName'), text('lastName')].filter(Boolean).join(' ');
+  return text('name') || person || text('email') || text('login') || text('code') || `${singular} n° ${String(record.originId ?? record.id)}`;
+}

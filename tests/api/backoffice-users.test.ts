@@ -243,7 +243,7 @@ describe('POST /api/users', () => {
       token: t.horizonAdmin,
       body: user('escalade@audition-horizon.fr', { roles: [`/api/roles/${roleIds['Super administrateur']}`] }),
     });
-    expectViolation(res, 'roles', "Vous ne pouvez pas attribuer des droits que vous n'avez pas : admin.*.");
+    expectViolation(res, 'roles', "Vous ne pouvez pas attribuer le rôle « Super administrateur » : il donne des droits que vous n'avez pas.");
     const created = await createUser('promue@audition-horizon.fr');
     expectViolation(
       await server.request('PATCH', `/api/users/${created.id}`, {
@@ -252,7 +252,7 @@ describe('POST /api/users', () => {
         headers: mergePatch,
       }),
       'roles',
-      "Vous ne pouvez pas attribuer des droits que vous n'avez pas : admin.*.",
+      "Vous ne pouvez pas attribuer le rôle « Super administrateur » : il donne des droits que vous n'avez pas.",
     );
     // The platform administrator may; from then on the organisation administrator can no longer change that account
     // (its email, password or roles: that would be taking over rights they do not hold) nor delete it.

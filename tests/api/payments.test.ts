@@ -520,6 +520,16 @@ describe('what an outside probe tried', () => {
     const both = await ids('payment[]=partial&payment[]=overpaid');
     expect(both).toEqual(expect.arrayContaining([partial.id, over.id]));
     expect(both.length).toBe((await ids('payment=partial')).length + (await ids('payment=overpaid')).length);
+    // Paid in full: the exact payment only, neither the partial nor the over-paid one (issue 28's payment state).
+    const exact = await file({ partComplementaire: 300 });
+    await server.request('POST', `/api/pec_dossiers/${exact.id}/payments`, { token: tokens.audio, body: { datePaiement: '02/11/2026', montant: 300 } });
+    const paid = await ids('payment=paid');
+    expect(paid).toContain(exact.id);
+    expect(paid).not.toContain(partial.id);
+    expect(paid).not.toContain(over.id);
+    // Every payment state together is every billed-or-paid file with money expected, each once.
+    const states = await Promise.all(['unpaid', 'partial', 'paid', 'overpaid'].map((state) => ids(`payment=${state}`)));
+    expect(new Set(states.flat()).size).toBe(states.flat().length);
 
     const billedEnd = await file({ billedOn: '2026-03-02' });
     const all = await ids('status=billed');

@@ -101,7 +101,7 @@ test('deleting a file asks for confirmation ("Cette action est irréversible."),
 
   await drawer(page).getByRole('button', { name: 'Supprimer' }).click();
   const confirm = page.getByRole('dialog', { name: 'Confirmer la suppression' });
-  await expect(confirm).toContainText('Cette action est irréversible.');
+  await expect(confirm).toContainText(`Vous allez supprimer « ${file.numeroDossier} ». Cette action est irréversible.`);
   await confirm.getByRole('button', { name: 'Annuler' }).click();
   await expect(confirm).toBeHidden();
   await expect(drawer(page).getByRole('heading', { level: 2 })).toHaveText(`Demande ${file.numeroDossier}`);

@@ -1,7 +1,7 @@
 // The /pec list (spec section 2): search, status filter, creation dates, order and page live in the URL and select the
 // same files as the API; a link reproduces the view. Optique Riviera's files: no other test changes them.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiToken, signIn } from './helpers';
+import { apiToken, signIn, signOut } from './helpers';
 import { drawer, listCount, toast } from './pec-fixtures';
 
 const EMAIL = 'direction@optique-riviera.fr';
@@ -246,9 +246,10 @@ test.describe('in an English browser', () => {
     await expect.poll(() => listCount(page)).toBe(await apiTotal(request, { 'createdAt[after]': after }));
 
     // Picked in the calendar: French month and weekdays, the day lands in the field as dd/mm/yyyy.
+    // The second calendar of the panel: "Créée jusqu'au" (the expiry's comes after it).
     await page
       .getByRole('button', { name: /^Choisir la date/ })
-      .last()
+      .nth(1)
       .click();
     const calendar = page.getByRole('dialog');
     await expect(calendar).toContainText(/novembre|octobre|décembre|janvier|février|mars|avril|mai|juin|juillet|août|septembre/);
@@ -288,4 +289,100 @@ test.describe('in an English browser', () => {
     await page.reload();
     await expect(page.getByRole('textbox', { name: 'Créée à partir du' })).toHaveValue('05/10/2026');
   });
+});
+
+test('centre, réseau, mutuelle, kind, payment state and expiry are chosen in "Plus de filtres", kept in the URL, and select what the API selects', async ({
+  page,
+  request,
+}) => {
+  const token = await apiToken(request, EMAIL);
+  const get = async (path: string) =>
+    (await (await request.get(path, { headers: { Authorization: `Bearer ${token}` } })).json()) as { member: Record<string, unknown>[] };
+  // A file of the organisation with a centre, a network and a mutual: the filters are chosen from its references.
+  const [sample] = (await get('/api/pec_dossiers?itemsPerPage=1&exists[mutual]=true&order[createdAt]=asc')).member;
+  const shop = sample!.shop as { id: number; name: string };
+  const mutual = sample!.mutual as { id: number; name: string; network?: { id: number; name: string } };
+  const network = (sample!.network as { id: number; name: string } | null) ?? mutual.network!;
+
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(rows(page).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Plus de filtres' }).click();
+  const panel = page.getByTestId('pec-more-filters');
+  const choose = async (label: string, option: string) => {
+    await panel.getByRole('combobox', { name: label }).click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+  };
+
+  await choose('Centre', shop.name);
+  await expect.poll(() => urlParams(page).filter).toEqual({ shop: String(shop.id) });
+  await expect.poll(() => listCount(page)).toBe(await apiTotal(request, { shop: String(shop.id) }));
+  for (const centre of await cells(page, 3)) expect(centre).toBe(shop.name);
+  // Its chip names the centre, not its number.
+  await expect(page.getByTestId('pec-extra-filters')).toContainText(`Centre : ${shop.name}`);
+
+  await choose('Réseau', network.name);
+  await choose('Mutuelle', mutual.name);
+  await expect.poll(() => urlParams(page).filter).toEqual({ shop: String(shop.id), network: String(network.id), mutual: String(mutual.id) });
+  const narrowed = await apiTotal(request, { shop: String(shop.id), network: String(network.id), mutual: String(mutual.id) });
+  expect(narrowed).toBeGreaterThan(0);
+  await expect.poll(() => listCount(page)).toBe(narrowed);
+  await expect(rows(page).first()).toContainText(shop.name);
+
+  // The link reproduces the view, with the panel open on the same choices.
+  await page.reload();
+  await expect(panel.getByRole('combobox', { name: 'Mutuelle' })).toHaveText(mutual.name);
+  await expect.poll(() => listCount(page)).toBe(narrowed);
+  await page.getByRole('button', { name: 'Effacer les filtres' }).click();
+  await expect.poll(() => urlParams(page).filter).toEqual({});
+
+  // Kind, payment state and expiry (the panel stays open): each as the API counts it.
+  await choose('Type de dossier', 'Optique');
+  await expect.poll(() => listCount(page)).toBe(await apiTotal(request, { fileKind: 'optical' }));
+  await choose('Type de dossier', 'Tous');
+  await choose('Paiement', 'Payé');
+  await expect.poll(() => urlParams(page).filter).toEqual({ payment: 'paid' });
+  await expect.poll(() => listCount(page)).toBe(await apiTotal(request, { payment: 'paid' }));
+  await choose('Paiement', 'Tous');
+  const before = localDay(60);
+  await panel.getByRole('textbox', { name: 'Péremption avant le' }).fill(frenchDay(before));
+  await expect.poll(() => urlParams(page).filter).toEqual({ datePeremption: { before } });
+  const expiring = await apiTotal(request, { 'datePeremption[before]': before });
+  expect(expiring).toBeGreaterThan(0);
+  await expect.poll(() => listCount(page)).toBe(expiring);
+});
+
+test('"Colonnes" adds the patient number, mutual, amount due, expiry and billing date; the choice is the user’s own and outlives a logout', async ({
+  page,
+}) => {
+  const spec = ['État', 'ID Pecflow', 'Centre', 'Réseau', 'Date Création', 'Montant du devis', 'Numéro devis'];
+  const headers = page.getByRole('columnheader');
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(headers).toHaveText(spec);
+
+  await page.getByRole('button', { name: 'Colonnes' }).click();
+  const chooser = page.getByRole('option');
+  await expect(chooser).toHaveText([...spec, 'N° patient', 'Mutuelle', 'Reste dû', 'Péremption', 'Date de facturation']);
+  await page.getByRole('option', { name: 'Mutuelle' }).getByRole('switch').check();
+  await page.getByRole('option', { name: 'Reste dû' }).getByRole('switch').check();
+  await page.getByRole('option', { name: 'Réseau' }).getByRole('switch').uncheck();
+  await page.keyboard.press('Escape');
+  const chosen = ['État', 'ID Pecflow', 'Centre', 'Date Création', 'Montant du devis', 'Numéro devis', 'Mutuelle', 'Reste dû'];
+  await expect(headers).toHaveText(chosen);
+  // The amount due reads in euros, right aligned like the quote amount.
+  await expect(rows(page).first().locator('td:nth-child(8)')).toHaveText(/^(\d[\d\s]*,\d{2}\s€|Non défini|)$/);
+
+  await page.reload();
+  await expect(headers).toHaveText(chosen);
+  // A logout resets react-admin's store, not this user's columns.
+  await signOut(page);
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(headers).toHaveText(chosen);
+  // Another person on the same browser has the spec's columns.
+  await signOut(page);
+  await signIn(page, 'audio@audition-horizon.fr');
+  await page.goto('/pec');
+  await expect(headers).toHaveText(spec);
 });

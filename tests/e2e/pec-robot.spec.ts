@@ -146,6 +146,12 @@ test('a DPEC result entered by hand: "Dossier non initialisé" first, then price
   await expect(failure).toContainText('Mutuelle non reconnue par le portail du réseau');
   await expect(failure).toContainText('Vérifiez la configuration de la mutuelle dans les paramètres du réseau.');
   await expect(failure).not.toContainText('Robot API returned');
+  // The execution history says the same, never the robot's raw text nor its processing time (spec section 8).
+  const history = panel.getByTestId('execution-history');
+  await expect(history.getByTestId('robot-error')).toContainText('Mutuelle non reconnue par le portail du réseau');
+  await expect(history.getByTestId('robot-error')).toContainText('Vérifiez la configuration de la mutuelle dans les paramètres du réseau.');
+  await expect(history).not.toContainText('Robot API returned');
+  await expect(history).not.toContainText(/traitée en \d+ ms/);
 
   await panel.getByRole('tab', { name: 'Ajouter des informations' }).click();
   // The devices form starts with the spec's defaults: 100 % Santé "oui", first fitting "non".

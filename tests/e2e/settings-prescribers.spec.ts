@@ -74,7 +74,7 @@ test('prescribers: list, search, status filter, create after an invalid RPPS, ed
   await row.getByText(name).click();
   await drawer.getByRole('button', { name: 'Supprimer', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Confirmer la suppression' });
-  await expect(dialog).toContainText('Cette action est irréversible.');
+  await expect(dialog).toContainText(`Vous allez supprimer « ${name} ». Cette action est irréversible.`);
   await dialog.getByRole('button', { name: 'Supprimer' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Prescripteur supprimé avec succès' })).toBeVisible();
   await expect(list.getByTestId('list-count')).toHaveText('3 prescripteurs trouvés');
