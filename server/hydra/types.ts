@@ -199,6 +199,11 @@ export interface ResourceDeclaration {
   defaultOrder: [string, 'asc' | 'desc'];
   /** 'hard': DELETE removes the row; 'soft': DELETE and PATCH /archive set deleted_at. */
   deletion: { mode: 'hard'; refuseWhileReferenced?: Reference[] } | { mode: 'soft'; column: AnyPgColumn } | { mode: 'none' };
+  /**
+   * false: its tables get no `pecflow_list_changed` trigger, so its lists are never kept (a busy table, written by
+   * every PEC action). Otherwise the trigger is added at start (server/hydra/listTriggers.ts).
+   */
+  keptLists?: false;
   /** Collections that are never paginated (credentials): the list shows them whole and searches in the browser. */
   paginated?: boolean;
   /** false: `pagination=false` is refused (large collections that every reader could otherwise pull whole). */
