@@ -26,7 +26,7 @@ export const companiesResource: ResourceDeclaration = {
     ...timestamps(companies, true),
   },
   schema: { create: companySchema, update: companySchema },
-  permissions: settingsPermissions('settings.companies'),
+  permissions: settingsPermissions('settings.companies', { export: true }),
   permissionModule: 'user',
   settingsTab: { position: 2 },
   list: {

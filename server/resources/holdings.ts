@@ -32,7 +32,7 @@ export const holdingsResource: ResourceDeclaration = {
     ...timestamps(holdings, true),
   },
   schema: { create: holdingSchema, update: holdingSchema },
-  permissions: settingsPermissions('settings.holdings'),
+  permissions: settingsPermissions('settings.holdings', { export: true }),
   permissionModule: 'user',
   settingsTab: { position: 1 },
   list: {

@@ -22,7 +22,7 @@ export const mutualsResource: ResourceDeclaration = {
   },
   schema: { create: mutualSchema, update: mutualSchema },
   // settings.mutuelles governs mutuals and networks (spec section 6).
-  permissions: settingsPermissions('settings.mutuelles'),
+  permissions: settingsPermissions('settings.mutuelles', { export: true }),
   permissionModule: 'mutual',
   settingsTab: { position: 6, aliases: ['mutuelles'] },
   list: {

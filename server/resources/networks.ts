@@ -32,7 +32,7 @@ export const networksResource: ResourceDeclaration = {
   },
   schema: { create: networkSchema, update: networkSchema },
   // settings.mutuelles governs mutuals and networks (spec section 6).
-  permissions: settingsPermissions('settings.mutuelles'),
+  permissions: settingsPermissions('settings.mutuelles', { export: true }),
   permissionModule: 'mutual',
   settingsTab: { position: 7 },
   list: {

@@ -51,7 +51,7 @@ export const rolesResource: ResourceDeclaration = {
     return { create: schema, update: schema };
   },
   // Managing users includes their roles (spec section 6): the same keys.
-  permissions: settingsPermissions('settings.users'),
+  permissions: settingsPermissions('settings.users', { export: true }),
   permissionModule: 'user',
   settingsTab: { position: 5 },
   list: {

@@ -48,7 +48,7 @@ export const shopsResource: ResourceDeclaration = {
     ...timestamps(shops),
   },
   schema: { create: shopSchema, update: shopSchema },
-  permissions: settingsPermissions('settings.shops'),
+  permissions: settingsPermissions('settings.shops', { export: true }),
   permissionModule: 'user',
   settingsTab: { position: 3 },
   list: {

@@ -50,7 +50,7 @@ export const usersResource: ResourceDeclaration = {
     ...timestamps(users),
   },
   schema: { create: userCreateSchema, update: userSchema },
-  permissions: settingsPermissions('settings.users'),
+  permissions: settingsPermissions('settings.users', { export: true }),
   permissionModule: 'user',
   settingsTab: { position: 4 },
   list: {
