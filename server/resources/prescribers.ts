@@ -17,7 +17,7 @@ export const prescribersResource = defineResource({
   label: { singular: 'Prescripteur', plural: 'Prescripteurs' },
   table: prescribers,
   fields: {
-    civility: text(prescribers.civility, { required: true, label: 'Civilité', choices: same(['M.', 'Mme', 'Dr', 'Pr']) }),
+    civility: text(prescribers.civility, { required: true, label: 'Civilité', choices: same(['M.', 'Mme', 'Dr', 'Pr']), default: 'Dr' }),
     lastName: text(prescribers.lastName, {
       required: true,
       iri: 'name',
@@ -25,7 +25,12 @@ export const prescribersResource = defineResource({
       constraints: { min: 2, message: 'Le nom doit contenir au moins 2 caractères' },
     }),
     firstName: text(prescribers.firstName, { label: 'Prénom' }),
-    specialty: text(prescribers.specialty, { required: true, label: 'Spécialité', choices: same(['ORL', 'Médecin généraliste', 'Ophtalmologiste', 'Autre']) }),
+    specialty: text(prescribers.specialty, {
+      required: true,
+      label: 'Spécialité',
+      choices: same(['ORL', 'Médecin généraliste', 'Ophtalmologiste', 'Autre']),
+      default: 'ORL',
+    }),
     rpps: text(prescribers.rpps, {
       required: true,
       label: 'RPPS',
@@ -39,7 +44,7 @@ export const prescribersResource = defineResource({
     city: text(prescribers.city, { label: 'Ville' }),
     phone: text(prescribers.phone, { label: 'Téléphone', constraints: { max: 50 } }),
     email: text(prescribers.email, { iri: 'email', label: 'Email', constraints: { email: true } }),
-    status: text(prescribers.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
+    status: text(prescribers.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES, default: 'Active' }),
     holding: reference('holdings', prescribers.holdingId, { embed: ['name'], label: 'Organisation', description: 'La vôtre par défaut' }),
     ...timestamps(prescribers),
   },
