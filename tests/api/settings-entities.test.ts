@@ -10,11 +10,12 @@ import { startTestServer, type JsonBody, type TestServer } from './helpers/serve
 let server: TestServer;
 let t: Tokens;
 let horizon: number;
+let riviera: number;
 
 beforeAll(async () => {
   server = await startTestServer();
   t = await loginAll(server, ['admin', 'horizonAdmin']);
-  horizon = (await holdingIds(server)).horizon;
+  ({ horizon, riviera } = await holdingIds(server));
 });
 
 afterAll(async () => {
@@ -46,8 +47,18 @@ describe.each(SETTINGS_ENTITIES.map((decl) => [decl.name, decl] as const))('%s',
   it.runIf(!!decl.tenancy.holdingColumn)("keeps another organisation's records from an organisation's administrator (404)", async () => {
     const table = getTableName(decl.table);
     const column = decl.tenancy.holdingColumn!.name;
-    const [other] = await sqlRows<{ id: number }>(server, `select id from "${table}" where "${column}" is not null and "${column}" <> $1 limit 1`, [horizon]);
-    expect(other, `${name}: a record of another organisation in the demo data`).toBeDefined();
+    let [other] = await sqlRows<{ id: number }>(server, `select id from "${table}" where "${column}" is not null and "${column}" <> $1 limit 1`, [horizon]);
+    // No record of another organisation in the demo data (roles: the platform's): one copied to Optique Riviera.
+    other ??= (
+      await sqlRows<{ id: number }>(
+        server,
+        `insert into "${table}" select (r).* from (select jsonb_populate_record(null::"${table}", to_jsonb(s) ||
+         jsonb_build_object('id', nextval(pg_get_serial_sequence('${table}', 'id')), '${column}', $1::int)) as r
+       from "${table}" s limit 1) as copy returning id`,
+        [riviera],
+      )
+    )[0];
+    expect(other, `${name}: a record of another organisation`).toBeDefined();
     const res = await server.get(`/api/${name}/${other!.id}`, t.horizonAdmin);
     expect(res.status, res.text).toBe(404);
     const [own] = await sqlRows<{ n: number }>(server, `select count(*)::int as n from "${table}" where "${column}" <> $1`, [horizon]);
