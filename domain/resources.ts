@@ -6,17 +6,17 @@ import type { ResourcePermissions } from './permissions';
 export type { ResourcePermissions };
 
 /**
- * The keys of a settings entity (spec section 6): `{prefix}.view`, `.create`, `.update`, `.delete`, `.export`.
- * Software and credentials say `edit` where the others say `update`, and have no export.
+ * The keys of a settings entity (spec section 6): `{prefix}.view`, `.create`, `.update` (`.edit` for software and
+ * credentials), `.delete`; `.export` only with `export: true` (the spec's entities hold it in their catalogue; no
+ * settings screen exports, so a new entity has no use for it).
  */
 export function settingsPermissions(prefix: string, options: { update?: 'update' | 'edit'; export?: boolean } = {}): ResourcePermissions {
-  const update = options.update ?? 'update';
   return {
     view: `${prefix}.view`,
     create: `${prefix}.create`,
-    update: `${prefix}.${update}`,
+    update: `${prefix}.${options.update ?? 'update'}`,
     delete: `${prefix}.delete`,
-    ...((options.export ?? update === 'update') ? { export: `${prefix}.export` } : {}),
+    ...(options.export ? { export: `${prefix}.export` } : {}),
   };
 }
 

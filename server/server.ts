@@ -10,6 +10,8 @@ import type { Config } from './config';
 import type { Database } from './db/connect';
 import { openDatabase } from './db/open';
 import { seed } from './db/seed';
+import { ensureListTriggers } from './hydra/listTriggers';
+import { RESOURCES } from './resources';
 
 export interface RunningServer {
   role: Config['role'];
@@ -96,6 +98,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let seededDemo = false;
   try {
     await database.migrate(async () => {
+      await ensureListTriggers(database, RESOURCES);
       seededDemo = await seed(database, {
         demo: config.demoSeed,
         appSecretKey: config.appSecretKey,
@@ -107,6 +110,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       // pg-boss installs its schema and queues here too: instances starting together would deadlock on that DDL.
       await app.ctx.pec.jobs.start();
     });
+    // The tables given their list trigger just now: their lists are kept from now on.
+    await app.ctx.lists.readWatched();
     app.markReady();
     ready = true;
     // Robot runs, run timeouts and the daily schedules: worker and all roles (config.startWorkers).

@@ -2,7 +2,9 @@
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { ColumnField, ComputedField, DerivedField, FieldType, ReferenceField, ReferencesField, Row, WriteOnlyField } from './types';
 
-type Options = Partial<Pick<ColumnField, 'label' | 'description' | 'choices' | 'constraints' | 'readable' | 'writable' | 'required' | 'iri' | 'secret'>>;
+type Options = Partial<
+  Pick<ColumnField, 'label' | 'description' | 'choices' | 'constraints' | 'default' | 'readable' | 'writable' | 'required' | 'iri' | 'secret'>
+>;
 
 const base = (options: Options) => ({ readable: true, writable: true, required: false, ...options });
 

@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/connect';
 import { parsedJson } from '../db/json';
+import { tablesWithListTrigger } from './listTriggers';
 
 export const LIST_CHANGES_CHANNEL = 'pecflow_list_changes';
 /** A read's own notice starts with this (no table name does), then this instance's id and a number. */
@@ -87,11 +88,12 @@ export class ListCache {
       },
       () => this.forgetAll(),
     );
-    const rows = await this.database.query<{ table: string }>(
-      `select distinct c.relname as "table" from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
-       where p.proname = 'pecflow_list_changed'`,
-    );
-    this.watched = new Set(rows.map((r) => r.table));
+    await this.readWatched();
+  }
+
+  /** Reads again which tables carry the trigger (after ensureListTriggers added some at start). */
+  async readWatched(): Promise<void> {
+    if (this.unlisten) this.watched = await tablesWithListTrigger(this.database);
   }
 
   async stop(): Promise<void> {

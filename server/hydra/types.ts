@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
 import type { AppContext } from '../context';
 import type { EntityLabel, FormHints, ListHints, SettingsTab } from '#domain/adminHints';
-import type { Choice, FieldConstraints } from '#domain/constraints';
+import type { Choice, ConstrainedObject, FieldConstraints } from '#domain/constraints';
 import type { PermissionDefinition, PermissionModule, ResourcePermissions } from '#domain/permissions';
 
 export type FieldType = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'dateTime' | 'array' | 'object';
@@ -23,6 +23,8 @@ interface FieldBase {
    * (domain/constraints.ts); `unique` is checked by the generic layer whatever the schema.
    */
   constraints?: FieldConstraints;
+  /** The value a create that omits the field gets (the form starts from `form.defaults`). */
+  default?: unknown;
   readable: boolean;
   writable: boolean;
   /** hydra:required: the form marks the field as mandatory. */
@@ -158,10 +160,17 @@ export interface ResourceDeclaration {
   idColumn: AnyPgColumn;
   fields: Record<string, Field>;
   /**
-   * Validation of a create (POST) and a full replace (PUT); PATCH uses its partial form. Without it, the schema is
-   * made from the fields' constraints and choices. A function receives the whole API's permission catalogue.
+   * Validation of a create (POST) and a full replace (PUT) that is no field's constraints: read-only resources and the
+   * PEC files' rules (PATCH uses its partial form). Others are validated by the schema their fields' constraints,
+   * choices and defaults make, given to `rules` when some rule is beyond them.
    */
-  schema?: Schemas | ((api: { permissionCatalogue: readonly PermissionDefinition[] }) => Schemas);
+  schema?: Schemas;
+  /**
+   * What no field constraint can say, named in domain/rules.ts (cross-field rules, a user's password on creation, a
+   * role's keys checked against the catalogue): given the schema the constraints make, returns the create and update
+   * schemas (the update an object, whose partial form validates a PATCH).
+   */
+  rules?: (constrained: ConstrainedObject, api: { permissionCatalogue: readonly PermissionDefinition[] }) => Schemas;
   /** The keys of its actions: settingsPermissions('settings.holdings') (domain/resources.ts) for a settings entity. */
   permissions: ResourcePermissions;
   /**
@@ -199,6 +208,11 @@ export interface ResourceDeclaration {
   defaultOrder: [string, 'asc' | 'desc'];
   /** 'hard': DELETE removes the row; 'soft': DELETE and PATCH /archive set deleted_at. */
   deletion: { mode: 'hard'; refuseWhileReferenced?: Reference[] } | { mode: 'soft'; column: AnyPgColumn } | { mode: 'none' };
+  /**
+   * false: its tables get no `pecflow_list_changed` trigger, so its lists are never kept (a busy table, written by
+   * every PEC action). Otherwise the trigger is added at start (server/hydra/listTriggers.ts).
+   */
+  keptLists?: false;
   /** Collections that are never paginated (credentials): the list shows them whole and searches in the browser. */
   paginated?: boolean;
   /** false: `pagination=false` is refused (large collections that every reader could otherwise pull whole). */

@@ -14,6 +14,8 @@ export const auditLogsResource: ResourceDeclaration = {
   auditName: 'audit',
   table: auditLogs,
   idColumn: auditLogs.id,
+  // Written by every action of every user: its lists are read from the database each time (no list trigger).
+  keptLists: false,
   fields: {
     action: text(auditLogs.action, { writable: false, iri: 'name', description: 'entité.action, par exemple holding.create', label: 'Action' }),
     entity: text(auditLogs.entity, { writable: false, label: 'Élément' }),

@@ -4,9 +4,9 @@ import { invalidField } from '../http/errors';
 import { reference, text, timestamps } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { companySchema, ENTITY_STATUS_CHOICES } from '#domain/schemas';
 import { settingsPermissions } from '#domain/resources';
 import { ADDRESS_FIELDS, addressFields } from './address';
+import { entityStatus, optionalText, requiredText } from './constraints';
 import { stillAttached } from './messages';
 
 export const companiesResource: ResourceDeclaration = {
@@ -17,16 +17,25 @@ export const companiesResource: ResourceDeclaration = {
   table: companies,
   idColumn: companies.id,
   fields: {
-    name: text(companies.name, { required: true, iri: 'name', label: 'Nom' }),
-    registrationNumber: text(companies.registrationNumber, { required: true, description: 'SIREN', label: 'SIREN' }),
-    vatNumber: text(companies.vatNumber, { description: 'Numéro de TVA intracommunautaire', label: 'N° TVA' }),
-    holding: reference('holdings', companies.holdingId, { required: true, embed: ['name'], label: 'Organisation' }),
+    name: text(companies.name, { required: true, iri: 'name', label: 'Nom', constraints: requiredText(2, 'Nom requis') }),
+    registrationNumber: text(companies.registrationNumber, {
+      required: true,
+      description: 'SIREN',
+      label: 'SIREN',
+      constraints: requiredText(3, 'SIREN requis', 50),
+    }),
+    vatNumber: text(companies.vatNumber, { description: 'Numéro de TVA intracommunautaire', label: 'N° TVA', constraints: optionalText(50) }),
+    holding: reference('holdings', companies.holdingId, {
+      required: true,
+      embed: ['name'],
+      label: 'Organisation',
+      constraints: { message: 'Organisation requise' },
+    }),
     ...addressFields(companies),
-    status: text(companies.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
+    status: text(companies.status, { label: 'Statut', ...entityStatus }),
     ...timestamps(companies, true),
   },
-  schema: { create: companySchema, update: companySchema },
-  permissions: settingsPermissions('settings.companies'),
+  permissions: settingsPermissions('settings.companies', { export: true }),
   permissionModule: 'user',
   settingsTab: { position: 2 },
   list: {

@@ -4,7 +4,8 @@ import { invalidField } from '../http/errors';
 import { derived, reference, text, timestamps, writeOnly } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration, Row } from '../hydra/types';
-import { choicesOf, CONTEXT_TYPES, credentialSchema, ENTITY_STATUS_CHOICES, ENVIRONMENT_LABELS, SOFTWARE_TYPE_LABELS } from '#domain/schemas';
+import { choicesOf, CONTEXT_TYPES, ENVIRONMENT_LABELS, SOFTWARE_TYPE_LABELS } from '#domain/schemas';
+import { entityStatus, optionalText, secret } from './constraints';
 import { settingsPermissions } from '#domain/resources';
 
 /** Secret fields: written in clear, stored encrypted, never returned (only whether one is set). */
@@ -18,28 +19,59 @@ export const credentialsResource: ResourceDeclaration = {
   table: credentialSoftware,
   idColumn: credentialSoftware.id,
   fields: {
-    login: text(credentialSoftware.login, { required: true, iri: 'name', label: 'Identifiant de connexion' }),
-    password: writeOnly('string', { secret: true, description: 'Chiffré ; laissé vide, il reste inchangé.', label: 'Mot de passe' }),
-    loginPage: text(credentialSoftware.loginPage, { required: true, iri: 'url', label: 'Page de connexion' }),
-    status: text(credentialSoftware.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
+    login: text(credentialSoftware.login, {
+      required: true,
+      iri: 'name',
+      label: 'Identifiant de connexion',
+      constraints: {
+        min: 2,
+        message: "L'identifiant doit contenir au moins 2 caractères",
+        messages: { max: "L'identifiant ne peut pas dépasser 255 caractères" },
+      },
+    }),
+    password: writeOnly('string', {
+      secret: true,
+      description: 'Chiffré ; laissé vide, il reste inchangé.',
+      label: 'Mot de passe',
+      constraints: secret(4, 'Le mot de passe doit contenir au moins 4 caractères'),
+    }),
+    loginPage: text(credentialSoftware.loginPage, {
+      required: true,
+      iri: 'url',
+      label: 'Page de connexion',
+      constraints: { url: true, message: 'La page de connexion est requise', messages: { url: "L'URL de connexion doit être valide" } },
+    }),
+    status: text(credentialSoftware.status, { label: 'Statut', ...entityStatus }),
     contextType: text(credentialSoftware.contextType, {
       description: 'general, mutual ou network',
       label: 'Contexte',
       choices: choicesOf(SOFTWARE_TYPE_LABELS, CONTEXT_TYPES),
+      default: 'general',
+      constraints: { messages: { choice: 'Contexte invalide : general, mutual ou network' } },
     }),
-    contextName: text(credentialSoftware.contextName, { label: 'Nom du contexte' }),
-    software: reference('software', credentialSoftware.softwareId, { required: true, embed: ['label', 'type'], label: 'Logiciel' }),
+    contextName: text(credentialSoftware.contextName, { label: 'Nom du contexte', constraints: optionalText() }),
+    software: reference('software', credentialSoftware.softwareId, {
+      required: true,
+      embed: ['label', 'type'],
+      label: 'Logiciel',
+      constraints: { message: 'Un logiciel doit être sélectionné' },
+    }),
     holding: reference('holdings', credentialSoftware.holdingId, { writable: false, embed: ['name'], label: 'Organisation' }),
-    environment: text(credentialSoftware.environment, { description: 'production ou test', label: 'Environnement', choices: choicesOf(ENVIRONMENT_LABELS) }),
-    apiKey: writeOnly('string', { secret: true, label: 'Clé API' }),
-    apiSecret: writeOnly('string', { secret: true, label: 'Secret API' }),
-    displayIdentifier: text(credentialSoftware.displayIdentifier, { label: 'Identifiant affiché' }),
+    environment: text(credentialSoftware.environment, {
+      description: 'production ou test',
+      label: 'Environnement',
+      choices: choicesOf(ENVIRONMENT_LABELS),
+      default: 'production',
+      constraints: { messages: { choice: 'Environnement invalide : production ou test' } },
+    }),
+    apiKey: writeOnly('string', { secret: true, label: 'Clé API', constraints: secret(1, 'Clé API invalide') }),
+    apiSecret: writeOnly('string', { secret: true, label: 'Secret API', constraints: secret(1, 'Secret API invalide') }),
+    displayIdentifier: text(credentialSoftware.displayIdentifier, { label: 'Identifiant affiché', constraints: optionalText() }),
     hasPassword: derived('boolean', (row: Row) => row.passwordEnc != null, { sql: sql`${credentialSoftware.passwordEnc} is not null`, label: 'Mot de passe' }),
     hasApiKey: derived('boolean', (row: Row) => row.apiKeyEnc != null, { sql: sql`${credentialSoftware.apiKeyEnc} is not null`, label: 'Clé API' }),
     hasApiSecret: derived('boolean', (row: Row) => row.apiSecretEnc != null, { sql: sql`${credentialSoftware.apiSecretEnc} is not null`, label: 'Secret API' }),
     ...timestamps(credentialSoftware),
   },
-  schema: { create: credentialSchema, update: credentialSchema },
   // The spec's keys say settings.credentials (and edit, like software: spec section 6).
   permissions: settingsPermissions('settings.credentials', { update: 'edit' }),
   permissionModule: 'system',
@@ -98,7 +130,7 @@ export const credentialsResource: ResourceDeclaration = {
       }
       for (const [field, column] of Object.entries(SECRETS)) {
         const value = input[field];
-        // Empty keeps the stored secret; null (explicitly) is treated the same way by the schema.
+        // Empty (or blank, or null: the schema makes them null) keeps the stored secret.
         if (typeof value === 'string' && value !== '') values[column] = app.secrets.encrypt(value);
       }
     },

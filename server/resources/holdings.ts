@@ -4,9 +4,9 @@ import { companies, holdings, roles, software, users } from '../db/schema';
 import { computed, text, timestamps } from '../hydra/fields';
 import { sameHolding } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { ENTITY_STATUS_CHOICES, holdingSchema } from '#domain/schemas';
 import { settingsPermissions } from '#domain/resources';
 import { ADDRESS_FIELDS, addressFields } from './address';
+import { entityStatus, optionalEmail, optionalText, requiredText } from './constraints';
 import { stillAttached } from './messages';
 
 export const holdingsResource: ResourceDeclaration = {
@@ -17,13 +17,18 @@ export const holdingsResource: ResourceDeclaration = {
   table: holdings,
   idColumn: holdings.id,
   fields: {
-    name: text(holdings.name, { required: true, iri: 'name', label: 'Nom' }),
-    registrationNumber: text(holdings.registrationNumber, { required: true, description: 'SIREN', label: 'SIREN' }),
-    vatNumber: text(holdings.vatNumber, { description: 'Numéro de TVA intracommunautaire', label: 'N° TVA' }),
-    email: text(holdings.email, { iri: 'email', label: 'Email' }),
-    phone: text(holdings.phone, { label: 'Téléphone' }),
+    name: text(holdings.name, { required: true, iri: 'name', label: 'Nom', constraints: requiredText(2, 'Nom requis') }),
+    registrationNumber: text(holdings.registrationNumber, {
+      required: true,
+      description: 'SIREN',
+      label: 'SIREN',
+      constraints: requiredText(3, 'SIREN requis', 50),
+    }),
+    vatNumber: text(holdings.vatNumber, { description: 'Numéro de TVA intracommunautaire', label: 'N° TVA', constraints: optionalText(50) }),
+    email: text(holdings.email, { iri: 'email', label: 'Email', constraints: optionalEmail }),
+    phone: text(holdings.phone, { label: 'Téléphone', constraints: optionalText(50) }),
     ...addressFields(holdings),
-    status: text(holdings.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
+    status: text(holdings.status, { label: 'Statut', ...entityStatus }),
     fullAddress: computed(
       'string',
       sql`concat_ws(', ', nullif(${holdings.street}, ''), nullif(concat_ws(' ', ${holdings.postalCode}, ${holdings.city}), ''), ${holdings.country})`,
@@ -31,8 +36,7 @@ export const holdingsResource: ResourceDeclaration = {
     ),
     ...timestamps(holdings, true),
   },
-  schema: { create: holdingSchema, update: holdingSchema },
-  permissions: settingsPermissions('settings.holdings'),
+  permissions: settingsPermissions('settings.holdings', { export: true }),
   permissionModule: 'user',
   settingsTab: { position: 1 },
   list: {

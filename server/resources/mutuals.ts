@@ -2,7 +2,7 @@ import { mutuals, pecDossiers } from '../db/schema';
 import { reference, text, timestamps } from '../hydra/fields';
 import { platformWide } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { ENTITY_STATUS_CHOICES, mutualSchema } from '#domain/schemas';
+import { entityStatus, optionalText, requiredText } from './constraints';
 import { settingsPermissions } from '#domain/resources';
 import { stillAttached } from './messages';
 
@@ -14,15 +14,19 @@ export const mutualsResource: ResourceDeclaration = {
   table: mutuals,
   idColumn: mutuals.id,
   fields: {
-    name: text(mutuals.name, { required: true, iri: 'name', label: 'Nom' }),
-    code: text(mutuals.code, { label: 'Code' }),
-    network: reference('networks', mutuals.networkId, { embed: ['name', 'code'], label: 'Réseau' }),
-    status: text(mutuals.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
+    name: text(mutuals.name, {
+      required: true,
+      iri: 'name',
+      label: 'Nom',
+      constraints: requiredText(2, 'Le nom de la mutuelle est requis (min. 2 caractères)'),
+    }),
+    code: text(mutuals.code, { label: 'Code', constraints: optionalText(50) }),
+    network: reference('networks', mutuals.networkId, { embed: ['name', 'code'], label: 'Réseau', constraints: { message: 'Réseau invalide' } }),
+    status: text(mutuals.status, { label: 'Statut', ...entityStatus }),
     ...timestamps(mutuals, true),
   },
-  schema: { create: mutualSchema, update: mutualSchema },
   // settings.mutuelles governs mutuals and networks (spec section 6).
-  permissions: settingsPermissions('settings.mutuelles'),
+  permissions: settingsPermissions('settings.mutuelles', { export: true }),
   permissionModule: 'mutual',
   settingsTab: { position: 6, aliases: ['mutuelles'] },
   list: {

@@ -4,7 +4,8 @@ import { conflict, invalidField } from '../http/errors';
 import { bool, computed, text, timestamps } from '../hydra/fields';
 import { platformWide } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { ENTITY_STATUS_CHOICES, networkSchema } from '#domain/schemas';
+import { LONG_TEXT_MAX } from '#domain/validation';
+import { entityStatus, optionalText, requiredText } from './constraints';
 import { settingsPermissions } from '#domain/resources';
 import { stillAttached } from './messages';
 
@@ -16,11 +17,15 @@ export const networksResource: ResourceDeclaration = {
   table: networks,
   idColumn: networks.id,
   fields: {
-    name: text(networks.name, { required: true, iri: 'name', label: 'Nom' }),
-    code: text(networks.code, { description: 'Code unique, 20 caractères au plus', label: 'Code' }),
-    description: text(networks.description, { label: 'Description' }),
-    isDefault: bool(networks.isDefault, { description: 'Réseau proposé par défaut (un seul à la fois)', label: 'Réseau par défaut' }),
-    status: text(networks.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
+    name: text(networks.name, { required: true, iri: 'name', label: 'Nom', constraints: requiredText(2, 'Le nom du réseau est requis (min. 2 caractères)') }),
+    code: text(networks.code, {
+      description: 'Code unique, 20 caractères au plus',
+      label: 'Code',
+      constraints: optionalText(20, 'Le code ne peut pas dépasser 20 caractères'),
+    }),
+    description: text(networks.description, { label: 'Description', constraints: optionalText(LONG_TEXT_MAX) }),
+    isDefault: bool(networks.isDefault, { description: 'Réseau proposé par défaut (un seul à la fois)', label: 'Réseau par défaut', default: false }),
+    status: text(networks.status, { label: 'Statut', ...entityStatus }),
     // The outer column is written qualified: Drizzle renders columns unqualified in a single-table select, and a bare
     // "id" inside the subquery would be the mutual's own.
     activeMutualsCount: computed(
@@ -30,9 +35,8 @@ export const networksResource: ResourceDeclaration = {
     ),
     ...timestamps(networks),
   },
-  schema: { create: networkSchema, update: networkSchema },
   // settings.mutuelles governs mutuals and networks (spec section 6).
-  permissions: settingsPermissions('settings.mutuelles'),
+  permissions: settingsPermissions('settings.mutuelles', { export: true }),
   permissionModule: 'mutual',
   settingsTab: { position: 7 },
   list: {

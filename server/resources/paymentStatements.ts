@@ -33,6 +33,8 @@ export const paymentStatementsResource: ResourceDeclaration = {
   auditName: 'payment_statement',
   table: paymentStatements,
   idColumn: paymentStatements.id,
+  // Written with the PEC files' payments: its lists are read from the database each time (no list trigger).
+  keptLists: false,
   fields: {
     createdAt: timestamp(paymentStatements.createdAt, 'Importé le'),
     payer: text(paymentStatements.payer, { ...readOnly, iri: 'name', label: 'Payeur' }),

@@ -48,6 +48,8 @@ export const pecDossiersResource: ResourceDeclaration = {
   auditLabel: 'numeroDossier',
   table: pecDossiers,
   idColumn: pecDossiers.id,
+  // Written by every PEC action: its lists are read from the database each time (no list trigger).
+  keptLists: false,
   fields: {
     numeroDossier: text(pecDossiers.numeroDossier, {
       iri: 'name',

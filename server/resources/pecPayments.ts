@@ -36,6 +36,8 @@ export const pecPaymentsResource: ResourceDeclaration = {
   auditName: 'pec_payment',
   table: pecPayments,
   idColumn: pecPayments.id,
+  // Written with the PEC files' payments: its lists are read from the database each time (no list trigger).
+  keptLists: false,
   fields: {
     dossier: reference('pec_dossiers', pecPayments.dossierId, { ...readOnly, embed: ['numeroDossier'], label: 'Demande de PEC' }),
     paymentDate: date(pecPayments.paymentDate, { ...readOnly, label: 'Date du paiement' }),

@@ -1,9 +1,10 @@
 // Prescripteurs: the doctors who prescribe the aids (issue 11), owned by an organisation like its centres.
-// Declared the new way: no schema, screen or permission code of its own; everything follows from this declaration.
+// Declared the new way (defineResource): no schema, screen or permission code of its own; everything follows from
+// this declaration (its Hydra class, audit name, id column and default sort, by lastName its display field, derived).
 import { pecDossiers, prescribers } from '../db/schema';
+import { defineResource } from '../hydra/define';
 import { reference, text, timestamps } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
-import type { ResourceDeclaration } from '../hydra/types';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 import { settingsPermissions } from '#domain/resources';
 import { ENTITY_STATUS_CHOICES } from '#domain/schemas';
@@ -11,15 +12,12 @@ import { stillAttached } from './messages';
 
 const same = (values: string[]) => values.map((id) => ({ id, name: id }));
 
-export const prescribersResource: ResourceDeclaration = {
+export const prescribersResource = defineResource({
   name: 'prescribers',
-  className: 'Prescriber',
   label: { singular: 'Prescripteur', plural: 'Prescripteurs' },
-  auditName: 'prescriber',
   table: prescribers,
-  idColumn: prescribers.id,
   fields: {
-    civility: text(prescribers.civility, { required: true, label: 'Civilité', choices: same(['M.', 'Mme', 'Dr', 'Pr']) }),
+    civility: text(prescribers.civility, { required: true, label: 'Civilité', choices: same(['M.', 'Mme', 'Dr', 'Pr']), default: 'Dr' }),
     lastName: text(prescribers.lastName, {
       required: true,
       iri: 'name',
@@ -27,7 +25,12 @@ export const prescribersResource: ResourceDeclaration = {
       constraints: { min: 2, message: 'Le nom doit contenir au moins 2 caractères' },
     }),
     firstName: text(prescribers.firstName, { label: 'Prénom' }),
-    specialty: text(prescribers.specialty, { required: true, label: 'Spécialité', choices: same(['ORL', 'Médecin généraliste', 'Ophtalmologiste', 'Autre']) }),
+    specialty: text(prescribers.specialty, {
+      required: true,
+      label: 'Spécialité',
+      choices: same(['ORL', 'Médecin généraliste', 'Ophtalmologiste', 'Autre']),
+      default: 'ORL',
+    }),
     rpps: text(prescribers.rpps, {
       required: true,
       label: 'RPPS',
@@ -41,11 +44,11 @@ export const prescribersResource: ResourceDeclaration = {
     city: text(prescribers.city, { label: 'Ville' }),
     phone: text(prescribers.phone, { label: 'Téléphone', constraints: { max: 50 } }),
     email: text(prescribers.email, { iri: 'email', label: 'Email', constraints: { email: true } }),
-    status: text(prescribers.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
+    status: text(prescribers.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES, default: 'Active' }),
     holding: reference('holdings', prescribers.holdingId, { embed: ['name'], label: 'Organisation', description: 'La vôtre par défaut' }),
     ...timestamps(prescribers),
   },
-  permissions: settingsPermissions('settings.prescribers', { export: false }),
+  permissions: settingsPermissions('settings.prescribers'),
   permissionModule: 'patient',
   // A PEC file names its prescriber (issue 15): who creates files reads their organisation's to choose one.
   readAccess: { permission: PEC_PERMISSIONS.create, scope: () => undefined },
@@ -77,7 +80,6 @@ export const prescribersResource: ResourceDeclaration = {
     createdAt: prescribers.createdAt,
     id: prescribers.id,
   },
-  defaultOrder: ['lastName', 'asc'],
   // A file names its prescriber (issue 15): the prescriber stays while files do.
   deletion: {
     mode: 'hard',
@@ -89,4 +91,4 @@ export const prescribersResource: ResourceDeclaration = {
       },
     ],
   },
-};
+});

@@ -5,7 +5,9 @@ import { invalidField } from '../http/errors';
 import { column, computed, reference, text, timestamps } from '../hydra/fields';
 import { holdingOrPlatform } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { roleSchemaFor } from '#domain/schemas';
+import { roleRules } from '#domain/rules';
+import { LONG_TEXT_MAX } from '#domain/validation';
+import { optionalText, requiredText } from './constraints';
 import { permissionsBeyond, refusedPermissionLabels } from '#domain/permissions';
 import { settingsPermissions } from '#domain/resources';
 import { stillAttached } from './messages';
@@ -18,13 +20,14 @@ export const rolesResource: ResourceDeclaration = {
   table: roles,
   idColumn: roles.id,
   fields: {
-    name: text(roles.name, { required: true, iri: 'name', label: 'Nom' }),
-    description: text(roles.description, { label: 'Description' }),
+    name: text(roles.name, { required: true, iri: 'name', label: 'Nom', constraints: requiredText(2, 'Le nom du rôle est requis (min. 2 caractères)', 100) }),
+    description: text(roles.description, { label: 'Description', constraints: optionalText(LONG_TEXT_MAX) }),
     permissions: column('array', roles.permissions, { description: 'Clés de permission (catalogue : GET /api/permissions)', label: 'Permissions' }),
     holding: reference('holdings', roles.holdingId, {
       embed: ['name'],
       description: 'Vide : rôle de la plateforme, commun à toutes les organisations',
       label: 'Organisation',
+      constraints: { message: 'Organisation requise' },
     }),
     // The holders the reader may see: a platform role is shared by every organisation, whose users the others must not
     // count. Outer column qualified (see networks.activeMutualsCount).
@@ -46,12 +49,9 @@ export const rolesResource: ResourceDeclaration = {
     ...timestamps(roles),
   },
   // The keys a role grants must be in the catalogue, which the declarations make.
-  schema: ({ permissionCatalogue }) => {
-    const schema = roleSchemaFor(permissionCatalogue);
-    return { create: schema, update: schema };
-  },
+  rules: (constrained, { permissionCatalogue }) => roleRules(constrained, permissionCatalogue),
   // Managing users includes their roles (spec section 6): the same keys.
-  permissions: settingsPermissions('settings.users'),
+  permissions: settingsPermissions('settings.users', { export: true }),
   permissionModule: 'user',
   settingsTab: { position: 5 },
   list: {

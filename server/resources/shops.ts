@@ -4,10 +4,11 @@ import { invalidField } from '../http/errors';
 import { reference, references, text, timestamps } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { ENTITY_STATUS_CHOICES, shopSchema, SPECIALITES } from '#domain/schemas';
+import { SPECIALITES } from '#domain/schemas';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 import { settingsPermissions } from '#domain/resources';
 import { ADDRESS_FIELDS, addressFields } from './address';
+import { digits, entityStatus, optionalEmail, optionalText, requiredText } from './constraints';
 import { stillAttached } from './messages';
 
 const SHOP_MOVE_USERS = (n: number) => `Impossible de changer l'organisation du centre : ${n} utilisateur${n > 1 ? 's y sont affectés' : ' y est affecté'}.`;
@@ -22,33 +23,43 @@ export const shopsResource: ResourceDeclaration = {
   table: shops,
   idColumn: shops.id,
   fields: {
-    name: text(shops.name, { required: true, iri: 'name', label: 'Nom' }),
-    displayName: text(shops.displayName, { description: 'Nom affiché', label: 'Nom affiché' }),
-    numero: text(shops.numero, { label: 'Numéro' }),
-    siret: text(shops.siret, { required: true, description: 'SIRET', label: 'SIRET' }),
-    company: reference('companies', shops.companyId, { required: true, embed: ['name'], label: 'Entreprise' }),
+    name: text(shops.name, { required: true, iri: 'name', label: 'Nom', constraints: requiredText(2, 'Nom requis') }),
+    displayName: text(shops.displayName, { description: 'Nom affiché', label: 'Nom affiché', constraints: optionalText() }),
+    numero: text(shops.numero, { label: 'Numéro', constraints: optionalText(50) }),
+    siret: text(shops.siret, { required: true, description: 'SIRET', label: 'SIRET', constraints: requiredText(3, 'SIRET requis', 50) }),
+    company: reference('companies', shops.companyId, { required: true, embed: ['name'], label: 'Entreprise', constraints: { message: 'Entreprise requise' } }),
     ...addressFields(shops),
-    email: text(shops.email, { iri: 'email', label: 'Email' }),
-    phone: text(shops.phone, { label: 'Téléphone' }),
-    status: text(shops.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
-    finess: text(shops.finess, { required: true, description: 'FINESS (9 chiffres)', label: 'FINESS' }),
-    rpps: text(shops.rpps, { required: true, description: 'RPPS (11 chiffres)', label: 'RPPS' }),
-    codeClient: text(shops.codeClient, { required: true, description: 'Code client', label: 'Code client' }),
+    email: text(shops.email, { iri: 'email', label: 'Email', constraints: optionalEmail }),
+    phone: text(shops.phone, { label: 'Téléphone', constraints: optionalText(50) }),
+    status: text(shops.status, { label: 'Statut', ...entityStatus }),
+    finess: text(shops.finess, {
+      required: true,
+      description: 'FINESS (9 chiffres)',
+      label: 'FINESS',
+      constraints: digits(9, 'FINESS doit contenir 9 chiffres'),
+    }),
+    rpps: text(shops.rpps, { required: true, description: 'RPPS (11 chiffres)', label: 'RPPS', constraints: digits(11, 'RPPS doit contenir 11 chiffres') }),
+    codeClient: text(shops.codeClient, {
+      required: true,
+      description: 'Code client',
+      label: 'Code client',
+      constraints: { max: 50, message: 'Code client requis', messages: { max: 'Code client trop long' } },
+    }),
     specialite: text(shops.specialite, {
       required: true,
       description: 'Audioprothésiste, Opticien ou Orthopédiste',
       label: 'Spécialité',
       choices: SPECIALITES.map((id) => ({ id, name: id })),
+      constraints: { messages: { choice: 'Spécialité invalide : Audioprothésiste, Opticien ou Orthopédiste' } },
     }),
     credentials: references(
       'credential_software',
       { table: shopCredentials, ownerColumn: shopCredentials.shopId, targetColumn: shopCredentials.credentialId },
-      { label: 'Identifiants' },
+      { label: 'Identifiants', constraints: { message: 'Identifiant invalide' } },
     ),
     ...timestamps(shops),
   },
-  schema: { create: shopSchema, update: shopSchema },
-  permissions: settingsPermissions('settings.shops'),
+  permissions: settingsPermissions('settings.shops', { export: true }),
   permissionModule: 'user',
   settingsTab: { position: 3 },
   list: {

@@ -4,7 +4,9 @@ import { invalidField } from '../http/errors';
 import { reference, text, timestamps } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { choicesOf, ENTITY_STATUS_CHOICES, SOFTWARE_FORM_TYPES, SOFTWARE_TYPE_LABELS, softwareSchema } from '#domain/schemas';
+import { choicesOf, SOFTWARE_FORM_TYPES, SOFTWARE_TYPE_LABELS } from '#domain/schemas';
+import { LONG_TEXT_MAX } from '#domain/validation';
+import { entityStatus, optionalText } from './constraints';
 import { settingsPermissions } from '#domain/resources';
 
 export const softwareResource: ResourceDeclaration = {
@@ -15,27 +17,41 @@ export const softwareResource: ResourceDeclaration = {
   table: software,
   idColumn: software.id,
   fields: {
-    label: text(software.label, { required: true, iri: 'name', label: 'Libellé' }),
-    description: text(software.description, { label: 'Description' }),
+    label: text(software.label, {
+      required: true,
+      iri: 'name',
+      label: 'Libellé',
+      constraints: { min: 2, message: 'Le libellé doit contenir au moins 2 caractères', messages: { max: 'Le libellé ne peut pas dépasser 255 caractères' } },
+    }),
+    description: text(software.description, { label: 'Description', constraints: optionalText(LONG_TEXT_MAX) }),
     type: text(software.type, {
       required: true,
       description: 'general, mutual, network, medical ou billing',
       label: 'Type',
       choices: choicesOf(SOFTWARE_TYPE_LABELS),
+      constraints: { messages: { choice: 'Type de logiciel requis' } },
     }),
-    vendor: text(software.vendor, { description: 'Éditeur', label: 'Éditeur' }),
-    version: text(software.version, { label: 'Version' }),
-    apiUrl: text(software.apiUrl, { iri: 'url', label: "URL de l'API" }),
-    documentationUrl: text(software.documentationUrl, { iri: 'url', label: 'URL de documentation' }),
-    status: text(software.status, { label: 'Statut', choices: ENTITY_STATUS_CHOICES }),
+    vendor: text(software.vendor, {
+      description: 'Éditeur',
+      label: 'Éditeur',
+      constraints: optionalText(255, 'Le fournisseur ne peut pas dépasser 255 caractères'),
+    }),
+    version: text(software.version, { label: 'Version', constraints: optionalText(100, 'La version ne peut pas dépasser 100 caractères') }),
+    apiUrl: text(software.apiUrl, { iri: 'url', label: "URL de l'API", constraints: { url: true, message: "L'URL de l'API doit être valide" } }),
+    documentationUrl: text(software.documentationUrl, {
+      iri: 'url',
+      label: 'URL de documentation',
+      constraints: { url: true, message: "L'URL de documentation doit être valide" },
+    }),
+    status: text(software.status, { label: 'Statut', ...entityStatus }),
     holding: reference('holdings', software.holdingId, {
       embed: ['name'],
       description: 'Organisation propriétaire (la vôtre par défaut)',
       label: 'Organisation',
+      constraints: { message: 'Organisation requise' },
     }),
     ...timestamps(software),
   },
-  schema: { create: softwareSchema, update: softwareSchema },
   // Software and credentials say edit where the others say update (spec section 6).
   permissions: settingsPermissions('settings.software', { update: 'edit' }),
   permissionModule: 'system',

@@ -9,7 +9,9 @@ import type { Principal } from '../auth/principal';
 import { computed, reference, references, text, timestamp, timestamps, writeOnly } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { USER_STATUS_CHOICES, userCreateSchema, userSchema } from '#domain/schemas';
+import { userRules } from '#domain/rules';
+import { USER_STATUS_CHOICES } from '#domain/schemas';
+import { requiredText } from './constraints';
 import { permissionsBeyond } from '#domain/permissions';
 import { settingsPermissions } from '#domain/resources';
 
@@ -23,11 +25,11 @@ export const usersResource: ResourceDeclaration = {
   table: users,
   idColumn: users.id,
   fields: {
-    firstName: text(users.firstName, { required: true, label: 'Prénom' }),
-    lastName: text(users.lastName, { required: true, label: 'Nom' }),
+    firstName: text(users.firstName, { required: true, label: 'Prénom', constraints: requiredText(2, 'Prénom requis') }),
+    lastName: text(users.lastName, { required: true, label: 'Nom', constraints: requiredText(2, 'Nom requis') }),
     fullName: computed('string', sql`${users.firstName} || ' ' || ${users.lastName}`, { iri: 'name', label: 'Nom complet' }),
     initials: computed('string', sql`upper(left(${users.firstName}, 1) || left(${users.lastName}, 1))`, { label: 'Initiales' }),
-    email: text(users.email, { required: true, iri: 'email', label: 'Email' }),
+    email: text(users.email, { required: true, iri: 'email', label: 'Email', constraints: { email: true, lowercase: true, message: 'Email invalide' } }),
     sendInvitation: writeOnly('boolean', {
       description: 'À la création : un email invite l’utilisateur à choisir son mot de passe (lien valable 7 jours), au lieu d’en saisir un.',
       label: 'Envoyer une invitation',
@@ -37,10 +39,29 @@ export const usersResource: ResourceDeclaration = {
       description: 'À la création sans invitation ; laissé vide, il reste inchangé. Soumis à la politique des mots de passe (Paramètres > Système > Sécurité).',
       label: 'Mot de passe',
     }),
-    holding: reference('holdings', users.holdingId, { required: true, embed: ['name'], label: 'Organisation' }),
-    status: text(users.status, { description: 'Active, Inactive ou Locked', label: 'Statut', choices: USER_STATUS_CHOICES }),
-    shops: references('shops', { table: userShops, ownerColumn: userShops.userId, targetColumn: userShops.shopId }, { label: 'Centres' }),
-    roles: references('roles', { table: userRoles, ownerColumn: userRoles.userId, targetColumn: userRoles.roleId }, { label: 'Rôles' }),
+    holding: reference('holdings', users.holdingId, {
+      required: true,
+      embed: ['name'],
+      label: 'Organisation',
+      constraints: { message: 'Organisation requise' },
+    }),
+    status: text(users.status, {
+      description: 'Active, Inactive ou Locked',
+      label: 'Statut',
+      choices: USER_STATUS_CHOICES,
+      default: 'Active',
+      constraints: { messages: { choice: 'Statut invalide' } },
+    }),
+    shops: references(
+      'shops',
+      { table: userShops, ownerColumn: userShops.userId, targetColumn: userShops.shopId },
+      { label: 'Centres', constraints: { message: 'Centre invalide' } },
+    ),
+    roles: references(
+      'roles',
+      { table: userRoles, ownerColumn: userRoles.userId, targetColumn: userRoles.roleId },
+      { label: 'Rôles', constraints: { message: 'Rôle invalide' } },
+    ),
     lastLoginAt: { ...timestamp(users.lastLoginAt, 'Dernière connexion'), description: 'Dernière connexion' },
     invitationSentAt: {
       ...timestamp(users.invitationSentAt, 'Invitation envoyée le'),
@@ -49,8 +70,9 @@ export const usersResource: ResourceDeclaration = {
     twoFactorEnabled: computed('boolean', sql`${users.totpEnabledAt} is not null`, { label: 'Double authentification' }),
     ...timestamps(users),
   },
-  schema: { create: userCreateSchema, update: userSchema },
-  permissions: settingsPermissions('settings.users'),
+  // The password on creation (or an invitation) and its bound: domain/rules.ts.
+  rules: userRules,
+  permissions: settingsPermissions('settings.users', { export: true }),
   permissionModule: 'user',
   settingsTab: { position: 4 },
   list: {

@@ -1,4 +1,4 @@
-// The form side of the particulars (src/resources/<collection>/form.tsx: inputs, shared zod schemas, defaults, saves),
+// The form side of the particulars (src/resources/<collection>/form.tsx: inputs, named rules, defaults, saves),
 // by collection name. Imported by the generated form only, so it comes with the drawer's code, not with the lists.
 import type { FormParticular } from './types';
 

@@ -5,6 +5,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { RaRecord } from 'react-admin';
 import type { ZodType } from 'zod';
+import type { ConstrainedObject } from '#domain/constraints';
 import type { AppDataProvider } from '../dataProvider';
 
 export type FormMode = 'create' | 'edit';
@@ -49,8 +50,11 @@ export interface FormParticular {
   inputs?: Record<string, InputComponent>;
   /** A count shown as a badge on the form tab that holds the field. */
   badges?: Record<string, (values: Record<string, unknown>) => number | undefined>;
-  /** The shared zod schemas of domain/schemas.ts, when the rules say more than the docs' constraints. */
-  schema?: { create: ZodType; update: ZodType };
+  /**
+   * The entity's named rules (domain/rules.ts), applied to the schema the docs' constraints make, as the server does:
+   * what no field constraint can say.
+   */
+  rules?: (constrained: ConstrainedObject) => { create: ZodType; update: ZodType };
   /** Values of a new record known only in the browser (the signed-in user's organisation), over the declared defaults. */
   defaults?: () => Record<string, unknown>;
   /** Replaces the generic create/update (the shop save sequence of spec section 7). */

@@ -10,10 +10,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useMemo, useState, type ReactNode } from 'react';
 import { useFormState, useWatch } from 'react-hook-form';
 import { Confirm, required, SelectInput, useCreate, useDataProvider, useDelete, useGetList, useTranslate, useUpdate, type RaRecord } from 'react-admin';
-import type { ZodType } from 'zod';
 import type { AppDataProvider } from '../dataProvider';
 import type { AdminEntity } from '../dataProvider/adminSchema';
-import { schemaFromConstraints, type ConstrainedField } from '#domain/constraints';
+import { schemaFromConstraints, type ConstrainedField, type ConstrainedObject } from '#domain/constraints';
 import { extractErrorMessage } from '#domain/errors';
 import { TEXTAREA_ROWS } from '#domain/limits';
 import { useToast } from '../layout/Toasts';
@@ -51,8 +50,8 @@ const XSD_TYPES: Record<string, ConstrainedField['type']> = {
   array: 'array',
 };
 
-/** The rules of a form without a shared schema: the docs' constraints, choices and required marks, as the server applies them. */
-function constraintsSchema(entity: AdminEntity, schema: Resource): ZodType {
+/** The rules of a form: the docs' constraints, choices and required marks, as the server applies them. */
+function constraintsSchema(entity: AdminEntity, schema: Resource): ConstrainedObject {
   const fields: Record<string, ConstrainedField> = {};
   for (const field of schema.writableFields ?? []) {
     const declared = entity.fields[field.name];
@@ -70,7 +69,8 @@ function constraintsSchema(entity: AdminEntity, schema: Resource): ZodType {
       target: reference?.name,
     };
   }
-  return schemaFromConstraints(fields).passthrough();
+  // Loose: what the form holds beside its fields (a centre's credential choices) reaches its save.
+  return schemaFromConstraints(fields).loose() as unknown as ConstrainedObject;
 }
 
 /** The fields the form edits: the declared layout's order, then every writable field it does not place. */
@@ -100,10 +100,10 @@ export function GeneratedForm({ entity, schema, mode, record, frame, placeholder
     () => toFormValues(record ?? { id: '', ...declaredDefaults, ...ownDefaults?.() }, schema),
     [record, schema, declaredDefaults, ownDefaults],
   );
-  const zod = useMemo(
-    () => particular.schema?.[mode === 'create' ? 'create' : 'update'] ?? constraintsSchema(entity, schema),
-    [particular, mode, entity, schema],
-  );
+  const zod = useMemo(() => {
+    const constrained = constraintsSchema(entity, schema);
+    return particular.rules?.(constrained)[mode === 'create' ? 'create' : 'update'] ?? constrained;
+  }, [particular, mode, entity, schema]);
 
   const [create] = useCreate(resource, undefined, { returnPromise: true, ...WRITE_RETRY });
   const [update] = useUpdate(resource, undefined, { returnPromise: true, ...WRITE_RETRY });

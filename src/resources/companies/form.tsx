@@ -1,6 +1,5 @@
-// Entreprises: the shared rules; a new company belongs to the user's organisation.
-import { companySchema } from '#domain/schemas';
+// Entreprises: a new company belongs to the user's organisation (its rules are its declaration's constraints).
 import { ownHolding } from '../shared';
 import type { FormParticular } from '../types';
 
-export const form: FormParticular = { schema: { create: companySchema, update: companySchema }, defaults: ownHolding };
+export const form: FormParticular = { defaults: ownHolding };

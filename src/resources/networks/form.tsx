@@ -1,9 +1,7 @@
-// Réseaux: the shared rules; marking one as default says that the others were unmarked (spec section 4).
-import { networkSchema } from '#domain/schemas';
+// Réseaux: marking one as default says that the others were unmarked (spec section 4).
 import type { FormParticular } from '../types';
 
 export const form: FormParticular = {
-  schema: { create: networkSchema, update: networkSchema },
   savedToast: ({ mode, saved, record }) =>
     saved.isDefault && !record?.isDefault
       ? {

@@ -1,11 +1,9 @@
 // Centres: the credential editor in the drawer's last tab (one credential per software, counted on the tab), saved
 // as spec section 7 says: PUT (or POST) of the fields, then a merge-patch of the credentials.
-import { shopSchema } from '#domain/schemas';
 import { chosenCredentials, ShopCredentialsEditor, type CredentialMapping } from './ShopCredentialsEditor';
 import type { FormParticular } from '../types';
 
 export const form: FormParticular = {
-  schema: { create: shopSchema, update: shopSchema },
   inputs: { credentials: ShopCredentialsEditor },
   badges: { credentials: (values) => chosenCredentials(values.shopCredentials as CredentialMapping | undefined)?.length || undefined },
   async save({ mode, dataProvider, values, fullPayload, record }) {

@@ -1,6 +1,5 @@
-// Logiciels: the shared rules; a new software belongs to the user's organisation.
-import { softwareSchema } from '#domain/schemas';
+// Logiciels: a new software belongs to the user's organisation (its rules are its declaration's constraints).
 import { ownHolding } from '../shared';
 import type { FormParticular } from '../types';
 
-export const form: FormParticular = { schema: { create: softwareSchema, update: softwareSchema }, defaults: ownHolding };
+export const form: FormParticular = { defaults: ownHolding };

@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPglite, openPostgres, type Database } from '../../../server/db/connect';
 import { seed } from '../../../server/db/seed';
+import { ensureListTriggers } from '../../../server/hydra/listTriggers';
+import { RESOURCES } from '../../../server/resources';
 
 export const usePostgres = () => process.env.TEST_DB === 'postgres';
 
@@ -36,7 +38,7 @@ export const TEST_APP_SECRET_KEY = '0'.repeat(64);
 
 /** Migrates and seeds a fresh database the way `npm start` does, with the demo data. */
 export async function prepareDatabase(database: Database) {
-  await database.migrate();
+  await database.migrate(() => ensureListTriggers(database, RESOURCES));
   await seed(database, { demo: true, appSecretKey: TEST_APP_SECRET_KEY });
 }
 
