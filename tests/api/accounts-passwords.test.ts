@@ -57,14 +57,16 @@ describe('the password policy (CNIL, délibération 2022-100)', () => {
       ['motdepasse!!', 'Le mot de passe doit contenir une majuscule et un chiffre (ou au moins 14 caractères pour une phrase de passe)'],
       ['P@ssw0rd2024!', 'Ce mot de passe est trop courant ou trop facile à deviner : ce mot de passe est similaire à un mot de passe couramment utilisé'],
       ['Motdepasse123!', 'Ce mot de passe est trop courant ou trop facile à deviner'],
-      ['azertyuiopqsdfgh', 'Ce mot de passe est trop courant ou trop facile à deviner : les lignes droites de touches de votre clavier sont faciles à deviner'],
+      ['Qsdfghjklm1234', 'Ce mot de passe est trop courant ou trop facile à deviner : les lignes droites de touches de votre clavier sont faciles à deviner'],
+      ['le soleil brille sur la mer', 'Une phrase de passe doit contenir une majuscule et un chiffre, ou compter au moins 7 mots (elle en compte 6)'],
       ['Marchand-2026-Paris!', 'Le mot de passe ne doit contenir ni le nom, ni le prénom, ni l’email de l’utilisateur'],
       ['Elodie#Soleil-2026', 'Le mot de passe ne doit contenir ni le nom, ni le prénom, ni l’email de l’utilisateur'],
     ];
     for (const [password, message] of cases) expectViolation(await createUser('politique@audition-horizon.fr', { password }), 'password', message);
     expect(await sqlRows(server, `select id from users where email = 'politique@audition-horizon.fr'`)).toEqual([]);
-    // A passphrase needs no kind of character; a strong password is taken.
-    expect((await createUser('phrase@audition-horizon.fr', { password: 'le soleil brille sur la mer' })).status).toBe(201);
+    // A passphrase needs no symbol with upper case, lower case and digits, and no kind of character in 7 words.
+    expect((await createUser('phrase@audition-horizon.fr', { password: 'Le soleil brille en 2026' })).status).toBe(201);
+    expect((await createUser('mots@audition-horizon.fr', { password: 'le soleil brille sur la mer bleue' })).status).toBe(201);
     const created = await createUser('politique@audition-horizon.fr', { password: STRONG });
     expect(created.status, created.text).toBe(201);
     // The same rules when the password changes.
@@ -76,7 +78,7 @@ describe('the password policy (CNIL, délibération 2022-100)', () => {
   });
 
   it('takes its figures from the system settings, which GET /api/password-policy gives to any visitor', async () => {
-    expect((await server.get('/api/password-policy')).body).toEqual({ minLength: 12, passphraseMinLength: 14, minScore: 4 });
+    expect((await server.get('/api/password-policy')).body).toEqual({ minLength: 12, passphraseMinLength: 14, passphraseMinWords: 7, minScore: 4 });
     const [setting] = await sqlRows<{ id: number }>(server, `select id from configs where key = 'security.password_min_length'`);
     const put = (value: number) => server.request('PUT', `/api/configs/${setting!.id}`, { token: t.admin, body: { value } });
     expect((await put(13)).status).toBe(200);
@@ -88,6 +90,54 @@ describe('the password policy (CNIL, délibération 2022-100)', () => {
     );
     expect((await put(12)).status).toBe(200);
     expect((await createUser('treize@audition-horizon.fr', { password: 'Xk7#pLm2!qRz' })).status).toBe(201);
+  });
+
+  it('refuses settings that contradict the CNIL or each other, with a French 422', async () => {
+    const settingIds = Object.fromEntries(
+      (await sqlRows<{ id: number; key: string }>(server, `select id, key from configs where key like 'security.pass%'`)).map((row) => [row.key, row.id]),
+    );
+    const put = (key: string, value: number) => server.request('PUT', `/api/configs/${settingIds[key]}`, { token: t.admin, body: { value } });
+    expectViolation(
+      await put('security.password_min_length', 10),
+      'value',
+      'Un mot de passe doit compter au moins 12 caractères selon la recommandation de la CNIL (délibération 2022-100).',
+    );
+    expectViolation(
+      await put('security.passphrase_min_length', 12),
+      'value',
+      'Une phrase de passe doit compter au moins 14 caractères selon la recommandation de la CNIL (délibération 2022-100).',
+    );
+    expectViolation(
+      await put('security.passphrase_min_words', 5),
+      'value',
+      'Une phrase de passe doit compter au moins 7 mots selon la recommandation de la CNIL (délibération 2022-100).',
+    );
+    expectViolation(
+      await put('security.password_min_length', 16),
+      'value',
+      'La longueur minimale d’une phrase de passe (14) ne peut pas être inférieure à celle d’un mot de passe (16).',
+    );
+    expect((await server.get('/api/password-policy')).body).toEqual({ minLength: 12, passphraseMinLength: 14, passphraseMinWords: 7, minScore: 4 });
+    // Raised together, in an order that never contradicts: taken, and the words' figure applies at once.
+    expect((await put('security.passphrase_min_length', 16)).status).toBe(200);
+    expect((await put('security.password_min_length', 16)).status).toBe(200);
+    expect((await put('security.passphrase_min_words', 8)).status).toBe(200);
+    expectViolation(
+      await createUser('huit@audition-horizon.fr', { password: 'le soleil brille sur la mer bleue' }),
+      'password',
+      'Une phrase de passe doit contenir une majuscule et un chiffre, ou compter au moins 8 mots (elle en compte 7)',
+    );
+    expectViolation(
+      await put('security.passphrase_min_length', 15),
+      'value',
+      'La longueur minimale d’une phrase de passe (15) ne peut pas être inférieure à celle d’un mot de passe (16).',
+    );
+    for (const [key, value] of [
+      ['security.passphrase_min_words', 7],
+      ['security.password_min_length', 12],
+      ['security.passphrase_min_length', 14],
+    ] as const)
+      expect((await put(key, value)).status).toBe(200);
   });
 });
 
@@ -228,7 +278,7 @@ describe("'Mot de passe oublié ?'", () => {
     const read = await server.get(`/api/forgot-password/${token}`);
     expect(read.status).toBe(200);
     expect(read.body.user).toMatchObject({ email, organisation: 'Audition Horizon' });
-    expect(read.body.passwordPolicy).toEqual({ minLength: 12, passphraseMinLength: 14, minScore: 4 });
+    expect(read.body.passwordPolicy).toEqual({ minLength: 12, passphraseMinLength: 14, passphraseMinWords: 7, minScore: 4 });
     const post = (password: string) => server.request('POST', `/api/forgot-password/${token}`, { body: { password } });
     expectViolation(await post('court'), 'password', TOO_SHORT);
     expect((await post(STRONG)).status).toBe(204);
