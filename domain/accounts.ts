@@ -28,6 +28,7 @@ export const ACCOUNT_MESSAGES = {
   codeRequired: 'Le code est requis',
   codeInvalid: 'Code invalide.',
   passwordChangeRequired: 'Votre mot de passe ne respecte plus les règles de sécurité : choisissez-en un nouveau pour continuer.',
+  passwordChosenByAdministrator: 'Votre mot de passe a été choisi par un administrateur : choisissez le vôtre pour continuer.',
   enrolmentRequired: 'La double authentification est obligatoire pour votre compte : configurez-la pour continuer.',
   twoFactorRequired: 'La double authentification est obligatoire pour votre compte : elle ne peut pas être désactivée.',
   twoFactorAlreadyEnabled: 'La double authentification est déjà activée.',

@@ -133,6 +133,7 @@ export async function setPassword(
     .update(users)
     .set({
       passwordHash: await hashPassword(password),
+      passwordMustChange: false,
       invitationSentAt: null,
       updatedAt: new Date(),
       // The access tokens issued before are refused (server/auth/plugin.ts), unless a session is kept.

@@ -1,7 +1,7 @@
 // Signing in, step by step (spec section 7, Authentication; issue 26): the password first (the spec's screen and
 // messages), then, before any token is issued, what the account still needs, in this order: its second factor's code
-// (a TOTP code or a recovery code), a new password when the current one no longer meets the policy, the enrolment of
-// a second factor the system setting makes mandatory. Each step answers `{step, challenge}`: the challenge is a
+// (a TOTP code or a recovery code), a new password when the current one no longer meets the policy or was typed by an
+// administrator (users.password_must_change), the enrolment of a second factor the system setting makes mandatory. Each step answers `{step, challenge}`: the challenge is a
 // random reference (stored hashed, 10 minutes) the next call sends back. Wrong codes count as failed sign-ins of the
 // email (server/auth/routes.ts): five from an address block it there, like wrong passwords; a challenge takes five.
 import { and, eq, sql } from 'drizzle-orm';
@@ -48,7 +48,7 @@ export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt) {
   async function stepsAfterPassword(user: User, password: string): Promise<SignInStep[]> {
     const steps: SignInStep[] = [];
     if (user.totpEnabledAt) steps.push('two_factor');
-    if (passwordIssues(password, await readPasswordPolicy(settings), user).length) steps.push('password_change');
+    if (user.passwordMustChange || passwordIssues(password, await readPasswordPolicy(settings), user).length) steps.push('password_change');
     const principal = await loadPrincipal(ctx.database, user.id);
     if (!user.totpEnabledAt && (await twoFactorRequired(settings, principal?.permissions ?? []))) steps.push('two_factor_enrolment');
     return steps;
@@ -59,7 +59,7 @@ export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt) {
     const step = steps[0]!;
     const answer: Record<string, unknown> = { step, challenge: token };
     if (step === 'password_change') {
-      answer.message = ACCOUNT_MESSAGES.passwordChangeRequired;
+      answer.message = user.passwordMustChange ? ACCOUNT_MESSAGES.passwordChosenByAdministrator : ACCOUNT_MESSAGES.passwordChangeRequired;
       answer.owner = { email: user.email, firstName: user.firstName, lastName: user.lastName };
     }
     if (step === 'two_factor_enrolment' && pendingSecret) {

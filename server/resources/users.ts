@@ -94,6 +94,8 @@ export const usersResource: ResourceDeclaration = {
         values.tokensValidAfter = new Date();
         // A password typed for an invited user ends the invitation (its link is void: afterWrite).
         values.invitationSentAt = null;
+        // Someone else's password, which its typist knows: its owner replaces it at the first sign-in.
+        values.passwordMustChange = existing?.id !== principal.id;
       }
       if (existing && existing.id === principal.id && typeof input.status === 'string' && input.status !== 'Active') {
         throw invalidField('status', 'Vous ne pouvez pas désactiver ou bloquer votre propre compte.');

@@ -5,7 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/auth/passwords';
 import { startSmtp, linkIn, type TestSmtp } from './helpers/smtp';
 import { startTestServer, type TestServer } from './helpers/server';
-import { auditRows, expectProblem, expectViolation, holdingIds, idWhere, loginAll, mergePatch, sqlRows, type Tokens } from './helpers/backoffice';
+import {
+  auditRows,
+  expectProblem,
+  expectViolation,
+  firstSignIn,
+  holdingIds,
+  idWhere,
+  loginAll,
+  mergePatch,
+  sqlRows,
+  userId,
+  type Tokens,
+} from './helpers/backoffice';
 
 let server: TestServer;
 let smtp: TestSmtp;
@@ -201,17 +213,68 @@ describe('a weak existing password', () => {
     });
     expect(changed.status, changed.text).toBe(200);
     expectProblem(await finish(byAdministrator), 401, expired);
-    // The owner's password is the one the administrator set, not the stranger's.
-    await session(email, 'Troisieme-Cheval-2026');
+    // The owner's password is the one the administrator set (to be replaced at once), not the stranger's.
+    await firstSignIn(server, email, 'Troisieme-Cheval-2026');
     expect((await server.request('POST', '/api/login_check', { body: { email, password: 'Intrus-Cheval-2026' } })).status).toBe(401);
+  });
+});
+
+describe('a password typed by an administrator', () => {
+  it('is replaced by its owner at the first sign-in, before anything else; the owner typing their own is not asked', async () => {
+    const email = 'tapee@audition-horizon.fr';
+    const created = await createUser(email, { password: STRONG });
+    expect(created.status, created.text).toBe(201);
+    const first = await server.request('POST', '/api/login_check', { body: { email, password: STRONG } });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({
+      step: 'password_change',
+      challenge: expect.any(String),
+      message: 'Votre mot de passe a été choisi par un administrateur : choisissez le vôtre pour continuer.',
+      owner: { email, firstName: 'Élodie', lastName: 'Marchand' },
+    });
+    // No token, and the typed password cannot be kept.
+    expect(first.body).not.toHaveProperty('token');
+    const choose = (password: string) => server.request('POST', '/api/login_check/password', { body: { challenge: first.body.challenge, password } });
+    expectViolation(await choose(STRONG), 'password', 'Choisissez un mot de passe différent de l’actuel');
+    expectViolation(await choose('court'), 'password', TOO_SHORT);
+    const chosen = await choose('Choisi-Par-Moi-2026!');
+    expect(chosen.status, chosen.text).toBe(200);
+    expect(chosen.body.token).toEqual(expect.any(String));
+    expect((await sqlRows(server, 'select password_must_change from users where id = $1', [created.body.id]))[0]).toEqual({ password_must_change: false });
+    // Then a plain sign-in, with the password the owner chose; the typed one no longer opens anything.
+    expect((await session(email, 'Choisi-Par-Moi-2026!')).token).toEqual(expect.any(String));
+    expect((await server.request('POST', '/api/login_check', { body: { email, password: STRONG } })).status).toBe(401);
+
+    // A reset typed in the user form: asked again.
+    const reset = await server.request('PATCH', `/api/users/${created.body.id}`, {
+      token: t.horizonAdmin,
+      body: { password: 'Remis-Par-Admin-2026!' },
+      headers: mergePatch,
+    });
+    expect(reset.status, reset.text).toBe(200);
+    await firstSignIn(server, email, 'Remis-Par-Admin-2026!');
+
+    // An administrator typing their own password in the form is not asked to change it.
+    const self = await userId(server, 'horizonAdmin');
+    const own = await server.request('PATCH', `/api/users/${self}`, {
+      token: t.horizonAdmin,
+      body: { password: 'Mon-Propre-Choix-2026!' },
+      headers: mergePatch,
+    });
+    expect(own.status, own.text).toBe(200);
+    expect((await sqlRows(server, 'select password_must_change from users where id = $1', [self]))[0]).toEqual({ password_must_change: false });
+    // Its sessions ended with the change (tokens of the same second included): a new one, a second later.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    t.horizonAdmin = (await session('direction@audition-horizon.fr', 'Mon-Propre-Choix-2026!')).token;
+    await sqlRows(server, 'update users set password_hash = $1 where id = $2', [await hashPassword('Pecflow2026!'), self]);
   });
 });
 
 describe('Mon profil: a new password', () => {
   it('needs the current one, follows the policy, keeps this session and ends the others', async () => {
     const email = 'profil@audition-horizon.fr';
-    expect((await createUser(email, { password: STRONG })).status).toBe(201);
-    const here = await session(email, STRONG);
+    expect((await createUser(email, { password: 'Tape-Par-Admin-2026!' })).status).toBe(201);
+    const here = await firstSignIn(server, email, 'Tape-Par-Admin-2026!', STRONG);
     const elsewhere = await session(email, STRONG);
     const change = (currentPassword: string, password: string) =>
       server.request('POST', '/api/user/password', { token: here.token, body: { currentPassword, password } });
@@ -439,8 +502,11 @@ describe('invitations', () => {
     // A reset link asked before the user changed the password in Mon profil opens nothing after.
     const forgot = () => server.request('POST', '/api/forgot-password', { body: { email: 'corinne@audition-horizon.fr' } });
     const beforeProfile = await linkTo('corinne@audition-horizon.fr', '/reset-password', forgot);
-    const here = await session('corinne@audition-horizon.fr', STRONG);
-    const changed = await server.request('POST', '/api/user/password', { token: here.token, body: { currentPassword: STRONG, password: 'Autre-Cheval-2026' } });
+    const here = await firstSignIn(server, 'corinne@audition-horizon.fr', STRONG, 'Nouveau-Soleil-2026!');
+    const changed = await server.request('POST', '/api/user/password', {
+      token: here.token,
+      body: { currentPassword: 'Nouveau-Soleil-2026!', password: 'Autre-Cheval-2026' },
+    });
     expect(changed.status, changed.text).toBe(204);
     expect((await server.get(`/api/forgot-password/${beforeProfile}`)).status).toBe(404);
 

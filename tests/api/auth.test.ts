@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAttempts, users } from '../../server/db/schema';
 import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
+import { firstSignIn } from './helpers/backoffice';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -242,9 +243,12 @@ describe('protected routes', () => {
       200,
     );
     expect((await server.get('/api/user/profile', before)).status).toBe(401);
-    const after = await server.login('assistant@audition-horizon.fr', 'Nouveau-Depart-2026!');
+    // A password typed by an administrator: its owner chooses another before any token.
+    const after = (await firstSignIn(server, 'assistant@audition-horizon.fr', 'Nouveau-Depart-2026!')).token;
     expect((await server.get('/api/user/profile', after)).status).toBe(200);
     expect((await server.request('PATCH', `/api/users/${assistant!.id}`, { token: admin, body: { password: 'Pecflow2026!' }, headers })).status).toBe(200);
+    // The seeded account as it was, for the other tests: its own password again.
+    await server.database.db.update(users).set({ passwordMustChange: false }).where(eq(users.id, assistant!.id));
   });
 
   it('refuse an event-stream ticket used as an access token', async () => {

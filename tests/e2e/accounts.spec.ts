@@ -99,8 +99,27 @@ test('an invitation: created from the users screen, accepted, and the new user s
 test('the second factor: enrolled from Mon profil, then asked after the password at sign-in', async ({ page, request }) => {
   const admin = await apiToken(request, 'admin@pecflow.fr');
   const email = uniqueEmail('totp');
-  await api(request, admin, 'POST', '/api/users', { firstName: 'Théo', lastName: 'Tacite', email, password: NEW_PASSWORD, holding: '/api/holdings/1' });
-  await signIn(page, email, NEW_PASSWORD);
+  await api(request, admin, 'POST', '/api/users', {
+    firstName: 'Théo',
+    lastName: 'Tacite',
+    email,
+    password: 'Tape-Par-Admin-2026!',
+    holding: '/api/holdings/1',
+  });
+  // The password the administrator typed opens nothing: its owner chooses another first, the live hints under the field.
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill('Tape-Par-Admin-2026!');
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page.getByText('Votre mot de passe a été choisi par un administrateur : choisissez le vôtre pour continuer.')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
+  await page.getByLabel('Nouveau mot de passe', { exact: false }).first().fill('le soleil brille sur la mer');
+  await expect(page.getByTestId('password-issues')).toContainText(
+    'Une phrase de passe doit contenir une majuscule et un chiffre, ou compter au moins 7 mots (elle en compte 6)',
+  );
+  await chooseNewPassword(page, NEW_PASSWORD);
+  await page.getByRole('button', { name: 'Enregistrer et continuer' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
   await page.goto('/profile');
   const card = page.getByTestId('two-factor');
   await expect(card.getByTestId('two-factor-status')).toHaveText('Désactivée');

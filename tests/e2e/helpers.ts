@@ -24,6 +24,15 @@ export async function apiToken(request: APIRequestContext, email: string, passwo
   return (await response.json()).token as string;
 }
 
+/** A user whose password an administrator typed chooses their own (the first sign-in's step): the tests' PASSWORD. */
+export async function ownPassword(request: APIRequestContext, email: string, typed: string) {
+  const first = await request.post('/api/login_check', { data: { email, password: typed } });
+  const { step, challenge } = (await first.json()) as { step?: string; challenge?: string };
+  expect(step, `première connexion de ${email}`).toBe('password_change');
+  const chosen = await request.post('/api/login_check/password', { data: { challenge, password: PASSWORD } });
+  expect(chosen.ok(), `mot de passe choisi par ${email}`).toBeTruthy();
+}
+
 /** Calls the API as a signed-in user; fails the test on an error answer. */
 export async function api<T = Record<string, unknown>>(request: APIRequestContext, token: string, method: string, path: string, data?: unknown): Promise<T> {
   const response = await request.fetch(path, { method, headers: { Authorization: `Bearer ${token}` }, data });
