@@ -13,6 +13,8 @@ export type SignInStep = (typeof SIGN_IN_STEPS)[number];
 /** A second factor's code: 6 digits (TOTP, RFC 6238); anything else is read as a recovery code. */
 export const TOTP_CODE = /^\d{6}$/;
 export const RECOVERY_CODE_COUNT = 10;
+/** Wrong second-factor codes in a row after which the account's owner is told by email (and again at each multiple). */
+export const SECOND_FACTOR_ALERT_FAILURES = 3;
 
 export const ACCOUNT_MESSAGES = {
   forgotSent:

@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import type { DbOrTx } from '../db/connect';
 import { accountTokens, holdings, loginChallenges, users } from '../db/schema';
 import { recordAudit } from '../audit/audit';
-import { invitationMail, passwordResetMail } from '../mail/templates';
+import { accountNoticeMail, invitationMail, passwordResetMail, type AccountNotice } from '../mail/templates';
 import type { Principal } from './principal';
 import { hashPassword } from './passwords';
 import { ACCOUNT_PAGES, INVITATION_LINK_DAYS, RESET_LINK_MINUTES } from '#domain/accounts';
@@ -153,6 +153,26 @@ export const withoutLinkToken = (path: string) => path.replace(LINK_PATHS, '$1/â
 
 /** The link of an email: the front end's page, on the address clients reach the server at. */
 export const accountLink = (ctx: AppContext, page: keyof typeof ACCOUNT_PAGES, token: string) => `${ctx.publicBaseUrl()}${ACCOUNT_PAGES[page]}/${token}`;
+
+/**
+ * Tells the owner of `userId` by email what just happened to their account (a new password, the second factor off,
+ * wrong codes in a row), queued in `tx`: a change they did not make is how they learn their account is taken.
+ */
+export async function notifyAccount(ctx: AppContext, tx: DbOrTx, userId: number, notice: AccountNotice) {
+  const account = await accountOf(tx, { id: userId });
+  if (!account) return;
+  const mail = accountNoticeMail(
+    {
+      to: account.email,
+      firstName: account.firstName,
+      organisation: account.organisation,
+      at: new Date(),
+      forgotLink: `${ctx.publicBaseUrl()}/forgot-password`,
+    },
+    notice,
+  );
+  await ctx.mailer.queue(tx, mail);
+}
 
 /** Invites the user (a new account, or "Renvoyer l'invitation"): a 7-day link by email, queued in `tx`. */
 export async function inviteUser(ctx: AppContext, tx: DbOrTx, userId: number, inviter: Principal) {

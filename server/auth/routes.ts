@@ -42,8 +42,12 @@ export function profileOf(principal: Principal, catalogue: readonly PermissionDe
   };
 }
 
-export async function authRoutes(app: FastifyInstance) {
-  const { db, settings, tokens } = app.ctx;
+/**
+ * The count of sign-in attempts per email (server/auth/signIn.ts, BeginAttempt): passwords and second-factor codes
+ * (signing in, turning the second factor off) share it, so one limit bounds every guess at an account.
+ */
+export function attemptCounter(app: FastifyInstance): BeginAttempt {
+  const { db, settings } = app.ctx;
 
   /** Failed (or still undecided) attempts for this email inside the window before `beforeId`, since its last success. */
   async function recentFailures(email: string, windowMinutes: number, beforeId: number) {
@@ -68,7 +72,7 @@ export async function authRoutes(app: FastifyInstance) {
    * from one address. Returns how to settle it: true (success, the count starts again), false (stays a failure),
    * undefined (counts neither way).
    */
-  const beginAttempt: BeginAttempt = async (email, request) => {
+  return async (email, request) => {
     const maxAttempts = await settings.number(SETTING_KEYS.loginMaxAttempts, 5);
     const windowMinutes = await settings.number(SETTING_KEYS.loginWindowMinutes, 15);
     const [attempt] = await db.insert(loginAttempts).values({ email, ip: request.ip, succeeded: false }).returning({ id: loginAttempts.id });
@@ -96,6 +100,11 @@ export async function authRoutes(app: FastifyInstance) {
     }
     return settle;
   };
+}
+
+export async function authRoutes(app: FastifyInstance) {
+  const { db, tokens } = app.ctx;
+  const beginAttempt = attemptCounter(app);
   const steps = signInSteps(app, beginAttempt);
 
   app.post('/api/login_check', { config: { public: true } }, async (request) => {

@@ -10,11 +10,11 @@ import { z } from 'zod';
 import { recordAudit } from '../audit/audit';
 import { loginChallenges, users } from '../db/schema';
 import { invalidField, unauthorized } from '../http/errors';
-import { randomToken, setPassword, sha256 } from './accounts';
+import { notifyAccount, randomToken, setPassword, sha256 } from './accounts';
 import { assertPasswordAllowed, readPasswordPolicy } from './passwordPolicy';
 import { verifyPassword } from './passwords';
 import { loadPrincipal } from './principal';
-import { checkSecondFactor, enableTwoFactor, newEnrolment, totpCounter, twoFactorRequired } from './twoFactor';
+import { checkSecondFactor, enableTwoFactor, newEnrolment, secondFactorFailed, totpCounter, twoFactorRequired } from './twoFactor';
 import { ACCOUNT_MESSAGES, type SignInStep } from '#domain/accounts';
 import { PASSWORD_MAX, passwordIssues } from '#domain/passwordPolicy';
 
@@ -151,7 +151,10 @@ export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt) {
     const { challenge, user, steps } = await challengeAt(token, 'two_factor');
     const settle = await beginAttempt(user.email, request);
     const used = await db.transaction((tx) => checkSecondFactor(ctx, tx, user.id, code));
-    if (!used) return wrongCode(challenge.id);
+    if (!used) {
+      await secondFactorFailed(ctx, user.id);
+      return wrongCode(challenge.id);
+    }
     if (used === 'recovery') {
       await recordAudit(db, null, {
         action: 'user.recovery_code_used',
@@ -177,8 +180,9 @@ export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt) {
         entity: 'users',
         entityId: user.id,
         holdingId: user.holdingId,
-        changes: { reason: 'policy', ip: request.ip },
+        changes: { reason: user.passwordMustChange ? 'typed_by_administrator' : 'policy', ip: request.ip },
       });
+      await notifyAccount(ctx, tx, user.id, { kind: 'password_changed', by: 'owner' });
     });
     ctx.principals.clear();
     return advance(token, challenge.id, steps, user, settle);

@@ -315,7 +315,10 @@ describe("'Mot de passe oublié ?'", () => {
     expect(linkIn(mail, '/reset-password').startsWith(`${server.url}/reset-password/`)).toBe(true);
     // The unknown address got nothing (its job ran beside the other one's), and both requests are audited.
     await new Promise((r) => setTimeout(r, 1500));
-    expect(smtp.received.slice(before).map((m) => m.to)).toEqual(['audio@audition-horizon.fr']);
+    // (The other tests' notices to their owners may arrive meanwhile: only the links count here.)
+    const links = smtp.received.slice(before).filter((m) => m.subject.endsWith('réinitialisation de votre mot de passe'));
+    expect(links.map((m) => m.to)).toEqual(['audio@audition-horizon.fr']);
+    expect(smtp.received.slice(before).filter((m) => m.to === 'personne@audition-horizon.fr')).toEqual([]);
     const audits = await sqlRows<{ changes: { email: string; account: boolean } }>(
       server,
       `select changes from audit_logs where action = 'user.password_reset_request' order by id`,
@@ -470,11 +473,15 @@ describe('invitations', () => {
 
   it('voids the links still unused when the address or the password changes: a link opens only the account it was sent for', async () => {
     const linkTo = async (email: string, page: '/invitation' | '/reset-password', send: () => Promise<unknown>) => {
-      const before = smtp.received.length;
+      let after = smtp.received.length;
       await send();
-      return linkIn(await smtp.next(email, { after: before }), page)
-        .split('/')
-        .pop()!;
+      // The email with the link (a notice of a new password to the same owner may come first).
+      let mail = await smtp.next(email, { after });
+      while (!mail.text.includes(`${page}/`)) {
+        after = smtp.received.indexOf(mail) + 1;
+        mail = await smtp.next(email, { after });
+      }
+      return linkIn(mail, page).split('/').pop()!;
     };
     const patch = (id: number, body: Record<string, unknown>) =>
       server.request('PATCH', `/api/users/${id}`, { token: t.horizonAdmin, body, headers: mergePatch });
