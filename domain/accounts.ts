@@ -1,6 +1,8 @@
 // Account links sent by email and the sign-in steps after the password: figures and messages shared by the server
 // (server/auth/accounts.ts, server/auth/signIn.ts) and the browser (src/account/).
 export const RESET_LINK_MINUTES = 30;
+/** The longest email address (RFC 5321). */
+export const EMAIL_MAX = 254;
 export const INVITATION_LINK_DAYS = 7;
 
 /** The front end's pages the emails link to (public routes): `${path}/${token}`. */

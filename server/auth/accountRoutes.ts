@@ -26,7 +26,7 @@ import { verifyPassword } from './passwords';
 import { requirePermission } from './principal';
 import { attemptCounter } from './routes';
 import { checkSecondFactor, disableTwoFactor, enableTwoFactor, newEnrolment, secondFactorFailed, totpCounter, twoFactorRequired } from './twoFactor';
-import { ACCOUNT_MESSAGES } from '#domain/accounts';
+import { ACCOUNT_MESSAGES, EMAIL_MAX } from '#domain/accounts';
 import { loginSchema } from '#domain/auth';
 import { PASSWORD_MAX, PASSWORD_MESSAGES } from '#domain/passwordRules';
 
@@ -74,6 +74,9 @@ export async function accountRoutes(app: FastifyInstance) {
   // The same answer, as fast, whether an account has this address or not: the request only queues a job, which looks
   // for the account and sends its email (server/auth/accounts.ts, handleResetRequest).
   app.post('/api/forgot-password', { config: { public: true } }, async (request, reply) => {
+    // Longer than any address (RFC 5321: 254): no account has it; answered alike, with no count, job or audit.
+    const typed = (request.body as { email?: unknown } | null)?.email;
+    if (typeof typed === 'string' && typed.trim().length > EMAIL_MAX) return reply.status(202).send({ message: ACCOUNT_MESSAGES.forgotSent });
     const { email } = emailSchema.parse(request.body ?? {});
     const limit = await perEmail(request);
     if (!limit.isAllowed && limit.isExceeded) {

@@ -1,6 +1,6 @@
 // Account links sent by email (a forgotten password, an invitation) and the password changes they lead to.
 // A link holds a random token; only its SHA-256 is stored, with its purpose, its expiry and its use (single use).
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
@@ -214,7 +214,15 @@ export async function handleResetRequest(app: FastifyInstance, job: ResetRequest
   await app.ctx.db.transaction(async (tx) => {
     const account = await accountOf(tx, { email });
     if (!account || account.status !== 'Active') {
-      await recordAudit(tx, null, { action: 'user.password_reset_request', entity: 'users', holdingId: null, changes: { email, ip: job.ip, account: false } });
+      // Not the address (someone's, maybe, mistyped, or anything a stranger sent): its keyed hash, which tells the
+      // same address asked again without keeping it.
+      const emailHmac = createHmac('sha256', Buffer.from(app.ctx.config.appSecretKey, 'hex')).update(`forgot-password:${email}`).digest('hex');
+      await recordAudit(tx, null, {
+        action: 'user.password_reset_request',
+        entity: 'users',
+        holdingId: null,
+        changes: { emailHmac, ip: job.ip, account: false },
+      });
       return;
     }
     const token = await issueAccountToken(tx, account.id, 'password_reset', new Date(Date.now() + RESET_LINK_MINUTES * 60_000), jobId);

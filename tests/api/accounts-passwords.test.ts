@@ -3,6 +3,7 @@
 // invitations. The emails go through a real SMTP server in the test process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/auth/passwords';
+import { ACCOUNT_MESSAGES } from '#domain/accounts';
 import { startSmtp, linkIn, type TestSmtp } from './helpers/smtp';
 import { startTestServer, type TestServer } from './helpers/server';
 import {
@@ -319,16 +320,20 @@ describe("'Mot de passe oublié ?'", () => {
     const links = smtp.received.slice(before).filter((m) => m.subject.endsWith('réinitialisation de votre mot de passe'));
     expect(links.map((m) => m.to)).toEqual(['audio@audition-horizon.fr']);
     expect(smtp.received.slice(before).filter((m) => m.to === 'personne@audition-horizon.fr')).toEqual([]);
-    const audits = await sqlRows<{ changes: { email: string; account: boolean } }>(
+    const audits = await sqlRows<{ changes: { email?: string; emailHmac?: string; account: boolean } }>(
       server,
       `select changes from audit_logs where action = 'user.password_reset_request' order by id`,
     );
     expect(audits.map((a) => [a.changes.email, a.changes.account])).toEqual(
       expect.arrayContaining([
         ['audio@audition-horizon.fr', true],
-        ['personne@audition-horizon.fr', false],
+        [undefined, false],
       ]),
     );
+    // An address no account has is kept as its keyed hash (HMAC-SHA256 with APP_SECRET_KEY), never as typed.
+    const unknownAudit = audits.find((a) => !a.changes.account)!;
+    expect(unknownAudit.changes.emailHmac).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(await sqlRows(server, 'select changes from audit_logs'))).not.toContain('personne@audition-horizon.fr');
     // Never the link's token: only its hash is stored.
     const token = linkIn(mail, '/reset-password').split('/').pop()!;
     expect(JSON.stringify(await sqlRows(server, 'select * from account_tokens'))).not.toContain(token);
@@ -409,6 +414,22 @@ describe("'Mot de passe oublié ?'", () => {
     expect((await server.get('/api/forgot-password/x')).status).toBe(404);
     expect((await server.get(`/api/forgot-password/${'a'.repeat(99)}`)).status).toBe(404);
     expect((await server.request('POST', '/api/forgot-password/%00%01', { body: { password: STRONG } })).status).toBeLessThan(500);
+  });
+
+  it('answers an address longer than 254 characters like any other, with no job, no count and no audit', async () => {
+    const audited = async () => (await sqlRows(server, `select id from audit_logs where action = 'user.password_reset_request'`)).length;
+    const before = await audited();
+    const huge = `${'a'.repeat(100_000)}@audition-horizon.fr`;
+    // Past the per-address limit (3 here), from one client address: never a 429, a 422 or a 500.
+    for (let i = 0; i < 5; i++) {
+      const res = await forgot(huge, '192.0.2.77');
+      expect(res.status, res.text).toBe(202);
+      expect(res.body).toEqual({ message: ACCOUNT_MESSAGES.forgotSent });
+    }
+    expect((await forgot(`${'b'.repeat(250)}@x.fr`)).status).toBe(202);
+    // No job ran for them: nothing audited.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await audited()).toBe(before);
   });
 });
 
