@@ -105,7 +105,14 @@ export function attemptCounter(app: FastifyInstance): BeginAttempt {
 export async function authRoutes(app: FastifyInstance) {
   const { db, tokens } = app.ctx;
   const beginAttempt = attemptCounter(app);
-  const steps = signInSteps(app, beginAttempt);
+  const catalogue = app.ctx.resources.permissionCatalogue;
+  /** A sign-in that ends: its tokens, and the profile the browser would otherwise ask for at once. */
+  const signedIn = async (user: typeof users.$inferSelect) => {
+    await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
+    const [pair, principal] = await Promise.all([tokens.issue(user), loadPrincipal(app.ctx.database, user.id)]);
+    return principal ? { ...pair, profile: profileOf(principal, catalogue) } : pair;
+  };
+  const steps = signInSteps(app, beginAttempt, signedIn);
 
   app.post('/api/login_check', { config: { public: true } }, async (request) => {
     const { email: rawEmail, password } = loginSchema.parse(request.body ?? {});
@@ -129,8 +136,7 @@ export async function authRoutes(app: FastifyInstance) {
       return steps.open(user, remaining);
     }
     await settle(true);
-    await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
-    return tokens.issue(user);
+    return signedIn(user);
   });
 
   app.post('/api/token/refresh', { config: { public: true } }, async (request) => {
@@ -149,7 +155,7 @@ export async function authRoutes(app: FastifyInstance) {
     return reply.status(204).send();
   });
 
-  const catalogue = app.ctx.resources.permissionCatalogue;
+  // Kept for a page load or a refresh (spec sections 4 and 7); a sign-in's answer carries it already.
   app.get('/api/user/profile', async (request) => profileOf(principalOf(request), catalogue));
 
   // The permission catalogue (the declarations' entity keys and the others), for the role editor and "Mes permissions".

@@ -40,7 +40,10 @@ const passwordSchema = z.object({
   password: z.string({ error: 'Le mot de passe est requis' }).max(PASSWORD_MAX),
 });
 
-export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt) {
+/** The answer of a whole sign-in: the tokens, and the user's profile (the browser needs no GET /api/user/profile). */
+export type SignedIn = (user: User) => Promise<object>;
+
+export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt, signedIn: SignedIn) {
   const ctx = app.ctx;
   const { db, settings } = ctx;
 
@@ -121,8 +124,7 @@ export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt) {
         .returning({ id: loginChallenges.id });
       if (ended.length === 0) throw unauthorized(ACCOUNT_MESSAGES.challengeInvalid);
       await settle(true);
-      await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
-      return { ...(await ctx.tokens.issue(user)), ...extra };
+      return { ...(await signedIn(user)), ...extra };
     }
     const enrolment = await enrolmentFor(user, rest);
     const moved = await db
@@ -145,6 +147,14 @@ export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt) {
     if (row && row.failures >= CHALLENGE_FAILURES) await db.delete(loginChallenges).where(eq(loginChallenges.id, challengeId));
     throw unauthorized(ACCOUNT_MESSAGES.codeInvalid);
   }
+
+  // 'Recommencer la connexion': the sign-in left halfway ends here, not only in the browser (its challenge opens
+  // nothing after). Answered alike for any challenge, known or not.
+  app.post('/api/login_check/cancel', { config: { public: true } }, async (request, reply) => {
+    const { challenge: token } = z.object({ challenge: challengeSchema }).parse(request.body ?? {});
+    await db.delete(loginChallenges).where(eq(loginChallenges.tokenHash, sha256(token)));
+    return reply.status(204).send();
+  });
 
   app.post('/api/login_check/two-factor', { config: { public: true } }, async (request) => {
     const { challenge: token, code } = codeSchema.parse(request.body ?? {});

@@ -33,6 +33,19 @@ describe('POST /api/login_check', () => {
     expect(payload.exp - payload.iat).toBe(3600);
   });
 
+  it("carries the user's profile, as GET /api/user/profile gives it, so that the browser needs no second call", async () => {
+    const res = await login('audio@audition-horizon.fr', 'Pecflow2026!');
+    expect(res.status).toBe(200);
+    const profile = await server.get('/api/user/profile', res.body.token);
+    expect(profile.status).toBe(200);
+    expect(res.body.profile).toEqual(profile.body);
+    expect(res.body.profile).toMatchObject({ email: 'audio@audition-horizon.fr', isActive: true, permissions: expect.any(Array) });
+    // A refresh does not (the browser keeps the profile it has, or reads it on a page load).
+    const refreshed = await server.request('POST', '/api/token/refresh', { body: { refresh_token: res.body.refresh_token } });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body).not.toHaveProperty('profile');
+  });
+
   it('accepts the email in any case and with surrounding spaces', async () => {
     const res = await login('  Audio@Audition-Horizon.FR ', 'Pecflow2026!');
     expect(res.status).toBe(200);
