@@ -164,3 +164,23 @@ test('the second factor: enrolled from Mon profil, then asked after the password
   await page.goto('/profile');
   await expect(page.getByTestId('profile-email')).toHaveText(email);
 });
+
+test('the password policy figures on Paramètres > Système: 7 words for a passphrase, and no figure that contradicts another', async ({ page }) => {
+  await signIn(page, 'admin@pecflow.fr');
+  await page.goto('/settings/system');
+  const screen = page.getByTestId('system-settings');
+  await chooseOption(page, screen, 'Catégorie', 'Sécurité');
+  await expect(screen.getByTestId('setting-security.passphrase_min_words').getByRole('spinbutton')).toHaveValue('7');
+  // Below the CNIL's floor: the setting's own rule says so at once.
+  const length = screen.getByTestId('setting-security.password_min_length');
+  await length.getByRole('spinbutton').fill('10');
+  await expect(length).toContainText('Valeur trop petite : au moins 12.');
+  // Longer than a passphrase: the server refuses it in French, and the figure stays.
+  await length.getByRole('spinbutton').fill('16');
+  await length.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(
+    page.getByText('La longueur minimale d’une phrase de passe (14) ne peut pas être inférieure à celle d’un mot de passe (16).').first(),
+  ).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('setting-security.password_min_length').getByRole('spinbutton')).toHaveValue('12');
+});
