@@ -1,6 +1,8 @@
 // Account links sent by email and the sign-in steps after the password: figures and messages shared by the server
 // (server/auth/accounts.ts, server/auth/signIn.ts) and the browser (src/account/).
 export const RESET_LINK_MINUTES = 30;
+/** The longest email address (RFC 5321). */
+export const EMAIL_MAX = 254;
 export const INVITATION_LINK_DAYS = 7;
 
 /** The front end's pages the emails link to (public routes): `${path}/${token}`. */
@@ -13,6 +15,8 @@ export type SignInStep = (typeof SIGN_IN_STEPS)[number];
 /** A second factor's code: 6 digits (TOTP, RFC 6238); anything else is read as a recovery code. */
 export const TOTP_CODE = /^\d{6}$/;
 export const RECOVERY_CODE_COUNT = 10;
+/** Wrong second-factor codes in a row after which the account's owner is told by email (and again at each multiple). */
+export const SECOND_FACTOR_ALERT_FAILURES = 3;
 
 export const ACCOUNT_MESSAGES = {
   forgotSent:
@@ -28,6 +32,7 @@ export const ACCOUNT_MESSAGES = {
   codeRequired: 'Le code est requis',
   codeInvalid: 'Code invalide.',
   passwordChangeRequired: 'Votre mot de passe ne respecte plus les règles de sécurité : choisissez-en un nouveau pour continuer.',
+  passwordChosenByAdministrator: 'Votre mot de passe a été choisi par un administrateur : choisissez le vôtre pour continuer.',
   enrolmentRequired: 'La double authentification est obligatoire pour votre compte : configurez-la pour continuer.',
   twoFactorRequired: 'La double authentification est obligatoire pour votre compte : elle ne peut pas être désactivée.',
   twoFactorAlreadyEnabled: 'La double authentification est déjà activée.',

@@ -1,9 +1,14 @@
 // Sign-in rules shared by the login form and the login endpoint (spec section 5, Login).
 import { z } from 'zod';
+import { EMAIL_SHAPE, LOGIN_MESSAGES, LOGIN_PASSWORD_MIN } from './authMessages';
 
 export const loginSchema = z.object({
-  email: z.string({ error: "L'email est obligatoire" }).trim().min(1, "L'email est obligatoire").pipe(z.email("Format d'email invalide")),
-  password: z.string({ error: 'Le mot de passe doit contenir au moins 6 caractères' }).min(6, 'Le mot de passe doit contenir au moins 6 caractères'),
+  email: z
+    .string({ error: LOGIN_MESSAGES.emailRequired })
+    .trim()
+    .min(1, LOGIN_MESSAGES.emailRequired)
+    .pipe(z.email({ pattern: EMAIL_SHAPE, error: LOGIN_MESSAGES.emailInvalid })),
+  password: z.string({ error: LOGIN_MESSAGES.passwordTooShort }).min(LOGIN_PASSWORD_MIN, LOGIN_MESSAGES.passwordTooShort),
 });
 
 export type LoginInput = z.infer<typeof loginSchema>;

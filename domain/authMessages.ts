@@ -4,6 +4,26 @@
 export const PROACTIVE_REFRESH_SECONDS = 180;
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 
+/** The spec's login rules (section 5) without zod, so that the login page posts without its chunk; loginSchema
+ * (auth.ts) applies the same ones on the server. EMAIL_SHAPE is zod's own email pattern. */
+export const EMAIL_SHAPE = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+export const LOGIN_PASSWORD_MIN = 6;
+export const LOGIN_MESSAGES = {
+  emailRequired: "L'email est obligatoire",
+  emailInvalid: "Format d'email invalide",
+  passwordTooShort: `Le mot de passe doit contenir au moins ${LOGIN_PASSWORD_MIN} caractères`,
+} as const;
+
+/** The login form's mistakes, field by field (none: it may be posted). */
+export function loginErrors({ email, password }: { email: string; password: string }): Partial<Record<'email' | 'password', string>> {
+  const errors: Partial<Record<'email' | 'password', string>> = {};
+  const trimmed = email.trim();
+  if (!trimmed) errors.email = LOGIN_MESSAGES.emailRequired;
+  else if (!EMAIL_SHAPE.test(trimmed)) errors.email = LOGIN_MESSAGES.emailInvalid;
+  if (password.length < LOGIN_PASSWORD_MIN) errors.password = LOGIN_MESSAGES.passwordTooShort;
+  return errors;
+}
+
 export const AUTH_MESSAGES = {
   invalidCredentials: 'Identifiants invalides.',
   accountInactive: 'Compte désactivé',

@@ -11,12 +11,22 @@ import { recoveryCodes, users } from '../db/schema';
 import { ApiError, conflict, invalidField, notFound } from '../http/errors';
 import { QUEUES } from '../jobs/boss';
 import { assertWithinCallersRights } from '../resources/users';
-import { accountOf, accountTokenOwner, consumeAccountToken, inviteUser, setPassword, validAccountToken, type AccountTokenPurpose } from './accounts';
+import {
+  accountOf,
+  accountTokenOwner,
+  consumeAccountToken,
+  inviteUser,
+  notifyAccount,
+  setPassword,
+  validAccountToken,
+  type AccountTokenPurpose,
+} from './accounts';
 import { assertPasswordAllowed, readPasswordPolicy } from './passwordPolicy';
 import { verifyPassword } from './passwords';
 import { requirePermission } from './principal';
-import { checkSecondFactor, disableTwoFactor, enableTwoFactor, newEnrolment, totpCounter, twoFactorRequired } from './twoFactor';
-import { ACCOUNT_MESSAGES } from '#domain/accounts';
+import { attemptCounter } from './routes';
+import { checkSecondFactor, disableTwoFactor, enableTwoFactor, newEnrolment, secondFactorFailed, totpCounter, twoFactorRequired } from './twoFactor';
+import { ACCOUNT_MESSAGES, EMAIL_MAX } from '#domain/accounts';
 import { loginSchema } from '#domain/auth';
 import { PASSWORD_MAX, PASSWORD_MESSAGES } from '#domain/passwordRules';
 
@@ -64,6 +74,9 @@ export async function accountRoutes(app: FastifyInstance) {
   // The same answer, as fast, whether an account has this address or not: the request only queues a job, which looks
   // for the account and sends its email (server/auth/accounts.ts, handleResetRequest).
   app.post('/api/forgot-password', { config: { public: true } }, async (request, reply) => {
+    // Longer than any address (RFC 5321: 254): no account has it; answered alike, with no count, job or audit.
+    const typed = (request.body as { email?: unknown } | null)?.email;
+    if (typeof typed === 'string' && typed.trim().length > EMAIL_MAX) return reply.status(202).send({ message: ACCOUNT_MESSAGES.forgotSent });
     const { email } = emailSchema.parse(request.body ?? {});
     const limit = await perEmail(request);
     if (!limit.isAllowed && limit.isExceeded) {
@@ -119,6 +132,7 @@ export async function accountRoutes(app: FastifyInstance) {
         holdingId: account.holdingId,
         changes: { ip: request.ip },
       });
+      if (purpose === 'password_reset') await notifyAccount(ctx, tx, account.id, { kind: 'password_changed', by: 'reset' });
     });
     ctx.principals.clear();
     return reply.status(204).send();
@@ -149,6 +163,7 @@ export async function accountRoutes(app: FastifyInstance) {
         holdingId: principal.holdingId,
         changes: { ip: request.ip },
       });
+      await notifyAccount(ctx, tx, principal.id, { kind: 'password_changed', by: 'owner' });
     });
     ctx.principals.clear();
     return reply.status(204).send();
@@ -211,12 +226,15 @@ export async function accountRoutes(app: FastifyInstance) {
 
   // Turned off by its owner with a code, unless the system setting makes it mandatory for them. A wrong code is a
   // field's mistake (422): a 401 would tell the browser its session is gone (it would refresh and send the code again).
+  // The codes tried count with the sign-in's (429 past the limit): a stolen session is no way to guess them.
+  const beginAttempt = attemptCounter(app);
   app.delete('/api/user/two-factor', async (request, reply) => {
     const principal = principalOf(request);
     const { code } = codeSchema.parse(request.body ?? {});
     if (await twoFactorRequired(settings, principal.permissions)) throw conflict(ACCOUNT_MESSAGES.twoFactorRequired);
-    await db.transaction(async (tx) => {
-      if (!(await checkSecondFactor(ctx, tx, principal.id, code))) throw invalidField('code', ACCOUNT_MESSAGES.codeInvalid);
+    const settle = await beginAttempt(principal.email, request);
+    const disabled = await db.transaction(async (tx) => {
+      if (!(await checkSecondFactor(ctx, tx, principal.id, code))) return false;
       await disableTwoFactor(tx, principal.id);
       await recordAudit(tx, principal, {
         action: 'user.two_factor_disable',
@@ -225,7 +243,14 @@ export async function accountRoutes(app: FastifyInstance) {
         holdingId: principal.holdingId,
         changes: { ip: request.ip },
       });
+      await notifyAccount(ctx, tx, principal.id, { kind: 'two_factor_disabled', by: 'owner' });
+      return true;
     });
+    if (!disabled) {
+      await secondFactorFailed(ctx, principal.id);
+      throw invalidField('code', ACCOUNT_MESSAGES.codeInvalid);
+    }
+    await settle(true);
     return reply.status(204).send();
   });
 
@@ -260,6 +285,7 @@ export async function accountRoutes(app: FastifyInstance) {
       if (!user?.enabledAt) throw conflict(ACCOUNT_MESSAGES.twoFactorNotEnabled);
       await disableTwoFactor(tx, id);
       await recordAudit(tx, principal, { action: 'user.two_factor_reset', entity: 'users', entityId: id, holdingId: user.holdingId, changes: {} });
+      await notifyAccount(ctx, tx, id, { kind: 'two_factor_disabled', by: 'administrator' });
     });
     return reply.status(204).send();
   });

@@ -1,13 +1,13 @@
 // Account links sent by email (a forgotten password, an invitation) and the password changes they lead to.
 // A link holds a random token; only its SHA-256 is stored, with its purpose, its expiry and its use (single use).
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db/connect';
 import { accountTokens, holdings, loginChallenges, users } from '../db/schema';
 import { recordAudit } from '../audit/audit';
-import { invitationMail, passwordResetMail } from '../mail/templates';
+import { accountNoticeMail, invitationMail, passwordResetMail, type AccountNotice } from '../mail/templates';
 import type { Principal } from './principal';
 import { hashPassword } from './passwords';
 import { ACCOUNT_PAGES, INVITATION_LINK_DAYS, RESET_LINK_MINUTES } from '#domain/accounts';
@@ -133,6 +133,7 @@ export async function setPassword(
     .update(users)
     .set({
       passwordHash: await hashPassword(password),
+      passwordMustChange: false,
       invitationSentAt: null,
       updatedAt: new Date(),
       // The access tokens issued before are refused (server/auth/plugin.ts), unless a session is kept.
@@ -152,6 +153,26 @@ export const withoutLinkToken = (path: string) => path.replace(LINK_PATHS, '$1/â
 
 /** The link of an email: the front end's page, on the address clients reach the server at. */
 export const accountLink = (ctx: AppContext, page: keyof typeof ACCOUNT_PAGES, token: string) => `${ctx.publicBaseUrl()}${ACCOUNT_PAGES[page]}/${token}`;
+
+/**
+ * Tells the owner of `userId` by email what just happened to their account (a new password, the second factor off,
+ * wrong codes in a row), queued in `tx`: a change they did not make is how they learn their account is taken.
+ */
+export async function notifyAccount(ctx: AppContext, tx: DbOrTx, userId: number, notice: AccountNotice) {
+  const account = await accountOf(tx, { id: userId });
+  if (!account) return;
+  const mail = accountNoticeMail(
+    {
+      to: account.email,
+      firstName: account.firstName,
+      organisation: account.organisation,
+      at: new Date(),
+      forgotLink: `${ctx.publicBaseUrl()}/forgot-password`,
+    },
+    notice,
+  );
+  await ctx.mailer.queue(tx, mail);
+}
 
 /** Invites the user (a new account, or "Renvoyer l'invitation"): a 7-day link by email, queued in `tx`. */
 export async function inviteUser(ctx: AppContext, tx: DbOrTx, userId: number, inviter: Principal) {
@@ -193,7 +214,15 @@ export async function handleResetRequest(app: FastifyInstance, job: ResetRequest
   await app.ctx.db.transaction(async (tx) => {
     const account = await accountOf(tx, { email });
     if (!account || account.status !== 'Active') {
-      await recordAudit(tx, null, { action: 'user.password_reset_request', entity: 'users', holdingId: null, changes: { email, ip: job.ip, account: false } });
+      // Not the address (someone's, maybe, mistyped, or anything a stranger sent): its keyed hash, which tells the
+      // same address asked again without keeping it.
+      const emailHmac = createHmac('sha256', Buffer.from(app.ctx.config.appSecretKey, 'hex')).update(`forgot-password:${email}`).digest('hex');
+      await recordAudit(tx, null, {
+        action: 'user.password_reset_request',
+        entity: 'users',
+        holdingId: null,
+        changes: { emailHmac, ip: job.ip, account: false },
+      });
       return;
     }
     const token = await issueAccountToken(tx, account.id, 'password_reset', new Date(Date.now() + RESET_LINK_MINUTES * 60_000), jobId);

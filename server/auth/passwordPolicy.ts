@@ -3,6 +3,7 @@ import type { DbOrTx } from '../db/connect';
 import { invalidField } from '../http/errors';
 import type { SettingsService } from '../settings';
 import { DEFAULT_PASSWORD_POLICY, PASSWORD_POLICY_KEYS, passwordIssues, type PasswordOwner, type PasswordPolicy } from '#domain/passwordPolicy';
+import { policyContradiction } from '#domain/passwordRules';
 
 /** `db`: inside a transaction, pass it. */
 export async function readPasswordPolicy(settings: SettingsService, db?: DbOrTx): Promise<PasswordPolicy> {
@@ -22,4 +23,14 @@ export async function assertPasswordAllowed(
 ): Promise<void> {
   const [issue] = passwordIssues(password, await readPasswordPolicy(settings, db), owner);
   if (issue) throw invalidField(field, issue);
+}
+
+/**
+ * Why setting `key` to `value` would leave a policy that contradicts the CNIL's floor or itself (a passphrase shorter
+ * than a password), or undefined (also for any other setting, and for a value the setting's own rule refuses).
+ */
+export async function policySettingError(settings: SettingsService, key: string, value: unknown, db?: DbOrTx): Promise<string | undefined> {
+  const field = (Object.keys(PASSWORD_POLICY_KEYS) as (keyof PasswordPolicy)[]).find((name) => PASSWORD_POLICY_KEYS[name] === key);
+  if (!field || typeof value !== 'number' || !Number.isInteger(value)) return undefined;
+  return policyContradiction({ ...(await readPasswordPolicy(settings, db)), [field]: value });
 }

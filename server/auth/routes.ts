@@ -42,8 +42,12 @@ export function profileOf(principal: Principal, catalogue: readonly PermissionDe
   };
 }
 
-export async function authRoutes(app: FastifyInstance) {
-  const { db, settings, tokens } = app.ctx;
+/**
+ * The count of sign-in attempts per email (server/auth/signIn.ts, BeginAttempt): passwords and second-factor codes
+ * (signing in, turning the second factor off) share it, so one limit bounds every guess at an account.
+ */
+export function attemptCounter(app: FastifyInstance): BeginAttempt {
+  const { db, settings } = app.ctx;
 
   /** Failed (or still undecided) attempts for this email inside the window before `beforeId`, since its last success. */
   async function recentFailures(email: string, windowMinutes: number, beforeId: number) {
@@ -68,7 +72,7 @@ export async function authRoutes(app: FastifyInstance) {
    * from one address. Returns how to settle it: true (success, the count starts again), false (stays a failure),
    * undefined (counts neither way).
    */
-  const beginAttempt: BeginAttempt = async (email, request) => {
+  return async (email, request) => {
     const maxAttempts = await settings.number(SETTING_KEYS.loginMaxAttempts, 5);
     const windowMinutes = await settings.number(SETTING_KEYS.loginWindowMinutes, 15);
     const [attempt] = await db.insert(loginAttempts).values({ email, ip: request.ip, succeeded: false }).returning({ id: loginAttempts.id });
@@ -96,7 +100,19 @@ export async function authRoutes(app: FastifyInstance) {
     }
     return settle;
   };
-  const steps = signInSteps(app, beginAttempt);
+}
+
+export async function authRoutes(app: FastifyInstance) {
+  const { db, tokens } = app.ctx;
+  const beginAttempt = attemptCounter(app);
+  const catalogue = app.ctx.resources.permissionCatalogue;
+  /** A sign-in that ends: its tokens, and the profile the browser would otherwise ask for at once. */
+  const signedIn = async (user: typeof users.$inferSelect) => {
+    await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
+    const [pair, principal] = await Promise.all([tokens.issue(user), loadPrincipal(app.ctx.database, user.id)]);
+    return principal ? { ...pair, profile: profileOf(principal, catalogue) } : pair;
+  };
+  const steps = signInSteps(app, beginAttempt, signedIn);
 
   app.post('/api/login_check', { config: { public: true } }, async (request) => {
     const { email: rawEmail, password } = loginSchema.parse(request.body ?? {});
@@ -120,8 +136,7 @@ export async function authRoutes(app: FastifyInstance) {
       return steps.open(user, remaining);
     }
     await settle(true);
-    await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
-    return tokens.issue(user);
+    return signedIn(user);
   });
 
   app.post('/api/token/refresh', { config: { public: true } }, async (request) => {
@@ -140,7 +155,7 @@ export async function authRoutes(app: FastifyInstance) {
     return reply.status(204).send();
   });
 
-  const catalogue = app.ctx.resources.permissionCatalogue;
+  // Kept for a page load or a refresh (spec sections 4 and 7); a sign-in's answer carries it already.
   app.get('/api/user/profile', async (request) => profileOf(principalOf(request), catalogue));
 
   // The permission catalogue (the declarations' entity keys and the others), for the role editor and "Mes permissions".

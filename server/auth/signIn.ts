@@ -1,7 +1,7 @@
 // Signing in, step by step (spec section 7, Authentication; issue 26): the password first (the spec's screen and
 // messages), then, before any token is issued, what the account still needs, in this order: its second factor's code
-// (a TOTP code or a recovery code), a new password when the current one no longer meets the policy, the enrolment of
-// a second factor the system setting makes mandatory. Each step answers `{step, challenge}`: the challenge is a
+// (a TOTP code or a recovery code), a new password when the current one no longer meets the policy or was typed by an
+// administrator (users.password_must_change), the enrolment of a second factor the system setting makes mandatory. Each step answers `{step, challenge}`: the challenge is a
 // random reference (stored hashed, 10 minutes) the next call sends back. Wrong codes count as failed sign-ins of the
 // email (server/auth/routes.ts): five from an address block it there, like wrong passwords; a challenge takes five.
 import { and, eq, sql } from 'drizzle-orm';
@@ -10,11 +10,11 @@ import { z } from 'zod';
 import { recordAudit } from '../audit/audit';
 import { loginChallenges, users } from '../db/schema';
 import { invalidField, unauthorized } from '../http/errors';
-import { randomToken, setPassword, sha256 } from './accounts';
+import { notifyAccount, randomToken, setPassword, sha256 } from './accounts';
 import { assertPasswordAllowed, readPasswordPolicy } from './passwordPolicy';
 import { verifyPassword } from './passwords';
 import { loadPrincipal } from './principal';
-import { checkSecondFactor, enableTwoFactor, newEnrolment, totpCounter, twoFactorRequired } from './twoFactor';
+import { checkSecondFactor, enableTwoFactor, newEnrolment, secondFactorFailed, totpCounter, twoFactorRequired } from './twoFactor';
 import { ACCOUNT_MESSAGES, type SignInStep } from '#domain/accounts';
 import { PASSWORD_MAX, passwordIssues } from '#domain/passwordPolicy';
 
@@ -40,7 +40,10 @@ const passwordSchema = z.object({
   password: z.string({ error: 'Le mot de passe est requis' }).max(PASSWORD_MAX),
 });
 
-export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt) {
+/** The answer of a whole sign-in: the tokens, and the user's profile (the browser needs no GET /api/user/profile). */
+export type SignedIn = (user: User) => Promise<object>;
+
+export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt, signedIn: SignedIn) {
   const ctx = app.ctx;
   const { db, settings } = ctx;
 
@@ -48,7 +51,7 @@ export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt) {
   async function stepsAfterPassword(user: User, password: string): Promise<SignInStep[]> {
     const steps: SignInStep[] = [];
     if (user.totpEnabledAt) steps.push('two_factor');
-    if (passwordIssues(password, await readPasswordPolicy(settings), user).length) steps.push('password_change');
+    if (user.passwordMustChange || passwordIssues(password, await readPasswordPolicy(settings), user).length) steps.push('password_change');
     const principal = await loadPrincipal(ctx.database, user.id);
     if (!user.totpEnabledAt && (await twoFactorRequired(settings, principal?.permissions ?? []))) steps.push('two_factor_enrolment');
     return steps;
@@ -59,7 +62,7 @@ export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt) {
     const step = steps[0]!;
     const answer: Record<string, unknown> = { step, challenge: token };
     if (step === 'password_change') {
-      answer.message = ACCOUNT_MESSAGES.passwordChangeRequired;
+      answer.message = user.passwordMustChange ? ACCOUNT_MESSAGES.passwordChosenByAdministrator : ACCOUNT_MESSAGES.passwordChangeRequired;
       answer.owner = { email: user.email, firstName: user.firstName, lastName: user.lastName };
     }
     if (step === 'two_factor_enrolment' && pendingSecret) {
@@ -121,8 +124,7 @@ export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt) {
         .returning({ id: loginChallenges.id });
       if (ended.length === 0) throw unauthorized(ACCOUNT_MESSAGES.challengeInvalid);
       await settle(true);
-      await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
-      return { ...(await ctx.tokens.issue(user)), ...extra };
+      return { ...(await signedIn(user)), ...extra };
     }
     const enrolment = await enrolmentFor(user, rest);
     const moved = await db
@@ -146,12 +148,23 @@ export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt) {
     throw unauthorized(ACCOUNT_MESSAGES.codeInvalid);
   }
 
+  // 'Recommencer la connexion': the sign-in left halfway ends here, not only in the browser (its challenge opens
+  // nothing after). Answered alike for any challenge, known or not.
+  app.post('/api/login_check/cancel', { config: { public: true } }, async (request, reply) => {
+    const { challenge: token } = z.object({ challenge: challengeSchema }).parse(request.body ?? {});
+    await db.delete(loginChallenges).where(eq(loginChallenges.tokenHash, sha256(token)));
+    return reply.status(204).send();
+  });
+
   app.post('/api/login_check/two-factor', { config: { public: true } }, async (request) => {
     const { challenge: token, code } = codeSchema.parse(request.body ?? {});
     const { challenge, user, steps } = await challengeAt(token, 'two_factor');
     const settle = await beginAttempt(user.email, request);
     const used = await db.transaction((tx) => checkSecondFactor(ctx, tx, user.id, code));
-    if (!used) return wrongCode(challenge.id);
+    if (!used) {
+      await secondFactorFailed(ctx, user.id);
+      return wrongCode(challenge.id);
+    }
     if (used === 'recovery') {
       await recordAudit(db, null, {
         action: 'user.recovery_code_used',
@@ -177,8 +190,9 @@ export function signInSteps(app: FastifyInstance, beginAttempt: BeginAttempt) {
         entity: 'users',
         entityId: user.id,
         holdingId: user.holdingId,
-        changes: { reason: 'policy', ip: request.ip },
+        changes: { reason: user.passwordMustChange ? 'typed_by_administrator' : 'policy', ip: request.ip },
       });
+      await notifyAccount(ctx, tx, user.id, { kind: 'password_changed', by: 'owner' });
     });
     ctx.principals.clear();
     return advance(token, challenge.id, steps, user, settle);

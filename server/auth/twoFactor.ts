@@ -10,8 +10,8 @@ import type { DbOrTx } from '../db/connect';
 import { recoveryCodes, users } from '../db/schema';
 import type { SettingsService } from '../settings';
 import { conflict } from '../http/errors';
-import { endSignIns, sha256 } from './accounts';
-import { ACCOUNT_MESSAGES, RECOVERY_CODE_COUNT, TOTP_CODE } from '#domain/accounts';
+import { endSignIns, notifyAccount, sha256 } from './accounts';
+import { ACCOUNT_MESSAGES, RECOVERY_CODE_COUNT, SECOND_FACTOR_ALERT_FAILURES, TOTP_CODE } from '#domain/accounts';
 import { hasPermission } from '#domain/permissions';
 import { TWO_FACTOR_REQUIRED_KEY, type TwoFactorRequirement } from '#domain/settings';
 
@@ -71,15 +71,38 @@ export async function useRecoveryCode(tx: DbOrTx, userId: number, code: string):
   return used.length === 1;
 }
 
-/** A code of the user's enabled second factor (TOTP or recovery code), used once. */
+/**
+ * A code of the user's enabled second factor (TOTP or recovery code), used once. A right one starts the count of
+ * wrong ones again; a wrong one is the caller's to count (secondFactorFailed), outside a transaction it rolls back.
+ */
 export async function checkSecondFactor(ctx: AppContext, tx: DbOrTx, userId: number, code: string): Promise<'totp' | 'recovery' | undefined> {
   const [user] = await tx.select({ secret: users.totpSecretEnc, enabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, userId));
   if (!user?.secret || !user.enabledAt) return undefined;
-  if (TOTP_CODE.test(code.trim())) {
-    const counter = totpCounter(ctx.secrets.decrypt(user.secret), code.trim());
-    return counter !== undefined && (await useCounter(tx, userId, counter)) ? 'totp' : undefined;
-  }
-  return (await useRecoveryCode(tx, userId, code)) ? 'recovery' : undefined;
+  const used = TOTP_CODE.test(code.trim())
+    ? await totpUsed(ctx, tx, userId, user.secret, code.trim())
+    : (await useRecoveryCode(tx, userId, code)) && ('recovery' as const);
+  if (!used) return undefined;
+  await tx.update(users).set({ secondFactorFailures: 0 }).where(eq(users.id, userId));
+  return used;
+}
+
+async function totpUsed(ctx: AppContext, tx: DbOrTx, userId: number, secretEnc: string, code: string) {
+  const counter = totpCounter(ctx.secrets.decrypt(secretEnc), code);
+  return counter !== undefined && (await useCounter(tx, userId, counter)) && ('totp' as const);
+}
+
+/** A wrong code of the user's second factor: every SECOND_FACTOR_ALERT_FAILURES in a row, its owner gets an email. */
+export async function secondFactorFailed(ctx: AppContext, userId: number) {
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({ secondFactorFailures: sql`${users.secondFactorFailures} + 1` })
+      .where(eq(users.id, userId))
+      .returning({ failures: users.secondFactorFailures });
+    if (row && row.failures % SECOND_FACTOR_ALERT_FAILURES === 0) {
+      await notifyAccount(ctx, tx, userId, { kind: 'two_factor_failures', failures: row.failures });
+    }
+  });
 }
 
 /**
@@ -99,7 +122,10 @@ export async function enableTwoFactor(ctx: AppContext, tx: DbOrTx, userId: numbe
 
 /** Removes the second factor (the user's choice, or an administrator's reset). */
 export async function disableTwoFactor(tx: DbOrTx, userId: number) {
-  await tx.update(users).set({ totpSecretEnc: null, totpEnabledAt: null, totpLastCounter: null, updatedAt: new Date() }).where(eq(users.id, userId));
+  await tx
+    .update(users)
+    .set({ totpSecretEnc: null, totpEnabledAt: null, totpLastCounter: null, secondFactorFailures: 0, updatedAt: new Date() })
+    .where(eq(users.id, userId));
   await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
 }
 

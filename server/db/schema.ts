@@ -109,6 +109,10 @@ export const users = pgTable(
     tokensValidAfter: timestamp('tokens_valid_after', { withTimezone: true, mode: 'date' }),
     // When the pending invitation was sent (null once the user chose a password): the list's 'Invitation envoyée'.
     invitationSentAt: timestamp('invitation_sent_at', { withTimezone: true, mode: 'date' }),
+    // A password an administrator typed: its owner chooses another at the next sign-in (server/auth/signIn.ts).
+    passwordMustChange: boolean('password_must_change').notNull().default(false),
+    // Wrong second-factor codes in a row (sign-in, turning it off): every SECOND_FACTOR_ALERT_FAILURES, its owner is told.
+    secondFactorFailures: integer('second_factor_failures').notNull().default(0),
     // The second factor (RFC 6238): its secret encrypted with APP_SECRET_KEY, set once confirmed, and the last time
     // step a code was accepted for (a code is used once).
     totpSecretEnc: text('totp_secret_enc'),

@@ -65,3 +65,58 @@ export function invitationMail(input: { to: string; firstName: string; organisat
     organisation: input.organisation,
   });
 }
+
+/** What happened to an account, told to its owner (issue 26's follow-up): a change they may not have made. */
+export type AccountNotice =
+  | { kind: 'password_changed'; by: 'owner' | 'reset' | 'administrator' }
+  | { kind: 'two_factor_disabled'; by: 'owner' | 'administrator' }
+  | { kind: 'two_factor_failures'; failures: number };
+
+/** The subject's end and what happened, for each notice. */
+function noticeWords(notice: AccountNotice): { subject: string; done: string } {
+  switch (notice.kind) {
+    case 'password_changed':
+      return {
+        subject: 'votre mot de passe a été modifié',
+        done: {
+          owner: 'Le mot de passe de votre compte Pecflow a été modifié',
+          reset: 'Le mot de passe de votre compte Pecflow a été réinitialisé par le lien « Mot de passe oublié ? »',
+          administrator: 'Un administrateur a défini un nouveau mot de passe pour votre compte Pecflow',
+        }[notice.by],
+      };
+    case 'two_factor_disabled':
+      return {
+        subject: 'la double authentification est désactivée',
+        done:
+          notice.by === 'administrator'
+            ? 'Un administrateur a réinitialisé la double authentification de votre compte Pecflow : elle est désactivée'
+            : 'La double authentification de votre compte Pecflow a été désactivée',
+      };
+    case 'two_factor_failures':
+      return {
+        subject: 'codes de double authentification erronés',
+        done: `${notice.failures} codes de double authentification erronés ont été saisis à la suite pour votre compte Pecflow`,
+      };
+  }
+}
+
+export function accountNoticeMail(
+  input: { to: string; firstName: string; organisation: string; at: Date; forgotLink: string },
+  notice: AccountNotice,
+): MailMessage {
+  const when = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' }).format(input.at);
+  const { subject, done } = noticeWords(notice);
+  const unknown =
+    notice.kind === 'two_factor_failures'
+      ? 'Si ce n’est pas vous, quelqu’un connaît votre mot de passe : changez-le sans attendre.'
+      : 'Si vous n’êtes pas à l’origine de ce changement, choisissez sans attendre un nouveau mot de passe et prévenez votre administrateur.';
+  return compose({
+    to: input.to,
+    subject: `Pecflow (${input.organisation}) : ${subject}`,
+    greeting: `Bonjour ${input.firstName},`,
+    paragraphs: [`${done} le ${when} (heure de Paris).`, unknown],
+    action: { label: 'Choisir un nouveau mot de passe', link: input.forgotLink },
+    closing: ['Si c’était bien vous, ignorez cet email.'],
+    organisation: input.organisation,
+  });
+}

@@ -6,6 +6,7 @@ import { bool, column, derived, text, timestamp } from '../hydra/fields';
 import { platformWide } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
 import { SYSTEM_SETTINGS } from '../db/seed/settings';
+import { policySettingError } from '../auth/passwordPolicy';
 import { SYSTEM_SETTINGS_PERMISSIONS } from '#domain/permissions';
 import { settingValueError } from '#domain/settings';
 
@@ -55,10 +56,13 @@ export const configsResource: ResourceDeclaration = {
   paginated: false,
   deletion: { mode: 'none' },
   hooks: {
-    // Only editable settings change, and only to a value of their own type and range.
-    beforeWrite(_ctx, input, _values, existing) {
+    // Only editable settings change, and only to a value of their own type and range (the password policy's
+    // figures, also to one that keeps the policy coherent: server/auth/passwordPolicy.ts).
+    async beforeWrite({ app, tx }, input, _values, existing) {
       if (!existing || !('value' in input)) return;
       if (!existing.isEditable) throw invalidField('value', 'Ce paramètre est en lecture seule.');
+      const contradiction = await policySettingError(app.settings, existing.key as string, input.value, tx);
+      if (contradiction) throw invalidField('value', contradiction);
       const rule = SYSTEM_SETTINGS.find((s) => s.key === existing.key)?.rule;
       const error = settingValueError(existing.valueType as string, input.value, rule);
       if (error) throw invalidField('value', error);

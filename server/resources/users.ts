@@ -2,7 +2,7 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { roles, shops, userRoles, userShops, users } from '../db/schema';
 import { hashPassword } from '../auth/passwords';
 import { assertPasswordAllowed } from '../auth/passwordPolicy';
-import { endSignIns, inviteUser, voidAccountLinks } from '../auth/accounts';
+import { endSignIns, inviteUser, notifyAccount, voidAccountLinks } from '../auth/accounts';
 import { conflict, forbidden, invalidField } from '../http/errors';
 import type { DbOrTx } from '../db/connect';
 import type { Principal } from '../auth/principal';
@@ -116,6 +116,8 @@ export const usersResource: ResourceDeclaration = {
         values.tokensValidAfter = new Date();
         // A password typed for an invited user ends the invitation (its link is void: afterWrite).
         values.invitationSentAt = null;
+        // Someone else's password, which its typist knows: its owner replaces it at the first sign-in.
+        values.passwordMustChange = existing?.id !== principal.id;
       }
       if (existing && existing.id === principal.id && typeof input.status === 'string' && input.status !== 'Active') {
         throw invalidField('status', 'Vous ne pouvez pas désactiver ou bloquer votre propre compte.');
@@ -177,6 +179,8 @@ export const usersResource: ResourceDeclaration = {
       // the sign-ins left halfway with the previous password.
       const newPassword = typeof input.password === 'string' && input.password !== '';
       if (newPassword) await endSignIns(tx, id);
+      // Its owner learns of a new password for an existing account (issue 26's follow-up).
+      if (newPassword && existing) await notifyAccount(app, tx, id, { kind: 'password_changed', by: id === principal.id ? 'owner' : 'administrator' });
       // The links sent by email (a reset, an invitation) were for the address and the password of then.
       if (newPassword || (existing && typeof input.email === 'string' && input.email !== existing.email)) await voidAccountLinks(tx, id);
       if (newPassword || (typeof input.status === 'string' && input.status !== 'Active')) {

@@ -74,6 +74,16 @@ export async function postSignIn(path: string, body: unknown): Promise<TokenResp
   return answer;
 }
 
+/** 'Recommencer la connexion': the server ends the sign-in left halfway (its challenge opens nothing after). */
+export function cancelSignIn(challenge: string) {
+  void fetch('/api/login_check/cancel', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ challenge }),
+    keepalive: true,
+  }).catch(() => undefined);
+}
+
 export const authProvider: AuthProvider = {
   async login(params: LoginParams) {
     let answer: TokenResponse & Partial<SignInStepAnswer>;
@@ -83,7 +93,9 @@ export const authProvider: AuthProvider = {
     else answer = await postSignIn('/api/login_check', { email: params.email ?? params.username, password: params.password });
     if (answer.step && answer.challenge) throw new SignInStepRequired(answer as SignInStepAnswer);
     storeTokens(answer);
-    await loadProfile();
+    // The sign-in's answer carries the profile: the first page does not wait for GET /api/user/profile.
+    if (answer.profile) writeAuthStore(answer.profile);
+    else await loadProfile();
   },
 
   async logout() {

@@ -55,6 +55,8 @@ export interface TokenResponse {
   access_token?: string;
   refresh_token?: string;
   expires_in?: number;
+  /** A sign-in's answer (not a refresh's): the user's profile, as GET /api/user/profile gives it. */
+  profile?: SessionUser;
 }
 
 /** Thrown when the session cannot be recovered: the caller signs the user out. */

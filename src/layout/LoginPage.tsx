@@ -6,10 +6,9 @@ import { Alert, AlertTitle, Avatar, Box, Button, Card, CardContent, IconButton, 
 import { lazy, Suspense, useEffect, useEffectEvent, useState, type FormEvent } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { useCheckAuth, useLogin, useTranslate } from 'react-admin';
-import { SignInStepRequired, type SignInStepAnswer } from '../authProvider';
+import { cancelSignIn, SignInStepRequired, type SignInStepAnswer } from '../authProvider';
 import { takeSessionExpired } from '../authProvider/session';
-import type { loginSchema } from '#domain/auth';
-import { AUTH_MESSAGES } from '#domain/authMessages';
+import { AUTH_MESSAGES, loginErrors } from '#domain/authMessages';
 import { preloadPage } from '../pageLoaders';
 import { useToast } from './Toasts';
 import { LoadingPage } from './LoadingPage';
@@ -20,17 +19,6 @@ export const AFTER_LOGIN_PATH = '/dashboard';
 
 /** The steps after the password (second factor, new password, enrolment): loaded only when the server asks for one. */
 const SignInSteps = lazy(() => import('../account/SignInSteps'));
-
-type LoginSchema = typeof loginSchema;
-let schemaLoad: Promise<LoginSchema> | undefined;
-/** The sign-in rules (zod) load when the visitor first types or submits: the page shows without them. */
-const loadLoginSchema = () =>
-  (schemaLoad ??= import('#domain/auth')
-    .then((m) => m.loginSchema)
-    .catch((error) => {
-      schemaLoad = undefined; // tried again on the next keystroke or submit
-      throw error;
-    }));
 
 /** Where to go once signed in: the page that sent the visitor to /login, or the dashboard. */
 function useNextPath(): string {
@@ -52,7 +40,7 @@ export function LoginPage() {
   const [showPassword, setShowPassword] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
-  const [schema, setSchema] = useState<LoginSchema>();
+  const [typing, setTyping] = useState(false);
   const [step, setStep] = useState<SignInStepAnswer>();
 
   const toast = useToast();
@@ -65,26 +53,17 @@ export function LoginPage() {
   });
   useEffect(() => arrive(), []);
 
-  const parsed = schema?.safeParse(values);
-  const errors: Partial<Record<Field, string>> = {};
-  if (parsed && !parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as Field;
-      errors[field] ??= issue.message;
-    }
-  }
+  // The spec's rules, inline (no zod): the form posts at once, without waiting for a chunk.
+  const errors = loginErrors(values);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setTouched({ email: true, password: true });
+    if (errors.email || errors.password) return;
     try {
-      const rules = schema ?? (await loadLoginSchema());
-      setSchema(() => rules);
-      const checked = rules.safeParse(values);
-      if (!checked.success) return;
       setSubmitting(true);
       setServerError(null);
-      await login(checked.data, nextPath);
+      await login({ email: values.email.trim(), password: values.password }, nextPath);
     } catch (error) {
       setSubmitting(false);
       if (error instanceof SignInStepRequired) setStep(error.answer);
@@ -95,11 +74,8 @@ export function LoginPage() {
   if (checking) return <LoadingPage messageKey="pecflow.app.checkingAuth" />;
 
   const change = (field: Field) => (event: React.ChangeEvent<HTMLInputElement>) => {
-    if (!schema) {
-      loadLoginSchema().then(
-        (rules) => setSchema(() => rules),
-        () => undefined,
-      );
+    if (!typing) {
+      setTyping(true);
       // The visitor is signing in: the next page and the (public) API description load while they type, not after.
       preloadPage(nextPath);
     }
@@ -139,6 +115,7 @@ export function LoginPage() {
                 nextPath={nextPath}
                 onStep={setStep}
                 onRestart={() => {
+                  cancelSignIn(step.challenge);
                   setStep(undefined);
                   setValues((v) => ({ ...v, password: '' }));
                 }}

@@ -100,6 +100,23 @@ describe('signing in with a second factor', () => {
     expect((await auditRows(server, 'users', id)).map((r) => r.action)).toContain('user.recovery_code_used');
   });
 
+  it("ends on the server when the user chooses 'Recommencer la connexion': the challenge opens nothing after", async () => {
+    const open = await signIn(email);
+    expect(open.body.step).toBe('two_factor');
+    const cancel = (challenge: unknown) => server.request('POST', '/api/login_check/cancel', { body: { challenge } });
+    expect((await cancel(open.body.challenge)).status).toBe(204);
+    expectProblem(await secondStep(open.body.challenge, codeOf(secret, 1)), 401, 'Connexion expirée : saisissez à nouveau votre email et votre mot de passe.');
+    // Answered alike for a challenge unknown or already ended; a missing one is a French 422.
+    expect((await cancel(open.body.challenge)).status).toBe(204);
+    expect((await cancel('x'.repeat(40))).status).toBe(204);
+    expectViolation(await cancel(undefined), 'challenge', 'Connexion expirée : saisissez à nouveau votre email et votre mot de passe.');
+    // The whole sign-in's answer carries the profile, after the second factor too.
+    const again = await signIn(email);
+    const done = await secondStep(again.body.challenge, recoveryCodes[5]!);
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.profile).toMatchObject({ email, permissions: expect.any(Array) });
+  });
+
   it('counts wrong codes like wrong passwords: five from an address block the email there', async () => {
     await sqlRows(server, `delete from login_attempts where email = $1`, [email]);
     const first = await signIn(email);
@@ -178,6 +195,8 @@ describe('a second factor the system setting requires', () => {
       },
     });
     expect(created.status, created.text).toBe(201);
+    // Its owner has replaced the password the administrator typed (that step comes first: accounts-passwords.test.ts).
+    await sqlRows(server, 'update users set password_must_change = false where id = $1', [created.body.id]);
     expect((await server.request('PUT', `/api/configs/${setting!.id}`, { token: t.admin, body: { value: 'platform_admins' } })).status).toBe(200);
     const open = async () => {
       const res = await signIn(email, 'Correct-Cheval-2026');

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAttempts, users } from '../../server/db/schema';
 import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
+import { firstSignIn } from './helpers/backoffice';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -30,6 +31,19 @@ describe('POST /api/login_check', () => {
     expect(header.alg).toBe('HS256');
     expect(payload).toMatchObject({ email: 'audio@audition-horizon.fr', holdingId: expect.any(Number), sub: expect.any(String) });
     expect(payload.exp - payload.iat).toBe(3600);
+  });
+
+  it("carries the user's profile, as GET /api/user/profile gives it, so that the browser needs no second call", async () => {
+    const res = await login('audio@audition-horizon.fr', 'Pecflow2026!');
+    expect(res.status).toBe(200);
+    const profile = await server.get('/api/user/profile', res.body.token);
+    expect(profile.status).toBe(200);
+    expect(res.body.profile).toEqual(profile.body);
+    expect(res.body.profile).toMatchObject({ email: 'audio@audition-horizon.fr', isActive: true, permissions: expect.any(Array) });
+    // A refresh does not (the browser keeps the profile it has, or reads it on a page load).
+    const refreshed = await server.request('POST', '/api/token/refresh', { body: { refresh_token: res.body.refresh_token } });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body).not.toHaveProperty('profile');
   });
 
   it('accepts the email in any case and with surrounding spaces', async () => {
@@ -242,9 +256,12 @@ describe('protected routes', () => {
       200,
     );
     expect((await server.get('/api/user/profile', before)).status).toBe(401);
-    const after = await server.login('assistant@audition-horizon.fr', 'Nouveau-Depart-2026!');
+    // A password typed by an administrator: its owner chooses another before any token.
+    const after = (await firstSignIn(server, 'assistant@audition-horizon.fr', 'Nouveau-Depart-2026!')).token;
     expect((await server.get('/api/user/profile', after)).status).toBe(200);
     expect((await server.request('PATCH', `/api/users/${assistant!.id}`, { token: admin, body: { password: 'Pecflow2026!' }, headers })).status).toBe(200);
+    // The seeded account as it was, for the other tests: its own password again.
+    await server.database.db.update(users).set({ passwordMustChange: false }).where(eq(users.id, assistant!.id));
   });
 
   it('refuse an event-stream ticket used as an access token', async () => {

@@ -20,6 +20,7 @@ import {
   sqlRows,
   userId,
   type Tokens,
+  firstSignIn,
 } from './helpers/backoffice';
 
 let server: TestServer;
@@ -203,7 +204,7 @@ describe("the organisation of an audit entry is the record's, never the actor's"
     });
     expect(created.status, created.text).toBe(201);
     await sqlRows(server, `insert into user_roles (user_id, role_id) select $1, id from roles where name = 'Super administrateur'`, [created.body.id]);
-    const platform = await server.login(email, 'Secret-2026-Lumiere');
+    const platform = (await firstSignIn(server, email, 'Secret-2026-Lumiere')).token;
 
     const write = async (method: string, path: string, body: unknown) => {
       const res = await server.request(method, path, { token: platform, body, headers: method === 'PATCH' ? mergePatch : {} });

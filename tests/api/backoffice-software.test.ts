@@ -20,6 +20,7 @@ import {
   mergePatch,
   sqlRows,
   type Tokens,
+  firstSignIn,
 } from './helpers/backoffice';
 
 let server: TestServer;
@@ -66,7 +67,7 @@ beforeAll(async () => {
     },
   });
   expect(user.status, user.text).toBe(201);
-  editorToken = await server.login('editeur@audition-horizon.fr', 'Lune-Bleue-2026!');
+  editorToken = (await firstSignIn(server, 'editeur@audition-horizon.fr', 'Lune-Bleue-2026!')).token;
 });
 afterAll(() => server?.close());
 

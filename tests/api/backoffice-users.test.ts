@@ -22,6 +22,7 @@ import {
   sqlRows,
   userId,
   type Tokens,
+  firstSignIn,
 } from './helpers/backoffice';
 
 let server: TestServer;
@@ -125,7 +126,8 @@ describe('POST /api/users', () => {
     expect(created).not.toHaveProperty('password');
     const [row] = await sqlRows(server, 'select password_hash from users where id = $1', [created.id]);
     expect(row!.password_hash).toMatch(/^\$argon2id\$/);
-    expect(await server.login('nouvelle@audition-horizon.fr', 'Horizon-Lyon-42!')).toBeTruthy();
+    // The password the administrator typed opens no session: its owner chooses another first.
+    expect((await firstSignIn(server, 'nouvelle@audition-horizon.fr', 'Horizon-Lyon-42!')).token).toBeTruthy();
     // The audit says a password was set, never which.
     const [audit] = await auditRows(server, 'users', created.id);
     expect(audit).toMatchObject({ action: 'user.create', actor_email: 'direction@audition-horizon.fr', holding_id: org.horizon });
@@ -290,7 +292,7 @@ describe('POST /api/users', () => {
     );
     const [unchanged] = await sqlRows(server, 'select email, last_name, status from users where id = $1', [created.id]);
     expect(unchanged).toMatchObject({ email: 'promue@audition-horizon.fr', last_name: 'Marchand', status: 'Active' });
-    expect(await server.login('promue@audition-horizon.fr', 'Horizon-Lyon-42!')).toBeTruthy();
+    expect((await firstSignIn(server, 'promue@audition-horizon.fr', 'Horizon-Lyon-42!')).token).toBeTruthy();
     // Once the platform administrator takes the right back, the organisation administrator manages the account again.
     expect(
       (
@@ -349,7 +351,7 @@ describe('PUT, PATCH, DELETE /api/users/{id}', () => {
     await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body: { password: null }, headers: mergePatch });
     expect(await hash()).toBe(original);
 
-    const login = await server.request('POST', '/api/login_check', { body: { email: 'motdepasse@audition-horizon.fr', password: 'Horizon-Lyon-42!' } });
+    const login = { body: await firstSignIn(server, 'motdepasse@audition-horizon.fr', 'Horizon-Lyon-42!') };
     const changed = await server.request('PATCH', `/api/users/${created.id}`, {
       token: t.horizonAdmin,
       body: { password: 'Nouveau-Depart-2026!' },
@@ -358,9 +360,9 @@ describe('PUT, PATCH, DELETE /api/users/{id}', () => {
     expect(changed.status).toBe(200);
     expect(await hash()).not.toBe(original);
     expect((await server.request('POST', '/api/token/refresh', { body: { refresh_token: login.body.refresh_token } })).status).toBe(401);
-    expect(await server.login('motdepasse@audition-horizon.fr', 'Nouveau-Depart-2026!')).toBeTruthy();
     const last = (await auditRows(server, 'users', created.id)).at(-1)!;
     expect(last.changes).toEqual({ password: { before: '••••••', after: '••••••' } });
+    expect((await firstSignIn(server, 'motdepasse@audition-horizon.fr', 'Nouveau-Depart-2026!', 'Encore-Autre-2026!')).token).toBeTruthy();
     expectViolation(
       await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body: { password: 'court' }, headers: mergePatch }),
       'password',
@@ -407,7 +409,7 @@ describe('PUT, PATCH, DELETE /api/users/{id}', () => {
   it('locks users in bulk, all or nothing, ending their sessions', async () => {
     const a = await createUser('lot.a@audition-horizon.fr');
     const b = await createUser('lot.b@audition-horizon.fr');
-    const session = await server.request('POST', '/api/login_check', { body: { email: 'lot.a@audition-horizon.fr', password: 'Horizon-Lyon-42!' } });
+    const session = { body: await firstSignIn(server, 'lot.a@audition-horizon.fr', 'Horizon-Lyon-42!') };
     // The editor's own account in the batch refuses the whole batch.
     const self = await userId(server, 'horizonAdmin');
     expectViolation(

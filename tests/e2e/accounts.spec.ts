@@ -99,8 +99,27 @@ test('an invitation: created from the users screen, accepted, and the new user s
 test('the second factor: enrolled from Mon profil, then asked after the password at sign-in', async ({ page, request }) => {
   const admin = await apiToken(request, 'admin@pecflow.fr');
   const email = uniqueEmail('totp');
-  await api(request, admin, 'POST', '/api/users', { firstName: 'Théo', lastName: 'Tacite', email, password: NEW_PASSWORD, holding: '/api/holdings/1' });
-  await signIn(page, email, NEW_PASSWORD);
+  await api(request, admin, 'POST', '/api/users', {
+    firstName: 'Théo',
+    lastName: 'Tacite',
+    email,
+    password: 'Tape-Par-Admin-2026!',
+    holding: '/api/holdings/1',
+  });
+  // The password the administrator typed opens nothing: its owner chooses another first, the live hints under the field.
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill('Tape-Par-Admin-2026!');
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page.getByText('Votre mot de passe a été choisi par un administrateur : choisissez le vôtre pour continuer.')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
+  await page.getByLabel('Nouveau mot de passe', { exact: false }).first().fill('le soleil brille sur la mer');
+  await expect(page.getByTestId('password-issues')).toContainText(
+    'Une phrase de passe doit contenir une majuscule et un chiffre, ou compter au moins 7 mots (elle en compte 6)',
+  );
+  await chooseNewPassword(page, NEW_PASSWORD);
+  await page.getByRole('button', { name: 'Enregistrer et continuer' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
   await page.goto('/profile');
   const card = page.getByTestId('two-factor');
   await expect(card.getByTestId('two-factor-status')).toHaveText('Désactivée');
@@ -144,4 +163,24 @@ test('the second factor: enrolled from Mon profil, then asked after the password
   await expect(page).not.toHaveURL(/\/login/);
   await page.goto('/profile');
   await expect(page.getByTestId('profile-email')).toHaveText(email);
+});
+
+test('the password policy figures on Paramètres > Système: 7 words for a passphrase, and no figure that contradicts another', async ({ page }) => {
+  await signIn(page, 'admin@pecflow.fr');
+  await page.goto('/settings/system');
+  const screen = page.getByTestId('system-settings');
+  await chooseOption(page, screen, 'Catégorie', 'Sécurité');
+  await expect(screen.getByTestId('setting-security.passphrase_min_words').getByRole('spinbutton')).toHaveValue('7');
+  // Below the CNIL's floor: the setting's own rule says so at once.
+  const length = screen.getByTestId('setting-security.password_min_length');
+  await length.getByRole('spinbutton').fill('10');
+  await expect(length).toContainText('Valeur trop petite : au moins 12.');
+  // Longer than a passphrase: the server refuses it in French, and the figure stays.
+  await length.getByRole('spinbutton').fill('16');
+  await length.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(
+    page.getByText('La longueur minimale d’une phrase de passe (14) ne peut pas être inférieure à celle d’un mot de passe (16).').first(),
+  ).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('setting-security.password_min_length').getByRole('spinbutton')).toHaveValue('12');
 });

@@ -21,7 +21,19 @@ export async function signOut(page: Page) {
 export async function apiToken(request: APIRequestContext, email: string, password = PASSWORD): Promise<string> {
   const response = await request.post('/api/login_check', { data: { email, password } });
   expect(response.ok(), `connexion API de ${email}`).toBeTruthy();
-  return (await response.json()).token as string;
+  const { token, step } = (await response.json()) as { token?: string; step?: string };
+  // A sign-in that still asks a step (a password typed by an administrator, a second factor) gives no token.
+  expect(token, `connexion API de ${email} : étape ${step} demandée`).toEqual(expect.any(String));
+  return token!;
+}
+
+/** A user whose password an administrator typed chooses their own (the first sign-in's step): the tests' PASSWORD. */
+export async function ownPassword(request: APIRequestContext, email: string, typed: string) {
+  const first = await request.post('/api/login_check', { data: { email, password: typed } });
+  const { step, challenge } = (await first.json()) as { step?: string; challenge?: string };
+  expect(step, `première connexion de ${email}`).toBe('password_change');
+  const chosen = await request.post('/api/login_check/password', { data: { challenge, password: PASSWORD } });
+  expect(chosen.ok(), `mot de passe choisi par ${email}`).toBeTruthy();
 }
 
 /** Calls the API as a signed-in user; fails the test on an error answer. */

@@ -1,6 +1,6 @@
 // Paramètres: tabs filtered by permission, /settings leading to the first allowed tab, access-denied texts.
 import { expect, test } from '@playwright/test';
-import { api, apiToken, signIn, uniqueName } from './helpers';
+import { api, apiToken, ownPassword, signIn, uniqueName } from './helpers';
 
 const ALL_TABS = [
   'Organisations',
@@ -75,10 +75,11 @@ test('tabs follow the permissions of the role: one section only, and Système sa
     firstName: 'Paul',
     lastName: 'Centres',
     email,
-    password: 'Pecflow2026!',
+    password: 'Tape-Par-Admin-2026!',
     holding: '/api/holdings/1',
     roles: [role['@id']],
   });
+  await ownPassword(request, email, 'Tape-Par-Admin-2026!');
   await signIn(page, email);
   await page.goto('/settings');
   await expect(page).toHaveURL(/\/settings\/shops$/);

@@ -4,7 +4,7 @@
 // cannot say something the server does not do.
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from '#domain/auth';
 import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, PAGE_SIZE } from '#domain/limits';
-import { DEFAULT_PASSWORD_POLICY, PASSWORD_POLICY_KEYS } from '#domain/passwordRules';
+import { CNIL_PASSWORD_FLOOR, DEFAULT_PASSWORD_POLICY, PASSWORD_POLICY_KEYS } from '#domain/passwordRules';
 import { API_MAX_ITEMS_PER_PAGE_KEY, TWO_FACTOR_REQUIRED_KEY, TWO_FACTOR_REQUIREMENTS, type SettingRule } from '#domain/settings';
 import { PRESCRIPTION_VALIDITY_KEYS } from '#domain/warnings';
 import { MAX_PAGE_SIZE, UNPAGINATED_MAX } from '../../hydra/query';
@@ -90,16 +90,25 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
     valueType: 'number',
     isEditable: true,
     category: 'security',
-    rule: { integer: true, min: 8, max: 64 },
+    rule: { integer: true, min: CNIL_PASSWORD_FLOOR.minLength, max: 64 },
   },
   {
     key: PASSWORD_POLICY_KEYS.passphraseMinLength,
-    description: 'Longueur minimale d’une phrase de passe, sans type de caractère imposé (CNIL : 14)',
+    description: 'Longueur minimale d’une phrase de passe, qui doit alors mêler majuscules, minuscules et chiffres ou compter assez de mots (CNIL : 14)',
     value: DEFAULT_PASSWORD_POLICY.passphraseMinLength,
     valueType: 'number',
     isEditable: true,
     category: 'security',
-    rule: { integer: true, min: 10, max: 64 },
+    rule: { integer: true, min: CNIL_PASSWORD_FLOOR.passphraseMinLength, max: 64 },
+  },
+  {
+    key: PASSWORD_POLICY_KEYS.passphraseMinWords,
+    description: 'Nombre de mots d’une phrase de passe acceptée sans majuscule, minuscule ni chiffre imposés (CNIL : 7)',
+    value: DEFAULT_PASSWORD_POLICY.passphraseMinWords,
+    valueType: 'number',
+    isEditable: true,
+    category: 'security',
+    rule: { integer: true, min: CNIL_PASSWORD_FLOOR.passphraseMinWords, max: 20 },
   },
   {
     key: PASSWORD_POLICY_KEYS.minScore,

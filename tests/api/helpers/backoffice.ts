@@ -1,6 +1,7 @@
 // Shared checks of the back-office API tests: accounts, list conventions, tenancy, permissions, audit rows.
 import { expect } from 'vitest';
 import type { ApiResponse, JsonBody, TestServer } from './server';
+import { ACCOUNT_MESSAGES } from '#domain/accounts';
 
 export const ACCOUNTS = {
   admin: 'admin@pecflow.fr',
@@ -227,3 +228,15 @@ export async function userId(server: TestServer, key: AccountKey) {
 
 /** A body of exactly one megabyte of text. */
 export const ONE_MEGABYTE = 'x'.repeat(1024 * 1024);
+
+/**
+ * The first sign-in of an account whose password an administrator typed: its owner must choose another (the sign-in's
+ * `password_change` step) before any token. Returns the session then opened.
+ */
+export async function firstSignIn(server: TestServer, email: string, typed: string, chosen = 'Choisi-Par-Moi-2026!') {
+  const first = await server.request('POST', '/api/login_check', { body: { email, password: typed } });
+  expect(first.body, first.text).toMatchObject({ step: 'password_change', message: ACCOUNT_MESSAGES.passwordChosenByAdministrator });
+  const done = await server.request('POST', '/api/login_check/password', { body: { challenge: first.body.challenge, password: chosen } });
+  expect(done.status, done.text).toBe(200);
+  return done.body as { token: string; refresh_token: string };
+}
