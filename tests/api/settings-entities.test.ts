@@ -23,15 +23,19 @@ afterAll(async () => {
 });
 
 const SETTINGS_ENTITIES = RESOURCES.filter((decl) => decl.settingsTab && decl.list && !decl.readOnly);
+/** Each check runs for the entities it applies to (named in the test's title), so none is reported as skipped. */
+const cases = (applies: (decl: (typeof SETTINGS_ENTITIES)[number]) => boolean) => SETTINGS_ENTITIES.filter(applies).map((decl) => [decl.name, decl] as const);
 
-describe.each(SETTINGS_ENTITIES.map((decl) => [decl.name, decl] as const))('%s', (name, decl) => {
+describe.each(cases(() => true))('%s', (name) => {
   it('lists its records, as a Hydra collection, to the platform administrator', async () => {
     const members = await listAll(server, t.admin, name);
     expect(members.length).toBeGreaterThan(0);
     for (const member of members.slice(0, 5)) expect(member['@id']).toBe(`/api/${name}/${member.id}`);
   });
+});
 
-  it.runIf(decl.creatable !== false)('refuses an empty record with a French violation on each required field (422)', async () => {
+describe.each(cases((decl) => decl.creatable !== false))('%s', (name, decl) => {
+  it('refuses an empty record with a French violation on each required field (422)', async () => {
     const res = await server.request('POST', `/api/${name}`, { token: t.admin, body: {} });
     expect(res.status, res.text).toBe(422);
     expect(res.body['@type']).toBe('ConstraintViolationList');
@@ -43,8 +47,10 @@ describe.each(SETTINGS_ENTITIES.map((decl) => [decl.name, decl] as const))('%s',
       expect(violation.message).toMatch(/[a-zé]{3,}/i);
     }
   });
+});
 
-  it.runIf(!!decl.tenancy.holdingColumn)("keeps another organisation's records from an organisation's administrator (404)", async () => {
+describe.each(cases((decl) => !!decl.tenancy.holdingColumn))('%s', (name, decl) => {
+  it("keeps another organisation's records from an organisation's administrator (404)", async () => {
     const table = getTableName(decl.table);
     const column = decl.tenancy.holdingColumn!.name;
     let [other] = await sqlRows<{ id: number }>(server, `select id from "${table}" where "${column}" is not null and "${column}" <> $1 limit 1`, [horizon]);
