@@ -12,7 +12,7 @@ import { paymentStatementLines, paymentStatements, pecDossiers, pecPayments } fr
 import { recordAudit } from '../audit/audit';
 import { publish } from '../events/bus';
 import { ApiError, conflict, forbidden, notFound, ValidationError, type Violation } from '../http/errors';
-import { dossierEvent } from '../robot/runs';
+import { dossierEvent } from './events';
 import { pecReadScope } from './visibility';
 import { assertAmountFits, NUL_MESSAGE } from '../http/body';
 import { todayInFrance } from '#domain/pec';

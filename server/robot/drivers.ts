@@ -17,7 +17,8 @@ import { robotUrlError } from '#domain/settings';
 import { PECFLOW_SIGNATURE_HEADER, ROBOT_SIGNATURE_HEADER, sign } from './signature';
 import { simulatorCallback, simulatorOutcome } from './simulator';
 import { fileKindOfShop } from '../pec/fileKind';
-import type { Execution, RobotRuns, RunKind } from './runs';
+import type { RobotRuns } from './runs';
+import type { Execution, RunKind } from './steps';
 
 const HTTP_TIMEOUT_MS = 30_000;
 

@@ -8,7 +8,7 @@ import type { Db } from '../connect';
 import { appareils, mutuals, networks, opticalEquipments, pecCounters, pecDossiers, shops, users, workflowExecutions } from '../schema';
 import { notifyFile } from '../../notifications/service';
 import { amountsFor, pickDevices, seededRandom, simulatorCallback, type EarDevice } from '../../robot/simulator';
-import { STEP_NAMES } from '../../robot/runs';
+import { STEP_NAMES } from '../../robot/steps';
 import { opticalAmounts, pickOpticalEquipment, type SimEquipment } from '../../robot/opticalCatalogue';
 import { fileKindOf, type FileKind } from '#domain/fileKinds';
 import { formatDate } from '#domain/format';
