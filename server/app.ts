@@ -31,6 +31,7 @@ import { ResourceRegistry } from './hydra/registry';
 import { hydraRoutes } from './hydra/routes';
 import { RESOURCES } from './resources';
 import { metricsPlugin } from './metrics';
+import { REQUEST_BODY_LIMIT_MB } from '#domain/systemSettings';
 import '#domain/zodLocale';
 
 export interface BuildAppOptions {
@@ -58,7 +59,7 @@ export async function buildApp({ config, database, ready = true, logStream }: Bu
     // One line per answered request (below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     clientErrorHandler,
-    bodyLimit: 5 * 1024 * 1024,
+    bodyLimit: REQUEST_BODY_LIMIT_MB * 1024 * 1024,
     trustProxy: config.trustProxy,
     // Behind the proxy, the request id it sets (deploy/haproxy.cfg) is the one in the logs.
     requestIdHeader: config.trustProxy ? 'x-request-id' : false,

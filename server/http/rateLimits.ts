@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { RateLimits } from '../config';
-import { ROBOT_SIGNATURE_HEADER, verifySignature } from '../robot/signature';
+import { ROBOT_SIGNATURE_HEADER, verifySignature } from './signature';
 import { ApiError } from './errors';
 
 export type RateFamily = keyof Omit<RateLimits, 'windowSeconds'>;

@@ -5,7 +5,7 @@ import { authenticate } from '../auth/plugin';
 import { principalOf } from '../context';
 import { ApiError, notFound, unauthorized } from '../http/errors';
 import { CALLBACK_MESSAGES, CALLBACK_TYPES, type CallbackType } from '#domain/pec';
-import { ROBOT_SIGNATURE_HEADER, verifySignature } from './signature';
+import { ROBOT_SIGNATURE_HEADER, verifySignature } from '../http/signature';
 import type { CallbackResult } from './callbacks';
 
 /** The spec's answer: the execution and the processing time in seconds (a repeated delivery gets the first's id). */

@@ -5,7 +5,7 @@ import { configs, pecRuleValues, roles } from '../schema';
 import { SEEDED_ROLES, type RoleDefinition } from '#domain/roles';
 import { RESOURCES } from '../../resources';
 import { RULE_VALUES } from './ruleValues';
-import { SYSTEM_SETTINGS } from './settings';
+import { SYSTEM_SETTINGS } from '#domain/systemSettings';
 
 /**
  * An organisation administrator manages everything its organisation owns: besides its listed keys, it holds every key
