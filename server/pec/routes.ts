@@ -71,14 +71,17 @@ class ReadTrail {
 }
 
 /** Records GET /api/pec_dossiers/{id} answered 200 in the audit trail (action pec_dossier.read), before answering. */
-export const readAuditHook = fp(async (app: FastifyInstance) => {
-  const trail = new ReadTrail(app.ctx.database);
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'GET' || reply.statusCode !== 200 || request.routeOptions.url !== '/api/pec_dossiers/:id' || !request.principal) return payload;
-    await trail.record(request.principal, Number((request.params as { id: string }).id));
-    return payload;
-  });
-});
+export const readAuditHook = fp(
+  async (app: FastifyInstance) => {
+    const trail = new ReadTrail(app.ctx.database);
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.method !== 'GET' || reply.statusCode !== 200 || request.routeOptions.url !== '/api/pec_dossiers/:id' || !request.principal) return payload;
+      await trail.record(request.principal, Number((request.params as { id: string }).id));
+      return payload;
+    });
+  },
+  { name: 'pecflow-read-audit', dependencies: ['pecflow-auth'] },
+);
 
 const key = (value: string) => normaliseSearch(value).replace(/\s+/g, ' ').trim();
 
