@@ -1,5 +1,5 @@
 // The system settings (Paramètres > Système), in the six categories of the screen: seeded at the first start
-// (server/db/seed/base.ts) and declared by the configs resource (server/resources/configs.ts), whose rules it checks.
+// (server/seed/base.ts) and declared by the configs resource (server/resources/configs.ts), whose rules it checks.
 // An editable setting is one the server obeys (read through SettingsService): changing it changes behaviour.
 // A read-only setting describes how this installation works; its value comes from the code that does it, so it
 // cannot say something the server does not do.

@@ -13,7 +13,7 @@ import { contextUrl, itemDocument, sendJsonLd } from '../hydra/output';
 import { sameHolding } from '../hydra/tenancy';
 import { paymentStatements } from '../db/schema';
 import { RECEIVABLES_HEADER, receivablesPage } from './receivables';
-import { pecReadScope } from './visibility';
+import { pecReadScope } from '../auth/fileVisibility';
 import {
   appliedTwin,
   applyStatement,

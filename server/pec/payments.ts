@@ -13,7 +13,7 @@ import { recordAudit } from '../audit/audit';
 import { publish } from '../events/bus';
 import { ApiError, conflict, forbidden, notFound, ValidationError, type Violation } from '../http/errors';
 import { dossierEvent } from './events';
-import { pecReadScope } from './visibility';
+import { pecReadScope } from '../auth/fileVisibility';
 import { assertAmountFits, NUL_MESSAGE } from '../http/body';
 import { todayInFrance } from '#domain/pec';
 import { iriOf } from '#domain/iri';

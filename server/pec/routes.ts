@@ -13,7 +13,7 @@ import { ApiError, ValidationError, type Violation } from '../http/errors';
 import { recordAudit } from '../audit/audit';
 import { parseListQuery } from '../hydra/query';
 import { normaliseSearch } from './numbering';
-import { canUseShop, pecReadScope } from './visibility';
+import { canUseShop, pecReadScope } from '../auth/fileVisibility';
 import { expiringCondition } from './expiry';
 import { receivables } from './receivables';
 import { robotFailedWithin } from './robotFailures';

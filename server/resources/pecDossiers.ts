@@ -16,7 +16,7 @@ import { robotFailedWithinFilter } from '../pec/robotFailures';
 import { fileKindFilter } from '../pec/fileKind';
 import { archiveAuditAction, archivedFilter, archiveWrite, assertDeletable } from '../pec/archive';
 import { fileWarnings, type ReadFile } from '../pec/warnings';
-import { canUseShop, pecReadScope } from '../pec/visibility';
+import { canUseShop, pecReadScope } from '../auth/fileVisibility';
 import { dossierEvent } from '../pec/events';
 import { dpecDay, invoiceDateError, PAYMENT_PERMISSION, PEC_MESSAGES, todayInFrance, transitionError, type PecStatus } from '#domain/pec';
 import { pecDossierSchema } from '#domain/pecSchemas';

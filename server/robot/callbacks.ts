@@ -13,7 +13,7 @@ import { recordAudit } from '../audit/audit';
 import { publish, type PecEvent } from '../events/bus';
 import { notifyFile } from '../notifications/service';
 import { dossierEvent, workflowEvent } from '../pec/events';
-import { canSeeFile } from '../pec/visibility';
+import { canSeeFile } from '../auth/fileVisibility';
 import { MANUAL_RESULTS_LIMIT } from '#domain/limits';
 import { expiryDateError, isDpecGranted, pecStatusLabel, type CallbackType, type PecStatus } from '#domain/pec';
 import type { BillingCallback, DpecCallback, ScrapingCallback } from '#domain/pecSchemas';

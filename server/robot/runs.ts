@@ -15,7 +15,7 @@ import { recordAudit } from '../audit/audit';
 import { publish } from '../events/bus';
 import { notifyFile } from '../notifications/service';
 import { dossierEvent, workflowEvent } from '../pec/events';
-import { pecReadScope } from '../pec/visibility';
+import { pecReadScope } from '../auth/fileVisibility';
 import { dpecMissingPrerequisites } from '../pec/prescription';
 import { fileWarnings } from '../pec/warnings';
 import { lockTwins, twinsOf } from '../pec/duplicates';

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPglite, openPostgres, type Database } from '../../../server/db/connect';
-import { seed } from '../../../server/db/seed';
+import { seed } from '../../../server/seed';
 
 export const usePostgres = () => process.env.TEST_DB === 'postgres';
 

@@ -1,9 +1,9 @@
 // Data every installation needs, demo or not: the seeded roles and the system settings. Inserted when missing.
 import { eq, isNull } from 'drizzle-orm';
-import type { Db } from '../connect';
-import { configs, pecRuleValues, roles } from '../schema';
+import type { Db } from '../db/connect';
+import { configs, pecRuleValues, roles } from '../db/schema';
 import { SEEDED_ROLES, type RoleDefinition } from '#domain/roles';
-import { RESOURCES } from '../../resources';
+import { RESOURCES } from '../resources';
 import { RULE_VALUES } from './ruleValues';
 import { SYSTEM_SETTINGS } from '#domain/systemSettings';
 
