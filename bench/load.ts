@@ -25,7 +25,7 @@ import { build } from 'esbuild';
 import pg from 'pg';
 import { hashPassword } from '../server/auth/passwords';
 import { openPostgres } from '../server/db/connect';
-import { DEMO_PASSWORD, seed } from '../server/db/seed';
+import { DEMO_PASSWORD, seed } from '../server/seed';
 import { SEEDED_ROLES } from '#domain/roles';
 import { databaseUrl, withAdmin } from './lib/harness';
 

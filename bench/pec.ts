@@ -25,7 +25,7 @@ import { loadPrincipal } from '../server/auth/principal';
 import type { AppContext } from '../server/context';
 import { openPostgres, type Database, type Db } from '../server/db/connect';
 import * as schema from '../server/db/schema';
-import { seed } from '../server/db/seed';
+import { seed } from '../server/seed';
 import { ListCache } from '../server/hydra/listCache';
 import { ResourceRegistry } from '../server/hydra/registry';
 import { parseListQuery } from '../server/hydra/query';

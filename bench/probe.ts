@@ -5,7 +5,7 @@
 //     every answer must be below 500.
 // npx tsx bench/probe.ts   (BENCH_DATABASE_URL or DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
 import { getTableName } from 'drizzle-orm';
-import { seed, DEMO_PASSWORD } from '../server/db/seed';
+import { seed, DEMO_PASSWORD } from '../server/seed';
 import { openPostgres } from '../server/db/connect';
 import { databaseUrl, startServer, withAdmin } from './lib/harness';
 

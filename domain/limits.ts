@@ -8,6 +8,10 @@ export const DRAWER_CLEAR_DELAY_MS = 500;
 export const REFETCH_AFTER_ACTION_MS = 200;
 export const SEARCH_DEBOUNCE_MS = 500;
 export const PAGE_SIZE = 20;
+/** The largest itemsPerPage a client may ask for, unless the system setting says otherwise. */
+export const MAX_PAGE_SIZE = 100;
+/** With pagination=false (reference lists such as mutuals), a hard ceiling still applies. */
+export const UNPAGINATED_MAX = 5000;
 export const SKELETON_ROWS = 5;
 export const NOTIFICATION_DROPDOWN_SIZE = 5;
 export const TEXTAREA_ROWS = 4;

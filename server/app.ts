@@ -12,25 +12,17 @@ import { authPlugin } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import { accountRoutes } from './auth/accountRoutes';
 import { withoutLinkToken } from './auth/accounts';
-import { Mailer } from './mail/mailer';
-import { TokenService } from './auth/tokens';
-import { PrincipalCache } from './auth/principal';
-import { SessionRegistry } from './auth/sessions';
-import { ListCache } from './hydra/listCache';
-import { SettingsService } from './settings';
 import { ApiError, badRequest, clientErrorHandler, errorHandler, MAX_PARAM_LENGTH, notFound, sendProblem, urlProblem } from './http/errors';
 import { rateLimitPlugin } from './http/rateLimits';
 import { COMPRESSION_THRESHOLD, ENCODINGS } from './http/compression';
-import { docsLinkHeader, publicBaseUrl } from './http/links';
+import { docsLinkHeader } from './http/links';
 import { jsonBodyParsers } from './http/body';
 import { notificationRoutes } from './notifications/routes';
-import { pecPlugin } from './pec/services';
-import type { AppContext } from './context';
-import { SecretBox } from './crypto';
-import { ResourceRegistry } from './hydra/registry';
+import { pecPlugin } from './pecServices';
+import { createAppContext } from './createContext';
 import { hydraRoutes } from './hydra/routes';
-import { RESOURCES } from './resources';
 import { metricsPlugin } from './metrics';
+import { REQUEST_BODY_LIMIT_MB } from '#domain/systemSettings';
 import '#domain/zodLocale';
 
 export interface BuildAppOptions {
@@ -58,7 +50,7 @@ export async function buildApp({ config, database, ready = true, logStream }: Bu
     // One line per answered request (below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     clientErrorHandler,
-    bodyLimit: 5 * 1024 * 1024,
+    bodyLimit: REQUEST_BODY_LIMIT_MB * 1024 * 1024,
     trustProxy: config.trustProxy,
     // Behind the proxy, the request id it sets (deploy/haproxy.cfg) is the one in the logs.
     requestIdHeader: config.trustProxy ? 'x-request-id' : false,
@@ -78,16 +70,10 @@ export async function buildApp({ config, database, ready = true, logStream }: Bu
     http: { requireHostHeader: false, headersTimeout: config.timeouts.headersMs, connectionsCheckingInterval: Math.min(1000, config.timeouts.headersMs) },
   });
 
-  const settings = new SettingsService(database.db);
-  const ctx = { config, database, db: database.db, settings, secrets: new SecretBox(config.appSecretKey) } as AppContext;
+  const ctx = createAppContext(app, config, database);
   app.decorate('ctx', ctx);
-  ctx.sessions = new SessionRegistry(database);
-  ctx.tokens = new TokenService(app, database.db, settings, ctx.sessions);
   app.addHook('onReady', () => ctx.sessions.start());
   app.addHook('onClose', () => ctx.sessions.stop());
-  ctx.principals = new PrincipalCache(database);
-  ctx.resources = new ResourceRegistry(RESOURCES, ctx);
-  ctx.lists = new ListCache(database);
   app.addHook('onReady', () => ctx.lists.start());
   app.addHook('onClose', () => ctx.lists.stop());
 
@@ -178,8 +164,6 @@ export async function buildApp({ config, database, ready = true, logStream }: Bu
   await app.register(notificationRoutes);
   // PEC back end: robot runs, callbacks, jobs, live events, export/import/stats; workers start when the app is ready.
   await app.register(pecPlugin, { autoStart: ready });
-  ctx.publicBaseUrl = () => publicBaseUrl(app);
-  ctx.mailer = new Mailer(config, ctx.secrets, ctx.pec.jobs, app.log);
   app.addHook('onClose', async () => ctx.mailer.close());
   if (!config.smtpUrl && config.env === 'production') app.log.warn(`SMTP_URL absent : les emails sont écrits dans ${ctx.mailer.outbox} au lieu d’être envoyés`);
   await app.register(accountRoutes);

@@ -1,4 +1,5 @@
-// What every route can reach: configuration, database and the services built on it.
+// What every route can reach: configuration, database and the services built on it (built by server/createContext.ts;
+// this file holds only types and principalOf, so that the modules importing it import no service).
 import type { FastifyRequest } from 'fastify';
 import type { Config } from './config';
 import type { Database, Db } from './db/connect';
@@ -10,6 +11,8 @@ import type { SecretBox } from './crypto';
 import type { ResourceRegistry } from './hydra/registry';
 import type { ListCache } from './hydra/listCache';
 import type { Mailer } from './mail/mailer';
+import type { Metrics } from './metrics';
+import type { PecServices } from './pecServices';
 import { unauthorized } from './http/errors';
 import { AUTH_MESSAGES } from '#domain/auth';
 
@@ -33,6 +36,10 @@ export interface AppContext {
   mailer: Mailer;
   /** The address clients reach the server at (PUBLIC_URL, else this server on loopback): server/http/links.ts. */
   publicBaseUrl(): string;
+  /** Jobs, robot runs and drivers, live events (server/pecServices.ts). */
+  pec: PecServices;
+  /** Prometheus metrics (server/metrics.ts). */
+  metrics: Metrics;
 }
 
 declare module 'fastify' {

@@ -1,6 +1,6 @@
 // The server process: configuration, then one instance in its role (server/server.ts), stopped gracefully on SIGTERM.
 import { loadConfig } from './config';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './db/seed';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed';
 import { startServer } from './server';
 
 async function main() {

@@ -6,12 +6,6 @@ import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppContext } from './context';
 
-declare module './context' {
-  interface AppContext {
-    metrics: Metrics;
-  }
-}
-
 export class Metrics {
   readonly registry = new Registry();
 
@@ -132,14 +126,16 @@ export class Metrics {
 }
 
 /** Counts every answered request under its route pattern. */
-export const metricsPlugin = fp(async (app: FastifyInstance) => {
-  const metrics = new Metrics(app.ctx);
-  app.ctx.metrics = metrics;
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'sans route';
-    const status = reply.statusCode;
-    metrics.requests.inc({ method: request.method, route, status });
-    metrics.requestDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
-    if (status >= 500) metrics.errors.inc({ route, status });
-  });
-});
+export const metricsPlugin = fp(
+  async (app: FastifyInstance) => {
+    const { metrics } = app.ctx;
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'sans route';
+      const status = reply.statusCode;
+      metrics.requests.inc({ method: request.method, route, status });
+      metrics.requestDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+      if (status >= 500) metrics.errors.inc({ route, status });
+    });
+  },
+  { name: 'pecflow-metrics' },
+);

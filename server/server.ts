@@ -9,7 +9,7 @@ import { buildApp, type App } from './app';
 import type { Config } from './config';
 import type { Database } from './db/connect';
 import { openDatabase } from './db/open';
-import { seed } from './db/seed';
+import { seed } from './seed';
 import { ensureListTriggers } from './hydra/listTriggers';
 import { RESOURCES } from './resources';
 

@@ -10,7 +10,7 @@ import { buildApp, type App } from '../../server/app';
 import { hashPassword } from '../../server/auth/passwords';
 import { loadConfig } from '../../server/config';
 import { openPostgres, type Database } from '../../server/db/connect';
-import { seed } from '../../server/db/seed';
+import { seed } from '../../server/seed';
 import { TWO_FACTOR_REQUIRED_KEY } from '#domain/settings';
 import { SecretBox } from '../../server/crypto';
 import type { Endpoint, Measurement, Scenario, SeedContext } from './types';

@@ -1,6 +1,5 @@
 // The audit trail: who did what to which record, when, with the before/after of changed fields (secrets masked).
 import { notLike, type SQL } from 'drizzle-orm';
-import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
 import { auditLogs } from '../db/schema';
 
@@ -29,8 +28,14 @@ export const MASK = '••••••';
  */
 export const changesOnly: SQL = notLike(auditLogs.action, '%.read');
 
+/** Who made a change (a signed-in Principal has it); null for the server itself (a run's timeout). */
+export interface AuditActor {
+  id: number;
+  email: string;
+}
+
 /** Written in the caller's transaction: the change and its trace land together or not at all. */
-export async function recordAudit(tx: DbOrTx, principal: Principal | null, entry: AuditEntry): Promise<void> {
+export async function recordAudit(tx: DbOrTx, principal: AuditActor | null, entry: AuditEntry): Promise<void> {
   await tx.insert(auditLogs).values({
     holdingId: entry.holdingId,
     actorId: principal?.id ?? null,

@@ -10,7 +10,7 @@ import { principalOf } from '../context';
 import { recoveryCodes, users } from '../db/schema';
 import { ApiError, conflict, invalidField, notFound } from '../http/errors';
 import { QUEUES } from '../jobs/boss';
-import { assertWithinCallersRights } from '../resources/users';
+import { assertWithinCallersRights } from './callersRights';
 import {
   accountOf,
   accountTokenOwner,

@@ -37,11 +37,14 @@ export async function authenticate(request: FastifyRequest): Promise<Principal |
   return principal;
 }
 
-export const authPlugin = fp(async (app: FastifyInstance) => {
-  await app.register(fastifyJwt, { secret: app.ctx.config.jwtSecret, sign: { algorithm: 'HS256' }, verify: { algorithms: ['HS256'] } });
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api')) return;
-    if (request.routeOptions.config?.public) return;
-    if (!(await authenticate(request))) throw unauthorized(AUTH_MESSAGES.missingToken);
-  });
-});
+export const authPlugin = fp(
+  async (app: FastifyInstance) => {
+    await app.register(fastifyJwt, { secret: app.ctx.config.jwtSecret, sign: { algorithm: 'HS256' }, verify: { algorithms: ['HS256'] } });
+    app.addHook('onRequest', async (request) => {
+      if (!request.url.startsWith('/api')) return;
+      if (request.routeOptions.config?.public) return;
+      if (!(await authenticate(request))) throw unauthorized(AUTH_MESSAGES.missingToken);
+    });
+  },
+  { name: 'pecflow-auth' },
+);

@@ -7,7 +7,7 @@ import { authenticate } from '../auth/plugin';
 import { loadPrincipal, type Principal } from '../auth/principal';
 import { principalOf } from '../context';
 import { ApiError, sendProblem, unauthorized } from '../http/errors';
-import { mayReadFile } from '../pec/visibility';
+import { mayReadFile } from '../auth/fileVisibility';
 import type { PecEvent } from './bus';
 
 export const TICKET_TTL_SECONDS = 60;

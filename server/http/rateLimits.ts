@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { RateLimits } from '../config';
-import { ROBOT_SIGNATURE_HEADER, verifySignature } from '../robot/signature';
+import { ROBOT_SIGNATURE_HEADER, verifySignature } from './signature';
 import { ApiError } from './errors';
 
 export type RateFamily = keyof Omit<RateLimits, 'windowSeconds'>;
@@ -36,49 +36,52 @@ export function rateFamilyOf(request: FastifyRequest): RateFamily | undefined {
   return 'api';
 }
 
-export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
-  const { rateLimits, redisUrl, redisPrefix } = app.ctx.config;
-  // A Redis outage lets requests through (skipOnError) rather than stopping the service; commands fail fast meanwhile.
-  const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000, enableOfflineQueue: false, lazyConnect: true }) : undefined;
-  redis?.on('error', (error) => app.log.warn({ err: error.message }, 'Redis injoignable : limites de débit non comptées'));
-  // Connected before the first request is counted; if Redis is down, ioredis keeps reconnecting in the background.
-  await redis?.connect().catch(() => undefined);
-  await app.register(fastifyRateLimit, { global: false, redis, nameSpace: redisPrefix, skipOnError: true });
-  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+export const rateLimitPlugin = fp(
+  async (app: FastifyInstance) => {
+    const { rateLimits, redisUrl, redisPrefix } = app.ctx.config;
+    // A Redis outage lets requests through (skipOnError) rather than stopping the service; commands fail fast meanwhile.
+    const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000, enableOfflineQueue: false, lazyConnect: true }) : undefined;
+    redis?.on('error', (error) => app.log.warn({ err: error.message }, 'Redis injoignable : limites de débit non comptées'));
+    // Connected before the first request is counted; if Redis is down, ioredis keeps reconnecting in the background.
+    await redis?.connect().catch(() => undefined);
+    await app.register(fastifyRateLimit, { global: false, redis, nameSpace: redisPrefix, skipOnError: true });
+    if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
 
-  const limiters = Object.fromEntries(
-    (['login', 'api', 'callbacks'] as const).map((family) => [
-      family,
-      app.createRateLimit({
-        max: rateLimits[family],
-        timeWindow: rateLimits.windowSeconds * 1000,
-        // request.ip honours TRUST_PROXY (X-Forwarded-For only behind a declared proxy).
-        keyGenerator: (request) => `${family}:${normalizeIP(request.ip)}`,
-      }),
-    ]),
-  ) as Record<RateFamily, ReturnType<FastifyInstance['createRateLimit']>>;
+    const limiters = Object.fromEntries(
+      (['login', 'api', 'callbacks'] as const).map((family) => [
+        family,
+        app.createRateLimit({
+          max: rateLimits[family],
+          timeWindow: rateLimits.windowSeconds * 1000,
+          // request.ip honours TRUST_PROXY (X-Forwarded-For only behind a declared proxy).
+          keyGenerator: (request) => `${family}:${normalizeIP(request.ip)}`,
+        }),
+      ]),
+    ) as Record<RateFamily, ReturnType<FastifyInstance['createRateLimit']>>;
 
-  async function limit(family: RateFamily, request: FastifyRequest, reply: FastifyReply) {
-    const result = await limiters[family](request);
-    if (result.isAllowed || !result.isExceeded) return;
-    const seconds = Math.max(1, result.ttlInSeconds);
-    reply.header('Retry-After', String(seconds));
-    throw new ApiError(429, RATE_LIMIT_MESSAGE(seconds), { retryAfterSeconds: seconds });
-  }
+    async function limit(family: RateFamily, request: FastifyRequest, reply: FastifyReply) {
+      const result = await limiters[family](request);
+      if (result.isAllowed || !result.isExceeded) return;
+      const seconds = Math.max(1, result.ttlInSeconds);
+      reply.header('Retry-After', String(seconds));
+      throw new ApiError(429, RATE_LIMIT_MESSAGE(seconds), { retryAfterSeconds: seconds });
+    }
 
-  app.addHook('onRequest', async (request, reply) => {
-    const family = rateFamilyOf(request);
-    if (!family || request.method === 'OPTIONS') return;
-    // A signed callback is counted once its body is read (below): only a wrong signature counts.
-    if (family === 'callbacks' && request.headers[ROBOT_SIGNATURE_HEADER] !== undefined) return;
-    await limit(family, request, reply);
-  });
+    app.addHook('onRequest', async (request, reply) => {
+      const family = rateFamilyOf(request);
+      if (!family || request.method === 'OPTIONS') return;
+      // A signed callback is counted once its body is read (below): only a wrong signature counts.
+      if (family === 'callbacks' && request.headers[ROBOT_SIGNATURE_HEADER] !== undefined) return;
+      await limit(family, request, reply);
+    });
 
-  // The robot's correctly signed results are the protocol itself, however many runs end at once: they are not counted.
-  app.addHook('preValidation', async (request, reply) => {
-    const signature = request.headers[ROBOT_SIGNATURE_HEADER];
-    if (signature === undefined || rateFamilyOf(request) !== 'callbacks') return;
-    if (verifySignature(request.rawBody ?? '', app.ctx.config.robotCallbackSecret, Array.isArray(signature) ? signature[0] : signature)) return;
-    await limit('callbacks', request, reply);
-  });
-});
+    // The robot's correctly signed results are the protocol itself, however many runs end at once: they are not counted.
+    app.addHook('preValidation', async (request, reply) => {
+      const signature = request.headers[ROBOT_SIGNATURE_HEADER];
+      if (signature === undefined || rateFamilyOf(request) !== 'callbacks') return;
+      if (verifySignature(request.rawBody ?? '', app.ctx.config.robotCallbackSecret, Array.isArray(signature) ? signature[0] : signature)) return;
+      await limit('callbacks', request, reply);
+    });
+  },
+  { name: 'pecflow-rate-limits' },
+);

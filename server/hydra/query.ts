@@ -1,9 +1,8 @@
 // Reads a collection query in both conventions: API Platform's (order[field]=desc, itemsPerPage, field[]=, id[]=IRI,
 // field[after]) and the spec's (sort=-field or sort=field&order=desc, limit, search, dateFrom/dateTo). Unknown keys are ignored.
+import { MAX_PAGE_SIZE, UNPAGINATED_MAX } from '#domain/limits';
+
 export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
-/** With pagination=false (reference lists such as mutuals), a hard ceiling still applies. */
-export const UNPAGINATED_MAX = 5000;
 
 export interface ListQuery {
   page: number;

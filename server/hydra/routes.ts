@@ -12,7 +12,8 @@ import { publicBaseUrl } from '../http/links';
 import { apiDocumentation, entrypoint } from './docs';
 import { contextRoutes } from './contexts';
 import { collectionDocument, collectionText, contextUrl, itemDocument, JSON_LD, sendJsonLd } from './output';
-import { MAX_PAGE_SIZE, parseListQuery } from './query';
+import { MAX_PAGE_SIZE } from '#domain/limits';
+import { parseListQuery } from './query';
 import { API_MAX_ITEMS_PER_PAGE_KEY } from '#domain/settings';
 import type { ResourceRepository } from './repository';
 

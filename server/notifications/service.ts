@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import { notifications } from '../db/schema';
 import { publish } from '../events/bus';
-import { mayReadFile } from '../pec/visibility';
+import { mayReadFile } from '../auth/fileVisibility';
 import { hasPermission } from '#domain/permissions';
 import type { NotificationKind } from '#domain/notifications';
 

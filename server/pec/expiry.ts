@@ -6,7 +6,7 @@ import { pecDossiers } from '../db/schema';
 import { notifyFile } from '../notifications/service';
 import { formatDate } from '#domain/format';
 import { EXPIRY_WARNING_DAYS } from '#domain/limits';
-import { parisToday } from '../robot/runs';
+import { todayInFrance } from '#domain/pec';
 import { archivedFilter } from './archive';
 
 export function addDaysIso(isoDate: string, days: number): string {
@@ -31,7 +31,7 @@ export function expiringCondition(today: string) {
 
 /** Returns the number of files notified. */
 export async function scanExpiring(app: AppContext, now = new Date()): Promise<number> {
-  const today = parisToday(now);
+  const today = todayInFrance(now);
   let notified = 0;
   for (;;) {
     const batch = await app.db

@@ -12,9 +12,8 @@ import { NUL_MESSAGE } from '../http/body';
 import { contextUrl, itemDocument, sendJsonLd } from '../hydra/output';
 import { sameHolding } from '../hydra/tenancy';
 import { paymentStatements } from '../db/schema';
-import { parisToday } from '../robot/runs';
 import { RECEIVABLES_HEADER, receivablesPage } from './receivables';
-import { pecReadScope } from './visibility';
+import { pecReadScope } from '../auth/fileVisibility';
 import {
   appliedTwin,
   applyStatement,
@@ -28,7 +27,7 @@ import {
   statementTotals,
   undoStatement,
 } from './payments';
-import { PAYMENT_PERMISSION } from '#domain/pec';
+import { PAYMENT_PERMISSION, todayInFrance } from '#domain/pec';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 import { PAYMENT_STATEMENT_LIMITS } from '#domain/payments';
 import { manualPaymentSchema, paymentCancelSchema } from '#domain/pecSchemas';
@@ -151,7 +150,7 @@ export async function paymentRoutes(app: FastifyInstance) {
     requirePermission(principal, PEC_PERMISSIONS.export!);
     requirePermission(principal, PEC_PERMISSIONS.view);
     const scope = pecReadScope(principal);
-    const today = parisToday();
+    const today = todayInFrance();
     const size = 1000;
     // The first page is read before anything is sent: a query that fails is a problem+json answer, not a cut download.
     let records = await receivablesPage(db, scope, today, 1, size);

@@ -12,8 +12,8 @@ import { paymentStatementLines, paymentStatements, pecDossiers, pecPayments } fr
 import { recordAudit } from '../audit/audit';
 import { publish } from '../events/bus';
 import { ApiError, conflict, forbidden, notFound, ValidationError, type Violation } from '../http/errors';
-import { dossierEvent } from '../robot/runs';
-import { pecReadScope } from './visibility';
+import { dossierEvent } from './events';
+import { pecReadScope } from '../auth/fileVisibility';
 import { assertAmountFits, NUL_MESSAGE } from '../http/body';
 import { todayInFrance } from '#domain/pec';
 import { iriOf } from '#domain/iri';

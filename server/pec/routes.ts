@@ -13,7 +13,7 @@ import { ApiError, ValidationError, type Violation } from '../http/errors';
 import { recordAudit } from '../audit/audit';
 import { parseListQuery } from '../hydra/query';
 import { normaliseSearch } from './numbering';
-import { canUseShop, pecReadScope } from './visibility';
+import { canUseShop, pecReadScope } from '../auth/fileVisibility';
 import { expiringCondition } from './expiry';
 import { receivables } from './receivables';
 import { robotFailedWithin } from './robotFailures';
@@ -22,9 +22,8 @@ import { archivedFilter } from './archive';
 import { EXPORT_HEADER, exportRecord, headerKey, IMPORT_COLUMNS, IMPORT_MAX_ROWS, unsafeText } from './csv';
 import { equipmentOf } from './equipmentCsv';
 import { countByKind } from './fileKind';
-import { parisToday } from '../robot/runs';
 import { EXPIRY_WARNING_DAYS, ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
-import { PEC_MESSAGES, PEC_STATUSES } from '#domain/pec';
+import { PEC_MESSAGES, PEC_STATUSES, todayInFrance } from '#domain/pec';
 import { DUPLICATE_MESSAGES } from '#domain/duplicates';
 import { pecDossierSchema } from '#domain/pecSchemas';
 import { PEC_PERMISSIONS } from '#domain/permissions';
@@ -72,14 +71,17 @@ class ReadTrail {
 }
 
 /** Records GET /api/pec_dossiers/{id} answered 200 in the audit trail (action pec_dossier.read), before answering. */
-export const readAuditHook = fp(async (app: FastifyInstance) => {
-  const trail = new ReadTrail(app.ctx.database);
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'GET' || reply.statusCode !== 200 || request.routeOptions.url !== '/api/pec_dossiers/:id' || !request.principal) return payload;
-    await trail.record(request.principal, Number((request.params as { id: string }).id));
-    return payload;
-  });
-});
+export const readAuditHook = fp(
+  async (app: FastifyInstance) => {
+    const trail = new ReadTrail(app.ctx.database);
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.method !== 'GET' || reply.statusCode !== 200 || request.routeOptions.url !== '/api/pec_dossiers/:id' || !request.principal) return payload;
+      await trail.record(request.principal, Number((request.params as { id: string }).id));
+      return payload;
+    });
+  },
+  { name: 'pecflow-read-audit', dependencies: ['pecflow-auth'] },
+);
 
 const key = (value: string) => normaliseSearch(value).replace(/\s+/g, ' ').trim();
 
@@ -138,7 +140,7 @@ export async function pecRoutes(app: FastifyInstance) {
     // The first page is read before anything is sent: a query that fails is a problem+json answer, not a cut download.
     let items = await pageOf(1);
     const csv = stringify({ delimiter: ';', bom: true, record_delimiter: '\r\n', quoted_match: /[;"\r\n]/ });
-    const filename = `demandes-pec-${parisToday()}.csv`;
+    const filename = `demandes-pec-${todayInFrance()}.csv`;
     reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${filename}"`)
@@ -357,7 +359,7 @@ export async function pecRoutes(app: FastifyInstance) {
     const principal = principalOf(request);
     requirePermission(principal, PERMS.view);
     const scope = pecReadScope(principal);
-    const today = parisToday();
+    const today = todayInFrance();
     const monthStart = `${today.slice(0, 7)}-01`;
     const monthStartInstant = sql`timezone('Europe/Paris', ${monthStart}::timestamp)`;
     const money = (column: typeof pecDossiers.totalTtc) => sql<string | null>`sum(${column})`;

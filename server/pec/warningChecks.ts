@@ -10,7 +10,7 @@ import type { PecWarning } from '#domain/warnings';
 import { DUPLICATE_MESSAGES, filePageUrl, type Twin } from '#domain/duplicates';
 import { iriOf } from '#domain/iri';
 
-/** Keys of pec_rule_values (seeded by server/db/seed/ruleValues.ts). */
+/** Keys of pec_rule_values (seeded by server/seed/ruleValues.ts). */
 export const RULE_KEYS = {
   audioRenewalMonths: 'audio.renewal_months',
   audioClass1PriceLimit: 'audio.class_1_price_limit_per_ear',

@@ -5,7 +5,7 @@ import { invalidField } from '../http/errors';
 import { bool, column, derived, text, timestamp } from '../hydra/fields';
 import { platformWide } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { SYSTEM_SETTINGS } from '../db/seed/settings';
+import { SYSTEM_SETTINGS } from '#domain/systemSettings';
 import { policySettingError } from '../auth/passwordPolicy';
 import { SYSTEM_SETTINGS_PERMISSIONS } from '#domain/permissions';
 import { settingValueError } from '#domain/settings';

@@ -19,7 +19,7 @@ import {
   statementLineKey,
   type PaymentOutcome,
 } from '#domain/payments';
-import { canSeeFile } from '../pec/visibility';
+import { canSeeFile } from '../auth/fileVisibility';
 
 const readOnly = { writable: false } as const;
 const noInput = z.object({});

@@ -16,9 +16,9 @@ import { robotFailedWithinFilter } from '../pec/robotFailures';
 import { fileKindFilter } from '../pec/fileKind';
 import { archiveAuditAction, archivedFilter, archiveWrite, assertDeletable } from '../pec/archive';
 import { fileWarnings, type ReadFile } from '../pec/warnings';
-import { canUseShop, pecReadScope } from '../pec/visibility';
-import { dossierEvent, parisToday } from '../robot/runs';
-import { dpecDay, invoiceDateError, PAYMENT_PERMISSION, PEC_MESSAGES, transitionError, type PecStatus } from '#domain/pec';
+import { canUseShop, pecReadScope } from '../auth/fileVisibility';
+import { dossierEvent } from '../pec/events';
+import { dpecDay, invoiceDateError, PAYMENT_PERMISSION, PEC_MESSAGES, todayInFrance, transitionError, type PecStatus } from '#domain/pec';
 import { pecDossierSchema } from '#domain/pecSchemas';
 import { paymentStateOf } from '#domain/payments';
 import { ARCHIVE_REASON_LABELS, ARCHIVE_REASONS } from '#domain/archive';
@@ -253,7 +253,7 @@ export const pecDossiersResource: ResourceDeclaration = {
         );
       if (to === 'billed') {
         values.statutFacturation = true;
-        values.dateFacturationEffective = existing.dateFacturationEffective ?? parisToday();
+        values.dateFacturationEffective = existing.dateFacturationEffective ?? todayInFrance();
       }
       if (to === 'approved' && !existing.dateValidation) values.dateValidation = new Date();
     },

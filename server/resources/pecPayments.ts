@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { pecDossiers, pecPayments } from '../db/schema';
 import { date, dateTime, decimal, reference, text, timestamp } from '../hydra/fields';
 import type { ResourceDeclaration, Tenancy } from '../hydra/types';
-import { isPlatformAdmin, pecReadScope, seesWholeOrganisation } from '../pec/visibility';
+import { isPlatformAdmin, pecReadScope, seesWholeOrganisation } from '../auth/fileVisibility';
 import { PAYMENT_PERMISSION } from '#domain/pec';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 import { PAYMENT_SOURCE_LABELS, PAYMENT_SOURCES } from '#domain/payments';

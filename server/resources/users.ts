@@ -3,9 +3,8 @@ import { roles, shops, userRoles, userShops, users } from '../db/schema';
 import { hashPassword } from '../auth/passwords';
 import { assertPasswordAllowed } from '../auth/passwordPolicy';
 import { endSignIns, inviteUser, notifyAccount, voidAccountLinks } from '../auth/accounts';
-import { conflict, forbidden, invalidField } from '../http/errors';
-import type { DbOrTx } from '../db/connect';
-import type { Principal } from '../auth/principal';
+import { assertWithinCallersRights } from '../auth/callersRights';
+import { conflict, invalidField } from '../http/errors';
 import { computed, reference, references, text, timestamp, timestamps, writeOnly } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
@@ -195,25 +194,3 @@ export const usersResource: ResourceDeclaration = {
 };
 
 const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
-
-/**
- * Changing or deleting an account needs every right that account holds: otherwise whoever manages users could take
- * over (new email or password) an account with more rights than theirs, an administrator's for example.
- * Returns the ids of the roles the account holds.
- */
-export async function assertWithinCallersRights(tx: DbOrTx, principal: Principal, userId: number): Promise<number[]> {
-  const held = await tx
-    .select({ id: roles.id, permissions: roles.permissions })
-    .from(userRoles)
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(eq(userRoles.userId, userId));
-  if (
-    permissionsBeyond(
-      principal.permissions,
-      held.flatMap((r) => r.permissions),
-    ).length
-  ) {
-    throw forbidden("Accès refusé : cet utilisateur a des droits que vous n'avez pas.");
-  }
-  return held.map((r) => r.id);
-}

@@ -14,10 +14,11 @@ import { SETTING_KEYS } from '../settings';
 import { QUEUES, type JobService } from '../jobs/boss';
 import { ROBOT_API_MARKER, type CallbackType } from '#domain/pec';
 import { robotUrlError } from '#domain/settings';
-import { PECFLOW_SIGNATURE_HEADER, ROBOT_SIGNATURE_HEADER, sign } from './signature';
+import { PECFLOW_SIGNATURE_HEADER, ROBOT_SIGNATURE_HEADER, sign } from '../http/signature';
 import { simulatorCallback, simulatorOutcome } from './simulator';
 import { fileKindOfShop } from '../pec/fileKind';
-import type { Execution, RobotRuns, RunKind } from './runs';
+import type { RobotRuns } from './runs';
+import type { Execution, RunKind } from './steps';
 
 const HTTP_TIMEOUT_MS = 30_000;
 

@@ -5,8 +5,8 @@ import { authenticate } from '../auth/plugin';
 import { principalOf } from '../context';
 import { ApiError, notFound, unauthorized } from '../http/errors';
 import { CALLBACK_MESSAGES, CALLBACK_TYPES, type CallbackType } from '#domain/pec';
-import { ROBOT_SIGNATURE_HEADER, verifySignature } from './signature';
-import type { CallbackResult } from './runs';
+import { ROBOT_SIGNATURE_HEADER, verifySignature } from '../http/signature';
+import type { CallbackResult } from './callbacks';
 
 /** The spec's answer: the execution and the processing time in seconds (a repeated delivery gets the first's id). */
 const answer = ({ executionId, processing_time }: CallbackResult) => ({ executionId, processing_time });

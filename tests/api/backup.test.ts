@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backupPglite, restorePglite } from '../../server/backup';
 import { openPglite } from '../../server/db/connect';
-import { seed } from '../../server/db/seed';
+import { seed } from '../../server/seed';
 import { TEST_APP_SECRET_KEY } from './helpers/databases';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pecflow-backup-'));

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../server/config';
 import type { Database } from '../../server/db/connect';
-import { DEMO_PASSWORD } from '../../server/db/seed';
+import { DEMO_PASSWORD } from '../../server/seed';
 import { JobService, QUEUES } from '../../server/jobs/boss';
 import { startServer, type RunningServer } from '../../server/server';
 import { cloneTemplate, TEST_APP_SECRET_KEY } from './helpers/databases';

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../server/config';
-import { sign } from '../../server/robot/signature';
+import { sign } from '../../server/http/signature';
 import { startTestServer, type ApiResponse, type TestServer } from './helpers/server';
 
 const servers: TestServer[] = [];

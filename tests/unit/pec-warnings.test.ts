@@ -1,7 +1,7 @@
 // The pure checks behind a file's warnings (server/pec/warningChecks.ts) at their boundaries, and the prerequisites of
 // a DPEC run per kind of file (domain/pec.ts), shared by the button and the server.
 import { describe, expect, it } from 'vitest';
-import { RULE_VALUES } from '../../server/db/seed/ruleValues';
+import { RULE_VALUES } from '../../server/seed/ruleValues';
 import { addMonthsToDay, lensLimit, prescriptionWarnings, renewalWarnings, santeWarnings, type Rules } from '../../server/pec/warningChecks';
 import { dpecButtonState, missingPrerequisites } from '#domain/pec';
 import { pecDossierSchema } from '#domain/pecSchemas';

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPglite, openPostgres, type Database } from '../../../server/db/connect';
-import { seed } from '../../../server/db/seed';
+import { seed } from '../../../server/seed';
 import { ensureListTriggers } from '../../../server/hydra/listTriggers';
 import { RESOURCES } from '../../../server/resources';
 

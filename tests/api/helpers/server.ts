@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import { buildApp, type App } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
 import type { Database } from '../../../server/db/connect';
-import { DEMO_PASSWORD } from '../../../server/db/seed';
+import { DEMO_PASSWORD } from '../../../server/seed';
 import { cloneTemplate, TEST_APP_SECRET_KEY } from './databases';
 
 /** A JSON body as parsed: the assertions check its shape. */

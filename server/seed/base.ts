@@ -1,11 +1,11 @@
 // Data every installation needs, demo or not: the seeded roles and the system settings. Inserted when missing.
 import { eq, isNull } from 'drizzle-orm';
-import type { Db } from '../connect';
-import { configs, pecRuleValues, roles } from '../schema';
+import type { Db } from '../db/connect';
+import { configs, pecRuleValues, roles } from '../db/schema';
 import { SEEDED_ROLES, type RoleDefinition } from '#domain/roles';
-import { RESOURCES } from '../../resources';
+import { RESOURCES } from '../resources';
 import { RULE_VALUES } from './ruleValues';
-import { SYSTEM_SETTINGS } from './settings';
+import { SYSTEM_SETTINGS } from '#domain/systemSettings';
 
 /**
  * An organisation administrator manages everything its organisation owns: besides its listed keys, it holds every key

@@ -1,19 +1,21 @@
-// The PEC back end's services and routes, wired into the app by one plugin: jobs (pg-boss), robot runs and drivers,
-// live events, and the routes of the robot, the callbacks, the events stream and the PEC export, import and stats.
+// The PEC back end's services and routes: jobs (pg-boss), robot runs and drivers, live events, the job handlers, and
+// the routes of the robot, the callbacks, the events stream and the PEC export, import and stats. The services are
+// built with the application's context (server/createContext.ts); the plugin registers the routes and hooks.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { EventHub } from '../events/bus';
-import { eventRoutes } from '../events/routes';
-import { publicBaseUrl } from '../http/links';
-import { JobService, QUEUES, SCHEDULES } from '../jobs/boss';
-import { RobotDrivers } from '../robot/drivers';
-import { robotRoutes } from '../robot/routes';
-import { RobotRuns } from '../robot/runs';
-import { scanExpiring } from './expiry';
-import { handleResetRequest, type ResetRequestJob } from '../auth/accounts';
-import type { MailJob } from '../mail/mailer';
-import { paymentRoutes } from './paymentRoutes';
-import { pecRoutes, readAuditHook } from './routes';
+import type { AppContext } from './context';
+import { EventHub } from './events/bus';
+import { eventRoutes } from './events/routes';
+import { publicBaseUrl } from './http/links';
+import { QUEUES, SCHEDULES, type JobService } from './jobs/boss';
+import { RobotDrivers } from './robot/drivers';
+import { robotRoutes } from './robot/routes';
+import { RobotRuns } from './robot/runs';
+import { scanExpiring } from './pec/expiry';
+import { handleResetRequest, type ResetRequestJob } from './auth/accounts';
+import type { MailJob } from './mail/mailer';
+import { paymentRoutes } from './pec/paymentRoutes';
+import { pecRoutes, readAuditHook } from './pec/routes';
 
 export interface PecServices {
   jobs: JobService;
@@ -22,12 +24,6 @@ export interface PecServices {
   drivers: RobotDrivers;
   /** Registers the job handlers and schedules (worker instances only); idempotent. */
   startWorkers(): Promise<void>;
-}
-
-declare module '../context' {
-  interface AppContext {
-    pec: PecServices;
-  }
 }
 
 export interface PecPluginOptions {
@@ -39,16 +35,15 @@ interface RunJob {
   runId: number;
 }
 
-export const pecPlugin = fp<PecPluginOptions>(async (app: FastifyInstance, options) => {
-  const ctx = app.ctx;
-  const jobs = new JobService(ctx.database, { workers: ctx.config.startWorkers, log: app.log });
+/** The PEC services of the application's context; `jobs` is the context's job service (the mailer queues with it too). */
+export function createPecServices(app: FastifyInstance, ctx: AppContext, jobs: JobService): PecServices {
   const events = new EventHub(ctx.database);
   const runs = new RobotRuns(ctx, jobs);
   // The robot posts its callbacks to the same base URL the API names itself by.
   const drivers = new RobotDrivers(ctx, runs, jobs, () => publicBaseUrl(app));
 
   let workers: Promise<void> | undefined;
-  ctx.pec = {
+  return {
     jobs,
     events,
     runs,
@@ -77,22 +72,29 @@ export const pecPlugin = fp<PecPluginOptions>(async (app: FastifyInstance, optio
       return workers;
     },
   };
+}
 
-  await app.register(readAuditHook);
-  await app.register(robotRoutes);
-  await app.register(eventRoutes);
-  await app.register(pecRoutes);
-  await app.register(paymentRoutes);
+export const pecPlugin = fp<PecPluginOptions>(
+  async (app: FastifyInstance, options) => {
+    const ctx = app.ctx;
+    const { jobs, events } = ctx.pec;
+    await app.register(readAuditHook);
+    await app.register(robotRoutes);
+    await app.register(eventRoutes);
+    await app.register(pecRoutes);
+    await app.register(paymentRoutes);
 
-  if (options.autoStart) app.addHook('onReady', async () => ctx.pec.startWorkers());
-  // While the server still answers: stop fetching jobs and let the running ones post their callbacks; the others go
-  // back to the queue. The event streams are ended by their own route (server/events/routes.ts). pg-boss itself stops
-  // once the requests in flight are answered: they may still queue a run.
-  app.addHook('preClose', async () => {
-    await jobs.stopWorking();
-  });
-  app.addHook('onClose', async () => {
-    await jobs.close();
-    await events.stop();
-  });
-});
+    if (options.autoStart) app.addHook('onReady', async () => ctx.pec.startWorkers());
+    // While the server still answers: stop fetching jobs and let the running ones post their callbacks; the others go
+    // back to the queue. The event streams are ended by their own route (server/events/routes.ts). pg-boss itself stops
+    // once the requests in flight are answered: they may still queue a run.
+    app.addHook('preClose', async () => {
+      await jobs.stopWorking();
+    });
+    app.addHook('onClose', async () => {
+      await jobs.close();
+      await events.stop();
+    });
+  },
+  { name: 'pecflow-pec', dependencies: ['pecflow-auth'] },
+);

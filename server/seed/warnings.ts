@@ -4,8 +4,8 @@
 // their case, so each organisation keeps its 200 files and its mix of statuses. Dates are relative to the seeding day.
 import { format, subDays, subMonths } from 'date-fns';
 import { and, asc, eq, isNull, notInArray, sql } from 'drizzle-orm';
-import type { Db } from '../connect';
-import { appareils, opticalEquipments, pecDossiers, prescribers } from '../schema';
+import type { Db } from '../db/connect';
+import { appareils, opticalEquipments, pecDossiers, prescribers } from '../db/schema';
 import type { Lens } from '#domain/optical';
 import type { PecStatus } from '#domain/pec';
 import type { DemoOrganisations } from './organisations';

@@ -4,12 +4,12 @@
 // Drafts whose patient number ends with a simulator suffix (-ERRDPEC, -REFUS, -ATTENTE, -SILENCE...) let anyone
 // reproduce each robot outcome from the screens. Deterministic: the same data on every installation.
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../connect';
-import { appareils, mutuals, networks, opticalEquipments, pecCounters, pecDossiers, shops, users, workflowExecutions } from '../schema';
-import { notifyFile } from '../../notifications/service';
-import { amountsFor, pickDevices, seededRandom, simulatorCallback, type EarDevice } from '../../robot/simulator';
-import { STEP_NAMES } from '../../robot/runs';
-import { opticalAmounts, pickOpticalEquipment, type SimEquipment } from '../../robot/opticalCatalogue';
+import type { Db } from '../db/connect';
+import { appareils, mutuals, networks, opticalEquipments, pecCounters, pecDossiers, shops, users, workflowExecutions } from '../db/schema';
+import { notifyFile } from '../notifications/service';
+import { amountsFor, pickDevices, seededRandom, simulatorCallback, type EarDevice } from '../robot/simulator';
+import { STEP_NAMES } from '../robot/steps';
+import { opticalAmounts, pickOpticalEquipment, type SimEquipment } from '../robot/opticalCatalogue';
 import { fileKindOf, type FileKind } from '#domain/fileKinds';
 import { formatDate } from '#domain/format';
 import type { PecStatus } from '#domain/pec';

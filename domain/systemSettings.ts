@@ -1,13 +1,13 @@
-// The system settings (Paramètres > Système), in the six categories of the screen.
+// The system settings (Paramètres > Système), in the six categories of the screen: seeded at the first start
+// (server/seed/base.ts) and declared by the configs resource (server/resources/configs.ts), whose rules it checks.
 // An editable setting is one the server obeys (read through SettingsService): changing it changes behaviour.
 // A read-only setting describes how this installation works; its value comes from the code that does it, so it
 // cannot say something the server does not do.
-import { DEFAULT_TOKEN_LIFETIME_SECONDS } from '#domain/auth';
-import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, PAGE_SIZE } from '#domain/limits';
-import { CNIL_PASSWORD_FLOOR, DEFAULT_PASSWORD_POLICY, PASSWORD_POLICY_KEYS } from '#domain/passwordRules';
-import { API_MAX_ITEMS_PER_PAGE_KEY, TWO_FACTOR_REQUIRED_KEY, TWO_FACTOR_REQUIREMENTS, type SettingRule } from '#domain/settings';
-import { PRESCRIPTION_VALIDITY_KEYS } from '#domain/warnings';
-import { MAX_PAGE_SIZE, UNPAGINATED_MAX } from '../../hydra/query';
+import { DEFAULT_TOKEN_LIFETIME_SECONDS } from './auth';
+import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, MAX_PAGE_SIZE, PAGE_SIZE, UNPAGINATED_MAX } from './limits';
+import { CNIL_PASSWORD_FLOOR, DEFAULT_PASSWORD_POLICY, PASSWORD_POLICY_KEYS } from './passwordRules';
+import { API_MAX_ITEMS_PER_PAGE_KEY, TWO_FACTOR_REQUIRED_KEY, TWO_FACTOR_REQUIREMENTS, type SettingRule } from './settings';
+import { PRESCRIPTION_VALIDITY_KEYS } from './warnings';
 
 export interface SettingSeed {
   key: string;

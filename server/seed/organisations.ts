@@ -1,8 +1,8 @@
 // Demo organisations, companies, centres and accounts (issue "Foundation", Demo data).
 import { inArray, isNull } from 'drizzle-orm';
-import type { Db } from '../connect';
-import { companies, holdings, roles, shops, userRoles, userShops, users } from '../schema';
-import { hashPassword } from '../../auth/passwords';
+import type { Db } from '../db/connect';
+import { companies, holdings, roles, shops, userRoles, userShops, users } from '../db/schema';
+import { hashPassword } from '../auth/passwords';
 import { SEEDED_ROLES } from '#domain/roles';
 
 export const DEMO_PASSWORD = 'Pecflow2026!';

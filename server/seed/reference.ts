@@ -1,9 +1,9 @@
 // Demo reference data: networks and real French mutuals (platform-wide), and per organisation its software,
 // the robot's credentials (encrypted) and which credential each centre uses.
 import { eq } from 'drizzle-orm';
-import type { Db } from '../connect';
-import { credentialSoftware, mutuals, networks, shopCredentials, shops, software } from '../schema';
-import type { SecretBox } from '../../crypto';
+import type { Db } from '../db/connect';
+import { credentialSoftware, mutuals, networks, shopCredentials, shops, software } from '../db/schema';
+import type { SecretBox } from '../crypto';
 import type { DemoOrganisations } from './organisations';
 
 const NETWORKS = [

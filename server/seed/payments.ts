@@ -5,10 +5,10 @@
 // the statement shows every kind of line: paid in full, partial, over-paid, already paid, not yet billed, unknown
 // reference, and two lines that add up.
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../connect';
-import { appareils, pecDossiers, pecPayments } from '../schema';
-import { stateFromHistory, stateOf } from '../../pec/payments';
-import { amountsFor, CATALOGUE, type EarDevice } from '../../robot/simulator';
+import type { Db } from '../db/connect';
+import { appareils, pecDossiers, pecPayments } from '../db/schema';
+import { stateFromHistory, stateOf } from '../pec/payments';
+import { amountsFor, CATALOGUE, type EarDevice } from '../robot/simulator';
 import type { DemoOrganisations } from './organisations';
 
 /** Invoice number -> the catalogue model fitted on both ears (complementary parts: 1 420, 1 220, 2 920, 1 300, 1 320 €). */

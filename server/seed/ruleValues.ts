@@ -1,8 +1,8 @@
 // The reference values of the warnings on PEC files (issue 15; server/pec/warningChecks.ts), each with its legal
 // source. Every installation gets them (base data); a value is corrected in the table, not in code. The README lists
 // them with their sources.
-import { RULE_KEYS } from '../../pec/warningChecks';
-import type { pecRuleValues } from '../schema';
+import { RULE_KEYS } from '../pec/warningChecks';
+import type { pecRuleValues } from '../db/schema';
 
 const AUDIO_LPP = 'Arrêté du 14 novembre 2018 (JO du 16/11/2018), LPP titre II chapitre 3 — aides auditives, patients de plus de 20 ans';
 const OPTICAL_LPP = 'Arrêté du 3 décembre 2018 (JO du 13/12/2018), LPP titre II chapitre 2 — optique médicale';

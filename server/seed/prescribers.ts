@@ -1,6 +1,6 @@
 // Demo prescribers: a few doctors per demo organisation, near its centres (fictitious names and RPPS numbers).
-import type { Db } from '../connect';
-import { prescribers } from '../schema';
+import type { Db } from '../db/connect';
+import { prescribers } from '../db/schema';
 import type { DemoOrganisations } from './organisations';
 
 const PRESCRIBERS: Record<string, Omit<typeof prescribers.$inferInsert, 'holdingId'>[]> = {

@@ -1,11 +1,11 @@
 // Seeding: base data always, demo data on first start when asked, a first administrator from the environment.
 import { and, count, eq, isNull } from 'drizzle-orm';
-import type { Database } from '../connect';
-import { configs, roles, userRoles, users } from '../schema';
+import type { Database } from '../db/connect';
+import { configs, roles, userRoles, users } from '../db/schema';
 import { TWO_FACTOR_REQUIRED_KEY } from '#domain/settings';
-import { hashPassword } from '../../auth/passwords';
+import { hashPassword } from '../auth/passwords';
 import { SEEDED_ROLES } from '#domain/roles';
-import { SecretBox } from '../../crypto';
+import { SecretBox } from '../crypto';
 import { ensureBaseData } from './base';
 import { seedReferenceData } from './reference';
 import { seedPayments } from './payments';
