@@ -4,7 +4,7 @@ import { lazy, Suspense, useDeferredValue, useEffect, type ComponentType, type R
 import { Route, useLocation } from 'react-router-dom';
 import { AdminContext, CoreAdminUI, CustomRoutes, Resource } from 'react-admin';
 import { authProvider } from './authProvider';
-import { getAccessToken } from './authProvider/session';
+import { getAccessToken } from './session';
 import { dataProvider } from './dataProvider';
 import { DashboardPage, PaymentStatementsPage, PecPage, preloadPage, SettingsPage, ShellLayout } from './pageLoaders';
 import { i18nProvider } from './i18n';

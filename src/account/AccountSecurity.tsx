@@ -11,7 +11,7 @@ import { useToast } from '../layout/Toasts';
 import { NewPasswordForm } from './NewPasswordForm';
 import { RecoveryCodes } from './RecoveryCodes';
 import { EnrolmentCode } from './SignInSteps';
-import type { SessionUser } from '../authProvider/session';
+import type { SessionUser } from '../session';
 
 export function PasswordCard({ user }: { user: SessionUser }) {
   const translate = useTranslate();

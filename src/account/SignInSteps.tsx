@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { useLogin, useTranslate } from 'react-admin';
 import { extractErrorMessage } from '#domain/errors';
 import { postSignIn, SignInStepRequired, type SignInStepAnswer } from '../authProvider';
-import type { TokenResponse } from '../authProvider/session';
+import type { TokenResponse } from '../session';
 import { NewPasswordForm } from './NewPasswordForm';
 import { RecoveryCodes } from './RecoveryCodes';
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { loadProfile } from '../authProvider';
-import { readAuthStore } from '../authProvider/session';
+import { readAuthStore } from '../session';
 
 /** The signed-in user's profile, shown at once from the auth store and refreshed from the server. */
 export function useProfile() {

@@ -7,7 +7,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import { Box, Drawer, IconButton, Stack, Typography } from '@mui/material';
 import { Fragment, useEffect, type ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
-import { setDrawerInset } from './drawerInset';
+import { setDrawerInset } from '../layout/drawerInset';
 
 export const DRAWER_WIDTH = 720;
 

@@ -27,7 +27,7 @@ import {
 import { useSearchParams } from 'react-router-dom';
 import { PAGE_SIZE, SKELETON_ROWS } from '#domain/limits';
 import { LoadError } from './LoadError';
-import { ROW_CLASSES } from './rowStyles';
+import { ROW_CLASSES } from '../layout/rowStyles';
 import { Pagination } from './Pagination';
 import { useDebounced } from './useDebounced';
 

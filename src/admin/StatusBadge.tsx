@@ -1,8 +1,8 @@
 // The ONE status badge: a chip with the status's French label. Settings pass the label of the declared choice
 // ('✅ Activé'), the PEC screens their own label, colour and pulse. data-status carries the raw value for tests and styles.
-// Styled by static class rules (src/admin/rowStyles.tsx): a list shows one on every row.
+// Styled by static class rules (src/layout/rowStyles.tsx): a list shows one on every row.
 import { Chip, type ChipProps } from '@mui/material';
-import { ROW_CLASSES } from './rowStyles';
+import { ROW_CLASSES } from '../layout/rowStyles';
 
 interface StatusBadgeProps {
   status: string | null | undefined;

@@ -18,7 +18,7 @@ import {
   writeAuthStore,
   type SessionUser,
   type TokenResponse,
-} from './session';
+} from '../session';
 import { extractErrorMessage } from '#domain/errors';
 import type { SignInStep } from '#domain/accounts';
 import { HttpError } from 'ra-core';

@@ -1,6 +1,6 @@
 // JSON calls to the API with the session's bearer token; failures become react-admin HttpErrors with a French message.
 import { HttpError } from 'ra-core';
-import { authFetch } from '../authProvider/session';
+import { authFetch } from '../session';
 import { extractErrorMessage } from '#domain/errors';
 
 export interface ApiRequest {

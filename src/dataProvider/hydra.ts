@@ -2,7 +2,7 @@
 // its JSON-LD machinery is not needed to show the login page.
 import { fetchHydra, hydraDataProvider } from '@api-platform/admin';
 import { HttpError } from 'ra-core';
-import { freshAccessToken, getRefreshToken, refreshAccessToken } from '../authProvider/session';
+import { freshAccessToken, getRefreshToken, refreshAccessToken } from '../session';
 import { API_DESCRIPTION_ERROR_MESSAGE, extractErrorMessage } from '#domain/errors';
 import { readApiDocs } from './adminSchema';
 import { toApi } from './docsApi';

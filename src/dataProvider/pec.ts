@@ -4,7 +4,7 @@
 // list, the open file and the dashboard together. Create, edit and delete are react-admin's own (the Hydra provider).
 // Every call here has the spec's time limit (section 9).
 import { HttpError, type SortPayload } from 'ra-core';
-import { authFetch } from '../authProvider/session';
+import { authFetch } from '../session';
 import { extractErrorMessage } from '#domain/errors';
 import { iriOf } from '#domain/iri';
 import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, HTTP_TIMEOUT_MS } from '#domain/limits';

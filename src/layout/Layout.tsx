@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { LayoutClasses, Layout as RaLayout } from 'react-admin';
-import { RowStyles } from '../admin/rowStyles';
+import { RowStyles } from './rowStyles';
 import { AppBar } from './AppBar';
 import { Menu } from './Menu';
 import { Toasts } from './Toasts';

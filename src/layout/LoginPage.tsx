@@ -7,7 +7,7 @@ import { lazy, Suspense, useEffect, useEffectEvent, useState, type FormEvent } f
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { useCheckAuth, useLogin, useTranslate } from 'react-admin';
 import { cancelSignIn, SignInStepRequired, type SignInStepAnswer } from '../authProvider';
-import { takeSessionExpired } from '../authProvider/session';
+import { takeSessionExpired } from '../session';
 import { AUTH_MESSAGES, loginErrors } from '#domain/authMessages';
 import { preloadPage } from '../pageLoaders';
 import { useToast } from './Toasts';

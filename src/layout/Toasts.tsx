@@ -4,7 +4,7 @@
 import { Alert, AlertTitle, Box, Grow } from '@mui/material';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useNotificationContext, useNotify, useTranslate, type NotificationPayload } from 'react-admin';
-import { useDrawerInset } from '../admin/drawerInset';
+import { useDrawerInset } from './drawerInset';
 import { TOAST_DURATION_MS } from '#domain/limits';
 
 type Severity = 'success' | 'error' | 'warning' | 'info';

@@ -9,7 +9,7 @@ import { useFormContext, useFormState, useWatch } from 'react-hook-form';
 import { AutocompleteInput, ReferenceInput, SelectInput, TextInput, useCreate, useGetList, useTranslate, useUpdate, type RaRecord } from 'react-admin';
 import { z } from 'zod';
 import { AdminForm, violationsOf } from '../admin/AdminForm';
-import { readAuthStore } from '../authProvider/session';
+import { readAuthStore } from '../session';
 import { PEC_RESOURCE, pecIri, pecNumericId, type PecBody, type PecDossierRecord, type PrescriberRef } from '../dataProvider/pec';
 import { fileKindOf } from '#domain/fileKinds';
 import { formatDate, formatEuros } from '#domain/format';

@@ -10,7 +10,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { ColumnsButton, DataTable, useListContext, useLogout, useTranslate } from 'react-admin';
 import { LoadError } from '../admin/LoadError';
-import { ROW_CLASSES } from '../admin/rowStyles';
+import { ROW_CLASSES } from '../layout/rowStyles';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '#domain/format';
 import { amountDue } from '#domain/payments';

@@ -16,7 +16,7 @@ import { PecFilters } from './PecFilters';
 import { PecShortcuts } from './PecShortcuts';
 import { PEC_OPTIONAL_COLUMNS, pecColumns, PecListError, PecListHeader } from './PecList';
 import { preferenceKey } from '../layout/store';
-import { readAuthStore } from '../authProvider/session';
+import { readAuthStore } from '../session';
 import { usePecRights } from './shared';
 import { chunk, lazyChunk } from '../lazyChunk';
 

@@ -1,7 +1,7 @@
 // Pieces several entities' particulars share.
 import { useTranslate } from 'react-admin';
 import { iriOf } from '#domain/iri';
-import { readAuthStore } from '../authProvider/session';
+import { readAuthStore } from '../session';
 
 /** A new record of an organisation member belongs to their organisation unless they choose otherwise. */
 export const ownHolding = () => {

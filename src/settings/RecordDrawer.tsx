@@ -9,7 +9,7 @@ import { itemPath } from '../dataProvider';
 import type { AdminEntity } from '../dataProvider/adminSchema';
 import { hasOperation } from '../admin/docs';
 import type { Particular } from '../resources/types';
-import { Cell } from './cells';
+import { Cell } from '../admin/cells';
 import { GeneratedForm } from './GeneratedForm';
 import { useLast } from './GeneratedScreen';
 import { useNouns } from './nouns';

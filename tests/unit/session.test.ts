@@ -8,7 +8,7 @@ import {
   SessionExpiredError,
   storeTokens,
   writeAuthStore,
-} from '../../src/authProvider/session';
+} from '../../src/session';
 
 /** An unsigned JWT whose payload says when it expires: the browser only reads `exp`. */
 function tokenExpiringIn(seconds: number, tag = 'a') {

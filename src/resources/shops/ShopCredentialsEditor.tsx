@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useGetList, useGetOne, useTranslate, type RaRecord } from 'react-admin';
 import { useEntity } from '../../admin/docs';
-import { ChoiceLabel } from '../../settings/cells';
+import { ChoiceLabel } from '../../admin/cells';
 import type { FormPartProps } from '../types';
 
 /** Software IRI -> chosen credential IRI (or null for none): the form field shopCredentials. */

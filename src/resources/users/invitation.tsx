@@ -6,7 +6,7 @@ import { useDataProvider, useTranslate, type RaRecord } from 'react-admin';
 import { INVITATION_LINK_DAYS } from '#domain/accounts';
 import type { AppDataProvider } from '../../dataProvider';
 import { useMutationToasts, WRITE_RETRY } from '../../admin/mutations';
-import { EntityStatus } from '../../settings/cells';
+import { EntityStatus } from '../../admin/cells';
 
 /** Invitation pending, and whether its 7-day link has expired. */
 export function invitationOf(record: RaRecord): 'sent' | 'expired' | undefined {

@@ -1,27 +1,31 @@
 // @vitest-environment node
-// The folders of server/ import one another in one direction (docs/DEVELOPING.md, "Layers in one direction"): a
-// runtime import that closes a cycle between two of them fails here, naming the files that make it.
+// The folders of server/, and those of src/, import one another in one direction (docs/DEVELOPING.md, "Layers in one
+// direction"): a runtime import that closes a cycle between two of them fails here, naming the files that make it.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const SERVER = path.resolve(__dirname, '../../server');
+const ROOT = path.resolve(__dirname, '../..');
 const IMPORT = /^\s*(?:import|export)\s+(type\s+)?(?:[^'"]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const file = path.join(dir, name);
     if (statSync(file).isDirectory()) return name === 'migrations' ? [] : sourceFiles(file);
-    return name.endsWith('.ts') ? [file] : [];
+    return /\.tsx?$/.test(name) ? [file] : [];
   });
 }
 
-/** A folder of server/ (auth, hydra…), or a file at its top (app, context…) as a layer of its own. */
-const layerOf = (file: string) => path.relative(SERVER, file).split(path.sep)[0]!.replace(/\.ts$/, '');
+/** A folder of the tree (auth, hydra…), or a file at its top (app, context…) as a layer of its own. */
+const layerOf = (tree: string, file: string) =>
+  path
+    .relative(tree, file)
+    .split(path.sep)[0]!
+    .replace(/\.tsx?$/, '');
 
 function resolve(from: string, spec: string): string | undefined {
   const base = path.resolve(path.dirname(from), spec);
-  return [`${base}.ts`, path.join(base, 'index.ts')].find((candidate) => {
+  return [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')].find((candidate) => {
     try {
       return statSync(candidate).isFile();
     } catch {
@@ -31,16 +35,16 @@ function resolve(from: string, spec: string): string | undefined {
 }
 
 /** layer -> layer it imports at run time -> one file import that does it. */
-function layerGraph(): Map<string, Map<string, string>> {
+function layerGraph(tree: string): Map<string, Map<string, string>> {
   const graph = new Map<string, Map<string, string>>();
-  for (const file of sourceFiles(SERVER)) {
+  for (const file of sourceFiles(tree)) {
     for (const [, typeOnly, spec] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
       const target = typeOnly ? undefined : resolve(file, spec!);
-      if (!target || !target.startsWith(SERVER + path.sep)) continue;
-      const [from, to] = [layerOf(file), layerOf(target)];
+      if (!target || !target.startsWith(tree + path.sep)) continue;
+      const [from, to] = [layerOf(tree, file), layerOf(tree, target)];
       if (from === to) continue;
       if (!graph.has(from)) graph.set(from, new Map());
-      if (!graph.get(from)!.has(to)) graph.get(from)!.set(to, `${path.relative(SERVER, file)} -> ${path.relative(SERVER, target)}`);
+      if (!graph.get(from)!.has(to)) graph.get(from)!.set(to, `${path.relative(tree, file)} -> ${path.relative(tree, target)}`);
     }
   }
   return graph;
@@ -65,8 +69,19 @@ function cycles(graph: Map<string, Map<string, string>>): string[][] {
   return found;
 }
 
-describe('server layers', () => {
-  it('have no import cycle between the folders of server/', () => {
-    expect(cycles(layerGraph())).toEqual([]);
+describe('layers', () => {
+  it.each(['server', 'src'])('have no import cycle between the folders of %s/', (tree) => {
+    expect(cycles(layerGraph(path.join(ROOT, tree)))).toEqual([]);
+  });
+
+  it('keep the shared rules below both: domain/ imports nothing from src/ or server/', () => {
+    const DOMAIN = path.join(ROOT, 'domain');
+    const upward = sourceFiles(DOMAIN).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(IMPORT)]
+        .map(([, , spec]) => resolve(file, spec!) ?? path.resolve(path.dirname(file), spec!))
+        .filter((target) => !target.startsWith(DOMAIN + path.sep))
+        .map((target) => `${path.relative(ROOT, file)} -> ${path.relative(ROOT, target)}`),
+    );
+    expect(upward).toEqual([]);
   });
 });

@@ -4,8 +4,8 @@ import { FieldGuesser } from '@api-platform/admin';
 import type { Resource } from '@api-platform/api-doc-parser';
 import type { RaRecord } from 'react-admin';
 import type { AdminEntity } from '../dataProvider/adminSchema';
-import { StatusBadge } from '../admin/StatusBadge';
-import { fieldOf, isToOne, useChoiceLabel, useSchemaAnalyzer } from '../admin/docs';
+import { StatusBadge } from './StatusBadge';
+import { fieldOf, isToOne, useChoiceLabel, useSchemaAnalyzer } from './docs';
 import type { Particular } from '../resources/types';
 
 export function getPath(record: RaRecord, path: string): unknown {
