@@ -14,10 +14,8 @@
 // more than this one.
 // Writes bench/results/load.json: throughput, latency per action, errors by status, server and PostgreSQL CPU per
 // request, the server's memory, the machine and its load average before and after.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +26,7 @@ import { openPostgres } from '../server/db/connect';
 import { DEMO_PASSWORD, seed } from '../server/seed';
 import { SEEDED_ROLES } from '#domain/roles';
 import { databaseUrl, withAdmin } from './lib/harness';
+import { cpuMs, startServerProcess, stopServerProcess, type ServerProcess } from './lib/serverProcess';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_FILE = path.join(ROOT, 'bench', 'results', 'load.json');
@@ -203,18 +202,6 @@ async function benchUsers(database: pg.Pool, clients: number): Promise<BenchUser
 
 // ---------- the server, as production runs it ----------
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
 /** The server of checkout `root` compiled as `npm run build` does (scripts/build-server.mjs), into a folder of its own. */
 async function compileServer(root: string, label: string): Promise<string> {
   const outdir = path.join(os.tmpdir(), `pecflow-bench-load-${label}`);
@@ -237,10 +224,9 @@ async function compileServer(root: string, label: string): Promise<string> {
   return outdir;
 }
 
-async function startServer(outdir: string, url: string, options: LoadBenchOptions, label: string): Promise<{ baseUrl: string; child: ChildProcess }> {
-  const port = await freePort();
+async function startServer(outdir: string, url: string, options: LoadBenchOptions, label: string): Promise<ServerProcess> {
   const profile = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProfDir, label)}`] : [];
-  const child = spawn(process.execPath, ['--enable-source-maps', ...profile, path.join(outdir, 'main.js')], {
+  return startServerProcess(['--enable-source-maps', ...profile, path.join(outdir, 'main.js')], {
     cwd: outdir,
     env: {
       PATH: process.env.PATH,
@@ -248,36 +234,13 @@ async function startServer(outdir: string, url: string, options: LoadBenchOption
       NODE_ENV: 'production',
       DATABASE_URL: url,
       DEMO_SEED: '0',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
       TRUST_PROXY: '1',
       DATA_DIR: path.join(outdir, 'data'),
       STATIC_DIR: path.join(outdir, 'no-front-end'),
     },
     // The request log goes where production's goes when nobody reads it; errors stay visible.
-    stdio: ['ignore', 'ignore', 'inherit'],
+    timeoutMs: 60_000,
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`le serveur s'est arrêté (code ${child.exitCode})`);
-    try {
-      if ((await fetch(`${baseUrl}/api/health`)).status === 200) return { baseUrl, child };
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('le serveur ne répond pas');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
 }
 
 // ---------- the clients ----------
@@ -448,16 +411,8 @@ function summarise(samples: Sample[], durationSeconds: number) {
 
 // ---------- CPU and memory ----------
 
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); 0 when it is gone. */
-function cpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime, in clock ticks of 1/100 s.
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
+/** CPU time a process has used so far (ms); 0 when it is gone. */
+const cpuMsOrZero = (pid: number) => cpuMs(pid) ?? 0;
 
 function memoryMb(pid: number) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -515,7 +470,7 @@ async function measureServer(label: string, root: string, options: LoadBenchOpti
     const markTimer = setTimeout(
       () =>
         void backendPids(admin, name).then((pids) => {
-          marks = { serverCpu: cpuMs(child.pid!), pgCpu: new Map(pids.map((p) => [p, cpuMs(p)])) };
+          marks = { serverCpu: cpuMsOrZero(child.pid!), pgCpu: new Map(pids.map((p) => [p, cpuMsOrZero(p)])) };
         }),
       options.warmupSeconds * 1000,
     );
@@ -541,9 +496,9 @@ async function measureServer(label: string, root: string, options: LoadBenchOpti
     clearTimeout(markTimer);
     const measuredSeconds = options.durationSeconds;
     const pgPidsAfter = await backendPids(admin, name);
-    const serverCpu = cpuMs(child.pid!) - (marks?.serverCpu ?? 0);
+    const serverCpu = cpuMsOrZero(child.pid!) - (marks?.serverCpu ?? 0);
     // The backends of the database at the end (the pools' connections live through the window), less their CPU at its start.
-    const pgCpu = pgPidsAfter.reduce((s, p) => s + cpuMs(p) - (marks?.pgCpu.get(p) ?? 0), 0);
+    const pgCpu = pgPidsAfter.reduce((s, p) => s + cpuMsOrZero(p) - (marks?.pgCpu.get(p) ?? 0), 0);
     const benchCpu = process.cpuUsage(benchCpuBefore);
     const summary = summarise(samples, measuredSeconds);
     const memory = memoryMb(child.pid!);
@@ -568,7 +523,7 @@ async function measureServer(label: string, root: string, options: LoadBenchOpti
       admins: clients.filter((c) => c.user.admin).length,
     };
   } finally {
-    await stopServer(child);
+    await stopServerProcess(child);
     await database.end();
     await admin.end();
     await withAdmin(options.adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`));

@@ -11,9 +11,7 @@
 // The server runs as in production, in its own process (tsx server/main.ts). Each size has its own bench database
 // (pecflow_bench_pec_{files}), kept between runs and rebuilt with --fresh; --drop drops them at the end. Results (every
 // size) go to bench/results/pec.json.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +30,7 @@ import { parseListQuery } from '../server/hydra/query';
 import { RESOURCES } from '../server/resources';
 import { SEEDED_ROLES } from '#domain/roles';
 import { databaseUrl, withAdmin } from './lib/harness';
+import { cpuMs, startServerProcess, stopServerProcess, type ServerProcess } from './lib/serverProcess';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_FILE = path.join(ROOT, 'bench', 'results', 'pec.json');
@@ -201,21 +200,8 @@ async function prepareDatabase(options: PecBenchOptions, files: number): Promise
 
 // ---------- the server, as in production ----------
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function startServer(url: string, root = ROOT): Promise<{ baseUrl: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+function startServer(url: string, root = ROOT): Promise<ServerProcess> {
+  return startServerProcess(['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
@@ -223,8 +209,6 @@ async function startServer(url: string, root = ROOT): Promise<{ baseUrl: string;
       NODE_ENV: 'production',
       DATABASE_URL: url,
       DEMO_SEED: '0',
-      PORT: String(port),
-      HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       ROBOT_SIM_DELAY_MS: '0',
       // Every client of the bench comes from loopback: limits it never reaches (they are not what it measures).
@@ -234,32 +218,9 @@ async function startServer(url: string, root = ROOT): Promise<{ baseUrl: string;
       DATA_DIR: path.join(os.tmpdir(), 'pecflow-bench-pec'),
       STATIC_DIR: path.join(os.tmpdir(), 'pecflow-bench-pec', 'no-front-end'),
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // A shared machine under load may take minutes to compile the server with tsx.
+    timeoutMs: 240_000,
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  // A shared machine under load may take minutes to compile the server with tsx.
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`le serveur s'est arrêté (code ${child.exitCode})`);
-    try {
-      if ((await fetch(`${baseUrl}/api/health`)).status === 200) return { baseUrl, child };
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error('le serveur ne répond pas');
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
 }
 
 async function login(baseUrl: string, email: string): Promise<string> {
@@ -276,17 +237,6 @@ async function login(baseUrl: string, email: string): Promise<string> {
 
 function autocannonRun(options: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => autocannon(options, (error, result) => (error ? reject(error) : resolve(result))));
-}
-
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); undefined elsewhere. */
-function cpuMs(pid: number | undefined): number | undefined {
-  if (!pid) return undefined;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
 }
 
 async function measureApi(
@@ -620,8 +570,8 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
       log(`DPEC : ${dpec.runs} en ${dpec.seconds} s (${dpec.runsPerSecond} /s), terminés exactement une fois : ${dpec.endedExactlyOnce}/${dpec.runs}`);
     }
   } finally {
-    await stopServer(child);
-    if (baseline) await stopServer(baseline.child);
+    await stopServerProcess(child, 15_000);
+    if (baseline) await stopServerProcess(baseline.child, 15_000);
   }
   const [{ version } = { version: '' }] = await database.query<{ version: string }>('select version()');
   await database.close();

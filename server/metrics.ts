@@ -55,7 +55,7 @@ export class Metrics {
       help: "Flux d'événements (GET /api/events) ouverts sur cette instance",
       registers,
       collect() {
-        this.set(ctx.pec?.events.size ?? 0);
+        this.set(ctx.pec.events.size);
       },
     });
 

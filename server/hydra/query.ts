@@ -1,8 +1,6 @@
 // Reads a collection query in both conventions: API Platform's (order[field]=desc, itemsPerPage, field[]=, id[]=IRI,
 // field[after]) and the spec's (sort=-field or sort=field&order=desc, limit, search, dateFrom/dateTo). Unknown keys are ignored.
-import { MAX_PAGE_SIZE, UNPAGINATED_MAX } from '#domain/limits';
-
-export const DEFAULT_PAGE_SIZE = 20;
+import { MAX_PAGE_SIZE, PAGE_SIZE, UNPAGINATED_MAX } from '#domain/limits';
 
 export interface ListQuery {
   page: number;
@@ -49,7 +47,7 @@ export function parseListQuery(raw: Raw, options: { paginated: boolean; rangeAli
   const paginationParam = first(raw.pagination);
   const paginate = options.paginated && paginationParam !== 'false' && paginationParam !== '0';
   const max = options.maxItemsPerPage ?? MAX_PAGE_SIZE;
-  const itemsPerPage = paginate ? positiveInt(first(raw.itemsPerPage) ?? first(raw.limit), Math.min(DEFAULT_PAGE_SIZE, max), max) : UNPAGINATED_MAX;
+  const itemsPerPage = paginate ? positiveInt(first(raw.itemsPerPage) ?? first(raw.limit), Math.min(PAGE_SIZE, max), max) : UNPAGINATED_MAX;
   const page = paginate ? positiveInt(first(raw.page), 1, 1_000_000) : 1;
 
   let order: ListQuery['order'];
