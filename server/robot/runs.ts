@@ -43,9 +43,8 @@ import {
 } from '#domain/pec';
 import { CALLBACK_SCHEMAS, type BillingCallback, type DeviceInput, type DpecCallback, type ScrapingCallback } from '#domain/pecSchemas';
 import { ARCHIVE_MESSAGES } from '#domain/archive';
-import { CONFIRM_DUPLICATE_FLAG, DUPLICATE_MESSAGES, TWIN_DPEC_STATUSES, type Twin } from '#domain/duplicates';
-import { iriOf } from '#domain/iri';
-import { lockTwins, twinsOf } from '../pec/duplicates';
+import { CONFIRM_DUPLICATE_FLAG, TWIN_DPEC_STATUSES, type Twin } from '#domain/duplicates';
+import { lockTwins, twinRefusal, twinsOf } from '../pec/duplicates';
 
 export type Dossier = typeof pecDossiers.$inferSelect;
 export type Execution = typeof workflowExecutions.$inferSelect;
@@ -249,10 +248,7 @@ export class RobotRuns {
         if (kind === 'dpec') {
           await lockTwins(tx, d);
           duplicateOf = (await twinsOf(tx, d)).filter((t) => TWIN_DPEC_STATUSES.includes(t.status as PecStatus));
-          if (duplicateOf.length && !confirmedDuplicate)
-            throw new ApiError(409, DUPLICATE_MESSAGES.dpecRefused(duplicateOf), {
-              twins: duplicateOf.map((t) => ({ ...t, '@id': iriOf('pec_dossiers', t.id) })),
-            });
+          if (duplicateOf.length && !confirmedDuplicate) throw twinRefusal(duplicateOf, principal, d.holdingId);
         }
 
         const externalId = d.externalId ?? `pf-${randomUUID()}`;
