@@ -285,8 +285,8 @@ async function appliedKeys(tx: DbOrTx, fileIds: number[]): Promise<Map<string, A
 /**
  * Each line's outcome, in the file's order: payments on one file add up line after line; a line a statement already
  * paid on its file (the same payer, reference, amount and date: an overlapping re-export), or repeated within this one,
- * is 'already applied' and counts once; a file paid before the statement is 'already paid', a file not billed yet
- * 'not yet billed', a reference that names no file of the caller's organisation (or several) 'unknown'.
+ * is 'already applied' and counts once; a new payment on a file its payments settled already is 'over-paid', one on a
+ * file marked paid by hand 'already paid', a file not billed yet 'not yet billed', a reference that names no file of the caller's organisation (or several) 'unknown'.
  */
 export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines: StatementLine[], lock = false): Promise<EvaluatedLine[]> {
   const references = [...new Set(lines.map((l) => normalReference(l.reference)))];
@@ -319,9 +319,11 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
       return { ...known, outcome: 'already_applied', outcomeLabel: STATEMENT_MESSAGES.alreadyApplied(earlier.id, earlier.createdAt), appliedIn: earlier };
     const repeated = appliedHere.get(key);
     if (repeated !== undefined) return { ...known, outcome: 'already_applied', outcomeLabel: STATEMENT_MESSAGES.repeatedLine(repeated) };
-    if (file.status === 'paid') return { ...known, outcome: 'already_paid', outcomeLabel: PAYMENT_OUTCOME_LABELS.already_paid };
-    if (file.status !== 'billed') return { ...known, outcome: 'not_billed', outcomeLabel: PAYMENT_OUTCOME_LABELS.not_billed };
+    if (file.status !== 'billed' && file.status !== 'paid') return { ...known, outcome: 'not_billed', outcomeLabel: PAYMENT_OUTCOME_LABELS.not_billed };
     const before = states.get(file.id) ?? stateOf(file);
+    // A file its payments settled takes a new payment as an over-payment ('Trop-perçu'), to be refunded. One marked
+    // 'Payé' by hand, that no payment settles, is left alone: what it received is not known.
+    if (isPaidByHand(before, expected)) return { ...known, outcome: 'already_paid', outcomeLabel: PAYMENT_OUTCOME_LABELS.already_paid };
     const paid = payFile(before, expected, line.amount, line.paymentDate);
     states.set(file.id, paid.next);
     appliedHere.set(key, line.line);

@@ -382,7 +382,9 @@ describe('the demo statement', () => {
     const bytes = readFileSync(new URL('../../docs/examples/releve-paiements.csv', import.meta.url));
     const res = await send('/api/payment_statements/preview', new Uint8Array(bytes), tokens.horizonAdmin);
     expect(res.status, res.text).toBe(200);
-    expect(res.body.lines.map((l: JsonBody) => l.outcome)).toEqual(['paid', 'partial', 'overpaid', 'already_paid', 'not_billed', 'unknown', 'partial', 'paid']);
+    expect(res.body.lines.map((l: JsonBody) => l.outcome)).toEqual(['paid', 'partial', 'overpaid', 'overpaid', 'not_billed', 'unknown', 'partial', 'paid']);
+    // FAC-DEMO-0004, paid in full by its history: a new payment is an over-payment of all of it.
+    expect(res.body.lines[3].difference).toBe(1200);
     expect(res.body.lines[1].difference).toBe(220);
     expect(res.body.lines[2].difference).toBe(30);
     // The demo's own partly paid file.
