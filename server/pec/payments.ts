@@ -11,11 +11,11 @@ import type { DbOrTx } from '../db/connect';
 import { paymentStatementLines, paymentStatements, pecDossiers, pecPayments } from '../db/schema';
 import { recordAudit } from '../audit/audit';
 import { publish } from '../events/bus';
-import { ApiError, conflict, forbidden, notFound, ValidationError, type Violation } from '../http/errors';
+import { ApiError, conflict, forbidden, invalidField, notFound, ValidationError, type Violation } from '../http/errors';
 import { dossierEvent } from '../robot/runs';
 import { pecReadScope } from './visibility';
 import { assertAmountFits, NUL_MESSAGE } from '../http/body';
-import { todayInFrance } from '#domain/pec';
+import { invoiceDay, paymentBeforeInvoiceError, todayInFrance } from '#domain/pec';
 import { iriOf } from '#domain/iri';
 import {
   APPLIED_OUTCOMES,
@@ -206,6 +206,8 @@ const paymentColumns = {
   datePaiement: pecDossiers.datePaiement,
   paiementPartiel: pecDossiers.paiementPartiel,
   montantDu: pecDossiers.montantDu,
+  dateBilling: pecDossiers.dateBilling,
+  dateFacturationEffective: pecDossiers.dateFacturationEffective,
 };
 type PaymentFile = { [K in keyof typeof paymentColumns]: (typeof pecDossiers.$inferSelect)[K] };
 
@@ -614,6 +616,8 @@ export async function recordManualPayment(
   await db.transaction(async (tx) => {
     const file = await lockFile(tx, principal, id);
     if (file.status !== 'billed') throw conflict(STATEMENT_MESSAGES.notBillable);
+    const early = paymentBeforeInvoiceError(payment.datePaiement, invoiceDay(file));
+    if (early) throw invalidField('datePaiement', early);
     const outcome = payFile(stateOf(file), expectedAmount(file), payment.montant, payment.datePaiement).outcome;
     const [row] = await tx
       .insert(pecPayments)

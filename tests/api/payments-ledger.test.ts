@@ -338,6 +338,24 @@ describe('a file paid in full', () => {
   });
 });
 
+describe('a manual payment', () => {
+  it('dated before the file’s invoice is refused (422, on its date, in French), writing nothing; the invoice day is accepted', async () => {
+    const f = await billedFile(300);
+    await server.database.query(`update pec_dossiers set date_billing = '2026-10-10' where id = $1`, [f.id]);
+    const payments = await count('pec_payments', `dossier_id = ${f.id}`);
+    const early = await manualPayment(f.id, { datePaiement: '2026-10-09', montant: '100,00' });
+    expect(early.status, early.text).toBe(422);
+    expect(early.body.violations).toEqual([
+      expect.objectContaining({ propertyPath: 'datePaiement', message: 'La date de paiement ne peut pas précéder la date de facture (10/10/2026)' }),
+    ]);
+    expect(await count('pec_payments', `dossier_id = ${f.id}`)).toBe(payments);
+    expect(await paymentState(f.id)).toMatchObject({ status: 'billed', montantPaye: null });
+    const onTheDay = await manualPayment(f.id, { datePaiement: '2026-10-10', montant: '100,00' });
+    expect(onTheDay.status, onTheDay.text).toBe(200);
+    expect(onTheDay.body).toMatchObject({ montantPaye: 100, datePaiement: '2026-10-10', paiementPartiel: true });
+  });
+});
+
 describe('the payment history of a file', () => {
   it('lists every payment; a manual one cancelled with its reason restores the amount due, stays in the history and is audited', async () => {
     const f = await billedFile(800);
