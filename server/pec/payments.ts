@@ -582,7 +582,30 @@ export async function undoStatement(db: DbOrTx, principal: Principal, id: number
           .for('update')
       : [];
     const changed = files.filter((f) => !sameState(stateOf(f), states.get(f.id)!.after));
-    if (changed.length) throw conflict(STATEMENT_MESSAGES.undoConflict(changed.map((f) => f.numeroDossier)));
+    if (changed.length) {
+      // The statements applied to those files since this one: what to undo first, named.
+      const later = await tx
+        .selectDistinct({ id: paymentStatements.id, createdAt: paymentStatements.createdAt, reference: paymentStatements.reference })
+        .from(pecPayments)
+        .innerJoin(paymentStatements, eq(paymentStatements.id, pecPayments.statementId))
+        .where(
+          and(
+            inArray(
+              pecPayments.dossierId,
+              changed.map((f) => f.id),
+            ),
+            isNull(pecPayments.reversedAt),
+            gt(pecPayments.statementId, id),
+          ),
+        )
+        .orderBy(asc(paymentStatements.id));
+      throw conflict(
+        STATEMENT_MESSAGES.undoConflict(
+          changed.map((f) => f.numeroDossier),
+          later,
+        ),
+      );
+    }
     await tx
       .update(pecPayments)
       .set({ reversedAt: new Date(), reversedById: principal.id, reversalReason: PAYMENT_CANCEL_MESSAGES.statementUndone })
