@@ -37,12 +37,14 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   ]);
   await expect(preview.getByTestId('payment-total-lines')).toHaveText('8');
   await expect(preview.getByTestId('payment-total-amount')).toHaveText('9 170,00 €');
-  await expect(preview.getByTestId('payment-total-applied')).toHaveText('6 670,00 €');
+  await expect(preview.getByTestId('payment-total-applied')).toHaveText('7 870,00 €');
   await expect(preview.getByTestId('payment-lines')).toContainText('220,00 €');
 
   await page.getByTestId('payment-apply').click();
-  await expect(toast(page, 'Relevé appliqué')).toBeVisible();
+  // The toast counts the lines applied to files (not the unknown, not-billed ones).
+  await expect(toast(page, 'Relevé appliqué')).toContainText('6 lignes appliquées');
   await expect(page).toHaveURL(/\/payment_statements\/\d+$/);
+  await expect(page.getByRole('columnheader', { name: 'N° de relevé' })).toBeVisible();
   const statement = page.getByTestId('payment-statement-drawer');
   await expect(statement.getByTestId('status-badge')).toHaveText('Appliqué');
   await expect(statement.getByTestId('payment-lines').getByTestId('payment-outcome')).toHaveCount(8);
@@ -78,6 +80,9 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   await page.goBack();
 
   await page.getByTestId('payment-statement-drawer').getByTestId('payment-undo').click();
+  // Beside 'Annuler le relevé', the button that only closes says so.
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Fermer' })).toBeVisible();
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Annuler', exact: true })).toHaveCount(0);
   await page.getByRole('dialog').getByRole('button', { name: 'Annuler le relevé' }).click();
   await expect(toast(page, 'Relevé annulé')).toBeVisible();
   await expect(page.getByTestId('payment-statement-drawer').getByTestId('status-badge')).toHaveText('Annulé');
@@ -216,6 +221,8 @@ test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file
   await history.getByRole('row').nth(2).getByRole('button', { name: 'Annuler' }).click();
   const cancel = page.getByRole('dialog', { name: 'Annuler ce paiement ?' });
   await expect(cancel).toContainText('100,00 €');
+  await expect(cancel.getByRole('button', { name: 'Fermer' })).toBeVisible();
+  await expect(cancel.getByRole('button', { name: 'Annuler', exact: true })).toHaveCount(0);
   await cancel.getByRole('button', { name: 'Annuler le paiement' }).click();
   await expect(cancel.getByText('Le motif de l’annulation est requis')).toBeVisible();
   await cancel.getByRole('textbox', { name: /^Motif de l’annulation/ }).fill('Chèque saisi deux fois');
