@@ -44,7 +44,7 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   // The toast counts the lines applied to files (not the unknown, not-billed ones).
   await expect(toast(page, 'Relevé appliqué')).toContainText('6 lignes appliquées');
   await expect(page).toHaveURL(/\/payment_statements\/\d+$/);
-  await expect(page.getByRole('columnheader', { name: 'N° de relevé' })).toBeVisible();
+  await expect(page.getByTestId('payments-list')).toContainText('N° de relevé');
   const statement = page.getByTestId('payment-statement-drawer');
   await expect(statement.getByTestId('status-badge')).toHaveText('Appliqué');
   await expect(statement.getByTestId('payment-lines').getByTestId('payment-outcome')).toHaveCount(8);
@@ -100,14 +100,14 @@ test('"Enregistrer un paiement" in the drawer pays a billed file', async ({ page
   await expect(panel).toContainText('Aucun paiement reçu');
   await panel.getByRole('button', { name: 'Enregistrer un paiement' }).click();
   const dialog = page.getByRole('dialog', { name: 'Enregistrer un paiement' });
-  await dialog.getByRole('textbox', { name: /^Date de paiement/ }).fill('21/11/2026');
+  await dialog.getByRole('textbox', { name: /^Date de paiement/ }).fill(frenchToday());
   await dialog.getByRole('textbox', { name: /^Montant/ }).fill('1 250,50');
   await dialog.getByRole('textbox', { name: /^Libellé/ }).fill('Chèque 4411');
   await dialog.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(dialog).toBeHidden();
   await expect(toast(page, 'Paiement enregistré')).toBeVisible();
   await expect(panel).toContainText('1 250,50 €');
-  await expect(panel).toContainText('21/11/2026');
+  await expect(panel).toContainText(frenchToday());
   await expect(drawer(page).getByTestId('status-badge').first()).toHaveText('Payé');
   await expect(panel.getByRole('button', { name: 'Enregistrer un paiement' })).toHaveCount(0);
 });
@@ -181,7 +181,7 @@ test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file
   const token = await apiToken(request, email);
   // Paid but 77,90 € by a first payment.
   const first = Math.round((file.partComplementaire - 77.9) * 100) / 100;
-  await api(request, token, 'POST', `/api/pec_dossiers/${file.id}/payments`, { datePaiement: '20/11/2026', montant: first, libelle: 'Virement 1' });
+  await api(request, token, 'POST', `/api/pec_dossiers/${file.id}/payments`, { datePaiement: frenchToday(), montant: first, libelle: 'Virement 1' });
 
   await signIn(page, email);
   await page.goto(`/pec/${file.id}`);
@@ -189,7 +189,7 @@ test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file
   const history = panel.getByTestId('pec-payment-history');
   await expect(panel.getByTestId('pec-payment-partial')).toBeVisible();
   await expect(history.getByRole('row')).toHaveCount(2);
-  await expect(history.getByRole('row').nth(1)).toContainText('20/11/2026');
+  await expect(history.getByRole('row').nth(1)).toContainText(frenchToday());
   await expect(history.getByRole('row').nth(1)).toContainText('Saisie manuelle');
   await expect(history.getByRole('row').nth(1)).toContainText('Virement 1');
   await expect(history.getByRole('row').nth(1)).toContainText('Marc Lefèvre');
@@ -264,7 +264,7 @@ test("the dashboard's receivables equal the totals of the lists they open", asyn
   );
   const target = billed.member.find((f) => (f.partComplementaire ?? 0) > 100);
   expect(target, 'une demande facturée de Riviera').toBeTruthy();
-  await api(request, token, 'POST', `/api/pec_dossiers/${target!.id}/payments`, { datePaiement: '20/11/2026', montant: 50 });
+  await api(request, token, 'POST', `/api/pec_dossiers/${target!.id}/payments`, { datePaiement: frenchToday(), montant: 50 });
 
   await signIn(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);
