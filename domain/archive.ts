@@ -27,6 +27,8 @@ export const ARCHIVED_LABEL = 'Archivée';
 export const ARCHIVE_NOTE_MAX = 500;
 
 export const ARCHIVE_MESSAGES = {
+  badFilter: 'Filtre « archived » invalide : true, false ou all attendu.',
+  reasonWithoutArchive: 'Le motif s’indique en archivant la demande (archived: true)',
   reason: 'Choisissez le motif de l’archivage',
   note: 'Précisez le motif de l’archivage',
   archived: 'Archivée : oui ou non attendu',

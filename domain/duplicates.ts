@@ -14,13 +14,29 @@ export interface Twin {
   id: number;
   numeroDossier: string;
   status: string;
+  /** Its centre: a reader who cannot see that centre is told a twin exists, never which file it is. */
+  shopId: number;
 }
+
+/** The twins a reader may be told about by name, and whether others exist in centres they cannot see. */
+export function twinsSeenBy(twins: readonly Twin[], sees: (twin: Twin) => boolean): { named: Twin[]; hidden: boolean } {
+  const named = twins.filter(sees);
+  return { named, hidden: named.length < twins.length };
+}
+
+const HIDDEN_TWIN = 'une autre demande de votre organisation';
 
 export const DUPLICATE_MESSAGES = {
   warning: (twin: Twin) =>
     `La demande ${twin.numeroDossier} (${pecStatusLabel(twin.status)}) porte la même mutuelle et le même numéro de devis : vérifiez qu’il ne s’agit pas de la même demande avant de lancer le DPEC.`,
-  dpecRefused: (twins: readonly Twin[]) =>
-    `Doublon : ${twins.map((t) => `la demande ${t.numeroDossier} (${pecStatusLabel(t.status)})`).join(', ')} porte${twins.length > 1 ? 'nt' : ''} la même mutuelle et le même numéro de devis, avec un DPEC en cours ou accordé. Confirmez pour envoyer quand même.`,
+  /** A twin in a centre the reader cannot see: nothing that identifies it (number, link, id). */
+  hiddenWarning:
+    'Une autre demande de votre organisation porte déjà ce numéro de devis avec la même mutuelle : vérifiez auprès de votre organisation qu’il ne s’agit pas de la même demande avant de lancer le DPEC.',
+  /** `hidden`: twins in centres the reader cannot see, said without naming them. */
+  dpecRefused: (twins: readonly Twin[], hidden = false) => {
+    const named = [...twins.map((t) => `la demande ${t.numeroDossier} (${pecStatusLabel(t.status)})`), ...(hidden ? [HIDDEN_TWIN] : [])];
+    return `Doublon : ${named.join(', ')} porte${named.length > 1 ? 'nt' : ''} la même mutuelle et le même numéro de devis, avec un DPEC en cours ou accordé. Confirmez pour envoyer quand même.`;
+  },
   /** The import's report of a line it skipped. */
   alreadyThere: (numeroDossier: string) => `déjà présent : ${numeroDossier}`,
   sameLineAbove: (line: number) => `déjà présent : ligne ${line} du fichier`,

@@ -291,8 +291,15 @@ export const STATEMENT_MESSAGES = {
     'Annulation impossible : ce relevé a été appliqué à des dossiers de centres que vous ne voyez pas. Demandez à un responsable de l’organisation de l’annuler.',
   /** A line of a statement on a file of a centre the reader does not see: its reference is not shown. */
   hiddenReference: 'Dossier d’un centre non visible',
-  undoConflict: (numeros: string[]) =>
-    `Annulation impossible : le paiement de ${numeros.length > 1 ? 'ces dossiers a' : 'ce dossier a'} changé depuis l’import (${numeros.join(', ')}). Annulez d’abord les changements plus récents.`,
+  /** `later`: the statements applied to those files since, which block the undo (named by number and day). */
+  undoConflict: (numeros: string[], later: { id: number; createdAt: string | Date; reference: string | null }[] = []) =>
+    `Annulation impossible : le paiement de ${numeros.length > 1 ? 'ces dossiers a' : 'ce dossier a'} changé depuis l’import (${numeros.join(', ')}).${
+      later.length
+        ? ` ${later.length > 1 ? 'Relevés appliqués' : 'Relevé appliqué'} depuis : ${later
+            .map((l) => `n° ${l.id} du ${importDay(l.createdAt)}${l.reference ? ` (réf. ${l.reference})` : ''}`)
+            .join(', ')}. Annulez d’abord ${later.length > 1 ? 'ces relevés' : 'ce relevé'}.`
+        : ' Annulez d’abord les changements plus récents.'
+    }`,
   notBillable: 'Seule une demande facturée et pas encore soldée peut recevoir un paiement.',
 } as const;
 

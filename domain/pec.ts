@@ -179,7 +179,16 @@ export const DATE_RULE_MESSAGES = {
   datePeremptionBeforeDpec: (dpec: string) => `La date de péremption doit être postérieure à la date du DPEC (${frenchDay(dpec)})`,
   dateCreationFuture: 'La date du DPEC ne peut pas être dans le futur',
   dateFacturationFuture: 'La date de facturation ne peut pas être dans le futur',
+  datePaiementBeforeInvoice: (invoice: string) => `La date de paiement ne peut pas précéder la date de facture (${frenchDay(invoice)})`,
 } as const;
+
+/** The file's invoice day: its invoice date, else the day it was billed; null before. */
+export const invoiceDay = (file: { dateBilling?: string | null; dateFacturationEffective?: string | null }): string | null =>
+  (file.dateBilling ?? file.dateFacturationEffective)?.slice(0, 10) ?? null;
+
+/** Why a payment date (yyyy-mm-dd) is refused for its file's invoice day: an insurer pays what was invoiced. */
+export const paymentBeforeInvoiceError = (date: string, invoice: string | null): string | undefined =>
+  invoice && date < invoice ? DATE_RULE_MESSAGES.datePaiementBeforeInvoice(invoice) : undefined;
 
 /** The DPEC's day: its creation date as the insurer gave it, else the day it was granted (in France); null before. */
 export function dpecDay(file: { dateCreation?: string | null; dateValidation?: string | Date | null }): string | null {

@@ -18,6 +18,7 @@ import {
   messagesFromText,
   parseDateInput,
   parsePrice,
+  paymentBeforeInvoiceError,
   PEC_MESSAGES,
   PEC_STATUSES,
   PRICE_MAX,
@@ -389,6 +390,13 @@ export const manualPaymentSchema = z.object({
   libelle: optionalText(200),
 });
 export type ManualPaymentInput = z.input<typeof manualPaymentSchema>;
+
+/** The manual payment of one file: not dated before its invoice (`invoice`: invoiceDay of the file). */
+export const manualPaymentSchemaFor = (invoice: string | null) =>
+  manualPaymentSchema.superRefine((payment, ctx) => {
+    const refused = paymentBeforeInvoiceError(payment.datePaiement, invoice);
+    if (refused) ctx.addIssue({ code: 'custom', path: ['datePaiement'], message: refused });
+  });
 
 /** 'Annuler' a manual payment of the file's history: why (audited with it). */
 export const paymentCancelSchema = z.object({

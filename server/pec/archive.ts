@@ -5,7 +5,7 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
 import { pecDossiers, pecPayments, workflowExecutions } from '../db/schema';
-import { conflict, forbidden, invalidField } from '../http/errors';
+import { badRequest, conflict, forbidden, invalidField } from '../http/errors';
 import type { Row } from '../hydra/types';
 import { openExecution } from './present';
 import { ARCHIVE_MESSAGES, canArchive, canRestore, deletionRefusal } from '#domain/archive';
@@ -28,7 +28,8 @@ export function archivedFilter(value: string): SQL {
     case 'all':
       return sql`true`;
     default:
-      return sql`false`;
+      // A typo would otherwise list nothing (or, ignored, the wrong files) without saying why.
+      throw badRequest(ARCHIVE_MESSAGES.badFilter);
   }
 }
 
@@ -75,7 +76,12 @@ export async function archiveWrite(tx: DbOrTx, principal: Principal, input: Row,
     Object.assign(values, { archived: false, archivedAt: null, archiveReason: null, archiveNote: null });
     return;
   }
-  if (wanted !== true) return;
+  if (wanted !== true) {
+    // A reason alone would be an empty write (and an empty audit entry): it goes with archiving only.
+    if ((input.archiveReason ?? null) !== null || (input.archiveNote ?? null) !== null)
+      throw invalidField('archiveReason', ARCHIVE_MESSAGES.reasonWithoutArchive);
+    return;
+  }
   if (!canArchive(principal, { createdById: existing.createdById as number | null })) throw forbidden(ARCHIVE_MESSAGES.forbiddenArchive);
   if (others.length) throw invalidField('archived', ARCHIVE_MESSAGES.alone);
   const reason = pecArchiveSchema.parse({ archiveReason: input.archiveReason, archiveNote: input.archiveNote });

@@ -7,7 +7,10 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import { pecDossiers } from '../db/schema';
-import type { Twin } from '#domain/duplicates';
+import { ApiError } from '../http/errors';
+import { canSeeFile, type Viewer } from '../auth/fileVisibility';
+import { DUPLICATE_MESSAGES, twinsSeenBy, type Twin } from '#domain/duplicates';
+import { iriOf } from '#domain/iri';
 
 interface TwinKey {
   id: number;
@@ -21,7 +24,7 @@ interface TwinKey {
 export async function twinsOf(tx: DbOrTx, d: TwinKey): Promise<Twin[]> {
   if (d.archived || d.mutualId === null || !d.numeroDevisAssure) return [];
   return tx
-    .select({ id: pecDossiers.id, numeroDossier: pecDossiers.numeroDossier, status: pecDossiers.status })
+    .select({ id: pecDossiers.id, numeroDossier: pecDossiers.numeroDossier, status: pecDossiers.status, shopId: pecDossiers.shopId })
     .from(pecDossiers)
     .where(
       and(
@@ -33,6 +36,17 @@ export async function twinsOf(tx: DbOrTx, d: TwinKey): Promise<Twin[]> {
       ),
     )
     .orderBy(pecDossiers.id);
+}
+
+/**
+ * The 409 of a DPEC beside twins whose request is at the insurer: the twins the reader sees, named and linked; those of
+ * centres they cannot see only said to exist (no number, no id).
+ */
+export function twinRefusal(twins: readonly Twin[], viewer: Viewer, holdingId: number): ApiError {
+  const { named, hidden } = twinsSeenBy(twins, (twin) => canSeeFile(viewer, { holdingId, shopId: twin.shopId }));
+  return new ApiError(409, DUPLICATE_MESSAGES.dpecRefused(named, hidden), {
+    twins: named.map(({ id, numeroDossier, status }) => ({ '@id': iriOf('pec_dossiers', id), id, numeroDossier, status })),
+  });
 }
 
 /** Waits, until the transaction ends, for any other transaction holding the same key (advisory lock). */

@@ -11,11 +11,11 @@ import type { DbOrTx } from '../db/connect';
 import { paymentStatementLines, paymentStatements, pecDossiers, pecPayments } from '../db/schema';
 import { recordAudit } from '../audit/audit';
 import { publish } from '../events/bus';
-import { ApiError, conflict, forbidden, notFound, ValidationError, type Violation } from '../http/errors';
+import { ApiError, conflict, forbidden, invalidField, notFound, ValidationError, type Violation } from '../http/errors';
 import { dossierEvent } from './events';
 import { pecReadScope } from '../auth/fileVisibility';
 import { assertAmountFits, NUL_MESSAGE } from '../http/body';
-import { todayInFrance } from '#domain/pec';
+import { invoiceDay, paymentBeforeInvoiceError, todayInFrance } from '#domain/pec';
 import { iriOf } from '#domain/iri';
 import {
   APPLIED_OUTCOMES,
@@ -206,6 +206,8 @@ const paymentColumns = {
   datePaiement: pecDossiers.datePaiement,
   paiementPartiel: pecDossiers.paiementPartiel,
   montantDu: pecDossiers.montantDu,
+  dateBilling: pecDossiers.dateBilling,
+  dateFacturationEffective: pecDossiers.dateFacturationEffective,
 };
 type PaymentFile = { [K in keyof typeof paymentColumns]: (typeof pecDossiers.$inferSelect)[K] };
 
@@ -285,8 +287,8 @@ async function appliedKeys(tx: DbOrTx, fileIds: number[]): Promise<Map<string, A
 /**
  * Each line's outcome, in the file's order: payments on one file add up line after line; a line a statement already
  * paid on its file (the same payer, reference, amount and date: an overlapping re-export), or repeated within this one,
- * is 'already applied' and counts once; a file paid before the statement is 'already paid', a file not billed yet
- * 'not yet billed', a reference that names no file of the caller's organisation (or several) 'unknown'.
+ * is 'already applied' and counts once; a new payment on a file its payments settled already is 'over-paid', one on a
+ * file marked paid by hand 'already paid', a file not billed yet 'not yet billed', a reference that names no file of the caller's organisation (or several) 'unknown'.
  */
 export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines: StatementLine[], lock = false): Promise<EvaluatedLine[]> {
   const references = [...new Set(lines.map((l) => normalReference(l.reference)))];
@@ -319,9 +321,11 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
       return { ...known, outcome: 'already_applied', outcomeLabel: STATEMENT_MESSAGES.alreadyApplied(earlier.id, earlier.createdAt), appliedIn: earlier };
     const repeated = appliedHere.get(key);
     if (repeated !== undefined) return { ...known, outcome: 'already_applied', outcomeLabel: STATEMENT_MESSAGES.repeatedLine(repeated) };
-    if (file.status === 'paid') return { ...known, outcome: 'already_paid', outcomeLabel: PAYMENT_OUTCOME_LABELS.already_paid };
-    if (file.status !== 'billed') return { ...known, outcome: 'not_billed', outcomeLabel: PAYMENT_OUTCOME_LABELS.not_billed };
+    if (file.status !== 'billed' && file.status !== 'paid') return { ...known, outcome: 'not_billed', outcomeLabel: PAYMENT_OUTCOME_LABELS.not_billed };
     const before = states.get(file.id) ?? stateOf(file);
+    // A file its payments settled takes a new payment as an over-payment ('Trop-perçu'), to be refunded. One marked
+    // 'Payé' by hand, that no payment settles, is left alone: what it received is not known.
+    if (isPaidByHand(before, expected)) return { ...known, outcome: 'already_paid', outcomeLabel: PAYMENT_OUTCOME_LABELS.already_paid };
     const paid = payFile(before, expected, line.amount, line.paymentDate);
     states.set(file.id, paid.next);
     appliedHere.set(key, line.line);
@@ -578,7 +582,30 @@ export async function undoStatement(db: DbOrTx, principal: Principal, id: number
           .for('update')
       : [];
     const changed = files.filter((f) => !sameState(stateOf(f), states.get(f.id)!.after));
-    if (changed.length) throw conflict(STATEMENT_MESSAGES.undoConflict(changed.map((f) => f.numeroDossier)));
+    if (changed.length) {
+      // The statements applied to those files since this one: what to undo first, named.
+      const later = await tx
+        .selectDistinct({ id: paymentStatements.id, createdAt: paymentStatements.createdAt, reference: paymentStatements.reference })
+        .from(pecPayments)
+        .innerJoin(paymentStatements, eq(paymentStatements.id, pecPayments.statementId))
+        .where(
+          and(
+            inArray(
+              pecPayments.dossierId,
+              changed.map((f) => f.id),
+            ),
+            isNull(pecPayments.reversedAt),
+            gt(pecPayments.statementId, id),
+          ),
+        )
+        .orderBy(asc(paymentStatements.id));
+      throw conflict(
+        STATEMENT_MESSAGES.undoConflict(
+          changed.map((f) => f.numeroDossier),
+          later,
+        ),
+      );
+    }
     await tx
       .update(pecPayments)
       .set({ reversedAt: new Date(), reversedById: principal.id, reversalReason: PAYMENT_CANCEL_MESSAGES.statementUndone })
@@ -612,6 +639,8 @@ export async function recordManualPayment(
   await db.transaction(async (tx) => {
     const file = await lockFile(tx, principal, id);
     if (file.status !== 'billed') throw conflict(STATEMENT_MESSAGES.notBillable);
+    const early = paymentBeforeInvoiceError(payment.datePaiement, invoiceDay(file));
+    if (early) throw invalidField('datePaiement', early);
     const outcome = payFile(stateOf(file), expectedAmount(file), payment.montant, payment.datePaiement).outcome;
     const [row] = await tx
       .insert(pecPayments)

@@ -45,14 +45,18 @@ const durationText = (months: number) => (months % 12 === 0 ? `${months / 12} an
 
 // ---------- duplicates (issue 25) ----------
 
-/** 'doublon_possible': one per twin (same organisation, mutual and quote number), with a link to its page. */
-export function duplicateWarnings(twins: readonly Twin[]): PecWarning[] {
-  return twins.map((twin) => ({
+/**
+ * 'doublon_possible': one per twin the reader sees (same organisation, mutual and quote number), with a link to its
+ * page; one more, naming nothing, when twins sit in centres the reader cannot see.
+ */
+export function duplicateWarnings({ named, hidden }: { named: readonly Twin[]; hidden: boolean }): PecWarning[] {
+  const warnings: PecWarning[] = named.map((twin) => ({
     code: 'doublon_possible',
     message: DUPLICATE_MESSAGES.warning(twin),
     details: { dossier: iriOf('pec_dossiers', twin.id), numeroDossier: twin.numeroDossier, status: twin.status },
     link: { url: filePageUrl(twin.id), label: twin.numeroDossier },
   }));
+  return hidden ? [...warnings, { code: 'doublon_possible', message: DUPLICATE_MESSAGES.hiddenWarning }] : warnings;
 }
 
 // ---------- renewal ----------

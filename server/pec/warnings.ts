@@ -13,7 +13,8 @@ import { PRESCRIPTION_VALIDITY_KEYS, type PecWarning } from '#domain/warnings';
 import { loadOpticalEquipment, presentOpticalEquipment } from './optical';
 import { duplicateWarnings, prescriptionWarnings, renewalWarnings, santeWarnings, type PrescriptionValidity, type Rules } from './warningChecks';
 import { twinsOf } from './duplicates';
-import type { Twin } from '#domain/duplicates';
+import { twinsSeenBy, type Twin } from '#domain/duplicates';
+import { canSeeFile, type Viewer } from '../auth/fileVisibility';
 
 /** Statuses of a file whose equipment was delivered: billed, then paid. */
 const DELIVERED = ['billed', 'paid'];
@@ -72,7 +73,7 @@ export const earlierFilesJson = sql`(select coalesce(json_agg(json_build_object(
     )}))`;
 
 /** The file's twins (domain/duplicates.ts) as one JSON array of Twin, correlated with the file: read with its page. */
-export const twinsJson = sql`(select coalesce(json_agg(json_build_object('id', t.id, 'numeroDossier', t.numero_dossier, 'status', t.status) order by t.id), '[]')
+export const twinsJson = sql`(select coalesce(json_agg(json_build_object('id', t.id, 'numeroDossier', t.numero_dossier, 'status', t.status, 'shopId', t.shop_id) order by t.id), '[]')
   from pec_dossiers t
   where t.holding_id = ${fileColumn('holding_id')} and t.mutual_id = ${fileColumn('mutual_id')}
     and t.numero_devis_assure = ${fileColumn('numero_devis_assure')} and t.id <> ${fileColumn('id')} and not t.archived and not ${fileColumn('archived')})`;
@@ -92,8 +93,9 @@ async function earlierFilesOf(tx: DbOrTx, dossierId: number): Promise<EarlierFil
 /**
  * The file's warnings now; [] when none (or when the file is not found). `kept`: only when `tx` is not a transaction
  * (its reads would wait for the transaction on PGlite). `read`: what the caller has read of the file (not read again).
+ * `viewer`: who reads them (a twin in a centre they cannot see is not named); everything when absent (the audit trail).
  */
-export async function fileWarnings(tx: DbOrTx, dossierId: number, kept?: ListCache, read?: ReadFile): Promise<PecWarning[]> {
+export async function fileWarnings(tx: DbOrTx, dossierId: number, kept?: ListCache, read?: ReadFile, viewer?: Viewer): Promise<PecWarning[]> {
   const [file] = read
     ? [read]
     : await tx
@@ -104,7 +106,8 @@ export async function fileWarnings(tx: DbOrTx, dossierId: number, kept?: ListCac
   if (!file) return [];
   const { dossier: d } = file;
   // A twin is worth knowing whatever the kind of file: it comes first, before the checks of the equipment.
-  const duplicates = duplicateWarnings(read?.twins ?? (await twinsOf(tx, d)));
+  const twins = read?.twins ?? (await twinsOf(tx, d));
+  const duplicates = duplicateWarnings(twinsSeenBy(twins, (twin) => !viewer || canSeeFile(viewer, { holdingId: d.holdingId, shopId: twin.shopId })));
   const kind = fileKindOf(file.specialite);
   if (kind === 'generic') return duplicates;
   const on = d.dateFacturationEffective ?? todayInFrance();

@@ -281,14 +281,14 @@ export const pecDossiersResource: ResourceDeclaration = {
 
     auditAction: archiveAuditAction,
 
-    async expand({ app, tx }, items, rows, mode) {
+    async expand({ app, tx, principal }, items, rows, mode) {
       // A file's page has its references, devices, executions and earlier files read with it (itemRead), then its
       // warnings (the reference values and settings kept between reads when this is not a transaction).
       if (mode === 'item')
         for (const [index, item] of items.entries()) {
           const row = rows[index] as ReadFile['dossier'] & { __item_details: unknown };
           const read = expandItem(item, row.__item_details);
-          item.warnings = await fileWarnings(tx, row.id, tx === app.db ? app.lists : undefined, { dossier: row, ...read });
+          item.warnings = await fileWarnings(tx, row.id, tx === app.db ? app.lists : undefined, { dossier: row, ...read }, principal);
         }
       else await embedReferences(tx, items, rows);
     },

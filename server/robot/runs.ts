@@ -18,9 +18,9 @@ import { dossierEvent, workflowEvent } from '../pec/events';
 import { pecReadScope } from '../auth/fileVisibility';
 import { dpecMissingPrerequisites } from '../pec/prescription';
 import { fileWarnings } from '../pec/warnings';
-import { lockTwins, twinsOf } from '../pec/duplicates';
+import { lockTwins, twinRefusal, twinsOf } from '../pec/duplicates';
 import { QUEUES, type JobService } from '../jobs/boss';
-import { idFromReference, iriOf } from '#domain/iri';
+import { idFromReference } from '#domain/iri';
 import {
   BILLING_PREREQUISITE_MESSAGES,
   CALLBACK_MESSAGES,
@@ -35,7 +35,7 @@ import {
 } from '#domain/pec';
 import { CALLBACK_SCHEMAS } from '#domain/pecSchemas';
 import { ARCHIVE_MESSAGES } from '#domain/archive';
-import { CONFIRM_DUPLICATE_FLAG, DUPLICATE_MESSAGES, TWIN_DPEC_STATUSES, type Twin } from '#domain/duplicates';
+import { CONFIRM_DUPLICATE_FLAG, TWIN_DPEC_STATUSES, type Twin } from '#domain/duplicates';
 import { applyCallback, type CallbackActor, type CallbackInput, type CallbackResult } from './callbacks';
 import {
   DOSSIER_NOT_FOUND,
@@ -112,10 +112,7 @@ export class RobotRuns {
         if (kind === 'dpec') {
           await lockTwins(tx, d);
           duplicateOf = (await twinsOf(tx, d)).filter((t) => TWIN_DPEC_STATUSES.includes(t.status as PecStatus));
-          if (duplicateOf.length && !confirmedDuplicate)
-            throw new ApiError(409, DUPLICATE_MESSAGES.dpecRefused(duplicateOf), {
-              twins: duplicateOf.map((t) => ({ ...t, '@id': iriOf('pec_dossiers', t.id) })),
-            });
+          if (duplicateOf.length && !confirmedDuplicate) throw twinRefusal(duplicateOf, principal, d.holdingId);
         }
 
         const externalId = d.externalId ?? `pf-${randomUUID()}`;

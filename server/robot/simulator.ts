@@ -2,7 +2,7 @@
 // simulator") so anyone can reproduce an error; everything else is drawn from a generator seeded by the run, so a
 // callback posted twice (a retried job) is byte for byte the same delivery and has one effect.
 import type { FileKind } from '#domain/fileKinds';
-import type { CallbackType } from '#domain/pec';
+import { todayInFrance, type CallbackType } from '#domain/pec';
 import { opticalAmounts, opticalPayload, pickOpticalEquipment } from './opticalCatalogue';
 
 export type SimulatorOutcome = 'success' | 'scraping_error' | 'dpec_error' | 'refused' | 'pending' | 'billing_error' | 'silent';
@@ -134,7 +134,8 @@ export function amountsFor(devices: Pick<EarDevice, 'prix' | 'classe'>[]): Amoun
   };
 }
 
-const isoDate = (date: Date) => date.toISOString().slice(0, 10);
+// The insurer's day is France's: a DPEC started at 00:30 in Paris (23:30 UTC) is dated that Paris day.
+const isoDate = (date: Date) => todayInFrance(date);
 const addDays = (date: Date, days: number) => new Date(date.getTime() + days * 86_400_000);
 
 export interface SimulatedFile {

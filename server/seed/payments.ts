@@ -114,6 +114,8 @@ async function deriveStates(db: Db, ids: number[]) {
       datePaiement: pecDossiers.datePaiement,
       paiementPartiel: pecDossiers.paiementPartiel,
       montantDu: pecDossiers.montantDu,
+      dateBilling: pecDossiers.dateBilling,
+      dateFacturationEffective: pecDossiers.dateFacturationEffective,
     })
     .from(pecDossiers)
     .where(inArray(pecDossiers.id, ids));

@@ -256,6 +256,8 @@ export const fr = {
           'Le paiement de %{amount} du %{date} ne comptera plus : le montant restant dû est recalculé. Il reste dans l’historique, annulé, avec votre motif.',
         reason: 'Motif de l’annulation',
         confirmCancel: 'Annuler le paiement',
+        // Beside 'Annuler le paiement', the button that only closes the dialog.
+        close: 'Fermer',
         cancelledToast: 'Le montant restant dû de la demande est recalculé.',
         cancelledTitle: 'Paiement annulé',
         cancelError: 'Annulation impossible',
@@ -269,6 +271,7 @@ export const fr = {
         columns: {
           createdAt: 'Importé le',
           payer: 'Payeur',
+          reference: 'N° de relevé',
           linesCount: 'Lignes',
           totalAmount: 'Montant total',
           appliedAmount: 'Montant rapproché',
@@ -280,6 +283,8 @@ export const fr = {
         reference: 'relevé de l’assureur n° %{reference}',
         undo: 'Annuler le relevé',
         undoTitle: 'Annuler ce relevé ?',
+        // Beside 'Annuler le relevé', the button that only closes the confirmation.
+        close: 'Fermer',
         undoText: 'Chaque dossier payé par ce relevé retrouve son état d’avant l’import.',
         undone: 'Relevé annulé',
         undoError: 'Annulation impossible',
@@ -293,7 +298,7 @@ export const fr = {
         previewText: 'Aperçu : rien n’est encore enregistré. Vérifiez les résultats, puis appliquez le relevé.',
         apply: 'Appliquer',
         applied: 'Relevé appliqué',
-        appliedText: '%{smart_count} ligne importée |||| %{smart_count} lignes importées',
+        appliedText: '%{smart_count} ligne appliquée |||| %{smart_count} lignes appliquées',
         applyError: 'Relevé non appliqué',
         refused: 'Relevé refusé',
         line: 'Ligne %{line}',

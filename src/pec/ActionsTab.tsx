@@ -110,7 +110,8 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
     },
     onError: (error, { kind }) => {
       const twins = (error as { body?: DuplicateRefusal }).body?.twins;
-      if (kind === 'dpec' && statusOf(error) === 409 && twins?.length) {
+      // Twins of centres the user cannot see are named by no link: the list may be empty, the refusal still stands.
+      if (kind === 'dpec' && statusOf(error) === 409 && twins) {
         setDuplicate({ text: errorText(error), twins });
         return;
       }

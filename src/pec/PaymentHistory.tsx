@@ -175,8 +175,8 @@ function CancelDialog({ payment, onClose }: { payment: PecPaymentRecord | undefi
             <TextInput source="motif" label={translate('pecflow.payments.history.reason')} fullWidth multiline minRows={2} margin="none" required autoFocus />
           </DialogContent>
           <DialogActions>
-            <Button onClick={onClose} disabled={cancel.isPending}>
-              {translate('pecflow.pec.billing.cancel')}
+            <Button onClick={onClose} disabled={cancel.isPending} data-testid="pec-payment-cancel-close">
+              {translate('pecflow.payments.history.close')}
             </Button>
             <SubmitButton label={translate('pecflow.payments.history.confirmCancel')} />
           </DialogActions>

@@ -10,13 +10,17 @@ import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { Title, useTranslate } from 'react-admin';
-import { pecNumericId, type ImportErrors } from '../dataProvider/pec';
-import { PAYMENT_STATEMENT_LIMITS, STATEMENT_COLUMNS } from '#domain/payments';
+import { pecNumericId, type ImportErrors, type PaymentStatementRecord } from '../dataProvider/pec';
+import { APPLIED_OUTCOMES, PAYMENT_STATEMENT_LIMITS, STATEMENT_COLUMNS } from '#domain/payments';
 import { useToast } from '../layout/Toasts';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { statementPath, STATEMENTS_PATH } from './filters';
 import { useRefreshPayments } from './PaymentStatementsPage';
 import { useErrorText, usePecData } from './shared';
+
+/** The lines a statement applied to files (paid, partial, over-paid): what its toast counts. */
+const appliedLines = (statement: PaymentStatementRecord) =>
+  APPLIED_OUTCOMES.reduce((count, outcome) => count + (statement.totals?.byOutcome[outcome]?.count ?? 0), 0);
 
 export default function PaymentImportPage() {
   const translate = useTranslate();
@@ -44,7 +48,7 @@ export default function PaymentImportPage() {
   const apply = useMutation({
     mutationFn: () => dataProvider.paymentApply({ file: file! }),
     onSuccess: (statement) => {
-      toast.success(translate('pecflow.payments.import.applied'), translate('pecflow.payments.import.appliedText', { smart_count: statement.linesCount }));
+      toast.success(translate('pecflow.payments.import.applied'), translate('pecflow.payments.import.appliedText', { smart_count: appliedLines(statement) }));
       refresh();
       navigate(statementPath(pecNumericId(statement)!));
     },

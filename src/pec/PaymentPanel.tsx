@@ -12,8 +12,8 @@ import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '#domain/format';
 import { amountDue, amountInputValue, expectedAmount, overpaymentOf } from '#domain/payments';
-import { todayInFrance } from '#domain/pec';
-import { manualPaymentSchema } from '#domain/pecSchemas';
+import { invoiceDay, todayInFrance } from '#domain/pec';
+import { manualPaymentSchemaFor, type manualPaymentSchema } from '#domain/pecSchemas';
 import { useToast } from '../layout/Toasts';
 import { DateInput } from './DateInput';
 import { PaymentHistory } from './PaymentHistory';
@@ -73,6 +73,8 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
   const errorText = useErrorText();
   const dataProvider = usePecData();
   const refresh = useRefreshPec();
+  // The server's rule, checked before sending: not dated before the file's invoice.
+  const schema = manualPaymentSchemaFor(invoiceDay(record));
   const save = useMutation({
     mutationFn: (data: z.output<typeof manualPaymentSchema>) => dataProvider.pecPayment({ id, data }),
     onSuccess: () => {
@@ -87,8 +89,8 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
       {open && (
         <AdminForm
           record={{ datePaiement: todayInFrance(), montant: amountInputValue(amountDue(record)), libelle: '' }}
-          schema={manualPaymentSchema}
-          onSave={(values) => save.mutateAsync(manualPaymentSchema.parse(values))}
+          schema={schema}
+          onSave={(values) => save.mutateAsync(schema.parse(values))}
         >
           <DialogTitle id="pec-payment-title">{translate('pecflow.payments.panel.record')}</DialogTitle>
           <DialogContent>

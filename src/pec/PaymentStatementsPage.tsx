@@ -69,6 +69,7 @@ export default function PaymentStatementsPage() {
       >
         <DataTable.Col source="createdAt" label={label('createdAt')} render={(r: PaymentStatementRecord) => formatDateTime(r.createdAt)} />
         <DataTable.Col source="payer" label={label('payer')} disableSort />
+        <DataTable.Col source="reference" label={label('reference')} disableSort render={(r: PaymentStatementRecord) => r.reference ?? '—'} />
         <DataTable.Col source="linesCount" label={label('linesCount')} disableSort align="right" />
         <DataTable.Col source="totalAmount" label={label('totalAmount')} align="right" render={(r: PaymentStatementRecord) => formatEuros(r.totalAmount)} />
         <DataTable.Col
@@ -164,7 +165,7 @@ function UndoAction({ id }: { id: number }) {
         title="pecflow.payments.show.undoTitle"
         content="pecflow.payments.show.undoText"
         confirm="pecflow.payments.show.undo"
-        cancel="pecflow.settings.confirm.cancel"
+        cancel="pecflow.payments.show.close"
         confirmColor="warning"
         onConfirm={() => undo.mutate()}
         onClose={() => setConfirming(false)}

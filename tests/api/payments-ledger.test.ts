@@ -174,7 +174,8 @@ describe('a statement is applied once', () => {
       'already_applied',
       'already_applied',
       'already_applied',
-      'already_paid',
+      // FAC-DEMO-0004, paid by its payments, was over-paid by the first application: that line too is applied.
+      'already_applied',
       'not_billed',
       'unknown',
       'already_applied',
@@ -199,16 +200,7 @@ describe('a statement is applied once', () => {
     expect(undone.status, undone.text).toBe(200);
     const fresh = await preview(EXAMPLE);
     expect(fresh.body.alreadyImported).toBeNull();
-    expect(fresh.body.lines.map((l: JsonBody) => l.outcome)).toEqual([
-      'paid',
-      'partial',
-      'overpaid',
-      'already_paid',
-      'not_billed',
-      'unknown',
-      'partial',
-      'paid',
-    ]);
+    expect(fresh.body.lines.map((l: JsonBody) => l.outcome)).toEqual(['paid', 'partial', 'overpaid', 'overpaid', 'not_billed', 'unknown', 'partial', 'paid']);
     const second = await apply(EXAMPLE);
     expect(second.status, second.text).toBe(201);
     expect(second.body.totals).toEqual(first.body.totals);
@@ -313,6 +305,54 @@ describe('a statement is applied once', () => {
     );
     await expect(line).rejects.toMatchObject({ message: expect.stringContaining('pec_payments_line_key_idx') });
     expect(await paymentState(f.id)).toMatchObject({ montantPaye: 100 });
+  });
+});
+
+describe('a file paid in full', () => {
+  it('takes a new payment of a statement as an over-payment (Trop-perçu), applied and counted once', async () => {
+    const f = await billedFile(500);
+    const first = await apply(csv(`02/11/2026;Allianz;${f.numPec};500,00;Solde`));
+    expect(first.status, first.text).toBe(201);
+    expect(await paymentState(f.id)).toMatchObject({ status: 'paid', montantPaye: 500, montantDu: 0 });
+
+    // Another payment (a new line: another amount and day) on the paid file: applied, the excess shown.
+    const second = csv(`05/11/2026;Allianz;${f.numPec};120,00;Deuxième virement`);
+    const shown = await preview(second);
+    expect(shown.body.lines.map((l: JsonBody) => [l.outcome, l.outcomeLabel, l.difference])).toEqual([['overpaid', 'Trop-perçu', 120]]);
+    expect(shown.body.totals.applied).toBe(120);
+    const applied = await apply(second);
+    expect(applied.status, applied.text).toBe(201);
+    expect(await paymentState(f.id)).toEqual({ status: 'paid', montantPaye: 620, datePaiement: '2026-11-05', paiementPartiel: false, montantDu: 0 });
+    expect((await server.get(`/api/pec_dossiers?payment=overpaid&itemsPerPage=100`, tokens.horizonAdmin)).body.member.map((m: JsonBody) => m.id)).toContain(
+      f.id,
+    );
+    expect((await history(f.id)).map((p: JsonBody) => p.amount).sort()).toEqual([120, 500]);
+    expect(await disagreements()).toEqual([]);
+
+    // The same line again is the same payment: not counted twice.
+    const again = await preview(csv(`05/11/2026;Allianz;${f.numPec};120,00;Réexport`, `06/11/2026;Allianz;INCONNU-${f.id};10;`));
+    expect(again.body.lines[0].outcome).toBe('already_applied');
+    // Undone, the over-payment goes: the file is paid exactly again.
+    expect((await undo(applied.body.id)).status).toBe(200);
+    expect(await paymentState(f.id)).toMatchObject({ status: 'paid', montantPaye: 500, datePaiement: '2026-11-02', montantDu: 0 });
+  });
+});
+
+describe('a manual payment', () => {
+  it('dated before the file’s invoice is refused (422, on its date, in French), writing nothing; the invoice day is accepted', async () => {
+    const f = await billedFile(300);
+    await server.database.query(`update pec_dossiers set date_billing = '2026-10-10' where id = $1`, [f.id]);
+    const payments = await count('pec_payments', `dossier_id = ${f.id}`);
+    const early = await manualPayment(f.id, { datePaiement: '2026-10-09', montant: '100,00' });
+    expect(early.status, early.text).toBe(422);
+    expect(early.body.violations).toEqual([
+      expect.objectContaining({ propertyPath: 'datePaiement', message: 'La date de paiement ne peut pas précéder la date de facture (10/10/2026)' }),
+    ]);
+    expect(await count('pec_payments', `dossier_id = ${f.id}`)).toBe(payments);
+    expect(await paymentState(f.id)).toMatchObject({ status: 'billed', montantPaye: null });
+    const onTheDay = await manualPayment(f.id, { datePaiement: '2026-10-10', montant: '100,00' });
+    expect(onTheDay.status, onTheDay.text).toBe(200);
+    expect(onTheDay.body).toMatchObject({ montantPaye: 100, datePaiement: '2026-10-10', paiementPartiel: true });
   });
 });
 

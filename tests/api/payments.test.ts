@@ -185,6 +185,28 @@ describe('a statement with every kind of line', () => {
     expect((await server.get(`/api/payment_statements/${applied.body.id}`, tokens.audio)).body.status).toBe('applied');
   });
 
+  it('names the later statements that block an undo (number, day, reference)', async () => {
+    const f = await file({ partComplementaire: 400 });
+    const first = await send('/api/payment_statements', csv(`03/11/2026;MGEN;${f.numPec};100,00;`), tokens.audio);
+    expect(first.status, first.text).toBe(201);
+    const second = await send(
+      '/api/payment_statements',
+      ['Date de paiement;Payeur;Référence;Montant;N° de relevé', `04/11/2026;MGEN;${f.numPec};50,00;R-${f.id}`].join('\r\n'),
+      tokens.audio,
+    );
+    expect(second.status, second.text).toBe(201);
+    const day = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris' }).format(new Date());
+    const numero = (await server.get(`/api/pec_dossiers/${f.id}`, tokens.audio)).body.numeroDossier;
+    const refused = await server.request('POST', `/api/payment_statements/${first.body.id}/undo`, { token: tokens.audio });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe(
+      `Annulation impossible : le paiement de ce dossier a changé depuis l’import (${numero}). Relevé appliqué depuis : n° ${second.body.id} du ${day} (réf. R-${f.id}). Annulez d’abord ce relevé.`,
+    );
+    // Undone latest first, the first one then undoes.
+    expect((await server.request('POST', `/api/payment_statements/${second.body.id}/undo`, { token: tokens.audio })).status).toBe(200);
+    expect((await server.request('POST', `/api/payment_statements/${first.body.id}/undo`, { token: tokens.audio })).status).toBe(200);
+  });
+
   it('refuses to apply a statement that matches no billed file', async () => {
     const before = await statementsCount();
     const res = await send('/api/payment_statements', csv('02/11/2026;Allianz;RIEN-DU-TOUT;10,00;'), tokens.audio);
@@ -382,7 +404,9 @@ describe('the demo statement', () => {
     const bytes = readFileSync(new URL('../../docs/examples/releve-paiements.csv', import.meta.url));
     const res = await send('/api/payment_statements/preview', new Uint8Array(bytes), tokens.horizonAdmin);
     expect(res.status, res.text).toBe(200);
-    expect(res.body.lines.map((l: JsonBody) => l.outcome)).toEqual(['paid', 'partial', 'overpaid', 'already_paid', 'not_billed', 'unknown', 'partial', 'paid']);
+    expect(res.body.lines.map((l: JsonBody) => l.outcome)).toEqual(['paid', 'partial', 'overpaid', 'overpaid', 'not_billed', 'unknown', 'partial', 'paid']);
+    // FAC-DEMO-0004, paid in full by its history: a new payment is an over-payment of all of it.
+    expect(res.body.lines[3].difference).toBe(1200);
     expect(res.body.lines[1].difference).toBe(220);
     expect(res.body.lines[2].difference).toBe(30);
     // The demo's own partly paid file.

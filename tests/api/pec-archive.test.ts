@@ -233,7 +233,12 @@ describe('archiving and restoring', () => {
     expect(await listed(`search=${file.numeroDossierAssure}&archived=false`)).toEqual([]);
     expect(await listed(`search=${file.numeroDossierAssure}&archived=true`)).toEqual([file.id]);
     expect(await listed(`search=${file.numeroDossierAssure}&archived=all`)).toEqual([file.id]);
-    expect(await listed(`archived=nonsense`)).toEqual([]);
+    // A value of the filter it does not know is said, not a silent empty list (nor a 500).
+    for (const query of ['archived=nonsense', 'archived=bogus&itemsPerPage=5', 'archived=true&archived=bogus']) {
+      const bogus = await server.get(`/api/pec_dossiers?${query}`, tokens.horizonAdmin);
+      expect(bogus.status, query).toBe(400);
+      expect(bogus.body.detail).toBe('Filtre « archived » invalide : true, false ou all attendu.');
+    }
     const archivedOnly = (await server.get('/api/pec_dossiers?archived=true&itemsPerPage=100', tokens.horizonAdmin)).body.member;
     expect(archivedOnly.every((m: JsonBody) => m.archived === true)).toBe(true);
     expect((await server.get(`/api/pec_dossiers/${file.id}`, tokens.audio)).body).toMatchObject({ archived: true, archiveReason: 'abandoned' });
@@ -271,6 +276,24 @@ describe('archiving and restoring', () => {
     expect(await exportCsv(`search=${file.numeroDossierAssure}&archived=false`)).toEqual([]);
     const inHand = await createDossier(server, tokens.audio, refs);
     expect(await exportCsv(`search=${inHand.numeroDossierAssure}`)).toEqual([expect.objectContaining({ Archivée: 'Non', 'Motif d’archivage': '' })]);
+  });
+
+  it('refuses a reason without archiving (422), writing nothing and no audit entry', async () => {
+    const file = await fileIn({ status: 'draft' });
+    const audits = async () =>
+      Number(
+        (await server.database.query<{ n: string }>(`select count(*) as n from audit_logs where entity = 'pec_dossiers' and entity_id = $1`, [file.id]))[0]!.n,
+      );
+    const before = await audits();
+    for (const body of [{ archiveReason: 'duplicate' }, { archiveNote: 'Sans archiver' }, { archived: false, archiveReason: 'other' }]) {
+      const res = await patch(file.id, body, tokens.horizonAdmin);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.violations).toEqual([
+        expect.objectContaining({ propertyPath: 'archiveReason', message: 'Le motif s’indique en archivant la demande (archived: true)' }),
+      ]);
+    }
+    expect(await audits()).toBe(before);
+    expect((await server.get(`/api/pec_dossiers/${file.id}`, tokens.horizonAdmin)).body).toMatchObject({ archived: false, archiveReason: null });
   });
 
   it('is refused while a robot run is in progress', async () => {

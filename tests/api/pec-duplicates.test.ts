@@ -94,6 +94,54 @@ describe('twins', () => {
     expect(entry!.changes.warnings.map((w: JsonBody) => w.code)).toContain('doublon_possible');
   });
 
+  it('in a centre the reader cannot see: warned and refused all the same, without a number, a link or an id', async () => {
+    const quote = `DEV-${patientNumber()}`;
+    // The organisation's administrator files the same request in Lyon, which the audioprothésiste (Paris, Boulogne)
+    // does not see, and starts its DPEC.
+    const hidden = await createDossier(server, tokens.horizonAdmin, refs, { numeroDevisAssure: quote }, 'Horizon Lyon Part-Dieu');
+    expect((await startDpec(hidden.id, {}, tokens.horizonAdmin)).status).toBe(200);
+    const mine = await createDossier(server, tokens.audio, refs, { numeroDevisAssure: quote });
+    const identifying = (value: unknown) => {
+      const text = JSON.stringify(value);
+      return [hidden.numeroDossier, `/pec/${hidden.id}`, `/api/pec_dossiers/${hidden.id}`].filter((s) => text.includes(s));
+    };
+    const hiddenWarning = {
+      code: 'doublon_possible',
+      message:
+        'Une autre demande de votre organisation porte déjà ce numéro de devis avec la même mutuelle : vérifiez auprès de votre organisation qu’il ne s’agit pas de la même demande avant de lancer le DPEC.',
+    };
+    expect(duplicates(mine)).toEqual([hiddenWarning]);
+    expect(identifying(mine)).toEqual([]);
+    expect(duplicates(await get(mine.id))).toEqual([hiddenWarning]);
+
+    const refused = await startDpec(mine.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe(
+      'Doublon : une autre demande de votre organisation porte la même mutuelle et le même numéro de devis, avec un DPEC en cours ou accordé. Confirmez pour envoyer quand même.',
+    );
+    expect(refused.body.twins).toEqual([]);
+    expect(identifying(refused.body)).toEqual([]);
+    expect((await get(mine.id)).status).toBe('draft');
+
+    // A visible twin besides: that one is named and linked, the hidden one still only said to exist.
+    const visible = await createDossier(server, tokens.audio, refs, { numeroDevisAssure: quote }, 'Horizon Boulogne');
+    expect((await startDpec(visible.id, { confirmDuplicate: true })).status).toBe(200);
+    const both = await startDpec(mine.id);
+    expect(both.status).toBe(409);
+    expect(both.body.detail).toBe(
+      `Doublon : la demande ${visible.numeroDossier} (En cours), une autre demande de votre organisation portent la même mutuelle et le même numéro de devis, avec un DPEC en cours ou accordé. Confirmez pour envoyer quand même.`,
+    );
+    expect(both.body.twins).toEqual([{ '@id': `/api/pec_dossiers/${visible.id}`, id: visible.id, numeroDossier: visible.numeroDossier, status: 'processing' }]);
+    expect(identifying(both.body)).toEqual([]);
+    const warned = duplicates(await get(mine.id));
+    expect(warned.map((w: JsonBody) => w.link?.label ?? null)).toEqual([visible.numeroDossier, null]);
+    expect(identifying(warned)).toEqual([]);
+
+    // The administrator sees the whole organisation: every twin is named.
+    const seenByAll = duplicates(await get(mine.id, tokens.horizonAdmin));
+    expect(seenByAll.map((w: JsonBody) => w.link.label)).toEqual([hidden.numeroDossier, visible.numeroDossier]);
+  });
+
   it('let one of two DPEC starts on twins sent at once through, the other refused', async () => {
     const quote = `DEV-${patientNumber()}`;
     const a = await createDossier(server, tokens.audio, refs, { numeroDevisAssure: quote });

@@ -29,7 +29,7 @@ test('a statement is imported from "Paiements": its preview, then its result, th
     'Payé intégralement',
     'Paiement partiel',
     'Trop-perçu',
-    'Déjà payé',
+    'Trop-perçu',
     'Pas encore facturé',
     'Référence inconnue',
     'Paiement partiel',
@@ -37,12 +37,14 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   ]);
   await expect(preview.getByTestId('payment-total-lines')).toHaveText('8');
   await expect(preview.getByTestId('payment-total-amount')).toHaveText('9 170,00 €');
-  await expect(preview.getByTestId('payment-total-applied')).toHaveText('6 670,00 €');
+  await expect(preview.getByTestId('payment-total-applied')).toHaveText('7 870,00 €');
   await expect(preview.getByTestId('payment-lines')).toContainText('220,00 €');
 
   await page.getByTestId('payment-apply').click();
-  await expect(toast(page, 'Relevé appliqué')).toBeVisible();
+  // The toast counts the lines applied to files (not the unknown, not-billed ones).
+  await expect(toast(page, 'Relevé appliqué')).toContainText('6 lignes appliquées');
   await expect(page).toHaveURL(/\/payment_statements\/\d+$/);
+  await expect(page.getByTestId('payments-list')).toContainText('N° de relevé');
   const statement = page.getByTestId('payment-statement-drawer');
   await expect(statement.getByTestId('status-badge')).toHaveText('Appliqué');
   await expect(statement.getByTestId('payment-lines').getByTestId('payment-outcome')).toHaveCount(8);
@@ -59,7 +61,7 @@ test('a statement is imported from "Paiements": its preview, then its result, th
     `Déjà appliquée (relevé n° ${statementId} du ${frenchToday()})`,
     `Déjà appliquée (relevé n° ${statementId} du ${frenchToday()})`,
     `Déjà appliquée (relevé n° ${statementId} du ${frenchToday()})`,
-    'Déjà payé',
+    `Déjà appliquée (relevé n° ${statementId} du ${frenchToday()})`,
     'Pas encore facturé',
     'Référence inconnue',
     `Déjà appliquée (relevé n° ${statementId} du ${frenchToday()})`,
@@ -78,6 +80,9 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   await page.goBack();
 
   await page.getByTestId('payment-statement-drawer').getByTestId('payment-undo').click();
+  // Beside 'Annuler le relevé', the button that only closes says so.
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Fermer' })).toBeVisible();
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Annuler', exact: true })).toHaveCount(0);
   await page.getByRole('dialog').getByRole('button', { name: 'Annuler le relevé' }).click();
   await expect(toast(page, 'Relevé annulé')).toBeVisible();
   await expect(page.getByTestId('payment-statement-drawer').getByTestId('status-badge')).toHaveText('Annulé');
@@ -95,14 +100,14 @@ test('"Enregistrer un paiement" in the drawer pays a billed file', async ({ page
   await expect(panel).toContainText('Aucun paiement reçu');
   await panel.getByRole('button', { name: 'Enregistrer un paiement' }).click();
   const dialog = page.getByRole('dialog', { name: 'Enregistrer un paiement' });
-  await dialog.getByRole('textbox', { name: /^Date de paiement/ }).fill('21/11/2026');
+  await dialog.getByRole('textbox', { name: /^Date de paiement/ }).fill(frenchToday());
   await dialog.getByRole('textbox', { name: /^Montant/ }).fill('1 250,50');
   await dialog.getByRole('textbox', { name: /^Libellé/ }).fill('Chèque 4411');
   await dialog.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(dialog).toBeHidden();
   await expect(toast(page, 'Paiement enregistré')).toBeVisible();
   await expect(panel).toContainText('1 250,50 €');
-  await expect(panel).toContainText('21/11/2026');
+  await expect(panel).toContainText(frenchToday());
   await expect(drawer(page).getByTestId('status-badge').first()).toHaveText('Payé');
   await expect(panel.getByRole('button', { name: 'Enregistrer un paiement' })).toHaveCount(0);
 });
@@ -176,7 +181,7 @@ test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file
   const token = await apiToken(request, email);
   // Paid but 77,90 € by a first payment.
   const first = Math.round((file.partComplementaire - 77.9) * 100) / 100;
-  await api(request, token, 'POST', `/api/pec_dossiers/${file.id}/payments`, { datePaiement: '20/11/2026', montant: first, libelle: 'Virement 1' });
+  await api(request, token, 'POST', `/api/pec_dossiers/${file.id}/payments`, { datePaiement: frenchToday(), montant: first, libelle: 'Virement 1' });
 
   await signIn(page, email);
   await page.goto(`/pec/${file.id}`);
@@ -184,7 +189,7 @@ test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file
   const history = panel.getByTestId('pec-payment-history');
   await expect(panel.getByTestId('pec-payment-partial')).toBeVisible();
   await expect(history.getByRole('row')).toHaveCount(2);
-  await expect(history.getByRole('row').nth(1)).toContainText('20/11/2026');
+  await expect(history.getByRole('row').nth(1)).toContainText(frenchToday());
   await expect(history.getByRole('row').nth(1)).toContainText('Saisie manuelle');
   await expect(history.getByRole('row').nth(1)).toContainText('Virement 1');
   await expect(history.getByRole('row').nth(1)).toContainText('Marc Lefèvre');
@@ -216,6 +221,8 @@ test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file
   await history.getByRole('row').nth(2).getByRole('button', { name: 'Annuler' }).click();
   const cancel = page.getByRole('dialog', { name: 'Annuler ce paiement ?' });
   await expect(cancel).toContainText('100,00 €');
+  await expect(cancel.getByRole('button', { name: 'Fermer' })).toBeVisible();
+  await expect(cancel.getByRole('button', { name: 'Annuler', exact: true })).toHaveCount(0);
   await cancel.getByRole('button', { name: 'Annuler le paiement' }).click();
   await expect(cancel.getByText('Le motif de l’annulation est requis')).toBeVisible();
   await cancel.getByRole('textbox', { name: /^Motif de l’annulation/ }).fill('Chèque saisi deux fois');
@@ -257,7 +264,7 @@ test("the dashboard's receivables equal the totals of the lists they open", asyn
   );
   const target = billed.member.find((f) => (f.partComplementaire ?? 0) > 100);
   expect(target, 'une demande facturée de Riviera').toBeTruthy();
-  await api(request, token, 'POST', `/api/pec_dossiers/${target!.id}/payments`, { datePaiement: '20/11/2026', montant: 50 });
+  await api(request, token, 'POST', `/api/pec_dossiers/${target!.id}/payments`, { datePaiement: frenchToday(), montant: 50 });
 
   await signIn(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);
