@@ -703,7 +703,7 @@ export const paymentStatements = pgTable(
     undoneAt: timestamp('undone_at', { withTimezone: true, mode: 'date' }),
     undoneById: integer('undone_by_id').references(() => users.id, { onDelete: 'set null' }),
     // Issue 25: what makes it the same statement again. The fingerprint of its content (sha256 of its lines' keys,
-    // sorted: server/pec/payments.ts) and its own number and period when the file carries them.
+    // sorted: server/pec/statementFile.ts) and its own number and period when the file carries them.
     contentHash: text('content_hash'),
     reference: text('reference'),
     period: text('period'),

@@ -14,19 +14,10 @@ import { sameHolding } from '../hydra/tenancy';
 import { paymentStatements } from '../db/schema';
 import { RECEIVABLES_HEADER, receivablesPage } from './receivables';
 import { pecReadScope } from '../auth/fileVisibility';
-import {
-  appliedTwin,
-  applyStatement,
-  cancelManualPayment,
-  evaluateStatement,
-  presentLine,
-  readStatement,
-  recordManualPayment,
-  requireOrganisation,
-  statementIdentity,
-  statementTotals,
-  undoStatement,
-} from './payments';
+import { appliedTwin, readStatement, statementIdentity, statementTotals } from './statementFile';
+import { evaluateStatement, presentLine, requireOrganisation } from './statementMatching';
+import { cancelManualPayment, recordManualPayment } from './paymentHistory';
+import { applyStatement, undoStatement } from './statements';
 import { PAYMENT_PERMISSION, todayInFrance } from '#domain/pec';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 import { PAYMENT_STATEMENT_LIMITS } from '#domain/payments';

@@ -7,7 +7,8 @@ import { paymentStatementLines, paymentStatements, pecDossiers } from '../db/sch
 import { dateTime, decimal, integer, itemOnly, reference, text, timestamp } from '../hydra/fields';
 import { holdingOwned } from '../hydra/tenancy';
 import type { ResourceDeclaration } from '../hydra/types';
-import { presentLine, statementTotals, type EvaluatedLine } from '../pec/payments';
+import { presentLine, type EvaluatedLine } from '../pec/statementMatching';
+import { statementTotals } from '../pec/statementFile';
 import { iriOf } from '#domain/iri';
 import { PAYMENT_PERMISSION } from '#domain/pec';
 import {

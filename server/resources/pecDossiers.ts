@@ -110,7 +110,7 @@ export const pecDossiersResource: ResourceDeclaration = {
       description: 'Alertes calculées par le serveur [{code, message, side?, source?, details?}] ; [] sans alerte (fiche seulement)',
       label: 'Alertes',
     }),
-    // Payment by the insurer (issue 15): set by a payment statement or 'Enregistrer un paiement' (server/pec/payments.ts).
+    // Payment by the insurer (issue 15): set by a payment statement or 'Enregistrer un paiement' (server/pec/statements.ts, paymentHistory.ts).
     montantPaye: decimal(pecDossiers.montantPaye, { ...readOnly, label: 'Montant payé', description: 'Total reçu de l’assureur, en euros' }),
     datePaiement: date(pecDossiers.datePaiement, { ...readOnly, label: 'Date de paiement', description: 'Date du dernier paiement reçu' }),
     paiementPartiel: bool(pecDossiers.paiementPartiel, {

@@ -7,7 +7,8 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/connect';
 import { appareils, pecDossiers, pecPayments } from '../db/schema';
-import { stateFromHistory, stateOf } from '../pec/payments';
+import { stateFromHistory } from '../pec/paymentHistory';
+import { stateOf } from '../pec/statementMatching';
 import { amountsFor, CATALOGUE, type EarDevice } from '../robot/simulator';
 import type { DemoOrganisations } from './organisations';
 

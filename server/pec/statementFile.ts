@@ -1,0 +1,190 @@
+// An insurer's payment statement (CSV) read into lines, and what makes two statements the same one (issues 15 and 25):
+// its fingerprint and its own reference.
+import { createHash } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
+import { and, asc, eq, or } from 'drizzle-orm';
+import type { DbOrTx } from '../db/connect';
+import { paymentStatements } from '../db/schema';
+import { ApiError, ValidationError, type Violation } from '../http/errors';
+import { assertAmountFits, NUL_MESSAGE } from '../http/body';
+import { todayInFrance } from '#domain/pec';
+import { iriOf } from '#domain/iri';
+import {
+  APPLIED_OUTCOMES,
+  PAYMENT_OUTCOMES,
+  PAYMENT_STATEMENT_LIMITS,
+  parseStatementAmount,
+  parseStatementDate,
+  STATEMENT_COLUMNS,
+  STATEMENT_MESSAGES,
+  statementColumnOf,
+  statementLineKey,
+  type PaymentOutcome,
+  type StatementColumn,
+} from '#domain/payments';
+
+// ---------- reading the file ----------
+
+export interface StatementLine {
+  /** The line of the file (the header is line 1). */
+  line: number;
+  paymentDate: string;
+  payer: string;
+  reference: string;
+  amount: number;
+  label: string | null;
+  /** The statement's own number and period, when the file carries them on its lines. */
+  statementNumber: string | null;
+  period: string | null;
+}
+
+/**
+ * The text of the file: UTF-8 when its bytes are valid UTF-8, otherwise Windows-1252 (what French Excel and most
+ * portals write); a byte-order mark is dropped by the parser.
+ */
+export function decodeStatement(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
+}
+
+const fileError = (message: string) => new ValidationError([{ propertyPath: 'fichier', message }]);
+
+/** The lines of a statement, or a 422 naming every line and column in error (nothing is read half). */
+export function readStatement(bytes: Uint8Array): StatementLine[] {
+  const text = decodeStatement(bytes).replace(/^\uFEFF/, '');
+  if (!text.trim()) throw fileError(STATEMENT_MESSAGES.empty);
+  // The separator of the header line: portals write semicolons (French Excel) or commas.
+  const header = text.split(/\r?\n/, 1)[0] ?? '';
+  const delimiter = (header.match(/;/g)?.length ?? 0) >= (header.match(/,/g)?.length ?? 0) ? ';' : ',';
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, info: true }) as never;
+  } catch (error) {
+    // csv-parse explains in English; the user needs the line and what to check.
+    throw fileError(STATEMENT_MESSAGES.unreadable((error as { lines?: number }).lines));
+  }
+  const [head, ...data] = records;
+  if (!head || data.length === 0) throw fileError(STATEMENT_MESSAGES.noLines);
+  if (data.length > PAYMENT_STATEMENT_LIMITS.maxLines) throw fileError(STATEMENT_MESSAGES.tooManyLines);
+
+  const columns = new Map<StatementColumn, number>();
+  head.record.forEach((name, index) => {
+    const column = statementColumnOf(name);
+    if (column && !columns.has(column)) columns.set(column, index);
+  });
+  const missing = (Object.keys(STATEMENT_COLUMNS) as StatementColumn[]).filter((c) => STATEMENT_COLUMNS[c].required && !columns.has(c));
+  if (missing.length) throw fileError(STATEMENT_MESSAGES.missingColumns(missing));
+
+  const errors: { line: number; messages: string[] }[] = [];
+  const lines: StatementLine[] = [];
+  const today = todayInFrance();
+  for (const { record, info } of data) {
+    const cell = (column: StatementColumn) => {
+      const index = columns.get(column);
+      return index === undefined ? '' : (record[index] ?? '').trim();
+    };
+    // PostgreSQL text cannot hold a NUL character: the same refusal as for JSON bodies, on the line and column.
+    const withNul = [...columns.keys()].filter((column) => cell(column).includes('\u0000'));
+    if (withNul.length) {
+      errors.push({ line: info.lines, messages: withNul.map((column) => STATEMENT_MESSAGES.cell(column, NUL_MESSAGE)) });
+      continue;
+    }
+    const messages: string[] = [];
+    const paymentDate = parseStatementDate(cell('paymentDate'));
+    if (!paymentDate) messages.push(STATEMENT_MESSAGES.cell('paymentDate', STATEMENT_MESSAGES.date(cell('paymentDate'))));
+    // A payment is received: it cannot be dated after today.
+    else if (paymentDate > today) messages.push(STATEMENT_MESSAGES.cell('paymentDate', STATEMENT_MESSAGES.futureDate(cell('paymentDate'))));
+    const payer = cell('payer').slice(0, 200);
+    if (!payer) messages.push(STATEMENT_MESSAGES.cell('payer', STATEMENT_MESSAGES.required));
+    const reference = cell('reference').slice(0, 100);
+    if (!reference) messages.push(STATEMENT_MESSAGES.cell('reference', STATEMENT_MESSAGES.required));
+    const amount = parseStatementAmount(cell('amount'));
+    if (amount === undefined) messages.push(STATEMENT_MESSAGES.cell('amount', STATEMENT_MESSAGES.amount(cell('amount'))));
+    if (messages.length) errors.push({ line: info.lines, messages });
+    else
+      lines.push({
+        line: info.lines,
+        paymentDate: paymentDate!,
+        payer,
+        reference,
+        amount: amount!,
+        label: cell('label').slice(0, 500) || null,
+        statementNumber: cell('statementNumber').slice(0, 100) || null,
+        period: cell('period').slice(0, 100) || null,
+      });
+  }
+  if (errors.length) {
+    const violations: Violation[] = errors.flatMap((e) => e.messages.map((message) => ({ propertyPath: `ligne ${e.line}`, message })));
+    throw new ApiError(
+      422,
+      `Relevé refusé : ${errors.length} ligne${errors.length > 1 ? 's' : ''} en erreur, rien n’a été enregistré.\n${errors.map((e) => `Ligne ${e.line} : ${e.messages.join(' ; ')}`).join('\n')}`,
+      { '@type': 'ConstraintViolationList', violations, errors },
+    );
+  }
+  assertAmountFits(statementTotals(lines.map((l) => ({ ...l, outcome: 'unknown' }))).amount, 'fichier', 'le total du relevé');
+  return lines;
+}
+
+// ---------- what makes it the same statement ----------
+
+/** A statement's identity: the fingerprint of its content, its payer, and its own number and period when it has them. */
+export interface StatementIdentity {
+  contentHash: string;
+  payer: string;
+  reference: string | null;
+  period: string | null;
+}
+
+const joined = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].join(', ').slice(0, 200);
+
+/**
+ * The fingerprint is sha256 of its lines' keys (statementLineKey) in byte order, one per line: the same payments make
+ * the same statement whatever the file's encoding, separator, headers, line order or labels. Migration 0019 computes
+ * the same in SQL for the statements applied before it.
+ */
+export function statementIdentity(lines: StatementLine[]): StatementIdentity {
+  const keys = lines.map(statementLineKey).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  return {
+    contentHash: createHash('sha256').update(keys.join('\n')).digest('hex'),
+    payer: joined(lines.map((l) => l.payer)),
+    reference: joined(lines.map((l) => l.statementNumber)) || null,
+    period: joined(lines.map((l) => l.period)) || null,
+  };
+}
+
+/** The statement of the organisation applied with the same content (or the same payer's same number), if any. */
+export async function appliedTwin(tx: DbOrTx, holdingId: number, identity: StatementIdentity) {
+  const [twin] = await tx
+    .select({ id: paymentStatements.id, createdAt: paymentStatements.createdAt, linesCount: paymentStatements.linesCount })
+    .from(paymentStatements)
+    .where(
+      and(
+        eq(paymentStatements.holdingId, holdingId),
+        eq(paymentStatements.status, 'applied'),
+        or(
+          eq(paymentStatements.contentHash, identity.contentHash),
+          identity.reference ? and(eq(paymentStatements.payer, identity.payer), eq(paymentStatements.reference, identity.reference)) : undefined,
+        ),
+      ),
+    )
+    .orderBy(asc(paymentStatements.createdAt))
+    .limit(1);
+  return twin && { '@id': iriOf('payment_statements', twin.id), ...twin, message: STATEMENT_MESSAGES.alreadyImported(twin.createdAt, twin.linesCount) };
+}
+
+const cents = (value: number) => Math.round(value * 100) / 100;
+
+/** Count and amount per outcome, the total of the file and the part that goes to files. */
+export function statementTotals(lines: { outcome: PaymentOutcome; amount: number }[]) {
+  const byOutcome = Object.fromEntries(PAYMENT_OUTCOMES.map((o) => [o, { count: 0, amount: 0 }])) as Record<PaymentOutcome, { count: number; amount: number }>;
+  for (const line of lines) {
+    byOutcome[line.outcome].count++;
+    byOutcome[line.outcome].amount = cents(byOutcome[line.outcome].amount + line.amount);
+  }
+  const amount = cents(lines.reduce((sum, l) => sum + l.amount, 0));
+  const applied = cents(lines.filter((l) => APPLIED_OUTCOMES.includes(l.outcome)).reduce((sum, l) => sum + l.amount, 0));
+  return { lines: lines.length, amount, applied, byOutcome };
+}

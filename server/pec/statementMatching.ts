@@ -1,0 +1,180 @@
+// A statement's lines matched to the billed files of the caller's organisation: each line's outcome (paid, partial,
+// over-paid, unknown, already applied…) and the file's payment state before and after it (issues 15 and 25).
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import type { Principal } from '../auth/principal';
+import type { DbOrTx } from '../db/connect';
+import { paymentStatements, pecDossiers, pecPayments } from '../db/schema';
+import { ApiError } from '../http/errors';
+import { pecReadScope } from '../auth/fileVisibility';
+import { iriOf } from '#domain/iri';
+import {
+  expectedAmount,
+  isPaidByHand,
+  normalReference,
+  PAYMENT_OUTCOME_LABELS,
+  payFile,
+  STATEMENT_MESSAGES,
+  statementLineKey,
+  type PaymentOutcome,
+  type PaymentState,
+} from '#domain/payments';
+import type { StatementLine } from './statementFile';
+
+// ---------- matching ----------
+
+export const paymentColumns = {
+  id: pecDossiers.id,
+  holdingId: pecDossiers.holdingId,
+  shopId: pecDossiers.shopId,
+  numeroDossier: pecDossiers.numeroDossier,
+  numPec: pecDossiers.numPec,
+  numBilling: pecDossiers.numBilling,
+  status: pecDossiers.status,
+  partComplementaire: pecDossiers.partComplementaire,
+  montantPaye: pecDossiers.montantPaye,
+  datePaiement: pecDossiers.datePaiement,
+  paiementPartiel: pecDossiers.paiementPartiel,
+  montantDu: pecDossiers.montantDu,
+  dateBilling: pecDossiers.dateBilling,
+  dateFacturationEffective: pecDossiers.dateFacturationEffective,
+};
+export type PaymentFile = { [K in keyof typeof paymentColumns]: (typeof pecDossiers.$inferSelect)[K] };
+
+export const stateOf = (file: PaymentFile): PaymentState => ({
+  status: file.status,
+  montantPaye: file.montantPaye,
+  datePaiement: file.datePaiement,
+  paiementPartiel: file.paiementPartiel,
+  montantDu: file.montantDu,
+});
+
+export const sameState = (a: PaymentState, b: PaymentState) =>
+  a.status === b.status &&
+  (a.montantPaye ?? null) === (b.montantPaye ?? null) &&
+  (a.datePaiement ?? null) === (b.datePaiement ?? null) &&
+  a.paiementPartiel === b.paiementPartiel &&
+  (a.montantDu ?? null) === (b.montantDu ?? null);
+
+/** The earlier statement a line was applied by (already applied). */
+interface AppliedIn {
+  '@id': string;
+  id: number;
+  createdAt: string;
+}
+
+export interface EvaluatedLine extends StatementLine {
+  outcome: PaymentOutcome;
+  outcomeLabel: string;
+  /** Partial: the amount still due; over-paid: the excess. */
+  difference: number | null;
+  /** What the insurer owes for the file (its complementary part). */
+  expected: number | null;
+  dossier: { '@id': string; id: number; numeroDossier: string } | null;
+  /** Already applied: the statement that applied it (null when it is repeated within this statement). */
+  appliedIn: AppliedIn | null;
+  file?: PaymentFile;
+  stateBefore: PaymentState | null;
+  stateAfter: PaymentState | null;
+}
+
+/** The organisation's files the caller sees, named by PEC number or invoice number; locked when applying. */
+async function filesFor(tx: DbOrTx, principal: Principal, references: string[], lock: boolean): Promise<PaymentFile[]> {
+  if (references.length === 0) return [];
+  const query = tx
+    .select(paymentColumns)
+    .from(pecDossiers)
+    .where(
+      and(
+        eq(pecDossiers.holdingId, principal.holdingId!),
+        pecReadScope(principal),
+        or(inArray(sql`upper(${pecDossiers.numPec})`, references), inArray(sql`upper(${pecDossiers.numBilling})`, references)),
+      ),
+    )
+    .orderBy(asc(pecDossiers.id));
+  return lock ? query.for('update') : query;
+}
+
+/** The statement lines already paid on these files (their keys, by file), with the statement that paid each. */
+async function appliedKeys(tx: DbOrTx, fileIds: number[]): Promise<Map<string, AppliedIn>> {
+  const keys = new Map<string, AppliedIn>();
+  if (fileIds.length === 0) return keys;
+  const rows = await tx
+    .select({ dossierId: pecPayments.dossierId, lineKey: pecPayments.lineKey, statementId: paymentStatements.id, createdAt: paymentStatements.createdAt })
+    .from(pecPayments)
+    .innerJoin(paymentStatements, eq(paymentStatements.id, pecPayments.statementId))
+    .where(and(inArray(pecPayments.dossierId, fileIds), isNotNull(pecPayments.lineKey), isNull(pecPayments.reversedAt)));
+  for (const row of rows) {
+    keys.set(`${row.dossierId}|${row.lineKey}`, {
+      '@id': iriOf('payment_statements', row.statementId),
+      id: row.statementId,
+      createdAt: row.createdAt.toISOString(),
+    });
+  }
+  return keys;
+}
+
+/**
+ * Each line's outcome, in the file's order: payments on one file add up line after line; a line a statement already
+ * paid on its file (the same payer, reference, amount and date: an overlapping re-export), or repeated within this one,
+ * is 'already applied' and counts once; a new payment on a file its payments settled already is 'over-paid', one on a
+ * file marked paid by hand 'already paid', a file not billed yet 'not yet billed', a reference that names no file of the caller's organisation (or several) 'unknown'.
+ */
+export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines: StatementLine[], lock = false): Promise<EvaluatedLine[]> {
+  const references = [...new Set(lines.map((l) => normalReference(l.reference)))];
+  const files = await filesFor(tx, principal, references, lock);
+  const paidLines = await appliedKeys(
+    tx,
+    files.map((f) => f.id),
+  );
+  const byPec = new Map<string, PaymentFile[]>();
+  const byInvoice = new Map<string, PaymentFile[]>();
+  for (const file of files) {
+    if (file.numPec) byPec.set(normalReference(file.numPec), [...(byPec.get(normalReference(file.numPec)) ?? []), file]);
+    if (file.numBilling) byInvoice.set(normalReference(file.numBilling), [...(byInvoice.get(normalReference(file.numBilling)) ?? []), file]);
+  }
+  const states = new Map<number, PaymentState>();
+  const appliedHere = new Map<string, number>();
+  return lines.map((line) => {
+    const ref = normalReference(line.reference);
+    // A PEC number first (unique per insurer), then an invoice number; several files for one reference match none.
+    const candidates = byPec.get(ref) ?? byInvoice.get(ref) ?? [];
+    const file = candidates.length === 1 ? candidates[0] : undefined;
+    const base = { ...line, difference: null, expected: null, dossier: null, appliedIn: null, stateBefore: null, stateAfter: null };
+    if (!file) return { ...base, outcome: 'unknown', outcomeLabel: PAYMENT_OUTCOME_LABELS.unknown };
+    const dossier = { '@id': iriOf('pec_dossiers', file.id), id: file.id, numeroDossier: file.numeroDossier };
+    const expected = expectedAmount(file);
+    const known = { ...base, dossier, expected, file };
+    const key = `${file.id}|${statementLineKey(line)}`;
+    const earlier = paidLines.get(key);
+    if (earlier)
+      return { ...known, outcome: 'already_applied', outcomeLabel: STATEMENT_MESSAGES.alreadyApplied(earlier.id, earlier.createdAt), appliedIn: earlier };
+    const repeated = appliedHere.get(key);
+    if (repeated !== undefined) return { ...known, outcome: 'already_applied', outcomeLabel: STATEMENT_MESSAGES.repeatedLine(repeated) };
+    if (file.status !== 'billed' && file.status !== 'paid') return { ...known, outcome: 'not_billed', outcomeLabel: PAYMENT_OUTCOME_LABELS.not_billed };
+    const before = states.get(file.id) ?? stateOf(file);
+    // A file its payments settled takes a new payment as an over-payment ('Trop-perçu'), to be refunded. One marked
+    // 'Payé' by hand, that no payment settles, is left alone: what it received is not known.
+    if (isPaidByHand(before, expected)) return { ...known, outcome: 'already_paid', outcomeLabel: PAYMENT_OUTCOME_LABELS.already_paid };
+    const paid = payFile(before, expected, line.amount, line.paymentDate);
+    states.set(file.id, paid.next);
+    appliedHere.set(key, line.line);
+    return {
+      ...known,
+      outcome: paid.outcome,
+      outcomeLabel: PAYMENT_OUTCOME_LABELS[paid.outcome],
+      difference: paid.difference,
+      stateBefore: before,
+      stateAfter: paid.next,
+    };
+  });
+}
+
+/** A line as the API shows it (preview and stored statement alike). */
+export const presentLine = ({ file: _file, stateBefore: _b, stateAfter: _a, statementNumber: _n, period: _p, ...line }: EvaluatedLine) => ({
+  '@type': 'PaymentStatementLine',
+  ...line,
+});
+
+export function requireOrganisation(principal: Principal) {
+  if (!principal.holdingId) throw new ApiError(422, STATEMENT_MESSAGES.noOrganisation);
+}

@@ -1,0 +1,219 @@
+// A payment statement applied (issues 15 and 25): all or nothing and once (its fingerprint, each line's key, refused
+// with a 409 when sent twice, also at the same moment), and undone while no later statement paid the same files. Read
+// by statementFile.ts, matched by statementMatching.ts; each payment is a row of the history (paymentHistory.ts).
+import { and, asc, eq, gt, inArray, isNotNull, isNull } from 'drizzle-orm';
+import type { Principal } from '../auth/principal';
+import type { DbOrTx } from '../db/connect';
+import { paymentStatementLines, paymentStatements, pecDossiers, pecPayments } from '../db/schema';
+import { recordAudit } from '../audit/audit';
+import { ApiError, conflict, forbidden, notFound } from '../http/errors';
+import { pecReadScope } from '../auth/fileVisibility';
+import { iriOf } from '#domain/iri';
+import { APPLIED_OUTCOMES, PAYMENT_CANCEL_MESSAGES, STATEMENT_MESSAGES, statementLineKey, type PaymentState } from '#domain/payments';
+import { appliedTwin, statementIdentity, statementTotals, type StatementLine } from './statementFile';
+import { evaluateStatement, paymentColumns, requireOrganisation, sameState, stateOf } from './statementMatching';
+import { syncPaymentState } from './paymentHistory';
+
+// ---------- applying, undoing ----------
+
+/** The first and last state of each file a statement's lines changed, in line order. */
+function fileStates(lines: { dossierId: number | null; stateBefore: unknown; stateAfter: unknown }[]) {
+  const states = new Map<number, { before: PaymentState; after: PaymentState }>();
+  for (const line of lines) {
+    if (line.dossierId === null || !line.stateBefore || !line.stateAfter) continue;
+    const known = states.get(line.dossierId);
+    states.set(line.dossierId, { before: known?.before ?? (line.stateBefore as PaymentState), after: line.stateAfter as PaymentState });
+  }
+  return states;
+}
+
+const uniqueViolation = (error: unknown): string | undefined => {
+  const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  if ((e?.code ?? e?.cause?.code) !== '23505') return undefined;
+  return e?.constraint ?? e?.cause?.constraint ?? String((error as Error)?.message ?? '');
+};
+
+/**
+ * Applies a statement all or nothing, once; returns its id. Refused (409) while the same statement is applied: checked
+ * after the files are locked (a second import sent at the same moment waits for the first, then finds it), and by the
+ * database's unique indexes whatever the timing.
+ */
+export async function applyStatement(db: DbOrTx, principal: Principal, lines: StatementLine[], fileName: string | null): Promise<number> {
+  requireOrganisation(principal);
+  const holdingId = principal.holdingId!;
+  const identity = statementIdentity(lines);
+  try {
+    return await db.transaction(async (tx) => {
+      const evaluated = await evaluateStatement(tx, principal, lines, true);
+      const twin = await appliedTwin(tx, holdingId, identity);
+      if (twin) throw conflict(`${twin.message}. ${STATEMENT_MESSAGES.alreadyImportedApply}`);
+      const totals = statementTotals(evaluated);
+      if (totals.applied === 0) throw new ApiError(422, STATEMENT_MESSAGES.nothingToApply);
+      const [statement] = await tx
+        .insert(paymentStatements)
+        .values({
+          holdingId,
+          payer: identity.payer,
+          fileName: fileName?.slice(0, 200) ?? null,
+          status: 'applied',
+          linesCount: totals.lines,
+          totalAmount: totals.amount,
+          appliedAmount: totals.applied,
+          createdById: principal.id,
+          contentHash: identity.contentHash,
+          reference: identity.reference,
+          period: identity.period,
+        })
+        .returning({ id: paymentStatements.id });
+      const id = statement!.id;
+      const stored = await tx
+        .insert(paymentStatementLines)
+        .values(
+          evaluated.map((l) => ({
+            statementId: id,
+            holdingId,
+            lineNumber: l.line,
+            paymentDate: l.paymentDate,
+            payer: l.payer,
+            reference: l.reference,
+            amount: l.amount,
+            label: l.label,
+            dossierId: l.dossier?.id ?? null,
+            outcome: l.outcome,
+            difference: l.difference,
+            appliedInId: l.appliedIn?.id ?? null,
+            stateBefore: l.stateBefore,
+            stateAfter: l.stateAfter,
+          })),
+        )
+        .returning({ id: paymentStatementLines.id });
+      // Each line that pays a file is a payment of its history.
+      const payments = evaluated.flatMap((l, index) =>
+        APPLIED_OUTCOMES.includes(l.outcome)
+          ? [
+              {
+                holdingId,
+                dossierId: l.dossier!.id,
+                paymentDate: l.paymentDate,
+                amount: l.amount,
+                source: 'statement',
+                statementId: id,
+                statementLineId: stored[index]!.id,
+                payer: l.payer,
+                reference: l.reference,
+                label: l.label,
+                lineKey: statementLineKey(l),
+                createdById: principal.id,
+              },
+            ]
+          : [],
+      );
+      await tx.insert(pecPayments).values(payments);
+      const files = new Map(evaluated.filter((l) => APPLIED_OUTCOMES.includes(l.outcome)).map((l) => [l.file!.id, l.file!]));
+      for (const file of files.values()) {
+        await syncPaymentState(tx, principal, file, 'payment', { paymentStatement: { after: iriOf('payment_statements', id) } });
+      }
+      await recordAudit(tx, principal, {
+        action: 'payment_statement.apply',
+        entity: 'payment_statements',
+        entityId: id,
+        holdingId,
+        changes: { lines: totals.lines, amount: totals.amount, applied: totals.applied, files: files.size },
+      });
+      return id;
+    });
+  } catch (error) {
+    const index = uniqueViolation(error);
+    if (index === undefined) throw error;
+    // Another import of the same statement (or of one of its lines) committed while this one ran.
+    const twin = await appliedTwin(db, holdingId, identity);
+    throw conflict(twin ? `${twin.message}. ${STATEMENT_MESSAGES.alreadyImportedApply}` : STATEMENT_MESSAGES.concurrentLines);
+  }
+}
+
+/**
+ * Cancels every payment a statement made and derives each file's state again, or refuses (409) when one of its files
+ * changed since (a later statement, a manual payment or its cancellation, a status changed by hand): changes are
+ * undone latest first. The statement's payments stay in the files' histories, cancelled ('Relevé annulé').
+ */
+export async function undoStatement(db: DbOrTx, principal: Principal, id: number, scope: ReturnType<typeof pecReadScope> | undefined): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [statement] = await tx
+      .select({ id: paymentStatements.id, status: paymentStatements.status, holdingId: paymentStatements.holdingId })
+      .from(paymentStatements)
+      .where(and(eq(paymentStatements.id, id), scope))
+      .for('update');
+    if (!statement) throw notFound('Relevé de paiement introuvable.');
+    if (statement.status === 'undone') throw conflict(STATEMENT_MESSAGES.alreadyUndone);
+    // Undoing changes every file the statement named: all of them must be files the caller sees (pecReadScope).
+    const named = await tx
+      .selectDistinct({ id: paymentStatementLines.dossierId })
+      .from(paymentStatementLines)
+      .where(and(eq(paymentStatementLines.statementId, id), isNotNull(paymentStatementLines.dossierId)));
+    if (named.length) {
+      const ids = named.map((line) => line.id!);
+      const visible = await tx
+        .select({ id: pecDossiers.id })
+        .from(pecDossiers)
+        .where(and(inArray(pecDossiers.id, ids), pecReadScope(principal)));
+      if (visible.length < ids.length) throw forbidden(STATEMENT_MESSAGES.undoOutOfScope);
+    }
+    const lines = await tx
+      .select({ dossierId: paymentStatementLines.dossierId, stateBefore: paymentStatementLines.stateBefore, stateAfter: paymentStatementLines.stateAfter })
+      .from(paymentStatementLines)
+      .where(and(eq(paymentStatementLines.statementId, id), inArray(paymentStatementLines.outcome, [...APPLIED_OUTCOMES])))
+      .orderBy(asc(paymentStatementLines.lineNumber));
+    const states = fileStates(lines);
+    const files = states.size
+      ? await tx
+          .select(paymentColumns)
+          .from(pecDossiers)
+          .where(inArray(pecDossiers.id, [...states.keys()]))
+          .orderBy(asc(pecDossiers.id))
+          .for('update')
+      : [];
+    const changed = files.filter((f) => !sameState(stateOf(f), states.get(f.id)!.after));
+    if (changed.length) {
+      // The statements applied to those files since this one: what to undo first, named.
+      const later = await tx
+        .selectDistinct({ id: paymentStatements.id, createdAt: paymentStatements.createdAt, reference: paymentStatements.reference })
+        .from(pecPayments)
+        .innerJoin(paymentStatements, eq(paymentStatements.id, pecPayments.statementId))
+        .where(
+          and(
+            inArray(
+              pecPayments.dossierId,
+              changed.map((f) => f.id),
+            ),
+            isNull(pecPayments.reversedAt),
+            gt(pecPayments.statementId, id),
+          ),
+        )
+        .orderBy(asc(paymentStatements.id));
+      throw conflict(
+        STATEMENT_MESSAGES.undoConflict(
+          changed.map((f) => f.numeroDossier),
+          later,
+        ),
+      );
+    }
+    await tx
+      .update(pecPayments)
+      .set({ reversedAt: new Date(), reversedById: principal.id, reversalReason: PAYMENT_CANCEL_MESSAGES.statementUndone })
+      .where(and(eq(pecPayments.statementId, id), isNull(pecPayments.reversedAt)));
+    for (const file of files) {
+      await syncPaymentState(tx, principal, file, 'payment_undo', { paymentStatement: { before: iriOf('payment_statements', id) } });
+    }
+    await tx
+      .update(paymentStatements)
+      .set({ status: 'undone', undoneAt: new Date(), undoneById: principal.id, updatedAt: new Date() })
+      .where(eq(paymentStatements.id, id));
+    await recordAudit(tx, principal, {
+      action: 'payment_statement.undo',
+      entity: 'payment_statements',
+      entityId: id,
+      holdingId: statement.holdingId,
+      changes: { status: { before: 'applied', after: 'undone' }, files: files.length },
+    });
+  });
+}
