@@ -316,6 +316,43 @@ export const PAYMENT_FORM_MESSAGES = {
 
 // ---------- the dashboard's receivables ----------
 
+// ---------- the payment API's answers, typed once for the server and the browser ----------
+
+/** A line of a statement as its file gives it. */
+export interface StatementLine {
+  /** The line of the file (the header is line 1). */
+  line: number;
+  paymentDate: string;
+  payer: string;
+  reference: string;
+  amount: number;
+  label: string | null;
+  /** The statement's own number and period, when the file carries them on its lines. */
+  statementNumber: string | null;
+  period: string | null;
+}
+
+/** A statement line as the API shows it (preview and stored statement alike): matched to a file, with its outcome. */
+export interface PaymentLine extends Omit<StatementLine, 'statementNumber' | 'period'> {
+  outcome: PaymentOutcome;
+  outcomeLabel: string;
+  /** Partial: the amount still due; over-paid: the excess. */
+  difference: number | null;
+  /** What the insurer owes for the file (its complementary part). */
+  expected: number | null;
+  dossier: { '@id': string; id: number; numeroDossier: string } | null;
+  /** Already applied: the statement that applied it before (null when it is repeated within this statement). */
+  appliedIn: { '@id': string; id: number; createdAt: string } | null;
+}
+
+/** Count and amount per outcome, the statement's total and the part that goes to files. */
+export interface PaymentTotals {
+  lines: number;
+  amount: number;
+  applied: number;
+  byOutcome: Record<PaymentOutcome, { count: number; amount: number }>;
+}
+
 /** The PEC list's payment filter (`payment=`): its values. */
 export const PAYMENT_FILTERS = ['unpaid', 'partial', 'paid', 'overpaid'] as const;
 export type PaymentFilter = (typeof PAYMENT_FILTERS)[number];

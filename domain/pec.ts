@@ -264,6 +264,9 @@ export const CALLBACK_MESSAGES = {
 
 // ---------- what the API returns (spec section 3) ----------
 
+/** A robot run: the DPEC (scraping then the request) or the billing. Server and browser name runs by it. */
+export type RunKind = 'dpec' | 'billing';
+
 export interface WorkflowExecutionView {
   id: number;
   success: boolean | null;

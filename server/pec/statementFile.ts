@@ -20,23 +20,12 @@ import {
   statementColumnOf,
   statementLineKey,
   type PaymentOutcome,
+  type PaymentTotals,
   type StatementColumn,
+  type StatementLine,
 } from '#domain/payments';
 
 // ---------- reading the file ----------
-
-export interface StatementLine {
-  /** The line of the file (the header is line 1). */
-  line: number;
-  paymentDate: string;
-  payer: string;
-  reference: string;
-  amount: number;
-  label: string | null;
-  /** The statement's own number and period, when the file carries them on its lines. */
-  statementNumber: string | null;
-  period: string | null;
-}
 
 /**
  * The text of the file: UTF-8 when its bytes are valid UTF-8, otherwise Windows-1252 (what French Excel and most
@@ -178,7 +167,7 @@ export async function appliedTwin(tx: DbOrTx, holdingId: number, identity: State
 const cents = (value: number) => Math.round(value * 100) / 100;
 
 /** Count and amount per outcome, the total of the file and the part that goes to files. */
-export function statementTotals(lines: { outcome: PaymentOutcome; amount: number }[]) {
+export function statementTotals(lines: { outcome: PaymentOutcome; amount: number }[]): PaymentTotals {
   const byOutcome = Object.fromEntries(PAYMENT_OUTCOMES.map((o) => [o, { count: 0, amount: 0 }])) as Record<PaymentOutcome, { count: number; amount: number }>;
   for (const line of lines) {
     byOutcome[line.outcome].count++;

@@ -15,10 +15,10 @@ import {
   payFile,
   STATEMENT_MESSAGES,
   statementLineKey,
-  type PaymentOutcome,
+  type PaymentLine,
   type PaymentState,
+  type StatementLine,
 } from '#domain/payments';
-import type { StatementLine } from './statementFile';
 
 // ---------- matching ----------
 
@@ -55,23 +55,10 @@ export const sameState = (a: PaymentState, b: PaymentState) =>
   a.paiementPartiel === b.paiementPartiel &&
   (a.montantDu ?? null) === (b.montantDu ?? null);
 
-/** The earlier statement a line was applied by (already applied). */
-interface AppliedIn {
-  '@id': string;
-  id: number;
-  createdAt: string;
-}
-
-export interface EvaluatedLine extends StatementLine {
-  outcome: PaymentOutcome;
-  outcomeLabel: string;
-  /** Partial: the amount still due; over-paid: the excess. */
-  difference: number | null;
-  /** What the insurer owes for the file (its complementary part). */
-  expected: number | null;
-  dossier: { '@id': string; id: number; numeroDossier: string } | null;
-  /** Already applied: the statement that applied it (null when it is repeated within this statement). */
-  appliedIn: AppliedIn | null;
+/** A line matched: what the API shows (PaymentLine), with the statement's reference and what applying it changes. */
+export interface EvaluatedLine extends PaymentLine {
+  statementNumber: string | null;
+  period: string | null;
   file?: PaymentFile;
   stateBefore: PaymentState | null;
   stateAfter: PaymentState | null;
@@ -95,8 +82,8 @@ async function filesFor(tx: DbOrTx, principal: Principal, references: string[], 
 }
 
 /** The statement lines already paid on these files (their keys, by file), with the statement that paid each. */
-async function appliedKeys(tx: DbOrTx, fileIds: number[]): Promise<Map<string, AppliedIn>> {
-  const keys = new Map<string, AppliedIn>();
+async function appliedKeys(tx: DbOrTx, fileIds: number[]): Promise<Map<string, NonNullable<PaymentLine['appliedIn']>>> {
+  const keys = new Map<string, NonNullable<PaymentLine['appliedIn']>>();
   if (fileIds.length === 0) return keys;
   const rows = await tx
     .select({ dossierId: pecPayments.dossierId, lineKey: pecPayments.lineKey, statementId: paymentStatements.id, createdAt: paymentStatements.createdAt })
@@ -170,7 +157,14 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
 }
 
 /** A line as the API shows it (preview and stored statement alike). */
-export const presentLine = ({ file: _file, stateBefore: _b, stateAfter: _a, statementNumber: _n, period: _p, ...line }: EvaluatedLine) => ({
+export const presentLine = ({
+  file: _file,
+  stateBefore: _b,
+  stateAfter: _a,
+  statementNumber: _n,
+  period: _p,
+  ...line
+}: EvaluatedLine): PaymentLine & { '@type': string } => ({
   '@type': 'PaymentStatementLine',
   ...line,
 });

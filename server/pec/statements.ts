@@ -9,8 +9,8 @@ import { recordAudit } from '../audit/audit';
 import { ApiError, conflict, forbidden, notFound } from '../http/errors';
 import { pecReadScope } from '../auth/fileVisibility';
 import { iriOf } from '#domain/iri';
-import { APPLIED_OUTCOMES, PAYMENT_CANCEL_MESSAGES, STATEMENT_MESSAGES, statementLineKey, type PaymentState } from '#domain/payments';
-import { appliedTwin, statementIdentity, statementTotals, type StatementLine } from './statementFile';
+import { APPLIED_OUTCOMES, PAYMENT_CANCEL_MESSAGES, STATEMENT_MESSAGES, statementLineKey, type PaymentState, type StatementLine } from '#domain/payments';
+import { appliedTwin, statementIdentity, statementTotals } from './statementFile';
 import { evaluateStatement, paymentColumns, requireOrganisation, sameState, stateOf } from './statementMatching';
 import { syncPaymentState } from './paymentHistory';
 

@@ -15,7 +15,7 @@ import { notifyFile } from '../notifications/service';
 import { dossierEvent, workflowEvent } from '../pec/events';
 import { canSeeFile } from '../auth/fileVisibility';
 import { MANUAL_RESULTS_LIMIT } from '#domain/limits';
-import { expiryDateError, isDpecGranted, pecStatusLabel, type CallbackType, type PecStatus } from '#domain/pec';
+import { expiryDateError, isDpecGranted, pecStatusLabel, type CallbackType, type PecStatus, type RunKind } from '#domain/pec';
 import type { BillingCallback, DpecCallback, ScrapingCallback } from '#domain/pecSchemas';
 import { ARCHIVE_MESSAGES } from '#domain/archive';
 import { applyBillingResult } from './billingResult';
@@ -34,7 +34,6 @@ import {
   type Outcome,
   type ResultEffect,
   type ResultStep,
-  type RunKind,
 } from './steps';
 
 export type CallbackInput = ScrapingCallback | DpecCallback | BillingCallback;

@@ -6,6 +6,7 @@
 //   signed in X-Pecflow-Signature; the robot then posts its callbacks. A refusal fails the run with
 //   "Robot API returned {status}: {"errors":[...]}" holding only the protocol's error texts (never the reply itself),
 //   shortened for people by shapeRobotError.
+import type { RunKind } from '#domain/pec';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { mutuals, networks, pecDossiers, prescribers, shops } from '../db/schema';
@@ -18,7 +19,7 @@ import { PECFLOW_SIGNATURE_HEADER, ROBOT_SIGNATURE_HEADER, sign } from '../http/
 import { simulatorCallback, simulatorOutcome } from './simulator';
 import { fileKindOfShop } from '../pec/fileKind';
 import type { RobotRuns } from './runs';
-import type { Execution, RunKind } from './steps';
+import type { Execution } from './steps';
 
 const HTTP_TIMEOUT_MS = 30_000;
 

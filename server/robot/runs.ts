@@ -32,6 +32,7 @@ import {
   ROBOT_TIMEOUT_MESSAGE,
   type CallbackType,
   type PecStatus,
+  type RunKind,
 } from '#domain/pec';
 import { CALLBACK_SCHEMAS } from '#domain/pecSchemas';
 import { ARCHIVE_MESSAGES } from '#domain/archive';
@@ -48,7 +49,6 @@ import {
   STEP_NAMES,
   type Execution,
   type Outcome,
-  type RunKind,
 } from './steps';
 
 export class RobotRuns {

@@ -1,5 +1,6 @@
 // What a robot run's code shares: its steps' names and kinds, the response of an open step, what a result changes on
 // the file, and the notification of a run's outcome.
+import type { RunKind } from '#domain/pec';
 import type { pecDossiers, workflowExecutions } from '../db/schema';
 import { ApiError } from '../http/errors';
 import type { NotificationContent } from '../notifications/service';
@@ -8,7 +9,6 @@ import { CALLBACK_MESSAGES, shapeRobotError, type CallbackType, type PecStatus }
 
 export type Dossier = typeof pecDossiers.$inferSelect;
 export type Execution = typeof workflowExecutions.$inferSelect;
-export type RunKind = 'dpec' | 'billing';
 export type Outcome = 'running' | 'success' | 'pending' | 'refused' | 'error' | 'timeout';
 
 /** Workflow names: each contains "robot", which is how the action tab finds the robot's executions. */

@@ -13,7 +13,8 @@ import type { FileKind } from '#domain/fileKinds';
 import type { EquipementOptique } from '#domain/optical';
 import type { PecWarning } from '#domain/warnings';
 import { CONFIRM_DUPLICATE_FLAG } from '#domain/duplicates';
-import type { PaymentOutcome, PaymentStatementStatus, ReceivableAge } from '#domain/payments';
+import type { RunKind } from '#domain/pec';
+import type { PaymentLine, PaymentStatementStatus, PaymentTotals, ReceivableAge } from '#domain/payments';
 import { apiFetch, type ApiRequest } from './http';
 
 export const PEC_RESOURCE = 'pec_dossiers';
@@ -188,28 +189,6 @@ export interface PecPaymentRecord {
   reversalReason: string | null;
 }
 
-export interface PaymentLine {
-  line: number;
-  paymentDate: string;
-  payer: string;
-  reference: string;
-  amount: number;
-  label: string | null;
-  outcome: PaymentOutcome;
-  outcomeLabel: string;
-  difference: number | null;
-  dossier: { '@id': string; id: number; numeroDossier: string } | null;
-  /** Already applied: the statement that applied it before (null when repeated within this statement). */
-  appliedIn?: { '@id': string; id: number; createdAt: string } | null;
-}
-
-export interface PaymentTotals {
-  lines: number;
-  amount: number;
-  applied: number;
-  byOutcome: Record<PaymentOutcome, { count: number; amount: number }>;
-}
-
 export interface PaymentPreview {
   fileName: string | null;
   payer: string;
@@ -295,8 +274,6 @@ export interface PecBody {
 }
 
 // ---------- the calls ----------
-
-export type RunKind = 'dpec' | 'billing';
 
 /** Downloads a response body as a file; resolves with its name. */
 function download(blob: Blob, filename: string) {

@@ -4,7 +4,7 @@
 import { Box, Chip, Link, Paper, Stack, Typography, type ChipProps } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { DataTable, ListContextProvider, useList, useTranslate } from 'react-admin';
-import type { PaymentLine, PaymentTotals } from '../dataProvider/pec';
+import type { PaymentLine, PaymentTotals } from '#domain/payments';
 import { formatDate, formatEuros } from '#domain/format';
 import { PAYMENT_OUTCOME_LABELS, PAYMENT_OUTCOMES, type PaymentOutcome } from '#domain/payments';
 import { pecFilePath, statementPath } from './filters';
