@@ -137,6 +137,8 @@ export const fr = {
     toast: {
       close: 'Fermer',
     },
+    /** A line of an imported CSV file (the header is line 1). */
+    csvLine: 'Ligne %{line}',
     profile: {
       title: 'Mon profil',
       fullName: 'Nom complet',
@@ -301,7 +303,6 @@ export const fr = {
         appliedText: '%{smart_count} ligne appliquée |||| %{smart_count} lignes appliquées',
         applyError: 'Relevé non appliqué',
         refused: 'Relevé refusé',
-        line: 'Ligne %{line}',
         alreadyImported: 'Il ne peut pas être appliqué une seconde fois : annulez d’abord le relevé importé pour l’appliquer à nouveau.',
         openImported: 'Ouvrir le relevé importé',
       },
@@ -428,7 +429,6 @@ export const fr = {
         done: 'Import terminé',
         created: '%{smart_count} demande créée |||| %{smart_count} demandes créées',
         error: "Erreur d'import",
-        line: 'Ligne %{line}',
         close: 'Fermer',
         skipped: '%{smart_count} ligne déjà présente, non importée |||| %{smart_count} lignes déjà présentes, non importées',
         nothingCreated: 'Aucune demande créée : toutes les lignes sont déjà présentes.',

@@ -19,6 +19,7 @@ import {
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
+import { RefusedLines } from '../admin/RefusedLines';
 import type { ImportErrors, ImportResult } from '../dataProvider/pec';
 import { useToast } from '../layout/Toasts';
 import { useErrorText, usePecData, useRefreshPec } from './shared';
@@ -92,7 +93,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
                   <List dense disablePadding data-testid="pec-import-skipped">
                     {outcome.skipped.slice(0, 200).map((line) => (
                       <ListItem key={line.line} disableGutters>
-                        <ListItemText primary={translate('pecflow.pec.import.line', { line: line.line })} secondary={line.message} />
+                        <ListItemText primary={translate('pecflow.csvLine', { line: line.line })} secondary={line.message} />
                       </ListItem>
                     ))}
                   </List>
@@ -101,22 +102,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
             )}
           </Alert>
         )}
-        {outcome && 'error' in outcome && (
-          <Alert severity="error" sx={{ mt: 2 }} data-testid="pec-import-result">
-            <AlertTitle>{outcome.error}</AlertTitle>
-            {outcome.lines.length > 0 && (
-              <Box sx={{ maxHeight: 260, overflowY: 'auto' }}>
-                <List dense disablePadding>
-                  {outcome.lines.map((line) => (
-                    <ListItem key={line.line} disableGutters>
-                      <ListItemText primary={translate('pecflow.pec.import.line', { line: line.line })} secondary={line.messages.join(' ; ')} />
-                    </ListItem>
-                  ))}
-                </List>
-              </Box>
-            )}
-          </Alert>
-        )}
+        {outcome && 'error' in outcome && <RefusedLines message={outcome.error} lines={outcome.lines} testId="pec-import-result" sx={{ mt: 2 }} />}
       </DialogContent>
       <DialogActions>
         <Button onClick={close} disabled={busy}>

@@ -5,7 +5,7 @@
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import CheckIcon from '@mui/icons-material/Check';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
-import { Alert, AlertTitle, Box, Button, Link, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Link, Paper, Stack, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
@@ -14,6 +14,7 @@ import { pecNumericId, type ImportErrors, type PaymentStatementRecord } from '..
 import { APPLIED_OUTCOMES, PAYMENT_STATEMENT_LIMITS, STATEMENT_COLUMNS } from '#domain/payments';
 import { useToast } from '../layout/Toasts';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
+import { RefusedLines } from '../admin/RefusedLines';
 import { statementPath, STATEMENTS_PATH } from './filters';
 import { useRefreshPayments } from './PaymentStatementsPage';
 import { useErrorText, usePecData } from './shared';
@@ -93,20 +94,7 @@ export default function PaymentImportPage() {
         </Stack>
       </Paper>
 
-      {refused && (
-        <Alert severity="error" sx={{ mb: 2 }} data-testid="payment-refused">
-          <AlertTitle>{refused.message}</AlertTitle>
-          {refused.lines.length > 0 && (
-            <List dense disablePadding>
-              {refused.lines.map((l) => (
-                <ListItem key={l.line} disableGutters>
-                  <ListItemText primary={translate('pecflow.payments.import.line', { line: l.line })} secondary={l.messages.join(' ; ')} />
-                </ListItem>
-              ))}
-            </List>
-          )}
-        </Alert>
-      )}
+      {refused && <RefusedLines message={refused.message} lines={refused.lines} testId="payment-refused" sx={{ mb: 2 }} />}
 
       {result && !refused && (
         <Stack spacing={2} data-testid="payment-preview">
