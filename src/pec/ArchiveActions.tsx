@@ -9,12 +9,11 @@ import { useFormState, useWatch } from 'react-hook-form';
 import { Confirm, SelectInput, TextInput, useGetIdentity, usePermissions, useTranslate, useUpdate } from 'react-admin';
 import { AdminForm } from '../admin/AdminForm';
 import { PEC_RESOURCE, pecIri, type PecDossierRecord } from '../dataProvider/pec';
-import { useToast } from '../layout/Toasts';
 import { ARCHIVE_REASON_LABELS, ARCHIVE_REASONS, archiveReasonText, canArchive, canRestore } from '#domain/archive';
 import { formatDate } from '#domain/format';
 import { idFromReference } from '#domain/iri';
 import { pecArchiveSchema } from '#domain/pecSchemas';
-import { useErrorText, useRefreshPec } from './shared';
+import { usePecMutation } from './shared';
 
 const REASON_CHOICES = ARCHIVE_REASONS.map((id) => ({ id, name: ARCHIVE_REASON_LABELS[id] }));
 
@@ -36,19 +35,16 @@ export function ArchiveActions({ record, id }: { record: PecDossierRecord; id: n
 
 /** The archive's merge-patch, with its toasts and the one refresh of everything PEC. */
 function useArchiveUpdate(record: PecDossierRecord, id: number, messages: { done: string; doneText: string; error: string }, onDone: () => void) {
-  const translate = useTranslate();
-  const toast = useToast();
-  const errorText = useErrorText();
-  const refresh = useRefreshPec();
+  const { translate, refresh, success, failure } = usePecMutation();
   const [update, { isPending }] = useUpdate();
   const save = async (data: Record<string, unknown>) => {
     try {
       await update(PEC_RESOURCE, { id: pecIri(id), data, previousData: record }, { returnPromise: true });
-      toast.success(translate(messages.done), translate(messages.doneText, { numero: record.numeroDossier }));
+      success(translate(messages.done), translate(messages.doneText, { numero: record.numeroDossier }));
       onDone();
       void refresh.now();
     } catch (error) {
-      toast.error(translate(messages.error), errorText(error));
+      failure(translate(messages.error), error);
       throw error;
     }
   };

@@ -13,12 +13,11 @@ import type { PecDossierRecord } from '../dataProvider/pec';
 import { TEXTAREA_ROWS } from '#domain/limits';
 import { CALLBACK_MESSAGES, CALLBACK_TYPES, type CallbackType } from '#domain/pec';
 import { CALLBACK_SCHEMAS } from '#domain/pecSchemas';
-import { useToast } from '../layout/Toasts';
 import type { FileKind } from '#domain/fileKinds';
 import { DateInput } from './DateInput';
 import { SCRAPING_TAB_LABELS } from './fileKindLabels';
 import { OpticalEquipmentFields, opticalFormValues } from './OpticalEquipmentFields';
-import { statusOf, useErrorText, usePecData, usePecRights, useRefreshPec } from './shared';
+import { statusOf, usePecMutation, usePecRights } from './shared';
 
 type Kind = 'text' | 'price' | 'date' | 'yesno' | 'textarea';
 interface FieldDef {
@@ -123,12 +122,8 @@ export function ManualResults({ record }: { record: PecDossierRecord }) {
 }
 
 function CallbackForm({ type, kind, externalId }: { type: CallbackType; kind: FileKind; externalId: string }) {
-  const translate = useTranslate();
-  const toast = useToast();
-  const errorText = useErrorText();
+  const { translate, dataProvider, refresh, success, failure } = usePecMutation();
   const rights = usePecRights();
-  const refresh = useRefreshPec();
-  const dataProvider = usePecData();
   // After a save the form starts again from its first values.
   const [round, setRound] = useState(0);
   const initial = useMemo(() => emptyValues(type, kind, externalId), [type, kind, externalId]);
@@ -136,7 +131,7 @@ function CallbackForm({ type, kind, externalId }: { type: CallbackType; kind: Fi
   const send = useMutation({
     mutationFn: (data: Record<string, unknown>) => dataProvider.pecCallback({ type, data }),
     onSuccess: (saved) => {
-      toast.success(
+      success(
         translate('pecflow.pec.manual.saved', { type: typeLabel }),
         translate('pecflow.pec.manual.savedText', { id: saved.executionId, ms: Math.round(saved.processing_time * 1000) }),
       );
@@ -146,7 +141,7 @@ function CallbackForm({ type, kind, externalId }: { type: CallbackType; kind: Fi
       const status = statusOf(error);
       const title =
         status === 403 ? CALLBACK_MESSAGES.forbidden : status === 404 ? CALLBACK_MESSAGES.notFound : translate('pecflow.pec.manual.error', { type });
-      toast.error(title, errorText(error));
+      failure(title, error);
     },
     onSettled: () => refresh.soon(),
   });

@@ -14,9 +14,8 @@ import { PEC_PAYMENTS_RESOURCE, pecIri, pecNumericId, type PecDossierRecord, typ
 import { formatDate, formatDateTime, formatEuros } from '#domain/format';
 import { isCancellable, PAYMENT_SOURCE_LABELS, paidAmount, type PaymentSource } from '#domain/payments';
 import { paymentCancelSchema } from '#domain/pecSchemas';
-import { useToast } from '../layout/Toasts';
 import { statementPath } from './filters';
-import { useErrorText, usePecData, usePecRights, useRefreshPec } from './shared';
+import { usePecMutation, usePecRights } from './shared';
 
 const SORT = { field: 'paymentDate', order: 'ASC' } as const;
 const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
@@ -144,22 +143,18 @@ function Source({ payment, linked }: { payment: PecPaymentRecord; linked: boolea
 }
 
 function CancelDialog({ payment, onClose }: { payment: PecPaymentRecord | undefined; onClose: () => void }) {
-  const translate = useTranslate();
-  const toast = useToast();
-  const errorText = useErrorText();
-  const dataProvider = usePecData();
-  const refresh = useRefreshPec();
+  const { translate, dataProvider, refresh, success, failure } = usePecMutation();
   const queryClient = useQueryClient();
   const cancel = useMutation({
     ...WRITE_RETRY,
     mutationFn: ({ motif }: { motif: string }) => dataProvider.pecPaymentCancel({ id: pecNumericId(payment)!, motif }),
     onSuccess: () => {
-      toast.success(translate('pecflow.payments.history.cancelledTitle'), translate('pecflow.payments.history.cancelledToast'));
+      success(translate('pecflow.payments.history.cancelledTitle'), translate('pecflow.payments.history.cancelledToast'));
       onClose();
       void queryClient.invalidateQueries({ queryKey: [PEC_PAYMENTS_RESOURCE] });
       void refresh.now();
     },
-    onError: (error) => toast.error(translate('pecflow.payments.history.cancelError'), errorText(error)),
+    onError: (error) => failure(translate('pecflow.payments.history.cancelError'), error),
   });
   const open = !!payment;
   return (

@@ -5,6 +5,7 @@ import { Alert, AlertTitle, Box, Chip, type SxProps } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useDataProvider, usePermissions, useTranslate } from 'react-admin';
 import { StatusBadge } from '../admin/StatusBadge';
+import { useMutationToasts } from '../admin/mutations';
 import type { AppDataProvider } from '../dataProvider';
 import { PEC_QUERY_KEYS, RequestTimeoutError, type PecDossierRecord } from '../dataProvider/pec';
 import { extractErrorMessage } from '#domain/errors';
@@ -134,6 +135,25 @@ export function useErrorText() {
       return error.ms >= HTTP_TIMEOUT_MS ? ROBOT_TIMEOUT_MESSAGE : translate('pecflow.pec.errors.timeout', { seconds: Math.round(error.ms / 1000) });
     }
     return extractErrorMessage(error);
+  };
+}
+
+/**
+ * What every write of the PEC screens starts with: the translation, the data provider, the refresh of everything PEC
+ * and the toasts of the shared screen parts, the failure's text saying a timeout in the PEC screens' words.
+ */
+export function usePecMutation() {
+  const translate = useTranslate();
+  const toasts = useMutationToasts();
+  const errorText = useErrorText();
+  return {
+    translate,
+    dataProvider: usePecData(),
+    refresh: useRefreshPec(),
+    /** The title over the action's text. */
+    success: (title: string, message: string) => toasts.success(message, title),
+    /** The title over the server's reason (or the timeout's). */
+    failure: (title: string, error: unknown) => toasts.failure(error, title, errorText(error)),
   };
 }
 
