@@ -11,9 +11,8 @@ import { AdminForm } from '../admin/AdminForm';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { dpecDay } from '#domain/pec';
 import { pecBillingSchemaFor, type pecBillingSchema } from '#domain/pecSchemas';
-import { useToast } from '../layout/Toasts';
 import { DateInput } from './DateInput';
-import { useErrorText, usePecData } from './shared';
+import { usePecMutation } from './shared';
 
 interface Props {
   open: boolean;
@@ -25,20 +24,17 @@ interface Props {
 }
 
 export function BillingDialog({ open, record, id, onClose, onSaved }: Props) {
-  const translate = useTranslate();
-  const toast = useToast();
-  const errorText = useErrorText();
-  const dataProvider = usePecData();
+  const { translate, dataProvider, success, failure } = usePecMutation();
   // The invoice is dated between the DPEC's day and today (the server's rule, domain/pec.ts).
   const dpec = dpecDay(record);
   const schema = useMemo(() => pecBillingSchemaFor(dpec), [dpec]);
   const save = useMutation({
     mutationFn: (data: z.output<typeof pecBillingSchema>) => dataProvider.pecSaveBilling({ id, data }),
     onSuccess: () => {
-      toast.success(translate('pecflow.pec.toast.billingSaved'));
+      success(translate('pecflow.pec.toast.billingSaved'));
       onSaved();
     },
-    onError: (error) => toast.error(translate('pecflow.pec.toast.billingSaveError'), errorText(error)),
+    onError: (error) => failure(translate('pecflow.pec.toast.billingSaveError'), error),
   });
 
   return (

@@ -14,11 +14,10 @@ import { formatDate, formatEuros } from '#domain/format';
 import { amountDue, amountInputValue, expectedAmount, overpaymentOf } from '#domain/payments';
 import { invoiceDay, todayInFrance } from '#domain/pec';
 import { manualPaymentSchemaFor, type manualPaymentSchema } from '#domain/pecSchemas';
-import { useToast } from '../layout/Toasts';
 import { DateInput } from './DateInput';
 import { PaymentHistory } from './PaymentHistory';
 import { Facts, Section } from './RobotResults';
-import { useErrorText, usePecData, usePecRights, useRefreshPec } from './shared';
+import { usePecMutation, usePecRights } from './shared';
 
 export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: number }) {
   const translate = useTranslate();
@@ -68,21 +67,17 @@ export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: num
 }
 
 function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: PecDossierRecord; id: number; onClose: () => void }) {
-  const translate = useTranslate();
-  const toast = useToast();
-  const errorText = useErrorText();
-  const dataProvider = usePecData();
-  const refresh = useRefreshPec();
+  const { translate, dataProvider, refresh, success, failure } = usePecMutation();
   // The server's rule, checked before sending: not dated before the file's invoice.
   const schema = manualPaymentSchemaFor(invoiceDay(record));
   const save = useMutation({
     mutationFn: (data: z.output<typeof manualPaymentSchema>) => dataProvider.pecPayment({ id, data }),
     onSuccess: () => {
-      toast.success(translate('pecflow.payments.panel.saved'));
+      success(translate('pecflow.payments.panel.saved'));
       onClose();
       void refresh.now();
     },
-    onError: (error) => toast.error(translate('pecflow.payments.panel.saveError'), errorText(error)),
+    onError: (error) => failure(translate('pecflow.payments.panel.saveError'), error),
   });
   return (
     <Dialog open={open} onClose={save.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="pec-payment-title">

@@ -150,8 +150,8 @@ export function usePecMutation() {
     translate,
     dataProvider: usePecData(),
     refresh: useRefreshPec(),
-    /** The title over the action's text. */
-    success: (title: string, message: string) => toasts.success(message, title),
+    /** The title over the action's text, if any. */
+    success: (title: string, message = '') => toasts.success(message, title),
     /** The title over the server's reason (or the timeout's). */
     failure: (title: string, error: unknown) => toasts.failure(error, title, errorText(error)),
   };
