@@ -15,10 +15,9 @@ import { formatDate, formatDateTime, formatEuros } from '#domain/format';
 import { iriOf } from '#domain/iri';
 import { PAGE_SIZE } from '#domain/limits';
 import { PAYMENT_STATEMENT_STATUS_LABELS, type PaymentStatementStatus } from '#domain/payments';
-import { useToast } from '../layout/Toasts';
 import { statementPath, STATEMENTS_PATH } from './filters';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
-import { useErrorText, usePecData } from './shared';
+import { useErrorText, usePecMutation } from './shared';
 
 export function StatementStatusBadge({ status }: { status: string }) {
   const known = status in PAYMENT_STATEMENT_STATUS_LABELS;
@@ -136,22 +135,19 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
 
 /** 'Annuler le relevé', behind a confirmation: every file it changed goes back to its state before it. */
 function UndoAction({ id }: { id: number }) {
-  const translate = useTranslate();
-  const toast = useToast();
-  const errorText = useErrorText();
-  const dataProvider = usePecData();
+  const { translate, dataProvider, success, failure } = usePecMutation();
   const refresh = useRefreshPayments();
   const [confirming, setConfirming] = useState(false);
   const undo = useMutation({
     mutationFn: () => dataProvider.paymentUndo({ id }),
     onSuccess: () => {
       setConfirming(false);
-      toast.success(translate('pecflow.payments.show.undone'));
+      success(translate('pecflow.payments.show.undone'));
       refresh();
     },
-    onError: (failure) => {
+    onError: (error) => {
       setConfirming(false);
-      toast.error(translate('pecflow.payments.show.undoError'), errorText(failure));
+      failure(translate('pecflow.payments.show.undoError'), error);
     },
   });
   return (

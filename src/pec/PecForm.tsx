@@ -27,7 +27,7 @@ import {
 import { pecFormSchema } from '#domain/pecSchemas';
 import { useToast } from '../layout/Toasts';
 import { DateInput } from './DateInput';
-import { MissingPrerequisites, useDossierText, useErrorText, usePecRights, useRefreshPec } from './shared';
+import { MissingPrerequisites, useDossierText, useErrorText, usePecMutation, usePecRights } from './shared';
 
 const MINUTE = 60_000;
 const editSchema = pecFormSchema.extend({ status: z.string().optional() });
@@ -207,10 +207,7 @@ function onFormFields(error: unknown): unknown {
 
 /** Creation (no record) or edit of a file. */
 function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord; onCreated?: (id: number) => void; onDone?: () => void }) {
-  const translate = useTranslate();
-  const toast = useToast();
-  const errorText = useErrorText();
-  const refresh = useRefreshPec();
+  const { translate, refresh, success, failure } = usePecMutation();
   const [create] = useCreate();
   const [update] = useUpdate();
   const creating = !record;
@@ -245,14 +242,14 @@ function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord
       ) as PecDossierRecord;
       void refresh.now();
       if (creating) {
-        toast.success(translate('pecflow.pec.toast.created'), translate('pecflow.pec.toast.createdText', { numero: saved.numeroDossier }));
+        success(translate('pecflow.pec.toast.created'), translate('pecflow.pec.toast.createdText', { numero: saved.numeroDossier }));
         onCreated?.(pecNumericId(saved)!);
       } else {
-        toast.success(translate('pecflow.pec.toast.updated'), translate('pecflow.pec.toast.updatedText', { numero: saved.numeroDossier }));
+        success(translate('pecflow.pec.toast.updated'), translate('pecflow.pec.toast.updatedText', { numero: saved.numeroDossier }));
         onDone?.();
       }
     } catch (error) {
-      toast.error(translate(creating ? 'pecflow.pec.toast.createError' : 'pecflow.pec.toast.updateError'), errorText(error));
+      failure(translate(creating ? 'pecflow.pec.toast.createError' : 'pecflow.pec.toast.updateError'), error);
       throw onFormFields(error);
     }
   };

@@ -16,22 +16,19 @@ import { formatDate, formatEuros } from '#domain/format';
 import { amountDue } from '#domain/payments';
 import { useToast } from '../layout/Toasts';
 import { ImportDialog } from './ImportDialog';
-import { ArchivedChip, PecStatusBadge, useDossierText, useErrorText, usePecData, usePecRights } from './shared';
+import { ArchivedChip, PecStatusBadge, useDossierText, useErrorText, usePecMutation, usePecRights } from './shared';
 
 /** The title, the count and the header buttons, as the rights allow. */
 export function PecListHeader({ onCreate, columnsStoreKey }: { onCreate?: () => void; columnsStoreKey: string }) {
-  const translate = useTranslate();
+  const { translate, dataProvider, success, failure } = usePecMutation();
   const rights = usePecRights();
   const list = useListContext();
-  const toast = useToast();
-  const errorText = useErrorText();
-  const dataProvider = usePecData();
   const [importing, setImporting] = useState(false);
   // The CSV of the list's current filters and order.
   const exportCsv = useMutation({
     mutationFn: () => dataProvider.pecExport({ filter: list.filterValues, sort: list.sort }),
-    onSuccess: (filename) => toast.success(translate('pecflow.pec.export.done'), translate('pecflow.pec.export.doneText', { filename })),
-    onError: (error) => toast.error(translate('pecflow.pec.export.error'), errorText(error)),
+    onSuccess: (filename) => success(translate('pecflow.pec.export.done'), translate('pecflow.pec.export.doneText', { filename })),
+    onError: (error) => failure(translate('pecflow.pec.export.error'), error),
   });
   useListErrorToasts();
 

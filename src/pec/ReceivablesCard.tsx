@@ -11,9 +11,8 @@ import { useTranslate } from 'react-admin';
 import type { PecStats } from '../dataProvider/pec';
 import { formatEuros } from '#domain/format';
 import { PAYMENT_FILTER_LABELS, RECEIVABLE_AGES } from '#domain/payments';
-import { useToast } from '../layout/Toasts';
 import { dashboardFilters, pecListLink } from './filters';
-import { useErrorText, usePecData, usePecRights } from './shared';
+import { usePecMutation, usePecRights } from './shared';
 
 type Figures = { count: number; amount: number };
 
@@ -32,17 +31,14 @@ function Row({ label, figures, to, testId }: { label: string; figures: Figures |
 }
 
 export function ReceivablesCard({ stats }: { stats: PecStats | undefined }) {
-  const translate = useTranslate();
+  const { translate, dataProvider, success, failure } = usePecMutation();
   const filters = dashboardFilters();
   const r = stats?.receivables;
   const rights = usePecRights();
-  const toast = useToast();
-  const errorText = useErrorText();
-  const dataProvider = usePecData();
   const exportCsv = useMutation({
     mutationFn: () => dataProvider.receivablesExport(),
-    onSuccess: (filename) => toast.success(translate('pecflow.pec.export.done'), translate('pecflow.pec.export.doneText', { filename })),
-    onError: (error) => toast.error(translate('pecflow.pec.export.error'), errorText(error)),
+    onSuccess: (filename) => success(translate('pecflow.pec.export.done'), translate('pecflow.pec.export.doneText', { filename })),
+    onError: (error) => failure(translate('pecflow.pec.export.error'), error),
   });
   return (
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="dashboard-receivables">
