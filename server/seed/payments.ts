@@ -8,7 +8,7 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/connect';
 import { appareils, pecDossiers, pecPayments } from '../db/schema';
 import { stateFromHistory } from '../pec/paymentHistory';
-import { stateOf } from '../pec/statementMatching';
+import { paymentColumns, stateOf } from '../pec/statementMatching';
 import { amountsFor, CATALOGUE, type EarDevice } from '../robot/simulator';
 import type { DemoOrganisations } from './organisations';
 
@@ -101,25 +101,7 @@ export async function seedPayments(db: Db, organisations: DemoOrganisations, now
 /** The stored payment columns of these files, derived from their history by the server's rule. */
 async function deriveStates(db: Db, ids: number[]) {
   if (ids.length === 0) return;
-  const files = await db
-    .select({
-      id: pecDossiers.id,
-      holdingId: pecDossiers.holdingId,
-      shopId: pecDossiers.shopId,
-      numeroDossier: pecDossiers.numeroDossier,
-      numPec: pecDossiers.numPec,
-      numBilling: pecDossiers.numBilling,
-      status: pecDossiers.status,
-      partComplementaire: pecDossiers.partComplementaire,
-      montantPaye: pecDossiers.montantPaye,
-      datePaiement: pecDossiers.datePaiement,
-      paiementPartiel: pecDossiers.paiementPartiel,
-      montantDu: pecDossiers.montantDu,
-      dateBilling: pecDossiers.dateBilling,
-      dateFacturationEffective: pecDossiers.dateFacturationEffective,
-    })
-    .from(pecDossiers)
-    .where(inArray(pecDossiers.id, ids));
+  const files = await db.select(paymentColumns).from(pecDossiers).where(inArray(pecDossiers.id, ids));
   for (const file of files) {
     // The paid files had no payment yet: as a payment posted on a billed file, paid or partial by the rule.
     const state = await stateFromHistory(db, file, { ...stateOf(file), status: 'billed' });
