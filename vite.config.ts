@@ -100,7 +100,7 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 2000,
     // Fewer, larger chunks: everything the entry imports statically goes into the entry's own file (every page runs
-    // it), zod apart (the login form's checks need it, not the rest), the code two or more signed-in pages share in
+    // it), zod apart (the forms' checks need it; the login form checks inline without it), the code two or more signed-in pages share in
     // one file, each page's own code apart. Served over HTTP/1.1 as `npm start` serves them, a browser fetches 6 at a
     // time, and each of the ~50 small chunks rolldown made by default cost a round trip. zxcvbn's dictionaries are a
     // file of their own too, loaded by the pages that set a password only (never /login or the lists).
