@@ -1,8 +1,8 @@
 // npm run bench -- pec [--files=1000000[,5000000...]] [--duration=10] [--warmup=2] [--connections=16] [--runs=1000] [--fresh] [--drop]
 //   [--baseline=/path/to/an/earlier/checkout]
 // The PEC list at scale: 1,000,000 files (or each size of --files, e.g. --files=100000,1000000,5000000 to see how the
-// times grow with the data) over 50 organisations and 2,000 centres on PostgreSQL, one file in a hundred archived. Seven
-// scenarios (default page, status filter, search, date range, sort by amount, page 50, the archived files), each measured through the API with autocannon
+// times grow with the data) over 50 organisations and 2,000 centres on PostgreSQL, one file in a hundred archived. Nine
+// scenarios (default page, status filter, search, date range, sort by amount, page 50, the archived files, a centre + mutual + unpaid view, the files paid in full), each measured through the API with autocannon
 // (p50, p99, requests per second at 16 connections) and next to the same SQL run directly through `pg` in the same run
 // (the list and count queries the API runs, captured from the resource layer), with their throughput ratio. Then
 // 1,000 DPEC runs through the built-in simulator with no delay: throughput, and a check that each run ended once.
@@ -508,6 +508,11 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
     `select numero_dossier_assure as patient from pec_dossiers where holding_id = $1 order by id offset 500 limit 1`,
     [org!.id],
   );
+  // A centre of the organisation and the mutual it uses most: the office's "this centre, this insurer" view (issue 28).
+  const [busiest] = await database.query<{ shop: number; mutual: number }>(
+    `select shop_id as shop, mutual_id as mutual from pec_dossiers where holding_id = $1 group by shop_id, mutual_id order by count(*) desc limit 1`,
+    [org!.id],
+  );
   const [window] = await database.query<{ from: string; to: string }>(
     `select to_char(current_date - 120, 'YYYY-MM-DD') as "from", to_char(current_date - 90, 'YYYY-MM-DD') as "to"`,
   );
@@ -521,6 +526,9 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
     { name: 'Page 50', query: { page: '50' } },
     // Issue 25: the archived files alone (one in a hundred); every other scenario leaves them out, as the list does.
     { name: 'Demandes archivées', query: { archived: 'true' } },
+    // Issue 28: the panel's filters together (centre, mutual, payment state), and the files paid in full.
+    { name: 'Centre + mutuelle + non payées', query: { shop: String(busiest!.shop), mutual: String(busiest!.mutual), payment: 'unpaid' } },
+    { name: 'Payées', query: { payment: 'paid' } },
   ];
 
   log(`${files.toLocaleString('fr-FR')} dossiers : démarrage du serveur (tsx server/main.ts, PostgreSQL)`);
