@@ -359,7 +359,7 @@ export type PaymentFilter = (typeof PAYMENT_FILTERS)[number];
 export const PAYMENT_FILTER_LABELS: Record<PaymentFilter, string> = {
   unpaid: 'Facturé, aucun paiement',
   partial: 'Paiement partiel',
-  paid: 'Payé',
+  paid: 'Payé (hors trop-perçu)',
   overpaid: 'Trop-perçu',
 };
 

@@ -217,7 +217,20 @@ interface FilterChoice {
 }
 
 /** A select of the panel: "Tous" first, then the choices; the empty choice removes the filter. */
-function ChoiceFilter({ name, value, choices, onChange }: { name: string; value: string; choices: FilterChoice[]; onChange: (value: string) => void }) {
+function ChoiceFilter({
+  name,
+  value,
+  choices,
+  onChange,
+  feminine = false,
+}: {
+  name: string;
+  value: string;
+  choices: FilterChoice[];
+  onChange: (value: string) => void;
+  /** "Toutes" rather than "Tous" (la mutuelle). */
+  feminine?: boolean;
+}) {
   const translate = useTranslate();
   return (
     <TextField
@@ -229,7 +242,7 @@ function ChoiceFilter({ name, value, choices, onChange }: { name: string; value:
       sx={{ minWidth: 200 }}
       slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
     >
-      <MenuItem value="">{translate('pecflow.pec.filters.any')}</MenuItem>
+      <MenuItem value="">{translate(feminine ? 'pecflow.pec.filters.anyFeminine' : 'pecflow.pec.filters.any')}</MenuItem>
       {choices.map((choice) => (
         <MenuItem key={choice.id} value={choice.id}>
           {choice.name}
@@ -255,7 +268,7 @@ function ReferenceFilter({
   const filter = name === 'mutual' && network ? { 'network.id': network, pagination: false } : { pagination: false };
   const { data } = useGetList<RaRecord & { name?: string }>(resource, { ...WHOLE_LIST, filter }, { staleTime: 10 * MINUTE, gcTime: 10 * MINUTE });
   const choices = (data ?? []).map((record) => ({ id: String(pecNumericId(record)), name: record.name ?? '' }));
-  return <ChoiceFilter name={name} value={value} choices={choices} onChange={onChange} />;
+  return <ChoiceFilter name={name} value={value} choices={choices} onChange={onChange} feminine={name === 'mutual'} />;
 }
 
 /** A filter that the panel does not edit, in words: "Péremption : du 21/11/2026 au 06/12/2026". */

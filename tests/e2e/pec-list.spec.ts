@@ -335,17 +335,19 @@ test('centre, réseau, mutuelle, kind, payment state and expiry are chosen in "P
   await expect.poll(() => listCount(page)).toBe(narrowed);
   await page.getByRole('button', { name: 'Effacer les filtres' }).click();
   await expect.poll(() => urlParams(page).filter).toEqual({});
+  await expect(panel.getByRole('combobox', { name: 'Centre' })).toHaveText('Tous');
+  await expect(panel.getByRole('combobox', { name: 'Mutuelle' })).toHaveText('Toutes');
 
   // Kind, payment state and expiry (the panel stays open): each as the API counts it.
   await choose('Type de dossier', 'Optique');
   await expect.poll(() => listCount(page)).toBe(await apiTotal(request, { fileKind: 'optical' }));
   await choose('Type de dossier', 'Tous');
-  await choose('Paiement', 'Payé');
+  await choose('Paiement', 'Payé (hors trop-perçu)');
   await expect.poll(() => urlParams(page).filter).toEqual({ payment: 'paid' });
   await expect.poll(() => listCount(page)).toBe(await apiTotal(request, { payment: 'paid' }));
   await choose('Paiement', 'Tous');
   const before = localDay(60);
-  await panel.getByRole('textbox', { name: 'Péremption avant le' }).fill(frenchDay(before));
+  await panel.getByRole('textbox', { name: "Péremption jusqu'au" }).fill(frenchDay(before));
   await expect.poll(() => urlParams(page).filter).toEqual({ datePeremption: { before } });
   const expiring = await apiTotal(request, { 'datePeremption[before]': before });
   expect(expiring).toBeGreaterThan(0);
