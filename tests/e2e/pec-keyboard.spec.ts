@@ -58,8 +58,12 @@ test('a morning by keyboard only: the shortcuts, search, open, DPEC, bill, close
   const number = dialog.getByLabel(/^N° de facture logiciel/);
   await tabTo(page, number);
   await page.keyboard.type('FAC-CLAVIER-1');
-  await tabTo(page, dialog.getByRole('textbox', { name: /^Date de facture logiciel/ }));
-  await page.keyboard.type(todayInFrance().split('-').reverse().join(''));
+  const invoiceDate = dialog.getByRole('textbox', { name: /^Date de facture logiciel/ });
+  await tabTo(page, invoiceDate);
+  // Typed once the field has selected its day section ('JJ'), at a person's pace: keys sent before that are lost.
+  await expect.poll(() => invoiceDate.evaluate((input: HTMLInputElement) => (input.selectionEnd ?? 0) - (input.selectionStart ?? 0))).toBe(2);
+  await page.keyboard.type(todayInFrance().split('-').reverse().join(''), { delay: 40 });
+  await expect(invoiceDate).toHaveValue(todayInFrance().split('-').reverse().join('/'));
   await tabTo(page, dialog.getByRole('button', { name: 'Confirmer' }));
   await page.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
