@@ -95,3 +95,22 @@ export async function linkFromOutbox(to: string, page: '/reset-password' | '/inv
     .toBeTruthy();
   return found!;
 }
+
+/**
+ * Types dd/mm/yyyy digits into a MUI date field as a person does: once the field has focus and has selected a
+ * section (it does so a moment after the focus; keys sent before are lost), at a person's pace. With `clear`, the
+ * field's content is selected and erased first, and the typing waits for the emptied field's selection again.
+ */
+export async function typeDate(field: Locator, digits: string, { clear = false } = {}) {
+  const page = field.page();
+  const sectionSelected = () =>
+    field.evaluate((input: HTMLInputElement) => input === document.activeElement && (input.selectionEnd ?? 0) > (input.selectionStart ?? 0));
+  await field.click();
+  await expect.poll(sectionSelected).toBe(true);
+  if (clear) {
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.press('Backspace');
+    await expect.poll(sectionSelected).toBe(true);
+  }
+  await page.keyboard.type(digits, { delay: 40 });
+}

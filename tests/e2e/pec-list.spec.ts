@@ -1,7 +1,7 @@
 // The /pec list (spec section 2): search, status filter, creation dates, order and page live in the URL and select the
 // same files as the API; a link reproduces the view. Optique Riviera's files: no other test changes them.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiToken, signIn, signOut } from './helpers';
+import { apiToken, signIn, signOut, typeDate } from './helpers';
 import { drawer, listCount, toast } from './pec-fixtures';
 
 const EMAIL = 'direction@optique-riviera.fr';
@@ -236,9 +236,8 @@ test.describe('in an English browser', () => {
 
     // Typed digit by digit, as a person types: the field reads dd/mm/yyyy (not mm/dd/yyyy).
     const from = page.getByRole('textbox', { name: 'Créée à partir du' });
-    await from.click();
     await expect(from).toHaveAttribute('placeholder', 'JJ/MM/AAAA');
-    await from.pressSequentially('05102026');
+    await typeDate(from, '05102026');
     await expect(from).toHaveValue('05/10/2026');
     await expect.poll(() => (urlParams(page).filter.createdAt as { after?: string } | undefined)?.after?.slice(0, 10)).toBe('2026-10-05');
     // The list answers that bound before the calendar opens (its refresh must not close the calendar under the click).
@@ -263,10 +262,7 @@ test.describe('in an English browser', () => {
 
     // An impossible date says so under the field and keeps the range that was set (not half of it).
     const shown = await listCount(page);
-    await to.click();
-    await page.keyboard.press('ControlOrMeta+a');
-    await page.keyboard.press('Backspace');
-    await to.pressSequentially('31022026');
+    await typeDate(to, '31022026', { clear: true });
     await expect(to).toHaveValue('31/02/2026');
     await expect(page.getByText('Date invalide (jj/mm/aaaa)')).toBeVisible();
     expect(urlParams(page).filter.createdAt).toEqual(range);
@@ -279,8 +275,7 @@ test.describe('in an English browser', () => {
     await page.keyboard.press('Backspace');
     await to.blur();
     await expect.poll(() => urlParams(page).filter.createdAt).toEqual({ after: range.after });
-    await to.click();
-    await to.pressSequentially(`12${month}${year}`);
+    await typeDate(to, `12${month}${year}`);
     await expect(to).toHaveValue(`12/${month}/${year}`);
     await expect(page.getByText('Date invalide (jj/mm/aaaa)')).toHaveCount(0);
     await expect.poll(() => urlParams(page).filter.createdAt).toEqual(range);

@@ -1,7 +1,7 @@
 // The action tab with the built-in robot (the simulator answers after 500 ms per step): the DPEC button's states,
 // live results without reload, billing, a shaped failure and its retry, and a result entered by hand.
 import { expect, test } from '@playwright/test';
-import { api, apiToken, signIn } from './helpers';
+import { api, apiToken, signIn, typeDate } from './helpers';
 import { drawer, markDocument, openFile, patientNumber, prepareFile, toast } from './pec-fixtures';
 import { todayInFrance } from '#domain/pec';
 
@@ -218,9 +218,8 @@ test.describe('in an English browser', () => {
     const dialog = page.getByRole('dialog', { name: 'Facturation de la PEC' });
     await dialog.getByRole('textbox', { name: /^N° de facture logiciel/ }).fill('FAC-EN-1');
     const date = dialog.getByRole('textbox', { name: /^Date de facture logiciel/ });
-    await date.click();
     // Read the French way: day, month, year.
-    await date.pressSequentially(french(day).replace(/\//g, ''));
+    await typeDate(date, french(day).replace(/\//g, ''));
     await expect(date).toHaveValue(french(day));
     await dialog.getByRole('button', { name: 'Confirmer' }).click();
     await expect(toast(page, 'Informations de facturation mises à jour')).toBeVisible();

@@ -1,7 +1,7 @@
 // Issue 15 in the drawer: the server's warnings, each with its reason and source, never blocking the DPEC button;
 // the prescriber and the prescription date in 'Informations initiales'.
 import { expect, test } from '@playwright/test';
-import { api, apiToken, signIn } from './helpers';
+import { api, apiToken, signIn, typeDate } from './helpers';
 import { drawer, openFile, prepareFile, toast, type PreparedFile } from './pec-fixtures';
 
 const AUDIO = 'audio@audition-horizon.fr';
@@ -74,8 +74,7 @@ test("the prescriber and the prescription date are chosen and shown in 'Informat
   await prescriber.fill('Lefèv');
   await page.getByRole('option', { name: /Claire Lefèvre — ORL — RPPS 10003456781/ }).click();
   const date = form.getByRole('textbox', { name: /^Date de prescription/ });
-  await date.click();
-  await date.pressSequentially('01102026');
+  await typeDate(date, '01102026');
   await expect(date).toHaveValue('01/10/2026');
   await form.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(toast(page, 'PEC modifiée')).toBeVisible();
