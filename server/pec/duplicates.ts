@@ -11,6 +11,7 @@ import { ApiError } from '../http/errors';
 import { canSeeFile, type Viewer } from '../auth/fileVisibility';
 import { DUPLICATE_MESSAGES, twinsSeenBy, type Twin } from '#domain/duplicates';
 import { iriOf } from '#domain/iri';
+import type { DuplicateRefusal } from '#domain/pecAnswers';
 
 interface TwinKey {
   id: number;
@@ -46,7 +47,7 @@ export function twinRefusal(twins: readonly Twin[], viewer: Viewer, holdingId: n
   const { named, hidden } = twinsSeenBy(twins, (twin) => canSeeFile(viewer, { holdingId, shopId: twin.shopId }));
   return new ApiError(409, DUPLICATE_MESSAGES.dpecRefused(named, hidden), {
     twins: named.map(({ id, numeroDossier, status }) => ({ '@id': iriOf('pec_dossiers', id), id, numeroDossier, status })),
-  });
+  } satisfies DuplicateRefusal);
 }
 
 /** Waits, until the transaction ends, for any other transaction holding the same key (advisory lock). */

@@ -27,6 +27,7 @@ import { PEC_MESSAGES, PEC_STATUSES, todayInFrance } from '#domain/pec';
 import { DUPLICATE_MESSAGES } from '#domain/duplicates';
 import { pecDossierSchema } from '#domain/pecSchemas';
 import { PEC_PERMISSIONS } from '#domain/permissions';
+import type { ImportLineErrors, ImportResult, SkippedImportLine } from '#domain/pecAnswers';
 
 const PERMS = PEC_PERMISSIONS;
 const IMPORT_PERMISSION = 'import.pec';
@@ -85,16 +86,8 @@ export const readAuditHook = fp(
 
 const key = (value: string) => normaliseSearch(value).replace(/\s+/g, ' ').trim();
 
-/** A line of an import that matched a file already there (or a line above it): not created, reported. */
-interface SkippedLine {
-  line: number;
-  message: string;
-  numeroDossier: string | null;
-  '@id': string | null;
-}
-
 /** The import's 422: every line in error with its messages; nothing created. */
-function importRefused(errors: { line: number; messages: string[] }[]) {
+function importRefused(errors: ImportLineErrors[]) {
   errors.sort((a, b) => a.line - b.line);
   const violations: Violation[] = errors.flatMap((e) => e.messages.map((message) => ({ propertyPath: `ligne ${e.line}`, message })));
   return new ApiError(
@@ -226,7 +219,7 @@ export async function pecRoutes(app: FastifyInstance) {
     const mutualRows = await db.select({ id: mutuals.id, name: mutuals.name, code: mutuals.code, networkId: mutuals.networkId }).from(mutuals);
     const findNetwork = (label: string) => networkRows.filter((n) => key(n.name) === key(label) || (n.code && key(n.code) === key(label)));
 
-    const errors: { line: number; messages: string[] }[] = [];
+    const errors: ImportLineErrors[] = [];
     const bodies: { line: number; body: Record<string, unknown>; holdingId: number }[] = [];
     const numbersInFile = new Map<string, number>();
     for (const { record, info } of data) {
@@ -299,7 +292,7 @@ export async function pecRoutes(app: FastifyInstance) {
         numeroDevisAssure: b.body.numeroDevisAssure as string,
       });
       const existing = await filesMatching(tx, bodies.map(keyOf));
-      const skipped: SkippedLine[] = [];
+      const skipped: SkippedImportLine[] = [];
       const kept: { line: number; body: Record<string, unknown>; key: ImportLine }[] = [];
       for (const b of bodies) {
         const key = keyOf(b);
@@ -350,7 +343,7 @@ export async function pecRoutes(app: FastifyInstance) {
     // 201 when something was created; a file imported again creates nothing and says which lines were already there.
     return reply
       .status(ids.length ? 201 : 200)
-      .send({ created: ids.length, ids, member: ids.map((id) => repository.iri(id)), skipped: skipped.sort((a, b) => a.line - b.line) });
+      .send({ created: ids.length, ids, member: ids.map((id) => repository.iri(id)), skipped: skipped.sort((a, b) => a.line - b.line) } satisfies ImportResult);
   });
 
   // ---------- dashboard ----------

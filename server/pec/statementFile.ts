@@ -9,6 +9,7 @@ import { ApiError, ValidationError, type Violation } from '../http/errors';
 import { assertAmountFits, NUL_MESSAGE } from '../http/body';
 import { todayInFrance } from '#domain/pec';
 import { iriOf } from '#domain/iri';
+import type { ImportLineErrors } from '#domain/pecAnswers';
 import {
   APPLIED_OUTCOMES,
   PAYMENT_OUTCOMES,
@@ -67,7 +68,7 @@ export function readStatement(bytes: Uint8Array): StatementLine[] {
   const missing = (Object.keys(STATEMENT_COLUMNS) as StatementColumn[]).filter((c) => STATEMENT_COLUMNS[c].required && !columns.has(c));
   if (missing.length) throw fileError(STATEMENT_MESSAGES.missingColumns(missing));
 
-  const errors: { line: number; messages: string[] }[] = [];
+  const errors: ImportLineErrors[] = [];
   const lines: StatementLine[] = [];
   const today = todayInFrance();
   for (const { record, info } of data) {

@@ -7,9 +7,10 @@ import { ApiError, notFound, unauthorized } from '../http/errors';
 import { CALLBACK_MESSAGES, CALLBACK_TYPES, type CallbackType } from '#domain/pec';
 import { ROBOT_SIGNATURE_HEADER, verifySignature } from '../http/signature';
 import type { CallbackResult } from './callbacks';
+import type { CallbackSaved } from '#domain/pecAnswers';
 
 /** The spec's answer: the execution and the processing time in seconds (a repeated delivery gets the first's id). */
-const answer = ({ executionId, processing_time }: CallbackResult) => ({ executionId, processing_time });
+const answer = ({ executionId, processing_time }: CallbackResult): CallbackSaved => ({ executionId, processing_time });
 
 export async function robotRoutes(app: FastifyInstance) {
   const { runs } = app.ctx.pec;

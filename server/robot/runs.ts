@@ -35,6 +35,7 @@ import {
   type RunKind,
 } from '#domain/pec';
 import { CALLBACK_SCHEMAS } from '#domain/pecSchemas';
+import type { RunStarted } from '#domain/pecAnswers';
 import { ARCHIVE_MESSAGES } from '#domain/archive';
 import { CONFIRM_DUPLICATE_FLAG, TWIN_DPEC_STATUSES, type Twin } from '#domain/duplicates';
 import { applyCallback, type CallbackActor, type CallbackInput, type CallbackResult } from './callbacks';
@@ -64,7 +65,7 @@ export class RobotRuns {
   // ---------- starting a run ----------
 
   /** POST /api/robot-frontend/setup-and-create-dpec and setup-and-billing-pec. */
-  async start(principal: Principal, body: unknown, kind: RunKind) {
+  async start(principal: Principal, body: unknown, kind: RunKind): Promise<RunStarted> {
     requirePermission(principal, 'pec.create');
     const id = idFromReference((body as { pecDossierId?: unknown } | undefined)?.pecDossierId, 'pec_dossiers');
     if (id === undefined) throw invalidField('pecDossierId', 'Identifiant de dossier invalide');

@@ -8,12 +8,12 @@ import { authFetch } from '../session';
 import { extractErrorMessage } from '#domain/errors';
 import { iriOf } from '#domain/iri';
 import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, HTTP_TIMEOUT_MS } from '#domain/limits';
-import type { CallbackType, PecStatus, WorkflowExecutionView } from '#domain/pec';
+import type { CallbackType, PecStatus, RunKind, WorkflowExecutionView } from '#domain/pec';
+import type { CallbackSaved, ImportResult, RunStarted } from '#domain/pecAnswers';
 import type { FileKind } from '#domain/fileKinds';
 import type { EquipementOptique } from '#domain/optical';
 import type { PecWarning } from '#domain/warnings';
 import { CONFIRM_DUPLICATE_FLAG } from '#domain/duplicates';
-import type { RunKind } from '#domain/pec';
 import type { PaymentLine, PaymentStatementStatus, PaymentTotals, ReceivableAge } from '#domain/payments';
 import { apiFetch, type ApiRequest } from './http';
 
@@ -226,37 +226,6 @@ const statementForm = (file: File) => {
   form.append('file', file, file.name);
   return form;
 };
-
-export interface RunStarted {
-  externalId: string;
-  executionId: number;
-  runId: number;
-  status: string;
-  message: string;
-}
-
-export interface CallbackSaved {
-  executionId: number;
-  /** Seconds. */
-  processing_time: number;
-}
-
-export interface ImportResult {
-  created: number;
-  ids: number[];
-  /** Lines that matched a file already there (or a line above): not created. */
-  skipped?: { line: number; message: string; numeroDossier: string | null; '@id': string | null }[];
-}
-
-/** The 409 of a DPEC beside a twin's request: the twins, to confirm against (domain/duplicates.ts). */
-export interface DuplicateRefusal {
-  twins?: { '@id': string; id: number; numeroDossier: string; status: string }[];
-}
-
-/** The body of a 422 refused import: the lines and their messages. */
-export interface ImportErrors {
-  errors?: { line: number; messages: string[] }[];
-}
 
 /** The creation and edit body (spec section 7): references as IRIs. */
 export interface PecBody {

@@ -8,7 +8,8 @@ import { Box, Button, CircularProgress, Stack } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import type { DuplicateRefusal, PecDossierRecord } from '../dataProvider/pec';
+import type { PecDossierRecord } from '../dataProvider/pec';
+import type { DuplicateRefusal } from '#domain/pecAnswers';
 import type { RunKind } from '#domain/pec';
 import { formatDate } from '#domain/format';
 import { HIGHLIGHT_DURATION_MS } from '#domain/limits';
@@ -18,7 +19,7 @@ import { useToast } from '../layout/Toasts';
 import { BillingDialog } from './BillingDialog';
 import { PaymentPanel } from './PaymentPanel';
 import { ExecutionHistory, RobotResults, Section, StepCard, type Execution } from './RobotResults';
-import { MissingPrerequisites, statusOf, useErrorText, usePecData, usePecRights, useRefreshPec } from './shared';
+import { MissingPrerequisites, statusOf, usePecMutation, usePecRights } from './shared';
 import { DuplicateDialog } from './DuplicateDialog';
 import { SCRAPING_STEP_LABELS } from './fileKindLabels';
 
@@ -91,12 +92,8 @@ function useRunOutcome(record: PecDossierRecord) {
 }
 
 export function ActionsTab({ record, id }: { record: PecDossierRecord; id: number }) {
-  const translate = useTranslate();
+  const { translate, dataProvider, refresh, success, failure, errorText } = usePecMutation();
   const rights = usePecRights();
-  const toast = useToast();
-  const errorText = useErrorText();
-  const refresh = useRefreshPec();
-  const dataProvider = usePecData();
   const [billingOpen, setBillingOpen] = useState(false);
   // A DPEC refused because a twin's request is at the insurer: what the server said, until the user confirms or not.
   const [duplicate, setDuplicate] = useState<{ text: string; twins: NonNullable<DuplicateRefusal['twins']> } | undefined>();
@@ -107,7 +104,7 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
     onSuccess: (started, { kind }) => {
       setDuplicate(undefined);
       run.follow(started.runId, kind);
-      if (kind === 'billing') toast.success(translate('pecflow.pec.toast.billingStarted'), translate('pecflow.pec.toast.billingStartedText'));
+      if (kind === 'billing') success(translate('pecflow.pec.toast.billingStarted'), translate('pecflow.pec.toast.billingStartedText'));
     },
     onError: (error, { kind }) => {
       const twins = (error as { body?: DuplicateRefusal }).body?.twins;
@@ -118,7 +115,7 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
       }
       setDuplicate(undefined);
       const shaped = shapeRobotError(errorText(error), kind);
-      toast.error(shaped.title, withTip(shaped));
+      failure(shaped.title, error, withTip(shaped));
     },
     onSettled: () => refresh.soon(),
   });

@@ -3,7 +3,7 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Link, List, ListItem } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
-import type { DuplicateRefusal } from '../dataProvider/pec';
+import type { DuplicateRefusal } from '#domain/pecAnswers';
 import { filePageUrl } from '#domain/duplicates';
 import { pecStatusLabel } from '#domain/pec';
 

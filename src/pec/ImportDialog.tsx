@@ -18,20 +18,14 @@ import {
 } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { useTranslate } from 'react-admin';
 import { RefusedLines } from '../admin/RefusedLines';
-import type { ImportErrors, ImportResult } from '../dataProvider/pec';
-import { useToast } from '../layout/Toasts';
-import { useErrorText, usePecData, useRefreshPec } from './shared';
+import type { ImportErrors, ImportResult } from '#domain/pecAnswers';
+import { usePecMutation } from './shared';
 
 type Outcome = { created: number; skipped: NonNullable<ImportResult['skipped']> } | { error: string; lines: NonNullable<ImportErrors['errors']> };
 
 export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const translate = useTranslate();
-  const toast = useToast();
-  const errorText = useErrorText();
-  const dataProvider = usePecData();
-  const refresh = useRefreshPec();
+  const { translate, dataProvider, refresh, success, failure, errorText } = usePecMutation();
   const input = useRef<HTMLInputElement>(null);
   const [outcome, setOutcome] = useState<Outcome | undefined>();
   const send = useMutation({
@@ -41,7 +35,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
       const skipped = result.skipped ?? [];
       setOutcome({ created: result.created, skipped });
       const created = translate('pecflow.pec.import.created', { smart_count: result.created });
-      toast.success(
+      success(
         translate('pecflow.pec.import.done'),
         skipped.length ? `${created}, ${translate('pecflow.pec.import.skipped', { smart_count: skipped.length })}.` : created,
       );
@@ -52,7 +46,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
       // The lines are listed below: the toast keeps the first sentence.
       const message = errorText(error).split('\n')[0] ?? '';
       setOutcome({ error: message, lines });
-      toast.error(translate('pecflow.pec.import.error'), message);
+      failure(translate('pecflow.pec.import.error'), error, message);
     },
     onSettled: () => {
       if (input.current) input.current.value = '';

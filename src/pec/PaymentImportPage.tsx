@@ -9,26 +9,23 @@ import { Alert, AlertTitle, Box, Button, Link, Paper, Stack, Typography } from '
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import { Title, useTranslate } from 'react-admin';
-import { pecNumericId, type ImportErrors, type PaymentStatementRecord } from '../dataProvider/pec';
+import { Title } from 'react-admin';
+import { pecNumericId, type PaymentStatementRecord } from '../dataProvider/pec';
+import type { ImportErrors } from '#domain/pecAnswers';
 import { APPLIED_OUTCOMES, PAYMENT_STATEMENT_LIMITS, STATEMENT_COLUMNS } from '#domain/payments';
-import { useToast } from '../layout/Toasts';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { RefusedLines } from '../admin/RefusedLines';
 import { statementPath, STATEMENTS_PATH } from './filters';
 import { useRefreshPayments } from './PaymentStatementsPage';
-import { useErrorText, usePecData } from './shared';
+import { usePecMutation } from './shared';
 
 /** The lines a statement applied to files (paid, partial, over-paid): what its toast counts. */
 const appliedLines = (statement: PaymentStatementRecord) =>
   APPLIED_OUTCOMES.reduce((count, outcome) => count + (statement.totals?.byOutcome[outcome]?.count ?? 0), 0);
 
 export default function PaymentImportPage() {
-  const translate = useTranslate();
+  const { translate, dataProvider, success, failure, errorText } = usePecMutation();
   const navigate = useNavigate();
-  const toast = useToast();
-  const errorText = useErrorText();
-  const dataProvider = usePecData();
   const refresh = useRefreshPayments();
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | undefined>();
@@ -40,7 +37,7 @@ export default function PaymentImportPage() {
     onError: (error) => {
       const message = errorText(error).split('\n')[0] ?? '';
       setRefused({ message, lines: ((error as { body?: ImportErrors }).body?.errors ?? []).slice(0, 200) });
-      toast.error(translate('pecflow.payments.import.refused'), message);
+      failure(translate('pecflow.payments.import.refused'), error, message);
     },
     onSettled: () => {
       if (input.current) input.current.value = '';
@@ -49,11 +46,11 @@ export default function PaymentImportPage() {
   const apply = useMutation({
     mutationFn: () => dataProvider.paymentApply({ file: file! }),
     onSuccess: (statement) => {
-      toast.success(translate('pecflow.payments.import.applied'), translate('pecflow.payments.import.appliedText', { smart_count: appliedLines(statement) }));
+      success(translate('pecflow.payments.import.applied'), translate('pecflow.payments.import.appliedText', { smart_count: appliedLines(statement) }));
       refresh();
       navigate(statementPath(pecNumericId(statement)!));
     },
-    onError: (error) => toast.error(translate('pecflow.payments.import.applyError'), errorText(error)),
+    onError: (error) => failure(translate('pecflow.payments.import.applyError'), error),
   });
 
   const choose = (chosen: File | undefined) => {

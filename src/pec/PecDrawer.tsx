@@ -8,13 +8,12 @@ import { useState } from 'react';
 import { Confirm, useDelete, useGetOne, useTranslate } from 'react-admin';
 import { PEC_RESOURCE, pecIri, type PecDossierRecord } from '../dataProvider/pec';
 import { DrawerFrame } from '../admin/DrawerFrame';
-import { useToast } from '../layout/Toasts';
 import { ActionsTab } from './ActionsTab';
 import { ManualResults } from './ManualResults';
 import type { DrawerTarget } from './PecPage';
 import { PecForm } from './PecForm';
 import { PecWarnings } from './Warnings';
-import { ArchivedChip, PecStatusBadge, useDossierText, useErrorText, usePecRights, useRefreshPec } from './shared';
+import { ArchivedChip, PecStatusBadge, useDossierText, useErrorText, usePecMutation, usePecRights } from './shared';
 import { ArchiveActions, ArchivedNotice } from './ArchiveActions';
 import { deletionRefusal } from '#domain/archive';
 
@@ -159,11 +158,8 @@ const deletionFacts = (record: PecDossierRecord) => ({
 
 /** "Supprimer" (delete.pec), behind the confirmation "Cette action est irréversible.". */
 function DeleteAction({ record, id, onDeleted }: { record: PecDossierRecord; id: number; onDeleted: () => void }) {
-  const translate = useTranslate();
+  const { translate, refresh, success, failure } = usePecMutation();
   const rights = usePecRights();
-  const toast = useToast();
-  const errorText = useErrorText();
-  const refresh = useRefreshPec();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [remove, { isPending }] = useDelete(
@@ -171,13 +167,13 @@ function DeleteAction({ record, id, onDeleted }: { record: PecDossierRecord; id:
     { id: pecIri(id), previousData: record },
     {
       onSuccess: () => {
-        toast.success(translate('pecflow.pec.toast.deleted'), translate('pecflow.pec.toast.deletedText'));
+        success(translate('pecflow.pec.toast.deleted'), translate('pecflow.pec.toast.deletedText'));
         setConfirming(false);
         onDeleted();
         queryClient.removeQueries({ queryKey: [PEC_RESOURCE, 'getOne', { id: pecIri(id), meta: ITEM_META }] });
         void refresh.now();
       },
-      onError: (error) => toast.error(translate('pecflow.pec.toast.deleteError'), errorText(error)),
+      onError: (error) => failure(translate('pecflow.pec.toast.deleteError'), error),
     },
   );
   // Only a draft that never went to the robot may be erased (domain/archive.ts); the others are archived.

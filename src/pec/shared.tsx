@@ -152,8 +152,10 @@ export function usePecMutation() {
     refresh: useRefreshPec(),
     /** The title over the action's text, if any. */
     success: (title: string, message = '') => toasts.success(message, title),
-    /** The title over the server's reason (or the timeout's). */
-    failure: (title: string, error: unknown) => toasts.failure(error, title, errorText(error)),
+    /** The title over the server's reason (or the timeout's), or over a text of the caller's (a shaped robot error). */
+    failure: (title: string, error: unknown, message = errorText(error)) => toasts.failure(error, title, message),
+    /** The server's reason alone (the first line of it for a refusal whose lines are listed apart). */
+    errorText,
   };
 }
 
