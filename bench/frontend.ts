@@ -31,6 +31,7 @@ import { chromium, type Browser, type CDPSession, type Page, type Response } fro
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Result as LighthouseResult } from 'lighthouse';
 import puppeteer, { type Page as PuppeteerPage } from 'puppeteer-core';
+import { benchFlags } from './lib/args';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PASSWORD = 'Pecflow2026!';
@@ -62,11 +63,7 @@ const MEASURES = ['size', 'throttled', 'lighthouse', 'profile'] as const;
 type Measure = (typeof MEASURES)[number];
 
 function flags(args: string[]) {
-  const map = new Map<string, string>();
-  for (const arg of args) {
-    const match = /^--([\w-]+)(?:=(.*))?$/.exec(arg);
-    if (match) map.set(match[1]!, match[2] ?? 'true');
-  }
+  const map = benchFlags(args).flags;
   const list = (name: string, all: readonly string[]) => {
     const chosen = map.get(name)?.split(',') ?? [...all];
     const unknown = chosen.filter((c) => !all.includes(c));

@@ -25,6 +25,7 @@ import { hashPassword } from '../server/auth/passwords';
 import { openPostgres } from '../server/db/connect';
 import { DEMO_PASSWORD, seed } from '../server/seed';
 import { SEEDED_ROLES } from '#domain/roles';
+import { benchAdminUrl, benchFlags } from './lib/args';
 import { databaseUrl, withAdmin } from './lib/harness';
 import { cpuMs, startServerProcess, stopServerProcess, type ServerProcess } from './lib/serverProcess';
 
@@ -542,13 +543,9 @@ function headersOf(client: Client): Record<string, string> {
 // ---------- the run ----------
 
 export function parseLoadBenchArgs(argv: string[], env = process.env): LoadBenchOptions {
-  const flags = new Map<string, string>();
-  for (const arg of argv) {
-    const match = /^--([\w-]+)(?:=(.*))?$/.exec(arg);
-    if (match) flags.set(match[1]!, match[2] ?? 'true');
-  }
+  const { flags } = benchFlags(argv);
   return {
-    adminUrl: env.BENCH_DATABASE_URL ?? env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    adminUrl: benchAdminUrl(env),
     clients: Number(flags.get('clients') ?? 200),
     durationSeconds: Number(flags.get('duration') ?? 60),
     warmupSeconds: Number(flags.get('warmup') ?? 10),

@@ -29,6 +29,7 @@ import { ResourceRegistry } from '../server/hydra/registry';
 import { parseListQuery } from '../server/hydra/query';
 import { RESOURCES } from '../server/resources';
 import { SEEDED_ROLES } from '#domain/roles';
+import { benchAdminUrl, benchFlags } from './lib/args';
 import { databaseUrl, withAdmin } from './lib/harness';
 import { cpuMs, startServerProcess, stopServerProcess, type ServerProcess } from './lib/serverProcess';
 
@@ -416,13 +417,9 @@ async function dpecRuns(baseUrl: string, database: Database, holdingId: number, 
 // ---------- the run ----------
 
 export function parsePecBenchArgs(argv: string[], env = process.env): PecBenchOptions {
-  const flags = new Map<string, string>();
-  for (const arg of argv) {
-    const match = /^--([\w-]+)(?:=(.*))?$/.exec(arg);
-    if (match) flags.set(match[1]!, match[2] ?? 'true');
-  }
+  const { flags } = benchFlags(argv);
   return {
-    adminUrl: env.BENCH_DATABASE_URL ?? env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    adminUrl: benchAdminUrl(env),
     durationSeconds: Number(flags.get('duration') ?? 10),
     warmupSeconds: Number(flags.get('warmup') ?? 2),
     connections: Number(flags.get('connections') ?? 16),

@@ -7,9 +7,10 @@
 import { getTableName } from 'drizzle-orm';
 import { seed, DEMO_PASSWORD } from '../server/seed';
 import { openPostgres } from '../server/db/connect';
+import { benchAdminUrl } from './lib/args';
 import { databaseUrl, startServer, withAdmin } from './lib/harness';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_URL = benchAdminUrl();
 const APP_SECRET_KEY = 'b'.repeat(64);
 const CONCURRENCY = 8;
 

@@ -10,19 +10,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { benchAdminUrl, benchFlags } from './lib/args';
 import { databaseUrl, withAdmin } from './lib/harness';
 
-const args = new Map(
-  process.argv
-    .slice(2)
-    .map((a) => /^--([\w-]+)(?:=(.*))?$/.exec(a))
-    .filter((m): m is RegExpExecArray => !!m)
-    .map((m) => [m[1]!, m[2] ?? 'true']),
-);
+const args = benchFlags(process.argv.slice(2)).flags;
 const RUNS = Number(args.get('runs') ?? 300);
 const KILLS = Number(args.get('kills') ?? 3);
 const DELAY_MS = Number(args.get('delay') ?? 100);
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const adminUrl = benchAdminUrl();
 const OUTCOMES = ['', '-REFUS', '-ATTENTE', '-ERRDPEC', '-ERRSCRAP'];
 const PASSWORD = 'Pecflow2026!';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -8,6 +8,7 @@
 // with autocannon, prints a table and writes bench/results/{scenario}.json; the database is dropped at the end.
 import { readFileSync } from 'node:fs';
 import type { Scenario } from './lib/types';
+import { benchAdminUrl, benchFlags } from './lib/args';
 import { createBenchDatabase, machine, measure, printTable, signIn, startServer, writeResults, type BenchOptions } from './lib/harness';
 
 // One line per scenario file; seeds run in this order, so a later scenario may build on the data of an earlier one.
@@ -16,15 +17,9 @@ const SCENARIOS: Scenario[] = [(await import('./backoffice')).scenario];
 const TARGET_P99_MS = 50;
 
 function parseArgs(argv: string[]) {
-  const flags = new Map<string, string>();
-  const names: string[] = [];
-  for (const arg of argv) {
-    const match = /^--([\w-]+)(?:=(.*))?$/.exec(arg);
-    if (match) flags.set(match[1]!, match[2] ?? 'true');
-    else names.push(arg);
-  }
+  const { flags, names } = benchFlags(argv);
   const options: BenchOptions = {
-    adminUrl: process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    adminUrl: benchAdminUrl(),
     connections: Number(flags.get('connections') ?? 16),
     durationSeconds: Number(flags.get('duration') ?? 10),
     warmupSeconds: Number(flags.get('warmup') ?? 2),
