@@ -64,6 +64,10 @@ export const paymentStatementsResource: ResourceDeclaration = {
       label: 'Totaux',
       description: 'Nombre de lignes, montant total, montant rapproché et, par résultat, nombre et montant (fiche seulement)',
     }),
+    undoable: itemOnly('boolean', {
+      label: 'Annulable',
+      description: 'Appliqué, et chacun de ses dossiers est visible du lecteur : il peut l’annuler (fiche seulement)',
+    }),
     updatedAt: timestamp(paymentStatements.updatedAt, 'Modifié le'),
   },
   schema: { create: noInput, update: noInput },
@@ -134,6 +138,9 @@ export const paymentStatementsResource: ResourceDeclaration = {
           };
         });
         item.lines = evaluated.map(presentLine);
+        // The undo changes every file the statement named: a reader who does not see one of them cannot undo it.
+        const named = lines.filter(({ line: l, file }) => l.dossierId !== null && file !== null);
+        item.undoable = rows[index]!.status === 'applied' && named.every(({ file }) => canSeeFile(principal, file!));
         item.totals = statementTotals(evaluated);
       }
     },

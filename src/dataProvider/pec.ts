@@ -218,6 +218,8 @@ export interface PaymentStatementRecord {
   createdBy?: { firstName?: string; lastName?: string } | string | null;
   lines?: PaymentLine[];
   totals?: PaymentTotals;
+  /** Applied, and the reader sees every file it named: they may undo it (the statement's page only). */
+  undoable?: boolean;
 }
 
 /** The statement file as a multipart upload (its bytes as they are: the server decides UTF-8 or Windows-1252). */

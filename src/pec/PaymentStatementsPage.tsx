@@ -14,7 +14,7 @@ import { PAYMENT_STATEMENTS_RESOURCE, PEC_QUERY_KEYS, pecNumericId, type Payment
 import { formatDate, formatDateTime, formatEuros } from '#domain/format';
 import { iriOf } from '#domain/iri';
 import { PAGE_SIZE } from '#domain/limits';
-import { PAYMENT_STATEMENT_STATUS_LABELS, type PaymentStatementStatus } from '#domain/payments';
+import { PAYMENT_STATEMENT_STATUS_LABELS, STATEMENT_MESSAGES, type PaymentStatementStatus } from '#domain/payments';
 import { statementPath, STATEMENTS_PATH } from './filters';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { useErrorText, usePecMutation } from './shared';
@@ -76,7 +76,8 @@ export default function PaymentStatementsPage() {
           label={label('appliedAmount')}
           disableSort
           align="right"
-          render={(r: PaymentStatementRecord) => formatEuros(r.appliedAmount)}
+          // An undone statement's payments left its files: the amount it had applied is shown struck through.
+          render={(r: PaymentStatementRecord) => (r.undoneAt ? <s>{formatEuros(r.appliedAmount)}</s> : formatEuros(r.appliedAmount))}
         />
         <DataTable.Col source="status" label={label('status')} disableSort render={(r: PaymentStatementRecord) => <StatementStatusBadge status={r.status} />} />
       </ListFrame>
@@ -113,7 +114,7 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
         record && (
           <>
             <StatementStatusBadge status={record.status} />
-            {record.status === 'applied' && <UndoAction id={id} />}
+            {record.undoable && <UndoAction id={id} />}
           </>
         )
       }
@@ -125,6 +126,7 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
       ) : (
         <Stack spacing={2}>
           {record.undoneAt && <Alert severity="info">{translate('pecflow.payments.show.undoneAt', { date: formatDateTime(record.undoneAt) })}</Alert>}
+          {record.status === 'applied' && !record.undoable && <Alert severity="info">{STATEMENT_MESSAGES.undoOutOfScope}</Alert>}
           {record.totals && <PaymentTotalsView totals={record.totals} />}
           <PaymentLines lines={record.lines} />
         </Stack>

@@ -165,6 +165,7 @@ describe('a statement with every kind of line', () => {
     const again = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio });
     expect(again.status).toBe(409);
     expect(again.body.detail).toBe('Ce relevé a déjà été annulé.');
+    expect((await server.get(`/api/payment_statements/${id}`, tokens.audio)).body.undoable).toBe(false);
   });
 
   it('refuses an undo that would overwrite a later payment, and changes nothing', async () => {
@@ -462,6 +463,12 @@ describe('what an outside probe tried', () => {
     expect(seen.body.lines[1]).toMatchObject({ reference: 'Dossier d’un centre non visible', dossier: null, label: null, amount: 500, outcome: 'paid' });
     expect(seen.text).not.toContain(hidden.numPec);
     expect(seen.body.totals.amount).toBe(1000);
+    // The statement says who may undo it, so the page offers 'Annuler le relevé' only to them.
+    expect(director.body.undoable).toBe(true);
+    expect(seen.body.undoable).toBe(false);
+    // The statement says who may undo it, so the page offers 'Annuler le relevé' only to them.
+    expect(director.body.undoable).toBe(true);
+    expect(seen.body.undoable).toBe(false);
 
     const undo = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio });
     expect(undo.status).toBe(403);
