@@ -8,7 +8,8 @@ import { defineResource } from '../hydra/define';
 import { bool, column, computed, text, timestamps } from '../hydra/fields';
 import type { Tenancy } from '../hydra/types';
 import { PEC_PERMISSIONS } from '#domain/permissions';
-import { SAVED_VIEW_MESSAGES, SAVED_VIEW_NAME_MAX, SAVED_VIEWS_PER_USER, savedViewSchema } from '#domain/savedViews';
+import { SAVED_VIEW_MESSAGES, SAVED_VIEW_NAME_MAX, SAVED_VIEWS_PER_USER } from '#domain/savedViews';
+import { savedViewSchema } from '#domain/savedViewSchema';
 
 const outer = (name: string) => sql`${sql.identifier('pec_views')}.${sql.identifier(name)}`;
 

@@ -219,6 +219,8 @@ describe('who sees which files', () => {
     expect(apiPlatform.body.totalItems).toBe(expected);
     expect(reactAdmin.body.totalItems).toBe(expected);
     for (const m of apiPlatform.body.member) expect(statuses).toContain(m.status);
+    // The collection's search template offers it.
+    expect(apiPlatform.body.search.template).toContain('status[]');
     // Another organisation's files of those statuses never appear.
     const riviera = await list(`${statuses.map((s) => `status[]=${s}`).join('&')}&limit=100`, tokens.rivieraAdmin);
     for (const m of riviera.body.member) expect(m.shop.name).toMatch(/^Riviera/);
