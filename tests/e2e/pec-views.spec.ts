@@ -27,10 +27,12 @@ async function toggleColumns(page: Page, check: string[], uncheck: string[]) {
 }
 
 test('a saved view brings back its statuses, sort and columns; its author renames and deletes it; shared, a colleague sees it', async ({ page, request }) => {
+  // A long journey (two users, five saves): more than the default minute on a loaded machine.
+  test.setTimeout(180_000);
   const name = `Relances ${Date.now() % 100000}`;
   await signIn(page, EMAIL);
   await page.goto('/pec');
-  await expect(page.getByTestId('pec-row').first()).toBeVisible();
+  await expect(page.getByTestId('pec-row').first()).toBeVisible({ timeout: 30_000 });
 
   // Two statuses at once, the amounts highest first, the amount due instead of the network.
   await page.getByRole('combobox', { name: 'État' }).click();
@@ -65,7 +67,7 @@ test('a saved view brings back its statuses, sort and columns; its author rename
   await expect(headers(page)).not.toHaveText(chosen);
 
   // Chosen again: the same filters, order and columns, the same files.
-  await page.getByTestId('pec-saved-views').getByRole('button', { name }).click();
+  await page.getByTestId('pec-saved-views').getByRole('button', { name, exact: true }).click();
   await expect.poll(() => urlParams(page)).toEqual({ filter: { status: ['pending', 'approved'] }, sort: 'totalTtc', order: 'DESC' });
   await expect(headers(page)).toHaveText(chosen);
   await expect.poll(() => listCount(page)).toBe(both);
@@ -75,7 +77,7 @@ test('a saved view brings back its statuses, sort and columns; its author rename
   await signOut(page);
   await signIn(page, 'assistant@audition-horizon.fr');
   await page.goto('/pec');
-  await expect(page.getByTestId('pec-saved-views').getByRole('button', { name })).toBeVisible();
+  await expect(page.getByTestId('pec-saved-views').getByRole('button', { name, exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: `Modifier la vue « ${name} »` })).toHaveCount(0);
 
   // The author renames it, then deletes it.
@@ -91,7 +93,7 @@ test('a saved view brings back its statuses, sort and columns; its author rename
   await expect(page.getByText(`Vous allez supprimer la vue « ${name} bis ».`)).toBeVisible();
   await page.getByRole('dialog').filter({ hasText: 'Supprimer la vue' }).getByRole('button', { name: 'Supprimer' }).click();
   await expect(toast(page, 'Succès').last()).toContainText(`Vue « ${name} bis » supprimée`);
-  await expect(page.getByTestId('pec-saved-views').getByRole('button', { name: `${name} bis` })).toHaveCount(0);
+  await expect(page.getByTestId('pec-saved-views').getByRole('button', { name: `${name} bis`, exact: true })).toHaveCount(0);
 });
 
 test('the receivables drill-down shows the amount due and the billing date beside the list’s columns', async ({ page }) => {
