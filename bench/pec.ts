@@ -1,8 +1,8 @@
 // npm run bench -- pec [--files=1000000[,5000000...]] [--duration=10] [--warmup=2] [--connections=16] [--runs=1000] [--fresh] [--drop]
 //   [--baseline=/path/to/an/earlier/checkout]
 // The PEC list at scale: 1,000,000 files (or each size of --files, e.g. --files=100000,1000000,5000000 to see how the
-// times grow with the data) over 50 organisations and 2,000 centres on PostgreSQL, one file in a hundred archived. Nine
-// scenarios (default page, status filter, search, date range, sort by amount, page 50, the archived files, a centre + mutual + unpaid view, the files paid in full), each measured through the API with autocannon
+// times grow with the data) over 50 organisations and 2,000 centres on PostgreSQL, one file in a hundred archived. Ten
+// scenarios (default page, status filter, several statuses, search, date range, sort by amount, page 50, the archived files, a centre + mutual + unpaid view, the files paid in full), each measured through the API with autocannon
 // (p50, p99, requests per second at 16 connections) and next to the same SQL run directly through `pg` in the same run
 // (the list and count queries the API runs, captured from the resource layer), with their throughput ratio. Then
 // 1,000 DPEC runs through the built-in simulator with no delay: throughput, and a check that each run ended once.
@@ -275,7 +275,7 @@ interface CapturedQuery {
 }
 
 /** The SQL the API runs for a list request (the page and its count), captured from the resource layer itself. */
-async function captureListSql(url: string, database: Database, userId: number, query: Record<string, string>): Promise<CapturedQuery[]> {
+async function captureListSql(url: string, database: Database, userId: number, query: ScenarioQuery): Promise<CapturedQuery[]> {
   const captured: CapturedQuery[] = [];
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   try {
@@ -299,6 +299,11 @@ async function captureListSql(url: string, database: Database, userId: number, q
     await pool.end();
   }
 }
+
+/** A scenario's query: a key sent once, or several times (status[]=a&status[]=b). */
+type ScenarioQuery = Record<string, string | string[]>;
+const queryString = (query: ScenarioQuery) =>
+  new URLSearchParams(Object.entries(query).flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((v) => [key, v]))).toString();
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
@@ -513,9 +518,11 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
   const [window] = await database.query<{ from: string; to: string }>(
     `select to_char(current_date - 120, 'YYYY-MM-DD') as "from", to_char(current_date - 90, 'YYYY-MM-DD') as "to"`,
   );
-  const scenarios: { name: string; query: Record<string, string> }[] = [
+  const scenarios: { name: string; query: ScenarioQuery }[] = [
     { name: 'Page par défaut', query: {} },
     { name: 'Filtre sur l’état', query: { status: 'approved' } },
+    // Issue 28: several statuses at once, as the list's status filter sends them.
+    { name: 'Plusieurs états', query: { 'status[]': ['pending', 'approved', 'rejected'] } },
     // Six digits of a patient number, as people type it.
     { name: 'Recherche', query: { search: sample!.patient.replace(/\D/g, '').slice(1, 7) } },
     { name: 'Période de création', query: { dateFrom: window!.from, dateTo: window!.to } },
@@ -538,7 +545,7 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
     if (options.baseline) baseline = await startServer(url, options.baseline);
     const token = await login(baseUrl, org!.email);
     for (const scenario of scenarios) {
-      const qs = new URLSearchParams(scenario.query).toString();
+      const qs = queryString(scenario.query);
       const pathAndQuery = `/api/pec_dossiers${qs ? `?${qs}` : ''}`;
       const queries = await captureListSql(url, database, org!.admin, scenario.query);
       // The earlier server right before this one, on the same data and the same machine load.

@@ -795,3 +795,30 @@ export const pecPayments = pgTable(
       .where(sql`${t.lineKey} is not null and ${t.reversedAt} is null`),
   ],
 );
+
+/** Saved views of the PEC list (issue 28): a user's named filters, sort and columns, optionally shared with the organisation. */
+export const pecViews = pgTable(
+  'pec_views',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id')
+      .notNull()
+      .references(() => holdings.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    query: jsonb('query').notNull(),
+    columns: jsonb('columns').notNull(),
+    shared: boolean('shared').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  // One name per author; the author's views and the organisation's shared ones, by name.
+  (t) => [
+    uniqueIndex('pec_views_user_name_idx').on(t.userId, t.name),
+    index('pec_views_holding_shared_idx')
+      .on(t.holdingId, t.name)
+      .where(sql`${t.shared}`),
+  ],
+);

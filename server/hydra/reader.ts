@@ -111,7 +111,15 @@ export class ResourceReader {
     const by = direction === 'desc' ? desc : asc;
     // Empty values last in both directions (PostgreSQL puts them first when descending): the highest amounts first,
     // not the drafts without one. Only for nullable columns, so that indexes on the others still serve the sort.
-    const primary = direction === 'desc' && !orderColumn.notNull ? sql`${orderColumn} desc nulls last` : by(orderColumn);
+    // Names in French order (Allianz before AXA, Émeraude among the E): ICU's root collation, which PGlite and
+    // PostgreSQL both have (PGlite has no fr-x-icu) and for which the names' indexes are built (migration saved_views).
+    const field = requested?.field ?? orderField;
+    const key = decl.frenchOrder?.includes(field) ? sql`${orderColumn} collate "und-x-icu"` : undefined;
+    const primary = key
+      ? sql`${key} ${direction === 'desc' ? sql`desc nulls last` : sql`asc`}`
+      : direction === 'desc' && !orderColumn.notNull
+        ? sql`${orderColumn} desc nulls last`
+        : by(orderColumn);
     return { where, orderBy: [primary, by(decl.idColumn)], offset: (query.page - 1) * query.itemsPerPage };
   }
 

@@ -206,6 +206,8 @@ export interface ResourceDeclaration {
   /** Sortable fields: query key -> column; the first entry of defaultOrder applies when none is asked. */
   order: Record<string, AnyPgColumn>;
   defaultOrder: [string, 'asc' | 'desc'];
+  /** Order keys of names sorted in French (case and accents ignored: Allianz before AXA), on an index of that key. */
+  frenchOrder?: string[];
   /** 'hard': DELETE removes the row; 'soft': DELETE and PATCH /archive set deleted_at. */
   deletion: { mode: 'hard'; refuseWhileReferenced?: Reference[] } | { mode: 'soft'; column: AnyPgColumn } | { mode: 'none' };
   /**

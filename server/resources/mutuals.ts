@@ -48,6 +48,7 @@ export const mutualsResource: ResourceDeclaration = {
   rangeFilters: { createdAt: mutuals.createdAt },
   order: { name: mutuals.name, code: mutuals.code, status: mutuals.status, createdAt: mutuals.createdAt, id: mutuals.id },
   defaultOrder: ['name', 'asc'],
+  frenchOrder: ['name'],
   deletion: {
     mode: 'hard',
     refuseWhileReferenced: [

@@ -59,6 +59,7 @@ export const networksResource: ResourceDeclaration = {
   rangeFilters: { createdAt: networks.createdAt },
   order: { name: networks.name, code: networks.code, status: networks.status, createdAt: networks.createdAt, id: networks.id },
   defaultOrder: ['name', 'asc'],
+  frenchOrder: ['name'],
   deletion: {
     mode: 'hard',
     refuseWhileReferenced: [

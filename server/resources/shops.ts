@@ -99,6 +99,7 @@ export const shopsResource: ResourceDeclaration = {
   rangeFilters: { createdAt: shops.createdAt },
   order: { name: shops.name, displayName: shops.displayName, city: shops.city, status: shops.status, createdAt: shops.createdAt, id: shops.id },
   defaultOrder: ['name', 'asc'],
+  frenchOrder: ['name'],
   deletion: {
     mode: 'hard',
     refuseWhileReferenced: [

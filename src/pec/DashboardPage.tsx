@@ -28,7 +28,7 @@ import { NOTIFICATIONS_QUERY_KEY, notificationsApi } from '../dataProvider/notif
 import { PEC_RESOURCE, PEC_STATS_QUERY_KEY, pecNumericId, type PecDossierRecord, type PecStats } from '../dataProvider/pec';
 import { formatDate, formatEuros, formatMonth } from '#domain/format';
 import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS, ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
-import { dashboardFilters, pecFilePath, pecListLink } from './filters';
+import { dashboardFilters, DRILL_DOWN_COLUMNS, pecFilePath, pecListLink } from './filters';
 import { PEC_STATUSES, pecStatusLabel } from '#domain/pec';
 import { FILE_KIND_LABELS, FILE_KINDS } from '#domain/fileKinds';
 import { ReceivablesCard } from './ReceivablesCard';
@@ -216,7 +216,7 @@ function ExpiringCard({ stats, filter }: { stats: PecStats | undefined; filter: 
         figure={stats ? stats.expiringSoon : <Skeleton width={48} />}
         caption={translate('pecflow.dashboard.expiring.caption', { days: stats?.expiringWithinDays ?? EXPIRY_WARNING_DAYS })}
         action={
-          <Button component={RouterLink} to={pecListLink(filter, sort)} size="small" data-testid="dashboard-expiring-link">
+          <Button component={RouterLink} to={pecListLink(filter, sort, DRILL_DOWN_COLUMNS.expiring)} size="small" data-testid="dashboard-expiring-link">
             {translate('pecflow.dashboard.seeList')}
           </Button>
         }

@@ -8,7 +8,7 @@ import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import ClearIcon from '@mui/icons-material/FilterAltOff';
 import TuneIcon from '@mui/icons-material/Tune';
 import ArchiveIcon from '@mui/icons-material/Inventory2Outlined';
-import { Box, Button, Chip, Collapse, MenuItem, Paper, Stack, TextField } from '@mui/material';
+import { Box, Button, Checkbox, Chip, Collapse, MenuItem, Paper, Stack, TextField } from '@mui/material';
 import { useState } from 'react';
 import { useGetList, useGetOne, useListContext, useTranslate, type RaRecord } from 'react-admin';
 import { formatDate } from '#domain/format';
@@ -39,6 +39,8 @@ interface Range {
 
 const isRange = (value: unknown): value is Range => !!value && typeof value === 'object' && !Array.isArray(value);
 const day = (value: string | undefined) => (value ? value.slice(0, 10) : '');
+/** The status filter as a list: one status (a plain value) or several. */
+const statusesOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' && value ? [value] : []);
 
 export function PecFilters() {
   const translate = useTranslate();
@@ -76,6 +78,7 @@ export function PecFilters() {
   const archivedOnly = String(filterValues.archived) === 'true';
   const extra = Object.entries(filterValues).filter(([key]) => !PANEL_FILTERS.has(key) && !(key === 'archived' && archivedOnly));
   const anything = Object.keys(filterValues).length > 0 || customSort;
+  const statuses = statusesOf(filterValues.status);
 
   const clear = () => {
     setSearch('');
@@ -102,14 +105,33 @@ export function PecFilters() {
           select
           size="small"
           label={translate('pecflow.pec.filters.status')}
-          value={typeof filterValues.status === 'string' ? filterValues.status : ''}
-          onChange={(event) => change('status', event.target.value)}
-          sx={{ minWidth: 180, flex: { md: '0 0 180px' } }}
-          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+          value={statuses}
+          onChange={(event) => {
+            // Several statuses at once (issue 28): one stays a plain value, as the dashboard's links write it.
+            const picked = (event.target.value as unknown as string[]).filter(Boolean);
+            change('status', picked.length > 1 ? picked : picked[0]);
+          }}
+          sx={{ minWidth: 180, flex: { md: '0 0 220px' } }}
+          slotProps={{
+            select: {
+              multiple: true,
+              displayEmpty: true,
+              renderValue: () =>
+                statuses.length === 0 ? (
+                  translate('pecflow.pec.filters.allStatuses')
+                ) : statuses.length === 1 ? (
+                  <PecStatusBadge status={statuses[0]} />
+                ) : (
+                  translate('pecflow.pec.filters.statusCount', { smart_count: statuses.length })
+                ),
+            },
+            inputLabel: { shrink: true },
+          }}
+          data-testid="filter-status"
         >
-          <MenuItem value="">{translate('pecflow.pec.filters.allStatuses')}</MenuItem>
           {PEC_STATUSES.map((status) => (
             <MenuItem key={status} value={status}>
+              <Checkbox size="small" checked={statuses.includes(status)} sx={{ p: 0.5, mr: 1 }} />
               <PecStatusBadge status={status} />
             </MenuItem>
           ))}

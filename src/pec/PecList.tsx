@@ -227,3 +227,5 @@ export function pecColumns(label: (key: string) => string) {
 
 /** The columns beyond the spec's seven: offered by 'Colonnes', hidden by default. */
 export const PEC_OPTIONAL_COLUMNS = ['numeroDossierAssure', 'mutual', 'amountDue', 'datePeremption', 'dateFacturationEffective'];
+/** Every column's source, in the declared order (the indexes of react-admin's column ranks). */
+export const PEC_COLUMN_SOURCES = pecColumns(String).map((column) => String(column.key));

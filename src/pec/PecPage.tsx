@@ -14,7 +14,9 @@ import { DRAWER_CLEAR_DELAY_MS, PAGE_SIZE, PEC_LIST_REFETCH_MS, SEARCH_DEBOUNCE_
 import { DEFAULT_SORT, pecFilePath } from './filters';
 import { PecFilters } from './PecFilters';
 import { PecShortcuts } from './PecShortcuts';
-import { PEC_OPTIONAL_COLUMNS, pecColumns, PecListError, PecListHeader } from './PecList';
+import { PEC_COLUMN_SOURCES, PEC_OPTIONAL_COLUMNS, pecColumns, PecListError, PecListHeader } from './PecList';
+import { PecSavedViews } from './SavedViews';
+import { useColumnsFromUrl } from './useColumnsFromUrl';
 import { preferenceKey } from '../layout/store';
 import { readAuthStore } from '../session';
 import { usePecRights } from './shared';
@@ -80,6 +82,7 @@ export default function PecPage() {
   const onCreate = rights.create ? drawer.create : undefined;
   // Each user's choice of columns, kept across sessions in this browser.
   const columns = { storeKey: preferenceKey(readAuthStore().user?.id, 'pec.columns'), hidden: PEC_OPTIONAL_COLUMNS };
+  useColumnsFromUrl(columns.storeKey, columns.hidden);
 
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="pec-page" onPointerOver={prepareDrawer} onFocus={prepareDrawer}>
@@ -106,6 +109,7 @@ export default function PecPage() {
         columns={columns}
         toolbar={
           <>
+            <PecSavedViews columnsStoreKey={columns.storeKey} allColumns={PEC_COLUMN_SOURCES} defaultHidden={columns.hidden} />
             <PecFilters />
             <PecShortcuts current={drawer.open ? drawer.shown : undefined} view={drawer.view} />
           </>

@@ -11,7 +11,7 @@ import { useTranslate } from 'react-admin';
 import type { PecStats } from '../dataProvider/pec';
 import { formatEuros } from '#domain/format';
 import { PAYMENT_FILTER_LABELS, RECEIVABLE_AGES } from '#domain/payments';
-import { dashboardFilters, pecListLink } from './filters';
+import { dashboardFilters, DRILL_DOWN_COLUMNS, pecListLink } from './filters';
 import { usePecMutation, usePecRights } from './shared';
 
 type Figures = { count: number; amount: number };
@@ -62,7 +62,7 @@ export function ReceivablesCard({ stats }: { stats: PecStats | undefined }) {
       </Stack>
       <Link
         component={RouterLink}
-        to={pecListLink(filters.receivables)}
+        to={pecListLink(filters.receivables, undefined, DRILL_DOWN_COLUMNS.receivables)}
         underline="hover"
         color="inherit"
         data-testid="dashboard-receivables-total"
@@ -86,7 +86,7 @@ export function ReceivablesCard({ stats }: { stats: PecStats | undefined }) {
               key={age.key}
               label={age.label}
               figures={r?.byAge.find((a) => a.key === age.key)}
-              to={pecListLink(filters.receivableAge(age.key), { field: 'createdAt', order: 'DESC' })}
+              to={pecListLink(filters.receivableAge(age.key), { field: 'createdAt', order: 'DESC' }, DRILL_DOWN_COLUMNS.receivables)}
               testId={`dashboard-receivables-${age.key}`}
             />
           ))}
@@ -96,11 +96,16 @@ export function ReceivablesCard({ stats }: { stats: PecStats | undefined }) {
             {translate('pecflow.dashboard.receivables.discrepancies')}
           </Typography>
           <Divider sx={{ my: 0.5 }} />
-          <Row label={PAYMENT_FILTER_LABELS.partial} figures={r?.partial} to={pecListLink(filters.payment('partial'))} testId="dashboard-receivables-partial" />
+          <Row
+            label={PAYMENT_FILTER_LABELS.partial}
+            figures={r?.partial}
+            to={pecListLink(filters.payment('partial'), undefined, DRILL_DOWN_COLUMNS.receivables)}
+            testId="dashboard-receivables-partial"
+          />
           <Row
             label={PAYMENT_FILTER_LABELS.overpaid}
             figures={r?.overpaid}
-            to={pecListLink(filters.payment('overpaid'))}
+            to={pecListLink(filters.payment('overpaid'), undefined, DRILL_DOWN_COLUMNS.receivables)}
             testId="dashboard-receivables-overpaid"
           />
         </Box>

@@ -64,15 +64,25 @@ export const pecFilePath = (id: number | string) => `/pec/${id}`;
 export const STATEMENTS_PATH = '/payment_statements';
 export const statementPath = (id: number | string) => `${STATEMENTS_PATH}/${id}`;
 
-/** The PEC list with these filters (react-admin's list parameters in the URL). */
-export function pecListLink(filter: Record<string, unknown>, sort?: { field: string; order: 'ASC' | 'DESC' }): string {
+/**
+ * The PEC list with these filters (react-admin's list parameters in the URL), and columns to show beside the user's
+ * (`columns`, read by src/pec/useColumnsFromUrl.ts).
+ */
+export function pecListLink(filter: Record<string, unknown>, sort?: { field: string; order: 'ASC' | 'DESC' }, columns?: readonly string[]): string {
   const params = new URLSearchParams({ filter: JSON.stringify(filter) });
   if (sort) {
     params.set('sort', sort.field);
     params.set('order', sort.order);
   }
+  if (columns?.length) params.set('columns', columns.join(','));
   return `/pec?${params}`;
 }
+
+/** The columns that matter on the dashboard's drill-downs (issue 28): what is owed and since when, or when it expires. */
+export const DRILL_DOWN_COLUMNS = {
+  receivables: ['amountDue', 'dateFacturationEffective'],
+  expiring: ['datePeremption'],
+} as const;
 
 /** The list's `archived` filter that lists every file, archived or not (the default leaves archived ones out). */
 export const WITH_ARCHIVED = { archived: 'all' } as const;

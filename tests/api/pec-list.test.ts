@@ -208,6 +208,32 @@ describe('who sees which files', () => {
     for (const m of own.body.member) expect(m.shop.name).toMatch(/^Riviera/);
   });
 
+  it('several statuses at once stay within the organisation and the reader’s centres, in both notations', async () => {
+    const horizon = await holdingOf('Audition Horizon');
+    const statuses = ['pending', 'approved', 'billed'];
+    const apiPlatform = await list(`${statuses.map((s) => `status[]=${s}`).join('&')}&limit=100`);
+    // react-admin's array filters (status[0]=…) name the same files.
+    const reactAdmin = await list(`${statuses.map((s, i) => `status[${i}]=${s}`).join('&')}&limit=100`);
+    const expected = await countWhere('holding_id = $1 and status = any($2) and not archived', [horizon, statuses]);
+    expect(expected).toBeGreaterThan(0);
+    expect(apiPlatform.body.totalItems).toBe(expected);
+    expect(reactAdmin.body.totalItems).toBe(expected);
+    for (const m of apiPlatform.body.member) expect(statuses).toContain(m.status);
+    // The collection's search template offers it.
+    expect(apiPlatform.body.search.template).toContain('status[]');
+    // Another organisation's files of those statuses never appear.
+    const riviera = await list(`${statuses.map((s) => `status[]=${s}`).join('&')}&limit=100`, tokens.rivieraAdmin);
+    for (const m of riviera.body.member) expect(m.shop.name).toMatch(/^Riviera/);
+    const ids = new Set(apiPlatform.body.member.map((m: JsonBody) => m.id));
+    for (const m of riviera.body.member) expect(ids.has(m.id)).toBe(false);
+    // A user of two centres: those centres' files of those statuses only.
+    const shops = [refs.shops['Horizon Paris Bastille'], refs.shops['Horizon Boulogne']];
+    const audio = await list(`${statuses.map((s) => `status[]=${s}`).join('&')}&limit=100`, tokens.audio);
+    expect(audio.body.totalItems).toBe(await countWhere('shop_id = any($1) and status = any($2) and not archived', [shops, statuses]));
+    // An unknown status among them matches nothing more.
+    expect((await list(`status[]=approved&status[]=nimporte`)).body.totalItems).toBe((await list('status=approved')).body.totalItems);
+  });
+
   it('a platform administrator sees every organisation', async () => {
     expect((await list('', tokens.admin)).body.totalItems).toBe(await countWhere('true'));
   });

@@ -58,6 +58,7 @@ test('Exporter and Importer follow export.pec and import.pec; the export is the 
   await page.goto('/pec');
   await page.getByRole('combobox', { name: 'État' }).click();
   await page.getByRole('option', { name: 'Payé' }).click();
+  await page.keyboard.press('Escape'); // the status menu takes several: it stays open
   await expect(page).toHaveURL(/paid/);
   // The count once the filtered list has arrived (the URL changes first).
   const { totalItems: paid } = await api<{ totalItems: number }>(

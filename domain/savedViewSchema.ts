@@ -1,0 +1,31 @@
+// The saved view's schema (domain/savedViews.ts has its limits and messages), validated by the server.
+import { z } from 'zod';
+import './zodLocale';
+import { SAVED_VIEW_COLUMNS_MAX, SAVED_VIEW_FILTER_JSON_MAX, SAVED_VIEW_MESSAGES, SAVED_VIEW_NAME_MAX } from './savedViews';
+
+const columnName = z.string().regex(/^[A-Za-z][\w.]{0,59}$/, SAVED_VIEW_MESSAGES.columns);
+
+const savedViewQuerySchema = z.object({
+  filter: z
+    .record(z.string(), z.unknown())
+    .refine((filter) => JSON.stringify(filter).length <= SAVED_VIEW_FILTER_JSON_MAX, SAVED_VIEW_MESSAGES.filterTooLarge)
+    .default({}),
+  sort: z
+    .string()
+    .regex(/^[A-Za-z]\w{0,59}$/)
+    .optional(),
+  order: z.enum(['ASC', 'DESC']).optional(),
+});
+
+const name = z
+  .string({ error: SAVED_VIEW_MESSAGES.nameRequired })
+  .trim()
+  .min(1, SAVED_VIEW_MESSAGES.nameRequired)
+  .max(SAVED_VIEW_NAME_MAX, SAVED_VIEW_MESSAGES.nameTooLong);
+
+export const savedViewSchema = z.object({
+  name,
+  query: savedViewQuerySchema,
+  columns: z.array(columnName).max(SAVED_VIEW_COLUMNS_MAX, SAVED_VIEW_MESSAGES.columns).default([]),
+  shared: z.boolean().default(false),
+});

@@ -1,0 +1,193 @@
+// Saved views of the PEC list (issue 28), above its filters: each view is a chip that opens the list with its
+// filters and sort (the URL) and its columns (react-admin's store, the key the column chooser edits); 'Enregistrer la
+// vue' names the current ones; the author renames, shares with the organisation or deletes a view. The server keeps
+// them (/api/pec_views): a user's own and the organisation's shared ones.
+import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import GroupsIcon from '@mui/icons-material/GroupsOutlined';
+import {
+  Button,
+  Checkbox,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  FormControlLabel,
+  IconButton,
+  Stack,
+  TextField,
+} from '@mui/material';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { Confirm, useCreate, useDelete, useGetList, useListContext, useStore, useTranslate, useUpdate, type RaRecord } from 'react-admin';
+import { extractErrorMessage } from '#domain/errors';
+import { SAVED_VIEW_NAME_MAX, type SavedViewQuery } from '#domain/savedViews';
+import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
+import { pecListLink } from './filters';
+import { columnsLayout, visibleColumns } from './columnStore';
+
+export const PEC_VIEWS_RESOURCE = 'pec_views';
+
+interface SavedView extends RaRecord {
+  name: string;
+  query: SavedViewQuery;
+  columns: string[];
+  shared: boolean;
+  mine: boolean;
+  authorName?: string;
+}
+
+export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { columnsStoreKey: string; allColumns: string[]; defaultHidden: string[] }) {
+  const translate = useTranslate();
+  const navigate = useNavigate();
+  const { filterValues, sort } = useListContext();
+  const [hidden, setHidden] = useStore<string[]>(columnsStoreKey, defaultHidden);
+  const [ranks, setRanks] = useStore<number[] | undefined>(`${columnsStoreKey}_columnRanks`);
+  const { data: views } = useGetList<SavedView>(PEC_VIEWS_RESOURCE, { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
+  const [editing, setEditing] = useState<SavedView | 'new' | undefined>();
+
+  const choose = (view: SavedView) => {
+    // A view without columns (written through the API) keeps the list's.
+    if (view.columns.length) {
+      const layout = columnsLayout(allColumns, view.columns);
+      setHidden(layout.hidden);
+      setRanks(layout.ranks);
+    }
+    navigate(pecListLink(view.query.filter ?? {}, view.query.sort ? { field: view.query.sort, order: view.query.order ?? 'ASC' } : undefined));
+  };
+  const current = { filter: filterValues, sort: sort.field, order: sort.order } as SavedViewQuery;
+
+  return (
+    <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap alignItems="center" sx={{ mb: 1.5 }} data-testid="pec-saved-views">
+      <nav aria-label={translate('pecflow.pec.views.label')} style={{ display: 'contents' }}>
+        {(views ?? []).map((view) => (
+          <Stack key={view.id} direction="row" alignItems="center" spacing={0}>
+            <Chip
+              label={view.name}
+              icon={view.shared ? <GroupsIcon /> : undefined}
+              title={view.shared && !view.mine ? translate('pecflow.pec.views.sharedBy', { name: view.authorName ?? '' }) : undefined}
+              onClick={() => choose(view)}
+              variant="outlined"
+              color="primary"
+            />
+            {view.mine && (
+              <IconButton size="small" aria-label={translate('pecflow.pec.views.edit', { name: view.name })} onClick={() => setEditing(view)}>
+                <EditIcon fontSize="small" />
+              </IconButton>
+            )}
+          </Stack>
+        ))}
+      </nav>
+      <Button size="small" startIcon={<BookmarkAddIcon />} onClick={() => setEditing('new')}>
+        {translate('pecflow.pec.views.save')}
+      </Button>
+      {editing && (
+        <ViewDialog
+          view={editing === 'new' ? undefined : editing}
+          current={{ query: current, columns: visibleColumns(allColumns, hidden, ranks) }}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
+    </Stack>
+  );
+}
+
+/** 'Enregistrer la vue' (the current filters, sort and columns) or the author's rename, share and delete of one. */
+function ViewDialog({ view, current, onClose }: { view?: SavedView; current: { query: SavedViewQuery; columns: string[] }; onClose: () => void }) {
+  const translate = useTranslate();
+  const toasts = useMutationToasts();
+  const [name, setName] = useState(view?.name ?? '');
+  const [shared, setShared] = useState(view?.shared ?? false);
+  const [error, setError] = useState<string>();
+  const [confirming, setConfirming] = useState(false);
+  const [create, creating] = useCreate();
+  const [update, updating] = useUpdate();
+  const [remove, removing] = useDelete();
+  const busy = creating.isPending || updating.isPending || removing.isPending;
+
+  const failed = (failure: unknown) => {
+    const violation = (failure as { body?: { violations?: { propertyPath: string; message: string }[] } }).body?.violations?.find(
+      (v) => v.propertyPath === 'name',
+    );
+    if (violation) setError(violation.message);
+    else toasts.failure(failure, undefined, extractErrorMessage(failure));
+  };
+  const done = (key: string, saved: string) => () => {
+    toasts.success(translate(`pecflow.pec.views.${key}`, { name: saved }));
+    onClose();
+  };
+
+  const submit = () => {
+    const trimmed = name.trim();
+    if (view) {
+      update(
+        PEC_VIEWS_RESOURCE,
+        { id: view.id, data: { name: trimmed, shared, query: view.query, columns: view.columns }, previousData: view },
+        { ...WRITE_RETRY, onSuccess: done('updated', trimmed), onError: failed },
+      );
+    } else {
+      create(PEC_VIEWS_RESOURCE, { data: { name: trimmed, shared, ...current } }, { ...WRITE_RETRY, onSuccess: done('created', trimmed), onError: failed });
+    }
+  };
+
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="xs">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <DialogTitle>{translate(view ? 'pecflow.pec.views.editTitle' : 'pecflow.pec.views.saveTitle')}</DialogTitle>
+        <DialogContent>
+          {!view && <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.pec.views.saveText')}</DialogContentText>}
+          <TextField
+            autoFocus
+            fullWidth
+            required
+            label={translate('pecflow.pec.views.name')}
+            value={name}
+            onChange={(event) => {
+              setName(event.target.value);
+              setError(undefined);
+            }}
+            error={!!error}
+            helperText={error}
+            slotProps={{ htmlInput: { maxLength: SAVED_VIEW_NAME_MAX } }}
+            sx={{ mt: 1 }}
+          />
+          <FormControlLabel
+            control={<Checkbox checked={shared} onChange={(event) => setShared(event.target.checked)} />}
+            label={translate('pecflow.pec.views.share')}
+          />
+        </DialogContent>
+        <DialogActions>
+          {view && (
+            <Button color="error" onClick={() => setConfirming(true)} disabled={busy} sx={{ mr: 'auto' }}>
+              {translate('pecflow.pec.views.delete')}
+            </Button>
+          )}
+          <Button onClick={onClose}>{translate('pecflow.pec.views.cancel')}</Button>
+          <Button type="submit" variant="contained" disabled={busy || !name.trim()}>
+            {translate('pecflow.pec.views.submit')}
+          </Button>
+        </DialogActions>
+      </form>
+      {view && (
+        <Confirm
+          isOpen={confirming}
+          title={translate('pecflow.pec.views.deleteTitle')}
+          content={translate('pecflow.pec.views.deleteText', { name: view.name })}
+          confirm={translate('pecflow.pec.views.delete')}
+          cancel={translate('pecflow.pec.views.cancel')}
+          onConfirm={() =>
+            remove(PEC_VIEWS_RESOURCE, { id: view.id, previousData: view }, { ...WRITE_RETRY, onSuccess: done('deleted', view.name), onError: failed })
+          }
+          onClose={() => setConfirming(false)}
+        />
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,108 @@
+// Saved views of the PEC list (issue 28): filters (several statuses), sort and columns named and saved, left behind,
+// then found again by choosing the view; renamed and deleted by their author; shared ones seen by a colleague.
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiToken, signIn, signOut } from './helpers';
+import { listCount, toast } from './pec-fixtures';
+
+const EMAIL = 'direction@audition-horizon.fr';
+const headers = (page: Page) => page.getByRole('columnheader');
+
+function urlParams(page: Page) {
+  const params = new URL(page.url()).searchParams;
+  return { filter: JSON.parse(params.get('filter') ?? '{}') as Record<string, unknown>, sort: params.get('sort'), order: params.get('order') };
+}
+
+async function apiTotal(request: APIRequestContext, query: string): Promise<number> {
+  const token = await apiToken(request, EMAIL);
+  const response = await request.get(`/api/pec_dossiers?${query}&itemsPerPage=1`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(response.ok()).toBeTruthy();
+  return (await response.json()).totalItems as number;
+}
+
+async function toggleColumns(page: Page, check: string[], uncheck: string[]) {
+  await page.getByRole('button', { name: 'Colonnes' }).click();
+  for (const name of check) await page.getByRole('option', { name }).getByRole('switch').check();
+  for (const name of uncheck) await page.getByRole('option', { name }).getByRole('switch').uncheck();
+  await page.keyboard.press('Escape');
+}
+
+test('a saved view brings back its statuses, sort and columns; its author renames and deletes it; shared, a colleague sees it', async ({ page, request }) => {
+  // A long journey (two users, five saves): more than the default minute on a loaded machine.
+  test.setTimeout(180_000);
+  const name = `Relances ${Date.now() % 100000}`;
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(page.getByTestId('pec-row').first()).toBeVisible({ timeout: 30_000 });
+
+  // Two statuses at once, the amounts highest first, the amount due instead of the network.
+  await page.getByRole('combobox', { name: 'État' }).click();
+  await page.getByRole('option', { name: 'En attente' }).click();
+  await page.getByRole('option', { name: 'Approuvé' }).click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('combobox', { name: 'État' })).toHaveText('2 états');
+  const both = await apiTotal(request, 'status[]=pending&status[]=approved');
+  await expect.poll(() => listCount(page)).toBe(both);
+  expect(urlParams(page).filter).toEqual({ status: ['pending', 'approved'] });
+  for (const badge of await page.getByTestId('pec-row').locator('td:first-child').allTextContents()) expect(['En attente', 'Approuvé']).toContain(badge);
+  await page.getByRole('columnheader', { name: 'Montant du devis' }).getByRole('button').click();
+  await expect.poll(() => urlParams(page)).toMatchObject({ sort: 'totalTtc', order: 'DESC' });
+  await toggleColumns(page, ['Reste dû'], ['Réseau']);
+  const chosen = ['État', 'ID Pecflow', 'Centre', 'Date Création', 'Montant du devis', 'Numéro devis', 'Reste dû'];
+  await expect(headers(page)).toHaveText(chosen);
+
+  // Saved, shared with the organisation.
+  await page.getByRole('button', { name: 'Enregistrer la vue' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('textbox', { name: 'Nom de la vue' }).fill(name);
+  await dialog.getByRole('checkbox', { name: "Partager avec l'organisation" }).check();
+  await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(toast(page, 'Succès')).toContainText(`Vue « ${name} » enregistrée`);
+  await expect(dialog).toBeHidden();
+
+  // Left: other filters, other columns, another page.
+  await page.getByRole('button', { name: 'Effacer les filtres' }).click();
+  await toggleColumns(page, ['Réseau'], ['Reste dû']);
+  await page.goto('/dashboard');
+  await page.goto('/pec');
+  await expect(headers(page)).not.toHaveText(chosen);
+
+  // Chosen again: the same filters, order and columns, the same files.
+  await page.getByTestId('pec-saved-views').getByRole('button', { name, exact: true }).click();
+  await expect.poll(() => urlParams(page)).toEqual({ filter: { status: ['pending', 'approved'] }, sort: 'totalTtc', order: 'DESC' });
+  await expect(headers(page)).toHaveText(chosen);
+  await expect.poll(() => listCount(page)).toBe(both);
+  await expect(page.getByRole('combobox', { name: 'État' })).toHaveText('2 états');
+
+  // A colleague sees the shared view and may use it, not change it.
+  await signOut(page);
+  await signIn(page, 'assistant@audition-horizon.fr');
+  await page.goto('/pec');
+  await expect(page.getByTestId('pec-saved-views').getByRole('button', { name, exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: `Modifier la vue « ${name} »` })).toHaveCount(0);
+
+  // The author renames it, then deletes it.
+  await signOut(page);
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await page.getByRole('button', { name: `Modifier la vue « ${name} »` }).click();
+  await dialog.getByRole('textbox', { name: 'Nom de la vue' }).fill(`${name} bis`);
+  await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(toast(page, 'Succès')).toContainText(`Vue « ${name} bis » mise à jour`);
+  await page.getByRole('button', { name: `Modifier la vue « ${name} bis »` }).click();
+  await dialog.getByRole('button', { name: 'Supprimer' }).click();
+  await expect(page.getByText(`Vous allez supprimer la vue « ${name} bis ».`)).toBeVisible();
+  await page.getByRole('dialog').filter({ hasText: 'Supprimer la vue' }).getByRole('button', { name: 'Supprimer' }).click();
+  await expect(toast(page, 'Succès').last()).toContainText(`Vue « ${name} bis » supprimée`);
+  await expect(page.getByTestId('pec-saved-views').getByRole('button', { name: `${name} bis`, exact: true })).toHaveCount(0);
+});
+
+test('the receivables drill-down shows the amount due and the billing date beside the list’s columns', async ({ page }) => {
+  await signIn(page, 'direction@optique-riviera.fr');
+  await page.goto('/dashboard');
+  await page.getByTestId('dashboard-receivables-total').click();
+  await expect(page).toHaveURL(/\/pec\?/);
+  await expect(headers(page)).toContainText(['Reste dû', 'Date de facturation']);
+  // The columns were applied, the URL keeps the filters only.
+  expect(new URL(page.url()).searchParams.has('columns')).toBe(false);
+  expect(JSON.parse(new URL(page.url()).searchParams.get('filter')!)).toMatchObject({ status: 'billed' });
+});
