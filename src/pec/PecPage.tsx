@@ -15,6 +15,7 @@ import { DEFAULT_SORT, pecFilePath } from './filters';
 import { PecFilters } from './PecFilters';
 import { PecShortcuts } from './PecShortcuts';
 import { PEC_OPTIONAL_COLUMNS, pecColumns, PecListError, PecListHeader } from './PecList';
+import { PecBulkActions } from './BulkActions';
 import { preferenceKey } from '../layout/store';
 import { readAuthStore } from '../session';
 import { usePecRights } from './shared';
@@ -114,6 +115,7 @@ export default function PecPage() {
         createLabel={translate('pecflow.pec.actions.create')}
         onCreate={onCreate}
         emptyText={translate('pecflow.pec.empty')}
+        bulkActions={(ids) => <PecBulkActions ids={ids} />}
         rowClick={(_id, record) => {
           drawer.view(pecNumericId(record)!);
           return false;
