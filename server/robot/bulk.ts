@@ -16,10 +16,11 @@ import { bulkRuns, pecDossiers } from '../db/schema';
 import { ApiError, notFound } from '../http/errors';
 import { recordAudit } from '../audit/audit';
 import type { RobotRuns } from './runs';
-import { DOSSIER_NOT_FOUND } from './steps';
+import { DOSSIER_NOT_FOUND, prerequisitesError } from './steps';
 import { ARCHIVE_REASONS } from '#domain/archive';
 import { BULK_ACTIONS, BULK_MESSAGES, ROBOT_CONCURRENCY_KEY, type BulkAction, type BulkFileResult, type BulkSummary } from '#domain/bulk';
 import { idFromReference } from '#domain/iri';
+import { BILLING_PREREQUISITE_MESSAGES, isDpecGranted } from '#domain/pec';
 import { BULK_MAX_FILES, ROBOT_CONCURRENCY_DEFAULT } from '#domain/limits';
 
 const ids = z
@@ -58,7 +59,7 @@ export class BulkActions {
     const visible = new Map(
       (
         await this.app.db
-          .select({ id: pecDossiers.id, numeroDossier: pecDossiers.numeroDossier, holdingId: pecDossiers.holdingId })
+          .select()
           .from(pecDossiers)
           .where(and(inArray(pecDossiers.id, known.length ? known : [0]), pecReadScope(principal)))
       ).map((file) => [file.id, file]),
@@ -84,6 +85,9 @@ export class BulkActions {
             const { dateBilling, numbers } = input as z.output<typeof BODIES.billing>;
             const numBilling = numbers[index]?.trim();
             if (!numBilling) throw new ApiError(422, BULK_MESSAGES.numberMissing);
+            // The run's own prerequisite, before the invoice is written on a file that could not be billed.
+            if (!file.statutFacturation && !isDpecGranted(file))
+              throw prerequisitesError([{ field: 'dpec', label: 'DPEC accordé', message: BILLING_PREREQUISITE_MESSAGES.dpec }]);
             await repository.update(principal, id, { numBilling, dateBilling }, 'patch');
           }
           await this.runs.check(principal, { pecDossierId: id }, action);

@@ -98,8 +98,9 @@ describe('bulk billing', () => {
     expect(res.status, res.text).toBe(200);
     expect(resultOf(res, first.id)).toMatchObject({ outcome: 'queued' });
     expect(resultOf(res, second.id)).toMatchObject({ outcome: 'queued' });
-    expect(resultOf(res, draft.id)!.outcome).toBe('refused');
-    expect(resultOf(res, draft.id)!.reason).toContain('Le DPEC doit être accordé avant la facturation');
+    expect(resultOf(res, draft.id)).toMatchObject({ outcome: 'refused', reason: 'Prérequis manquants : DPEC accordé.' });
+    // Refused before anything is written: no invoice on the draft.
+    expect((await server.get(iri(draft.id), tokens.audio)).body.numBilling).toBeNull();
     for (const [file, number] of [
       [first, 'FAC-101'],
       [second, 'FAC-102'],
