@@ -48,7 +48,8 @@ describe('bulk DPEC', () => {
     expect(res.body.results[3]).toMatchObject({ outcome: 'refused', reason: 'Identifiant de dossier invalide' });
 
     // The ready file runs; the others are unchanged.
-    expect((await waitForIdle(server, tokens.audio, ready.id as number)).status).toBe('approved');
+    // Queued first: idle until its turn, so wait for its outcome rather than for idleness.
+    await waitFor(async () => (await server.get(iri(ready.id), tokens.audio)).body.status === 'approved', 20_000, 'the queued run');
     expect((await server.get(iri(lacking.id), tokens.audio)).body.status).toBe('draft');
     const foreignRuns = await server.database.query('select 1 from workflow_executions where dossier_id = $1', [foreignId]);
     expect(foreignRuns).toHaveLength(0);
