@@ -38,8 +38,8 @@ export function PecBulkActions({ ids }: { ids: Identifier[] }) {
     mutationFn: (data: { action: BulkAction } & Record<string, unknown>) => dataProvider.pecBulk({ ids, ...data }),
     onSuccess: (answer) => {
       setForm(undefined);
+      // The selection stays until the summary closes: the bar (and this dialog) leave with it.
       setSummary(answer);
-      onUnselectItems();
       void refresh.now();
     },
     onError: (error) => failure(translate('pecflow.pec.bulk.error'), error),
@@ -81,7 +81,13 @@ export function PecBulkActions({ ids }: { ids: Identifier[] }) {
           <BulkForms form={form} count={ids.length} busy={busy} onClose={() => setForm(undefined)} onSubmit={(data) => run.mutateAsync(data)} />
         </Suspense>
       )}
-      <BulkSummaryDialog summary={summary} onClose={() => setSummary(undefined)} />
+      <BulkSummaryDialog
+        summary={summary}
+        onClose={() => {
+          setSummary(undefined);
+          onUnselectItems();
+        }}
+      />
     </>
   );
 }
