@@ -28,3 +28,7 @@ export const MANUAL_RESULTS_LIMIT = {
   message: (minutes: number) =>
     `Trop de résultats saisis à la main pour ce dossier (${MANUAL_RESULTS_MAX} par heure au plus) : réessayez dans ${minutes} minute${minutes > 1 ? 's' : ''}.`,
 };
+/** The most files one bulk action on the PEC list may name (POST /api/pec_dossiers/bulk/{action}). */
+export const BULK_MAX_FILES = 100;
+/** Robot runs at once per organisation when the system setting is absent; bulk runs beyond it wait their turn. */
+export const ROBOT_CONCURRENCY_DEFAULT = 3;

@@ -139,6 +139,13 @@ export const pecBillingSchema = z.object({
   dateBilling: invoiceDate(),
 });
 
+/** The bulk billing dialog (domain/bulk.ts): one invoice date, numbers from a pattern (`FAC-{n}`) and its first number. */
+export const pecBulkBillingSchema = z.object({
+  dateBilling: invoiceDate(),
+  pattern: requiredText(1, PEC_MESSAGES.numBilling, 90),
+  start: z.coerce.number({ error: 'Nombre entier attendu' }).int('Nombre entier attendu').min(0, 'Nombre entier attendu'),
+});
+
 /** The billing dialog of a file whose DPEC is dated `dpec` (dpecDay): its invoice cannot be older (invoiceDateError). */
 export const pecBillingSchemaFor = (dpec: string | null) =>
   pecBillingSchema.superRefine((value, ctx) => {

@@ -4,7 +4,8 @@
 // A read-only setting describes how this installation works; its value comes from the code that does it, so it
 // cannot say something the server does not do.
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from './auth';
-import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, MAX_PAGE_SIZE, PAGE_SIZE, UNPAGINATED_MAX } from './limits';
+import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, MAX_PAGE_SIZE, PAGE_SIZE, ROBOT_CONCURRENCY_DEFAULT, UNPAGINATED_MAX } from './limits';
+import { ROBOT_CONCURRENCY_KEY } from './bulk';
 import { CNIL_PASSWORD_FLOOR, DEFAULT_PASSWORD_POLICY, PASSWORD_POLICY_KEYS } from './passwordRules';
 import { API_MAX_ITEMS_PER_PAGE_KEY, TWO_FACTOR_REQUIRED_KEY, TWO_FACTOR_REQUIREMENTS, type SettingRule } from './settings';
 import { PRESCRIPTION_VALIDITY_KEYS } from './warnings';
@@ -236,6 +237,15 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
     isEditable: true,
     category: 'integrations',
     rule: { url: true },
+  },
+  {
+    key: ROBOT_CONCURRENCY_KEY,
+    description: 'Appels robot simultanés par organisation : les appels lancés en masse au-delà attendent leur tour',
+    value: ROBOT_CONCURRENCY_DEFAULT,
+    valueType: 'number',
+    isEditable: true,
+    category: 'integrations',
+    rule: { integer: true, min: 1, max: 50 },
   },
   {
     key: 'integrations.dpec_timeout_seconds',

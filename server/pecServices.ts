@@ -11,6 +11,7 @@ import { QUEUES, SCHEDULES, type JobService } from './jobs/boss';
 import { RobotDrivers } from './robot/drivers';
 import { robotRoutes } from './robot/routes';
 import { RobotRuns } from './robot/runs';
+import { BulkActions, bulkRoutes } from './robot/bulk';
 import { scanExpiring } from './pec/expiry';
 import { handleResetRequest, type ResetRequestJob } from './auth/accounts';
 import type { MailJob } from './mail/mailer';
@@ -22,6 +23,8 @@ export interface PecServices {
   events: EventHub;
   runs: RobotRuns;
   drivers: RobotDrivers;
+  /** Bulk actions on selected files and their queue of robot runs (server/robot/bulk.ts). */
+  bulk: BulkActions;
   /** Registers the job handlers and schedules (worker instances only); idempotent. */
   startWorkers(): Promise<void>;
 }
@@ -41,6 +44,9 @@ export function createPecServices(app: FastifyInstance, ctx: AppContext, jobs: J
   const runs = new RobotRuns(ctx, jobs);
   // The robot posts its callbacks to the same base URL the API names itself by.
   const drivers = new RobotDrivers(ctx, runs, jobs, () => publicBaseUrl(app));
+  const bulk = new BulkActions(ctx, runs);
+  // A run that ends makes room for the next bulk run of the queue.
+  runs.runEnded = () => void bulk.pump().catch((error: unknown) => app.log.error({ err: error }, 'file d’attente des actions groupées'));
 
   let workers: Promise<void> | undefined;
   return {
@@ -48,6 +54,7 @@ export function createPecServices(app: FastifyInstance, ctx: AppContext, jobs: J
     events,
     runs,
     drivers,
+    bulk,
     startWorkers() {
       if (!ctx.config.startWorkers) return Promise.resolve();
       workers ??= (async () => {
@@ -55,7 +62,14 @@ export function createPecServices(app: FastifyInstance, ctx: AppContext, jobs: J
         await jobs.work<RunJob>(QUEUES.robotRun, ({ runId }) => drivers.dispatch(runId), fast);
         await jobs.work<RunJob>(QUEUES.robotSim, ({ runId }) => drivers.simulate(runId), fast);
         await jobs.work<RunJob>(QUEUES.robotTimeout, ({ runId }) => runs.timeout(runId), { batchSize: 25, pollingIntervalSeconds: 0.5 });
-        await jobs.work(QUEUES.robotSweep, async () => void (await runs.sweep()), { batchSize: 1, pollingIntervalSeconds: 5 });
+        await jobs.work(
+          QUEUES.robotSweep,
+          async () => {
+            await runs.sweep();
+            await bulk.sweep();
+          },
+          { batchSize: 1, pollingIntervalSeconds: 5 },
+        );
         await jobs.work(QUEUES.expiryScan, async () => void (await scanExpiring(ctx)), { batchSize: 1, pollingIntervalSeconds: 10 });
         // The account emails (server/mail/mailer.ts) and the forgotten-password requests (server/auth/accounts.ts).
         await jobs.work<MailJob>(QUEUES.mailSend, (data, job) => ctx.mailer.deliver(data, job.id), { batchSize: 10, pollingIntervalSeconds: 1 });
@@ -68,6 +82,7 @@ export function createPecServices(app: FastifyInstance, ctx: AppContext, jobs: J
         // that lost their job are queued again.
         await runs.sweep();
         await drivers.recoverOrphans();
+        await bulk.sweep();
       })();
       return workers;
     },
@@ -82,6 +97,7 @@ export const pecPlugin = fp<PecPluginOptions>(
     await app.register(robotRoutes);
     await app.register(eventRoutes);
     await app.register(pecRoutes);
+    await app.register(bulkRoutes);
     await app.register(paymentRoutes);
 
     if (options.autoStart) app.addHook('onReady', async () => ctx.pec.startWorkers());

@@ -822,3 +822,31 @@ export const pecViews = pgTable(
       .where(sql`${t.shared}`),
   ],
 );
+
+// The files of bulk actions (issue 28, server/robot/bulk.ts): one row per file named, with its outcome. A robot run
+// started in bulk waits here ('queued') until its organisation has fewer runs open than its robot concurrency; the
+// sweep and each run's end start the next ones, so a queue outlives a restart.
+export const bulkRuns = pgTable(
+  'bulk_runs',
+  {
+    id: serial('id').primaryKey(),
+    bulkId: text('bulk_id').notNull(),
+    holdingId: integer('holding_id').references(() => holdings.id, { onDelete: 'cascade' }),
+    /** null when the file named is unknown to its author (another organisation's, or gone). */
+    dossierId: integer('dossier_id').references(() => pecDossiers.id, { onDelete: 'cascade' }),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    /** queued (a robot run waiting its turn), starting (claimed by a start), done, refused. */
+    state: text('state').notNull(),
+    reason: text('reason'),
+    runId: integer('run_id'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('bulk_runs_bulk_idx').on(t.bulkId, t.id),
+    index('bulk_runs_waiting_idx')
+      .on(t.holdingId, t.id)
+      .where(sql`${t.state} in ('queued', 'starting')`),
+  ],
+);

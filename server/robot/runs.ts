@@ -52,7 +52,13 @@ import {
   type Outcome,
 } from './steps';
 
+/** Thrown inside a start's transaction once every rule passed, to roll it back: a check that writes nothing. */
+class StartAllowed extends Error {}
+
 export class RobotRuns {
+  /** Called after a run ends (its transaction committed): bulk runs waiting their turn may start (server/robot/bulk.ts). */
+  runEnded?: () => void;
+
   constructor(
     private readonly app: AppContext,
     private readonly jobs: JobService,
@@ -65,7 +71,7 @@ export class RobotRuns {
   // ---------- starting a run ----------
 
   /** POST /api/robot-frontend/setup-and-create-dpec and setup-and-billing-pec. */
-  async start(principal: Principal, body: unknown, kind: RunKind): Promise<RunStarted> {
+  async start(principal: Principal, body: unknown, kind: RunKind, checkOnly = false): Promise<RunStarted> {
     requirePermission(principal, 'pec.create');
     const id = idFromReference((body as { pecDossierId?: unknown } | undefined)?.pecDossierId, 'pec_dossiers');
     if (id === undefined) throw invalidField('pecDossierId', 'Identifiant de dossier invalide');
@@ -116,6 +122,7 @@ export class RobotRuns {
           if (duplicateOf.length && !confirmedDuplicate) throw twinRefusal(duplicateOf, principal, d.holdingId);
         }
 
+        if (checkOnly) throw new StartAllowed();
         const externalId = d.externalId ?? `pf-${randomUUID()}`;
         const firstStep = RUN_STEPS[kind][0]!;
         const [step] = await tx
@@ -177,6 +184,15 @@ export class RobotRuns {
     };
   }
 
+  /** Whether start would start this run now: throws the refusal start would, writes nothing. */
+  async check(principal: Principal, body: unknown, kind: RunKind): Promise<void> {
+    try {
+      await this.start(principal, body, kind, true);
+    } catch (error) {
+      if (!(error instanceof StartAllowed)) throw error;
+    }
+  }
+
   // ---------- callbacks ----------
 
   /**
@@ -209,6 +225,7 @@ export class RobotRuns {
 
   /** Counts a run that just ended (after its transaction committed), with its duration from its first step. */
   private observeEnd(runId: number, kind: RunKind, outcome: Outcome) {
+    this.runEnded?.();
     if (!this.app.metrics) return;
     void this.runStart(runId)
       .then((first) => first && this.app.metrics.robotRunEnded(kind, outcome, (Date.now() - first.startedAt.getTime()) / 1000))

@@ -3,7 +3,7 @@
 // called with useMutation / useQuery under the `pec_dossiers` query key, so that invalidating that key refreshes the
 // list, the open file and the dashboard together. Create, edit and delete are react-admin's own (the Hydra provider).
 // Every call here has the spec's time limit (section 9).
-import { HttpError, type SortPayload } from 'ra-core';
+import { HttpError, type Identifier, type SortPayload } from 'ra-core';
 import { authFetch } from '../session';
 import { extractErrorMessage } from '#domain/errors';
 import { iriOf } from '#domain/iri';
@@ -14,6 +14,7 @@ import type { FileKind } from '#domain/fileKinds';
 import type { EquipementOptique } from '#domain/optical';
 import type { PecWarning } from '#domain/warnings';
 import { CONFIRM_DUPLICATE_FLAG } from '#domain/duplicates';
+import type { BulkAction, BulkSummary } from '#domain/bulk';
 import type { PaymentLine, PaymentStatementStatus, PaymentTotals, ReceivableAge } from '#domain/payments';
 import { apiFetch, type ApiRequest } from './http';
 
@@ -275,6 +276,10 @@ export const pecMethods = {
   /** The billing dialog's invoice number and date, as a merge-patch. */
   pecSaveBilling: ({ id, data }: { id: number; data: { numBilling: string; dateBilling: string } }) =>
     call(pecIri(id), { method: 'PATCH', body: data, headers: { 'Content-Type': 'application/merge-patch+json' } }),
+
+  /** A bulk action on selected files (POST /api/pec_dossiers/bulk/{action}): one outcome per file. */
+  pecBulk: ({ action, ids, ...data }: { action: BulkAction; ids: Identifier[] } & Record<string, unknown>) =>
+    call<BulkSummary>(`/api/pec_dossiers/bulk/${action}`, { method: 'POST', body: { ids, ...data } }),
 
   /** A robot result entered by hand (POST /api/callbacks/{type}). */
   pecCallback: ({ type, data }: { type: CallbackType; data: Record<string, unknown> }) =>

@@ -17,6 +17,7 @@ import { PecShortcuts } from './PecShortcuts';
 import { PEC_COLUMN_SOURCES, PEC_OPTIONAL_COLUMNS, pecColumns, PecListError, PecListHeader } from './PecList';
 import { PecSavedViews } from './SavedViews';
 import { useColumnsFromUrl } from './useColumnsFromUrl';
+import { PecBulkActions } from './BulkActions';
 import { preferenceKey } from '../layout/store';
 import { readAuthStore } from '../session';
 import { usePecRights } from './shared';
@@ -118,6 +119,7 @@ export default function PecPage() {
         createLabel={translate('pecflow.pec.actions.create')}
         onCreate={onCreate}
         emptyText={translate('pecflow.pec.empty')}
+        bulkActions={(ids) => <PecBulkActions ids={ids} />}
         rowClick={(_id, record) => {
           drawer.view(pecNumericId(record)!);
           return false;

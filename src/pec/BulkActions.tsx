@@ -1,0 +1,143 @@
+// The PEC list's bulk actions on its selected rows (issue 28): 'Créer DPEC', 'Facturer', 'Exporter la sélection',
+// 'Archiver'. The server applies each file's own rules (server/robot/bulk.ts) and answers one outcome per file, shown in
+// the summary dialog. The billing and archive forms are loaded with their dialog (form code stays out of the list).
+import ArchiveIcon from '@mui/icons-material/Archive';
+import DownloadIcon from '@mui/icons-material/Download';
+import ReceiptIcon from '@mui/icons-material/ReceiptLong';
+import SendIcon from '@mui/icons-material/Send';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { useListContext, type Identifier } from 'react-admin';
+import type { BulkAction, BulkSummary } from '#domain/bulk';
+import { usePecMutation, usePecRights, useRefreshPec } from './shared';
+
+const BulkForms = lazy(() => import('./BulkForms'));
+
+export function PecBulkActions({ ids }: { ids: Identifier[] }) {
+  const { translate, dataProvider, failure, success } = usePecMutation();
+  const rights = usePecRights();
+  const refresh = useRefreshPec();
+  const { onUnselectItems } = useListContext();
+  const [form, setForm] = useState<'billing' | 'archive'>();
+  const [summary, setSummary] = useState<BulkSummary>();
+  const run = useMutation({
+    mutationFn: (data: { action: BulkAction } & Record<string, unknown>) => dataProvider.pecBulk({ ids, ...data }),
+    onSuccess: (answer) => {
+      setForm(undefined);
+      // The selection stays until the summary closes: the bar (and this dialog) leave with it.
+      setSummary(answer);
+      void refresh.now();
+    },
+    onError: (error) => failure(translate('pecflow.pec.bulk.error'), error),
+  });
+  const exportCsv = useMutation({
+    mutationFn: () => dataProvider.pecExport({ filter: { id: ids, archived: 'all' } }),
+    onSuccess: (filename) => success(translate('pecflow.pec.export.done'), translate('pecflow.pec.export.doneText', { filename })),
+    onError: (error) => failure(translate('pecflow.pec.export.error'), error),
+  });
+  const busy = run.isPending;
+
+  return (
+    <>
+      <Typography variant="body2" sx={{ mr: 1 }} data-testid="bulk-count">
+        {translate('pecflow.pec.bulk.selected', { smart_count: ids.length })}
+      </Typography>
+      {rights.run && (
+        <Button size="small" startIcon={<SendIcon />} disabled={busy} onClick={() => run.mutate({ action: 'dpec' })}>
+          {translate('pecflow.pec.bulk.dpec')}
+        </Button>
+      )}
+      {rights.run && (
+        <Button size="small" startIcon={<ReceiptIcon />} disabled={busy} onClick={() => setForm('billing')}>
+          {translate('pecflow.pec.bulk.billing')}
+        </Button>
+      )}
+      {rights.export && (
+        <Button size="small" startIcon={<DownloadIcon />} disabled={exportCsv.isPending} onClick={() => exportCsv.mutate()}>
+          {translate('pecflow.pec.bulk.export')}
+        </Button>
+      )}
+      {rights.run && (
+        <Button size="small" color="warning" startIcon={<ArchiveIcon />} disabled={busy} onClick={() => setForm('archive')}>
+          {translate('pecflow.pec.bulk.archive')}
+        </Button>
+      )}
+      {form && (
+        <Suspense fallback={null}>
+          <BulkForms form={form} count={ids.length} busy={busy} onClose={() => setForm(undefined)} onSubmit={(data) => run.mutateAsync(data)} />
+        </Suspense>
+      )}
+      <BulkSummaryDialog
+        summary={summary}
+        onClose={() => {
+          setSummary(undefined);
+          onUnselectItems();
+        }}
+      />
+    </>
+  );
+}
+
+/** One line per file: its number (or 'Dossier inconnu'), done / queued / refused, and the refusal's French reason. */
+function BulkSummaryDialog({ summary, onClose }: { summary?: BulkSummary; onClose: () => void }) {
+  const { translate } = usePecMutation();
+  const count = (outcome: string) => summary?.results.filter((r) => r.outcome === outcome).length ?? 0;
+  return (
+    <Dialog open={!!summary} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="bulk-summary-title" data-testid="bulk-summary">
+      {summary && (
+        <>
+          <DialogTitle id="bulk-summary-title">
+            {translate('pecflow.pec.bulk.summaryTitle', { action: translate(`pecflow.pec.bulk.${summary.action}`) })}
+          </DialogTitle>
+          <DialogContent>
+            <DialogContentText sx={{ mb: 1 }}>
+              {translate('pecflow.pec.bulk.summaryCounts', { done: count('done'), queued: count('queued'), refused: count('refused') })}
+            </DialogContentText>
+            <Table size="small">
+              <TableHead>
+                <TableRow>
+                  <TableCell>{translate('pecflow.pec.bulk.file')}</TableCell>
+                  <TableCell>{translate('pecflow.pec.bulk.outcome')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {summary.results.map((result) => (
+                  <TableRow key={result['@id']} data-testid="bulk-result" data-outcome={result.outcome}>
+                    <TableCell>{result.numeroDossier ?? translate('pecflow.pec.bulk.unknownFile')}</TableCell>
+                    <TableCell>
+                      {translate(`pecflow.pec.bulk.outcomes.${result.outcome}`)}
+                      {result.reason && (
+                        <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'pre-line' }}>
+                          {result.reason}
+                        </Typography>
+                      )}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onClose} variant="contained" autoFocus>
+              {translate('pecflow.pec.bulk.close')}
+            </Button>
+          </DialogActions>
+        </>
+      )}
+    </Dialog>
+  );
+}

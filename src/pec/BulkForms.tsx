@@ -1,0 +1,114 @@
+// The forms of the bulk actions (src/pec/BulkActions.tsx), loaded with their dialog: 'Facturer' (one invoice date, the
+// numbers from a pattern and a first number, previewed) and 'Archiver' (one reason). The one form system (AdminForm
+// with the shared zod schemas).
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack, Typography } from '@mui/material';
+import { useWatch } from 'react-hook-form';
+import { NumberInput, SelectInput, TextInput, useTranslate } from 'react-admin';
+import { AdminForm } from '../admin/AdminForm';
+import { ARCHIVE_REASON_LABELS, ARCHIVE_REASONS } from '#domain/archive';
+import { invoiceNumbers, type BulkAction } from '#domain/bulk';
+import { pecArchiveSchema, pecBulkBillingSchema } from '#domain/pecSchemas';
+import { todayInFrance } from '#domain/pec';
+import { DateInput } from './DateInput';
+
+const REASON_CHOICES = ARCHIVE_REASONS.map((id) => ({ id, name: ARCHIVE_REASON_LABELS[id] }));
+
+interface Props {
+  form: 'billing' | 'archive';
+  count: number;
+  busy: boolean;
+  onClose: () => void;
+  onSubmit: (data: { action: BulkAction } & Record<string, unknown>) => Promise<unknown>;
+}
+
+export default function BulkForms({ form, count, busy, onClose, onSubmit }: Props) {
+  const translate = useTranslate();
+  const billing = form === 'billing';
+  return (
+    <Dialog open onClose={busy ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="bulk-form-title" data-testid={`bulk-${form}-dialog`}>
+      {billing ? (
+        <AdminForm
+          record={{ dateBilling: todayInFrance(), pattern: 'FAC-{n}', start: 1 }}
+          schema={pecBulkBillingSchema}
+          onSave={(values) => {
+            const { dateBilling, pattern, start } = pecBulkBillingSchema.parse(values);
+            return onSubmit({ action: 'billing', dateBilling, numbers: invoiceNumbers(pattern, start, count) });
+          }}
+        >
+          <DialogTitle id="bulk-form-title">{translate('pecflow.pec.bulk.billingTitle', { smart_count: count })}</DialogTitle>
+          <DialogContent>
+            <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.pec.bulk.billingText')}</DialogContentText>
+            <Stack spacing={2} sx={{ pt: 1 }}>
+              <DateInput source="dateBilling" label={translate('pecflow.pec.billing.dateBilling')} required />
+              <TextInput source="pattern" label={translate('pecflow.pec.bulk.pattern')} fullWidth margin="none" required autoFocus />
+              <NumberInput source="start" label={translate('pecflow.pec.bulk.start')} fullWidth margin="none" required step={1} min={0} />
+              <Preview count={count} />
+            </Stack>
+          </DialogContent>
+          <Actions busy={busy} onClose={onClose} />
+        </AdminForm>
+      ) : (
+        <AdminForm
+          record={{ archiveReason: '', archiveNote: '' }}
+          schema={pecArchiveSchema}
+          onSave={(values) => onSubmit({ action: 'archive', ...pecArchiveSchema.parse(values) })}
+        >
+          <DialogTitle id="bulk-form-title">{translate('pecflow.pec.bulk.archiveTitle', { smart_count: count })}</DialogTitle>
+          <DialogContent>
+            <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.pec.archive.text')}</DialogContentText>
+            <Stack spacing={2} sx={{ pt: 1 }}>
+              <SelectInput
+                source="archiveReason"
+                label={translate('pecflow.pec.archive.reason')}
+                choices={REASON_CHOICES}
+                emptyText=""
+                fullWidth
+                margin="none"
+                required
+                autoFocus
+              />
+              <NoteInput />
+            </Stack>
+          </DialogContent>
+          <Actions busy={busy} onClose={onClose} />
+        </AdminForm>
+      )}
+    </Dialog>
+  );
+}
+
+/** The numbers the pattern gives, first and last. */
+function Preview({ count }: { count: number }) {
+  const translate = useTranslate();
+  const [pattern, start] = useWatch({ name: ['pattern', 'start'] });
+  const first = Number(start);
+  if (!String(pattern ?? '').trim() || !Number.isInteger(first)) return null;
+  const numbers = invoiceNumbers(String(pattern).trim(), first, count);
+  const shown = numbers.length > 2 ? `${numbers[0]} … ${numbers[numbers.length - 1]}` : numbers.join(', ');
+  return (
+    <Typography variant="body2" color="text.secondary" data-testid="bulk-numbers">
+      {translate('pecflow.pec.bulk.preview', { numbers: shown })}
+    </Typography>
+  );
+}
+
+function NoteInput() {
+  const translate = useTranslate();
+  const reason = useWatch({ name: 'archiveReason' });
+  if (reason !== 'other') return null;
+  return <TextInput source="archiveNote" label={translate('pecflow.pec.archive.note')} fullWidth multiline margin="none" required />;
+}
+
+function Actions({ busy, onClose }: { busy: boolean; onClose: () => void }) {
+  const translate = useTranslate();
+  return (
+    <DialogActions>
+      <Button onClick={onClose} disabled={busy}>
+        {translate('pecflow.pec.bulk.cancel')}
+      </Button>
+      <Button type="submit" variant="contained" disabled={busy} data-testid="bulk-confirm">
+        {translate('pecflow.pec.bulk.confirm')}
+      </Button>
+    </DialogActions>
+  );
+}

@@ -1,0 +1,73 @@
+// Bulk actions on the PEC list (issue 28): a bulk DPEC on five files, one refused (the summary says which and why), and
+// a bulk billing with numbers from a pattern, its dialog confirmed from the keyboard.
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { api, apiToken, signIn } from './helpers';
+import { patientNumber, prepareFile, type PreparedFile } from './pec-fixtures';
+
+const AUDIO = 'audio@audition-horizon.fr';
+
+/** Files whose patient numbers share a prefix: searching it lists them alone. */
+async function prepareFiles(request: APIRequestContext, count: number) {
+  const prefix = patientNumber('-BULK');
+  const files: PreparedFile[] = [];
+  for (let i = 1; i <= count; i++) files.push(await prepareFile(request, AUDIO, { patient: `${prefix}${i}` }));
+  return { prefix, files };
+}
+
+/** Starts a file's DPEC through the API and waits for the simulator's approval. */
+async function approve(request: APIRequestContext, file: PreparedFile) {
+  const token = await apiToken(request, AUDIO);
+  await api(request, token, 'POST', '/api/robot-frontend/setup-and-create-dpec', { pecDossierId: file.id });
+  await expect
+    .poll(async () => (await api<{ status: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).status, { timeout: 20_000 })
+    .toBe('approved');
+}
+
+async function selectAll(page: Page, prefix: string, count: number) {
+  await page.goto('/pec');
+  await page.getByRole('searchbox', { name: 'Rechercher' }).fill(prefix);
+  await expect(page.getByTestId('pec-row')).toHaveCount(count);
+  await page.getByRole('checkbox', { name: /tout/i }).first().check();
+  await expect(page.getByTestId('bulk-count')).toHaveText(`${count} dossiers sélectionnés`);
+}
+
+test('a bulk DPEC on five files: four queued, one refused with its reason in the summary', async ({ page, request }) => {
+  const { prefix, files } = await prepareFiles(request, 5);
+  // Its DPEC is already granted: a second one is refused.
+  const granted = files[2]!;
+  await approve(request, granted);
+  await signIn(page, AUDIO);
+  await selectAll(page, prefix, 5);
+  await page.getByTestId('bulk-actions').getByRole('button', { name: 'Créer DPEC' }).click();
+  const summary = page.getByRole('dialog', { name: 'Résultat : Créer DPEC' });
+  await expect(summary).toContainText('0 effectué(s), 4 en file d’attente du robot, 1 refusé(s)');
+  const refused = summary.getByTestId('bulk-result').filter({ hasText: granted.numeroDossier });
+  await expect(refused).toHaveAttribute('data-outcome', 'refused');
+  await expect(refused).toContainText('Le DPEC ne peut pas être lancé pour un dossier « ');
+  await expect(summary.locator('[data-outcome="queued"]')).toHaveCount(4);
+  // Closed from the keyboard (its button has the focus).
+  await expect(summary.getByRole('button', { name: 'Fermer' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(summary).toBeHidden();
+});
+
+test('a bulk billing: one date, numbers from a pattern, confirmed from the keyboard', async ({ page, request }) => {
+  const { prefix, files } = await prepareFiles(request, 2);
+  for (const file of files) await approve(request, file);
+  await signIn(page, AUDIO);
+  await selectAll(page, prefix, 2);
+  const pattern = `F${Date.now().toString(36).toUpperCase()}-{n}`;
+  await page.getByTestId('bulk-actions').getByRole('button', { name: 'Facturer' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Facturer 2 dossiers' });
+  const patternField = dialog.getByRole('textbox', { name: 'Modèle du numéro de facture' });
+  await expect(patternField).toBeFocused();
+  await patternField.fill(pattern);
+  await dialog.getByRole('spinbutton', { name: 'Premier numéro' }).fill('7');
+  await expect(dialog.getByTestId('bulk-numbers')).toHaveText(`Numéros : ${pattern.replace('{n}', '7')}, ${pattern.replace('{n}', '8')}`);
+  await page.keyboard.press('Enter');
+  const summary = page.getByRole('dialog', { name: 'Résultat : Facturer' });
+  await expect(summary).toContainText('0 effectué(s), 2 en file d’attente du robot, 0 refusé(s)');
+  const token = await apiToken(request, AUDIO);
+  const numbers = await Promise.all(files.map(async (f) => (await api<{ numBilling: string }>(request, token, 'GET', `/api/pec_dossiers/${f.id}`)).numBilling));
+  expect(numbers.sort()).toEqual([pattern.replace('{n}', '7'), pattern.replace('{n}', '8')].sort());
+});
