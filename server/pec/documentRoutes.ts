@@ -48,8 +48,9 @@ export function contentDisposition(type: 'inline' | 'attachment', name: string):
 
 /** The name as given, without a path (some browsers send one) and capped. */
 const cleanName = (name: string) =>
-  (name.split(/[\\/]/).pop() ?? '')
-    .replace(/[\u0000-\u001f\u007f]/g, '')
+  [...(name.split(/[\\/]/).pop() ?? '')]
+    .filter((c) => c >= ' ' && c !== '\u007f')
+    .join('')
     .trim()
     .slice(0, NAME_MAX) || 'document';
 
