@@ -14,7 +14,7 @@ let tokens: Record<string, string>;
 
 beforeAll(async () => {
   ({ server, refs, tokens } = await startPecServer({ robotSimDelayMs: 0 }));
-});
+}, 300_000);
 afterAll(() => server?.close());
 
 /** A well-formed PDF (its objects, cross-reference table and end), with `padding` bytes in a stream to make it large. */
@@ -241,5 +241,24 @@ describe('documents of a PEC file', () => {
     expect(served.sha256).toBe(sha(bytes));
     const after = process.memoryUsage().rss;
     expect(after - before).toBeLessThan(30 * 1024 * 1024);
+  });
+
+  it('warns of a missing ordonnance (optics) and devis normalisé (optics and audio) before the request is sent', async () => {
+    const codes = async (id: number, token: string) =>
+      ((await server.get(`/api/pec_dossiers/${id}`, token)).body.warnings as JsonBody[])
+        .map((w) => w.code)
+        .filter((c) => c.endsWith('_manquant') || c.endsWith('_manquante'));
+    const optical = await createDossier(server, tokens.rivieraAdmin, refs, {}, 'Riviera Nice Médecin');
+    expect(await codes(optical.id, tokens.rivieraAdmin)).toEqual(['ordonnance_manquante', 'devis_normalise_manquant']);
+    await upload(tokens.rivieraAdmin, iri(optical.id), 'prescription', pdf(100), 'ordonnance.pdf');
+    expect(await codes(optical.id, tokens.rivieraAdmin)).toEqual(['devis_normalise_manquant']);
+    await upload(tokens.rivieraAdmin, iri(optical.id), 'standard_quote', pdf(100), 'devis.pdf');
+    expect(await codes(optical.id, tokens.rivieraAdmin)).toEqual([]);
+
+    const audio = await createDossier(server, tokens.horizonAdmin, refs);
+    expect(await codes(audio.id, tokens.horizonAdmin)).toEqual(['devis_normalise_manquant']);
+    // Once sent, the request is the insurer's: no more pre-send warnings.
+    await server.database.query("update pec_dossiers set status = 'approved' where id = $1", [audio.id]);
+    expect(await codes(audio.id, tokens.horizonAdmin)).toEqual([]);
   });
 });
