@@ -116,7 +116,11 @@ export async function runDocumentsBench(argv: string[] = []): Promise<void> {
               const form = new FormData();
               form.set('dossier', `/api/pec_dossiers/${dossierId}`);
               form.set('kind', 'other');
-              form.set('file', new Blob([content], { type: 'application/pdf' }), 'bench.pdf');
+              form.set(
+                'file',
+                new Blob([new Uint8Array(content.buffer as ArrayBuffer, content.byteOffset, content.length)], { type: 'application/pdf' }),
+                'bench.pdf',
+              );
               const res = await fetch(`${server.baseUrl}/api/pec_documents`, { method: 'POST', headers: auth, body: form });
               const body = (await res.json()) as { id?: number };
               if (res.status !== 201) error(`upload ${res.status}`);
@@ -126,7 +130,7 @@ export async function runDocumentsBench(argv: string[] = []): Promise<void> {
             await timed('download', async () => {
               const res = await fetch(`${server.baseUrl}/api/pec_documents/${id}/content`, { headers: auth });
               const hash = createHash('sha256');
-              for await (const piece of res.body as AsyncIterable<Uint8Array>) hash.update(piece);
+              for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) hash.update(piece);
               if (res.status !== 200 || hash.digest('hex') !== expected) error(`download ${res.status}`);
             });
             await timed('delete', async () => {

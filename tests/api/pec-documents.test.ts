@@ -47,7 +47,7 @@ async function upload(token: string, dossier: string, kind: string, bytes: Buffe
   const form = new FormData();
   form.set('dossier', dossier);
   form.set('kind', kind);
-  form.set('file', new Blob([bytes], { type }), name);
+  form.set('file', new Blob([new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length)], { type }), name);
   const res = await fetch(`${server.url}/api/pec_documents`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, accept: 'application/ld+json' },
@@ -63,7 +63,7 @@ async function download(token: string, id: number, query = '') {
   const hash = createHash('sha256');
   let size = 0;
   if (res.body) {
-    for await (const piece of res.body as AsyncIterable<Uint8Array>) {
+    for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) {
       hash.update(piece);
       size += piece.length;
     }
