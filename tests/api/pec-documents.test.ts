@@ -43,11 +43,13 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 const iri = (id: number) => `/api/pec_dossiers/${id}`;
 
-async function upload(token: string, dossier: string, kind: string, bytes: Buffer, name: string, type = 'application/pdf') {
+const blobOf = (bytes: Buffer, type: string) => new Blob([new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length)], { type });
+
+async function upload(token: string, dossier: string, kind: string, content: Buffer | Blob, name: string, type = 'application/pdf') {
   const form = new FormData();
   form.set('dossier', dossier);
   form.set('kind', kind);
-  form.set('file', new Blob([new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length)], { type }), name);
+  form.set('file', content instanceof Blob ? content : blobOf(content, type), name);
   const res = await fetch(`${server.url}/api/pec_documents`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, accept: 'application/ld+json' },
@@ -230,12 +232,14 @@ describe('documents of a PEC file', () => {
   });
 
   it('streams a 10 MB upload and download without raising the server’s memory by more than 30 MB', async () => {
-    // The test server runs in this process: its RSS is process.memoryUsage().rss, read before and after (the file
-    // itself is made before the first reading; the download is hashed as it comes, never kept).
+    // The test server runs in this process: its RSS is process.memoryUsage().rss, read before and after (the file and
+    // its Blob are made before the first reading; the download is hashed as it comes, never kept). The process also
+    // holds the client and, on PGlite, the database's own memory.
     const file = await createDossier(server, tokens.horizonAdmin, refs);
     const bytes = pdf(10 * 1024 * 1024 - 2000);
+    const blob = blobOf(bytes, 'application/pdf');
     const before = process.memoryUsage().rss;
-    const created = await upload(tokens.audio, iri(file.id), 'standard_quote', bytes, 'devis-complet.pdf');
+    const created = await upload(tokens.audio, iri(file.id), 'standard_quote', blob, 'devis-complet.pdf');
     expect(created.status, created.text).toBe(201);
     const served = await download(tokens.audio, created.body.id);
     expect(served.sha256).toBe(sha(bytes));
