@@ -204,7 +204,7 @@ async function benchUsers(database: pg.Pool, clients: number): Promise<BenchUser
 // ---------- the server, as production runs it ----------
 
 /** The server of checkout `root` compiled as `npm run build` does (scripts/build-server.mjs), into a folder of its own. */
-async function compileServer(root: string, label: string): Promise<string> {
+export async function compileServer(root: string, label: string): Promise<string> {
   const outdir = path.join(os.tmpdir(), `pecflow-bench-load-${label}`);
   rmSync(outdir, { recursive: true, force: true });
   await build({
@@ -415,7 +415,7 @@ function summarise(samples: Sample[], durationSeconds: number) {
 /** CPU time a process has used so far (ms); 0 when it is gone. */
 const cpuMsOrZero = (pid: number) => cpuMs(pid) ?? 0;
 
-function memoryMb(pid: number) {
+export function memoryMb(pid: number) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
   return { rssMb: Math.round(kb('VmRSS') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) };

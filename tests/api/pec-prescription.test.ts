@@ -44,7 +44,8 @@ describe('the prescription on a file', () => {
     expect(res.body.prescriber.rpps).toMatch(/^\d{11}$/);
     expect(res.body.datePrescription).toBe('2026-01-15');
     expect(res.body.dateNaissanceBeneficiaire).toBe('1950-03-15');
-    expect(res.body.warnings).toEqual([]);
+    // A draft without documents only lacks its devis normalisé (pec-documents.test.ts).
+    expect(res.body.warnings.map((w: { code: string }) => w.code)).toEqual(['devis_normalise_manquant']);
 
     const cleared = await server.request('PATCH', `/api/pec_dossiers/${created.id}`, {
       token: tokens.horizonAdmin,
