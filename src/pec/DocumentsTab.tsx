@@ -28,23 +28,27 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import { Confirm, DataTable, ReferenceManyField, useDelete } from 'react-admin';
 import { PEC_DOCUMENTS_RESOURCE, pecIri, type PecDocumentRecord } from '../dataProvider/pec';
-import { DOCUMENT_MIME_TYPES, documentKindLabel, UPLOAD_KINDS, type DocumentKind } from '#domain/documents';
+import { DOCUMENT_KIND_LABELS, DOCUMENT_KINDS, DOCUMENT_MIME_TYPES, type DocumentKind } from '#domain/documents';
 import { formatDateTime, formatFileSize } from '#domain/format';
 import { useErrorText, usePecMutation, usePecRights } from './shared';
 
-const SORT = { field: 'createdAt', order: 'DESC' } as const;
+const SORT = { field: 'createdAt', order: 'ASC' } as const;
 const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
 /** The preview's bytes: one document at a time, let go a minute after it is closed. */
 const CONTENT_KEY = 'pec_document_content';
 const CONTENT_GC_MS = 60_000;
 
 const KIND_COLORS: Partial<Record<DocumentKind, ChipProps['color']>> = {
-  ordonnance: 'primary',
-  devis_normalise: 'info',
-  accord_pec: 'success',
-  facture: 'secondary',
-  courrier_assureur: 'warning',
+  prescription: 'primary',
+  standard_quote: 'info',
+  agreement: 'success',
+  invoice: 'secondary',
+  insurer_letter: 'warning',
 };
+/** The kinds a person chooses when adding a file: the summary is printed by Pecflow itself. */
+const UPLOAD_KINDS = DOCUMENT_KINDS.filter((kind) => kind !== 'summary');
+/** A kind's label; the code itself for a kind this build does not know. */
+const kindLabel = (kind: string) => DOCUMENT_KIND_LABELS[kind as DocumentKind] ?? kind;
 
 const personOf = (value: PecDocumentRecord['createdBy']) =>
   value && typeof value === 'object' ? [value.firstName, value.lastName].filter(Boolean).join(' ') || null : null;
@@ -80,7 +84,7 @@ export function DocumentsTab({ id }: { id: number }) {
               label={label('kind')}
               disableSort
               render={(d: PecDocumentRecord) => (
-                <Chip size="small" label={documentKindLabel(d.kind)} color={KIND_COLORS[d.kind as DocumentKind] ?? 'default'} data-testid="pec-document-kind" />
+                <Chip size="small" label={kindLabel(d.kind)} color={KIND_COLORS[d.kind as DocumentKind] ?? 'default'} data-testid="pec-document-kind" />
               )}
             />
             <DataTable.Col
@@ -481,7 +485,7 @@ function KindSelect({
     >
       {UPLOAD_KINDS.map((kind) => (
         <MenuItem key={kind} value={kind}>
-          {documentKindLabel(kind)}
+          {kindLabel(kind)}
         </MenuItem>
       ))}
     </TextField>
