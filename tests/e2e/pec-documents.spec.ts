@@ -86,7 +86,7 @@ test('documents: two files dropped at once, listed with their kinds, the PDF pre
   await expect(documentRow(panel, pdf.name).getByTestId('pec-document-kind')).toHaveText('Ordonnance');
   await expect(documentRow(panel, png.name).getByTestId('pec-document-kind')).toHaveText('Carte de mutuelle');
   await expect(documentRow(panel, pdf.name)).toContainText(ADDED_AT);
-  await expect(documentRow(panel, png.name)).toContainText('68 o');
+  await expect(documentRow(panel, png.name)).toContainText('70 o');
 
   // A file whose bytes are no PDF: the server's French refusal under it, kept to be corrected, nothing stored.
   await dropFiles(panel.getByTestId('pec-document-drop'), [{ name: 'faux.pdf', mimeType: 'application/pdf', buffer: Buffer.from('pas un PDF') }]);
