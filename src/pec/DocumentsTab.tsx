@@ -25,7 +25,7 @@ import {
   type ChipProps,
 } from '@mui/material';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useRef, useState, type DragEvent } from 'react';
+import { useCallback, useRef, useState, type DragEvent } from 'react';
 import { Confirm, DataTable, ReferenceManyField, useDelete } from 'react-admin';
 import { PEC_DOCUMENTS_RESOURCE, pecIri, type PecDocumentRecord } from '../dataProvider/pec';
 import { DOCUMENT_KIND_LABELS, DOCUMENT_KINDS, DOCUMENT_MIME_TYPES, type DocumentKind } from '#domain/documents';
@@ -209,22 +209,30 @@ function DocumentPreview({ document, onClose }: { document: PecDocumentRecord; o
         <Alert severity="error">{errorText(content.error)}</Alert>
       ) : !content.data ? (
         <LinearProgress aria-label={translate('pecflow.pec.documents.previewLoading')} />
-      ) : content.data.type === 'application/pdf' ? (
-        <Box component="iframe" ref={blobSource(content.data)} title={title} sx={{ width: '100%', height: 560, border: 0 }} data-testid="pec-document-frame" />
       ) : (
-        <Box component="img" ref={blobSource(content.data)} alt={document.originalName} sx={{ maxWidth: '100%', display: 'block', mx: 'auto' }} />
+        <Shown blob={content.data} title={title} name={document.originalName} />
       )}
     </Box>
   );
 }
 
-/** A ref that points an element at the bytes through a blob URL, let go when the element goes (or the bytes change). */
-const blobSource = (blob: Blob) => (element: HTMLIFrameElement | HTMLImageElement | null) => {
-  if (!element) return;
-  const url = URL.createObjectURL(blob);
-  element.src = url;
-  return () => URL.revokeObjectURL(url);
-};
+/** The bytes through a blob URL made once for them, let go when the element goes: a PDF in a frame, an image as itself. */
+function Shown({ blob, title, name }: { blob: Blob; title: string; name: string }) {
+  const source = useCallback(
+    (element: HTMLIFrameElement | HTMLImageElement | null) => {
+      if (!element) return;
+      const url = URL.createObjectURL(blob);
+      element.src = url;
+      return () => URL.revokeObjectURL(url);
+    },
+    [blob],
+  );
+  return blob.type === 'application/pdf' ? (
+    <Box component="iframe" ref={source} title={title} sx={{ width: '100%', height: 560, border: 0 }} data-testid="pec-document-frame" />
+  ) : (
+    <Box component="img" ref={source} alt={name} sx={{ maxWidth: '100%', display: 'block', mx: 'auto' }} />
+  );
+}
 
 /** 'Supprimer' behind the confirmation; the server's refusal (an agreement on a billed file) in the toast. */
 function DeleteDialog({
