@@ -31,6 +31,22 @@ export const formatDateTime = (value: string | Date | null | undefined) => forma
 /** '2026-03' -> "mars 2026". */
 export const formatMonth = (month: string) => formatWith(`${month}-01`, (date) => months.format(date));
 
+const sizeUnits = (['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const).map(
+  (unit) => new Intl.NumberFormat('fr-FR', { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: unit === 'byte' ? 0 : 1 }),
+);
+
+/** A size in bytes the French way, by 1 024: 512 -> "512 o", 1536 -> "1,5 ko", 2621440 -> "2,5 Mo". */
+export function formatFileSize(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return 'Non définie';
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < sizeUnits.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return sizeUnits[unit]!.format(value);
+}
+
 /** "Sophie Bernard" -> "SB": first letters of the first and last name. */
 export function initialsOf(fullName: string): string {
   const parts = fullName.trim().split(/\s+/).filter(Boolean);

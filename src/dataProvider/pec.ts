@@ -17,14 +17,17 @@ import { CONFIRM_DUPLICATE_FLAG } from '#domain/duplicates';
 import type { BulkAction, BulkSummary } from '#domain/bulk';
 import type { PaymentLine, PaymentStatementStatus, PaymentTotals, ReceivableAge } from '#domain/payments';
 import { apiFetch, type ApiRequest } from './http';
+import type { DocumentUpload } from './documents';
 
 export const PEC_RESOURCE = 'pec_dossiers';
 /** The dashboard's figures: under the resource's key, so one invalidation refreshes them with the list and the file. */
 export const PEC_STATS_QUERY_KEY = [PEC_RESOURCE, 'stats'];
 /** A file's payment history (issue 25): its payments, from statements or entered by hand. */
 export const PEC_PAYMENTS_RESOURCE = 'pec_payments';
-/** What a change to files refreshes: the files, lists and figures, and the files' payment histories. */
-export const PEC_QUERY_KEYS = [[PEC_RESOURCE], [PEC_PAYMENTS_RESOURCE]] as const;
+/** A file's documents (issue 29): /api/pec_documents?dossier=… */
+export const PEC_DOCUMENTS_RESOURCE = 'pec_documents';
+/** What a change to files refreshes: the files, lists and figures, and the files' payment histories and documents. */
+export const PEC_QUERY_KEYS = [[PEC_RESOURCE], [PEC_PAYMENTS_RESOURCE], [PEC_DOCUMENTS_RESOURCE]] as const;
 
 /** A call that ran out of time; `ms` is the limit it had. */
 export class RequestTimeoutError extends Error {
@@ -223,6 +226,21 @@ export interface PaymentStatementRecord {
   undoable?: boolean;
 }
 
+/** A document of a file as the Hydra provider reads it (id: its IRI). */
+export interface PecDocumentRecord {
+  id: string;
+  '@id'?: string;
+  kind: string;
+  originalName: string;
+  /** Bytes. */
+  size: number;
+  mimeType: string;
+  /** GET with the bearer token: the bytes. */
+  contentUrl: string;
+  createdBy?: { firstName?: string | null; lastName?: string | null } | string | null;
+  createdAt: string;
+}
+
 /** The statement file as a multipart upload (its bytes as they are: the server decides UTF-8 or Windows-1252). */
 const statementForm = (file: File) => {
   const form = new FormData();
@@ -247,8 +265,8 @@ export interface PecBody {
 
 // ---------- the calls ----------
 
-/** Downloads a response body as a file; resolves with its name. */
-function download(blob: Blob, filename: string) {
+/** Saves a response body as a file under this name. */
+export function download(blob: Blob, filename: string) {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
@@ -312,6 +330,16 @@ export const pecMethods = {
     const query = listQueryString(filter, sort);
     return downloadCsv(`/api/pec_dossiers/export${query ? `?${query}` : ''}`, 'demandes-pec.csv');
   },
+
+  /** Adds a document to a file (multipart, with its progress); answers the document. Loaded with the drawer. */
+  pecDocumentUpload: (upload: DocumentUpload) => import('./documents').then((m) => m.uploadDocument(upload)),
+
+  /** A document's bytes, to show them in the drawer. */
+  pecDocumentContent: (document: Pick<PecDocumentRecord, 'contentUrl' | 'mimeType'>) => import('./documents').then((m) => m.documentContent(document)),
+
+  /** Saves a document under its original name; resolves with it. */
+  pecDocumentDownload: (document: Pick<PecDocumentRecord, 'contentUrl' | 'mimeType' | 'originalName'>) =>
+    import('./documents').then((m) => m.downloadDocument(document)),
 
   /** Downloads the receivables (the dashboard's age buckets, one line per billed file); resolves with the file name. */
   receivablesExport: (): Promise<string> => downloadCsv('/api/pec_dossiers/receivables/export', 'creances.csv'),

@@ -1,5 +1,5 @@
 // The PEC drawer (spec section 2) in the one drawer frame (src/admin/DrawerFrame.tsx): on the right; view mode with
-// three tabs starting on "Actions DPEC", create mode with the one tab "Informations PEC"; deletion (a draft never sent)
+// its tabs starting on "Actions DPEC", create mode with the one tab "Informations PEC"; 'Documents' (issue 29, ./DocumentsTab) for who may see them; deletion (a draft never sent)
 // behind the confirmation "Cette action est irréversible.", archiving and restoring (issue 25, ./ArchiveActions). The file number in the title never breaks at its hyphens.
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import { Alert, Box, Button, Skeleton, Tab, Tabs } from '@mui/material';
@@ -9,6 +9,7 @@ import { Confirm, useDelete, useGetOne, useTranslate } from 'react-admin';
 import { PEC_RESOURCE, pecIri, type PecDossierRecord } from '../dataProvider/pec';
 import { DrawerFrame } from '../admin/DrawerFrame';
 import { ActionsTab } from './ActionsTab';
+import { DocumentsTab } from './DocumentsTab';
 import { ManualResults } from './ManualResults';
 import type { DrawerTarget } from './PecPage';
 import { PecForm } from './PecForm';
@@ -59,12 +60,13 @@ function CreateDrawer({ open, onClose, onCreated }: { open: boolean; onClose: ()
   );
 }
 
-type TabKey = 'actions' | 'add' | 'initial';
+type TabKey = 'actions' | 'add' | 'initial' | 'documents';
 
 function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose: () => void }) {
   const translate = useTranslate();
   const text = useDossierText();
   const errorText = useErrorText();
+  const rights = usePecRights();
   const [tab, setTab] = useState<TabKey>('actions');
   const queryClient = useQueryClient();
   // The file with its devices and executions: its own cache entry (meta), not the list's record that react-admin copies
@@ -117,6 +119,7 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
             <Tab value="actions" label={translate('pecflow.pec.drawer.tabs.actions')} />
             <Tab value="add" label={translate('pecflow.pec.drawer.tabs.add')} />
             <Tab value="initial" label={translate('pecflow.pec.drawer.tabs.initial')} />
+            {rights.documents.view && <Tab value="documents" label={translate('pecflow.pec.drawer.tabs.documents')} />}
           </Tabs>
         )
       }
@@ -143,6 +146,7 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
           {tab === 'actions' && <ActionsTab record={record} id={id} />}
           {tab === 'add' && <ManualResults record={record} />}
           {tab === 'initial' && <PecForm mode="view" record={record} />}
+          {tab === 'documents' && rights.documents.view && <DocumentsTab id={id} />}
         </Box>
       )}
     </DrawerFrame>

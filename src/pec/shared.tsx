@@ -12,6 +12,7 @@ import { extractErrorMessage } from '#domain/errors';
 import { ARCHIVED_LABEL, archiveReasonText } from '#domain/archive';
 import { HTTP_TIMEOUT_MS, REFETCH_AFTER_ACTION_MS } from '#domain/limits';
 import { hasPermission } from '#domain/permissions';
+import { DOCUMENT_PERMISSIONS } from '#domain/documents';
 import {
   isPecStatus,
   PAYMENT_PERMISSION,
@@ -35,6 +36,7 @@ export function usePecRights() {
     export: may('export.pec'),
     import: may('import.pec'),
     pay: may(PAYMENT_PERMISSION),
+    documents: { view: may(DOCUMENT_PERMISSIONS.view), create: may(DOCUMENT_PERMISSIONS.create), delete: may(DOCUMENT_PERMISSIONS.delete) },
   };
 }
 

@@ -1,0 +1,162 @@
+// A file's documents in its drawer (issue 29): two files dropped at once with a kind each, listed with their chips,
+// a wrong file refused with the server's French message; the PDF shown in the drawer, downloaded under its name with
+// its bytes, a document deleted; someone without pec.documents.delete adds by the keyboard and sees no deletion.
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { api, apiToken, chooseOption, signIn } from './helpers';
+import { drawer, openFile, prepareFile, toast, type PreparedFile } from './pec-fixtures';
+
+interface Upload {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+/** A one-page PDF with a real cross-reference table (what a reader, and the server's check, expects). */
+function onePagePdf(text: string): Buffer {
+  const stream = `BT /F1 18 Tf 40 100 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets = objects.map((body, i) => {
+    const at = pdf.length;
+    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    return at;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
+}
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+/** Drops files on an element as a person dragging them from their desktop would. */
+async function dropFiles(target: Locator, files: Upload[]) {
+  const dataTransfer = await target.page().evaluateHandle(
+    (list) => {
+      const transfer = new DataTransfer();
+      for (const f of list) transfer.items.add(new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: f.mimeType }));
+      return transfer;
+    },
+    files.map((f) => ({ name: f.name, mimeType: f.mimeType, base64: f.buffer.toString('base64') })),
+  );
+  await target.dispatchEvent('dragenter', { dataTransfer });
+  await target.dispatchEvent('dragover', { dataTransfer });
+  await target.dispatchEvent('drop', { dataTransfer });
+}
+
+async function openDocuments(page: Page, file: PreparedFile) {
+  await openFile(page, file);
+  const panel = drawer(page);
+  await panel.getByRole('tab', { name: 'Documents' }).click();
+  await expect(panel.getByTestId('pec-documents')).toBeVisible();
+  return panel;
+}
+
+const pendingFile = (panel: Locator, name: string) => panel.getByRole('group', { name });
+const documentRow = (panel: Locator, name: string) => panel.getByRole('row').filter({ hasText: name });
+const ADDED_AT = /\d{2}\/\d{2}\/\d{4} à \d{2}:\d{2}/;
+
+test('documents: two files dropped at once, listed with their kinds, the PDF previewed and downloaded, one deleted', async ({ page, request }) => {
+  const email = 'audio@audition-horizon.fr';
+  const file = await prepareFile(request, email);
+  const pdf: Upload = { name: 'ordonnance-e2e.pdf', mimeType: 'application/pdf', buffer: onePagePdf('Ordonnance E2E') };
+  const png: Upload = { name: 'carte-mutuelle-e2e.png', mimeType: 'image/png', buffer: PNG };
+  await signIn(page, email);
+  const panel = await openDocuments(page, file);
+  await expect(panel.getByTestId('pec-documents-empty')).toHaveText('Aucun document pour cette demande');
+
+  await dropFiles(panel.getByTestId('pec-document-drop'), [pdf, png]);
+  await expect(panel.getByTestId('pec-document-pending-file')).toHaveCount(2);
+  // Sending waits for a kind on each file.
+  await expect(panel.getByRole('button', { name: 'Ajouter les 2 fichiers' })).toBeDisabled();
+  await chooseOption(page, pendingFile(panel, pdf.name), 'Type', 'Ordonnance');
+  await chooseOption(page, pendingFile(panel, png.name), 'Type', 'Carte de mutuelle');
+  await panel.getByRole('button', { name: 'Ajouter les 2 fichiers' }).click();
+  await expect(toast(page, '2 documents ajoutés')).toBeVisible();
+  await expect(panel.getByTestId('pec-document-pending')).toHaveCount(0);
+
+  await expect(documentRow(panel, pdf.name).getByTestId('pec-document-kind')).toHaveText('Ordonnance');
+  await expect(documentRow(panel, png.name).getByTestId('pec-document-kind')).toHaveText('Carte de mutuelle');
+  await expect(documentRow(panel, pdf.name)).toContainText(ADDED_AT);
+  await expect(documentRow(panel, png.name)).toContainText('70 o');
+
+  // A file whose bytes are no PDF: the server's French refusal under it, kept to be corrected, nothing stored.
+  await dropFiles(panel.getByTestId('pec-document-drop'), [{ name: 'faux.pdf', mimeType: 'application/pdf', buffer: Buffer.from('pas un PDF') }]);
+  await chooseOption(page, pendingFile(panel, 'faux.pdf'), 'Type', 'Autre');
+  await panel.getByRole('button', { name: 'Ajouter le fichier' }).click();
+  await expect(pendingFile(panel, 'faux.pdf').getByTestId('pec-document-error')).toContainText('Format refusé');
+  await panel.getByRole('button', { name: 'Retirer faux.pdf' }).click();
+  await expect(panel.getByTestId('pec-document-pending')).toHaveCount(0);
+
+  // The PDF shown in the drawer, from its bytes.
+  await panel.getByRole('button', { name: `Aperçu de ${pdf.name}` }).click();
+  const frame = panel.getByTestId('pec-document-frame');
+  await expect(frame).toHaveAttribute('src', /^blob:/);
+  const shown = await frame.evaluate(async (element) => {
+    const blob = await (await fetch((element as HTMLIFrameElement).src)).blob();
+    return { type: blob.type, head: await blob.slice(0, 5).text() };
+  });
+  expect(shown).toEqual({ type: 'application/pdf', head: '%PDF-' });
+  // The image as an image.
+  await panel.getByRole('button', { name: `Aperçu de ${png.name}` }).click();
+  const image = panel.getByTestId('pec-document-preview').getByRole('img', { name: png.name });
+  await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(1);
+  await panel.getByRole('button', { name: "Fermer l'aperçu" }).click();
+  await expect(panel.getByTestId('pec-document-preview')).toHaveCount(0);
+
+  // Downloaded under its name, with its bytes.
+  const downloading = page.waitForEvent('download');
+  await panel.getByRole('button', { name: `Télécharger ${pdf.name}` }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(pdf.name);
+  expect((await readFile(await download.path())).equals(pdf.buffer)).toBe(true);
+
+  // Deleted behind the confirmation.
+  await panel.getByRole('button', { name: `Supprimer ${png.name}` }).click();
+  const dialog = page.getByRole('dialog').filter({ hasText: 'Supprimer ce document ?' });
+  await expect(dialog).toContainText(`Vous allez supprimer « ${png.name} »`);
+  await dialog.getByRole('button', { name: 'Supprimer' }).click();
+  await expect(toast(page, 'Document supprimé')).toBeVisible();
+  await expect(documentRow(panel, png.name)).toHaveCount(0);
+  await expect(documentRow(panel, pdf.name)).toBeVisible();
+
+  const token = await apiToken(request, email);
+  const { member } = await api<{ member: { originalName: string; kind: string }[] }>(
+    request,
+    token,
+    'GET',
+    `/api/pec_documents?dossier=${encodeURIComponent(`/api/pec_dossiers/${file.id}`)}`,
+  );
+  expect(member.map((d) => [d.originalName, d.kind])).toEqual([[pdf.name, 'prescription']]);
+});
+
+test('documents: someone without the right to delete adds a file by the keyboard and sees no deletion', async ({ page, request }) => {
+  const email = 'assistant@audition-horizon.fr';
+  const file = await prepareFile(request, email);
+  await signIn(page, email);
+  const panel = await openDocuments(page, file);
+
+  // The drop zone is a button: Enter opens the file chooser.
+  const zone = panel.getByRole('button', { name: /Déposez vos fichiers ici/ });
+  await zone.focus();
+  const choosing = page.waitForEvent('filechooser');
+  await page.keyboard.press('Enter');
+  await (await choosing).setFiles({ name: 'devis-e2e.pdf', mimeType: 'application/pdf', buffer: onePagePdf('Devis E2E') });
+  await chooseOption(page, pendingFile(panel, 'devis-e2e.pdf'), 'Type', 'Devis normalisé');
+  await panel.getByRole('button', { name: 'Ajouter le fichier' }).click();
+  await expect(toast(page, '1 document ajouté')).toBeVisible();
+
+  const row = documentRow(panel, 'devis-e2e.pdf');
+  await expect(row.getByTestId('pec-document-kind')).toHaveText('Devis normalisé');
+  await expect(row.getByRole('button', { name: 'Télécharger devis-e2e.pdf' })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Aperçu de devis-e2e.pdf' })).toBeVisible();
+  await expect(panel.getByRole('button', { name: /^Supprimer/ })).toHaveCount(0);
+});
