@@ -90,7 +90,9 @@ export async function buildApp({ config, database, ready = true, logStream }: Bu
         defaultSrc: ["'self'"],
         // MUI (emotion) injects its styles at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
+        // A file's documents are previewed from blob: URLs the page makes of their bytes (src/pec/DocumentsTab.tsx).
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        frameSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         upgradeInsecureRequests: null,

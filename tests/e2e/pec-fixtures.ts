@@ -67,3 +67,34 @@ export async function listCount(page: Page): Promise<number> {
   await expect(text).toHaveText(/\d+ demandes? trouvées?/);
   return Number((await text.textContent())!.replace(/\D/g, ''));
 }
+
+/** A one-page PDF with a real cross-reference table (what a reader, and the server's check, expects). */
+export function onePagePdf(text: string): Buffer {
+  const stream = `BT /F1 18 Tf 40 100 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets = objects.map((body, i) => {
+    const at = pdf.length;
+    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    return at;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
+}
+
+/** Adds a document of `kind` (a one-page PDF) to a file through the API, as the drawer's upload does. */
+export async function attachDocument(request: APIRequestContext, token: string, fileId: number, kind: string) {
+  const response = await request.post('/api/pec_documents', {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: { file: { name: `${kind}.pdf`, mimeType: 'application/pdf', buffer: onePagePdf(kind) }, dossier: `/api/pec_dossiers/${fileId}`, kind },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}

@@ -79,7 +79,7 @@ test('a morning by keyboard only: the shortcuts, search, open, DPEC, bill, close
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.press('Backspace');
   await expect(rows(page)).toHaveCount(20);
-  const numbers = (await rows(page).locator('td:nth-child(2)').allTextContents()).map((text) => text.trim());
+  const numbers = (await rows(page).locator('td:nth-child(3)').allTextContents()).map((text) => text.trim());
   await tabTo(page, rows(page).first());
   await page.keyboard.press('Enter');
   await expect(heading(page)).toHaveText(`Demande ${numbers[0]}`);

@@ -29,7 +29,11 @@ function urlParams(page: Page) {
 const dayOf = (ddmmyyyy: string) => ddmmyyyy.split('/').reverse().join('-');
 const frenchDay = (isoDay: string) => isoDay.split('-').reverse().join('/');
 const rows = (page: Page) => page.getByTestId('pec-row');
-const cells = (page: Page, column: number) => rows(page).locator(`td:nth-child(${column})`).allTextContents();
+// The first cell of a row is its selection checkbox (bulk actions): `column` counts the data columns from 1.
+const cells = (page: Page, column: number) =>
+  rows(page)
+    .locator(`td:nth-child(${column + 1})`)
+    .allTextContents();
 
 /** yyyy-mm-dd, `days` from today in the browser's time zone (Europe/Paris). */
 function localDay(days: number): string {
@@ -44,7 +48,8 @@ test('search, status, creation dates and order are in the URL, select what the A
   await page.goto('/pec');
   await expect(rows(page)).toHaveCount(20);
   expect(await listCount(page)).toBe(total);
-  await expect(page.getByRole('columnheader')).toHaveText(['État', 'ID Pecflow', 'Centre', 'Réseau', 'Date Création', 'Montant du devis', 'Numéro devis']);
+  // The selection's checkbox column first (bulk actions), then the spec's seven.
+  await expect(page.getByRole('columnheader')).toHaveText(['', 'État', 'ID Pecflow', 'Centre', 'Réseau', 'Date Création', 'Montant du devis', 'Numéro devis']);
   // Newest first by default.
   const defaultDates = (await cells(page, 5)).map(dayOf);
   expect([...defaultDates].sort().reverse()).toEqual(defaultDates);
@@ -66,7 +71,7 @@ test('search, status, creation dates and order are in the URL, select what the A
   const pending = await apiTotal(request, { status: 'pending' });
   await expect.poll(() => listCount(page)).toBe(pending);
   expect(urlParams(page).filter).toEqual({ status: 'pending' });
-  for (const badge of await rows(page).locator('td:first-child').allTextContents()) expect(badge).toBe('En attente');
+  for (const badge of await cells(page, 1)) expect(badge).toBe('En attente');
   await expect(rows(page).first().locator('[data-status="pending"]')).toHaveAttribute('data-pulsing', 'true');
 
   // Creation dates, in "Plus de filtres".
@@ -164,7 +169,7 @@ test('a file and a filtered list each have an address: /pec/{id} opens the file 
   await expect.poll(() => listCount(page)).toBe(pending);
 
   const first = rows(page).first();
-  const numero = (await first.locator('td:nth-child(2)').textContent())!;
+  const numero = (await first.locator('td:nth-child(3)').textContent())!;
   await first.click();
   const panel = drawer(page);
   await expect(panel.getByRole('heading', { level: 2 })).toHaveText(`Demande ${numero}`);
@@ -359,7 +364,7 @@ test('"Colonnes" adds the patient number, mutual, amount due, expiry and billing
   const headers = page.getByRole('columnheader');
   await signIn(page, EMAIL);
   await page.goto('/pec');
-  await expect(headers).toHaveText(spec);
+  await expect(headers).toHaveText(['', ...spec]);
 
   await page.getByRole('button', { name: 'Colonnes' }).click();
   const chooser = page.getByRole('option');
@@ -369,20 +374,20 @@ test('"Colonnes" adds the patient number, mutual, amount due, expiry and billing
   await page.getByRole('option', { name: 'Réseau' }).getByRole('switch').uncheck();
   await page.keyboard.press('Escape');
   const chosen = ['État', 'ID Pecflow', 'Centre', 'Date Création', 'Montant du devis', 'Numéro devis', 'Mutuelle', 'Reste dû'];
-  await expect(headers).toHaveText(chosen);
+  await expect(headers).toHaveText(['', ...chosen]);
   // The amount due reads in euros, right aligned like the quote amount.
-  await expect(rows(page).first().locator('td:nth-child(8)')).toHaveText(/^(\d[\d\s]*,\d{2}\s€|Non défini|)$/);
+  await expect(rows(page).first().locator('td:nth-child(9)')).toHaveText(/^(\d[\d\s]*,\d{2}\s€|Non défini|)$/);
 
   await page.reload();
-  await expect(headers).toHaveText(chosen);
+  await expect(headers).toHaveText(['', ...chosen]);
   // A logout resets react-admin's store, not this user's columns.
   await signOut(page);
   await signIn(page, EMAIL);
   await page.goto('/pec');
-  await expect(headers).toHaveText(chosen);
+  await expect(headers).toHaveText(['', ...chosen]);
   // Another person on the same browser has the spec's columns.
   await signOut(page);
   await signIn(page, 'audio@audition-horizon.fr');
   await page.goto('/pec');
-  await expect(headers).toHaveText(spec);
+  await expect(headers).toHaveText(['', ...spec]);
 });

@@ -5,7 +5,8 @@ import { apiToken, signIn, signOut } from './helpers';
 import { listCount, toast } from './pec-fixtures';
 
 const EMAIL = 'direction@audition-horizon.fr';
-const headers = (page: Page) => page.getByRole('columnheader');
+// The list's column headers after the selection's checkbox column (bulk actions).
+const headers = (page: Page) => page.getByRole('columnheader').filter({ hasText: /./ });
 
 function urlParams(page: Page) {
   const params = new URL(page.url()).searchParams;
@@ -43,7 +44,7 @@ test('a saved view brings back its statuses, sort and columns; its author rename
   const both = await apiTotal(request, 'status[]=pending&status[]=approved');
   await expect.poll(() => listCount(page)).toBe(both);
   expect(urlParams(page).filter).toEqual({ status: ['pending', 'approved'] });
-  for (const badge of await page.getByTestId('pec-row').locator('td:first-child').allTextContents()) expect(['En attente', 'Approuvé']).toContain(badge);
+  for (const badge of await page.getByTestId('pec-row').locator('td:nth-child(2)').allTextContents()) expect(['En attente', 'Approuvé']).toContain(badge);
   await page.getByRole('columnheader', { name: 'Montant du devis' }).getByRole('button').click();
   await expect.poll(() => urlParams(page)).toMatchObject({ sort: 'totalTtc', order: 'DESC' });
   await toggleColumns(page, ['Reste dû'], ['Réseau']);

@@ -2,7 +2,7 @@
 // the prescriber and the prescription date in 'Informations initiales'.
 import { expect, test } from '@playwright/test';
 import { api, apiToken, signIn, typeDate } from './helpers';
-import { drawer, openFile, prepareFile, toast, type PreparedFile } from './pec-fixtures';
+import { attachDocument, drawer, openFile, prepareFile, toast, type PreparedFile } from './pec-fixtures';
 
 const AUDIO = 'audio@audition-horizon.fr';
 
@@ -21,9 +21,13 @@ test('the warnings show in the drawer with their reason and source, and the DPEC
   const file = await prepareFile(request, AUDIO);
   const old = monthsAgo(14);
   await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { datePrescription: old.iso });
-
+  // Without its standard quote, the file says so first (issue 29); with it, only the prescription's age remains.
   await signIn(page, AUDIO);
   await openFile(page, file);
+  await expect(drawer(page).getByTestId('pec-warning')).toHaveCount(2);
+  await expect(drawer(page).locator('[data-testid="pec-warning"][data-code="devis_normalise_manquant"]')).toContainText('Devis normalisé manquant');
+  await attachDocument(request, token, file.id, 'standard_quote');
+  await page.reload();
   const warnings = drawer(page).getByTestId('pec-warnings');
   await expect(warnings).toContainText("Ces alertes n'empêchent pas l'envoi");
   const alert = warnings.getByTestId('pec-warning');
@@ -61,6 +65,7 @@ test("a demo file's insurer answer above the 100 % Santé limits: one alert per 
 
 test("the prescriber and the prescription date are chosen and shown in 'Informations initiales'", async ({ page, request }) => {
   const file = await prepareFile(request, AUDIO);
+  await attachDocument(request, await apiToken(request, AUDIO), file.id, 'standard_quote');
   await signIn(page, AUDIO);
   await openFile(page, file);
   await expect(drawer(page).getByTestId('pec-warnings')).toHaveCount(0);
