@@ -130,6 +130,10 @@ export interface PecDossierRecord {
   prescriber?: PrescriberRef | string | null;
   datePrescription?: string | null;
   dateNaissanceBeneficiaire?: string | null;
+  /** The insured (issue 29): names and contract number, optional. */
+  nomAssure?: string | null;
+  prenomAssure?: string | null;
+  numeroAdherent?: string | null;
   /** Computed by the server on the full file (issue 15); [] when none. */
   warnings?: PecWarning[];
   runInProgress?: { runId: number; kind: string; step: string; startedAt: string; deadlineAt: string | null } | null;
@@ -271,6 +275,9 @@ export interface PecBody {
   prescriber?: string | null;
   datePrescription?: string | null;
   dateNaissanceBeneficiaire?: string | null;
+  nomAssure?: string | null;
+  prenomAssure?: string | null;
+  numeroAdherent?: string | null;
 }
 
 // ---------- the calls ----------

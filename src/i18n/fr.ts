@@ -477,6 +477,9 @@ export const fr = {
         datePrescription: 'Date de prescription',
         dateNaissanceBeneficiaire: 'Date de naissance du bénéficiaire',
         noPrescriber: 'Aucun prescripteur',
+        nomAssure: "Nom de l'assuré",
+        prenomAssure: "Prénom de l'assuré",
+        numeroAdherent: "N° d'adhérent",
       },
       archive: {
         title: 'Archiver la demande %{numero}',
