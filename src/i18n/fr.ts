@@ -417,6 +417,12 @@ export const fr = {
       errors: {
         timeout: "Le service n'a pas répondu dans les %{seconds} secondes.",
       },
+      summary: {
+        print: 'Imprimer le récapitulatif',
+        done: 'Récapitulatif prêt',
+        doneText: 'Fichier %{filename} téléchargé : ouvrez-le pour l’imprimer.',
+        error: "Impossible d'imprimer le récapitulatif",
+      },
       export: {
         done: 'Export terminé',
         doneText: 'Fichier %{filename} téléchargé.',
