@@ -97,6 +97,27 @@ export const OTHER_PERMISSIONS: PermissionDefinition[] = [
     description: 'Supprimer un brouillon jamais transmis, archiver toute demande et restaurer une demande archivée.',
   },
   {
+    key: 'pec.documents.view',
+    label: 'Voir les documents des demandes',
+    module: 'patient',
+    level: 'view',
+    description: 'Lister, prévisualiser et télécharger les documents joints aux demandes de PEC (chaque lecture est journalisée).',
+  },
+  {
+    key: 'pec.documents.create',
+    label: 'Joindre des documents aux demandes',
+    module: 'patient',
+    level: 'create',
+    description: 'Ajouter une ordonnance, un devis normalisé, un accord… à une demande de PEC.',
+  },
+  {
+    key: 'pec.documents.delete',
+    label: 'Supprimer des documents des demandes',
+    module: 'patient',
+    level: 'delete',
+    description: 'Supprimer un document joint (jamais l’accord de prise en charge d’une demande facturée).',
+  },
+  {
     key: 'pec.create',
     label: 'Lancer le DPEC et la facturation',
     module: 'workflow',

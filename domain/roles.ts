@@ -38,17 +38,27 @@ export const SEEDED_ROLES = {
   audioprothesiste: {
     name: 'Audioprothésiste',
     description: 'Crée et suit les demandes de PEC de ses centres, lance le DPEC et la facturation, enregistre les paiements, exporte.',
-    permissions: ['pec.view', 'pec.create', 'pec.edit', 'billing.payment', 'settings.pec.create', 'export.pec'],
+    permissions: [
+      'pec.view',
+      'pec.create',
+      'pec.edit',
+      'pec.documents.view',
+      'pec.documents.create',
+      'pec.documents.delete',
+      'billing.payment',
+      'settings.pec.create',
+      'export.pec',
+    ],
   },
   assistant: {
     name: 'Assistant(e)',
     description: 'Crée et complète les demandes de PEC de ses centres (DPEC, facturation) ; ne supprime rien.',
     // pec.edit: the billing dialog saves the invoice number and date before the billing run.
-    permissions: ['pec.view', 'pec.create', 'pec.edit', 'settings.pec.create'],
+    permissions: ['pec.view', 'pec.create', 'pec.edit', 'pec.documents.view', 'pec.documents.create', 'settings.pec.create'],
   },
   readOnly: {
     name: 'Lecture seule',
-    description: 'Consulte les demandes de PEC, ne modifie rien, pas de paramètres.',
-    permissions: ['pec.view'],
+    description: 'Consulte les demandes de PEC et leurs documents, ne modifie rien, pas de paramètres.',
+    permissions: ['pec.view', 'pec.documents.view'],
   },
 } satisfies Record<string, RoleDefinition>;

@@ -8,6 +8,7 @@ import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, MAX_PAGE_SIZE, PAGE_SIZE, UNPAGINA
 import { CNIL_PASSWORD_FLOOR, DEFAULT_PASSWORD_POLICY, PASSWORD_POLICY_KEYS } from './passwordRules';
 import { API_MAX_ITEMS_PER_PAGE_KEY, TWO_FACTOR_REQUIRED_KEY, TWO_FACTOR_REQUIREMENTS, type SettingRule } from './settings';
 import { PRESCRIPTION_VALIDITY_KEYS } from './warnings';
+import { DOCUMENT_MAX_PER_FILE, DOCUMENT_MAX_PER_FILE_KEY, DOCUMENT_MAX_SIZE_MB, DOCUMENT_MAX_SIZE_MB_KEY } from './documents';
 
 export interface SettingSeed {
   key: string;
@@ -200,6 +201,24 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
     valueType: 'string',
     isEditable: false,
     category: 'storage',
+  },
+  {
+    key: DOCUMENT_MAX_SIZE_MB_KEY,
+    description: 'Taille maximale d’un document joint à une demande de PEC, en Mo',
+    value: DOCUMENT_MAX_SIZE_MB,
+    valueType: 'number',
+    isEditable: true,
+    category: 'storage',
+    rule: { integer: true, min: 1, max: 50 },
+  },
+  {
+    key: DOCUMENT_MAX_PER_FILE_KEY,
+    description: 'Nombre maximal de documents joints à une demande de PEC',
+    value: DOCUMENT_MAX_PER_FILE,
+    valueType: 'number',
+    isEditable: true,
+    category: 'storage',
+    rule: { integer: true, min: 1, max: 200 },
   },
   {
     key: 'storage.unpaginated_list_max',

@@ -9,6 +9,8 @@ export const WARNING_CODES = [
   'montants_incoherents',
   'part_ss_incoherente',
   'doublon_possible',
+  'ordonnance_manquante',
+  'devis_normalise_manquant',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 
@@ -48,4 +50,6 @@ export const WARNING_LABELS: Record<WarningCode, string> = {
   montants_incoherents: 'Montants incohérents',
   part_ss_incoherente: 'Part Sécurité sociale incohérente',
   doublon_possible: 'Doublon possible',
+  ordonnance_manquante: 'Ordonnance manquante',
+  devis_normalise_manquant: 'Devis normalisé manquant',
 };

@@ -8,6 +8,7 @@ import type { TokenService } from './auth/tokens';
 import type { Principal, PrincipalCache } from './auth/principal';
 import type { SessionRegistry } from './auth/sessions';
 import type { SecretBox } from './crypto';
+import type { DocumentStore } from './pec/documentStore';
 import type { ResourceRegistry } from './hydra/registry';
 import type { ListCache } from './hydra/listCache';
 import type { Mailer } from './mail/mailer';
@@ -28,6 +29,8 @@ export interface AppContext {
   sessions: SessionRegistry;
   /** Encrypts robot credentials at rest. */
   secrets: SecretBox;
+  /** The content of PEC files' documents (server/pec/documentStore.ts). */
+  documents: DocumentStore;
   /** The declared API resources (server/resources). */
   resources: ResourceRegistry;
   /** List bodies kept until a table they read changes (server/hydra/listCache.ts). */

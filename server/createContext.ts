@@ -14,6 +14,7 @@ import { publicBaseUrl } from './http/links';
 import { JobService } from './jobs/boss';
 import { Mailer } from './mail/mailer';
 import { Metrics } from './metrics';
+import { PostgresDocumentStore } from './pec/documentStore';
 import { createPecServices } from './pecServices';
 import { RESOURCES } from './resources';
 import { SettingsService } from './settings';
@@ -30,6 +31,7 @@ export function createAppContext(app: FastifyInstance, config: Config, database:
     db: database.db,
     settings,
     secrets,
+    documents: new PostgresDocumentStore(secrets),
     sessions,
     tokens: new TokenService(app, database.db, settings, sessions),
     principals: new PrincipalCache(database),

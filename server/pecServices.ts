@@ -16,6 +16,7 @@ import { handleResetRequest, type ResetRequestJob } from './auth/accounts';
 import type { MailJob } from './mail/mailer';
 import { paymentRoutes } from './pec/paymentRoutes';
 import { pecRoutes, readAuditHook } from './pec/routes';
+import { documentRoutes } from './pec/documentRoutes';
 
 export interface PecServices {
   jobs: JobService;
@@ -83,6 +84,7 @@ export const pecPlugin = fp<PecPluginOptions>(
     await app.register(eventRoutes);
     await app.register(pecRoutes);
     await app.register(paymentRoutes);
+    await app.register(documentRoutes);
 
     if (options.autoStart) app.addHook('onReady', async () => ctx.pec.startWorkers());
     // While the server still answers: stop fetching jobs and let the running ones post their callbacks; the others go

@@ -6,6 +6,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  customType,
   date,
   index,
   integer,
@@ -800,4 +801,45 @@ export const pecPayments = pgTable(
       .on(t.dossierId, t.lineKey)
       .where(sql`${t.lineKey} is not null and ${t.reversedAt} is null`),
   ],
+);
+
+/** Raw bytes (bytea), read and written as a Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+// The documents of a PEC file (issue 29): what they are here, their content in pec_document_chunks (encrypted at rest,
+// server/pec/documentStore.ts). A document goes with its file: deleting a draft deletes its documents.
+export const pecDocuments = pgTable(
+  'pec_documents',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id')
+      .notNull()
+      .references(() => holdings.id),
+    dossierId: integer('dossier_id')
+      .notNull()
+      .references(() => pecDossiers.id, { onDelete: 'cascade' }),
+    /** DOCUMENT_KINDS (domain/documents.ts). */
+    kind: text('kind').notNull(),
+    originalName: text('original_name').notNull(),
+    size: integer('size').notNull(),
+    mimeType: text('mime_type').notNull(),
+    /** SHA-256 of the plain content, hex. */
+    sha256: text('sha256').notNull(),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('pec_documents_dossier_idx').on(t.dossierId, t.createdAt, t.id), index('pec_documents_holding_idx').on(t.holdingId)],
+);
+
+/** A document's content, in order: each chunk AES-256-GCM encrypted on its own (nonce | tag | data). */
+export const pecDocumentChunks = pgTable(
+  'pec_document_chunks',
+  {
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => pecDocuments.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    bytes: bytea('bytes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.documentId, t.seq] })],
 );

@@ -83,8 +83,10 @@ function itemOperations(decl: ResourceDeclaration) {
   const ops = [operation('GET', `get${decl.className}`, `${decl.label.singular} : consulter`, 'schema:FindAction', { returns: cls })];
   if (!decl.readOnly) {
     // PATCH first: the admin edits with the first "edit" operation it finds, and merge-patch keeps untouched fields.
-    ops.push(operation('PATCH', `patch${decl.className}`, `${decl.label.singular} : modifier`, 'schema:UpdateAction', { expects: cls, returns: cls }));
-    ops.push(operation('PUT', `put${decl.className}`, `${decl.label.singular} : remplacer`, 'schema:ReplaceAction', { expects: cls, returns: cls }));
+    if (decl.updatable !== false) {
+      ops.push(operation('PATCH', `patch${decl.className}`, `${decl.label.singular} : modifier`, 'schema:UpdateAction', { expects: cls, returns: cls }));
+      ops.push(operation('PUT', `put${decl.className}`, `${decl.label.singular} : remplacer`, 'schema:ReplaceAction', { expects: cls, returns: cls }));
+    }
     if (decl.deletion.mode !== 'none')
       ops.push(operation('DELETE', `delete${decl.className}`, `${decl.label.singular} : supprimer`, 'schema:DeleteAction', { returns: 'owl:Nothing' }));
   }
@@ -95,7 +97,7 @@ function collectionProperty(decl: ResourceDeclaration) {
   const cls = `#${decl.className}`;
   const label = `La collection des ressources ${decl.className}`;
   const ops = [operation('GET', `getCollection${decl.className}`, `${decl.label.singular} : lister`, 'schema:FindAction', { returns: 'hydra:Collection' })];
-  if (!decl.readOnly && decl.creatable !== false) {
+  if (!decl.readOnly && (decl.creatable !== false || decl.upload)) {
     ops.push(operation('POST', `post${decl.className}`, `${decl.label.singular} : créer`, 'schema:CreateAction', { expects: cls, returns: cls }));
   }
   return {

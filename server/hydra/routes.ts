@@ -108,16 +108,18 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
         return sendItem(request, reply, id, 201);
       });
     }
-    app.put(`${base}/:id`, async (request, reply) => {
-      const id = idParam(request);
-      await repository.update(principalOf(request), id, request.body, 'put');
-      return sendItem(request, reply, id);
-    });
-    app.patch(`${base}/:id`, async (request, reply) => {
-      const id = idParam(request);
-      await repository.update(principalOf(request), id, request.body, 'patch');
-      return sendItem(request, reply, id);
-    });
+    if (decl.updatable !== false) {
+      app.put(`${base}/:id`, async (request, reply) => {
+        const id = idParam(request);
+        await repository.update(principalOf(request), id, request.body, 'put');
+        return sendItem(request, reply, id);
+      });
+      app.patch(`${base}/:id`, async (request, reply) => {
+        const id = idParam(request);
+        await repository.update(principalOf(request), id, request.body, 'patch');
+        return sendItem(request, reply, id);
+      });
+    }
     if (decl.deletion.mode !== 'none') {
       app.delete(`${base}/:id`, async (request, reply) => {
         await repository.remove(principalOf(request), idParam(request));
@@ -134,10 +136,12 @@ function registerResource(app: FastifyInstance, repository: ResourceRepository) 
         return reply.status(204).send();
       });
     }
-    app.post(`${base}/bulk-update`, async (request, reply) => {
-      const count = await repository.bulk(principalOf(request), 'update', request.body);
-      return sendJsonLd(reply, 200, { '@context': contextUrl(request, decl.className), count, message: `${count} élément(s) mis à jour` });
-    });
+    if (decl.updatable !== false) {
+      app.post(`${base}/bulk-update`, async (request, reply) => {
+        const count = await repository.bulk(principalOf(request), 'update', request.body);
+        return sendJsonLd(reply, 200, { '@context': contextUrl(request, decl.className), count, message: `${count} élément(s) mis à jour` });
+      });
+    }
   }
 
   if (decl.versioned) {

@@ -222,6 +222,13 @@ export interface ResourceDeclaration {
   /** Operations this resource does not offer. */
   readOnly?: boolean;
   creatable?: boolean;
+  /**
+   * Created by a route of its own as multipart/form-data (API Platform's file-upload convention: a document's `file`):
+   * the docs declare POST on the collection, the generic JSON POST is not registered (give `creatable: false`).
+   */
+  upload?: true;
+  /** false: no PUT or PATCH (a document is deleted and added again, never changed). */
+  updatable?: false;
   hooks?: Hooks;
   /** The audit's entity name ("holding" in "holding.create"). */
   auditName: string;

@@ -264,7 +264,7 @@ export class ResourceWriter {
   /** PUT replaces the writable fields; PATCH (merge-patch) changes only those it names (see parseUpdate). */
   async update(principal: Principal, id: number, body: unknown, mode: 'put' | 'patch', tx?: DbOrTx, action = 'update'): Promise<void> {
     const { decl } = this;
-    if (decl.readOnly) throw forbidden('Cette ressource est en lecture seule.');
+    if (decl.readOnly || decl.updatable === false) throw forbidden('Cette ressource est en lecture seule.');
     requirePermission(principal, decl.permissions.update);
     await this.inTransaction(
       principal,

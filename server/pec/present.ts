@@ -7,7 +7,7 @@ import { parsedJson } from '../db/json';
 import { appareils, opticalEquipments, pecDossiers, workflowExecutions } from '../db/schema';
 import type { Row } from '../hydra/types';
 import { applyFileKind } from './optical';
-import { earlierFilesJson, fileColumn as file, twinsJson, type EarlierFile, type ReadFile } from './warnings';
+import { documentKindsJson, earlierFilesJson, fileColumn as file, twinsJson, type EarlierFile, type ReadFile } from './warnings';
 import type { Twin } from '#domain/duplicates';
 import { iriOf } from '#domain/iri';
 import { shapeRobotError, type RobotErrorView, type WorkflowExecutionView } from '#domain/pec';
@@ -136,7 +136,8 @@ export const itemDetailsJson = sql`json_build_object(
   'executions', (select coalesce(json_agg(${jsonRow(workflowExecutions, 'e')} order by e.started_at desc, e.id desc), '[]')
     from workflow_executions e where e.dossier_id = ${file('id')}),
   'earlier', ${earlierFilesJson},
-  'twins', ${twinsJson})`;
+  'twins', ${twinsJson},
+  'documentKinds', ${documentKindsJson})`;
 
 interface ItemDetails {
   refs: Refs;
@@ -145,6 +146,7 @@ interface ItemDetails {
   executions: Record<string, unknown>[];
   earlier: EarlierFile[];
   twins: Twin[];
+  documentKinds: string[];
 }
 
 /** Adds a file's details (itemDetailsJson, as read) to its item; gives what its warnings need. */
@@ -182,7 +184,7 @@ export function expandItem(item: Row, details: unknown): Omit<ReadFile, 'dossier
         deadlineAt: open.deadlineAt?.toISOString() ?? null,
       }
     : null;
-  return { devices, specialite, equipment, earlier: found.earlier, twins: found.twins };
+  return { devices, specialite, equipment, earlier: found.earlier, twins: found.twins, documentKinds: found.documentKinds };
 }
 
 /** The open step of a file, if a run is in progress. */

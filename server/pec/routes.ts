@@ -23,6 +23,7 @@ import { EXPORT_HEADER, exportRecord, headerKey, IMPORT_COLUMNS, IMPORT_MAX_ROWS
 import { equipmentOf } from './equipmentCsv';
 import { countByKind } from './fileKind';
 import { summaryFileName, summaryPdf, type SummaryFile } from './summary';
+import { storeDocument } from './documents';
 import { EXPIRY_WARNING_DAYS, ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
 import { PEC_MESSAGES, PEC_STATUSES, todayInFrance } from '#domain/pec';
 import { DUPLICATE_MESSAGES } from '#domain/duplicates';
@@ -378,16 +379,30 @@ export async function pecRoutes(app: FastifyInstance) {
       .from(shops)
       .where(eq(shops.id, row.shopId as number));
     const pdf = await summaryPdf(item as unknown as SummaryFile, centre!, new Date());
-    await recordAudit(db, principal, {
-      action: 'pec_dossier.summary',
-      entity: 'pec_dossiers',
-      entityId: row.id as number,
-      entityLabel: row.numeroDossier as string,
-      holdingId: row.holdingId as number,
+    const name = `recapitulatif-${summaryFileName(row.numeroDossier as string)}.pdf`;
+    // Kept with the file as printed (a 'Récapitulatif' document), the print in the audit trail with it.
+    await db.transaction(async (tx) => {
+      await storeDocument(tx, {
+        holdingId: row.holdingId as number,
+        dossierId: row.id as number,
+        kind: 'summary',
+        name,
+        mime: 'application/pdf',
+        content: pdf,
+        createdBy: principal,
+        store: app.ctx.documents,
+      });
+      await recordAudit(tx, principal, {
+        action: 'pec_dossier.summary',
+        entity: 'pec_dossiers',
+        entityId: row.id as number,
+        entityLabel: row.numeroDossier as string,
+        holdingId: row.holdingId as number,
+      });
     });
     return reply
       .header('content-type', 'application/pdf')
-      .header('content-disposition', `inline; filename="recapitulatif-${summaryFileName(row.numeroDossier as string)}.pdf"`)
+      .header('content-disposition', `inline; filename="${name}"`)
       .header('cache-control', 'no-store')
       .header('x-content-type-options', 'nosniff')
       .send(pdf);

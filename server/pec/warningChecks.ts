@@ -9,6 +9,8 @@ import type { EquipementOptique, Eye, Lens } from '#domain/optical';
 import type { PecWarning } from '#domain/warnings';
 import { DUPLICATE_MESSAGES, filePageUrl, type Twin } from '#domain/duplicates';
 import { iriOf } from '#domain/iri';
+import { DPEC_START_STATUSES, PRESCRIPTION_REQUIRED, type PecStatus } from '#domain/pec';
+import type { DocumentKind } from '#domain/documents';
 
 /** Keys of pec_rule_values (seeded by server/seed/ruleValues.ts). */
 export const RULE_KEYS = {
@@ -288,5 +290,33 @@ export function santeWarnings(input: { kind: FileKind; devices: Device[]; optica
       });
     }
   }
+  return warnings;
+}
+
+// ---------- documents (issue 29) ----------
+
+/** The standard quote (devis normalisé) goes with every request for hearing aids or optical equipment. */
+const QUOTE_REQUIRED: Record<FileKind, boolean> = { audio: true, optical: true, generic: false };
+
+/**
+ * 'ordonnance_manquante' and 'devis_normalise_manquant': before the request is sent (the statuses a DPEC starts
+ * from), the documents the insurer's portal asks for, per kind of file — the prescription where the kind needs one
+ * (PRESCRIPTION_REQUIRED: optics), the standard quote for hearing aids and optics.
+ */
+export function documentWarnings(input: { kind: FileKind; status: PecStatus; documentKinds: readonly string[] }): PecWarning[] {
+  const { kind, status, documentKinds } = input;
+  if (!DPEC_START_STATUSES.includes(status)) return [];
+  const has = (wanted: DocumentKind) => documentKinds.includes(wanted);
+  const warnings: PecWarning[] = [];
+  if (PRESCRIPTION_REQUIRED[kind] && !has('prescription'))
+    warnings.push({
+      code: 'ordonnance_manquante',
+      message: 'Ordonnance manquante : joignez l’ordonnance à la demande, le portail de l’assureur la demande avec le DPEC.',
+    });
+  if (QUOTE_REQUIRED[kind] && !has('standard_quote'))
+    warnings.push({
+      code: 'devis_normalise_manquant',
+      message: 'Devis normalisé manquant : joignez le devis normalisé à la demande, le portail de l’assureur le demande avec le DPEC.',
+    });
   return warnings;
 }

@@ -6,12 +6,20 @@ import { eq, getTableName, like, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import { parsedJson } from '../db/json';
 import type { ListCache } from '../hydra/listCache';
-import { appareils, configs, opticalEquipments, pecDossiers, pecRuleValues, shops } from '../db/schema';
+import { appareils, configs, opticalEquipments, pecDocuments, pecDossiers, pecRuleValues, shops } from '../db/schema';
 import { fileKindOf, type FileKind } from '#domain/fileKinds';
-import { todayInFrance } from '#domain/pec';
+import { todayInFrance, type PecStatus } from '#domain/pec';
 import { PRESCRIPTION_VALIDITY_KEYS, type PecWarning } from '#domain/warnings';
 import { loadOpticalEquipment, presentOpticalEquipment } from './optical';
-import { duplicateWarnings, prescriptionWarnings, renewalWarnings, santeWarnings, type PrescriptionValidity, type Rules } from './warningChecks';
+import {
+  documentWarnings,
+  duplicateWarnings,
+  prescriptionWarnings,
+  renewalWarnings,
+  santeWarnings,
+  type PrescriptionValidity,
+  type Rules,
+} from './warningChecks';
 import { twinsOf } from './duplicates';
 import { twinsSeenBy, type Twin } from '#domain/duplicates';
 import { canSeeFile, type Viewer } from '../auth/fileVisibility';
@@ -45,6 +53,8 @@ export interface ReadFile {
   equipment: typeof opticalEquipments.$inferSelect | null;
   earlier: EarlierFile[];
   twins: Twin[];
+  /** The kinds of the file's documents (issue 29). */
+  documentKinds: string[];
 }
 
 /** A patient's earlier delivered file: the renewal checks' input. */
@@ -77,6 +87,9 @@ export const twinsJson = sql`(select coalesce(json_agg(json_build_object('id', t
   from pec_dossiers t
   where t.holding_id = ${fileColumn('holding_id')} and t.mutual_id = ${fileColumn('mutual_id')}
     and t.numero_devis_assure = ${fileColumn('numero_devis_assure')} and t.id <> ${fileColumn('id')} and not t.archived and not ${fileColumn('archived')})`;
+
+/** The kinds of the file's documents as one JSON array, correlated with the file: read with its page. */
+export const documentKindsJson = sql`(select coalesce(json_agg(distinct k.kind), '[]') from pec_documents k where k.dossier_id = ${fileColumn('id')})`;
 
 /** The file's optical equipment as shown, for an optician's file: from what the page read, else read now. */
 function opticalOf(tx: DbOrTx, kind: FileKind, dossierId: number, read: ReadFile | undefined) {
@@ -128,8 +141,12 @@ export async function fileWarnings(tx: DbOrTx, dossierId: number, kept?: ListCac
     .filter((r): r is EarlierFile & { date: string } => typeof r.date === 'string')
     .map((r) => ({ numeroDossier: r.numeroDossier, date: r.date.slice(0, 10), kind: fileKindOf(r.specialite), ears: r.ears }));
 
+  const documentKinds =
+    read?.documentKinds ?? (await tx.selectDistinct({ kind: pecDocuments.kind }).from(pecDocuments).where(eq(pecDocuments.dossierId, d.id))).map((r) => r.kind);
+
   return [
     ...duplicates,
+    ...documentWarnings({ kind, status: d.status as PecStatus, documentKinds }),
     ...renewalWarnings({ kind, on, birthDate: d.dateNaissanceBeneficiaire, ears: [...new Set(devices.map((x) => x.oreille))].sort(), earlier, rules }),
     ...prescriptionWarnings({ kind, on, datePrescription: d.datePrescription, birthDate: d.dateNaissanceBeneficiaire, validity }),
     ...santeWarnings({

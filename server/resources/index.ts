@@ -9,6 +9,7 @@ import { holdingsResource } from './holdings';
 import { mutualsResource } from './mutuals';
 import { networksResource } from './networks';
 import { paymentStatementsResource } from './paymentStatements';
+import { pecDocumentsResource } from './pecDocuments';
 import { pecDossiersResource } from './pecDossiers';
 import { pecPaymentsResource } from './pecPayments';
 import { prescribersResource } from './prescribers';
@@ -33,6 +34,7 @@ export const RESOURCES: ResourceDeclaration[] = [
   prescribersResource,
   paymentStatementsResource,
   pecPaymentsResource,
+  pecDocumentsResource,
 ];
 
 /** The permission catalogue these declarations make (the server's registry builds the same). */

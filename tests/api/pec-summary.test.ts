@@ -116,6 +116,14 @@ describe('the summary to print', () => {
       [String(file.id)],
     );
     expect(audit).toEqual({ action: 'pec_dossier.summary', entity_label: file.numero_dossier });
+
+    // Stored with the file as a 'Récapitulatif' document, whose content is the PDF printed.
+    const documents = await server.get(`/api/pec_documents?dossier=${encodeURIComponent(`/api/pec_dossiers/${file.id}`)}`, tokens.horizonAdmin);
+    expect(documents.status, documents.text).toBe(200);
+    const summary = documents.body.member.find((d: { kind: string }) => d.kind === 'summary');
+    expect(summary).toMatchObject({ originalName: `recapitulatif-${file.numero_dossier}.pdf` });
+    const stored = await fetch(`${server.url}${summary.contentUrl}`, { headers: { authorization: `Bearer ${tokens.horizonAdmin}` } });
+    expect(Buffer.from(await stored.arrayBuffer()).equals(pdf)).toBe(true);
   });
 
   it('prints an optician’s frame and lenses with their LPP codes', async () => {

@@ -1,0 +1,52 @@
+// The documents of a PEC file (issue 29): their kinds, the types accepted, the limits' settings and the messages.
+// Kinds are stable codes; the labels are for people only (never branch on them).
+
+export const DOCUMENT_KINDS = ['prescription', 'standard_quote', 'insurance_card', 'agreement', 'invoice', 'insurer_letter', 'other', 'summary'] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+
+export const DOCUMENT_KIND_LABELS: Record<DocumentKind, string> = {
+  prescription: 'Ordonnance',
+  standard_quote: 'Devis normalisé',
+  insurance_card: 'Carte de mutuelle',
+  agreement: 'Accord de prise en charge',
+  invoice: 'Facture',
+  insurer_letter: 'Courrier de l’assureur',
+  other: 'Autre',
+  summary: 'Récapitulatif',
+};
+
+export const DOCUMENT_KIND_CHOICES = DOCUMENT_KINDS.map((id) => ({ id, name: DOCUMENT_KIND_LABELS[id] }));
+
+/** The types accepted, as their bytes say (file-type), with the extension a download gets. */
+export const DOCUMENT_MIME_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
+export type DocumentMimeType = (typeof DOCUMENT_MIME_TYPES)[number];
+
+/** System settings (Paramètres > Système, storage): the largest document, in MB, and the most documents per file. */
+export const DOCUMENT_MAX_SIZE_MB_KEY = 'storage.document_max_size_mb';
+export const DOCUMENT_MAX_PER_FILE_KEY = 'storage.documents_per_file_max';
+export const DOCUMENT_MAX_SIZE_MB = 10;
+export const DOCUMENT_MAX_PER_FILE = 30;
+
+/** A file in these statuses is billed: its insurer's agreement is kept (never deleted). */
+export const BILLED_FILE_STATUSES = ['billed', 'paid'] as const;
+
+export const DOCUMENT_PERMISSIONS = {
+  view: 'pec.documents.view',
+  create: 'pec.documents.create',
+  delete: 'pec.documents.delete',
+} as const;
+
+export const DOCUMENT_MESSAGES = {
+  fileRequired: 'Choisissez un fichier à joindre.',
+  fileEmpty: 'Le fichier est vide.',
+  dossierRequired: 'La demande de PEC est requise.',
+  dossierNotFound: 'Demande de PEC introuvable.',
+  kindInvalid: `Type de document inconnu : choisissez parmi ${DOCUMENT_KINDS.map((k) => DOCUMENT_KIND_LABELS[k]).join(', ')}.`,
+  wrongType: 'Format refusé : seuls les fichiers PDF, JPEG et PNG sont acceptés (le contenu du fichier ne correspond à aucun de ces formats).',
+  tooLarge: (maxMb: number) => `Fichier trop volumineux : ${maxMb} Mo au plus par document.`,
+  tooMany: (max: number) => `Cette demande a déjà ${max} documents, le maximum : supprimez-en un avant d’en ajouter un autre.`,
+  corruptPdf: 'Ce PDF est endommagé ou incomplet : il ne peut pas être lu. Enregistrez-le à nouveau et joignez-le.',
+  encryptedPdf: 'Ce PDF est protégé par un mot de passe : joignez une version non protégée.',
+  agreementOfBilledFile: 'L’accord de prise en charge d’une demande facturée ne peut pas être supprimé.',
+  notFound: 'Document introuvable.',
+} as const;

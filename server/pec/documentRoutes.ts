@@ -1,0 +1,163 @@
+// The routes of PEC files' documents beside their generic resource (server/resources/pecDocuments.ts): the upload
+// (POST /api/pec_documents, multipart/form-data with file, dossier, kind) and the content (GET …/{id}/content),
+// streamed both ways. Every read of a content is in the audit trail (health data).
+import { Readable } from 'node:stream';
+import multipart from '@fastify/multipart';
+import { and, count, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { pecReadScope } from '../auth/fileVisibility';
+import { requirePermission } from '../auth/principal';
+import { recordAudit } from '../audit/audit';
+import { principalOf } from '../context';
+import { pecDocuments, pecDossiers } from '../db/schema';
+import { ApiError, notFound, ValidationError, type Violation } from '../http/errors';
+import { itemDocument, sendJsonLd } from '../hydra/output';
+import { EncryptedSpool, storeDocument, UploadInspection } from './documents';
+import { idFromReference } from '#domain/iri';
+import {
+  DOCUMENT_KINDS,
+  DOCUMENT_MAX_PER_FILE,
+  DOCUMENT_MAX_PER_FILE_KEY,
+  DOCUMENT_MAX_SIZE_MB,
+  DOCUMENT_MAX_SIZE_MB_KEY,
+  DOCUMENT_MESSAGES,
+  DOCUMENT_PERMISSIONS,
+  type DocumentKind,
+} from '#domain/documents';
+
+const NAME_MAX = 255;
+
+/** The numeric id of /api/pec_documents/{id}/content; anything else is a document that does not exist. */
+function documentId(request: FastifyRequest): number {
+  const raw = (request.params as { id?: string }).id ?? '';
+  const id = Number(raw);
+  if (!/^\d{1,10}$/.test(raw) || id < 1 || id > 2_147_483_647) throw notFound(DOCUMENT_MESSAGES.notFound);
+  return id;
+}
+
+/** `inline` (or `attachment`) with the original name: plain ASCII for old clients, UTF-8 per RFC 5987 for the others. */
+export function contentDisposition(type: 'inline' | 'attachment', name: string): string {
+  const ascii =
+    name
+      .normalize('NFD')
+      .replace(/[^\x20-\x7e]/g, '')
+      .replace(/["\\]/g, '_') || 'document';
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** The name as given, without a path (some browsers send one) and capped. */
+const cleanName = (name: string) =>
+  (name.split(/[\\/]/).pop() ?? '')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, NAME_MAX) || 'document';
+
+export async function documentRoutes(app: FastifyInstance) {
+  const { db, settings, secrets, documents } = app.ctx;
+  const repository = app.ctx.resources.get('pec_documents');
+  // A file over the limit is cut and flagged (truncated): refused with the French 422, not a 413.
+  await app.register(multipart, { throwFileSizeLimit: false });
+
+  app.post('/api/pec_documents', async (request, reply) => {
+    const principal = principalOf(request);
+    requirePermission(principal, DOCUMENT_PERMISSIONS.create);
+    if (!request.isMultipart()) throw new ApiError(415, 'Envoyez le document en multipart/form-data (champs file, dossier et kind).');
+    const maxBytes = (await settings.number(DOCUMENT_MAX_SIZE_MB_KEY, DOCUMENT_MAX_SIZE_MB)) * 1024 * 1024;
+    const maxPerFile = await settings.number(DOCUMENT_MAX_PER_FILE_KEY, DOCUMENT_MAX_PER_FILE);
+
+    const spool = await EncryptedSpool.create(secrets);
+    try {
+      const fields: Record<string, string> = {};
+      let upload: { name: string; inspection: UploadInspection; truncated: boolean } | undefined;
+      for await (const part of request.parts({ limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 2048 } })) {
+        if (part.type === 'field') {
+          fields[part.fieldname] = String(part.value);
+          continue;
+        }
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          continue;
+        }
+        const inspection = new UploadInspection();
+        for await (const piece of part.file as AsyncIterable<Buffer>) {
+          inspection.see(piece);
+          await spool.append(piece);
+        }
+        upload = { name: cleanName(part.filename), inspection, truncated: part.file.truncated };
+      }
+
+      const violations: Violation[] = [];
+      const dossierId = idFromReference(fields.dossier, 'pec_dossiers');
+      if (!fields.dossier) violations.push({ propertyPath: 'dossier', message: DOCUMENT_MESSAGES.dossierRequired });
+      const kind = DOCUMENT_KINDS.find((k) => k === fields.kind);
+      if (!kind) violations.push({ propertyPath: 'kind', message: DOCUMENT_MESSAGES.kindInvalid });
+      const mime = upload && upload.inspection.size > 0 && !upload.truncated ? await upload.inspection.type() : undefined;
+      if (!upload) violations.push({ propertyPath: 'file', message: DOCUMENT_MESSAGES.fileRequired });
+      else if (upload.truncated) violations.push({ propertyPath: 'file', message: DOCUMENT_MESSAGES.tooLarge(maxBytes / 1024 / 1024) });
+      else if (upload.inspection.size === 0) violations.push({ propertyPath: 'file', message: DOCUMENT_MESSAGES.fileEmpty });
+      else if (!mime) violations.push({ propertyPath: 'file', message: DOCUMENT_MESSAGES.wrongType });
+      else if (mime === 'application/pdf') {
+        const problem = upload.inspection.pdfProblem();
+        if (problem) violations.push({ propertyPath: 'file', message: problem });
+      }
+      // The file, as its reader sees it: another organisation's or another centre's is not found (422, not stored).
+      const scope = pecReadScope(principal);
+      const [dossier] =
+        fields.dossier && dossierId
+          ? await db
+              .select({ id: pecDossiers.id, holdingId: pecDossiers.holdingId })
+              .from(pecDossiers)
+              .where(and(eq(pecDossiers.id, dossierId), scope ?? sql`true`))
+          : [];
+      if (fields.dossier && !dossier) violations.push({ propertyPath: 'dossier', message: DOCUMENT_MESSAGES.dossierNotFound });
+      if (violations.length || !dossier || !kind || !mime || !upload) throw new ValidationError(violations);
+
+      const id = await db.transaction(async (tx) => {
+        // The file's row locked: two uploads at once cannot both be the 30th.
+        await tx.select({ id: pecDossiers.id }).from(pecDossiers).where(eq(pecDossiers.id, dossier.id)).for('update');
+        const [held] = await tx.select({ n: count() }).from(pecDocuments).where(eq(pecDocuments.dossierId, dossier.id));
+        if (Number(held?.n ?? 0) >= maxPerFile) throw new ValidationError([{ propertyPath: 'file', message: DOCUMENT_MESSAGES.tooMany(maxPerFile) }]);
+        return storeDocument(tx, {
+          holdingId: dossier.holdingId,
+          dossierId: dossier.id,
+          kind: kind as DocumentKind,
+          name: upload.name,
+          mime,
+          content: spool.read(),
+          createdBy: principal,
+          store: documents,
+        });
+      });
+      repository.noteWrite(principal);
+      const row = await repository.get(principal, id);
+      const [item] = await repository.present(principal, [row], 'item');
+      reply.header('Location', repository.iri(id));
+      return sendJsonLd(reply, 201, itemDocument(request, repository.decl, item!));
+    } finally {
+      await spool.remove();
+    }
+  });
+
+  app.get('/api/pec_documents/:id/content', async (request, reply) => {
+    const principal = principalOf(request);
+    const id = documentId(request);
+    // Permission, organisation and the file's visibility, as for the document itself: 404 for what may not be seen.
+    const row = await repository.get(principal, id);
+    await recordAudit(db, principal, {
+      action: 'pec_document.read',
+      entity: 'pec_documents',
+      entityId: id,
+      entityLabel: row.originalName as string,
+      holdingId: row.holdingId as number,
+    });
+    const download = (request.query as { download?: string }).download === '1';
+    reply
+      .header('Content-Type', row.mimeType as string)
+      .header('Content-Length', String(row.size))
+      .header('Content-Disposition', contentDisposition(download ? 'attachment' : 'inline', row.originalName as string))
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cache-Control', 'private, no-store');
+    return reply.send(Readable.from(documents.get(db, id)));
+  });
+}
