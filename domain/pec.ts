@@ -236,7 +236,17 @@ export const PEC_MESSAGES = {
   prescriberOutOfHolding: 'Le prescripteur doit appartenir à l’organisation du dossier',
   datePrescriptionFuture: 'La date de prescription ne peut pas être dans le futur',
   dateNaissanceFuture: 'La date de naissance ne peut pas être dans le futur',
+  nomAssure: 'Le nom ne peut contenir que des lettres, des espaces, des traits d’union et des apostrophes',
+  prenomAssure: 'Le prénom ne peut contenir que des lettres, des espaces, des traits d’union et des apostrophes',
+  numeroAdherent: 'Le numéro d’adhérent ne peut contenir que des chiffres et des lettres',
 } as const;
+
+/** The insured on a file (issue 29): what the insurer's portal asks for, nothing more. */
+export const INSURED_NAME_MAX = 100;
+export const CONTRACT_NUMBER_MAX = 30;
+/** Letters (accented too), spaces, hyphens and apostrophes (straight or typographic). */
+export const INSURED_NAME_PATTERN = /^[\p{L}][\p{L} '’-]*$/u;
+export const CONTRACT_NUMBER_PATTERN = /^[A-Za-z0-9]+$/;
 
 /** Networks whose creation form shows the contract-number notice (spec section 2). */
 export function needsContractNumberNotice(networkName: string | null | undefined): boolean {
@@ -246,7 +256,8 @@ export function needsContractNumberNotice(networkName: string | null | undefined
     .toLowerCase();
   return name.includes('itelis') || name.includes('santeclair');
 }
-export const CONTRACT_NUMBER_NOTICE = "Pour ce réseau, le numéro de contrat de l'assuré est demandé : vérifiez-le dans le dossier patient.";
+export const CONTRACT_NUMBER_NOTICE =
+  "Pour ce réseau, le numéro de contrat de l'assuré est demandé : vérifiez-le dans le dossier patient et saisissez-le dans « N° d'adhérent ».";
 
 // ---------- robot callbacks (spec section 7, "Manual callbacks") ----------
 

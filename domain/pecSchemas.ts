@@ -11,9 +11,13 @@ import { LONG_TEXT_MAX, optionalReference, optionalText, reference, requiredText
 import {
   CALLBACK_MESSAGES,
   compactPrice,
+  CONTRACT_NUMBER_MAX,
+  CONTRACT_NUMBER_PATTERN,
   DATE_MESSAGE,
   DATE_RULE_MESSAGES,
   expiryDateError,
+  INSURED_NAME_MAX,
+  INSURED_NAME_PATTERN,
   invoiceBeforeDpecError,
   messagesFromText,
   parseDateInput,
@@ -82,6 +86,19 @@ const prescriptionFields = {
   dateNaissanceBeneficiaire: pastDateField(PEC_MESSAGES.dateNaissanceFuture).optional(),
 };
 
+/** The insured's names and contract number (issue 29): optional; empty becomes null. */
+const insuredFields = {
+  nomAssure: optionalText(INSURED_NAME_MAX)
+    .refine((v) => v === null || INSURED_NAME_PATTERN.test(v), { message: PEC_MESSAGES.nomAssure })
+    .optional(),
+  prenomAssure: optionalText(INSURED_NAME_MAX)
+    .refine((v) => v === null || INSURED_NAME_PATTERN.test(v), { message: PEC_MESSAGES.prenomAssure })
+    .optional(),
+  numeroAdherent: optionalText(CONTRACT_NUMBER_MAX)
+    .refine((v) => v === null || CONTRACT_NUMBER_PATTERN.test(v), { message: PEC_MESSAGES.numeroAdherent })
+    .optional(),
+};
+
 const selectId = (message: string) => z.coerce.number({ error: message }).int(message).min(1, message);
 
 /** The creation form of the drawer ("Informations PEC"): ids of the selects. */
@@ -94,6 +111,7 @@ export const pecFormSchema = z.object({
   numeroDevisAssure: requiredText(1, PEC_MESSAGES.numeroDevisAssure, 100),
   commentaire: optionalText(LONG_TEXT_MAX),
   ...prescriptionFields,
+  ...insuredFields,
 });
 export type PecFormInput = z.input<typeof pecFormSchema>;
 
@@ -115,6 +133,7 @@ export const pecDossierSchema = z.object({
   // Not after today here; not before the DPEC's day is checked against the file (server hook, billing dialog).
   dateBilling: invoiceDate().optional(),
   ...prescriptionFields,
+  ...insuredFields,
   // Archiving (./archive): the flag here, its reason checked by pecArchiveSchema when a file is archived.
   archived: z.boolean({ error: ARCHIVE_MESSAGES.archived }).optional(),
   archiveReason: z.unknown().optional(),

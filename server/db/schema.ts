@@ -506,14 +506,20 @@ export const pecDossiers = pgTable(
     prescriberId: integer('prescriber_id').references(() => prescribers.id),
     datePrescription: date('date_prescription', { mode: 'string' }),
     dateNaissanceBeneficiaire: date('date_naissance_beneficiaire', { mode: 'string' }),
+    // The insured as the insurer's portal asks for them (issue 29): names and contract number (numéro d'adhérent),
+    // optional, searchable (migration 0024's search trigger), never logged.
+    nomAssure: text('nom_assure'),
+    prenomAssure: text('prenom_assure'),
+    numeroAdherent: text('numero_adherent'),
     // Payment by the insurer (issue 15; domain/payments.ts): what it paid so far, when last, whether it falls short
     // of what it owes ('Paiement partiel', the file stays billed) and the amount still due.
     montantPaye: money('montant_paye'),
     datePaiement: date('date_paiement', { mode: 'string' }),
     paiementPartiel: boolean('paiement_partiel').notNull().default(false),
     montantDu: money('montant_du'),
-    // Lower-cased, accent-free text of the searchable fields (file, patient and quote numbers, centre, mutual), kept by
-    // the trigger of migration 0003 on every write and when a centre or a mutual is renamed.
+    // Lower-cased, accent-free text of the searchable fields (file, patient and quote numbers, the insured's names and
+    // contract number, centre, mutual), kept by the trigger of migrations 0003 and 0024 on every write and when a centre
+    // or a mutual is renamed.
     searchText: text('search_text').notNull().default(''),
     /** The datePeremption value the last expiry notification was sent for (the daily scan notifies each date once). */
     expiryNotifiedFor: date('expiry_notified_for', { mode: 'string' }),

@@ -9,7 +9,7 @@ import { isPlatformAdmin, requirePermission, type Principal } from '../auth/prin
 import type { Database } from '../db/connect';
 import { principalOf } from '../context';
 import { mutuals, networks, pecDossiers, shops } from '../db/schema';
-import { ApiError, ValidationError, type Violation } from '../http/errors';
+import { ApiError, notFound, ValidationError, type Violation } from '../http/errors';
 import { recordAudit } from '../audit/audit';
 import { parseListQuery } from '../hydra/query';
 import { normaliseSearch } from './numbering';
@@ -22,6 +22,8 @@ import { archivedFilter } from './archive';
 import { EXPORT_HEADER, exportRecord, headerKey, IMPORT_COLUMNS, IMPORT_MAX_ROWS, unsafeText } from './csv';
 import { equipmentOf } from './equipmentCsv';
 import { countByKind } from './fileKind';
+import { summaryFileName, summaryPdf, type SummaryFile } from './summary';
+import { storeDocument } from './documents';
 import { EXPIRY_WARNING_DAYS, ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
 import { PEC_MESSAGES, PEC_STATUSES, todayInFrance } from '#domain/pec';
 import { DUPLICATE_MESSAGES } from '#domain/duplicates';
@@ -344,6 +346,59 @@ export async function pecRoutes(app: FastifyInstance) {
     return reply
       .status(ids.length ? 201 : 200)
       .send({ created: ids.length, ids, member: ids.map((id) => repository.iri(id)), skipped: skipped.sort((a, b) => a.line - b.line) } satisfies ImportResult);
+  });
+
+  // ---------- the summary to print (issue 29) ----------
+
+  // 'Imprimer le récapitulatif': the file as its reader sees it (another organisation's: 404), as a PDF; a read of
+  // health data, so in the read trail.
+  app.post('/api/pec_dossiers/:id/summary', async (request, reply) => {
+    const principal = principalOf(request);
+    requirePermission(principal, PERMS.view);
+    const raw = (request.params as { id: string }).id;
+    if (!/^\d{1,9}$/.test(raw)) throw notFound('Demande de PEC introuvable.');
+    const row = await repository.get(principal, Number(raw));
+    const [item] = await repository.present(principal, [row], 'item');
+    const [centre] = await db
+      .select({
+        name: shops.name,
+        displayName: shops.displayName,
+        street: shops.street,
+        postalCode: shops.postalCode,
+        city: shops.city,
+        finess: shops.finess,
+        phone: shops.phone,
+      })
+      .from(shops)
+      .where(eq(shops.id, row.shopId as number));
+    const pdf = await summaryPdf(item as unknown as SummaryFile, centre!, new Date());
+    const name = `recapitulatif-${summaryFileName(row.numeroDossier as string)}.pdf`;
+    // Kept with the file as printed (a 'Récapitulatif' document), the print in the audit trail with it.
+    await db.transaction(async (tx) => {
+      await storeDocument(tx, {
+        holdingId: row.holdingId as number,
+        dossierId: row.id as number,
+        kind: 'summary',
+        name,
+        mime: 'application/pdf',
+        content: pdf,
+        createdBy: principal,
+        store: app.ctx.documents,
+      });
+      await recordAudit(tx, principal, {
+        action: 'pec_dossier.summary',
+        entity: 'pec_dossiers',
+        entityId: row.id as number,
+        entityLabel: row.numeroDossier as string,
+        holdingId: row.holdingId as number,
+      });
+    });
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', `inline; filename="${name}"`)
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .send(pdf);
   });
 
   // ---------- dashboard ----------

@@ -105,6 +105,13 @@ export const pecDossiersResource: ResourceDeclaration = {
       description: 'Date de naissance du bénéficiaire (facultative) : l’âge fixe les règles de renouvellement en optique',
       label: 'Date de naissance du bénéficiaire',
     }),
+    // The insured (issue 29): what the portal asks for; rules in domain/pecSchemas.ts (insuredFields).
+    nomAssure: text(pecDossiers.nomAssure, { description: 'Nom de l’assuré (facultatif)', label: 'Nom de l’assuré' }),
+    prenomAssure: text(pecDossiers.prenomAssure, { description: 'Prénom de l’assuré (facultatif)', label: 'Prénom de l’assuré' }),
+    numeroAdherent: text(pecDossiers.numeroAdherent, {
+      description: 'Numéro d’adhérent (numéro de contrat) de l’assuré chez la mutuelle (facultatif ; lettres et chiffres)',
+      label: 'N° d’adhérent',
+    }),
     // A JSON value (@json in the context): plain objects without identity, [] when none.
     warnings: itemOnly('object', {
       description: 'Alertes calculées par le serveur [{code, message, side?, source?, details?}] ; [] sans alerte (fiche seulement)',

@@ -246,6 +246,8 @@ export class RobotDrivers {
         date_prescription: dossier.datePrescription,
         date_naissance_beneficiaire: dossier.dateNaissanceBeneficiaire,
       },
+      // The insured as the portal asks for them (issue 29); health data: sent to the robot only, never logged.
+      assure: { nom: dossier.nomAssure, prenom: dossier.prenomAssure, numero_adherent: dossier.numeroAdherent },
       prescripteur: prescriber
         ? {
             civilite: prescriber.civility,

@@ -134,6 +134,10 @@ export interface PecDossierRecord {
   prescriber?: PrescriberRef | string | null;
   datePrescription?: string | null;
   dateNaissanceBeneficiaire?: string | null;
+  /** The insured (issue 29): names and contract number, optional. */
+  nomAssure?: string | null;
+  prenomAssure?: string | null;
+  numeroAdherent?: string | null;
   /** Computed by the server on the full file (issue 15); [] when none. */
   warnings?: PecWarning[];
   runInProgress?: { runId: number; kind: string; step: string; startedAt: string; deadlineAt: string | null } | null;
@@ -261,6 +265,9 @@ export interface PecBody {
   prescriber?: string | null;
   datePrescription?: string | null;
   dateNaissanceBeneficiaire?: string | null;
+  nomAssure?: string | null;
+  prenomAssure?: string | null;
+  numeroAdherent?: string | null;
 }
 
 // ---------- the calls ----------
@@ -343,13 +350,20 @@ export const pecMethods = {
 
   /** Downloads the receivables (the dashboard's age buckets, one line per billed file); resolves with the file name. */
   receivablesExport: (): Promise<string> => downloadCsv('/api/pec_dossiers/receivables/export', 'creances.csv'),
+
+  /** 'Imprimer le récapitulatif': downloads the file's summary, a PDF made by the server; resolves with its name. */
+  pecSummary: ({ id }: { id: number }): Promise<string> =>
+    downloadAnswer(`${pecIri(id)}/summary`, 'recapitulatif.pdf', { method: 'POST', headers: { Accept: 'application/pdf' } }),
 };
 
 /** Downloads a CSV answer of the API as a file; resolves with its name. */
-async function downloadCsv(path: string, fallbackName: string): Promise<string> {
+const downloadCsv = (path: string, fallbackName: string) => downloadAnswer(path, fallbackName, { headers: { Accept: 'text/csv' } });
+
+/** Downloads an answer of the API (a CSV, a PDF) as a file; resolves with its name. */
+async function downloadAnswer(path: string, fallbackName: string, init: RequestInit): Promise<string> {
   let response: Response;
   try {
-    response = await authFetch(path, { headers: { Accept: 'text/csv' }, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+    response = await authFetch(path, { ...init, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
   } catch (error) {
     throw isTimeout(error) ? new RequestTimeoutError(HTTP_TIMEOUT_MS) : error;
   }

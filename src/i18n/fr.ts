@@ -439,6 +439,12 @@ export const fr = {
       errors: {
         timeout: "Le service n'a pas répondu dans les %{seconds} secondes.",
       },
+      summary: {
+        print: 'Imprimer le récapitulatif',
+        done: 'Récapitulatif prêt',
+        doneText: 'Fichier %{filename} téléchargé : ouvrez-le pour l’imprimer.',
+        error: "Impossible d'imprimer le récapitulatif",
+      },
       export: {
         done: 'Export terminé',
         doneText: 'Fichier %{filename} téléchargé.',
@@ -532,6 +538,9 @@ export const fr = {
         datePrescription: 'Date de prescription',
         dateNaissanceBeneficiaire: 'Date de naissance du bénéficiaire',
         noPrescriber: 'Aucun prescripteur',
+        nomAssure: "Nom de l'assuré",
+        prenomAssure: "Prénom de l'assuré",
+        numeroAdherent: "N° d'adhérent",
       },
       archive: {
         title: 'Archiver la demande %{numero}',

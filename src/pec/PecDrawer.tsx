@@ -16,6 +16,7 @@ import { PecForm } from './PecForm';
 import { PecWarnings } from './Warnings';
 import { ArchivedChip, PecStatusBadge, useDossierText, useErrorText, usePecMutation, usePecRights } from './shared';
 import { ArchiveActions, ArchivedNotice } from './ArchiveActions';
+import { PrintSummaryAction } from './PrintSummary';
 import { deletionRefusal } from '#domain/archive';
 
 const MINUTE = 60_000;
@@ -107,6 +108,7 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
           <>
             <PecStatusBadge status={record.status} />
             <ArchivedChip record={record} />
+            {ready && <PrintSummaryAction id={id} />}
             <ArchiveActions record={record} id={id} />
             <DeleteAction record={record} id={id} onDeleted={onClose} />
           </>

@@ -155,6 +155,9 @@ function ReadOnlyFields({ record, onEdit, editDisabled }: { record: PecDossierRe
         {field('prescriber', prescriberText(record.prescriber) ?? translate('pecflow.pec.form.noPrescriber'))}
         {field('datePrescription', formatDate(record.datePrescription))}
         {field('dateNaissanceBeneficiaire', formatDate(record.dateNaissanceBeneficiaire))}
+        {field('nomAssure', text.value(record.nomAssure))}
+        {field('prenomAssure', text.value(record.prenomAssure))}
+        {field('numeroAdherent', text.value(record.numeroAdherent))}
         {field('createdAt', formatDate(record.createdAt))}
         {field('updatedAt', formatDate(record.updatedAt))}
         {field('commentaire', record.commentaire ?? '', true)}
@@ -191,6 +194,9 @@ function initialValues(record?: PecDossierRecord) {
     prescriber: prescriberIri(record?.prescriber),
     datePrescription: record?.datePrescription ?? '',
     dateNaissanceBeneficiaire: record?.dateNaissanceBeneficiaire ?? '',
+    nomAssure: record?.nomAssure ?? '',
+    prenomAssure: record?.prenomAssure ?? '',
+    numeroAdherent: record?.numeroAdherent ?? '',
     ...(record ? { status: record.status } : {}),
   };
 }
@@ -228,6 +234,9 @@ function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord
       prescriber: data.prescriber ? iriOf('prescribers', data.prescriber) : null,
       datePrescription: data.datePrescription ?? null,
       dateNaissanceBeneficiaire: data.dateNaissanceBeneficiaire ?? null,
+      nomAssure: data.nomAssure ?? null,
+      prenomAssure: data.prenomAssure ?? null,
+      numeroAdherent: data.numeroAdherent ?? null,
       status: creating ? 'draft' : String(data.status ?? record!.status),
     };
     try {
@@ -342,6 +351,10 @@ function FormFields({ record, onCancel }: { record?: PecDossierRecord; onCancel?
         </ReferenceInput>
         <DateInput source="datePrescription" label={label('datePrescription')} inputProps={{ 'data-field': 'datePrescription' }} />
         <DateInput source="dateNaissanceBeneficiaire" label={label('dateNaissanceBeneficiaire')} inputProps={{ 'data-field': 'dateNaissanceBeneficiaire' }} />
+        <Box />
+        <TextInput source="nomAssure" label={label('nomAssure')} {...common} />
+        <TextInput source="prenomAssure" label={label('prenomAssure')} {...common} />
+        <TextInput source="numeroAdherent" label={label('numeroAdherent')} {...common} />
         <Box />
         <TextInput source="commentaire" label={label('commentaire')} {...common} multiline minRows={TEXTAREA_ROWS} sx={{ gridColumn: '1 / -1' }} />
       </Box>
