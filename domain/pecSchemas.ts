@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RULES, parseMeasure, type MeasureRule } from './optical';
 import { PAYMENT_CANCEL_MESSAGES, PAYMENT_FORM_MESSAGES } from './payments';
+import { FOLLOW_UP_MESSAGES } from './followUps';
 import { ARCHIVE_MESSAGES, ARCHIVE_NOTE_MAX, ARCHIVE_REASONS } from './archive';
 import { LONG_TEXT_MAX, optionalReference, optionalText, reference, requiredText } from './validation';
 import {
@@ -115,6 +116,9 @@ export const pecDossierSchema = z.object({
   // Not after today here; not before the DPEC's day is checked against the file (server hook, billing dialog).
   dateBilling: invoiceDate().optional(),
   ...prescriptionFields,
+  // Follow-ups (./followUps): who follows the file and when to chase the insurer.
+  owner: optionalReference('users', FOLLOW_UP_MESSAGES.owner),
+  followUpDate: dateField().optional(),
   // Archiving (./archive): the flag here, its reason checked by pecArchiveSchema when a file is archived.
   archived: z.boolean({ error: ARCHIVE_MESSAGES.archived }).optional(),
   archiveReason: z.unknown().optional(),

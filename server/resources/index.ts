@@ -11,6 +11,7 @@ import { networksResource } from './networks';
 import { paymentStatementsResource } from './paymentStatements';
 import { pecDossiersResource } from './pecDossiers';
 import { pecPaymentsResource } from './pecPayments';
+import { pecNotesResource } from './pecNotes';
 import { prescribersResource } from './prescribers';
 import { rolesResource } from './roles';
 import { shopsResource } from './shops';
@@ -33,6 +34,7 @@ export const RESOURCES: ResourceDeclaration[] = [
   prescribersResource,
   paymentStatementsResource,
   pecPaymentsResource,
+  pecNotesResource,
 ];
 
 /** The permission catalogue these declarations make (the server's registry builds the same). */
