@@ -1,8 +1,6 @@
 // Follow-ups that do not slip (issue 28): a file's owner ('Suivi par') and follow-up date ('Relance le'), the one rule
 // of "À relancer" (its SQL twin: server/pec/followUps.ts), and the limits of a file's notes thread.
-import { z } from 'zod';
 import type { PecStatus } from './pec';
-import { reference } from './validation';
 
 /** The system setting: days a file may stay 'En attente' before it is "À relancer". */
 export const FOLLOW_UP_PENDING_DAYS_KEY = 'general.follow_up_pending_days';
@@ -59,16 +57,6 @@ export const NOTE_MESSAGES = {
   windowClosed: `Une note ne peut plus être modifiée ni supprimée ${NOTE_EDIT_MINUTES} minutes après sa création.`,
   mentionTitle: (author: string, numero: string) => `${author} vous a mentionné — ${numero}`,
 } as const;
-
-export const noteBody = z
-  .string({ error: NOTE_MESSAGES.required })
-  .trim()
-  .min(1, NOTE_MESSAGES.required)
-  .max(NOTE_MAX, NOTE_MESSAGES.tooLong);
-
-/** POST /api/pec_notes; a PUT or PATCH changes its text only. */
-export const pecNoteSchema = z.object({ dossier: reference('pec_dossiers', NOTE_MESSAGES.dossier), body: noteBody });
-export const pecNoteUpdateSchema = z.object({ body: noteBody });
 
 /** Whether a note is still within its edit window. */
 export const noteEditable = (createdAt: string | Date, now = new Date()) => now.getTime() - new Date(createdAt).getTime() < NOTE_EDIT_MINUTES * 60_000;

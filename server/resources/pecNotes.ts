@@ -10,7 +10,8 @@ import type { Tenancy } from '../hydra/types';
 import { isPlatformAdmin, pecReadScope, seesWholeOrganisation } from '../auth/fileVisibility';
 import { conflict, forbidden, invalidField } from '../http/errors';
 import { notifyMentions } from '../pec/followUps';
-import { NOTE_MESSAGES, noteEditable, pecNoteSchema, pecNoteUpdateSchema } from '#domain/followUps';
+import { NOTE_MESSAGES, noteEditable } from '#domain/followUps';
+import { pecNoteSchema, pecNoteUpdateSchema } from '#domain/pecSchemas';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 
 const OUT_OF_SCOPE = 'Demande de PEC introuvable ou hors de votre périmètre.';

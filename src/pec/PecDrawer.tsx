@@ -10,6 +10,7 @@ import { PEC_RESOURCE, pecIri, type PecDossierRecord } from '../dataProvider/pec
 import { DrawerFrame } from '../admin/DrawerFrame';
 import { useToast } from '../layout/Toasts';
 import { ActionsTab } from './ActionsTab';
+import { FollowUpPanel } from './FollowUpPanel';
 import { ManualResults } from './ManualResults';
 import type { DrawerTarget } from './PecPage';
 import { PecForm } from './PecForm';
@@ -142,6 +143,7 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
           <ArchivedNotice record={record} />
           <PecWarnings warnings={record.warnings} />
           {tab === 'actions' && <ActionsTab record={record} id={id} />}
+          {tab === 'actions' && <FollowUpPanel record={record} id={id} />}
           {tab === 'add' && <ManualResults record={record} />}
           {tab === 'initial' && <PecForm mode="view" record={record} />}
         </Box>
