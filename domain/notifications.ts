@@ -1,5 +1,15 @@
 // The kinds of notification the server creates, as each user sees them in Mon profil to choose which they receive.
-export const NOTIFICATION_KINDS = ['robot_success', 'robot_pending', 'robot_refused', 'robot_error', 'robot_timeout', 'billing_success', 'expiry', 'follow_up', 'mention'] as const;
+export const NOTIFICATION_KINDS = [
+  'robot_success',
+  'robot_pending',
+  'robot_refused',
+  'robot_error',
+  'robot_timeout',
+  'billing_success',
+  'expiry',
+  'follow_up',
+  'mention',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, { label: string; description: string }> = {

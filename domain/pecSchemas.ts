@@ -409,13 +409,8 @@ export const paymentCancelSchema = z.object({
 
 // ---------- a file's notes (./followUps) ----------
 
-export const noteBody = z
-  .string({ error: NOTE_MESSAGES.required })
-  .trim()
-  .min(1, NOTE_MESSAGES.required)
-  .max(NOTE_MAX, NOTE_MESSAGES.tooLong);
+export const noteBody = z.string({ error: NOTE_MESSAGES.required }).trim().min(1, NOTE_MESSAGES.required).max(NOTE_MAX, NOTE_MESSAGES.tooLong);
 
 /** POST /api/pec_notes; a PUT or PATCH changes its text only. */
 export const pecNoteSchema = z.object({ dossier: reference('pec_dossiers', NOTE_MESSAGES.dossier), body: noteBody });
 export const pecNoteUpdateSchema = z.object({ body: noteBody });
-

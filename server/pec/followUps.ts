@@ -96,9 +96,9 @@ export async function notifyFollowUps(app: AppContext, now = new Date()): Promis
   for (const { ownerId } of owners) {
     const viewer = await viewerOf(app.db, ownerId!);
     if (!viewer || !hasPermission(viewer.permissions, ACT_ON_FILE_PERMISSION)) continue;
-    const [muted] = await app.db.execute(
-      sql`select 1 from notification_preferences where user_id = ${viewer.id} and 'follow_up' = any(muted_kinds)`,
-    ).then((r) => ((r as { rows?: unknown[] }).rows ?? (r as unknown as unknown[])) as unknown[]);
+    const [muted] = await app.db
+      .execute(sql`select 1 from notification_preferences where user_id = ${viewer.id} and 'follow_up' = any(muted_kinds)`)
+      .then((r) => ((r as { rows?: unknown[] }).rows ?? (r as unknown as unknown[])) as unknown[]);
     if (muted) continue;
     // Only the files the owner still sees (a centre may have been taken from them since).
     const [due] = await app.db

@@ -390,10 +390,7 @@ export async function pecRoutes(app: FastifyInstance) {
         .from(pecDossiers)
         .where(and(scope, eq(pecDossiers.statutFacturation, true), gte(pecDossiers.dateFacturationEffective, monthStart))),
       // "À relancer": the list behind the card (aRelancer=true).
-      db
-        .select({ n: count() })
-        .from(pecDossiers)
-        .where(and(scope, followUpDueCondition())),
+      db.select({ n: count() }).from(pecDossiers).where(and(scope, followUpDueCondition())),
     ]);
     const counts = Object.fromEntries(PEC_STATUSES.map((s) => [s, 0])) as Record<string, number>;
     for (const row of byStatus) counts[row.status] = Number(row.n);

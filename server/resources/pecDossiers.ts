@@ -141,7 +141,10 @@ export const pecDossiersResource: ResourceDeclaration = {
       description: 'Suivi par : un utilisateur qui voit le dossier ({@id, id, firstName, lastName} en lecture) ; son auteur par défaut',
       label: 'Suivi par',
     }),
-    followUpDate: date(pecDossiers.followUpDate, { description: 'Date de relance (facultative) : le dossier est « À relancer » à partir de ce jour', label: 'Relance le' }),
+    followUpDate: date(pecDossiers.followUpDate, {
+      description: 'Date de relance (facultative) : le dossier est « À relancer » à partir de ce jour',
+      label: 'Relance le',
+    }),
     appareils: itemOnly('array', { description: 'Appareils par oreille (fiche seulement)', label: 'Appareils' }),
     fileKind: itemOnly('string', {
       description: 'Type de dossier selon la spécialité du centre : audio, optical ou generic (fiche seulement)',

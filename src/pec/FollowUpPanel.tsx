@@ -98,7 +98,11 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
   const { success, failure } = usePecMutation();
   const [text, setText] = useState('');
   const filter = { dossier: pecIri(id) };
-  const { data: notes = [], refetch } = useGetList<NoteRecord>(NOTES, { filter, sort: { field: 'createdAt', order: 'ASC' }, pagination: { page: 1, perPage: 200 } });
+  const { data: notes = [], refetch } = useGetList<NoteRecord>(NOTES, {
+    filter,
+    sort: { field: 'createdAt', order: 'ASC' },
+    pagination: { page: 1, perPage: 200 },
+  });
   const [create, { isPending }] = useCreate();
   const typing = typedMention(text);
   const suggestions =
@@ -126,7 +130,12 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
       ) : (
         <List dense disablePadding>
           {notes.map((note) => (
-            <NoteItem key={note.id} note={note} mine={!!identity && idFromReference(note.author?.['@id'], 'users') === Number(identity.id)} onChanged={refetch} />
+            <NoteItem
+              key={note.id}
+              note={note}
+              mine={!!identity && idFromReference(note.author?.['@id'], 'users') === Number(identity.id)}
+              onChanged={refetch}
+            />
           ))}
         </List>
       )}
@@ -144,7 +153,12 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
             data-testid="note-text"
           />
           {suggestions.length > 0 && (
-            <Paper elevation={4} sx={{ position: 'absolute', zIndex: 2, left: 0, top: '100%' }} role="listbox" aria-label={translate('pecflow.pec.notes.mention')}>
+            <Paper
+              elevation={4}
+              sx={{ position: 'absolute', zIndex: 2, left: 0, top: '100%' }}
+              role="listbox"
+              aria-label={translate('pecflow.pec.notes.mention')}
+            >
               {suggestions.map((c) => (
                 <MenuItem key={c['@id']} role="option" onClick={() => mention(c)} data-testid="note-mention-option">
                   {nameOf(c)}
@@ -200,7 +214,11 @@ function NoteItem({ note, mine, onChanged }: { note: NoteRecord; mine: boolean; 
               <Button size="small" onClick={() => setEditing(note.body)}>
                 {translate('pecflow.pec.notes.edit')}
               </Button>
-              <Button size="small" color="error" onClick={() => void run(() => remove(NOTES, { id: note.id, previousData: note }, { returnPromise: true }), 'pecflow.pec.notes.deleted')}>
+              <Button
+                size="small"
+                color="error"
+                onClick={() => void run(() => remove(NOTES, { id: note.id, previousData: note }, { returnPromise: true }), 'pecflow.pec.notes.deleted')}
+              >
                 {translate('pecflow.pec.notes.delete')}
               </Button>
             </>

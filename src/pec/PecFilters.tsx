@@ -298,8 +298,7 @@ function FilterLabel({ name, value }: { name: string; value: unknown }) {
   if (name === 'robotFailedWithinDays') text = translate('pecflow.pec.filters.lastDays', { smart_count: Number(value) });
   else if (name === 'fileKind') text = FILE_KIND_LABELS[value as FileKind] ?? String(value);
   else if (name === 'payment') text = PAYMENT_FILTER_LABELS[value as PaymentFilter] ?? String(value);
-  else if (name === OWNER_FILTER)
-    text = translate(`pecflow.pec.filters.owner.${String(value)}`, { _: translate('pecflow.pec.filters.owner.colleague') });
+  else if (name === OWNER_FILTER) text = translate(`pecflow.pec.filters.owner.${String(value)}`, { _: translate('pecflow.pec.filters.owner.colleague') });
   else if (name === 'archived') text = translate(`pecflow.pec.filters.archivedValues.${String(value)}`, { _: String(value) });
   else if (name in REFERENCE_RESOURCES && (typeof value === 'string' || typeof value === 'number'))
     return <ReferenceChipLabel label={label} name={name} id={value} />;

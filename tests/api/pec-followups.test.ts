@@ -226,10 +226,10 @@ describe('notes', () => {
     expect(names).not.toContain('Léa Petit');
 
     const mentions = (userId: number) =>
-      server.database.query<{ title: string; link: string }>(`select title, link from notifications where user_id = $1 and kind = 'mention' and dossier_id = $2`, [
-        userId,
-        file.id,
-      ]);
+      server.database.query<{ title: string; link: string }>(
+        `select title, link from notifications where user_id = $1 and kind = 'mention' and dossier_id = $2`,
+        [userId, file.id],
+      );
     const note = (await post(file.id, '@Marc Lefèvre peux-tu appeler Allianz ? @Léa Petit @Sophie Bernard')).body;
     const [told] = await mentions(ids.horizonAdmin);
     expect(told).toMatchObject({ title: NOTE_MESSAGES.mentionTitle('Sophie Bernard', file.numeroDossier), link: `/pec?id=${file.id}` });
