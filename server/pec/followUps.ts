@@ -40,7 +40,7 @@ export function followUpDueCondition(): SQL {
 }
 
 /** `aRelancer=true` lists the files due; any other value, the files not due. */
-export const followUpFilter = (value: string) => (value === 'true' ? followUpDueCondition() : sql`not (${followUpDueCondition()})`);
+export const followUpFilter = (value: string) => (value === 'true' ? followUpDueCondition() : sql`not coalesce(${followUpDueCondition()}, false)`);
 
 /** `suiviPar=me` (the reader's files), `none` (nobody follows them) or a user's id or IRI. */
 export function ownerFilter(value: string, principal: Principal): SQL {

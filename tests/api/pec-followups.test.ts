@@ -49,8 +49,8 @@ describe('owner and follow-up date', () => {
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.owner['@id']).toBe(`/api/users/${ids.horizonAdmin}`);
     expect(changed.body.followUpDate).toBe('2026-12-01');
-    const audit = await auditRows(server, 'pec_dossier', file.id);
-    expect(audit.at(-1)!.changes).toMatchObject({ owner: { from: ids.audio, to: ids.horizonAdmin } });
+    const audit = await auditRows(server, 'pec_dossiers', file.id);
+    expect(audit.at(-1)!.changes).toMatchObject({ owner: { before: ids.audio, after: ids.horizonAdmin }, followUpDate: { before: null, after: '2026-12-01' } });
 
     // Nobody: the owner may be cleared.
     const cleared = await patch(file.id, { owner: null });
@@ -193,7 +193,7 @@ describe('notes', () => {
     expectViolation(await post(file, '   '), 'body', NOTE_MESSAGES.required);
     expectViolation(await post(file, 'x'.repeat(NOTE_MAX + 1)), 'body', NOTE_MESSAGES.tooLong);
     expect((await post(file, 'Lecture seule', tokens.readOnly)).status).toBe(403);
-    const audit = await auditRows(server, 'pec_note', first.body.id);
+    const audit = await auditRows(server, 'pec_notes', first.body.id);
     expect(audit[0]).toMatchObject({ action: 'pec_note.create' });
   });
 
@@ -214,7 +214,7 @@ describe('notes', () => {
     await backdate(fresh.id, 14);
     expect((await server.request('DELETE', `/api/pec_notes/${fresh.id}`, { token: tokens.audio })).status).toBe(204);
     expect((await notes(file)).body.member.map((n: JsonBody) => n.body)).toEqual(['Texte corrigé']);
-    const audit = await auditRows(server, 'pec_note', note.id);
+    const audit = await auditRows(server, 'pec_notes', note.id);
     expect(audit.map((a) => a.action)).toEqual(['pec_note.create', 'pec_note.update']);
   });
 
