@@ -66,18 +66,16 @@ export const noteEditable = (createdAt: string | Date, now = new Date()) => now.
  * longest name first so that "@Marie Dupont" is not taken for "@Marie".
  */
 export function mentionedUsers<T extends { id: number; name: string }>(body: string, users: readonly T[]): T[] {
-  const text = body.toLocaleLowerCase('fr');
+  let text = body.toLocaleLowerCase('fr');
   const found = new Map<number, T>();
   for (const user of [...users].sort((a, b) => b.name.length - a.name.length)) {
     const tag = `@${user.name.toLocaleLowerCase('fr')}`;
-    let at = text.indexOf(tag);
-    while (at >= 0) {
+    for (let at = text.indexOf(tag); at >= 0; at = text.indexOf(tag, at + 1)) {
       const next = text[at + tag.length];
-      if (next === undefined || !/[\p{L}\p{N}]/u.test(next)) {
-        found.set(user.id, user);
-        break;
-      }
-      at = text.indexOf(tag, at + 1);
+      if (next !== undefined && /[\p{L}\p{N}]/u.test(next)) continue;
+      found.set(user.id, user);
+      // A longer name's mention is not also a shorter one's ("@Marie Dupont" is not "@Marie").
+      text = `${text.slice(0, at)}${' '.repeat(tag.length)}${text.slice(at + tag.length)}`;
     }
   }
   return [...found.values()];
