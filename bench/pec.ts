@@ -1,8 +1,8 @@
 // npm run bench -- pec [--files=1000000[,5000000...]] [--duration=10] [--warmup=2] [--connections=16] [--runs=1000] [--fresh] [--drop]
 //   [--baseline=/path/to/an/earlier/checkout]
 // The PEC list at scale: 1,000,000 files (or each size of --files, e.g. --files=100000,1000000,5000000 to see how the
-// times grow with the data) over 50 organisations and 2,000 centres on PostgreSQL, one file in a hundred archived. Ten
-// scenarios (default page, status filter, several statuses, search, date range, sort by amount, page 50, the archived files, a centre + mutual + unpaid view, the files paid in full), each measured through the API with autocannon
+// times grow with the data) over 50 organisations and 2,000 centres on PostgreSQL, one file in a hundred archived. Eleven
+// scenarios (default page, status filter, several statuses, search, date range, sort by amount, page 50, the archived files, a centre + mutual + unpaid view, the files paid in full, the follow-ups due), each measured through the API with autocannon
 // (p50, p99, requests per second at 16 connections) and next to the same SQL run directly through `pg` in the same run
 // (the list and count queries the API runs, captured from the resource layer), with their throughput ratio. Then
 // 1,000 DPEC runs through the built-in simulator with no delay: throughput, and a check that each run ended once.
@@ -132,7 +132,7 @@ async function buildDataset(database: Database, files: number) {
     await sql(
       `insert into pec_dossiers (holding_id, shop_id, network_id, mutual_id, numero_dossier, status, numero_dossier_assure, numero_devis_assure,
          commentaire, total_ttc, created_at, updated_at, date_validation, date_peremption, statut_facturation, date_facturation_effective,
-         archived, archived_at, archive_reason)
+         archived, archived_at, archive_reason, status_changed_at, follow_up_date)
        select h.ids[1 + g % ${ORGANISATIONS}], s.ids[(g % ${ORGANISATIONS}) * ${CENTRES_PER_ORGANISATION} + 1 + k % ${CENTRES_PER_ORGANISATION}],
          m.nets[1 + (k * 7) % 30], m.ids[1 + (k * 7) % 30],
          'PEC-B-' || lpad(g::text, 7, '0'), st.status,
@@ -144,7 +144,9 @@ async function buildDataset(database: Database, files: number) {
          st.status in ('billed', 'paid'),
          case when st.status in ('billed', 'paid') then (c.at + interval '20 days')::date end,
          -- One file in a hundred archived (a duplicate): the default list leaves them out, the archived filter lists them.
-         n.k % 100 = 37, case when n.k % 100 = 37 then c.at + interval '1 day' end, case when n.k % 100 = 37 then 'duplicate' end
+         n.k % 100 = 37, case when n.k % 100 = 37 then c.at + interval '1 day' end, case when n.k % 100 = 37 then 'duplicate' end,
+         -- Issue 28: the status changed two days after creation; one file in forty has a follow-up date a month later.
+         c.at + interval '2 days', case when n.k % 40 = 3 then (c.at + interval '30 days')::date end
        -- g picks the organisation (g % 50); k = g / 50 numbers the organisation's files and spreads their attributes.
        from generate_series($1::int, $2::int) g
          cross join lateral (select g / ${ORGANISATIONS} as k) n
@@ -533,6 +535,8 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
     // Issue 28: the panel's filters together (centre, mutual, payment state), and the files paid in full.
     { name: 'Centre + mutuelle + non payées', query: { shop: String(busiest!.shop), mutual: String(busiest!.mutual), payment: 'unpaid' } },
     { name: 'Payées', query: { payment: 'paid' } },
+    // Issue 28: "À relancer" (pending too long, or a follow-up date that has come).
+    { name: 'Relances dues', query: { aRelancer: 'true' } },
   ];
 
   log(`${files.toLocaleString('fr-FR')} dossiers : démarrage du serveur (tsx server/main.ts, PostgreSQL)`);

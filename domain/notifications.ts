@@ -1,5 +1,15 @@
 // The kinds of notification the server creates, as each user sees them in Mon profil to choose which they receive.
-export const NOTIFICATION_KINDS = ['robot_success', 'robot_pending', 'robot_refused', 'robot_error', 'robot_timeout', 'billing_success', 'expiry'] as const;
+export const NOTIFICATION_KINDS = [
+  'robot_success',
+  'robot_pending',
+  'robot_refused',
+  'robot_error',
+  'robot_timeout',
+  'billing_success',
+  'expiry',
+  'follow_up',
+  'mention',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, { label: string; description: string }> = {
@@ -10,6 +20,8 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, { label: string;
   robot_timeout: { label: 'Délai dépassé', description: "Le robot n'a pas répondu dans les 10 minutes." },
   billing_success: { label: 'Facturation effectuée', description: 'Le robot a facturé le dossier.' },
   expiry: { label: 'PEC bientôt périmée', description: "L'accord expire dans moins de 15 jours et le dossier n'est pas facturé." },
+  follow_up: { label: 'Dossiers à relancer', description: 'Chaque matin, le nombre de dossiers que vous suivez et qu’il faut relancer.' },
+  mention: { label: 'Mention dans une note', description: 'Un collègue vous a mentionné (@) dans la note d’un dossier.' },
 };
 
 export const isNotificationKind = (value: unknown): value is NotificationKind =>

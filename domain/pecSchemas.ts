@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RULES, parseMeasure, type MeasureRule } from './optical';
 import { PAYMENT_CANCEL_MESSAGES, PAYMENT_FORM_MESSAGES } from './payments';
+import { FOLLOW_UP_MESSAGES, NOTE_MAX, NOTE_MESSAGES } from './followUps';
 import { ARCHIVE_MESSAGES, ARCHIVE_NOTE_MAX, ARCHIVE_REASONS } from './archive';
 import { LONG_TEXT_MAX, optionalReference, optionalText, reference, requiredText } from './validation';
 import {
@@ -134,6 +135,9 @@ export const pecDossierSchema = z.object({
   dateBilling: invoiceDate().optional(),
   ...prescriptionFields,
   ...insuredFields,
+  // Follow-ups (./followUps): who follows the file and when to chase the insurer.
+  owner: optionalReference('users', FOLLOW_UP_MESSAGES.owner),
+  followUpDate: dateField().optional(),
   // Archiving (./archive): the flag here, its reason checked by pecArchiveSchema when a file is archived.
   archived: z.boolean({ error: ARCHIVE_MESSAGES.archived }).optional(),
   archiveReason: z.unknown().optional(),
@@ -428,3 +432,11 @@ export const manualPaymentSchemaFor = (invoice: string | null) =>
 export const paymentCancelSchema = z.object({
   motif: requiredText(1, PAYMENT_CANCEL_MESSAGES.reason, 500),
 });
+
+// ---------- a file's notes (./followUps) ----------
+
+export const noteBody = z.string({ error: NOTE_MESSAGES.required }).trim().min(1, NOTE_MESSAGES.required).max(NOTE_MAX, NOTE_MESSAGES.tooLong);
+
+/** POST /api/pec_notes; a PUT or PATCH changes its text only. */
+export const pecNoteSchema = z.object({ dossier: reference('pec_dossiers', NOTE_MESSAGES.dossier), body: noteBody });
+export const pecNoteUpdateSchema = z.object({ body: noteBody });

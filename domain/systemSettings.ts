@@ -4,6 +4,7 @@
 // A read-only setting describes how this installation works; its value comes from the code that does it, so it
 // cannot say something the server does not do.
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from './auth';
+import { DEFAULT_FOLLOW_UP_PENDING_DAYS, FOLLOW_UP_PENDING_DAYS_KEY } from './followUps';
 import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, MAX_PAGE_SIZE, PAGE_SIZE, ROBOT_CONCURRENCY_DEFAULT, UNPAGINATED_MAX } from './limits';
 import { ROBOT_CONCURRENCY_KEY } from './bulk';
 import { CNIL_PASSWORD_FLOOR, DEFAULT_PASSWORD_POLICY, PASSWORD_POLICY_KEYS } from './passwordRules';
@@ -291,6 +292,16 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
     category: 'integrations',
   },
 
+  // general, PEC rules — "À relancer" (domain/followUps.ts): a file 'En attente' longer than this is to chase
+  {
+    key: FOLLOW_UP_PENDING_DAYS_KEY,
+    description: 'Nombre de jours en attente de réponse de la mutuelle après lesquels une demande est « À relancer »',
+    value: DEFAULT_FOLLOW_UP_PENDING_DAYS,
+    valueType: 'number',
+    isEditable: true,
+    category: 'general',
+    rule: { integer: true, min: 1, max: 365 },
+  },
   // general, PEC rules — the validity of a prescription, for the "Prescription trop ancienne" warning (server/pec/warnings.ts)
   {
     key: PRESCRIPTION_VALIDITY_KEYS.audio,

@@ -13,11 +13,13 @@ import { robotRoutes } from './robot/routes';
 import { RobotRuns } from './robot/runs';
 import { BulkActions, bulkRoutes } from './robot/bulk';
 import { scanExpiring } from './pec/expiry';
+import { notifyFollowUps } from './pec/followUps';
 import { handleResetRequest, type ResetRequestJob } from './auth/accounts';
 import type { MailJob } from './mail/mailer';
 import { paymentRoutes } from './pec/paymentRoutes';
 import { pecRoutes, readAuditHook } from './pec/routes';
 import { documentRoutes } from './pec/documentRoutes';
+import { followUpRoutes } from './pec/followUpRoutes';
 
 export interface PecServices {
   jobs: JobService;
@@ -72,6 +74,7 @@ export function createPecServices(app: FastifyInstance, ctx: AppContext, jobs: J
           { batchSize: 1, pollingIntervalSeconds: 5 },
         );
         await jobs.work(QUEUES.expiryScan, async () => void (await scanExpiring(ctx)), { batchSize: 1, pollingIntervalSeconds: 10 });
+        await jobs.work(QUEUES.followUpNotice, async () => void (await notifyFollowUps(ctx)), { batchSize: 1, pollingIntervalSeconds: 10 });
         // The account emails (server/mail/mailer.ts) and the forgotten-password requests (server/auth/accounts.ts).
         await jobs.work<MailJob>(QUEUES.mailSend, (data, job) => ctx.mailer.deliver(data, job.id), { batchSize: 10, pollingIntervalSeconds: 1 });
         await jobs.work<ResetRequestJob>(QUEUES.passwordResetRequest, (data, job) => handleResetRequest(app, data, job.id), {
@@ -101,6 +104,7 @@ export const pecPlugin = fp<PecPluginOptions>(
     await app.register(bulkRoutes);
     await app.register(paymentRoutes);
     await app.register(documentRoutes);
+    await app.register(followUpRoutes);
 
     if (options.autoStart) app.addHook('onReady', async () => ctx.pec.startWorkers());
     // While the server still answers: stop fetching jobs and let the running ones post their callbacks; the others go

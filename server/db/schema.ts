@@ -457,10 +457,13 @@ export const notifications = pgTable(
     /** What it is about: one of NOTIFICATION_KINDS (domain/notifications.ts). */
     kind: text('kind'),
     readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
+    /** A notification sent once whatever the instances and restarts (the daily follow-ups: `follow_up:{user}:{day}`). */
+    uniqueKey: text('unique_key'),
     createdAt: createdAt(),
   },
   (t) => [
     index('notifications_user_idx').on(t.userId, t.createdAt),
+    uniqueIndex('notifications_unique_key_idx').on(t.uniqueKey),
     index('notifications_user_unread_idx')
       .on(t.userId)
       .where(sql`${t.readAt} is null`),
@@ -530,6 +533,11 @@ export const pecDossiers = pgTable(
     archiveReason: text('archive_reason'),
     archiveNote: text('archive_note'),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    // Follow-ups (issue 28, domain/followUps.ts): who follows the file ('Suivi par', its creator by default), when to
+    // chase the insurer ('Relance le'), and when its status last changed (kept by the trigger of migration 0025).
+    ownerId: integer('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    followUpDate: date('follow_up_date', { mode: 'string' }),
+    statusChangedAt: timestamp('status_changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -561,6 +569,14 @@ export const pecDossiers = pgTable(
     index('pec_dossiers_holding_patient_idx').on(t.holdingId, t.numeroDossierAssure),
     // Twins: the files of an organisation with the same quote number (the duplicate warning, the DPEC's check, the import).
     index('pec_dossiers_holding_quote_idx').on(t.holdingId, t.numeroDevisAssure),
+    // 'Suivi par' (an owner's files, newest first) and "À relancer" (the two halves of its rule, each a small range).
+    index('pec_dossiers_owner_created_idx').on(t.ownerId, t.archived, t.createdAt, t.id),
+    index('pec_dossiers_follow_up_date_idx')
+      .on(t.holdingId, t.followUpDate)
+      .where(sql`${t.followUpDate} is not null and ${t.archived} = false`),
+    index('pec_dossiers_pending_since_idx')
+      .on(t.holdingId, t.statusChangedAt)
+      .where(sql`${t.status} = 'pending' and ${t.archived} = false`),
     index('pec_dossiers_expiry_idx')
       .on(t.holdingId, t.datePeremption)
       .where(sql`${t.statutFacturation} = false`),
@@ -897,4 +913,24 @@ export const pecDocumentChunks = pgTable(
     bytes: bytea('bytes').notNull(),
   },
   (t) => [primaryKey({ columns: [t.documentId, t.seq] })],
+);
+
+// A file's notes thread (issue 28, domain/followUps.ts): what colleagues tell each other about it. Changed or deleted
+// by its author within 15 minutes; never sent to the robot.
+export const pecNotes = pgTable(
+  'pec_notes',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id')
+      .notNull()
+      .references(() => holdings.id),
+    dossierId: integer('dossier_id')
+      .notNull()
+      .references(() => pecDossiers.id, { onDelete: 'cascade' }),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('pec_notes_dossier_idx').on(t.dossierId, t.createdAt, t.id)],
 );

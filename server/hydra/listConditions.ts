@@ -1,6 +1,7 @@
 // A list query's filters, date ranges, default filters and search as the SQL condition of its rows.
 import { and, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Principal } from '../auth/principal';
 import { declared, type ListQuery } from './query';
 import type { ResourceDeclaration } from './types';
 
@@ -50,7 +51,7 @@ function dateBound(value: string | undefined, endOfDay: boolean): Date | undefin
 }
 
 /** The rows a list query names among those `visibility` lets the reader see. */
-export function listConditions(decl: ResourceDeclaration, visibility: SQL | undefined, query: ListQuery): SQL | undefined {
+export function listConditions(decl: ResourceDeclaration, visibility: SQL | undefined, query: ListQuery, principal: Principal): SQL | undefined {
   const conditions: (SQL | undefined)[] = [visibility];
   const filters: Record<string, AnyPgColumn> = { id: decl.idColumn, ...decl.filters };
   for (const [key, values] of query.filters) {
@@ -58,7 +59,7 @@ export function listConditions(decl: ResourceDeclaration, visibility: SQL | unde
     const condition = declared(decl.conditionFilters, key);
     if (condition) {
       // Several values of one filter mean any of them, as for the column filters (inArray).
-      conditions.push(or(...values.map(condition)));
+      conditions.push(or(...values.map((value) => condition(value, principal))));
       continue;
     }
     const column = declared(filters, key) ?? (key.endsWith('Id') ? declared(filters, key.slice(0, -2)) : undefined);
@@ -76,7 +77,7 @@ export function listConditions(decl: ResourceDeclaration, visibility: SQL | unde
   }
   for (const [key, value] of Object.entries(decl.defaultFilters ?? {})) {
     const condition = declared(decl.conditionFilters, key);
-    if (condition && !query.filters.has(key)) conditions.push(condition(value));
+    if (condition && !query.filters.has(key)) conditions.push(condition(value, principal));
   }
   if (query.search && decl.searchCondition) conditions.push(decl.searchCondition(query.search));
   else if (query.search && decl.search?.length) {

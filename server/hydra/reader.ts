@@ -103,7 +103,7 @@ export class ResourceReader {
   private pageOf(principal: Principal, query: ListQuery) {
     const { decl } = this.table;
     const restriction = this.readRestriction(principal);
-    const where = and(listConditions(decl, this.visibility(principal), query), restriction);
+    const where = and(listConditions(decl, this.visibility(principal), query, principal), restriction);
     const [orderField, defaultDirection] = decl.defaultOrder;
     const requested = query.order && declared(decl.order, query.order.field) ? query.order : undefined;
     const orderColumn = declared(decl.order, requested?.field ?? orderField)!;

@@ -196,8 +196,8 @@ export interface ResourceDeclaration {
   filters?: Record<string, AnyPgColumn>;
   /** Range filters on dates: `key[after]`, `key[before]` (and dateFrom/dateTo for the first one). */
   rangeFilters?: Record<string, AnyPgColumn>;
-  /** Filters that are a condition rather than a column: query key -> the condition for the value given. */
-  conditionFilters?: Record<string, (value: string) => SQL>;
+  /** Filters that are a condition rather than a column: query key -> the condition for the value given (and reader: `suiviPar=me`). */
+  conditionFilters?: Record<string, (value: string, principal: Principal) => SQL>;
   /**
    * Condition filters applied with this value when the query does not name them (PEC files leave archived ones out
    * unless `archived=true|all` is asked). Single items are read whatever they say.

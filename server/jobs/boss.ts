@@ -1,5 +1,5 @@
 // Durable background jobs with pg-boss (a queue in PostgreSQL): robot runs, the simulator's callbacks, run timeouts and
-// the daily expiry scan. Jobs survive a restart: a job that was waiting runs on the next start; a stopping server
+// the daily expiry scan and follow-up notice. Jobs survive a restart: a job that was waiting runs on the next start; a stopping server
 // finishes the jobs in hand for a few seconds, and one still running after that (or at a crash) stays active until
 // its expiry, then pg-boss retries it on whichever instance runs. Every handler is idempotent, so a stopping server hands
 // the jobs it could not finish back to the queue at once (another instance takes them after the queue's retry delay).
@@ -19,6 +19,8 @@ export const QUEUES = {
   robotSweep: 'robot-sweep',
   /** Every morning: notifies the files whose agreement expires within 15 days. */
   expiryScan: 'pec-expiry-scan',
+  /** Every morning: tells each owner how many of their files are "À relancer" (server/pec/followUps.ts). */
+  followUpNotice: 'pec-follow-up-notice',
   /** One email to send (server/mail/mailer.ts). */
   mailSend: 'mail-send',
   /** A forgotten password: finds the account and queues its email, apart from the request (server/auth/accounts.ts). */
@@ -33,6 +35,7 @@ const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, 'name'>> = {
   'robot-timeout': { retryLimit: 5, retryDelay: 5, expireInSeconds: 60 },
   'robot-sweep': { retryLimit: 0, expireInSeconds: 60 },
   'pec-expiry-scan': { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 },
+  'pec-follow-up-notice': { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 },
   // An SMTP server that refuses or cannot be reached is tried again for about a day (backoff from 10 s).
   'mail-send': { retryLimit: 12, retryDelay: 10, retryBackoff: true, expireInSeconds: 45 },
   'password-reset-request': { retryLimit: 5, retryDelay: 5, expireInSeconds: 30 },
@@ -41,6 +44,7 @@ const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, 'name'>> = {
 export const SCHEDULES: { queue: QueueName; cron: string; tz: string }[] = [
   { queue: QUEUES.robotSweep, cron: '* * * * *', tz: 'Europe/Paris' },
   { queue: QUEUES.expiryScan, cron: '0 7 * * *', tz: 'Europe/Paris' },
+  { queue: QUEUES.followUpNotice, cron: '30 7 * * *', tz: 'Europe/Paris' },
 ];
 
 export type JobHandler<T> = (data: T, job: PgBoss.Job<T>) => Promise<void>;

@@ -57,7 +57,11 @@ export async function recipientsOf(tx: DbOrTx, file: FileRef, kind: Notification
 
 /** One notification per recipient; returns how many were created. */
 export async function notifyFile(tx: DbOrTx, file: FileRef, content: NotificationContent): Promise<number> {
-  const userIds = await recipientsOf(tx, file, content.kind);
+  return notifyUsers(tx, await recipientsOf(tx, file, content.kind), file, content);
+}
+
+/** One notification of the file to each of these users (chosen by the caller: a note's mentions). */
+export async function notifyUsers(tx: DbOrTx, userIds: number[], file: FileRef, content: NotificationContent): Promise<number> {
   if (userIds.length === 0) return 0;
   const created = await tx
     .insert(notifications)

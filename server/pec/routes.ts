@@ -15,6 +15,7 @@ import { parseListQuery } from '../hydra/query';
 import { normaliseSearch } from './numbering';
 import { canUseShop, pecReadScope } from '../auth/fileVisibility';
 import { expiringCondition } from './expiry';
+import { followUpDueCondition } from './followUps';
 import { receivables } from './receivables';
 import { robotFailedWithin } from './robotFailures';
 import { filesMatching, lockImport, matchingFile, type ImportLine } from './duplicates';
@@ -416,7 +417,7 @@ export async function pecRoutes(app: FastifyInstance) {
     // do (archived=all): an archived file's money is still history (issue 25).
     const inHand = and(scope, archivedFilter('false'));
 
-    const [byStatus, byShop, [expiring], [failures], [approved], [billed]] = await Promise.all([
+    const [byStatus, byShop, [expiring], [failures], [approved], [billed], [followUps]] = await Promise.all([
       db.select({ status: pecDossiers.status, n: count() }).from(pecDossiers).where(inHand).groupBy(pecDossiers.status),
       // Per kind of file (its centre's specialty): counted per centre, the centres' kinds read after.
       db.select({ shopId: pecDossiers.shopId, n: count() }).from(pecDossiers).where(inHand).groupBy(pecDossiers.shopId),
@@ -436,6 +437,8 @@ export async function pecRoutes(app: FastifyInstance) {
         .select({ n: count(), total: money(pecDossiers.totalTtc), insurer: money(pecDossiers.partComplementaire) })
         .from(pecDossiers)
         .where(and(scope, eq(pecDossiers.statutFacturation, true), gte(pecDossiers.dateFacturationEffective, monthStart))),
+      // "À relancer": the list behind the card (aRelancer=true).
+      db.select({ n: count() }).from(pecDossiers).where(and(scope, followUpDueCondition())),
     ]);
     const counts = Object.fromEntries(PEC_STATUSES.map((s) => [s, 0])) as Record<string, number>;
     for (const row of byStatus) counts[row.status] = Number(row.n);
@@ -453,6 +456,7 @@ export async function pecRoutes(app: FastifyInstance) {
       // Files (not runs), so that the figure is the length of the list behind its link.
       robotFailures7d: Number(failures?.n ?? 0),
       robotFailureWindowDays: ROBOT_FAILURE_WINDOW_DAYS,
+      followUpsDue: Number(followUps?.n ?? 0),
       approvedThisMonth: { count: Number(approved?.n ?? 0), totalTtc: amount(approved?.total), partComplementaire: amount(approved?.insurer) },
       billedThisMonth: { count: Number(billed?.n ?? 0), totalTtc: amount(billed?.total), partComplementaire: amount(billed?.insurer) },
       receivables: await receivables(db, scope, today),

@@ -13,6 +13,7 @@ import { pecDocumentsResource } from './pecDocuments';
 import { pecDossiersResource } from './pecDossiers';
 import { pecPaymentsResource } from './pecPayments';
 import { pecViewsResource } from './pecViews';
+import { pecNotesResource } from './pecNotes';
 import { prescribersResource } from './prescribers';
 import { rolesResource } from './roles';
 import { shopsResource } from './shops';
@@ -37,6 +38,7 @@ export const RESOURCES: ResourceDeclaration[] = [
   pecPaymentsResource,
   pecViewsResource,
   pecDocumentsResource,
+  pecNotesResource,
 ];
 
 /** The permission catalogue these declarations make (the server's registry builds the same). */

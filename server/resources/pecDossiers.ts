@@ -18,6 +18,7 @@ import { archiveAuditAction, archivedFilter, archiveWrite, assertDeletable } fro
 import { fileWarnings, type ReadFile } from '../pec/warnings';
 import { canUseShop, pecReadScope } from '../auth/fileVisibility';
 import { dossierEvent } from '../pec/events';
+import { assertOwnerSeesFile, FOLLOW_UP_CONDITION_FILTERS } from '../pec/followUps';
 import { dpecDay, invoiceDateError, PAYMENT_PERMISSION, PEC_MESSAGES, todayInFrance, transitionError, type PecStatus } from '#domain/pec';
 import { pecDossierSchema } from '#domain/pecSchemas';
 import { paymentStateOf } from '#domain/payments';
@@ -141,6 +142,16 @@ export const pecDossiersResource: ResourceDeclaration = {
     archiveNote: text(pecDossiers.archiveNote, { description: 'Précision du motif « Autre »', label: 'Précision du motif' }),
     // Its author may archive it (domain/archive.ts): the screens compare it with the signed-in user.
     createdBy: reference('users', pecDossiers.createdById, { ...readOnly, description: 'Auteur de la demande (IRI de l’utilisateur)', label: 'Créée par' }),
+    // Follow-ups (issue 28, domain/followUps.ts): its creator by default, any user who sees the file (server/pec/followUps.ts).
+    owner: reference('users', pecDossiers.ownerId, {
+      embed: ['firstName', 'lastName'],
+      description: 'Suivi par : un utilisateur qui voit le dossier ({@id, id, firstName, lastName} en lecture) ; son auteur par défaut',
+      label: 'Suivi par',
+    }),
+    followUpDate: date(pecDossiers.followUpDate, {
+      description: 'Date de relance (facultative) : le dossier est « À relancer » à partir de ce jour',
+      label: 'Relance le',
+    }),
     appareils: itemOnly('array', { description: 'Appareils par oreille (fiche seulement)', label: 'Appareils' }),
     fileKind: itemOnly('string', {
       description: 'Type de dossier selon la spécialité du centre : audio, optical ou generic (fiche seulement)',
@@ -180,7 +191,14 @@ export const pecDossiersResource: ResourceDeclaration = {
   },
   // The dashboard's links: files whose run failed within the last N days ("Échecs robot"), files of one kind, and the
   // payment discrepancies (payment=partial|overpaid, or unpaid).
-  conditionFilters: { robotFailedWithinDays: robotFailedWithinFilter, fileKind: fileKindFilter, payment: paymentFilter, archived: archivedFilter },
+  // And the follow-ups: aRelancer=true, suiviPar=me|none|{user}.
+  conditionFilters: {
+    robotFailedWithinDays: robotFailedWithinFilter,
+    fileKind: fileKindFilter,
+    payment: paymentFilter,
+    archived: archivedFilter,
+    ...FOLLOW_UP_CONDITION_FILTERS,
+  },
   // Archived files leave the list unless asked for (archived=true: those alone; archived=all: every file).
   defaultFilters: { archived: 'false' },
   // The first is also the spec's dateFrom/dateTo.
@@ -199,6 +217,7 @@ export const pecDossiersResource: ResourceDeclaration = {
     dateValidation: pecDossiers.dateValidation,
     datePeremption: pecDossiers.datePeremption,
     updatedAt: pecDossiers.updatedAt,
+    followUpDate: pecDossiers.followUpDate,
     id: pecDossiers.id,
   },
   defaultOrder: ['createdAt', 'desc'],
@@ -225,6 +244,10 @@ export const pecDossiersResource: ResourceDeclaration = {
 
       const holdingId = (values.holdingId ?? existing?.holdingId) as number;
       await assertPrescriberOfHolding(tx, input.prescriber, holdingId);
+      // 'Suivi par': its creator unless another user who sees the file is named (also when the file changes centre).
+      if (!existing && input.owner == null) values.ownerId = principal.id;
+      else if (input.owner != null || (existing && values.shopId !== undefined && values.shopId !== existing.shopId))
+        await assertOwnerSeesFile(tx, values.ownerId ?? existing?.ownerId, { holdingId, shopId: (values.shopId ?? existing?.shopId) as number });
       // The invoice follows the agreement: not dated before the DPEC's day (nor after today: the schema).
       if (existing && typeof values.dateBilling === 'string') {
         const refused = invoiceDateError(values.dateBilling, dpecDay(existing));

@@ -158,6 +158,7 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
       }
       const shopId = pick(centreIds);
       const kind = kindOf.get(shopId) ?? 'audio';
+      const author = authors.length ? pick(authors) : null;
       const dossier: DossierInsert = {
         holdingId,
         shopId,
@@ -168,7 +169,9 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
         numeroDossierAssure: patient,
         numeroDevisAssure: `DEV-${createdAt.getFullYear()}-${String(1000 + Math.floor(random() * 9000))}`,
         commentaire: pick(kind === 'optical' ? OPTICAL_COMMENTS : COMMENTS),
-        createdById: authors.length ? pick(authors) : null,
+        createdById: author,
+        ownerId: author,
+        statusChangedAt: createdAt,
         createdAt,
         updatedAt: createdAt,
       };

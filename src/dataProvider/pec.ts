@@ -148,6 +148,17 @@ export interface PecDossierRecord {
   archiveNote?: string | null;
   /** Its author's IRI (/api/users/12). */
   createdBy?: string | null;
+  /** 'Suivi par' (issue 28): the user who follows it, embedded; its follow-up date. */
+  owner?: { '@id': string; firstName?: string; lastName?: string } | string | null;
+  followUpDate?: string | null;
+}
+
+/** A user who sees a file: who may follow it, who a note may mention. */
+export interface PecColleague {
+  '@id': string;
+  id: number;
+  firstName: string;
+  lastName: string;
 }
 
 export interface PecStats {
@@ -161,6 +172,8 @@ export interface PecStats {
   /** Files whose robot run failed within the last robotFailureWindowDays days. */
   robotFailures7d: number;
   robotFailureWindowDays: number;
+  /** Files "À relancer" (domain/followUps.ts): the list behind `aRelancer=true`. */
+  followUpsDue: number;
   approvedThisMonth: { count: number; totalTtc: number; partComplementaire: number };
   billedThisMonth: { count: number; totalTtc: number; partComplementaire: number };
   /** Billed and not yet paid: count and amount still owed, by days since billing, and the payment discrepancies. */
@@ -311,6 +324,9 @@ export const pecMethods = {
     call<CallbackSaved>(`/api/callbacks/${type}`, { method: 'POST', body: data }),
 
   pecStats: () => call<PecStats>('/api/pec_dossiers/stats'),
+
+  /** The users who see a file (GET /api/pec_dossiers/{id}/colleagues). */
+  pecColleagues: (id: number) => call<{ member: PecColleague[] }>(`${pecIri(id)}/colleagues`).then((answer) => answer.member),
 
   /** 'Enregistrer un paiement' on one billed file; answers the file. */
   pecPayment: ({ id, data }: { id: number; data: { datePaiement: string; montant: number; libelle: string | null } }) =>

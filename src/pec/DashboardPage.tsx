@@ -3,6 +3,7 @@
 // filtered the same way the figure is counted (GET /api/pec_dossiers/stats), so the numbers match the list.
 import ErrorIcon from '@mui/icons-material/ErrorOutline';
 import EventBusyIcon from '@mui/icons-material/EventBusy';
+import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import {
   Alert,
   Box,
@@ -26,6 +27,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { Title, useGetList, useTranslate } from 'react-admin';
 import { NOTIFICATIONS_QUERY_KEY, notificationsApi } from '../dataProvider/notifications';
 import { PEC_RESOURCE, PEC_STATS_QUERY_KEY, pecNumericId, type PecDossierRecord, type PecStats } from '../dataProvider/pec';
+import { FOLLOW_UP_FILTER } from '#domain/followUps';
 import { formatDate, formatEuros, formatMonth } from '#domain/format';
 import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS, ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
 import { dashboardFilters, DRILL_DOWN_COLUMNS, pecFilePath, pecListLink } from './filters';
@@ -102,6 +104,7 @@ export default function DashboardPage() {
           <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(1), md: columns(2) }, gap: 2 }}>
             <ExpiringCard stats={data} filter={filters.expiring} />
             <FailuresCard stats={data} />
+            <FollowUpsCard stats={data} />
           </Box>
 
           <ReceivablesCard stats={data} />
@@ -200,6 +203,26 @@ function Panel({
       {children}
       {action && <Box sx={{ mt: 'auto', pt: 1 }}>{action}</Box>}
     </Paper>
+  );
+}
+
+/** "À relancer" (domain/followUps.ts): its count opens the list filtered the same way (aRelancer=true). */
+function FollowUpsCard({ stats }: { stats: PecStats | undefined }) {
+  const translate = useTranslate();
+  return (
+    <Box data-testid="dashboard-follow-ups">
+      <Panel
+        icon={<NotificationsActiveIcon color="warning" />}
+        title={translate('pecflow.dashboard.followUps.title')}
+        figure={stats ? stats.followUpsDue : <Skeleton width={48} />}
+        caption={translate('pecflow.dashboard.followUps.caption')}
+        action={
+          <Button component={RouterLink} to={pecListLink({ [FOLLOW_UP_FILTER]: 'true' })} size="small" data-testid="dashboard-follow-ups-link">
+            {translate('pecflow.dashboard.seeList')}
+          </Button>
+        }
+      />
+    </Box>
   );
 }
 

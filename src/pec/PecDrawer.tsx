@@ -10,6 +10,7 @@ import { PEC_RESOURCE, pecIri, type PecDossierRecord } from '../dataProvider/pec
 import { DrawerFrame } from '../admin/DrawerFrame';
 import { ActionsTab } from './ActionsTab';
 import { DocumentsTab } from './DocumentsTab';
+import { FollowUpPanel } from './FollowUpPanel';
 import { ManualResults } from './ManualResults';
 import type { DrawerTarget } from './PecPage';
 import { PecForm } from './PecForm';
@@ -146,6 +147,7 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
           <ArchivedNotice record={record} />
           <PecWarnings warnings={record.warnings} />
           {tab === 'actions' && <ActionsTab record={record} id={id} />}
+          {tab === 'actions' && <FollowUpPanel record={record} id={id} />}
           {tab === 'add' && <ManualResults record={record} />}
           {tab === 'initial' && <PecForm mode="view" record={record} />}
           {tab === 'documents' && rights.documents.view && <DocumentsTab id={id} />}

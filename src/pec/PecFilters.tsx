@@ -19,13 +19,14 @@ import { dayBound, DEFAULT_SORT } from './filters';
 import { PecStatusBadge } from './shared';
 import { pecNumericId } from '../dataProvider/pec';
 import { FILE_KIND_LABELS, FILE_KINDS, type FileKind } from '#domain/fileKinds';
+import { FOLLOW_UP_FILTER, OWNER_FILTER, OWNER_FILTER_ME, OWNER_FILTER_NOBODY } from '#domain/followUps';
 
 /** The sort fields of spec section 2. */
 export const SORT_FIELDS = ['createdAt', 'numeroDossier', 'totalTtc', 'status', 'dateValidation'] as const;
 /** Filters the panel edits; any other is shown as a chip. */
 const PANEL_FILTERS = new Set(['search', 'status', 'createdAt']);
 /** Filters the panel edits that also show as chips (they may come from a dashboard link, with bounds of their own). */
-const PANEL_AND_CHIP_FILTERS = ['shop', 'network', 'mutual', 'fileKind', 'payment', 'datePeremption'];
+const PANEL_AND_CHIP_FILTERS = ['shop', 'network', 'mutual', 'fileKind', 'payment', 'datePeremption', OWNER_FILTER];
 /** The reference lists the panel chooses from, by name (read once, kept 10 minutes as the form's). */
 const REFERENCE_FILTERS = ['shop', 'network', 'mutual'] as const;
 const REFERENCE_RESOURCES: Record<string, string> = { shop: 'shops', network: 'networks', mutual: 'mutuals' };
@@ -76,7 +77,10 @@ export function PecFilters() {
   const sortFields: string[] = SORT_FIELDS.includes(sort.field as never) ? [...SORT_FIELDS] : [...SORT_FIELDS, sort.field];
   // The archived files alone: the bar's own chip (issue 25); every file (archived=all, from the dashboard) an extra chip.
   const archivedOnly = String(filterValues.archived) === 'true';
-  const extra = Object.entries(filterValues).filter(([key]) => !PANEL_FILTERS.has(key) && !(key === 'archived' && archivedOnly));
+  const followUpsOnly = filterValues[FOLLOW_UP_FILTER] === 'true';
+  const extra = Object.entries(filterValues).filter(
+    ([key]) => !PANEL_FILTERS.has(key) && !(key === 'archived' && archivedOnly) && !(key === FOLLOW_UP_FILTER && followUpsOnly),
+  );
   const anything = Object.keys(filterValues).length > 0 || customSort;
   const statuses = statusesOf(filterValues.status);
 
@@ -181,6 +185,12 @@ export function PecFilters() {
               onChange={(value) => change('payment', value)}
             />
             <DatePickerField label={translate('pecflow.pec.filters.expiresBefore')} value={day(expiry.before)} onChange={setExpiry} />
+            <ChoiceFilter
+              name={OWNER_FILTER}
+              value={selectValue(OWNER_FILTER)}
+              choices={[OWNER_FILTER_ME, OWNER_FILTER_NOBODY].map((id) => ({ id, name: translate(`pecflow.pec.filters.owner.${id}`) }))}
+              onChange={(value) => change(OWNER_FILTER, value)}
+            />
             <TextField
               select
               size="small"
@@ -220,6 +230,15 @@ export function PecFilters() {
           aria-pressed={archivedOnly}
           title={translate('pecflow.pec.filters.archivedHelp')}
           data-testid="filter-archived"
+        />
+        <Chip
+          label={translate('pecflow.pec.filters.followUps')}
+          color={followUpsOnly ? 'warning' : 'default'}
+          variant={followUpsOnly ? 'filled' : 'outlined'}
+          onClick={() => change(FOLLOW_UP_FILTER, followUpsOnly ? undefined : 'true')}
+          aria-pressed={followUpsOnly}
+          title={translate('pecflow.pec.filters.followUpsHelp')}
+          data-testid="filter-follow-ups"
         />
         {extra.length > 0 && (
           <Box sx={{ display: 'contents' }} data-testid="pec-extra-filters">
@@ -301,6 +320,7 @@ function FilterLabel({ name, value }: { name: string; value: unknown }) {
   if (name === 'robotFailedWithinDays') text = translate('pecflow.pec.filters.lastDays', { smart_count: Number(value) });
   else if (name === 'fileKind') text = FILE_KIND_LABELS[value as FileKind] ?? String(value);
   else if (name === 'payment') text = PAYMENT_FILTER_LABELS[value as PaymentFilter] ?? String(value);
+  else if (name === OWNER_FILTER) text = translate(`pecflow.pec.filters.owner.${String(value)}`, { _: translate('pecflow.pec.filters.owner.colleague') });
   else if (name === 'archived') text = translate(`pecflow.pec.filters.archivedValues.${String(value)}`, { _: String(value) });
   else if (name in REFERENCE_RESOURCES && (typeof value === 'string' || typeof value === 'number'))
     return <ReferenceChipLabel label={label} name={name} id={value} />;

@@ -1,0 +1,82 @@
+// Follow-ups that do not slip (issue 28): a file's owner ('Suivi par') and follow-up date ('Relance le'), the one rule
+// of "À relancer" (its SQL twin: server/pec/followUps.ts), and the limits of a file's notes thread.
+import type { PecStatus } from './pec';
+
+/** The system setting: days a file may stay 'En attente' before it is "À relancer". */
+export const FOLLOW_UP_PENDING_DAYS_KEY = 'general.follow_up_pending_days';
+export const DEFAULT_FOLLOW_UP_PENDING_DAYS = 7;
+
+const DAY_MS = 86_400_000;
+
+export interface FollowUpFile {
+  status: PecStatus | string;
+  /** When the file's status last changed (it entered 'En attente' then). */
+  statusChangedAt: string | Date | null;
+  followUpDate: string | null;
+  archived?: boolean;
+}
+
+/**
+ * "À relancer": a file waiting for the insurer ('pending') longer than `pendingDays`, or whose follow-up date has come
+ * (today or before). Archived files are never due.
+ */
+export function isFollowUpDue(file: FollowUpFile, today: string, now: Date, pendingDays: number): boolean {
+  if (file.archived) return false;
+  if (file.followUpDate !== null && file.followUpDate <= today) return true;
+  if (file.status !== 'pending' || !file.statusChangedAt) return false;
+  return now.getTime() - new Date(file.statusChangedAt).getTime() > pendingDays * DAY_MS;
+}
+
+/** The moment before which a file entered 'En attente' to be due now. */
+export const pendingCutoff = (now: Date, pendingDays: number) => new Date(now.getTime() - pendingDays * DAY_MS);
+
+/** The list filters: `aRelancer=true`, and `suiviPar=me|none|{user id}`. */
+export const FOLLOW_UP_FILTER = 'aRelancer';
+export const OWNER_FILTER = 'suiviPar';
+export const OWNER_FILTER_ME = 'me';
+export const OWNER_FILTER_NOBODY = 'none';
+
+export const FOLLOW_UP_MESSAGES = {
+  owner: 'Choisissez le collaborateur qui suit le dossier.',
+  ownerCannotSee: 'Ce collaborateur ne voit pas ce dossier : choisissez un utilisateur de son centre.',
+  notificationTitle: (count: number) => (count === 1 ? '1 dossier à relancer' : `${count} dossiers à relancer`),
+  notificationDescription: 'Dossiers en attente depuis trop longtemps ou dont la date de relance est arrivée.',
+} as const;
+
+// ---------- notes ----------
+
+export const NOTE_MAX = 2000;
+/** A note may be changed or deleted by its author within this many minutes of its creation. */
+export const NOTE_EDIT_MINUTES = 15;
+
+export const NOTE_MESSAGES = {
+  required: 'Saisissez le texte de la note.',
+  tooLong: `La note ne peut pas dépasser ${NOTE_MAX} caractères.`,
+  dossier: 'Choisissez la demande de PEC de la note.',
+  notAuthor: 'Seul l’auteur d’une note peut la modifier ou la supprimer.',
+  windowClosed: `Une note ne peut plus être modifiée ni supprimée ${NOTE_EDIT_MINUTES} minutes après sa création.`,
+  mentionTitle: (author: string, numero: string) => `${author} vous a mentionné — ${numero}`,
+} as const;
+
+/** Whether a note is still within its edit window. */
+export const noteEditable = (createdAt: string | Date, now = new Date()) => now.getTime() - new Date(createdAt).getTime() < NOTE_EDIT_MINUTES * 60_000;
+
+/**
+ * The colleagues a note mentions: `@First Last` (or `@First`), matched against the names of the file's centre users,
+ * longest name first so that "@Marie Dupont" is not taken for "@Marie".
+ */
+export function mentionedUsers<T extends { id: number; name: string }>(body: string, users: readonly T[]): T[] {
+  let text = body.toLocaleLowerCase('fr');
+  const found = new Map<number, T>();
+  for (const user of [...users].sort((a, b) => b.name.length - a.name.length)) {
+    const tag = `@${user.name.toLocaleLowerCase('fr')}`;
+    for (let at = text.indexOf(tag); at >= 0; at = text.indexOf(tag, at + 1)) {
+      const next = text[at + tag.length];
+      if (next !== undefined && /[\p{L}\p{N}]/u.test(next)) continue;
+      found.set(user.id, user);
+      // A longer name's mention is not also a shorter one's ("@Marie Dupont" is not "@Marie").
+      text = `${text.slice(0, at)}${' '.repeat(tag.length)}${text.slice(at + tag.length)}`;
+    }
+  }
+  return [...found.values()];
+}

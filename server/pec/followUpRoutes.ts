@@ -1,0 +1,30 @@
+// The colleagues of a file (issue 28): GET /api/pec_dossiers/{id}/colleagues lists the active users who see it, for
+// the drawer's 'Suivi par' choice and the notes' @-mentions (office staff cannot read the users' settings list).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { and, eq } from 'drizzle-orm';
+import { requirePermission } from '../auth/principal';
+import { pecReadScope } from '../auth/fileVisibility';
+import { principalOf } from '../context';
+import { pecDossiers } from '../db/schema';
+import { notFound } from '../http/errors';
+import { colleaguesOf } from './followUps';
+import { PEC_PERMISSIONS } from '#domain/permissions';
+
+export async function followUpRoutes(app: FastifyInstance) {
+  app.get('/api/pec_dossiers/:id/colleagues', async (request: FastifyRequest<{ Params: { id: string } }>) => {
+    const principal = principalOf(request);
+    requirePermission(principal, PEC_PERMISSIONS.view);
+    const id = /^\d{1,9}$/.test(request.params.id) ? Number(request.params.id) : NaN;
+    if (!Number.isFinite(id)) throw notFound();
+    const [file] = await app.ctx.db
+      .select({ holdingId: pecDossiers.holdingId, shopId: pecDossiers.shopId })
+      .from(pecDossiers)
+      .where(and(eq(pecDossiers.id, id), pecReadScope(principal)));
+    if (!file) throw notFound();
+    const colleagues = await colleaguesOf(app.ctx.db, file);
+    return {
+      '@id': `/api/pec_dossiers/${id}/colleagues`,
+      member: colleagues.map((c) => ({ '@id': `/api/users/${c.id}`, id: c.id, firstName: c.firstName, lastName: c.lastName })),
+    };
+  });
+}

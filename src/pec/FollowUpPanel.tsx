@@ -1,0 +1,239 @@
+// Follow-ups in the drawer (issue 28, domain/followUps.ts): 'Suivi par' and 'Relance le', saved as a merge-patch by
+// whoever may edit the file, then the notes thread (oldest first): a text field whose '@' offers the colleagues who see
+// the file, and the author's own notes changed or deleted within 15 minutes.
+import { Box, Button, List, ListItem, ListItemText, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useCreate, useDelete, useGetIdentity, useGetList, useTranslate, useUpdate } from 'react-admin';
+import { DatePickerField, INVALID_DAY } from '../admin/DatePickerField';
+import { PEC_RESOURCE, pecIri, type PecColleague, type PecDossierRecord } from '../dataProvider/pec';
+import { usePecMutation, usePecRights } from './shared';
+import { NOTE_MAX, noteEditable } from '#domain/followUps';
+import { formatDate } from '#domain/format';
+import { idFromReference } from '#domain/iri';
+
+const NOTES = 'pec_notes';
+const MINUTE = 60_000;
+const nameOf = (c: { firstName?: string; lastName?: string }) => `${c.firstName ?? ''} ${c.lastName ?? ''}`.trim();
+
+interface NoteRecord {
+  id: string;
+  body: string;
+  createdAt: string;
+  author?: { '@id': string; firstName?: string; lastName?: string } | null;
+}
+
+export function FollowUpPanel({ record, id }: { record: PecDossierRecord; id: number }) {
+  const translate = useTranslate();
+  const { dataProvider } = usePecMutation();
+  const { data: colleagues = [] } = useQuery({
+    queryKey: [PEC_RESOURCE, 'colleagues', id],
+    queryFn: () => dataProvider.pecColleagues(id),
+    staleTime: 5 * MINUTE,
+  });
+  return (
+    <Paper variant="outlined" sx={{ p: 2, mt: 2 }} component="section" aria-labelledby="pec-follow-up" data-testid="pec-follow-up">
+      <Typography id="pec-follow-up" variant="subtitle1" component="h2" fontWeight={700} sx={{ mb: 1.5 }}>
+        {translate('pecflow.pec.followUp.title')}
+      </Typography>
+      <FollowUpFields record={record} id={id} colleagues={colleagues} />
+      <Notes id={id} colleagues={colleagues} />
+    </Paper>
+  );
+}
+
+function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; id: number; colleagues: PecColleague[] }) {
+  const { translate, refresh, success, failure } = usePecMutation();
+  const rights = usePecRights();
+  const [update, { isPending }] = useUpdate();
+  const owner = typeof record.owner === 'string' ? record.owner : (record.owner?.['@id'] ?? '');
+  const save = async (data: Record<string, unknown>) => {
+    try {
+      await update(PEC_RESOURCE, { id: pecIri(id), data, previousData: record }, { returnPromise: true });
+      success(translate('pecflow.pec.followUp.saved'));
+      void refresh.now();
+    } catch (error) {
+      failure(translate('pecflow.pec.followUp.error'), error);
+    }
+  };
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 2 }}>
+      <TextField
+        select
+        size="small"
+        label={translate('pecflow.pec.followUp.owner')}
+        value={colleagues.some((c) => c['@id'] === owner) ? owner : ''}
+        disabled={!rights.edit || isPending}
+        onChange={(event) => void save({ owner: event.target.value || null })}
+        sx={{ minWidth: 240 }}
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        data-testid="follow-up-owner"
+      >
+        <MenuItem value="">{translate('pecflow.pec.followUp.nobody')}</MenuItem>
+        {colleagues.map((c) => (
+          <MenuItem key={c['@id']} value={c['@id']}>
+            {nameOf(c)}
+          </MenuItem>
+        ))}
+      </TextField>
+      <DatePickerField
+        label={translate('pecflow.pec.followUp.date')}
+        value={record.followUpDate ?? ''}
+        disabled={!rights.edit || isPending}
+        onChange={(day) => {
+          if (day !== INVALID_DAY) void save({ followUpDate: day || null });
+        }}
+      />
+    </Stack>
+  );
+}
+
+/** The '@name' being typed at the end of the text, if any. */
+const typedMention = (text: string) => /(?:^|\s)@([\p{L}\p{N}' -]{0,40})$/u.exec(text)?.[1];
+
+function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
+  const translate = useTranslate();
+  const rights = usePecRights();
+  const { identity } = useGetIdentity();
+  const { success, failure } = usePecMutation();
+  const [text, setText] = useState('');
+  const filter = { dossier: pecIri(id) };
+  const { data: notes = [], refetch } = useGetList<NoteRecord>(NOTES, {
+    filter,
+    sort: { field: 'createdAt', order: 'ASC' },
+    pagination: { page: 1, perPage: 200 },
+  });
+  const [create, { isPending }] = useCreate();
+  const typing = typedMention(text);
+  const suggestions =
+    typing === undefined ? [] : colleagues.filter((c) => nameOf(c).toLocaleLowerCase('fr').startsWith(typing.toLocaleLowerCase('fr'))).slice(0, 6);
+  const mention = (c: PecColleague) => setText((t) => `${t.slice(0, t.length - (typing?.length ?? 0))}${nameOf(c)} `);
+  const add = async () => {
+    try {
+      await create(NOTES, { data: { dossier: pecIri(id), body: text } }, { returnPromise: true });
+      setText('');
+      success(translate('pecflow.pec.notes.added'));
+      void refetch();
+    } catch (error) {
+      failure(translate('pecflow.pec.notes.error'), error);
+    }
+  };
+  return (
+    <Box component="section" aria-labelledby="pec-notes" data-testid="pec-notes">
+      <Typography id="pec-notes" variant="subtitle2" component="h3" fontWeight={700}>
+        {translate('pecflow.pec.notes.title')}
+      </Typography>
+      {notes.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          {translate('pecflow.pec.notes.empty')}
+        </Typography>
+      ) : (
+        <List dense disablePadding>
+          {notes.map((note) => (
+            <NoteItem
+              key={note.id}
+              note={note}
+              mine={!!identity && idFromReference(note.author?.['@id'], 'users') === Number(identity.id)}
+              onChanged={refetch}
+            />
+          ))}
+        </List>
+      )}
+      {rights.edit && (
+        <Box sx={{ position: 'relative', mt: 1 }}>
+          <TextField
+            multiline
+            minRows={2}
+            fullWidth
+            size="small"
+            label={translate('pecflow.pec.notes.new')}
+            helperText={translate('pecflow.pec.notes.help')}
+            value={text}
+            onChange={(event) => setText(event.target.value.slice(0, NOTE_MAX))}
+            data-testid="note-text"
+          />
+          {suggestions.length > 0 && (
+            <Paper
+              elevation={4}
+              sx={{ position: 'absolute', zIndex: 2, left: 0, top: '100%' }}
+              role="listbox"
+              aria-label={translate('pecflow.pec.notes.mention')}
+            >
+              {suggestions.map((c) => (
+                <MenuItem key={c['@id']} role="option" onClick={() => mention(c)} data-testid="note-mention-option">
+                  {nameOf(c)}
+                </MenuItem>
+              ))}
+            </Paper>
+          )}
+          <Button variant="contained" size="small" sx={{ mt: 1 }} disabled={!text.trim() || isPending} onClick={() => void add()} data-testid="note-add">
+            {translate('pecflow.pec.notes.add')}
+          </Button>
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+function NoteItem({ note, mine, onChanged }: { note: NoteRecord; mine: boolean; onChanged: () => unknown }) {
+  const translate = useTranslate();
+  const { success, failure } = usePecMutation();
+  const [editing, setEditing] = useState<string | undefined>();
+  const [update] = useUpdate();
+  const [remove] = useDelete();
+  const open = mine && noteEditable(note.createdAt);
+  const run = async (action: () => Promise<unknown>, done: string) => {
+    try {
+      await action();
+      setEditing(undefined);
+      success(translate(done));
+      void onChanged();
+    } catch (error) {
+      failure(translate('pecflow.pec.notes.error'), error);
+    }
+  };
+  const when = new Date(note.createdAt);
+  return (
+    <ListItem disableGutters divider data-testid="pec-note" sx={{ display: 'block' }}>
+      <ListItemText
+        primary={
+          editing === undefined ? (
+            <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>
+              {note.body}
+            </Typography>
+          ) : (
+            <TextField multiline fullWidth size="small" value={editing} onChange={(event) => setEditing(event.target.value.slice(0, NOTE_MAX))} />
+          )
+        }
+        secondary={`${note.author ? nameOf(note.author) : translate('pecflow.pec.notes.unknownAuthor')} · ${formatDate(note.createdAt)} ${when.toLocaleTimeString('fr-FR', { hour: '2-digit', minute: '2-digit' })}`}
+      />
+      {open && (
+        <Stack direction="row" spacing={1}>
+          {editing === undefined ? (
+            <>
+              <Button size="small" onClick={() => setEditing(note.body)}>
+                {translate('pecflow.pec.notes.edit')}
+              </Button>
+              <Button
+                size="small"
+                color="error"
+                onClick={() => void run(() => remove(NOTES, { id: note.id, previousData: note }, { returnPromise: true }), 'pecflow.pec.notes.deleted')}
+              >
+                {translate('pecflow.pec.notes.delete')}
+              </Button>
+            </>
+          ) : (
+            <Button
+              size="small"
+              onClick={() =>
+                void run(() => update(NOTES, { id: note.id, data: { body: editing }, previousData: note }, { returnPromise: true }), 'pecflow.pec.notes.saved')
+              }
+            >
+              {translate('pecflow.pec.notes.save')}
+            </Button>
+          )}
+        </Stack>
+      )}
+    </ListItem>
+  );
+}

@@ -1,0 +1,51 @@
+// Follow-ups (issue 28): the dashboard's 'À relancer' card opens the list filtered the same way, with its count; a
+// note mentioning a colleague, chosen from the '@' suggestions, reaches the colleague's bell.
+import { expect, test } from '@playwright/test';
+import { api, apiToken, signIn, signOut } from './helpers';
+import { drawer, listCount, openFile, prepareFile, toast } from './pec-fixtures';
+
+test("'À relancer' from the dashboard's card to the filtered list", async ({ page, request }) => {
+  const email = 'audio@audition-horizon.fr';
+  const file = await prepareFile(request, email);
+  const token = await apiToken(request, email);
+  // A follow-up date that has come: the file is due.
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
+  await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { followUpDate: today });
+
+  await signIn(page, email);
+  const card = page.getByTestId('dashboard-follow-ups');
+  await expect(card).toContainText('À relancer');
+  const figure = card.getByTestId('figure').first();
+  await expect(figure).toHaveText(/^\d+$/);
+  const due = Number(await figure.textContent());
+  expect(due).toBeGreaterThan(0);
+  await page.getByTestId('dashboard-follow-ups-link').click();
+  await expect(page).toHaveURL(/\/pec\?.*aRelancer/);
+  await expect(page.getByTestId('filter-follow-ups')).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(() => listCount(page)).toBe(due);
+  await expect(page.getByText(file.numeroDossier)).toBeVisible();
+});
+
+test("a note mentioning a colleague reaches the colleague's bell", async ({ page, request }) => {
+  const file = await prepareFile(request, 'audio@audition-horizon.fr');
+  await signIn(page, 'audio@audition-horizon.fr');
+  await openFile(page, file);
+  const notes = drawer(page).getByTestId('pec-notes');
+  const text = notes.getByTestId('note-text').locator('textarea').first();
+  await text.fill('Mutuelle relancée, @Mar');
+  await notes.getByTestId('note-mention-option').filter({ hasText: 'Marc Lefèvre' }).click();
+  await expect(text).toHaveValue('Mutuelle relancée, @Marc Lefèvre ');
+  await text.pressSequentially('peux-tu rappeler jeudi ?');
+  await notes.getByTestId('note-add').click();
+  await expect(toast(page, 'Note ajoutée')).toBeVisible();
+  await expect(notes.getByTestId('pec-note')).toContainText('Mutuelle relancée, @Marc Lefèvre peux-tu rappeler jeudi ?');
+  await expect(notes.getByTestId('pec-note')).toContainText('Sophie Bernard');
+  await signOut(page);
+
+  await signIn(page, 'direction@audition-horizon.fr');
+  await page
+    .getByRole('button', { name: /notification/i })
+    .first()
+    .click();
+  await expect(page.getByRole('menuitem').filter({ hasText: `Sophie Bernard vous a mentionné — ${file.numeroDossier}` })).toBeVisible();
+});

@@ -1,0 +1,44 @@
+// The one rule of "À relancer" and the notes' mentions and edit window (domain/followUps.ts).
+import { describe, expect, it } from 'vitest';
+import { isFollowUpDue, mentionedUsers, noteEditable } from '#domain/followUps';
+
+const now = new Date('2026-11-28T09:00:00Z');
+const today = '2026-11-28';
+const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
+
+describe('isFollowUpDue', () => {
+  it('a file 8 days “En attente” is due after 7 days, not after 10', () => {
+    const file = { status: 'pending', statusChangedAt: daysAgo(8), followUpDate: null };
+    expect(isFollowUpDue(file, today, now, 7)).toBe(true);
+    expect(isFollowUpDue(file, today, now, 10)).toBe(false);
+  });
+
+  it('a follow-up date that has come makes any file due; a later one or none does not', () => {
+    expect(isFollowUpDue({ status: 'draft', statusChangedAt: daysAgo(1), followUpDate: today }, today, now, 7)).toBe(true);
+    expect(isFollowUpDue({ status: 'approved', statusChangedAt: daysAgo(1), followUpDate: '2026-11-20' }, today, now, 7)).toBe(true);
+    expect(isFollowUpDue({ status: 'pending', statusChangedAt: daysAgo(2), followUpDate: '2026-12-01' }, today, now, 7)).toBe(false);
+    expect(isFollowUpDue({ status: 'approved', statusChangedAt: daysAgo(30), followUpDate: null }, today, now, 7)).toBe(false);
+  });
+
+  it('an archived file is never due', () => {
+    expect(isFollowUpDue({ status: 'pending', statusChangedAt: daysAgo(30), followUpDate: today, archived: true }, today, now, 7)).toBe(false);
+  });
+});
+
+describe('notes', () => {
+  const users = [
+    { id: 1, name: 'Marie Dupont' },
+    { id: 2, name: 'Marie' },
+    { id: 3, name: 'Léa Petit' },
+  ];
+  it('finds the colleagues named after @, the longest name first, whatever the case', () => {
+    expect(mentionedUsers('@marie dupont, tu peux voir ? cc @Léa Petit', users).map((u) => u.id)).toEqual([1, 3]);
+    expect(mentionedUsers('@Marie, merci', users).map((u) => u.id)).toEqual([2]);
+    expect(mentionedUsers('marie@exemple.fr @Mariette', users)).toEqual([]);
+  });
+
+  it('may be changed for 15 minutes', () => {
+    expect(noteEditable(new Date(now.getTime() - 14 * 60_000), now)).toBe(true);
+    expect(noteEditable(new Date(now.getTime() - 15 * 60_000), now)).toBe(false);
+  });
+});
