@@ -33,7 +33,7 @@ export function FollowUpPanel({ record, id }: { record: PecDossierRecord; id: nu
   });
   return (
     <Paper variant="outlined" sx={{ p: 2, mt: 2 }} component="section" aria-labelledby="pec-follow-up" data-testid="pec-follow-up">
-      <Typography id="pec-follow-up" variant="subtitle1" component="h2" fontWeight={700} sx={{ mb: 1.5 }}>
+      <Typography id="pec-follow-up" variant="subtitle1" component="h3" fontWeight={700} sx={{ mb: 1.5 }}>
         {translate('pecflow.pec.followUp.title')}
       </Typography>
       <FollowUpFields record={record} id={id} colleagues={colleagues} />

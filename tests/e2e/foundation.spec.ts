@@ -172,8 +172,10 @@ test('the account pages show the signed-in user’s real data', async ({ page })
   await expect(page).toHaveURL(/\/permissions$/);
   const patient = page.getByTestId('module-patient');
   await expect(patient).toContainText('Dossiers patients (PEC)');
-  await expect(patient).toContainText('3 permissions');
+  // The PEC's three and the documents' three (issue 29).
+  await expect(patient).toContainText('6 permissions');
   await expect(patient).toContainText('Voir les demandes de PEC');
+  await expect(patient).toContainText('pec.documents.delete');
   await expect(page.getByTestId('module-workflow')).toContainText('Lancer le DPEC et la facturation');
   await expect(page.getByTestId('module-user')).toHaveCount(0);
 

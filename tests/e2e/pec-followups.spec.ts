@@ -40,6 +40,9 @@ test("a note mentioning a colleague reaches the colleague's bell", async ({ page
   await expect(toast(page, 'Note ajoutée')).toBeVisible();
   await expect(notes.getByTestId('pec-note')).toContainText('Mutuelle relancée, @Marc Lefèvre peux-tu rappeler jeudi ?');
   await expect(notes.getByTestId('pec-note')).toContainText('Sophie Bernard');
+  // The drawer closed first: while it is open, the rest of the page is out of reach (a modal).
+  await page.keyboard.press('Escape');
+  await expect(drawer(page)).toBeHidden();
   await signOut(page);
 
   await signIn(page, 'direction@audition-horizon.fr');
