@@ -1,5 +1,5 @@
 // A file's documents in its drawer (issue 29): the list (react-admin's ReferenceManyField + DataTable over
-// /api/pec_documents?dossier=…) with kind chips, size and who added them when; adding files by drag and drop or the
+// /api/pec_documents?dossier=…) with kind chips, size and who added them when; adding files (./DocumentUploader) by drag and drop or the
 // chooser, several at once, a kind per file or one for all, each with its progress and the server's refusal;
 // the preview in the drawer (a PDF in a frame, an image) from the bytes read with the session's token; download
 // under the original name; deletion behind a confirmation. Writes are data-provider methods (useMutation, useDelete);
@@ -8,29 +8,15 @@ import CloseIcon from '@mui/icons-material/Close';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import DownloadIcon from '@mui/icons-material/DownloadOutlined';
 import PreviewIcon from '@mui/icons-material/VisibilityOutlined';
-import UploadIcon from '@mui/icons-material/UploadFileOutlined';
-import {
-  Alert,
-  Box,
-  Button,
-  Chip,
-  CircularProgress,
-  IconButton,
-  LinearProgress,
-  MenuItem,
-  Stack,
-  TextField,
-  Tooltip,
-  Typography,
-  type ChipProps,
-} from '@mui/material';
+import { Alert, Box, Chip, CircularProgress, IconButton, LinearProgress, Stack, Tooltip, Typography, type ChipProps } from '@mui/material';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useCallback, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useState } from 'react';
 import { Confirm, DataTable, ReferenceManyField, useDelete } from 'react-admin';
 import { PEC_DOCUMENTS_RESOURCE, pecIri, type PecDocumentRecord } from '../dataProvider/pec';
-import { DOCUMENT_KIND_LABELS, DOCUMENT_KINDS, DOCUMENT_MIME_TYPES, type DocumentKind } from '#domain/documents';
+import type { DocumentKind } from '#domain/documents';
 import { formatDateTime, formatFileSize } from '#domain/format';
 import { useErrorText, usePecMutation, usePecRights } from './shared';
+import { DocumentUploader, kindLabel } from './DocumentUploader';
 
 const SORT = { field: 'createdAt', order: 'ASC' } as const;
 const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
@@ -46,10 +32,7 @@ const KIND_COLORS: Partial<Record<DocumentKind, ChipProps['color']>> = {
   insurer_letter: 'warning',
 };
 /** The kinds a person chooses when adding a file: the summary is printed by Pecflow itself. */
-const UPLOAD_KINDS = DOCUMENT_KINDS.filter((kind) => kind !== 'summary');
 /** A kind's label; the code itself for a kind this build does not know. */
-const kindLabel = (kind: string) => DOCUMENT_KIND_LABELS[kind as DocumentKind] ?? kind;
-
 const personOf = (value: PecDocumentRecord['createdBy']) =>
   value && typeof value === 'object' ? [value.firstName, value.lastName].filter(Boolean).join(' ') || null : null;
 
@@ -274,228 +257,5 @@ function DeleteDialog({
         )
       }
     />
-  );
-}
-
-// ---------- adding files ----------
-
-interface Pending {
-  key: string;
-  file: File;
-  kind: DocumentKind | '';
-  /** From 0 to 1 while it is sent. */
-  progress?: number;
-  error?: string;
-}
-
-let nextKey = 0;
-
-function DocumentUploader({ dossier }: { dossier: string }) {
-  const { translate, dataProvider, refresh, success } = usePecMutation();
-  const errorText = useErrorText();
-  const input = useRef<HTMLInputElement>(null);
-  const [pending, setPending] = useState<Pending[]>([]);
-  const [dragging, setDragging] = useState(false);
-  const [sending, setSending] = useState(false);
-  const label = (key: string, options?: Record<string, unknown>) => translate(`pecflow.pec.documents.${key}`, options);
-
-  const change = (key: string, patch: Partial<Pending>) => setPending((items) => items.map((item) => (item.key === key ? { ...item, ...patch } : item)));
-  const add = (files: FileList | null) => {
-    if (!files?.length) return;
-    const added = Array.from(files, (file) => ({ key: String((nextKey += 1)), file, kind: '' as const }));
-    setPending((items) => [...items, ...added]);
-  };
-
-  const upload = useMutation({
-    mutationKey: [PEC_DOCUMENTS_RESOURCE, 'upload', dossier],
-    mutationFn: (item: Pending) =>
-      dataProvider.pecDocumentUpload({ dossier, file: item.file, kind: item.kind, onProgress: (sent) => change(item.key, { progress: sent }) }),
-  });
-
-  /** One file after the other: each shows its progress, a refused one keeps its message and stays to be corrected. */
-  const sendAll = async () => {
-    let sent = 0;
-    setSending(true);
-    for (const item of pending.filter((p) => p.kind !== '')) {
-      change(item.key, { progress: 0, error: undefined });
-      try {
-        await upload.mutateAsync(item);
-        sent += 1;
-        setPending((items) => items.filter((p) => p.key !== item.key));
-      } catch (error) {
-        change(item.key, { progress: undefined, error: errorText(error) });
-      }
-    }
-    setSending(false);
-    if (sent > 0) {
-      success(translate('pecflow.pec.documents.added', { smart_count: sent }));
-      void refresh.now();
-    }
-  };
-
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    if (!sending) add(event.dataTransfer.files);
-  };
-  const onDragOver = (event: DragEvent) => {
-    event.preventDefault();
-    event.dataTransfer.dropEffect = 'copy';
-    if (!dragging) setDragging(true);
-  };
-
-  const ready = pending.length > 0 && pending.every((p) => p.kind !== '');
-  return (
-    <Stack spacing={1.5}>
-      <Box
-        component="button"
-        type="button"
-        onClick={() => input.current?.click()}
-        onDragOver={onDragOver}
-        onDragEnter={onDragOver}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        disabled={sending}
-        data-testid="pec-document-drop"
-        sx={{
-          width: '100%',
-          p: 2.5,
-          border: 2,
-          borderStyle: 'dashed',
-          borderColor: dragging ? 'primary.main' : 'divider',
-          borderRadius: 1,
-          bgcolor: dragging ? 'action.hover' : 'transparent',
-          color: 'text.primary',
-          font: 'inherit',
-          cursor: 'pointer',
-          textAlign: 'center',
-          '&:focus-visible': { outline: '3px solid', outlineColor: 'primary.main', outlineOffset: 2 },
-          '&:disabled': { cursor: 'default', opacity: 0.6 },
-        }}
-      >
-        <UploadIcon color="primary" />
-        <Typography variant="body2" fontWeight={600}>
-          {label('drop')}
-        </Typography>
-        <Typography variant="caption" color="text.secondary">
-          {label('accepted')}
-        </Typography>
-      </Box>
-      <input
-        ref={input}
-        type="file"
-        multiple
-        hidden
-        accept={DOCUMENT_MIME_TYPES.join(',')}
-        data-testid="pec-document-input"
-        onChange={(event) => {
-          add(event.target.files);
-          event.target.value = '';
-        }}
-      />
-      {pending.length > 0 && (
-        <Stack spacing={1} component="section" aria-label={label('pending')} data-testid="pec-document-pending">
-          {pending.length > 1 && (
-            <KindSelect
-              label={label('kindForAll')}
-              value=""
-              disabled={sending}
-              onChange={(kind) => setPending((items) => items.map((item) => (item.progress === undefined ? { ...item, kind } : item)))}
-            />
-          )}
-          {pending.map((item) => (
-            <Box
-              key={item.key}
-              role="group"
-              aria-label={item.file.name}
-              sx={{ border: 1, borderColor: item.error ? 'error.main' : 'divider', borderRadius: 1, p: 1 }}
-              data-testid="pec-document-pending-file"
-            >
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} alignItems={{ sm: 'center' }}>
-                <Box sx={{ flex: 1, minWidth: 0 }}>
-                  <Typography variant="body2" sx={{ wordBreak: 'break-all' }}>
-                    {item.file.name}
-                  </Typography>
-                  <Typography variant="caption" color="text.secondary">
-                    {formatFileSize(item.file.size)}
-                  </Typography>
-                </Box>
-                <KindSelect
-                  label={label('kind')}
-                  value={item.kind}
-                  disabled={item.progress !== undefined}
-                  onChange={(kind) => change(item.key, { kind, error: undefined })}
-                />
-                <IconButton
-                  size="small"
-                  aria-label={label('removeNamed', { name: item.file.name })}
-                  disabled={item.progress !== undefined}
-                  onClick={() => setPending((items) => items.filter((p) => p.key !== item.key))}
-                >
-                  <CloseIcon fontSize="small" />
-                </IconButton>
-              </Stack>
-              {item.progress !== undefined && (
-                <LinearProgress
-                  variant="determinate"
-                  value={Math.round(item.progress * 100)}
-                  aria-label={label('progress', { name: item.file.name })}
-                  sx={{ mt: 1 }}
-                  data-testid="pec-document-progress"
-                />
-              )}
-              {item.error && (
-                <Alert severity="error" sx={{ mt: 1, whiteSpace: 'pre-line' }} data-testid="pec-document-error">
-                  {item.error}
-                </Alert>
-              )}
-            </Box>
-          ))}
-          <Stack direction="row" spacing={1} justifyContent="flex-end">
-            <Button onClick={() => setPending([])} disabled={sending}>
-              {label('clear')}
-            </Button>
-            <Button variant="contained" startIcon={<UploadIcon />} onClick={() => void sendAll()} disabled={!ready || sending} data-testid="pec-document-send">
-              {label('send', { smart_count: pending.length })}
-            </Button>
-          </Stack>
-          {!ready && !sending && (
-            <Typography variant="caption" color="text.secondary" sx={{ textAlign: 'right' }}>
-              {label('chooseKinds')}
-            </Typography>
-          )}
-        </Stack>
-      )}
-    </Stack>
-  );
-}
-
-function KindSelect({
-  label,
-  value,
-  disabled,
-  onChange,
-}: {
-  label: string;
-  value: DocumentKind | '';
-  disabled?: boolean;
-  onChange: (kind: DocumentKind) => void;
-}) {
-  return (
-    <TextField
-      select
-      size="small"
-      label={label}
-      value={value}
-      disabled={disabled}
-      onChange={(event) => onChange(event.target.value as DocumentKind)}
-      sx={{ minWidth: 240 }}
-    >
-      {UPLOAD_KINDS.map((kind) => (
-        <MenuItem key={kind} value={kind}>
-          {kindLabel(kind)}
-        </MenuItem>
-      ))}
-    </TextField>
   );
 }
