@@ -115,7 +115,7 @@ export function PecFilters() {
             const picked = (event.target.value as unknown as string[]).filter(Boolean);
             change('status', picked.length > 1 ? picked : picked[0]);
           }}
-          sx={{ minWidth: 180, flex: { md: '0 0 220px' } }}
+          sx={{ minWidth: 180, flex: { md: '0 0 180px' } }}
           slotProps={{
             select: {
               multiple: true,

@@ -83,6 +83,8 @@ describe('each user chooses the kinds they receive', () => {
       'Délai dépassé',
       'Facturation effectuée',
       'PEC bientôt périmée',
+      'Dossiers à relancer',
+      'Mention dans une note',
     ]);
     expect((await server.get(PATH)).status).toBe(401);
   });

@@ -136,7 +136,7 @@ describe('roles', () => {
 
     // The worker's schedules exist (the web instance has none of its own to create).
     const schedules = await database.query<{ name: string }>(`select name from pgboss.schedule order by name`);
-    expect(schedules.map((s) => s.name)).toEqual([QUEUES.expiryScan, QUEUES.robotSweep].sort());
+    expect(schedules.map((s) => s.name)).toEqual([QUEUES.expiryScan, QUEUES.followUpNotice, QUEUES.robotSweep].sort());
 
     await stop(worker);
     expect((await fetch(worker.healthUrl!).catch(() => undefined))?.status).toBeUndefined();

@@ -186,7 +186,7 @@ test('a role edit grants a permission by module, and the audit trail shows it', 
   const drawer = page.getByTestId('resource-drawer');
   const module = drawer.getByTestId('permission-module-patient');
   await expect(module).toContainText('Dossiers patients (PEC)');
-  await expect(module).toContainText('1 / 8');
+  await expect(module).toContainText('1 / 11');
   await module.getByText('Dossiers patients (PEC)').click();
   await expect(module.getByRole('checkbox', { name: /Voir les demandes de PEC/ })).toBeChecked();
   // The module has just unfolded: the first click can land while it is still moving.
@@ -195,7 +195,7 @@ test('a role edit grants a permission by module, and the audit trail shows it', 
     await create.check();
     await expect(create).toBeChecked({ timeout: 1000 });
   }).toPass();
-  await expect(module).toContainText('2 / 8');
+  await expect(module).toContainText('2 / 11');
   await expect(module.getByText('Création', { exact: true }).first()).toBeVisible();
   await drawer.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Rôle mis à jour avec succès' })).toBeVisible();
