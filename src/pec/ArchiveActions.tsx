@@ -75,7 +75,19 @@ function ArchiveAction({ record, id }: { record: PecDossierRecord; id: number })
           >
             <DialogTitle id="pec-archive-title">{translate('pecflow.pec.archive.title', { numero: record.numeroDossier })}</DialogTitle>
             <DialogContent>
-              <ArchiveFields />
+              <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.pec.archive.text')}</DialogContentText>
+              <Stack spacing={2} sx={{ pt: 1 }}>
+                <SelectInput
+                  source="archiveReason"
+                  label={translate('pecflow.pec.archive.reason')}
+                  choices={REASON_CHOICES}
+                  emptyText=""
+                  fullWidth
+                  margin="none"
+                  required
+                />
+                <NoteInput />
+              </Stack>
             </DialogContent>
             <DialogActions>
               <Button onClick={() => setOpen(false)} disabled={isPending}>
@@ -86,29 +98,6 @@ function ArchiveAction({ record, id }: { record: PecDossierRecord; id: number })
           </AdminForm>
         )}
       </Dialog>
-    </>
-  );
-}
-
-/** The archive form's fields, for one file and for a bulk archive (./BulkForms): the reason, its text for 'Autre'. */
-export function ArchiveFields({ autoFocus = false }: { autoFocus?: boolean }) {
-  const translate = useTranslate();
-  return (
-    <>
-      <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.pec.archive.text')}</DialogContentText>
-      <Stack spacing={2} sx={{ pt: 1 }}>
-        <SelectInput
-          source="archiveReason"
-          label={translate('pecflow.pec.archive.reason')}
-          choices={REASON_CHOICES}
-          emptyText=""
-          fullWidth
-          margin="none"
-          required
-          autoFocus={autoFocus}
-        />
-        <NoteInput />
-      </Stack>
     </>
   );
 }

@@ -3,13 +3,15 @@
 // with the shared zod schemas).
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack, Typography } from '@mui/material';
 import { useWatch } from 'react-hook-form';
-import { NumberInput, TextInput, useTranslate } from 'react-admin';
+import { NumberInput, SelectInput, TextInput, useTranslate } from 'react-admin';
 import { AdminForm } from '../admin/AdminForm';
+import { ARCHIVE_REASON_LABELS, ARCHIVE_REASONS } from '#domain/archive';
 import { invoiceNumbers, type BulkAction } from '#domain/bulk';
 import { pecArchiveSchema, pecBulkBillingSchema } from '#domain/pecSchemas';
 import { todayInFrance } from '#domain/pec';
-import { ArchiveFields } from './ArchiveActions';
 import { DateInput } from './DateInput';
+
+const REASON_CHOICES = ARCHIVE_REASONS.map((id) => ({ id, name: ARCHIVE_REASON_LABELS[id] }));
 
 interface Props {
   form: 'billing' | 'archive';
@@ -53,7 +55,20 @@ export default function BulkForms({ form, count, busy, onClose, onSubmit }: Prop
         >
           <DialogTitle id="bulk-form-title">{translate('pecflow.pec.bulk.archiveTitle', { smart_count: count })}</DialogTitle>
           <DialogContent>
-            <ArchiveFields autoFocus />
+            <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.pec.archive.text')}</DialogContentText>
+            <Stack spacing={2} sx={{ pt: 1 }}>
+              <SelectInput
+                source="archiveReason"
+                label={translate('pecflow.pec.archive.reason')}
+                choices={REASON_CHOICES}
+                emptyText=""
+                fullWidth
+                margin="none"
+                required
+                autoFocus
+              />
+              <NoteInput />
+            </Stack>
           </DialogContent>
           <Actions busy={busy} onClose={onClose} />
         </AdminForm>
@@ -75,6 +90,13 @@ function Preview({ count }: { count: number }) {
       {translate('pecflow.pec.bulk.preview', { numbers: shown })}
     </Typography>
   );
+}
+
+function NoteInput() {
+  const translate = useTranslate();
+  const reason = useWatch({ name: 'archiveReason' });
+  if (reason !== 'other') return null;
+  return <TextInput source="archiveNote" label={translate('pecflow.pec.archive.note')} fullWidth multiline margin="none" required />;
 }
 
 function Actions({ busy, onClose }: { busy: boolean; onClose: () => void }) {
