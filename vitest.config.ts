@@ -27,8 +27,6 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Each file has its own database; two at a time suits two cores.
           maxWorkers: 2,
-          // A memory test collects the garbage before it reads the RSS (pec-documents: a 10 MB transfer streamed).
-          execArgv: ['--expose-gc'],
         },
       },
     ],

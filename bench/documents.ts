@@ -1,5 +1,8 @@
 // npm run bench -- documents [--clients=50] [--duration=30] [--size-mb=1]
-// Documents of PEC files (issue 29) under load: `clients` closed-loop clients, each on a file of its own, upload a PDF
+// First, one 10 MB document alone, up and down again: the server streams it (multipart in, chunks encrypted into
+// PostgreSQL, chunks decrypted out), so its RSS may not rise by more than SINGLE_TRANSFER_TARGET_MB while it passes
+// (sampled every 20 ms, after a first transfer has loaded the modules it needs). Then, under load:
+// `clients` closed-loop clients, each on a file of its own, upload a PDF
 // of `size-mb` MB (multipart/form-data), download it whole (checking its hash) and delete it, again and again for
 // `duration` seconds, against the compiled server (as production runs it) on a fresh PostgreSQL database with the demo
 // data. Reports each action's p50/p99, the errors, and the server's RSS (sampled every 250 ms: highest, and at the end)
@@ -22,6 +25,8 @@ const SECRETS = {
   ROBOT_CALLBACK_SECRET: 'bench-robot-callback-secret',
 };
 const ACTIONS = ['upload', 'download', 'delete'] as const;
+const SINGLE_TRANSFER_BYTES = 10 * 1024 * 1024 - 2000;
+const SINGLE_TRANSFER_TARGET_MB = 30;
 type Action = (typeof ACTIONS)[number];
 
 const log = (message: string) => console.log(`[documents] ${message}`);
@@ -92,6 +97,44 @@ export async function runDocumentsBench(argv: string[] = []): Promise<void> {
       });
       const { token } = (await login.json()) as { token: string };
       const auth = { authorization: `Bearer ${token}` };
+      const transfer = async (dossierId: number, content: Buffer) => {
+        const form = new FormData();
+        form.set('dossier', `/api/pec_dossiers/${dossierId}`);
+        form.set('kind', 'other');
+        form.set(
+          'file',
+          new Blob([new Uint8Array(content.buffer as ArrayBuffer, content.byteOffset, content.length)], { type: 'application/pdf' }),
+          'bench.pdf',
+        );
+        const res = await fetch(`${server.baseUrl}/api/pec_documents`, { method: 'POST', headers: auth, body: form });
+        return { status: res.status, id: ((await res.json()) as { id?: number }).id };
+      };
+      const sha256Of = async (id: number) => {
+        const res = await fetch(`${server.baseUrl}/api/pec_documents/${id}/content`, { headers: auth });
+        const hash = createHash('sha256');
+        for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) hash.update(piece);
+        return { status: res.status, sha256: hash.digest('hex') };
+      };
+
+      const single = pdfOf(SINGLE_TRANSFER_BYTES);
+      const singleSha = createHash('sha256').update(single).digest('hex');
+      const singleTransfer = async () => {
+        const up = await transfer(files[0]!, single);
+        const down = up.id ? await sha256Of(up.id) : undefined;
+        if (up.status !== 201 || down?.sha256 !== singleSha) throw new Error(`transfert de 10 Mo : ${up.status} ${down?.status}`);
+        await fetch(`${server.baseUrl}/api/pec_documents/${up.id}`, { method: 'DELETE', headers: auth });
+      };
+      await singleTransfer();
+      const singleBefore = memoryMb(pid).rssMb;
+      let singleHighest = singleBefore;
+      const singleSampler = setInterval(() => (singleHighest = Math.max(singleHighest, memoryMb(pid).rssMb)), 20);
+      await singleTransfer();
+      clearInterval(singleSampler);
+      const singleRise = singleHighest - singleBefore;
+      log(
+        `un document de 10 Mo, envoyé puis relu : RSS du serveur ${singleBefore} → au plus ${singleHighest} Mo (+${singleRise}, cible < ${SINGLE_TRANSFER_TARGET_MB})`,
+      );
+
       const content = pdfOf(sizeBytes);
       const expected = createHash('sha256').update(content).digest('hex');
       const samples: Record<Action, number[]> = { upload: [], download: [], delete: [] };
@@ -113,25 +156,14 @@ export async function runDocumentsBench(argv: string[] = []): Promise<void> {
         files.map(async (dossierId) => {
           while (Date.now() < deadline) {
             const id = await timed('upload', async () => {
-              const form = new FormData();
-              form.set('dossier', `/api/pec_dossiers/${dossierId}`);
-              form.set('kind', 'other');
-              form.set(
-                'file',
-                new Blob([new Uint8Array(content.buffer as ArrayBuffer, content.byteOffset, content.length)], { type: 'application/pdf' }),
-                'bench.pdf',
-              );
-              const res = await fetch(`${server.baseUrl}/api/pec_documents`, { method: 'POST', headers: auth, body: form });
-              const body = (await res.json()) as { id?: number };
-              if (res.status !== 201) error(`upload ${res.status}`);
-              return body.id;
+              const { status, id } = await transfer(dossierId, content);
+              if (status !== 201) error(`upload ${status}`);
+              return id;
             });
             if (!id) continue;
             await timed('download', async () => {
-              const res = await fetch(`${server.baseUrl}/api/pec_documents/${id}/content`, { headers: auth });
-              const hash = createHash('sha256');
-              for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) hash.update(piece);
-              if (res.status !== 200 || hash.digest('hex') !== expected) error(`download ${res.status}`);
+              const { status, sha256 } = await sha256Of(id);
+              if (status !== 200 || sha256 !== expected) error(`download ${status}`);
             });
             await timed('delete', async () => {
               const res = await fetch(`${server.baseUrl}/api/pec_documents/${id}`, { method: 'DELETE', headers: auth });
@@ -146,6 +178,12 @@ export async function runDocumentsBench(argv: string[] = []): Promise<void> {
         measuredAt: new Date().toISOString(),
         command: `npm run bench -- documents ${argv.join(' ')}`.trim(),
         clients,
+        singleTransfer: {
+          fileBytes: single.length,
+          serverRssMb: { before: singleBefore, highest: singleHighest, rise: singleRise },
+          targetRiseMb: SINGLE_TRANSFER_TARGET_MB,
+          met: singleRise < SINGLE_TRANSFER_TARGET_MB,
+        },
         durationSeconds,
         fileBytes: content.length,
         actions: Object.fromEntries(
@@ -165,6 +203,7 @@ export async function runDocumentsBench(argv: string[] = []): Promise<void> {
       mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
       writeFileSync(RESULTS_FILE, `${JSON.stringify(result, null, 2)}\n`);
       log(`résultats écrits dans ${RESULTS_FILE}`);
+      if (!result.singleTransfer.met) process.exitCode = 1;
     } finally {
       await stopServerProcess(server.child);
     }

@@ -2,7 +2,7 @@
 // a wrong file refused with the server's French message; the PDF shown in the drawer, downloaded under its name with
 // its bytes, a document deleted; someone without pec.documents.delete adds by the keyboard and sees no deletion.
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type FileChooser, type Locator, type Page } from '@playwright/test';
 import { api, apiToken, chooseOption, signIn } from './helpers';
 import { drawer, onePagePdf, openFile, prepareFile, toast, type PreparedFile } from './pec-fixtures';
 
@@ -119,12 +119,19 @@ test('documents: someone without the right to delete adds a file by the keyboard
   await signIn(page, email);
   const panel = await openDocuments(page, file);
 
-  // The drop zone is a button: Enter opens the file chooser.
+  // The drop zone is a button: Enter opens the file chooser. On a loaded machine the drawer's
+  // focus trap can still move the focus while it opens, so the focus and the key are tried again.
   const zone = panel.getByRole('button', { name: /Déposez vos fichiers ici/ });
-  await zone.focus();
-  const choosing = page.waitForEvent('filechooser');
-  await page.keyboard.press('Enter');
-  await (await choosing).setFiles({ name: 'devis-e2e.pdf', mimeType: 'application/pdf', buffer: onePagePdf('Devis E2E') });
+  let chooser: FileChooser | undefined;
+  await expect(async () => {
+    await zone.focus();
+    await expect(zone).toBeFocused();
+    const choosing = page.waitForEvent('filechooser', { timeout: 5_000 });
+    await page.keyboard.press('Enter');
+    chooser = await choosing;
+  }).toPass({ timeout: 30_000 });
+  if (!chooser) throw new Error('no file chooser');
+  await chooser.setFiles({ name: 'devis-e2e.pdf', mimeType: 'application/pdf', buffer: onePagePdf('Devis E2E') });
   await chooseOption(page, pendingFile(panel, 'devis-e2e.pdf'), 'Type', 'Devis normalisé');
   await panel.getByRole('button', { name: 'Ajouter le fichier' }).click();
   await expect(toast(page, '1 document ajouté')).toBeVisible();
