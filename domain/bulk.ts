@@ -3,7 +3,7 @@
 // (at most the organisation's robot concurrency at once).
 import { BULK_MAX_FILES } from './limits';
 
-export const BULK_ACTIONS = ['dpec', 'billing', 'archive'] as const;
+export const BULK_ACTIONS = ['dpec', 'billing', 'archive', 'assign'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** The editable system setting: robot runs at once per organisation. */
@@ -31,6 +31,9 @@ export const BULK_MESSAGES = {
   invalidId: 'Identifiant de dossier invalide',
   numberMissing: 'Numéro de facture manquant pour ce dossier.',
   alreadyQueued: 'Ce dossier attend déjà son tour pour le robot.',
+  unknownAction: 'Action groupée inconnue : dpec, billing, archive ou assign.',
+  /** 'Assigner à…' names a user by their IRI, or nobody (null). */
+  ownerInvalid: 'Utilisateur invalide : indiquez /api/users/{id}, ou personne.',
   /** A queued run whose start was refused when its turn came. */
   startRefused: (reason: string) => `Lancement refusé : ${reason}`,
 };

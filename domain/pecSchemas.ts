@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RULES, parseMeasure, type MeasureRule } from './optical';
 import { PAYMENT_CANCEL_MESSAGES, PAYMENT_FORM_MESSAGES } from './payments';
-import { FOLLOW_UP_MESSAGES, NOTE_MAX, NOTE_MESSAGES } from './followUps';
+import { FOLLOW_UP_MESSAGES, NOTE_MAX, NOTE_MESSAGES, OWNER_FILTER_NOBODY } from './followUps';
 import { ARCHIVE_MESSAGES, ARCHIVE_NOTE_MAX, ARCHIVE_REASONS } from './archive';
 import { LONG_TEXT_MAX, optionalReference, optionalText, reference, requiredText } from './validation';
 import {
@@ -161,6 +161,11 @@ export const pecBillingSchema = z.object({
   numBilling: requiredText(1, PEC_MESSAGES.numBilling, 100),
   dateBilling: invoiceDate(),
 });
+
+/** The bulk 'Assigner à…' dialog: a colleague's IRI, or OWNER_FILTER_NOBODY for nobody (sent as null). */
+export const pecBulkAssignSchema = z
+  .object({ owner: z.string({ error: FOLLOW_UP_MESSAGES.owner }).min(1, FOLLOW_UP_MESSAGES.owner) })
+  .transform(({ owner }) => ({ owner: owner === OWNER_FILTER_NOBODY ? null : owner }));
 
 /** The bulk billing dialog (domain/bulk.ts): one invoice date, numbers from a pattern (`FAC-{n}`) and its first number. */
 export const pecBulkBillingSchema = z.object({

@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import type { DbOrTx } from '../db/connect';
 import { configs, notifications, pecDossiers, pecNotes } from '../db/schema';
 import { publish } from '../events/bus';
-import { mayReadFile, pecReadScope, type Viewer } from '../auth/fileVisibility';
+import { mayReadFile, PEC_VIEW_PERMISSION, pecReadScope, seesWholeOrganisation, type Viewer } from '../auth/fileVisibility';
 import { invalidField } from '../http/errors';
 import { ACT_ON_FILE_PERMISSION, notifyUsers } from '../notifications/service';
 import {
@@ -163,6 +163,40 @@ export async function colleaguesOf(tx: DbOrTx, file: { holdingId: number; shopId
   }[];
   return rows
     .filter((row) => mayReadFile({ permissions: row.permissions ?? [], holdingId: file.holdingId, shopIds: row.assigned ? [file.shopId] : [] }, file))
+    .map((row) => ({ id: Number(row.id), firstName: row.first_name, lastName: row.last_name }));
+}
+
+/**
+ * The reader's colleagues: the active users of their organisation who see at least one of the files the reader sees
+ * (the 'Suivi par' list filter and the bulk 'Assigner à…'; each file's own owner rule still applies on saving).
+ */
+export async function colleaguesOfReader(tx: DbOrTx, reader: Principal): Promise<Colleague[]> {
+  if (!reader.holdingId) return [];
+  const holdingId = reader.holdingId;
+  const result = await tx.execute(sql`
+    select u.id, u.first_name, u.last_name,
+      (select coalesce(array_agg(distinct p), '{}') from user_roles ur join roles r on r.id = ur.role_id, unnest(r.permissions) p
+        where ur.user_id = u.id) as permissions,
+      (select coalesce(array_agg(us.shop_id), '{}') from user_shops us where us.user_id = u.id) as shop_ids
+    from users u
+    where u.holding_id = ${holdingId} and u.status = 'Active'
+    order by u.last_name, u.first_name, u.id`);
+  const rows = ((result as { rows?: unknown[] }).rows ?? (result as unknown as unknown[])) as {
+    id: number;
+    first_name: string;
+    last_name: string;
+    permissions: string[] | null;
+    shop_ids: number[] | null;
+  }[];
+  const readerShops = seesWholeOrganisation(reader) ? undefined : new Set(reader.shopIds);
+  return rows
+    .filter((row) => {
+      const viewer = { permissions: row.permissions ?? [], holdingId, shopIds: (row.shop_ids ?? []).map(Number) };
+      if (!hasPermission(viewer.permissions, PEC_VIEW_PERMISSION)) return false;
+      // Someone who sees the whole organisation shares every file; otherwise one centre in common is enough.
+      if (seesWholeOrganisation(viewer)) return true;
+      return viewer.shopIds.some((shopId) => !readerShops || readerShops.has(shopId));
+    })
     .map((row) => ({ id: Number(row.id), firstName: row.first_name, lastName: row.last_name }));
 }
 

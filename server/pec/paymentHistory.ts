@@ -47,7 +47,7 @@ export async function syncPaymentState(
   tx: DbOrTx,
   principal: Principal,
   file: PaymentFile,
-  action: string,
+  action: 'payment' | 'payment_cancel' | 'payment_undo',
   extra: Record<string, unknown>,
 ): Promise<PaymentState> {
   const before = stateOf(file);

@@ -1,4 +1,4 @@
-// Bulk actions on selected PEC files (issue 28, domain/bulk.ts): POST /api/pec_dossiers/bulk/{dpec|billing|archive}.
+// Bulk actions on selected PEC files (issue 28, domain/bulk.ts): POST /api/pec_dossiers/bulk/{dpec|billing|archive|assign}.
 // Each file goes through the single action's own code (RobotRuns.check/start, the resource's PATCH), so its rules,
 // its tenancy and its audit entry are the single action's; a refusal is that file's outcome, never the others'.
 // Robot runs are queued in bulk_runs and started as the organisation's open runs fall under its robot concurrency
@@ -33,6 +33,15 @@ const BODIES = {
   // One invoice date, one number per file (in the order of ids).
   billing: z.object({ ids, dateBilling: z.string().max(10), numbers: z.array(z.string().max(255)).max(BULK_MAX_FILES) }),
   archive: z.object({ ids, archiveReason: z.enum(ARCHIVE_REASONS), archiveNote: z.string().max(1000).optional() }),
+  // 'Suivi par' for every file: a user's IRI, or null for nobody; each file checks that its owner sees it.
+  assign: z.object({
+    ids,
+    owner: z
+      .string()
+      .max(100)
+      .nullable()
+      .refine((owner) => owner === null || idFromReference(owner, 'users') !== undefined, BULK_MESSAGES.ownerInvalid),
+  }),
 };
 
 /** A refused single action's French reason (a 422 says its violations' messages, already in its detail). */
@@ -80,6 +89,8 @@ export class BulkActions {
         if (action === 'archive') {
           const { archiveReason, archiveNote } = input as z.output<typeof BODIES.archive>;
           await repository.update(principal, id, { archived: true, archiveReason, ...(archiveNote ? { archiveNote } : {}) }, 'patch');
+        } else if (action === 'assign') {
+          await repository.update(principal, id, { owner: (input as z.output<typeof BODIES.assign>).owner }, 'patch');
         } else {
           if (action === 'billing') {
             const { dateBilling, numbers } = input as z.output<typeof BODIES.billing>;
@@ -227,7 +238,7 @@ export async function bulkRoutes(app: FastifyInstance) {
   const { bulk } = app.ctx.pec;
   app.post('/api/pec_dossiers/bulk/:action', async (request: FastifyRequest) => {
     const action = (request.params as { action: string }).action as BulkAction;
-    if (!BULK_ACTIONS.includes(action)) throw notFound('Action groupée inconnue : dpec, billing ou archive.');
+    if (!BULK_ACTIONS.includes(action)) throw notFound(BULK_MESSAGES.unknownAction);
     return bulk.run(principalOf(request), action, request.body);
   });
 }

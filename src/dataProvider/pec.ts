@@ -328,6 +328,9 @@ export const pecMethods = {
   /** The users who see a file (GET /api/pec_dossiers/{id}/colleagues). */
   pecColleagues: (id: number) => call<{ member: PecColleague[] }>(`${pecIri(id)}/colleagues`).then((answer) => answer.member),
 
+  /** The reader's colleagues, who see files they see (GET /api/pec_colleagues). */
+  pecMyColleagues: () => call<{ member: PecColleague[] }>('/api/pec_colleagues').then((answer) => answer.member),
+
   /** 'Enregistrer un paiement' on one billed file; answers the file. */
   pecPayment: ({ id, data }: { id: number; data: { datePaiement: string; montant: number; libelle: string | null } }) =>
     call<PecDossierRecord>(`${pecIri(id)}/payments`, { method: 'POST', body: data }),

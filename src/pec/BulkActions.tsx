@@ -1,7 +1,8 @@
 // The PEC list's bulk actions on its selected rows (issue 28): 'Créer DPEC', 'Facturer', 'Exporter la sélection',
-// 'Archiver'. The server applies each file's own rules (server/robot/bulk.ts) and answers one outcome per file, shown in
+// 'Archiver', 'Assigner à…'. The server applies each file's own rules (server/robot/bulk.ts) and answers one outcome per file, shown in
 // the summary dialog. The billing and archive forms are loaded with their dialog (form code stays out of the list).
 import ArchiveIcon from '@mui/icons-material/Archive';
+import AssignIcon from '@mui/icons-material/AssignmentInd';
 import DownloadIcon from '@mui/icons-material/Download';
 import ReceiptIcon from '@mui/icons-material/ReceiptLong';
 import SendIcon from '@mui/icons-material/Send';
@@ -27,12 +28,14 @@ import { usePecMutation, usePecRights, useRefreshPec } from './shared';
 
 const BulkForms = lazy(() => import('./BulkForms'));
 
+export type BulkFormName = 'billing' | 'archive' | 'assign';
+
 export function PecBulkActions({ ids }: { ids: Identifier[] }) {
   const { translate, dataProvider, failure, success } = usePecMutation();
   const rights = usePecRights();
   const refresh = useRefreshPec();
   const { onUnselectItems } = useListContext();
-  const [form, setForm] = useState<'billing' | 'archive'>();
+  const [form, setForm] = useState<BulkFormName>();
   const [summary, setSummary] = useState<BulkSummary>();
   const run = useMutation({
     mutationFn: (data: { action: BulkAction } & Record<string, unknown>) => dataProvider.pecBulk({ ids, ...data }),
@@ -76,6 +79,11 @@ export function PecBulkActions({ ids }: { ids: Identifier[] }) {
           {translate('pecflow.pec.bulk.archive')}
         </Button>
       )}
+      {rights.edit && (
+        <Button size="small" startIcon={<AssignIcon />} disabled={busy} onClick={() => setForm('assign')}>
+          {translate('pecflow.pec.bulk.assign')}
+        </Button>
+      )}
       {form && (
         <Suspense fallback={null}>
           <BulkForms form={form} count={ids.length} busy={busy} onClose={() => setForm(undefined)} onSubmit={(data) => run.mutateAsync(data)} />
@@ -101,7 +109,7 @@ function BulkSummaryDialog({ summary, onClose }: { summary?: BulkSummary; onClos
       {summary && (
         <>
           <DialogTitle id="bulk-summary-title">
-            {translate('pecflow.pec.bulk.summaryTitle', { action: translate(`pecflow.pec.bulk.${summary.action}`) })}
+            {translate('pecflow.pec.bulk.summaryTitle', { action: translate(`pecflow.pec.bulk.summaryActions.${summary.action}`) })}
           </DialogTitle>
           <DialogContent>
             <DialogContentText sx={{ mb: 1 }}>

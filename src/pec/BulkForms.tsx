@@ -1,5 +1,6 @@
 // The forms of the bulk actions (src/pec/BulkActions.tsx), loaded with their dialog: 'Facturer' (one invoice date, the
-// numbers from a pattern and a first number, previewed) and 'Archiver' (one reason). The one form system (AdminForm
+// numbers from a pattern and a first number, previewed), 'Archiver' (one reason) and 'Assigner à…' (one colleague,
+// or nobody). The one form system (AdminForm
 // with the shared zod schemas).
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack, Typography } from '@mui/material';
 import { useWatch } from 'react-hook-form';
@@ -7,14 +8,17 @@ import { NumberInput, SelectInput, TextInput, useTranslate } from 'react-admin';
 import { AdminForm } from '../admin/AdminForm';
 import { ARCHIVE_REASON_LABELS, ARCHIVE_REASONS } from '#domain/archive';
 import { invoiceNumbers, type BulkAction } from '#domain/bulk';
-import { pecArchiveSchema, pecBulkBillingSchema } from '#domain/pecSchemas';
+import { pecArchiveSchema, pecBulkAssignSchema, pecBulkBillingSchema } from '#domain/pecSchemas';
+import { OWNER_FILTER_NOBODY } from '#domain/followUps';
 import { todayInFrance } from '#domain/pec';
 import { DateInput } from './DateInput';
+import type { BulkFormName } from './BulkActions';
+import { useMyColleagues } from './shared';
 
 const REASON_CHOICES = ARCHIVE_REASONS.map((id) => ({ id, name: ARCHIVE_REASON_LABELS[id] }));
 
 interface Props {
-  form: 'billing' | 'archive';
+  form: BulkFormName;
   count: number;
   busy: boolean;
   onClose: () => void;
@@ -23,10 +27,11 @@ interface Props {
 
 export default function BulkForms({ form, count, busy, onClose, onSubmit }: Props) {
   const translate = useTranslate();
-  const billing = form === 'billing';
   return (
     <Dialog open onClose={busy ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="bulk-form-title" data-testid={`bulk-${form}-dialog`}>
-      {billing ? (
+      {form === 'assign' ? (
+        <AssignForm count={count} busy={busy} onClose={onClose} onSubmit={onSubmit} />
+      ) : form === 'billing' ? (
         <AdminForm
           record={{ dateBilling: todayInFrance(), pattern: 'FAC-{n}', start: 1 }}
           schema={pecBulkBillingSchema}
@@ -74,6 +79,26 @@ export default function BulkForms({ form, count, busy, onClose, onSubmit }: Prop
         </AdminForm>
       )}
     </Dialog>
+  );
+}
+
+/** 'Assigner à…': the colleague who follows every selected file from now on ('Suivi par'), or nobody. */
+function AssignForm({ count, busy, onClose, onSubmit }: Omit<Props, 'form'>) {
+  const translate = useTranslate();
+  const colleagues = useMyColleagues();
+  const choices = [
+    { id: OWNER_FILTER_NOBODY, name: translate('pecflow.pec.followUp.nobody') },
+    ...colleagues.map((c) => ({ id: c['@id'], name: `${c.firstName} ${c.lastName}`.trim() })),
+  ];
+  return (
+    <AdminForm record={{ owner: '' }} schema={pecBulkAssignSchema} onSave={(values) => onSubmit({ action: 'assign', ...pecBulkAssignSchema.parse(values) })}>
+      <DialogTitle id="bulk-form-title">{translate('pecflow.pec.bulk.assignTitle', { smart_count: count })}</DialogTitle>
+      <DialogContent>
+        <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.pec.bulk.assignText')}</DialogContentText>
+        <SelectInput source="owner" label={translate('pecflow.pec.followUp.owner')} choices={choices} emptyText="" fullWidth margin="none" required autoFocus />
+      </DialogContent>
+      <Actions busy={busy} onClose={onClose} />
+    </AdminForm>
   );
 }
 

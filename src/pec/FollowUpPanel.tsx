@@ -7,13 +7,12 @@ import { useState } from 'react';
 import { useCreate, useDelete, useGetIdentity, useGetList, useTranslate, useUpdate } from 'react-admin';
 import { DatePickerField, INVALID_DAY } from '../admin/DatePickerField';
 import { PEC_RESOURCE, pecIri, type PecColleague, type PecDossierRecord } from '../dataProvider/pec';
-import { usePecMutation, usePecRights } from './shared';
+import { COLLEAGUES_STALE_MS, usePecMutation, usePecRights } from './shared';
 import { NOTE_MAX, noteEditable } from '#domain/followUps';
 import { formatDate } from '#domain/format';
 import { idFromReference } from '#domain/iri';
 
 const NOTES = 'pec_notes';
-const MINUTE = 60_000;
 const nameOf = (c: { firstName?: string; lastName?: string }) => `${c.firstName ?? ''} ${c.lastName ?? ''}`.trim();
 
 interface NoteRecord {
@@ -29,7 +28,7 @@ export function FollowUpPanel({ record, id }: { record: PecDossierRecord; id: nu
   const { data: colleagues = [] } = useQuery({
     queryKey: [PEC_RESOURCE, 'colleagues', id],
     queryFn: () => dataProvider.pecColleagues(id),
-    staleTime: 5 * MINUTE,
+    staleTime: COLLEAGUES_STALE_MS,
   });
   return (
     <Paper variant="outlined" sx={{ p: 2, mt: 2 }} component="section" aria-labelledby="pec-follow-up" data-testid="pec-follow-up">

@@ -10,13 +10,13 @@ import TuneIcon from '@mui/icons-material/Tune';
 import ArchiveIcon from '@mui/icons-material/Inventory2Outlined';
 import { Box, Button, Checkbox, Chip, Collapse, MenuItem, Paper, Stack, TextField } from '@mui/material';
 import { useState } from 'react';
-import { useGetList, useGetOne, useListContext, useTranslate, type RaRecord } from 'react-admin';
+import { useGetIdentity, useGetList, useGetOne, useListContext, useTranslate, type RaRecord } from 'react-admin';
 import { formatDate } from '#domain/format';
 import { PEC_STATUSES } from '#domain/pec';
 import { PAYMENT_FILTER_LABELS, PAYMENT_FILTERS, type PaymentFilter } from '#domain/payments';
 import { DatePickerField, INVALID_DAY } from '../admin/DatePickerField';
 import { dayBound, DEFAULT_SORT } from './filters';
-import { PecStatusBadge } from './shared';
+import { PecStatusBadge, useMyColleagues } from './shared';
 import { pecNumericId } from '../dataProvider/pec';
 import { FILE_KIND_LABELS, FILE_KINDS, type FileKind } from '#domain/fileKinds';
 import { FOLLOW_UP_FILTER, OWNER_FILTER, OWNER_FILTER_ME, OWNER_FILTER_NOBODY } from '#domain/followUps';
@@ -185,12 +185,7 @@ export function PecFilters() {
               onChange={(value) => change('payment', value)}
             />
             <DatePickerField label={translate('pecflow.pec.filters.expiresBefore')} value={day(expiry.before)} onChange={setExpiry} />
-            <ChoiceFilter
-              name={OWNER_FILTER}
-              value={selectValue(OWNER_FILTER)}
-              choices={[OWNER_FILTER_ME, OWNER_FILTER_NOBODY].map((id) => ({ id, name: translate(`pecflow.pec.filters.owner.${id}`) }))}
-              onChange={(value) => change(OWNER_FILTER, value)}
-            />
+            <OwnerFilter value={selectValue(OWNER_FILTER)} onChange={(value) => change(OWNER_FILTER, value)} />
             <TextField
               select
               size="small"
@@ -312,6 +307,27 @@ function ReferenceFilter({
   return <ChoiceFilter name={name} value={value} choices={choices} onChange={onChange} feminine={name === 'mutual'} />;
 }
 
+/** 'Suivi par': me, nobody, or one of the reader's colleagues (by id, as the URL keeps it). */
+function OwnerFilter({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const translate = useTranslate();
+  const { identity } = useGetIdentity();
+  const colleagues = useMyColleagues().filter((c) => String(c.id) !== String(identity?.id));
+  const choices = [
+    ...[OWNER_FILTER_ME, OWNER_FILTER_NOBODY].map((id) => ({ id, name: translate(`pecflow.pec.filters.owner.${id}`) })),
+    ...colleagues.map((c) => ({ id: String(c.id), name: `${c.firstName} ${c.lastName}`.trim() })),
+  ];
+  return <ChoiceFilter name={OWNER_FILTER} value={value} choices={choices} onChange={onChange} />;
+}
+
+/** A colleague's name in the 'Suivi par' chip ("un collègue" until it is known). */
+function OwnerName({ value }: { value: string }) {
+  const translate = useTranslate();
+  const known = /^\d+$/.test(value);
+  const colleague = useMyColleagues(known).find((c) => String(c.id) === value);
+  if (!known) return <>{translate(`pecflow.pec.filters.owner.${value}`, { _: translate('pecflow.pec.filters.owner.colleague') })}</>;
+  return <>{colleague ? `${colleague.firstName} ${colleague.lastName}`.trim() : translate('pecflow.pec.filters.owner.colleague')}</>;
+}
+
 /** A filter that the panel does not edit, in words: "Péremption : du 21/11/2026 au 06/12/2026". */
 function FilterLabel({ name, value }: { name: string; value: unknown }) {
   const translate = useTranslate();
@@ -320,7 +336,12 @@ function FilterLabel({ name, value }: { name: string; value: unknown }) {
   if (name === 'robotFailedWithinDays') text = translate('pecflow.pec.filters.lastDays', { smart_count: Number(value) });
   else if (name === 'fileKind') text = FILE_KIND_LABELS[value as FileKind] ?? String(value);
   else if (name === 'payment') text = PAYMENT_FILTER_LABELS[value as PaymentFilter] ?? String(value);
-  else if (name === OWNER_FILTER) text = translate(`pecflow.pec.filters.owner.${String(value)}`, { _: translate('pecflow.pec.filters.owner.colleague') });
+  else if (name === OWNER_FILTER)
+    return (
+      <span>
+        {label} : <OwnerName value={String(value)} />
+      </span>
+    );
   else if (name === 'archived') text = translate(`pecflow.pec.filters.archivedValues.${String(value)}`, { _: String(value) });
   else if (name in REFERENCE_RESOURCES && (typeof value === 'string' || typeof value === 'number'))
     return <ReferenceChipLabel label={label} name={name} id={value} />;

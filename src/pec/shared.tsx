@@ -2,12 +2,12 @@
 // status badge, the file's display fallbacks and the text of a failed call.
 import ArchiveIcon from '@mui/icons-material/Inventory2Outlined';
 import { Alert, AlertTitle, Box, Chip, type SxProps } from '@mui/material';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDataProvider, usePermissions, useTranslate } from 'react-admin';
 import { StatusBadge } from '../admin/StatusBadge';
 import { useMutationToasts } from '../admin/mutations';
 import type { AppDataProvider } from '../dataProvider';
-import { PEC_QUERY_KEYS, RequestTimeoutError, type PecDossierRecord } from '../dataProvider/pec';
+import { PEC_QUERY_KEYS, PEC_RESOURCE, RequestTimeoutError, type PecDossierRecord } from '../dataProvider/pec';
 import { extractErrorMessage } from '#domain/errors';
 import { ARCHIVED_LABEL, archiveReasonText } from '#domain/archive';
 import { HTTP_TIMEOUT_MS, REFETCH_AFTER_ACTION_MS } from '#domain/limits';
@@ -42,6 +42,17 @@ export function usePecRights() {
 
 /** The data provider with its PEC methods (robot runs, callbacks, billing, stats, import, export). */
 export const usePecData = () => useDataProvider<AppDataProvider>();
+
+/** Colleagues change rarely: their lists are kept this long. */
+export const COLLEAGUES_STALE_MS = 5 * 60_000;
+
+/** The reader's colleagues (the 'Suivi par' filter, 'Assigner à…'). */
+export function useMyColleagues(enabled = true) {
+  const dataProvider = usePecData();
+  return (
+    useQuery({ queryKey: [PEC_RESOURCE, 'my-colleagues'], queryFn: () => dataProvider.pecMyColleagues(), staleTime: COLLEAGUES_STALE_MS, enabled }).data ?? []
+  );
+}
 
 /**
  * Everything the PEC screens show lives under the `pec_dossiers` query key (react-admin's list and files, the

@@ -10,6 +10,7 @@ import { notifyFollowUps } from '../../server/pec/followUps';
 import { QUEUES } from '../../server/jobs/boss';
 import { FOLLOW_UP_MESSAGES, FOLLOW_UP_PENDING_DAYS_KEY, NOTE_MAX, NOTE_MESSAGES } from '#domain/followUps';
 import { todayInFrance } from '#domain/pec';
+import { BULK_MESSAGES } from '#domain/bulk';
 
 let server: TestServer;
 let refs: Refs;
@@ -70,6 +71,63 @@ describe('owner and follow-up date', () => {
     const read = await server.get(`/api/pec_dossiers/${file.id}`, tokens.audio);
     expect(read.body.owner['@id']).toBe(`/api/users/${ids.audio}`);
     expect(read.body.followUpDate).toBeNull();
+  });
+});
+
+describe('colleagues and bulk assignment', () => {
+  const colleagueIds = async (token: string) => {
+    const res = await server.get('/api/pec_colleagues', token);
+    expect(res.status, res.text).toBe(200);
+    return (res.body.member as JsonBody[]).map((c) => c.id as number);
+  };
+
+  it('lists the reader’s colleagues: who sees one of their files, of their organisation only', async () => {
+    // Léa (Lyon) shares files with the direction, who sees every centre, not with Sophie (Paris, Boulogne).
+    const ofAssistant = await colleagueIds(tokens.assistant);
+    expect(ofAssistant).toEqual(expect.arrayContaining([ids.horizonAdmin, ids.assistant]));
+    expect(ofAssistant).not.toContain(ids.audio);
+    // Sophie shares Paris with Julien (read-only: he may still follow nothing, but he is a colleague who sees them).
+    expect(await colleagueIds(tokens.audio)).toEqual(expect.arrayContaining([ids.horizonAdmin, ids.audio, ids.readOnly]));
+    expect(await colleagueIds(tokens.audio)).not.toContain(ids.assistant);
+    // Another organisation's users never appear.
+    const ofRiviera = await colleagueIds(tokens.rivieraAdmin);
+    expect(ofRiviera).toContain(ids.rivieraAdmin);
+    for (const id of [ids.horizonAdmin, ids.audio, ids.assistant, ids.readOnly]) expect(ofRiviera).not.toContain(id);
+    expect((await server.get('/api/pec_colleagues', 'not-a-token')).status).toBe(401);
+  });
+
+  const assign = (body: unknown, token = tokens.horizonAdmin) => server.request('POST', '/api/pec_dossiers/bulk/assign', { token, body });
+  const ownerOf = async (id: number) => (await server.get(`/api/pec_dossiers/${id}`, tokens.horizonAdmin)).body.owner?.['@id'] ?? null;
+
+  it('assigns each file its new owner can see; the others keep theirs, with the reason', async () => {
+    const paris = (await createDossier(server, tokens.audio, refs)).id as number;
+    const lyon = (await createDossier(server, tokens.horizonAdmin, refs, {}, 'Horizon Lyon Part-Dieu')).id as number;
+    const foreign = (await createDossier(server, tokens.rivieraAdmin, refs, {}, 'Riviera Nice Médecin')).id as number;
+    const res = await assign({ ids: [paris, lyon, foreign].map((id) => `/api/pec_dossiers/${id}`), owner: `/api/users/${ids.assistant}` });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.results.map((r: JsonBody) => [r['@id'], r.outcome, r.reason])).toEqual([
+      [`/api/pec_dossiers/${paris}`, 'refused', FOLLOW_UP_MESSAGES.ownerCannotSee],
+      [`/api/pec_dossiers/${lyon}`, 'done', undefined],
+      [`/api/pec_dossiers/${foreign}`, 'refused', 'Dossier introuvable'],
+    ]);
+    expect(await ownerOf(paris)).toBe(`/api/users/${ids.audio}`);
+    expect(await ownerOf(lyon)).toBe(`/api/users/${ids.assistant}`);
+    const audit = await auditRows(server, 'pec_dossiers', lyon);
+    expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['pec_dossier.update', 'pec_dossier.bulk_assign']));
+
+    // Nobody: the owner is cleared.
+    const cleared = await assign({ ids: [`/api/pec_dossiers/${lyon}`], owner: null });
+    expect(cleared.body.results[0].outcome).toBe('done');
+    expect(await ownerOf(lyon)).toBeNull();
+  });
+
+  it('refuses a malformed owner whole (French 422, nothing changed) and read-only staff per file', async () => {
+    const file = (await createDossier(server, tokens.audio, refs)).id as number;
+    expectViolation(await assign({ ids: [file], owner: 'Julien' }), 'owner', BULK_MESSAGES.ownerInvalid);
+    expect(await ownerOf(file)).toBe(`/api/users/${ids.audio}`);
+    const readOnly = await assign({ ids: [file], owner: `/api/users/${ids.horizonAdmin}` }, tokens.readOnly);
+    expect(readOnly.body.results[0]).toMatchObject({ outcome: 'refused', reason: 'Accès refusé : vous n’avez pas la permission nécessaire.' });
+    expect(await ownerOf(file)).toBe(`/api/users/${ids.audio}`);
   });
 });
 

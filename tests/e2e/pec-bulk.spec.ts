@@ -1,7 +1,8 @@
-// Bulk actions on the PEC list (issue 28): a bulk DPEC on five files, one refused (the summary says which and why), and
-// a bulk billing with numbers from a pattern, its dialog confirmed from the keyboard.
+// Bulk actions on the PEC list (issue 28): a bulk DPEC on five files, one refused (the summary says which and why),
+// a bulk billing with numbers from a pattern, its dialog confirmed from the keyboard, and 'Assigner à…' a colleague,
+// whose files the 'Suivi par' filter then lists under their name.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { api, apiToken, signIn } from './helpers';
+import { api, apiToken, chooseOption, signIn } from './helpers';
 import { patientNumber, prepareFile, type PreparedFile } from './pec-fixtures';
 
 const AUDIO = 'audio@audition-horizon.fr';
@@ -70,4 +71,31 @@ test('a bulk billing: one date, numbers from a pattern, confirmed from the keybo
   const token = await apiToken(request, AUDIO);
   const numbers = await Promise.all(files.map(async (f) => (await api<{ numBilling: string }>(request, token, 'GET', `/api/pec_dossiers/${f.id}`)).numBilling));
   expect(numbers.sort()).toEqual([pattern.replace('{n}', '7'), pattern.replace('{n}', '8')].sort());
+});
+
+test("'Assigner à…' gives two files to a colleague, and 'Suivi par' lists them under the colleague's name", async ({ page, request }) => {
+  const { prefix, files } = await prepareFiles(request, 2);
+  await signIn(page, AUDIO);
+  await selectAll(page, prefix, 2);
+  await page.getByTestId('bulk-actions').getByRole('button', { name: 'Assigner à…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Assigner 2 dossiers' });
+  // Sophie's colleagues: who sees her centres (Julien Moreau shares Paris), never Léa Petit (Lyon only).
+  await dialog.getByRole('combobox', { name: /Suivi par/ }).click();
+  await expect(page.getByRole('option', { name: 'Léa Petit' })).toHaveCount(0);
+  await page.getByRole('option', { name: 'Julien Moreau' }).click();
+  await dialog.getByRole('button', { name: 'Confirmer' }).click();
+  const summary = page.getByRole('dialog', { name: 'Résultat : Assigner' });
+  await expect(summary).toContainText('2 effectué(s), 0 en file d’attente du robot, 0 refusé(s)');
+  await summary.getByRole('button', { name: 'Fermer' }).click();
+
+  const token = await apiToken(request, AUDIO);
+  for (const file of files)
+    expect((await api<{ owner: { lastName: string } | null }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).owner?.lastName).toBe('Moreau');
+
+  await page.getByRole('button', { name: 'Plus de filtres' }).click();
+  await chooseOption(page, page.getByTestId('pec-more-filters'), 'Suivi par', 'Julien Moreau');
+  await expect(page).toHaveURL(/suiviPar/);
+  await expect(page.getByTestId('pec-row')).toHaveCount(2);
+  await page.getByRole('button', { name: 'Plus de filtres' }).click();
+  await expect(page.getByText('Suivi par : Julien Moreau')).toBeVisible();
 });
