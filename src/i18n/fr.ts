@@ -435,6 +435,7 @@ export const fr = {
       // Saved views (issue 28): named filters, sort and columns above the list.
       views: {
         label: 'Vues enregistrées',
+        mine: 'Mes dossiers',
         save: 'Enregistrer la vue',
         edit: 'Modifier la vue « %{name} »',
         name: 'Nom de la vue',

@@ -5,6 +5,7 @@
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import GroupsIcon from '@mui/icons-material/GroupsOutlined';
+import PersonIcon from '@mui/icons-material/PersonOutlined';
 import {
   Button,
   Checkbox,
@@ -24,11 +25,13 @@ import { useNavigate } from 'react-router-dom';
 import { Confirm, useCreate, useDelete, useGetList, useListContext, useStore, useTranslate, useUpdate, type RaRecord } from 'react-admin';
 import { extractErrorMessage } from '#domain/errors';
 import { SAVED_VIEW_NAME_MAX, type SavedViewQuery } from '#domain/savedViews';
+import { OWNER_FILTER, OWNER_FILTER_ME } from '#domain/followUps';
 import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
 import { pecListLink } from './filters';
 import { columnsLayout, visibleColumns } from './columnStore';
 
 export const PEC_VIEWS_RESOURCE = 'pec_views';
+const MY_FILES_FILTER = { [OWNER_FILTER]: OWNER_FILTER_ME };
 
 interface SavedView extends RaRecord {
   name: string;
@@ -58,10 +61,21 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
     navigate(pecListLink(view.query.filter ?? {}, view.query.sort ? { field: view.query.sort, order: view.query.order ?? 'ASC' } : undefined));
   };
   const current = { filter: filterValues, sort: sort.field, order: sort.order } as SavedViewQuery;
+  const mineChosen = Object.keys(filterValues).length === 1 && filterValues[OWNER_FILTER] === OWNER_FILTER_ME;
 
   return (
     <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap alignItems="center" sx={{ mb: 1.5 }} data-testid="pec-saved-views">
       <nav aria-label={translate('pecflow.pec.views.label')} style={{ display: 'contents' }}>
+        {/* Everyone's own view, not stored: the files they follow ('Suivi par' = me), with the list's columns. */}
+        <Chip
+          label={translate('pecflow.pec.views.mine')}
+          icon={<PersonIcon />}
+          onClick={() => navigate(pecListLink(MY_FILES_FILTER))}
+          variant={mineChosen ? 'filled' : 'outlined'}
+          color="primary"
+          aria-pressed={mineChosen}
+          data-testid="view-mine"
+        />
         {(views ?? []).map((view) => (
           <Stack key={view.id} direction="row" alignItems="center" spacing={0}>
             <Chip

@@ -1,8 +1,9 @@
 // Saved views of the PEC list (issue 28): filters (several statuses), sort and columns named and saved, left behind,
-// then found again by choosing the view; renamed and deleted by their author; shared ones seen by a colleague.
+// then found again by choosing the view; renamed and deleted by their author; shared ones seen by a colleague; and
+// everyone's 'Mes dossiers', the files they follow.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiToken, signIn, signOut } from './helpers';
-import { listCount, toast } from './pec-fixtures';
+import { listCount, patientNumber, prepareFile, toast } from './pec-fixtures';
 
 const EMAIL = 'direction@audition-horizon.fr';
 // The list's column headers after the selection's checkbox column (bulk actions).
@@ -106,4 +107,22 @@ test('the receivables drill-down shows the amount due and the billing date besid
   // The columns were applied, the URL keeps the filters only.
   expect(new URL(page.url()).searchParams.has('columns')).toBe(false);
   expect(JSON.parse(new URL(page.url()).searchParams.get('filter')!)).toMatchObject({ status: 'billed' });
+});
+
+test("'Mes dossiers' lists the files its reader follows, not a colleague's", async ({ page, request }) => {
+  const prefix = patientNumber('-MINE');
+  const mine = await prepareFile(request, EMAIL, { patient: `${prefix}1` });
+  // Created by Sophie: she follows it.
+  const hers = await prepareFile(request, 'audio@audition-horizon.fr', { patient: `${prefix}2` });
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  const chip = page.getByTestId('view-mine');
+  await expect(chip).toHaveAttribute('aria-pressed', 'false');
+  await chip.click();
+  await expect(chip).toHaveAttribute('aria-pressed', 'true');
+  expect(urlParams(page).filter).toEqual({ suiviPar: 'me' });
+  await page.getByRole('searchbox', { name: 'Rechercher' }).fill(prefix);
+  await expect(page.getByTestId('pec-row')).toHaveCount(1);
+  await expect(page.getByTestId('pec-row')).toContainText(mine.numeroDossier);
+  await expect(page.getByTestId('pec-row').filter({ hasText: hers.numeroDossier })).toHaveCount(0);
 });
