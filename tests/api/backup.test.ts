@@ -1,5 +1,7 @@
-// npm run backup / npm run restore of the embedded database (server/backup.ts), on a PGlite folder on disk.
+// npm run backup / npm run restore of the embedded database (server/backup.ts), on a PGlite folder on disk: the data,
+// and the PEC files' documents with it (their encrypted chunks live in the same database).
 import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { backupPglite, restorePglite } from '../../server/backup';
 import { openPglite } from '../../server/db/connect';
 import { seed } from '../../server/seed';
+import { SecretBox } from '../../server/crypto';
+import { storeDocument } from '../../server/pec/documents';
+import { PostgresDocumentStore } from '../../server/pec/documentStore';
 import { TEST_APP_SECRET_KEY } from './helpers/databases';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pecflow-backup-'));
@@ -56,6 +61,54 @@ describe('backup and restore of the embedded database', () => {
     // The replaced database is kept beside, in case.
     expect(existsSync(path.join(dir, 'data', 'pglite.before-restore', 'PG_VERSION'))).toBe(true);
   }, 180_000);
+
+  it('carries the documents: a document deleted after the backup is back, whole and still encrypted, after the restore', async () => {
+    const docsDir = path.join(dir, 'documents', 'pglite');
+    const store = new PostgresDocumentStore(new SecretBox(TEST_APP_SECRET_KEY));
+    const content = randomBytes(600_000); // three chunks
+    const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+    const read = async (database: Awaited<ReturnType<typeof openPglite>>, id: number) => {
+      const pieces: Buffer[] = [];
+      for await (const piece of store.get(database.db, id)) pieces.push(piece);
+      return Buffer.concat(pieces);
+    };
+
+    let database = await openPglite(docsDir);
+    await database.migrate(() => seed(database, { demo: true, appSecretKey: TEST_APP_SECRET_KEY }));
+    const [file] = await database.query<{ id: number; holding_id: number }>('select id, holding_id from pec_dossiers order by id limit 1');
+    const id = await storeDocument(database.db, {
+      holdingId: file!.holding_id,
+      dossierId: file!.id,
+      kind: 'prescription',
+      name: 'ordonnance.pdf',
+      mime: 'application/pdf',
+      content,
+      createdBy: null,
+      store,
+    });
+    await database.close();
+    const backup = path.join(dir, 'documents.tar');
+    await backupPglite(docsDir, backup);
+
+    database = await openPglite(docsDir);
+    await database.query('delete from pec_document_chunks where document_id = $1', [id]);
+    await database.query('delete from pec_documents where id = $1', [id]);
+    await database.close();
+
+    await restorePglite(docsDir, backup);
+    database = await openPglite(docsDir);
+    try {
+      const [row] = await database.query<{ sha256: string; size: number }>('select sha256, size from pec_documents where id = $1', [id]);
+      expect(row).toEqual({ sha256: sha(content), size: content.length });
+      expect(sha(await read(database, id))).toBe(sha(content));
+      // At rest, the chunks are not the file's bytes.
+      const chunks = await database.query<{ bytes: Uint8Array }>('select bytes from pec_document_chunks where document_id = $1 order by seq', [id]);
+      expect(chunks).toHaveLength(3);
+      expect(Buffer.from(chunks[0]!.bytes).includes(content.subarray(0, 64))).toBe(false);
+    } finally {
+      await database.close();
+    }
+  }, 240_000);
 
   it('a file that is not a backup leaves the database untouched', async () => {
     const bad = path.join(dir, 'pas-une-sauvegarde.tar');
