@@ -27,6 +27,8 @@ export interface BulkSummary {
 
 export const BULK_MESSAGES = {
   empty: 'Sélectionnez au moins un dossier.',
+  ids: 'Liste de dossiers attendue : leurs identifiants ou leurs IRI (/api/pec_dossiers/{id}).',
+  numbers: 'Liste des numéros de facture attendue, un par dossier.',
   tooMany: (count: number) => `${count} dossiers sélectionnés : ${BULK_MAX_FILES} au plus par action groupée.`,
   invalidId: 'Identifiant de dossier invalide',
   numberMissing: 'Numéro de facture manquant pour ce dossier.',

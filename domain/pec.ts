@@ -239,6 +239,9 @@ export const PEC_MESSAGES = {
   nomAssure: 'Le nom ne peut contenir que des lettres, des espaces, des traits d’union et des apostrophes',
   prenomAssure: 'Le prénom ne peut contenir que des lettres, des espaces, des traits d’union et des apostrophes',
   numeroAdherent: 'Le numéro d’adhérent ne peut contenir que des chiffres et des lettres',
+  /** The statements find a paid file by its invoice number: once billed, it no longer changes. */
+  invoiceLocked: 'Cette demande est facturée : son numéro et sa date de facture ne peuvent plus changer.',
+  alreadyBilled: 'Ce dossier est déjà facturé.',
 } as const;
 
 /** The insured on a file (issue 29): what the insurer's portal asks for, nothing more. */

@@ -143,6 +143,9 @@ export const OTHER_PERMISSIONS: PermissionDefinition[] = [
 ];
 
 /** The keys of the resources that are no settings entity (PEC files, system settings, audit trail). */
+/** Starting the robot (DPEC, billing) and entering its results by hand. */
+export const ROBOT_RUN_PERMISSION = 'pec.create';
+
 export const PEC_PERMISSIONS: ResourcePermissions = {
   view: 'pec.view',
   create: 'settings.pec.create',

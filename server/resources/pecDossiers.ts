@@ -248,6 +248,10 @@ export const pecDossiersResource: ResourceDeclaration = {
       if (!existing && input.owner == null) values.ownerId = principal.id;
       else if (input.owner != null || (existing && values.shopId !== undefined && values.shopId !== existing.shopId))
         await assertOwnerSeesFile(tx, values.ownerId ?? existing?.ownerId, { holdingId, shopId: (values.shopId ?? existing?.shopId) as number });
+      // A billed file's invoice is the insurer's reference (and the statements'): it no longer changes.
+      if (existing?.statutFacturation)
+        for (const field of ['numBilling', 'dateBilling'] as const)
+          if (field in values && (values[field] ?? null) !== (existing[field] ?? null)) throw invalidField(field, PEC_MESSAGES.invoiceLocked);
       // The invoice follows the agreement: not dated before the DPEC's day (nor after today: the schema).
       if (existing && typeof values.dateBilling === 'string') {
         const refused = invoiceDateError(values.dateBilling, dpecDay(existing));

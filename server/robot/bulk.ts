@@ -8,7 +8,7 @@ import { and, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
-import { loadPrincipal } from '../auth/principal';
+import { loadPrincipal, requirePermission } from '../auth/principal';
 import { pecReadScope } from '../auth/fileVisibility';
 import type { AppContext } from '../context';
 import { principalOf } from '../context';
@@ -17,22 +17,28 @@ import { ApiError, notFound } from '../http/errors';
 import { recordAudit } from '../audit/audit';
 import type { RobotRuns } from './runs';
 import { DOSSIER_NOT_FOUND, prerequisitesError } from './steps';
-import { ARCHIVE_REASONS } from '#domain/archive';
+import { ARCHIVE_MESSAGES, ARCHIVE_REASONS } from '#domain/archive';
+import { PEC_PERMISSIONS, ROBOT_RUN_PERMISSION } from '#domain/permissions';
+import { pecBulkBillingSchema } from '#domain/pecSchemas';
 import { BULK_ACTIONS, BULK_MESSAGES, ROBOT_CONCURRENCY_KEY, type BulkAction, type BulkFileResult, type BulkSummary } from '#domain/bulk';
 import { idFromReference } from '#domain/iri';
-import { BILLING_PREREQUISITE_MESSAGES, isDpecGranted } from '#domain/pec';
+import { BILLING_PREREQUISITE_MESSAGES, isDpecGranted, PEC_MESSAGES } from '#domain/pec';
 import { BULK_MAX_FILES, ROBOT_CONCURRENCY_DEFAULT } from '#domain/limits';
 
 const ids = z
-  .array(z.union([z.string().max(100), z.number()]))
+  .array(z.union([z.string().max(100), z.number()], { error: BULK_MESSAGES.ids }), { error: BULK_MESSAGES.ids })
   .min(1, BULK_MESSAGES.empty)
   .refine((list) => list.length <= BULK_MAX_FILES, { error: (issue) => BULK_MESSAGES.tooMany((issue.input as unknown[]).length) });
 
 const BODIES = {
   dpec: z.object({ ids }),
-  // One invoice date, one number per file (in the order of ids).
-  billing: z.object({ ids, dateBilling: z.string().max(10), numbers: z.array(z.string().max(255)).max(BULK_MAX_FILES) }),
-  archive: z.object({ ids, archiveReason: z.enum(ARCHIVE_REASONS), archiveNote: z.string().max(1000).optional() }),
+  // One invoice date (the single billing's own rule), one number per file (in the order of ids).
+  billing: z.object({
+    ids,
+    dateBilling: pecBulkBillingSchema.shape.dateBilling,
+    numbers: z.array(z.string().max(255), { error: BULK_MESSAGES.numbers }).max(BULK_MAX_FILES),
+  }),
+  archive: z.object({ ids, archiveReason: z.enum(ARCHIVE_REASONS, { error: ARCHIVE_MESSAGES.reason }), archiveNote: z.string().max(1000).optional() }),
   // 'Suivi par' for every file: a user's IRI, or null for nobody; each file checks that its owner sees it.
   assign: z.object({
     ids,
@@ -42,6 +48,14 @@ const BODIES = {
       .nullable()
       .refine((owner) => owner === null || idFromReference(owner, 'users') !== undefined, BULK_MESSAGES.ownerInvalid),
   }),
+};
+
+/** Who may ask for each action at all (each file then applies its own rules). */
+const ACTION_PERMISSIONS: Record<BulkAction, string> = {
+  dpec: ROBOT_RUN_PERMISSION,
+  billing: ROBOT_RUN_PERMISSION,
+  archive: PEC_PERMISSIONS.update,
+  assign: PEC_PERMISSIONS.update,
 };
 
 /** A refused single action's French reason (a 422 says its violations' messages, already in its detail). */
@@ -60,9 +74,13 @@ export class BulkActions {
   ) {}
 
   async run(principal: Principal, action: BulkAction, body: unknown): Promise<BulkSummary> {
+    // Refused whole, before anything is written, to whom may not ask for it.
+    requirePermission(principal, ACTION_PERMISSIONS[action]);
     const input = BODIES[action].parse(body ?? {});
     const bulkId = randomUUID();
-    const wanted = input.ids.map((value) => idFromReference(value, 'pec_dossiers'));
+    // A file named twice is acted on once (its first place keeps its invoice number).
+    const named = [...new Map(input.ids.map((value, index) => [idFromReference(value, 'pec_dossiers') ?? `?${index}`, index])).values()];
+    const wanted = named.map((index) => idFromReference(input.ids[index]!, 'pec_dossiers'));
     const known = wanted.filter((id): id is number => id !== undefined);
     // What the author may see of the files named: their numbers for the summary, nothing of another organisation's.
     const visible = new Map(
@@ -79,7 +97,7 @@ export class BulkActions {
     for (const [index, id] of wanted.entries()) {
       const file = id === undefined ? undefined : visible.get(id);
       const result: BulkFileResult = {
-        '@id': id === undefined ? String(input.ids[index]) : repository.iri(id),
+        '@id': id === undefined ? String(input.ids[named[index]!]) : repository.iri(id),
         numeroDossier: file?.numeroDossier ?? null,
         outcome: 'done',
       };
@@ -92,17 +110,17 @@ export class BulkActions {
         } else if (action === 'assign') {
           await repository.update(principal, id, { owner: (input as z.output<typeof BODIES.assign>).owner }, 'patch');
         } else {
+          // What refuses a file is checked before its invoice is written: a refused file is unchanged.
+          if (await this.waiting(id)) throw new ApiError(409, BULK_MESSAGES.alreadyQueued);
           if (action === 'billing') {
             const { dateBilling, numbers } = input as z.output<typeof BODIES.billing>;
-            const numBilling = numbers[index]?.trim();
+            const numBilling = numbers[named[index]!]?.trim();
             if (!numBilling) throw new ApiError(422, BULK_MESSAGES.numberMissing);
-            // The run's own prerequisite, before the invoice is written on a file that could not be billed.
-            if (!file.statutFacturation && !isDpecGranted(file))
-              throw prerequisitesError([{ field: 'dpec', label: 'DPEC accordé', message: BILLING_PREREQUISITE_MESSAGES.dpec }]);
+            if (file.statutFacturation) throw new ApiError(409, PEC_MESSAGES.alreadyBilled);
+            if (!isDpecGranted(file)) throw prerequisitesError([{ field: 'dpec', label: 'DPEC accordé', message: BILLING_PREREQUISITE_MESSAGES.dpec }]);
             await repository.update(principal, id, { numBilling, dateBilling }, 'patch');
           }
           await this.runs.check(principal, { pecDossierId: id }, action);
-          if (await this.waiting(id)) throw new ApiError(409, BULK_MESSAGES.alreadyQueued);
           result.outcome = 'queued';
           queued = true;
         }

@@ -6,7 +6,7 @@ import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, patientNumber, startPecServer, waitFor, waitForIdle, type Refs } from './helpers/pec';
 import { ROBOT_CONCURRENCY_KEY } from '#domain/bulk';
 import { BULK_MAX_FILES } from '#domain/limits';
-import { todayInFrance } from '#domain/pec';
+import { PEC_MESSAGES, todayInFrance } from '#domain/pec';
 
 let server: TestServer;
 let refs: Refs;
@@ -70,12 +70,30 @@ describe('bulk DPEC', () => {
     expect(started).toHaveLength(1);
   });
 
-  it('applies the permissions per file: a read-only user is refused on each', async () => {
+  it('refuses whole, writing nothing, someone who may not ask for the action (read-only staff)', async () => {
     const file = await createDossier(server, tokens.audio, refs);
-    const res = await bulk('dpec', { ids: [iri(file.id)] }, tokens.readOnly);
-    expect(res.status).toBe(200);
-    expect(resultOf(res, file.id)).toMatchObject({ outcome: 'refused', reason: 'Accès refusé : vous n’avez pas la permission nécessaire.' });
-    expect((await server.get(iri(file.id), tokens.audio)).body.status).toBe('draft');
+    const count = async () => (await server.database.query<{ n: number }>('select count(*)::int as n from bulk_runs'))[0]!.n;
+    const before = await count();
+    const bodies: Record<string, JsonBody> = {
+      dpec: { ids: [iri(file.id)] },
+      billing: { ids: [iri(file.id)], dateBilling: todayInFrance(), numbers: ['X'] },
+      archive: { ids: [iri(file.id)], archiveReason: 'abandoned' },
+      assign: { ids: [iri(file.id)], owner: null },
+    };
+    for (const [action, body] of Object.entries(bodies)) {
+      const res = await bulk(action, body, tokens.readOnly);
+      expect(res.status, action).toBe(403);
+      expect(res.body.detail).toBe('Accès refusé : vous n’avez pas la permission nécessaire.');
+    }
+    expect(await count()).toBe(before);
+    expect((await server.get(iri(file.id), tokens.audio)).body).toMatchObject({ status: 'draft', archived: false });
+  });
+
+  it('acts once on a file named twice', async () => {
+    const file = await createDossier(server, tokens.audio, refs);
+    const res = await bulk('dpec', { ids: [iri(file.id), file.id, iri(file.id)] });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.results).toEqual([{ '@id': iri(file.id), numeroDossier: file.numeroDossier, outcome: 'queued' }]);
   });
 
   it('bounds the selection (French 422)', async () => {
@@ -112,6 +130,44 @@ describe('bulk billing', () => {
       });
       expect(billed).toMatchObject({ numBilling: number, dateBilling: today });
     }
+  });
+
+  it('leaves a billed or paid file’s invoice as it was, its refusal said', async () => {
+    const billed = await grantedFile();
+    await server.database.query(
+      `update pec_dossiers set status = 'billed', statut_facturation = true, num_billing = 'FAC-ORIGINE', date_billing = $2 where id = $1`,
+      [billed.id, todayInFrance()],
+    );
+    const res = await bulk('billing', { ids: [billed['@id']], dateBilling: todayInFrance(), numbers: ['FAC-PIRATE'] });
+    expect(resultOf(res, billed.id)).toMatchObject({ outcome: 'refused', reason: 'Ce dossier est déjà facturé.' });
+    expect((await server.get(iri(billed.id), tokens.audio)).body.numBilling).toBe('FAC-ORIGINE');
+    // Nor by hand: the statements find the file by this number.
+    const patched = await server.request('PATCH', iri(billed.id), {
+      token: tokens.horizonAdmin,
+      body: { numBilling: 'FAC-PIRATE' },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(patched.status).toBe(422);
+    expect(patched.body.violations).toEqual([{ propertyPath: 'numBilling', message: PEC_MESSAGES.invoiceLocked }]);
+    // The same values again change nothing and are accepted (a form saved whole).
+    const same = await server.request('PATCH', iri(billed.id), {
+      token: tokens.horizonAdmin,
+      body: { numBilling: 'FAC-ORIGINE', commentaire: 'Relu' },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(same.status, same.text).toBe(200);
+  });
+
+  it('checks the invoice date and the numbers before anything (French 422 per field)', async () => {
+    const file = await grantedFile();
+    const res = await bulk('billing', { ids: [file['@id']], dateBilling: 'abc', numbers: ['F-1'] });
+    expect(res.status).toBe(422);
+    expect(res.body.violations.map((v: JsonBody) => v.propertyPath)).toEqual(['dateBilling']);
+    const noNumbers = await bulk('billing', { ids: [file['@id']], dateBilling: todayInFrance() });
+    expect(noNumbers.body.violations).toEqual([{ propertyPath: 'numbers', message: 'Liste des numéros de facture attendue, un par dossier.' }]);
+    const objects = await bulk('dpec', { ids: [{ id: 1 }] });
+    expect(objects.body.violations[0].message).toBe('Liste de dossiers attendue : leurs identifiants ou leurs IRI (/api/pec_dossiers/{id}).');
+    expect((await server.get(iri(file.id), tokens.audio)).body.numBilling).toBeNull();
   });
 
   it('refuses a file without its number', async () => {
