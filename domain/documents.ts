@@ -21,6 +21,33 @@ export const DOCUMENT_KIND_CHOICES = DOCUMENT_KINDS.map((id) => ({ id, name: DOC
 export const DOCUMENT_MIME_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
 export type DocumentMimeType = (typeof DOCUMENT_MIME_TYPES)[number];
 
+/** The extensions a document of each type may keep; another gets the first one added. */
+const EXTENSIONS: Record<DocumentMimeType, readonly string[]> = {
+  'application/pdf': ['.pdf'],
+  'image/jpeg': ['.jpg', '.jpeg'],
+  'image/png': ['.png'],
+};
+export const DOCUMENT_NAME_MAX = 255;
+
+/**
+ * The name a document keeps, from the one it was sent with: no path, no control or direction-changing characters
+ * ("ordonnance\u202Efdp.exe" would read "ordonnanceexe.pdf"), and an extension that says what its bytes are ("page.html"
+ * holding a PDF becomes "page.html.pdf"), within DOCUMENT_NAME_MAX with its extension kept.
+ */
+export function documentName(sent: string, mime: DocumentMimeType): string {
+  const bare = [...(sent.split(/[\\/]/).pop() ?? '')]
+    .filter((c) => !/[\p{Cc}\p{Cf}]/u.test(c))
+    .join('')
+    .trim();
+  const extension = EXTENSIONS[mime].find((e) => bare.toLowerCase().endsWith(e)) ?? '';
+  const stem = (extension ? bare.slice(0, -extension.length) : bare).trim() || 'document';
+  const kept = extension || EXTENSIONS[mime][0]!;
+  return `${[...stem].slice(0, DOCUMENT_NAME_MAX - kept.length).join('')}${kept}`;
+}
+
+/** The kinds a user may give an upload: the summary is Pecflow's own print. */
+export const UPLOAD_KINDS = DOCUMENT_KINDS.filter((kind) => kind !== 'summary');
+
 /** System settings (Paramètres > Système, storage): the largest document, in MB, and the most documents per file. */
 export const DOCUMENT_MAX_SIZE_MB_KEY = 'storage.document_max_size_mb';
 export const DOCUMENT_MAX_PER_FILE_KEY = 'storage.documents_per_file_max';
@@ -47,6 +74,7 @@ export const DOCUMENT_MESSAGES = {
   tooMany: (max: number) => `Cette demande a déjà ${max} documents, le maximum : supprimez-en un avant d’en ajouter un autre.`,
   corruptPdf: 'Ce PDF est endommagé ou incomplet : il ne peut pas être lu. Enregistrez-le à nouveau et joignez-le.',
   encryptedPdf: 'Ce PDF est protégé par un mot de passe : joignez une version non protégée.',
-  agreementOfBilledFile: 'L’accord de prise en charge d’une demande facturée ne peut pas être supprimé.',
+  agreementOfBilledFile: 'L’accord de prise en charge sur lequel la demande a été facturée ne peut pas être supprimé.',
   notFound: 'Document introuvable.',
+  summaryReserved: 'Le récapitulatif est imprimé par Pecflow (« Imprimer le récapitulatif ») : choisissez un autre type.',
 } as const;

@@ -115,7 +115,7 @@ export const OTHER_PERMISSIONS: PermissionDefinition[] = [
     label: 'Supprimer des documents des demandes',
     module: 'patient',
     level: 'delete',
-    description: 'Supprimer un document joint (jamais l’accord de prise en charge d’une demande facturée).',
+    description: 'Supprimer un document joint (jamais l’accord de prise en charge sur lequel une demande a été facturée).',
   },
   {
     key: 'pec.create',

@@ -6,6 +6,7 @@
 // every run ends exactly once, that live events and the login lockout cross instances. One line of figures at the end.
 // CLUSTER_REPORT=file writes the checks as JSON (npm test counts them). Everything listens on 127.0.0.1.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
@@ -511,6 +512,8 @@ async function main() {
     check('a list kept by web2 shows a change made through web1 in its next read', kept.ok, kept.detail);
     const lockout = await loginLockoutAcrossInstances(ports, direct);
     check('a login lockout made on web1 holds on web2', lockout.ok, lockout.detail);
+    const documents = await documentsAcrossInstances(ports);
+    check('a document uploaded through web1 is downloaded whole through web2', documents.ok, documents.detail);
     const rateLimit = await perIpRateLimitsAcrossInstances(ports, clients[0].token);
     check('the per-IP rate limit reached on web1 holds on web2', rateLimit.ok, rateLimit.detail);
 
@@ -698,6 +701,41 @@ async function keptListsAcrossInstances(ports) {
   return {
     ok: patched.status === 200 && shown,
     detail: `PATCH through web1: ${patched.status}; web2's next read ${shown ? 'shows' : 'does not show'} the new name`,
+  };
+}
+
+/** A PEC file's document (issue 29) lives in PostgreSQL: uploaded on one instance, the other serves its bytes. */
+async function documentsAcrossInstances(ports) {
+  const base = (port) => `http://127.0.0.1:${port}`;
+  const login = await call({
+    port: ports.web1,
+    method: 'POST',
+    path: '/api/login_check',
+    body: { email: 'direction@audition-horizon.fr', password: DEMO_PASSWORD },
+  });
+  const auth = { authorization: `Bearer ${login.body?.token}` };
+  const files = await call({ port: ports.web1, path: '/api/pec_dossiers?itemsPerPage=1', token: login.body?.token });
+  const dossier = files.body?.member?.[0]?.['@id'];
+  if (!dossier) return { ok: false, detail: `no file to attach to: ${files.status}` };
+  // A well-formed PDF of about 300 kB (two stored chunks), random inside.
+  const stream = randomBytes(300_000);
+  const head = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n');
+  const body = Buffer.concat([head, Buffer.from(`3 0 obj\n<< /Length ${stream.length} >>\nstream\n`), stream, Buffer.from('\nendstream\nendobj\n')]);
+  const pdf = Buffer.concat([body, Buffer.from(`xref\n0 1\n0000000000 65535 f \ntrailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n${body.length}\n%%EOF\n`)]);
+  const form = new FormData();
+  form.set('dossier', dossier);
+  form.set('kind', 'other');
+  form.set('file', new Blob([pdf], { type: 'application/pdf' }), 'grappe.pdf');
+  const created = await fetch(`${base(ports.web1)}/api/pec_documents`, { method: 'POST', headers: auth, body: form });
+  const document = await created.json().catch(() => ({}));
+  if (created.status !== 201) return { ok: false, detail: `upload through web1: ${created.status} ${JSON.stringify(document)}` };
+  const served = await fetch(`${base(ports.web2)}${document.contentUrl}`, { headers: auth });
+  const bytes = Buffer.from(await served.arrayBuffer());
+  const same = createHash('sha256').update(bytes).digest('hex') === createHash('sha256').update(pdf).digest('hex');
+  await fetch(`${base(ports.web2)}${document['@id']}`, { method: 'DELETE', headers: auth });
+  return {
+    ok: served.status === 200 && same,
+    detail: `upload through web1: 201; web2 serves ${served.status}, ${bytes.length} bytes, ${same ? 'the same' : 'NOT the same'}`,
   };
 }
 

@@ -10,22 +10,22 @@ import { requirePermission } from '../auth/principal';
 import { recordAudit } from '../audit/audit';
 import { principalOf } from '../context';
 import { pecDocuments, pecDossiers } from '../db/schema';
-import { ApiError, notFound, ValidationError, type Violation } from '../http/errors';
+import { ApiError, conflict, notFound, ValidationError, type Violation } from '../http/errors';
 import { itemDocument, sendJsonLd } from '../hydra/output';
 import { EncryptedSpool, storeDocument, UploadInspection } from './documents';
 import { idFromReference } from '#domain/iri';
+import { ARCHIVE_MESSAGES } from '#domain/archive';
 import {
-  DOCUMENT_KINDS,
+  documentName,
   DOCUMENT_MAX_PER_FILE,
   DOCUMENT_MAX_PER_FILE_KEY,
   DOCUMENT_MAX_SIZE_MB,
   DOCUMENT_MAX_SIZE_MB_KEY,
   DOCUMENT_MESSAGES,
   DOCUMENT_PERMISSIONS,
+  UPLOAD_KINDS,
   type DocumentKind,
 } from '#domain/documents';
-
-const NAME_MAX = 255;
 
 /** The numeric id of /api/pec_documents/{id}/content; anything else is a document that does not exist. */
 function documentId(request: FastifyRequest): number {
@@ -45,14 +45,6 @@ export function contentDisposition(type: 'inline' | 'attachment', name: string):
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
-
-/** The name as given, without a path (some browsers send one) and capped. */
-const cleanName = (name: string) =>
-  [...(name.split(/[\\/]/).pop() ?? '')]
-    .filter((c) => c >= ' ' && c !== '\u007f')
-    .join('')
-    .trim()
-    .slice(0, NAME_MAX) || 'document';
 
 export async function documentRoutes(app: FastifyInstance) {
   const { db, settings, secrets, documents } = app.ctx;
@@ -85,14 +77,15 @@ export async function documentRoutes(app: FastifyInstance) {
           inspection.see(piece);
           await spool.append(piece);
         }
-        upload = { name: cleanName(part.filename), inspection, truncated: part.file.truncated };
+        upload = { name: part.filename, inspection, truncated: part.file.truncated };
       }
 
       const violations: Violation[] = [];
       const dossierId = idFromReference(fields.dossier, 'pec_dossiers');
       if (!fields.dossier) violations.push({ propertyPath: 'dossier', message: DOCUMENT_MESSAGES.dossierRequired });
-      const kind = DOCUMENT_KINDS.find((k) => k === fields.kind);
-      if (!kind) violations.push({ propertyPath: 'kind', message: DOCUMENT_MESSAGES.kindInvalid });
+      const kind = UPLOAD_KINDS.find((k) => k === fields.kind);
+      if (!kind)
+        violations.push({ propertyPath: 'kind', message: fields.kind === 'summary' ? DOCUMENT_MESSAGES.summaryReserved : DOCUMENT_MESSAGES.kindInvalid });
       const mime = upload && upload.inspection.size > 0 && !upload.truncated ? await upload.inspection.type() : undefined;
       if (!upload) violations.push({ propertyPath: 'file', message: DOCUMENT_MESSAGES.fileRequired });
       else if (upload.truncated) violations.push({ propertyPath: 'file', message: DOCUMENT_MESSAGES.tooLarge(maxBytes / 1024 / 1024) });
@@ -107,12 +100,14 @@ export async function documentRoutes(app: FastifyInstance) {
       const [dossier] =
         fields.dossier && dossierId
           ? await db
-              .select({ id: pecDossiers.id, holdingId: pecDossiers.holdingId })
+              .select({ id: pecDossiers.id, holdingId: pecDossiers.holdingId, numeroDossier: pecDossiers.numeroDossier, archived: pecDossiers.archived })
               .from(pecDossiers)
               .where(and(eq(pecDossiers.id, dossierId), scope ?? sql`true`))
           : [];
       if (fields.dossier && !dossier) violations.push({ propertyPath: 'dossier', message: DOCUMENT_MESSAGES.dossierNotFound });
       if (violations.length || !dossier || !kind || !mime || !upload) throw new ValidationError(violations);
+      // An archived file is kept as it was (its edits are refused the same way).
+      if (dossier.archived) throw conflict(ARCHIVE_MESSAGES.frozen(dossier.numeroDossier));
 
       const id = await db.transaction(async (tx) => {
         // The file's row locked: two uploads at once cannot both be the 30th.
@@ -123,7 +118,7 @@ export async function documentRoutes(app: FastifyInstance) {
           holdingId: dossier.holdingId,
           dossierId: dossier.id,
           kind: kind as DocumentKind,
-          name: upload.name,
+          name: documentName(upload.name, mime),
           mime,
           content: spool.read(),
           createdBy: principal,
@@ -158,6 +153,8 @@ export async function documentRoutes(app: FastifyInstance) {
       .header('Content-Length', String(row.size))
       .header('Content-Disposition', contentDisposition(download ? 'attachment' : 'inline', row.originalName as string))
       .header('X-Content-Type-Options', 'nosniff')
+      // Opened on its own (not through the drawer's preview), a document runs nothing in the application's origin.
+      .header('Content-Security-Policy', 'sandbox')
       .header('Cache-Control', 'private, no-store');
     return reply.send(Readable.from(documents.get(db, id)));
   });

@@ -8,7 +8,7 @@ import fp from 'fastify-plugin';
 import { isPlatformAdmin, requirePermission, type Principal } from '../auth/principal';
 import type { Database } from '../db/connect';
 import { principalOf } from '../context';
-import { mutuals, networks, pecDossiers, shops } from '../db/schema';
+import { mutuals, networks, pecDocuments, pecDossiers, shops } from '../db/schema';
 import { ApiError, notFound, ValidationError, type Violation } from '../http/errors';
 import { recordAudit } from '../audit/audit';
 import { parseListQuery } from '../hydra/query';
@@ -29,7 +29,8 @@ import { EXPIRY_WARNING_DAYS, ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
 import { PEC_MESSAGES, PEC_STATUSES, todayInFrance } from '#domain/pec';
 import { DUPLICATE_MESSAGES } from '#domain/duplicates';
 import { pecDossierSchema } from '#domain/pecSchemas';
-import { PEC_PERMISSIONS } from '#domain/permissions';
+import { hasPermission, PEC_PERMISSIONS } from '#domain/permissions';
+import { DOCUMENT_MAX_PER_FILE, DOCUMENT_MAX_PER_FILE_KEY, DOCUMENT_PERMISSIONS } from '#domain/documents';
 import type { ImportLineErrors, ImportResult, SkippedImportLine } from '#domain/pecAnswers';
 
 const PERMS = PEC_PERMISSIONS;
@@ -374,24 +375,48 @@ export async function pecRoutes(app: FastifyInstance) {
       .where(eq(shops.id, row.shopId as number));
     const pdf = await summaryPdf(item as unknown as SummaryFile, centre!, new Date());
     const name = `recapitulatif-${summaryFileName(row.numeroDossier as string)}.pdf`;
-    // Kept with the file as printed (a 'Récapitulatif' document), the print in the audit trail with it.
+    // Kept with the file as printed (a 'Récapitulatif' document) by who may add documents: the last print replaces the
+    // previous one, so prints never fill the file's documents. The print is in the audit trail either way.
+    const maxPerFile = await app.ctx.settings.number(DOCUMENT_MAX_PER_FILE_KEY, DOCUMENT_MAX_PER_FILE);
     await db.transaction(async (tx) => {
-      await storeDocument(tx, {
-        holdingId: row.holdingId as number,
-        dossierId: row.id as number,
-        kind: 'summary',
-        name,
-        mime: 'application/pdf',
-        content: pdf,
-        createdBy: principal,
-        store: app.ctx.documents,
-      });
+      let kept = false;
+      let replaced: number[] = [];
+      if (hasPermission(principal.permissions, DOCUMENT_PERMISSIONS.create)) {
+        await tx
+          .select({ id: pecDossiers.id })
+          .from(pecDossiers)
+          .where(eq(pecDossiers.id, row.id as number))
+          .for('update');
+        const held = await tx
+          .select({ id: pecDocuments.id, kind: pecDocuments.kind })
+          .from(pecDocuments)
+          .where(eq(pecDocuments.dossierId, row.id as number));
+        const previous = held.filter((d) => d.kind === 'summary');
+        replaced = previous.map((d) => d.id);
+        for (const { id } of previous) {
+          await app.ctx.documents.delete(tx, id);
+          await tx.delete(pecDocuments).where(eq(pecDocuments.id, id));
+        }
+        kept = held.length - previous.length < maxPerFile;
+        if (kept)
+          await storeDocument(tx, {
+            holdingId: row.holdingId as number,
+            dossierId: row.id as number,
+            kind: 'summary',
+            name,
+            mime: 'application/pdf',
+            content: pdf,
+            createdBy: principal,
+            store: app.ctx.documents,
+          });
+      }
       await recordAudit(tx, principal, {
         action: 'pec_dossier.summary',
         entity: 'pec_dossiers',
         entityId: row.id as number,
         entityLabel: row.numeroDossier as string,
         holdingId: row.holdingId as number,
+        changes: { kept: { after: kept }, ...(replaced.length ? { replaced: { before: replaced } } : {}) },
       });
     });
     return reply

@@ -71,13 +71,21 @@ export const pecDocumentsResource = defineResource({
   auditLabel: 'originalName',
   hooks: {
     async beforeDelete({ app, tx }, existing) {
-      // The insurer's agreement of a billed file is the proof of what was billed (inspections): kept.
+      // The insurer's agreement a file was billed on is the proof of what was billed (inspections): kept. One added
+      // after the billing day was not billed on, and may go (a misfiled scan must not stay for good).
       if (existing.kind === 'agreement') {
-        const [billed] = await tx
+        const [billedOn] = await tx
           .select({ id: pecDossiers.id })
           .from(pecDossiers)
-          .where(and(eq(pecDossiers.id, existing.dossierId as number), inArray(pecDossiers.status, [...BILLED_FILE_STATUSES])));
-        if (billed) throw conflict(DOCUMENT_MESSAGES.agreementOfBilledFile);
+          .where(
+            and(
+              eq(pecDossiers.id, existing.dossierId as number),
+              inArray(pecDossiers.status, [...BILLED_FILE_STATUSES]),
+              sql`(${pecDossiers.dateFacturationEffective} is null
+                or (${new Date(existing.createdAt as string | Date).toISOString()}::timestamptz at time zone 'Europe/Paris')::date <= ${pecDossiers.dateFacturationEffective})`,
+            ),
+          );
+        if (billedOn) throw conflict(DOCUMENT_MESSAGES.agreementOfBilledFile);
       }
       await app.documents.delete(tx, existing.id as number);
     },

@@ -10,6 +10,7 @@ import type { Tenancy } from '../hydra/types';
 import { isPlatformAdmin, pecReadScope, seesWholeOrganisation } from '../auth/fileVisibility';
 import { conflict, forbidden, invalidField } from '../http/errors';
 import { notifyMentions } from '../pec/followUps';
+import { ARCHIVE_MESSAGES } from '#domain/archive';
 import { NOTE_MESSAGES, noteEditable } from '#domain/followUps';
 import { pecNoteSchema, pecNoteUpdateSchema } from '#domain/pecSchemas';
 import { PEC_PERMISSIONS } from '#domain/permissions';
@@ -29,10 +30,12 @@ const noteTenancy: Tenancy = {
   async assignHolding(principal, input, tx, existing) {
     if (existing || typeof input.dossier !== 'number') return undefined;
     const [file] = await tx
-      .select({ holdingId: pecDossiers.holdingId })
+      .select({ holdingId: pecDossiers.holdingId, archived: pecDossiers.archived, numeroDossier: pecDossiers.numeroDossier })
       .from(pecDossiers)
       .where(and(eq(pecDossiers.id, input.dossier), pecReadScope(principal)));
     if (!file) throw invalidField('dossier', OUT_OF_SCOPE);
+    // An archived file is kept as it was, its thread too.
+    if (file.archived) throw conflict(ARCHIVE_MESSAGES.frozen(file.numeroDossier));
     return file.holdingId;
   },
 };

@@ -968,6 +968,8 @@ export const fr = {
           count: 'Nombre de dossiers',
           bulkId: 'Action groupée',
           paymentStatement: 'Relevé de paiement',
+          kept: 'Gardé avec le dossier',
+          replaced: 'Récapitulatif remplacé',
           reason: 'Motif',
           runId: 'Appel robot',
           executionId: 'Exécution',

@@ -6,11 +6,9 @@ import { Alert, Box, Button, IconButton, LinearProgress, MenuItem, Stack, TextFi
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import { PEC_DOCUMENTS_RESOURCE } from '../dataProvider/pec';
-import { DOCUMENT_KIND_LABELS, DOCUMENT_KINDS, DOCUMENT_MIME_TYPES, type DocumentKind } from '#domain/documents';
+import { DOCUMENT_KIND_LABELS, DOCUMENT_MIME_TYPES, UPLOAD_KINDS, type DocumentKind } from '#domain/documents';
 import { formatFileSize } from '#domain/format';
 import { useErrorText, usePecMutation } from './shared';
-
-const UPLOAD_KINDS = DOCUMENT_KINDS.filter((kind) => kind !== 'summary');
 
 export const kindLabel = (kind: string) => DOCUMENT_KIND_LABELS[kind as DocumentKind] ?? kind;
 

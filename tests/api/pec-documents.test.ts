@@ -118,6 +118,8 @@ describe('documents of a PEC file', () => {
     expect(served.headers.get('content-disposition')).toContain("filename*=UTF-8''Ordonnance%20Dupr%C3%A9%20%C3%A9.pdf");
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
     expect(served.headers.get('cache-control')).toBe('private, no-store');
+    // Opened on its own, a PDF's scripts run in no origin of the application.
+    expect(served.headers.get('content-security-policy')).toBe('sandbox');
     const attachment = await download(tokens.audio, created.body.id, '?download=1');
     expect(attachment.headers.get('content-disposition')).toMatch(/^attachment; /);
 
@@ -130,6 +132,36 @@ describe('documents of a PEC file', () => {
     expect(new Set(reads.map((r) => r.holding_id))).toEqual(
       new Set([(await server.database.query<{ holding_id: number }>('select holding_id from pec_dossiers where id = $1', [file.id]))[0]!.holding_id]),
     );
+  });
+
+  it('names a document by what its bytes are, without path, control or direction characters', async () => {
+    const file = await createDossier(server, tokens.horizonAdmin, refs);
+    const named = async (name: string, content = pdf(200), type = 'application/pdf') => {
+      const res = await upload(tokens.audio, iri(file.id), 'other', content, name, type);
+      expect(res.status, res.text).toBe(201);
+      return res.body.originalName as string;
+    };
+    // A PDF sent as a web page is saved as a PDF, never as "page.html".
+    expect(await named('page.html')).toBe('page.html.pdf');
+    expect(await named('scan.PDF')).toBe('scan.pdf');
+    expect(await named('photo.jpeg.png', PNG, 'image/png')).toBe('photo.jpeg.png');
+    // "ordonnance\u202Efdp.exe" would read "ordonnanceexe.pdf" on screen.
+    expect(await named('ordonnance\u202Efdp.exe')).toBe('ordonnancefdp.exe.pdf');
+    const long = await named(`${'a'.repeat(400)}.pdf`);
+    expect(long).toHaveLength(255);
+    expect(long.endsWith('.pdf')).toBe(true);
+  });
+
+  it('keeps the summary kind for Pecflow’s own print, and an archived file as it was', async () => {
+    const file = await createDossier(server, tokens.horizonAdmin, refs);
+    const summary = await upload(tokens.audio, iri(file.id), 'summary', pdf(100), 'faux.pdf');
+    expect(summary.status).toBe(422);
+    expect(summary.body.violations).toEqual([{ propertyPath: 'kind', message: DOCUMENT_MESSAGES.summaryReserved }]);
+    await server.database.query("update pec_dossiers set archived = true, archive_reason = 'abandoned' where id = $1", [file.id]);
+    const archived = await upload(tokens.audio, iri(file.id), 'other', pdf(100), 'apres.pdf');
+    expect(archived.status).toBe(409);
+    expect(archived.body.detail).toBe(`La demande ${file.numeroDossier} est archivée : restaurez-la avant de la modifier.`);
+    expect(await documentsOf(file.id)).toBe(0);
   });
 
   it('keeps the content encrypted at rest, in chunks', async () => {
@@ -189,7 +221,7 @@ describe('documents of a PEC file', () => {
     expect(await chunksOf(file.id)).toBe(chunks);
   });
 
-  it('deletes by permission, audited; never a billed file’s agreement', async () => {
+  it('deletes by permission, audited; never the agreement a file was billed on', async () => {
     const file = await createDossier(server, tokens.horizonAdmin, refs);
     const doc = await upload(tokens.audio, iri(file.id), 'other', PNG, 'photo.png');
     expect((await server.request('DELETE', `/api/pec_documents/${doc.body.id}`, { token: tokens.readOnly })).status).toBe(403);
@@ -208,6 +240,12 @@ describe('documents of a PEC file', () => {
     expect(kept.status).toBe(409);
     expect(kept.body.detail).toBe(DOCUMENT_MESSAGES.agreementOfBilledFile);
     expect(await documentsOf(file.id)).toBe(1);
+    // Billed yesterday: an agreement added today was not billed on, and a misfiled one may go.
+    await server.database.query("update pec_dossiers set date_facturation_effective = (now() at time zone 'Europe/Paris')::date - 1 where id = $1", [file.id]);
+    const later = await upload(tokens.audio, iri(file.id), 'agreement', pdf(120), 'accord-mal-classe.pdf');
+    expect((await server.request('DELETE', `/api/pec_documents/${later.body.id}`, { token: tokens.horizonAdmin })).status).toBe(204);
+    await server.database.query("update pec_documents set created_at = now() - interval '3 days' where id = $1", [agreement.body.id]);
+    expect((await server.request('DELETE', `/api/pec_documents/${agreement.body.id}`, { token: tokens.horizonAdmin })).status).toBe(409);
     // No PUT or PATCH: a document is deleted and added again.
     expect((await server.request('PATCH', `/api/pec_documents/${agreement.body.id}`, { token: tokens.horizonAdmin, body: {} })).status).toBe(404);
   });

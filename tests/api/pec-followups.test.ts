@@ -121,12 +121,12 @@ describe('colleagues and bulk assignment', () => {
     expect(await ownerOf(lyon)).toBeNull();
   });
 
-  it('refuses a malformed owner whole (French 422, nothing changed) and read-only staff per file', async () => {
+  it('refuses a malformed owner and read-only staff whole (422, 403), nothing changed', async () => {
     const file = (await createDossier(server, tokens.audio, refs)).id as number;
     expectViolation(await assign({ ids: [file], owner: 'Julien' }), 'owner', BULK_MESSAGES.ownerInvalid);
     expect(await ownerOf(file)).toBe(`/api/users/${ids.audio}`);
     const readOnly = await assign({ ids: [file], owner: `/api/users/${ids.horizonAdmin}` }, tokens.readOnly);
-    expect(readOnly.body.results[0]).toMatchObject({ outcome: 'refused', reason: 'Accès refusé : vous n’avez pas la permission nécessaire.' });
+    expect(readOnly.status).toBe(403);
     expect(await ownerOf(file)).toBe(`/api/users/${ids.audio}`);
   });
 });
@@ -253,6 +253,14 @@ describe('notes', () => {
     expect((await post(file, 'Lecture seule', tokens.readOnly)).status).toBe(403);
     const audit = await auditRows(server, 'pec_notes', first.body.id);
     expect(audit[0]).toMatchObject({ action: 'pec_note.create' });
+  });
+
+  it('is refused on an archived file, kept as it was (409)', async () => {
+    const file = await createDossier(server, tokens.audio, refs);
+    await server.database.query("update pec_dossiers set archived = true, archive_reason = 'abandoned' where id = $1", [file.id]);
+    const res = await server.request('POST', '/api/pec_notes', { token: tokens.audio, body: { dossier: `/api/pec_dossiers/${file.id}`, body: 'Trop tard' } });
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toBe(`La demande ${file.numeroDossier} est archivée : restaurez-la avant de la modifier.`);
   });
 
   it('its author changes or deletes it within 15 minutes, nobody else, never later', async () => {

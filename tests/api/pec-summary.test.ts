@@ -148,4 +148,27 @@ describe('the summary to print', () => {
     expect((await print(99_999_999, tokens.horizonAdmin)).status).toBe(404);
     expect((await print(file.id, tokens.readOnly)).status).toBe(200);
   });
+
+  it('keeps one summary per file, the last printed, and only for who may add documents', async () => {
+    const file = await approvedAudioFile();
+    const summaries = async () =>
+      sqlRows<{ id: number }>(server, `select id from pec_documents where dossier_id = $1 and kind = 'summary' order by id`, [file.id]);
+    const before = await summaries();
+    const printsBefore = (await sqlRows(server, `select 1 from audit_logs where action = 'pec_dossier.summary' and entity_id = $1`, [String(file.id)])).length;
+    // Read-only staff print it for the patient; nothing is added to the file (they may not add documents).
+    for (let i = 0; i < 3; i++) expect((await print(file.id, tokens.readOnly)).status).toBe(200);
+    expect(await summaries()).toEqual(before);
+    // Printed twice: the second replaces the first.
+    expect((await print(file.id, tokens.horizonAdmin)).status).toBe(200);
+    const [first] = await summaries();
+    expect((await print(file.id, tokens.horizonAdmin)).status).toBe(200);
+    const kept = await summaries();
+    expect(kept).toHaveLength(1);
+    expect(kept[0]!.id).not.toBe(first!.id);
+    const chunks = await sqlRows(server, 'select 1 from pec_document_chunks where document_id = $1', [first!.id]);
+    expect(chunks).toEqual([]);
+    // Each print is audited, kept or not.
+    const prints = await sqlRows(server, `select 1 from audit_logs where action = 'pec_dossier.summary' and entity_id = $1`, [String(file.id)]);
+    expect(prints).toHaveLength(printsBefore + 5);
+  });
 });
