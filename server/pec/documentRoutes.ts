@@ -3,27 +3,18 @@
 // streamed both ways. Every read of a content is in the audit trail (health data).
 import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
-import { and, count, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { pecReadScope } from '../auth/fileVisibility';
 import { requirePermission } from '../auth/principal';
 import { recordAudit } from '../audit/audit';
-import { principalOf } from '../context';
-import { pecDocuments, pecDossiers } from '../db/schema';
+import { principalOf, type AppContext } from '../context';
+import { pecDossiers } from '../db/schema';
 import { ApiError, notFound, ValidationError, type Violation } from '../http/errors';
 import { itemDocument, sendJsonLd } from '../hydra/output';
-import { EncryptedSpool, storeDocument, UploadInspection } from './documents';
+import { assertRoomForDocument, contentCheck, documentLimits, EncryptedSpool, storeDocument, UploadInspection } from './documents';
 import { idFromReference } from '#domain/iri';
-import {
-  DOCUMENT_KINDS,
-  DOCUMENT_MAX_PER_FILE,
-  DOCUMENT_MAX_PER_FILE_KEY,
-  DOCUMENT_MAX_SIZE_MB,
-  DOCUMENT_MAX_SIZE_MB_KEY,
-  DOCUMENT_MESSAGES,
-  DOCUMENT_PERMISSIONS,
-  type DocumentKind,
-} from '#domain/documents';
+import { DOCUMENT_KINDS, DOCUMENT_MESSAGES, DOCUMENT_PERMISSIONS, type DocumentKind } from '#domain/documents';
 
 const NAME_MAX = 255;
 
@@ -47,7 +38,7 @@ export function contentDisposition(type: 'inline' | 'attachment', name: string):
 }
 
 /** The name as given, without a path (some browsers send one) and capped. */
-const cleanName = (name: string) =>
+export const cleanName = (name: string) =>
   [...(name.split(/[\\/]/).pop() ?? '')]
     .filter((c) => c >= ' ' && c !== '\u007f')
     .join('')
@@ -64,8 +55,7 @@ export async function documentRoutes(app: FastifyInstance) {
     const principal = principalOf(request);
     requirePermission(principal, DOCUMENT_PERMISSIONS.create);
     if (!request.isMultipart()) throw new ApiError(415, 'Envoyez le document en multipart/form-data (champs file, dossier et kind).');
-    const maxBytes = (await settings.number(DOCUMENT_MAX_SIZE_MB_KEY, DOCUMENT_MAX_SIZE_MB)) * 1024 * 1024;
-    const maxPerFile = await settings.number(DOCUMENT_MAX_PER_FILE_KEY, DOCUMENT_MAX_PER_FILE);
+    const { maxBytes, maxPerFile } = await documentLimits(settings);
 
     const spool = await EncryptedSpool.create(secrets);
     try {
@@ -93,15 +83,9 @@ export async function documentRoutes(app: FastifyInstance) {
       if (!fields.dossier) violations.push({ propertyPath: 'dossier', message: DOCUMENT_MESSAGES.dossierRequired });
       const kind = DOCUMENT_KINDS.find((k) => k === fields.kind);
       if (!kind) violations.push({ propertyPath: 'kind', message: DOCUMENT_MESSAGES.kindInvalid });
-      const mime = upload && upload.inspection.size > 0 && !upload.truncated ? await upload.inspection.type() : undefined;
-      if (!upload) violations.push({ propertyPath: 'file', message: DOCUMENT_MESSAGES.fileRequired });
-      else if (upload.truncated) violations.push({ propertyPath: 'file', message: DOCUMENT_MESSAGES.tooLarge(maxBytes / 1024 / 1024) });
-      else if (upload.inspection.size === 0) violations.push({ propertyPath: 'file', message: DOCUMENT_MESSAGES.fileEmpty });
-      else if (!mime) violations.push({ propertyPath: 'file', message: DOCUMENT_MESSAGES.wrongType });
-      else if (mime === 'application/pdf') {
-        const problem = upload.inspection.pdfProblem();
-        if (problem) violations.push({ propertyPath: 'file', message: problem });
-      }
+      const checked = upload ? await contentCheck(upload.inspection, maxBytes, upload.truncated) : { problem: DOCUMENT_MESSAGES.fileRequired };
+      const mime = 'mime' in checked ? checked.mime : undefined;
+      if ('problem' in checked) violations.push({ propertyPath: 'file', message: checked.problem });
       // The file, as its reader sees it: another organisation's or another centre's is not found (422, not stored).
       const scope = pecReadScope(principal);
       const [dossier] =
@@ -117,8 +101,7 @@ export async function documentRoutes(app: FastifyInstance) {
       const id = await db.transaction(async (tx) => {
         // The file's row locked: two uploads at once cannot both be the 30th.
         await tx.select({ id: pecDossiers.id }).from(pecDossiers).where(eq(pecDossiers.id, dossier.id)).for('update');
-        const [held] = await tx.select({ n: count() }).from(pecDocuments).where(eq(pecDocuments.dossierId, dossier.id));
-        if (Number(held?.n ?? 0) >= maxPerFile) throw new ValidationError([{ propertyPath: 'file', message: DOCUMENT_MESSAGES.tooMany(maxPerFile) }]);
+        await assertRoomForDocument(tx, dossier.id, maxPerFile);
         return storeDocument(tx, {
           holdingId: dossier.holdingId,
           dossierId: dossier.id,
@@ -153,12 +136,27 @@ export async function documentRoutes(app: FastifyInstance) {
       holdingId: row.holdingId as number,
     });
     const download = (request.query as { download?: string }).download === '1';
-    reply
-      .header('Content-Type', row.mimeType as string)
-      .header('Content-Length', String(row.size))
-      .header('Content-Disposition', contentDisposition(download ? 'attachment' : 'inline', row.originalName as string))
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Cache-Control', 'private, no-store');
-    return reply.send(Readable.from(documents.get(db, id)));
+    return sendDocumentContent(
+      reply,
+      app.ctx,
+      { id, mimeType: row.mimeType as string, size: row.size as number, originalName: row.originalName as string },
+      download,
+    );
   });
+}
+
+/** A document's bytes, streamed from its store with the headers of every document read (never cached by shared caches). */
+export function sendDocumentContent(
+  reply: FastifyReply,
+  { db, documents }: Pick<AppContext, 'db' | 'documents'>,
+  row: { id: number; mimeType: string; size: number; originalName: string },
+  download: boolean,
+) {
+  reply
+    .header('Content-Type', row.mimeType)
+    .header('Content-Length', String(row.size))
+    .header('Content-Disposition', contentDisposition(download ? 'attachment' : 'inline', row.originalName))
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Cache-Control', 'private, no-store');
+  return reply.send(Readable.from(documents.get(db, row.id)));
 }
