@@ -199,6 +199,19 @@ describe('the simulator and the documents', () => {
     ).toBe('%PDF-');
   });
 
+  it('the demo’s optician files left in a run hold their prescription, so the resumed run is not refused for it', async () => {
+    const seeded = await sqlRows<{ dossier_id: number }>(
+      server,
+      `select d.dossier_id from pec_documents d join pec_dossiers f on f.id = d.dossier_id join shops s on s.id = f.shop_id
+        where d.kind = 'prescription' and d.created_by_id is null and s.specialite = 'Opticien'`,
+    );
+    expect(seeded.length).toBeGreaterThan(0);
+    for (const { dossier_id } of seeded) {
+      const done = await waitForIdle(server, tokens.rivieraAdmin!, dossier_id);
+      expect(done.detailRefus).not.toBe(PORTAL_MISSING_PRESCRIPTION);
+    }
+  });
+
   it('a hearing-aid file needs no prescription for the simulator', async () => {
     const file = await createDossier(server, tokens.audio!, refs);
     const started = await server.request('POST', '/api/robot-frontend/setup-and-create-dpec', { token: tokens.audio, body: { pecDossierId: file.id } });
