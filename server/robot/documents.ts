@@ -68,8 +68,8 @@ const linkDenied = (message: string) => forbidden(message);
 export async function robotDocumentRoutes(app: FastifyInstance) {
   const { db, config } = app.ctx;
 
-  // Public at the auth hook's level: the link's signature is the only way in.
-  app.get('/api/robot/documents/:id', { config: { public: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
+  // Public at the auth hook's level: the link's signature is the only way in. No HEAD twin: every answer is a read.
+  app.get('/api/robot/documents/:id', { config: { public: true }, exposeHeadRoute: false }, async (request: FastifyRequest, reply: FastifyReply) => {
     const raw = (request.params as { id?: string }).id ?? '';
     const query = request.query as { expires?: string; signature?: string };
     const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
