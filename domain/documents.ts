@@ -52,7 +52,17 @@ export const UPLOAD_KINDS = DOCUMENT_KINDS.filter((kind) => kind !== 'summary');
 export const DOCUMENT_MAX_SIZE_MB_KEY = 'storage.document_max_size_mb';
 export const DOCUMENT_MAX_PER_FILE_KEY = 'storage.documents_per_file_max';
 export const DOCUMENT_MAX_SIZE_MB = 10;
+/** The highest value the size setting accepts (the robot's document callbacks size their body limit on it). */
+export const DOCUMENT_MAX_SIZE_MB_CEILING = 50;
 export const DOCUMENT_MAX_PER_FILE = 30;
+
+/** Who added a document: a person (or Pecflow for them, the printed summary), or the robot with its callbacks. */
+export const DOCUMENT_SOURCES = ['user', 'robot'] as const;
+export type DocumentSource = (typeof DOCUMENT_SOURCES)[number];
+/** The author shown for a document the robot posted back (it has no user). */
+export const ROBOT_AUTHOR = 'Robot';
+/** The kinds the robot may post back (POST /api/callbacks/documents). */
+export const ROBOT_DOCUMENT_KINDS = ['agreement', 'insurer_letter'] as const satisfies readonly DocumentKind[];
 
 /** A file in these statuses is billed: its insurer's agreement is kept (never deleted). */
 export const BILLED_FILE_STATUSES = ['billed', 'paid'] as const;
@@ -77,4 +87,15 @@ export const DOCUMENT_MESSAGES = {
   agreementOfBilledFile: 'L’accord de prise en charge sur lequel la demande a été facturée ne peut pas être supprimé.',
   notFound: 'Document introuvable.',
   summaryReserved: 'Le récapitulatif est imprimé par Pecflow (« Imprimer le récapitulatif ») : choisissez un autre type.',
+  robotKindInvalid: `Type de document refusé pour le robot : ${ROBOT_DOCUMENT_KINDS.map((k) => DOCUMENT_KIND_LABELS[k]).join(' ou ')}.`,
+  contentInvalid: 'Contenu invalide : le fichier doit être encodé en base64.',
 } as const;
+
+/** The signed links the robot's job carries (GET /api/robot/documents/{id}?expires=…&signature=…). */
+export const ROBOT_LINK_MESSAGES = {
+  expired: 'Lien expiré : ce lien de document n’est plus valable, le robot doit redemander le dossier.',
+  invalid: 'Lien invalide : la signature de ce lien de document ne correspond pas.',
+} as const;
+
+/** What the built-in robot (the simulator) answers, as an insurer's portal would, for an optical DPEC without its prescription. */
+export const PORTAL_MISSING_PRESCRIPTION = 'Ordonnance manquante : le portail refuse la demande.';

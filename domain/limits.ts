@@ -32,3 +32,5 @@ export const MANUAL_RESULTS_LIMIT = {
 export const BULK_MAX_FILES = 100;
 /** Robot runs at once per organisation when the system setting is absent; bulk runs beyond it wait their turn. */
 export const ROBOT_CONCURRENCY_DEFAULT = 3;
+/** How long a signed link to a document in a robot job stays valid (GET /api/robot/documents/{id}), in seconds. */
+export const ROBOT_DOCUMENT_LINK_TTL_SECONDS = 300;

@@ -8,6 +8,7 @@ import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RUL
 import { PAYMENT_CANCEL_MESSAGES, PAYMENT_FORM_MESSAGES } from './payments';
 import { FOLLOW_UP_MESSAGES, NOTE_MAX, NOTE_MESSAGES, OWNER_FILTER_NOBODY } from './followUps';
 import { ARCHIVE_MESSAGES, ARCHIVE_NOTE_MAX, ARCHIVE_REASONS } from './archive';
+import { DOCUMENT_MESSAGES, ROBOT_DOCUMENT_KINDS } from './documents';
 import { LONG_TEXT_MAX, optionalReference, optionalText, reference, requiredText } from './validation';
 import {
   CALLBACK_MESSAGES,
@@ -377,6 +378,22 @@ export const billingCallbackSchema = z.object({
   ...callbackBase,
   date_facturation_effective: notFutureDateField(DATE_RULE_MESSAGES.dateFacturationFuture).optional(),
 });
+
+/**
+ * A document the robot posts back (POST /api/callbacks/documents, issue 29): the insurer's agreement or letter, its
+ * content in base64 inside the signed JSON body. Its checks (type by its bytes, size) are the uploads' (server side).
+ */
+export const documentCallbackSchema = z.object({
+  id_pecflow: callbackBase.id_pecflow,
+  run_id: callbackBase.run_id,
+  kind: z.enum(ROBOT_DOCUMENT_KINDS, { error: DOCUMENT_MESSAGES.robotKindInvalid }),
+  name: z.string({ error: DOCUMENT_MESSAGES.fileRequired }).trim().min(1, DOCUMENT_MESSAGES.fileRequired).max(255),
+  content_base64: z
+    .string({ error: DOCUMENT_MESSAGES.contentInvalid })
+    .transform((v) => v.replace(/\s+/g, ''))
+    .refine((v) => v.length > 0 && v.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(v), DOCUMENT_MESSAGES.contentInvalid),
+});
+export type DocumentCallback = z.infer<typeof documentCallbackSchema>;
 
 export const CALLBACK_SCHEMAS = { scraping: scrapingCallbackSchema, dpec: dpecCallbackSchema, billing: billingCallbackSchema } as const;
 

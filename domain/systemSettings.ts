@@ -10,7 +10,7 @@ import { ROBOT_CONCURRENCY_KEY } from './bulk';
 import { CNIL_PASSWORD_FLOOR, DEFAULT_PASSWORD_POLICY, PASSWORD_POLICY_KEYS } from './passwordRules';
 import { API_MAX_ITEMS_PER_PAGE_KEY, TWO_FACTOR_REQUIRED_KEY, TWO_FACTOR_REQUIREMENTS, type SettingRule } from './settings';
 import { PRESCRIPTION_VALIDITY_KEYS } from './warnings';
-import { DOCUMENT_MAX_PER_FILE, DOCUMENT_MAX_PER_FILE_KEY, DOCUMENT_MAX_SIZE_MB, DOCUMENT_MAX_SIZE_MB_KEY } from './documents';
+import { DOCUMENT_MAX_PER_FILE, DOCUMENT_MAX_PER_FILE_KEY, DOCUMENT_MAX_SIZE_MB, DOCUMENT_MAX_SIZE_MB_CEILING, DOCUMENT_MAX_SIZE_MB_KEY } from './documents';
 
 export interface SettingSeed {
   key: string;
@@ -211,7 +211,7 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
     valueType: 'number',
     isEditable: true,
     category: 'storage',
-    rule: { integer: true, min: 1, max: 50 },
+    rule: { integer: true, min: 1, max: DOCUMENT_MAX_SIZE_MB_CEILING },
   },
   {
     key: DOCUMENT_MAX_PER_FILE_KEY,

@@ -897,9 +897,18 @@ export const pecDocuments = pgTable(
     /** SHA-256 of the plain content, hex. */
     sha256: text('sha256').notNull(),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    /** DOCUMENT_SOURCES: 'user' (a person, or Pecflow for them), 'robot' (posted back with its callbacks). */
+    source: text('source').notNull().default('user'),
     createdAt: createdAt(),
   },
-  (t) => [index('pec_documents_dossier_idx').on(t.dossierId, t.createdAt, t.id), index('pec_documents_holding_idx').on(t.holdingId)],
+  (t) => [
+    index('pec_documents_dossier_idx').on(t.dossierId, t.createdAt, t.id),
+    index('pec_documents_holding_idx').on(t.holdingId),
+    // The robot's documents are idempotent by content: the same bytes posted twice for a file are one document.
+    uniqueIndex('pec_documents_robot_content_idx')
+      .on(t.dossierId, t.sha256)
+      .where(sql`${t.source} = 'robot'`),
+  ],
 );
 
 /** A document's content, in order: each chunk AES-256-GCM encrypted on its own (nonce | tag | data). */

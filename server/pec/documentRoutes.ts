@@ -3,29 +3,19 @@
 // streamed both ways. Every read of a content is in the audit trail (health data).
 import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
-import { and, count, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { pecReadScope } from '../auth/fileVisibility';
 import { requirePermission } from '../auth/principal';
 import { recordAudit } from '../audit/audit';
-import { principalOf } from '../context';
-import { pecDocuments, pecDossiers } from '../db/schema';
+import { principalOf, type AppContext } from '../context';
+import { pecDossiers } from '../db/schema';
 import { ApiError, conflict, notFound, ValidationError, type Violation } from '../http/errors';
 import { itemDocument, sendJsonLd } from '../hydra/output';
-import { EncryptedSpool, storeDocument, UploadInspection } from './documents';
+import { assertRoomForDocument, contentCheck, documentLimits, EncryptedSpool, storeDocument, UploadInspection } from './documents';
 import { idFromReference } from '#domain/iri';
 import { ARCHIVE_MESSAGES } from '#domain/archive';
-import {
-  documentName,
-  DOCUMENT_MAX_PER_FILE,
-  DOCUMENT_MAX_PER_FILE_KEY,
-  DOCUMENT_MAX_SIZE_MB,
-  DOCUMENT_MAX_SIZE_MB_KEY,
-  DOCUMENT_MESSAGES,
-  DOCUMENT_PERMISSIONS,
-  UPLOAD_KINDS,
-  type DocumentKind,
-} from '#domain/documents';
+import { documentName, DOCUMENT_MESSAGES, DOCUMENT_PERMISSIONS, UPLOAD_KINDS, type DocumentKind } from '#domain/documents';
 
 /** The numeric id of /api/pec_documents/{id}/content; anything else is a document that does not exist. */
 function documentId(request: FastifyRequest): number {
@@ -56,8 +46,7 @@ export async function documentRoutes(app: FastifyInstance) {
     const principal = principalOf(request);
     requirePermission(principal, DOCUMENT_PERMISSIONS.create);
     if (!request.isMultipart()) throw new ApiError(415, 'Envoyez le document en multipart/form-data (champs file, dossier et kind).');
-    const maxBytes = (await settings.number(DOCUMENT_MAX_SIZE_MB_KEY, DOCUMENT_MAX_SIZE_MB)) * 1024 * 1024;
-    const maxPerFile = await settings.number(DOCUMENT_MAX_PER_FILE_KEY, DOCUMENT_MAX_PER_FILE);
+    const { maxBytes, maxPerFile } = await documentLimits(settings);
 
     const spool = await EncryptedSpool.create(secrets);
     try {
@@ -86,15 +75,9 @@ export async function documentRoutes(app: FastifyInstance) {
       const kind = UPLOAD_KINDS.find((k) => k === fields.kind);
       if (!kind)
         violations.push({ propertyPath: 'kind', message: fields.kind === 'summary' ? DOCUMENT_MESSAGES.summaryReserved : DOCUMENT_MESSAGES.kindInvalid });
-      const mime = upload && upload.inspection.size > 0 && !upload.truncated ? await upload.inspection.type() : undefined;
-      if (!upload) violations.push({ propertyPath: 'file', message: DOCUMENT_MESSAGES.fileRequired });
-      else if (upload.truncated) violations.push({ propertyPath: 'file', message: DOCUMENT_MESSAGES.tooLarge(maxBytes / 1024 / 1024) });
-      else if (upload.inspection.size === 0) violations.push({ propertyPath: 'file', message: DOCUMENT_MESSAGES.fileEmpty });
-      else if (!mime) violations.push({ propertyPath: 'file', message: DOCUMENT_MESSAGES.wrongType });
-      else if (mime === 'application/pdf') {
-        const problem = upload.inspection.pdfProblem();
-        if (problem) violations.push({ propertyPath: 'file', message: problem });
-      }
+      const checked = upload ? await contentCheck(upload.inspection, maxBytes, upload.truncated) : { problem: DOCUMENT_MESSAGES.fileRequired };
+      const mime = 'mime' in checked ? checked.mime : undefined;
+      if ('problem' in checked) violations.push({ propertyPath: 'file', message: checked.problem });
       // The file, as its reader sees it: another organisation's or another centre's is not found (422, not stored).
       const scope = pecReadScope(principal);
       const [dossier] =
@@ -112,8 +95,7 @@ export async function documentRoutes(app: FastifyInstance) {
       const id = await db.transaction(async (tx) => {
         // The file's row locked: two uploads at once cannot both be the 30th.
         await tx.select({ id: pecDossiers.id }).from(pecDossiers).where(eq(pecDossiers.id, dossier.id)).for('update');
-        const [held] = await tx.select({ n: count() }).from(pecDocuments).where(eq(pecDocuments.dossierId, dossier.id));
-        if (Number(held?.n ?? 0) >= maxPerFile) throw new ValidationError([{ propertyPath: 'file', message: DOCUMENT_MESSAGES.tooMany(maxPerFile) }]);
+        await assertRoomForDocument(tx, dossier.id, maxPerFile);
         return storeDocument(tx, {
           holdingId: dossier.holdingId,
           dossierId: dossier.id,
@@ -148,14 +130,29 @@ export async function documentRoutes(app: FastifyInstance) {
       holdingId: row.holdingId as number,
     });
     const download = (request.query as { download?: string }).download === '1';
-    reply
-      .header('Content-Type', row.mimeType as string)
-      .header('Content-Length', String(row.size))
-      .header('Content-Disposition', contentDisposition(download ? 'attachment' : 'inline', row.originalName as string))
-      .header('X-Content-Type-Options', 'nosniff')
-      // Opened on its own (not through the drawer's preview), a document runs nothing in the application's origin.
-      .header('Content-Security-Policy', 'sandbox')
-      .header('Cache-Control', 'private, no-store');
-    return reply.send(Readable.from(documents.get(db, id)));
+    return sendDocumentContent(
+      reply,
+      app.ctx,
+      { id, mimeType: row.mimeType as string, size: row.size as number, originalName: row.originalName as string },
+      download,
+    );
   });
+}
+
+/** A document's bytes, streamed from its store with the headers of every document read (never cached by shared caches). */
+export function sendDocumentContent(
+  reply: FastifyReply,
+  { db, documents }: Pick<AppContext, 'db' | 'documents'>,
+  row: { id: number; mimeType: string; size: number; originalName: string },
+  download: boolean,
+) {
+  reply
+    .header('Content-Type', row.mimeType)
+    .header('Content-Length', String(row.size))
+    .header('Content-Disposition', contentDisposition(download ? 'attachment' : 'inline', row.originalName))
+    .header('X-Content-Type-Options', 'nosniff')
+    // Opened on its own (not through the drawer's preview), a document runs nothing in the application's origin.
+    .header('Content-Security-Policy', 'sandbox')
+    .header('Cache-Control', 'private, no-store');
+  return reply.send(Readable.from(documents.get(db, row.id)));
 }

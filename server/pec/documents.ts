@@ -6,14 +6,26 @@ import { randomUUID } from 'node:crypto';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import type { SecretBox } from '../crypto';
 import type { DbOrTx } from '../db/connect';
 import { pecDocuments } from '../db/schema';
+import { ValidationError } from '../http/errors';
+import type { SettingsService } from '../settings';
 import type { DocumentStore } from './documentStore';
-import { DOCUMENT_MESSAGES, DOCUMENT_MIME_TYPES, type DocumentKind, type DocumentMimeType } from '#domain/documents';
+import {
+  DOCUMENT_MAX_PER_FILE,
+  DOCUMENT_MAX_PER_FILE_KEY,
+  DOCUMENT_MAX_SIZE_MB,
+  DOCUMENT_MAX_SIZE_MB_KEY,
+  DOCUMENT_MESSAGES,
+  DOCUMENT_MIME_TYPES,
+  type DocumentKind,
+  type DocumentMimeType,
+  type DocumentSource,
+} from '#domain/documents';
 
 export interface NewDocument {
   holdingId: number;
@@ -23,9 +35,45 @@ export interface NewDocument {
   name: string;
   mime: DocumentMimeType;
   content: AsyncIterable<Buffer> | Buffer;
-  /** Who added it (recorded, and the author of its audit entry); null for the server itself. */
+  /** Who added it (recorded, and the author of its audit entry); null for the server itself and the robot. */
   createdBy: AuditActor | null;
+  /** 'robot' for a document the robot posted back ('user' when absent). */
+  source?: DocumentSource;
+  /** The content's SHA-256 when known before it is stored (the robot's documents, unique per file by it). */
+  sha256?: string;
   store: DocumentStore;
+}
+
+/** The limits of documents (system settings): the largest, in bytes, and the most per file. */
+export async function documentLimits(settings: SettingsService): Promise<{ maxBytes: number; maxPerFile: number }> {
+  return {
+    maxBytes: (await settings.number(DOCUMENT_MAX_SIZE_MB_KEY, DOCUMENT_MAX_SIZE_MB)) * 1024 * 1024,
+    maxPerFile: await settings.number(DOCUMENT_MAX_PER_FILE_KEY, DOCUMENT_MAX_PER_FILE),
+  };
+}
+
+/**
+ * The type of a content seen by `inspection`, or why it is refused (French, for the `file` field): empty, over the
+ * limit (`truncated`: the upload was cut at it), not a PDF, JPEG or PNG by its bytes, a damaged or encrypted PDF.
+ * The same rules for every way in (uploads, the robot's documents).
+ */
+export async function contentCheck(
+  inspection: UploadInspection,
+  maxBytes: number,
+  truncated = false,
+): Promise<{ mime: DocumentMimeType } | { problem: string }> {
+  if (truncated || inspection.size > maxBytes) return { problem: DOCUMENT_MESSAGES.tooLarge(maxBytes / 1024 / 1024) };
+  if (inspection.size === 0) return { problem: DOCUMENT_MESSAGES.fileEmpty };
+  const mime = await inspection.type();
+  if (!mime) return { problem: DOCUMENT_MESSAGES.wrongType };
+  const problem = mime === 'application/pdf' ? inspection.pdfProblem() : undefined;
+  return problem ? { problem } : { mime };
+}
+
+/** Refuses a document beyond the most per file (422); call it with the file's row locked (two at once are not both the last). */
+export async function assertRoomForDocument(tx: DbOrTx, dossierId: number, maxPerFile: number): Promise<void> {
+  const [held] = await tx.select({ n: count() }).from(pecDocuments).where(eq(pecDocuments.dossierId, dossierId));
+  if (Number(held?.n ?? 0) >= maxPerFile) throw new ValidationError([{ propertyPath: 'file', message: DOCUMENT_MESSAGES.tooMany(maxPerFile) }]);
 }
 
 async function* once(buffer: Buffer): AsyncIterable<Buffer> {
@@ -47,8 +95,9 @@ export async function storeDocument(db: DbOrTx, document: NewDocument): Promise<
         originalName: document.name,
         size: 0,
         mimeType: document.mime,
-        sha256: '',
+        sha256: document.sha256 ?? '',
         createdById: document.createdBy?.id ?? null,
+        source: document.source ?? 'user',
       })
       .returning({ id: pecDocuments.id });
     const id = row!.id;
@@ -61,7 +110,13 @@ export async function storeDocument(db: DbOrTx, document: NewDocument): Promise<
       entityId: id,
       entityLabel: document.name,
       holdingId: document.holdingId,
-      changes: { dossier: { after: document.dossierId }, kind: { after: document.kind }, originalName: { after: document.name }, size: { after: stored.size } },
+      changes: {
+        dossier: { after: document.dossierId },
+        kind: { after: document.kind },
+        originalName: { after: document.name },
+        size: { after: stored.size },
+        ...(document.source === 'robot' ? { source: 'robot' } : {}),
+      },
     });
     return id;
   });

@@ -11,7 +11,7 @@ import type { Tenancy } from '../hydra/types';
 import { isPlatformAdmin, pecReadScope, seesWholeOrganisation } from '../auth/fileVisibility';
 import { conflict } from '../http/errors';
 import { iriOf } from '#domain/iri';
-import { BILLED_FILE_STATUSES, DOCUMENT_KIND_CHOICES, DOCUMENT_MESSAGES, DOCUMENT_PERMISSIONS } from '#domain/documents';
+import { BILLED_FILE_STATUSES, DOCUMENT_KIND_CHOICES, DOCUMENT_MESSAGES, DOCUMENT_PERMISSIONS, ROBOT_AUTHOR } from '#domain/documents';
 
 const readOnly = { writable: false } as const;
 const noInput = z.object({});
@@ -51,6 +51,15 @@ export const pecDocumentsResource = defineResource({
       description: 'L’adresse où le fichier est servi (GET, chaque lecture est inscrite au journal d’audit)',
     }),
     createdBy: reference('users', pecDocuments.createdById, { ...readOnly, embed: ['firstName', 'lastName'], label: 'Ajouté par' }),
+    source: text(pecDocuments.source, {
+      ...readOnly,
+      label: 'Origine',
+      description: 'user : ajouté par une personne (ou imprimé pour elle) ; robot : rapporté par le robot avec ses résultats',
+      choices: [
+        { id: 'user', name: 'Utilisateur' },
+        { id: 'robot', name: ROBOT_AUTHOR },
+      ],
+    }),
     createdAt: timestamp(pecDocuments.createdAt, 'Ajouté le'),
   },
   schema: { create: noInput, update: noInput },

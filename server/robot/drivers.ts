@@ -17,6 +17,8 @@ import { ROBOT_API_MARKER, type CallbackType } from '#domain/pec';
 import { robotUrlError } from '#domain/settings';
 import { PECFLOW_SIGNATURE_HEADER, ROBOT_SIGNATURE_HEADER, sign } from '../http/signature';
 import { simulatorCallback, simulatorOutcome } from './simulator';
+import { simulatorAgreement } from './agreementPdf';
+import { documentLinks } from './documents';
 import { fileKindOfShop } from '../pec/fileKind';
 import type { RobotRuns } from './runs';
 import type { Execution } from './steps';
@@ -95,6 +97,11 @@ export class RobotDrivers {
     return `${this.callbackBase().replace(/\/$/, '')}/api/callbacks/${type}`;
   }
 
+  /** Where the robot posts back the insurer's documents (robot/documents.ts). */
+  documentsCallbackUrl() {
+    return `${this.callbackBase().replace(/\/$/, '')}/api/callbacks/documents`;
+  }
+
   /** The robot-run job: hands the run to the driver of the moment. */
   async dispatch(runId: number): Promise<void> {
     const step = await this.runs.openStep(runId);
@@ -153,16 +160,23 @@ export class RobotDrivers {
     if (simulatorOutcome(dossier.numeroDossierAssure) === 'silent' && type !== 'scraping') return;
 
     const kind = await fileKindOfShop(this.app.db, dossier.shopId);
-    const body = JSON.stringify(
-      simulatorCallback(type, { externalId, numeroDossierAssure: dossier.numeroDossierAssure, networkCode: found.networkCode, kind }, runId, start.startedAt),
-    );
-    const response = await fetch(this.callbackUrl(type), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [ROBOT_SIGNATURE_HEADER]: sign(body, this.app.config.robotCallbackSecret) },
-      body,
-      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
-    });
-    await response.arrayBuffer().catch(() => undefined);
+    // The request goes to the portal with the file's documents, fetched through the job's links as a robot would.
+    const documentKinds = type === 'dpec' ? await this.fetchDocuments(dossier.id) : [];
+    const file = {
+      externalId,
+      numeroDossierAssure: dossier.numeroDossierAssure,
+      networkCode: found.networkCode,
+      kind,
+      missingPrescription: type === 'dpec' && kind === 'optical' && !documentKinds.includes('prescription'),
+    };
+    const result = simulatorCallback(type, file, runId, start.startedAt);
+    // An approval comes with the insurer's agreement, posted before the result (a retried job posts it again: one document).
+    // A refusal of the document (422: the file holds its most documents) leaves the approval to be posted; anything else is retried.
+    if (type === 'dpec' && result.num_pec) {
+      const agreement = await this.postSigned(this.documentsCallbackUrl(), await simulatorAgreement(found, result, start.startedAt));
+      if (!agreement.ok && agreement.status >= 500) throw new Error(`accord du simulateur refusé (HTTP ${agreement.status})`);
+    }
+    const response = await this.postSigned(this.callbackUrl(type), result);
     // A refusal of the data itself (404, 422) or of a run that is no longer the open one (409) will not change on a
     // retry; anything else is retried by pg-boss.
     if (!response.ok && ![404, 409, 422].includes(response.status)) throw new Error(`rappel du simulateur refusé (HTTP ${response.status})`);
@@ -171,6 +185,36 @@ export class RobotDrivers {
     if (next && next.id !== step.id) {
       await this.jobs.send(QUEUES.robotSim, { runId }, { startAfter: new Date(Date.now() + this.app.config.robotSimDelayMs) });
     }
+  }
+
+  /** A body posted to this server signed as the robot signs it; the answer read to its end. */
+  private async postSigned(url: string, payload: unknown): Promise<Response> {
+    const body = JSON.stringify(payload);
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [ROBOT_SIGNATURE_HEADER]: sign(body, this.app.config.robotCallbackSecret) },
+      body,
+      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+    });
+    await response.arrayBuffer().catch(() => undefined);
+    return response;
+  }
+
+  /**
+   * The file's documents as the robot's job lists them, each fetched through its signed link and its bytes counted:
+   * their kinds. A link that does not give the document fails the job (pg-boss retries it; the run's timeout ends it).
+   */
+  private async fetchDocuments(dossierId: number): Promise<string[]> {
+    const links = await documentLinks(this.app, dossierId, this.callbackBase());
+    for (const link of links) {
+      const response = await fetch(link.url, { signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+      const body = await response.arrayBuffer().catch(() => undefined);
+      const bytes = response.ok && body ? body.byteLength : -1;
+      // The link is never in the message: its signature opens the document for a few minutes.
+      if (bytes !== link.size)
+        throw new Error(`document « ${link.kind} » illisible par le simulateur (HTTP ${response.status}, ${bytes} octets sur ${link.size})`);
+    }
+    return links.map((link) => link.kind);
   }
 
   // ---------- external robot ----------
@@ -231,7 +275,10 @@ export class RobotDrivers {
       action: kind === 'dpec' ? 'setup_and_create_dpec' : 'setup_and_billing_pec',
       run_id: step.runId,
       id_pecflow: dossier.externalId,
-      callback_urls: Object.fromEntries((kind === 'dpec' ? (['scraping', 'dpec'] as const) : (['billing'] as const)).map((t) => [t, this.callbackUrl(t)])),
+      callback_urls: {
+        ...Object.fromEntries((kind === 'dpec' ? (['scraping', 'dpec'] as const) : (['billing'] as const)).map((t) => [t, this.callbackUrl(t)])),
+        documents: this.documentsCallbackUrl(),
+      },
       callback_signature: { header: 'X-Robot-Signature', algorithm: 'HMAC-SHA256 (hex) du corps brut avec ROBOT_CALLBACK_SECRET' },
       dossier: {
         id: dossier.id,
@@ -270,6 +317,8 @@ export class RobotDrivers {
       },
       mutuelle: mutual ? { id: mutual.id, nom: mutual.name, code: mutual.code } : null,
       reseau: network ? { id: network.id, nom: network.name, code: network.code } : null,
+      // The file's documents (prescription, standard quote…): each a link valid a few minutes, for this document only.
+      documents: await documentLinks(this.app, dossier.id, this.callbackBase()),
       identifiants: credentials.map(({ credential, software: s, password, apiKey, apiSecret }) => ({
         logiciel: { id: s.id, libelle: s.label, type: s.type },
         login: credential.login,

@@ -7,6 +7,7 @@ import { ApiError, notFound, unauthorized } from '../http/errors';
 import { CALLBACK_MESSAGES, CALLBACK_TYPES, type CallbackType } from '#domain/pec';
 import { ROBOT_SIGNATURE_HEADER, verifySignature } from '../http/signature';
 import type { CallbackResult } from './callbacks';
+import { robotDocumentRoutes } from './documents';
 import type { CallbackSaved } from '#domain/pecAnswers';
 
 /** The spec's answer: the execution and the processing time in seconds (a repeated delivery gets the first's id). */
@@ -25,6 +26,9 @@ export async function robotRoutes(app: FastifyInstance) {
   };
   app.post('/api/robot-frontend/setup-and-create-dpec', async (request) => start(request, 'dpec'));
   app.post('/api/robot-frontend/setup-and-billing-pec', async (request) => start(request, 'billing'));
+
+  // The documents a run carries out (signed links) and brings back (POST /api/callbacks/documents): robot/documents.ts.
+  await robotDocumentRoutes(app);
 
   // Public at the auth hook's level: the robot signs instead; a person without a signature must be signed in.
   app.post('/api/callbacks/:type', { config: { public: true } }, async (request: FastifyRequest, reply: FastifyReply) => {

@@ -3,6 +3,7 @@
 // callback posted twice (a retried job) is byte for byte the same delivery and has one effect.
 import type { FileKind } from '#domain/fileKinds';
 import { todayInFrance, type CallbackType } from '#domain/pec';
+import { PORTAL_MISSING_PRESCRIPTION } from '#domain/documents';
 import { opticalAmounts, opticalPayload, pickOpticalEquipment } from './opticalCatalogue';
 
 export type SimulatorOutcome = 'success' | 'scraping_error' | 'dpec_error' | 'refused' | 'pending' | 'billing_error' | 'silent';
@@ -144,6 +145,8 @@ export interface SimulatedFile {
   networkCode: string | null;
   /** What the file holds (its centre's specialty): hearing aids when absent. */
   kind?: FileKind;
+  /** The DPEC goes without a prescription among its documents: an optician's portal refuses it (issue 29). */
+  missingPrescription?: boolean;
 }
 
 /**
@@ -207,6 +210,17 @@ export function simulatorCallback(type: CallbackType, file: SimulatedFile, runId
         ...base,
         success: false,
         messages: ['Robot API returned 502: {"errors":[{"message":"Mutuelle non reconnue par le portail du réseau"},{"message":"Session expirée"}]}'],
+      };
+    }
+    // The portal checks the documents before anything else: no prescription, no optical request.
+    if (file.missingPrescription && outcome !== 'silent') {
+      return {
+        ...base,
+        success: false,
+        num_dossier: numDossier,
+        messages: ['Demande de prise en charge refusée par le portail', PORTAL_MISSING_PRESCRIPTION],
+        detail_refus: PORTAL_MISSING_PRESCRIPTION,
+        date_creation: today,
       };
     }
     if (outcome === 'refused') {

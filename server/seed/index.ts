@@ -9,6 +9,7 @@ import { SecretBox } from '../crypto';
 import { ensureBaseData } from './base';
 import { seedReferenceData } from './reference';
 import { seedPayments } from './payments';
+import { seedDemoDocuments } from './documents';
 import { seedPecDossiers } from './pec';
 import { seedPrescribers } from './prescribers';
 import { seedWarningDemo } from './warnings';
@@ -34,11 +35,13 @@ export async function seed(database: Database, options: SeedOptions): Promise<bo
   let seededDemo = false;
   if (options.demo && !(await hasDemoData(db))) {
     const organisations = await seedOrganisations(db);
-    await seedReferenceData(db, new SecretBox(options.appSecretKey), organisations);
+    const secrets = new SecretBox(options.appSecretKey);
+    await seedReferenceData(db, secrets, organisations);
     await seedPecDossiers(db, organisations);
     await seedPayments(db, organisations);
     await seedPrescribers(db, organisations);
     await seedWarningDemo(db, organisations);
+    await seedDemoDocuments(db, secrets);
     // The demo's accounts share a published password: a second factor on them would protect nothing, and every
     // newcomer (and browser test) signing in as the demo super administrator would have to enrol an authenticator app
     // first. The demo installation starts with the setting off (Paramètres > Système > Sécurité turns it back on);

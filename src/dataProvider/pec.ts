@@ -255,6 +255,8 @@ export interface PecDocumentRecord {
   /** GET with the bearer token: the bytes. */
   contentUrl: string;
   createdBy?: { firstName?: string | null; lastName?: string | null } | string | null;
+  /** 'robot' for a document the robot brought back (its author is shown as 'Robot'). */
+  source?: string;
   createdAt: string;
 }
 

@@ -13,7 +13,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { Confirm, DataTable, ReferenceManyField, useDelete } from 'react-admin';
 import { PEC_DOCUMENTS_RESOURCE, pecIri, type PecDocumentRecord } from '../dataProvider/pec';
-import type { DocumentKind } from '#domain/documents';
+import { ROBOT_AUTHOR, type DocumentKind } from '#domain/documents';
 import { formatDateTime, formatFileSize } from '#domain/format';
 import { useErrorText, usePecMutation, usePecRights } from './shared';
 import { DocumentUploader, kindLabel } from './DocumentUploader';
@@ -94,7 +94,7 @@ export function DocumentsTab({ id }: { id: number }) {
               disableSort
               render={(d: PecDocumentRecord) => (
                 <Stack spacing={0}>
-                  <span>{personOf(d.createdBy) ?? label('nobody')}</span>
+                  <span>{d.source === 'robot' ? ROBOT_AUTHOR : (personOf(d.createdBy) ?? label('nobody'))}</span>
                   <Typography variant="caption" color="text.secondary" sx={oneLine()}>
                     {formatDateTime(d.createdAt)}
                   </Typography>

@@ -3,7 +3,7 @@
 // the file's kind. Hearing-aid files are unchanged; an orthopaedist's file stays generic.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
-import { createDossier, patientNumber, robotCallback, startPecServer, waitFor, waitForIdle, type Refs } from './helpers/pec';
+import { attachDocument, createDossier, patientNumber, robotCallback, startPecServer, waitFor, waitForIdle, type Refs } from './helpers/pec';
 import { OPTICAL_MESSAGES, OPTICAL_RULES } from '#domain/optical';
 import { todayInFrance } from '#domain/pec';
 import { EXPORT_HEADER } from '../../server/pec/csv';
@@ -76,6 +76,8 @@ describe('an optician’s file through the flow', () => {
   it('create -> DPEC (simulator) -> approved with an optical equipment -> billing -> billed -> paid by a statement', async () => {
     const created = await opticalFile();
     expect(created.status).toBe('draft');
+    // The simulated portal refuses an optical request without its prescription (issue 29).
+    await attachDocument(server, tokens.rivieraAdmin, created.id, 'prescription');
 
     const started = await startDpec(created.id);
     expect(started.status, started.text).toBe(200);

@@ -142,3 +142,20 @@ test('documents: someone without the right to delete adds a file by the keyboard
   await expect(row.getByRole('button', { name: 'Aperçu de devis-e2e.pdf' })).toBeVisible();
   await expect(panel.getByRole('button', { name: /^Supprimer/ })).toHaveCount(0);
 });
+
+test("documents: the insurer's agreement the robot brings back with an approval shows 'Robot' as its author", async ({ page, request }) => {
+  const email = 'audio@audition-horizon.fr';
+  const file = await prepareFile(request, email);
+  const token = await apiToken(request, email);
+  await api(request, token, 'POST', '/api/robot-frontend/setup-and-create-dpec', { pecDossierId: file.id });
+  await expect
+    .poll(async () => (await api<{ status: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).status, { timeout: 30_000 })
+    .toBe('approved');
+  await signIn(page, email);
+  const panel = await openDocuments(page, file);
+  const row = panel.getByRole('row').filter({ hasText: 'Accord de prise en charge' });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(/Accord de prise en charge .+\.pdf/);
+  await expect(row).toContainText('Robot');
+  await expect(row).toContainText(ADDED_AT);
+});

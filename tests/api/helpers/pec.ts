@@ -90,6 +90,50 @@ export async function createDossier(
   return res.body;
 }
 
+/** A small well-formed PDF (its text varies with `label`, so two labels are two contents). */
+export function testPdf(label = 'Ordonnance'): Buffer {
+  const stream = `BT /F1 12 Tf 20 100 Td (${label.replace(/[()\\]/g, '')}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+  ];
+  let text = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(text.length);
+    text += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = text.length;
+  text += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  text += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(text, 'latin1');
+}
+
+/** Attaches a document to a file (POST /api/pec_documents, multipart) and returns it; an optician's DPEC needs its 'prescription'. */
+export async function attachDocument(
+  server: TestServer,
+  token: string,
+  dossierId: number,
+  kind = 'prescription',
+  content = testPdf(),
+  name = 'ordonnance.pdf',
+) {
+  const form = new FormData();
+  form.set('dossier', `/api/pec_dossiers/${dossierId}`);
+  form.set('kind', kind);
+  form.set('file', new Blob([new Uint8Array(content)], { type: 'application/pdf' }), name);
+  const res = await fetch(`${server.url}/api/pec_documents`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, accept: 'application/ld+json' },
+    body: form,
+  });
+  const text = await res.text();
+  expect(res.status, text).toBe(201);
+  return JSON.parse(text) as JsonBody;
+}
+
 export const signBody = (body: string, secret: string) => createHmac('sha256', secret).update(body).digest('hex');
 
 /** A callback as the robot posts it: raw JSON body signed in X-Robot-Signature. */

@@ -1,0 +1,2 @@
+ALTER TABLE "pec_documents" ADD COLUMN "source" text DEFAULT 'user' NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "pec_documents_robot_content_idx" ON "pec_documents" USING btree ("dossier_id","sha256") WHERE "pec_documents"."source" = 'robot';
