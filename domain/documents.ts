@@ -35,15 +35,19 @@ export const DOCUMENT_NAME_MAX = 255;
  * holding a PDF becomes "page.html.pdf"), within DOCUMENT_NAME_MAX with its extension kept.
  */
 export function documentName(sent: string, mime: DocumentMimeType): string {
-  const bare = [...(sent.split(/[\\/]/).pop() ?? '')]
-    .filter((c) => !/[\p{Cc}\p{Cf}]/u.test(c))
-    .join('')
-    .trim();
+  const bare = plainFileName(sent);
   const extension = EXTENSIONS[mime].find((e) => bare.toLowerCase().endsWith(e)) ?? '';
   const stem = (extension ? bare.slice(0, -extension.length) : bare).trim() || 'document';
   const kept = extension || EXTENSIONS[mime][0]!;
   return `${[...stem].slice(0, DOCUMENT_NAME_MAX - kept.length).join('')}${kept}`;
 }
+
+/** A file name as sent, without its path (some browsers send one) nor control or direction-changing characters. */
+export const plainFileName = (sent: string) =>
+  [...(sent.split(/[\\/]/).pop() ?? '')]
+    .filter((c) => !/[\p{Cc}\p{Cf}]/u.test(c))
+    .join('')
+    .trim();
 
 /** The kinds a user may give an upload: the summary is Pecflow's own print. */
 export const UPLOAD_KINDS = DOCUMENT_KINDS.filter((kind) => kind !== 'summary');

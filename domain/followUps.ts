@@ -39,6 +39,7 @@ export const OWNER_FILTER_NOBODY = 'none';
 export const FOLLOW_UP_MESSAGES = {
   owner: 'Choisissez le collaborateur qui suit le dossier.',
   ownerCannotSee: 'Ce collaborateur ne voit pas ce dossier : choisissez un utilisateur de son centre.',
+  ownerCannotAct: 'Ce collaborateur consulte les demandes sans les traiter : choisissez quelqu’un qui peut les faire avancer.',
   notificationTitle: (count: number) => (count === 1 ? '1 dossier à relancer' : `${count} dossiers à relancer`),
   notificationDescription: 'Dossiers en attente depuis trop longtemps ou dont la date de relance est arrivée.',
 } as const;

@@ -9,10 +9,12 @@ const savedViewQuerySchema = z.object({
   filter: z
     .record(z.string(), z.unknown())
     .refine((filter) => JSON.stringify(filter).length <= SAVED_VIEW_FILTER_JSON_MAX, SAVED_VIEW_MESSAGES.filterTooLarge)
+    // PostgreSQL's jsonb holds no NUL character, in a key or a value.
+    .refine((filter) => !JSON.stringify(filter).includes('\\u0000'), SAVED_VIEW_MESSAGES.filterInvalid)
     .default({}),
   sort: z
     .string()
-    .regex(/^[A-Za-z]\w{0,59}$/)
+    .regex(/^[A-Za-z]\w{0,59}$/, SAVED_VIEW_MESSAGES.sort)
     .optional(),
   order: z.enum(['ASC', 'DESC']).optional(),
 });

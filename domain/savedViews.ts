@@ -15,6 +15,8 @@ export const SAVED_VIEW_MESSAGES = {
   tooMany: `Vous avez déjà ${SAVED_VIEWS_PER_USER} vues enregistrées : supprimez-en une pour en créer une autre`,
   filterTooLarge: 'Les filtres de cette vue sont trop nombreux pour être enregistrés',
   columns: 'Colonnes invalides',
+  filterInvalid: 'Les filtres de cette vue contiennent un caractère invalide',
+  sort: 'Tri invalide : indiquez le nom d’une colonne de la liste',
 } as const;
 
 /** The list's parameters as react-admin keeps them: filter values, sort field and direction. */

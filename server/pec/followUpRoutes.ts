@@ -32,4 +32,4 @@ export async function followUpRoutes(app: FastifyInstance) {
   });
 }
 
-const colleagueItem = (c: Colleague) => ({ '@id': `/api/users/${c.id}`, id: c.id, firstName: c.firstName, lastName: c.lastName });
+const colleagueItem = (c: Colleague) => ({ '@id': `/api/users/${c.id}`, id: c.id, firstName: c.firstName, lastName: c.lastName, mayFollow: c.mayFollow });

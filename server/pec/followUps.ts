@@ -76,6 +76,8 @@ export async function assertOwnerSeesFile(tx: DbOrTx, ownerId: unknown, file: { 
   if (typeof ownerId !== 'number') return;
   const viewer = await viewerOf(tx, ownerId);
   if (!viewer || !mayReadFile(viewer, file)) throw invalidField('owner', FOLLOW_UP_MESSAGES.ownerCannotSee);
+  // Following a file is chasing it: read-only staff could not, and the daily notice skips them.
+  if (!hasPermission(viewer.permissions, ACT_ON_FILE_PERMISSION)) throw invalidField('owner', FOLLOW_UP_MESSAGES.ownerCannotAct);
 }
 
 /** The link of the notification: the owner's files to chase. */
@@ -142,6 +144,8 @@ export interface Colleague {
   id: number;
   firstName: string;
   lastName: string;
+  /** May follow files ('Suivi par'): acts on them, not read-only. */
+  mayFollow: boolean;
 }
 
 /** The active users of the file's organisation who see it: who may follow it, and who a note may mention. */
@@ -163,7 +167,7 @@ export async function colleaguesOf(tx: DbOrTx, file: { holdingId: number; shopId
   }[];
   return rows
     .filter((row) => mayReadFile({ permissions: row.permissions ?? [], holdingId: file.holdingId, shopIds: row.assigned ? [file.shopId] : [] }, file))
-    .map((row) => ({ id: Number(row.id), firstName: row.first_name, lastName: row.last_name }));
+    .map((row) => colleagueOf(row));
 }
 
 /**
@@ -197,8 +201,15 @@ export async function colleaguesOfReader(tx: DbOrTx, reader: Principal): Promise
       if (seesWholeOrganisation(viewer)) return true;
       return viewer.shopIds.some((shopId) => !readerShops || readerShops.has(shopId));
     })
-    .map((row) => ({ id: Number(row.id), firstName: row.first_name, lastName: row.last_name }));
+    .map((row) => colleagueOf(row));
 }
+
+const colleagueOf = (row: { id: number; first_name: string; last_name: string; permissions: string[] | null }): Colleague => ({
+  id: Number(row.id),
+  firstName: row.first_name,
+  lastName: row.last_name,
+  mayFollow: hasPermission(row.permissions ?? [], ACT_ON_FILE_PERMISSION),
+});
 
 export const colleagueName = (c: Pick<Colleague, 'firstName' | 'lastName'>) => `${c.firstName} ${c.lastName}`.trim();
 

@@ -22,6 +22,7 @@ import { PAYMENT_PERMISSION, todayInFrance } from '#domain/pec';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 import { PAYMENT_STATEMENT_LIMITS } from '#domain/payments';
 import { manualPaymentSchema, paymentCancelSchema } from '#domain/pecSchemas';
+import { DOCUMENT_NAME_MAX, plainFileName } from '#domain/documents';
 
 const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel', 'application/octet-stream'];
 /** A multipart upload carries the file and a little more (boundaries, part headers). */
@@ -53,7 +54,7 @@ async function uploadOf(request: FastifyRequest): Promise<Upload> {
   if (!file) throw new ApiError(422, 'Aucun fichier joint : choisissez le relevé à importer.');
   if (file.size > PAYMENT_STATEMENT_LIMITS.maxBytes) throw new ApiError(413, TOO_LARGE);
   if (file.name.includes('\u0000')) throw invalidField('fichier', NUL_MESSAGE);
-  return { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name || null };
+  return { bytes: new Uint8Array(await file.arrayBuffer()), fileName: plainFileName(file.name).slice(0, DOCUMENT_NAME_MAX) || null };
 }
 
 export async function paymentRoutes(app: FastifyInstance) {

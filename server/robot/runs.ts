@@ -27,6 +27,7 @@ import {
   DPEC_START_STATUSES,
   isDpecGranted,
   pecStatusLabel,
+  PEC_MESSAGES,
   PREREQUISITE_LABELS,
   PREREQUISITE_MESSAGES,
   ROBOT_TIMEOUT_MESSAGE,
@@ -109,7 +110,7 @@ export class RobotRuns {
           .where(and(eq(workflowExecutions.dossierId, id), isNull(workflowExecutions.completedAt)))
           .limit(1);
         if (open) throw conflict(RUN_IN_PROGRESS);
-        if (kind === 'billing' && d.statutFacturation) throw conflict('Ce dossier est déjà facturé.');
+        if (kind === 'billing' && d.statutFacturation) throw conflict(PEC_MESSAGES.alreadyBilled);
         if (kind === 'dpec' && !DPEC_START_STATUSES.includes(d.status as PecStatus)) {
           throw conflict(`Le DPEC ne peut pas être lancé pour un dossier « ${pecStatusLabel(d.status)} ».`);
         }

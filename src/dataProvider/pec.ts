@@ -159,6 +159,8 @@ export interface PecColleague {
   id: number;
   firstName: string;
   lastName: string;
+  /** May follow files ('Suivi par'); read-only staff are mentioned, never owners. */
+  mayFollow: boolean;
 }
 
 export interface PecStats {

@@ -88,7 +88,7 @@ function AssignForm({ count, busy, onClose, onSubmit }: Omit<Props, 'form'>) {
   const colleagues = useMyColleagues();
   const choices = [
     { id: OWNER_FILTER_NOBODY, name: translate('pecflow.pec.followUp.nobody') },
-    ...colleagues.map((c) => ({ id: c['@id'], name: `${c.firstName} ${c.lastName}`.trim() })),
+    ...colleagues.filter((c) => c.mayFollow).map((c) => ({ id: c['@id'], name: `${c.firstName} ${c.lastName}`.trim() })),
   ];
   return (
     <AdminForm record={{ owner: '' }} schema={pecBulkAssignSchema} onSave={(values) => onSubmit({ action: 'assign', ...pecBulkAssignSchema.parse(values) })}>

@@ -69,11 +69,13 @@ function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; 
         data-testid="follow-up-owner"
       >
         <MenuItem value="">{translate('pecflow.pec.followUp.nobody')}</MenuItem>
-        {colleagues.map((c) => (
-          <MenuItem key={c['@id']} value={c['@id']}>
-            {nameOf(c)}
-          </MenuItem>
-        ))}
+        {colleagues
+          .filter((c) => c.mayFollow)
+          .map((c) => (
+            <MenuItem key={c['@id']} value={c['@id']}>
+              {nameOf(c)}
+            </MenuItem>
+          ))}
       </TextField>
       <DatePickerField
         label={translate('pecflow.pec.followUp.date')}

@@ -62,6 +62,8 @@ describe('owner and follow-up date', () => {
   it('refuses an owner who does not see the file (French 422), another organisation’s user, and read-only staff', async () => {
     const file = await createDossier(server, tokens.audio, refs); // Paris Bastille: the assistant works in Lyon
     expectViolation(await patch(file.id, { owner: `/api/users/${ids.assistant}` }), 'owner', FOLLOW_UP_MESSAGES.ownerCannotSee);
+    // Julien sees Paris but only reads: he could not chase the file, and the daily notice would skip him.
+    expectViolation(await patch(file.id, { owner: `/api/users/${ids.readOnly}` }), 'owner', FOLLOW_UP_MESSAGES.ownerCannotAct);
     const foreign = await patch(file.id, { owner: `/api/users/${ids.rivieraAdmin}` });
     expect(foreign.status).toBe(422);
     expect(foreign.body.violations[0].propertyPath).toBe('owner');
@@ -86,8 +88,10 @@ describe('colleagues and bulk assignment', () => {
     const ofAssistant = await colleagueIds(tokens.assistant);
     expect(ofAssistant).toEqual(expect.arrayContaining([ids.horizonAdmin, ids.assistant]));
     expect(ofAssistant).not.toContain(ids.audio);
-    // Sophie shares Paris with Julien (read-only: he may still follow nothing, but he is a colleague who sees them).
+    // Sophie shares Paris with Julien: a colleague who sees her files (a mention reaches him), who may not follow one.
     expect(await colleagueIds(tokens.audio)).toEqual(expect.arrayContaining([ids.horizonAdmin, ids.audio, ids.readOnly]));
+    const julien = ((await server.get('/api/pec_colleagues', tokens.audio)).body.member as JsonBody[]).find((c) => c.id === ids.readOnly);
+    expect(julien).toMatchObject({ firstName: 'Julien', lastName: 'Moreau', mayFollow: false });
     expect(await colleagueIds(tokens.audio)).not.toContain(ids.assistant);
     // Another organisation's users never appear.
     const ofRiviera = await colleagueIds(tokens.rivieraAdmin);

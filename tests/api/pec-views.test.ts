@@ -84,6 +84,10 @@ describe('saved views', () => {
     expectViolation(await create(tokens.horizonAdmin, view('Une de trop')), 'name', SAVED_VIEW_MESSAGES.tooMany);
     const badColumns = await create(tokens.assistant, view('Colonnes', { columns: ['status; drop table'] }));
     expect(badColumns.status).toBe(422);
+    // A NUL character, which PostgreSQL's jsonb cannot hold, in a filter's key or deeper: a 422, never a 500.
+    for (const filter of [{ 'a\u0000': 'b' }, { k: { '\u0000': 1 } }])
+      expectViolation(await create(tokens.assistant, view('Octet nul', { query: { filter } })), 'query.filter', SAVED_VIEW_MESSAGES.filterInvalid);
+    expectViolation(await create(tokens.assistant, view('Tri', { query: { filter: {}, sort: '1; drop' } })), 'query.sort', SAVED_VIEW_MESSAGES.sort);
   });
 
   it('asks for a token', async () => {

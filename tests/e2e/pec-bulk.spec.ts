@@ -79,10 +79,11 @@ test("'Assigner à…' gives two files to a colleague, and 'Suivi par' lists the
   await selectAll(page, prefix, 2);
   await page.getByTestId('bulk-actions').getByRole('button', { name: 'Assigner à…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Assigner 2 dossiers' });
-  // Sophie's colleagues: who sees her centres (Julien Moreau shares Paris), never Léa Petit (Lyon only).
+  // Sophie's colleagues who may follow her files: never Léa Petit (Lyon only), nor Julien Moreau (read-only).
   await dialog.getByRole('combobox', { name: /Suivi par/ }).click();
   await expect(page.getByRole('option', { name: 'Léa Petit' })).toHaveCount(0);
-  await page.getByRole('option', { name: 'Julien Moreau' }).click();
+  await expect(page.getByRole('option', { name: 'Julien Moreau' })).toHaveCount(0);
+  await page.getByRole('option', { name: 'Marc Lefèvre' }).click();
   await dialog.getByRole('button', { name: 'Confirmer' }).click();
   const summary = page.getByRole('dialog', { name: 'Résultat : Assigner' });
   await expect(summary).toContainText('2 effectué(s), 0 en file d’attente du robot, 0 refusé(s)');
@@ -90,12 +91,12 @@ test("'Assigner à…' gives two files to a colleague, and 'Suivi par' lists the
 
   const token = await apiToken(request, AUDIO);
   for (const file of files)
-    expect((await api<{ owner: { lastName: string } | null }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).owner?.lastName).toBe('Moreau');
+    expect((await api<{ owner: { lastName: string } | null }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).owner?.lastName).toBe('Lefèvre');
 
   await page.getByRole('button', { name: 'Plus de filtres' }).click();
-  await chooseOption(page, page.getByTestId('pec-more-filters'), 'Suivi par', 'Julien Moreau');
+  await chooseOption(page, page.getByTestId('pec-more-filters'), 'Suivi par', 'Marc Lefèvre');
   await expect(page).toHaveURL(/suiviPar/);
   await expect(page.getByTestId('pec-row')).toHaveCount(2);
   await page.getByRole('button', { name: 'Plus de filtres' }).click();
-  await expect(page.getByText('Suivi par : Julien Moreau')).toBeVisible();
+  await expect(page.getByText('Suivi par : Marc Lefèvre')).toBeVisible();
 });

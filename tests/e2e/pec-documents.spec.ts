@@ -83,7 +83,7 @@ test('documents: two files dropped at once, listed with their kinds, the PDF pre
   // The image as an image.
   await panel.getByRole('button', { name: `Aperçu de ${png.name}` }).click();
   const image = panel.getByTestId('pec-document-preview').getByRole('img', { name: png.name });
-  await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(1);
+  await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth), { timeout: 20_000 }).toBe(1);
   await panel.getByRole('button', { name: "Fermer l'aperçu" }).click();
   await expect(panel.getByTestId('pec-document-preview')).toHaveCount(0);
 
