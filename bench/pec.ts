@@ -1,8 +1,8 @@
 // npm run bench -- pec [--files=1000000[,5000000...]] [--duration=10] [--warmup=2] [--connections=16] [--runs=1000] [--fresh] [--drop]
 //   [--baseline=/path/to/an/earlier/checkout]
 // The PEC list at scale: 1,000,000 files (or each size of --files, e.g. --files=100000,1000000,5000000 to see how the
-// times grow with the data) over 50 organisations and 2,000 centres on PostgreSQL, one file in a hundred archived. Eleven
-// scenarios (default page, status filter, several statuses, search, date range, sort by amount, page 50, the archived files, a centre + mutual + unpaid view, the files paid in full, the follow-ups due), each measured through the API with autocannon
+// times grow with the data) over 50 organisations and 2,000 centres on PostgreSQL, one file in a hundred archived. Twelve
+// scenarios (default page, status filter, several statuses, search, date range, sort by amount, page 50, the archived files, a centre + mutual + unpaid view, the files paid in full, the follow-ups due, a colleague's files), each measured through the API with autocannon
 // (p50, p99, requests per second at 16 connections) and next to the same SQL run directly through `pg` in the same run
 // (the list and count queries the API runs, captured from the resource layer), with their throughput ratio. Then
 // 1,000 DPEC runs through the built-in simulator with no delay: throughput, and a check that each run ended once.
@@ -132,7 +132,7 @@ async function buildDataset(database: Database, files: number) {
     await sql(
       `insert into pec_dossiers (holding_id, shop_id, network_id, mutual_id, numero_dossier, status, numero_dossier_assure, numero_devis_assure,
          commentaire, total_ttc, created_at, updated_at, date_validation, date_peremption, statut_facturation, date_facturation_effective,
-         archived, archived_at, archive_reason, status_changed_at, follow_up_date)
+         archived, archived_at, archive_reason, status_changed_at, follow_up_date, owner_id)
        select h.ids[1 + g % ${ORGANISATIONS}], s.ids[(g % ${ORGANISATIONS}) * ${CENTRES_PER_ORGANISATION} + 1 + k % ${CENTRES_PER_ORGANISATION}],
          m.nets[1 + (k * 7) % 30], m.ids[1 + (k * 7) % 30],
          'PEC-B-' || lpad(g::text, 7, '0'), st.status,
@@ -146,13 +146,16 @@ async function buildDataset(database: Database, files: number) {
          -- One file in a hundred archived (a duplicate): the default list leaves them out, the archived filter lists them.
          n.k % 100 = 37, case when n.k % 100 = 37 then c.at + interval '1 day' end, case when n.k % 100 = 37 then 'duplicate' end,
          -- Issue 28: the status changed two days after creation; one file in forty has a follow-up date a month later.
-         c.at + interval '2 days', case when n.k % 40 = 3 then (c.at + interval '30 days')::date end
+         c.at + interval '2 days', case when n.k % 40 = 3 then (c.at + interval '30 days')::date end,
+         -- Two files in three followed by the organisation's audioprothésiste, the others by nobody.
+         case when n.k % 3 <> 0 then au.ids[1 + g % ${ORGANISATIONS}] end
        -- g picks the organisation (g % 50); k = g / 50 numbers the organisation's files and spreads their attributes.
        from generate_series($1::int, $2::int) g
          cross join lateral (select g / ${ORGANISATIONS} as k) n
          cross join (select array_agg(id order by id) ids from holdings where name like 'Bench organisation %') h
          cross join (select array_agg(id order by holding_id, id) ids from shops where name like 'Bench centre %') s
          cross join (select array_agg(id order by id) ids, array_agg(network_id order by id) nets from mutuals where code like 'BENCHMUT%') m
+         cross join (select array_agg(id order by holding_id) ids from users where email like 'bench-audio-%') au
          cross join lateral (select now() - ((n.k % 730) || ' days')::interval - ((n.k * 7919 % 86400) || ' seconds')::interval as at) c
          cross join lateral (select case when (n.k * 3) % 100 < 15 then 'draft' when (n.k * 3) % 100 < 17 then 'processing' when (n.k * 3) % 100 < 27 then 'pending'
            when (n.k * 3) % 100 < 55 then 'approved' when (n.k * 3) % 100 < 63 then 'rejected' when (n.k * 3) % 100 < 88 then 'billed' else 'paid' end as status) st`,
@@ -504,8 +507,9 @@ type ScaleResult = Awaited<ReturnType<typeof measureScale>>['scale'];
 /** The scenarios on the bench database of `files` files (and the DPEC runs when asked). */
 async function measureScale(options: PecBenchOptions, files: number, withDpec: boolean) {
   const { url, database } = await prepareDatabase(options, files);
-  const [org] = await database.query<{ id: number; admin: number; email: string; audio: string }>(
-    `select h.id, u.id as admin, u.email, (select email from users where email = 'bench-audio-' || h.id || '@pecflow.test') as audio
+  const [org] = await database.query<{ id: number; admin: number; email: string; audio: string; audioId: number }>(
+    `select h.id, u.id as admin, u.email, (select email from users where email = 'bench-audio-' || h.id || '@pecflow.test') as audio,
+       (select id from users where email = 'bench-audio-' || h.id || '@pecflow.test') as "audioId"
      from holdings h join users u on u.holding_id = h.id and u.email like 'bench-admin-%' where h.name = 'Bench organisation 01'`,
   );
   const [sample] = await database.query<{ patient: string }>(
@@ -537,6 +541,8 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
     { name: 'Payées', query: { payment: 'paid' } },
     // Issue 28: "À relancer" (pending too long, or a follow-up date that has come).
     { name: 'Relances dues', query: { aRelancer: 'true' } },
+    // Issue 28: the files a colleague follows ('Suivi par'), as the panel's filter sends it.
+    { name: 'Suivi par un collègue', query: { suiviPar: String(org!.audioId) } },
   ];
 
   log(`${files.toLocaleString('fr-FR')} dossiers : démarrage du serveur (tsx server/main.ts, PostgreSQL)`);

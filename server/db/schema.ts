@@ -570,6 +570,10 @@ export const pecDossiers = pgTable(
     // Twins: the files of an organisation with the same quote number (the duplicate warning, the DPEC's check, the import).
     index('pec_dossiers_holding_quote_idx').on(t.holdingId, t.numeroDevisAssure),
     // 'Suivi par' (an owner's files, newest first) and "À relancer" (the two halves of its rule, each a small range).
+    // The owner's files within the reader's organisation: PostgreSQL cannot know that an owner implies the organisation,
+    // so without the holding first it combined two bitmaps and read 13,000 rows for a page of 30 (bench: 531 ms at 1M).
+    index('pec_dossiers_holding_owner_created_idx').on(t.holdingId, t.ownerId, t.archived, t.createdAt, t.id),
+    // A user's files across organisations (a platform administrator's view, a user removed).
     index('pec_dossiers_owner_created_idx').on(t.ownerId, t.archived, t.createdAt, t.id),
     index('pec_dossiers_follow_up_date_idx')
       .on(t.holdingId, t.followUpDate)

@@ -1,0 +1,1 @@
+CREATE INDEX "pec_dossiers_holding_owner_created_idx" ON "pec_dossiers" USING btree ("holding_id","owner_id","archived","created_at","id");
