@@ -725,7 +725,17 @@ export const fr = {
         confirm: 'Confirmer',
         summaryTitle: 'Résultat : %{action}',
         summaryActions: { dpec: 'Créer DPEC', billing: 'Facturer', archive: 'Archiver', assign: 'Assigner' },
-        summaryCounts: '%{done} effectué(s), %{queued} en file d’attente du robot, %{refused} refusé(s)',
+        counts: {
+          done: '%{smart_count} effectué |||| %{smart_count} effectués',
+          queued: '%{smart_count} en file d’attente du robot |||| %{smart_count} en file d’attente du robot',
+          refused: '%{smart_count} refusé |||| %{smart_count} refusés',
+        },
+        dpecConfirmTitle: 'Créer le DPEC de %{smart_count} dossier ? |||| Créer le DPEC de %{smart_count} dossiers ?',
+        dpecReady:
+          '%{smart_count} dossier peut partir au robot dans son état (%{states}). |||| %{smart_count} dossiers peuvent partir au robot dans leur état (%{states}).',
+        dpecNotReady: '%{smart_count} autre ne le peut pas et restera inchangé. |||| %{smart_count} autres ne le peuvent pas et resteront inchangés.',
+        dpecChecked: 'Les prérequis de chaque dossier sont vérifiés à l’envoi : le résultat dit, dossier par dossier, ce qui est parti et ce qui a été refusé.',
+        dpecConfirm: 'Envoyer au robot',
         file: 'Dossier',
         outcome: 'Résultat',
         unknownFile: 'Dossier inconnu',

@@ -13,6 +13,7 @@ import {
   DialogContent,
   DialogContentText,
   DialogTitle,
+  Stack,
   Table,
   TableBody,
   TableCell,
@@ -22,7 +23,8 @@ import {
 } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { useListContext, type Identifier } from 'react-admin';
+import { Confirm, useListContext, useTranslate, type Identifier, type RaRecord } from 'react-admin';
+import { DPEC_START_STATUSES, pecStatusLabel, type PecStatus } from '#domain/pec';
 import type { BulkAction, BulkSummary } from '#domain/bulk';
 import { usePecMutation, usePecRights, useRefreshPec } from './shared';
 
@@ -34,8 +36,9 @@ export function PecBulkActions({ ids }: { ids: Identifier[] }) {
   const { translate, dataProvider, failure, success } = usePecMutation();
   const rights = usePecRights();
   const refresh = useRefreshPec();
-  const { onUnselectItems } = useListContext();
+  const { onUnselectItems, data = [] } = useListContext();
   const [form, setForm] = useState<BulkFormName>();
+  const [confirmingDpec, setConfirmingDpec] = useState(false);
   const [summary, setSummary] = useState<BulkSummary>();
   const run = useMutation({
     mutationFn: (data: { action: BulkAction } & Record<string, unknown>) => dataProvider.pecBulk({ ids, ...data }),
@@ -60,10 +63,24 @@ export function PecBulkActions({ ids }: { ids: Identifier[] }) {
         {translate('pecflow.pec.bulk.selected', { smart_count: ids.length })}
       </Typography>
       {rights.run && (
-        <Button size="small" startIcon={<SendIcon />} disabled={busy} onClick={() => run.mutate({ action: 'dpec' })}>
+        <Button size="small" startIcon={<SendIcon />} disabled={busy} onClick={() => setConfirmingDpec(true)}>
           {translate('pecflow.pec.bulk.dpec')}
         </Button>
       )}
+      <Confirm
+        isOpen={confirmingDpec}
+        loading={busy}
+        title="pecflow.pec.bulk.dpecConfirmTitle"
+        translateOptions={{ smart_count: ids.length }}
+        content={<DpecPreview records={data.filter((record: RaRecord) => ids.includes(record.id))} />}
+        confirm="pecflow.pec.bulk.dpecConfirm"
+        cancel="pecflow.pec.bulk.cancel"
+        onConfirm={() => {
+          setConfirmingDpec(false);
+          run.mutate({ action: 'dpec' });
+        }}
+        onClose={() => setConfirmingDpec(false)}
+      />
       {rights.run && (
         <Button size="small" startIcon={<ReceiptIcon />} disabled={busy} onClick={() => setForm('billing')}>
           {translate('pecflow.pec.bulk.billing')}
@@ -100,6 +117,25 @@ export function PecBulkActions({ ids }: { ids: Identifier[] }) {
   );
 }
 
+/**
+ * Before a bulk DPEC: how many selected files may leave in their state (domain/pec.ts, DPEC_START_STATUSES) and how many
+ * will be refused unchanged; the server still checks each file's prerequisites.
+ */
+function DpecPreview({ records }: { records: RaRecord[] }) {
+  const translate = useTranslate();
+  const ready = records.filter((record) => !record.archived && DPEC_START_STATUSES.includes(record.status as PecStatus)).length;
+  const states = DPEC_START_STATUSES.map((status) => pecStatusLabel(status).toLowerCase()).join(', ');
+  return (
+    <Stack spacing={1} data-testid="bulk-dpec-preview">
+      <Typography>{translate('pecflow.pec.bulk.dpecReady', { smart_count: ready, states })}</Typography>
+      {records.length > ready && <Typography>{translate('pecflow.pec.bulk.dpecNotReady', { smart_count: records.length - ready })}</Typography>}
+      <Typography variant="body2" color="text.secondary">
+        {translate('pecflow.pec.bulk.dpecChecked')}
+      </Typography>
+    </Stack>
+  );
+}
+
 /** One line per file: its number (or 'Dossier inconnu'), done / queued / refused, and the refusal's French reason. */
 function BulkSummaryDialog({ summary, onClose }: { summary?: BulkSummary; onClose: () => void }) {
   const { translate } = usePecMutation();
@@ -113,7 +149,9 @@ function BulkSummaryDialog({ summary, onClose }: { summary?: BulkSummary; onClos
           </DialogTitle>
           <DialogContent>
             <DialogContentText sx={{ mb: 1 }}>
-              {translate('pecflow.pec.bulk.summaryCounts', { done: count('done'), queued: count('queued'), refused: count('refused') })}
+              {(['done', 'queued', 'refused'] as const)
+                .map((outcome) => translate(`pecflow.pec.bulk.counts.${outcome}`, { smart_count: count(outcome) }))
+                .join(', ')}
             </DialogContentText>
             <Table size="small">
               <TableHead>

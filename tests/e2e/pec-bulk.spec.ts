@@ -40,8 +40,16 @@ test('a bulk DPEC on five files: four queued, one refused with its reason in the
   await signIn(page, AUDIO);
   await selectAll(page, prefix, 5);
   await page.getByTestId('bulk-actions').getByRole('button', { name: 'Créer DPEC' }).click();
+  // Nothing leaves before the confirmation, which says how many files may leave in their state.
+  const confirm = page.getByRole('dialog', { name: 'Créer le DPEC de 5 dossiers ?' });
+  await expect(confirm.getByTestId('bulk-dpec-preview')).toContainText(
+    '4 dossiers peuvent partir au robot dans leur état (brouillon, en attente, refusé).1 autre ne le peut pas et restera inchangé.',
+  );
+  const token = await apiToken(request, AUDIO);
+  expect((await api<{ status: string }>(request, token, 'GET', `/api/pec_dossiers/${files[0]!.id}`)).status).toBe('draft');
+  await confirm.getByRole('button', { name: 'Envoyer au robot' }).click();
   const summary = page.getByRole('dialog', { name: 'Résultat : Créer DPEC' });
-  await expect(summary).toContainText('0 effectué(s), 4 en file d’attente du robot, 1 refusé(s)');
+  await expect(summary).toContainText('0 effectué, 4 en file d’attente du robot, 1 refusé');
   const refused = summary.getByTestId('bulk-result').filter({ hasText: granted.numeroDossier });
   await expect(refused).toHaveAttribute('data-outcome', 'refused');
   await expect(refused).toContainText('Le DPEC ne peut pas être lancé pour un dossier « ');
@@ -67,7 +75,7 @@ test('a bulk billing: one date, numbers from a pattern, confirmed from the keybo
   await expect(dialog.getByTestId('bulk-numbers')).toHaveText(`Numéros : ${pattern.replace('{n}', '7')}, ${pattern.replace('{n}', '8')}`);
   await page.keyboard.press('Enter');
   const summary = page.getByRole('dialog', { name: 'Résultat : Facturer' });
-  await expect(summary).toContainText('0 effectué(s), 2 en file d’attente du robot, 0 refusé(s)');
+  await expect(summary).toContainText('0 effectué, 2 en file d’attente du robot, 0 refusé');
   const token = await apiToken(request, AUDIO);
   const numbers = await Promise.all(files.map(async (f) => (await api<{ numBilling: string }>(request, token, 'GET', `/api/pec_dossiers/${f.id}`)).numBilling));
   expect(numbers.sort()).toEqual([pattern.replace('{n}', '7'), pattern.replace('{n}', '8')].sort());
@@ -86,7 +94,7 @@ test("'Assigner à…' gives two files to a colleague, and 'Suivi par' lists the
   await page.getByRole('option', { name: 'Marc Lefèvre' }).click();
   await dialog.getByRole('button', { name: 'Confirmer' }).click();
   const summary = page.getByRole('dialog', { name: 'Résultat : Assigner' });
-  await expect(summary).toContainText('2 effectué(s), 0 en file d’attente du robot, 0 refusé(s)');
+  await expect(summary).toContainText('2 effectués, 0 en file d’attente du robot, 0 refusé');
   await summary.getByRole('button', { name: 'Fermer' }).click();
 
   const token = await apiToken(request, AUDIO);
