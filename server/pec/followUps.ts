@@ -148,35 +148,8 @@ export interface Colleague {
   mayFollow: boolean;
 }
 
-/** The active users of the file's organisation who see it: who may follow it, and who a note may mention. */
-export async function colleaguesOf(tx: DbOrTx, file: { holdingId: number; shopId: number }): Promise<Colleague[]> {
-  const result = await tx.execute(sql`
-    select u.id, u.first_name, u.last_name,
-      (select coalesce(array_agg(distinct p), '{}') from user_roles ur join roles r on r.id = ur.role_id, unnest(r.permissions) p
-        where ur.user_id = u.id) as permissions,
-      exists(select 1 from user_shops us where us.user_id = u.id and us.shop_id = ${file.shopId}) as assigned
-    from users u
-    where u.holding_id = ${file.holdingId} and u.status = 'Active'
-    order by u.last_name, u.first_name, u.id`);
-  const rows = ((result as { rows?: unknown[] }).rows ?? (result as unknown as unknown[])) as {
-    id: number;
-    first_name: string;
-    last_name: string;
-    permissions: string[] | null;
-    assigned: boolean;
-  }[];
-  return rows
-    .filter((row) => mayReadFile({ permissions: row.permissions ?? [], holdingId: file.holdingId, shopIds: row.assigned ? [file.shopId] : [] }, file))
-    .map((row) => colleagueOf(row));
-}
-
-/**
- * The reader's colleagues: the active users of their organisation who see at least one of the files the reader sees
- * (the 'Suivi par' list filter and the bulk 'Assigner à…'; each file's own owner rule still applies on saving).
- */
-export async function colleaguesOfReader(tx: DbOrTx, reader: Principal): Promise<Colleague[]> {
-  if (!reader.holdingId) return [];
-  const holdingId = reader.holdingId;
+/** The active users of an organisation, with what file visibility needs (their roles' permissions, their centres). */
+async function organisationViewers(tx: DbOrTx, holdingId: number): Promise<(Viewer & { id: number; first_name: string; last_name: string })[]> {
   const result = await tx.execute(sql`
     select u.id, u.first_name, u.last_name,
       (select coalesce(array_agg(distinct p), '{}') from user_roles ur join roles r on r.id = ur.role_id, unnest(r.permissions) p
@@ -192,23 +165,37 @@ export async function colleaguesOfReader(tx: DbOrTx, reader: Principal): Promise
     permissions: string[] | null;
     shop_ids: number[] | null;
   }[];
+  return rows.map((row) => ({ ...row, holdingId, permissions: row.permissions ?? [], shopIds: (row.shop_ids ?? []).map(Number) }));
+}
+
+/** The active users of the file's organisation who see it: who may follow it, and who a note may mention. */
+export async function colleaguesOf(tx: DbOrTx, file: { holdingId: number; shopId: number }): Promise<Colleague[]> {
+  return (await organisationViewers(tx, file.holdingId)).filter((viewer) => mayReadFile(viewer, file)).map(colleagueOf);
+}
+
+/**
+ * The reader's colleagues: the active users of their organisation who see at least one of the files the reader sees
+ * (the 'Suivi par' list filter and the bulk 'Assigner à…'; each file's own owner rule still applies on saving).
+ */
+export async function colleaguesOfReader(tx: DbOrTx, reader: Principal): Promise<Colleague[]> {
+  if (!reader.holdingId) return [];
+  const viewers = await organisationViewers(tx, reader.holdingId);
   const readerShops = seesWholeOrganisation(reader) ? undefined : new Set(reader.shopIds);
-  return rows
-    .filter((row) => {
-      const viewer = { permissions: row.permissions ?? [], holdingId, shopIds: (row.shop_ids ?? []).map(Number) };
+  return viewers
+    .filter((viewer) => {
       if (!hasPermission(viewer.permissions, PEC_VIEW_PERMISSION)) return false;
       // Someone who sees the whole organisation shares every file; otherwise one centre in common is enough.
       if (seesWholeOrganisation(viewer)) return true;
       return viewer.shopIds.some((shopId) => !readerShops || readerShops.has(shopId));
     })
-    .map((row) => colleagueOf(row));
+    .map(colleagueOf);
 }
 
-const colleagueOf = (row: { id: number; first_name: string; last_name: string; permissions: string[] | null }): Colleague => ({
+const colleagueOf = (row: { id: number; first_name: string; last_name: string; permissions: readonly string[] }): Colleague => ({
   id: Number(row.id),
   firstName: row.first_name,
   lastName: row.last_name,
-  mayFollow: hasPermission(row.permissions ?? [], ACT_ON_FILE_PERMISSION),
+  mayFollow: hasPermission(row.permissions, ACT_ON_FILE_PERMISSION),
 });
 
 export const colleagueName = (c: Pick<Colleague, 'firstName' | 'lastName'>) => `${c.firstName} ${c.lastName}`.trim();
