@@ -28,6 +28,12 @@ export const formatDate = (value: string | Date | null | undefined) => formatWit
 /** dd/mm/yyyy à HH:mm. */
 export const formatDateTime = (value: string | Date | null | undefined) => formatWith(value, (date) => `${days.format(date)} à ${times.format(date)}`);
 
+const parisDays = new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/Paris' });
+const parisTimes = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'Europe/Paris' });
+
+/** A moment as an office in France reads it, whatever the runtime's time zone (the server's PDFs): dd/mm/yyyy à HH:mm. */
+export const formatParisDateTime = (moment: Date) => `${parisDays.format(moment)} à ${parisTimes.format(moment)}`;
+
 /** '2026-03' -> "mars 2026". */
 export const formatMonth = (month: string) => formatWith(`${month}-01`, (date) => months.format(date));
 

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { EYE_LABELS, EYES, LENS_TYPE_LABELS, type EquipementOptique } from '#domain/optical';
-import { formatDate, formatDateTime, formatEuros } from '#domain/format';
+import { formatDate, formatEuros, formatParisDateTime } from '#domain/format';
 import { pecStatusLabel } from '#domain/pec';
 
 const { resolve } = createRequire(import.meta.url);
@@ -233,7 +233,7 @@ export function summaryPdf(file: SummaryFile, centre: SummaryCentre, printedAt: 
   doc
     .fontSize(8)
     .fillColor(GREY)
-    .text(`Imprimé le ${formatDateTime(printedAt)} avec Pecflow. Document à conserver par le patient.`, left, doc.y, { width, align: 'center' });
+    .text(`Imprimé le ${formatParisDateTime(printedAt)} avec Pecflow. Document à conserver par le patient.`, left, doc.y, { width, align: 'center' });
   doc.end();
   return done;
 }
