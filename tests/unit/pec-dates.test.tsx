@@ -26,7 +26,9 @@ afterEach(cleanup);
 /** The field once the picker has loaded (it is loaded on first use; a disabled field stands in meanwhile). */
 async function dateField() {
   const input = () => screen.getByRole('textbox', { name: 'Date de facture' });
-  await waitFor(() => expect(input()).toBeEnabled());
+  // The picker is loaded on first use (its fallback is a disabled field): the first test pays the import, seconds on
+  // a loaded machine (CI saw more than waitFor's default second).
+  await waitFor(() => expect(input()).toBeEnabled(), { timeout: 10_000 });
   return input();
 }
 
