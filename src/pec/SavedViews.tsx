@@ -62,6 +62,10 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
   };
   const current = { filter: filterValues, sort: sort.field, order: sort.order } as SavedViewQuery;
   const mineChosen = Object.keys(filterValues).length === 1 && filterValues[OWNER_FILTER] === OWNER_FILTER_ME;
+  // The view the list shows now: its filters and sort (the columns are the user's to change within it).
+  const shows = (view: SavedView) =>
+    JSON.stringify(view.query.filter ?? {}) === JSON.stringify(filterValues) &&
+    (!view.query.sort || (view.query.sort === sort.field && (view.query.order ?? 'ASC') === sort.order));
 
   return (
     <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap alignItems="center" sx={{ mb: 1.5 }} data-testid="pec-saved-views">
@@ -83,8 +87,9 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
               icon={view.shared ? <GroupsIcon /> : undefined}
               title={view.shared && !view.mine ? translate('pecflow.pec.views.sharedBy', { name: view.authorName ?? '' }) : undefined}
               onClick={() => choose(view)}
-              variant="outlined"
+              variant={shows(view) ? 'filled' : 'outlined'}
               color="primary"
+              aria-pressed={shows(view)}
             />
             {view.mine && (
               <IconButton size="small" aria-label={translate('pecflow.pec.views.edit', { name: view.name })} onClick={() => setEditing(view)}>

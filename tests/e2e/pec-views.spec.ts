@@ -68,9 +68,12 @@ test('a saved view brings back its statuses, sort and columns; its author rename
   await page.goto('/pec');
   await expect(headers(page)).not.toHaveText(chosen);
 
-  // Chosen again: the same filters, order and columns, the same files.
-  await page.getByTestId('pec-saved-views').getByRole('button', { name, exact: true }).click();
+  // Chosen again: the same filters, order and columns, the same files; its chip says it is the one shown.
+  const chip = page.getByTestId('pec-saved-views').getByRole('button', { name, exact: true });
+  await expect(chip).toHaveAttribute('aria-pressed', 'false');
+  await chip.click();
   await expect.poll(() => urlParams(page)).toEqual({ filter: { status: ['pending', 'approved'] }, sort: 'totalTtc', order: 'DESC' });
+  await expect(chip).toHaveAttribute('aria-pressed', 'true');
   await expect(headers(page)).toHaveText(chosen);
   await expect.poll(() => listCount(page)).toBe(both);
   await expect(page.getByRole('combobox', { name: 'État' })).toHaveText('2 états');
