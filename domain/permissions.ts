@@ -142,9 +142,13 @@ export const OTHER_PERMISSIONS: PermissionDefinition[] = [
   { key: 'audit.view', label: "Voir le journal d'audit", module: 'audit', level: 'view', description: 'Consulter qui a lu et modifié quoi, et quand.' },
 ];
 
+/**
+ * Acting on a PEC file: starting the robot (DPEC, billing, one file or many) and entering its results by hand. Who holds
+ * it is told of a file's outcomes and may be the colleague who follows it ("Suivi par").
+ */
+export const ACT_ON_FILE_PERMISSION = 'pec.create';
+
 /** The keys of the resources that are no settings entity (PEC files, system settings, audit trail). */
-/** Starting the robot (DPEC, billing) and entering its results by hand. */
-export const ROBOT_RUN_PERMISSION = 'pec.create';
 
 export const PEC_PERMISSIONS: ResourcePermissions = {
   view: 'pec.view',

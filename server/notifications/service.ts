@@ -6,11 +6,8 @@ import type { DbOrTx } from '../db/connect';
 import { notifications } from '../db/schema';
 import { publish } from '../events/bus';
 import { mayReadFile } from '../auth/fileVisibility';
-import { hasPermission } from '#domain/permissions';
+import { ACT_ON_FILE_PERMISSION, hasPermission } from '#domain/permissions';
 import type { NotificationKind } from '#domain/notifications';
-
-/** Acting on a file (launching the robot, entering its results): who is told of its outcomes. */
-export const ACT_ON_FILE_PERMISSION = 'pec.create';
 
 export interface FileRef {
   id: number;

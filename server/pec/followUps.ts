@@ -9,7 +9,7 @@ import { configs, notifications, pecDossiers, pecNotes } from '../db/schema';
 import { publish } from '../events/bus';
 import { mayReadFile, PEC_VIEW_PERMISSION, pecReadScope, seesWholeOrganisation, type Viewer } from '../auth/fileVisibility';
 import { invalidField } from '../http/errors';
-import { ACT_ON_FILE_PERMISSION, notifyUsers } from '../notifications/service';
+import { notifyUsers } from '../notifications/service';
 import {
   DEFAULT_FOLLOW_UP_PENDING_DAYS,
   FOLLOW_UP_FILTER,
@@ -22,7 +22,7 @@ import {
   OWNER_FILTER_NOBODY,
 } from '#domain/followUps';
 import { todayInFrance } from '#domain/pec';
-import { hasPermission } from '#domain/permissions';
+import { ACT_ON_FILE_PERMISSION, hasPermission } from '#domain/permissions';
 import { archivedFilter } from './archive';
 
 /** The setting, read by the statement itself (a list filter is a condition, not a query of its own). */

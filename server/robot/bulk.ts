@@ -18,7 +18,7 @@ import { recordAudit } from '../audit/audit';
 import type { RobotRuns } from './runs';
 import { DOSSIER_NOT_FOUND, prerequisitesError } from './steps';
 import { ARCHIVE_MESSAGES, ARCHIVE_REASONS } from '#domain/archive';
-import { PEC_PERMISSIONS, ROBOT_RUN_PERMISSION } from '#domain/permissions';
+import { PEC_PERMISSIONS, ACT_ON_FILE_PERMISSION } from '#domain/permissions';
 import { pecBulkBillingSchema } from '#domain/pecSchemas';
 import { BULK_ACTIONS, BULK_MESSAGES, ROBOT_CONCURRENCY_KEY, type BulkAction, type BulkFileResult, type BulkSummary } from '#domain/bulk';
 import { idFromReference } from '#domain/iri';
@@ -52,8 +52,8 @@ const BODIES = {
 
 /** Who may ask for each action at all (each file then applies its own rules). */
 const ACTION_PERMISSIONS: Record<BulkAction, string> = {
-  dpec: ROBOT_RUN_PERMISSION,
-  billing: ROBOT_RUN_PERMISSION,
+  dpec: ACT_ON_FILE_PERMISSION,
+  billing: ACT_ON_FILE_PERMISSION,
   archive: PEC_PERMISSIONS.update,
   assign: PEC_PERMISSIONS.update,
 };

@@ -38,6 +38,7 @@ import {
 import { CALLBACK_SCHEMAS } from '#domain/pecSchemas';
 import type { RunStarted } from '#domain/pecAnswers';
 import { ARCHIVE_MESSAGES } from '#domain/archive';
+import { ACT_ON_FILE_PERMISSION } from '#domain/permissions';
 import { CONFIRM_DUPLICATE_FLAG, TWIN_DPEC_STATUSES, type Twin } from '#domain/duplicates';
 import { applyCallback, type CallbackActor, type CallbackInput, type CallbackResult } from './callbacks';
 import {
@@ -73,7 +74,7 @@ export class RobotRuns {
 
   /** POST /api/robot-frontend/setup-and-create-dpec and setup-and-billing-pec. */
   async start(principal: Principal, body: unknown, kind: RunKind, checkOnly = false): Promise<RunStarted> {
-    requirePermission(principal, 'pec.create');
+    requirePermission(principal, ACT_ON_FILE_PERMISSION);
     const id = idFromReference((body as { pecDossierId?: unknown } | undefined)?.pecDossierId, 'pec_dossiers');
     if (id === undefined) throw invalidField('pecDossierId', 'Identifiant de dossier invalide');
     // Sending a request whose twin is already at the insurer, knowingly (domain/duplicates.ts).
@@ -205,7 +206,7 @@ export class RobotRuns {
     const begin = performance.now();
     if (!actor.robot) {
       if (!actor.principal) throw new ApiError(401, 'Authentification requise : jeton absent ou invalide.');
-      if (!can(actor.principal, 'pec.create')) throw forbidden(CALLBACK_MESSAGES.forbidden);
+      if (!can(actor.principal, ACT_ON_FILE_PERMISSION)) throw forbidden(CALLBACK_MESSAGES.forbidden);
     }
     const schema = CALLBACK_SCHEMAS[type];
     const input = schema.parse(body ?? {}) as CallbackInput;

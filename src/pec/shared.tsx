@@ -11,7 +11,7 @@ import { PEC_QUERY_KEYS, PEC_RESOURCE, RequestTimeoutError, type PecDossierRecor
 import { extractErrorMessage } from '#domain/errors';
 import { ARCHIVED_LABEL, archiveReasonText } from '#domain/archive';
 import { HTTP_TIMEOUT_MS, REFETCH_AFTER_ACTION_MS } from '#domain/limits';
-import { hasPermission } from '#domain/permissions';
+import { ACT_ON_FILE_PERMISSION, hasPermission } from '#domain/permissions';
 import { DOCUMENT_PERMISSIONS } from '#domain/documents';
 import {
   isPecStatus,
@@ -30,7 +30,7 @@ export function usePecRights() {
   const may = (key: string) => hasPermission(permissions, key);
   return {
     create: may('settings.pec.create'),
-    run: may('pec.create'),
+    run: may(ACT_ON_FILE_PERMISSION),
     edit: may('pec.edit'),
     remove: may('delete.pec'),
     export: may('export.pec'),
