@@ -32,7 +32,9 @@ export function rateFamilyOf(request: FastifyRequest): RateFamily | undefined {
   if (!path.startsWith('/api')) return undefined;
   if (path === '/api/health') return undefined;
   if (LOGIN_ROUTES.has(path)) return 'login';
-  if (path.startsWith('/api/callbacks/')) return 'callbacks';
+  // The robot's own traffic: its results, and the documents it downloads through signed links while filing a request
+  // (they do not spend the office's API allowance when both leave one address, nor the office's spend theirs).
+  if (path.startsWith('/api/callbacks/') || path.startsWith('/api/robot/documents/')) return 'callbacks';
   return 'api';
 }
 

@@ -114,6 +114,18 @@ describe("the robot's signed results", () => {
   });
 });
 
+describe("the robot's document links", () => {
+  it('count in the callback family, not in the API allowance', async () => {
+    const server = await serverWith({ rateLimits: { windowSeconds: 60, login: 1000, api: 3, callbacks: 5 } });
+    const forged = () => server.get('/api/robot/documents/1?expires=9999999999&signature=00');
+    for (let i = 0; i < 5; i++) expect((await forged()).status).toBe(403);
+    expectFrench429(await forged(), 60);
+    // The office's reads from the same address still have their whole allowance.
+    for (let i = 0; i < 3; i++) expect((await server.get('/api/user/profile')).status).toBe(401);
+    expectFrench429(await server.get('/api/user/profile'), 60);
+  });
+});
+
 describe('with REDIS_URL', () => {
   it('counts one address across instances sharing a Redis', async () => {
     const shared = {
