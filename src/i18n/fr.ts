@@ -453,6 +453,7 @@ export const fr = {
         created: 'Vue « %{name} » enregistrée',
         updated: 'Vue « %{name} » mise à jour',
         deleted: 'Vue « %{name} » supprimée',
+        notFound: "Cette vue n'existe plus ou n'est pas partagée avec vous",
       },
       sortFields: {
         createdAt: 'Date de création',

@@ -1,7 +1,8 @@
-// Saved views of the PEC list (issue 28), above its filters: each view is a chip that opens the list with its
-// filters and sort (the URL) and its columns (react-admin's store, the key the column chooser edits); 'Enregistrer la
-// vue' names the current ones; the author renames, shares with the organisation or deletes a view. The server keeps
-// them (/api/pec_views): a user's own and the organisation's shared ones.
+// Saved views of the PEC list (issue 28), above its filters: each view is a link (/pec?view=12, to bookmark or send to a
+// colleague it is shared with) that opens the list with its filters and sort (the URL) and its columns (react-admin's
+// store, the key the column chooser edits); 'Enregistrer la vue' names the current ones; the author renames, shares
+// with the organisation or deletes a view. The server keeps them (/api/pec_views): a user's own and the organisation's
+// shared ones.
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import GroupsIcon from '@mui/icons-material/GroupsOutlined';
@@ -20,9 +21,10 @@ import {
   Stack,
   TextField,
 } from '@mui/material';
-import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { Confirm, useCreate, useDelete, useGetList, useListContext, useStore, useTranslate, useUpdate, type RaRecord } from 'react-admin';
+import { useEffect, useState } from 'react';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
+import { Confirm, useCreate, useDelete, useGetList, useListContext, useNotify, useStore, useTranslate, useUpdate, type RaRecord } from 'react-admin';
+import { idFromReference } from '#domain/iri';
 import { extractErrorMessage } from '#domain/errors';
 import { SAVED_VIEW_NAME_MAX, type SavedViewQuery } from '#domain/savedViews';
 import { OWNER_FILTER, OWNER_FILTER_ME } from '#domain/followUps';
@@ -31,7 +33,10 @@ import { pecListLink } from './filters';
 import { columnsLayout, visibleColumns } from './columnStore';
 
 export const PEC_VIEWS_RESOURCE = 'pec_views';
+/** /pec?view=12: the list opens on that view (its filters, sort and columns), then the URL keeps its filters and sort. */
+export const VIEW_PARAM = 'view';
 const MY_FILES_FILTER = { [OWNER_FILTER]: OWNER_FILTER_ME };
+const viewLink = (view: SavedView) => `/pec?${VIEW_PARAM}=${idFromReference(view.id, PEC_VIEWS_RESOURCE)}`;
 
 interface SavedView extends RaRecord {
   name: string;
@@ -44,22 +49,35 @@ interface SavedView extends RaRecord {
 
 export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { columnsStoreKey: string; allColumns: string[]; defaultHidden: string[] }) {
   const translate = useTranslate();
+  const notify = useNotify();
   const navigate = useNavigate();
+  const { search } = useLocation();
   const { filterValues, sort } = useListContext();
   const [hidden, setHidden] = useStore<string[]>(columnsStoreKey, defaultHidden);
   const [ranks, setRanks] = useStore<number[] | undefined>(`${columnsStoreKey}_columnRanks`);
   const { data: views } = useGetList<SavedView>(PEC_VIEWS_RESOURCE, { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
   const [editing, setEditing] = useState<SavedView | 'new' | undefined>();
 
-  const choose = (view: SavedView) => {
+  // A view's link, once the user's views are read: its columns go to the store, its filters and sort to the URL (in
+  // place of the link, so that Back leaves the list). A view deleted, or not shared with the reader, is said so.
+  const wanted = new URLSearchParams(search).get(VIEW_PARAM);
+  useEffect(() => {
+    if (wanted === null || !views) return;
+    const view = views.find((candidate) => String(idFromReference(candidate.id, PEC_VIEWS_RESOURCE)) === wanted);
+    if (!view) {
+      notify('pecflow.pec.views.notFound', { type: 'warning' });
+      navigate('/pec', { replace: true });
+      return;
+    }
     // A view without columns (written through the API) keeps the list's.
     if (view.columns.length) {
       const layout = columnsLayout(allColumns, view.columns);
       setHidden(layout.hidden);
       setRanks(layout.ranks);
     }
-    navigate(pecListLink(view.query.filter ?? {}, view.query.sort ? { field: view.query.sort, order: view.query.order ?? 'ASC' } : undefined));
-  };
+    const viewSort = view.query.sort ? { field: view.query.sort, order: view.query.order ?? 'ASC' } : undefined;
+    navigate(pecListLink(view.query.filter ?? {}, viewSort), { replace: true });
+  }, [wanted, views, allColumns, setHidden, setRanks, navigate, notify]);
   const current = { filter: filterValues, sort: sort.field, order: sort.order } as SavedViewQuery;
   const mineChosen = Object.keys(filterValues).length === 1 && filterValues[OWNER_FILTER] === OWNER_FILTER_ME;
   // The view the list shows now: its filters and sort (the columns are the user's to change within it).
@@ -74,10 +92,12 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
         <Chip
           label={translate('pecflow.pec.views.mine')}
           icon={<PersonIcon />}
-          onClick={() => navigate(pecListLink(MY_FILES_FILTER))}
+          component={RouterLink}
+          to={pecListLink(MY_FILES_FILTER)}
+          clickable
           variant={mineChosen ? 'filled' : 'outlined'}
           color="primary"
-          aria-pressed={mineChosen}
+          aria-current={mineChosen ? 'page' : undefined}
           data-testid="view-mine"
         />
         {(views ?? []).map((view) => (
@@ -86,10 +106,12 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
               label={view.name}
               icon={view.shared ? <GroupsIcon /> : undefined}
               title={view.shared && !view.mine ? translate('pecflow.pec.views.sharedBy', { name: view.authorName ?? '' }) : undefined}
-              onClick={() => choose(view)}
+              component={RouterLink}
+              to={viewLink(view)}
+              clickable
               variant={shows(view) ? 'filled' : 'outlined'}
               color="primary"
-              aria-pressed={shows(view)}
+              aria-current={shows(view) ? 'page' : undefined}
             />
             {view.mine && (
               <IconButton size="small" aria-label={translate('pecflow.pec.views.edit', { name: view.name })} onClick={() => setEditing(view)}>

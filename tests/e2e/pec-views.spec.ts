@@ -1,6 +1,6 @@
 // Saved views of the PEC list (issue 28): filters (several statuses), sort and columns named and saved, left behind,
-// then found again by choosing the view; renamed and deleted by their author; shared ones seen by a colleague; and
-// everyone's 'Mes dossiers', the files they follow.
+// then found again by choosing the view; renamed and deleted by their author; shared ones seen by a colleague, who
+// opens the view's link with its columns; and everyone's 'Mes dossiers', the files they follow.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiToken, signIn, signOut } from './helpers';
 import { listCount, patientNumber, prepareFile, toast } from './pec-fixtures';
@@ -69,21 +69,26 @@ test('a saved view brings back its statuses, sort and columns; its author rename
   await expect(headers(page)).not.toHaveText(chosen);
 
   // Chosen again: the same filters, order and columns, the same files; its chip says it is the one shown.
-  const chip = page.getByTestId('pec-saved-views').getByRole('button', { name, exact: true });
-  await expect(chip).toHaveAttribute('aria-pressed', 'false');
+  const chip = page.getByTestId('pec-saved-views').getByRole('link', { name, exact: true });
+  await expect(chip).not.toHaveAttribute('aria-current');
+  const link = await chip.getAttribute('href');
+  expect(link).toMatch(/^\/pec\?view=\d+$/);
   await chip.click();
   await expect.poll(() => urlParams(page)).toEqual({ filter: { status: ['pending', 'approved'] }, sort: 'totalTtc', order: 'DESC' });
-  await expect(chip).toHaveAttribute('aria-pressed', 'true');
+  await expect(chip).toHaveAttribute('aria-current', 'page');
   await expect(headers(page)).toHaveText(chosen);
   await expect.poll(() => listCount(page)).toBe(both);
   await expect(page.getByRole('combobox', { name: 'État' })).toHaveText('2 états');
 
-  // A colleague sees the shared view and may use it, not change it.
+  // A colleague sees the shared view and may use it, not change it; its link, sent to her, opens it with its columns.
   await signOut(page);
   await signIn(page, 'assistant@audition-horizon.fr');
   await page.goto('/pec');
-  await expect(page.getByTestId('pec-saved-views').getByRole('button', { name, exact: true })).toBeVisible();
+  await expect(page.getByTestId('pec-saved-views').getByRole('link', { name, exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: `Modifier la vue « ${name} »` })).toHaveCount(0);
+  await page.goto(link!);
+  await expect.poll(() => urlParams(page)).toEqual({ filter: { status: ['pending', 'approved'] }, sort: 'totalTtc', order: 'DESC' });
+  await expect(headers(page)).toHaveText(chosen);
 
   // The author renames it, then deletes it.
   await signOut(page);
@@ -98,7 +103,12 @@ test('a saved view brings back its statuses, sort and columns; its author rename
   await expect(page.getByText(`Vous allez supprimer la vue « ${name} bis ».`)).toBeVisible();
   await page.getByRole('dialog').filter({ hasText: 'Supprimer la vue' }).getByRole('button', { name: 'Supprimer' }).click();
   await expect(toast(page, 'Succès').last()).toContainText(`Vue « ${name} bis » supprimée`);
-  await expect(page.getByTestId('pec-saved-views').getByRole('button', { name: `${name} bis`, exact: true })).toHaveCount(0);
+  await expect(page.getByTestId('pec-saved-views').getByRole('link', { name: `${name} bis`, exact: true })).toHaveCount(0);
+
+  // Its link now says so and opens the list as it is.
+  await page.goto(link!);
+  await expect(page.getByText("Cette vue n'existe plus ou n'est pas partagée avec vous")).toBeVisible();
+  await expect.poll(() => new URL(page.url()).searchParams.has('view')).toBe(false);
 });
 
 test('the receivables drill-down shows the amount due and the billing date beside the list’s columns', async ({ page }) => {
@@ -120,9 +130,9 @@ test("'Mes dossiers' lists the files its reader follows, not a colleague's", asy
   await signIn(page, EMAIL);
   await page.goto('/pec');
   const chip = page.getByTestId('view-mine');
-  await expect(chip).toHaveAttribute('aria-pressed', 'false');
+  await expect(chip).not.toHaveAttribute('aria-current');
   await chip.click();
-  await expect(chip).toHaveAttribute('aria-pressed', 'true');
+  await expect(chip).toHaveAttribute('aria-current', 'page');
   expect(urlParams(page).filter).toEqual({ suiviPar: 'me' });
   await page.getByRole('searchbox', { name: 'Rechercher' }).fill(prefix);
   await expect(page.getByTestId('pec-row')).toHaveCount(1);
