@@ -158,9 +158,17 @@ export function PecFilters() {
       </Stack>
 
       <Collapse in={more} unmountOnExit>
-        {/* Side by side from sm up; on a phone the theme makes each field the full width. */}
+        {/* A grid: one field a row on a phone, up to four side by side on a wide screen, each filling its cell. */}
         <Paper variant="outlined" sx={{ p: 2, mt: 1.5 }} data-testid="pec-more-filters">
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} alignItems={{ sm: 'center' }} flexWrap="wrap" useFlexGap>
+          <Box
+            sx={{
+              display: 'grid',
+              gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
+              gap: 1.5,
+              alignItems: 'center',
+              '& .MuiFormControl-root': { minWidth: 0, width: '100%', m: 0 },
+            }}
+          >
             {(['after', 'before'] as const).map((bound) => (
               <DatePickerField
                 key={bound}
@@ -186,31 +194,32 @@ export function PecFilters() {
             />
             <DatePickerField label={translate('pecflow.pec.filters.expiresBefore')} value={day(expiry.before)} onChange={setExpiry} />
             <OwnerFilter value={selectValue(OWNER_FILTER)} onChange={(value) => change(OWNER_FILTER, value)} />
-            <TextField
-              select
-              size="small"
-              label={translate('pecflow.pec.filters.sortField')}
-              value={sort.field}
-              onChange={(event) => setSort({ field: event.target.value, order: sort.order })}
-              fullWidth={false}
-              sx={{ minWidth: 220 }}
-            >
-              {sortFields.map((field) => (
-                <MenuItem key={field} value={field}>
-                  {translate(`pecflow.pec.sortFields.${field}`, { _: field })}
-                </MenuItem>
-              ))}
-            </TextField>
-            <Button
-              variant="outlined"
-              color="inherit"
-              startIcon={sort.order === 'ASC' ? <ArrowUpwardIcon /> : <ArrowDownwardIcon />}
-              onClick={() => setSort({ field: sort.field, order: sort.order === 'ASC' ? 'DESC' : 'ASC' })}
-              aria-label={translate('pecflow.pec.filters.direction')}
-            >
-              {translate(sort.order === 'ASC' ? 'pecflow.pec.filters.ascending' : 'pecflow.pec.filters.descending')}
-            </Button>
-          </Stack>
+            <Stack direction="row" spacing={1} alignItems="center" sx={{ gridColumn: { sm: 'span 2' } }}>
+              <TextField
+                select
+                size="small"
+                label={translate('pecflow.pec.filters.sortField')}
+                value={sort.field}
+                onChange={(event) => setSort({ field: event.target.value, order: sort.order })}
+              >
+                {sortFields.map((field) => (
+                  <MenuItem key={field} value={field}>
+                    {translate(`pecflow.pec.sortFields.${field}`, { _: field })}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <Button
+                variant="outlined"
+                color="inherit"
+                startIcon={sort.order === 'ASC' ? <ArrowUpwardIcon /> : <ArrowDownwardIcon />}
+                onClick={() => setSort({ field: sort.field, order: sort.order === 'ASC' ? 'DESC' : 'ASC' })}
+                aria-label={translate('pecflow.pec.filters.direction')}
+                sx={{ flexShrink: 0 }}
+              >
+                {translate(sort.order === 'ASC' ? 'pecflow.pec.filters.ascending' : 'pecflow.pec.filters.descending')}
+              </Button>
+            </Stack>
+          </Box>
         </Paper>
       </Collapse>
 

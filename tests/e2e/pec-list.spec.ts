@@ -319,6 +319,11 @@ test('centre, réseau, mutuelle, kind, payment state and expiry are chosen in "P
     await panel.getByRole('combobox', { name: label }).click();
     await page.getByRole('option', { name: option, exact: true }).click();
   };
+  // On a desktop screen the fields stand side by side (a grid of four), not each on a row of its own.
+  const box = async (label: string) => (await panel.getByRole('combobox', { name: label }).boundingBox())!;
+  const [centre, reseau] = [await box('Centre'), await box('Réseau')];
+  expect(Math.abs(centre.y - reseau.y)).toBeLessThan(2);
+  expect(reseau.x).toBeGreaterThan(centre.x + centre.width);
 
   await choose('Centre', shop.name);
   await expect.poll(() => urlParams(page).filter).toEqual({ shop: String(shop.id) });
