@@ -8,6 +8,7 @@
 //     <DataTable.Col source="name" label="Nom" />
 //   </ListFrame>
 import AddIcon from '@mui/icons-material/Add';
+import ClearFiltersIcon from '@mui/icons-material/FilterAltOff';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Box, Button, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableRow, TextField, Typography } from '@mui/material';
 import { Children, useEffect, useEffectEvent, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
@@ -123,9 +124,17 @@ function ListBody({
 }: ListFrameProps) {
   const translate = useTranslate();
   const list = useListContext();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   // The search of an unpaginated list is applied here, to the rows loaded (see SearchField).
   const term = paginated ? '' : (params.get('q') ?? '');
+  // A list emptied by its filters offers to clear them rather than to create a record (and empties the search box).
+  const filtered = Object.keys(list.filterValues ?? {}).length > 0 || !!term;
+  const [clearings, setClearings] = useState(0);
+  const clearFilters = () => {
+    list.setFilters({}, {}, false);
+    if (term) setParams((current) => new URLSearchParams([...current].filter(([key]) => key !== 'q')), { replace: true });
+    setClearings((count) => count + 1);
+  };
 
   const rows = useMemo(() => {
     const data = list.data ?? [];
@@ -169,7 +178,7 @@ function ListBody({
 
       {toolbar ?? (
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2 }} alignItems={{ md: 'center' }} flexWrap="wrap" useFlexGap>
-          <SearchField paginated={!!paginated} placeholder={searchPlaceholder} />
+          <SearchField paginated={!!paginated} placeholder={searchPlaceholder} clearings={clearings} />
           {filters && (
             <Box sx={{ display: { xs: 'none', md: 'flex' }, gap: 1.5, flexWrap: 'wrap' }} data-testid="list-filters">
               {filters}
@@ -190,10 +199,21 @@ function ListBody({
         <SkeletonRows columns={Children.count(children) - (columns?.hidden.length ?? 0)} selectable={!!bulkActions} />
       ) : rows.length === 0 ? (
         <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }} data-testid="list-empty">
-          <Typography color="text.secondary" sx={{ mb: createButton ? 2 : 0 }}>
+          <Typography color="text.secondary" sx={{ mb: createButton || filtered ? 2 : 0 }}>
             {emptyText}
           </Typography>
-          {createButton}
+          {filtered && (
+            <Typography variant="body2" color="text.secondary" sx={{ mt: -1, mb: 2 }}>
+              {translate('pecflow.settings.list.noMatch')}
+            </Typography>
+          )}
+          {filtered ? (
+            <Button variant="outlined" startIcon={<ClearFiltersIcon />} onClick={clearFilters}>
+              {translate('pecflow.settings.list.clearFilters')}
+            </Button>
+          ) : (
+            createButton
+          )}
         </Paper>
       ) : (
         <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
@@ -222,11 +242,17 @@ function ListBody({
  * The search box, debounced: the term goes to the list's filter for a paginated list (sent to the server, back to
  * page 1), to the URL's `q` for an unpaginated one. Its own component: a key stroke re-renders the box, not the table.
  */
-function SearchField({ paginated, placeholder }: { paginated: boolean; placeholder?: string }) {
+function SearchField({ paginated, placeholder, clearings }: { paginated: boolean; placeholder?: string; clearings: number }) {
   const translate = useTranslate();
   const list = useListContext();
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState(paginated ? String(list.filterValues.search ?? '') : (params.get('q') ?? ''));
+  // The filters cleared from the empty list: the box empties too (adjusted during render).
+  const [seenClearings, setSeenClearings] = useState(clearings);
+  if (clearings !== seenClearings) {
+    setSeenClearings(clearings);
+    setSearch('');
+  }
   const term = useDebounced(search.trim());
   // Only a new term (or mode) is applied: the list's other filters and the URL are read when it is, not followed.
   const apply = useEffectEvent(() => {

@@ -854,6 +854,9 @@ export const fr = {
         errorText: 'Impossible de charger les données',
         retry: 'Réessayer',
         empty: 'Aucune donnée trouvée',
+        // Under the list's empty text when its filters or its search emptied it.
+        noMatch: 'Aucun résultat ne correspond à la recherche ou aux filtres choisis.',
+        clearFilters: 'Effacer les filtres',
         none: 'Aucun',
         undefined: 'Non défini',
         dateFrom: 'Du',

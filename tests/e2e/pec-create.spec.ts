@@ -111,7 +111,14 @@ test('deleting a file asks for confirmation ("Cette action est irréversible."),
   await expect(toast(page, 'PEC supprimée')).toContainText('La demande de PEC a été supprimée définitivement');
   await expect(drawer(page)).toBeHidden();
   await page.getByRole('searchbox', { name: 'Rechercher' }).fill(file.numeroDossierAssure);
-  await expect(page.getByTestId('list-empty')).toContainText('Aucune demande PEC trouvée');
+  const empty = page.getByTestId('list-empty');
+  await expect(empty).toContainText('Aucune demande PEC trouvée');
+  // Emptied by the search: the way back is clearing it, not creating a file.
+  await expect(empty).toContainText('Aucun résultat ne correspond à la recherche ou aux filtres choisis.');
+  await expect(empty.getByRole('button', { name: 'Nouvelle Demande de PEC' })).toHaveCount(0);
+  await empty.getByRole('button', { name: 'Effacer les filtres' }).click();
+  await expect(page.getByRole('searchbox', { name: 'Rechercher' })).toHaveValue('');
+  await expect(page.getByTestId('pec-row').first()).toBeVisible();
 });
 
 test('a creation the server refuses: its message under the field, one toast, the drawer stays open', async ({ page, request }) => {

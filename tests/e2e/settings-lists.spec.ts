@@ -165,6 +165,15 @@ for (const entity of ENTITIES) {
     await expect(list.getByRole('searchbox', { name: 'Rechercher' })).toHaveValue(prefix);
     await chooseOption(page, list, 'Statut', 'Tous');
     await expect(list.getByTestId('list-count')).toHaveText(found(entity, 21));
+
+    // A search that finds nothing offers to clear it and the filters, not to create a record.
+    await search.fill(`${prefix} introuvable`);
+    const empty = list.getByTestId('list-empty');
+    await expect(empty).toContainText('Aucun résultat ne correspond à la recherche ou aux filtres choisis.');
+    await empty.getByRole('button', { name: 'Effacer les filtres' }).click();
+    await expect(list.getByRole('searchbox', { name: 'Rechercher' })).toHaveValue('');
+    await expect(rows.first()).toBeVisible();
+    await expect(list.getByTestId('list-empty')).toHaveCount(0);
   });
 }
 
