@@ -741,6 +741,8 @@ export const fr = {
         outcome: 'Résultat',
         unknownFile: 'Dossier inconnu',
         outcomes: { done: 'Effectué', queued: 'En file d’attente', refused: 'Refusé' },
+        // The refusals grouped by reason, above the table: the reason, then the files it refused.
+        refusalGroup: '%{reason} (%{smart_count} dossier) :|||| %{reason} (%{smart_count} dossiers) :',
         close: 'Fermer',
       },
       billing: {

@@ -7,6 +7,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import ReceiptIcon from '@mui/icons-material/ReceiptLong';
 import SendIcon from '@mui/icons-material/Send';
 import {
+  Box,
   Button,
   Dialog,
   DialogActions,
@@ -25,7 +26,7 @@ import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Confirm, useListContext, useTranslate, type Identifier, type RaRecord } from 'react-admin';
 import { DPEC_START_STATUSES, pecStatusLabel, type PecStatus } from '#domain/pec';
-import type { BulkAction, BulkSummary } from '#domain/bulk';
+import type { BulkAction, BulkFileResult, BulkSummary } from '#domain/bulk';
 import { usePecMutation, usePecRights, useRefreshPec } from './shared';
 
 const BulkForms = lazy(() => import('./BulkForms'));
@@ -136,10 +137,18 @@ function DpecPreview({ records }: { records: RaRecord[] }) {
   );
 }
 
-/** One line per file: its number (or 'Dossier inconnu'), done / queued / refused, and the refusal's French reason. */
+/**
+ * The counts, the refusals grouped by reason (which files share one), then one line per file, the refused first: its
+ * number (or 'Dossier inconnu'), done / queued / refused, and the refusal's French reason.
+ */
 function BulkSummaryDialog({ summary, onClose }: { summary?: BulkSummary; onClose: () => void }) {
   const { translate } = usePecMutation();
   const count = (outcome: string) => summary?.results.filter((r) => r.outcome === outcome).length ?? 0;
+  const refusals = new Map<string, BulkFileResult[]>();
+  for (const result of summary?.results ?? []) {
+    if (result.outcome === 'refused') refusals.set(result.reason ?? '', [...(refusals.get(result.reason ?? '') ?? []), result]);
+  }
+  const lines = [...(summary?.results ?? [])].sort((a, b) => Number(b.outcome === 'refused') - Number(a.outcome === 'refused'));
   return (
     <Dialog open={!!summary} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="bulk-summary-title" data-testid="bulk-summary">
       {summary && (
@@ -153,6 +162,19 @@ function BulkSummaryDialog({ summary, onClose }: { summary?: BulkSummary; onClos
                 .map((outcome) => translate(`pecflow.pec.bulk.counts.${outcome}`, { smart_count: count(outcome) }))
                 .join(', ')}
             </DialogContentText>
+            {refusals.size > 0 && (
+              <Box component="ul" sx={{ mt: 0, mb: 2, pl: 2.5 }} data-testid="bulk-refusals">
+                {[...refusals].map(([reason, files]) => (
+                  <Typography component="li" variant="body2" key={reason} sx={{ whiteSpace: 'pre-line' }}>
+                    {translate('pecflow.pec.bulk.refusalGroup', {
+                      smart_count: files.length,
+                      reason: reason || translate('pecflow.pec.bulk.outcomes.refused'),
+                    })}{' '}
+                    {files.map((file) => file.numeroDossier ?? translate('pecflow.pec.bulk.unknownFile')).join(', ')}
+                  </Typography>
+                ))}
+              </Box>
+            )}
             <Table size="small">
               <TableHead>
                 <TableRow>
@@ -161,7 +183,7 @@ function BulkSummaryDialog({ summary, onClose }: { summary?: BulkSummary; onClos
                 </TableRow>
               </TableHead>
               <TableBody>
-                {summary.results.map((result) => (
+                {lines.map((result) => (
                   <TableRow key={result['@id']} data-testid="bulk-result" data-outcome={result.outcome}>
                     <TableCell>{result.numeroDossier ?? translate('pecflow.pec.bulk.unknownFile')}</TableCell>
                     <TableCell>

@@ -1,4 +1,4 @@
-// Bulk actions on the PEC list (issue 28): a bulk DPEC on five files, one refused (the summary says which and why),
+// Bulk actions on the PEC list (issue 28): a bulk DPEC on five files, two refused (the summary groups them by reason),
 // a bulk billing with numbers from a pattern, its dialog confirmed from the keyboard, and 'Assigner à…' a colleague,
 // whose files the 'Suivi par' filter then lists under their name.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
@@ -32,28 +32,36 @@ async function selectAll(page: Page, prefix: string, count: number) {
   await expect(page.getByTestId('bulk-count')).toHaveText(`${count} dossiers sélectionnés`);
 }
 
-test('a bulk DPEC on five files: four queued, one refused with its reason in the summary', async ({ page, request }) => {
+test('a bulk DPEC on five files: three queued, two refused for one reason, grouped in the summary', async ({ page, request }) => {
   const { prefix, files } = await prepareFiles(request, 5);
-  // Its DPEC is already granted: a second one is refused.
-  const granted = files[2]!;
-  await approve(request, granted);
+  // Their DPEC is already granted: a second one is refused.
+  const granted = [files[2]!, files[4]!];
+  for (const file of granted) await approve(request, file);
   await signIn(page, AUDIO);
   await selectAll(page, prefix, 5);
   await page.getByTestId('bulk-actions').getByRole('button', { name: 'Créer DPEC' }).click();
   // Nothing leaves before the confirmation, which says how many files may leave in their state.
   const confirm = page.getByRole('dialog', { name: 'Créer le DPEC de 5 dossiers ?' });
   await expect(confirm.getByTestId('bulk-dpec-preview')).toContainText(
-    '4 dossiers peuvent partir au robot dans leur état (brouillon, en attente, refusé).1 autre ne le peut pas et restera inchangé.',
+    '3 dossiers peuvent partir au robot dans leur état (brouillon, en attente, refusé).2 autres ne le peuvent pas et resteront inchangés.',
   );
   const token = await apiToken(request, AUDIO);
   expect((await api<{ status: string }>(request, token, 'GET', `/api/pec_dossiers/${files[0]!.id}`)).status).toBe('draft');
   await confirm.getByRole('button', { name: 'Envoyer au robot' }).click();
   const summary = page.getByRole('dialog', { name: 'Résultat : Créer DPEC' });
-  await expect(summary).toContainText('0 effectué, 4 en file d’attente du robot, 1 refusé');
-  const refused = summary.getByTestId('bulk-result').filter({ hasText: granted.numeroDossier });
+  await expect(summary).toContainText('0 effectué, 3 en file d’attente du robot, 2 refusés');
+  // One reason, said once with the two files it refused; then each file's line, the refused first.
+  const refusals = summary.getByTestId('bulk-refusals').getByRole('listitem');
+  await expect(refusals).toHaveCount(1);
+  await expect(refusals).toContainText('Le DPEC ne peut pas être lancé pour un dossier « ');
+  await expect(refusals).toContainText('(2 dossiers) :');
+  for (const file of granted) await expect(refusals).toContainText(file.numeroDossier);
+  await expect(summary.getByTestId('bulk-result').nth(0)).toHaveAttribute('data-outcome', 'refused');
+  await expect(summary.getByTestId('bulk-result').nth(1)).toHaveAttribute('data-outcome', 'refused');
+  const refused = summary.getByTestId('bulk-result').filter({ hasText: granted[0]!.numeroDossier });
   await expect(refused).toHaveAttribute('data-outcome', 'refused');
   await expect(refused).toContainText('Le DPEC ne peut pas être lancé pour un dossier « ');
-  await expect(summary.locator('[data-outcome="queued"]')).toHaveCount(4);
+  await expect(summary.locator('[data-outcome="queued"]')).toHaveCount(3);
   // Closed from the keyboard (its button has the focus).
   await expect(summary.getByRole('button', { name: 'Fermer' })).toBeFocused();
   await page.keyboard.press('Enter');
