@@ -117,7 +117,7 @@ export class ResourceReader {
     const key = decl.frenchOrder?.includes(field) ? sql`${orderColumn} collate "und-x-icu"` : undefined;
     const primary = key
       ? sql`${key} ${direction === 'desc' ? sql`desc nulls last` : sql`asc`}`
-      : direction === 'desc' && !orderColumn.notNull
+      : direction === 'desc' && !('notNull' in orderColumn && orderColumn.notNull)
         ? sql`${orderColumn} desc nulls last`
         : by(orderColumn);
     return { where, orderBy: [primary, by(decl.idColumn)], offset: (query.page - 1) * query.itemsPerPage };

@@ -203,8 +203,11 @@ export interface ResourceDeclaration {
    * unless `archived=true|all` is asked). Single items are read whatever they say.
    */
   defaultFilters?: Record<string, string>;
-  /** Sortable fields: query key -> column; the first entry of defaultOrder applies when none is asked. */
-  order: Record<string, AnyPgColumn>;
+  /**
+   * Sortable fields: query key -> column, or an expression of the row (a referenced record's name); the first entry of
+   * defaultOrder applies when none is asked. An expression sorts its empty values last, as a nullable column does.
+   */
+  order: Record<string, AnyPgColumn | SQL>;
   defaultOrder: [string, 'asc' | 'desc'];
   /** Order keys of names sorted in French (case and accents ignored: Allianz before AXA), on an index of that key. */
   frenchOrder?: string[];

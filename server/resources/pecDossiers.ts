@@ -218,8 +218,12 @@ export const pecDossiersResource: ResourceDeclaration = {
     datePeremption: pecDossiers.datePeremption,
     updatedAt: pecDossiers.updatedAt,
     followUpDate: pecDossiers.followUpDate,
+    // The centre's and the mutual's names, as the list shows them (a file without a mutual last).
+    shop: sql`(select ${shops.name} from ${shops} where ${shops.id} = ${pecDossiers.shopId})`,
+    mutual: sql`(select ${mutuals.name} from ${mutuals} where ${mutuals.id} = ${pecDossiers.mutualId})`,
     id: pecDossiers.id,
   },
+  frenchOrder: ['shop', 'mutual'],
   defaultOrder: ['createdAt', 'desc'],
   deletion: { mode: 'hard' },
   // Thousands of files with their amounts: read page by page (the CSV export serves the whole list).

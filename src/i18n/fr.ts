@@ -463,6 +463,8 @@ export const fr = {
         dateValidation: 'Date de validation',
         datePeremption: 'Date de péremption',
         updatedAt: 'Date de modification',
+        shop: 'Centre',
+        mutual: 'Mutuelle',
       },
       error: {
         title: 'Erreur de chargement',

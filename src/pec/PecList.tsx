@@ -127,7 +127,7 @@ function DossierText({ record, part }: { record: PecDossierRecord; part: Part })
 /** Numbers, dates and amounts stay on one line: on a narrow screen the table scrolls inside its container. */
 const oneLine = ROW_CLASSES.nowrap;
 
-/** The columns; a sortable one sorts descending first (the newest, highest first), then toggles. */
+/** The columns; a sortable one sorts descending first (the newest, highest first; names A to Z), then toggles. */
 export function pecColumns(label: (key: string) => string) {
   return [
     <DataTable.Col
@@ -150,7 +150,7 @@ export function pecColumns(label: (key: string) => string) {
       cellClassName={oneLine}
       render={(r: PecDossierRecord) => <DossierText record={r} part="numeroDossier" />}
     />,
-    <DataTable.Col key="shop" source="shop" label={label('shop')} disableSort render={(r: PecDossierRecord) => <DossierText record={r} part="shop" />} />,
+    <DataTable.Col key="shop" source="shop" label={label('shop')} sortByOrder="ASC" render={(r: PecDossierRecord) => <DossierText record={r} part="shop" />} />,
     <DataTable.Col
       key="network"
       source="network"
@@ -194,7 +194,7 @@ export function pecColumns(label: (key: string) => string) {
       key="mutual"
       source="mutual"
       label={label('mutual')}
-      disableSort
+      sortByOrder="ASC"
       render={(r: PecDossierRecord) => <DossierText record={r} part="mutual" />}
     />,
     <DataTable.Col

@@ -170,6 +170,33 @@ describe('the collection', () => {
     expect(unknown.body.member.map((m: JsonBody) => m.id)).toEqual((await list('')).body.member.map((m: JsonBody) => m.id));
   });
 
+  it('sorts on the centre and the mutual by name, in French order, a file without a mutual last, both ways', async () => {
+    const french = new Intl.Collator('fr', { sensitivity: 'base' });
+    for (const [field, ofRecord] of [
+      ['shop', (m: JsonBody) => (m.shop as JsonBody | null)?.name ?? null],
+      ['mutual', (m: JsonBody) => (m.mutual as JsonBody | null)?.name ?? null],
+    ] as const) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const res = await list(`order[${field}]=${direction}&itemsPerPage=200`);
+        expect(res.status).toBe(200);
+        const names = res.body.member.map(ofRecord) as (string | null)[];
+        const present = names.filter((name): name is string => name !== null);
+        expect(new Set(present).size, `${field}: several names to order`).toBeGreaterThan(1);
+        const sorted = [...present].sort((a, b) => (direction === 'asc' ? french.compare(a, b) : french.compare(b, a)));
+        expect(present, `${field} ${direction}`).toEqual(sorted);
+        // Empty values last, in both directions.
+        expect(names.slice(present.length).every((name) => name === null)).toBe(true);
+      }
+    }
+    // The spec's notation too, and a page boundary keeps the order (no file twice across pages).
+    const first = await list('sort=shop&order=asc&limit=20&page=1');
+    const second = await list('sort=shop&order=asc&limit=20&page=2');
+    const ids = [...first.body.member, ...second.body.member].map((m: JsonBody) => m.id);
+    expect(new Set(ids).size).toBe(40);
+    const names = [...first.body.member, ...second.body.member].map((m: JsonBody) => (m.shop as JsonBody).name as string);
+    expect(names).toEqual([...names].sort((a, b) => french.compare(a, b)));
+  });
+
   it('filters on the centre and the mutual', async () => {
     const shopId = refs.shops['Horizon Versailles']!;
     const res = await list(`shop=/api/shops/${shopId}&limit=100`);

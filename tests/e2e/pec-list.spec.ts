@@ -149,6 +149,22 @@ test('pages of 20, column sorting and the clear button', async ({ page, request 
   ).member[0];
   await expect(rows(page).first()).toContainText(lowest.numeroDossier);
 
+  // The centre sorts by its name, A to Z first, then Z to A: the page shows the API's centres in that order.
+  const centresOf = async (order: string) =>
+    (
+      (await (await request.get(`/api/pec_dossiers?itemsPerPage=20&order[shop]=${order}`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+        member: { shop: { name: string } }[];
+      }
+    ).member.map((file) => file.shop.name);
+  await page.getByRole('columnheader', { name: 'Centre' }).getByRole('button').click();
+  await expect.poll(() => urlParams(page)).toMatchObject({ sort: 'shop', order: 'ASC', page: '1' });
+  await expect.poll(() => cells(page, 3)).toEqual(await centresOf('asc'));
+  await page.getByRole('columnheader', { name: 'Centre' }).getByRole('button').click();
+  await expect.poll(() => urlParams(page)).toMatchObject({ sort: 'shop', order: 'DESC' });
+  const descending = await centresOf('desc');
+  await expect.poll(() => cells(page, 3)).toEqual(descending);
+  expect(descending[0]).not.toBe((await centresOf('asc'))[0]);
+
   await page.getByRole('combobox', { name: 'État' }).click();
   await page.getByRole('option', { name: 'Refusé' }).click();
   await page.keyboard.press('Escape'); // the status menu takes several: it stays open
