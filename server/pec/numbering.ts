@@ -57,3 +57,13 @@ export function normaliseSearch(term: string): string {
     .replace(/ß/g, 'ss')
     .toLowerCase();
 }
+
+/** The file of the organisation that already has this invoice number (compared as the statements do: trimmed, case ignored). */
+export async function invoiceNumberHolder(tx: DbOrTx, holdingId: number, numBilling: string, exceptId: number): Promise<string | undefined> {
+  const [row] = await tx
+    .select({ numero: pecDossiers.numeroDossier })
+    .from(pecDossiers)
+    .where(and(eq(pecDossiers.holdingId, holdingId), sql`upper(trim(${pecDossiers.numBilling})) = upper(trim(${numBilling}))`, ne(pecDossiers.id, exceptId)))
+    .limit(1);
+  return row?.numero;
+}

@@ -8,7 +8,7 @@ import { conflict, invalidField } from '../http/errors';
 import { bool, date, dateTime, decimal, itemOnly, reference, text, timestamps } from '../hydra/fields';
 import type { ResourceDeclaration, Row, Tenancy } from '../hydra/types';
 import { publish } from '../events/bus';
-import { assertNumeroFree, nextNumero, normaliseSearch } from '../pec/numbering';
+import { assertNumeroFree, invoiceNumberHolder, nextNumero, normaliseSearch } from '../pec/numbering';
 import { embedReferences, expandItem, itemDetailsJson, openExecution, referencesJson } from '../pec/present';
 import { assertPrescriberOfHolding } from '../pec/prescription';
 import { paymentFilter } from '../pec/receivables';
@@ -256,6 +256,11 @@ export const pecDossiersResource: ResourceDeclaration = {
       if (existing?.statutFacturation)
         for (const field of ['numBilling', 'dateBilling'] as const)
           if (field in values && (values[field] ?? null) !== (existing[field] ?? null)) throw invalidField(field, PEC_MESSAGES.invoiceLocked);
+      // One invoice number per file of the organisation: a statement could not tell two files apart.
+      if (existing && typeof values.numBilling === 'string' && values.numBilling.trim() && values.numBilling !== existing.numBilling) {
+        const holder = await invoiceNumberHolder(tx, holdingId, values.numBilling, existing.id as number);
+        if (holder) throw invalidField('numBilling', PEC_MESSAGES.invoiceNumberTaken(holder));
+      }
       // The invoice follows the agreement: not dated before the DPEC's day (nor after today: the schema).
       if (existing && typeof values.dateBilling === 'string') {
         const refused = invoiceDateError(values.dateBilling, dpecDay(existing));

@@ -170,6 +170,25 @@ describe('bulk billing', () => {
     expect((await server.get(iri(file.id), tokens.audio)).body.numBilling).toBeNull();
   });
 
+  it('refuses an invoice number another file of the organisation has (case ignored), alone or in bulk; another organisation may have it', async () => {
+    const [first, second, third] = [await grantedFile(), await grantedFile(), await grantedFile()];
+    const number = `FAC-DOUBLE-${first.id}`;
+    const patch = (id: unknown, numBilling: string, token = tokens.horizonAdmin) =>
+      server.request('PATCH', iri(id), { token, body: { numBilling }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect((await patch(first.id, number)).status).toBe(200);
+    const again = await patch(second.id, ` ${number.toLowerCase()} `);
+    expect(again.status).toBe(422);
+    expect(again.body.violations).toEqual([{ propertyPath: 'numBilling', message: PEC_MESSAGES.invoiceNumberTaken(first.numeroDossier as string) }]);
+    // In bulk: the file named with it is refused and unchanged, the other billed.
+    const res = await bulk('billing', { ids: [second['@id'], third['@id']], dateBilling: todayInFrance(), numbers: [number, `${number}-B`] });
+    expect(resultOf(res, second.id)).toMatchObject({ outcome: 'refused', reason: PEC_MESSAGES.invoiceNumberTaken(first.numeroDossier as string) });
+    expect(resultOf(res, third.id)).toMatchObject({ outcome: 'queued' });
+    expect((await server.get(iri(second.id), tokens.audio)).body.numBilling).toBeNull();
+    // The same number in another organisation is theirs to use.
+    const foreign = await createDossier(server, tokens.rivieraAdmin, refs, {}, 'Riviera Nice Médecin');
+    expect((await patch(foreign.id, number, tokens.rivieraAdmin)).status).toBe(200);
+  });
+
   it('refuses a file without its number', async () => {
     const file = await grantedFile();
     const res = await bulk('billing', { ids: [file['@id']], dateBilling: todayInFrance(), numbers: [''] });
