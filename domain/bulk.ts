@@ -46,3 +46,13 @@ export function invoiceNumbers(pattern: string, start: number, count: number): s
     pattern.includes('{n}') ? pattern.replaceAll('{n}', String(start + index)) : `${pattern}${start + index}`,
   );
 }
+
+/**
+ * A bulk billing's numbers in the selection's order: consecutive for the files that may be billed, none ('') for the
+ * others, which are refused unchanged, so that no invoice number is skipped.
+ */
+export function invoiceNumbersFor(pattern: string, start: number, billable: readonly boolean[]): string[] {
+  const numbers = invoiceNumbers(pattern, start, billable.filter(Boolean).length);
+  let next = 0;
+  return billable.map((ok) => (ok ? numbers[next++]! : ''));
+}

@@ -242,6 +242,7 @@ export const PEC_MESSAGES = {
   /** The statements find a paid file by its invoice number: once billed, it no longer changes. */
   invoiceLocked: 'Cette demande est facturée : son numéro et sa date de facture ne peuvent plus changer.',
   alreadyBilled: 'Ce dossier est déjà facturé.',
+  alreadyPaid: 'Ce dossier est déjà facturé et payé.',
   /** One invoice number per file of an organisation: the statements find a file by it (case ignored, as they do). */
   invoiceNumberTaken: (numero: string) =>
     `Ce numéro de facture est déjà celui de la demande ${numero} : un relevé de paiement ne saurait plus lequel des deux dossiers est payé.`,

@@ -95,6 +95,14 @@ export function writeAuthStore(user: SessionUser) {
 }
 
 /** Sign-out on this device. The theme is kept: it belongs to the device, not to the session. */
+/** The notes being written, per file (src/pec/FollowUpPanel.tsx): this tab's, until added or signed out. */
+export const NOTE_DRAFT_PREFIX = 'pecflow.noteDraft.';
+
+/** A signed-out tab keeps no half-written note for whoever signs in next. */
+export function clearNoteDrafts() {
+  for (const key of Object.keys(sessionStorage)) if (key.startsWith(NOTE_DRAFT_PREFIX)) sessionStorage.removeItem(key);
+}
+
 export function clearSession() {
   localStorage.removeItem(ACCESS_TOKEN_KEY);
   localStorage.removeItem(REFRESH_TOKEN_KEY);

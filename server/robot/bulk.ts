@@ -17,9 +17,8 @@ import { ApiError, notFound } from '../http/errors';
 import { recordAudit } from '../audit/audit';
 import type { RobotRuns } from './runs';
 import { DOSSIER_NOT_FOUND, prerequisitesError } from './steps';
-import { ARCHIVE_MESSAGES, ARCHIVE_REASONS } from '#domain/archive';
 import { PEC_PERMISSIONS, ACT_ON_FILE_PERMISSION } from '#domain/permissions';
-import { pecBulkBillingSchema } from '#domain/pecSchemas';
+import { pecArchiveSchema, pecBulkBillingSchema } from '#domain/pecSchemas';
 import { BULK_ACTIONS, BULK_MESSAGES, ROBOT_CONCURRENCY_KEY, type BulkAction, type BulkFileResult, type BulkSummary } from '#domain/bulk';
 import { idFromReference } from '#domain/iri';
 import { BILLING_PREREQUISITE_MESSAGES, isDpecGranted, PEC_MESSAGES } from '#domain/pec';
@@ -38,7 +37,8 @@ const BODIES = {
     dateBilling: pecBulkBillingSchema.shape.dateBilling,
     numbers: z.array(z.string().max(255), { error: BULK_MESSAGES.numbers }).max(BULK_MAX_FILES),
   }),
-  archive: z.object({ ids, archiveReason: z.enum(ARCHIVE_REASONS, { error: ARCHIVE_MESSAGES.reason }), archiveNote: z.string().max(1000).optional() }),
+  // The single archive's rules (a reason; its text for 'Autre' only; an empty text is none).
+  archive: z.object({ ids }).and(pecArchiveSchema),
   // 'Suivi par' for every file: a user's IRI, or null for nobody; each file checks that its owner sees it.
   assign: z.object({
     ids,
@@ -114,10 +114,10 @@ export class BulkActions {
           if (await this.waiting(id)) throw new ApiError(409, BULK_MESSAGES.alreadyQueued);
           if (action === 'billing') {
             const { dateBilling, numbers } = input as z.output<typeof BODIES.billing>;
+            if (file.statutFacturation) throw new ApiError(409, file.status === 'paid' ? PEC_MESSAGES.alreadyPaid : PEC_MESSAGES.alreadyBilled);
+            if (!isDpecGranted(file)) throw prerequisitesError([{ field: 'dpec', label: 'DPEC accordé', message: BILLING_PREREQUISITE_MESSAGES.dpec }]);
             const numBilling = numbers[named[index]!]?.trim();
             if (!numBilling) throw new ApiError(422, BULK_MESSAGES.numberMissing);
-            if (file.statutFacturation) throw new ApiError(409, PEC_MESSAGES.alreadyBilled);
-            if (!isDpecGranted(file)) throw prerequisitesError([{ field: 'dpec', label: 'DPEC accordé', message: BILLING_PREREQUISITE_MESSAGES.dpec }]);
             await repository.update(principal, id, { numBilling, dateBilling }, 'patch');
           }
           await this.runs.check(principal, { pecDossierId: id }, action);

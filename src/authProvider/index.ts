@@ -6,6 +6,7 @@ import { readAdminSchema } from '../dataProvider/adminSchema';
 import { apiFetch } from '../dataProvider/http';
 import {
   authFetch,
+  clearNoteDrafts,
   clearSession,
   freshAccessToken,
   getAccessToken,
@@ -101,6 +102,7 @@ export const authProvider: AuthProvider = {
   async logout() {
     const refreshToken = getRefreshToken();
     clearSession();
+    clearNoteDrafts();
     if (refreshToken) {
       await fetch('/api/token/invalidate', {
         method: 'POST',

@@ -736,6 +736,8 @@ export const fr = {
         dpecConfirmTitle: 'Créer le DPEC de %{smart_count} dossier ? |||| Créer le DPEC de %{smart_count} dossiers ?',
         dpecReady:
           '%{smart_count} dossier peut partir au robot dans son état (%{states}). |||| %{smart_count} dossiers peuvent partir au robot dans leur état (%{states}).',
+        billingNotReady:
+          '%{smart_count} dossier sélectionné ne peut pas être facturé (DPEC non accordé, ou déjà facturé) : il restera inchangé, sans numéro. |||| %{smart_count} dossiers sélectionnés ne peuvent pas être facturés (DPEC non accordé, ou déjà facturés) : ils resteront inchangés, sans numéro.',
         dpecNotReady: '%{smart_count} autre ne le peut pas et restera inchangé. |||| %{smart_count} autres ne le peuvent pas et resteront inchangés.',
         dpecChecked: 'Les prérequis de chaque dossier sont vérifiés à l’envoi : le résultat dit, dossier par dossier, ce qui est parti et ce qui a été refusé.',
         dpecConfirm: 'Envoyer au robot',

@@ -23,9 +23,9 @@ import {
   Typography,
 } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Confirm, useListContext, useTranslate, type Identifier, type RaRecord } from 'react-admin';
-import { DPEC_START_STATUSES, pecStatusLabel, type PecStatus } from '#domain/pec';
+import { DPEC_START_STATUSES, isDpecGranted, pecStatusLabel, type PecStatus } from '#domain/pec';
 import type { BulkAction, BulkFileResult, BulkSummary } from '#domain/bulk';
 import { usePecMutation, usePecRights, useRefreshPec } from './shared';
 
@@ -57,6 +57,17 @@ export function PecBulkActions({ ids }: { ids: Identifier[] }) {
     onError: (error) => failure(translate('pecflow.pec.export.error'), error),
   });
   const busy = run.isPending;
+  // A double click sends once: the second click comes before React has rendered the buttons disabled (isPending).
+  const sending = useRef(false);
+  const send = async (data: { action: BulkAction } & Record<string, unknown>) => {
+    if (sending.current) return;
+    sending.current = true;
+    try {
+      await run.mutateAsync(data);
+    } finally {
+      sending.current = false;
+    }
+  };
 
   return (
     <>
@@ -78,7 +89,7 @@ export function PecBulkActions({ ids }: { ids: Identifier[] }) {
         cancel="pecflow.pec.bulk.cancel"
         onConfirm={() => {
           setConfirmingDpec(false);
-          run.mutate({ action: 'dpec' });
+          send({ action: 'dpec' }).catch(() => undefined);
         }}
         onClose={() => setConfirmingDpec(false)}
       />
@@ -104,7 +115,18 @@ export function PecBulkActions({ ids }: { ids: Identifier[] }) {
       )}
       {form && (
         <Suspense fallback={null}>
-          <BulkForms form={form} count={ids.length} busy={busy} onClose={() => setForm(undefined)} onSubmit={(data) => run.mutateAsync(data)} />
+          <BulkForms
+            form={form}
+            count={ids.length}
+            billable={ids.map((id) => {
+              // A file of another page (not read here) is given a number; the server says if it may not be billed.
+              const record = data.find((r: RaRecord) => r.id === id) as { status?: string; numPec?: string | null } | undefined;
+              return !record || isDpecGranted(record);
+            })}
+            busy={busy}
+            onClose={() => setForm(undefined)}
+            onSubmit={send}
+          />
         </Suspense>
       )}
       <BulkSummaryDialog

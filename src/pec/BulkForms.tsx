@@ -7,7 +7,7 @@ import { useWatch } from 'react-hook-form';
 import { NumberInput, SelectInput, TextInput, useTranslate } from 'react-admin';
 import { AdminForm } from '../admin/AdminForm';
 import { ARCHIVE_REASON_LABELS, ARCHIVE_REASONS } from '#domain/archive';
-import { invoiceNumbers, type BulkAction } from '#domain/bulk';
+import { invoiceNumbersFor, type BulkAction } from '#domain/bulk';
 import { pecArchiveSchema, pecBulkAssignSchema, pecBulkBillingSchema } from '#domain/pecSchemas';
 import { OWNER_FILTER_NOBODY } from '#domain/followUps';
 import { todayInFrance } from '#domain/pec';
@@ -20,12 +20,14 @@ const REASON_CHOICES = ARCHIVE_REASONS.map((id) => ({ id, name: ARCHIVE_REASON_L
 interface Props {
   form: BulkFormName;
   count: number;
+  /** For each selected file, in order, whether it may be billed (its DPEC granted): only those take a number. */
+  billable: boolean[];
   busy: boolean;
   onClose: () => void;
   onSubmit: (data: { action: BulkAction } & Record<string, unknown>) => Promise<unknown>;
 }
 
-export default function BulkForms({ form, count, busy, onClose, onSubmit }: Props) {
+export default function BulkForms({ form, count, billable, busy, onClose, onSubmit }: Props) {
   const translate = useTranslate();
   return (
     <Dialog open onClose={busy ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="bulk-form-title" data-testid={`bulk-${form}-dialog`}>
@@ -37,7 +39,7 @@ export default function BulkForms({ form, count, busy, onClose, onSubmit }: Prop
           schema={pecBulkBillingSchema}
           onSave={(values) => {
             const { dateBilling, pattern, start } = pecBulkBillingSchema.parse(values);
-            return onSubmit({ action: 'billing', dateBilling, numbers: invoiceNumbers(pattern, start, count) });
+            return onSubmit({ action: 'billing', dateBilling, numbers: invoiceNumbersFor(pattern, start, billable) });
           }}
         >
           <DialogTitle id="bulk-form-title">{translate('pecflow.pec.bulk.billingTitle', { smart_count: count })}</DialogTitle>
@@ -47,7 +49,7 @@ export default function BulkForms({ form, count, busy, onClose, onSubmit }: Prop
               <DateInput source="dateBilling" label={translate('pecflow.pec.billing.dateBilling')} required />
               <TextInput source="pattern" label={translate('pecflow.pec.bulk.pattern')} fullWidth margin="none" required autoFocus />
               <NumberInput source="start" label={translate('pecflow.pec.bulk.start')} fullWidth margin="none" required step={1} min={0} />
-              <Preview count={count} />
+              <Preview billable={billable} />
             </Stack>
           </DialogContent>
           <Actions busy={busy} onClose={onClose} />
@@ -83,7 +85,7 @@ export default function BulkForms({ form, count, busy, onClose, onSubmit }: Prop
 }
 
 /** 'Assigner à…': the colleague who follows every selected file from now on ('Suivi par'), or nobody. */
-function AssignForm({ count, busy, onClose, onSubmit }: Omit<Props, 'form'>) {
+function AssignForm({ count, busy, onClose, onSubmit }: Omit<Props, 'form' | 'billable'>) {
   const translate = useTranslate();
   const colleagues = useMyColleagues();
   const choices = [
@@ -103,17 +105,27 @@ function AssignForm({ count, busy, onClose, onSubmit }: Omit<Props, 'form'>) {
 }
 
 /** The numbers the pattern gives, first and last. */
-function Preview({ count }: { count: number }) {
+/** The numbers the billable files will take, and how many selected files cannot be billed (left unchanged). */
+function Preview({ billable }: { billable: boolean[] }) {
   const translate = useTranslate();
   const [pattern, start] = useWatch({ name: ['pattern', 'start'] });
   const first = Number(start);
-  if (!String(pattern ?? '').trim() || !Number.isInteger(first)) return null;
-  const numbers = invoiceNumbers(String(pattern).trim(), first, count);
+  const refused = billable.filter((ok) => !ok).length;
+  const numbers = String(pattern ?? '').trim() && Number.isInteger(first) ? invoiceNumbersFor(String(pattern).trim(), first, billable).filter(Boolean) : [];
   const shown = numbers.length > 2 ? `${numbers[0]} … ${numbers[numbers.length - 1]}` : numbers.join(', ');
   return (
-    <Typography variant="body2" color="text.secondary" data-testid="bulk-numbers">
-      {translate('pecflow.pec.bulk.preview', { numbers: shown })}
-    </Typography>
+    <>
+      {numbers.length > 0 && (
+        <Typography variant="body2" color="text.secondary" data-testid="bulk-numbers">
+          {translate('pecflow.pec.bulk.preview', { numbers: shown })}
+        </Typography>
+      )}
+      {refused > 0 && (
+        <Typography variant="body2" color="warning.main" data-testid="bulk-not-billable">
+          {translate('pecflow.pec.bulk.billingNotReady', { smart_count: refused })}
+        </Typography>
+      )}
+    </>
   );
 }
 

@@ -3,7 +3,8 @@
 // the file, and the author's own notes changed or deleted within 15 minutes.
 import { Box, Button, List, ListItem, ListItemText, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { NOTE_DRAFT_PREFIX } from '../session';
 import { useCreate, useDelete, useGetIdentity, useGetList, useTranslate, useUpdate } from 'react-admin';
 import { DatePickerField, INVALID_DAY } from '../admin/DatePickerField';
 import { PEC_RESOURCE, pecIri, type PecColleague, type PecDossierRecord } from '../dataProvider/pec';
@@ -92,12 +93,38 @@ function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; 
 /** The '@name' being typed at the end of the text, if any. */
 const typedMention = (text: string) => /(?:^|\s)@([\p{L}\p{N}' -]{0,40})$/u.exec(text)?.[1];
 
+/**
+ * The note being written on each file, kept while the user moves to another file, closes the drawer (Échap, Alt+↓)
+ * or reloads the page: a note half-typed is never lost; it goes once added, or at sign-out (this tab's session storage).
+ */
+const draftKey = (id: number) => `${NOTE_DRAFT_PREFIX}${id}`;
+const drafts = {
+  get: (id: number) => sessionStorage.getItem(draftKey(id)) ?? undefined,
+  set: (id: number, text: string) => sessionStorage.setItem(draftKey(id), text),
+  delete: (id: number) => sessionStorage.removeItem(draftKey(id)),
+};
+
 function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
   const translate = useTranslate();
   const rights = usePecRights();
   const { identity } = useGetIdentity();
   const { success, failure } = usePecMutation();
-  const [text, setText] = useState('');
+  const [text, setTextState] = useState(() => drafts.get(id) ?? '');
+  // Another file shown in the same drawer: its own draft (adjusted during render).
+  const [draftOf, setDraftOf] = useState(id);
+  if (draftOf !== id) {
+    setDraftOf(id);
+    setTextState(drafts.get(id) ?? '');
+  }
+  const setText = (next: string) => {
+    if (next) drafts.set(id, next);
+    else drafts.delete(id);
+    setTextState(next);
+  };
+  const input = useRef<HTMLTextAreaElement>(null);
+  // The suggestion the arrows point at; Échap hides the list until the text changes.
+  const [active, setActive] = useState(0);
+  const [dismissed, setDismissed] = useState<string>();
   const filter = { dossier: pecIri(id) };
   const { data: notes = [], refetch } = useGetList<NoteRecord>(NOTES, {
     filter,
@@ -107,8 +134,35 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
   const [create, { isPending }] = useCreate();
   const typing = typedMention(text);
   const suggestions =
-    typing === undefined ? [] : colleagues.filter((c) => nameOf(c).toLocaleLowerCase('fr').startsWith(typing.toLocaleLowerCase('fr'))).slice(0, 6);
-  const mention = (c: PecColleague) => setText((t) => `${t.slice(0, t.length - (typing?.length ?? 0))}${nameOf(c)} `);
+    typing === undefined || dismissed === text
+      ? []
+      : colleagues.filter((c) => nameOf(c).toLocaleLowerCase('fr').startsWith(typing.toLocaleLowerCase('fr'))).slice(0, 6);
+  const chosen = Math.min(active, Math.max(suggestions.length - 1, 0));
+  // The name replaces what was typed after '@'; the caret stays in the text, after it, to go on writing.
+  const mention = (c: PecColleague) => {
+    setText(`${text.slice(0, text.length - (typing?.length ?? 0))}${nameOf(c)} `);
+    setActive(0);
+    requestAnimationFrame(() => {
+      const field = input.current;
+      field?.focus();
+      field?.setSelectionRange(field.value.length, field.value.length);
+    });
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (suggestions.length === 0) return;
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      setActive((chosen + (event.key === 'ArrowDown' ? 1 : suggestions.length - 1)) % suggestions.length);
+    } else if (event.key === 'Enter' || event.key === 'Tab') {
+      event.preventDefault();
+      mention(suggestions[chosen]!);
+    } else if (event.key === 'Escape') {
+      // The list closes, not the drawer.
+      event.preventDefault();
+      event.stopPropagation();
+      setDismissed(text);
+    }
+  };
   const add = async () => {
     try {
       await create(NOTES, { data: { dossier: pecIri(id), body: text } }, { returnPromise: true });
@@ -151,6 +205,17 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
             helperText={translate('pecflow.pec.notes.help')}
             value={text}
             onChange={(event) => setText(event.target.value.slice(0, NOTE_MAX))}
+            onKeyDown={onKeyDown}
+            inputRef={input}
+            slotProps={{
+              htmlInput: {
+                role: 'combobox',
+                'aria-expanded': suggestions.length > 0,
+                'aria-controls': suggestions.length > 0 ? 'note-mentions' : undefined,
+                'aria-activedescendant': suggestions.length > 0 ? `note-mention-${chosen}` : undefined,
+                'aria-autocomplete': 'list',
+              },
+            }}
             data-testid="note-text"
           />
           {suggestions.length > 0 && (
@@ -158,10 +223,21 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
               elevation={4}
               sx={{ position: 'absolute', zIndex: 2, left: 0, top: '100%' }}
               role="listbox"
+              id="note-mentions"
               aria-label={translate('pecflow.pec.notes.mention')}
             >
-              {suggestions.map((c) => (
-                <MenuItem key={c['@id']} role="option" onClick={() => mention(c)} data-testid="note-mention-option">
+              {suggestions.map((c, index) => (
+                <MenuItem
+                  key={c['@id']}
+                  id={`note-mention-${index}`}
+                  role="option"
+                  selected={index === chosen}
+                  aria-selected={index === chosen}
+                  // The text keeps the focus: a click chooses without taking it.
+                  onMouseDown={(event) => event.preventDefault()}
+                  onClick={() => mention(c)}
+                  data-testid="note-mention-option"
+                >
                   {nameOf(c)}
                 </MenuItem>
               ))}

@@ -7,6 +7,7 @@ import { createDossier, patientNumber, startPecServer, waitFor, waitForIdle, typ
 import { ROBOT_CONCURRENCY_KEY } from '#domain/bulk';
 import { BULK_MAX_FILES } from '#domain/limits';
 import { PEC_MESSAGES, todayInFrance } from '#domain/pec';
+import { ARCHIVE_MESSAGES } from '#domain/archive';
 
 let server: TestServer;
 let refs: Refs;
@@ -204,6 +205,14 @@ describe('bulk archive', () => {
     expect(res.status, res.text).toBe(200);
     expect(resultOf(res, own.id)).toMatchObject({ outcome: 'done' });
     expect((await server.get(iri(own.id), tokens.audio)).body).toMatchObject({ archived: true, archiveReason: 'abandoned' });
+    // The dialog sends an empty note as null: any reason but 'Autre' needs none; 'Autre' needs one, said in French.
+    const third = await createDossier(server, tokens.audio, refs);
+    const withNull = await bulk('archive', { ids: [iri(third.id)], archiveReason: 'duplicate', archiveNote: null });
+    expect(resultOf(withNull, third.id)).toMatchObject({ outcome: 'done' });
+    const fourth = await createDossier(server, tokens.audio, refs);
+    const otherWithout = await bulk('archive', { ids: [iri(fourth.id)], archiveReason: 'other', archiveNote: null });
+    expect(otherWithout.status).toBe(422);
+    expect(otherWithout.body.violations).toEqual([{ propertyPath: 'archiveNote', message: ARCHIVE_MESSAGES.note }]);
     // The rule of the single archive: its author, or delete.pec.
     const other = resultOf(res, others.id)!;
     const single = await server.request('PATCH', iri(others.id), {

@@ -68,25 +68,34 @@ test('a bulk DPEC on five files: three queued, two refused for one reason, group
   await expect(summary).toBeHidden();
 });
 
-test('a bulk billing: one date, numbers from a pattern, confirmed from the keyboard', async ({ page, request }) => {
-  const { prefix, files } = await prepareFiles(request, 2);
-  for (const file of files) await approve(request, file);
+test('a bulk billing: one date, numbers from a pattern for the files that may be billed, none skipped, confirmed from the keyboard', async ({
+  page,
+  request,
+}) => {
+  const { prefix, files } = await prepareFiles(request, 3);
+  const [first, second, draft] = files as [PreparedFile, PreparedFile, PreparedFile];
+  for (const file of [first, second]) await approve(request, file);
   await signIn(page, AUDIO);
-  await selectAll(page, prefix, 2);
+  await selectAll(page, prefix, 3);
   const pattern = `F${Date.now().toString(36).toUpperCase()}-{n}`;
   await page.getByTestId('bulk-actions').getByRole('button', { name: 'Facturer' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Facturer 2 dossiers' });
+  const dialog = page.getByRole('dialog', { name: 'Facturer 3 dossiers' });
   const patternField = dialog.getByRole('textbox', { name: 'Modèle du numéro de facture' });
   await expect(patternField).toBeFocused();
   await patternField.fill(pattern);
   await dialog.getByRole('spinbutton', { name: 'Premier numéro' }).fill('7');
+  // Two numbers for the two approved files; the draft is said to stay unchanged, without a number.
   await expect(dialog.getByTestId('bulk-numbers')).toHaveText(`Numéros : ${pattern.replace('{n}', '7')}, ${pattern.replace('{n}', '8')}`);
+  await expect(dialog.getByTestId('bulk-not-billable')).toHaveText(
+    '1 dossier sélectionné ne peut pas être facturé (DPEC non accordé, ou déjà facturé) : il restera inchangé, sans numéro.',
+  );
   await page.keyboard.press('Enter');
   const summary = page.getByRole('dialog', { name: 'Résultat : Facturer' });
-  await expect(summary).toContainText('0 effectué, 2 en file d’attente du robot, 0 refusé');
+  await expect(summary).toContainText('0 effectué, 2 en file d’attente du robot, 1 refusé');
   const token = await apiToken(request, AUDIO);
-  const numbers = await Promise.all(files.map(async (f) => (await api<{ numBilling: string }>(request, token, 'GET', `/api/pec_dossiers/${f.id}`)).numBilling));
-  expect(numbers.sort()).toEqual([pattern.replace('{n}', '7'), pattern.replace('{n}', '8')].sort());
+  const numberOf = async (file: PreparedFile) => (await api<{ numBilling: string | null }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).numBilling;
+  expect([await numberOf(first), await numberOf(second)].sort()).toEqual([pattern.replace('{n}', '7'), pattern.replace('{n}', '8')].sort());
+  expect(await numberOf(draft)).toBeNull();
 });
 
 test("'Assigner à…' gives two files to a colleague, and 'Suivi par' lists them under the colleague's name", async ({ page, request }) => {

@@ -35,12 +35,30 @@ test("a note mentioning a colleague reaches the colleague's bell", async ({ page
   await text.fill('Mutuelle relancée, @Mar');
   await notes.getByTestId('note-mention-option').filter({ hasText: 'Marc Lefèvre' }).click();
   await expect(text).toHaveValue('Mutuelle relancée, @Marc Lefèvre ');
-  await text.pressSequentially('peux-tu rappeler jeudi ?');
+  // The text keeps the focus: what follows is typed after the name.
+  await expect(text).toBeFocused();
+  await page.keyboard.type('peux-tu rappeler jeudi ?');
   await notes.getByTestId('note-add').click();
   await expect(toast(page, 'Note ajoutée')).toBeVisible();
   await expect(notes.getByTestId('pec-note')).toContainText('Mutuelle relancée, @Marc Lefèvre peux-tu rappeler jeudi ?');
   await expect(notes.getByTestId('pec-note')).toContainText('Sophie Bernard');
+
+  // From the keyboard: ↓/Entrée choose a name; Échap closes the suggestions, not the drawer.
+  await text.fill('Et @Ma');
+  await expect(notes.getByRole('listbox')).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(text).toHaveValue('Et @Marc Lefèvre ');
+  await page.keyboard.type('merci @Ma');
+  await page.keyboard.press('Escape');
+  await expect(notes.getByRole('listbox')).toBeHidden();
+  await expect(drawer(page)).toBeVisible();
+  // A note half-written survives closing the drawer: it is there again when the file opens.
+  await page.keyboard.press('Escape');
+  await expect(drawer(page)).toBeHidden();
+  await openFile(page, file);
+  await expect(drawer(page).getByTestId('note-text').locator('textarea').first()).toHaveValue('Et @Marc Lefèvre merci @Ma');
   // The drawer closed first: while it is open, the rest of the page is out of reach (a modal).
+  await drawer(page).getByTestId('note-text').locator('textarea').first().fill('');
   await page.keyboard.press('Escape');
   await expect(drawer(page)).toBeHidden();
   await signOut(page);
