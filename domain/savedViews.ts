@@ -17,6 +17,7 @@ export const SAVED_VIEW_MESSAGES = {
   columns: 'Colonnes invalides',
   filterInvalid: 'Les filtres de cette vue contiennent un caractère invalide',
   sort: 'Tri invalide : indiquez le nom d’une colonne de la liste',
+  shareNotAllowed: 'Partager une vue avec l’organisation demande de pouvoir modifier les demandes PEC : gardez-la pour vous',
 } as const;
 
 /** The list's parameters as react-admin keeps them: filter values, sort field and direction. */

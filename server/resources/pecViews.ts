@@ -3,6 +3,7 @@
 // changes or deletes it (403 for the others); another organisation never sees it (404).
 import { and, count, eq, ne, or, sql } from 'drizzle-orm';
 import { pecViews } from '../db/schema';
+import { can } from '../auth/principal';
 import { invalidField } from '../http/errors';
 import { defineResource } from '../hydra/define';
 import { bool, column, computed, text, timestamps } from '../hydra/fields';
@@ -62,6 +63,9 @@ export const pecViewsResource = defineResource({
         const [own] = await tx.select({ n: count() }).from(pecViews).where(eq(pecViews.userId, principal.id));
         if ((own?.n ?? 0) >= SAVED_VIEWS_PER_USER) throw invalidField('name', SAVED_VIEW_MESSAGES.tooMany);
       }
+      // Read-only staff keep their views to themselves: a shared view shows in every colleague's bar.
+      if (values.shared === true && !existing?.shared && !can(principal, PEC_PERMISSIONS.update))
+        throw invalidField('shared', SAVED_VIEW_MESSAGES.shareNotAllowed);
       if (typeof input.name === 'string') {
         const sameName = and(eq(pecViews.userId, principal.id), eq(pecViews.name, input.name), existing ? ne(pecViews.id, existing.id as number) : undefined);
         const [taken] = await tx.select({ id: pecViews.id }).from(pecViews).where(sameName);

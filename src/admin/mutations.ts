@@ -2,6 +2,7 @@
 // (network, 5xx; spec section 7), then ONE toast: 'Succès' with the text of the action, or 'Erreur' with the
 // extracted reason (spec section 8). Pass WRITE_RETRY to react-admin's useCreate/useUpdate/useDelete/useMutation
 // options and call `useMutationToasts()` in their onSuccess/onError.
+import { useCallback, useRef } from 'react';
 import { useTranslate } from 'react-admin';
 import { extractErrorMessage } from '#domain/errors';
 import { useToast } from '../layout/Toasts';
@@ -26,4 +27,21 @@ export function useMutationToasts() {
     /** 'Erreur' (or a title of its own: 'Erreur de création') over the server's reason. */
     failure: (error: unknown, title = translate('pecflow.settings.toast.error'), message = extractErrorMessage(error)) => toast.error(title, message),
   };
+}
+
+/**
+ * Runs an action unless the previous one is still going: a double click sends once. The second click comes before
+ * React has rendered the button disabled (isPending), so that alone does not stop it.
+ */
+export function useSingleFlight() {
+  const running = useRef(false);
+  return useCallback(async <T>(action: () => Promise<T>): Promise<T | undefined> => {
+    if (running.current) return undefined;
+    running.current = true;
+    try {
+      return await action();
+    } finally {
+      running.current = false;
+    }
+  }, []);
 }

@@ -1042,6 +1042,13 @@ export const fr = {
   },
   // react-admin's per-resource texts. The back-office entities' names, field labels, placeholders and empty states
   // come from their declarations through the API docs (pecflow:admin, pecflow:label), not from here.
+  // react-admin's own texts where ra-language-french's read badly: a column's name lower-cased at its first letter
+  // gave "Trier par iD Pecflow décroissant".
+  ra: {
+    sort: {
+      sort_by: 'Trier par « %{field} », ordre %{order}',
+    },
+  },
   resources: {
     pec_dossiers: {
       name: 'Demande PEC |||| Demandes PEC',

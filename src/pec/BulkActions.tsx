@@ -23,11 +23,12 @@ import {
   Typography,
 } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Confirm, useListContext, useTranslate, type Identifier, type RaRecord } from 'react-admin';
 import { DPEC_START_STATUSES, isDpecGranted, pecStatusLabel, type PecStatus } from '#domain/pec';
 import type { BulkAction, BulkFileResult, BulkSummary } from '#domain/bulk';
 import { usePecMutation, usePecRights, useRefreshPec } from './shared';
+import { useSingleFlight } from '../admin/mutations';
 
 const BulkForms = lazy(() => import('./BulkForms'));
 
@@ -57,17 +58,8 @@ export function PecBulkActions({ ids }: { ids: Identifier[] }) {
     onError: (error) => failure(translate('pecflow.pec.export.error'), error),
   });
   const busy = run.isPending;
-  // A double click sends once: the second click comes before React has rendered the buttons disabled (isPending).
-  const sending = useRef(false);
-  const send = async (data: { action: BulkAction } & Record<string, unknown>) => {
-    if (sending.current) return;
-    sending.current = true;
-    try {
-      await run.mutateAsync(data);
-    } finally {
-      sending.current = false;
-    }
-  };
+  const once = useSingleFlight();
+  const send = (data: { action: BulkAction } & Record<string, unknown>) => once(() => run.mutateAsync(data));
 
   return (
     <>

@@ -9,7 +9,7 @@ import { Alert, AlertTitle, Box, Button, Link, Paper, Stack, Typography } from '
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import { Title } from 'react-admin';
+import { Title, useRequireAccess } from 'react-admin';
 import { pecNumericId, type PaymentStatementRecord } from '../dataProvider/pec';
 import type { ImportErrors } from '#domain/pecAnswers';
 import { APPLIED_OUTCOMES, PAYMENT_STATEMENT_LIMITS, STATEMENT_COLUMNS } from '#domain/payments';
@@ -18,12 +18,15 @@ import { RefusedLines } from '../admin/RefusedLines';
 import { statementPath, STATEMENTS_PATH } from './filters';
 import { useRefreshPayments } from './PaymentStatementsPage';
 import { usePecMutation } from './shared';
+import { useSingleFlight } from '../admin/mutations';
 
 /** The lines a statement applied to files (paid, partial, over-paid): what its toast counts. */
 const appliedLines = (statement: PaymentStatementRecord) =>
   APPLIED_OUTCOMES.reduce((count, outcome) => count + (statement.totals?.byOutcome[outcome]?.count ?? 0), 0);
 
 export default function PaymentImportPage() {
+  // The list's rule for its page (react-admin's access check): who may not import is sent to "Non autorisé".
+  useRequireAccess({ resource: 'payment_statements', action: 'create' });
   const { translate, dataProvider, success, failure, errorText } = usePecMutation();
   const navigate = useNavigate();
   const refresh = useRefreshPayments();
@@ -53,6 +56,7 @@ export default function PaymentImportPage() {
     onError: (error) => failure(translate('pecflow.payments.import.applyError'), error),
   });
 
+  const once = useSingleFlight();
   const choose = (chosen: File | undefined) => {
     if (!chosen) return;
     setFile(chosen);
@@ -81,10 +85,11 @@ export default function PaymentImportPage() {
 
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'center' }}>
-          <Button variant="contained" component="label" startIcon={<UploadFileIcon />} disabled={busy}>
+          {/* A real button that opens the file chooser: Entrée and Espace work (a label styled as a button did not). */}
+          <Button variant="contained" startIcon={<UploadFileIcon />} disabled={busy} onClick={() => input.current?.click()}>
             {translate('pecflow.payments.import.choose')}
-            <input ref={input} type="file" hidden accept=".csv,text/csv" data-testid="payment-file" onChange={(event) => choose(event.target.files?.[0])} />
           </Button>
+          <input ref={input} type="file" hidden accept=".csv,text/csv" data-testid="payment-file" onChange={(event) => choose(event.target.files?.[0])} />
           <Typography variant="body2" color="text.secondary" data-testid="payment-file-name">
             {file ? file.name : translate('pecflow.payments.import.noFile')}
           </Typography>
@@ -114,7 +119,7 @@ export default function PaymentImportPage() {
               color="success"
               startIcon={<CheckIcon />}
               disabled={busy || result.totals.applied === 0 || !!result.alreadyImported}
-              onClick={() => apply.mutate()}
+              onClick={() => void once(() => apply.mutateAsync()).catch(() => undefined)}
               data-testid="payment-apply"
             >
               {translate('pecflow.payments.import.apply')}

@@ -119,7 +119,8 @@ export default function PecPage() {
         createLabel={translate('pecflow.pec.actions.create')}
         onCreate={onCreate}
         emptyText={translate('pecflow.pec.empty')}
-        bulkActions={(ids) => <PecBulkActions ids={ids} />}
+        // No selection for who could do nothing with it (read-only staff).
+        bulkActions={rights.run || rights.edit || rights.export ? (ids) => <PecBulkActions ids={ids} /> : undefined}
         rowClick={(_id, record) => {
           drawer.view(pecNumericId(record)!);
           return false;

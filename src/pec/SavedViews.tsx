@@ -30,6 +30,7 @@ import { SAVED_VIEW_NAME_MAX, type SavedViewQuery } from '#domain/savedViews';
 import { OWNER_FILTER, OWNER_FILTER_ME } from '#domain/followUps';
 import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
 import { pecListLink } from './filters';
+import { usePecRights } from './shared';
 import { columnsLayout, visibleColumns } from './columnStore';
 
 export const PEC_VIEWS_RESOURCE = 'pec_views';
@@ -143,6 +144,7 @@ function ViewDialog({ view, current, onClose }: { view?: SavedView; current: { q
   const [shared, setShared] = useState(view?.shared ?? false);
   const [error, setError] = useState<string>();
   const [confirming, setConfirming] = useState(false);
+  const rights = usePecRights();
   const [create, creating] = useCreate();
   const [update, updating] = useUpdate();
   const [remove, removing] = useDelete();
@@ -199,10 +201,12 @@ function ViewDialog({ view, current, onClose }: { view?: SavedView; current: { q
             slotProps={{ htmlInput: { maxLength: SAVED_VIEW_NAME_MAX } }}
             sx={{ mt: 1 }}
           />
-          <FormControlLabel
-            control={<Checkbox checked={shared} onChange={(event) => setShared(event.target.checked)} />}
-            label={translate('pecflow.pec.views.share')}
-          />
+          {(rights.edit || shared) && (
+            <FormControlLabel
+              control={<Checkbox checked={shared} onChange={(event) => setShared(event.target.checked)} />}
+              label={translate('pecflow.pec.views.share')}
+            />
+          )}
         </DialogContent>
         <DialogActions>
           {view && (

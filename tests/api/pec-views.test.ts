@@ -50,6 +50,11 @@ describe('saved views', () => {
     expect(colleague.status).toBe(200);
     expect(colleague.body).toMatchObject({ name: 'Mes dossiers', shared: true, mine: false, authorName: expect.any(String) });
     expect(await names(tokens.readOnly)).toContain('Mes dossiers');
+    // Read-only staff keep views for themselves: sharing one is refused, in French, and nothing is written.
+    const readOnlyShare = await create(tokens.readOnly, view('Publiée par la lecture', { shared: true }));
+    expectViolation(readOnlyShare, 'shared', SAVED_VIEW_MESSAGES.shareNotAllowed);
+    expect(await names(tokens.readOnly)).not.toContain('Publiée par la lecture');
+    expect((await create(tokens.readOnly, view('Ma vue de lecture'))).status).toBe(201);
 
     // Another organisation never sees it: not listed, 404, and no write reaches it.
     expect(await names(tokens.rivieraAdmin)).not.toContain('Mes dossiers');

@@ -20,7 +20,11 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   // The header's button (an empty list shows a second one).
   await page.getByRole('button', { name: 'Importer un relevé' }).first().click();
   await expect(page).toHaveURL(/\/payment_statements\/create$/);
-  await page.getByTestId('payment-file').setInputFiles(EXAMPLE);
+  // The file is chosen from the keyboard: Entrée on 'Choisir le fichier' opens the file chooser.
+  const chooseButton = page.getByRole('button', { name: 'Choisir le fichier' });
+  await chooseButton.focus();
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+  await chooser.setFiles(EXAMPLE);
 
   const preview = page.getByTestId('payment-preview');
   await expect(preview).toBeVisible();
@@ -308,4 +312,8 @@ test('"Paiements" is for those who record payments: an assistant has no entry an
   // react-admin's access check (the resource's view permission, read from the API docs) refuses the page.
   await expect(page.getByRole('heading', { name: 'Non autorisé' })).toBeVisible();
   await expect(page.getByTestId('payments-list')).toHaveCount(0);
+  // Nor its import page, opened by its address.
+  await page.goto('/payment_statements/create');
+  await expect(page.getByRole('heading', { name: 'Non autorisé' })).toBeVisible();
+  await expect(page.getByTestId('payment-import')).toHaveCount(0);
 });

@@ -26,6 +26,12 @@ test('"Lecture seule" sees files but no button that changes them', async ({ page
   await page.goto('/pec');
   await expect(page.getByTestId('pec-row').first()).toBeVisible();
   for (const name of ['Exporter', 'Importer', 'Nouvelle Demande de PEC']) await expect(page.getByRole('button', { name })).toHaveCount(0);
+  // No row to select (no bulk action would follow), and a view is saved for oneself only.
+  await expect(page.getByTestId('pec-list').getByRole('checkbox')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Enregistrer la vue' }).click();
+  await expect(page.getByRole('dialog').getByRole('textbox', { name: 'Nom de la vue' })).toBeVisible();
+  await expect(page.getByRole('dialog').getByRole('checkbox', { name: "Partager avec l'organisation" })).toHaveCount(0);
+  await page.getByRole('dialog').getByRole('button', { name: 'Annuler' }).click();
 
   await openFile(page, { id: approved.id, numeroDossier: approved.numeroDossier, numeroDossierAssure: approved.numeroDossierAssure });
   const panel = drawer(page);
