@@ -47,6 +47,7 @@ export interface SummaryFile {
   numDossierDpec: string | null;
   datePeremption: string | null;
   totalTtc: number | null;
+  prixFraisReels: number | null;
   baseSs: number | null;
   partSs: number | null;
   partComplementaire: number | null;
@@ -205,6 +206,7 @@ export function summaryPdf(file: SummaryFile, centre: SummaryCentre, printedAt: 
   heading('Montants');
   pairs([
     ['Montant du devis', formatEuros(file.totalTtc, NONE)],
+    ['Prix frais réels', formatEuros(file.prixFraisReels, NONE)],
     ['Base Sécurité sociale', formatEuros(file.baseSs, NONE)],
     ['Part Sécurité sociale', formatEuros(file.partSs, NONE)],
     ['Part complémentaire', formatEuros(file.partComplementaire, NONE)],

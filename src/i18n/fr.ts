@@ -721,6 +721,8 @@ export const fr = {
         start: 'Premier numéro',
         preview: 'Numéros : %{numbers}',
         archiveTitle: 'Archiver %{smart_count} dossier |||| Archiver %{smart_count} dossiers',
+        archiveText:
+          "Il quittera la liste des demandes en cours et ne sera plus transmis au robot ; il reste dans les exports, les statistiques et l'historique. Un administrateur peut le restaurer. |||| Ils quitteront la liste des demandes en cours et ne seront plus transmis au robot ; ils restent dans les exports, les statistiques et l'historique. Un administrateur peut les restaurer.",
         assign: 'Assigner à…',
         assignTitle: 'Assigner %{smart_count} dossier |||| Assigner %{smart_count} dossiers',
         assignText: 'Le collaborateur choisi suit désormais ces dossiers (« Suivi par ») ; un dossier qu’il ne voit pas reste inchangé.',

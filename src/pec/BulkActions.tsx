@@ -172,7 +172,7 @@ function BulkSummaryDialog({ summary, onClose }: { summary?: BulkSummary; onClos
           </DialogTitle>
           <DialogContent>
             <DialogContentText sx={{ mb: 1 }}>
-              {(['done', 'queued', 'refused'] as const)
+              {(summary.action === 'dpec' || summary.action === 'billing' ? (['done', 'queued', 'refused'] as const) : (['done', 'refused'] as const))
                 .map((outcome) => translate(`pecflow.pec.bulk.counts.${outcome}`, { smart_count: count(outcome) }))
                 .join(', ')}
             </DialogContentText>

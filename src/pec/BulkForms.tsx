@@ -62,7 +62,7 @@ export default function BulkForms({ form, count, billable, busy, onClose, onSubm
         >
           <DialogTitle id="bulk-form-title">{translate('pecflow.pec.bulk.archiveTitle', { smart_count: count })}</DialogTitle>
           <DialogContent>
-            <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.pec.archive.text')}</DialogContentText>
+            <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.pec.bulk.archiveText', { smart_count: count })}</DialogContentText>
             <Stack spacing={2} sx={{ pt: 1 }}>
               <SelectInput
                 source="archiveReason"

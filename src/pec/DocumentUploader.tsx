@@ -6,7 +6,7 @@ import { Alert, Box, Button, IconButton, LinearProgress, MenuItem, Stack, TextFi
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import { PEC_DOCUMENTS_RESOURCE } from '../dataProvider/pec';
-import { DOCUMENT_KIND_LABELS, DOCUMENT_MIME_TYPES, UPLOAD_KINDS, type DocumentKind } from '#domain/documents';
+import { DOCUMENT_KIND_LABELS, DOCUMENT_MESSAGES, DOCUMENT_MIME_TYPES, UPLOAD_KINDS, type DocumentKind } from '#domain/documents';
 import { formatFileSize } from '#domain/format';
 import { useErrorText, usePecMutation } from './shared';
 
@@ -35,7 +35,19 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
   const change = (key: string, patch: Partial<Pending>) => setPending((items) => items.map((item) => (item.key === key ? { ...item, ...patch } : item)));
   const add = (files: FileList | null) => {
     if (!files?.length) return;
-    const added = Array.from(files, (file) => ({ key: String((nextKey += 1)), file, kind: '' as const }));
+    // What the browser already knows is said at once (an empty file, a file of another type); the server checks the
+    // content and the size (a system setting) again.
+    const added = Array.from(files, (file) => ({
+      key: String((nextKey += 1)),
+      file,
+      kind: '' as const,
+      error:
+        file.size === 0
+          ? DOCUMENT_MESSAGES.fileEmpty
+          : file.type && !DOCUMENT_MIME_TYPES.includes(file.type as never)
+            ? DOCUMENT_MESSAGES.wrongType
+            : undefined,
+    }));
     setPending((items) => [...items, ...added]);
   };
 
@@ -222,7 +234,8 @@ function KindSelect({
       value={value}
       disabled={disabled}
       onChange={(event) => onChange(event.target.value as DocumentKind)}
-      sx={{ minWidth: 240 }}
+      // A fixed width beside a file's name: filling the row, it squeezed the name to one letter a line.
+      sx={{ minWidth: 240, width: { xs: '100%', sm: 240 }, flexShrink: 0 }}
     >
       {UPLOAD_KINDS.map((kind) => (
         <MenuItem key={kind} value={kind}>

@@ -48,13 +48,14 @@ async function approvedAudioFile() {
     num_pec: string;
     date_peremption: string;
     part_ss: string;
+    prix_frais_reels: string | null;
     part_complementaire: string;
     reste_charge: string;
     shop: string;
     finess: string | null;
   }>(
     server,
-    `select d.id, d.numero_dossier, d.num_pec, d.date_peremption::text, d.part_ss, d.part_complementaire, d.reste_charge, s.name as shop, s.finess
+    `select d.id, d.numero_dossier, d.num_pec, d.date_peremption::text, d.part_ss, d.prix_frais_reels, d.part_complementaire, d.reste_charge, s.name as shop, s.finess
      from pec_dossiers d join shops s on s.id = d.shop_id join holdings h on h.id = d.holding_id
      where h.name = 'Audition Horizon' and d.status = 'approved' and d.num_pec is not null and d.part_complementaire is not null and d.reste_charge is not null
        and exists (select 1 from appareils a where a.dossier_id = d.id and a.code_lpp is not null)
@@ -97,6 +98,8 @@ describe('the summary to print', () => {
     for (const amount of [file.part_ss, file.part_complementaire, file.reste_charge]) expect(text).toContain(plain(formatEuros(Number(amount))));
     expect(formatEuros(1234.5)).toBe('1\u202f234,50\u00a0€');
     expect(text).toMatch(/Reste à charge\s+\S/);
+    // The insurer's real-cost price, as the screen shows it: the amounts add up on paper too.
+    expect(text).toMatch(new RegExp(`Prix frais réels\\s+${file.prix_frais_reels === null ? '—' : plain(formatEuros(Number(file.prix_frais_reels)))}`));
     const [device] = await sqlRows<{ code_lpp: string; prix_ttc: string }>(
       server,
       'select code_lpp, prix_ttc from appareils where dossier_id = $1 and code_lpp is not null limit 1',

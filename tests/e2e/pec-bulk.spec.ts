@@ -111,7 +111,7 @@ test("'Assigner à…' gives two files to a colleague, and 'Suivi par' lists the
   await page.getByRole('option', { name: 'Marc Lefèvre' }).click();
   await dialog.getByRole('button', { name: 'Confirmer' }).click();
   const summary = page.getByRole('dialog', { name: 'Résultat : Assigner' });
-  await expect(summary).toContainText('2 effectués, 0 en file d’attente du robot, 0 refusé');
+  await expect(summary).toContainText('2 effectués, 0 refusé');
   await summary.getByRole('button', { name: 'Fermer' }).click();
 
   const token = await apiToken(request, AUDIO);

@@ -73,6 +73,18 @@ test('documents: two files dropped at once, listed with their kinds, the PDF pre
   await expect(pendingFile(panel, 'faux.pdf').getByTestId('pec-document-error')).toContainText('Format refusé');
   await panel.getByRole('button', { name: 'Retirer faux.pdf' }).click();
   await expect(panel.getByTestId('pec-document-pending')).toHaveCount(0);
+  // What the browser knows is said before anything is sent: an empty file, a program.
+  await dropFiles(panel.getByTestId('pec-document-drop'), [
+    { name: 'vide.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(0) },
+    { name: 'outil.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ') },
+  ]);
+  await expect(pendingFile(panel, 'vide.pdf').getByTestId('pec-document-error')).toHaveText('Le fichier est vide.');
+  await expect(pendingFile(panel, 'outil.exe').getByTestId('pec-document-error')).toContainText('Format refusé');
+  // The name stays readable beside its type (it was squeezed to a letter a line).
+  const name = pendingFile(panel, 'outil.exe').getByText('outil.exe', { exact: true });
+  expect((await name.boundingBox())!.width).toBeGreaterThan(40);
+  await panel.getByRole('button', { name: 'Tout retirer' }).click();
+  await expect(panel.getByTestId('pec-document-pending')).toHaveCount(0);
 
   // The PDF shown in the drawer, from its bytes.
   await panel.getByRole('button', { name: `Aperçu de ${pdf.name}` }).click();
