@@ -149,7 +149,6 @@ export const OTHER_PERMISSIONS: PermissionDefinition[] = [
 export const ACT_ON_FILE_PERMISSION = 'pec.create';
 
 /** The keys of the resources that are no settings entity (PEC files, system settings, audit trail). */
-
 export const PEC_PERMISSIONS: ResourcePermissions = {
   view: 'pec.view',
   create: 'settings.pec.create',
