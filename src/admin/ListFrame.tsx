@@ -127,7 +127,7 @@ function ListBody({
   const [params, setParams] = useSearchParams();
   // The search of an unpaginated list is applied here, to the rows loaded (see SearchField).
   const term = paginated ? '' : (params.get('q') ?? '');
-  // A list emptied by its filters offers to clear them rather than to create a record (and empties the search box).
+  // A list emptied by its filters offers to clear them first (and empties the search box), creating a record second.
   const filtered = Object.keys(list.filterValues ?? {}).length > 0 || !!term;
   const [clearings, setClearings] = useState(0);
   const clearFilters = () => {
@@ -207,13 +207,14 @@ function ListBody({
               {translate('pecflow.settings.list.noMatch')}
             </Typography>
           )}
-          {filtered ? (
-            <Button variant="outlined" startIcon={<ClearFiltersIcon />} onClick={clearFilters}>
-              {translate('pecflow.settings.list.clearFilters')}
-            </Button>
-          ) : (
-            createButton
-          )}
+          <Stack direction="row" spacing={1} justifyContent="center" flexWrap="wrap" useFlexGap>
+            {filtered && (
+              <Button variant="outlined" startIcon={<ClearFiltersIcon />} onClick={clearFilters}>
+                {translate('pecflow.settings.list.clearFilters')}
+              </Button>
+            )}
+            {createButton}
+          </Stack>
         </Paper>
       ) : (
         <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
