@@ -20,11 +20,15 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   // The header's button (an empty list shows a second one).
   await page.getByRole('button', { name: 'Importer un relevé' }).first().click();
   await expect(page).toHaveURL(/\/payment_statements\/create$/);
-  // The file is chosen from the keyboard: Entrée on 'Choisir le fichier' opens the file chooser.
+  // The file is chosen from the keyboard: Entrée on 'Choisir le fichier' opens the file chooser. On a loaded machine
+  // the page may still move the focus while it mounts: focus and Entrée are tried again until the chooser opens.
   const chooseButton = page.getByRole('button', { name: 'Choisir le fichier' });
-  await chooseButton.focus();
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
-  await chooser.setFiles(EXAMPLE);
+  await expect(async () => {
+    await chooseButton.focus();
+    await expect(chooseButton).toBeFocused();
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5_000 }), page.keyboard.press('Enter')]);
+    await chooser.setFiles(EXAMPLE);
+  }).toPass({ timeout: 30_000 });
 
   const preview = page.getByTestId('payment-preview');
   await expect(preview).toBeVisible();
