@@ -11,6 +11,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const output = mkdtempSync(path.join(tmpdir(), 'pecflow-tests-'));
 const totals = { passed: 0, failed: 0 };
 const lines = [];
+// Named again under the summary, so that the end of a long run's output says what failed.
+const failures = [];
 
 function record(name, passed, failed) {
   totals.passed += passed;
@@ -35,12 +37,17 @@ function vitest(name, project, env = {}) {
   const json = readJson(report);
   if (!json) return record(name, 0, 1);
   // A suite that fails to load counts as a failure even when no test inside it ran.
-  const brokenFiles = (json.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
-  record(
-    name,
-    json.numPassedTests,
-    json.numFailedTests + json.numPendingTests + json.numTodoTests + brokenFiles + (status !== 0 && json.numFailedTests === 0 && brokenFiles === 0 ? 1 : 0),
-  );
+  const files = json.testResults ?? [];
+  const brokenFiles = files.filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0);
+  for (const file of files) {
+    const where = path.relative(root, file.name);
+    if (brokenFiles.includes(file)) failures.push(`${name} › ${where} : ${file.message?.split('\n')[0] ?? 'ne se charge pas'}`);
+    for (const test of file.assertionResults ?? [])
+      if (test.status === 'failed') failures.push(`${name} › ${where} › ${test.fullName} : ${test.failureMessages?.[0]?.split('\n')[0] ?? ''}`);
+  }
+  const outsideTests = status !== 0 && json.numFailedTests === 0 && brokenFiles.length === 0;
+  if (outsideTests) failures.push(`${name} › erreur hors des tests (« Unhandled Errors » plus haut)`);
+  record(name, json.numPassedTests, json.numFailedTests + json.numPendingTests + json.numTodoTests + brokenFiles.length + (outsideTests ? 1 : 0));
 }
 
 function ensureChromium() {
@@ -112,7 +119,18 @@ if (ensureChromium()) {
     allowFailure: true,
   });
   rmSync(dataDir, { recursive: true, force: true });
-  const stats = readJson(report)?.stats;
+  const json = readJson(report);
+  const stats = json?.stats;
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        if (test.status === 'unexpected' || test.status === 'skipped') {
+          const message = test.results?.at(-1)?.error?.message?.split('\n')[0] ?? test.status;
+          failures.push(`e2e › ${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')} : ${message}`);
+        }
+    for (const child of suite.suites ?? []) walk(child, child.title && !child.title.endsWith('.ts') ? [...titles, child.title] : titles);
+  };
+  for (const suite of json?.suites ?? []) walk(suite, []);
   if (stats) record('e2e (Chromium)', stats.expected + stats.flaky, stats.unexpected + stats.skipped + (status !== 0 && stats.unexpected === 0 ? 1 : 0));
   else record('e2e (Chromium)', 0, 1);
 } else {
@@ -120,6 +138,7 @@ if (ensureChromium()) {
 }
 
 rmSync(output, { recursive: true, force: true });
+if (failures.length > 0) console.log(`\nÉchecs\n${failures.map((f) => `  ✗ ${f.slice(0, 400)}`).join('\n')}`);
 console.log(`\nRésumé\n${lines.join('\n')}\n`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.chdir(root);
