@@ -369,6 +369,8 @@ export const fr = {
         amountDue: 'Reste dû',
         datePeremption: 'Péremption',
         dateFacturationEffective: 'Date de facturation',
+        followUpDate: 'Relance le',
+        owner: 'Suivi par',
       },
       fallback: {
         shop: 'Centre non défini',
@@ -465,6 +467,7 @@ export const fr = {
         updatedAt: 'Date de modification',
         shop: 'Centre',
         mutual: 'Mutuelle',
+        followUpDate: 'Date de relance',
       },
       error: {
         title: 'Erreur de chargement',

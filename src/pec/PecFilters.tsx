@@ -22,7 +22,7 @@ import { FILE_KIND_LABELS, FILE_KINDS, type FileKind } from '#domain/fileKinds';
 import { FOLLOW_UP_FILTER, OWNER_FILTER, OWNER_FILTER_ME, OWNER_FILTER_NOBODY } from '#domain/followUps';
 
 /** The sort fields of spec section 2. */
-export const SORT_FIELDS = ['createdAt', 'numeroDossier', 'totalTtc', 'status', 'dateValidation', 'shop', 'mutual'] as const;
+export const SORT_FIELDS = ['createdAt', 'numeroDossier', 'totalTtc', 'status', 'dateValidation', 'shop', 'mutual', 'followUpDate'] as const;
 /** Filters the panel edits; any other is shown as a chip. */
 const PANEL_FILTERS = new Set(['search', 'status', 'createdAt']);
 /** Filters the panel edits that also show as chips (they may come from a dashboard link, with bounds of their own). */

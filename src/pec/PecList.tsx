@@ -111,7 +111,7 @@ export function PecListError({ error, retry }: { error: unknown; retry: () => vo
   return <LoadError testId="pec-list-error" title={translate('pecflow.pec.error.title')} text={errorText(error)} onRetry={retry} />;
 }
 
-type Part = 'numeroDossier' | 'shop' | 'network' | 'numeroDevisAssure' | 'numeroDossierAssure' | 'mutual';
+type Part = 'numeroDossier' | 'shop' | 'network' | 'numeroDevisAssure' | 'numeroDossierAssure' | 'mutual' | 'owner';
 
 /** A reference or text of the file, with the spec's fallbacks ('Centre non défini', 'Non défini'...). */
 function DossierText({ record, part }: { record: PecDossierRecord; part: Part }) {
@@ -121,6 +121,7 @@ function DossierText({ record, part }: { record: PecDossierRecord; part: Part })
   if (part === 'numeroDossier') return <strong>{text.value(record.numeroDossier)}</strong>;
   if (part === 'numeroDossierAssure') return <>{text.value(record.numeroDossierAssure)}</>;
   if (part === 'mutual') return <>{text.mutual(record)}</>;
+  if (part === 'owner') return <>{text.owner(record)}</>;
   return <>{text.value(record.numeroDevisAssure)}</>;
 }
 
@@ -222,10 +223,19 @@ export function pecColumns(label: (key: string) => string) {
       cellClassName={oneLine}
       render={(r: PecDossierRecord) => formatDate(r.dateFacturationEffective)}
     />,
+    <DataTable.Col
+      key="followUpDate"
+      source="followUpDate"
+      label={label('followUpDate')}
+      sortByOrder="ASC"
+      cellClassName={oneLine}
+      render={(r: PecDossierRecord) => formatDate(r.followUpDate)}
+    />,
+    <DataTable.Col key="owner" source="owner" label={label('owner')} disableSort render={(r: PecDossierRecord) => <DossierText record={r} part="owner" />} />,
   ];
 }
 
 /** The columns beyond the spec's seven: offered by 'Colonnes', hidden by default. */
-export const PEC_OPTIONAL_COLUMNS = ['numeroDossierAssure', 'mutual', 'amountDue', 'datePeremption', 'dateFacturationEffective'];
+export const PEC_OPTIONAL_COLUMNS = ['numeroDossierAssure', 'mutual', 'amountDue', 'datePeremption', 'dateFacturationEffective', 'followUpDate', 'owner'];
 /** Every column's source, in the declared order (the indexes of react-admin's column ranks). */
 export const PEC_COLUMN_SOURCES = pecColumns(String).map((column) => String(column.key));

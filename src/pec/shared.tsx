@@ -136,6 +136,9 @@ export function useDossierText() {
     shop: (d: Pick<PecDossierRecord, 'shop'>) => d.shop?.name || translate('pecflow.pec.fallback.shop'),
     network: (d: Pick<PecDossierRecord, 'network' | 'mutual'>) => d.network?.name || d.mutual?.network?.name || translate('pecflow.pec.fallback.network'),
     mutual: (d: Pick<PecDossierRecord, 'mutual'>) => d.mutual?.name || translate('pecflow.pec.fallback.value'),
+    /** 'Suivi par': the embedded user's names (a bare IRI, without them, is nobody's name to show). */
+    owner: (d: Pick<PecDossierRecord, 'owner'>) =>
+      (typeof d.owner === 'object' && [d.owner?.firstName, d.owner?.lastName].filter(Boolean).join(' ')) || translate('pecflow.pec.fallback.value'),
     value: (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? translate('pecflow.pec.fallback.value') : String(v)),
   };
 }

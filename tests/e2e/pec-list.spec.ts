@@ -1,7 +1,7 @@
 // The /pec list (spec section 2): search, status filter, creation dates, order and page live in the URL and select the
 // same files as the API; a link reproduces the view. Optique Riviera's files: no other test changes them.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiToken, signIn, signOut, typeDate } from './helpers';
+import { api, apiToken, signIn, signOut, typeDate } from './helpers';
 import { drawer, listCount, toast } from './pec-fixtures';
 
 const EMAIL = 'direction@optique-riviera.fr';
@@ -381,26 +381,36 @@ test('centre, réseau, mutuelle, kind, payment state and expiry are chosen in "P
   await expect.poll(() => listCount(page)).toBe(expiring);
 });
 
-test('"Colonnes" adds the patient number, mutual, amount due, expiry and billing date; the choice is the user’s own and outlives a logout', async ({
+test('"Colonnes" adds the patient number, mutual, amount due, expiry, billing date, follow-up date and owner; the choice is the user’s own and outlives a logout', async ({
   page,
+  request,
 }) => {
   const spec = ['État', 'ID Pecflow', 'Centre', 'Réseau', 'Date Création', 'Montant du devis', 'Numéro devis'];
   const headers = page.getByRole('columnheader');
+  // The newest file (the list's first row) gets a follow-up date; its owner is the user the API names.
+  const token = await apiToken(request, EMAIL);
+  const newest = (await api<{ member: { id: string }[] }>(request, token, 'GET', '/api/pec_dossiers?itemsPerPage=1')).member[0];
+  const followUpDay = localDay(3);
+  const file = await api<{ owner: { firstName: string; lastName: string } }>(request, token, 'PATCH', `/api/pec_dossiers/${newest.id}`, {
+    followUpDate: followUpDay,
+  });
   await signIn(page, EMAIL);
   await page.goto('/pec');
   await expect(headers).toHaveText(['', ...spec]);
 
   await page.getByRole('button', { name: 'Colonnes' }).click();
   const chooser = page.getByRole('option');
-  await expect(chooser).toHaveText([...spec, 'N° patient', 'Mutuelle', 'Reste dû', 'Péremption', 'Date de facturation']);
-  await page.getByRole('option', { name: 'Mutuelle' }).getByRole('switch').check();
-  await page.getByRole('option', { name: 'Reste dû' }).getByRole('switch').check();
+  await expect(chooser).toHaveText([...spec, 'N° patient', 'Mutuelle', 'Reste dû', 'Péremption', 'Date de facturation', 'Relance le', 'Suivi par']);
+  for (const name of ['Mutuelle', 'Reste dû', 'Relance le', 'Suivi par']) await page.getByRole('option', { name }).getByRole('switch').check();
   await page.getByRole('option', { name: 'Réseau' }).getByRole('switch').uncheck();
   await page.keyboard.press('Escape');
-  const chosen = ['État', 'ID Pecflow', 'Centre', 'Date Création', 'Montant du devis', 'Numéro devis', 'Mutuelle', 'Reste dû'];
+  const chosen = ['État', 'ID Pecflow', 'Centre', 'Date Création', 'Montant du devis', 'Numéro devis', 'Mutuelle', 'Reste dû', 'Relance le', 'Suivi par'];
   await expect(headers).toHaveText(['', ...chosen]);
   // The amount due reads in euros, right aligned like the quote amount.
   await expect(rows(page).first().locator('td:nth-child(9)')).toHaveText(/^(\d[\d\s]*,\d{2}\s€|Non défini|)$/);
+  // The follow-up date in dd/mm/yyyy, and who follows the file by name.
+  await expect(rows(page).first().locator('td:nth-child(10)')).toHaveText(frenchDay(followUpDay));
+  await expect(rows(page).first().locator('td:nth-child(11)')).toHaveText(`${file.owner.firstName} ${file.owner.lastName}`);
 
   await page.reload();
   await expect(headers).toHaveText(['', ...chosen]);
