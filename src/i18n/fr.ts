@@ -227,6 +227,7 @@ export const fr = {
     payments: {
       panel: {
         title: 'Paiement de l’assureur',
+        excess: 'Ce montant dépasse le reste dû (%{due}) de %{excess} : l’excédent sera un trop-perçu, à rembourser à l’assureur.',
         partial: 'Paiement partiel',
         expected: 'Montant attendu (part complémentaire)',
         paid: 'Montant payé',

@@ -1,18 +1,20 @@
 // The file's payment in the drawer's actions tab (issues 15 and 25): what the insurer owes (its complementary part),
 // what it paid and when, the 'Paiement partiel' flag with the amount still due, 'Trop-perçu' with the excess, the
 // payment history (PaymentHistory), and 'Enregistrer un paiement' (billing.payment, a billed file) in a dialog of the
-// one form system with the shared zod schema, pre-filled with the amount due and today, sent with useMutation.
+// one form system with the shared zod schema, pre-filled with the amount due and today, saying before it is sent when
+// the amount typed exceeds what is due, sent with useMutation.
 import PaymentsIcon from '@mui/icons-material/Payments';
-import { Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
+import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { TextInput, useTranslate } from 'react-admin';
 import type { z } from 'zod';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '#domain/format';
 import { amountDue, amountInputValue, expectedAmount, overpaymentOf } from '#domain/payments';
-import { invoiceDay, todayInFrance } from '#domain/pec';
+import { invoiceDay, parsePrice, todayInFrance } from '#domain/pec';
 import { manualPaymentSchemaFor, type manualPaymentSchema } from '#domain/pecSchemas';
 import { DateInput } from './DateInput';
 import { PaymentHistory } from './PaymentHistory';
@@ -94,6 +96,7 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
               <DateInput source="datePaiement" label={translate('pecflow.payments.panel.date')} required />
               {/* Focused on opening: the amount is what the user checks or types (date and amount come pre-filled). */}
               <TextInput source="montant" label={translate('pecflow.payments.panel.amount')} fullWidth margin="none" required autoFocus />
+              <OverpaymentNotice due={amountDue(record)} />
               <TextInput source="libelle" label={translate('pecflow.payments.panel.label')} fullWidth margin="none" />
             </Stack>
           </DialogContent>
@@ -106,5 +109,17 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
         </AdminForm>
       )}
     </Dialog>
+  );
+}
+
+/** Said before the payment is recorded: an amount above what is still due makes an over-payment ('Trop-perçu'). */
+function OverpaymentNotice({ due }: { due: number | null }) {
+  const translate = useTranslate();
+  const amount = parsePrice(useWatch({ name: 'montant' }));
+  if (due === null || typeof amount !== 'number' || amount <= due) return null;
+  return (
+    <Alert severity="warning" data-testid="pec-payment-excess">
+      {translate('pecflow.payments.panel.excess', { due: formatEuros(due), excess: formatEuros(Math.round((amount - due) * 100) / 100) })}
+    </Alert>
   );
 }
