@@ -40,6 +40,24 @@ export const PAYMENT_OUTCOME_LABELS: Record<PaymentOutcome, string> = {
 /** The outcomes that change a file when the statement is applied. */
 export const APPLIED_OUTCOMES: readonly PaymentOutcome[] = ['paid', 'partial', 'overpaid'];
 
+/**
+ * Money received that reached no file ('À traiter'): a reference no file has, a file not billed yet, a file marked paid
+ * by hand. Each such line stays to be handled until it is attached to a file (a payment of that file) or set aside
+ * with a reason; a line applied twice ('Déjà appliquée') is not money and is never to be handled.
+ */
+export const PENDING_OUTCOMES: readonly PaymentOutcome[] = ['unknown', 'not_billed', 'already_paid'];
+
+/** How a line to be handled was handled: attached to a file by hand, or set aside with its reason. */
+export const LINE_RESOLUTIONS = ['attached', 'dismissed'] as const;
+export type LineResolution = (typeof LINE_RESOLUTIONS)[number];
+
+/** The statements list's filter (`aTraiter=true`): the statements with lines still to be handled. */
+export const PENDING_STATEMENT_FILTER = 'aTraiter';
+
+/** A statement line is to be handled: its money reached no file, and nobody handled it yet. */
+export const isPendingLine = (line: { outcome: string; resolution?: string | null }) =>
+  PENDING_OUTCOMES.includes(line.outcome as PaymentOutcome) && !line.resolution;
+
 const cents = (value: number) => Math.round(value * 100) / 100;
 
 /** Whether `paid` settles a file that owes `expected` (anything settles a file whose insurer gave no amount). */
@@ -301,6 +319,17 @@ export const STATEMENT_MESSAGES = {
         : ' Annulez d’abord les changements plus récents.'
     }`,
   notBillable: 'Seule une demande facturée et pas encore soldée peut recevoir un paiement.',
+  // A line to be handled ('À traiter'): attached to a file, or set aside with its reason.
+  lineNotFound: 'Ligne de relevé introuvable.',
+  lineNotPending: 'Cette ligne a été appliquée à un dossier : elle n’est pas à traiter.',
+  lineResolved: 'Cette ligne a déjà été traitée : rechargez le relevé.',
+  lineOfUndone: 'Ce relevé a été annulé : ses lignes ne se traitent plus. Importez-le à nouveau.',
+  attachFile: 'Choisissez la demande facturée à laquelle rattacher ce paiement',
+  attachBeforeInvoice: 'Ce paiement est daté d’avant la facture de cette demande : choisissez une autre demande.',
+  dismissReason: 'Le motif est requis',
+  /** The label of a line attached by hand, and of one set aside. */
+  attached: (outcome: PaymentOutcome, day: string) => `${PAYMENT_OUTCOME_LABELS[outcome]} (rattachée le ${formatDate(day)})`,
+  dismissed: (reason: string) => `Classée : ${reason}`,
 } as const;
 
 // ---------- the manual payment (drawer: 'Enregistrer un paiement') ----------
@@ -336,6 +365,10 @@ export interface StatementLine {
 export interface PaymentLine extends Omit<StatementLine, 'statementNumber' | 'period'> {
   outcome: PaymentOutcome;
   outcomeLabel: string;
+  /** A stored line handled after the import: attached to a file by hand, or set aside (null: not handled, or never to be). */
+  resolution?: LineResolution | null;
+  /** Its money reached no file and nobody handled it yet ('À traiter'); a kept statement's line only. */
+  pending?: boolean;
   /** Partial: the amount still due; over-paid: the excess. */
   difference: number | null;
   /** What the insurer owes for the file (its complementary part). */
@@ -350,6 +383,8 @@ export interface PaymentTotals {
   lines: number;
   amount: number;
   applied: number;
+  /** The lines still to be handled ('À traiter') and their amount. */
+  pending: { count: number; amount: number };
   byOutcome: Record<PaymentOutcome, { count: number; amount: number }>;
 }
 

@@ -5,7 +5,7 @@
 // Shared by the browser and the server: one rule, one message.
 import { z } from 'zod';
 import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RULES, parseMeasure, type MeasureRule } from './optical';
-import { PAYMENT_CANCEL_MESSAGES, PAYMENT_FORM_MESSAGES } from './payments';
+import { PAYMENT_CANCEL_MESSAGES, PAYMENT_FORM_MESSAGES, STATEMENT_MESSAGES } from './payments';
 import { FOLLOW_UP_MESSAGES, NOTE_MAX, NOTE_MESSAGES, OWNER_FILTER_NOBODY } from './followUps';
 import { ARCHIVE_MESSAGES, ARCHIVE_NOTE_MAX, ARCHIVE_REASONS } from './archive';
 import { DOCUMENT_MESSAGES, ROBOT_DOCUMENT_KINDS } from './documents';
@@ -449,6 +449,16 @@ export const manualPaymentSchemaFor = (invoice: string | null) =>
     const refused = paymentBeforeInvoiceError(payment.datePaiement, invoice);
     if (refused) ctx.addIssue({ code: 'custom', path: ['datePaiement'], message: refused });
   });
+
+/** A statement line to be handled, attached to a billed file of the organisation (its IRI or id). */
+export const statementLineAttachSchema = z.object({
+  dossier: reference('pec_dossiers', STATEMENT_MESSAGES.attachFile),
+});
+
+/** A statement line to be handled, set aside: why (shown on the line, audited). */
+export const statementLineDismissSchema = z.object({
+  motif: requiredText(1, STATEMENT_MESSAGES.dismissReason, 500),
+});
 
 /** 'Annuler' a manual payment of the file's history: why (audited with it). */
 export const paymentCancelSchema = z.object({

@@ -734,6 +734,8 @@ export const paymentStatements = pgTable(
     contentHash: text('content_hash'),
     reference: text('reference'),
     period: text('period'),
+    /** Its lines whose money reached no file and that nobody handled yet ('À traiter': domain/payments.ts isPendingLine). */
+    pendingLines: integer('pending_lines').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -775,6 +777,14 @@ export const paymentStatementLines = pgTable(
     /** The file's payment state before and after this line (PaymentState), for the undo. */
     stateBefore: jsonb('state_before'),
     stateAfter: jsonb('state_after'),
+    /**
+     * A line to be handled (PENDING_OUTCOMES), handled after the import (LINE_RESOLUTIONS): attached to a file by hand
+     * (its outcome, file and states then are the payment's) or set aside with its reason; by whom and when.
+     */
+    resolution: text('resolution'),
+    resolutionNote: text('resolution_note'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
+    resolvedById: integer('resolved_by_id').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [index('payment_statement_lines_statement_idx').on(t.statementId, t.lineNumber), index('payment_statement_lines_dossier_idx').on(t.dossierId)],
 );

@@ -69,14 +69,14 @@ export async function syncPaymentState(
   return after;
 }
 
-/** A file's row, locked for its payment (404 outside the caller's files). */
-async function lockFile(tx: DbOrTx, principal: Principal, id: number): Promise<PaymentFile> {
+/** A file's row, locked for its payment (404, or the caller's `missing` error, outside the caller's files). */
+export async function lockFile(tx: DbOrTx, principal: Principal, id: number, missing = () => notFound('Demande de PEC introuvable.')): Promise<PaymentFile> {
   const [file] = await tx
     .select(paymentColumns)
     .from(pecDossiers)
     .where(and(eq(pecDossiers.id, id), pecReadScope(principal)))
     .for('update');
-  if (!file) throw notFound('Demande de PEC introuvable.');
+  if (!file) throw missing();
   return file;
 }
 

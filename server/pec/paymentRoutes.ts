@@ -17,11 +17,11 @@ import { pecReadScope } from '../auth/fileVisibility';
 import { appliedTwin, readStatement, statementIdentity, statementTotals } from './statementFile';
 import { evaluateStatement, presentLine, requireOrganisation } from './statementMatching';
 import { cancelManualPayment, recordManualPayment } from './paymentHistory';
-import { applyStatement, undoStatement } from './statements';
+import { applyStatement, attachLine, dismissLine, undoStatement } from './statements';
 import { PAYMENT_PERMISSION, todayInFrance } from '#domain/pec';
 import { PEC_PERMISSIONS } from '#domain/permissions';
-import { PAYMENT_STATEMENT_LIMITS } from '#domain/payments';
-import { manualPaymentSchema, paymentCancelSchema } from '#domain/pecSchemas';
+import { PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from '#domain/payments';
+import { manualPaymentSchema, paymentCancelSchema, statementLineAttachSchema, statementLineDismissSchema } from '#domain/pecSchemas';
 import { DOCUMENT_NAME_MAX, plainFileName } from '#domain/documents';
 
 const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel', 'application/octet-stream'];
@@ -118,6 +118,31 @@ export async function paymentRoutes(app: FastifyInstance) {
     await undoStatement(db, principal, id, sameHolding(paymentStatements.holdingId, principal));
     files.noteWrite(principal);
     payments.noteWrite(principal);
+    return sendStatement(request, reply, id, 200);
+  });
+
+  // A line to be handled ('À traiter'), attached to a billed file or set aside with its reason: answers the statement.
+  const lineOf = (request: FastifyRequest) => {
+    const raw = (request.params as { line: string }).line;
+    if (!/^\d{1,9}$/.test(raw)) throw notFound(STATEMENT_MESSAGES.lineNotFound);
+    return Number(raw);
+  };
+  app.post('/api/payment_statements/:id/lines/:line/attach', async (request, reply) => {
+    const principal = principalOf(request);
+    requirePermission(principal, PAYMENT_PERMISSION);
+    const id = idOf(request);
+    const { dossier } = statementLineAttachSchema.parse(request.body ?? {});
+    await attachLine(db, principal, id, lineOf(request), dossier, sameHolding(paymentStatements.holdingId, principal));
+    files.noteWrite(principal);
+    payments.noteWrite(principal);
+    return sendStatement(request, reply, id, 200);
+  });
+  app.post('/api/payment_statements/:id/lines/:line/dismiss', async (request, reply) => {
+    const principal = principalOf(request);
+    requirePermission(principal, PAYMENT_PERMISSION);
+    const id = idOf(request);
+    const { motif } = statementLineDismissSchema.parse(request.body ?? {});
+    await dismissLine(db, principal, id, lineOf(request), motif, sameHolding(paymentStatements.holdingId, principal));
     return sendStatement(request, reply, id, 200);
   });
 

@@ -12,6 +12,7 @@ import { iriOf } from '#domain/iri';
 import type { ImportLineErrors } from '#domain/pecAnswers';
 import {
   APPLIED_OUTCOMES,
+  isPendingLine,
   PAYMENT_OUTCOMES,
   PAYMENT_STATEMENT_LIMITS,
   parseStatementAmount,
@@ -168,7 +169,7 @@ export async function appliedTwin(tx: DbOrTx, holdingId: number, identity: State
 const cents = (value: number) => Math.round(value * 100) / 100;
 
 /** Count and amount per outcome, the total of the file and the part that goes to files. */
-export function statementTotals(lines: { outcome: PaymentOutcome; amount: number }[]): PaymentTotals {
+export function statementTotals(lines: { outcome: PaymentOutcome; amount: number; resolution?: string | null }[]): PaymentTotals {
   const byOutcome = Object.fromEntries(PAYMENT_OUTCOMES.map((o) => [o, { count: 0, amount: 0 }])) as Record<PaymentOutcome, { count: number; amount: number }>;
   for (const line of lines) {
     byOutcome[line.outcome].count++;
@@ -176,5 +177,6 @@ export function statementTotals(lines: { outcome: PaymentOutcome; amount: number
   }
   const amount = cents(lines.reduce((sum, l) => sum + l.amount, 0));
   const applied = cents(lines.filter((l) => APPLIED_OUTCOMES.includes(l.outcome)).reduce((sum, l) => sum + l.amount, 0));
-  return { lines: lines.length, amount, applied, byOutcome };
+  const pending = lines.filter((l) => isPendingLine(l));
+  return { lines: lines.length, amount, applied, pending: { count: pending.length, amount: cents(pending.reduce((sum, l) => sum + l.amount, 0)) }, byOutcome };
 }

@@ -64,7 +64,7 @@ export interface EvaluatedLine extends PaymentLine {
   stateAfter: PaymentState | null;
 }
 
-/** The organisation's files the caller sees, named by PEC number or invoice number; locked when applying. */
+/** The organisation's files the caller sees, named by PEC number, invoice number or Pecflow ID; locked when applying. */
 async function filesFor(tx: DbOrTx, principal: Principal, references: string[], lock: boolean): Promise<PaymentFile[]> {
   if (references.length === 0) return [];
   const query = tx
@@ -74,7 +74,11 @@ async function filesFor(tx: DbOrTx, principal: Principal, references: string[], 
       and(
         eq(pecDossiers.holdingId, principal.holdingId!),
         pecReadScope(principal),
-        or(inArray(sql`upper(${pecDossiers.numPec})`, references), inArray(sql`upper(${pecDossiers.numBilling})`, references)),
+        or(
+          inArray(sql`upper(${pecDossiers.numPec})`, references),
+          inArray(sql`upper(${pecDossiers.numBilling})`, references),
+          inArray(sql`upper(${pecDossiers.numeroDossier})`, references),
+        ),
       ),
     )
     .orderBy(asc(pecDossiers.id));
@@ -115,16 +119,20 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
   );
   const byPec = new Map<string, PaymentFile[]>();
   const byInvoice = new Map<string, PaymentFile[]>();
+  const byNumero = new Map<string, PaymentFile>();
   for (const file of files) {
     if (file.numPec) byPec.set(normalReference(file.numPec), [...(byPec.get(normalReference(file.numPec)) ?? []), file]);
     if (file.numBilling) byInvoice.set(normalReference(file.numBilling), [...(byInvoice.get(normalReference(file.numBilling)) ?? []), file]);
+    byNumero.set(normalReference(file.numeroDossier), file);
   }
   const states = new Map<number, PaymentState>();
   const appliedHere = new Map<string, number>();
   return lines.map((line) => {
     const ref = normalReference(line.reference);
-    // A PEC number first (unique per insurer), then an invoice number; several files for one reference match none.
-    const candidates = byPec.get(ref) ?? byInvoice.get(ref) ?? [];
+    // A PEC number first (unique per insurer), then an invoice number, then the Pecflow ID (PEC-2026-…, unique in the
+    // organisation) that an office may have written on its invoice; several files for one reference match none.
+    const numero = byNumero.get(ref);
+    const candidates = byPec.get(ref) ?? byInvoice.get(ref) ?? (numero ? [numero] : []);
     const file = candidates.length === 1 ? candidates[0] : undefined;
     const base = { ...line, difference: null, expected: null, dossier: null, appliedIn: null, stateBefore: null, stateAfter: null };
     if (!file) return { ...base, outcome: 'unknown', outcomeLabel: PAYMENT_OUTCOME_LABELS.unknown };

@@ -1,18 +1,29 @@
 // A payment statement applied (issues 15 and 25): all or nothing and once (its fingerprint, each line's key, refused
 // with a 409 when sent twice, also at the same moment), and undone while no later statement paid the same files. Read
 // by statementFile.ts, matched by statementMatching.ts; each payment is a row of the history (paymentHistory.ts).
-import { and, asc, eq, gt, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
 import { paymentStatementLines, paymentStatements, pecDossiers, pecPayments } from '../db/schema';
 import { recordAudit } from '../audit/audit';
-import { ApiError, conflict, forbidden, notFound } from '../http/errors';
+import { ApiError, conflict, forbidden, invalidField, notFound } from '../http/errors';
 import { pecReadScope } from '../auth/fileVisibility';
 import { iriOf } from '#domain/iri';
-import { APPLIED_OUTCOMES, PAYMENT_CANCEL_MESSAGES, STATEMENT_MESSAGES, statementLineKey, type PaymentState, type StatementLine } from '#domain/payments';
+import {
+  APPLIED_OUTCOMES,
+  expectedAmount,
+  isPendingLine,
+  PAYMENT_CANCEL_MESSAGES,
+  payFile,
+  STATEMENT_MESSAGES,
+  statementLineKey,
+  type PaymentState,
+  type StatementLine,
+} from '#domain/payments';
+import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
 import { appliedTwin, statementIdentity, statementTotals } from './statementFile';
 import { evaluateStatement, paymentColumns, requireOrganisation, sameState, stateOf } from './statementMatching';
-import { syncPaymentState } from './paymentHistory';
+import { lockFile, syncPaymentState } from './paymentHistory';
 
 // ---------- applying, undoing ----------
 
@@ -59,6 +70,7 @@ export async function applyStatement(db: DbOrTx, principal: Principal, lines: St
           linesCount: totals.lines,
           totalAmount: totals.amount,
           appliedAmount: totals.applied,
+          pendingLines: totals.pending.count,
           createdById: principal.id,
           contentHash: identity.contentHash,
           reference: identity.reference,
@@ -162,7 +174,8 @@ export async function undoStatement(db: DbOrTx, principal: Principal, id: number
       .select({ dossierId: paymentStatementLines.dossierId, stateBefore: paymentStatementLines.stateBefore, stateAfter: paymentStatementLines.stateAfter })
       .from(paymentStatementLines)
       .where(and(eq(paymentStatementLines.statementId, id), inArray(paymentStatementLines.outcome, [...APPLIED_OUTCOMES])))
-      .orderBy(asc(paymentStatementLines.lineNumber));
+      // In the order they paid: the import's lines, then those attached by hand since.
+      .orderBy(sql`${paymentStatementLines.resolvedAt} asc nulls first`, asc(paymentStatementLines.lineNumber));
     const states = fileStates(lines);
     const files = states.size
       ? await tx
@@ -206,7 +219,7 @@ export async function undoStatement(db: DbOrTx, principal: Principal, id: number
     }
     await tx
       .update(paymentStatements)
-      .set({ status: 'undone', undoneAt: new Date(), undoneById: principal.id, updatedAt: new Date() })
+      .set({ status: 'undone', undoneAt: new Date(), undoneById: principal.id, pendingLines: 0, updatedAt: new Date() })
       .where(eq(paymentStatements.id, id));
     await recordAudit(tx, principal, {
       action: 'payment_statement.undo',
@@ -214,6 +227,120 @@ export async function undoStatement(db: DbOrTx, principal: Principal, id: number
       entityId: id,
       holdingId: statement.holdingId,
       changes: { status: { before: 'applied', after: 'undone' }, files: files.length },
+    });
+  });
+}
+
+// ---------- the lines to be handled ('À traiter') ----------
+
+type StatementScope = ReturnType<typeof pecReadScope> | undefined;
+
+/** A statement applied and one of its lines to be handled, both locked (404 / 409 otherwise). */
+async function lockPendingLine(tx: DbOrTx, id: number, lineNumber: number, scope: StatementScope) {
+  const [statement] = await tx
+    .select({ id: paymentStatements.id, status: paymentStatements.status, holdingId: paymentStatements.holdingId })
+    .from(paymentStatements)
+    .where(and(eq(paymentStatements.id, id), scope))
+    .for('update');
+  if (!statement) throw notFound('Relevé de paiement introuvable.');
+  const [line] = await tx
+    .select()
+    .from(paymentStatementLines)
+    .where(and(eq(paymentStatementLines.statementId, id), eq(paymentStatementLines.lineNumber, lineNumber)))
+    .for('update');
+  if (!line) throw notFound(STATEMENT_MESSAGES.lineNotFound);
+  if (statement.status !== 'applied') throw conflict(STATEMENT_MESSAGES.lineOfUndone);
+  if (line.resolution) throw conflict(STATEMENT_MESSAGES.lineResolved);
+  if (!isPendingLine(line)) throw conflict(STATEMENT_MESSAGES.lineNotPending);
+  return { statement, line };
+}
+
+/**
+ * A line to be handled becomes a payment of a billed file the caller sees, chosen by hand: a payment of the file's
+ * history from this statement (undone with it), the line's outcome, file and states those of the payment. Once: the
+ * line is locked, its payment unique (pec_payments_statement_line_idx), and the same line (payer, reference, amount,
+ * date) attached to that file from another statement is refused.
+ */
+export async function attachLine(db: DbOrTx, principal: Principal, id: number, lineNumber: number, dossierId: number, scope: StatementScope): Promise<void> {
+  await db.transaction(async (tx) => {
+    const { statement, line } = await lockPendingLine(tx, id, lineNumber, scope);
+    const file = await lockFile(tx, principal, dossierId, () => invalidField('dossier', STATEMENT_MESSAGES.attachFile));
+    if (file.holdingId !== statement.holdingId) throw invalidField('dossier', STATEMENT_MESSAGES.attachFile);
+    if (file.status !== 'billed') throw invalidField('dossier', STATEMENT_MESSAGES.notBillable);
+    if (paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file))) throw invalidField('dossier', STATEMENT_MESSAGES.attachBeforeInvoice);
+    const lineKey = statementLineKey({ ...line, payer: line.payer ?? '' });
+    const [twin] = await tx
+      .select({ statementId: paymentStatements.id, createdAt: paymentStatements.createdAt })
+      .from(pecPayments)
+      .innerJoin(paymentStatements, eq(paymentStatements.id, pecPayments.statementId))
+      .where(and(eq(pecPayments.dossierId, file.id), eq(pecPayments.lineKey, lineKey), isNull(pecPayments.reversedAt)));
+    if (twin) throw conflict(STATEMENT_MESSAGES.alreadyApplied(twin.statementId, twin.createdAt));
+    const before = stateOf(file);
+    const paid = payFile(before, expectedAmount(file), line.amount, line.paymentDate);
+    await tx.insert(pecPayments).values({
+      holdingId: statement.holdingId,
+      dossierId: file.id,
+      paymentDate: line.paymentDate,
+      amount: line.amount,
+      source: 'statement',
+      statementId: id,
+      statementLineId: line.id,
+      payer: line.payer,
+      reference: line.reference,
+      label: line.label,
+      lineKey,
+      createdById: principal.id,
+    });
+    await tx
+      .update(paymentStatementLines)
+      .set({
+        outcome: paid.outcome,
+        dossierId: file.id,
+        difference: paid.difference,
+        stateBefore: before,
+        stateAfter: paid.next,
+        resolution: 'attached',
+        resolvedAt: new Date(),
+        resolvedById: principal.id,
+      })
+      .where(eq(paymentStatementLines.id, line.id));
+    await tx
+      .update(paymentStatements)
+      .set({
+        appliedAmount: sql`${paymentStatements.appliedAmount} + ${line.amount}`,
+        pendingLines: sql`${paymentStatements.pendingLines} - 1`,
+        updatedAt: new Date(),
+      })
+      .where(eq(paymentStatements.id, id));
+    await syncPaymentState(tx, principal, file, 'payment', { paymentStatement: { after: iriOf('payment_statements', id) }, ligne: lineNumber });
+    await recordAudit(tx, principal, {
+      action: 'payment_statement.line_attach',
+      entity: 'payment_statements',
+      entityId: id,
+      holdingId: statement.holdingId,
+      changes: { ligne: lineNumber, montant: line.amount, dossier: iriOf('pec_dossiers', file.id), resultat: { before: line.outcome, after: paid.outcome } },
+    });
+  });
+}
+
+/** A line to be handled, set aside with its reason (a payment outside Pecflow, refunded to the insurer…): no file changes. */
+export async function dismissLine(db: DbOrTx, principal: Principal, id: number, lineNumber: number, reason: string, scope: StatementScope): Promise<void> {
+  await db.transaction(async (tx) => {
+    const { statement, line } = await lockPendingLine(tx, id, lineNumber, scope);
+    await tx
+      .update(paymentStatementLines)
+      .set({ resolution: 'dismissed', resolutionNote: reason, resolvedAt: new Date(), resolvedById: principal.id })
+      .where(eq(paymentStatementLines.id, line.id));
+    await tx
+      .update(paymentStatements)
+      .set({ pendingLines: sql`${paymentStatements.pendingLines} - 1`, updatedAt: new Date() })
+      .where(eq(paymentStatements.id, id));
+    await recordAudit(tx, principal, {
+      action: 'payment_statement.line_dismiss',
+      entity: 'payment_statements',
+      entityId: id,
+      holdingId: statement.holdingId,
+      changes: { ligne: lineNumber, montant: line.amount, motif: reason },
     });
   });
 }

@@ -1,7 +1,7 @@
 // Relevés de paiement (issue 15): the insurers' payment statements an organisation applied to its billed files. The
 // list and the statement (with its lines and totals) come from this declaration; importing (preview, apply) and
 // undoing are routes of their own (server/pec/paymentRoutes.ts), so the resource itself is read-only.
-import { aliasedTable, asc, eq } from 'drizzle-orm';
+import { aliasedTable, asc, eq, gt } from 'drizzle-orm';
 import { z } from 'zod';
 import { paymentStatementLines, paymentStatements, pecDossiers } from '../db/schema';
 import { dateTime, decimal, integer, itemOnly, reference, text, timestamp } from '../hydra/fields';
@@ -13,13 +13,17 @@ import { iriOf } from '#domain/iri';
 import { PAYMENT_PERMISSION } from '#domain/pec';
 import {
   APPLIED_OUTCOMES,
+  isPendingLine,
   PAYMENT_OUTCOME_LABELS,
+  PENDING_STATEMENT_FILTER,
   PAYMENT_STATEMENT_STATUS_LABELS,
   PAYMENT_STATEMENT_STATUSES,
   STATEMENT_MESSAGES,
   statementLineKey,
+  type LineResolution,
   type PaymentOutcome,
 } from '#domain/payments';
+import { todayInFrance } from '#domain/pec';
 import { canSeeFile } from '../auth/fileVisibility';
 
 const readOnly = { writable: false } as const;
@@ -54,6 +58,11 @@ export const paymentStatementsResource: ResourceDeclaration = {
     }),
     createdBy: reference('users', paymentStatements.createdById, { ...readOnly, embed: ['firstName', 'lastName'], label: 'Importé par' }),
     undoneAt: dateTime(paymentStatements.undoneAt, { ...readOnly, label: 'Annulé le' }),
+    pendingLines: integer(paymentStatements.pendingLines, {
+      ...readOnly,
+      label: 'Lignes à traiter',
+      description: 'Lignes dont l’argent n’a atteint aucun dossier et que personne n’a encore rattachées ni classées',
+    }),
     reference: text(paymentStatements.reference, { ...readOnly, label: 'N° de relevé', description: 'Le numéro du relevé, quand le fichier le donne' }),
     period: text(paymentStatements.period, { ...readOnly, label: 'Période', description: 'La période du relevé, quand le fichier la donne' }),
     lines: itemOnly('array', {
@@ -76,6 +85,10 @@ export const paymentStatementsResource: ResourceDeclaration = {
   readOnly: true,
   search: [paymentStatements.payer, paymentStatements.fileName],
   filters: { status: paymentStatements.status },
+  // `aTraiter=true`: the statements with lines still to be handled; any other value, those without.
+  conditionFilters: {
+    [PENDING_STATEMENT_FILTER]: (value) => (value === 'true' ? gt(paymentStatements.pendingLines, 0) : eq(paymentStatements.pendingLines, 0)),
+  },
   rangeFilters: { createdAt: paymentStatements.createdAt },
   order: { createdAt: paymentStatements.createdAt, totalAmount: paymentStatements.totalAmount, id: paymentStatements.id },
   defaultOrder: ['createdAt', 'desc'],
@@ -95,6 +108,7 @@ export const paymentStatementsResource: ResourceDeclaration = {
           .leftJoin(appliedIn, eq(appliedIn.id, paymentStatementLines.appliedInId))
           .where(eq(paymentStatementLines.statementId, rows[index]!.id as number))
           .orderBy(asc(paymentStatementLines.lineNumber));
+        const applied = rows[index]!.status === 'applied';
         // A line repeated within the statement names the line it repeats (the first applied one with its key).
         const firstApplied = new Map<string, number>();
         const repeats = new Map<number, number>();
@@ -118,11 +132,18 @@ export const paymentStatementsResource: ResourceDeclaration = {
             label: hidden ? null : l.label,
             outcome: l.outcome as PaymentOutcome,
             outcomeLabel:
-              earlier && !hidden
-                ? STATEMENT_MESSAGES.alreadyApplied(earlier.id, earlier.createdAt)
-                : repeated !== undefined
-                  ? STATEMENT_MESSAGES.repeatedLine(repeated)
-                  : (PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome),
+              l.resolution === 'attached' && l.resolvedAt
+                ? STATEMENT_MESSAGES.attached(l.outcome as PaymentOutcome, todayInFrance(l.resolvedAt))
+                : l.resolution === 'dismissed'
+                  ? STATEMENT_MESSAGES.dismissed(l.resolutionNote ?? '')
+                  : earlier && !hidden
+                    ? STATEMENT_MESSAGES.alreadyApplied(earlier.id, earlier.createdAt)
+                    : repeated !== undefined
+                      ? STATEMENT_MESSAGES.repeatedLine(repeated)
+                      : (PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome),
+            resolution: (l.resolution as LineResolution | null) ?? null,
+            // An undone statement's lines are no longer to be handled.
+            pending: applied && isPendingLine(l),
             difference: hidden ? null : l.difference,
             expected: null,
             dossier:
@@ -141,7 +162,8 @@ export const paymentStatementsResource: ResourceDeclaration = {
         // The undo changes every file the statement named: a reader who does not see one of them cannot undo it.
         const named = lines.filter(({ line: l, file }) => l.dossierId !== null && file !== null);
         item.undoable = rows[index]!.status === 'applied' && named.every(({ file }) => canSeeFile(principal, file!));
-        item.totals = statementTotals(evaluated);
+        const totals = statementTotals(evaluated);
+        item.totals = applied ? totals : { ...totals, pending: { count: 0, amount: 0 } };
       }
     },
     // Lists add nothing: the lines and totals are the statement's own page.

@@ -233,6 +233,8 @@ export interface PaymentStatementRecord {
   linesCount: number;
   totalAmount: number;
   appliedAmount: number;
+  /** Its lines whose money reached no file, still to be handled ('À traiter'). */
+  pendingLines?: number;
   status: PaymentStatementStatus | string;
   undoneAt: string | null;
   /** The statement's own number and period, when its file gave them. */
@@ -351,6 +353,14 @@ export const pecMethods = {
 
   /** Undoes a statement as a whole (409 when a file changed since). */
   paymentUndo: ({ id }: { id: number }) => call<PaymentStatementRecord>(`/api/payment_statements/${id}/undo`, { method: 'POST' }),
+
+  /** A statement's line to be handled, attached to a billed file (its IRI); answers the statement. */
+  paymentLineAttach: ({ id, line, dossier }: { id: number; line: number; dossier: unknown }) =>
+    call<PaymentStatementRecord>(`/api/payment_statements/${id}/lines/${line}/attach`, { method: 'POST', body: { dossier } }),
+
+  /** A statement's line to be handled, set aside with its reason; answers the statement. */
+  paymentLineDismiss: ({ id, line, motif }: { id: number; line: number; motif: string }) =>
+    call<PaymentStatementRecord>(`/api/payment_statements/${id}/lines/${line}/dismiss`, { method: 'POST', body: { motif } }),
 
   pecImport: ({ csv }: { csv: string }) =>
     call<ImportResult>('/api/pec_dossiers/import', { method: 'POST', body: csv, headers: { 'Content-Type': 'text/csv; charset=utf-8' } }),

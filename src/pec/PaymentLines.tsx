@@ -4,6 +4,7 @@
 import { Box, Chip, Link, Paper, Stack, Typography, type ChipProps } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { DataTable, ListContextProvider, useList, useTranslate } from 'react-admin';
+import type { ReactNode } from 'react';
 import type { PaymentLine, PaymentTotals } from '#domain/payments';
 import { formatDate, formatEuros } from '#domain/format';
 import { PAYMENT_OUTCOME_LABELS, PAYMENT_OUTCOMES, type PaymentOutcome } from '#domain/payments';
@@ -34,7 +35,8 @@ export function OutcomeChip({ outcome, label, to }: { outcome: PaymentOutcome; l
 
 const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
 
-export function PaymentLines({ lines }: { lines: PaymentLine[] }) {
+/** `handle`: what a line to be handled offers (a kept statement's 'Rattacher' and 'Classer'), in a column of its own. */
+export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?: (line: PaymentLine) => ReactNode }) {
   const translate = useTranslate();
   const label = (key: string) => translate(`pecflow.payments.lines.${key}`);
   const list = useList({ data: lines.map((line) => ({ ...line, id: line.line })), perPage: lines.length || 1, resource: 'payment_statement_lines' });
@@ -90,6 +92,9 @@ export function PaymentLines({ lines }: { lines: PaymentLine[] }) {
             render={(l: PaymentLine) => (l.difference === null ? '' : formatEuros(l.difference))}
           />
           <DataTable.Col source="label" label={label('label')} disableSort />
+          {handle && (
+            <DataTable.Col source="pending" label={label('handle')} disableSort cellSx={oneLine} render={(l: PaymentLine) => (l.pending ? handle(l) : null)} />
+          )}
         </DataTable>
       </Box>
     </ListContextProvider>
@@ -105,6 +110,13 @@ export function PaymentTotalsView({ totals }: { totals: PaymentTotals }) {
         <Figure label={translate('pecflow.payments.totals.lines')} value={String(totals.lines)} testId="payment-total-lines" />
         <Figure label={translate('pecflow.payments.totals.amount')} value={formatEuros(totals.amount)} testId="payment-total-amount" />
         <Figure label={translate('pecflow.payments.totals.applied')} value={formatEuros(totals.applied)} testId="payment-total-applied" />
+        {totals.pending.count > 0 && (
+          <Figure
+            label={translate('pecflow.payments.totals.pending')}
+            value={`${totals.pending.count} · ${formatEuros(totals.pending.amount)}`}
+            testId="payment-total-pending"
+          />
+        )}
       </Stack>
       <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap>
         {PAYMENT_OUTCOMES.filter((o) => totals.byOutcome[o]?.count).map((o) => (

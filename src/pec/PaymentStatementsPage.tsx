@@ -1,33 +1,66 @@
 // /payment_statements, 'Relevés de paiement' (issue 15): the one list frame (react-admin List + DataTable) of the
 // statements an organisation applied, and a statement in the one drawer frame at /payment_statements/{id} with its
-// totals, its lines and their outcomes, and 'Annuler le relevé'. Importing one is /payment_statements/create.
+// totals, its lines and their outcomes, and 'Annuler le relevé'; its lines to be handled ('À traiter') attached to a
+// billed file or set aside in a dialog. Importing one is /payment_statements/create.
+import LinkIcon from '@mui/icons-material/Link';
 import UndoIcon from '@mui/icons-material/Undo';
-import { Alert, Box, Button, Skeleton, Stack } from '@mui/material';
+import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Skeleton, Stack } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
-import { Confirm, DataTable, Title, useGetOne, useTranslate } from 'react-admin';
+import { AutocompleteInput, Confirm, DataTable, ReferenceInput, TextInput, Title, useGetOne, useTranslate } from 'react-admin';
 import { useState } from 'react';
+import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import { DrawerFrame } from '../admin/DrawerFrame';
+import { SelectFilter } from '../admin/filters';
+import { WRITE_RETRY } from '../admin/mutations';
 import { ListFrame } from '../admin/ListFrame';
 import { StatusBadge } from '../admin/StatusBadge';
-import { PAYMENT_STATEMENTS_RESOURCE, PEC_QUERY_KEYS, pecNumericId, type PaymentStatementRecord } from '../dataProvider/pec';
+import {
+  PAYMENT_STATEMENTS_RESOURCE,
+  PEC_QUERY_KEYS,
+  PEC_RESOURCE,
+  pecNumericId,
+  type PaymentStatementRecord,
+  type PecDossierRecord,
+} from '../dataProvider/pec';
 import { formatDate, formatDateTime, formatEuros } from '#domain/format';
 import { iriOf } from '#domain/iri';
 import { PAGE_SIZE } from '#domain/limits';
-import { PAYMENT_STATEMENT_STATUS_LABELS, STATEMENT_MESSAGES, type PaymentStatementStatus } from '#domain/payments';
+import {
+  amountDue,
+  PAYMENT_STATEMENT_STATUS_LABELS,
+  PENDING_STATEMENT_FILTER,
+  STATEMENT_MESSAGES,
+  type PaymentLine,
+  type PaymentStatementStatus,
+} from '#domain/payments';
+import { statementLineAttachSchema, statementLineDismissSchema } from '#domain/pecSchemas';
 import { statementPath, STATEMENTS_PATH } from './filters';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { useErrorText, usePecMutation } from './shared';
 
-export function StatementStatusBadge({ status }: { status: string }) {
+/** Its status, and beside an applied one its lines still to be handled ('À traiter (2)'). */
+export function StatementStatusBadge({ status, pendingLines = 0 }: { status: string; pendingLines?: number }) {
+  const translate = useTranslate();
   const known = status in PAYMENT_STATEMENT_STATUS_LABELS;
   return (
-    <StatusBadge
-      status={status}
-      label={known ? PAYMENT_STATEMENT_STATUS_LABELS[status as PaymentStatementStatus] : status}
-      color={status === 'applied' ? 'success' : 'default'}
-      variant={status === 'applied' ? 'filled' : 'outlined'}
-    />
+    <Stack direction="row" spacing={0.5} useFlexGap flexWrap="wrap">
+      <StatusBadge
+        status={status}
+        label={known ? PAYMENT_STATEMENT_STATUS_LABELS[status as PaymentStatementStatus] : status}
+        color={status === 'applied' ? 'success' : 'default'}
+        variant={status === 'applied' ? 'filled' : 'outlined'}
+      />
+      {status === 'applied' && pendingLines > 0 && (
+        <Chip
+          size="small"
+          color="warning"
+          label={translate('pecflow.payments.list.pendingBadge', { count: pendingLines })}
+          data-testid="statement-pending"
+          sx={{ fontWeight: 600 }}
+        />
+      )}
+    </Stack>
   );
 }
 
@@ -65,6 +98,16 @@ export default function PaymentStatementsPage() {
         errorText={errorText}
         testId="payments-list"
         rowTestId="payments-row"
+        filters={
+          <SelectFilter
+            source={PENDING_STATEMENT_FILTER}
+            label={translate('pecflow.payments.list.pendingFilter')}
+            options={[
+              { value: 'true', label: translate('pecflow.payments.list.pendingYes') },
+              { value: 'false', label: translate('pecflow.payments.list.pendingNo') },
+            ]}
+          />
+        }
       >
         <DataTable.Col source="createdAt" label={label('createdAt')} render={(r: PaymentStatementRecord) => formatDateTime(r.createdAt)} />
         <DataTable.Col source="payer" label={label('payer')} disableSort />
@@ -79,7 +122,12 @@ export default function PaymentStatementsPage() {
           // An undone statement's payments left its files: the amount it had applied is shown struck through.
           render={(r: PaymentStatementRecord) => (r.undoneAt ? <s>{formatEuros(r.appliedAmount)}</s> : formatEuros(r.appliedAmount))}
         />
-        <DataTable.Col source="status" label={label('status')} disableSort render={(r: PaymentStatementRecord) => <StatementStatusBadge status={r.status} />} />
+        <DataTable.Col
+          source="status"
+          label={label('status')}
+          disableSort
+          render={(r: PaymentStatementRecord) => <StatementStatusBadge status={r.status} pendingLines={r.pendingLines} />}
+        />
       </ListFrame>
       {open && <StatementDrawer key={idParam} id={idParam} onClose={() => navigate(STATEMENTS_PATH, { replace: true })} />}
     </Box>
@@ -113,7 +161,7 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
       actions={
         record && (
           <>
-            <StatementStatusBadge status={record.status} />
+            <StatementStatusBadge status={record.status} pendingLines={record.pendingLines} />
             {record.undoable && <UndoAction id={id} />}
           </>
         )
@@ -127,8 +175,13 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
         <Stack spacing={2}>
           {record.undoneAt && <Alert severity="info">{translate('pecflow.payments.show.undoneAt', { date: formatDateTime(record.undoneAt) })}</Alert>}
           {record.status === 'applied' && !record.undoable && <Alert severity="info">{STATEMENT_MESSAGES.undoOutOfScope}</Alert>}
+          {record.totals && record.totals.pending.count > 0 && (
+            <Alert severity="warning" data-testid="statement-pending-alert">
+              {translate('pecflow.payments.show.pending', { smart_count: record.totals.pending.count, amount: formatEuros(record.totals.pending.amount) })}
+            </Alert>
+          )}
           {record.totals && <PaymentTotalsView totals={record.totals} />}
-          <PaymentLines lines={record.lines} />
+          <PaymentLines lines={record.lines} handle={(line) => <PendingLineActions statementId={id} line={line} />} />
         </Stack>
       )}
     </DrawerFrame>
@@ -169,5 +222,130 @@ function UndoAction({ id }: { id: number }) {
         onClose={() => setConfirming(false)}
       />
     </>
+  );
+}
+
+/**
+ * A line to be handled: 'Rattacher' (to a billed file of the organisation, by default the file it named) or 'Classer'
+ * (set aside with its reason), each in a dialog of the one form system; the statement is read again after.
+ */
+function PendingLineActions({ statementId, line }: { statementId: number; line: PaymentLine }) {
+  const translate = useTranslate();
+  const [open, setOpen] = useState<'attach' | 'dismiss'>();
+  return (
+    <Stack direction="row" spacing={0.5}>
+      <Button
+        size="small"
+        variant="outlined"
+        startIcon={<LinkIcon />}
+        onClick={() => setOpen('attach')}
+        aria-label={translate('pecflow.payments.handle.attachLabel', { line: line.line })}
+        data-testid="line-attach"
+      >
+        {translate('pecflow.payments.handle.attach')}
+      </Button>
+      <Button
+        size="small"
+        onClick={() => setOpen('dismiss')}
+        aria-label={translate('pecflow.payments.handle.dismissLabel', { line: line.line })}
+        data-testid="line-dismiss"
+      >
+        {translate('pecflow.payments.handle.dismiss')}
+      </Button>
+      {open === 'attach' && <AttachDialog statementId={statementId} line={line} onClose={() => setOpen(undefined)} />}
+      {open === 'dismiss' && <DismissDialog statementId={statementId} line={line} onClose={() => setOpen(undefined)} />}
+    </Stack>
+  );
+}
+
+/** A billed file in the attach dialog's choices: its number, centre, mutual and what it still owes. */
+const billedFileText = (file: PecDossierRecord) =>
+  [file.numeroDossier, file.shop?.name, file.mutual?.name, formatEuros(amountDue(file))].filter(Boolean).join(' · ');
+
+function useLineMutation<T>(send: (values: T) => Promise<unknown>, done: { title: string; text?: string; error: string }, onClose: () => void) {
+  const { translate, success, failure } = usePecMutation();
+  const refresh = useRefreshPayments();
+  return useMutation({
+    ...WRITE_RETRY,
+    mutationFn: send,
+    onSuccess: () => {
+      success(translate(done.title), done.text && translate(done.text));
+      refresh();
+      onClose();
+    },
+    onError: (error) => failure(translate(done.error), error),
+  });
+}
+
+function AttachDialog({ statementId, line, onClose }: { statementId: number; line: PaymentLine; onClose: () => void }) {
+  const { translate, dataProvider } = usePecMutation();
+  const attach = useLineMutation(
+    ({ dossier }: { dossier: unknown }) => dataProvider.paymentLineAttach({ id: statementId, line: line.line, dossier }),
+    { title: 'pecflow.payments.handle.attached', text: 'pecflow.payments.handle.attachedText', error: 'pecflow.payments.handle.attachError' },
+    onClose,
+  );
+  return (
+    <Dialog open onClose={attach.isPending ? undefined : onClose} maxWidth="sm" fullWidth aria-labelledby="line-attach-title">
+      <AdminForm
+        record={{ dossier: line.dossier?.['@id'] ?? null }}
+        schema={statementLineAttachSchema}
+        onSave={(values) => attach.mutateAsync({ dossier: values.dossier })}
+      >
+        <DialogTitle id="line-attach-title">{translate('pecflow.payments.handle.attachTitle', { line: line.line })}</DialogTitle>
+        <DialogContent>
+          <DialogContentText sx={{ mb: 2 }}>
+            {translate('pecflow.payments.handle.attachText', {
+              amount: formatEuros(line.amount),
+              date: formatDate(line.paymentDate),
+              reference: line.reference,
+            })}
+          </DialogContentText>
+          <ReferenceInput source="dossier" reference={PEC_RESOURCE} filter={{ status: 'billed' }} sort={{ field: 'createdAt', order: 'DESC' }}>
+            <AutocompleteInput
+              label={translate('pecflow.payments.handle.file')}
+              optionText={billedFileText}
+              filterToQuery={(search: string) => ({ search })}
+              noOptionsText={translate('pecflow.payments.handle.noFile')}
+              fullWidth
+              autoFocus
+            />
+          </ReferenceInput>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={attach.isPending}>
+            {translate('pecflow.payments.handle.close')}
+          </Button>
+          <SubmitButton label={translate('pecflow.payments.handle.attach')} />
+        </DialogActions>
+      </AdminForm>
+    </Dialog>
+  );
+}
+
+function DismissDialog({ statementId, line, onClose }: { statementId: number; line: PaymentLine; onClose: () => void }) {
+  const { translate, dataProvider } = usePecMutation();
+  const dismiss = useLineMutation(
+    ({ motif }: { motif: string }) => dataProvider.paymentLineDismiss({ id: statementId, line: line.line, motif }),
+    { title: 'pecflow.payments.handle.dismissed', error: 'pecflow.payments.handle.dismissError' },
+    onClose,
+  );
+  return (
+    <Dialog open onClose={dismiss.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="line-dismiss-title">
+      <AdminForm record={{ motif: '' }} schema={statementLineDismissSchema} onSave={(values) => dismiss.mutateAsync(statementLineDismissSchema.parse(values))}>
+        <DialogTitle id="line-dismiss-title">{translate('pecflow.payments.handle.dismissTitle', { line: line.line })}</DialogTitle>
+        <DialogContent>
+          <DialogContentText sx={{ mb: 2 }}>
+            {translate('pecflow.payments.handle.dismissText', { amount: formatEuros(line.amount), date: formatDate(line.paymentDate) })}
+          </DialogContentText>
+          <TextInput source="motif" label={translate('pecflow.payments.handle.reason')} fullWidth multiline minRows={2} margin="none" required autoFocus />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={dismiss.isPending}>
+            {translate('pecflow.payments.handle.close')}
+          </Button>
+          <SubmitButton label={translate('pecflow.payments.handle.dismiss')} />
+        </DialogActions>
+      </AdminForm>
+    </Dialog>
   );
 }

@@ -217,7 +217,157 @@ describe('a statement with every kind of line', () => {
   });
 });
 
+describe('lines to be handled (« À traiter »)', () => {
+  const attach = (id: number, line: number, dossier: unknown, token = tokens.audio) =>
+    server.request('POST', `/api/payment_statements/${id}/lines/${line}/attach`, { token, body: { dossier } });
+  const dismiss = (id: number, line: number, motif: unknown, token = tokens.audio) =>
+    server.request('POST', `/api/payment_statements/${id}/lines/${line}/dismiss`, { token, body: { motif } });
+  const lineOf = (statement: JsonBody, line: number) => statement.lines.find((l: JsonBody) => l.line === line);
+  const paymentsOf = async (dossierId: number) =>
+    Number(
+      (await server.database.query<{ n: string }>('select count(*) as n from pec_payments where dossier_id = $1 and reversed_at is null', [dossierId]))[0]!.n,
+    );
+  const listed = async (filter: string) => (await server.get(`/api/payment_statements?${filter}`, tokens.audio)).body.member.map((m: JsonBody) => m.id);
+
+  it('counts them, attaches one to a billed file once (also sent twice at once), sets one aside with its reason, and undoes with the statement', async () => {
+    const settled = await file({ partComplementaire: 100 });
+    const approved = await file({ status: 'approved' });
+    const target = await file({ partComplementaire: 300 });
+    const other = await file({ partComplementaire: 500 });
+    const applied = await send(
+      '/api/payment_statements',
+      csv(
+        `02/11/2026;Allianz;${settled.numPec};100,00;`,
+        `02/11/2026;Allianz;INCONNU-${target.id};300,00;`,
+        `02/11/2026;Allianz;${approved.numPec};80,00;`,
+        `02/11/2026;Allianz;INCONNU-${other.id};50,00;`,
+        `02/11/2026;Allianz;HORS-PECFLOW-${other.id};20,00;`,
+      ),
+      tokens.audio,
+    );
+    expect(applied.status, applied.text).toBe(201);
+    const id = applied.body.id as number;
+    expect(applied.body).toMatchObject({ pendingLines: 4, appliedAmount: 100 });
+    expect(applied.body.totals.pending).toEqual({ count: 4, amount: 450 });
+    expect(applied.body.lines.map((l: JsonBody) => [l.line, l.pending])).toEqual([
+      [2, false],
+      [3, true],
+      [4, true],
+      [5, true],
+      [6, true],
+    ]);
+    expect(await listed('aTraiter=true')).toContain(id);
+    expect(await listed('aTraiter=false')).not.toContain(id);
+
+    // A line applied already, a file of another organisation, a file not billed, a payment before the invoice: refused.
+    expect((await attach(id, 2, `/api/pec_dossiers/${target.id}`)).status).toBe(409);
+    const elsewhere = await file({}, tokens.rivieraAdmin, 'Riviera Nice Médecin');
+    const foreign = await attach(id, 3, `/api/pec_dossiers/${elsewhere.id}`);
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.violations).toEqual([{ propertyPath: 'dossier', message: 'Choisissez la demande facturée à laquelle rattacher ce paiement' }]);
+    const notBilled = await attach(id, 4, `/api/pec_dossiers/${approved.id}`);
+    expect(notBilled.status).toBe(422);
+    expect(notBilled.body.violations[0]).toMatchObject({
+      propertyPath: 'dossier',
+      message: 'Seule une demande facturée et pas encore soldée peut recevoir un paiement.',
+    });
+    const late = await file({ partComplementaire: 300, billedOn: '2026-11-10' });
+    expect((await attach(id, 3, `/api/pec_dossiers/${late.id}`)).body.violations[0].message).toBe(
+      'Ce paiement est daté d’avant la facture de cette demande : choisissez une autre demande.',
+    );
+    expect((await attach(id, 3, 'pas un dossier')).status).toBe(422);
+    expect(await paymentState(target.id)).toEqual({ status: 'billed', ...UNPAID });
+
+    // Attached: a payment of the file from this statement, once.
+    const attached = await attach(id, 3, `/api/pec_dossiers/${target.id}`);
+    expect(attached.status, attached.text).toBe(200);
+    const day = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris' }).format(new Date());
+    expect(lineOf(attached.body, 3)).toMatchObject({
+      outcome: 'paid',
+      outcomeLabel: `Payé intégralement (rattachée le ${day})`,
+      resolution: 'attached',
+      pending: false,
+      dossier: { id: target.id },
+    });
+    expect(attached.body).toMatchObject({ pendingLines: 3, appliedAmount: 400 });
+    expect(attached.body.totals.pending).toEqual({ count: 3, amount: 150 });
+    expect(await paymentState(target.id)).toEqual({ status: 'paid', montantPaye: 300, datePaiement: '2026-11-02', paiementPartiel: false, montantDu: 0 });
+    const twice = await attach(id, 3, `/api/pec_dossiers/${other.id}`);
+    expect(twice.status).toBe(409);
+    expect(twice.body.detail).toBe('Cette ligne a déjà été traitée : rechargez le relevé.');
+
+    // The same line sent twice at the same moment (a double click, two tabs): one payment.
+    const both = await Promise.all([attach(id, 5, `/api/pec_dossiers/${other.id}`), attach(id, 5, `/api/pec_dossiers/${other.id}`)]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(await paymentsOf(other.id)).toBe(1);
+    expect(await paymentState(other.id)).toMatchObject({ status: 'billed', montantPaye: 50, paiementPartiel: true, montantDu: 450 });
+
+    // Once the file is billed, the line that named it is attached to it.
+    await server.database.query(
+      `update pec_dossiers set status = 'billed', statut_facturation = true, date_facturation_effective = '2026-10-01', part_complementaire = 80 where id = $1`,
+      [approved.id],
+    );
+    expect((await attach(id, 4, approved.id)).status).toBe(200);
+
+    // Set aside with its reason.
+    const noReason = await dismiss(id, 6, '  ');
+    expect(noReason.status).toBe(422);
+    expect(noReason.body.violations).toEqual([{ propertyPath: 'motif', message: 'Le motif est requis' }]);
+    for (const token of [tokens.assistant, tokens.readOnly]) expect((await dismiss(id, 6, 'Remboursé', token)).status).toBe(403);
+    expect((await dismiss(id, 6, 'Remboursé', tokens.rivieraAdmin)).status).toBe(404);
+    const dismissed = await dismiss(id, 6, 'Remboursé à l’assureur');
+    expect(dismissed.status, dismissed.text).toBe(200);
+    expect(lineOf(dismissed.body, 6)).toMatchObject({
+      outcome: 'unknown',
+      outcomeLabel: 'Classée : Remboursé à l’assureur',
+      resolution: 'dismissed',
+      pending: false,
+    });
+    expect(dismissed.body).toMatchObject({ pendingLines: 0, appliedAmount: 530 });
+    expect(await listed('aTraiter=true')).not.toContain(id);
+    expect((await attach(id, 99, target.id)).status).toBe(404);
+
+    const trail = await server.get(`/api/audit_logs?entity=payment_statements&entityId=${id}`, tokens.horizonAdmin);
+    expect(trail.body.member.map((m: JsonBody) => m.action).sort()).toEqual([
+      'payment_statement.apply',
+      'payment_statement.line_attach',
+      'payment_statement.line_attach',
+      'payment_statement.line_attach',
+      'payment_statement.line_dismiss',
+    ]);
+
+    // Undone, its attached payments go with it; its lines are no longer to be handled.
+    const undone = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio });
+    expect(undone.status, undone.text).toBe(200);
+    for (const f of [settled, target, other, approved]) expect(await paymentState(f.id)).toMatchObject({ status: 'billed', montantPaye: null });
+    expect(undone.body.totals.pending).toEqual({ count: 0, amount: 0 });
+    expect((await dismiss(id, 6, 'Encore')).status).toBe(409);
+  });
+
+  it('refuses the same line attached to the same file from an overlapping statement', async () => {
+    const target = await file({ partComplementaire: 300 });
+    const line = `03/11/2026;MGEN;INCONNU-BIS-${target.id};120,00;`;
+    const first = await send('/api/payment_statements', csv(line, `03/11/2026;MGEN;${target.numPec};10,00;`), tokens.audio);
+    expect(first.status, first.text).toBe(201);
+    expect((await attach(first.body.id, 2, target.id)).status).toBe(200);
+    const second = await send('/api/payment_statements', csv(line, `04/11/2026;MGEN;${target.numPec};20,00;`), tokens.audio);
+    expect(second.status, second.text).toBe(201);
+    const again = await attach(second.body.id, 2, target.id);
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toMatch(new RegExp(`^Déjà appliquée \\(relevé n° ${first.body.id} du `));
+    expect(await paymentState(target.id)).toMatchObject({ montantPaye: 150 });
+  });
+});
+
 describe('the CSV as portals export it', () => {
+  it('matches a file by its Pecflow ID too (an office that writes it on its invoices), in any letter case', async () => {
+    const f = await file({ partComplementaire: 200 });
+    const numero = (await server.get(`/api/pec_dossiers/${f.id}`, tokens.audio)).body.numeroDossier as string;
+    const preview = await send('/api/payment_statements/preview', csv(`02/11/2026;Allianz;${numero.toLowerCase()};200,00;`), tokens.audio);
+    expect(preview.status, preview.text).toBe(200);
+    expect(preview.body.lines[0]).toMatchObject({ outcome: 'paid', dossier: { id: f.id, numeroDossier: numero } });
+  });
+
   it('reads commas, quoted French decimals, thousands and other date forms', async () => {
     const f = await file({ partComplementaire: 1234.56 });
     const body = ['Date,Organisme payeur,N° PEC,Montant (€),Commentaire', `2026-11-04,Harmonie,${f.numPec},"1 234,56",Virement`].join('\n');

@@ -207,7 +207,12 @@ test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file
   const dialog = page.getByRole('dialog', { name: 'Enregistrer un paiement' });
   await expect(dialog.getByRole('textbox', { name: /^Montant/ })).toHaveValue('77,90');
   await expect(dialog.getByRole('textbox', { name: /^Date de paiement/ })).toHaveValue(frenchToday());
+  await expect(dialog.getByTestId('pec-payment-excess')).toHaveCount(0);
   await dialog.getByRole('textbox', { name: /^Montant/ }).fill('100,00');
+  // Said before it is recorded: the excess will be an over-payment.
+  await expect(dialog.getByTestId('pec-payment-excess')).toHaveText(
+    'Ce montant dépasse le reste dû (77,90 €) de 22,10 € : l’excédent sera un trop-perçu, à rembourser à l’assureur.',
+  );
   await dialog.getByRole('textbox', { name: /^Libellé/ }).fill('Chèque 7301');
   await dialog.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(dialog).toBeHidden();
@@ -247,6 +252,72 @@ test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file
   await expect(cancelled.getByTestId('pec-payment-cancelled')).toContainText('Chèque saisi deux fois');
   await expect(cancelled.getByRole('button', { name: 'Annuler' })).toHaveCount(0);
   await expect(history.getByRole('row').nth(1).getByRole('button', { name: 'Annuler' })).toBeVisible();
+});
+
+test('lines to be handled: the list filters them, one is attached to a billed file by its number, one set aside with its reason', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const [named, chosen] = [await billedFile(request, email), await billedFile(request, email)];
+  const token = await apiToken(request, email);
+  const today = frenchToday();
+  const applied = await request.post('/api/payment_statements', {
+    headers: { Authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+    data: [
+      'Date de paiement;Payeur;Référence;Montant;Libellé',
+      `${today};Allianz;FAC-${named.numeroDossierAssure};10,00;`,
+      `${today};Allianz;VIR-${chosen.id};50,00;Virement sans référence`,
+      `${today};Allianz;HORS-${chosen.id};20,00;`,
+    ].join('\r\n'),
+  });
+  expect(applied.status(), await applied.text()).toBe(201);
+  const statementId = (await applied.json()).id as number;
+
+  await signIn(page, email);
+  await page.goto('/payment_statements');
+  await page.getByRole('combobox', { name: /^Lignes à traiter/ }).click();
+  await page.getByRole('option', { name: 'À traiter', exact: true }).click();
+  await expect(page).toHaveURL(/aTraiter/);
+  // Every statement listed has lines to be handled (others' tests may import theirs meanwhile).
+  const rows = page.getByTestId('payments-row');
+  await expect(rows.first()).toBeVisible();
+  for (const row of await rows.all()) await expect(row.getByTestId('statement-pending')).toHaveText(/^À traiter \(\d+\)$/);
+  await page.goto(`/payment_statements/${statementId}`);
+  const statement = page.getByTestId('payment-statement-drawer');
+  await expect(statement.getByTestId('statement-pending')).toHaveText('À traiter (2)');
+  await expect(statement.getByTestId('statement-pending-alert')).toContainText('2 lignes à traiter (70,00 €)');
+  await expect(statement.getByTestId('payment-total-pending')).toHaveText('2 · 70,00 €');
+
+  // Attached to the file chosen by its number: a payment of that file, from this statement.
+  await statement.getByRole('button', { name: 'Rattacher la ligne 3 à une demande' }).click();
+  const attach = page.getByRole('dialog', { name: 'Rattacher la ligne 3 à une demande' });
+  await expect(attach).toContainText('50,00 €');
+  await attach.getByRole('combobox', { name: 'Demande facturée' }).fill(chosen.numeroDossier);
+  await page.getByRole('option', { name: new RegExp(`^${chosen.numeroDossier} · `) }).click();
+  await attach.getByRole('button', { name: 'Rattacher' }).click();
+  await expect(attach).toBeHidden();
+  await expect(toast(page, 'Ligne rattachée')).toBeVisible();
+  const lines = statement.getByTestId('payment-lines').getByRole('row');
+  await expect(lines.nth(2).getByTestId('payment-outcome')).toHaveText(`Paiement partiel (rattachée le ${today})`);
+  await expect(lines.nth(2).getByRole('link', { name: chosen.numeroDossier })).toBeVisible();
+  await expect(statement.getByTestId('statement-pending')).toHaveText('À traiter (1)');
+
+  // Set aside: a reason is required.
+  await statement.getByRole('button', { name: 'Classer la ligne 4' }).click();
+  const dismiss = page.getByRole('dialog', { name: 'Classer la ligne 4 sans demande' });
+  await dismiss.getByRole('button', { name: 'Classer' }).click();
+  await expect(dismiss.getByText('Le motif est requis')).toBeVisible();
+  await dismiss.getByRole('textbox', { name: /^Motif/ }).fill('Paiement hors Pecflow');
+  await dismiss.getByRole('button', { name: 'Classer' }).click();
+  await expect(dismiss).toBeHidden();
+  await expect(toast(page, 'Ligne classée')).toBeVisible();
+  await expect(lines.nth(3).getByTestId('payment-outcome')).toHaveText('Classée : Paiement hors Pecflow');
+  await expect(statement.getByTestId('statement-pending')).toHaveCount(0);
+  await expect(statement.getByTestId('statement-pending-alert')).toHaveCount(0);
+  await expect(statement.getByRole('button', { name: /^Rattacher la ligne/ })).toHaveCount(0);
+
+  // The chosen file received the 50,00 €.
+  await lines.nth(2).getByRole('link', { name: chosen.numeroDossier }).click();
+  await expect(drawer(page).getByTestId('pec-payment-history')).toContainText('50,00 €');
+  await expect(drawer(page).getByTestId('pec-payment-partial')).toBeVisible();
 });
 
 /** Follows a receivables link and compares the list's count with the figure it showed. */
