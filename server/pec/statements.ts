@@ -27,6 +27,20 @@ import { lockFile, syncPaymentState } from './paymentHistory';
 
 // ---------- applying, undoing ----------
 
+/** The caller's organisation's statements (undefined: a platform administrator's, every one). */
+type StatementScope = ReturnType<typeof pecReadScope> | undefined;
+
+/** A statement of the caller's scope, locked: its undo and its lines' handling wait for one another (404 outside it). */
+async function lockStatement(tx: DbOrTx, id: number, scope: StatementScope) {
+  const [statement] = await tx
+    .select({ id: paymentStatements.id, status: paymentStatements.status, holdingId: paymentStatements.holdingId })
+    .from(paymentStatements)
+    .where(and(eq(paymentStatements.id, id), scope))
+    .for('update');
+  if (!statement) throw notFound('Relevé de paiement introuvable.');
+  return statement;
+}
+
 /** The first and last state of each file a statement's lines changed, in line order. */
 function fileStates(lines: { dossierId: number | null; stateBefore: unknown; stateAfter: unknown }[]) {
   const states = new Map<number, { before: PaymentState; after: PaymentState }>();
@@ -148,14 +162,9 @@ export async function applyStatement(db: DbOrTx, principal: Principal, lines: St
  * changed since (a later statement, a manual payment or its cancellation, a status changed by hand): changes are
  * undone latest first. The statement's payments stay in the files' histories, cancelled ('Relevé annulé').
  */
-export async function undoStatement(db: DbOrTx, principal: Principal, id: number, scope: ReturnType<typeof pecReadScope> | undefined): Promise<void> {
+export async function undoStatement(db: DbOrTx, principal: Principal, id: number, scope: StatementScope): Promise<void> {
   await db.transaction(async (tx) => {
-    const [statement] = await tx
-      .select({ id: paymentStatements.id, status: paymentStatements.status, holdingId: paymentStatements.holdingId })
-      .from(paymentStatements)
-      .where(and(eq(paymentStatements.id, id), scope))
-      .for('update');
-    if (!statement) throw notFound('Relevé de paiement introuvable.');
+    const statement = await lockStatement(tx, id, scope);
     if (statement.status === 'undone') throw conflict(STATEMENT_MESSAGES.alreadyUndone);
     // Undoing changes every file the statement named: all of them must be files the caller sees (pecReadScope).
     const named = await tx
@@ -233,16 +242,9 @@ export async function undoStatement(db: DbOrTx, principal: Principal, id: number
 
 // ---------- the lines to be handled ('À traiter') ----------
 
-type StatementScope = ReturnType<typeof pecReadScope> | undefined;
-
 /** A statement applied and one of its lines to be handled, both locked (404 / 409 otherwise). */
 async function lockPendingLine(tx: DbOrTx, id: number, lineNumber: number, scope: StatementScope) {
-  const [statement] = await tx
-    .select({ id: paymentStatements.id, status: paymentStatements.status, holdingId: paymentStatements.holdingId })
-    .from(paymentStatements)
-    .where(and(eq(paymentStatements.id, id), scope))
-    .for('update');
-  if (!statement) throw notFound('Relevé de paiement introuvable.');
+  const statement = await lockStatement(tx, id, scope);
   const [line] = await tx
     .select()
     .from(paymentStatementLines)

@@ -128,8 +128,33 @@ function DossierText({ record, part }: { record: PecDossierRecord; part: Part })
 /** Numbers, dates and amounts stay on one line: on a narrow screen the table scrolls inside its container. */
 const oneLine = ROW_CLASSES.nowrap;
 
+type DateSource = 'createdAt' | 'datePeremption' | 'dateFacturationEffective' | 'followUpDate';
+
 /** The columns; a sortable one sorts descending first (the newest, highest first; names A to Z), then toggles. */
 export function pecColumns(label: (key: string) => string) {
+  /** A reference or text of the file (DossierText), sorted from `first` when sortable. */
+  const textColumn = (part: Part, first?: 'ASC' | 'DESC') => (
+    <DataTable.Col
+      key={part}
+      source={part}
+      label={label(part)}
+      sortByOrder={first}
+      disableSort={!first}
+      render={(r: PecDossierRecord) => <DossierText record={r} part={part} />}
+    />
+  );
+  /** A day, dd/mm/yyyy on one line, sorted from `first` when sortable. */
+  const dateColumn = (source: DateSource, first?: 'ASC' | 'DESC') => (
+    <DataTable.Col
+      key={source}
+      source={source}
+      label={label(source)}
+      sortByOrder={first}
+      disableSort={!first}
+      cellClassName={oneLine}
+      render={(r: PecDossierRecord) => formatDate(r[source])}
+    />
+  );
   return [
     <DataTable.Col
       key="status"
@@ -151,22 +176,9 @@ export function pecColumns(label: (key: string) => string) {
       cellClassName={oneLine}
       render={(r: PecDossierRecord) => <DossierText record={r} part="numeroDossier" />}
     />,
-    <DataTable.Col key="shop" source="shop" label={label('shop')} sortByOrder="ASC" render={(r: PecDossierRecord) => <DossierText record={r} part="shop" />} />,
-    <DataTable.Col
-      key="network"
-      source="network"
-      label={label('network')}
-      disableSort
-      render={(r: PecDossierRecord) => <DossierText record={r} part="network" />}
-    />,
-    <DataTable.Col
-      key="createdAt"
-      source="createdAt"
-      label={label('createdAt')}
-      sortByOrder="DESC"
-      cellClassName={oneLine}
-      render={(r: PecDossierRecord) => formatDate(r.createdAt)}
-    />,
+    textColumn('shop', 'ASC'),
+    textColumn('network'),
+    dateColumn('createdAt', 'DESC'),
     <DataTable.Col
       key="totalTtc"
       source="totalTtc"
@@ -176,28 +188,10 @@ export function pecColumns(label: (key: string) => string) {
       cellClassName={oneLine}
       render={(r: PecDossierRecord) => formatEuros(r.totalTtc)}
     />,
-    <DataTable.Col
-      key="numeroDevisAssure"
-      source="numeroDevisAssure"
-      label={label('numeroDevisAssure')}
-      disableSort
-      render={(r: PecDossierRecord) => <DossierText record={r} part="numeroDevisAssure" />}
-    />,
+    textColumn('numeroDevisAssure'),
     // Offered by the column chooser (issue 28), hidden until the user asks for them: PEC_OPTIONAL_COLUMNS.
-    <DataTable.Col
-      key="numeroDossierAssure"
-      source="numeroDossierAssure"
-      label={label('numeroDossierAssure')}
-      disableSort
-      render={(r: PecDossierRecord) => <DossierText record={r} part="numeroDossierAssure" />}
-    />,
-    <DataTable.Col
-      key="mutual"
-      source="mutual"
-      label={label('mutual')}
-      sortByOrder="ASC"
-      render={(r: PecDossierRecord) => <DossierText record={r} part="mutual" />}
-    />,
+    textColumn('numeroDossierAssure'),
+    textColumn('mutual', 'ASC'),
     <DataTable.Col
       key="amountDue"
       source="amountDue"
@@ -207,31 +201,10 @@ export function pecColumns(label: (key: string) => string) {
       cellClassName={oneLine}
       render={(r: PecDossierRecord) => formatEuros(amountDue(r))}
     />,
-    <DataTable.Col
-      key="datePeremption"
-      source="datePeremption"
-      label={label('datePeremption')}
-      sortByOrder="ASC"
-      cellClassName={oneLine}
-      render={(r: PecDossierRecord) => formatDate(r.datePeremption)}
-    />,
-    <DataTable.Col
-      key="dateFacturationEffective"
-      source="dateFacturationEffective"
-      label={label('dateFacturationEffective')}
-      disableSort
-      cellClassName={oneLine}
-      render={(r: PecDossierRecord) => formatDate(r.dateFacturationEffective)}
-    />,
-    <DataTable.Col
-      key="followUpDate"
-      source="followUpDate"
-      label={label('followUpDate')}
-      sortByOrder="ASC"
-      cellClassName={oneLine}
-      render={(r: PecDossierRecord) => formatDate(r.followUpDate)}
-    />,
-    <DataTable.Col key="owner" source="owner" label={label('owner')} disableSort render={(r: PecDossierRecord) => <DossierText record={r} part="owner" />} />,
+    dateColumn('datePeremption', 'ASC'),
+    dateColumn('dateFacturationEffective'),
+    dateColumn('followUpDate', 'ASC'),
+    textColumn('owner'),
   ];
 }
 
