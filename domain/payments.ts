@@ -251,10 +251,14 @@ export function parseStatementAmount(text: string): number | undefined {
   return typeof amount === 'number' && amount > 0 ? amount : undefined;
 }
 
-/** A date as portals write it: 31/10/2026, 31-10-2026, 31.10.2026 or 2026-10-31; undefined otherwise. */
+/**
+ * A date as portals write it: 31/10/2026, 31-10-2026, 31.10.2026, 2026-10-31, or with two digits for the year (31/10/26:
+ * 2026, a payment being never later than today); undefined otherwise.
+ */
 export function parseStatementDate(text: string): string | undefined {
-  const french = /^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/.exec(text.trim());
-  const value = parseDateInput(french ? `${french[1]}/${french[2]}/${french[3]}` : text);
+  const french = /^(\d{1,2})[./-](\d{1,2})[./-](\d{4}|\d{2})$/.exec(text.trim());
+  const year = french && (french[3]!.length === 2 ? `20${french[3]}` : french[3]);
+  const value = parseDateInput(french ? `${french[1]}/${french[2]}/${year}` : text);
   return value ?? undefined;
 }
 

@@ -378,6 +378,9 @@ describe('the CSV as portals export it', () => {
     ]);
     const dotted = await send('/api/payment_statements/preview', csv(`04-11-2026;Harmonie;${f.numPec};1.234,56;`), tokens.audio);
     expect(dotted.body.lines[0]).toMatchObject({ paymentDate: '2026-11-04', amount: 1234.56, outcome: 'paid' });
+    // Two digits for the year, as some portals export: this century's.
+    const short = await send('/api/payment_statements/preview', csv(`04/11/26;Harmonie;${f.numPec};1 234,56;`), tokens.audio);
+    expect(short.body.lines[0]).toMatchObject({ paymentDate: '2026-11-04', outcome: 'paid' });
   });
 
   it('reads Windows-1252 as well as UTF-8 (with or without BOM), as the body or a multipart upload', async () => {
