@@ -145,7 +145,7 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
       ) : (
         <Box role="tabpanel">
           <ArchivedNotice record={record} />
-          <PecWarnings warnings={record.warnings} />
+          <PecWarnings warnings={record.warnings} status={record.status} />
           {tab === 'actions' && <ActionsTab record={record} id={id} />}
           {tab === 'actions' && <FollowUpPanel record={record} id={id} />}
           {tab === 'add' && <ManualResults record={record} />}

@@ -61,6 +61,8 @@ test("a demo file's insurer answer above the 100 % Santé limits: one alert per 
   await expect(alerts.nth(0)).toContainText('oreille droite');
   await expect(alerts.nth(0)).toContainText('Arrêté du 14 novembre 2018');
   await expect(alerts.nth(1)).toContainText('Reste à charge sur un équipement 100 % Santé');
+  // Its DPEC is done: the advice to check the alerts before the DPEC is no longer given.
+  await expect(drawer(page).getByTestId('pec-warnings-intro')).toHaveCount(0);
 });
 
 test("the prescriber and the prescription date are chosen and shown in 'Informations initiales'", async ({ page, request }) => {
