@@ -73,7 +73,11 @@ export class BulkActions {
     private readonly runs: RobotRuns,
   ) {}
 
-  async run(principal: Principal, action: BulkAction, body: unknown): Promise<BulkSummary> {
+  /**
+   * `countFile`: counts one more file against the author's rate limit (the first file rides on the bulk request
+   * itself), so that a bulk of n files spends what n single actions would; a file beyond the allowance is refused.
+   */
+  async run(principal: Principal, action: BulkAction, body: unknown, countFile: () => Promise<void> = async () => {}): Promise<BulkSummary> {
     // Refused whole, before anything is written, to whom may not ask for it.
     requirePermission(principal, ACTION_PERMISSIONS[action]);
     const input = BODIES[action].parse(body ?? {});
@@ -102,6 +106,7 @@ export class BulkActions {
         outcome: 'done',
       };
       try {
+        if (index > 0) await countFile();
         if (id === undefined) throw new ApiError(422, BULK_MESSAGES.invalidId);
         if (!file) throw notFound(DOSSIER_NOT_FOUND);
         if (action === 'archive') {
@@ -257,6 +262,6 @@ export async function bulkRoutes(app: FastifyInstance) {
   app.post('/api/pec_dossiers/bulk/:action', async (request: FastifyRequest) => {
     const action = (request.params as { action: string }).action as BulkAction;
     if (!BULK_ACTIONS.includes(action)) throw notFound(BULK_MESSAGES.unknownAction);
-    return bulk.run(principalOf(request), action, request.body);
+    return bulk.run(principalOf(request), action, request.body, () => app.countRequest('api', request));
   });
 }

@@ -114,6 +114,32 @@ describe("the robot's signed results", () => {
   });
 });
 
+describe('a bulk action', () => {
+  it('spends one request of the allowance per file, as the single actions would: the files beyond it are refused with the French 429', async () => {
+    const server = await serverWith({ trustProxy: true, rateLimits: { windowSeconds: 60, login: 1000, api: 4, callbacks: 1000 } });
+    const token = await server.login('direction@audition-horizon.fr');
+    const files = await server.database.query<{ id: number }>(
+      `select f.id from pec_dossiers f join users u on u.holding_id = f.holding_id
+        where u.email = 'direction@audition-horizon.fr' and not f.archived order by f.id limit 6`,
+    );
+    expect(files).toHaveLength(6);
+    // From an address of its own (behind the declared proxy): its allowance is whole.
+    const from = { 'x-forwarded-for': '10.9.9.9' };
+    const bulk = await server.request('POST', '/api/pec_dossiers/bulk/assign', {
+      token,
+      headers: from,
+      body: { ids: files.map((f) => `/api/pec_dossiers/${f.id}`), owner: null },
+    });
+    expect(bulk.status, bulk.text).toBe(200);
+    expect(bulk.body.results.map((r: { outcome: string }) => r.outcome)).toEqual(['done', 'done', 'done', 'done', 'refused', 'refused']);
+    expect(bulk.body.results[4].reason).toMatch(/^Trop de requêtes depuis votre adresse : réessayez dans \d+ secondes?\.$/);
+    const unchanged = await server.database.query<{ owner_id: number | null }>('select owner_id from pec_dossiers where id = $1', [files[5]!.id]);
+    expect(unchanged[0]!.owner_id).not.toBeNull();
+    // The allowance is spent: the next call from that address is refused too.
+    expectFrench429(await server.request('GET', '/api/pec_dossiers', { token, headers: from }), 60);
+  });
+});
+
 describe("the robot's document links", () => {
   it('count in the callback family, not in the API allowance', async () => {
     const server = await serverWith({ rateLimits: { windowSeconds: 60, login: 1000, api: 3, callbacks: 5 } });
