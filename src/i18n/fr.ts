@@ -1001,6 +1001,8 @@ export const fr = {
           receivables_export: 'Export des créances',
           apply: 'Application d’un relevé',
           undo: 'Annulation d’un relevé',
+          line_attach: 'Ligne de relevé rattachée à une demande',
+          line_dismiss: 'Ligne de relevé classée',
           cancel: 'Annulation d’un paiement',
           payment: 'Paiement enregistré',
           payment_cancel: 'Paiement annulé',
