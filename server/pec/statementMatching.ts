@@ -7,6 +7,7 @@ import { paymentStatements, pecDossiers, pecPayments } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { pecReadScope } from '../auth/fileVisibility';
 import { iriOf } from '#domain/iri';
+import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
 import {
   expectedAmount,
   isPaidByHand,
@@ -108,7 +109,8 @@ async function appliedKeys(tx: DbOrTx, fileIds: number[]): Promise<Map<string, N
  * Each line's outcome, in the file's order: payments on one file add up line after line; a line a statement already
  * paid on its file (the same payer, reference, amount and date: an overlapping re-export), or repeated within this one,
  * is 'already applied' and counts once; a new payment on a file its payments settled already is 'over-paid', one on a
- * file marked paid by hand 'already paid', a file not billed yet 'not yet billed', a reference that names no file of the caller's organisation (or several) 'unknown'.
+ * file marked paid by hand 'already paid', a file not billed yet 'not yet billed', a payment dated before the file's
+ * invoice 'before the invoice' (as 'Rattacher' refuses it), a reference that names no file of the caller's organisation (or several) 'unknown'.
  */
 export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines: StatementLine[], lock = false): Promise<EvaluatedLine[]> {
   const references = [...new Set(lines.map((l) => normalReference(l.reference)))];
@@ -146,6 +148,8 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
     const repeated = appliedHere.get(key);
     if (repeated !== undefined) return { ...known, outcome: 'already_applied', outcomeLabel: STATEMENT_MESSAGES.repeatedLine(repeated) };
     if (file.status !== 'billed' && file.status !== 'paid') return { ...known, outcome: 'not_billed', outcomeLabel: PAYMENT_OUTCOME_LABELS.not_billed };
+    if (paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file)))
+      return { ...known, outcome: 'before_invoice', outcomeLabel: PAYMENT_OUTCOME_LABELS.before_invoice };
     const before = states.get(file.id) ?? stateOf(file);
     // A file its payments settled takes a new payment as an over-payment ('Trop-perçu'), to be refunded. One marked
     // 'Payé' by hand, that no payment settles, is left alone: what it received is not known.

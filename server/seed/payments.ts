@@ -1,10 +1,10 @@
 // Demo payments (issues 15 and 25): the paid files carry their payment (a row of their payment history, the stored
-// columns derived from it as the server does), one billed file of Audition Horizon is partly paid,
-// and a few of its files carry the invoice numbers of the example statement docs/examples/releve-paiements.csv, with
-// devices chosen here so that what the insurer owes (their complementary part) is the same on every installation and
-// the statement shows every kind of line: paid in full, partial, over-paid, already paid, not yet billed, unknown
-// reference, and two lines that add up.
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+// columns derived from it as the server does), one billed file of Audition Horizon is partly paid, and a few of its
+// files, billed before the statement's payments, carry the invoice numbers of the example statement
+// docs/examples/releve-paiements.csv, with devices chosen here so that what the insurer owes (their complementary part)
+// is the same on every installation and the statement shows every kind of line: paid in full, partial, over-paid,
+// already paid, not yet billed, unknown reference, and two lines that add up.
+import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/connect';
 import { appareils, pecDossiers, pecPayments } from '../db/schema';
 import { stateFromHistory } from '../pec/paymentHistory';
@@ -25,6 +25,8 @@ const PARTIAL = 'FAC-DEMO-0007';
 const ALREADY_PAID = 'FAC-DEMO-0004';
 const NOT_BILLED = 'FAC-DEMO-0005';
 
+/** The example statement's first payment day: its files are billed by then (a payment never precedes its invoice). */
+const EXAMPLE_STATEMENT_FIRST_DAY = '2026-11-18';
 const DAY = 86_400_000;
 const DEMO_LABEL = 'Virement de l’assureur';
 const iso = (date: Date) => date.toISOString().slice(0, 10);
@@ -41,7 +43,13 @@ export async function seedPayments(db: Db, organisations: DemoOrganisations, now
     db
       .select({ id: pecDossiers.id, holdingId: pecDossiers.holdingId, dateFacturationEffective: pecDossiers.dateFacturationEffective })
       .from(pecDossiers)
-      .where(and(eq(pecDossiers.holdingId, holdingId), eq(pecDossiers.status, status)))
+      .where(
+        and(
+          eq(pecDossiers.holdingId, holdingId),
+          eq(pecDossiers.status, status),
+          or(isNull(pecDossiers.dateFacturationEffective), lte(pecDossiers.dateFacturationEffective, EXAMPLE_STATEMENT_FIRST_DAY)),
+        ),
+      )
       .orderBy(desc(pecDossiers.dateFacturationEffective), asc(pecDossiers.id))
       .limit(n);
 

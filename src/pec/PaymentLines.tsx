@@ -18,6 +18,7 @@ const OUTCOME_COLORS: Record<PaymentOutcome, ChipProps['color']> = {
   already_paid: 'default',
   already_applied: 'default',
   not_billed: 'secondary',
+  before_invoice: 'secondary',
 };
 
 /** An outcome as a chip: its label, or a line's own ("Déjà appliquée (relevé n° 12 du …)"), linking to `to` when given. */

@@ -344,6 +344,33 @@ describe('lines to be handled (« À traiter »)', () => {
     expect((await dismiss(id, 6, 'Encore')).status).toBe(409);
   });
 
+  it('leaves a payment dated before its file’s invoice to be handled, as Rattacher would refuse that file', async () => {
+    const late = await file({ partComplementaire: 300, billedOn: '2026-11-10' });
+    const earlier = await file({ partComplementaire: 300, billedOn: '2026-10-01' });
+    const body = csv(`04/11/2026;Allianz;${late.numBilling};300,00;`, `10/11/2026;Allianz;${late.numPec};1,00;`);
+    const preview = await send('/api/payment_statements/preview', body, tokens.audio);
+    expect(preview.status, preview.text).toBe(200);
+    // The invoice day counts: a payment on the day of the invoice is applied.
+    expect(outcomes(preview)).toEqual([
+      [2, 'before_invoice', 'Antérieur à la facture', null],
+      [3, 'partial', 'Paiement partiel', 299],
+    ]);
+    expect(preview.body.totals.pending).toEqual({ count: 1, amount: 300 });
+
+    const applied = await send('/api/payment_statements', body, tokens.audio);
+    expect(applied.status, applied.text).toBe(201);
+    expect(applied.body).toMatchObject({ pendingLines: 1, appliedAmount: 1 });
+    expect(lineOf(applied.body, 2)).toMatchObject({ pending: true, dossier: { id: late.id } });
+    expect(await paymentState(late.id)).toMatchObject({ montantPaye: 1, montantDu: 299 });
+    expect((await attach(applied.body.id, 2, late.id)).body.violations[0].message).toBe(
+      'Ce paiement est daté d’avant la facture de cette demande : choisissez une autre demande.',
+    );
+    const attached = await attach(applied.body.id, 2, earlier.id);
+    expect(attached.status, attached.text).toBe(200);
+    expect(attached.body).toMatchObject({ pendingLines: 0, appliedAmount: 301 });
+    expect(await paymentState(earlier.id)).toMatchObject({ status: 'paid', montantPaye: 300 });
+  });
+
   it('refuses the same line attached to the same file from an overlapping statement', async () => {
     const target = await file({ partComplementaire: 300 });
     const line = `03/11/2026;MGEN;INCONNU-BIS-${target.id};120,00;`;
