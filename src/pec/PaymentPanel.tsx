@@ -51,7 +51,8 @@ export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: num
             [translate('pecflow.payments.panel.expected'), formatEuros(expectedAmount({ partComplementaire: record.partComplementaire }), none)],
             [translate('pecflow.payments.panel.paid'), formatEuros(record.montantPaye ?? null, translate('pecflow.payments.panel.nothingYet'))],
             [translate('pecflow.payments.panel.date'), record.datePaiement ? formatDate(record.datePaiement) : none],
-            ...(record.paiementPartiel ? [[translate('pecflow.payments.panel.due'), formatEuros(record.montantDu ?? null, none)] as [string, string]] : []),
+            // What is still due on every billed file, paid in part or not at all (also once a statement is undone).
+            ...(record.status === 'billed' ? [[translate('pecflow.payments.panel.due'), formatEuros(amountDue(record), none)] as [string, string]] : []),
           ]}
         />
         <PaymentHistory record={record} />

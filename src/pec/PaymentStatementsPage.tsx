@@ -307,7 +307,8 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
               filterToQuery={(search: string) => ({ search })}
               noOptionsText={translate('pecflow.payments.handle.noFile')}
               fullWidth
-              autoFocus
+              // The dialog opens in the field (MUI's Autocomplete takes no autoFocus of its own: its text field does).
+              TextFieldProps={{ autoFocus: true }}
             />
           </ReferenceInput>
         </DialogContent>

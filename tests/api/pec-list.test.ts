@@ -76,7 +76,7 @@ describe('the collection', () => {
     expect((await list('status=nimporte')).body.totalItems).toBe(0);
   });
 
-  it('searches the file, patient and quote numbers, the centre and the mutual, ignoring case and accents', async () => {
+  it('searches the file, patient, quote, PEC and invoice numbers, the centre and the mutual, ignoring case and accents', async () => {
     const horizon = await holdingOf('Audition Horizon');
     const [sample] = await sql<{ numero_dossier: string; numero_dossier_assure: string; numero_devis_assure: string }>(
       'select numero_dossier, numero_dossier_assure, numero_devis_assure from pec_dossiers where holding_id = $1 order by id limit 1',
@@ -89,6 +89,14 @@ describe('the collection', () => {
     for (const m of byPatient.body.member) expect(m.numeroDossierAssure.toLowerCase()).toContain(sample!.numero_dossier_assure.toLowerCase());
     const byQuote = await list(`search=${encodeURIComponent(sample!.numero_devis_assure)}`);
     expect(byQuote.body.member.some((m: JsonBody) => m.numeroDevisAssure === sample!.numero_devis_assure)).toBe(true);
+
+    // The N° PEC and the invoice number an insurer's letter or statement gives (migration 0032).
+    const [billed] = await sql<{ id: number; num_pec: string; num_billing: string }>(
+      'select id, num_pec, num_billing from pec_dossiers where holding_id = $1 and num_pec is not null and num_billing is not null order by id limit 1',
+      [horizon],
+    );
+    for (const number of [billed!.num_pec, billed!.num_billing.toLowerCase()])
+      expect((await list(`search=${encodeURIComponent(number)}`)).body.member.map((m: JsonBody) => m.id)).toContain(billed!.id);
 
     // A centre, typed in capitals.
     const boulogne = await list('search=BOULOGNE&limit=100');

@@ -106,6 +106,7 @@ test('"Enregistrer un paiement" in the drawer pays a billed file', async ({ page
   await page.goto(`/pec/${file.id}`);
   const panel = drawer(page).getByTestId('pec-payment');
   await expect(panel).toContainText('Aucun paiement reçu');
+  await expect(panel).toContainText('Montant restant dû');
   await panel.getByRole('button', { name: 'Enregistrer un paiement' }).click();
   const dialog = page.getByRole('dialog', { name: 'Enregistrer un paiement' });
   await dialog.getByRole('textbox', { name: /^Date de paiement/ }).fill(frenchToday());
@@ -277,8 +278,10 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   await page.getByRole('option', { name: 'À traiter', exact: true }).click();
   await expect(page).toHaveURL(/aTraiter/);
   // Every statement listed has lines to be handled (others' tests may import theirs meanwhile).
+  // (Retried until the filtered page replaced the one before it.)
   const rows = page.getByTestId('payments-row');
   await expect(rows.first()).toBeVisible();
+  await expect(rows.filter({ hasNot: page.getByTestId('statement-pending') })).toHaveCount(0);
   for (const row of await rows.all()) await expect(row.getByTestId('statement-pending')).toHaveText(/^À traiter \(\d+\)$/);
   await page.goto(`/payment_statements/${statementId}`);
   const statement = page.getByTestId('payment-statement-drawer');
@@ -286,11 +289,18 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   await expect(statement.getByTestId('statement-pending-alert')).toContainText('2 lignes à traiter (70,00 €)');
   await expect(statement.getByTestId('payment-total-pending')).toHaveText('2 · 70,00 €');
 
-  // Attached to the file chosen by its number: a payment of that file, from this statement.
+  // Attached to the file chosen by its invoice number: a payment of that file, from this statement. The dialog opens in
+  // the field; a text that names no file is refused on the field, in its words.
   await statement.getByRole('button', { name: 'Rattacher la ligne 3 à une demande' }).click();
   const attach = page.getByRole('dialog', { name: 'Rattacher la ligne 3 à une demande' });
   await expect(attach).toContainText('50,00 €');
-  await attach.getByRole('combobox', { name: 'Demande facturée' }).fill(chosen.numeroDossier);
+  const fileField = attach.getByRole('combobox', { name: 'Demande facturée' });
+  await expect(fileField).toBeFocused();
+  await page.keyboard.type('AUCUNE-DEMANDE-42');
+  await expect(page.getByText('Aucune demande facturée ne correspond')).toBeVisible();
+  await attach.getByRole('button', { name: 'Rattacher' }).click();
+  await expect(attach.getByText('Choisissez la demande facturée à laquelle rattacher ce paiement')).toBeVisible();
+  await fileField.fill(`FAC-${chosen.numeroDossierAssure}`);
   await page.getByRole('option', { name: new RegExp(`^${chosen.numeroDossier} · `) }).click();
   await attach.getByRole('button', { name: 'Rattacher' }).click();
   await expect(attach).toBeHidden();
