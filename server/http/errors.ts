@@ -31,6 +31,12 @@ export const badRequest = (detail: string) => new ApiError(400, detail);
 export const unauthorized = (detail: string) => new ApiError(401, detail);
 export const forbidden = (detail = 'Accès refusé : vous n’avez pas la permission nécessaire.') => new ApiError(403, detail);
 export const notFound = (detail = 'Ressource introuvable.') => new ApiError(404, detail);
+/** A record's number in the path (`:id`, `:line`): digits only, else 404 (`/payment_statements/abc` names no record). */
+export function numericParam(request: FastifyRequest, name: string, detail?: string): number {
+  const raw = (request.params as Record<string, string | undefined>)[name] ?? '';
+  if (!/^\d{1,9}$/.test(raw)) throw notFound(detail);
+  return Number(raw);
+}
 export const conflict = (detail: string) => new ApiError(409, detail);
 /** One invalid field, reported like a form violation. */
 export const invalidField = (propertyPath: string, message: string) => new ValidationError([{ propertyPath, message }]);

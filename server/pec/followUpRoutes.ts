@@ -7,7 +7,7 @@ import { requirePermission } from '../auth/principal';
 import { pecReadScope } from '../auth/fileVisibility';
 import { principalOf } from '../context';
 import { pecDossiers } from '../db/schema';
-import { notFound } from '../http/errors';
+import { notFound, numericParam } from '../http/errors';
 import { colleaguesOf, colleaguesOfReader, type Colleague } from './followUps';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 
@@ -15,8 +15,7 @@ export async function followUpRoutes(app: FastifyInstance) {
   app.get('/api/pec_dossiers/:id/colleagues', async (request: FastifyRequest<{ Params: { id: string } }>) => {
     const principal = principalOf(request);
     requirePermission(principal, PEC_PERMISSIONS.view);
-    const id = /^\d{1,9}$/.test(request.params.id) ? Number(request.params.id) : NaN;
-    if (!Number.isFinite(id)) throw notFound();
+    const id = numericParam(request, 'id');
     const [file] = await app.ctx.db
       .select({ holdingId: pecDossiers.holdingId, shopId: pecDossiers.shopId })
       .from(pecDossiers)
@@ -32,4 +31,11 @@ export async function followUpRoutes(app: FastifyInstance) {
   });
 }
 
-const colleagueItem = (c: Colleague) => ({ '@id': `/api/users/${c.id}`, id: c.id, firstName: c.firstName, lastName: c.lastName, mayFollow: c.mayFollow });
+const colleagueItem = (c: Colleague) => ({
+  '@id': `/api/users/${c.id}`,
+  id: c.id,
+  firstName: c.firstName,
+  lastName: c.lastName,
+  mayFollow: c.mayFollow,
+  ...(c.shopIds !== undefined ? { shopIds: c.shopIds } : {}),
+});

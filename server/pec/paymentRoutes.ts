@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isPlatformAdmin, requirePermission } from '../auth/principal';
 import { recordAudit } from '../audit/audit';
 import { principalOf } from '../context';
-import { ApiError, invalidField, notFound } from '../http/errors';
+import { ApiError, invalidField, numericParam } from '../http/errors';
 import { NUL_MESSAGE } from '../http/body';
 import { contextUrl, itemDocument, sendJsonLd } from '../hydra/output';
 import { sameHolding } from '../hydra/tenancy';
@@ -65,12 +65,6 @@ export async function paymentRoutes(app: FastifyInstance) {
 
   app.addContentTypeParser([...CSV_TYPES, 'multipart/form-data'], { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
 
-  const idOf = (request: FastifyRequest) => {
-    const raw = (request.params as { id: string }).id;
-    if (!/^\d{1,9}$/.test(raw)) throw notFound('Ressource introuvable.');
-    return Number(raw);
-  };
-
   const sendStatement = async (request: FastifyRequest, reply: Parameters<typeof sendJsonLd>[0], id: number, status: number) => {
     const principal = principalOf(request);
     const [item] = await statements.present(principal, [await statements.get(principal, id)], 'item');
@@ -114,7 +108,7 @@ export async function paymentRoutes(app: FastifyInstance) {
   app.post('/api/payment_statements/:id/undo', async (request, reply) => {
     const principal = principalOf(request);
     requirePermission(principal, PAYMENT_PERMISSION);
-    const id = idOf(request);
+    const id = numericParam(request, 'id');
     await undoStatement(db, principal, id, sameHolding(paymentStatements.holdingId, principal));
     files.noteWrite(principal);
     payments.noteWrite(principal);
@@ -122,17 +116,19 @@ export async function paymentRoutes(app: FastifyInstance) {
   });
 
   // A line to be handled ('À traiter'), attached to a billed file or set aside with its reason: answers the statement.
-  const lineOf = (request: FastifyRequest) => {
-    const raw = (request.params as { line: string }).line;
-    if (!/^\d{1,9}$/.test(raw)) throw notFound(STATEMENT_MESSAGES.lineNotFound);
-    return Number(raw);
-  };
   app.post('/api/payment_statements/:id/lines/:line/attach', async (request, reply) => {
     const principal = principalOf(request);
     requirePermission(principal, PAYMENT_PERMISSION);
-    const id = idOf(request);
+    const id = numericParam(request, 'id');
     const { dossier } = statementLineAttachSchema.parse(request.body ?? {});
-    await attachLine(db, principal, id, lineOf(request), dossier, sameHolding(paymentStatements.holdingId, principal));
+    await attachLine(
+      db,
+      principal,
+      id,
+      numericParam(request, 'line', STATEMENT_MESSAGES.lineNotFound),
+      dossier,
+      sameHolding(paymentStatements.holdingId, principal),
+    );
     files.noteWrite(principal);
     payments.noteWrite(principal);
     return sendStatement(request, reply, id, 200);
@@ -140,9 +136,16 @@ export async function paymentRoutes(app: FastifyInstance) {
   app.post('/api/payment_statements/:id/lines/:line/dismiss', async (request, reply) => {
     const principal = principalOf(request);
     requirePermission(principal, PAYMENT_PERMISSION);
-    const id = idOf(request);
+    const id = numericParam(request, 'id');
     const { motif } = statementLineDismissSchema.parse(request.body ?? {});
-    await dismissLine(db, principal, id, lineOf(request), motif, sameHolding(paymentStatements.holdingId, principal));
+    await dismissLine(
+      db,
+      principal,
+      id,
+      numericParam(request, 'line', STATEMENT_MESSAGES.lineNotFound),
+      motif,
+      sameHolding(paymentStatements.holdingId, principal),
+    );
     return sendStatement(request, reply, id, 200);
   });
 
@@ -150,7 +153,7 @@ export async function paymentRoutes(app: FastifyInstance) {
   app.post('/api/pec_dossiers/:id/payments', async (request, reply) => {
     const principal = principalOf(request);
     requirePermission(principal, PAYMENT_PERMISSION);
-    const id = idOf(request);
+    const id = numericParam(request, 'id');
     await files.get(principal, id);
     const payment = manualPaymentSchema.parse(request.body ?? {});
     await recordManualPayment(db, principal, id, payment);
@@ -205,7 +208,7 @@ export async function paymentRoutes(app: FastifyInstance) {
   app.post('/api/pec_payments/:id/cancel', async (request, reply) => {
     const principal = principalOf(request);
     requirePermission(principal, PAYMENT_PERMISSION);
-    const id = idOf(request);
+    const id = numericParam(request, 'id');
     await payments.get(principal, id);
     const { motif } = paymentCancelSchema.parse(request.body ?? {});
     await cancelManualPayment(db, principal, id, motif);

@@ -9,7 +9,7 @@ import { isPlatformAdmin, requirePermission, type Principal } from '../auth/prin
 import type { Database } from '../db/connect';
 import { principalOf } from '../context';
 import { mutuals, networks, pecDocuments, pecDossiers, shops } from '../db/schema';
-import { ApiError, notFound, ValidationError, type Violation } from '../http/errors';
+import { ApiError, numericParam, ValidationError, type Violation } from '../http/errors';
 import { recordAudit } from '../audit/audit';
 import { parseListQuery } from '../hydra/query';
 import { normaliseSearch } from './numbering';
@@ -357,9 +357,7 @@ export async function pecRoutes(app: FastifyInstance) {
   app.post('/api/pec_dossiers/:id/summary', async (request, reply) => {
     const principal = principalOf(request);
     requirePermission(principal, PERMS.view);
-    const raw = (request.params as { id: string }).id;
-    if (!/^\d{1,9}$/.test(raw)) throw notFound('Demande de PEC introuvable.');
-    const row = await repository.get(principal, Number(raw));
+    const row = await repository.get(principal, numericParam(request, 'id', 'Demande de PEC introuvable.'));
     const [item] = await repository.present(principal, [row], 'item');
     const [centre] = await db
       .select({
