@@ -556,6 +556,9 @@ export const pecDossiers = pgTable(
     // The totals of a centre's staff (their centres, and a status): counted from this index alone, not from the table's
     // pages of the whole organisation (load bench: 3.8 ms a count, 60 % of PostgreSQL's time, ~1 ms now).
     index('pec_dossiers_holding_shop_status_idx').on(t.holdingId, t.shopId, t.archived, t.status),
+    // The list sorted by centre name: the organisation's files and their centres from this index alone (the centres'
+    // names are then read from shops). From the table's pages, one page per file, it took 1.2 s at 1,000,000 files.
+    index('pec_dossiers_holding_shop_id_idx').on(t.holdingId, t.archived, t.shopId, t.id),
     index('pec_dossiers_holding_total_idx').on(t.holdingId, t.archived, t.totalTtc, t.id),
     index('pec_dossiers_holding_validation_idx').on(t.holdingId, t.archived, t.dateValidation, t.id),
     // Descending sorts put empty values last (server/hydra/repository.ts): their own order.
@@ -768,7 +771,7 @@ export const paymentStatementLines = pgTable(
     amount: money('amount').notNull(),
     label: text('label'),
     dossierId: integer('dossier_id').references(() => pecDossiers.id, { onDelete: 'set null' }),
-    /** PAYMENT_OUTCOMES: paid, partial, overpaid, unknown, already_paid, not_billed. */
+    /** PAYMENT_OUTCOMES: paid, partial, overpaid, unknown, already_paid, already_applied, not_billed, before_invoice. */
     outcome: text('outcome').notNull(),
     /** Partial: the amount still due; over-paid: the excess. */
     difference: money('difference'),
@@ -853,7 +856,7 @@ export const pecViews = pgTable(
   },
   // One name per author; the author's views and the organisation's shared ones, by name.
   (t) => [
-    uniqueIndex('pec_views_user_name_idx').on(t.userId, t.name),
+    uniqueIndex('pec_views_user_name_idx').on(t.userId, sql`lower(${t.name})`),
     index('pec_views_holding_shared_idx')
       .on(t.holdingId, t.name)
       .where(sql`${t.shared}`),

@@ -14,9 +14,11 @@ import type { Counting, ListCounts } from './listCounts';
 import { ListMembers } from './listMembers';
 import { declared, type ListQuery } from './query';
 import type { Registry } from './repository';
-import type { ReferenceField, ReferencesField, Row } from './types';
+import type { ReferenceField, ReferencesField, RelatedOrder, Row } from './types';
 
 const dialect = new PgDialect();
+
+const isRelatedOrder = (entry: AnyPgColumn | SQL | RelatedOrder): entry is RelatedOrder => 'through' in entry;
 
 export class ResourceReader {
   private readonly members: ListMembers;
@@ -99,28 +101,43 @@ export class ResourceReader {
     throw forbidden();
   }
 
-  /** The page's condition and order (list and listJson read the same rows). */
+  /**
+   * The page's condition and order (list and listJson read the same rows). A sort on a referenced record's column is a
+   * subquery per row for the page's rows, and for choosing the page's ids (every row of the condition) a join on that
+   * record's table, `idsJoin`: one hash join of the centres instead of a lookup per file (1,000,000 files, an
+   * organisation's 19,800 sorted by centre: 9 ms instead of 19 ms, and 40–60 ms once the subquery's cost set off
+   * PostgreSQL's JIT compilation).
+   */
   private pageOf(principal: Principal, query: ListQuery) {
     const { decl } = this.table;
     const restriction = this.readRestriction(principal);
     const where = and(listConditions(decl, this.visibility(principal), query, principal), restriction);
     const [orderField, defaultDirection] = decl.defaultOrder;
     const requested = query.order && declared(decl.order, query.order.field) ? query.order : undefined;
-    const orderColumn = declared(decl.order, requested?.field ?? orderField)!;
+    const field = requested?.field ?? orderField;
+    const entry = declared(decl.order, field)!;
     const direction = requested?.direction ?? defaultDirection;
     const by = direction === 'desc' ? desc : asc;
     // Empty values last in both directions (PostgreSQL puts them first when descending): the highest amounts first,
     // not the drafts without one. Only for nullable columns, so that indexes on the others still serve the sort.
     // Names in French order (Allianz before AXA, Émeraude among the E): ICU's root collation, which PGlite and
     // PostgreSQL both have (PGlite has no fr-x-icu) and for which the names' indexes are built (migration saved_views).
-    const field = requested?.field ?? orderField;
-    const key = decl.frenchOrder?.includes(field) ? sql`${orderColumn} collate "und-x-icu"` : undefined;
-    const primary = key
-      ? sql`${key} ${direction === 'desc' ? sql`desc nulls last` : sql`asc`}`
-      : direction === 'desc' && !('notNull' in orderColumn && orderColumn.notNull)
-        ? sql`${orderColumn} desc nulls last`
-        : by(orderColumn);
-    return { where, orderBy: [primary, by(decl.idColumn)], offset: (query.page - 1) * query.itemsPerPage };
+    const primary = (column: AnyPgColumn | SQL) => {
+      if (decl.frenchOrder?.includes(field)) return sql`${column} collate "und-x-icu" ${direction === 'desc' ? sql`desc nulls last` : sql`asc`}`;
+      const nullable = !('notNull' in column && column.notNull);
+      return direction === 'desc' && nullable ? sql`${column} desc nulls last` : by(column);
+    };
+    const tail = by(decl.idColumn);
+    const offset = (query.page - 1) * query.itemsPerPage;
+    if (!isRelatedOrder(entry)) return { where, orderBy: [primary(entry), tail], idsOrderBy: [primary(entry), tail], offset };
+    const { through, target, value } = entry;
+    return {
+      where,
+      orderBy: [primary(sql`(select ${value} from ${target.table} where ${target} = ${through})`), tail],
+      idsJoin: sql`left join (select ${target} as "__sort_id", ${value} as "__sort_key" from ${target.table}) as "__sort" on "__sort"."__sort_id" = ${through}`,
+      idsOrderBy: [primary(sql`"__sort"."__sort_key"`), tail],
+      offset,
+    };
   }
 
   /** The total of a list whose page has `n` rows (when it was not counted with the page, see listJson). */
@@ -153,13 +170,13 @@ export class ResourceReader {
   async listJson(principal: Principal, query: ListQuery): Promise<KeptList | undefined> {
     const members = this.members.memberSelection(principal);
     if (!members) return undefined;
-    const { where, orderBy, offset } = this.pageOf(principal, query);
+    const { where, orderBy, idsJoin, idsOrderBy, offset } = this.pageOf(principal, query);
     // The page's ids are chosen first (from an index alone when one covers the condition and the order), then only
     // those rows are read and written as JSON: with the JSON in the same select, PostgreSQL built it for every row
     // OFFSET skips, and reading whole rows fetched each skipped one from the table (page 50 of a PEC list: 15 ms, 3 now).
     const { table, idColumn } = this.table.decl;
     const order = sql.join(orderBy, sql`, `);
-    const ids = sql`select ${idColumn} from ${table} where ${where ?? sql`true`} order by ${order} limit ${query.itemsPerPage} offset ${offset}`;
+    const ids = sql`select ${idColumn} from ${table} ${idsJoin ?? sql``} where ${where ?? sql`true`} order by ${sql.join(idsOrderBy, sql`, `)} limit ${query.itemsPerPage} offset ${offset}`;
     const page = sql`select ${members} from ${table} ${sql.join(this.members.joins, sql` `)} where ${idColumn} in (${ids}) order by ${order}`;
     // The list's total in the same statement when none may be reused for its condition: one round trip, not two. As
     // in totalOf(), a page that is not full gives it without counting: PostgreSQL runs the count (an InitPlan) only

@@ -36,6 +36,13 @@ interface FieldBase {
 }
 
 /** A value stored in a column of the resource's table. */
+/** A sort on a referenced record's column: `value` of the `target` row that `through` names (the file's centre's name). */
+export interface RelatedOrder {
+  through: AnyPgColumn;
+  target: AnyPgColumn;
+  value: AnyPgColumn;
+}
+
 export interface ColumnField extends FieldBase {
   kind: 'column';
   type: FieldType;
@@ -204,10 +211,11 @@ export interface ResourceDeclaration {
    */
   defaultFilters?: Record<string, string>;
   /**
-   * Sortable fields: query key -> column, or an expression of the row (a referenced record's name); the first entry of
-   * defaultOrder applies when none is asked. An expression sorts its empty values last, as a nullable column does.
+   * Sortable fields: query key -> column, an expression of the row, or a referenced record's column (RelatedOrder: a
+   * centre's name); the first entry of defaultOrder applies when none is asked. An expression or a referenced column
+   * sorts its empty values last, as a nullable column does.
    */
-  order: Record<string, AnyPgColumn | SQL>;
+  order: Record<string, AnyPgColumn | SQL | RelatedOrder>;
   defaultOrder: [string, 'asc' | 'desc'];
   /** Order keys of names sorted in French (case and accents ignored: Allianz before AXA), on an index of that key. */
   frenchOrder?: string[];

@@ -219,8 +219,8 @@ export const pecDossiersResource: ResourceDeclaration = {
     updatedAt: pecDossiers.updatedAt,
     followUpDate: pecDossiers.followUpDate,
     // The centre's and the mutual's names, as the list shows them (a file without a mutual last).
-    shop: sql`(select ${shops.name} from ${shops} where ${shops.id} = ${pecDossiers.shopId})`,
-    mutual: sql`(select ${mutuals.name} from ${mutuals} where ${mutuals.id} = ${pecDossiers.mutualId})`,
+    shop: { through: pecDossiers.shopId, target: shops.id, value: shops.name },
+    mutual: { through: pecDossiers.mutualId, target: mutuals.id, value: mutuals.name },
     id: pecDossiers.id,
   },
   frenchOrder: ['shop', 'mutual'],
