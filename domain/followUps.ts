@@ -36,7 +36,20 @@ export const OWNER_FILTER = 'suiviPar';
 export const OWNER_FILTER_ME = 'me';
 export const OWNER_FILTER_NOBODY = 'none';
 
+/** A follow-up date is a reminder: at most a year past (one already due, kept while the file is edited) and two ahead. */
+const FOLLOW_UP_YEARS_BACK = 1;
+const FOLLOW_UP_YEARS_AHEAD = 2;
+const shiftYears = (isoDay: string, years: number) => `${Number(isoDay.slice(0, 4)) + years}${isoDay.slice(4, 10)}`;
+const frenchDay = (isoDay: string) => isoDay.split('-').reverse().join('/');
+
+/** Why a follow-up date (yyyy-mm-dd) is refused on `today` (Paris): a year typed wrong (1900, 2206) is no reminder. */
+export function followUpDateError(day: string, today: string): string | undefined {
+  const [from, to] = [shiftYears(today, -FOLLOW_UP_YEARS_BACK), shiftYears(today, FOLLOW_UP_YEARS_AHEAD)];
+  return day < from || day > to ? FOLLOW_UP_MESSAGES.dateOutOfRange(frenchDay(from), frenchDay(to)) : undefined;
+}
+
 export const FOLLOW_UP_MESSAGES = {
+  dateOutOfRange: (from: string, to: string) => `La date de relance doit être comprise entre le ${from} et le ${to}.`,
   owner: 'Choisissez le collaborateur qui suit le dossier.',
   ownerCannotSee: 'Ce collaborateur ne voit pas ce dossier : choisissez un utilisateur de son centre.',
   ownerCannotAct: 'Ce collaborateur consulte les demandes sans les traiter : choisissez quelqu’un qui peut les faire avancer.',

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RULES, parseMeasure, type MeasureRule } from './optical';
 import { PAYMENT_CANCEL_MESSAGES, PAYMENT_FORM_MESSAGES, STATEMENT_MESSAGES } from './payments';
-import { FOLLOW_UP_MESSAGES, NOTE_MAX, NOTE_MESSAGES, OWNER_FILTER_NOBODY } from './followUps';
+import { FOLLOW_UP_MESSAGES, followUpDateError, NOTE_MAX, NOTE_MESSAGES, OWNER_FILTER_NOBODY } from './followUps';
 import { ARCHIVE_MESSAGES, ARCHIVE_NOTE_MAX, ARCHIVE_REASONS } from './archive';
 import { DOCUMENT_MESSAGES, ROBOT_DOCUMENT_KINDS } from './documents';
 import { LONG_TEXT_MAX, optionalReference, optionalText, reference, requiredText } from './validation';
@@ -138,7 +138,12 @@ export const pecDossierSchema = z.object({
   ...insuredFields,
   // Follow-ups (./followUps): who follows the file and when to chase the insurer.
   owner: optionalReference('users', FOLLOW_UP_MESSAGES.owner),
-  followUpDate: dateField().optional(),
+  followUpDate: dateField()
+    .superRefine((day, ctx) => {
+      const error = day ? followUpDateError(day, todayInFrance()) : undefined;
+      if (error) ctx.addIssue({ code: 'custom', message: error });
+    })
+    .optional(),
   // Archiving (./archive): the flag here, its reason checked by pecArchiveSchema when a file is archived.
   archived: z.boolean({ error: ARCHIVE_MESSAGES.archived }).optional(),
   archiveReason: z.unknown().optional(),

@@ -146,6 +146,8 @@ export interface Colleague {
   lastName: string;
   /** May follow files ('Suivi par'): acts on them, not read-only. */
   mayFollow: boolean;
+  /** Among the reader's centres, the ones whose files the colleague sees; null: every centre (colleaguesOfReader). */
+  shopIds?: number[] | null;
 }
 
 /** The active users of an organisation, with what file visibility needs (their roles' permissions, their centres). */
@@ -188,7 +190,10 @@ export async function colleaguesOfReader(tx: DbOrTx, reader: Principal): Promise
       if (seesWholeOrganisation(viewer)) return true;
       return viewer.shopIds.some((shopId) => !readerShops || readerShops.has(shopId));
     })
-    .map(colleagueOf);
+    .map((viewer) => ({
+      ...colleagueOf(viewer),
+      shopIds: seesWholeOrganisation(viewer) ? null : viewer.shopIds.filter((shopId) => !readerShops || readerShops.has(shopId)),
+    }));
 }
 
 const colleagueOf = (row: { id: number; first_name: string; last_name: string; permissions: readonly string[] }): Colleague => ({

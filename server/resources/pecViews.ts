@@ -67,7 +67,13 @@ export const pecViewsResource = defineResource({
       if (values.shared === true && !existing?.shared && !can(principal, PEC_PERMISSIONS.update))
         throw invalidField('shared', SAVED_VIEW_MESSAGES.shareNotAllowed);
       if (typeof input.name === 'string') {
-        const sameName = and(eq(pecViews.userId, principal.id), eq(pecViews.name, input.name), existing ? ne(pecViews.id, existing.id as number) : undefined);
+        // One name per author whatever its letter case ("Mes dossiers" and "mes dossiers" read as one view in the bar).
+        const name = typeof values.name === 'string' ? values.name : input.name;
+        const sameName = and(
+          eq(pecViews.userId, principal.id),
+          sql`lower(${pecViews.name}) = lower(${name})`,
+          existing ? ne(pecViews.id, existing.id as number) : undefined,
+        );
         const [taken] = await tx.select({ id: pecViews.id }).from(pecViews).where(sameName);
         if (taken) throw invalidField('name', SAVED_VIEW_MESSAGES.nameTaken);
       }

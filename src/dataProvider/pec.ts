@@ -161,6 +161,8 @@ export interface PecColleague {
   lastName: string;
   /** May follow files ('Suivi par'); read-only staff are mentioned, never owners. */
   mayFollow: boolean;
+  /** The reader's colleagues only (pecMyColleagues): the reader's centres whose files they see, null for all. */
+  shopIds?: number[] | null;
 }
 
 export interface PecStats {

@@ -449,6 +449,7 @@ export const fr = {
           aRelancer: 'À relancer',
         },
         owner: { me: 'Moi', none: 'Personne', colleague: 'un collègue' },
+        unreachable: 'hors de vos accès',
         followUps: 'À relancer',
         followUpsHelp: 'Les demandes en attente depuis trop longtemps ou dont la date de relance est arrivée',
         archived: 'Archivées',

@@ -29,6 +29,7 @@ import { DPEC_START_STATUSES, isDpecGranted, pecStatusLabel, type PecStatus } fr
 import type { BulkAction, BulkFileResult, BulkSummary } from '#domain/bulk';
 import { usePecMutation, usePecRights, useRefreshPec } from './shared';
 import { useSingleFlight } from '../admin/mutations';
+import { ROW_CLASSES } from '../layout/rowStyles';
 
 const BulkForms = lazy(() => import('./BulkForms'));
 
@@ -115,6 +116,7 @@ export function PecBulkActions({ ids }: { ids: Identifier[] }) {
               const record = data.find((r: RaRecord) => r.id === id) as { status?: string; numPec?: string | null } | undefined;
               return !record || isDpecGranted(record);
             })}
+            shopIds={ids.map((id) => (data.find((r: RaRecord) => r.id === id) as { shop?: { id: number } | null } | undefined)?.shop?.id)}
             busy={busy}
             onClose={() => setForm(undefined)}
             onSubmit={send}
@@ -126,6 +128,8 @@ export function PecBulkActions({ ids }: { ids: Identifier[] }) {
         onClose={() => {
           setSummary(undefined);
           onUnselectItems();
+          // The button that opened it goes with the selection's toolbar: the keyboard goes on from the list's first row.
+          setTimeout(() => document.querySelector<HTMLElement>(`.${ROW_CLASSES.focusable}`)?.focus());
         }}
       />
     </>

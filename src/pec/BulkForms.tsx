@@ -13,6 +13,7 @@ import { OWNER_FILTER_NOBODY } from '#domain/followUps';
 import { todayInFrance } from '#domain/pec';
 import { DateInput } from './DateInput';
 import type { BulkFormName } from './BulkActions';
+import type { PecColleague } from '../dataProvider/pec';
 import { useMyColleagues } from './shared';
 
 const REASON_CHOICES = ARCHIVE_REASONS.map((id) => ({ id, name: ARCHIVE_REASON_LABELS[id] }));
@@ -22,17 +23,19 @@ interface Props {
   count: number;
   /** For each selected file, in order, whether it may be billed (its DPEC granted): only those take a number. */
   billable: boolean[];
+  /** For each selected file, its centre when this page read it (a colleague offered must see every one). */
+  shopIds: (number | undefined)[];
   busy: boolean;
   onClose: () => void;
   onSubmit: (data: { action: BulkAction } & Record<string, unknown>) => Promise<unknown>;
 }
 
-export default function BulkForms({ form, count, billable, busy, onClose, onSubmit }: Props) {
+export default function BulkForms({ form, count, billable, shopIds, busy, onClose, onSubmit }: Props) {
   const translate = useTranslate();
   return (
     <Dialog open onClose={busy ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="bulk-form-title" data-testid={`bulk-${form}-dialog`}>
       {form === 'assign' ? (
-        <AssignForm count={count} busy={busy} onClose={onClose} onSubmit={onSubmit} />
+        <AssignForm count={count} shopIds={shopIds} busy={busy} onClose={onClose} onSubmit={onSubmit} />
       ) : form === 'billing' ? (
         <AdminForm
           record={{ dateBilling: todayInFrance(), pattern: 'FAC-{n}', start: 1 }}
@@ -85,12 +88,14 @@ export default function BulkForms({ form, count, billable, busy, onClose, onSubm
 }
 
 /** 'Assigner à…': the colleague who follows every selected file from now on ('Suivi par'), or nobody. */
-function AssignForm({ count, busy, onClose, onSubmit }: Omit<Props, 'form' | 'billable'>) {
+function AssignForm({ count, shopIds, busy, onClose, onSubmit }: Omit<Props, 'form' | 'billable'>) {
   const translate = useTranslate();
   const colleagues = useMyColleagues();
+  // Only who sees every selected file read here (a file of another page is the server's to judge, in the summary).
+  const seesAll = (c: PecColleague) => !c.shopIds || shopIds.every((shopId) => shopId === undefined || c.shopIds!.includes(shopId));
   const choices = [
     { id: OWNER_FILTER_NOBODY, name: translate('pecflow.pec.followUp.nobody') },
-    ...colleagues.filter((c) => c.mayFollow).map((c) => ({ id: c['@id'], name: `${c.firstName} ${c.lastName}`.trim() })),
+    ...colleagues.filter((c) => c.mayFollow && seesAll(c)).map((c) => ({ id: c['@id'], name: `${c.firstName} ${c.lastName}`.trim() })),
   ];
   return (
     <AdminForm record={{ owner: '' }} schema={pecBulkAssignSchema} onSave={(values) => onSubmit({ action: 'assign', ...pecBulkAssignSchema.parse(values) })}>

@@ -374,16 +374,20 @@ function FilterLabel({ name, value }: { name: string; value: unknown }) {
   );
 }
 
-/** "Centre : Optique Riviera Nice": the record's name, read once (its number until it arrives). */
+/**
+ * "Centre : Optique Riviera Nice": the record's name, read once (its number until it arrives). A record the reader may
+ * not see (a colleague's shared view naming a centre of theirs) is said so, never by its number.
+ */
 function ReferenceChipLabel({ label, name, id }: { label: string; name: string; id: string | number }) {
-  const { data } = useGetOne<RaRecord & { name?: string }>(
+  const translate = useTranslate();
+  const { data, isError } = useGetOne<RaRecord & { name?: string }>(
     REFERENCE_RESOURCES[name]!,
     { id: `/api/${REFERENCE_RESOURCES[name]}/${id}` },
-    { staleTime: 10 * MINUTE },
+    { staleTime: 10 * MINUTE, retry: false },
   );
   return (
     <span>
-      {label} : {data?.name ?? String(id)}
+      {label} : {isError ? translate('pecflow.pec.filters.unreachable') : (data?.name ?? String(id))}
     </span>
   );
 }

@@ -10,6 +10,10 @@ import { notifyFollowUps } from '../../server/pec/followUps';
 import { QUEUES } from '../../server/jobs/boss';
 import { FOLLOW_UP_MESSAGES, FOLLOW_UP_PENDING_DAYS_KEY, NOTE_MAX, NOTE_MESSAGES } from '#domain/followUps';
 import { todayInFrance } from '#domain/pec';
+
+/** A day `years` from today (Paris), yyyy-mm-dd. */
+const yearsFromToday = (years: number) => `${Number(todayInFrance().slice(0, 4)) + years}${todayInFrance().slice(4)}`;
+const NEXT_MONTH = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
 import { BULK_MESSAGES } from '#domain/bulk';
 
 let server: TestServer;
@@ -46,12 +50,12 @@ describe('owner and follow-up date', () => {
     expect(file.owner).toMatchObject({ '@id': `/api/users/${ids.audio}`, firstName: 'Sophie', lastName: 'Bernard' });
     expect(file.followUpDate).toBeNull();
 
-    const changed = await patch(file.id, { owner: `/api/users/${ids.horizonAdmin}`, followUpDate: '2026-12-01' });
+    const changed = await patch(file.id, { owner: `/api/users/${ids.horizonAdmin}`, followUpDate: NEXT_MONTH });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.owner['@id']).toBe(`/api/users/${ids.horizonAdmin}`);
-    expect(changed.body.followUpDate).toBe('2026-12-01');
+    expect(changed.body.followUpDate).toBe(NEXT_MONTH);
     const audit = await auditRows(server, 'pec_dossiers', file.id);
-    expect(audit.at(-1)!.changes).toMatchObject({ owner: { before: ids.audio, after: ids.horizonAdmin }, followUpDate: { before: null, after: '2026-12-01' } });
+    expect(audit.at(-1)!.changes).toMatchObject({ owner: { before: ids.audio, after: ids.horizonAdmin }, followUpDate: { before: null, after: NEXT_MONTH } });
 
     // Nobody: the owner may be cleared.
     const cleared = await patch(file.id, { owner: null });
@@ -67,8 +71,12 @@ describe('owner and follow-up date', () => {
     const foreign = await patch(file.id, { owner: `/api/users/${ids.rivieraAdmin}` });
     expect(foreign.status).toBe(422);
     expect(foreign.body.violations[0].propertyPath).toBe('owner');
-    expect((await patch(file.id, { followUpDate: '2026-12-01' }, tokens.readOnly)).status).toBe(403);
+    expect((await patch(file.id, { followUpDate: NEXT_MONTH }, tokens.readOnly)).status).toBe(403);
     expectViolation(await patch(file.id, { followUpDate: '31/02/2026' }), 'followUpDate', 'Date invalide (jj/mm/aaaa)');
+    // A year typed wrong is no reminder: a year back and two ahead at most, both days included.
+    const range = FOLLOW_UP_MESSAGES.dateOutOfRange(yearsFromToday(-1).split('-').reverse().join('/'), yearsFromToday(2).split('-').reverse().join('/'));
+    expectViolation(await patch(file.id, { followUpDate: '01/01/1900' }), 'followUpDate', range);
+    expectViolation(await patch(file.id, { followUpDate: '2206-01-01' }), 'followUpDate', range);
     // Unchanged by the refusals.
     const read = await server.get(`/api/pec_dossiers/${file.id}`, tokens.audio);
     expect(read.body.owner['@id']).toBe(`/api/users/${ids.audio}`);
@@ -142,7 +150,7 @@ describe('À relancer', () => {
     const dated = (await createDossier(server, tokens.audio, refs)).id as number;
     expect((await patch(dated, { followUpDate: todayInFrance() })).status).toBe(200);
     const later = (await createDossier(server, tokens.audio, refs)).id as number;
-    expect((await patch(later, { followUpDate: '2099-01-01' })).status).toBe(200);
+    expect((await patch(later, { followUpDate: yearsFromToday(2) })).status).toBe(200);
 
     const due = await listed('aRelancer=true');
     expect(due).toEqual(expect.arrayContaining([waiting, dated]));

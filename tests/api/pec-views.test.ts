@@ -78,11 +78,13 @@ describe('saved views', () => {
     expect((await server.get(iri, tokens.audio)).status).toBe(404);
   });
 
-  it('refuses an empty or too long name, a name the author already uses, and more views than the limit, in French', async () => {
+  it('refuses an empty or too long name, a name the author already uses (in any letter case), and more views than the limit, in French', async () => {
     expectViolation(await create(tokens.horizonAdmin, view('   ')), 'name', SAVED_VIEW_MESSAGES.nameRequired);
     expectViolation(await create(tokens.horizonAdmin, view('x'.repeat(61))), 'name', SAVED_VIEW_MESSAGES.nameTooLong);
     expect((await create(tokens.horizonAdmin, view('Doublon'))).status).toBe(201);
     expectViolation(await create(tokens.horizonAdmin, view('Doublon')), 'name', SAVED_VIEW_MESSAGES.nameTaken);
+    // Whatever its letter case and spaces around it.
+    expectViolation(await create(tokens.horizonAdmin, view(' DOUBLON ')), 'name', SAVED_VIEW_MESSAGES.nameTaken);
     // Another user may use the same name.
     expect((await create(tokens.assistant, view('Doublon'))).status).toBe(201);
     for (let i = 1; i < SAVED_VIEWS_PER_USER; i++) expect((await create(tokens.horizonAdmin, view(`Vue ${i}`))).status).toBe(201);

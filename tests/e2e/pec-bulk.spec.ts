@@ -66,6 +66,8 @@ test('a bulk DPEC on five files: three queued, two refused for one reason, group
   await expect(summary.getByRole('button', { name: 'Fermer' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(summary).toBeHidden();
+  // The keyboard goes on from the list's first row (the toolbar that opened it went with the selection).
+  await expect(page.getByTestId('pec-row').first()).toBeFocused();
 });
 
 test('a bulk billing: one date, numbers from a pattern for the files that may be billed, none skipped, confirmed from the keyboard', async ({
