@@ -101,6 +101,14 @@ describe('colleagues and bulk assignment', () => {
     const julien = ((await server.get('/api/pec_colleagues', tokens.audio)).body.member as JsonBody[]).find((c) => c.id === ids.readOnly);
     expect(julien).toMatchObject({ firstName: 'Julien', lastName: 'Moreau', mayFollow: false });
     expect(await colleagueIds(tokens.audio)).not.toContain(ids.assistant);
+    // Each with the reader's centres whose files they see (null: all), so that a bulk 'Assigner à…' offers only who
+    // sees every selected file: the direction sees Léa in Lyon only, and Sophie in Paris and Boulogne.
+    const ofDirection = (await server.get('/api/pec_colleagues', tokens.horizonAdmin)).body.member as JsonBody[];
+    expect(ofDirection.find((c) => c.id === ids.horizonAdmin)!.shopIds).toBeNull();
+    expect(ofDirection.find((c) => c.id === ids.assistant)!.shopIds).toEqual([refs.shops['Horizon Lyon Part-Dieu']]);
+    expect([...ofDirection.find((c) => c.id === ids.audio)!.shopIds].sort()).toEqual(
+      [refs.shops['Horizon Paris Bastille'], refs.shops['Horizon Boulogne']].sort(),
+    );
     // Another organisation's users never appear.
     const ofRiviera = await colleagueIds(tokens.rivieraAdmin);
     expect(ofRiviera).toContain(ids.rivieraAdmin);

@@ -127,3 +127,15 @@ test("'Assigner à…' gives two files to a colleague, and 'Suivi par' lists the
   await page.getByRole('button', { name: 'Plus de filtres' }).click();
   await expect(page.getByText('Suivi par : Marc Lefèvre')).toBeVisible();
 });
+
+test("'Assigner à…' offers only the colleagues who see every selected file", async ({ page, request }) => {
+  const { prefix } = await prepareFiles(request, 2);
+  // The direction sees every centre; Léa Petit works in Lyon only and could not follow these Paris files.
+  await signIn(page, 'direction@audition-horizon.fr');
+  await selectAll(page, prefix, 2);
+  await page.getByTestId('bulk-actions').getByRole('button', { name: 'Assigner à…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Assigner 2 dossiers' });
+  await dialog.getByRole('combobox', { name: /Suivi par/ }).click();
+  await expect(page.getByRole('option', { name: 'Sophie Bernard' })).toBeVisible();
+  await expect(page.getByRole('option', { name: 'Léa Petit' })).toHaveCount(0);
+});

@@ -2,7 +2,7 @@
 // then found again by choosing the view; renamed and deleted by their author; shared ones seen by a colleague, who
 // opens the view's link with its columns; and everyone's 'Mes dossiers', the files they follow.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiToken, signIn, signOut } from './helpers';
+import { api, apiToken, signIn, signOut } from './helpers';
 import { listCount, patientNumber, prepareFile, toast } from './pec-fixtures';
 
 const EMAIL = 'direction@audition-horizon.fr';
@@ -138,4 +138,14 @@ test("'Mes dossiers' lists the files its reader follows, not a colleague's", asy
   await expect(page.getByTestId('pec-row')).toHaveCount(1);
   await expect(page.getByTestId('pec-row')).toContainText(mine.numeroDossier);
   await expect(page.getByTestId('pec-row').filter({ hasText: hers.numeroDossier })).toHaveCount(0);
+});
+
+test('a filter on a centre the reader cannot see says so, never by its number', async ({ page, request }) => {
+  // A colleague's shared view (or link) may name a centre of theirs: Léa works in Lyon, not in Paris Bastille.
+  const shops = await api<{ member: { id: number; name: string }[] }>(request, await apiToken(request, EMAIL), 'GET', '/api/shops?pagination=false');
+  const bastille = shops.member.find((s) => s.name === 'Horizon Paris Bastille')!;
+  await signIn(page, 'assistant@audition-horizon.fr');
+  await page.goto(`/pec?filter=${encodeURIComponent(JSON.stringify({ shop: String(bastille.id) }))}`);
+  await expect(page.getByText('Centre : hors de vos accès')).toBeVisible();
+  await expect(page.getByText(`Centre : ${bastille.id}`)).toHaveCount(0);
 });
