@@ -166,7 +166,6 @@ export const PAYMENT_CANCEL_MESSAGES = {
   laterStatement: (statementIds: number[]) =>
     `Annulation impossible : ${statementIds.length > 1 ? 'les relevés' : 'le relevé'} n° ${statementIds.join(', ')} ${statementIds.length > 1 ? 'ont' : 'a'} été appliqué${statementIds.length > 1 ? 's' : ''} à ce dossier depuis ce paiement. Annulez d’abord ${statementIds.length > 1 ? 'ces relevés' : 'ce relevé'}.`,
   /** The reason given to a statement's lines when the statement is undone. */
-  statementUndone: 'Relevé annulé',
 } as const;
 
 // ---------- statements ----------
@@ -311,6 +310,9 @@ export const STATEMENT_MESSAGES = {
   repeatedLine: (line: number) => `Déjà appliquée (ligne ${line} de ce relevé)`,
   concurrentLines: 'Un autre import vient de payer les mêmes lignes sur ces dossiers : relancez l’aperçu du relevé.',
   alreadyUndone: 'Ce relevé a déjà été annulé.',
+  undoReason: 'Le motif de l’annulation est requis',
+  /** The reason kept on each payment the undo reverses. */
+  undoneWith: (motif: string) => `Relevé annulé : ${motif}`,
   undoOutOfScope:
     'Annulation impossible : ce relevé a été appliqué à des dossiers de centres que vous ne voyez pas. Demandez à un responsable de l’organisation de l’annuler.',
   /** A line of a statement on a file of a centre the reader does not see: its reference is not shown. */

@@ -465,6 +465,11 @@ export const statementLineDismissSchema = z.object({
   motif: requiredText(1, STATEMENT_MESSAGES.dismissReason, 500),
 });
 
+/** 'Annuler le relevé': why (kept on the statement and on each payment it reverses, audited). */
+export const statementUndoSchema = z.object({
+  motif: requiredText(1, STATEMENT_MESSAGES.undoReason, 500),
+});
+
 /** 'Annuler' a manual payment of the file's history: why (audited with it). */
 export const paymentCancelSchema = z.object({
   motif: requiredText(1, PAYMENT_CANCEL_MESSAGES.reason, 500),

@@ -732,6 +732,8 @@ export const paymentStatements = pgTable(
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     undoneAt: timestamp('undone_at', { withTimezone: true, mode: 'date' }),
     undoneById: integer('undone_by_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Why it was undone (required: a posted payment is reversed with its reason, never silently). */
+    undoReason: text('undo_reason'),
     // Issue 25: what makes it the same statement again. The fingerprint of its content (sha256 of its lines' keys,
     // sorted: server/pec/statementFile.ts) and its own number and period when the file carries them.
     contentHash: text('content_hash'),

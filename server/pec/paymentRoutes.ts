@@ -21,7 +21,7 @@ import { applyStatement, attachLine, dismissLine, undoStatement } from './statem
 import { PAYMENT_PERMISSION, todayInFrance } from '#domain/pec';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 import { PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from '#domain/payments';
-import { manualPaymentSchema, paymentCancelSchema, statementLineAttachSchema, statementLineDismissSchema } from '#domain/pecSchemas';
+import { manualPaymentSchema, paymentCancelSchema, statementLineAttachSchema, statementLineDismissSchema, statementUndoSchema } from '#domain/pecSchemas';
 import { DOCUMENT_NAME_MAX, plainFileName } from '#domain/documents';
 
 const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel', 'application/octet-stream'];
@@ -109,7 +109,8 @@ export async function paymentRoutes(app: FastifyInstance) {
     const principal = principalOf(request);
     requirePermission(principal, PAYMENT_PERMISSION);
     const id = numericParam(request, 'id');
-    await undoStatement(db, principal, id, sameHolding(paymentStatements.holdingId, principal));
+    const { motif } = statementUndoSchema.parse(request.body ?? {});
+    await undoStatement(db, principal, id, motif, sameHolding(paymentStatements.holdingId, principal));
     files.noteWrite(principal);
     payments.noteWrite(principal);
     return sendStatement(request, reply, id, 200);

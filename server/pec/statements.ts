@@ -13,7 +13,6 @@ import {
   APPLIED_OUTCOMES,
   expectedAmount,
   isPendingLine,
-  PAYMENT_CANCEL_MESSAGES,
   payFile,
   STATEMENT_MESSAGES,
   statementLineKey,
@@ -162,7 +161,7 @@ export async function applyStatement(db: DbOrTx, principal: Principal, lines: St
  * changed since (a later statement, a manual payment or its cancellation, a status changed by hand): changes are
  * undone latest first. The statement's payments stay in the files' histories, cancelled ('Relevé annulé').
  */
-export async function undoStatement(db: DbOrTx, principal: Principal, id: number, scope: StatementScope): Promise<void> {
+export async function undoStatement(db: DbOrTx, principal: Principal, id: number, motif: string, scope: StatementScope): Promise<void> {
   await db.transaction(async (tx) => {
     const statement = await lockStatement(tx, id, scope);
     if (statement.status === 'undone') throw conflict(STATEMENT_MESSAGES.alreadyUndone);
@@ -221,21 +220,21 @@ export async function undoStatement(db: DbOrTx, principal: Principal, id: number
     }
     await tx
       .update(pecPayments)
-      .set({ reversedAt: new Date(), reversedById: principal.id, reversalReason: PAYMENT_CANCEL_MESSAGES.statementUndone })
+      .set({ reversedAt: new Date(), reversedById: principal.id, reversalReason: STATEMENT_MESSAGES.undoneWith(motif) })
       .where(and(eq(pecPayments.statementId, id), isNull(pecPayments.reversedAt)));
     for (const file of files) {
       await syncPaymentState(tx, principal, file, 'payment_undo', { paymentStatement: { before: iriOf('payment_statements', id) } });
     }
     await tx
       .update(paymentStatements)
-      .set({ status: 'undone', undoneAt: new Date(), undoneById: principal.id, pendingLines: 0, updatedAt: new Date() })
+      .set({ status: 'undone', undoneAt: new Date(), undoneById: principal.id, undoReason: motif, pendingLines: 0, updatedAt: new Date() })
       .where(eq(paymentStatements.id, id));
     await recordAudit(tx, principal, {
       action: 'payment_statement.undo',
       entity: 'payment_statements',
       entityId: id,
       holdingId: statement.holdingId,
-      changes: { status: { before: 'applied', after: 'undone' }, files: files.length },
+      changes: { status: { before: 'applied', after: 'undone' }, files: files.length, motif },
     });
   });
 }

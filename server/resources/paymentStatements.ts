@@ -58,6 +58,7 @@ export const paymentStatementsResource: ResourceDeclaration = {
     }),
     createdBy: reference('users', paymentStatements.createdById, { ...readOnly, embed: ['firstName', 'lastName'], label: 'Importé par' }),
     undoneAt: dateTime(paymentStatements.undoneAt, { ...readOnly, label: 'Annulé le' }),
+    undoReason: text(paymentStatements.undoReason, { ...readOnly, label: 'Motif de l’annulation' }),
     pendingLines: integer(paymentStatements.pendingLines, {
       ...readOnly,
       label: 'Lignes à traiter',

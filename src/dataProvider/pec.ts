@@ -239,6 +239,7 @@ export interface PaymentStatementRecord {
   pendingLines?: number;
   status: PaymentStatementStatus | string;
   undoneAt: string | null;
+  undoReason: string | null;
   /** The statement's own number and period, when its file gave them. */
   reference?: string | null;
   period?: string | null;
@@ -354,7 +355,8 @@ export const pecMethods = {
     call<PecPaymentRecord>(`/api/${PEC_PAYMENTS_RESOURCE}/${id}/cancel`, { method: 'POST', body: { motif } }),
 
   /** Undoes a statement as a whole (409 when a file changed since). */
-  paymentUndo: ({ id }: { id: number }) => call<PaymentStatementRecord>(`/api/payment_statements/${id}/undo`, { method: 'POST' }),
+  paymentUndo: ({ id, motif }: { id: number; motif: string }) =>
+    call<PaymentStatementRecord>(`/api/payment_statements/${id}/undo`, { method: 'POST', body: { motif } }),
 
   /** A statement's line to be handled, attached to a billed file (its IRI); answers the statement. */
   paymentLineAttach: ({ id, line, dossier }: { id: number; line: number; dossier: unknown }) =>

@@ -300,6 +300,8 @@ export const fr = {
         undone: 'Relevé annulé',
         undoError: 'Annulation impossible',
         undoneAt: 'Relevé annulé le %{date} : ses paiements ont été retirés des dossiers.',
+        undoneReason: 'Motif : %{reason}',
+        undoReason: 'Motif de l’annulation',
         pending:
           '%{smart_count} ligne à traiter (%{amount}) : son argent n’a atteint aucune demande. Rattachez-la à une demande ou classez-la. |||| %{smart_count} lignes à traiter (%{amount}) : leur argent n’a atteint aucune demande. Rattachez-les à une demande ou classez-les.',
       },

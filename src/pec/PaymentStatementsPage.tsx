@@ -7,7 +7,7 @@ import UndoIcon from '@mui/icons-material/Undo';
 import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Skeleton, Stack } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
-import { AutocompleteInput, Confirm, DataTable, ReferenceInput, TextInput, Title, useGetOne, useTranslate } from 'react-admin';
+import { AutocompleteInput, DataTable, ReferenceInput, TextInput, Title, useGetOne, useTranslate } from 'react-admin';
 import { useState } from 'react';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import { DrawerFrame } from '../admin/DrawerFrame';
@@ -34,7 +34,7 @@ import {
   type PaymentLine,
   type PaymentStatementStatus,
 } from '#domain/payments';
-import { statementLineAttachSchema, statementLineDismissSchema } from '#domain/pecSchemas';
+import { statementLineAttachSchema, statementLineDismissSchema, statementUndoSchema } from '#domain/pecSchemas';
 import { statementPath, STATEMENTS_PATH } from './filters';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { useErrorText, usePecMutation } from './shared';
@@ -173,7 +173,12 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
         Array.from({ length: 6 }, (_, i) => <Skeleton key={i} height={48} />)
       ) : (
         <Stack spacing={2}>
-          {record.undoneAt && <Alert severity="info">{translate('pecflow.payments.show.undoneAt', { date: formatDateTime(record.undoneAt) })}</Alert>}
+          {record.undoneAt && (
+            <Alert severity="info" data-testid="statement-undone">
+              {translate('pecflow.payments.show.undoneAt', { date: formatDateTime(record.undoneAt) })}
+              {record.undoReason && ` ${translate('pecflow.payments.show.undoneReason', { reason: record.undoReason })}`}
+            </Alert>
+          )}
           {record.status === 'applied' && !record.undoable && <Alert severity="info">{STATEMENT_MESSAGES.undoOutOfScope}</Alert>}
           {record.totals && record.totals.pending.count > 0 && (
             <Alert severity="warning" data-testid="statement-pending-alert">
@@ -188,40 +193,43 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   );
 }
 
-/** 'Annuler le relevé', behind a confirmation: every file it changed goes back to its state before it. */
+/** 'Annuler le relevé', with its reason: every file it changed goes back to its state before it. */
 function UndoAction({ id }: { id: number }) {
-  const { translate, dataProvider, success, failure } = usePecMutation();
-  const refresh = useRefreshPayments();
-  const [confirming, setConfirming] = useState(false);
-  const undo = useMutation({
-    mutationFn: () => dataProvider.paymentUndo({ id }),
-    onSuccess: () => {
-      setConfirming(false);
-      success(translate('pecflow.payments.show.undone'));
-      refresh();
-    },
-    onError: (error) => {
-      setConfirming(false);
-      failure(translate('pecflow.payments.show.undoError'), error);
-    },
-  });
+  const translate = useTranslate();
+  const [open, setOpen] = useState(false);
   return (
     <>
-      <Button color="warning" startIcon={<UndoIcon />} onClick={() => setConfirming(true)} data-testid="payment-undo">
+      <Button color="warning" startIcon={<UndoIcon />} onClick={() => setOpen(true)} data-testid="payment-undo">
         {translate('pecflow.payments.show.undo')}
       </Button>
-      <Confirm
-        isOpen={confirming}
-        loading={undo.isPending}
-        title="pecflow.payments.show.undoTitle"
-        content="pecflow.payments.show.undoText"
-        confirm="pecflow.payments.show.undo"
-        cancel="pecflow.payments.show.close"
-        confirmColor="warning"
-        onConfirm={() => undo.mutate()}
-        onClose={() => setConfirming(false)}
-      />
+      {open && <UndoDialog id={id} onClose={() => setOpen(false)} />}
     </>
+  );
+}
+
+function UndoDialog({ id, onClose }: { id: number; onClose: () => void }) {
+  const { translate, dataProvider } = usePecMutation();
+  const undo = useLineMutation(
+    ({ motif }: { motif: string }) => dataProvider.paymentUndo({ id, motif }),
+    { title: 'pecflow.payments.show.undone', error: 'pecflow.payments.show.undoError' },
+    onClose,
+  );
+  return (
+    <Dialog open onClose={undo.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="statement-undo-title">
+      <AdminForm record={{ motif: '' }} schema={statementUndoSchema} onSave={(values) => undo.mutateAsync(statementUndoSchema.parse(values))}>
+        <DialogTitle id="statement-undo-title">{translate('pecflow.payments.show.undoTitle')}</DialogTitle>
+        <DialogContent>
+          <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.payments.show.undoText')}</DialogContentText>
+          <TextInput source="motif" label={translate('pecflow.payments.show.undoReason')} fullWidth multiline minRows={2} margin="none" required autoFocus />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={undo.isPending}>
+            {translate('pecflow.payments.show.close')}
+          </Button>
+          <SubmitButton label={translate('pecflow.payments.show.undo')} />
+        </DialogActions>
+      </AdminForm>
+    </Dialog>
   );
 }
 

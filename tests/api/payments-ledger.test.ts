@@ -49,7 +49,8 @@ async function send(path: string, content: string | Uint8Array, token = tokens.h
 }
 const preview = (content: string | Uint8Array, token?: string) => send('/api/payment_statements/preview', content, token);
 const apply = (content: string | Uint8Array, token?: string) => send('/api/payment_statements', content, token);
-const undo = (id: number, token = tokens.horizonAdmin) => server.request('POST', `/api/payment_statements/${id}/undo`, { token });
+const undo = (id: number, token = tokens.horizonAdmin) =>
+  server.request('POST', `/api/payment_statements/${id}/undo`, { token, body: { motif: 'Importé deux fois' } });
 
 const HEADER = 'Date de paiement;Payeur;Référence;Montant;Libellé';
 const csv = (...lines: string[]) => [HEADER, ...lines].join('\r\n');
@@ -209,7 +210,7 @@ describe('a statement is applied once', () => {
     // The first statement's payments stay in the history, cancelled; the second's count.
     const file2 = await history(await byInvoice('FAC-DEMO-0002'));
     expect(file2.filter((p) => p.source === 'statement').map((p) => [p.paymentStatement, p.amount, !!p.reversedAt, p.reversalReason])).toEqual([
-      [`/api/payment_statements/${id}`, 1000, true, 'Relevé annulé'],
+      [`/api/payment_statements/${id}`, 1000, true, 'Relevé annulé : Importé deux fois'],
       [`/api/payment_statements/${second.body.id}`, 1000, false, null],
     ]);
     expect(await disagreements()).toEqual([]);

@@ -101,6 +101,9 @@ async function everyKind() {
   return { body, full, partial, over, twice, paid, approved, elsewhere };
 }
 
+/** 'Annuler le relevé' asks why. */
+const UNDO = { motif: 'Relevé importé sur le mauvais compte' };
+
 const outcomes = (res: { body: JsonBody }) => res.body.lines.map((l: JsonBody) => [l.line, l.outcome, l.outcomeLabel, l.difference]);
 
 describe('a statement with every kind of line', () => {
@@ -156,13 +159,24 @@ describe('a statement with every kind of line', () => {
     const history = await server.get(`/api/pec_dossiers/${s.partial.id}/history`, tokens.horizonAdmin);
     expect(history.body.member.at(-1)).toMatchObject({ action: 'pec_dossier.payment', changes: { paiementPartiel: { before: false, after: true } } });
 
-    const undone = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio });
+    // Undone with its reason only: a posted payment is never withdrawn silently.
+    for (const body of [undefined, { motif: '   ' }]) {
+      const refused = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio, body });
+      expect(refused.status).toBe(422);
+      expect(refused.body.violations).toEqual([{ propertyPath: 'motif', message: 'Le motif de l’annulation est requis' }]);
+    }
+    expect(await paymentState(s.full.id)).toMatchObject({ status: 'paid' });
+    const undone = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio, body: UNDO });
     expect(undone.status, undone.text).toBe(200);
-    expect(undone.body).toMatchObject({ status: 'undone' });
+    expect(undone.body).toMatchObject({ status: 'undone', undoReason: UNDO.motif });
     expect(undone.body.undoneAt).toBeTruthy();
+    const undoTrail = await server.get(`/api/audit_logs?entity=payment_statements&entityId=${id}&action=payment_statement.undo`, tokens.horizonAdmin);
+    expect(undoTrail.body.member[0].changes).toMatchObject({ motif: UNDO.motif });
+    const fullHistory = await server.get(`/api/pec_payments?dossier=/api/pec_dossiers/${s.full.id}`, tokens.horizonAdmin);
+    expect(fullHistory.body.member.map((p: JsonBody) => p.reversalReason)).toEqual([`Relevé annulé : ${UNDO.motif}`]);
     for (const f of [s.full, s.partial, s.over, s.twice]) expect(await paymentState(f.id)).toEqual({ status: 'billed', ...UNPAID });
     expect((await paymentState(s.paid.id)).status).toBe('paid');
-    const again = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio });
+    const again = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio, body: UNDO });
     expect(again.status).toBe(409);
     expect(again.body.detail).toBe('Ce relevé a déjà été annulé.');
     expect((await server.get(`/api/payment_statements/${id}`, tokens.audio)).body.undoable).toBe(false);
@@ -179,7 +193,7 @@ describe('a statement with every kind of line', () => {
     expect(manual.status, manual.text).toBe(200);
     expect(manual.body).toMatchObject({ status: 'paid', montantPaye: 400, paiementPartiel: false });
 
-    const refused = await server.request('POST', `/api/payment_statements/${applied.body.id}/undo`, { token: tokens.audio });
+    const refused = await server.request('POST', `/api/payment_statements/${applied.body.id}/undo`, { token: tokens.audio, body: UNDO });
     expect(refused.status).toBe(409);
     expect(refused.body.detail).toContain('Annulation impossible');
     expect(await paymentState(f.id)).toMatchObject({ status: 'paid', montantPaye: 400 });
@@ -198,14 +212,14 @@ describe('a statement with every kind of line', () => {
     expect(second.status, second.text).toBe(201);
     const day = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris' }).format(new Date());
     const numero = (await server.get(`/api/pec_dossiers/${f.id}`, tokens.audio)).body.numeroDossier;
-    const refused = await server.request('POST', `/api/payment_statements/${first.body.id}/undo`, { token: tokens.audio });
+    const refused = await server.request('POST', `/api/payment_statements/${first.body.id}/undo`, { token: tokens.audio, body: UNDO });
     expect(refused.status).toBe(409);
     expect(refused.body.detail).toBe(
       `Annulation impossible : le paiement de ce dossier a changé depuis l’import (${numero}). Relevé appliqué depuis : n° ${second.body.id} du ${day} (réf. R-${f.id}). Annulez d’abord ce relevé.`,
     );
     // Undone latest first, the first one then undoes.
-    expect((await server.request('POST', `/api/payment_statements/${second.body.id}/undo`, { token: tokens.audio })).status).toBe(200);
-    expect((await server.request('POST', `/api/payment_statements/${first.body.id}/undo`, { token: tokens.audio })).status).toBe(200);
+    expect((await server.request('POST', `/api/payment_statements/${second.body.id}/undo`, { token: tokens.audio, body: UNDO })).status).toBe(200);
+    expect((await server.request('POST', `/api/payment_statements/${first.body.id}/undo`, { token: tokens.audio, body: UNDO })).status).toBe(200);
   });
 
   it('refuses to apply a statement that matches no billed file', async () => {
@@ -337,7 +351,7 @@ describe('lines to be handled (« À traiter »)', () => {
     ]);
 
     // Undone, its attached payments go with it; its lines are no longer to be handled.
-    const undone = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio });
+    const undone = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio, body: UNDO });
     expect(undone.status, undone.text).toBe(200);
     for (const f of [settled, target, other, approved]) expect(await paymentState(f.id)).toMatchObject({ status: 'billed', montantPaye: null });
     expect(undone.body.totals.pending).toEqual({ count: 0, amount: 0 });
@@ -467,7 +481,7 @@ describe('tenancy and permissions', () => {
     const applied = await send('/api/payment_statements', csv(`02/11/2026;Allianz;${f.numPec};500,00;`), tokens.audio);
     const id = applied.body.id;
     expect((await server.get(`/api/payment_statements/${id}`, tokens.rivieraAdmin)).status).toBe(404);
-    expect((await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.rivieraAdmin })).status).toBe(404);
+    expect((await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.rivieraAdmin, body: UNDO })).status).toBe(404);
     const theirs = await server.get('/api/payment_statements', tokens.rivieraAdmin);
     expect(theirs.body.member.map((m: JsonBody) => m.id)).not.toContain(id);
     // Another organisation's file by its own PEC number: unknown to Horizon, even for its administrator.
@@ -650,7 +664,7 @@ describe('what an outside probe tried', () => {
     expect(director.body.undoable).toBe(true);
     expect(seen.body.undoable).toBe(false);
 
-    const undo = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio });
+    const undo = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio, body: UNDO });
     expect(undo.status).toBe(403);
     expect(undo.body.detail).toContain('centres que vous ne voyez pas');
     expect((await paymentState(mine.id)).status).toBe('paid');
@@ -661,7 +675,7 @@ describe('what an outside probe tried', () => {
     const other = await file({}, tokens.horizonAdmin, lyon);
     const preview = await send('/api/payment_statements/preview', csv(`02/11/2026;Allianz;${other.numPec};500,00;`), tokens.audio);
     expect(preview.body.lines[0]).toMatchObject({ outcome: 'unknown', dossier: null });
-    expect((await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.horizonAdmin })).status).toBe(200);
+    expect((await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.horizonAdmin, body: UNDO })).status).toBe(200);
   });
 
   it('refuses NUL characters in a statement and a manual payment with a French 422, writing nothing', async () => {

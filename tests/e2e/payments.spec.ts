@@ -91,9 +91,17 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   // Beside 'Annuler le relevé', the button that only closes says so.
   await expect(page.getByRole('dialog').getByRole('button', { name: 'Fermer' })).toBeVisible();
   await expect(page.getByRole('dialog').getByRole('button', { name: 'Annuler', exact: true })).toHaveCount(0);
-  await page.getByRole('dialog').getByRole('button', { name: 'Annuler le relevé' }).click();
+  // Its reason is asked (the dialog opens in its field) and kept on the statement.
+  const undo = page.getByRole('dialog', { name: 'Annuler ce relevé ?' });
+  await undo.getByRole('button', { name: 'Annuler le relevé' }).click();
+  await expect(undo.getByText('Le motif de l’annulation est requis')).toBeVisible();
+  await expect(undo.getByRole('textbox', { name: /^Motif de l’annulation/ })).toBeFocused();
+  await page.keyboard.type('Relevé importé deux fois');
+  await undo.getByRole('button', { name: 'Annuler le relevé' }).click();
   await expect(toast(page, 'Relevé annulé')).toBeVisible();
-  await expect(page.getByTestId('payment-statement-drawer').getByTestId('status-badge')).toHaveText('Annulé');
+  const undone = page.getByTestId('payment-statement-drawer');
+  await expect(undone.getByTestId('status-badge')).toHaveText('Annulé');
+  await expect(undone.getByTestId('statement-undone')).toContainText('Motif : Relevé importé deux fois');
 });
 
 test('"Enregistrer un paiement" in the drawer pays a billed file', async ({ page, request }) => {

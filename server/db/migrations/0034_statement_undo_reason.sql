@@ -1,0 +1,1 @@
+ALTER TABLE "payment_statements" ADD COLUMN "undo_reason" text;
