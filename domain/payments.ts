@@ -24,7 +24,17 @@ export interface PaymentState {
   montantDu: number | null;
 }
 
-export const PAYMENT_OUTCOMES = ['paid', 'partial', 'overpaid', 'unknown', 'already_paid', 'already_applied', 'not_billed', 'before_invoice'] as const;
+export const PAYMENT_OUTCOMES = [
+  'paid',
+  'partial',
+  'overpaid',
+  'unknown',
+  'ambiguous',
+  'already_paid',
+  'already_applied',
+  'not_billed',
+  'before_invoice',
+] as const;
 export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
 
 export const PAYMENT_OUTCOME_LABELS: Record<PaymentOutcome, string> = {
@@ -32,6 +42,7 @@ export const PAYMENT_OUTCOME_LABELS: Record<PaymentOutcome, string> = {
   partial: 'Paiement partiel',
   overpaid: 'Trop-perçu',
   unknown: 'Référence inconnue',
+  ambiguous: 'Référence ambiguë (plusieurs demandes)',
   already_paid: 'Déjà payé',
   already_applied: 'Déjà appliquée',
   not_billed: 'Pas encore facturé',
@@ -42,12 +53,12 @@ export const PAYMENT_OUTCOME_LABELS: Record<PaymentOutcome, string> = {
 export const APPLIED_OUTCOMES: readonly PaymentOutcome[] = ['paid', 'partial', 'overpaid'];
 
 /**
- * Money received that reached no file ('À traiter'): a reference no file has, a file not billed yet, a file marked paid
+ * Money received that reached no file ('À traiter'): a reference no file has (or several), a file not billed yet, a file marked paid
  * by hand, a payment dated before the file's invoice (an insurer pays what was invoiced: the reference is likely wrong,
  * as 'Rattacher' and 'Enregistrer un paiement' judge it). Each such line stays to be handled until it is attached to a file (a payment of that file) or set aside
  * with a reason; a line applied twice ('Déjà appliquée') is not money and is never to be handled.
  */
-export const PENDING_OUTCOMES: readonly PaymentOutcome[] = ['unknown', 'not_billed', 'already_paid', 'before_invoice'];
+export const PENDING_OUTCOMES: readonly PaymentOutcome[] = ['unknown', 'ambiguous', 'not_billed', 'already_paid', 'before_invoice'];
 
 /** How a line to be handled was handled: attached to a file by hand, or set aside with its reason. */
 export const LINE_RESOLUTIONS = ['attached', 'dismissed'] as const;

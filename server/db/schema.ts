@@ -773,7 +773,7 @@ export const paymentStatementLines = pgTable(
     amount: money('amount').notNull(),
     label: text('label'),
     dossierId: integer('dossier_id').references(() => pecDossiers.id, { onDelete: 'set null' }),
-    /** PAYMENT_OUTCOMES: paid, partial, overpaid, unknown, already_paid, already_applied, not_billed, before_invoice. */
+    /** PAYMENT_OUTCOMES (domain/payments.ts). */
     outcome: text('outcome').notNull(),
     /** Partial: the amount still due; over-paid: the excess. */
     difference: money('difference'),

@@ -110,7 +110,7 @@ async function appliedKeys(tx: DbOrTx, fileIds: number[]): Promise<Map<string, N
  * paid on its file (the same payer, reference, amount and date: an overlapping re-export), or repeated within this one,
  * is 'already applied' and counts once; a new payment on a file its payments settled already is 'over-paid', one on a
  * file marked paid by hand 'already paid', a file not billed yet 'not yet billed', a payment dated before the file's
- * invoice 'before the invoice' (as 'Rattacher' refuses it), a reference that names no file of the caller's organisation (or several) 'unknown'.
+ * invoice 'before the invoice' (as 'Rattacher' refuses it), a reference that names no file of the caller's organisation 'unknown', several 'ambiguous'.
  */
 export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines: StatementLine[], lock = false): Promise<EvaluatedLine[]> {
   const references = [...new Set(lines.map((l) => normalReference(l.reference)))];
@@ -137,6 +137,7 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
     const candidates = byPec.get(ref) ?? byInvoice.get(ref) ?? (numero ? [numero] : []);
     const file = candidates.length === 1 ? candidates[0] : undefined;
     const base = { ...line, difference: null, expected: null, dossier: null, appliedIn: null, stateBefore: null, stateAfter: null };
+    if (candidates.length > 1) return { ...base, outcome: 'ambiguous', outcomeLabel: PAYMENT_OUTCOME_LABELS.ambiguous };
     if (!file) return { ...base, outcome: 'unknown', outcomeLabel: PAYMENT_OUTCOME_LABELS.unknown };
     const dossier = { '@id': iriOf('pec_dossiers', file.id), id: file.id, numeroDossier: file.numeroDossier };
     const expected = expectedAmount(file);

@@ -15,6 +15,7 @@ const OUTCOME_COLORS: Record<PaymentOutcome, ChipProps['color']> = {
   partial: 'warning',
   overpaid: 'info',
   unknown: 'error',
+  ambiguous: 'error',
   already_paid: 'default',
   already_applied: 'default',
   not_billed: 'secondary',

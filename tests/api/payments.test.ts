@@ -385,6 +385,27 @@ describe('lines to be handled (« À traiter »)', () => {
     expect(await paymentState(earlier.id)).toMatchObject({ status: 'paid', montantPaye: 300 });
   });
 
+  it('names a reference two files carry as ambiguous, to be handled, and pays neither', async () => {
+    // Two insurers may give one PEC number.
+    const shared = ref('PEC');
+    const [first, second] = [await file({ numPec: shared }), await file({ numPec: shared })];
+    const other = await file({ partComplementaire: 10 });
+    const applied = await send(
+      '/api/payment_statements',
+      csv(`02/11/2026;Allianz;${shared};100,00;`, `02/11/2026;Allianz;${other.numPec};10,00;`),
+      tokens.audio,
+    );
+    expect(applied.status, applied.text).toBe(201);
+    expect(outcomes(applied)).toEqual([
+      [2, 'ambiguous', 'Référence ambiguë (plusieurs demandes)', null],
+      [3, 'paid', 'Payé intégralement', null],
+    ]);
+    expect(applied.body).toMatchObject({ pendingLines: 1, appliedAmount: 10 });
+    for (const f of [first, second]) expect(await paymentState(f.id)).toEqual({ status: 'billed', ...UNPAID });
+    expect((await attach(applied.body.id, 2, second.id)).status).toBe(200);
+    expect(await paymentState(second.id)).toMatchObject({ montantPaye: 100 });
+  });
+
   it('refuses the same line attached to the same file from an overlapping statement', async () => {
     const target = await file({ partComplementaire: 300 });
     const line = `03/11/2026;MGEN;INCONNU-BIS-${target.id};120,00;`;
