@@ -42,6 +42,13 @@ export async function documentRoutes(app: FastifyInstance) {
   // A file over the limit is cut and flagged (truncated): refused with the French 422, not a 413.
   await app.register(multipart, { throwFileSizeLimit: false });
 
+  // What an upload may be, so that the browser says it before sending (the server checks it again on each upload).
+  app.get('/api/pec_documents/limits', async (request) => {
+    requirePermission(principalOf(request), DOCUMENT_PERMISSIONS.create);
+    const { maxBytes, maxPerFile } = await documentLimits(settings);
+    return { '@id': '/api/pec_documents/limits', maxBytes, maxPerFile };
+  });
+
   app.post('/api/pec_documents', async (request, reply) => {
     const principal = principalOf(request);
     requirePermission(principal, DOCUMENT_PERMISSIONS.create);

@@ -378,6 +378,9 @@ export const pecMethods = {
   /** Adds a document to a file (multipart, with its progress); answers the document. Loaded with the drawer. */
   pecDocumentUpload: (upload: DocumentUpload) => import('./documents').then((m) => m.uploadDocument(upload)),
 
+  /** The size of one document and the number per file the server accepts (GET /api/pec_documents/limits). */
+  pecDocumentLimits: () => call<{ maxBytes: number; maxPerFile: number }>('/api/pec_documents/limits'),
+
   /** A document's bytes, to show them in the drawer. */
   pecDocumentContent: (document: Pick<PecDocumentRecord, 'contentUrl' | 'mimeType'>) => import('./documents').then((m) => m.documentContent(document)),
 

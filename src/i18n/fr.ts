@@ -558,6 +558,7 @@ export const fr = {
         actions: 'Actions',
         drop: 'Déposez vos fichiers ici ou cliquez pour les choisir',
         accepted: 'PDF, JPEG ou PNG, plusieurs à la fois',
+        maxSize: '%{size} au plus par fichier',
         pending: 'Fichiers à ajouter',
         kindForAll: 'Type pour tous les fichiers',
         chooseKinds: 'Choisissez le type de chaque fichier.',

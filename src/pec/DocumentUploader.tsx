@@ -3,7 +3,7 @@
 import CloseIcon from '@mui/icons-material/Close';
 import UploadIcon from '@mui/icons-material/UploadFileOutlined';
 import { Alert, Box, Button, IconButton, LinearProgress, MenuItem, Stack, TextField, Typography } from '@mui/material';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import { PEC_DOCUMENTS_RESOURCE } from '../dataProvider/pec';
 import { DOCUMENT_KIND_LABELS, DOCUMENT_MESSAGES, DOCUMENT_MIME_TYPES, UPLOAD_KINDS, type DocumentKind } from '#domain/documents';
@@ -32,11 +32,13 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
   const [sending, setSending] = useState(false);
   const label = (key: string, options?: Record<string, unknown>) => translate(`pecflow.pec.documents.${key}`, options);
 
+  const limits = useQuery({ queryKey: [PEC_DOCUMENTS_RESOURCE, 'limits'], queryFn: () => dataProvider.pecDocumentLimits(), staleTime: 10 * 60_000 });
+  const maxBytes = limits.data?.maxBytes;
   const change = (key: string, patch: Partial<Pending>) => setPending((items) => items.map((item) => (item.key === key ? { ...item, ...patch } : item)));
   const add = (files: FileList | null) => {
     if (!files?.length) return;
-    // What the browser already knows is said at once (an empty file, a file of another type); the server checks the
-    // content and the size (a system setting) again.
+    // What the browser already knows is said at once (an empty file, a file of another type or over the size the
+    // system setting allows); the server checks the content and the size again.
     const added = Array.from(files, (file) => ({
       key: String((nextKey += 1)),
       file,
@@ -46,7 +48,9 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
           ? DOCUMENT_MESSAGES.fileEmpty
           : file.type && !DOCUMENT_MIME_TYPES.includes(file.type as never)
             ? DOCUMENT_MESSAGES.wrongType
-            : undefined,
+            : maxBytes !== undefined && file.size > maxBytes
+              ? DOCUMENT_MESSAGES.tooLarge(maxBytes / 1024 / 1024)
+              : undefined,
     }));
     setPending((items) => [...items, ...added]);
   };
@@ -124,6 +128,7 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
         </Typography>
         <Typography variant="caption" color="text.secondary">
           {label('accepted')}
+          {maxBytes !== undefined && ` · ${label('maxSize', { size: formatFileSize(maxBytes) })}`}
         </Typography>
       </Box>
       <input

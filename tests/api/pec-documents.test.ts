@@ -193,6 +193,11 @@ describe('documents of a PEC file', () => {
     await refused(whole.subarray(0, whole.length - 200), 'coupé.pdf', DOCUMENT_MESSAGES.corruptPdf);
     await refused(pdf(1000, '/Encrypt 5 0 R '), 'protégé.pdf', DOCUMENT_MESSAGES.encryptedPdf);
     await refused(pdf(10 * 1024 * 1024), 'énorme.pdf', DOCUMENT_MESSAGES.tooLarge(10));
+    // The browser is told the limits before it sends (the system settings'), by who may add documents.
+    const limits = await server.get('/api/pec_documents/limits', tokens.audio);
+    expect(limits.status, limits.text).toBe(200);
+    expect(limits.body).toMatchObject({ maxBytes: 10 * 1024 * 1024, maxPerFile: 30 });
+    expect((await server.get('/api/pec_documents/limits', tokens.readOnly)).status).toBe(403);
     await refused(Buffer.alloc(0), 'vide.pdf', DOCUMENT_MESSAGES.fileEmpty);
     expect(await documentsOf(file.id)).toBe(0);
     expect(await chunksOf(file.id)).toBe(0);

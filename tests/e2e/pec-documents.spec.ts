@@ -73,6 +73,14 @@ test('documents: two files dropped at once, listed with their kinds, the PDF pre
   await expect(pendingFile(panel, 'faux.pdf').getByTestId('pec-document-error')).toContainText('Format refusé');
   await panel.getByRole('button', { name: 'Retirer faux.pdf' }).click();
   await expect(panel.getByTestId('pec-document-pending')).toHaveCount(0);
+
+  // Over the size the system allows (10 Mo by default, said in the drop zone): said at once, before anything is sent.
+  await expect(panel.getByTestId('pec-document-drop')).toContainText('10 Mo au plus par fichier');
+  await dropFiles(panel.getByTestId('pec-document-drop'), [
+    { name: 'trop-gros.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(10 * 1024 * 1024 + 1, 0x20) },
+  ]);
+  await expect(pendingFile(panel, 'trop-gros.pdf').getByTestId('pec-document-error')).toHaveText('Fichier trop volumineux : 10 Mo au plus par document.');
+  await panel.getByRole('button', { name: 'Retirer trop-gros.pdf' }).click();
   // What the browser knows is said before anything is sent: an empty file, a program.
   await dropFiles(panel.getByTestId('pec-document-drop'), [
     { name: 'vide.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(0) },
