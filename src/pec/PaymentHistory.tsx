@@ -3,13 +3,13 @@
 // cancelled payment stays, struck through, with who cancelled it and why. 'Annuler' on a manual payment (billing.payment)
 // asks for the reason in a dialog of the one form system (the shared zod schema) and is sent with useMutation.
 import UndoIcon from '@mui/icons-material/Undo';
-import { Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Link, Stack, Typography } from '@mui/material';
+import { Box, Button, Chip, Link, Stack, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { DataTable, ReferenceManyField, TextInput, useListContext, useTranslate } from 'react-admin';
-import { AdminForm, SubmitButton } from '../admin/AdminForm';
+import { DataTable, ReferenceManyField, useListContext, useTranslate } from 'react-admin';
 import { WRITE_RETRY } from '../admin/mutations';
+import { ReasonDialog } from './ReasonDialog';
 import { PEC_PAYMENTS_RESOURCE, pecIri, pecNumericId, type PecDossierRecord, type PecPaymentRecord } from '../dataProvider/pec';
 import { formatDate, formatDateTime, formatEuros } from '#domain/format';
 import { isCancellable, PAYMENT_SOURCE_LABELS, paidAmount, type PaymentSource } from '#domain/payments';
@@ -108,7 +108,7 @@ export function PaymentHistory({ record }: { record: PecDossierRecord }) {
         </Box>
         <Total />
       </ReferenceManyField>
-      <CancelDialog payment={cancelling} onClose={() => setCancelling(undefined)} />
+      {cancelling && <CancelDialog payment={cancelling} onClose={() => setCancelling(undefined)} />}
     </Box>
   );
 }
@@ -142,12 +142,12 @@ function Source({ payment, linked }: { payment: PecPaymentRecord; linked: boolea
   );
 }
 
-function CancelDialog({ payment, onClose }: { payment: PecPaymentRecord | undefined; onClose: () => void }) {
+function CancelDialog({ payment, onClose }: { payment: PecPaymentRecord; onClose: () => void }) {
   const { translate, dataProvider, refresh, success, failure } = usePecMutation();
   const queryClient = useQueryClient();
   const cancel = useMutation({
     ...WRITE_RETRY,
-    mutationFn: ({ motif }: { motif: string }) => dataProvider.pecPaymentCancel({ id: pecNumericId(payment)!, motif }),
+    mutationFn: (motif: string) => dataProvider.pecPaymentCancel({ id: pecNumericId(payment)!, motif }),
     onSuccess: () => {
       success(translate('pecflow.payments.history.cancelledTitle'), translate('pecflow.payments.history.cancelledToast'));
       onClose();
@@ -156,27 +156,18 @@ function CancelDialog({ payment, onClose }: { payment: PecPaymentRecord | undefi
     },
     onError: (error) => failure(translate('pecflow.payments.history.cancelError'), error),
   });
-  const open = !!payment;
   return (
-    <Dialog open={open} onClose={cancel.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="pec-payment-cancel-title">
-      {payment && (
-        <AdminForm record={{ motif: '' }} schema={paymentCancelSchema} onSave={(values) => cancel.mutateAsync(paymentCancelSchema.parse(values))}>
-          <DialogTitle id="pec-payment-cancel-title">{translate('pecflow.payments.history.cancelTitle')}</DialogTitle>
-          <DialogContent>
-            <DialogContentText sx={{ mb: 2 }}>
-              {translate('pecflow.payments.history.cancelText', { amount: formatEuros(payment.amount), date: formatDate(payment.paymentDate) })}
-            </DialogContentText>
-            {/* Focused on opening: what the user types at once is the reason (the keyboard's way through the dialog). */}
-            <TextInput source="motif" label={translate('pecflow.payments.history.reason')} fullWidth multiline minRows={2} margin="none" required autoFocus />
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onClose} disabled={cancel.isPending} data-testid="pec-payment-cancel-close">
-              {translate('pecflow.payments.history.close')}
-            </Button>
-            <SubmitButton label={translate('pecflow.payments.history.confirmCancel')} />
-          </DialogActions>
-        </AdminForm>
-      )}
-    </Dialog>
+    <ReasonDialog
+      id="pec-payment-cancel-title"
+      title={translate('pecflow.payments.history.cancelTitle')}
+      text={translate('pecflow.payments.history.cancelText', { amount: formatEuros(payment.amount), date: formatDate(payment.paymentDate) })}
+      label={translate('pecflow.payments.history.reason')}
+      submit={translate('pecflow.payments.history.confirmCancel')}
+      schema={paymentCancelSchema}
+      busy={cancel.isPending}
+      onSave={(motif) => cancel.mutateAsync(motif)}
+      onClose={onClose}
+      closeTestId="pec-payment-cancel-close"
+    />
   );
 }

@@ -7,9 +7,10 @@ import UndoIcon from '@mui/icons-material/Undo';
 import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Skeleton, Stack } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
-import { AutocompleteInput, DataTable, ReferenceInput, TextInput, Title, useGetOne, useTranslate } from 'react-admin';
+import { AutocompleteInput, DataTable, ReferenceInput, Title, useGetOne, useTranslate } from 'react-admin';
 import { useState } from 'react';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
+import { ReasonDialog } from './ReasonDialog';
 import { DrawerFrame } from '../admin/DrawerFrame';
 import { SelectFilter } from '../admin/filters';
 import { WRITE_RETRY } from '../admin/mutations';
@@ -210,26 +211,22 @@ function UndoAction({ id }: { id: number }) {
 function UndoDialog({ id, onClose }: { id: number; onClose: () => void }) {
   const { translate, dataProvider } = usePecMutation();
   const undo = useLineMutation(
-    ({ motif }: { motif: string }) => dataProvider.paymentUndo({ id, motif }),
+    (motif: string) => dataProvider.paymentUndo({ id, motif }),
     { title: 'pecflow.payments.show.undone', error: 'pecflow.payments.show.undoError' },
     onClose,
   );
   return (
-    <Dialog open onClose={undo.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="statement-undo-title">
-      <AdminForm record={{ motif: '' }} schema={statementUndoSchema} onSave={(values) => undo.mutateAsync(statementUndoSchema.parse(values))}>
-        <DialogTitle id="statement-undo-title">{translate('pecflow.payments.show.undoTitle')}</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.payments.show.undoText')}</DialogContentText>
-          <TextInput source="motif" label={translate('pecflow.payments.show.undoReason')} fullWidth multiline minRows={2} margin="none" required autoFocus />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={undo.isPending}>
-            {translate('pecflow.payments.show.close')}
-          </Button>
-          <SubmitButton label={translate('pecflow.payments.show.undo')} />
-        </DialogActions>
-      </AdminForm>
-    </Dialog>
+    <ReasonDialog
+      id="statement-undo-title"
+      title={translate('pecflow.payments.show.undoTitle')}
+      text={translate('pecflow.payments.show.undoText')}
+      label={translate('pecflow.payments.show.undoReason')}
+      submit={translate('pecflow.payments.show.undo')}
+      schema={statementUndoSchema}
+      busy={undo.isPending}
+      onSave={(motif) => undo.mutateAsync(motif)}
+      onClose={onClose}
+    />
   );
 }
 
@@ -334,27 +331,21 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
 function DismissDialog({ statementId, line, onClose }: { statementId: number; line: PaymentLine; onClose: () => void }) {
   const { translate, dataProvider } = usePecMutation();
   const dismiss = useLineMutation(
-    ({ motif }: { motif: string }) => dataProvider.paymentLineDismiss({ id: statementId, line: line.line, motif }),
+    (motif: string) => dataProvider.paymentLineDismiss({ id: statementId, line: line.line, motif }),
     { title: 'pecflow.payments.handle.dismissed', error: 'pecflow.payments.handle.dismissError' },
     onClose,
   );
   return (
-    <Dialog open onClose={dismiss.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="line-dismiss-title">
-      <AdminForm record={{ motif: '' }} schema={statementLineDismissSchema} onSave={(values) => dismiss.mutateAsync(statementLineDismissSchema.parse(values))}>
-        <DialogTitle id="line-dismiss-title">{translate('pecflow.payments.handle.dismissTitle', { line: line.line })}</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>
-            {translate('pecflow.payments.handle.dismissText', { amount: formatEuros(line.amount), date: formatDate(line.paymentDate) })}
-          </DialogContentText>
-          <TextInput source="motif" label={translate('pecflow.payments.handle.reason')} fullWidth multiline minRows={2} margin="none" required autoFocus />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={dismiss.isPending}>
-            {translate('pecflow.payments.handle.close')}
-          </Button>
-          <SubmitButton label={translate('pecflow.payments.handle.dismiss')} />
-        </DialogActions>
-      </AdminForm>
-    </Dialog>
+    <ReasonDialog
+      id="line-dismiss-title"
+      title={translate('pecflow.payments.handle.dismissTitle', { line: line.line })}
+      text={translate('pecflow.payments.handle.dismissText', { amount: formatEuros(line.amount), date: formatDate(line.paymentDate) })}
+      label={translate('pecflow.payments.handle.reason')}
+      submit={translate('pecflow.payments.handle.dismiss')}
+      schema={statementLineDismissSchema}
+      busy={dismiss.isPending}
+      onSave={(motif) => dismiss.mutateAsync(motif)}
+      onClose={onClose}
+    />
   );
 }

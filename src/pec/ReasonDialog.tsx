@@ -1,0 +1,44 @@
+// A dialog that asks why before an action that is never silent (a payment cancelled, a statement undone, a statement
+// line set aside): the reason is typed at once (its field has the focus), checked by the action's shared zod schema.
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import type { ReactNode } from 'react';
+import { TextInput, useTranslate } from 'react-admin';
+import type { z } from 'zod';
+import { AdminForm, SubmitButton } from '../admin/AdminForm';
+
+interface ReasonDialogProps {
+  /** The title's element id (the dialog's accessible name). */
+  id: string;
+  title: string;
+  text: ReactNode;
+  /** The reason field's label. */
+  label: string;
+  /** The submit button's label: the action itself ('Annuler le relevé'). */
+  submit: string;
+  schema: z.ZodType<{ motif: string }>;
+  busy: boolean;
+  onSave: (motif: string) => Promise<unknown>;
+  onClose: () => void;
+  closeTestId?: string;
+}
+
+export function ReasonDialog({ id, title, text, label, submit, schema, busy, onSave, onClose, closeTestId }: ReasonDialogProps) {
+  const translate = useTranslate();
+  return (
+    <Dialog open onClose={busy ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby={id}>
+      <AdminForm record={{ motif: '' }} schema={schema} onSave={(values) => onSave(schema.parse(values).motif)}>
+        <DialogTitle id={id}>{title}</DialogTitle>
+        <DialogContent>
+          <DialogContentText sx={{ mb: 2 }}>{text}</DialogContentText>
+          <TextInput source="motif" label={label} fullWidth multiline minRows={2} margin="none" required autoFocus />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={busy} data-testid={closeTestId}>
+            {translate('pecflow.toast.close')}
+          </Button>
+          <SubmitButton label={submit} />
+        </DialogActions>
+      </AdminForm>
+    </Dialog>
+  );
+}
