@@ -123,7 +123,12 @@ describe('an optician’s file through the flow', () => {
 
     // Paid by the insurer's statement (issue 15, part 4): the complementary part, found by the file's PEC number.
     const owed = (billed.partComplementaire as number).toFixed(2).replace('.', ',');
-    const statement = ['Date de paiement;Payeur;Référence;Montant;Libellé', `20/11/2026;Harmonie;${billed.numPec};${owed};Optique`].join('\r\n');
+    // Paid today: a payment never precedes its invoice (it would stay 'Antérieur à la facture').
+    const today = todayInFrance();
+    const statement = [
+      'Date de paiement;Payeur;Référence;Montant;Libellé',
+      `${today.split('-').reverse().join('/')};Harmonie;${billed.numPec};${owed};Optique`,
+    ].join('\r\n');
     const applied = await server.request('POST', '/api/payment_statements', {
       token: tokens.rivieraAdmin,
       rawBody: statement,
@@ -132,7 +137,7 @@ describe('an optician’s file through the flow', () => {
     expect(applied.status, applied.text).toBe(201);
     expect(applied.body.lines.map((line: JsonBody) => line.outcome)).toEqual(['paid']);
     const paid = await server.get(`/api/pec_dossiers/${created.id}`, tokens.rivieraAdmin);
-    expect(paid.body).toMatchObject({ status: 'paid', montantPaye: billed.partComplementaire, datePaiement: '2026-11-20', paiementPartiel: false });
+    expect(paid.body).toMatchObject({ status: 'paid', montantPaye: billed.partComplementaire, datePaiement: today, paiementPartiel: false });
     expect(paid.body.equipementOptique).toEqual(equipment);
     expect(paid.body.appareils).toEqual([]);
   });
