@@ -1,5 +1,6 @@
 // Follow-ups that do not slip (issue 28): a file's owner ('Suivi par') and follow-up date ('Relance le'), the one rule
 // of "À relancer" (its SQL twin: server/pec/followUps.ts), and the limits of a file's notes thread.
+import { formatIsoDay } from './format';
 import type { PecStatus } from './pec';
 
 /** The system setting: days a file may stay 'En attente' before it is "À relancer". */
@@ -40,12 +41,11 @@ export const OWNER_FILTER_NOBODY = 'none';
 const FOLLOW_UP_YEARS_BACK = 1;
 const FOLLOW_UP_YEARS_AHEAD = 2;
 const shiftYears = (isoDay: string, years: number) => `${Number(isoDay.slice(0, 4)) + years}${isoDay.slice(4, 10)}`;
-const frenchDay = (isoDay: string) => isoDay.split('-').reverse().join('/');
 
 /** Why a follow-up date (yyyy-mm-dd) is refused on `today` (Paris): a year typed wrong (1900, 2206) is no reminder. */
 export function followUpDateError(day: string, today: string): string | undefined {
   const [from, to] = [shiftYears(today, -FOLLOW_UP_YEARS_BACK), shiftYears(today, FOLLOW_UP_YEARS_AHEAD)];
-  return day < from || day > to ? FOLLOW_UP_MESSAGES.dateOutOfRange(frenchDay(from), frenchDay(to)) : undefined;
+  return day < from || day > to ? FOLLOW_UP_MESSAGES.dateOutOfRange(formatIsoDay(from), formatIsoDay(to)) : undefined;
 }
 
 export const FOLLOW_UP_MESSAGES = {

@@ -25,6 +25,9 @@ function formatWith(value: string | Date | null | undefined, write: (date: Date)
 /** dd/mm/yyyy; "Non définie" when empty, "Date invalide" when unreadable. */
 export const formatDate = (value: string | Date | null | undefined) => formatWith(value, (date) => days.format(date));
 
+/** A calendar day as text, yyyy-mm-dd (or the start of a timestamp), read as written: no time zone can move it. */
+export const formatIsoDay = (isoDay: string) => isoDay.slice(0, 10).split('-').reverse().join('/');
+
 /** dd/mm/yyyy à HH:mm. */
 export const formatDateTime = (value: string | Date | null | undefined) => formatWith(value, (date) => `${days.format(date)} à ${times.format(date)}`);
 

@@ -3,6 +3,7 @@
 // 7 and 8; domain.md). Their zod schemas are in ./pecSchemas: the screens that only list files do not build them.
 // Shared by the browser and the server: one rule, one message.
 import type { FileKind } from './fileKinds';
+import { formatIsoDay } from './format';
 
 // ---------- statuses and lifecycle ----------
 
@@ -171,15 +172,13 @@ export const todayInFrance = (now = new Date()) => PARIS_DAY.format(now);
 
 // ---------- dates that can be true (issue 25) ----------
 
-const frenchDay = (isoDay: string) => isoDay.slice(0, 10).split('-').reverse().join('/');
-
 export const DATE_RULE_MESSAGES = {
   dateBillingFuture: 'La date de facture ne peut pas être dans le futur',
-  dateBillingBeforeDpec: (dpec: string) => `La date de facture ne peut pas précéder la date du DPEC (${frenchDay(dpec)})`,
-  datePeremptionBeforeDpec: (dpec: string) => `La date de péremption doit être postérieure à la date du DPEC (${frenchDay(dpec)})`,
+  dateBillingBeforeDpec: (dpec: string) => `La date de facture ne peut pas précéder la date du DPEC (${formatIsoDay(dpec)})`,
+  datePeremptionBeforeDpec: (dpec: string) => `La date de péremption doit être postérieure à la date du DPEC (${formatIsoDay(dpec)})`,
   dateCreationFuture: 'La date du DPEC ne peut pas être dans le futur',
   dateFacturationFuture: 'La date de facturation ne peut pas être dans le futur',
-  datePaiementBeforeInvoice: (invoice: string) => `La date de paiement ne peut pas précéder la date de facture (${frenchDay(invoice)})`,
+  datePaiementBeforeInvoice: (invoice: string) => `La date de paiement ne peut pas précéder la date de facture (${formatIsoDay(invoice)})`,
 } as const;
 
 /** The file's invoice day: its invoice date, else the day it was billed; null before. */

@@ -35,6 +35,8 @@ const BulkForms = lazy(() => import('./BulkForms'));
 
 export type BulkFormName = 'billing' | 'archive' | 'assign';
 
+type SelectedFile = RaRecord & { status?: string; numPec?: string | null; shop?: { id: number } | null };
+
 export function PecBulkActions({ ids }: { ids: Identifier[] }) {
   const { translate, dataProvider, failure, success } = usePecMutation();
   const rights = usePecRights();
@@ -58,6 +60,8 @@ export function PecBulkActions({ ids }: { ids: Identifier[] }) {
     onSuccess: (filename) => success(translate('pecflow.pec.export.done'), translate('pecflow.pec.export.doneText', { filename })),
     onError: (error) => failure(translate('pecflow.pec.export.error'), error),
   });
+  // The selected files as this page read them (undefined for a file selected on another page).
+  const selected = ids.map((id) => data.find((record: RaRecord) => record.id === id) as SelectedFile | undefined);
   const busy = run.isPending;
   const once = useSingleFlight();
   const send = (data: { action: BulkAction } & Record<string, unknown>) => once(() => run.mutateAsync(data));
@@ -77,7 +81,7 @@ export function PecBulkActions({ ids }: { ids: Identifier[] }) {
         loading={busy}
         title="pecflow.pec.bulk.dpecConfirmTitle"
         translateOptions={{ smart_count: ids.length }}
-        content={<DpecPreview records={data.filter((record: RaRecord) => ids.includes(record.id))} />}
+        content={<DpecPreview records={selected.filter((record) => record !== undefined)} />}
         confirm="pecflow.pec.bulk.dpecConfirm"
         cancel="pecflow.pec.bulk.cancel"
         onConfirm={() => {
@@ -111,12 +115,9 @@ export function PecBulkActions({ ids }: { ids: Identifier[] }) {
           <BulkForms
             form={form}
             count={ids.length}
-            billable={ids.map((id) => {
-              // A file of another page (not read here) is given a number; the server says if it may not be billed.
-              const record = data.find((r: RaRecord) => r.id === id) as { status?: string; numPec?: string | null } | undefined;
-              return !record || isDpecGranted(record);
-            })}
-            shopIds={ids.map((id) => (data.find((r: RaRecord) => r.id === id) as { shop?: { id: number } | null } | undefined)?.shop?.id)}
+            // A file of another page (not read here) is given a number; the server says if it may not be billed.
+            billable={selected.map((record) => !record || isDpecGranted(record))}
+            shopIds={selected.map((record) => record?.shop?.id)}
             busy={busy}
             onClose={() => setForm(undefined)}
             onSubmit={send}
