@@ -2,8 +2,11 @@
 // (`robotFailedWithinDays=7`) share this one condition, so the figure and the list always agree.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { pecDossiers, workflowExecutions } from '../db/schema';
+import { fileColumn } from './warnings';
+import { ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
 
 const ROBOT_FAILURE_OUTCOMES = ['error', 'timeout'];
+const outcomesList = sql.raw(ROBOT_FAILURE_OUTCOMES.map((outcome) => `'${outcome}'`).join(', '));
 /** The longest window the filter accepts (a year). */
 const MAX_DAYS = 366;
 
@@ -21,3 +24,15 @@ export function robotFailedWithinFilter(value: string) {
   const days = /^\d{1,3}$/.test(value.trim()) ? Number(value) : NaN;
   return days >= 1 && days <= MAX_DAYS ? robotFailedWithin(days) : sql`false`;
 }
+
+/**
+ * A file's latest finished robot run when it failed within the dashboard's window, as the list and the file read it:
+ * `{kind: 'dpec'|'billing', messages, at}` (the screens shape the messages with shapeRobotError); null when its latest
+ * run did not fail (a later success clears it). One index lookup per row of the page (workflow_executions_dossier_idx).
+ */
+export const lastRobotFailureJson = sql`(select case when e.outcome in (${outcomesList})
+      and e.completed_at >= now() - make_interval(days => ${sql.raw(String(ROBOT_FAILURE_WINDOW_DAYS))})
+    then json_build_object('kind', case when e.run_kind = 'billing' or e.callback_type like 'billing%' then 'billing' else 'dpec' end,
+      'messages', coalesce(e.robot_response -> 'messages', '[]'::jsonb), 'at', e.completed_at) end
+  from workflow_executions e where e.dossier_id = ${fileColumn('id')} and e.completed_at is not null
+  order by e.started_at desc limit 1)`;

@@ -5,14 +5,14 @@ import { eq, sql } from 'drizzle-orm';
 import { can } from '../auth/principal';
 import { mutuals, pecDossiers, shops } from '../db/schema';
 import { conflict, invalidField } from '../http/errors';
-import { bool, date, dateTime, decimal, itemOnly, reference, text, timestamps } from '../hydra/fields';
+import { bool, computed, date, dateTime, decimal, itemOnly, reference, text, timestamps } from '../hydra/fields';
 import type { ResourceDeclaration, Row, Tenancy } from '../hydra/types';
 import { publish } from '../events/bus';
 import { assertNumeroFree, invoiceNumberHolder, nextNumero, normaliseSearch } from '../pec/numbering';
 import { embedReferences, expandItem, itemDetailsJson, openExecution, referencesJson } from '../pec/present';
 import { assertPrescriberOfHolding } from '../pec/prescription';
 import { paymentFilter } from '../pec/receivables';
-import { robotFailedWithinFilter } from '../pec/robotFailures';
+import { lastRobotFailureJson, robotFailedWithinFilter } from '../pec/robotFailures';
 import { fileKindFilter } from '../pec/fileKind';
 import { archiveAuditAction, archivedFilter, archiveWrite, assertDeletable } from '../pec/archive';
 import { fileWarnings, type ReadFile } from '../pec/warnings';
@@ -23,6 +23,7 @@ import { dpecDay, invoiceDateError, PAYMENT_PERMISSION, PEC_MESSAGES, todayInFra
 import { pecDossierSchema } from '#domain/pecSchemas';
 import { paymentStateOf } from '#domain/payments';
 import { ARCHIVE_REASON_LABELS, ARCHIVE_REASONS } from '#domain/archive';
+import { ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
 import { choicesOf } from '#domain/schemas';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 
@@ -164,6 +165,10 @@ export const pecDossiersResource: ResourceDeclaration = {
     workflowExecutions: itemOnly('array', {
       description: 'Exécutions du robot, les plus récentes d’abord (fiche seulement)',
       label: 'Exécutions du robot',
+    }),
+    robotFailure: computed('object', lastRobotFailureJson, {
+      description: `Dernier appel robot du dossier s’il a échoué ces ${ROBOT_FAILURE_WINDOW_DAYS} derniers jours {kind: dpec|billing, messages, at}, sinon null (un appel réussi ensuite l’efface)`,
+      label: 'Échec du robot',
     }),
     runInProgress: itemOnly('object', {
       description: 'Appel robot en cours {runId, kind, step, startedAt, deadlineAt} ou null (fiche seulement)',

@@ -141,6 +141,8 @@ export interface PecDossierRecord {
   /** Computed by the server on the full file (issue 15); [] when none. */
   warnings?: PecWarning[];
   runInProgress?: { runId: number; kind: string; step: string; startedAt: string; deadlineAt: string | null } | null;
+  /** Its latest robot run when it failed within the dashboard's window (shaped by shapeRobotError); null otherwise. */
+  robotFailure?: { kind: 'dpec' | 'billing'; messages: string[]; at: string } | null;
   /** Archived (issue 25, domain/archive.ts): out of the default list; its reason. */
   archived?: boolean;
   archivedAt?: string | null;

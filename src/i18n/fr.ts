@@ -354,6 +354,7 @@ export const fr = {
       totals: { lines: 'Lignes', amount: 'Montant du relevé', applied: 'Montant rapproché', pending: 'À traiter' },
     },
     pec: {
+      robotFailure: 'Échec du robot',
       followUp: {
         title: 'Suivi',
         owner: 'Suivi par',

@@ -25,7 +25,6 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Title, useGetList, useTranslate } from 'react-admin';
-import { NOTIFICATIONS_QUERY_KEY, notificationsApi } from '../dataProvider/notifications';
 import { PEC_RESOURCE, PEC_STATS_QUERY_KEY, pecNumericId, type PecDossierRecord, type PecStats } from '../dataProvider/pec';
 import { FOLLOW_UP_FILTER } from '#domain/followUps';
 import { formatDate, formatEuros, formatMonth } from '#domain/format';
@@ -34,9 +33,7 @@ import { dashboardFilters, DRILL_DOWN_COLUMNS, pecFilePath, pecListLink } from '
 import { PEC_STATUSES, pecStatusLabel } from '#domain/pec';
 import { FILE_KIND_LABELS, FILE_KINDS } from '#domain/fileKinds';
 import { ReceivablesCard } from './ReceivablesCard';
-import { PecStatusBadge, useDossierText, useErrorText, usePecData } from './shared';
-
-const ROBOT_FAILURE_KINDS = ['robot_error', 'robot_timeout'];
+import { PecStatusBadge, robotFailureText, useDossierText, useErrorText, usePecData } from './shared';
 
 // ---------- the page ----------
 
@@ -265,8 +262,8 @@ function ExpiringCard({ stats, filter }: { stats: PecStats | undefined; filter: 
 
 /**
  * Files the robot failed on within the last 7 days: counted by the stats, listed (the 5 latest) by the same
- * `robotFailedWithinDays` filter as the list behind the link, each with the failure in words when the user's
- * notifications tell it.
+ * `robotFailedWithinDays` filter as the list behind the link, each with its latest failure in words (or its status
+ * when a later run went through).
  */
 function FailuresCard({ stats }: { stats: PecStats | undefined }) {
   const translate = useTranslate();
@@ -274,15 +271,6 @@ function FailuresCard({ stats }: { stats: PecStats | undefined }) {
   const filter = { robotFailedWithinDays: ROBOT_FAILURE_WINDOW_DAYS };
   const sort = { field: 'updatedAt', order: 'DESC' as const };
   const { data: files = [] } = useGetList<PecDossierRecord & { id: string }>(PEC_RESOURCE, { filter, sort, pagination: { page: 1, perPage: 5 } });
-  const { data: feed } = useQuery({
-    queryKey: [...NOTIFICATIONS_QUERY_KEY, 'robot-failures'],
-    queryFn: () => notificationsApi.feed(100),
-    staleTime: PEC_LIST_REFETCH_MS,
-  });
-  const told = new Map<number, string | null>();
-  for (const item of feed?.member ?? []) {
-    if (item.kind && ROBOT_FAILURE_KINDS.includes(item.kind) && item.dossierId && !told.has(item.dossierId)) told.set(item.dossierId, item.description);
-  }
   const count = stats?.robotFailures7d ?? 0;
   return (
     <Box data-testid="dashboard-failures">
@@ -308,7 +296,7 @@ function FailuresCard({ stats }: { stats: PecStats | undefined }) {
                   <ListItemButton component={RouterLink} to={pecFilePath(id)}>
                     <ListItemText
                       primary={`${file.numeroDossier} · ${text.shop(file)}`}
-                      secondary={told.get(id) ?? pecStatusLabel(file.status)}
+                      secondary={robotFailureText(file) ?? pecStatusLabel(file.status)}
                       slotProps={{ secondary: { noWrap: true } }}
                     />
                   </ListItemButton>

@@ -16,7 +16,7 @@ import { formatDate, formatEuros } from '#domain/format';
 import { amountDue } from '#domain/payments';
 import { useToast } from '../layout/Toasts';
 import { ImportDialog } from './ImportDialog';
-import { ArchivedChip, PecStatusBadge, useDossierText, useErrorText, usePecMutation, usePecRights } from './shared';
+import { ArchivedChip, PecStatusBadge, RobotFailureChip, useDossierText, useErrorText, usePecMutation, usePecRights } from './shared';
 
 /** The title, the count and the header buttons, as the rights allow. */
 export function PecListHeader({ onCreate, columnsStoreKey }: { onCreate?: () => void; columnsStoreKey: string }) {
@@ -165,6 +165,7 @@ export function pecColumns(label: (key: string) => string) {
         <Stack direction="row" spacing={0.5} useFlexGap flexWrap="wrap">
           <PecStatusBadge status={r.status} />
           <ArchivedChip record={r} />
+          <RobotFailureChip record={r} />
         </Stack>
       )}
     />,

@@ -1,6 +1,7 @@
 // Small pieces the PEC screens share: who may do what, the data provider and the one refresh of everything PEC, the
 // status badge, the file's display fallbacks and the text of a failed call.
 import ArchiveIcon from '@mui/icons-material/Inventory2Outlined';
+import ErrorIcon from '@mui/icons-material/ErrorOutline';
 import { Alert, AlertTitle, Box, Chip, type SxProps } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDataProvider, usePermissions, useTranslate } from 'react-admin';
@@ -20,6 +21,7 @@ import {
   PREREQUISITE_LABELS,
   PULSING_STATUSES,
   ROBOT_TIMEOUT_MESSAGE,
+  shapeRobotError,
   type PecStatus,
   type Prerequisite,
 } from '#domain/pec';
@@ -108,6 +110,33 @@ export function ArchivedChip({
       icon={<ArchiveIcon />}
       title={archiveReasonText(record.archiveReason, record.archiveNote)}
       data-testid="archived-chip"
+      sx={{ fontWeight: 600 }}
+    />
+  );
+}
+
+/** The latest robot run's failure in the office's words (spec section 8), or nothing. */
+export function robotFailureText(record: Pick<PecDossierRecord, 'robotFailure'>): string | undefined {
+  if (!record.robotFailure) return undefined;
+  const { title, message } = shapeRobotError(record.robotFailure.messages, record.robotFailure.kind);
+  return `${title} : ${message}`;
+}
+
+/** 'Échec du robot' beside the status when the file's latest robot run failed lately: the reason in its title. */
+export function RobotFailureChip({ record }: { record: Pick<PecDossierRecord, 'robotFailure'> }) {
+  const translate = useTranslate();
+  const text = robotFailureText(record);
+  if (!text) return null;
+  return (
+    <Chip
+      label={translate('pecflow.pec.robotFailure')}
+      size="small"
+      variant="outlined"
+      color="error"
+      icon={<ErrorIcon />}
+      title={text}
+      aria-label={`${translate('pecflow.pec.robotFailure')} : ${text}`}
+      data-testid="robot-failure-chip"
       sx={{ fontWeight: 600 }}
     />
   );

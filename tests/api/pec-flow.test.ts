@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type JsonBody, type TestServer } from './helpers/server';
 import { ACCOUNTS, createDossier, demoRefs, patientNumber, waitFor, waitForIdle, type Refs } from './helpers/pec';
 import { OBSOLETE_LPP_CODES } from '../../server/robot/simulator';
-import { todayInFrance } from '#domain/pec';
+import { shapeRobotError, todayInFrance } from '#domain/pec';
 
 // An invoice is dated between the DPEC's day (the simulator's: the day of the run) and today (issue 25).
 const invoiceDay = () => todayInFrance();
@@ -102,6 +102,7 @@ describe('create -> DPEC -> approved -> billing -> billed', () => {
       return res.body.status === 'billed' ? res.body : undefined;
     });
     expect(billed.statutFacturation).toBe(true);
+    expect(billed.robotFailure).toBeNull();
     expect(billed.dateFacturationEffective).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(stepsOf(billed)).toEqual(['billing', 'dpec', 'scraping']);
 
@@ -145,6 +146,11 @@ describe('simulator outcomes, by the patient number suffix', () => {
     expect(failed.error.tip).toBe('Vérifiez la configuration de la mutuelle dans les paramètres du réseau.');
     // The devices retrieved by the first step stay.
     expect(file.appareils.length).toBeGreaterThan(0);
+    // The list row and the file both carry the failure, for the list's mark and the dashboard's card.
+    expect(file.robotFailure).toMatchObject({ kind: 'dpec', at: expect.any(String) });
+    expect(shapeRobotError(file.robotFailure.messages, file.robotFailure.kind).message).toBe('Mutuelle non reconnue par le portail du réseau');
+    const listed = await server.get(`/api/pec_dossiers?search=${encodeURIComponent(file.numeroDossier)}`, audio);
+    expect(listed.body.member.map((row: JsonBody) => row.robotFailure)).toEqual([file.robotFailure]);
   });
 
   it('-REFUS: the insurer refuses, the file is rejected with the reason', async () => {
@@ -154,6 +160,8 @@ describe('simulator outcomes, by the patient number suffix', () => {
     expect(stepsOf(file)).toEqual(['dpec_error', 'scraping']);
     expect(file.workflowExecutions[0].outcome).toBe('refused');
     expect(file.workflowExecutions[0].error.title).toBe('PEC refusée');
+    // A refusal is the insurer's answer, not a failure of the robot.
+    expect(file.robotFailure).toBeNull();
   });
 
   it('-ATTENTE: the insurer has not answered, the file is pending without a PEC number', async () => {
@@ -185,6 +193,8 @@ describe('simulator outcomes, by the patient number suffix', () => {
       message: 'Erreur technique lors de la facturation',
       tip: 'Vérifiez que le DPEC est bien validé.',
     });
+    expect(after.robotFailure.kind).toBe('billing');
+    expect(shapeRobotError(after.robotFailure.messages, after.robotFailure.kind).message).toBe('Erreur technique lors de la facturation');
   });
 
   it('a DPEC can be tried again after a technical failure, and runs the same way', async () => {

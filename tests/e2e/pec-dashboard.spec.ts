@@ -72,7 +72,10 @@ test('a robot failure shows on the dashboard and leads to its file', async ({ pa
   await page.getByTestId('dashboard-failures-link').click();
   await expect.poll(() => listCount(page)).toBe(failed);
   await expect(page.getByTestId('pec-extra-filters')).toContainText('Échec du robot : ces 7 derniers jours');
-  await expect(page.getByRole('row', { name: new RegExp(file.numeroDossier) })).toBeVisible();
+  // Its row says why beside the status, in the office's words (spec section 8).
+  const row = page.getByRole('row', { name: new RegExp(file.numeroDossier) });
+  await expect(row.getByTestId('robot-failure-chip')).toHaveText('Échec du robot');
+  await expect(row.getByTestId('robot-failure-chip')).toHaveAttribute('title', 'Échec du DPEC : Mutuelle non reconnue par le portail du réseau');
   await page.goBack();
   await expect(page).toHaveURL(/\/dashboard$/);
 
