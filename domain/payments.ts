@@ -346,6 +346,7 @@ export const STATEMENT_MESSAGES = {
   attachFile: 'Choisissez la demande facturée à laquelle rattacher ce paiement',
   attachBeforeInvoice: 'Ce paiement est daté d’avant la facture de cette demande : choisissez une autre demande.',
   dismissReason: 'Le motif est requis',
+  lineNotDismissed: 'Seule une ligne classée peut être remise à traiter.',
   /** The label of a line attached by hand, and of one set aside. */
   attached: (outcome: PaymentOutcome, day: string) => `${PAYMENT_OUTCOME_LABELS[outcome]} (rattachée le ${formatDate(day)})`,
   dismissed: (reason: string) => `Classée : ${reason}`,

@@ -17,7 +17,7 @@ import { pecReadScope } from '../auth/fileVisibility';
 import { appliedTwin, readStatement, statementIdentity, statementTotals } from './statementFile';
 import { evaluateStatement, presentLine, requireOrganisation } from './statementMatching';
 import { cancelManualPayment, recordManualPayment } from './paymentHistory';
-import { applyStatement, attachLine, dismissLine, undoStatement } from './statements';
+import { applyStatement, attachLine, dismissLine, reopenLine, undoStatement } from './statements';
 import { PAYMENT_PERMISSION, todayInFrance } from '#domain/pec';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 import { PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from '#domain/payments';
@@ -147,6 +147,13 @@ export async function paymentRoutes(app: FastifyInstance) {
       motif,
       sameHolding(paymentStatements.holdingId, principal),
     );
+    return sendStatement(request, reply, id, 200);
+  });
+  app.post('/api/payment_statements/:id/lines/:line/reopen', async (request, reply) => {
+    const principal = principalOf(request);
+    requirePermission(principal, PAYMENT_PERMISSION);
+    const id = numericParam(request, 'id');
+    await reopenLine(db, principal, id, numericParam(request, 'line', STATEMENT_MESSAGES.lineNotFound), sameHolding(paymentStatements.holdingId, principal));
     return sendStatement(request, reply, id, 200);
   });
 

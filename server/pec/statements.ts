@@ -241,8 +241,8 @@ export async function undoStatement(db: DbOrTx, principal: Principal, id: number
 
 // ---------- the lines to be handled ('À traiter') ----------
 
-/** A statement applied and one of its lines to be handled, both locked (404 / 409 otherwise). */
-async function lockPendingLine(tx: DbOrTx, id: number, lineNumber: number, scope: StatementScope) {
+/** A statement applied and one of its lines, both locked (404 / 409 otherwise). */
+async function lockLine(tx: DbOrTx, id: number, lineNumber: number, scope: StatementScope) {
   const statement = await lockStatement(tx, id, scope);
   const [line] = await tx
     .select()
@@ -251,6 +251,12 @@ async function lockPendingLine(tx: DbOrTx, id: number, lineNumber: number, scope
     .for('update');
   if (!line) throw notFound(STATEMENT_MESSAGES.lineNotFound);
   if (statement.status !== 'applied') throw conflict(STATEMENT_MESSAGES.lineOfUndone);
+  return { statement, line };
+}
+
+/** A statement applied and one of its lines to be handled, both locked (404 / 409 otherwise). */
+async function lockPendingLine(tx: DbOrTx, id: number, lineNumber: number, scope: StatementScope) {
+  const { statement, line } = await lockLine(tx, id, lineNumber, scope);
   if (line.resolution) throw conflict(STATEMENT_MESSAGES.lineResolved);
   if (!isPendingLine(line)) throw conflict(STATEMENT_MESSAGES.lineNotPending);
   return { statement, line };
@@ -342,6 +348,29 @@ export async function dismissLine(db: DbOrTx, principal: Principal, id: number, 
       entityId: id,
       holdingId: statement.holdingId,
       changes: { ligne: lineNumber, montant: line.amount, motif: reason },
+    });
+  });
+}
+
+/** A line set aside by mistake, back to be handled ('Remettre à traiter'): its reason leaves it, and is kept in the audit. */
+export async function reopenLine(db: DbOrTx, principal: Principal, id: number, lineNumber: number, scope: StatementScope): Promise<void> {
+  await db.transaction(async (tx) => {
+    const { statement, line } = await lockLine(tx, id, lineNumber, scope);
+    if (line.resolution !== 'dismissed') throw conflict(STATEMENT_MESSAGES.lineNotDismissed);
+    await tx
+      .update(paymentStatementLines)
+      .set({ resolution: null, resolutionNote: null, resolvedAt: null, resolvedById: null })
+      .where(eq(paymentStatementLines.id, line.id));
+    await tx
+      .update(paymentStatements)
+      .set({ pendingLines: sql`${paymentStatements.pendingLines} + 1`, updatedAt: new Date() })
+      .where(eq(paymentStatements.id, id));
+    await recordAudit(tx, principal, {
+      action: 'payment_statement.line_reopen',
+      entity: 'payment_statements',
+      entityId: id,
+      holdingId: statement.holdingId,
+      changes: { ligne: lineNumber, montant: line.amount, motif: { before: line.resolutionNote, after: null } },
     });
   });
 }

@@ -368,6 +368,10 @@ export const pecMethods = {
   paymentLineDismiss: ({ id, line, motif }: { id: number; line: number; motif: string }) =>
     call<PaymentStatementRecord>(`/api/payment_statements/${id}/lines/${line}/dismiss`, { method: 'POST', body: { motif } }),
 
+  /** A statement's line set aside, back to be handled; answers the statement. */
+  paymentLineReopen: ({ id, line }: { id: number; line: number }) =>
+    call<PaymentStatementRecord>(`/api/payment_statements/${id}/lines/${line}/reopen`, { method: 'POST' }),
+
   pecImport: ({ csv }: { csv: string }) =>
     call<ImportResult>('/api/pec_dossiers/import', { method: 'POST', body: csv, headers: { 'Content-Type': 'text/csv; charset=utf-8' } }),
 

@@ -323,6 +323,13 @@ export const fr = {
         reason: 'Motif',
         dismissed: 'Ligne classée',
         dismissError: 'Classement impossible',
+        reopen: 'Remettre à traiter',
+        reopenLabel: 'Remettre la ligne %{line} à traiter',
+        reopenTitle: 'Remettre la ligne %{line} à traiter ?',
+        reopenText:
+          'Le paiement de %{amount} du %{date} est « %{label} ». Il redevient une ligne à traiter : à rattacher à une demande ou à classer de nouveau.',
+        reopened: 'Ligne remise à traiter',
+        reopenError: 'Impossible de remettre la ligne à traiter',
         close: 'Fermer',
       },
       import: {
@@ -1008,6 +1015,7 @@ export const fr = {
           undo: 'Annulation d’un relevé',
           line_attach: 'Ligne de relevé rattachée à une demande',
           line_dismiss: 'Ligne de relevé classée',
+          line_reopen: 'Ligne de relevé remise à traiter',
           cancel: 'Annulation d’un paiement',
           payment: 'Paiement enregistré',
           payment_cancel: 'Paiement annulé',

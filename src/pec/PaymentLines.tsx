@@ -37,7 +37,7 @@ export function OutcomeChip({ outcome, label, to }: { outcome: PaymentOutcome; l
 
 const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
 
-/** `handle`: what a line to be handled offers (a kept statement's 'Rattacher' and 'Classer'), in a column of its own. */
+/** `handle`: what a kept statement's line offers ('Rattacher' and 'Classer', 'Remettre à traiter'), in a column of its own. */
 export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?: (line: PaymentLine) => ReactNode }) {
   const translate = useTranslate();
   const label = (key: string) => translate(`pecflow.payments.lines.${key}`);
@@ -94,9 +94,7 @@ export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?:
             render={(l: PaymentLine) => (l.difference === null ? '' : formatEuros(l.difference))}
           />
           <DataTable.Col source="label" label={label('label')} disableSort />
-          {handle && (
-            <DataTable.Col source="pending" label={label('handle')} disableSort cellSx={oneLine} render={(l: PaymentLine) => (l.pending ? handle(l) : null)} />
-          )}
+          {handle && <DataTable.Col source="pending" label={label('handle')} disableSort cellSx={oneLine} render={handle} />}
         </DataTable>
       </Box>
     </ListContextProvider>

@@ -7,7 +7,7 @@ import UndoIcon from '@mui/icons-material/Undo';
 import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Skeleton, Stack } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
-import { AutocompleteInput, DataTable, ReferenceInput, Title, useGetOne, useTranslate } from 'react-admin';
+import { AutocompleteInput, Confirm, DataTable, ReferenceInput, Title, useGetOne, useTranslate } from 'react-admin';
 import { useState } from 'react';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import { ReasonDialog } from './ReasonDialog';
@@ -187,7 +187,16 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
             </Alert>
           )}
           {record.totals && <PaymentTotalsView totals={record.totals} />}
-          <PaymentLines lines={record.lines} handle={(line) => <PendingLineActions statementId={id} line={line} />} />
+          <PaymentLines
+            lines={record.lines}
+            handle={(line) =>
+              record.status !== 'applied' ? null : line.pending ? (
+                <PendingLineActions statementId={id} line={line} />
+              ) : line.resolution === 'dismissed' ? (
+                <ReopenLineAction statementId={id} line={line} />
+              ) : null
+            }
+          />
         </Stack>
       )}
     </DrawerFrame>
@@ -260,6 +269,44 @@ function PendingLineActions({ statementId, line }: { statementId: number; line: 
       {open === 'attach' && <AttachDialog statementId={statementId} line={line} onClose={() => setOpen(undefined)} />}
       {open === 'dismiss' && <DismissDialog statementId={statementId} line={line} onClose={() => setOpen(undefined)} />}
     </Stack>
+  );
+}
+
+/** A line set aside by mistake: 'Remettre à traiter', once confirmed; it is to be handled again. */
+function ReopenLineAction({ statementId, line }: { statementId: number; line: PaymentLine }) {
+  const { translate, dataProvider } = usePecMutation();
+  const [open, setOpen] = useState(false);
+  const reopen = useLineMutation(
+    () => dataProvider.paymentLineReopen({ id: statementId, line: line.line }),
+    { title: 'pecflow.payments.handle.reopened', error: 'pecflow.payments.handle.reopenError' },
+    () => setOpen(false),
+  );
+  return (
+    <>
+      <Button
+        size="small"
+        startIcon={<UndoIcon />}
+        onClick={() => setOpen(true)}
+        aria-label={translate('pecflow.payments.handle.reopenLabel', { line: line.line })}
+        data-testid="line-reopen"
+      >
+        {translate('pecflow.payments.handle.reopen')}
+      </Button>
+      <Confirm
+        isOpen={open}
+        loading={reopen.isPending}
+        title={translate('pecflow.payments.handle.reopenTitle', { line: line.line })}
+        content={translate('pecflow.payments.handle.reopenText', {
+          amount: formatEuros(line.amount),
+          date: formatDate(line.paymentDate),
+          label: line.outcomeLabel,
+        })}
+        confirm="pecflow.payments.handle.reopen"
+        cancel="pecflow.payments.handle.close"
+        onConfirm={() => reopen.mutate(undefined)}
+        onClose={() => setOpen(false)}
+      />
+    </>
   );
 }
 

@@ -236,6 +236,8 @@ describe('lines to be handled (« À traiter »)', () => {
     server.request('POST', `/api/payment_statements/${id}/lines/${line}/attach`, { token, body: { dossier } });
   const dismiss = (id: number, line: number, motif: unknown, token = tokens.audio) =>
     server.request('POST', `/api/payment_statements/${id}/lines/${line}/dismiss`, { token, body: { motif } });
+  const reopen = (id: number, line: number, token = tokens.audio) =>
+    server.request('POST', `/api/payment_statements/${id}/lines/${line}/reopen`, { token });
   const lineOf = (statement: JsonBody, line: number) => statement.lines.find((l: JsonBody) => l.line === line);
   const paymentsOf = async (dossierId: number) =>
     Number(
@@ -341,6 +343,21 @@ describe('lines to be handled (« À traiter »)', () => {
     expect(await listed('aTraiter=true')).not.toContain(id);
     expect((await attach(id, 99, target.id)).status).toBe(404);
 
+    // Set aside by mistake: back to be handled (only a line set aside, by who may handle payments, of its organisation).
+    for (const token of [tokens.assistant, tokens.readOnly]) expect((await reopen(id, 6, token)).status).toBe(403);
+    expect((await reopen(id, 6, tokens.rivieraAdmin)).status).toBe(404);
+    const notDismissed = await reopen(id, 3);
+    expect(notDismissed.status).toBe(409);
+    expect(notDismissed.body.detail).toBe('Seule une ligne classée peut être remise à traiter.');
+    const reopened = await reopen(id, 6);
+    expect(reopened.status, reopened.text).toBe(200);
+    expect(lineOf(reopened.body, 6)).toMatchObject({ outcome: 'unknown', outcomeLabel: 'Référence inconnue', resolution: null, pending: true });
+    expect(reopened.body).toMatchObject({ pendingLines: 1, appliedAmount: 530 });
+    expect(reopened.body.totals.pending).toEqual({ count: 1, amount: 20 });
+    expect(await listed('aTraiter=true')).toContain(id);
+    expect((await reopen(id, 6)).status).toBe(409);
+    expect((await dismiss(id, 6, 'Remboursé à l’assureur')).status).toBe(200);
+
     const trail = await server.get(`/api/audit_logs?entity=payment_statements&entityId=${id}`, tokens.horizonAdmin);
     expect(trail.body.member.map((m: JsonBody) => m.action).sort()).toEqual([
       'payment_statement.apply',
@@ -348,7 +365,11 @@ describe('lines to be handled (« À traiter »)', () => {
       'payment_statement.line_attach',
       'payment_statement.line_attach',
       'payment_statement.line_dismiss',
+      'payment_statement.line_dismiss',
+      'payment_statement.line_reopen',
     ]);
+    const reopenEntry = trail.body.member.find((m: JsonBody) => m.action === 'payment_statement.line_reopen');
+    expect(reopenEntry.changes).toMatchObject({ ligne: 6, motif: { before: 'Remboursé à l’assureur', after: null } });
 
     // Undone, its attached payments go with it; its lines are no longer to be handled.
     const undone = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio, body: UNDO });
@@ -356,6 +377,7 @@ describe('lines to be handled (« À traiter »)', () => {
     for (const f of [settled, target, other, approved]) expect(await paymentState(f.id)).toMatchObject({ status: 'billed', montantPaye: null });
     expect(undone.body.totals.pending).toEqual({ count: 0, amount: 0 });
     expect((await dismiss(id, 6, 'Encore')).status).toBe(409);
+    expect((await reopen(id, 6)).status).toBe(409);
   });
 
   it('leaves a payment dated before its file’s invoice to be handled, as Rattacher would refuse that file', async () => {

@@ -332,6 +332,19 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   await expect(statement.getByTestId('statement-pending-alert')).toHaveCount(0);
   await expect(statement.getByRole('button', { name: /^Rattacher la ligne/ })).toHaveCount(0);
 
+  // Set aside by mistake: back to be handled once confirmed, then set aside again.
+  await statement.getByRole('button', { name: 'Remettre la ligne 4 à traiter' }).click();
+  const reopen = page.getByRole('dialog', { name: 'Remettre la ligne 4 à traiter ?' });
+  await expect(reopen).toContainText('« Classée : Paiement hors Pecflow »');
+  await reopen.getByRole('button', { name: 'Remettre à traiter' }).click();
+  await expect(toast(page, 'Ligne remise à traiter')).toBeVisible();
+  await expect(statement.getByTestId('statement-pending')).toHaveText('À traiter (1)');
+  await expect(lines.nth(3).getByTestId('payment-outcome')).not.toHaveText(/^Classée/);
+  await statement.getByRole('button', { name: 'Classer la ligne 4' }).click();
+  await dismiss.getByRole('textbox', { name: /^Motif/ }).fill('Paiement hors Pecflow');
+  await dismiss.getByRole('button', { name: 'Classer' }).click();
+  await expect(statement.getByTestId('statement-pending')).toHaveCount(0);
+
   // The chosen file received the 50,00 €.
   await lines.nth(2).getByRole('link', { name: chosen.numeroDossier }).click();
   await expect(drawer(page).getByTestId('pec-payment-history')).toContainText('50,00 €');
