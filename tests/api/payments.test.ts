@@ -236,8 +236,7 @@ describe('lines to be handled (« À traiter »)', () => {
     server.request('POST', `/api/payment_statements/${id}/lines/${line}/attach`, { token, body: { dossier } });
   const dismiss = (id: number, line: number, motif: unknown, token = tokens.audio) =>
     server.request('POST', `/api/payment_statements/${id}/lines/${line}/dismiss`, { token, body: { motif } });
-  const reopen = (id: number, line: number, token = tokens.audio) =>
-    server.request('POST', `/api/payment_statements/${id}/lines/${line}/reopen`, { token });
+  const reopen = (id: number, line: number, token = tokens.audio) => server.request('POST', `/api/payment_statements/${id}/lines/${line}/reopen`, { token });
   const lineOf = (statement: JsonBody, line: number) => statement.lines.find((l: JsonBody) => l.line === line);
   const paymentsOf = async (dossierId: number) =>
     Number(
