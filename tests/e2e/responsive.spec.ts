@@ -1,22 +1,18 @@
 // The shell and its pages on a phone (390 px) and a laptop (1280 px): nothing makes the page scroll sideways, the
 // PEC table scrolls inside its own container, the app bar title is whole, the header buttons stay reachable.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { api, apiToken, signIn } from './helpers';
 import { drawer } from './pec-fixtures';
 
 const EMAIL = 'admin@pecflow.fr';
 
+const LONG_FAILURE = 'La mutuelle n’est pas reconnue par le portail du réseau : vérifiez sa configuration dans les réseaux, puis relancez la demande';
+
 /** What shows once each page has its data. */
 const PAGES: Record<string, (page: Page) => Promise<void>> = {
   // (the dashboard's failures with the long texts of longFailureTexts)
   '/pec': (page) => expect(page.getByTestId('pec-row').first()).toBeVisible(),
-  '/dashboard': (page) =>
-    expect(
-      page
-        .getByTestId('dashboard-failures')
-        .getByText(/^Robot API returned 502/)
-        .first(),
-    ).toBeVisible(),
+  '/dashboard': (page) => expect(page.getByTestId('dashboard-failures').getByText(`Échec du DPEC : ${LONG_FAILURE}`).first()).toBeVisible(),
   '/permissions': (page) => expect(page.getByTestId('module-system')).toBeVisible(),
   '/profile': (page) => expect(page.getByTestId('profile-email')).toHaveText(EMAIL),
   '/settings/shops': (page) => expect(page.getByTestId('list-row').first()).toBeVisible(),
@@ -31,34 +27,31 @@ async function expectFits(page: Page, width: number) {
 }
 
 /**
- * The robot failures of the dashboard told by notifications with a long text (one line each, cut with an ellipsis):
- * such a line used to widen the whole page.
+ * The robot failures of the dashboard with a long reason (one line each, cut with an ellipsis): such a line used to
+ * widen the whole page.
  */
-async function longFailureTexts(page: Page, token: string) {
-  const failed = await api<{ member: { id: number }[] }>(page.request, token, 'GET', '/api/pec_dossiers?robotFailedWithinDays=7&itemsPerPage=5');
-  expect(failed.member.length).toBeGreaterThan(0);
+async function longFailureTexts(page: Page) {
   await page.route(
-    (url) => url.pathname === '/api/notifications' && url.searchParams.get('itemsPerPage') === '100',
+    (url) => url.pathname === '/api/pec_dossiers' && url.searchParams.has('robotFailedWithinDays'),
     async (route) => {
-      const feed = await (await route.fetch()).json();
-      const told = failed.member.map(({ id }, index) => ({
-        id: 1_000_000 + index,
-        title: 'Échec du DPEC',
-        description: "Robot API returned 502: la mutuelle n'est pas reconnue par le portail du réseau, vérifiez sa configuration dans les réseaux",
-        link: `/pec?id=${id}`,
-        read: false,
-        createdAt: new Date().toISOString(),
-        kind: 'robot_error',
-        dossierId: id,
-      }));
-      await route.fulfill({ json: { ...feed, member: [...told, ...feed.member] } });
+      const response = await route.fetch();
+      const list = await response.json();
+      expect(list.member.length).toBeGreaterThan(0);
+      const robotFailure = {
+        kind: 'dpec',
+        at: new Date().toISOString(),
+        messages: [`Robot API returned 502: {"errors":[{"message":"${LONG_FAILURE}"}]}`],
+      };
+      // Its own headers (application/ld+json: the Hydra client reads nothing else).
+      const body = JSON.stringify({ ...list, member: list.member.map((file: object) => ({ ...file, robotFailure })) });
+      await route.fulfill({ response, headers: { ...response.headers(), 'content-length': String(Buffer.byteLength(body)) }, body });
     },
   );
 }
 
 /** Signed in, with failure texts long enough to widen a careless layout: every page of PAGES fits `width`. */
-async function expectEveryPageFits(page: Page, request: APIRequestContext, width: number) {
-  await longFailureTexts(page, await apiToken(request, EMAIL));
+async function expectEveryPageFits(page: Page, width: number) {
+  await longFailureTexts(page);
   await signIn(page, EMAIL);
   for (const [path, loaded] of Object.entries(PAGES)) {
     await page.goto(path);
@@ -70,8 +63,8 @@ async function expectEveryPageFits(page: Page, request: APIRequestContext, width
 test.describe('on a phone, 390 px wide', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test('no page scrolls sideways, the app bar title is whole', async ({ page, request }) => {
-    await expectEveryPageFits(page, request, 390);
+  test('no page scrolls sideways, the app bar title is whole', async ({ page }) => {
+    await expectEveryPageFits(page, 390);
   });
 
   test('/pec: the create button is reachable, the filters stack and the table scrolls in its own container', async ({ page }) => {
@@ -151,8 +144,8 @@ test.describe('on a phone, 390 px wide', () => {
 test.describe('on a laptop, 1280 px wide', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test('no page scrolls sideways, the PEC header buttons share one line', async ({ page, request }) => {
-    await expectEveryPageFits(page, request, 1280);
+  test('no page scrolls sideways, the PEC header buttons share one line', async ({ page }) => {
+    await expectEveryPageFits(page, 1280);
     await page.goto('/pec');
     const tops = await Promise.all(
       ['Exporter', 'Importer', 'Nouvelle Demande de PEC'].map(async (name) => (await page.getByRole('button', { name }).boundingBox())!.y),
