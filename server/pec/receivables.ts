@@ -1,15 +1,16 @@
 // What the insurers still owe (issues 15 and 25): the PEC list's payment filter, the dashboard's receivables, counted
 // with the same conditions as the list behind each figure (status billed + billing date range, or the payment filter),
 // and the accountant's export of them, one line per file in the dashboard's age buckets.
-import { and, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/connect';
-import { mutuals, pecDossiers, shops } from '../db/schema';
+import { mutuals, paymentStatementLines, paymentStatements, pecDossiers, shops } from '../db/schema';
 import { formatDate } from '#domain/format';
 import {
   amountDue,
   daysSince,
   expectedAmount,
   PAYMENT_FILTERS,
+  PENDING_OUTCOMES,
   RECEIVABLE_AGES,
   receivableAgeOf,
   receivableAgeRange,
@@ -63,6 +64,26 @@ export async function receivables(db: Db, scope: SQL | undefined, today: string)
     figures(paymentFilter('overpaid'), sql<string | null>`sum(${pecDossiers.montantPaye} - ${pecDossiers.partComplementaire})`),
   ]);
   return { today, ...all, byAge: ages, partial, overpaid };
+}
+
+/**
+ * Money received and placed nowhere yet: the lines to be handled ('À traiter') of the organisation's applied statements
+ * (lines, amount), the statements list behind them filtered `aTraiter=true`. `scope`: the statements the reader sees.
+ */
+export async function unplacedPayments(db: Db, scope: SQL | undefined) {
+  const [row] = await db
+    .select({ n: count(), amount: sql<string | null>`sum(${paymentStatementLines.amount})` })
+    .from(paymentStatementLines)
+    .innerJoin(paymentStatements, eq(paymentStatements.id, paymentStatementLines.statementId))
+    .where(
+      and(
+        scope,
+        eq(paymentStatements.status, 'applied'),
+        isNull(paymentStatementLines.resolution),
+        inArray(paymentStatementLines.outcome, [...PENDING_OUTCOMES]),
+      ),
+    );
+  return { count: Number(row?.n ?? 0), amount: amount(row?.amount) };
 }
 
 /** The receivables export's columns (CSV for French Excel, as the PEC export). */

@@ -5,10 +5,10 @@ import { stringify } from 'csv-stringify';
 import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isPlatformAdmin, requirePermission, type Principal } from '../auth/principal';
+import { can, isPlatformAdmin, requirePermission, type Principal } from '../auth/principal';
 import type { Database } from '../db/connect';
 import { principalOf } from '../context';
-import { mutuals, networks, pecDocuments, pecDossiers, shops } from '../db/schema';
+import { mutuals, networks, paymentStatements, pecDocuments, pecDossiers, shops } from '../db/schema';
 import { ApiError, numericParam, ValidationError, type Violation } from '../http/errors';
 import { recordAudit } from '../audit/audit';
 import { parseListQuery } from '../hydra/query';
@@ -16,7 +16,8 @@ import { normaliseSearch } from './numbering';
 import { canUseShop, pecReadScope } from '../auth/fileVisibility';
 import { expiringCondition } from './expiry';
 import { followUpDueCondition } from './followUps';
-import { receivables } from './receivables';
+import { receivables, unplacedPayments } from './receivables';
+import { sameHolding } from '../hydra/tenancy';
 import { robotFailedWithin } from './robotFailures';
 import { filesMatching, lockImport, matchingFile, type ImportLine } from './duplicates';
 import { archivedFilter } from './archive';
@@ -26,7 +27,7 @@ import { countByKind } from './fileKind';
 import { summaryFileName, summaryPdf, type SummaryFile } from './summary';
 import { storeDocument } from './documents';
 import { EXPIRY_WARNING_DAYS, ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
-import { PEC_MESSAGES, PEC_STATUSES, todayInFrance } from '#domain/pec';
+import { PAYMENT_PERMISSION, PEC_MESSAGES, PEC_STATUSES, todayInFrance } from '#domain/pec';
 import { DUPLICATE_MESSAGES } from '#domain/duplicates';
 import { pecDossierSchema } from '#domain/pecSchemas';
 import { hasPermission, PEC_PERMISSIONS } from '#domain/permissions';
@@ -483,6 +484,8 @@ export async function pecRoutes(app: FastifyInstance) {
       approvedThisMonth: { count: Number(approved?.n ?? 0), totalTtc: amount(approved?.total), partComplementaire: amount(approved?.insurer) },
       billedThisMonth: { count: Number(billed?.n ?? 0), totalTtc: amount(billed?.total), partComplementaire: amount(billed?.insurer) },
       receivables: await receivables(db, scope, today),
+      // For who handles payments: the statements' lines whose money reached no file yet.
+      unplacedPayments: can(principal, PAYMENT_PERMISSION) ? await unplacedPayments(db, sameHolding(paymentStatements.holdingId, principal)) : null,
     };
   });
 }

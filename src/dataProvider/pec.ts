@@ -191,6 +191,8 @@ export interface PecStats {
     partial: { count: number; amount: number };
     overpaid: { count: number; amount: number };
   };
+  /** Statement lines whose money reached no file yet ('À traiter'): lines and amount; null without the payment permission. */
+  unplacedPayments?: { count: number; amount: number } | null;
 }
 
 // ---------- payments (issue 15) ----------

@@ -215,6 +215,8 @@ export const fr = {
           'Montant encore dû par les assureurs sur %{smart_count} demande facturée |||| Montant encore dû par les assureurs sur %{smart_count} demandes facturées',
         byAge: 'Depuis la facturation',
         files: '%{smart_count} demande |||| %{smart_count} demandes',
+        lines: '%{smart_count} ligne |||| %{smart_count} lignes',
+        unplaced: 'Paiements reçus à rattacher',
         discrepancies: 'Écarts de paiement',
         export: 'Exporter les créances',
       },

@@ -1,6 +1,7 @@
 // The dashboard's receivables (issues 15 and 25): what the insurers still owe on billed files, by days since billing
 // (under 30, 30–60, 60–90, over 90), and the payment discrepancies (partial, over-paid). Each figure opens the PEC list
-// filtered the way the stats count it (src/pec/filters.ts), so the list shows as many files as the figure says.
+// filtered the way the stats count it (src/pec/filters.ts), so the list shows as many files as the figure says; the
+// payments received and placed nowhere yet open the statements that hold them ('À traiter').
 // 'Exporter les créances' downloads them for the accountant, one line per file (export.pec).
 import AccountBalanceIcon from '@mui/icons-material/AccountBalanceWallet';
 import DownloadIcon from '@mui/icons-material/Download';
@@ -10,20 +11,33 @@ import { Link as RouterLink } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
 import type { PecStats } from '../dataProvider/pec';
 import { formatEuros } from '#domain/format';
-import { PAYMENT_FILTER_LABELS, RECEIVABLE_AGES } from '#domain/payments';
-import { dashboardFilters, DRILL_DOWN_COLUMNS, pecListLink } from './filters';
+import { PAYMENT_FILTER_LABELS, PENDING_STATEMENT_FILTER, RECEIVABLE_AGES } from '#domain/payments';
+import { dashboardFilters, DRILL_DOWN_COLUMNS, pecListLink, STATEMENTS_PATH } from './filters';
 import { usePecMutation, usePecRights } from './shared';
 
 type Figures = { count: number; amount: number };
 
-function Row({ label, figures, to, testId }: { label: string; figures: Figures | undefined; to: string; testId: string }) {
+function Row({
+  label,
+  figures,
+  to,
+  testId,
+  unit = 'files',
+}: {
+  label: string;
+  figures: Figures | undefined;
+  to: string;
+  testId: string;
+  /** What the count counts: files, or a statement's lines. */
+  unit?: 'files' | 'lines';
+}) {
   const translate = useTranslate();
   return (
     <Link component={RouterLink} to={to} underline="hover" color="inherit" data-testid={testId} data-count={figures?.count}>
       <Stack direction="row" justifyContent="space-between" spacing={2} sx={{ py: 0.5 }}>
         <Typography variant="body2">{label}</Typography>
         <Typography variant="body2" fontWeight={600} sx={{ whiteSpace: 'nowrap' }}>
-          {figures ? `${translate('pecflow.dashboard.receivables.files', { smart_count: figures.count })} · ${formatEuros(figures.amount)}` : '…'}
+          {figures ? `${translate(`pecflow.dashboard.receivables.${unit}`, { smart_count: figures.count })} · ${formatEuros(figures.amount)}` : '…'}
         </Typography>
       </Stack>
     </Link>
@@ -108,6 +122,15 @@ export function ReceivablesCard({ stats }: { stats: PecStats | undefined }) {
             to={pecListLink(filters.payment('overpaid'), undefined, DRILL_DOWN_COLUMNS.receivables)}
             testId="dashboard-receivables-overpaid"
           />
+          {stats?.unplacedPayments && (
+            <Row
+              label={translate('pecflow.dashboard.receivables.unplaced')}
+              figures={stats.unplacedPayments}
+              to={`${STATEMENTS_PATH}?${new URLSearchParams({ filter: JSON.stringify({ [PENDING_STATEMENT_FILTER]: 'true' }) })}`}
+              testId="dashboard-receivables-unplaced"
+              unit="lines"
+            />
+          )}
         </Box>
       </Box>
     </Paper>

@@ -236,6 +236,7 @@ describe('lines to be handled (« À traiter »)', () => {
     server.request('POST', `/api/payment_statements/${id}/lines/${line}/attach`, { token, body: { dossier } });
   const dismiss = (id: number, line: number, motif: unknown, token = tokens.audio) =>
     server.request('POST', `/api/payment_statements/${id}/lines/${line}/dismiss`, { token, body: { motif } });
+  const unplaced = async () => (await server.get('/api/pec_dossiers/stats', tokens.audio)).body.unplacedPayments;
   const reopen = (id: number, line: number, token = tokens.audio) => server.request('POST', `/api/payment_statements/${id}/lines/${line}/reopen`, { token });
   const lineOf = (statement: JsonBody, line: number) => statement.lines.find((l: JsonBody) => l.line === line);
   const paymentsOf = async (dossierId: number) =>
@@ -249,6 +250,7 @@ describe('lines to be handled (« À traiter »)', () => {
     const approved = await file({ status: 'approved' });
     const target = await file({ partComplementaire: 300 });
     const other = await file({ partComplementaire: 500 });
+    const unplacedBefore = await unplaced();
     const applied = await send(
       '/api/payment_statements',
       csv(
@@ -264,6 +266,10 @@ describe('lines to be handled (« À traiter »)', () => {
     const id = applied.body.id as number;
     expect(applied.body).toMatchObject({ pendingLines: 4, appliedAmount: 100 });
     expect(applied.body.totals.pending).toEqual({ count: 4, amount: 450 });
+    // The dashboard's "Paiements reçus à rattacher" counts them, for who handles payments only.
+    expect(await unplaced()).toEqual({ count: unplacedBefore.count + 4, amount: unplacedBefore.amount + 450 });
+    expect((await server.get('/api/pec_dossiers/stats', tokens.assistant)).body.unplacedPayments).toBeNull();
+    expect((await server.get('/api/pec_dossiers/stats', tokens.rivieraAdmin)).body.unplacedPayments).toEqual({ count: 0, amount: 0 });
     expect(applied.body.lines.map((l: JsonBody) => [l.line, l.pending])).toEqual([
       [2, false],
       [3, true],
@@ -306,6 +312,7 @@ describe('lines to be handled (« À traiter »)', () => {
     });
     expect(attached.body).toMatchObject({ pendingLines: 3, appliedAmount: 400 });
     expect(attached.body.totals.pending).toEqual({ count: 3, amount: 150 });
+    expect(await unplaced()).toEqual({ count: unplacedBefore.count + 3, amount: unplacedBefore.amount + 150 });
     expect(await paymentState(target.id)).toEqual({ status: 'paid', montantPaye: 300, datePaiement: '2026-11-02', paiementPartiel: false, montantDu: 0 });
     const twice = await attach(id, 3, `/api/pec_dossiers/${other.id}`);
     expect(twice.status).toBe(409);
@@ -375,6 +382,7 @@ describe('lines to be handled (« À traiter »)', () => {
     expect(undone.status, undone.text).toBe(200);
     for (const f of [settled, target, other, approved]) expect(await paymentState(f.id)).toMatchObject({ status: 'billed', montantPaye: null });
     expect(undone.body.totals.pending).toEqual({ count: 0, amount: 0 });
+    expect(await unplaced()).toEqual(unplacedBefore);
     expect((await dismiss(id, 6, 'Encore')).status).toBe(409);
     expect((await reopen(id, 6)).status).toBe(409);
   });

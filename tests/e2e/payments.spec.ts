@@ -281,6 +281,14 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   const statementId = (await applied.json()).id as number;
 
   await signIn(page, email);
+  // The dashboard counts the money placed nowhere, and opens the statements that hold it.
+  await page.goto('/dashboard');
+  const unplaced = page.getByTestId('dashboard-receivables-unplaced');
+  await expect(unplaced).toContainText('Paiements reçus à rattacher');
+  expect(Number(await unplaced.getAttribute('data-count'))).toBeGreaterThanOrEqual(2);
+  await unplaced.click();
+  await expect(page).toHaveURL(/\/payment_statements\?.*aTraiter/);
+  await expect(page.getByTestId('payments-row').first().getByTestId('statement-pending')).toHaveText(/^À traiter \(\d+\)$/);
   await page.goto('/payment_statements');
   await page.getByRole('combobox', { name: /^Lignes à traiter/ }).click();
   await page.getByRole('option', { name: 'À traiter', exact: true }).click();
