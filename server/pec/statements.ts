@@ -334,21 +334,18 @@ export async function attachLine(db: DbOrTx, principal: Principal, id: number, l
 export async function dismissLine(db: DbOrTx, principal: Principal, id: number, lineNumber: number, reason: string, scope: StatementScope): Promise<void> {
   await db.transaction(async (tx) => {
     const { statement, line } = await lockPendingLine(tx, id, lineNumber, scope);
-    await tx
-      .update(paymentStatementLines)
-      .set({ resolution: 'dismissed', resolutionNote: reason, resolvedAt: new Date(), resolvedById: principal.id })
-      .where(eq(paymentStatementLines.id, line.id));
-    await tx
-      .update(paymentStatements)
-      .set({ pendingLines: sql`${paymentStatements.pendingLines} - 1`, updatedAt: new Date() })
-      .where(eq(paymentStatements.id, id));
-    await recordAudit(tx, principal, {
-      action: 'payment_statement.line_dismiss',
-      entity: 'payment_statements',
-      entityId: id,
-      holdingId: statement.holdingId,
-      changes: { ligne: lineNumber, montant: line.amount, motif: reason },
-    });
+    await setAside(
+      tx,
+      principal,
+      statement,
+      line,
+      { resolution: 'dismissed', resolutionNote: reason, resolvedAt: new Date(), resolvedById: principal.id },
+      {
+        ligne: lineNumber,
+        montant: line.amount,
+        motif: reason,
+      },
+    );
   });
 }
 
@@ -357,20 +354,42 @@ export async function reopenLine(db: DbOrTx, principal: Principal, id: number, l
   await db.transaction(async (tx) => {
     const { statement, line } = await lockLine(tx, id, lineNumber, scope);
     if (line.resolution !== 'dismissed') throw conflict(STATEMENT_MESSAGES.lineNotDismissed);
-    await tx
-      .update(paymentStatementLines)
-      .set({ resolution: null, resolutionNote: null, resolvedAt: null, resolvedById: null })
-      .where(eq(paymentStatementLines.id, line.id));
-    await tx
-      .update(paymentStatements)
-      .set({ pendingLines: sql`${paymentStatements.pendingLines} + 1`, updatedAt: new Date() })
-      .where(eq(paymentStatements.id, id));
-    await recordAudit(tx, principal, {
-      action: 'payment_statement.line_reopen',
-      entity: 'payment_statements',
-      entityId: id,
-      holdingId: statement.holdingId,
-      changes: { ligne: lineNumber, montant: line.amount, motif: { before: line.resolutionNote, after: null } },
-    });
+    await setAside(
+      tx,
+      principal,
+      statement,
+      line,
+      { resolution: null, resolutionNote: null, resolvedAt: null, resolvedById: null },
+      {
+        ligne: lineNumber,
+        montant: line.amount,
+        motif: { before: line.resolutionNote, after: null },
+      },
+    );
+  });
+}
+
+type LockedLine = Awaited<ReturnType<typeof lockLine>>;
+
+/** A line set aside (a resolution) or put back (none): the statement's count of lines to be handled follows; audited. */
+async function setAside(
+  tx: DbOrTx,
+  principal: Principal,
+  statement: LockedLine['statement'],
+  line: LockedLine['line'],
+  values: Pick<typeof paymentStatementLines.$inferInsert, 'resolution' | 'resolutionNote' | 'resolvedAt' | 'resolvedById'>,
+  changes: Record<string, unknown>,
+) {
+  await tx.update(paymentStatementLines).set(values).where(eq(paymentStatementLines.id, line.id));
+  await tx
+    .update(paymentStatements)
+    .set({ pendingLines: sql`${paymentStatements.pendingLines} ${values.resolution ? sql`- 1` : sql`+ 1`}`, updatedAt: new Date() })
+    .where(eq(paymentStatements.id, statement.id));
+  await recordAudit(tx, principal, {
+    action: values.resolution ? 'payment_statement.line_dismiss' : 'payment_statement.line_reopen',
+    entity: 'payment_statements',
+    entityId: statement.id,
+    holdingId: statement.holdingId,
+    changes,
   });
 }
