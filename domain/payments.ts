@@ -278,10 +278,9 @@ export function parseStatementDate(text: string): string | undefined {
 export const normalReference = (reference: string) => reference.trim().toUpperCase();
 
 /**
- * What makes two statement lines the same payment on a file: its payer, its reference, its amount and its date, written
- * alike ("ALLIANZ " = "Allianz"). The database keeps it with each payment of a statement (unique per file among those
- * not cancelled). Only spaces and the ASCII letters' case are folded, so that migration 0019 computes the same key in
- * SQL for the statements applied before it.
+ * A line as its statement's fingerprint reads it (statementIdentity): its payer, reference, amount and date, written
+ * alike ("ALLIANZ " = "Allianz"). Only spaces and the ASCII letters' case are folded, so that migration 0019 computes
+ * the same fingerprint in SQL for the statements applied before it.
  */
 export function statementLineKey(line: { payer: string; reference: string; amount: number; paymentDate: string }): string {
   const fold = (text: string) =>
@@ -291,6 +290,35 @@ export function statementLineKey(line: { payer: string; reference: string; amoun
       .replace(/[a-z]/g, (c) => c.toUpperCase());
   return [fold(line.payer), fold(line.reference), String(Math.round(line.amount * 100)), line.paymentDate].join('|');
 }
+
+/**
+ * A payer or a reference as two lines are compared: its letters and digits, without accents, case, spaces or
+ * punctuation ("Santéclair" = "SANTECLAIR" = "Santé-Clair"). Migration 0035 computes the same in SQL (the accented
+ * letters translated, upper, anything but A-Z and 0-9 removed) for the lines applied before it.
+ */
+export const foldForKey = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
+
+const inCents = (amount: number) => String(Math.round(amount * 100));
+
+/**
+ * What makes two statement lines the same payment of a file: its payer, amount and day. Once a line names a file, its
+ * reference said only which one (a PEC number, an invoice number or the Pecflow ID all name the same file), so it is not
+ * part of the key. The database keeps it with each payment of a statement (unique per file among those not cancelled).
+ */
+export const filePaymentKey = (line: { payer: string; amount: number; paymentDate: string }) =>
+  [foldForKey(line.payer), inCents(line.amount), line.paymentDate].join('|');
+
+/**
+ * A line as the insurer wrote it (payer, reference, amount, day), kept with every statement line: a line that reached no
+ * file is recognised by it when an overlapping statement brings it again (already received, not to be handled twice).
+ */
+export const receivedLineKey = (line: { payer: string; reference: string; amount: number; paymentDate: string }) =>
+  [foldForKey(line.payer), foldForKey(line.reference), inCents(line.amount), line.paymentDate].join('|');
 
 /** The day a statement was imported, as a French reader says it (Paris). */
 const importDay = (createdAt: string | Date) => formatDate(todayInFrance(new Date(createdAt)));
@@ -312,13 +340,16 @@ export const STATEMENT_MESSAGES = {
   amount: (value: string) => (value ? `montant illisible « ${value} » (un montant positif, ex : 1 234,56)` : 'le montant est requis'),
   required: 'valeur requise',
   noOrganisation: 'Un relevé de paiement s’importe dans une organisation : connectez-vous avec un compte de l’organisation.',
-  nothingToApply: 'Aucune ligne de ce relevé ne correspond à une demande facturée : rien à appliquer.',
+  nothingToApply: 'Toutes les lignes de ce relevé sont déjà appliquées ou reçues : rien à enregistrer.',
   /** The same statement (same content, or same payer and number) is applied already. */
   alreadyImported: (createdAt: string | Date, lines: number) => `Relevé déjà importé le ${importDay(createdAt)} (${lines} ligne${lines > 1 ? 's' : ''})`,
   alreadyImportedApply: 'Annulez d’abord le relevé importé pour l’appliquer à nouveau.',
   /** A line already applied to its file by another statement (or earlier in this one). */
   alreadyApplied: (statementId: number, createdAt: string | Date) => `Déjà appliquée (relevé n° ${statementId} du ${importDay(createdAt)})`,
   repeatedLine: (line: number) => `Déjà appliquée (ligne ${line} de ce relevé)`,
+  /** A line that reached no file, brought again: it is handled (attached, set aside) in the statement that received it first. */
+  alreadyReceived: (statementId: number, createdAt: string | Date) => `Déjà reçue (relevé n° ${statementId} du ${importDay(createdAt)})`,
+  repeatedReceived: (line: number) => `Déjà reçue (ligne ${line} de ce relevé)`,
   concurrentLines: 'Un autre import vient de payer les mêmes lignes sur ces dossiers : relancez l’aperçu du relevé.',
   alreadyUndone: 'Ce relevé a déjà été annulé.',
   undoReason: 'Le motif de l’annulation est requis',
@@ -337,6 +368,13 @@ export const STATEMENT_MESSAGES = {
             .join(', ')}. Annulez d’abord ${later.length > 1 ? 'ces relevés' : 'ce relevé'}.`
         : ' Annulez d’abord les changements plus récents.'
     }`,
+  /** Later statements whose lines are copies of this one's (already applied or received here): they would lose them. */
+  undoCopied: (later: { id: number; createdAt: string | Date }[]) =>
+    `Annulation impossible : ${later.length > 1 ? 'les relevés' : 'le relevé'} ${later
+      .map((l) => `n° ${l.id} du ${importDay(l.createdAt)}`)
+      .join(
+        ', ',
+      )} ${later.length > 1 ? 'reprennent' : 'reprend'} des lignes comptées dans celui-ci. Annulez d’abord ${later.length > 1 ? 'ces relevés' : 'ce relevé'}.`,
   notBillable: 'Seule une demande facturée et pas encore soldée peut recevoir un paiement.',
   // A line to be handled ('À traiter'): attached to a file, or set aside with its reason.
   lineNotFound: 'Ligne de relevé introuvable.',
@@ -407,6 +445,12 @@ export interface PaymentTotals {
   pending: { count: number; amount: number };
   byOutcome: Record<PaymentOutcome, { count: number; amount: number }>;
 }
+
+/**
+ * A statement records something when it pays files or brings lines to be handled; one whose every line is already
+ * applied or received records nothing, and is not applied (STATEMENT_MESSAGES.nothingToApply).
+ */
+export const recordsSomething = (totals: Pick<PaymentTotals, 'applied' | 'pending'>) => totals.applied > 0 || totals.pending.count > 0;
 
 /** The PEC list's payment filter (`payment=`): its values. */
 export const PAYMENT_FILTERS = ['unpaid', 'partial', 'paid', 'overpaid'] as const;

@@ -790,8 +790,15 @@ export const paymentStatementLines = pgTable(
     resolutionNote: text('resolution_note'),
     resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
     resolvedById: integer('resolved_by_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The line as the insurer wrote it (receivedLineKey): an overlapping statement's copy of a line that reached no file is recognised by it. */
+    lineKey: text('line_key'),
   },
-  (t) => [index('payment_statement_lines_statement_idx').on(t.statementId, t.lineNumber), index('payment_statement_lines_dossier_idx').on(t.dossierId)],
+  (t) => [
+    index('payment_statement_lines_statement_idx').on(t.statementId, t.lineNumber),
+    index('payment_statement_lines_dossier_idx').on(t.dossierId),
+    index('payment_statement_lines_key_idx').on(t.holdingId, t.lineKey),
+    index('payment_statement_lines_applied_in_idx').on(t.appliedInId),
+  ],
 );
 
 // The payment history of a file (issue 25): every payment that touches it, from a statement's line or entered by hand
@@ -818,7 +825,7 @@ export const pecPayments = pgTable(
     payer: text('payer'),
     reference: text('reference'),
     label: text('label'),
-    /** A statement line's key (statementLineKey: payer, reference, amount, date); null for a manual payment. */
+    /** A statement line's payment on its file (filePaymentKey: payer, amount, day); null for a manual payment. */
     lineKey: text('line_key'),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),

@@ -1,21 +1,23 @@
 // A statement's lines matched to the billed files of the caller's organisation: each line's outcome (paid, partial,
 // over-paid, unknown, already applied…) and the file's payment state before and after it (issues 15 and 25).
-import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
-import { paymentStatements, pecDossiers, pecPayments } from '../db/schema';
+import { paymentStatementLines, paymentStatements, pecDossiers, pecPayments } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { pecReadScope } from '../auth/fileVisibility';
 import { iriOf } from '#domain/iri';
 import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
 import {
   expectedAmount,
+  filePaymentKey,
   isPaidByHand,
   normalReference,
   PAYMENT_OUTCOME_LABELS,
   payFile,
+  PENDING_OUTCOMES,
+  receivedLineKey,
   STATEMENT_MESSAGES,
-  statementLineKey,
   type PaymentLine,
   type PaymentState,
   type StatementLine,
@@ -106,11 +108,40 @@ async function appliedKeys(tx: DbOrTx, fileIds: number[]): Promise<Map<string, N
 }
 
 /**
+ * The lines of the organisation's applied statements that reached no file, or paid one, by the key of the line as the
+ * insurer wrote it (receivedLineKey): the first statement that received each. Copies (already applied) are not counted.
+ */
+async function receivedKeys(tx: DbOrTx, holdingId: number, keys: string[]): Promise<Map<string, NonNullable<PaymentLine['appliedIn']>>> {
+  const received = new Map<string, NonNullable<PaymentLine['appliedIn']>>();
+  if (keys.length === 0) return received;
+  const rows = await tx
+    .select({ lineKey: paymentStatementLines.lineKey, statementId: paymentStatements.id, createdAt: paymentStatements.createdAt })
+    .from(paymentStatementLines)
+    .innerJoin(paymentStatements, eq(paymentStatements.id, paymentStatementLines.statementId))
+    .where(
+      and(
+        eq(paymentStatementLines.holdingId, holdingId),
+        inArray(paymentStatementLines.lineKey, keys),
+        ne(paymentStatementLines.outcome, 'already_applied'),
+        eq(paymentStatements.status, 'applied'),
+      ),
+    )
+    .orderBy(asc(paymentStatements.id), asc(paymentStatementLines.lineNumber));
+  for (const row of rows) {
+    if (!received.has(row.lineKey!))
+      received.set(row.lineKey!, { '@id': iriOf('payment_statements', row.statementId), id: row.statementId, createdAt: row.createdAt.toISOString() });
+  }
+  return received;
+}
+
+/**
  * Each line's outcome, in the file's order: payments on one file add up line after line; a line a statement already
- * paid on its file (the same payer, reference, amount and date: an overlapping re-export), or repeated within this one,
- * is 'already applied' and counts once; a new payment on a file its payments settled already is 'over-paid', one on a
- * file marked paid by hand 'already paid', a file not billed yet 'not yet billed', a payment dated before the file's
- * invoice 'before the invoice' (as 'Rattacher' refuses it), a reference that names no file of the caller's organisation 'unknown', several 'ambiguous'.
+ * paid on its file (the same payer, amount and day, whichever reference named the file: an overlapping re-export), or
+ * repeated within this one, is 'already applied' and counts once; a new payment on a file its payments settled already
+ * is 'over-paid', one on a file marked paid by hand 'already paid', a file not billed yet 'not yet billed', a payment
+ * dated before the file's invoice 'before the invoice' (as 'Rattacher' refuses it), a reference that names no file of
+ * the caller's organisation 'unknown', several 'ambiguous'. Those last are to be handled, once: a line an earlier
+ * statement received already (or this one, higher up) is 'already applied' too, to be handled where it was received.
  */
 export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines: StatementLine[], lock = false): Promise<EvaluatedLine[]> {
   const references = [...new Set(lines.map((l) => normalReference(l.reference)))];
@@ -119,6 +150,7 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
     tx,
     files.map((f) => f.id),
   );
+  const received = await receivedKeys(tx, principal.holdingId!, [...new Set(lines.map(receivedLineKey))]);
   const byPec = new Map<string, PaymentFile[]>();
   const byInvoice = new Map<string, PaymentFile[]>();
   const byNumero = new Map<string, PaymentFile>();
@@ -129,7 +161,8 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
   }
   const states = new Map<number, PaymentState>();
   const appliedHere = new Map<string, number>();
-  return lines.map((line) => {
+  const receivedHere = new Map<string, number>();
+  const judge = (line: StatementLine): EvaluatedLine => {
     const ref = normalReference(line.reference);
     // A PEC number first (unique per insurer), then an invoice number, then the Pecflow ID (PEC-2026-…, unique in the
     // organisation) that an office may have written on its invoice; several files for one reference match none.
@@ -142,7 +175,7 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
     const dossier = { '@id': iriOf('pec_dossiers', file.id), id: file.id, numeroDossier: file.numeroDossier };
     const expected = expectedAmount(file);
     const known = { ...base, dossier, expected, file };
-    const key = `${file.id}|${statementLineKey(line)}`;
+    const key = `${file.id}|${filePaymentKey(line)}`;
     const earlier = paidLines.get(key);
     if (earlier)
       return { ...known, outcome: 'already_applied', outcomeLabel: STATEMENT_MESSAGES.alreadyApplied(earlier.id, earlier.createdAt), appliedIn: earlier };
@@ -166,6 +199,19 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
       stateBefore: before,
       stateAfter: paid.next,
     };
+  };
+  return lines.map((line) => {
+    const judged = judge(line);
+    if (!PENDING_OUTCOMES.includes(judged.outcome)) return judged;
+    // Money that reaches no file is to be handled once: where it was first received. The copy names no file.
+    const key = receivedLineKey(line);
+    const copy = { ...judged, outcome: 'already_applied' as const, dossier: null, expected: null, file: undefined };
+    const earlier = received.get(key);
+    if (earlier) return { ...copy, outcomeLabel: STATEMENT_MESSAGES.alreadyReceived(earlier.id, earlier.createdAt), appliedIn: earlier };
+    const repeated = receivedHere.get(key);
+    if (repeated !== undefined) return { ...copy, outcomeLabel: STATEMENT_MESSAGES.repeatedReceived(repeated) };
+    receivedHere.set(key, line.line);
+    return judged;
   });
 }
 

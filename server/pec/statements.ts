@@ -4,7 +4,7 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
-import { paymentStatementLines, paymentStatements, pecDossiers, pecPayments } from '../db/schema';
+import { holdings, paymentStatementLines, paymentStatements, pecDossiers, pecPayments } from '../db/schema';
 import { recordAudit } from '../audit/audit';
 import { ApiError, conflict, forbidden, invalidField, notFound } from '../http/errors';
 import { pecReadScope } from '../auth/fileVisibility';
@@ -12,10 +12,12 @@ import { iriOf } from '#domain/iri';
 import {
   APPLIED_OUTCOMES,
   expectedAmount,
+  filePaymentKey,
   isPendingLine,
   payFile,
+  receivedLineKey,
+  recordsSomething,
   STATEMENT_MESSAGES,
-  statementLineKey,
   type PaymentState,
   type StatementLine,
 } from '#domain/payments';
@@ -58,9 +60,11 @@ const uniqueViolation = (error: unknown): string | undefined => {
 };
 
 /**
- * Applies a statement all or nothing, once; returns its id. Refused (409) while the same statement is applied: checked
- * after the files are locked (a second import sent at the same moment waits for the first, then finds it), and by the
- * database's unique indexes whatever the timing.
+ * Applies a statement all or nothing, once; returns its id. Refused (409) while the same statement is applied, and 422
+ * when every line is already applied or received (nothing to record). A statement whose lines reach no file is applied
+ * all the same: its lines are to be handled. The organisation's imports run one at a time (its row locked first): a
+ * second import sent at the same moment waits for the first, then finds its statement and lines; the database's unique
+ * indexes refuse a second copy whatever the timing.
  */
 export async function applyStatement(db: DbOrTx, principal: Principal, lines: StatementLine[], fileName: string | null): Promise<number> {
   requireOrganisation(principal);
@@ -68,11 +72,13 @@ export async function applyStatement(db: DbOrTx, principal: Principal, lines: St
   const identity = statementIdentity(lines);
   try {
     return await db.transaction(async (tx) => {
+      // One import at a time per organisation: a line that reached no file is matched against the statements before.
+      await tx.select({ id: holdings.id }).from(holdings).where(eq(holdings.id, holdingId)).for('update');
       const evaluated = await evaluateStatement(tx, principal, lines, true);
       const twin = await appliedTwin(tx, holdingId, identity);
       if (twin) throw conflict(`${twin.message}. ${STATEMENT_MESSAGES.alreadyImportedApply}`);
       const totals = statementTotals(evaluated);
-      if (totals.applied === 0) throw new ApiError(422, STATEMENT_MESSAGES.nothingToApply);
+      if (!recordsSomething(totals)) throw new ApiError(422, STATEMENT_MESSAGES.nothingToApply);
       const [statement] = await tx
         .insert(paymentStatements)
         .values({
@@ -109,6 +115,7 @@ export async function applyStatement(db: DbOrTx, principal: Principal, lines: St
             appliedInId: l.appliedIn?.id ?? null,
             stateBefore: l.stateBefore,
             stateAfter: l.stateAfter,
+            lineKey: receivedLineKey(l),
           })),
         )
         .returning({ id: paymentStatementLines.id });
@@ -127,13 +134,13 @@ export async function applyStatement(db: DbOrTx, principal: Principal, lines: St
                 payer: l.payer,
                 reference: l.reference,
                 label: l.label,
-                lineKey: statementLineKey(l),
+                lineKey: filePaymentKey(l),
                 createdById: principal.id,
               },
             ]
           : [],
       );
-      await tx.insert(pecPayments).values(payments);
+      if (payments.length) await tx.insert(pecPayments).values(payments);
       const files = new Map(evaluated.filter((l) => APPLIED_OUTCOMES.includes(l.outcome)).map((l) => [l.file!.id, l.file!]));
       for (const file of files.values()) {
         await syncPaymentState(tx, principal, file, 'payment', { paymentStatement: { after: iriOf('payment_statements', id) } });
@@ -165,6 +172,14 @@ export async function undoStatement(db: DbOrTx, principal: Principal, id: number
   await db.transaction(async (tx) => {
     const statement = await lockStatement(tx, id, scope);
     if (statement.status === 'undone') throw conflict(STATEMENT_MESSAGES.alreadyUndone);
+    // A later statement's lines counted as already applied or received here would count nowhere once this one is undone.
+    const copies = await tx
+      .selectDistinct({ id: paymentStatements.id, createdAt: paymentStatements.createdAt })
+      .from(paymentStatementLines)
+      .innerJoin(paymentStatements, eq(paymentStatements.id, paymentStatementLines.statementId))
+      .where(and(eq(paymentStatementLines.appliedInId, id), eq(paymentStatements.status, 'applied')))
+      .orderBy(asc(paymentStatements.id));
+    if (copies.length) throw conflict(STATEMENT_MESSAGES.undoCopied(copies));
     // Undoing changes every file the statement named: all of them must be files the caller sees (pecReadScope).
     const named = await tx
       .selectDistinct({ id: paymentStatementLines.dossierId })
@@ -275,7 +290,7 @@ export async function attachLine(db: DbOrTx, principal: Principal, id: number, l
     if (file.holdingId !== statement.holdingId) throw invalidField('dossier', STATEMENT_MESSAGES.attachFile);
     if (file.status !== 'billed') throw invalidField('dossier', STATEMENT_MESSAGES.notBillable);
     if (paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file))) throw invalidField('dossier', STATEMENT_MESSAGES.attachBeforeInvoice);
-    const lineKey = statementLineKey({ ...line, payer: line.payer ?? '' });
+    const lineKey = filePaymentKey({ ...line, payer: line.payer ?? '' });
     const [twin] = await tx
       .select({ statementId: paymentStatements.id, createdAt: paymentStatements.createdAt })
       .from(pecPayments)

@@ -14,12 +14,13 @@ import { PAYMENT_PERMISSION } from '#domain/pec';
 import {
   APPLIED_OUTCOMES,
   isPendingLine,
+  filePaymentKey,
   PAYMENT_OUTCOME_LABELS,
+  PENDING_OUTCOMES,
   PENDING_STATEMENT_FILTER,
   PAYMENT_STATEMENT_STATUS_LABELS,
   PAYMENT_STATEMENT_STATUSES,
   STATEMENT_MESSAGES,
-  statementLineKey,
   type LineResolution,
   type PaymentOutcome,
 } from '#domain/payments';
@@ -110,14 +111,16 @@ export const paymentStatementsResource: ResourceDeclaration = {
           .where(eq(paymentStatementLines.statementId, rows[index]!.id as number))
           .orderBy(asc(paymentStatementLines.lineNumber));
         const applied = rows[index]!.status === 'applied';
-        // A line repeated within the statement names the line it repeats (the first applied one with its key).
-        const firstApplied = new Map<string, number>();
+        // A line repeated within the statement names the line it repeats: the first that paid its file the same
+        // payment, or the first that received it without reaching a file.
+        const first = new Map<string, number>();
         const repeats = new Map<number, number>();
         for (const { line: l } of lines) {
-          if (l.dossierId === null) continue;
-          const key = `${l.dossierId}|${statementLineKey({ ...l, payer: l.payer ?? '' })}`;
-          if (APPLIED_OUTCOMES.includes(l.outcome as PaymentOutcome) && !firstApplied.has(key)) firstApplied.set(key, l.lineNumber);
-          else if (l.outcome === 'already_applied' && l.appliedInId === null && firstApplied.has(key)) repeats.set(l.lineNumber, firstApplied.get(key)!);
+          const key = l.dossierId !== null ? `${l.dossierId}|${filePaymentKey({ ...l, payer: l.payer ?? '' })}` : `received|${l.lineKey}`;
+          const counted =
+            l.dossierId !== null ? APPLIED_OUTCOMES.includes(l.outcome as PaymentOutcome) : PENDING_OUTCOMES.includes(l.outcome as PaymentOutcome);
+          if (counted && !first.has(key)) first.set(key, l.lineNumber);
+          else if (l.outcome === 'already_applied' && l.appliedInId === null && first.has(key)) repeats.set(l.lineNumber, first.get(key)!);
         }
         const evaluated: EvaluatedLine[] = lines.map(({ line: l, file, appliedIn: earlier }) => {
           // A line on a file of a centre the reader does not see keeps its amount and outcome (the totals add up)
@@ -138,9 +141,9 @@ export const paymentStatementsResource: ResourceDeclaration = {
                 : l.resolution === 'dismissed'
                   ? STATEMENT_MESSAGES.dismissed(l.resolutionNote ?? '')
                   : earlier && !hidden
-                    ? STATEMENT_MESSAGES.alreadyApplied(earlier.id, earlier.createdAt)
+                    ? (l.dossierId === null ? STATEMENT_MESSAGES.alreadyReceived : STATEMENT_MESSAGES.alreadyApplied)(earlier.id, earlier.createdAt)
                     : repeated !== undefined
-                      ? STATEMENT_MESSAGES.repeatedLine(repeated)
+                      ? (l.dossierId === null ? STATEMENT_MESSAGES.repeatedReceived : STATEMENT_MESSAGES.repeatedLine)(repeated)
                       : (PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome),
             resolution: (l.resolution as LineResolution | null) ?? null,
             // An undone statement's lines are no longer to be handled.

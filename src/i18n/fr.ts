@@ -343,6 +343,7 @@ export const fr = {
         apply: 'Appliquer',
         applied: 'Relevé appliqué',
         appliedText: '%{smart_count} ligne appliquée |||| %{smart_count} lignes appliquées',
+        pendingText: '%{smart_count} ligne à traiter |||| %{smart_count} lignes à traiter',
         applyError: 'Relevé non appliqué',
         refused: 'Relevé refusé',
         alreadyImported: 'Il ne peut pas être appliqué une seconde fois : annulez d’abord le relevé importé pour l’appliquer à nouveau.',

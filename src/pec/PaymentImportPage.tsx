@@ -12,7 +12,7 @@ import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { Title, useRequireAccess } from 'react-admin';
 import { pecNumericId, type PaymentStatementRecord } from '../dataProvider/pec';
 import type { ImportErrors } from '#domain/pecAnswers';
-import { APPLIED_OUTCOMES, PAYMENT_STATEMENT_LIMITS, STATEMENT_COLUMNS } from '#domain/payments';
+import { APPLIED_OUTCOMES, PAYMENT_STATEMENT_LIMITS, recordsSomething, STATEMENT_COLUMNS, STATEMENT_MESSAGES } from '#domain/payments';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { RefusedLines } from '../admin/RefusedLines';
 import { statementPath, STATEMENTS_PATH } from './filters';
@@ -49,7 +49,14 @@ export default function PaymentImportPage() {
   const apply = useMutation({
     mutationFn: () => dataProvider.paymentApply({ file: file! }),
     onSuccess: (statement) => {
-      success(translate('pecflow.payments.import.applied'), translate('pecflow.payments.import.appliedText', { smart_count: appliedLines(statement) }));
+      const pending = statement.totals?.pending.count ?? 0;
+      success(
+        translate('pecflow.payments.import.applied'),
+        [
+          translate('pecflow.payments.import.appliedText', { smart_count: appliedLines(statement) }),
+          ...(pending ? [translate('pecflow.payments.import.pendingText', { smart_count: pending })] : []),
+        ].join(' · '),
+      );
       refresh();
       navigate(statementPath(pecNumericId(statement)!));
     },
@@ -108,8 +115,12 @@ export default function PaymentImportPage() {
                 {translate('pecflow.payments.import.openImported')}
               </Link>
             </Alert>
-          ) : (
+          ) : recordsSomething(result.totals) ? (
             <Alert severity="info">{translate('pecflow.payments.import.previewText')}</Alert>
+          ) : (
+            <Alert severity="warning" data-testid="payment-nothing-to-apply">
+              {STATEMENT_MESSAGES.nothingToApply}
+            </Alert>
           )}
           <PaymentTotalsView totals={result.totals} />
           <PaymentLines lines={result.lines} />
@@ -118,7 +129,7 @@ export default function PaymentImportPage() {
               variant="contained"
               color="success"
               startIcon={<CheckIcon />}
-              disabled={busy || result.totals.applied === 0 || !!result.alreadyImported}
+              disabled={busy || !recordsSomething(result.totals) || !!result.alreadyImported}
               onClick={() => void once(() => apply.mutateAsync()).catch(() => undefined)}
               data-testid="payment-apply"
             >

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, startPecServer, type Refs } from './helpers/pec';
+import { filePaymentKey, receivedLineKey } from '#domain/payments';
 
 let server: TestServer;
 let refs: Refs;
@@ -29,12 +30,13 @@ const ref = (kind: string) => `${kind}-L${++serial}-${Date.now().toString(36).to
 async function billedFile(partComplementaire = 500, token = tokens.audio, shop = 'Horizon Paris Bastille') {
   const created = await createDossier(server, token, refs, {}, shop);
   const numPec = ref('PEC');
+  const numBilling = ref('FAC');
   await server.database.query(
     `update pec_dossiers set status = 'billed', num_pec = $2, num_billing = $3, part_complementaire = $4, statut_facturation = true,
        date_facturation_effective = $5 where id = $1`,
-    [created.id, numPec, ref('FAC'), partComplementaire, '2026-10-01'],
+    [created.id, numPec, numBilling, partComplementaire, '2026-10-01'],
   );
-  return { id: created.id as number, numPec, numeroDossier: created.numeroDossier as string };
+  return { id: created.id as number, numPec, numBilling, numeroDossier: created.numeroDossier as string };
 }
 
 /** Sends a statement as the body (text/csv). */
@@ -82,15 +84,21 @@ const history = async (id: number, token = tokens.horizonAdmin) => {
 const manualPayment = (id: number, body: unknown, token = tokens.audio) => server.request('POST', `/api/pec_dossiers/${id}/payments`, { token, body });
 const cancel = (paymentId: number, body: unknown, token = tokens.audio) => server.request('POST', `/api/pec_payments/${paymentId}/cancel`, { token, body });
 
+/** The hand-written statements of a migration (its backfill), as the migrator runs them. */
+function handWritten(migration: string) {
+  const sql = readFileSync(new URL(`../../server/db/migrations/${migration}`, import.meta.url), 'utf8');
+  const block = sql.slice(sql.indexOf('-- ==================== Hand-written'));
+  expect(block).toContain('End of the hand-written block');
+  return block.split('--> statement-breakpoint').filter((s) => s.replace(/--.*$/gm, '').trim());
+}
+
 const EXAMPLE_FILES = ['FAC-DEMO-0001', 'FAC-DEMO-0002', 'FAC-DEMO-0003', 'FAC-DEMO-0004', 'FAC-DEMO-0006', 'FAC-DEMO-0007'];
 const statesOf = async (invoices: string[]) => Promise.all(invoices.map(async (n) => [n, await paymentState(await byInvoice(n))] as const));
 
 // First, on the demo data as it comes: the other tests cancel payments, which a database before migration 0019 never did.
 describe('existing databases', () => {
   it('migration 0019 backfills the history of statements, manual payments and amounts recorded before it', async () => {
-    const migration = readFileSync(new URL('../../server/db/migrations/0019_payments_ledger.sql', import.meta.url), 'utf8');
-    const backfill = migration.slice(migration.indexOf('-- ==================== Hand-written (issue 25)'));
-    expect(backfill).toContain('End of the hand-written block');
+    const backfill = handWritten('0019_payments_ledger.sql');
 
     // A database as it was before: statements applied (one of them twice, the bug), one undone, manual payments
     // audited, amounts set without a trace; no history, no fingerprints.
@@ -121,9 +129,7 @@ describe('existing databases', () => {
     await server.database.query('delete from pec_payments');
     await server.database.query('update payment_statements set content_hash = null');
 
-    for (const statement of backfill.split('--> statement-breakpoint').filter((s) => s.replace(/--.*$/gm, '').trim())) {
-      await server.database.query(statement);
-    }
+    for (const statement of backfill) await server.database.query(statement);
 
     // Every file's amount paid is the sum of its history again, and no amount changed.
     expect(await disagreements()).toEqual([]);
@@ -144,7 +150,9 @@ describe('existing databases', () => {
     // The demo's paid files hold their amount as one payment recorded before the history.
     expect(await count('pec_payments', `label = 'Paiement enregistré avant l''historique des paiements'`)).toBeGreaterThan(10);
 
-    // The keys and fingerprints computed in SQL are the server's: the statement is recognised, and its line too.
+    // The keys and fingerprints computed in SQL are the server's (the line keys as migration 0035 computes them since):
+    // the statement is recognised, and its line too.
+    for (const statement of handWritten('0035_statement_line_keys.sql')) await server.database.query(statement);
     const again = await preview(statementCsv);
     expect(again.body.alreadyImported).toMatchObject({ id: applied.body.id });
     expect(again.body.lines[0].outcome).toBe('already_applied');
@@ -177,8 +185,9 @@ describe('a statement is applied once', () => {
       'already_applied',
       // FAC-DEMO-0004, paid by its payments, was over-paid by the first application: that line too is applied.
       'already_applied',
-      'not_billed',
-      'unknown',
+      // The lines that reached no file were received by the first: they are to be handled there, not twice.
+      'already_applied',
+      'already_applied',
       'already_applied',
       'already_applied',
     ]);
@@ -187,7 +196,13 @@ describe('a statement is applied once', () => {
       appliedIn: { '@id': `/api/payment_statements/${id}`, id },
       difference: null,
     });
+    expect(again.body.lines[5]).toMatchObject({
+      outcomeLabel: `Déjà reçue (relevé n° ${id} du ${frenchToday})`,
+      appliedIn: { id },
+      dossier: null,
+    });
     expect(again.body.totals.applied).toBe(0);
+    expect(again.body.totals.pending).toEqual({ count: 0, amount: 0 });
 
     const refused = await apply(EXAMPLE);
     expect(refused.status).toBe(409);
@@ -306,6 +321,70 @@ describe('a statement is applied once', () => {
     );
     await expect(line).rejects.toMatchObject({ message: expect.stringContaining('pec_payments_line_key_idx') });
     expect(await paymentState(f.id)).toMatchObject({ montantPaye: 100 });
+  });
+});
+
+describe('the same payment written differently', () => {
+  it('counts once a payment whose statements name its file by invoice number, PEC number or Pecflow ID, its payer with or without accents', async () => {
+    const f = await billedFile(2920);
+    const first = await apply(csv(`10/11/2026;Santéclair;${f.numBilling};1 000,00;Virement`));
+    expect(first.status, first.text).toBe(201);
+
+    const byPec = csv(`10/11/2026;SANTECLAIR;${f.numPec};1000;`, `12/11/2026;Santéclair;${f.numPec};500,00;`);
+    const seen = await preview(byPec);
+    expect(seen.body.lines.map((l: JsonBody) => [l.outcome, l.outcomeLabel])).toEqual([
+      ['already_applied', `Déjà appliquée (relevé n° ${first.body.id} du ${frenchToday})`],
+      ['partial', 'Paiement partiel'],
+    ]);
+    expect((await apply(byPec)).status).toBe(201);
+    const byId = await apply(csv(`10/11/2026;Sante-Clair;${f.numeroDossier.toLowerCase()};1 000,00;`));
+    expect(byId.status).toBe(422);
+    expect(byId.body.detail).toBe('Toutes les lignes de ce relevé sont déjà appliquées ou reçues : rien à enregistrer.');
+
+    expect(await paymentState(f.id)).toMatchObject({ status: 'billed', montantPaye: 1500, montantDu: 1420, paiementPartiel: true });
+    expect((await history(f.id)).map((p) => p.amount)).toEqual([1000, 500]);
+    expect(await disagreements()).toEqual([]);
+  });
+
+  it('migration 0035 keys the payments and lines recorded before it as the server does, and leaves a payment counted twice without a key', async () => {
+    const f = await billedFile(900);
+    const lines = [`06/11/2026;Mutuelle  Générale;${f.numPec};400,00;Réglé`, `06/11/2026;Mutuelle Générale;Inconnu-${f.id};30,00;`];
+    const first = await apply(csv(...lines));
+    expect(first.status, first.text).toBe(201);
+    // As before it: the payment keyed with its reference, no line keys, and the same 400 € counted again by a
+    // statement that named the file by its invoice number (the fault it closes).
+    await server.database.query(`update pec_payments set line_key = upper(payer || '|' || reference) where statement_id = $1`, [first.body.id]);
+    await server.database.query(`update payment_statement_lines set line_key = null where statement_id = $1`, [first.body.id]);
+    const [twice] = await server.database.query<{ id: number }>(
+      `insert into pec_payments (holding_id, dossier_id, payment_date, amount, source, payer, reference, line_key)
+       select holding_id, dossier_id, payment_date, amount, source, 'MUTUELLE GENERALE', $2, 'MUTUELLE GENERALE|' || $2 from pec_payments
+        where statement_id = $1 returning id`,
+      [first.body.id, f.numBilling],
+    );
+    await server.database.query(`update pec_dossiers set montant_paye = 800, montant_du = 100 where id = $1`, [f.id]);
+
+    for (const statement of handWritten('0035_statement_line_keys.sql')) await server.database.query(statement);
+
+    const keys = await server.database.query<{ id: number; line_key: string | null }>(
+      'select id, line_key from pec_payments where dossier_id = $1 order by id',
+      [f.id],
+    );
+    expect(keys.map((k) => k.line_key)).toEqual([filePaymentKey({ payer: 'Mutuelle  Générale', amount: 400, paymentDate: '2026-11-06' }), null]);
+    expect(keys[1]!.id).toBe(twice!.id);
+    const lineKeys = await server.database.query<{ line_key: string }>(
+      'select line_key from payment_statement_lines where statement_id = $1 order by line_number',
+      [first.body.id],
+    );
+    expect(lineKeys.map((l) => l.line_key)).toEqual([
+      receivedLineKey({ payer: 'Mutuelle  Générale', reference: f.numPec, amount: 400, paymentDate: '2026-11-06' }),
+      receivedLineKey({ payer: 'Mutuelle Générale', reference: `Inconnu-${f.id}`, amount: 30, paymentDate: '2026-11-06' }),
+    ]);
+    // The server recognises both, however the next statement writes them.
+    const again = await preview(csv(`06/11/2026;MUTUELLE GENERALE;${f.numBilling};400;`, `06/11/2026;mutuelle generale;INCONNU-${f.id};30;`));
+    expect(again.body.lines.map((l: JsonBody) => [l.outcome, l.appliedIn?.id])).toEqual([
+      ['already_applied', first.body.id],
+      ['already_applied', first.body.id],
+    ]);
   });
 });
 

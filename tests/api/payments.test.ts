@@ -66,6 +66,9 @@ async function send(path: string, content: string | Uint8Array, token: string, o
   return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
 }
 
+/** Today as a French reader says it (Paris): the day a statement is imported. */
+const frenchToday = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris' }).format(new Date());
+
 const HEADER = 'Date de paiement;Payeur;Référence;Montant;Libellé';
 const csv = (...lines: string[]) => [HEADER, ...lines].join('\r\n');
 
@@ -222,12 +225,29 @@ describe('a statement with every kind of line', () => {
     expect((await server.request('POST', `/api/payment_statements/${first.body.id}/undo`, { token: tokens.audio, body: UNDO })).status).toBe(200);
   });
 
-  it('refuses to apply a statement that matches no billed file', async () => {
+  it('applies a statement that matches no billed file: its lines are to be handled, and nothing is paid', async () => {
     const before = await statementsCount();
-    const res = await send('/api/payment_statements', csv('02/11/2026;Allianz;RIEN-DU-TOUT;10,00;'), tokens.audio);
-    expect(res.status).toBe(422);
-    expect(res.body.detail).toBe('Aucune ligne de ce relevé ne correspond à une demande facturée : rien à appliquer.');
-    expect(await statementsCount()).toBe(before);
+    const unplacedBefore = (await server.get('/api/pec_dossiers/stats', tokens.audio)).body.unplacedPayments;
+    const body = csv(`02/11/2026;Allianz;RIEN-DU-TOUT-${serial};10,00;`, `03/11/2026;Allianz;RIEN-NON-PLUS-${serial};290,00;`);
+    const preview = await send('/api/payment_statements/preview', body, tokens.audio);
+    expect(preview.body.totals).toMatchObject({ applied: 0, pending: { count: 2, amount: 300 } });
+    const res = await send('/api/payment_statements', body, tokens.audio);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ appliedAmount: 0, pendingLines: 2 });
+    expect(res.body.lines.map((l: JsonBody) => [l.outcome, l.pending])).toEqual([
+      ['unknown', true],
+      ['unknown', true],
+    ]);
+    expect(await statementsCount()).toBe(before + 1);
+    expect((await server.get('/api/pec_dossiers/stats', tokens.audio)).body.unplacedPayments).toEqual({
+      count: unplacedBefore.count + 2,
+      amount: unplacedBefore.amount + 300,
+    });
+    // The same lines again, in a statement of their own: all received already, nothing to record.
+    const again = await send('/api/payment_statements', csv(`03/11/2026;ALLIANZ;rien-non-plus-${serial};290;`), tokens.audio);
+    expect(again.status).toBe(422);
+    expect(again.body.detail).toBe('Toutes les lignes de ce relevé sont déjà appliquées ou reçues : rien à enregistrer.');
+    expect(await statementsCount()).toBe(before + 1);
   });
 });
 
@@ -435,18 +455,57 @@ describe('lines to be handled (« À traiter »)', () => {
     expect(await paymentState(second.id)).toMatchObject({ montantPaye: 100 });
   });
 
-  it('refuses the same line attached to the same file from an overlapping statement', async () => {
+  it('counts a line that reached no file once: an overlapping statement brings it as received, neither to be handled nor attached again', async () => {
     const target = await file({ partComplementaire: 300 });
+    const second = await file({ partComplementaire: 300 });
     const line = `03/11/2026;MGEN;INCONNU-BIS-${target.id};120,00;`;
-    const first = await send('/api/payment_statements', csv(line, `03/11/2026;MGEN;${target.numPec};10,00;`), tokens.audio);
+    const waiting = `03/11/2026;MGEN;INCONNU-TER-${target.id};45,00;`;
+    const first = await send('/api/payment_statements', csv(line, waiting, `03/11/2026;MGEN;${target.numPec};10,00;`), tokens.audio);
     expect(first.status, first.text).toBe(201);
     expect((await attach(first.body.id, 2, target.id)).status).toBe(200);
-    const second = await send('/api/payment_statements', csv(line, `04/11/2026;MGEN;${target.numPec};20,00;`), tokens.audio);
-    expect(second.status, second.text).toBe(201);
-    const again = await attach(second.body.id, 2, target.id);
-    expect(again.status).toBe(409);
-    expect(again.body.detail).toMatch(new RegExp(`^Déjà appliquée \\(relevé n° ${first.body.id} du `));
+    const unplacedBefore = await unplaced();
+
+    // The next statement repeats both (accents, case and spaces aside): received in the first, handled there.
+    const overlap = csv(line.replace('MGEN', 'M.G.E.N.'), waiting.replace('INCONNU', 'inconnu'), `04/11/2026;MGEN;${target.numPec};20,00;`);
+    const preview = await send('/api/payment_statements/preview', overlap, tokens.audio);
+    expect(preview.body.lines.map((l: JsonBody) => [l.outcome, l.outcomeLabel, l.dossier, l.appliedIn?.id])).toEqual([
+      ['already_applied', `Déjà reçue (relevé n° ${first.body.id} du ${frenchToday()})`, null, first.body.id],
+      ['already_applied', `Déjà reçue (relevé n° ${first.body.id} du ${frenchToday()})`, null, first.body.id],
+      ['partial', 'Paiement partiel', expect.objectContaining({ id: target.id }), undefined],
+    ]);
+    expect(preview.body.totals.pending).toEqual({ count: 0, amount: 0 });
+    const applied = await send('/api/payment_statements', overlap, tokens.audio);
+    expect(applied.status, applied.text).toBe(201);
+    expect(applied.body).toMatchObject({ pendingLines: 0, appliedAmount: 20 });
+    expect(lineOf(applied.body, 2)).toMatchObject({ outcomeLabel: `Déjà reçue (relevé n° ${first.body.id} du ${frenchToday()})`, pending: false });
+    // Not to be handled: attached to no file, the same file or another.
+    for (const dossier of [target.id, second.id]) {
+      const refused = await attach(applied.body.id, 2, dossier);
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toBe('Cette ligne a été appliquée à un dossier : elle n’est pas à traiter.');
+    }
+    expect(await unplaced()).toEqual(unplacedBefore);
     expect(await paymentState(target.id)).toMatchObject({ montantPaye: 150 });
+    expect(await paymentState(second.id)).toMatchObject({ montantPaye: null });
+
+    // Undone latest first: the first statement holds lines the second counted on.
+    const refused = await server.request('POST', `/api/payment_statements/${first.body.id}/undo`, { token: tokens.audio, body: UNDO });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe(
+      `Annulation impossible : le relevé n° ${applied.body.id} du ${frenchToday()} reprend des lignes comptées dans celui-ci. Annulez d’abord ce relevé.`,
+    );
+    expect((await server.request('POST', `/api/payment_statements/${applied.body.id}/undo`, { token: tokens.audio, body: UNDO })).status).toBe(200);
+    expect((await server.request('POST', `/api/payment_statements/${first.body.id}/undo`, { token: tokens.audio, body: UNDO })).status).toBe(200);
+  });
+
+  it('keeps a line that reached no file to be handled once when two statements bring it at the same moment', async () => {
+    const line = `05/11/2026;Harmonie;PERDU-${serial}-${Date.now()};75,00;`;
+    const [a, b] = await Promise.all([
+      send('/api/payment_statements', csv(line, `05/11/2026;Harmonie;AUTRE-A-${serial};1,00;`), tokens.audio),
+      send('/api/payment_statements', csv(line, `05/11/2026;Harmonie;AUTRE-B-${serial};2,00;`), tokens.audio),
+    ]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect([lineOf(a.body, 2).pending, lineOf(b.body, 2).pending].sort()).toEqual([false, true]);
   });
 });
 

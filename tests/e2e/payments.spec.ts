@@ -49,8 +49,8 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   await expect(preview.getByTestId('payment-lines')).toContainText('220,00 €');
 
   await page.getByTestId('payment-apply').click();
-  // The toast counts the lines applied to files (not the unknown, not-billed ones).
-  await expect(toast(page, 'Relevé appliqué')).toContainText('6 lignes appliquées');
+  // The toast counts the lines applied to files, then those to be handled (the unknown, not-billed ones).
+  await expect(toast(page, 'Relevé appliqué')).toContainText('6 lignes appliquées · 2 lignes à traiter');
   await expect(page).toHaveURL(/\/payment_statements\/\d+$/);
   await expect(page.getByTestId('payments-list')).toContainText('N° de relevé');
   const statement = page.getByTestId('payment-statement-drawer');
@@ -70,13 +70,21 @@ test('a statement is imported from "Paiements": its preview, then its result, th
     `Déjà appliquée (relevé n° ${statementId} du ${frenchToday()})`,
     `Déjà appliquée (relevé n° ${statementId} du ${frenchToday()})`,
     `Déjà appliquée (relevé n° ${statementId} du ${frenchToday()})`,
-    'Pas encore facturé',
-    'Référence inconnue',
+    // Received by the first, to be handled there: never twice.
+    `Déjà reçue (relevé n° ${statementId} du ${frenchToday()})`,
+    `Déjà reçue (relevé n° ${statementId} du ${frenchToday()})`,
     `Déjà appliquée (relevé n° ${statementId} du ${frenchToday()})`,
     `Déjà appliquée (relevé n° ${statementId} du ${frenchToday()})`,
   ]);
   await expect(again.getByTestId('payment-total-applied')).toHaveText('0,00 €');
   await expect(page.getByTestId('payment-apply')).toBeDisabled();
+  // Another statement that brings only lines received already: nothing to record, and the page says why.
+  const example = await readFile(EXAMPLE, 'utf8');
+  const [header, , , , , , unknown] = example.split(/\r?\n/);
+  await page.getByTestId('payment-file').setInputFiles({ name: 'releve-inconnu.csv', mimeType: 'text/csv', buffer: Buffer.from(`${header}\n${unknown}\n`) });
+  await expect(page.getByTestId('payment-nothing-to-apply')).toHaveText('Toutes les lignes de ce relevé sont déjà appliquées ou reçues : rien à enregistrer.');
+  await expect(page.getByTestId('payment-apply')).toBeDisabled();
+  await page.getByTestId('payment-file').setInputFiles(EXAMPLE);
   // The warning opens the statement applied before.
   await again.getByTestId('payment-already-imported').getByRole('link', { name: 'Ouvrir le relevé importé' }).click();
   await expect(page).toHaveURL(statementUrl);
@@ -102,6 +110,26 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   const undone = page.getByTestId('payment-statement-drawer');
   await expect(undone.getByTestId('status-badge')).toHaveText('Annulé');
   await expect(undone.getByTestId('statement-undone')).toContainText('Motif : Relevé importé deux fois');
+});
+
+test('a statement whose lines reach no file is applied: its money is to be handled, not lost', async ({ page }) => {
+  await signIn(page, 'direction@audition-horizon.fr');
+  await page.goto('/payment_statements/create');
+  const stamp = Date.now().toString(36).toUpperCase();
+  const lines = [
+    'Date de paiement;Payeur;Référence;Montant;Libellé',
+    `${frenchToday()};MGEN;VIR-${stamp}-1;120,00;`,
+    `${frenchToday()};MGEN;VIR-${stamp}-2;30,00;`,
+  ];
+  await page.getByTestId('payment-file').setInputFiles({ name: 'releve-mgen.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\r\n')) });
+  const preview = page.getByTestId('payment-preview');
+  await expect(preview.getByTestId('payment-lines').getByTestId('payment-outcome')).toHaveText(['Référence inconnue', 'Référence inconnue']);
+  await expect(preview.getByTestId('payment-total-pending')).toHaveText('2 · 150,00 €');
+  await expect(page.getByTestId('payment-nothing-to-apply')).toHaveCount(0);
+  await page.getByTestId('payment-apply').click();
+  await expect(toast(page, 'Relevé appliqué')).toContainText('0 ligne appliquée · 2 lignes à traiter');
+  await expect(page).toHaveURL(/\/payment_statements\/\d+$/);
+  await expect(page.getByTestId('payment-statement-drawer').getByTestId('statement-pending')).toHaveText('À traiter (2)');
 });
 
 test('"Enregistrer un paiement" in the drawer pays a billed file', async ({ page, request }) => {
