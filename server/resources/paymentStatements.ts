@@ -16,7 +16,6 @@ import {
   isPendingLine,
   filePaymentKey,
   PAYMENT_OUTCOME_LABELS,
-  PENDING_OUTCOMES,
   PENDING_STATEMENT_FILTER,
   PAYMENT_STATEMENT_STATUS_LABELS,
   PAYMENT_STATEMENT_STATUSES,
@@ -116,11 +115,15 @@ export const paymentStatementsResource: ResourceDeclaration = {
         const first = new Map<string, number>();
         const repeats = new Map<number, number>();
         for (const { line: l } of lines) {
-          const key = l.dossierId !== null ? `${l.dossierId}|${filePaymentKey({ ...l, payer: l.payer ?? '' })}` : `received|${l.lineKey}`;
-          const counted =
-            l.dossierId !== null ? APPLIED_OUTCOMES.includes(l.outcome as PaymentOutcome) : PENDING_OUTCOMES.includes(l.outcome as PaymentOutcome);
-          if (counted && !first.has(key)) first.set(key, l.lineNumber);
-          else if (l.outcome === 'already_applied' && l.appliedInId === null && first.has(key)) repeats.set(l.lineNumber, first.get(key)!);
+          const fileKey = l.dossierId !== null ? `${l.dossierId}|${filePaymentKey({ ...l, payer: l.payer ?? '' })}` : undefined;
+          const receivedKey = `received|${l.lineKey}`;
+          if (l.outcome === 'already_applied') {
+            const key = fileKey ?? receivedKey;
+            if (l.appliedInId === null && first.has(key)) repeats.set(l.lineNumber, first.get(key)!);
+            continue;
+          }
+          if (!first.has(receivedKey)) first.set(receivedKey, l.lineNumber);
+          if (fileKey && APPLIED_OUTCOMES.includes(l.outcome as PaymentOutcome) && !first.has(fileKey)) first.set(fileKey, l.lineNumber);
         }
         const evaluated: EvaluatedLine[] = lines.map(({ line: l, file, appliedIn: earlier }) => {
           // A line on a file of a centre the reader does not see keeps its amount and outcome (the totals add up)

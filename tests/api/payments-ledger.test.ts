@@ -278,12 +278,26 @@ describe('a statement is applied once', () => {
 
   it('a line repeated within one statement counts once', async () => {
     const f = await billedFile(900);
-    const res = await apply(csv(`02/11/2026;MGEN;${f.numPec};300,00;Acompte`, `02/11/2026;mgen ;${f.numPec.toLowerCase()};300;Acompte (doublon)`));
+    const res = await apply(
+      csv(
+        `02/11/2026;MGEN;${f.numPec};300,00;Acompte`,
+        `02/11/2026;mgen ;${f.numBilling.toLowerCase()};300;Acompte (doublon)`,
+        `02/11/2026;MGEN;SANS-DOSSIER-${f.id};45,00;`,
+        `02/11/2026;M.G.E.N.;sans-dossier-${f.id};45;`,
+      ),
+    );
     expect(res.status, res.text).toBe(201);
-    expect(res.body.lines.map((l: JsonBody) => [l.outcome, l.outcomeLabel])).toEqual([
+    const labels = [
       ['partial', 'Paiement partiel'],
       ['already_applied', 'Déjà appliquée (ligne 2 de ce relevé)'],
-    ]);
+      ['unknown', 'Référence inconnue'],
+      ['already_applied', 'Déjà reçue (ligne 4 de ce relevé)'],
+    ];
+    expect(res.body.lines.map((l: JsonBody) => [l.outcome, l.outcomeLabel])).toEqual(labels);
+    expect(res.body).toMatchObject({ pendingLines: 1 });
+    // The statement read again says the same.
+    const stored = await server.get(`/api/payment_statements/${res.body.id}`, tokens.horizonAdmin);
+    expect(stored.body.lines.map((l: JsonBody) => [l.outcome, l.outcomeLabel])).toEqual(labels);
     expect(await paymentState(f.id)).toMatchObject({ montantPaye: 300, montantDu: 600 });
   });
 
