@@ -52,12 +52,16 @@ interface Actor {
  * Archiving: the file's author (an Assistant(e) drops a mistaken draft of their own) or whoever may delete files
  * (delete.pec). Restoring brings a file back into the office's work: only delete.pec holders — an organisation's
  * administrators by default, the role that answers for its files — not the author, or an archive would be undone by
- * the person it was meant to correct.
+ * the person it was meant to correct. Either is a write of the file (a merge-patch): its update permission (pec.edit)
+ * comes first, as the server's writer requires it before these rules; read-only staff archive nothing, not even a
+ * file of their own.
  */
 export const canArchive = (actor: Actor, file: { createdById?: number | null }) =>
-  hasPermission(actor.permissions, PEC_PERMISSIONS.delete) || (file.createdById != null && file.createdById === actor.id);
+  hasPermission(actor.permissions, PEC_PERMISSIONS.update) &&
+  (hasPermission(actor.permissions, PEC_PERMISSIONS.delete) || (file.createdById != null && file.createdById === actor.id));
 
-export const canRestore = (actor: Pick<Actor, 'permissions'>) => hasPermission(actor.permissions, PEC_PERMISSIONS.delete);
+export const canRestore = (actor: Pick<Actor, 'permissions'>) =>
+  hasPermission(actor.permissions, PEC_PERMISSIONS.update) && hasPermission(actor.permissions, PEC_PERMISSIONS.delete);
 
 // ---------- deletion ----------
 

@@ -77,6 +77,31 @@ test('an Assistant(e) archives their own draft: the chip, out of the list, liste
   expect(listed.member.map((m) => m.id)).toEqual([file.id]);
 });
 
+test('"Lecture seule" is offered neither Archiver nor Restaurer, not even on a file they wrote: the server refuses both', async ({ page, request }) => {
+  const email = 'lecture@audition-horizon.fr';
+  const token = await apiToken(request, email);
+  // The demo gives each of the organisation's users files of their own, Julien Moreau (read only) too.
+  const me = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
+  const { member } = await api<{ member: (PreparedFile & { createdBy: string | null })[] }>(request, token, 'GET', '/api/pec_dossiers?itemsPerPage=100');
+  const own = member.find((file) => file.createdBy === `/api/users/${me}`);
+  expect(own, 'une demande de Julien Moreau').toBeDefined();
+  const refused = await request.fetch(`/api/pec_dossiers/${own!.id}`, {
+    method: 'PATCH',
+    headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/merge-patch+json' },
+    data: { archived: true, archiveReason: 'duplicate' },
+  });
+  expect(refused.status()).toBe(403);
+
+  await signIn(page, email);
+  await page.goto(`/pec/${own!.id}`);
+  const panel = drawer(page);
+  await expect(panel.getByRole('heading', { level: 2 })).toHaveText(`Demande ${own!.numeroDossier}`);
+  // The header's actions are drawn once the file is read (its print button beside them).
+  await expect(panel.getByTestId('print-summary')).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Archiver' })).toHaveCount(0);
+  await expect(panel.getByRole('button', { name: 'Restaurer' })).toHaveCount(0);
+});
+
 test('a twin is warned in the drawer with a link to it, and a DPEC beside its request asks to confirm', async ({ page, request }) => {
   const token = await apiToken(request, AUDIO);
   const first = await prepareFile(request, AUDIO);

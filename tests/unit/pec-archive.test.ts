@@ -39,6 +39,12 @@ describe('archiving and restoring', () => {
     expect(canRestore(role('organisationAdmin'))).toBe(true);
   });
 
+  it('offers nothing to who may not write the file (the server refuses the merge-patch first): read-only staff, even as its author', () => {
+    expect(canArchive(role('readOnly'), { createdById: 7 })).toBe(false);
+    expect(canArchive({ id: 7, permissions: ['pec.view', 'delete.pec'] }, { createdById: 8 })).toBe(false);
+    expect(canRestore({ permissions: ['pec.view', 'delete.pec'] })).toBe(false);
+  });
+
   it('asks a reason, and its text for “Autre”, which the file shows', () => {
     expect(pecArchiveSchema.safeParse({ archiveReason: 'duplicate', archiveNote: 'ignoré' }).data).toEqual({ archiveReason: 'duplicate', archiveNote: null });
     expect(pecArchiveSchema.safeParse({ archiveReason: 'other', archiveNote: ' Déménagement ' }).data).toEqual({
