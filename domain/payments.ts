@@ -3,8 +3,8 @@
 // French numbers and dates, the fingerprint of a line), the manual payment form and its cancellation, the statuses of a
 // statement and the dashboard's receivables by age (the zod schemas: ./pecSchemas). Shared by the browser and the
 // server: one rule, one message.
-import { formatDate } from './format';
-import { parseDateInput, parsePrice, todayInFrance } from './pec';
+import { formatDate, formatEuros } from './format';
+import { parseDateInput, parsePrice, PRICE_MAX, todayInFrance } from './pec';
 
 // ---------- what an insurer owes ----------
 
@@ -388,6 +388,11 @@ export const STATEMENT_MESSAGES = {
   /** The label of a line attached by hand, and of one set aside. */
   attached: (outcome: PaymentOutcome, day: string) => `${PAYMENT_OUTCOME_LABELS[outcome]} (rattachée le ${formatDate(day)})`,
   dismissed: (reason: string) => `Classée : ${reason}`,
+  /** A cell's amount read, but beyond what a file can hold. */
+  amountTooLarge: (value: string) => `montant « ${value} » trop élevé (${formatEuros(PRICE_MAX)} au plus)`,
+  /** A control character in a cell (the tab and line breaks a quoted cell may hold aside), by its code. */
+  controlCharacter: (character: string) =>
+    `caractère de contrôle invalide (U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}) : retirez-le du fichier`,
 } as const;
 
 // ---------- the manual payment (drawer: 'Enregistrer un paiement') ----------

@@ -4,6 +4,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { ZodError } from 'zod';
 import { apiDocsUrl } from './links';
+import { formatFileSize } from '#domain/format';
+import { REQUEST_BODY_LIMIT_MB } from '#domain/systemSettings';
 
 export interface Violation {
   propertyPath: string;
@@ -112,6 +114,9 @@ export function urlProblem(url: string): ApiError | undefined {
   return undefined;
 }
 
+/** A body beyond the route's limit (the application's, or the route's own bodyLimit): the limit in Mo. */
+export const tooLargeMessage = (limitBytes: number) => `La requête est trop volumineuse : ${formatFileSize(limitBytes)} au plus.`;
+
 /** Maps anything thrown by a route or by Fastify itself to a French problem; never leaks a stack trace. */
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof ApiError) return sendProblem(request, reply, error);
@@ -119,7 +124,7 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
   const fe = error as FastifyError;
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return sendProblem(request, reply, new ApiError(413, 'La requête est trop volumineuse.'));
+      return sendProblem(request, reply, new ApiError(413, tooLargeMessage(request.routeOptions?.bodyLimit ?? REQUEST_BODY_LIMIT_MB * 1024 * 1024)));
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return sendProblem(request, reply, new ApiError(415, 'Type de contenu non pris en charge : envoyez du JSON.'));
     case 'FST_ERR_VALIDATION':

@@ -3,11 +3,11 @@
 // manual payment on one file and its cancellation. The lists and records themselves are the payment_statements and
 // pec_payments resources' own routes.
 import { stringify } from 'csv-stringify';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isPlatformAdmin, requirePermission } from '../auth/principal';
 import { recordAudit } from '../audit/audit';
 import { principalOf } from '../context';
-import { ApiError, invalidField, numericParam } from '../http/errors';
+import { ApiError, errorHandler, invalidField, numericParam } from '../http/errors';
 import { NUL_MESSAGE } from '../http/body';
 import { contextUrl, itemDocument, sendJsonLd } from '../hydra/output';
 import { sameHolding } from '../hydra/tenancy';
@@ -29,6 +29,16 @@ const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv', 'application/vnd
 const BODY_LIMIT = PAYMENT_STATEMENT_LIMITS.maxBytes + 64 * 1024;
 const TOO_LARGE = `Le relevé dépasse ${PAYMENT_STATEMENT_LIMITS.maxBytes / 1024 / 1024} Mo : découpez-le.`;
 
+/**
+ * The upload routes: a body beyond BODY_LIMIT is refused by Fastify before the route runs; it is told as a statement
+ * over its limit (TOO_LARGE), like one found too large in a multipart form, not as a request with the form's margin.
+ */
+const UPLOAD_ROUTE = {
+  bodyLimit: BODY_LIMIT,
+  errorHandler: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+    errorHandler(error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? new ApiError(413, TOO_LARGE) : error, request, reply),
+};
+
 interface Upload {
   bytes: Uint8Array;
   fileName: string | null;
@@ -43,7 +53,10 @@ async function uploadOf(request: FastifyRequest): Promise<Upload> {
   const body = request.body;
   if (!(body instanceof Buffer)) throw new ApiError(415, 'Envoyez le relevé en CSV (text/csv) ou en fichier joint (multipart/form-data).');
   const type = request.headers['content-type'] ?? '';
-  if (!type.startsWith('multipart/form-data')) return { bytes: body, fileName: null };
+  if (!type.startsWith('multipart/form-data')) {
+    if (body.length > PAYMENT_STATEMENT_LIMITS.maxBytes) throw new ApiError(413, TOO_LARGE);
+    return { bytes: body, fileName: null };
+  }
   let form: FormData;
   try {
     form = await new Response(new Uint8Array(body), { headers: { 'content-type': type } }).formData();
@@ -71,7 +84,7 @@ export async function paymentRoutes(app: FastifyInstance) {
     return sendJsonLd(reply, status, itemDocument(request, statements.decl, item!));
   };
 
-  app.post('/api/payment_statements/preview', { bodyLimit: BODY_LIMIT }, async (request, reply) => {
+  app.post('/api/payment_statements/preview', UPLOAD_ROUTE, async (request, reply) => {
     const principal = principalOf(request);
     requirePermission(principal, PAYMENT_PERMISSION);
     requireOrganisation(principal);
@@ -93,7 +106,7 @@ export async function paymentRoutes(app: FastifyInstance) {
     });
   });
 
-  app.post('/api/payment_statements', { bodyLimit: BODY_LIMIT }, async (request, reply) => {
+  app.post('/api/payment_statements', UPLOAD_ROUTE, async (request, reply) => {
     const principal = principalOf(request);
     requirePermission(principal, PAYMENT_PERMISSION);
     requireOrganisation(principal);

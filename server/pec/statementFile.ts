@@ -7,7 +7,7 @@ import type { DbOrTx } from '../db/connect';
 import { paymentStatements } from '../db/schema';
 import { ApiError, ValidationError, type Violation } from '../http/errors';
 import { assertAmountFits, NUL_MESSAGE } from '../http/body';
-import { todayInFrance } from '#domain/pec';
+import { compactPrice, PRICE_MAX, todayInFrance } from '#domain/pec';
 import { iriOf } from '#domain/iri';
 import type { ImportLineErrors } from '#domain/pecAnswers';
 import {
@@ -43,6 +43,23 @@ export function decodeStatement(bytes: Uint8Array): string {
 
 const fileError = (message: string) => new ValidationError([{ propertyPath: 'fichier', message }]);
 
+/**
+ * A control character, but the tab and the line breaks a quoted cell may hold (csv-parse keeps them): a portal writes
+ * none in a payment (NUL is refused before, with the JSON bodies' message).
+ */
+const controlCharacterIn = (value: string) =>
+  [...value].find((character) => {
+    const code = character.codePointAt(0)!;
+    return (code < 0x20 && !['\t', '\n', '\r'].includes(character)) || (code >= 0x7f && code <= 0x9f);
+  });
+
+/** An amount parseStatementAmount refuses only for its size: a number, written alike, beyond what a file can hold. */
+function beyondLimit(text: string): boolean {
+  const compact = compactPrice(text);
+  const value = Number((compact.includes(',') && compact.includes('.') ? compact.replace(/\./g, '') : compact).replace(',', '.'));
+  return /^\d+([.,]\d+)*$/.test(compact) && Number.isFinite(value) && value > PRICE_MAX;
+}
+
 /** The lines of a statement, or a 422 naming every line and column in error (nothing is read half). */
 export function readStatement(bytes: Uint8Array): StatementLine[] {
   const text = decodeStatement(bytes).replace(/^\uFEFF/, '');
@@ -77,10 +94,16 @@ export function readStatement(bytes: Uint8Array): StatementLine[] {
       const index = columns.get(column);
       return index === undefined ? '' : (record[index] ?? '').trim();
     };
-    // PostgreSQL text cannot hold a NUL character: the same refusal as for JSON bodies, on the line and column.
-    const withNul = [...columns.keys()].filter((column) => cell(column).includes('\u0000'));
-    if (withNul.length) {
-      errors.push({ line: info.lines, messages: withNul.map((column) => STATEMENT_MESSAGES.cell(column, NUL_MESSAGE)) });
+    // PostgreSQL text cannot hold a NUL character: the same refusal as for JSON bodies, on the line and column; nor is
+    // any other control character a payment's text.
+    const refused = [...columns.keys()].flatMap((column) => {
+      const value = cell(column);
+      const control = controlCharacterIn(value);
+      if (value.includes('\u0000')) return [STATEMENT_MESSAGES.cell(column, NUL_MESSAGE)];
+      return control ? [STATEMENT_MESSAGES.cell(column, STATEMENT_MESSAGES.controlCharacter(control))] : [];
+    });
+    if (refused.length) {
+      errors.push({ line: info.lines, messages: refused });
       continue;
     }
     const messages: string[] = [];
@@ -93,7 +116,13 @@ export function readStatement(bytes: Uint8Array): StatementLine[] {
     const reference = cell('reference').slice(0, 100);
     if (!reference) messages.push(STATEMENT_MESSAGES.cell('reference', STATEMENT_MESSAGES.required));
     const amount = parseStatementAmount(cell('amount'));
-    if (amount === undefined) messages.push(STATEMENT_MESSAGES.cell('amount', STATEMENT_MESSAGES.amount(cell('amount'))));
+    if (amount === undefined)
+      messages.push(
+        STATEMENT_MESSAGES.cell(
+          'amount',
+          beyondLimit(cell('amount')) ? STATEMENT_MESSAGES.amountTooLarge(cell('amount')) : STATEMENT_MESSAGES.amount(cell('amount')),
+        ),
+      );
     if (messages.length) errors.push({ line: info.lines, messages });
     else
       lines.push({

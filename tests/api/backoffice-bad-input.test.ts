@@ -210,6 +210,8 @@ describe('request bodies that are not a JSON object', () => {
     });
     expectHandled(huge, 'body over 5 MB');
     expect(huge.status).toBe(413);
+    // The limit, in Mo (a narrow space between the figure and its unit, as French writes it).
+    expect(huge.body.detail.replace(/[\u00a0\u202f]/g, ' ')).toBe('La requête est trop volumineuse : 5 Mo au plus.');
   }, 180_000);
 });
 

@@ -582,6 +582,45 @@ describe('the CSV as portals export it', () => {
     const huge = await send('/api/payment_statements/preview', 'x'.repeat(2 * 1024 * 1024 + 70 * 1024), tokens.audio);
     expect(huge.status).toBe(413);
   });
+
+  it('says the limits: an amount too large, a file too large in Mo; refuses control characters in a cell', async () => {
+    const f = await file();
+    const before = await statementsCount();
+    const spaced = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+    const tooLarge = await send('/api/payment_statements/preview', csv(`02/11/2026;Allianz;${f.numPec};12 345 678 901,00;`), tokens.audio);
+    expect(tooLarge.status).toBe(422);
+    expect(tooLarge.body.violations.map((v: JsonBody) => [v.propertyPath, spaced(v.message)])).toEqual([
+      ['ligne 2', 'Colonne « Montant » : montant « 12 345 678 901,00 » trop élevé (9 999 999 999,99 € au plus)'],
+    ]);
+
+    // Control characters (a bell, an escape, a vertical tab): refused on their line and column, by their code.
+    const controlled = csv(`02/11/2026;Allianz\u0007;${f.numPec};500,00;`, `02/11/2026;Allianz;${f.numPec};500,00;Lot\u001b12 \u000bsuite`);
+    for (const path of ['/api/payment_statements/preview', '/api/payment_statements']) {
+      const res = await send(path, controlled, tokens.audio);
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.violations).toEqual([
+        { propertyPath: 'ligne 2', message: 'Colonne « Payeur » : caractère de contrôle invalide (U+0007) : retirez-le du fichier' },
+        { propertyPath: 'ligne 3', message: 'Colonne « Libellé » : caractère de contrôle invalide (U+001B) : retirez-le du fichier' },
+      ]);
+    }
+    // A tab and a line break inside a quoted cell are the CSV's own: read as before.
+    const quoted = await send('/api/payment_statements/preview', csv(`02/11/2026;"Allianz\tVie";${f.numPec};500,00;"Lot 12\r\nsuite"`), tokens.audio);
+    expect(quoted.status, quoted.text).toBe(200);
+    expect(quoted.body.lines[0]).toMatchObject({ payer: 'Allianz\tVie', label: 'Lot 12\r\nsuite', outcome: 'paid' });
+
+    // A file over 2 Mo, sent as the body (beyond the upload's margin, or within it) or as a form: its limit, in Mo.
+    for (const [content, multipart] of [
+      ['x'.repeat(2 * 1024 * 1024 + 70 * 1024), false],
+      ['x'.repeat(2 * 1024 * 1024 + 10), false],
+      ['x'.repeat(2 * 1024 * 1024 + 10), true],
+      ['x'.repeat(2 * 1024 * 1024 + 70 * 1024), true],
+    ] as const) {
+      const res = await send('/api/payment_statements', content, tokens.audio, { multipart });
+      expect(res.status).toBe(413);
+      expect(res.body.detail).toBe('Le relevé dépasse 2 Mo : découpez-le.');
+    }
+    expect(await statementsCount()).toBe(before);
+  });
 });
 
 describe('tenancy and permissions', () => {
