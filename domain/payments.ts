@@ -448,6 +448,8 @@ export interface PaymentTotals {
   applied: number;
   /** The lines still to be handled ('À traiter') and their amount. */
   pending: { count: number; amount: number };
+  /** The lines set aside ('Classée') and their amount: no longer counted under their outcome. */
+  dismissed: { count: number; amount: number };
   byOutcome: Record<PaymentOutcome, { count: number; amount: number }>;
 }
 

@@ -197,15 +197,25 @@ export async function appliedTwin(tx: DbOrTx, holdingId: number, identity: State
 
 const cents = (value: number) => Math.round(value * 100) / 100;
 
-/** Count and amount per outcome, the total of the file and the part that goes to files. */
-export function statementTotals(lines: { outcome: PaymentOutcome; amount: number; resolution?: string | null }[]): PaymentTotals {
-  const byOutcome = Object.fromEntries(PAYMENT_OUTCOMES.map((o) => [o, { count: 0, amount: 0 }])) as Record<PaymentOutcome, { count: number; amount: number }>;
-  for (const line of lines) {
-    byOutcome[line.outcome].count++;
-    byOutcome[line.outcome].amount = cents(byOutcome[line.outcome].amount + line.amount);
-  }
-  const amount = cents(lines.reduce((sum, l) => sum + l.amount, 0));
-  const applied = cents(lines.filter((l) => APPLIED_OUTCOMES.includes(l.outcome)).reduce((sum, l) => sum + l.amount, 0));
-  const pending = lines.filter((l) => isPendingLine(l));
-  return { lines: lines.length, amount, applied, pending: { count: pending.length, amount: cents(pending.reduce((sum, l) => sum + l.amount, 0)) }, byOutcome };
+type TotalledLine = { outcome: PaymentOutcome; amount: number; resolution?: string | null };
+
+const countAndAmount = (lines: TotalledLine[]) => ({ count: lines.length, amount: cents(lines.reduce((sum, l) => sum + l.amount, 0)) });
+
+/**
+ * Count and amount per outcome, the total of the file and the part that goes to files, the lines to be handled and
+ * those set aside ('Classée'): a line set aside is counted there, no longer under the outcome that left it to be handled.
+ */
+export function statementTotals(lines: TotalledLine[]): PaymentTotals {
+  const dismissed = lines.filter((l) => l.resolution === 'dismissed');
+  const byOutcome = Object.fromEntries(
+    PAYMENT_OUTCOMES.map((o) => [o, countAndAmount(lines.filter((l) => l.outcome === o && l.resolution !== 'dismissed'))]),
+  ) as Record<PaymentOutcome, { count: number; amount: number }>;
+  return {
+    lines: lines.length,
+    amount: countAndAmount(lines).amount,
+    applied: countAndAmount(lines.filter((l) => APPLIED_OUTCOMES.includes(l.outcome))).amount,
+    pending: countAndAmount(lines.filter((l) => isPendingLine(l))),
+    dismissed: countAndAmount(dismissed),
+    byOutcome,
+  };
 }

@@ -361,7 +361,15 @@ export const fr = {
         label: 'Libellé',
         handle: 'Traitement',
       },
-      totals: { lines: 'Lignes', amount: 'Montant du relevé', applied: 'Montant rapproché', pending: 'À traiter' },
+      totals: {
+        lines: 'Lignes',
+        amount: 'Montant du relevé',
+        applied: 'Montant rapproché',
+        appliedUndone: 'Montant rapproché (relevé annulé)',
+        appliedBeforeUndo: 'Avant l’annulation : %{amount}',
+        pending: 'À traiter',
+        dismissed: 'Classées',
+      },
     },
     pec: {
       robotFailure: 'Échec du robot',

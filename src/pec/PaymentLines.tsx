@@ -101,21 +101,35 @@ export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?:
   );
 }
 
-/** The statement's totals: lines, amount, the part that goes to files, and each outcome's count and amount. */
-export function PaymentTotalsView({ totals }: { totals: PaymentTotals }) {
+const countAndAmount = (figure: { count: number; amount: number }) => `${figure.count} · ${formatEuros(figure.amount)}`;
+
+/**
+ * The statement's totals: lines, amount, the part that goes to files (none any more once the statement is `undone`:
+ * what it had applied is named as cancelled), the lines to be handled and those set aside, and each outcome's count
+ * and amount.
+ */
+export function PaymentTotalsView({ totals, undone = false }: { totals: PaymentTotals; undone?: boolean }) {
   const translate = useTranslate();
   return (
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="payment-totals">
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ mb: 1.5 }}>
         <Figure label={translate('pecflow.payments.totals.lines')} value={String(totals.lines)} testId="payment-total-lines" />
         <Figure label={translate('pecflow.payments.totals.amount')} value={formatEuros(totals.amount)} testId="payment-total-amount" />
-        <Figure label={translate('pecflow.payments.totals.applied')} value={formatEuros(totals.applied)} testId="payment-total-applied" />
-        {totals.pending.count > 0 && (
+        {undone ? (
           <Figure
-            label={translate('pecflow.payments.totals.pending')}
-            value={`${totals.pending.count} · ${formatEuros(totals.pending.amount)}`}
-            testId="payment-total-pending"
+            label={translate('pecflow.payments.totals.appliedUndone')}
+            value={formatEuros(0)}
+            detail={translate('pecflow.payments.totals.appliedBeforeUndo', { amount: formatEuros(totals.applied) })}
+            testId="payment-total-applied"
           />
+        ) : (
+          <Figure label={translate('pecflow.payments.totals.applied')} value={formatEuros(totals.applied)} testId="payment-total-applied" />
+        )}
+        {totals.pending.count > 0 && (
+          <Figure label={translate('pecflow.payments.totals.pending')} value={countAndAmount(totals.pending)} testId="payment-total-pending" />
+        )}
+        {totals.dismissed.count > 0 && (
+          <Figure label={translate('pecflow.payments.totals.dismissed')} value={countAndAmount(totals.dismissed)} testId="payment-total-dismissed" />
         )}
       </Stack>
       <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap>
@@ -132,7 +146,7 @@ export function PaymentTotalsView({ totals }: { totals: PaymentTotals }) {
   );
 }
 
-function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
+function Figure({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId: string }) {
   return (
     <Box>
       <Typography variant="body2" color="text.secondary">
@@ -141,6 +155,11 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
       <Typography variant="h6" component="p" fontWeight={700} data-testid={testId}>
         {value}
       </Typography>
+      {detail && (
+        <Typography variant="caption" color="text.secondary" data-testid={`${testId}-detail`}>
+          {detail}
+        </Typography>
+      )}
     </Box>
   );
 }

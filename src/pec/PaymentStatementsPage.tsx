@@ -186,7 +186,7 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
               {translate('pecflow.payments.show.pending', { smart_count: record.totals.pending.count, amount: formatEuros(record.totals.pending.amount) })}
             </Alert>
           )}
-          {record.totals && <PaymentTotalsView totals={record.totals} />}
+          {record.totals && <PaymentTotalsView totals={record.totals} undone={!!record.undoneAt} />}
           <PaymentLines
             lines={record.lines}
             handle={(line) =>

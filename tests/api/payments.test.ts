@@ -366,6 +366,9 @@ describe('lines to be handled (« À traiter »)', () => {
       pending: false,
     });
     expect(dismissed.body).toMatchObject({ pendingLines: 0, appliedAmount: 530 });
+    // Counted as set aside ('Classée'), no longer under the outcome that left it to be handled.
+    expect(dismissed.body.totals).toMatchObject({ pending: { count: 0, amount: 0 }, dismissed: { count: 1, amount: 20 } });
+    expect(dismissed.body.totals.byOutcome.unknown).toEqual({ count: 0, amount: 0 });
     expect(await listed('aTraiter=true')).not.toContain(id);
     expect((await attach(id, 99, target.id)).status).toBe(404);
 
@@ -380,6 +383,8 @@ describe('lines to be handled (« À traiter »)', () => {
     expect(lineOf(reopened.body, 6)).toMatchObject({ outcome: 'unknown', outcomeLabel: 'Référence inconnue', resolution: null, pending: true });
     expect(reopened.body).toMatchObject({ pendingLines: 1, appliedAmount: 530 });
     expect(reopened.body.totals.pending).toEqual({ count: 1, amount: 20 });
+    expect(reopened.body.totals.dismissed).toEqual({ count: 0, amount: 0 });
+    expect(reopened.body.totals.byOutcome.unknown).toEqual({ count: 1, amount: 20 });
     expect(await listed('aTraiter=true')).toContain(id);
     expect((await reopen(id, 6)).status).toBe(409);
     expect((await dismiss(id, 6, 'Remboursé à l’assureur')).status).toBe(200);

@@ -110,6 +110,10 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   const undone = page.getByTestId('payment-statement-drawer');
   await expect(undone.getByTestId('status-badge')).toHaveText('Annulé');
   await expect(undone.getByTestId('statement-undone')).toContainText('Motif : Relevé importé deux fois');
+  // Nothing of it is applied any more: the amount it had applied is named as cancelled.
+  await expect(undone.getByTestId('payment-totals')).toContainText('Montant rapproché (relevé annulé)');
+  await expect(undone.getByTestId('payment-total-applied')).toHaveText('0,00 €');
+  await expect(undone.getByTestId('payment-total-applied-detail')).toHaveText('Avant l’annulation : 7 870,00 €');
 });
 
 test('a statement whose lines reach no file is applied: its money is to be handled, not lost', async ({ page }) => {
@@ -364,6 +368,9 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   await expect(dismiss).toBeHidden();
   await expect(toast(page, 'Ligne classée')).toBeVisible();
   await expect(lines.nth(3).getByTestId('payment-outcome')).toHaveText('Classée : Paiement hors Pecflow');
+  // Counted as set aside, no longer as an unknown reference.
+  await expect(statement.getByTestId('payment-total-dismissed')).toHaveText('1 · 20,00 €');
+  await expect(statement.getByTestId('payment-total-unknown')).toHaveCount(0);
   await expect(statement.getByTestId('statement-pending')).toHaveCount(0);
   await expect(statement.getByTestId('statement-pending-alert')).toHaveCount(0);
   await expect(statement.getByRole('button', { name: /^Rattacher la ligne/ })).toHaveCount(0);
