@@ -30,7 +30,8 @@ export function OutcomeChip({ outcome, label, to }: { outcome: PaymentOutcome; l
     label: label ?? PAYMENT_OUTCOME_LABELS[outcome] ?? outcome,
     'data-testid': 'payment-outcome',
     'data-outcome': outcome,
-    sx: { fontWeight: 600 },
+    // A long label ("Classée : <its reason>") wraps inside its chip rather than widening the table.
+    sx: { fontWeight: 600, height: 'auto', minHeight: 24, '& .MuiChip-label': { whiteSpace: 'normal', py: 0.25 } },
   } as const;
   return to ? <Chip {...common} component={RouterLink} to={to} clickable /> : <Chip {...common} />;
 }
@@ -45,7 +46,8 @@ export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?:
   return (
     <ListContextProvider value={list}>
       <Box sx={{ overflowX: 'auto' }} data-testid="payment-lines">
-        <DataTable bulkActionButtons={false} rowClick={false} size="small">
+        {/* Narrow cell padding: the ten columns of a statement's drawer fit it, its actions in view at 1280 px. */}
+        <DataTable bulkActionButtons={false} rowClick={false} size="small" sx={{ '& .MuiTableCell-root': { px: 1 } }}>
           <DataTable.Col source="line" label={label('line')} disableSort />
           <DataTable.Col
             source="paymentDate"
@@ -55,7 +57,8 @@ export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?:
             render={(l: PaymentLine) => formatDate(l.paymentDate)}
           />
           <DataTable.Col source="payer" label={label('payer')} disableSort />
-          <DataTable.Col source="reference" label={label('reference')} disableSort cellSx={oneLine} />
+          {/* A portal's long reference breaks rather than push the actions out of the drawer. */}
+          <DataTable.Col source="reference" label={label('reference')} disableSort cellSx={() => ({ overflowWrap: 'anywhere' })} />
           <DataTable.Col
             source="dossier"
             label={label('dossier')}

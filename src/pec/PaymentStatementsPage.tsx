@@ -8,7 +8,7 @@ import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogC
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
 import { AutocompleteInput, Confirm, DataTable, ReferenceInput, Title, useGetOne, useTranslate } from 'react-admin';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import { ReasonDialog } from './ReasonDialog';
 import { DrawerFrame } from '../admin/DrawerFrame';
@@ -150,7 +150,8 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
     <DrawerFrame
       open
       onClose={onClose}
-      width={960}
+      // Ten columns and their actions: wide enough for them at 1280 px, the list still showing beside it.
+      width={1120}
       testId="payment-statement-drawer"
       title={record ? translate('pecflow.payments.show.title', { id, date: formatDate(record.createdAt) }) : translate('pecflow.pec.drawer.loading')}
       subtitle={
@@ -240,14 +241,15 @@ function UndoDialog({ id, onClose }: { id: number; onClose: () => void }) {
 }
 
 /**
- * A line to be handled: 'Rattacher' (to a billed file of the organisation, by default the file it named) or 'Classer'
- * (set aside with its reason), each in a dialog of the one form system; the statement is read again after.
+ * A line to be handled: 'Rattacher' (to a billed file of the organisation the user picks) or 'Classer' (set aside with
+ * its reason), each in a dialog of the one form system; the statement is read again after. Stacked, the two buttons
+ * keep the lines' table within the drawer.
  */
 function PendingLineActions({ statementId, line }: { statementId: number; line: PaymentLine }) {
   const translate = useTranslate();
   const [open, setOpen] = useState<'attach' | 'dismiss'>();
   return (
-    <Stack direction="row" spacing={0.5}>
+    <Stack spacing={0.5} alignItems="stretch">
       <Button
         size="small"
         variant="outlined"
@@ -336,13 +338,21 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
     { title: 'pecflow.payments.handle.attached', text: 'pecflow.payments.handle.attachedText', error: 'pecflow.payments.handle.attachError' },
     onClose,
   );
+  // The dialog opens in the field, focused once shown: an autoFocus focuses it while React is still committing, and
+  // the Autocomplete's opening on focus then calls react-admin's handler before it exists ("Cannot call an event
+  // handler while rendering").
+  const field = useRef<HTMLInputElement>(null);
   return (
-    <Dialog open onClose={attach.isPending ? undefined : onClose} maxWidth="sm" fullWidth aria-labelledby="line-attach-title">
-      <AdminForm
-        record={{ dossier: line.dossier?.['@id'] ?? null }}
-        schema={statementLineAttachSchema}
-        onSave={(values) => attach.mutateAsync({ dossier: values.dossier })}
-      >
+    <Dialog
+      open
+      onClose={attach.isPending ? undefined : onClose}
+      maxWidth="sm"
+      fullWidth
+      aria-labelledby="line-attach-title"
+      slotProps={{ transition: { onEntered: () => field.current?.focus() } }}
+    >
+      {/* Empty: the file a line named could not take the payment (not billed, paid, invoiced after it); the user picks a billed one. */}
+      <AdminForm record={{ dossier: null }} schema={statementLineAttachSchema} onSave={(values) => attach.mutateAsync({ dossier: values.dossier })}>
         <DialogTitle id="line-attach-title">{translate('pecflow.payments.handle.attachTitle', { line: line.line })}</DialogTitle>
         <DialogContent>
           <DialogContentText sx={{ mb: 2 }}>
@@ -359,8 +369,7 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
               filterToQuery={(search: string) => ({ search })}
               noOptionsText={translate('pecflow.payments.handle.noFile')}
               fullWidth
-              // The dialog opens in the field (MUI's Autocomplete takes no autoFocus of its own: its text field does).
-              TextFieldProps={{ autoFocus: true }}
+              TextFieldProps={{ inputRef: field }}
             />
           </ReferenceInput>
         </DialogContent>

@@ -394,6 +394,63 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   await expect(drawer(page).getByTestId('pec-payment-partial')).toBeVisible();
 });
 
+test('Rattacher opens empty on a line naming a file not billed yet, without an error; the lines and their actions fit a 1280 px screen', async ({
+  page,
+  request,
+}) => {
+  const email = 'direction@audition-horizon.fr';
+  const [draft, billed] = [await prepareFile(request, email), await billedFile(request, email)];
+  const token = await apiToken(request, email);
+  const today = frenchToday();
+  const applied = await request.post('/api/payment_statements', {
+    headers: { Authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+    data: [
+      'Date de paiement;Payeur;Référence;Montant;Libellé',
+      `${today};Allianz Vie Mutuelle Générale;${draft.numeroDossier};10,00;Virement reçu avant la facture de la demande`,
+      `${today};Allianz;FAC-${billed.numeroDossierAssure};10,00;`,
+      `${today};Allianz Vie Mutuelle Générale;VIREMENT-SEPA-${billed.id}-SANS-REFERENCE-DE-DEMANDE;20,00;Virement groupé sans référence de demande`,
+    ].join('\r\n'),
+  });
+  expect(applied.status(), await applied.text()).toBe(201);
+  const statementId = (await applied.json()).id as number;
+  // What the page throws (React's "Cannot call an event handler while rendering") or logs as React's error.
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /while rendering/.test(message.text())) errors.push(message.text());
+  });
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, email);
+  await page.goto(`/payment_statements/${statementId}`);
+  const statement = page.getByTestId('payment-statement-drawer');
+  await expect(statement.getByTestId('payment-lines').getByTestId('payment-outcome').first()).toHaveText('Pas encore facturé');
+  // Every action of every line in view, without scrolling the table sideways.
+  for (const line of [2, 4]) {
+    for (const name of [`Rattacher la ligne ${line} à une demande`, `Classer la ligne ${line}`]) {
+      const box = (await statement.getByRole('button', { name }).boundingBox())!;
+      expect(box.x, name).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, name).toBeLessThanOrEqual(1280);
+    }
+  }
+  const table = statement.getByTestId('payment-lines');
+  expect(await table.evaluate((box) => box.scrollWidth - box.clientWidth)).toBeLessThanOrEqual(0);
+
+  // The file the line named is not billed: nothing is proposed before the user picks a billed file.
+  await statement.getByRole('button', { name: 'Rattacher la ligne 2 à une demande' }).click();
+  const attach = page.getByRole('dialog', { name: 'Rattacher la ligne 2 à une demande' });
+  const fileField = attach.getByRole('combobox', { name: 'Demande facturée' });
+  await expect(fileField).toBeFocused();
+  await expect(fileField).toHaveValue('');
+  await page.keyboard.type(`FAC-${billed.numeroDossierAssure}`);
+  await expect(fileField).toHaveValue(`FAC-${billed.numeroDossierAssure}`);
+  await page.getByRole('option', { name: new RegExp(`^${billed.numeroDossier} · `) }).click();
+  await expect(fileField).toHaveValue(new RegExp(`^${billed.numeroDossier} · `));
+  await attach.getByRole('button', { name: 'Fermer' }).click();
+  await expect(attach).toBeHidden();
+  expect(errors).toEqual([]);
+});
+
 /** Follows a receivables link and compares the list's count with the figure it showed. */
 async function listMatches(page: Page, link: Locator) {
   const figure = Number(await link.getAttribute('data-count'));
