@@ -72,7 +72,8 @@ export const paymentStatementsResource: ResourceDeclaration = {
     }),
     totals: itemOnly('object', {
       label: 'Totaux',
-      description: 'Nombre de lignes, montant total, montant rapproché et, par résultat, nombre et montant (fiche seulement)',
+      description:
+        'Nombre de lignes, montant total, montant rapproché, lignes à traiter et classées (nombre et montant) et, par résultat, nombre et montant (fiche seulement)',
     }),
     undoable: itemOnly('boolean', {
       label: 'Annulable',
