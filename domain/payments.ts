@@ -3,7 +3,7 @@
 // French numbers and dates, the fingerprint of a line), the manual payment form and its cancellation, the statuses of a
 // statement and the dashboard's receivables by age (the zod schemas: ./pecSchemas). Shared by the browser and the
 // server: one rule, one message.
-import { formatDate, formatEuros } from './format';
+import { formatDate, formatEuros, formatIsoDay } from './format';
 import { parseDateInput, parsePrice, PRICE_MAX, todayInFrance } from './pec';
 
 // ---------- what an insurer owes ----------
@@ -350,6 +350,8 @@ export const STATEMENT_MESSAGES = {
   /** A line that reached no file, brought again: it is handled (attached, set aside) in the statement that received it first. */
   alreadyReceived: (statementId: number, createdAt: string | Date) => `Déjà reçue (relevé n° ${statementId} du ${importDay(createdAt)})`,
   repeatedReceived: (line: number) => `Déjà reçue (ligne ${line} de ce relevé)`,
+  /** A line whose payment the office entered by hand on its file (the same amount on the same day). */
+  alreadyTyped: (recordedAt: string | Date) => `Déjà enregistrée (paiement saisi le ${importDay(recordedAt)})`,
   concurrentLines: 'Un autre import vient de payer les mêmes lignes sur ces dossiers : relancez l’aperçu du relevé.',
   alreadyUndone: 'Ce relevé a déjà été annulé.',
   undoReason: 'Le motif de l’annulation est requis',
@@ -376,9 +378,12 @@ export const STATEMENT_MESSAGES = {
         ', ',
       )} ${later.length > 1 ? 'reprennent' : 'reprend'} des lignes comptées dans celui-ci. Annulez d’abord ${later.length > 1 ? 'ces relevés' : 'ce relevé'}.`,
   notBillable: 'Seule une demande facturée et pas encore soldée peut recevoir un paiement.',
+  /** A payment entered by hand the file holds already (the same amount on the same day, entered or from a statement). */
+  sameDayPayment: (amount: number, isoDay: string) =>
+    `Un paiement de ${formatEuros(amount)} du ${formatIsoDay(isoDay)} est déjà enregistré sur cette demande : voyez son historique des paiements.`,
   // A line to be handled ('À traiter'): attached to a file, or set aside with its reason.
   lineNotFound: 'Ligne de relevé introuvable.',
-  lineNotPending: 'Cette ligne a été appliquée à un dossier : elle n’est pas à traiter.',
+  lineNotPending: 'Cette ligne n’est pas à traiter : son paiement est déjà compté, sur un dossier ou dans un autre relevé.',
   lineResolved: 'Cette ligne a déjà été traitée : rechargez le relevé.',
   lineOfUndone: 'Ce relevé a été annulé : ses lignes ne se traitent plus. Importez-le à nouveau.',
   attachFile: 'Choisissez la demande facturée à laquelle rattacher ce paiement',

@@ -792,6 +792,8 @@ export const paymentStatementLines = pgTable(
     resolvedById: integer('resolved_by_id').references(() => users.id, { onDelete: 'set null' }),
     /** The line as the insurer wrote it (receivedLineKey): an overlapping statement's copy of a line that reached no file is recognised by it. */
     lineKey: text('line_key'),
+    /** Already applied: what counted it (STATEMENT_MESSAGES: the statement, the line of this one, the payment entered by hand); else null. */
+    outcomeLabel: text('outcome_label'),
   },
   (t) => [
     index('payment_statement_lines_statement_idx').on(t.statementId, t.lineNumber),

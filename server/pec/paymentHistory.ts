@@ -94,6 +94,19 @@ export async function recordManualPayment(
     if (file.status !== 'billed') throw conflict(STATEMENT_MESSAGES.notBillable);
     const early = paymentBeforeInvoiceError(payment.datePaiement, invoiceDay(file));
     if (early) throw invalidField('datePaiement', early);
+    // The same amount on the same day is the same transfer, entered twice or brought by a statement already.
+    const [twin] = await tx
+      .select({ id: pecPayments.id })
+      .from(pecPayments)
+      .where(
+        and(
+          eq(pecPayments.dossierId, file.id),
+          eq(pecPayments.paymentDate, payment.datePaiement),
+          eq(pecPayments.amount, payment.montant),
+          isNull(pecPayments.reversedAt),
+        ),
+      );
+    if (twin) throw conflict(STATEMENT_MESSAGES.sameDayPayment(payment.montant, payment.datePaiement));
     const outcome = payFile(stateOf(file), expectedAmount(file), payment.montant, payment.datePaiement).outcome;
     const [row] = await tx
       .insert(pecPayments)

@@ -1,6 +1,6 @@
 // A statement's lines matched to the billed files of the caller's organisation: each line's outcome (paid, partial,
 // over-paid, unknown, already applied…) and the file's payment state before and after it (issues 15 and 25).
-import { and, asc, eq, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
 import { paymentStatementLines, paymentStatements, pecDossiers, pecPayments } from '../db/schema';
@@ -9,13 +9,13 @@ import { pecReadScope } from '../auth/fileVisibility';
 import { iriOf } from '#domain/iri';
 import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
 import {
+  APPLIED_OUTCOMES,
   expectedAmount,
   filePaymentKey,
   isPaidByHand,
   normalReference,
   PAYMENT_OUTCOME_LABELS,
   payFile,
-  PENDING_OUTCOMES,
   receivedLineKey,
   STATEMENT_MESSAGES,
   type PaymentLine,
@@ -88,69 +88,96 @@ async function filesFor(tx: DbOrTx, principal: Principal, references: string[], 
   return lock ? query.for('update') : query;
 }
 
-/** The statement lines already paid on these files (their keys, by file), with the statement that paid each. */
-async function appliedKeys(tx: DbOrTx, fileIds: number[]): Promise<Map<string, NonNullable<PaymentLine['appliedIn']>>> {
-  const keys = new Map<string, NonNullable<PaymentLine['appliedIn']>>();
-  if (fileIds.length === 0) return keys;
+type Earlier = NonNullable<PaymentLine['appliedIn']>;
+const earlierOf = (statement: { id: number; createdAt: Date }): Earlier => ({
+  '@id': iriOf('payment_statements', statement.id),
+  id: statement.id,
+  createdAt: statement.createdAt.toISOString(),
+});
+/** A payment of a file by its amount and day: how a statement's line is recognised in a payment entered by hand. */
+const amountOnDay = (dossierId: number, line: { amount: number; paymentDate: string }) => `${dossierId}|${Math.round(line.amount * 100)}|${line.paymentDate}`;
+
+/**
+ * What these files received already: the statements' payments by key (filePaymentKey, by file) with the statement that
+ * paid each, and the payments entered by hand by amount and day (the days they were entered, in order).
+ */
+async function paymentsOf(tx: DbOrTx, fileIds: number[]) {
+  const statements = new Map<string, Earlier>();
+  const manual = new Map<string, Date[]>();
+  if (fileIds.length === 0) return { statements, manual };
   const rows = await tx
-    .select({ dossierId: pecPayments.dossierId, lineKey: pecPayments.lineKey, statementId: paymentStatements.id, createdAt: paymentStatements.createdAt })
+    .select({
+      dossierId: pecPayments.dossierId,
+      lineKey: pecPayments.lineKey,
+      source: pecPayments.source,
+      amount: pecPayments.amount,
+      paymentDate: pecPayments.paymentDate,
+      recordedAt: pecPayments.createdAt,
+      statement: { id: paymentStatements.id, createdAt: paymentStatements.createdAt },
+    })
     .from(pecPayments)
-    .innerJoin(paymentStatements, eq(paymentStatements.id, pecPayments.statementId))
-    .where(and(inArray(pecPayments.dossierId, fileIds), isNotNull(pecPayments.lineKey), isNull(pecPayments.reversedAt)));
+    .leftJoin(paymentStatements, eq(paymentStatements.id, pecPayments.statementId))
+    .where(and(inArray(pecPayments.dossierId, fileIds), isNull(pecPayments.reversedAt)))
+    .orderBy(asc(pecPayments.id));
   for (const row of rows) {
-    keys.set(`${row.dossierId}|${row.lineKey}`, {
-      '@id': iriOf('payment_statements', row.statementId),
-      id: row.statementId,
-      createdAt: row.createdAt.toISOString(),
-    });
+    if (row.lineKey && row.statement) statements.set(`${row.dossierId}|${row.lineKey}`, earlierOf(row.statement));
+    if (row.source === 'manual') manual.set(amountOnDay(row.dossierId, row), [...(manual.get(amountOnDay(row.dossierId, row)) ?? []), row.recordedAt]);
   }
-  return keys;
+  return { statements, manual };
 }
 
 /**
- * The lines of the organisation's applied statements that reached no file, or paid one, by the key of the line as the
- * insurer wrote it (receivedLineKey): the first statement that received each. Copies (already applied) are not counted.
+ * The lines the organisation's applied statements received (copies aside), the first statement for each: by the line
+ * as the insurer wrote it (receivedLineKey), and by the payment of the file it named (filePaymentKey).
  */
-async function receivedKeys(tx: DbOrTx, holdingId: number, keys: string[]): Promise<Map<string, NonNullable<PaymentLine['appliedIn']>>> {
-  const received = new Map<string, NonNullable<PaymentLine['appliedIn']>>();
-  if (keys.length === 0) return received;
+async function receivedBefore(tx: DbOrTx, holdingId: number, keys: string[], fileIds: number[]) {
+  const byKey = new Map<string, Earlier>();
+  const byFile = new Map<string, Earlier>();
+  if (keys.length === 0) return { byKey, byFile };
   const rows = await tx
-    .select({ lineKey: paymentStatementLines.lineKey, statementId: paymentStatements.id, createdAt: paymentStatements.createdAt })
+    .select({
+      lineKey: paymentStatementLines.lineKey,
+      dossierId: paymentStatementLines.dossierId,
+      payer: paymentStatementLines.payer,
+      amount: paymentStatementLines.amount,
+      paymentDate: paymentStatementLines.paymentDate,
+      statement: { id: paymentStatements.id, createdAt: paymentStatements.createdAt },
+    })
     .from(paymentStatementLines)
     .innerJoin(paymentStatements, eq(paymentStatements.id, paymentStatementLines.statementId))
     .where(
       and(
         eq(paymentStatementLines.holdingId, holdingId),
-        inArray(paymentStatementLines.lineKey, keys),
+        or(inArray(paymentStatementLines.lineKey, keys), fileIds.length ? inArray(paymentStatementLines.dossierId, fileIds) : undefined),
         ne(paymentStatementLines.outcome, 'already_applied'),
         eq(paymentStatements.status, 'applied'),
       ),
     )
     .orderBy(asc(paymentStatements.id), asc(paymentStatementLines.lineNumber));
   for (const row of rows) {
-    if (!received.has(row.lineKey!))
-      received.set(row.lineKey!, { '@id': iriOf('payment_statements', row.statementId), id: row.statementId, createdAt: row.createdAt.toISOString() });
+    if (row.lineKey && !byKey.has(row.lineKey)) byKey.set(row.lineKey, earlierOf(row.statement));
+    const fileKey = row.dossierId !== null && `${row.dossierId}|${filePaymentKey({ ...row, payer: row.payer ?? '' })}`;
+    if (fileKey && !byFile.has(fileKey)) byFile.set(fileKey, earlierOf(row.statement));
   }
-  return received;
+  return { byKey, byFile };
 }
 
 /**
- * Each line's outcome, in the file's order: payments on one file add up line after line; a line a statement already
- * paid on its file (the same payer, amount and day, whichever reference named the file: an overlapping re-export), or
- * repeated within this one, is 'already applied' and counts once; a new payment on a file its payments settled already
- * is 'over-paid', one on a file marked paid by hand 'already paid', a file not billed yet 'not yet billed', a payment
- * dated before the file's invoice 'before the invoice' (as 'Rattacher' refuses it), a reference that names no file of
- * the caller's organisation 'unknown', several 'ambiguous'. Those last are to be handled, once: a line an earlier
- * statement received already (or this one, higher up) is 'already applied' too, to be handled where it was received.
+ * Each line's outcome, in the file's order. A payment counts once: a line a statement already paid on its file (the same
+ * payer, amount and day, whichever reference named the file: an overlapping re-export), a line a statement received
+ * before (to be handled there, or handled: the same line as written, or the same payment of the file it names), a line
+ * repeated within this one, and one a payment entered by hand on its file already counts (the same amount and day) are
+ * 'already applied'. Otherwise: a new payment on a file its payments settled already is 'over-paid', one on a file
+ * marked paid by hand 'already paid', a file not billed yet 'not yet billed', a payment dated before the file's invoice
+ * 'before the invoice' (as 'Rattacher' refuses it), a reference that names no file of the caller's organisation
+ * 'unknown', several 'ambiguous'; those last are to be handled.
  */
 export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines: StatementLine[], lock = false): Promise<EvaluatedLine[]> {
   const references = [...new Set(lines.map((l) => normalReference(l.reference)))];
   const files = await filesFor(tx, principal, references, lock);
-  const paidLines = await appliedKeys(
-    tx,
-    files.map((f) => f.id),
-  );
-  const received = await receivedKeys(tx, principal.holdingId!, [...new Set(lines.map(receivedLineKey))]);
+  const fileIds = files.map((f) => f.id);
+  const paid = await paymentsOf(tx, fileIds);
+  const received = await receivedBefore(tx, principal.holdingId!, [...new Set(lines.map(receivedLineKey))], fileIds);
   const byPec = new Map<string, PaymentFile[]>();
   const byInvoice = new Map<string, PaymentFile[]>();
   const byNumero = new Map<string, PaymentFile>();
@@ -160,9 +187,10 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
     byNumero.set(normalReference(file.numeroDossier), file);
   }
   const states = new Map<number, PaymentState>();
-  const appliedHere = new Map<string, number>();
-  const receivedHere = new Map<string, number>();
-  const judge = (line: StatementLine): EvaluatedLine => {
+  // The lines of this statement counted so far, by the same keys: the line that counted each.
+  const here = new Map<string, { line: number; applied: boolean }>();
+  const manualUsed = new Map<string, number>();
+  return lines.map((line): EvaluatedLine => {
     const ref = normalReference(line.reference);
     // A PEC number first (unique per insurer), then an invoice number, then the Pecflow ID (PEC-2026-…, unique in the
     // organisation) that an office may have written on its invoice; several files for one reference match none.
@@ -170,47 +198,62 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
     const candidates = byPec.get(ref) ?? byInvoice.get(ref) ?? (numero ? [numero] : []);
     const file = candidates.length === 1 ? candidates[0] : undefined;
     const base = { ...line, difference: null, expected: null, dossier: null, appliedIn: null, stateBefore: null, stateAfter: null };
-    if (candidates.length > 1) return { ...base, outcome: 'ambiguous', outcomeLabel: PAYMENT_OUTCOME_LABELS.ambiguous };
-    if (!file) return { ...base, outcome: 'unknown', outcomeLabel: PAYMENT_OUTCOME_LABELS.unknown };
-    const dossier = { '@id': iriOf('pec_dossiers', file.id), id: file.id, numeroDossier: file.numeroDossier };
-    const expected = expectedAmount(file);
-    const known = { ...base, dossier, expected, file };
-    const key = `${file.id}|${filePaymentKey(line)}`;
-    const earlier = paidLines.get(key);
-    if (earlier)
-      return { ...known, outcome: 'already_applied', outcomeLabel: STATEMENT_MESSAGES.alreadyApplied(earlier.id, earlier.createdAt), appliedIn: earlier };
-    const repeated = appliedHere.get(key);
-    if (repeated !== undefined) return { ...known, outcome: 'already_applied', outcomeLabel: STATEMENT_MESSAGES.repeatedLine(repeated) };
-    if (file.status !== 'billed' && file.status !== 'paid') return { ...known, outcome: 'not_billed', outcomeLabel: PAYMENT_OUTCOME_LABELS.not_billed };
-    if (paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file)))
-      return { ...known, outcome: 'before_invoice', outcomeLabel: PAYMENT_OUTCOME_LABELS.before_invoice };
-    const before = states.get(file.id) ?? stateOf(file);
-    // A file its payments settled takes a new payment as an over-payment ('Trop-perçu'), to be refunded. One marked
-    // 'Payé' by hand, that no payment settles, is left alone: what it received is not known.
-    if (isPaidByHand(before, expected)) return { ...known, outcome: 'already_paid', outcomeLabel: PAYMENT_OUTCOME_LABELS.already_paid };
-    const paid = payFile(before, expected, line.amount, line.paymentDate);
-    states.set(file.id, paid.next);
-    appliedHere.set(key, line.line);
-    return {
-      ...known,
-      outcome: paid.outcome,
-      outcomeLabel: PAYMENT_OUTCOME_LABELS[paid.outcome],
-      difference: paid.difference,
-      stateBefore: before,
-      stateAfter: paid.next,
+    const dossier = file ? { '@id': iriOf('pec_dossiers', file.id), id: file.id, numeroDossier: file.numeroDossier } : null;
+    const known = file ? { ...base, dossier, expected: expectedAmount(file), file } : base;
+    const lineKey = `received|${receivedLineKey(line)}`;
+    const fileKey = file && `${file.id}|${filePaymentKey(line)}`;
+    const copy = (outcomeLabel: string, appliedIn: Earlier | null = null, named = known) => ({
+      ...named,
+      outcome: 'already_applied' as const,
+      outcomeLabel,
+      appliedIn,
+    });
+    const remember = (applied: boolean) => {
+      for (const key of [lineKey, fileKey]) if (key && !here.has(key)) here.set(key, { line: line.line, applied });
     };
-  };
-  return lines.map((line) => {
-    const judged = judge(line);
-    if (!PENDING_OUTCOMES.includes(judged.outcome)) return judged;
-    // Money that reaches no file is to be handled once: where it was first received. The copy names no file.
-    const key = receivedLineKey(line);
-    const copy = { ...judged, outcome: 'already_applied' as const, dossier: null, expected: null, file: undefined };
-    const earlier = received.get(key);
-    if (earlier) return { ...copy, outcomeLabel: STATEMENT_MESSAGES.alreadyReceived(earlier.id, earlier.createdAt), appliedIn: earlier };
-    const repeated = receivedHere.get(key);
-    if (repeated !== undefined) return { ...copy, outcomeLabel: STATEMENT_MESSAGES.repeatedReceived(repeated) };
-    receivedHere.set(key, line.line);
+
+    // Counted already: paid on its file, received by a statement before, or by this one higher up (a copy of money that
+    // reached no file names no file: it is handled where it was received).
+    const applied = fileKey ? paid.statements.get(fileKey) : undefined;
+    if (applied) return copy(STATEMENT_MESSAGES.alreadyApplied(applied.id, applied.createdAt), applied);
+    const earlier = received.byKey.get(receivedLineKey(line)) ?? (fileKey ? received.byFile.get(fileKey) : undefined);
+    if (earlier) return copy(STATEMENT_MESSAGES.alreadyReceived(earlier.id, earlier.createdAt), earlier, base);
+    const repeated = here.get(lineKey) ?? (fileKey ? here.get(fileKey) : undefined);
+    if (repeated)
+      return repeated.applied ? copy(STATEMENT_MESSAGES.repeatedLine(repeated.line)) : copy(STATEMENT_MESSAGES.repeatedReceived(repeated.line), null, base);
+    if (file) {
+      // A payment entered by hand on the file, the same amount on the same day: the insurer's transfer the office typed.
+      const typed = paid.manual.get(amountOnDay(file.id, line)) ?? [];
+      const used = manualUsed.get(amountOnDay(file.id, line)) ?? 0;
+      if (used < typed.length) {
+        manualUsed.set(amountOnDay(file.id, line), used + 1);
+        remember(true);
+        return copy(STATEMENT_MESSAGES.alreadyTyped(typed[used]!));
+      }
+    }
+
+    const judged = ((): EvaluatedLine => {
+      if (candidates.length > 1) return { ...base, outcome: 'ambiguous', outcomeLabel: PAYMENT_OUTCOME_LABELS.ambiguous };
+      if (!file) return { ...base, outcome: 'unknown', outcomeLabel: PAYMENT_OUTCOME_LABELS.unknown };
+      if (file.status !== 'billed' && file.status !== 'paid') return { ...known, outcome: 'not_billed', outcomeLabel: PAYMENT_OUTCOME_LABELS.not_billed };
+      if (paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file)))
+        return { ...known, outcome: 'before_invoice', outcomeLabel: PAYMENT_OUTCOME_LABELS.before_invoice };
+      const before = states.get(file.id) ?? stateOf(file);
+      // A file its payments settled takes a new payment as an over-payment ('Trop-perçu'), to be refunded. One marked
+      // 'Payé' by hand, that no payment settles, is left alone: what it received is not known.
+      if (isPaidByHand(before, expectedAmount(file))) return { ...known, outcome: 'already_paid', outcomeLabel: PAYMENT_OUTCOME_LABELS.already_paid };
+      const payment = payFile(before, expectedAmount(file), line.amount, line.paymentDate);
+      states.set(file.id, payment.next);
+      return {
+        ...known,
+        outcome: payment.outcome,
+        outcomeLabel: PAYMENT_OUTCOME_LABELS[payment.outcome],
+        difference: payment.difference,
+        stateBefore: before,
+        stateAfter: payment.next,
+      };
+    })();
+    remember(APPLIED_OUTCOMES.includes(judged.outcome));
     return judged;
   });
 }

@@ -116,6 +116,7 @@ export async function applyStatement(db: DbOrTx, principal: Principal, lines: St
             stateBefore: l.stateBefore,
             stateAfter: l.stateAfter,
             lineKey: receivedLineKey(l),
+            outcomeLabel: l.outcome === 'already_applied' ? l.outcomeLabel : null,
           })),
         )
         .returning({ id: paymentStatementLines.id });

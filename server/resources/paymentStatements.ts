@@ -12,9 +12,7 @@ import { statementTotals } from '../pec/statementFile';
 import { iriOf } from '#domain/iri';
 import { PAYMENT_PERMISSION } from '#domain/pec';
 import {
-  APPLIED_OUTCOMES,
   isPendingLine,
-  filePaymentKey,
   PAYMENT_OUTCOME_LABELS,
   PENDING_STATEMENT_FILTER,
   PAYMENT_STATEMENT_STATUS_LABELS,
@@ -111,26 +109,10 @@ export const paymentStatementsResource: ResourceDeclaration = {
           .where(eq(paymentStatementLines.statementId, rows[index]!.id as number))
           .orderBy(asc(paymentStatementLines.lineNumber));
         const applied = rows[index]!.status === 'applied';
-        // A line repeated within the statement names the line it repeats: the first that paid its file the same
-        // payment, or the first that received it without reaching a file.
-        const first = new Map<string, number>();
-        const repeats = new Map<number, number>();
-        for (const { line: l } of lines) {
-          const fileKey = l.dossierId !== null ? `${l.dossierId}|${filePaymentKey({ ...l, payer: l.payer ?? '' })}` : undefined;
-          const receivedKey = `received|${l.lineKey}`;
-          if (l.outcome === 'already_applied') {
-            const key = fileKey ?? receivedKey;
-            if (l.appliedInId === null && first.has(key)) repeats.set(l.lineNumber, first.get(key)!);
-            continue;
-          }
-          if (!first.has(receivedKey)) first.set(receivedKey, l.lineNumber);
-          if (fileKey && APPLIED_OUTCOMES.includes(l.outcome as PaymentOutcome) && !first.has(fileKey)) first.set(fileKey, l.lineNumber);
-        }
         const evaluated: EvaluatedLine[] = lines.map(({ line: l, file, appliedIn: earlier }) => {
           // A line on a file of a centre the reader does not see keeps its amount and outcome (the totals add up)
           // but names no file: no link, no reference, no label, no difference.
           const hidden = l.dossierId !== null && file !== null && !canSeeFile(principal, file);
-          const repeated = hidden ? undefined : repeats.get(l.lineNumber);
           return {
             line: l.lineNumber,
             paymentDate: l.paymentDate,
@@ -144,11 +126,7 @@ export const paymentStatementsResource: ResourceDeclaration = {
                 ? STATEMENT_MESSAGES.attached(l.outcome as PaymentOutcome, todayInFrance(l.resolvedAt))
                 : l.resolution === 'dismissed'
                   ? STATEMENT_MESSAGES.dismissed(l.resolutionNote ?? '')
-                  : earlier && !hidden
-                    ? (l.dossierId === null ? STATEMENT_MESSAGES.alreadyReceived : STATEMENT_MESSAGES.alreadyApplied)(earlier.id, earlier.createdAt)
-                    : repeated !== undefined
-                      ? (l.dossierId === null ? STATEMENT_MESSAGES.repeatedReceived : STATEMENT_MESSAGES.repeatedLine)(repeated)
-                      : (PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome),
+                  : ((hidden ? null : l.outcomeLabel) ?? PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome),
             resolution: (l.resolution as LineResolution | null) ?? null,
             // An undone statement's lines are no longer to be handled.
             pending: applied && isPendingLine(l),

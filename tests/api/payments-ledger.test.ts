@@ -360,11 +360,89 @@ describe('the same payment written differently', () => {
     expect(await disagreements()).toEqual([]);
   });
 
+  it('counts once a line to be handled that a later statement brings again once its file is billed, or under its other number', async () => {
+    const unplaced = async () => (await server.get('/api/pec_dossiers/stats', tokens.horizonAdmin)).body.unplacedPayments;
+    const before = await unplaced();
+    const f = await billedFile(700);
+    const invoice = ref('FAC');
+    await server.database.query(`update pec_dossiers set status = 'approved', num_billing = null, date_facturation_effective = null where id = $1`, [f.id]);
+    // Not billed yet, named by its PEC number; and a reference no file has yet.
+    const first = await apply(csv(`15/11/2026;Allianz;${f.numPec};300,00;`, `15/11/2026;Allianz;${invoice};400,00;`));
+    expect(first.status, first.text).toBe(201);
+    expect(first.body.lines.map((l: JsonBody) => l.outcome)).toEqual(['not_billed', 'unknown']);
+    // Within one statement, the same payment under its two numbers: received once.
+    const within = await preview(csv(`16/11/2026;Allianz;${f.numPec};10,00;`, `16/11/2026;ALLIANZ;${f.numeroDossier};10;`));
+    expect(within.body.lines.map((l: JsonBody) => [l.outcome, l.outcomeLabel])).toEqual([
+      ['not_billed', 'Pas encore facturé'],
+      ['already_applied', 'Déjà reçue (ligne 2 de ce relevé)'],
+    ]);
+    expect(await unplaced()).toEqual({ count: before.count + 2, amount: before.amount + 700 });
+
+    // Billed since with that invoice number: the same two lines again (by invoice number now) are received already.
+    await server.database.query(`update pec_dossiers set status = 'billed', num_billing = $2, date_facturation_effective = '2026-11-10' where id = $1`, [
+      f.id,
+      invoice,
+    ]);
+    const again = csv(`15/11/2026;Allianz;${invoice};300,00;`, `15/11/2026;Allianz;${invoice};400,00;`, `17/11/2026;Allianz;${invoice};5,00;`);
+    const seen = await preview(again);
+    expect(seen.body.lines.map((l: JsonBody) => [l.outcome, l.outcomeLabel, l.dossier])).toEqual([
+      ['already_applied', `Déjà reçue (relevé n° ${first.body.id} du ${frenchToday})`, null],
+      ['already_applied', `Déjà reçue (relevé n° ${first.body.id} du ${frenchToday})`, null],
+      ['partial', 'Paiement partiel', expect.objectContaining({ id: f.id })],
+    ]);
+    expect((await apply(again)).status).toBe(201);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 5 });
+    // Still counted once, where it was received: attached there, it pays the file.
+    expect(await unplaced()).toEqual({ count: before.count + 2, amount: before.amount + 700 });
+    const attach = await server.request('POST', `/api/payment_statements/${first.body.id}/lines/3/attach`, {
+      token: tokens.horizonAdmin,
+      body: { dossier: f.id },
+    });
+    expect(attach.status, attach.text).toBe(200);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 405, montantDu: 295 });
+    expect(await unplaced()).toEqual({ count: before.count + 1, amount: before.amount + 300 });
+    expect(await disagreements()).toEqual([]);
+  });
+
+  it('takes a payment entered by hand as counted: the statement that lists it, and the same payment entered again', async () => {
+    const f = await billedFile(710);
+    expect((await manualPayment(f.id, { datePaiement: '25/11/2026', montant: 200, libelle: 'Virement Kalixia reçu' })).status).toBe(200);
+    const again = await manualPayment(f.id, { datePaiement: '25/11/2026', montant: 200, libelle: 'Doublon' });
+    expect(again.status).toBe(409);
+    expect(again.body.detail.replace(/\s/g, ' ')).toBe(
+      'Un paiement de 200,00 € du 25/11/2026 est déjà enregistré sur cette demande : voyez son historique des paiements.',
+    );
+    const statement = await apply(
+      csv(`25/11/2026;Kalixia;${f.numBilling};200,00;`, `25/11/2026;Kalixia;${f.numBilling};200,00;Second virement`, `26/11/2026;Kalixia;${f.numPec};60;`),
+    );
+    expect(statement.status, statement.text).toBe(201);
+    expect(statement.body.lines.map((l: JsonBody) => [l.outcome, l.outcomeLabel])).toEqual([
+      ['already_applied', `Déjà enregistrée (paiement saisi le ${frenchToday})`],
+      // The line repeated within the statement is one payment too.
+      ['already_applied', 'Déjà appliquée (ligne 2 de ce relevé)'],
+      ['partial', 'Paiement partiel'],
+    ]);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 260, montantDu: 450 });
+    // And a statement's payment is not entered again by hand.
+    const typed = await manualPayment(f.id, { datePaiement: '26/11/2026', montant: 60, libelle: null });
+    expect(typed.status).toBe(409);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 260 });
+    expect(await disagreements()).toEqual([]);
+  });
+
   it('migration 0035 keys the payments and lines recorded before it as the server does, and leaves a payment counted twice without a key', async () => {
     const f = await billedFile(900);
     const lines = [`06/11/2026;Mutuelle  Générale;${f.numPec};400,00;Réglé`, `06/11/2026;Mutuelle Générale;Inconnu-${f.id};30,00;`];
     const first = await apply(csv(...lines));
     expect(first.status, first.text).toBe(201);
+    // A later statement that repeats the payment, and a line twice: their labels were worked out at each reading.
+    const copies = await apply(
+      csv(`06/11/2026;Mutuelle  Générale;${f.numPec};400,00;`, `07/11/2026;MGEN;${f.numPec};50,00;`, `07/11/2026;MGEN;${f.numPec};50;`),
+    );
+    expect(copies.status, copies.text).toBe(201);
+    const labels = copies.body.lines.map((l: JsonBody) => l.outcomeLabel);
+    expect(labels).toEqual([`Déjà appliquée (relevé n° ${first.body.id} du ${frenchToday})`, 'Paiement partiel', 'Déjà appliquée (ligne 3 de ce relevé)']);
+    await server.database.query(`update payment_statement_lines set outcome_label = null where statement_id = $1`, [copies.body.id]);
     // As before it: the payment keyed with its reference, no line keys, and the same 400 € counted again by a
     // statement that named the file by its invoice number (the fault it closes).
     await server.database.query(`update pec_payments set line_key = upper(payer || '|' || reference) where statement_id = $1`, [first.body.id]);
@@ -375,16 +453,23 @@ describe('the same payment written differently', () => {
         where statement_id = $1 returning id`,
       [first.body.id, f.numBilling],
     );
-    await server.database.query(`update pec_dossiers set montant_paye = 800, montant_du = 100 where id = $1`, [f.id]);
+    await server.database.query(`update pec_dossiers set montant_paye = 850, montant_du = 50 where id = $1`, [f.id]);
 
     for (const statement of handWritten('0035_statement_line_keys.sql')) await server.database.query(statement);
+    expect((await server.get(`/api/payment_statements/${copies.body.id}`, tokens.horizonAdmin)).body.lines.map((l: JsonBody) => l.outcomeLabel)).toEqual(
+      labels,
+    );
 
     const keys = await server.database.query<{ id: number; line_key: string | null }>(
       'select id, line_key from pec_payments where dossier_id = $1 order by id',
       [f.id],
     );
-    expect(keys.map((k) => k.line_key)).toEqual([filePaymentKey({ payer: 'Mutuelle  Générale', amount: 400, paymentDate: '2026-11-06' }), null]);
-    expect(keys[1]!.id).toBe(twice!.id);
+    expect(keys.map((k) => k.line_key)).toEqual([
+      filePaymentKey({ payer: 'Mutuelle  Générale', amount: 400, paymentDate: '2026-11-06' }),
+      filePaymentKey({ payer: 'MGEN', amount: 50, paymentDate: '2026-11-07' }),
+      null,
+    ]);
+    expect(keys[2]!.id).toBe(twice!.id);
     const lineKeys = await server.database.query<{ line_key: string }>(
       'select line_key from payment_statement_lines where statement_id = $1 order by line_number',
       [first.body.id],

@@ -487,7 +487,7 @@ describe('lines to be handled (« À traiter »)', () => {
     for (const dossier of [target.id, second.id]) {
       const refused = await attach(applied.body.id, 2, dossier);
       expect(refused.status).toBe(409);
-      expect(refused.body.detail).toBe('Cette ligne a été appliquée à un dossier : elle n’est pas à traiter.');
+      expect(refused.body.detail).toBe('Cette ligne n’est pas à traiter : son paiement est déjà compté, sur un dossier ou dans un autre relevé.');
     }
     expect(await unplaced()).toEqual(unplacedBefore);
     expect(await paymentState(target.id)).toMatchObject({ montantPaye: 150 });

@@ -1,4 +1,5 @@
 ALTER TABLE "payment_statement_lines" ADD COLUMN "line_key" text;--> statement-breakpoint
+ALTER TABLE "payment_statement_lines" ADD COLUMN "outcome_label" text;--> statement-breakpoint
 CREATE INDEX "payment_statement_lines_key_idx" ON "payment_statement_lines" USING btree ("holding_id","line_key");--> statement-breakpoint
 CREATE INDEX "payment_statement_lines_applied_in_idx" ON "payment_statement_lines" USING btree ("applied_in_id");--> statement-breakpoint
 -- ==================== Hand-written (money counted once): the keys of the lines applied before ====================
@@ -25,4 +26,16 @@ WITH keyed AS (
 )
 UPDATE "pec_payments" p SET "line_key" = CASE WHEN r."reversed_at" IS NULL AND r."rank" > 1 THEN NULL ELSE r."line_key" END
 FROM ranked r WHERE p."id" = r."id";
+--> statement-breakpoint
+-- 3. A line already applied keeps what counted it, as the server words it (STATEMENT_MESSAGES.alreadyApplied and
+-- repeatedLine, the day in Paris); before, it was worked out again at each reading.
+UPDATE "payment_statement_lines" l SET "outcome_label" =
+  'Déjà appliquée (relevé n° ' || s."id" || ' du ' || to_char(s."created_at" AT TIME ZONE 'Europe/Paris', 'DD/MM/YYYY') || ')'
+FROM "payment_statements" s WHERE l."applied_in_id" = s."id" AND l."outcome" = 'already_applied';
+--> statement-breakpoint
+UPDATE "payment_statement_lines" l SET "outcome_label" = 'Déjà appliquée (ligne ' || (
+  SELECT min(f."line_number") FROM "payment_statement_lines" f
+   WHERE f."statement_id" = l."statement_id" AND f."dossier_id" = l."dossier_id" AND f."outcome" IN ('paid', 'partial', 'overpaid')
+     AND f."amount" = l."amount" AND f."payment_date" = l."payment_date" AND f."line_number" < l."line_number") || ' de ce relevé)'
+WHERE l."outcome" = 'already_applied' AND l."applied_in_id" IS NULL AND l."dossier_id" IS NOT NULL;
 -- ==================== End of the hand-written block ====================
