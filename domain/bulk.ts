@@ -17,6 +17,8 @@ export interface BulkFileResult {
   numeroDossier: string | null;
   outcome: BulkOutcome;
   reason?: string;
+  /** A bulk billing: the invoice number the file was given. */
+  numBilling?: string;
 }
 
 export interface BulkSummary {

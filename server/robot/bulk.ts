@@ -124,6 +124,7 @@ export class BulkActions {
             const numBilling = numbers[named[index]!]?.trim();
             if (!numBilling) throw new ApiError(422, BULK_MESSAGES.numberMissing);
             await repository.update(principal, id, { numBilling, dateBilling }, 'patch');
+            result.numBilling = numBilling;
           }
           await this.runs.check(principal, { pecDossierId: id }, action);
           result.outcome = 'queued';

@@ -799,6 +799,7 @@ export const fr = {
         dpecConfirm: 'Envoyer au robot',
         file: 'Dossier',
         outcome: 'Résultat',
+        invoiceNumber: 'N° de facture',
         unknownFile: 'Dossier inconnu',
         outcomes: { done: 'Effectué', queued: 'En file d’attente', refused: 'Refusé' },
         // The refusals grouped by reason, above the table: the reason, then the files it refused.

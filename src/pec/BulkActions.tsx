@@ -23,7 +23,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { Fragment, lazy, Suspense, useState } from 'react';
 import { Confirm, useListContext, useTranslate, type Identifier, type RaRecord } from 'react-admin';
 import { DPEC_START_STATUSES, isDpecGranted, pecStatusLabel, type PecStatus } from '#domain/pec';
 import type { BulkAction, BulkFileResult, BulkSummary } from '#domain/bulk';
@@ -156,9 +156,22 @@ function DpecPreview({ records }: { records: RaRecord[] }) {
   );
 }
 
+/** A file's number on one line (PEC-2026-000184 is never broken at its hyphens). */
+function FileNumber({ result }: { result: BulkFileResult }) {
+  const translate = useTranslate();
+  return (
+    <Box component="span" sx={{ whiteSpace: 'nowrap' }} data-testid="bulk-file-number">
+      {result.numeroDossier ?? translate('pecflow.pec.bulk.unknownFile')}
+    </Box>
+  );
+}
+
+/** A reason without its final full stop, for a sentence that goes on after it. */
+const withoutFinalStop = (reason: string) => reason.replace(/(?<!\.)\.\s*$/, '');
+
 /**
  * The counts, the refusals grouped by reason (which files share one), then one line per file, the refused first: its
- * number (or 'Dossier inconnu'), done / queued / refused, and the refusal's French reason.
+ * number (or 'Dossier inconnu'), done / queued / refused, the refusal's French reason, and for a billing the invoice number.
  */
 function BulkSummaryDialog({ summary, onClose }: { summary?: BulkSummary; onClose: () => void }) {
   const { translate } = usePecMutation();
@@ -168,6 +181,8 @@ function BulkSummaryDialog({ summary, onClose }: { summary?: BulkSummary; onClos
     if (result.outcome === 'refused') refusals.set(result.reason ?? '', [...(refusals.get(result.reason ?? '') ?? []), result]);
   }
   const lines = [...(summary?.results ?? [])].sort((a, b) => Number(b.outcome === 'refused') - Number(a.outcome === 'refused'));
+  // A bulk billing says the invoice number each file was given.
+  const billing = summary?.action === 'billing';
   return (
     <Dialog open={!!summary} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="bulk-summary-title" data-testid="bulk-summary">
       {summary && (
@@ -187,9 +202,15 @@ function BulkSummaryDialog({ summary, onClose }: { summary?: BulkSummary; onClos
                   <Typography component="li" variant="body2" key={reason} sx={{ whiteSpace: 'pre-line' }}>
                     {translate('pecflow.pec.bulk.refusalGroup', {
                       smart_count: files.length,
-                      reason: reason || translate('pecflow.pec.bulk.outcomes.refused'),
+                      // « …refusé (2 dossiers) », not « …refusé. (2 dossiers) »: the count goes inside the sentence.
+                      reason: withoutFinalStop(reason) || translate('pecflow.pec.bulk.outcomes.refused'),
                     })}{' '}
-                    {files.map((file) => file.numeroDossier ?? translate('pecflow.pec.bulk.unknownFile')).join(', ')}
+                    {files.map((file, index) => (
+                      <Fragment key={file['@id']}>
+                        {index > 0 && ', '}
+                        <FileNumber result={file} />
+                      </Fragment>
+                    ))}
                   </Typography>
                 ))}
               </Box>
@@ -199,12 +220,15 @@ function BulkSummaryDialog({ summary, onClose }: { summary?: BulkSummary; onClos
                 <TableRow>
                   <TableCell>{translate('pecflow.pec.bulk.file')}</TableCell>
                   <TableCell>{translate('pecflow.pec.bulk.outcome')}</TableCell>
+                  {billing && <TableCell>{translate('pecflow.pec.bulk.invoiceNumber')}</TableCell>}
                 </TableRow>
               </TableHead>
               <TableBody>
                 {lines.map((result) => (
                   <TableRow key={result['@id']} data-testid="bulk-result" data-outcome={result.outcome}>
-                    <TableCell>{result.numeroDossier ?? translate('pecflow.pec.bulk.unknownFile')}</TableCell>
+                    <TableCell>
+                      <FileNumber result={result} />
+                    </TableCell>
                     <TableCell>
                       {translate(`pecflow.pec.bulk.outcomes.${result.outcome}`)}
                       {result.reason && (
@@ -213,6 +237,11 @@ function BulkSummaryDialog({ summary, onClose }: { summary?: BulkSummary; onClos
                         </Typography>
                       )}
                     </TableCell>
+                    {billing && (
+                      <TableCell data-testid="bulk-invoice-number" sx={{ whiteSpace: 'nowrap' }}>
+                        {result.numBilling ?? '—'}
+                      </TableCell>
+                    )}
                   </TableRow>
                 ))}
               </TableBody>

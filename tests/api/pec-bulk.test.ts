@@ -116,9 +116,11 @@ describe('bulk billing', () => {
     const today = todayInFrance();
     const res = await bulk('billing', { ids: [first['@id'], second['@id'], iri(draft.id)], dateBilling: today, numbers: ['FAC-101', 'FAC-102', 'FAC-103'] });
     expect(res.status, res.text).toBe(200);
-    expect(resultOf(res, first.id)).toMatchObject({ outcome: 'queued' });
-    expect(resultOf(res, second.id)).toMatchObject({ outcome: 'queued' });
+    // Each billed file's summary line says the invoice number it was given; the refused file got none.
+    expect(resultOf(res, first.id)).toMatchObject({ outcome: 'queued', numBilling: 'FAC-101' });
+    expect(resultOf(res, second.id)).toMatchObject({ outcome: 'queued', numBilling: 'FAC-102' });
     expect(resultOf(res, draft.id)).toMatchObject({ outcome: 'refused', reason: 'Prérequis manquants : DPEC accordé.' });
+    expect(resultOf(res, draft.id)).not.toHaveProperty('numBilling');
     // Refused before anything is written: no invoice on the draft.
     expect((await server.get(iri(draft.id), tokens.audio)).body.numBilling).toBeNull();
     for (const [file, number] of [

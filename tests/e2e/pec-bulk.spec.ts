@@ -54,7 +54,8 @@ test('a bulk DPEC on five files: three queued, two refused for one reason, group
   const refusals = summary.getByTestId('bulk-refusals').getByRole('listitem');
   await expect(refusals).toHaveCount(1);
   await expect(refusals).toContainText('Le DPEC ne peut pas être lancé pour un dossier « ');
-  await expect(refusals).toContainText('(2 dossiers) :');
+  // The count follows the reason inside its sentence: no full stop before the parenthesis.
+  await expect(refusals).toContainText('Le DPEC ne peut pas être lancé pour un dossier « Approuvé » (2 dossiers) :');
   for (const file of granted) await expect(refusals).toContainText(file.numeroDossier);
   await expect(summary.getByTestId('bulk-result').nth(0)).toHaveAttribute('data-outcome', 'refused');
   await expect(summary.getByTestId('bulk-result').nth(1)).toHaveAttribute('data-outcome', 'refused');
@@ -62,6 +63,8 @@ test('a bulk DPEC on five files: three queued, two refused for one reason, group
   await expect(refused).toHaveAttribute('data-outcome', 'refused');
   await expect(refused).toContainText('Le DPEC ne peut pas être lancé pour un dossier « ');
   await expect(summary.locator('[data-outcome="queued"]')).toHaveCount(3);
+  // A file number is never broken at its hyphens (PEC-2026-000184), in the table or in the refusals.
+  for (const number of await summary.getByTestId('bulk-file-number').all()) await expect(number).toHaveCSS('white-space', 'nowrap');
   // Closed from the keyboard (its button has the focus).
   await expect(summary.getByRole('button', { name: 'Fermer' })).toBeFocused();
   await page.keyboard.press('Enter');
@@ -98,6 +101,13 @@ test('a bulk billing: one date, numbers from a pattern for the files that may be
   const numberOf = async (file: PreparedFile) => (await api<{ numBilling: string | null }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).numBilling;
   expect([await numberOf(first), await numberOf(second)].sort()).toEqual([pattern.replace('{n}', '7'), pattern.replace('{n}', '8')].sort());
   expect(await numberOf(draft)).toBeNull();
+  // The summary says the invoice number each billed file got; the refused one got none.
+  await expect(summary.getByRole('columnheader', { name: 'N° de facture' })).toBeVisible();
+  for (const file of [first, second])
+    await expect(summary.getByTestId('bulk-result').filter({ hasText: file.numeroDossier }).getByTestId('bulk-invoice-number')).toHaveText(
+      (await numberOf(file))!,
+    );
+  await expect(summary.getByTestId('bulk-result').filter({ hasText: draft.numeroDossier }).getByTestId('bulk-invoice-number')).toHaveText('—');
 });
 
 test("'Assigner à…' gives two files to a colleague, and 'Suivi par' lists them under the colleague's name", async ({ page, request }) => {
