@@ -9,7 +9,7 @@ import { useTranslate } from 'react-admin';
 import { ACCOUNT_MESSAGES } from '#domain/accounts';
 import { extractErrorMessage } from '#domain/errors';
 import type { PasswordPolicy } from '#domain/passwordRules';
-import { violationsOf } from '../admin/AdminForm';
+import { violationsOf } from '../admin/violations';
 import { publicFetch } from '../dataProvider/http';
 import { NewPasswordForm } from './NewPasswordForm';
 

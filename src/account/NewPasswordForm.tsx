@@ -5,7 +5,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 import { extractErrorMessage } from '#domain/errors';
 import { PASSWORD_MESSAGES, type PasswordOwner, type PasswordPolicy } from '#domain/passwordRules';
-import { violationsOf } from '../admin/AdminForm';
+import { violationsOf } from '../admin/violations';
 import { NewPasswordField, useNewPassword } from './NewPassword';
 
 interface NewPasswordFormProps {

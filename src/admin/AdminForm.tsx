@@ -5,29 +5,19 @@
 // Usage: <AdminForm record={initial} schema={zodSchema} onSave={async (values) => { await mutate(...) }}>inputs…</AdminForm>
 // `onSave` throws the refusal (an HttpError): its violations go under the fields; the toast is the mutation's.
 import { zodResolver } from '@hookform/resolvers/zod';
-import { hydraSchemaAnalyzer } from '@api-platform/admin';
 import { Button } from '@mui/material';
 import { useEffect, useMemo, useRef, type ReactNode, type RefObject } from 'react';
 import { useFormState, type Resolver } from 'react-hook-form';
 import { Form, useTranslate, type RaRecord } from 'react-admin';
 import type { ZodType } from 'zod';
 import { useToast } from '../layout/Toasts';
+import { violationsOf } from './violations';
 
 /**
  * A record refetched while the form is open keeps what the user typed. One object for every render: react-admin resets
  * the form whenever this option changes, which would also wipe the server's violations.
  */
 const RESET_OPTIONS = { keepDirtyValues: true };
-
-/** The violations of a refused save ({propertyPath, message} of a 422 body), by field. */
-export function violationsOf(error: unknown): Record<string, string> | undefined {
-  // @api-platform/admin's Hydra client leaves the body expanded (JSON-LD): its analyzer reads the violations there.
-  const hydra = hydraSchemaAnalyzer().getSubmissionErrors(error as never);
-  if (hydra) return hydra;
-  const body = (error as { body?: { violations?: { propertyPath?: string; message?: string }[] } })?.body;
-  if (!Array.isArray(body?.violations)) return undefined;
-  return Object.fromEntries(body.violations.filter((v) => v.propertyPath && v.message).map((v) => [v.propertyPath!, v.message!]));
-}
 
 interface AdminFormProps {
   record: Partial<RaRecord>;

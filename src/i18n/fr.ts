@@ -492,6 +492,7 @@ export const fr = {
         edit: 'Modifier la vue « %{name} »',
         name: 'Nom de la vue',
         share: "Partager avec l'organisation",
+        takeCurrent: 'Enregistrer les filtres, le tri et les colonnes actuels',
         shared: 'Partagée',
         sharedBy: 'Partagée par %{name}',
         saveTitle: 'Enregistrer la vue actuelle',

@@ -1,7 +1,7 @@
 // Saved views of the PEC list (issue 28), above its filters: each view is a link (/pec?view=12, to bookmark or send to a
 // colleague it is shared with) that opens the list with its filters and sort (the URL) and its columns (react-admin's
 // store, the key the column chooser edits); 'Enregistrer la vue' names the current ones; the author renames, shares
-// with the organisation or deletes a view. The server keeps them (/api/pec_views): a user's own and the organisation's
+// with the organisation, updates with the current ones or deletes a view. The server keeps them (/api/pec_views): a user's own and the organisation's
 // shared ones.
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
@@ -31,6 +31,7 @@ import { OWNER_FILTER, OWNER_FILTER_ME } from '#domain/followUps';
 import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
 import { pecListLink } from './filters';
 import { usePecRights } from './shared';
+import { violationsOf } from '../admin/violations';
 import { columnsLayout, visibleColumns } from './columnStore';
 
 export const PEC_VIEWS_RESOURCE = 'pec_views';
@@ -136,12 +137,17 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
   );
 }
 
-/** 'Enregistrer la vue' (the current filters, sort and columns) or the author's rename, share and delete of one. */
+/**
+ * 'Enregistrer la vue' (the current filters, sort and columns) or the author's rename, share and delete of one, which
+ * may also take the list's current filters, sort and columns.
+ */
 function ViewDialog({ view, current, onClose }: { view?: SavedView; current: { query: SavedViewQuery; columns: string[] }; onClose: () => void }) {
   const translate = useTranslate();
   const toasts = useMutationToasts();
   const [name, setName] = useState(view?.name ?? '');
   const [shared, setShared] = useState(view?.shared ?? false);
+  // 'Modifier la vue' keeps the view's filters, sort and columns unless asked to take the list's current ones.
+  const [takeCurrent, setTakeCurrent] = useState(false);
   const [error, setError] = useState<string>();
   const [confirming, setConfirming] = useState(false);
   const rights = usePecRights();
@@ -150,11 +156,11 @@ function ViewDialog({ view, current, onClose }: { view?: SavedView; current: { q
   const [remove, removing] = useDelete();
   const busy = creating.isPending || updating.isPending || removing.isPending;
 
+  // A refused name (taken, too long) is said under the field; anything else in a toast. The Hydra client's error body
+  // is expanded JSON-LD: violationsOf reads it.
   const failed = (failure: unknown) => {
-    const violation = (failure as { body?: { violations?: { propertyPath: string; message: string }[] } }).body?.violations?.find(
-      (v) => v.propertyPath === 'name',
-    );
-    if (violation) setError(violation.message);
+    const message = violationsOf(failure)?.name;
+    if (message) setError(message);
     else toasts.failure(failure, undefined, extractErrorMessage(failure));
   };
   const done = (key: string, saved: string) => () => {
@@ -167,7 +173,7 @@ function ViewDialog({ view, current, onClose }: { view?: SavedView; current: { q
     if (view) {
       update(
         PEC_VIEWS_RESOURCE,
-        { id: view.id, data: { name: trimmed, shared, query: view.query, columns: view.columns }, previousData: view },
+        { id: view.id, data: { name: trimmed, shared, ...(takeCurrent ? current : { query: view.query, columns: view.columns }) }, previousData: view },
         { ...WRITE_RETRY, onSuccess: done('updated', trimmed), onError: failed },
       );
     } else {
@@ -205,6 +211,12 @@ function ViewDialog({ view, current, onClose }: { view?: SavedView; current: { q
             <FormControlLabel
               control={<Checkbox checked={shared} onChange={(event) => setShared(event.target.checked)} />}
               label={translate('pecflow.pec.views.share')}
+            />
+          )}
+          {view && (
+            <FormControlLabel
+              control={<Checkbox checked={takeCurrent} onChange={(event) => setTakeCurrent(event.target.checked)} />}
+              label={translate('pecflow.pec.views.takeCurrent')}
             />
           )}
         </DialogContent>

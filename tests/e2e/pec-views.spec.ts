@@ -2,7 +2,7 @@
 // then found again by choosing the view; renamed and deleted by their author; shared ones seen by a colleague, who
 // opens the view's link with its columns; and everyone's 'Mes dossiers', the files they follow.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { api, apiToken, signIn, signOut } from './helpers';
+import { api, apiToken, signIn, signOut, uniqueName } from './helpers';
 import { listCount, patientNumber, prepareFile, toast } from './pec-fixtures';
 
 const EMAIL = 'direction@audition-horizon.fr';
@@ -148,4 +148,43 @@ test('a filter on a centre the reader cannot see says so, never by its number', 
   await page.goto(`/pec?filter=${encodeURIComponent(JSON.stringify({ shop: String(bastille.id) }))}`);
   await expect(page.getByText('Centre : hors de vos accès')).toBeVisible();
   await expect(page.getByText(`Centre : ${bastille.id}`)).toHaveCount(0);
+});
+
+test("a name the author already uses is said under the name field; 'Modifier la vue' may take the list's current filters, sort and columns", async ({
+  page,
+  request,
+}) => {
+  const token = await apiToken(request, EMAIL);
+  const name = uniqueName('Doublon');
+  const view = await api<{ '@id': string }>(request, token, 'POST', '/api/pec_views', { name, query: { filter: {} }, columns: [] });
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(page.getByTestId('pec-row').first()).toBeVisible({ timeout: 30_000 });
+
+  // The same name in another letter case: the server's refusal is said under the field, the dialog stays open.
+  await page.getByRole('button', { name: 'Enregistrer la vue' }).click();
+  const dialog = page.getByRole('dialog');
+  const field = dialog.getByRole('textbox', { name: 'Nom de la vue' });
+  await field.fill(name.toUpperCase());
+  await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await expect(field).toHaveAccessibleDescription('Vous avez déjà une vue de ce nom');
+  await expect(toast(page, 'Erreur')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Annuler' }).click();
+  await expect(dialog).toBeHidden();
+
+  // The list shown otherwise (one status, the amounts highest first, the amount due), then the view updated with it.
+  await page.getByRole('combobox', { name: 'État' }).click();
+  await page.getByRole('option', { name: 'En attente' }).click();
+  await page.keyboard.press('Escape');
+  await page.getByRole('columnheader', { name: 'Montant du devis' }).getByRole('button').click();
+  await expect.poll(() => urlParams(page)).toMatchObject({ filter: { status: 'pending' }, sort: 'totalTtc', order: 'DESC' });
+  await toggleColumns(page, ['Reste dû'], []);
+  await page.getByRole('button', { name: `Modifier la vue « ${name} »` }).click();
+  await dialog.getByRole('checkbox', { name: 'Enregistrer les filtres, le tri et les colonnes actuels' }).check();
+  await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(toast(page, 'Succès')).toContainText(`Vue « ${name} » mise à jour`);
+  const saved = await api<{ query: Record<string, unknown>; columns: string[] }>(request, token, 'GET', view['@id']);
+  expect(saved.query).toEqual({ filter: { status: 'pending' }, sort: 'totalTtc', order: 'DESC' });
+  expect(saved.columns).toContain('amountDue');
 });
