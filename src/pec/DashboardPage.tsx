@@ -82,7 +82,8 @@ export default function DashboardPage() {
             <Typography id="dashboard-status" variant="subtitle1" component="h2" fontWeight={700} sx={{ mb: 1.5 }}>
               {translate('pecflow.dashboard.byStatus')}
             </Typography>
-            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(2), sm: columns(4), lg: columns(8) }, gap: 1.5 }}>
+            {/* Eight figures on one row only on a wide screen: narrower, 'En attente' would be cut ('En atte…'). */}
+            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(2), sm: columns(4), xl: columns(8) }, gap: 1.5 }}>
               <FigureCard to={pecListLink({})} label={translate('pecflow.dashboard.all')} value={data?.total} testId="dashboard-total" />
               {PEC_STATUSES.map((status) => (
                 <FigureCard
@@ -158,7 +159,8 @@ function FigureCard({ to, label, value, testId }: { to: string; label: ReactNode
     <Card variant="outlined">
       <CardActionArea component={RouterLink} to={to} data-testid={testId} sx={{ height: '100%' }}>
         <CardContent>
-          <Box sx={{ minHeight: 26 }}>{label}</Box>
+          {/* A status chip too long for its card goes on two lines rather than being cut. */}
+          <Box sx={{ minHeight: 26, '& .MuiChip-root': { height: 'auto', minHeight: 24 }, '& .MuiChip-label': { whiteSpace: 'normal' } }}>{label}</Box>
           <Typography variant="h4" component="p" fontWeight={700} sx={{ mt: 1 }} data-testid="figure">
             {value === undefined ? <Skeleton width={48} /> : value}
           </Typography>

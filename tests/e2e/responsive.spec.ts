@@ -60,8 +60,25 @@ async function expectEveryPageFits(page: Page, width: number) {
   }
 }
 
+/** The dashboard's figures by status: each chip's label is read in full ('En attente', never 'En atte…'). */
+async function expectWholeStatusLabels(page: Page) {
+  await signIn(page, EMAIL);
+  await page.goto('/dashboard');
+  const chips = page.locator('[aria-labelledby="dashboard-status"]').getByTestId('status-badge');
+  await expect(chips).toHaveCount(7);
+  for (const chip of await chips.all()) {
+    const label = chip.locator('.MuiChip-label');
+    await expect(label).toHaveText(/\S/);
+    expect(await label.evaluate((element) => element.scrollWidth <= element.clientWidth), (await label.textContent()) ?? '').toBe(true);
+  }
+}
+
 test.describe('on a phone, 390 px wide', () => {
   test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the dashboard's status labels are whole", async ({ page }) => {
+    await expectWholeStatusLabels(page);
+  });
 
   test('no page scrolls sideways, the app bar title is whole', async ({ page }) => {
     await expectEveryPageFits(page, 390);
@@ -143,6 +160,10 @@ test.describe('on a phone, 390 px wide', () => {
 
 test.describe('on a laptop, 1280 px wide', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("the dashboard's status labels are whole", async ({ page }) => {
+    await expectWholeStatusLabels(page);
+  });
 
   test('no page scrolls sideways, the PEC header buttons share one line', async ({ page }) => {
     await expectEveryPageFits(page, 1280);
