@@ -199,14 +199,11 @@ function ListBody({
         <SkeletonRows columns={Children.count(children) - (columns?.hidden.length ?? 0)} selectable={!!bulkActions} />
       ) : rows.length === 0 ? (
         <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }} data-testid="list-empty">
+          {/* One message: emptied by a search or filters, the list says so alone (its own empty text, 'Aucun relevé
+              de paiement importé', would be a second message, and untrue). */}
           <Typography color="text.secondary" sx={{ mb: createButton || filtered ? 2 : 0 }}>
-            {emptyText}
+            {filtered ? translate('pecflow.settings.list.noMatch') : emptyText}
           </Typography>
-          {filtered && (
-            <Typography variant="body2" color="text.secondary" sx={{ mt: -1, mb: 2 }}>
-              {translate('pecflow.settings.list.noMatch')}
-            </Typography>
-          )}
           <Stack direction="row" spacing={1} justifyContent="center" flexWrap="wrap" useFlexGap>
             {filtered && (
               <Button variant="outlined" startIcon={<ClearFiltersIcon />} onClick={clearFilters}>

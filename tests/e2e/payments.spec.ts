@@ -523,3 +523,13 @@ test('"Paiements" is for those who record payments: an assistant has no entry an
   await expect(page.getByRole('heading', { name: 'Non autorisé' })).toBeVisible();
   await expect(page.getByTestId('payment-import')).toHaveCount(0);
 });
+
+test('the statements list emptied by its search says so in one message', async ({ page }) => {
+  await signIn(page, 'direction@audition-horizon.fr');
+  await page.goto('/payment_statements');
+  await page.getByRole('searchbox', { name: 'Rechercher' }).fill('Relevé introuvable');
+  const empty = page.getByTestId('list-empty');
+  // Not also 'Aucun relevé de paiement importé' (whether any was imported or not, none matches).
+  await expect(empty.getByRole('paragraph')).toHaveText(['Aucun résultat ne correspond à la recherche ou aux filtres choisis.']);
+  await expect(empty.getByRole('button')).toHaveText(['Effacer les filtres', 'Importer un relevé']);
+});

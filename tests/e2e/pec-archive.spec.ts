@@ -50,7 +50,7 @@ test('an Assistant(e) archives their own draft: the chip, out of the list, liste
   // Out of the default list; the bar's 'Archivées' chip lists it, with its chip, at an address of its own.
   await panel.getByRole('button', { name: 'Fermer' }).click();
   await page.getByRole('searchbox', { name: 'Rechercher' }).fill(file.numeroDossierAssure);
-  await expect(page.getByTestId('list-empty')).toContainText('Aucune demande PEC trouvée');
+  await expect(page.getByTestId('list-empty')).toContainText('Aucun résultat ne correspond à la recherche ou aux filtres choisis.');
   await page.getByTestId('filter-archived').click();
   await expect(rows(page)).toHaveCount(1);
   await expect(rows(page)).toContainText(file.numeroDossier);

@@ -112,9 +112,8 @@ test('deleting a file asks for confirmation ("Cette action est irréversible."),
   await expect(drawer(page)).toBeHidden();
   await page.getByRole('searchbox', { name: 'Rechercher' }).fill(file.numeroDossierAssure);
   const empty = page.getByTestId('list-empty');
-  await expect(empty).toContainText('Aucune demande PEC trouvée');
-  // Emptied by the search: clearing it is offered first, creating a file second.
-  await expect(empty).toContainText('Aucun résultat ne correspond à la recherche ou aux filtres choisis.');
+  // Emptied by the search, it says so in one message; clearing the search is offered first, creating a file second.
+  await expect(empty.getByRole('paragraph')).toHaveText(['Aucun résultat ne correspond à la recherche ou aux filtres choisis.']);
   await expect(empty.getByRole('button')).toHaveText(['Effacer les filtres', 'Nouvelle Demande de PEC']);
   await empty.getByRole('button', { name: 'Effacer les filtres' }).click();
   await expect(page.getByRole('searchbox', { name: 'Rechercher' })).toHaveValue('');
