@@ -20,12 +20,15 @@ export const AFTER_LOGIN_PATH = '/dashboard';
 /** The steps after the password (second factor, new password, enrolment): loaded only when the server asks for one. */
 const SignInSteps = lazy(() => import('../account/SignInSteps'));
 
-/** Where to go once signed in: the page that sent the visitor to /login, or the dashboard. */
+/**
+ * Where to go once signed in: the page that sent the visitor to /login, or the dashboard. The site's address ('/')
+ * names no page: who typed it lands on the dashboard too (its redirect to /pec is for a signed-in visitor).
+ */
 function useNextPath(): string {
   const location = useLocation();
   const state = location.state as { nextPathname?: string; nextSearch?: string } | null;
   const next = state?.nextPathname;
-  return next && next !== '/login' ? `${next}${state?.nextSearch ?? ''}` : AFTER_LOGIN_PATH;
+  return next && next !== '/login' && next !== '/' ? `${next}${state?.nextSearch ?? ''}` : AFTER_LOGIN_PATH;
 }
 
 export function LoginPage() {

@@ -107,6 +107,21 @@ test('after a plain login the user lands on /dashboard; "/" and unknown paths le
   await expect(page).toHaveURL(/\/pec$/);
 });
 
+test("signing in from the site's address ('/') lands on /dashboard, as from /login", async ({ page }) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/login$/);
+  await signIn(page, 'direction@audition-horizon.fr');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+});
+
+test('a page asked for before signing in is the one shown after', async ({ page }) => {
+  await page.goto('/profile');
+  await expect(page).toHaveURL(/\/login$/);
+  await signIn(page, 'direction@audition-horizon.fr');
+  await expect(page).toHaveURL(/\/profile$/);
+});
+
 test('an authenticated visitor of /login is sent back into the application', async ({ page }) => {
   await signIn(page, 'audio@audition-horizon.fr');
   await page.goto('/login');
