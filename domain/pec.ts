@@ -284,6 +284,15 @@ export const CALLBACK_MESSAGES = {
 /** A robot run: the DPEC (scraping then the request) or the billing. Server and browser name runs by it. */
 export type RunKind = 'dpec' | 'billing';
 
+/**
+ * The run an execution belongs to: its run's kind, else its step's (a billing step's callback type starts with
+ * 'billing'; an execution written before runs had a kind names its step only). The SQL twin is in
+ * server/pec/robotFailures.ts (lastRobotFailureJson).
+ */
+export function robotRunKind(execution: { runKind?: string | null; callbackType?: string | null }): RunKind {
+  return execution.runKind === 'billing' || (execution.callbackType ?? '').startsWith('billing') ? 'billing' : 'dpec';
+}
+
 export interface WorkflowExecutionView {
   id: number;
   success: boolean | null;

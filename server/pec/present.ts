@@ -10,7 +10,7 @@ import { applyFileKind } from './optical';
 import { documentKindsJson, earlierFilesJson, fileColumn as file, twinsJson, type EarlierFile, type ReadFile } from './warnings';
 import type { Twin } from '#domain/duplicates';
 import { iriOf } from '#domain/iri';
-import { shapeRobotError, type RobotErrorView, type WorkflowExecutionView } from '#domain/pec';
+import { robotRunKind, shapeRobotError, type RobotErrorView, type WorkflowExecutionView } from '#domain/pec';
 
 const unique = (values: unknown[]) => [...new Set(values.filter((v): v is number => typeof v === 'number'))];
 const ouiNon = (value: boolean | null) => (value ? 'oui' : 'non');
@@ -83,8 +83,7 @@ function errorOf(e: ExecutionRow): RobotErrorView | null {
   const response = e.robotResponse as { messages?: string[]; data?: { callback_payload?: { detail_refus?: string } } } | null;
   if (e.outcome === 'refused')
     return { title: 'PEC refusée', message: response?.data?.callback_payload?.detail_refus ?? 'La mutuelle a refusé la prise en charge.' };
-  const billing = e.runKind === 'billing' || (e.callbackType ?? '').startsWith('billing');
-  return shapeRobotError(response?.messages ?? [], billing ? 'billing' : 'dpec');
+  return shapeRobotError(response?.messages ?? [], robotRunKind(e));
 }
 
 export function presentExecution(e: ExecutionRow): WorkflowExecutionView & Row {

@@ -10,11 +10,20 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import type { DuplicateRefusal } from '#domain/pecAnswers';
-import type { RunKind } from '#domain/pec';
 import { formatDate } from '#domain/format';
 import { HIGHLIGHT_DURATION_MS } from '#domain/limits';
 import { fileKindOf } from '#domain/fileKinds';
-import { billingButtonState, dpecButtonState, isDpecGranted, missingPrerequisites, robotStepResults, shapeRobotError, type RobotErrorView } from '#domain/pec';
+import {
+  billingButtonState,
+  dpecButtonState,
+  isDpecGranted,
+  missingPrerequisites,
+  robotRunKind,
+  robotStepResults,
+  shapeRobotError,
+  type RobotErrorView,
+  type RunKind,
+} from '#domain/pec';
 import { useToast } from '../layout/Toasts';
 import { BillingDialog } from './BillingDialog';
 import { PaymentPanel } from './PaymentPanel';
@@ -77,7 +86,7 @@ function useRunOutcome(record: PecDossierRecord) {
         }
       }
     }
-    if (open && !followed.current) followed.current = { runId: open.runId, kind: open.kind };
+    if (open && !followed.current) followed.current = { runId: open.runId, kind: robotRunKind({ runKind: open.kind, callbackType: open.step }) };
   });
   useEffect(() => settle(), [record]);
 

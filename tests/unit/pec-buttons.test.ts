@@ -1,7 +1,7 @@
 // The action tab's rules (spec section 4): which robot execution stands for each step, and the DPEC and billing
 // buttons in the spec's priority order.
 import { describe, expect, it } from 'vitest';
-import { billingButtonState, dpecButtonState, robotStepResults, type WorkflowExecutionView } from '#domain/pec';
+import { billingButtonState, dpecButtonState, robotRunKind, robotStepResults, type WorkflowExecutionView } from '#domain/pec';
 
 const STEP_NAMES: Record<string, string> = {
   scraping: 'Appel robot DPEC — récupération du patient et des appareils',
@@ -226,5 +226,15 @@ describe('billingButtonState', () => {
     const billing = [...dpecDone, execution({ id: 3, type: 'billing', completed: false, startedAt: '2026-11-21T10:00:00.000Z' })];
     expect(billingButtonState({ canRun: true, dossier: granted, executions: billing })).toEqual({ label: 'En cours...', disabled: true });
     expect(billingButtonState({ canRun: true, dossier: granted, executions: dpecDone, busy: true })).toEqual({ label: 'En cours...', disabled: true });
+  });
+});
+
+describe('robotRunKind', () => {
+  it("names an execution's run by its kind, else by its step (a billing step is billing…)", () => {
+    expect(robotRunKind({ runKind: 'billing', callbackType: 'billing' })).toBe('billing');
+    expect(robotRunKind({ runKind: 'dpec', callbackType: 'scraping_error' })).toBe('dpec');
+    expect(robotRunKind({ runKind: null, callbackType: 'billing_error' })).toBe('billing');
+    expect(robotRunKind({ runKind: null, callbackType: 'dpec' })).toBe('dpec');
+    expect(robotRunKind({ runKind: null, callbackType: null })).toBe('dpec');
   });
 });
