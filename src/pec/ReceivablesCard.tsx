@@ -12,7 +12,7 @@ import { useTranslate } from 'react-admin';
 import type { PecStats } from '../dataProvider/pec';
 import { formatEuros } from '#domain/format';
 import { PAYMENT_FILTER_LABELS, PENDING_STATEMENT_FILTER, RECEIVABLE_AGES } from '#domain/payments';
-import { dashboardFilters, DRILL_DOWN_COLUMNS, pecListLink, STATEMENTS_PATH } from './filters';
+import { dashboardFilters, DRILL_DOWN_COLUMNS, pecListLink, statementsListLink } from './filters';
 import { usePecMutation, usePecRights } from './shared';
 
 type Figures = { count: number; amount: number };
@@ -126,7 +126,7 @@ export function ReceivablesCard({ stats }: { stats: PecStats | undefined }) {
             <Row
               label={translate('pecflow.dashboard.receivables.unplaced')}
               figures={stats.unplacedPayments}
-              to={`${STATEMENTS_PATH}?${new URLSearchParams({ filter: JSON.stringify({ [PENDING_STATEMENT_FILTER]: 'true' }) })}`}
+              to={statementsListLink({ [PENDING_STATEMENT_FILTER]: 'true' })}
               testId="dashboard-receivables-unplaced"
               unit="lines"
             />

@@ -63,6 +63,8 @@ export const pecFilePath = (id: number | string) => `/pec/${id}`;
 /** The payment statements' page, and the link of one statement: its drawer over the list (/payment_statements/12). */
 export const STATEMENTS_PATH = '/payment_statements';
 export const statementPath = (id: number | string) => `${STATEMENTS_PATH}/${id}`;
+/** The statements' list with these filters (react-admin's list parameters in the URL). */
+export const statementsListLink = (filter: Record<string, unknown>) => `${STATEMENTS_PATH}?${new URLSearchParams({ filter: JSON.stringify(filter) })}`;
 
 /**
  * The PEC list with these filters (react-admin's list parameters in the URL), and columns to show beside the user's

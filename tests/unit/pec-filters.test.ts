@@ -2,7 +2,8 @@
 // query string of the CSV export (src/dataProvider/pec.ts).
 import { describe, expect, it } from 'vitest';
 import { listQueryString, pecNumericId } from '../../src/dataProvider/pec';
-import { addDays, dashboardFilters, dayBound, parisDay, parisMidnight, pecListLink } from '../../src/pec/filters';
+import { addDays, dashboardFilters, dayBound, parisDay, parisMidnight, pecListLink, statementsListLink } from '../../src/pec/filters';
+import { PENDING_STATEMENT_FILTER } from '#domain/payments';
 
 describe('dayBound', () => {
   it("covers the whole day in the browser's time zone, keeping the day readable", () => {
@@ -52,6 +53,12 @@ describe("the dashboard's filters and links", () => {
     expect(link.searchParams.get('sort')).toBe('datePeremption');
     expect(link.searchParams.get('order')).toBe('ASC');
     expect(new URL(pecListLink({}), 'http://x').searchParams.has('sort')).toBe(false);
+  });
+
+  it('opens the statements list filtered the same way (À traiter)', () => {
+    const link = new URL(statementsListLink({ [PENDING_STATEMENT_FILTER]: 'true' }), 'http://x');
+    expect(link.pathname).toBe('/payment_statements');
+    expect(JSON.parse(link.searchParams.get('filter')!)).toEqual({ aTraiter: 'true' });
   });
 });
 
