@@ -123,10 +123,10 @@ export class BulkActions {
             if (!isDpecGranted(file)) throw prerequisitesError([{ field: 'dpec', label: 'DPEC accordé', message: BILLING_PREREQUISITE_MESSAGES.dpec }]);
             const numBilling = numbers[named[index]!]?.trim();
             if (!numBilling) throw new ApiError(422, BULK_MESSAGES.numberMissing);
+            await this.runs.check(principal, { pecDossierId: id }, action, { numBilling, dateBilling });
             await repository.update(principal, id, { numBilling, dateBilling }, 'patch');
             result.numBilling = numBilling;
-          }
-          await this.runs.check(principal, { pecDossierId: id }, action);
+          } else await this.runs.check(principal, { pecDossierId: id }, action);
           result.outcome = 'queued';
           queued = true;
         }

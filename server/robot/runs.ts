@@ -57,6 +57,9 @@ import {
 /** Thrown inside a start's transaction once every rule passed, to roll it back: a check that writes nothing. */
 class StartAllowed extends Error {}
 
+/** Values a check takes as the file's, before they are written (a bulk billing's invoice number and date). */
+type FileValues = Partial<typeof pecDossiers.$inferSelect>;
+
 export class RobotRuns {
   /** Called after a run ends (its transaction committed): bulk runs waiting their turn may start (server/robot/bulk.ts). */
   runEnded?: () => void;
@@ -73,7 +76,7 @@ export class RobotRuns {
   // ---------- starting a run ----------
 
   /** POST /api/robot-frontend/setup-and-create-dpec and setup-and-billing-pec. */
-  async start(principal: Principal, body: unknown, kind: RunKind, checkOnly = false): Promise<RunStarted> {
+  async start(principal: Principal, body: unknown, kind: RunKind, checkOnly = false, assumed: FileValues = {}): Promise<RunStarted> {
     requirePermission(principal, ACT_ON_FILE_PERMISSION);
     const id = idFromReference((body as { pecDossierId?: unknown } | undefined)?.pecDossierId, 'pec_dossiers');
     if (id === undefined) throw invalidField('pecDossierId', 'Identifiant de dossier invalide');
@@ -85,12 +88,13 @@ export class RobotRuns {
     let started: { externalId: string; runId: number; status: string };
     try {
       started = await this.db.transaction(async (tx) => {
-        const [d] = await tx
+        const [found] = await tx
           .select()
           .from(pecDossiers)
           .where(and(eq(pecDossiers.id, id), pecReadScope(principal)))
           .for('update');
-        if (!d) throw notFound(DOSSIER_NOT_FOUND);
+        if (!found) throw notFound(DOSSIER_NOT_FOUND);
+        const d = { ...found, ...assumed };
         if (d.archived) throw conflict(ARCHIVE_MESSAGES.robot(d.numeroDossier));
 
         if (kind === 'dpec') {
@@ -187,9 +191,9 @@ export class RobotRuns {
   }
 
   /** Whether start would start this run now: throws the refusal start would, writes nothing. */
-  async check(principal: Principal, body: unknown, kind: RunKind): Promise<void> {
+  async check(principal: Principal, body: unknown, kind: RunKind, assumed: FileValues = {}): Promise<void> {
     try {
-      await this.start(principal, body, kind, true);
+      await this.start(principal, body, kind, true, assumed);
     } catch (error) {
       if (!(error instanceof StartAllowed)) throw error;
     }

@@ -135,6 +135,18 @@ describe('bulk billing', () => {
     }
   });
 
+  it('writes no invoice on a file the robot then refuses to bill (a run in progress): a refused file is unchanged', async () => {
+    const busy = await grantedFile();
+    await server.database.query(
+      `insert into workflow_executions (holding_id, dossier_id, workflow_name) select holding_id, id, 'DPEC' from pec_dossiers where id = $1`,
+      [busy.id],
+    );
+    const res = await bulk('billing', { ids: [busy['@id']], dateBilling: todayInFrance(), numbers: ['FAC-EN-COURS'] });
+    expect(resultOf(res, busy.id)).toMatchObject({ outcome: 'refused', reason: 'Un appel robot est déjà en cours pour ce dossier.' });
+    expect(resultOf(res, busy.id).numBilling).toBeUndefined();
+    expect((await server.get(iri(busy.id), tokens.audio)).body).toMatchObject({ numBilling: null, dateBilling: null });
+  });
+
   it('leaves a billed or paid file’s invoice as it was, its refusal said', async () => {
     const billed = await grantedFile();
     await server.database.query(
