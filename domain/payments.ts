@@ -44,7 +44,7 @@ export const PAYMENT_OUTCOME_LABELS: Record<PaymentOutcome, string> = {
   unknown: 'Référence inconnue',
   ambiguous: 'Référence ambiguë (plusieurs demandes)',
   already_paid: 'Déjà payé',
-  already_applied: 'Déjà appliquée',
+  already_applied: 'Déjà appliquée ou reçue',
   not_billed: 'Pas encore facturé',
   before_invoice: 'Antérieur à la facture',
 };
@@ -370,6 +370,9 @@ export const STATEMENT_MESSAGES = {
             .join(', ')}. Annulez d’abord ${later.length > 1 ? 'ces relevés' : 'ce relevé'}.`
         : ' Annulez d’abord les changements plus récents.'
     }`,
+  /** Files marked 'Payé' by hand since the import: a final status, which no undo takes back. */
+  undoPaidByHand: (numeros: string[]) =>
+    `Annulation impossible : ${numeros.length > 1 ? 'ces dossiers ont été marqués' : 'ce dossier a été marqué'} « Payé » à la main depuis l’import (${numeros.join(', ')}). « Payé » est un état final : ce relevé ne peut plus être annulé.`,
   /** Later statements whose lines are copies of this one's (already applied or received here): they would lose them. */
   undoCopied: (later: { id: number; createdAt: string | Date }[]) =>
     `Annulation impossible : ${later.length > 1 ? 'les relevés' : 'le relevé'} ${later

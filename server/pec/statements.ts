@@ -13,6 +13,7 @@ import {
   APPLIED_OUTCOMES,
   expectedAmount,
   filePaymentKey,
+  isPaidByHand,
   isPendingLine,
   payFile,
   receivedLineKey,
@@ -227,6 +228,8 @@ export async function undoStatement(db: DbOrTx, principal: Principal, id: number
           ),
         )
         .orderBy(asc(paymentStatements.id));
+      const byHand = changed.filter((f) => isPaidByHand(stateOf(f), expectedAmount(f)) && !isPaidByHand(states.get(f.id)!.after, expectedAmount(f)));
+      if (later.length === 0 && byHand.length) throw conflict(STATEMENT_MESSAGES.undoPaidByHand(byHand.map((f) => f.numeroDossier)));
       throw conflict(
         STATEMENT_MESSAGES.undoConflict(
           changed.map((f) => f.numeroDossier),

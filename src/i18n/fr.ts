@@ -329,7 +329,7 @@ export const fr = {
         reopenLabel: 'Remettre la ligne %{line} à traiter',
         reopenTitle: 'Remettre la ligne %{line} à traiter ?',
         reopenText:
-          'Le paiement de %{amount} du %{date} est « %{label} ». Il redevient une ligne à traiter : à rattacher à une demande ou à classer de nouveau.',
+          'La ligne (paiement de %{amount} du %{date}) est « %{label} ». Elle redevient une ligne à traiter : à rattacher à une demande ou à classer de nouveau.',
         reopened: 'Ligne remise à traiter',
         reopenError: 'Impossible de remettre la ligne à traiter',
         close: 'Fermer',

@@ -22,11 +22,14 @@ const OUTCOME_COLORS: Record<PaymentOutcome, ChipProps['color']> = {
   before_invoice: 'secondary',
 };
 
-/** An outcome as a chip: its label, or a line's own ("Déjà appliquée (relevé n° 12 du …)"), linking to `to` when given. */
-export function OutcomeChip({ outcome, label, to }: { outcome: PaymentOutcome; label?: string; to?: string }) {
+/**
+ * An outcome as a chip: its label, or a line's own ("Déjà appliquée (relevé n° 12 du …)"), linking to `to` when given;
+ * a line set aside ("Classée : …") is grey, whatever its outcome.
+ */
+export function OutcomeChip({ outcome, label, to, setAside = false }: { outcome: PaymentOutcome; label?: string; to?: string; setAside?: boolean }) {
   const common = {
     size: 'small',
-    color: OUTCOME_COLORS[outcome] ?? 'default',
+    color: setAside ? 'default' : (OUTCOME_COLORS[outcome] ?? 'default'),
     label: label ?? PAYMENT_OUTCOME_LABELS[outcome] ?? outcome,
     'data-testid': 'payment-outcome',
     'data-outcome': outcome,
@@ -86,7 +89,14 @@ export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?:
             source="outcome"
             label={label('outcome')}
             disableSort
-            render={(l: PaymentLine) => <OutcomeChip outcome={l.outcome} label={l.outcomeLabel} to={l.appliedIn ? statementPath(l.appliedIn.id) : undefined} />}
+            render={(l: PaymentLine) => (
+              <OutcomeChip
+                outcome={l.outcome}
+                label={l.outcomeLabel}
+                to={l.appliedIn ? statementPath(l.appliedIn.id) : undefined}
+                setAside={l.resolution === 'dismissed'}
+              />
+            )}
           />
           <DataTable.Col
             source="difference"

@@ -312,9 +312,9 @@ function ReopenLineAction({ statementId, line }: { statementId: number; line: Pa
   );
 }
 
-/** A billed file in the attach dialog's choices: its number, centre, mutual and what it still owes. */
+/** A billed file in the attach dialog's choices: its number, invoice number (what statements name), centre, mutual and what it still owes. */
 const billedFileText = (file: PecDossierRecord) =>
-  [file.numeroDossier, file.shop?.name, file.mutual?.name, formatEuros(amountDue(file))].filter(Boolean).join(' · ');
+  [file.numeroDossier, file.numBilling, file.shop?.name, file.mutual?.name, formatEuros(amountDue(file))].filter(Boolean).join(' · ');
 
 function useLineMutation<T>(send: (values: T) => Promise<unknown>, done: { title: string; text?: string; error: string }, onClose: () => void) {
   const { translate, success, failure } = usePecMutation();

@@ -203,6 +203,24 @@ describe('a statement with every kind of line', () => {
     expect((await server.get(`/api/payment_statements/${applied.body.id}`, tokens.audio)).body.status).toBe('applied');
   });
 
+  it('says plainly that a statement whose file was marked paid by hand since can no longer be undone', async () => {
+    const f = await file({ partComplementaire: 500 });
+    const applied = await send('/api/payment_statements', csv(`02/11/2026;Allianz;${f.numPec};200,00;`), tokens.audio);
+    expect(applied.status, applied.text).toBe(201);
+    const marked = await server.request('PATCH', `/api/pec_dossiers/${f.id}`, {
+      token: tokens.audio,
+      body: { status: 'paid' },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(marked.status, marked.text).toBe(200);
+    const refused = await server.request('POST', `/api/payment_statements/${applied.body.id}/undo`, { token: tokens.audio, body: UNDO });
+    expect(refused.status).toBe(409);
+    const { numeroDossier } = (await server.get(`/api/pec_dossiers/${f.id}`, tokens.audio)).body;
+    expect(refused.body.detail).toBe(
+      `Annulation impossible : ce dossier a été marqué « Payé » à la main depuis l’import (${numeroDossier}). « Payé » est un état final : ce relevé ne peut plus être annulé.`,
+    );
+  });
+
   it('names the later statements that block an undo (number, day, reference)', async () => {
     const f = await file({ partComplementaire: 400 });
     const first = await send('/api/payment_statements', csv(`03/11/2026;MGEN;${f.numPec};100,00;`), tokens.audio);

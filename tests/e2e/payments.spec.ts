@@ -349,7 +349,8 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   await attach.getByRole('button', { name: 'Rattacher' }).click();
   await expect(attach.getByText('Choisissez la demande facturée à laquelle rattacher ce paiement')).toBeVisible();
   await fileField.fill(`FAC-${chosen.numeroDossierAssure}`);
-  await page.getByRole('option', { name: new RegExp(`^${chosen.numeroDossier} · `) }).click();
+  // The choice says the invoice number typed, which is what the statement named.
+  await page.getByRole('option', { name: new RegExp(`^${chosen.numeroDossier} · FAC-${chosen.numeroDossierAssure} · `) }).click();
   await attach.getByRole('button', { name: 'Rattacher' }).click();
   await expect(attach).toBeHidden();
   await expect(toast(page, 'Ligne rattachée')).toBeVisible();
