@@ -295,22 +295,26 @@ test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file
   await expect(history.getByRole('row').nth(1).getByRole('button', { name: 'Annuler' })).toBeVisible();
 });
 
+/** A statement of these lines applied over the API by `email`: its id. */
+async function applyStatement(request: APIRequestContext, email: string, lines: string[]) {
+  const token = await apiToken(request, email);
+  const applied = await request.post('/api/payment_statements', {
+    headers: { Authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+    data: ['Date de paiement;Payeur;Référence;Montant;Libellé', ...lines].join('\r\n'),
+  });
+  expect(applied.status(), await applied.text()).toBe(201);
+  return (await applied.json()).id as number;
+}
+
 test('lines to be handled: the list filters them, one is attached to a billed file by its number, one set aside with its reason', async ({ page, request }) => {
   const email = 'direction@audition-horizon.fr';
   const [named, chosen] = [await billedFile(request, email), await billedFile(request, email)];
-  const token = await apiToken(request, email);
   const today = frenchToday();
-  const applied = await request.post('/api/payment_statements', {
-    headers: { Authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
-    data: [
-      'Date de paiement;Payeur;Référence;Montant;Libellé',
-      `${today};Allianz;FAC-${named.numeroDossierAssure};10,00;`,
-      `${today};Allianz;VIR-${chosen.id};50,00;Virement sans référence`,
-      `${today};Allianz;HORS-${chosen.id};20,00;`,
-    ].join('\r\n'),
-  });
-  expect(applied.status(), await applied.text()).toBe(201);
-  const statementId = (await applied.json()).id as number;
+  const statementId = await applyStatement(request, email, [
+    `${today};Allianz;FAC-${named.numeroDossierAssure};10,00;`,
+    `${today};Allianz;VIR-${chosen.id};50,00;Virement sans référence`,
+    `${today};Allianz;HORS-${chosen.id};20,00;`,
+  ]);
 
   await signIn(page, email);
   // The dashboard counts the money placed nowhere, and opens the statements that hold it.
@@ -401,19 +405,12 @@ test('Rattacher opens empty on a line naming a file not billed yet, without an e
 }) => {
   const email = 'direction@audition-horizon.fr';
   const [draft, billed] = [await prepareFile(request, email), await billedFile(request, email)];
-  const token = await apiToken(request, email);
   const today = frenchToday();
-  const applied = await request.post('/api/payment_statements', {
-    headers: { Authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
-    data: [
-      'Date de paiement;Payeur;Référence;Montant;Libellé',
-      `${today};Allianz Vie Mutuelle Générale;${draft.numeroDossier};10,00;Virement reçu avant la facture de la demande`,
-      `${today};Allianz;FAC-${billed.numeroDossierAssure};10,00;`,
-      `${today};Allianz Vie Mutuelle Générale;VIREMENT-SEPA-${billed.id}-SANS-REFERENCE-DE-DEMANDE;20,00;Virement groupé sans référence de demande`,
-    ].join('\r\n'),
-  });
-  expect(applied.status(), await applied.text()).toBe(201);
-  const statementId = (await applied.json()).id as number;
+  const statementId = await applyStatement(request, email, [
+    `${today};Allianz Vie Mutuelle Générale;${draft.numeroDossier};10,00;Virement reçu avant la facture de la demande`,
+    `${today};Allianz;FAC-${billed.numeroDossierAssure};10,00;`,
+    `${today};Allianz Vie Mutuelle Générale;VIREMENT-SEPA-${billed.id}-SANS-REFERENCE-DE-DEMANDE;20,00;Virement groupé sans référence de demande`,
+  ]);
   // What the page throws (React's "Cannot call an event handler while rendering") or logs as React's error.
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
