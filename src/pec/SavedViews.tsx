@@ -1,8 +1,8 @@
 // Saved views of the PEC list (issue 28), above its filters: each view is a link (/pec?view=12, to bookmark or send to a
 // colleague it is shared with) that opens the list with its filters and sort (the URL) and its columns (react-admin's
 // store, the key the column chooser edits); 'Enregistrer la vue' names the current ones; the author renames, shares
-// with the organisation, updates with the current ones or deletes a view. The server keeps them (/api/pec_views): a user's own and the organisation's
-// shared ones.
+// with the organisation, updates with the current ones or deletes a view. The server keeps them (/api/pec_views): a
+// user's own and the organisation's shared ones.
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import GroupsIcon from '@mui/icons-material/GroupsOutlined';
