@@ -18,12 +18,13 @@ export interface FollowUpFile {
 }
 
 /**
- * "À relancer": a file waiting for the insurer ('pending') longer than `pendingDays`, or whose follow-up date has come
- * (today or before). Archived files are never due.
+ * "À relancer": a file whose follow-up date has come (today or before), or, without one, waiting for the insurer
+ * ('pending') longer than `pendingDays`. A date set later takes the file off the list until then: the office chased the
+ * insurer and said when to chase again. Archived files are never due.
  */
 export function isFollowUpDue(file: FollowUpFile, today: string, now: Date, pendingDays: number): boolean {
   if (file.archived) return false;
-  if (file.followUpDate !== null && file.followUpDate <= today) return true;
+  if (file.followUpDate !== null) return file.followUpDate <= today;
   if (file.status !== 'pending' || !file.statusChangedAt) return false;
   return now.getTime() - new Date(file.statusChangedAt).getTime() > pendingDays * DAY_MS;
 }

@@ -28,13 +28,17 @@ import { archivedFilter } from './archive';
 /** The setting, read by the statement itself (a list filter is a condition, not a query of its own). */
 const pendingDays = sql`coalesce((select (${configs.value} #>> '{}')::int from ${configs} where ${configs.key} = ${FOLLOW_UP_PENDING_DAYS_KEY}), ${DEFAULT_FOLLOW_UP_PENDING_DAYS}::int)`;
 
-/** "À relancer" (isFollowUpDue): not archived, and its follow-up date has come or it has been pending too long. */
+/** "À relancer" (isFollowUpDue): not archived, and its follow-up date has come or, without one, it has been pending too long. */
 export function followUpDueCondition(): SQL {
   return and(
     archivedFilter('false'),
     or(
       lte(pecDossiers.followUpDate, sql`(now() at time zone 'Europe/Paris')::date`),
-      and(eq(pecDossiers.status, 'pending'), lt(pecDossiers.statusChangedAt, sql`now() - make_interval(days => ${pendingDays})`)),
+      and(
+        isNull(pecDossiers.followUpDate),
+        eq(pecDossiers.status, 'pending'),
+        lt(pecDossiers.statusChangedAt, sql`now() - make_interval(days => ${pendingDays})`),
+      ),
     ),
   )!;
 }

@@ -5,7 +5,8 @@
 // reproduce each robot outcome from the screens. Deterministic: the same data on every installation.
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/connect';
-import { appareils, mutuals, networks, opticalEquipments, pecCounters, pecDossiers, shops, users, workflowExecutions } from '../db/schema';
+import { appareils, mutuals, networks, opticalEquipments, pecCounters, pecDossiers, shops, workflowExecutions } from '../db/schema';
+import { colleaguesOf } from '../pec/followUps';
 import { notifyFile } from '../notifications/service';
 import { amountsFor, pickDevices, seededRandom, simulatorCallback, type EarDevice } from '../robot/simulator';
 import { STEP_NAMES } from '../robot/steps';
@@ -124,15 +125,17 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
     .select({ id: shops.id, holdingId: shops.holdingId, specialite: shops.specialite })
     .from(shops)
     .where(inArray(shops.id, Object.values(organisations.shopIds)));
-  const orgUsers = await db
-    .select({ id: users.id, holdingId: users.holdingId })
-    .from(users)
-    .where(inArray(users.id, Object.values(organisations.userIds)));
-
   for (const holdingId of Object.values(organisations.holdingIds)) {
     const centreIds = allShops.filter((s) => s.holdingId === holdingId).map((s) => s.id);
     const kindOf = new Map(allShops.map((s) => [s.id, fileKindOf(s.specialite)]));
-    const authors = orgUsers.filter((u) => u.holdingId === holdingId).map((u) => u.id);
+    // A file is written and followed by a colleague who sees its centre and acts on files (never read-only staff):
+    // the rule of 'Suivi par' (server/pec/followUps.ts).
+    const authorsOf = new Map<number, number[]>();
+    for (const shopId of centreIds)
+      authorsOf.set(
+        shopId,
+        (await colleaguesOf(db, { holdingId, shopId })).filter((c) => c.mayFollow).map((c) => c.id),
+      );
     const statuses: PecStatus[] = MIX.flatMap(([status, n]) => Array<PecStatus>(n).fill(status));
     while (statuses.length < PER_ORGANISATION) statuses.push('draft');
     // Shuffled, so that statuses mix over the months; expiring agreements among recent approvals.
@@ -158,6 +161,7 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
       }
       const shopId = pick(centreIds);
       const kind = kindOf.get(shopId) ?? 'audio';
+      const authors = authorsOf.get(shopId) ?? [];
       const author = authors.length ? pick(authors) : null;
       const dossier: DossierInsert = {
         holdingId,

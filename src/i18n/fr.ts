@@ -377,6 +377,7 @@ export const fr = {
         title: 'Suivi',
         owner: 'Suivi par',
         nobody: 'Personne',
+        cannotFollow: '%{name} (ne peut plus suivre ce dossier : choisissez un collègue)',
         date: 'Relance le',
         saved: 'Suivi enregistré',
         error: 'Suivi non enregistré',

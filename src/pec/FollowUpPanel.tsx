@@ -26,7 +26,7 @@ interface NoteRecord {
 export function FollowUpPanel({ record, id }: { record: PecDossierRecord; id: number }) {
   const translate = useTranslate();
   const { dataProvider } = usePecMutation();
-  const { data: colleagues = [] } = useQuery({
+  const { data: colleagues } = useQuery({
     queryKey: [PEC_RESOURCE, 'colleagues', id],
     queryFn: () => dataProvider.pecColleagues(id),
     staleTime: COLLEAGUES_STALE_MS,
@@ -37,16 +37,19 @@ export function FollowUpPanel({ record, id }: { record: PecDossierRecord; id: nu
         {translate('pecflow.pec.followUp.title')}
       </Typography>
       <FollowUpFields record={record} id={id} colleagues={colleagues} />
-      <Notes id={id} colleagues={colleagues} />
+      <Notes id={id} colleagues={colleagues ?? []} />
     </Paper>
   );
 }
 
-function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; id: number; colleagues: PecColleague[] }) {
+/** `colleagues`: undefined until read (the owner is shown as it is meanwhile). */
+function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; id: number; colleagues: PecColleague[] | undefined }) {
   const { translate, refresh, success, failure } = usePecMutation();
   const rights = usePecRights();
   const [update, { isPending }] = useUpdate();
   const owner = typeof record.owner === 'string' ? record.owner : (record.owner?.['@id'] ?? '');
+  const followers = (colleagues ?? []).filter((c) => c.mayFollow);
+  const ownerName = typeof record.owner === 'object' && record.owner ? nameOf(record.owner) : '';
   const save = async (data: Record<string, unknown>) => {
     try {
       await update(PEC_RESOURCE, { id: pecIri(id), data, previousData: record }, { returnPromise: true });
@@ -62,7 +65,7 @@ function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; 
         select
         size="small"
         label={translate('pecflow.pec.followUp.owner')}
-        value={colleagues.some((c) => c['@id'] === owner) ? owner : ''}
+        value={owner}
         disabled={!rights.edit || isPending}
         onChange={(event) => void save({ owner: event.target.value || null })}
         sx={{ minWidth: 240 }}
@@ -70,13 +73,17 @@ function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; 
         data-testid="follow-up-owner"
       >
         <MenuItem value="">{translate('pecflow.pec.followUp.nobody')}</MenuItem>
-        {colleagues
-          .filter((c) => c.mayFollow)
-          .map((c) => (
-            <MenuItem key={c['@id']} value={c['@id']}>
-              {nameOf(c)}
-            </MenuItem>
-          ))}
+        {/* An owner who may no longer follow the file (centres or role changed since) is shown as such, not as nobody. */}
+        {owner && !followers.some((c) => c['@id'] === owner) && (
+          <MenuItem value={owner} disabled>
+            {colleagues ? translate('pecflow.pec.followUp.cannotFollow', { name: ownerName }) : ownerName}
+          </MenuItem>
+        )}
+        {followers.map((c) => (
+          <MenuItem key={c['@id']} value={c['@id']}>
+            {nameOf(c)}
+          </MenuItem>
+        ))}
       </TextField>
       <DatePickerField
         label={translate('pecflow.pec.followUp.date')}

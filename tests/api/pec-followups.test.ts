@@ -173,6 +173,13 @@ describe('À relancer', () => {
     const total = await server.get('/api/pec_dossiers?aRelancer=true&itemsPerPage=1', tokens.horizonAdmin);
     expect(stats.body.followUpsDue).toBe(total.body.totalItems);
 
+    // Chased, with the next follow-up set later: off the list until that day, however long it has waited.
+    const chased = await pendingFor(30);
+    expect(await listed('aRelancer=true')).toContain(chased);
+    expect((await patch(chased, { followUpDate: yearsFromToday(1) })).status).toBe(200);
+    expect(await listed('aRelancer=true')).not.toContain(chased);
+    expect(await listed('aRelancer=false')).toContain(chased);
+
     // The number of days is a system setting: at 10 days the 8-day file is not due any more.
     await server.database.query(`update configs set value = '10'::jsonb where key = $1`, [FOLLOW_UP_PENDING_DAYS_KEY]);
     expect(await listed('aRelancer=true')).not.toContain(waiting);
@@ -209,6 +216,29 @@ describe('Suivi par', () => {
     // Another organisation sees none of these files, whoever follows them.
     expect(await listed(`suiviPar=${ids.audio}`, tokens.rivieraAdmin)).toEqual([]);
     expect(await listed('suiviPar=nonsense', tokens.audio)).toEqual([]);
+  });
+});
+
+describe('the demo data', () => {
+  it('has each file followed by a colleague who sees it and acts on files (never read-only staff)', async () => {
+    const files = await server.database.query<{ id: number; shop_id: number; owner_id: number | null }>(
+      `select id, shop_id, owner_id from pec_dossiers where holding_id = (select holding_id from users where id = $1) and numero_dossier like 'PEC-%'`,
+      [ids.horizonAdmin],
+    );
+    expect(files.length).toBeGreaterThan(50);
+    const mayFollow = new Map<number, number[]>();
+    for (const file of files) {
+      if (!mayFollow.has(file.shop_id)) {
+        const colleagues = await server.get(`/api/pec_dossiers/${file.id}/colleagues`, tokens.horizonAdmin);
+        mayFollow.set(
+          file.shop_id,
+          (colleagues.body.member as JsonBody[]).filter((c) => c.mayFollow).map((c) => c.id),
+        );
+      }
+    }
+    const misplaced = files.filter((f) => f.owner_id !== null && !mayFollow.get(f.shop_id)!.includes(f.owner_id));
+    expect(misplaced).toEqual([]);
+    expect(files.filter((f) => f.owner_id === ids.readOnly)).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 // Follow-ups (issue 28): the dashboard's 'À relancer' card opens the list filtered the same way, with its count; a
 // note mentioning a colleague, chosen from the '@' suggestions, reaches the colleague's bell.
 import { expect, test } from '@playwright/test';
-import { api, apiToken, signIn, signOut } from './helpers';
+import { api, apiToken, signIn, signOut, uniqueName } from './helpers';
 import { drawer, listCount, openFile, prepareFile, toast } from './pec-fixtures';
 
 test("'À relancer' from the dashboard's card to the filtered list", async ({ page, request }) => {
@@ -69,4 +69,27 @@ test("a note mentioning a colleague reaches the colleague's bell", async ({ page
     .first()
     .click();
   await expect(page.getByRole('menuitem').filter({ hasText: `Sophie Bernard vous a mentionné — ${file.numeroDossier}` })).toBeVisible();
+});
+
+test("a file's owner who may no longer follow it is shown as such in the drawer, not as nobody", async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await prepareFile(request, email);
+  const admin = await apiToken(request, email);
+  const role = await api(request, admin, 'POST', '/api/roles', { name: uniqueName('Suivi'), permissions: ['pec.view', 'pec.create', 'settings.shops.view'] });
+  const colleague = await api(request, admin, 'POST', '/api/users', {
+    firstName: 'Paule',
+    lastName: 'Partie',
+    email: `${uniqueName('partie').replace(/\W+/g, '.')}@audition-horizon.fr`.toLowerCase(),
+    password: 'Tape-Par-Admin-2026!',
+    holding: '/api/holdings/1',
+    roles: [role['@id']],
+  });
+  await api(request, admin, 'PATCH', `/api/pec_dossiers/${file.id}`, { owner: colleague['@id'] });
+  // She leaves: her account is deactivated, she may follow nothing any more.
+  await api(request, admin, 'PATCH', colleague['@id'] as string, { status: 'Inactive' });
+
+  await signIn(page, email);
+  await openFile(page, file);
+  const owner = drawer(page).getByTestId('follow-up-owner');
+  await expect(owner).toContainText('Paule Partie (ne peut plus suivre ce dossier : choisissez un collègue)');
 });

@@ -13,6 +13,12 @@ describe('isFollowUpDue', () => {
     expect(isFollowUpDue(file, today, now, 10)).toBe(false);
   });
 
+  it('a later follow-up date takes a file waiting too long off the list until that day', () => {
+    const chased = { status: 'pending', statusChangedAt: daysAgo(30), followUpDate: '2026-12-05' };
+    expect(isFollowUpDue(chased, today, now, 7)).toBe(false);
+    expect(isFollowUpDue(chased, '2026-12-05', new Date('2026-12-05T09:00:00Z'), 7)).toBe(true);
+  });
+
   it('a follow-up date that has come makes any file due; a later one or none does not', () => {
     expect(isFollowUpDue({ status: 'draft', statusChangedAt: daysAgo(1), followUpDate: today }, today, now, 7)).toBe(true);
     expect(isFollowUpDue({ status: 'approved', statusChangedAt: daysAgo(1), followUpDate: '2026-11-20' }, today, now, 7)).toBe(true);
