@@ -266,14 +266,14 @@ function NoteItem({ note, mine, onChanged }: { note: NoteRecord; mine: boolean; 
   const [update] = useUpdate();
   const [remove] = useDelete();
   const open = mine && noteEditable(note.createdAt);
-  const run = async (action: () => Promise<unknown>, done: string) => {
+  const run = async (action: () => Promise<unknown>, done: string, refused: string) => {
     try {
       await action();
       setEditing(undefined);
       success(translate(done));
       void onChanged();
     } catch (error) {
-      failure(translate('pecflow.pec.notes.error'), error);
+      failure(translate(refused), error);
     }
   };
   const when = new Date(note.createdAt);
@@ -286,12 +286,27 @@ function NoteItem({ note, mine, onChanged }: { note: NoteRecord; mine: boolean; 
               {note.body}
             </Typography>
           ) : (
-            <TextField multiline fullWidth size="small" value={editing} onChange={(event) => setEditing(event.target.value.slice(0, NOTE_MAX))} />
+            <TextField
+              multiline
+              fullWidth
+              size="small"
+              autoFocus
+              label={translate('pecflow.pec.notes.editLabel')}
+              value={editing}
+              onChange={(event) => setEditing(event.target.value.slice(0, NOTE_MAX))}
+              // Échap leaves the edit (the note as it was), not the drawer.
+              onKeyDown={(event) => {
+                if (event.key !== 'Escape') return;
+                event.stopPropagation();
+                setEditing(undefined);
+              }}
+            />
           )
         }
         secondary={`${note.author ? nameOf(note.author) : translate('pecflow.pec.notes.unknownAuthor')} · ${formatDate(note.createdAt)} ${when.toLocaleTimeString('fr-FR', { hour: '2-digit', minute: '2-digit' })}`}
       />
-      {open && (
+      {/* An edit begun inside the 15 minutes keeps its buttons: the server then says the note can no longer change. */}
+      {(open || editing !== undefined) && (
         <Stack direction="row" spacing={1}>
           {editing === undefined ? (
             <>
@@ -301,20 +316,35 @@ function NoteItem({ note, mine, onChanged }: { note: NoteRecord; mine: boolean; 
               <Button
                 size="small"
                 color="error"
-                onClick={() => void run(() => remove(NOTES, { id: note.id, previousData: note }, { returnPromise: true }), 'pecflow.pec.notes.deleted')}
+                onClick={() =>
+                  void run(
+                    () => remove(NOTES, { id: note.id, previousData: note }, { returnPromise: true }),
+                    'pecflow.pec.notes.deleted',
+                    'pecflow.pec.notes.deleteError',
+                  )
+                }
               >
                 {translate('pecflow.pec.notes.delete')}
               </Button>
             </>
           ) : (
-            <Button
-              size="small"
-              onClick={() =>
-                void run(() => update(NOTES, { id: note.id, data: { body: editing }, previousData: note }, { returnPromise: true }), 'pecflow.pec.notes.saved')
-              }
-            >
-              {translate('pecflow.pec.notes.save')}
-            </Button>
+            <>
+              <Button
+                size="small"
+                onClick={() =>
+                  void run(
+                    () => update(NOTES, { id: note.id, data: { body: editing }, previousData: note }, { returnPromise: true }),
+                    'pecflow.pec.notes.saved',
+                    'pecflow.pec.notes.error',
+                  )
+                }
+              >
+                {translate('pecflow.pec.notes.save')}
+              </Button>
+              <Button size="small" onClick={() => setEditing(undefined)}>
+                {translate('pecflow.pec.notes.cancelEdit')}
+              </Button>
+            </>
           )}
         </Stack>
       )}

@@ -43,6 +43,21 @@ test("a note mentioning a colleague reaches the colleague's bell", async ({ page
   await expect(notes.getByTestId('pec-note')).toContainText('Mutuelle relancée, @Marc Lefèvre peux-tu rappeler jeudi ?');
   await expect(notes.getByTestId('pec-note')).toContainText('Sophie Bernard');
 
+  // Its author edits it within 15 minutes: the text takes the focus; Échap leaves the edit, the note unchanged and the
+  // drawer open; 'Annuler la modification' too.
+  const note = notes.getByTestId('pec-note').first();
+  await note.getByRole('button', { name: 'Modifier', exact: true }).click();
+  const edit = note.getByRole('textbox', { name: 'Modifier la note' });
+  await expect(edit).toBeFocused();
+  await page.keyboard.type(' (brouillon)');
+  await page.keyboard.press('Escape');
+  await expect(edit).toBeHidden();
+  await expect(drawer(page)).toBeVisible();
+  await expect(note).not.toContainText('(brouillon)');
+  await note.getByRole('button', { name: 'Modifier', exact: true }).click();
+  await note.getByRole('button', { name: 'Annuler la modification' }).click();
+  await expect(note.getByRole('textbox', { name: 'Modifier la note' })).toBeHidden();
+
   // From the keyboard: ↓/Entrée choose a name; Échap closes the suggestions, not the drawer.
   await text.fill('Et @Ma');
   await expect(notes.getByRole('listbox')).toBeVisible();
