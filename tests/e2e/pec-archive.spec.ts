@@ -77,15 +77,14 @@ test('an Assistant(e) archives their own draft: the chip, out of the list, liste
   expect(listed.member.map((m) => m.id)).toEqual([file.id]);
 });
 
-test('"Lecture seule" is offered neither Archiver nor Restaurer, not even on a file they wrote: the server refuses both', async ({ page, request }) => {
+test('"Lecture seule" is offered neither Archiver nor Restaurer on a file it reads: the server refuses both', async ({ page, request }) => {
   const email = 'lecture@audition-horizon.fr';
   const token = await apiToken(request, email);
-  // The demo gives each of the organisation's users files of their own, Julien Moreau (read only) too.
-  const me = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
-  const { member } = await api<{ member: (PreparedFile & { createdBy: string | null })[] }>(request, token, 'GET', '/api/pec_dossiers?itemsPerPage=100');
-  const own = member.find((file) => file.createdBy === `/api/users/${me}`);
-  expect(own, 'une demande de Julien Moreau').toBeDefined();
-  const refused = await request.fetch(`/api/pec_dossiers/${own!.id}`, {
+  // A file of Marc Lefèvre's centre, which Julien Moreau (read only) reads. (Read-only staff write no file: the demo
+  // gives them none, and a read-only author is covered by the unit test of the archive rules.)
+  const file = await prepareFile(request, 'audio@audition-horizon.fr');
+  expect((await request.fetch(`/api/pec_dossiers/${file.id}`, { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(200);
+  const refused = await request.fetch(`/api/pec_dossiers/${file.id}`, {
     method: 'PATCH',
     headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/merge-patch+json' },
     data: { archived: true, archiveReason: 'duplicate' },
@@ -93,9 +92,9 @@ test('"Lecture seule" is offered neither Archiver nor Restaurer, not even on a f
   expect(refused.status()).toBe(403);
 
   await signIn(page, email);
-  await page.goto(`/pec/${own!.id}`);
+  await page.goto(`/pec/${file.id}`);
   const panel = drawer(page);
-  await expect(panel.getByRole('heading', { level: 2 })).toHaveText(`Demande ${own!.numeroDossier}`);
+  await expect(panel.getByRole('heading', { level: 2 })).toHaveText(`Demande ${file.numeroDossier}`);
   // The header's actions are drawn once the file is read (its print button beside them).
   await expect(panel.getByTestId('print-summary')).toBeVisible();
   await expect(panel.getByRole('button', { name: 'Archiver' })).toHaveCount(0);
