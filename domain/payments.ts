@@ -176,7 +176,13 @@ export const PAYMENT_CANCEL_MESSAGES = {
     `Ce paiement vient du relevé n° ${statementId ?? '?'} : il ne s’annule qu’avec son relevé (Paiements, « Annuler le relevé »).`,
   laterStatement: (statementIds: number[]) =>
     `Annulation impossible : ${statementIds.length > 1 ? 'les relevés' : 'le relevé'} n° ${statementIds.join(', ')} ${statementIds.length > 1 ? 'ont' : 'a'} été appliqué${statementIds.length > 1 ? 's' : ''} à ce dossier depuis ce paiement. Annulez d’abord ${statementIds.length > 1 ? 'ces relevés' : 'ce relevé'}.`,
-  /** The reason given to a statement's lines when the statement is undone. */
+  /** Applied statements that counted this payment as theirs ('Déjà enregistrée'): cancelled, their money would be lost. */
+  confirmedByStatement: (statements: { id: number; createdAt: string | Date }[]) =>
+    `Annulation impossible : ${statements.length > 1 ? 'les relevés' : 'le relevé'} ${statements
+      .map((s) => `n° ${s.id} du ${importDay(s.createdAt)}`)
+      .join(
+        ', ',
+      )} ${statements.length > 1 ? 'confirment' : 'confirme'} ce paiement et ne l’${statements.length > 1 ? 'ont' : 'a'} pas compté une seconde fois (« Déjà enregistrée »). Annulez d’abord ${statements.length > 1 ? 'ces relevés' : 'ce relevé'}.`,
 } as const;
 
 // ---------- statements ----------
@@ -304,6 +310,13 @@ export const foldForKey = (text: string) =>
     .replace(/[^A-Z0-9]/g, '');
 
 const inCents = (amount: number) => String(Math.round(amount * 100));
+
+/**
+ * A payment of a file by its amount and day, whoever entered it: how a statement's line is recognised in a payment
+ * entered by hand (which names no payer), and how a second payment entered by hand is refused.
+ */
+export const amountOnDayKey = (dossierId: number, payment: { amount: number; paymentDate: string }) =>
+  [dossierId, inCents(payment.amount), payment.paymentDate].join('|');
 
 /**
  * What makes two statement lines the same payment of a file: its payer, amount and day. Once a line names a file, its

@@ -3,7 +3,7 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
-import { pecDossiers, pecPayments } from '../db/schema';
+import { paymentStatementLines, paymentStatements, pecDossiers, pecPayments } from '../db/schema';
 import { recordAudit } from '../audit/audit';
 import { publish } from '../events/bus';
 import { conflict, invalidField, notFound } from '../http/errors';
@@ -130,8 +130,9 @@ export async function recordManualPayment(
 /**
  * Cancels a payment entered by hand, with its reason: the row stays in the history, reversed, and the file's state is
  * derived again (the amount due comes back). Refused (409) for a statement's line (its statement is undone instead),
- * a payment already cancelled, or one followed by a statement on the same file (undo that statement first, as an undo
- * is refused once its files changed). Returns the file's id.
+ * a payment already cancelled, one followed by a statement on the same file (undo that statement first, as an undo
+ * is refused once its files changed), or one a later statement took for its own line ('Déjà enregistrée'). Returns the
+ * file's id.
  */
 export async function cancelManualPayment(db: DbOrTx, principal: Principal, paymentId: number, reason: string): Promise<number> {
   return db.transaction(async (tx) => {
@@ -148,6 +149,25 @@ export async function cancelManualPayment(db: DbOrTx, principal: Principal, paym
       .where(and(eq(pecPayments.dossierId, file.id), eq(pecPayments.source, 'statement'), isNull(pecPayments.reversedAt), gt(pecPayments.id, paymentId)))
       .orderBy(asc(pecPayments.statementId));
     if (later.length) throw conflict(PAYMENT_CANCEL_MESSAGES.laterStatement(later.map((l) => l.statementId!)));
+    // A statement applied since that found this payment on the file ('Déjà enregistrée': a line of the same amount and
+    // day, named by no earlier statement) counted nothing for it: the money would leave both.
+    const confirming = await tx
+      .selectDistinct({ id: paymentStatements.id, createdAt: paymentStatements.createdAt })
+      .from(paymentStatementLines)
+      .innerJoin(paymentStatements, eq(paymentStatements.id, paymentStatementLines.statementId))
+      .where(
+        and(
+          eq(paymentStatementLines.dossierId, file.id),
+          eq(paymentStatementLines.outcome, 'already_applied'),
+          isNull(paymentStatementLines.appliedInId),
+          eq(paymentStatementLines.amount, payment!.amount),
+          eq(paymentStatementLines.paymentDate, payment!.paymentDate),
+          eq(paymentStatements.status, 'applied'),
+          gt(paymentStatements.createdAt, payment!.createdAt),
+        ),
+      )
+      .orderBy(asc(paymentStatements.id));
+    if (confirming.length) throw conflict(PAYMENT_CANCEL_MESSAGES.confirmedByStatement(confirming));
     const reversedAt = new Date();
     await tx.update(pecPayments).set({ reversedAt, reversedById: principal.id, reversalReason: reason }).where(eq(pecPayments.id, paymentId));
     const cancelled = {

@@ -2,7 +2,7 @@
 // its fingerprint and its own reference.
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import { and, asc, eq, or } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, or } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import { paymentStatements } from '../db/schema';
 import { ApiError, ValidationError, type Violation } from '../http/errors';
@@ -12,6 +12,7 @@ import { iriOf } from '#domain/iri';
 import type { ImportLineErrors } from '#domain/pecAnswers';
 import {
   APPLIED_OUTCOMES,
+  foldForKey,
   isPendingLine,
   PAYMENT_OUTCOMES,
   PAYMENT_STATEMENT_LIMITS,
@@ -175,24 +176,46 @@ export function statementIdentity(lines: StatementLine[]): StatementIdentity {
   };
 }
 
-/** The statement of the organisation applied with the same content (or the same payer's same number), if any. */
+/**
+ * The statement of the organisation applied with the same content, or the same payer's same number as the insurer
+ * writes them in either file ("Santéclair" and "SANTECLAIR", "2026-48" and "2026 48": foldForKey), if any.
+ */
 export async function appliedTwin(tx: DbOrTx, holdingId: number, identity: StatementIdentity) {
-  const [twin] = await tx
-    .select({ id: paymentStatements.id, createdAt: paymentStatements.createdAt, linesCount: paymentStatements.linesCount })
+  const sameNumber = (row: { payer: string | null; reference: string | null }) =>
+    !!identity.reference &&
+    !!row.reference &&
+    foldForKey(row.reference) === foldForKey(identity.reference) &&
+    foldForKey(row.payer ?? '') === foldForKey(identity.payer);
+  // An organisation applies a few hundred numbered statements a year: they are compared here by the one fold rather
+  // than by a second copy of it in SQL.
+  const candidates = await tx
+    .select({
+      id: paymentStatements.id,
+      createdAt: paymentStatements.createdAt,
+      linesCount: paymentStatements.linesCount,
+      contentHash: paymentStatements.contentHash,
+      payer: paymentStatements.payer,
+      reference: paymentStatements.reference,
+    })
     .from(paymentStatements)
     .where(
       and(
         eq(paymentStatements.holdingId, holdingId),
         eq(paymentStatements.status, 'applied'),
-        or(
-          eq(paymentStatements.contentHash, identity.contentHash),
-          identity.reference ? and(eq(paymentStatements.payer, identity.payer), eq(paymentStatements.reference, identity.reference)) : undefined,
-        ),
+        or(eq(paymentStatements.contentHash, identity.contentHash), identity.reference ? isNotNull(paymentStatements.reference) : undefined),
       ),
     )
-    .orderBy(asc(paymentStatements.createdAt))
-    .limit(1);
-  return twin && { '@id': iriOf('payment_statements', twin.id), ...twin, message: STATEMENT_MESSAGES.alreadyImported(twin.createdAt, twin.linesCount) };
+    .orderBy(asc(paymentStatements.createdAt));
+  const twin = candidates.find((row) => row.contentHash === identity.contentHash || sameNumber(row));
+  return (
+    twin && {
+      '@id': iriOf('payment_statements', twin.id),
+      id: twin.id,
+      createdAt: twin.createdAt,
+      linesCount: twin.linesCount,
+      message: STATEMENT_MESSAGES.alreadyImported(twin.createdAt, twin.linesCount),
+    }
+  );
 }
 
 const cents = (value: number) => Math.round(value * 100) / 100;

@@ -9,6 +9,7 @@ import { pecReadScope } from '../auth/fileVisibility';
 import { iriOf } from '#domain/iri';
 import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
 import {
+  amountOnDayKey,
   APPLIED_OUTCOMES,
   expectedAmount,
   filePaymentKey,
@@ -94,8 +95,6 @@ const earlierOf = (statement: { id: number; createdAt: Date }): Earlier => ({
   id: statement.id,
   createdAt: statement.createdAt.toISOString(),
 });
-/** A payment of a file by its amount and day: how a statement's line is recognised in a payment entered by hand. */
-const amountOnDay = (dossierId: number, line: { amount: number; paymentDate: string }) => `${dossierId}|${Math.round(line.amount * 100)}|${line.paymentDate}`;
 
 /**
  * What these files received already: the statements' payments by key (filePaymentKey, by file) with the statement that
@@ -121,7 +120,8 @@ async function paymentsOf(tx: DbOrTx, fileIds: number[]) {
     .orderBy(asc(pecPayments.id));
   for (const row of rows) {
     if (row.lineKey && row.statement) statements.set(`${row.dossierId}|${row.lineKey}`, earlierOf(row.statement));
-    if (row.source === 'manual') manual.set(amountOnDay(row.dossierId, row), [...(manual.get(amountOnDay(row.dossierId, row)) ?? []), row.recordedAt]);
+    const typed = amountOnDayKey(row.dossierId, row);
+    if (row.source === 'manual') manual.set(typed, [...(manual.get(typed) ?? []), row.recordedAt]);
   }
   return { statements, manual };
 }
@@ -223,10 +223,11 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
       return repeated.applied ? copy(STATEMENT_MESSAGES.repeatedLine(repeated.line)) : copy(STATEMENT_MESSAGES.repeatedReceived(repeated.line), null, base);
     if (file) {
       // A payment entered by hand on the file, the same amount on the same day: the insurer's transfer the office typed.
-      const typed = paid.manual.get(amountOnDay(file.id, line)) ?? [];
-      const used = manualUsed.get(amountOnDay(file.id, line)) ?? 0;
+      const typedKey = amountOnDayKey(file.id, line);
+      const typed = paid.manual.get(typedKey) ?? [];
+      const used = manualUsed.get(typedKey) ?? 0;
       if (used < typed.length) {
-        manualUsed.set(amountOnDay(file.id, line), used + 1);
+        manualUsed.set(typedKey, used + 1);
         remember(true);
         return copy(STATEMENT_MESSAGES.alreadyTyped(typed[used]!));
       }

@@ -267,6 +267,10 @@ describe('a statement is applied once', () => {
     const sameNumber = await preview(renumbered);
     expect(sameNumber.body.alreadyImported).toMatchObject({ id: applied.body.id, message: `Relevé déjà importé le ${frenchToday} (3 lignes)` });
     expect((await apply(renumbered)).status).toBe(409);
+    // Written otherwise by the insurer's next export: its payer in capitals, its number with a space.
+    const rewritten = renumbered.replaceAll('Allianz', 'ALLIANZ').replaceAll(';2026-48;', ';2026 48;');
+    expect((await preview(rewritten)).body.alreadyImported).toMatchObject({ id: applied.body.id });
+    expect((await apply(rewritten)).status).toBe(409);
 
     // Undone latest first: the overlapping statement, then the example.
     expect((await undo(first.body.id)).status).toBe(409);
@@ -427,6 +431,32 @@ describe('the same payment written differently', () => {
     const typed = await manualPayment(f.id, { datePaiement: '26/11/2026', montant: 60, libelle: null });
     expect(typed.status).toBe(409);
     expect(await paymentState(f.id)).toMatchObject({ montantPaye: 260 });
+    expect(await disagreements()).toEqual([]);
+  });
+
+  it('keeps a payment entered by hand that a statement confirmed ("Déjà enregistrée") until that statement is undone', async () => {
+    const f = await billedFile(710);
+    expect((await manualPayment(f.id, { datePaiement: '25/11/2026', montant: 200, libelle: 'Virement Kalixia reçu' })).status).toBe(200);
+    const manual = (await history(f.id)).find((p) => p.source === 'manual')!;
+    // The statement lists that transfer, and a line that names no file (so it records something).
+    const statement = await apply(csv(`25/11/2026;Kalixia;${f.numBilling};200,00;`, `25/11/2026;Kalixia;Inconnu-${f.id};15,00;`));
+    expect(statement.status, statement.text).toBe(201);
+    expect(statement.body.lines[0]).toMatchObject({ outcome: 'already_applied', outcomeLabel: `Déjà enregistrée (paiement saisi le ${frenchToday})` });
+
+    // Cancelled, the 200 € would leave the file and the statement alike.
+    const refused = await cancel(manual.id, { motif: 'Saisi par erreur' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail.replace(/\s/g, ' ')).toBe(
+      `Annulation impossible : le relevé n° ${statement.body.id} du ${frenchToday} confirme ce paiement et ne l’a pas compté une seconde fois (« Déjà enregistrée »). Annulez d’abord ce relevé.`,
+    );
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 200, montantDu: 510 });
+    expect((await history(f.id)).find((p) => p.id === manual.id)?.reversedAt).toBeNull();
+
+    // Once the statement is undone, the payment entered by hand is the office's to cancel.
+    expect((await undo(statement.body.id)).status).toBe(200);
+    const done = await cancel(manual.id, { motif: 'Saisi par erreur' });
+    expect(done.status, done.text).toBe(200);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: null, status: 'billed' });
     expect(await disagreements()).toEqual([]);
   });
 
