@@ -278,9 +278,11 @@ export const fr = {
         import: 'Importer un relevé',
         search: 'Rechercher un relevé (payeur, fichier)...',
         columns: {
+          id: 'N°',
           createdAt: 'Importé le',
           payer: 'Payeur',
-          reference: 'N° de relevé',
+          // The insurer's own number of the statement (its CSV's 'N° de relevé'), not Pecflow's ('Relevé n° 12').
+          reference: 'N° de l’assureur',
           linesCount: 'Lignes',
           totalAmount: 'Montant total',
           appliedAmount: 'Montant rapproché',

@@ -110,6 +110,8 @@ export default function PaymentStatementsPage() {
           />
         }
       >
+        {/* Pecflow's number of the import, as every message names a statement ('relevé n° 12 du …'). */}
+        <DataTable.Col source="id" label={label('id')} disableSort render={(r: PaymentStatementRecord) => pecNumericId(r)} />
         <DataTable.Col source="createdAt" label={label('createdAt')} render={(r: PaymentStatementRecord) => formatDateTime(r.createdAt)} />
         <DataTable.Col source="payer" label={label('payer')} disableSort />
         <DataTable.Col source="reference" label={label('reference')} disableSort render={(r: PaymentStatementRecord) => r.reference ?? '—'} />

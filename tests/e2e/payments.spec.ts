@@ -52,13 +52,17 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   // The toast counts the lines applied to files, then those to be handled (the unknown, not-billed ones).
   await expect(toast(page, 'Relevé appliqué')).toContainText('6 lignes appliquées · 2 lignes à traiter');
   await expect(page).toHaveURL(/\/payment_statements\/\d+$/);
-  await expect(page.getByTestId('payments-list')).toContainText('N° de relevé');
   const statement = page.getByTestId('payment-statement-drawer');
+  const statementId = Number(/(\d+)$/.exec(page.url())![1]);
+  // The list names each statement by the number every message gives it ('relevé n° 12'), apart from the insurer's own
+  // (read behind the open drawer, which hides the list from the accessibility tree).
+  const list = page.getByTestId('payments-list');
+  await expect(list.locator('thead th')).toContainText(['N°', 'Importé le', 'Payeur', 'N° de l’assureur']);
+  await expect(page.getByTestId('payments-row').first().locator('td').first()).toHaveText(String(statementId));
   await expect(statement.getByTestId('status-badge')).toHaveText('Appliqué');
   await expect(statement.getByTestId('payment-lines').getByTestId('payment-outcome')).toHaveCount(8);
   await expect(page.getByTestId('payments-row').first()).toContainText('Allianz');
   const statementUrl = page.url();
-  const statementId = Number(/(\d+)$/.exec(statementUrl)![1]);
 
   // The same file again: the preview says it is applied already, each of its paid lines too, and nothing can be applied.
   await page.goto('/payment_statements/create');
