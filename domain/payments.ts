@@ -312,19 +312,16 @@ export const foldForKey = (text: string) =>
 const inCents = (amount: number) => String(Math.round(amount * 100));
 
 /**
- * A payment of a file by its amount and day, whoever entered it: how a statement's line is recognised in a payment
- * entered by hand (which names no payer), and how a second payment entered by hand is refused.
+ * What makes two payments of a file the same: their amount and day. Once a line names a file, its reference said only
+ * which one (a PEC number, an invoice number or the Pecflow ID all name the same file), and its payer how the insurer
+ * names itself that day ("Allianz", "Allianz SA", its network): neither is part of the key. The database keeps it with
+ * each payment of a statement (unique per file among those not cancelled); a payment entered by hand is compared by it
+ * too (amountOnDayKey).
  */
-export const amountOnDayKey = (dossierId: number, payment: { amount: number; paymentDate: string }) =>
-  [dossierId, inCents(payment.amount), payment.paymentDate].join('|');
+export const filePaymentKey = (payment: { amount: number; paymentDate: string }) => [inCents(payment.amount), payment.paymentDate].join('|');
 
-/**
- * What makes two statement lines the same payment of a file: its payer, amount and day. Once a line names a file, its
- * reference said only which one (a PEC number, an invoice number or the Pecflow ID all name the same file), so it is not
- * part of the key. The database keeps it with each payment of a statement (unique per file among those not cancelled).
- */
-export const filePaymentKey = (line: { payer: string; amount: number; paymentDate: string }) =>
-  [foldForKey(line.payer), inCents(line.amount), line.paymentDate].join('|');
+/** A payment of a given file (filePaymentKey), as the payments of several files are told apart. */
+export const amountOnDayKey = (dossierId: number, payment: { amount: number; paymentDate: string }) => `${dossierId}|${filePaymentKey(payment)}`;
 
 /**
  * A line as the insurer wrote it (payer, reference, amount, day), kept with every statement line: a line that reached no

@@ -827,7 +827,7 @@ export const pecPayments = pgTable(
     payer: text('payer'),
     reference: text('reference'),
     label: text('label'),
-    /** A statement line's payment on its file (filePaymentKey: payer, amount, day); null for a manual payment. */
+    /** A statement line's payment on its file (filePaymentKey: amount and day); null for a manual payment. */
     lineKey: text('line_key'),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),

@@ -12,7 +12,6 @@ import {
   amountOnDayKey,
   APPLIED_OUTCOMES,
   expectedAmount,
-  filePaymentKey,
   isPaidByHand,
   normalReference,
   PAYMENT_OUTCOME_LABELS,
@@ -97,8 +96,8 @@ const earlierOf = (statement: { id: number; createdAt: Date }): Earlier => ({
 });
 
 /**
- * What these files received already: the statements' payments by key (filePaymentKey, by file) with the statement that
- * paid each, and the payments entered by hand by amount and day (the days they were entered, in order).
+ * What these files received already, by file, amount and day (amountOnDayKey): the statements' payments that hold
+ * their key, with the statement that paid each, and the payments entered by hand (the days they were entered, in order).
  */
 async function paymentsOf(tx: DbOrTx, fileIds: number[]) {
   const statements = new Map<string, Earlier>();
@@ -119,16 +118,16 @@ async function paymentsOf(tx: DbOrTx, fileIds: number[]) {
     .where(and(inArray(pecPayments.dossierId, fileIds), isNull(pecPayments.reversedAt)))
     .orderBy(asc(pecPayments.id));
   for (const row of rows) {
-    if (row.lineKey && row.statement) statements.set(`${row.dossierId}|${row.lineKey}`, earlierOf(row.statement));
-    const typed = amountOnDayKey(row.dossierId, row);
-    if (row.source === 'manual') manual.set(typed, [...(manual.get(typed) ?? []), row.recordedAt]);
+    const key = amountOnDayKey(row.dossierId, row);
+    if (row.lineKey && row.statement) statements.set(key, earlierOf(row.statement));
+    if (row.source === 'manual') manual.set(key, [...(manual.get(key) ?? []), row.recordedAt]);
   }
   return { statements, manual };
 }
 
 /**
  * The lines the organisation's applied statements received (copies aside), the first statement for each: by the line
- * as the insurer wrote it (receivedLineKey), and by the payment of the file it named (filePaymentKey).
+ * as the insurer wrote it (receivedLineKey), and by the payment of the file it named (amountOnDayKey).
  */
 async function receivedBefore(tx: DbOrTx, holdingId: number, keys: string[], fileIds: number[]) {
   const byKey = new Map<string, Earlier>();
@@ -138,7 +137,6 @@ async function receivedBefore(tx: DbOrTx, holdingId: number, keys: string[], fil
     .select({
       lineKey: paymentStatementLines.lineKey,
       dossierId: paymentStatementLines.dossierId,
-      payer: paymentStatementLines.payer,
       amount: paymentStatementLines.amount,
       paymentDate: paymentStatementLines.paymentDate,
       statement: { id: paymentStatements.id, createdAt: paymentStatements.createdAt },
@@ -156,7 +154,7 @@ async function receivedBefore(tx: DbOrTx, holdingId: number, keys: string[], fil
     .orderBy(asc(paymentStatements.id), asc(paymentStatementLines.lineNumber));
   for (const row of rows) {
     if (row.lineKey && !byKey.has(row.lineKey)) byKey.set(row.lineKey, earlierOf(row.statement));
-    const fileKey = row.dossierId !== null && `${row.dossierId}|${filePaymentKey({ ...row, payer: row.payer ?? '' })}`;
+    const fileKey = row.dossierId !== null && amountOnDayKey(row.dossierId, row);
     if (fileKey && !byFile.has(fileKey)) byFile.set(fileKey, earlierOf(row.statement));
   }
   return { byKey, byFile };
@@ -164,7 +162,7 @@ async function receivedBefore(tx: DbOrTx, holdingId: number, keys: string[], fil
 
 /**
  * Each line's outcome, in the file's order. A payment counts once: a line a statement already paid on its file (the same
- * payer, amount and day, whichever reference named the file: an overlapping re-export), a line a statement received
+ * amount and day, whichever reference named the file and however the payer names itself: an overlapping re-export), a line a statement received
  * before (to be handled there, or handled: the same line as written, or the same payment of the file it names), a line
  * repeated within this one, and one a payment entered by hand on its file already counts (the same amount and day) are
  * 'already applied'. Otherwise: a new payment on a file its payments settled already is 'over-paid', one on a file
@@ -201,7 +199,7 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
     const dossier = file ? { '@id': iriOf('pec_dossiers', file.id), id: file.id, numeroDossier: file.numeroDossier } : null;
     const known = file ? { ...base, dossier, expected: expectedAmount(file), file } : base;
     const lineKey = `received|${receivedLineKey(line)}`;
-    const fileKey = file && `${file.id}|${filePaymentKey(line)}`;
+    const fileKey = file && amountOnDayKey(file.id, line);
     const copy = (outcomeLabel: string, appliedIn: Earlier | null = null, named = known) => ({
       ...named,
       outcome: 'already_applied' as const,

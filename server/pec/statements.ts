@@ -284,8 +284,8 @@ async function lockPendingLine(tx: DbOrTx, id: number, lineNumber: number, scope
 /**
  * A line to be handled becomes a payment of a billed file the caller sees, chosen by hand: a payment of the file's
  * history from this statement (undone with it), the line's outcome, file and states those of the payment. Once: the
- * line is locked, its payment unique (pec_payments_statement_line_idx), and the same line (payer, reference, amount,
- * date) attached to that file from another statement is refused.
+ * line is locked, its payment unique (pec_payments_statement_line_idx), and a file that holds a payment of the same
+ * amount and day already (from a statement or entered by hand) is refused.
  */
 export async function attachLine(db: DbOrTx, principal: Principal, id: number, lineNumber: number, dossierId: number, scope: StatementScope): Promise<void> {
   await db.transaction(async (tx) => {
@@ -294,13 +294,22 @@ export async function attachLine(db: DbOrTx, principal: Principal, id: number, l
     if (file.holdingId !== statement.holdingId) throw invalidField('dossier', STATEMENT_MESSAGES.attachFile);
     if (file.status !== 'billed') throw invalidField('dossier', STATEMENT_MESSAGES.notBillable);
     if (paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file))) throw invalidField('dossier', STATEMENT_MESSAGES.attachBeforeInvoice);
-    const lineKey = filePaymentKey({ ...line, payer: line.payer ?? '' });
+    const lineKey = filePaymentKey(line);
+    // The same amount on the same day is the same transfer, whether a statement brought it or the office typed it.
     const [twin] = await tx
       .select({ statementId: paymentStatements.id, createdAt: paymentStatements.createdAt })
       .from(pecPayments)
-      .innerJoin(paymentStatements, eq(paymentStatements.id, pecPayments.statementId))
-      .where(and(eq(pecPayments.dossierId, file.id), eq(pecPayments.lineKey, lineKey), isNull(pecPayments.reversedAt)));
-    if (twin) throw conflict(STATEMENT_MESSAGES.alreadyApplied(twin.statementId, twin.createdAt));
+      .leftJoin(paymentStatements, eq(paymentStatements.id, pecPayments.statementId))
+      .where(
+        and(
+          eq(pecPayments.dossierId, file.id),
+          eq(pecPayments.paymentDate, line.paymentDate),
+          eq(pecPayments.amount, line.amount),
+          isNull(pecPayments.reversedAt),
+        ),
+      );
+    if (twin?.statementId && twin.createdAt) throw conflict(STATEMENT_MESSAGES.alreadyApplied(twin.statementId, twin.createdAt));
+    if (twin) throw conflict(STATEMENT_MESSAGES.sameDayPayment(line.amount, line.paymentDate));
     const before = stateOf(file);
     const paid = payFile(before, expectedAmount(file), line.amount, line.paymentDate);
     await tx.insert(pecPayments).values({
