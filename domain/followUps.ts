@@ -73,6 +73,9 @@ export const NOTE_MESSAGES = {
   mentionTitle: (author: string, numero: string) => `${author} vous a mentionné — ${numero}`,
 } as const;
 
+/** The query parameter of a mention's link (/pec?id=12&note=34): the drawer opens at that note. */
+export const NOTE_LINK_PARAM = 'note';
+
 /** Whether a note is still within its edit window. */
 export const noteEditable = (createdAt: string | Date, now = new Date()) => now.getTime() - new Date(createdAt).getTime() < NOTE_EDIT_MINUTES * 60_000;
 

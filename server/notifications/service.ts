@@ -8,6 +8,7 @@ import { publish } from '../events/bus';
 import { mayReadFile } from '../auth/fileVisibility';
 import { ACT_ON_FILE_PERMISSION, hasPermission } from '#domain/permissions';
 import type { NotificationKind } from '#domain/notifications';
+import { NOTE_LINK_PARAM } from '#domain/followUps';
 
 export interface FileRef {
   id: number;
@@ -20,6 +21,8 @@ export interface NotificationContent {
   kind: NotificationKind;
   title: string;
   description?: string | null;
+  /** The note it is about (a mention): its link opens the file at that note. */
+  noteId?: number;
 }
 
 interface RecipientRow {
@@ -70,7 +73,7 @@ export async function notifyUsers(tx: DbOrTx, userIds: number[], file: FileRef, 
         kind: content.kind,
         title: content.title.slice(0, 300),
         description: content.description?.slice(0, 1000) ?? null,
-        link: `/pec?id=${file.id}`,
+        link: `/pec?id=${file.id}${content.noteId ? `&${NOTE_LINK_PARAM}=${content.noteId}` : ''}`,
       })),
     )
     .returning({ id: notifications.id, userId: notifications.userId });

@@ -229,6 +229,6 @@ export async function notifyMentions(tx: DbOrTx, author: Principal, noteId: numb
     tx,
     mentioned.filter((id) => !mutedIds.has(id)),
     note,
-    { kind: 'mention', title: NOTE_MESSAGES.mentionTitle(colleagueName(author), note.numero), description: note.body },
+    { kind: 'mention', title: NOTE_MESSAGES.mentionTitle(colleagueName(author), note.numero), description: note.body, noteId },
   );
 }

@@ -348,7 +348,11 @@ describe('notes', () => {
       );
     const note = (await post(file.id, '@Marc Lefèvre peux-tu appeler Allianz ? @Léa Petit @Sophie Bernard')).body;
     const [told] = await mentions(ids.horizonAdmin);
-    expect(told).toMatchObject({ title: NOTE_MESSAGES.mentionTitle('Sophie Bernard', file.numeroDossier), link: `/pec?id=${file.id}` });
+    expect(told).toMatchObject({ title: NOTE_MESSAGES.mentionTitle('Sophie Bernard', file.numeroDossier) });
+    // The bell's answer leads to the note itself: the drawer opens at it.
+    const bell = await server.get('/api/notifications', tokens.horizonAdmin);
+    const mention = bell.body.member.find((n: JsonBody) => n.kind === 'mention' && n.dossierId === file.id);
+    expect(mention).toMatchObject({ link: `/pec?id=${file.id}&note=${note.id}`, dossier: `/api/pec_dossiers/${file.id}` });
     expect(await mentions(ids.assistant)).toEqual([]);
     expect(await mentions(ids.audio)).toEqual([]);
     // Editing the note does not notify Marc again.
