@@ -25,6 +25,8 @@ interface DrawerFrameProps {
   banner?: ReactNode;
   width?: number;
   testId?: string;
+  /** false: closing leaves the focus to the caller (the PEC list focuses the row of the file shown last). */
+  restoreFocus?: boolean;
   /** Wraps header and content, e.g. in a react-admin <Form>, so that a submit button of `actions` belongs to it. */
   wrap?: (content: ReactNode) => ReactNode;
   children?: ReactNode;
@@ -47,7 +49,20 @@ export function UnbrokenWords({ text }: { text: string }) {
 }
 
 export function DrawerFrame(props: DrawerFrameProps) {
-  const { open, onClose, onExited, title, subtitle, actions, banner, width = DRAWER_WIDTH, testId = 'resource-drawer', wrap, children } = props;
+  const {
+    open,
+    onClose,
+    onExited,
+    title,
+    subtitle,
+    actions,
+    banner,
+    width = DRAWER_WIDTH,
+    testId = 'resource-drawer',
+    restoreFocus = true,
+    wrap,
+    children,
+  } = props;
   const translate = useTranslate();
   useEffect(() => {
     setDrawerInset(open ? width : 0);
@@ -88,6 +103,7 @@ export function DrawerFrame(props: DrawerFrameProps) {
       anchor="right"
       open={open}
       onClose={onClose}
+      disableRestoreFocus={!restoreFocus}
       slotProps={{
         paper: { sx: { width: { xs: '100%', sm: width }, maxWidth: '100%' }, 'data-testid': testId } as object,
         transition: { onExited },

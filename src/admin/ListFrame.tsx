@@ -1,6 +1,6 @@
 // The ONE list frame (settings lists and the PEC list), on ra-core's <ListBase> and react-admin's <DataTable>: the title and its
 // count line ('{n} {plural} trouvés'), Actualiser, the create button, the search (debounced 500 ms), the filters, the
-// bulk bar over the selected rows, 5 skeleton rows while loading, the empty state with its create button, the error
+// bulk bar under the selected rows, 5 skeleton rows while loading, the empty state with its create button, the error
 // state with Réessayer, and the pagination. Filters, sort and page live in the URL query (react-admin's List).
 // Usage:
 //   <ListFrame resource="holdings" title="Organisations" countText={(n) => …} emptyText="Aucun holding trouvé"
@@ -10,9 +10,27 @@
 import AddIcon from '@mui/icons-material/Add';
 import ClearFiltersIcon from '@mui/icons-material/FilterAltOff';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Box, Button, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableRow, TextField, Typography } from '@mui/material';
-import { Children, useEffect, useEffectEvent, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { ListBase } from 'ra-core';
+import { Box, Button, Checkbox, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableRow, TextField, Typography } from '@mui/material';
+import {
+  Children,
+  createContext,
+  useContext,
+  useEffect,
+  useEffectEvent,
+  useMemo,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+  type SyntheticEvent,
+} from 'react';
+import {
+  DataTableCallbacksContext,
+  ListBase,
+  useDataTableCallbacksContext,
+  useDataTableDataContext,
+  useDataTableSelectedIdsContext,
+  useRecordContext,
+} from 'ra-core';
 import {
   DataTable,
   DataTableBody,
@@ -28,6 +46,7 @@ import {
 import { useSearchParams } from 'react-router-dom';
 import { PAGE_SIZE, SKELETON_ROWS } from '#domain/limits';
 import { LoadError } from './LoadError';
+import { pressed, ROW_KEYS } from './keys';
 import { ROW_CLASSES } from '../layout/rowStyles';
 import { Pagination } from './Pagination';
 import { useDebounced } from './useDebounced';
@@ -220,7 +239,8 @@ function ListBody({
             total={total}
             rowClick={(id, _resource, record) => rowClick(id, record)}
             bulkActionButtons={bulkActions ? <></> : false}
-            bulkActionsToolbar={bulkActions ? <BulkBar actions={bulkActions} /> : undefined}
+            // Drawn after the table (below): Tab from the rows reaches it (see BulkBar).
+            bulkActionsToolbar={bulkActions ? <></> : undefined}
             body={rowTestId ? bodyWithTestId(rowTestId) : undefined}
             storeKey={columns?.storeKey}
             hiddenColumns={columns?.hidden}
@@ -230,6 +250,7 @@ function ListBody({
           </DataTable>
         </Paper>
       )}
+      {bulkActions && !error && !loading && rows.length > 0 && <BulkBar actions={bulkActions} />}
 
       {paginated && !error && !loading && total > 0 && <Pagination testId={paginationTestId} />}
     </Box>
@@ -283,11 +304,77 @@ function SearchField({ paginated, placeholder, clearings }: { paginated: boolean
   );
 }
 
-/** A row reached with Tab opens with Enter, as a click would (WCAG 2.1.1): the row's own click, not a second path. */
-function openOnEnter(event: KeyboardEvent<HTMLTableRowElement>) {
-  if (event.key !== 'Enter' || event.target !== event.currentTarget) return;
-  event.preventDefault();
-  event.currentTarget.click();
+/** Which row holds the list's one Tab stop (the last one focused, else the first): roving tabindex, WAI-ARIA grid. */
+const RowFocusContext = createContext<{ active?: Identifier; setActive: (id: Identifier) => void }>({ setActive: () => undefined });
+
+/**
+ * A row, reached with Tab (the list's one stop) or the arrows (↑ ↓, Début, Fin): Enter opens it as a click would (WCAG
+ * 2.1.1), Space or x selects it (its checkbox, out of the Tab order: one stop per row). Keys in src/admin/keys.ts.
+ */
+function FocusableRow({ testId, ...props }: { testId: string; children?: ReactNode }) {
+  const record = useRecordContext();
+  const data = useDataTableDataContext();
+  const callbacks = useDataTableCallbacksContext();
+  const { active, setActive } = useContext(RowFocusContext);
+  const id = record?.id;
+  const stop = data?.some((other) => other.id === active) ? active : data?.[0]?.id;
+  const toggle = (event: SyntheticEvent) => {
+    if (id === undefined || !callbacks.handleToggleItem || callbacks.isRowSelectable?.(record!) === false) return;
+    callbacks.handleToggleItem(id, event);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>) => {
+    if (event.target !== event.currentTarget) return;
+    const row = event.currentTarget;
+    const rows = () => [...(row.parentElement?.children ?? [])] as HTMLElement[];
+    let to: HTMLElement | null | undefined;
+    if (pressed(event, ROW_KEYS.open)) row.click();
+    else if (pressed(event, ROW_KEYS.toggle)) toggle(event);
+    else if (pressed(event, ROW_KEYS.down)) to = row.nextElementSibling as HTMLElement | null;
+    else if (pressed(event, ROW_KEYS.up)) to = row.previousElementSibling as HTMLElement | null;
+    else if (pressed(event, ROW_KEYS.first)) to = rows()[0];
+    else if (pressed(event, ROW_KEYS.last)) to = rows().at(-1);
+    else return;
+    // The page does not scroll under the keys the row takes (Space, the arrows), even at the list's ends.
+    event.preventDefault();
+    to?.focus();
+  };
+  return (
+    // The row's own checkbox is drawn here (DataTableRow draws it without handleToggleItem) to leave the Tab order.
+    <DataTableCallbacksContext.Provider value={{ ...callbacks, handleToggleItem: undefined }}>
+      <DataTableRow
+        {...props}
+        data-testid={testId}
+        tabIndex={id === stop ? 0 : -1}
+        onFocus={() => id !== undefined && setActive(id)}
+        onKeyDown={onKeyDown}
+        className={ROW_CLASSES.focusable}
+      >
+        {callbacks.handleToggleItem && <SelectCell record={record!} selectable={callbacks.isRowSelectable?.(record!) !== false} onToggle={toggle} />}
+        {props.children}
+      </DataTableRow>
+    </DataTableCallbacksContext.Provider>
+  );
+}
+
+/** The row's selection checkbox, for the mouse and screen readers; the keyboard selects from the row (Space, x). */
+function SelectCell({ record, selectable, onToggle }: { record: RaRecord; selectable: boolean; onToggle: (event: SyntheticEvent) => void }) {
+  const translate = useTranslate();
+  const selected = useDataTableSelectedIdsContext()?.includes(record.id) ?? false;
+  return (
+    <TableCell padding="checkbox">
+      <Checkbox
+        tabIndex={-1}
+        className="select-item"
+        aria-label={translate('ra.action.select_row')}
+        checked={selectable && selected}
+        disabled={!selectable}
+        onClick={(event) => {
+          event.stopPropagation();
+          onToggle(event);
+        }}
+      />
+    </TableCell>
+  );
 }
 
 const bodies = new Map<string, (props: DataTableBodyProps) => ReactNode>();
@@ -295,19 +382,29 @@ const bodies = new Map<string, (props: DataTableBodyProps) => ReactNode>();
 function bodyWithTestId(testId: string) {
   let Body = bodies.get(testId);
   if (!Body) {
-    const Row = (props: object) => <DataTableRow {...props} data-testid={testId} tabIndex={0} onKeyDown={openOnEnter} className={ROW_CLASSES.focusable} />;
-    Body = (props: DataTableBodyProps) => <DataTableBody {...props} row={Row as never} />;
+    const Row = (props: object) => <FocusableRow {...props} testId={testId} />;
+    Body = function Body(props: DataTableBodyProps) {
+      const [active, setActive] = useState<Identifier>();
+      return (
+        <RowFocusContext.Provider value={{ active, setActive }}>
+          <DataTableBody {...props} row={Row as never} />
+        </RowFocusContext.Provider>
+      );
+    };
     bodies.set(testId, Body);
   }
   return Body as never;
 }
 
-/** The bar over the selected rows: how many, and the actions (shown only while rows are selected). */
+/**
+ * The bar of the selected rows' actions (shown only while rows are selected), after the table as the keyboard meets it:
+ * Tab from the rows reaches it (WCAG 2.4.3). It stays in sight at the bottom of the window while the rows scroll.
+ */
 function BulkBar({ actions }: { actions: (selectedIds: Identifier[]) => ReactNode }) {
   const { selectedIds } = useListContext();
   if (!selectedIds.length) return null;
   return (
-    <Paper variant="outlined" sx={{ px: 2, py: 1, m: 1 }} data-testid="bulk-actions">
+    <Paper elevation={3} sx={{ px: 2, py: 1, mt: 1, position: 'sticky', bottom: 8, zIndex: 2 }} data-testid="bulk-actions">
       <Stack direction="row" spacing={1} alignItems="center" flexWrap="wrap" useFlexGap>
         {actions(selectedIds)}
       </Stack>

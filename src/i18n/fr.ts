@@ -139,6 +139,8 @@ export const fr = {
     },
     /** A line of an imported CSV file (the header is line 1). */
     csvLine: 'Ligne %{line}',
+    /** The keys' names in the shortcuts list (src/admin/keys.ts). */
+    keys: { space: 'Espace', enter: 'Entrée', escape: 'Échap', tab: 'Tab', down: '↓', up: '↑', home: 'Début', end: 'Fin', or: 'ou' },
     profile: {
       title: 'Mon profil',
       fullName: 'Nom complet',
@@ -435,7 +437,13 @@ export const fr = {
       shortcuts: {
         title: 'Raccourcis clavier',
         search: 'Aller à la recherche',
-        open: 'Atteindre une demande de la liste et l’ouvrir',
+        tab: 'Atteindre la liste des demandes (un seul arrêt), puis la suite de la page',
+        rows: 'Demande précédente ou suivante de la liste',
+        ends: 'Première ou dernière demande de la page',
+        open: 'Ouvrir la demande',
+        toggle: 'Sélectionner la demande, ou la désélectionner',
+        selectPage: 'Sélectionner toutes les demandes de la page, ou les désélectionner',
+        bulk: 'Depuis la liste, après une sélection : ses actions (Créer DPEC, Facturer, Exporter, Archiver, Assigner)',
         next: 'Demande suivante de la page, sans fermer le volet',
         previous: 'Demande précédente de la page',
         escape: 'Fermer le volet ou la fenêtre',

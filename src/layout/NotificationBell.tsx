@@ -1,6 +1,6 @@
 // The bell: the first 5 notifications and the unread count, from GET /api/notifications.
 import NotificationsIcon from '@mui/icons-material/Notifications';
-import { Badge, Box, Button, Divider, IconButton, ListItemText, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
+import { Badge, Button, Divider, IconButton, ListItemText, ListSubheader, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -48,8 +48,10 @@ export function NotificationBell() {
         </IconButton>
       </Tooltip>
       <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)} slotProps={{ paper: { sx: { width: 360, maxWidth: '95vw' } } }}>
-        <Box sx={{ px: 2, py: 1, display: 'flex', alignItems: 'center', justifyContent: 'space-between' }}>
-          <Typography variant="subtitle1" fontWeight={600}>
+        {/* A subheader, which the menu passes over: opened from the keyboard, the focus is on the first notification
+            (on a header box, it went nowhere and the arrows did not reach the notifications). */}
+        <ListSubheader component="div" sx={{ px: 2, py: 1, display: 'flex', alignItems: 'center', justifyContent: 'space-between', lineHeight: 'normal' }}>
+          <Typography variant="subtitle1" fontWeight={600} color="text.primary">
             {translate('pecflow.notifications.title')}
           </Typography>
           {unread > 0 && (
@@ -57,7 +59,7 @@ export function NotificationBell() {
               {translate('pecflow.notifications.markAllRead')}
             </Button>
           )}
-        </Box>
+        </ListSubheader>
         <Divider />
         {items.length === 0 && (
           <MenuItem disabled>

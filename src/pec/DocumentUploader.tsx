@@ -136,6 +136,8 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
         type="file"
         multiple
         hidden
+        // Out of the drawer's focus trap (see src/pec/ImportDialog.tsx): the drop zone's button opens it.
+        tabIndex={-1}
         accept={DOCUMENT_MIME_TYPES.join(',')}
         data-testid="pec-document-input"
         onChange={(event) => {

@@ -3,13 +3,14 @@
 // the file, and the author's own notes changed or deleted within 15 minutes.
 import { Box, Button, List, ListItem, ListItemText, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { NOTE_DRAFT_PREFIX } from '../session';
 import { useCreate, useDelete, useGetIdentity, useGetList, useTranslate, useUpdate } from 'react-admin';
 import { DatePickerField, INVALID_DAY } from '../admin/DatePickerField';
 import { PEC_RESOURCE, pecIri, type PecColleague, type PecDossierRecord } from '../dataProvider/pec';
 import { COLLEAGUES_STALE_MS, usePecMutation, usePecRights } from './shared';
-import { NOTE_MAX, noteEditable } from '#domain/followUps';
+import { NOTE_LINK_PARAM, NOTE_MAX, noteEditable } from '#domain/followUps';
 import { formatDate } from '#domain/format';
 import { idFromReference } from '#domain/iri';
 
@@ -46,7 +47,8 @@ export function FollowUpPanel({ record, id }: { record: PecDossierRecord; id: nu
 function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; id: number; colleagues: PecColleague[] | undefined }) {
   const { translate, refresh, success, failure } = usePecMutation();
   const rights = usePecRights();
-  const [update, { isPending }] = useUpdate();
+  // The fields stay enabled while saving: a field disabled under the keyboard would drop the focus to the drawer's top.
+  const [update] = useUpdate();
   const owner = typeof record.owner === 'string' ? record.owner : (record.owner?.['@id'] ?? '');
   const followers = (colleagues ?? []).filter((c) => c.mayFollow);
   const ownerName = typeof record.owner === 'object' && record.owner ? nameOf(record.owner) : '';
@@ -66,7 +68,7 @@ function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; 
         size="small"
         label={translate('pecflow.pec.followUp.owner')}
         value={owner}
-        disabled={!rights.edit || isPending}
+        disabled={!rights.edit}
         onChange={(event) => void save({ owner: event.target.value || null })}
         sx={{ minWidth: 240 }}
         slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
@@ -88,7 +90,7 @@ function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; 
       <DatePickerField
         label={translate('pecflow.pec.followUp.date')}
         value={record.followUpDate ?? ''}
-        disabled={!rights.edit || isPending}
+        disabled={!rights.edit}
         onChange={(day) => {
           if (day !== INVALID_DAY) void save({ followUpDate: day || null });
         }}
@@ -133,11 +135,16 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState<string>();
   const filter = { dossier: pecIri(id) };
-  const { data: notes = [], refetch } = useGetList<NoteRecord>(NOTES, {
+  const {
+    data: notes = [],
+    isPending: reading,
+    refetch,
+  } = useGetList<NoteRecord>(NOTES, {
     filter,
     sort: { field: 'createdAt', order: 'ASC' },
     pagination: { page: 1, perPage: 200 },
   });
+  useNoteFromLink(reading);
   const [create, { isPending }] = useCreate();
   const typing = typedMention(text);
   const suggestions =
@@ -259,6 +266,32 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
   );
 }
 
+/** A note's element id: where a mention's link (?note=34, the bell) leads. */
+const noteElementId = (note: NoteRecord) => `pec-note-${idFromReference(note.id, NOTES)}`;
+
+/**
+ * Opened from a mention (/pec/12?note=34): once the notes are read, that note is scrolled to and takes the focus, and
+ * the parameter leaves the address (the next file, j / k, opens at its top).
+ */
+function useNoteFromLink(reading: boolean) {
+  const [params, setParams] = useSearchParams();
+  const target = params.get(NOTE_LINK_PARAM);
+  useEffect(() => {
+    if (!target || reading) return;
+    const note = document.getElementById(`pec-note-${target}`);
+    note?.scrollIntoView({ block: 'center' });
+    note?.focus({ preventScroll: true });
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete(NOTE_LINK_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [target, reading, setParams]);
+}
+
 function NoteItem({ note, mine, onChanged }: { note: NoteRecord; mine: boolean; onChanged: () => unknown }) {
   const translate = useTranslate();
   const { success, failure } = usePecMutation();
@@ -278,7 +311,15 @@ function NoteItem({ note, mine, onChanged }: { note: NoteRecord; mine: boolean; 
   };
   const when = new Date(note.createdAt);
   return (
-    <ListItem disableGutters divider data-testid="pec-note" sx={{ display: 'block' }}>
+    <ListItem
+      disableGutters
+      divider
+      data-testid="pec-note"
+      id={noteElementId(note)}
+      // Focused by a mention's link only, not a Tab stop; its ring shows which note the link meant.
+      tabIndex={-1}
+      sx={{ display: 'block', '&:focus': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: 2 } }}
+    >
       <ListItemText
         primary={
           editing === undefined ? (

@@ -70,6 +70,9 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
           type="file"
           accept=".csv,text/csv"
           hidden
+          // Out of the dialog's focus trap, which counts any input but type="hidden" as a Tab stop: Tab from 'Fermer'
+          // went to it, invisible, instead of back to the first button. The button opens it.
+          tabIndex={-1}
           onChange={(event) => upload(event.target.files?.[0])}
           data-testid="pec-import-file"
           aria-label={translate('pecflow.pec.import.choose')}

@@ -102,6 +102,8 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
       {...FRAME}
       open={open}
       onClose={onClose}
+      // The list focuses the row of the file shown (PecShortcuts), not the one the drawer opened from before j / k.
+      restoreFocus={false}
       title={record ? translate('pecflow.pec.drawer.viewTitle', { numero: record.numeroDossier }) : translate('pecflow.pec.drawer.loading')}
       subtitle={record && `${text.shop(record)} · ${text.network(record)} · ${text.mutual(record)}`}
       actions={

@@ -81,6 +81,8 @@ export default function PecPage() {
   const drawer = useDrawerTarget();
   const defaults = useQueryClient().getDefaultOptions().queries;
   const onCreate = rights.create ? drawer.create : undefined;
+  // No selection for who could do nothing with it (read-only staff).
+  const selectable = rights.run || rights.edit || rights.export;
   // Each user's choice of columns, kept across sessions in this browser.
   const columns = { storeKey: preferenceKey(readAuthStore().user?.id, 'pec.columns'), hidden: PEC_OPTIONAL_COLUMNS };
   useColumnsFromUrl(columns.storeKey, columns.hidden);
@@ -112,15 +114,14 @@ export default function PecPage() {
           <>
             <PecSavedViews columnsStoreKey={columns.storeKey} allColumns={PEC_COLUMN_SOURCES} defaultHidden={columns.hidden} />
             <PecFilters />
-            <PecShortcuts current={drawer.open ? drawer.shown : undefined} view={drawer.view} />
+            <PecShortcuts current={drawer.open ? drawer.shown : undefined} view={drawer.view} selectable={selectable} />
           </>
         }
         countText={(n) => translate('pecflow.pec.count', { smart_count: n })}
         createLabel={translate('pecflow.pec.actions.create')}
         onCreate={onCreate}
         emptyText={translate('pecflow.pec.empty')}
-        // No selection for who could do nothing with it (read-only staff).
-        bulkActions={rights.run || rights.edit || rights.export ? (ids) => <PecBulkActions ids={ids} /> : undefined}
+        bulkActions={selectable ? (ids) => <PecBulkActions ids={ids} /> : undefined}
         rowClick={(_id, record) => {
           drawer.view(pecNumericId(record)!);
           return false;

@@ -1,8 +1,9 @@
-// Issue 28: the office's morning from the keyboard alone (WCAG 2.1.1). After signing in, the test never clicks: it
-// types, presses Tab, Enter, Escape and the page's shortcuts ('?', '/', Alt+↓ / Alt+↑, j / k).
+// Issue 28: the office's morning from the keyboard alone (WCAG 2.1.1). After signing in, the tests never click: they
+// type, press Tab, Enter, Escape, the rows' keys (↑ ↓ Début Fin, Espace, x) and the page's shortcuts ('?', '/', 'a',
+// Alt+↓ / Alt+↑, j / k).
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signIn } from './helpers';
-import { drawer, patientNumber, prepareFile } from './pec-fixtures';
+import { api, apiToken, signIn } from './helpers';
+import { drawer, openFile, patientNumber, prepareFile, toast } from './pec-fixtures';
 import { todayInFrance } from '#domain/pec';
 
 const EMAIL = 'audio@audition-horizon.fr';
@@ -17,6 +18,16 @@ async function tabTo(page: Page, target: Locator, max = 80) {
   }
   throw new Error(`${String(target)} jamais atteint avec Tab`);
 }
+
+/** Tab until a row of the list has the focus (the list's one Tab stop), then Début: the first row. */
+async function tabToFirstRow(page: Page) {
+  await tabTo(page, page.locator('[data-testid="pec-row"][tabindex="0"]'));
+  await page.keyboard.press('Home');
+  await expect(rows(page).first()).toBeFocused();
+}
+
+// One after another: a file created by one test would move the rows another reads (j / k follow the page's order).
+test.describe.configure({ mode: 'default' });
 
 test('a morning by keyboard only: the shortcuts, search, open, DPEC, bill, close, then the next and previous files', async ({ page, request }) => {
   const file = await prepareFile(request, EMAIL, { patient: patientNumber() });
@@ -80,7 +91,7 @@ test('a morning by keyboard only: the shortcuts, search, open, DPEC, bill, close
   await page.keyboard.press('Backspace');
   await expect(rows(page)).toHaveCount(20);
   const numbers = (await rows(page).locator('td:nth-child(3)').allTextContents()).map((text) => text.trim());
-  await tabTo(page, rows(page).first());
+  await tabToFirstRow(page);
   await page.keyboard.press('Enter');
   await expect(heading(page)).toHaveText(`Demande ${numbers[0]}`);
   await page.keyboard.press('Alt+ArrowDown');
@@ -96,4 +107,135 @@ test('a morning by keyboard only: the shortcuts, search, open, DPEC, bill, close
   await expect(heading(page)).toHaveText(`Demande ${numbers[0]}`);
   await page.keyboard.press('Escape');
   await expect(drawer(page)).toBeHidden();
+});
+
+test('Escape after j / j: the focus is on the row of the file shown last, not on the row first opened', async ({ page }) => {
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(rows(page)).toHaveCount(20);
+  const numbers = (await rows(page).locator('td:nth-child(3)').allTextContents()).map((text) => text.trim());
+  await tabToFirstRow(page);
+  await page.keyboard.press('Enter');
+  await expect(heading(page)).toHaveText(`Demande ${numbers[0]}`);
+  await page.keyboard.press('j');
+  await expect(heading(page)).toHaveText(`Demande ${numbers[1]}`);
+  await page.keyboard.press('j');
+  await expect(heading(page)).toHaveText(`Demande ${numbers[2]}`);
+  await page.keyboard.press('Escape');
+  await expect(drawer(page)).toBeHidden();
+  await expect(rows(page).nth(2)).toBeFocused();
+  await expect(rows(page).nth(2)).toHaveCSS('outline-style', 'solid');
+});
+
+test('selection by keyboard: one Tab stop for the rows, Space or x selects, Tab reaches the bulk actions, a selects the page', async ({ page }) => {
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(rows(page)).toHaveCount(20);
+
+  // '?' tells how to select and reach the selection's actions.
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Raccourcis clavier' });
+  const keysOf = (action: RegExp) => help.getByRole('row', { name: action }).getByRole('rowheader');
+  await expect(keysOf(/Sélectionner la demande, ou la désélectionner/)).toHaveText('Espace ou x');
+  await expect(keysOf(/Sélectionner toutes les demandes de la page/)).toHaveText('a');
+  await expect(keysOf(/après une sélection : ses actions \(Créer DPEC, Facturer/)).toHaveText('Tab');
+  await expect(keysOf(/Demande précédente ou suivante de la liste/)).toHaveText('↑ ou ↓');
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+
+  // The rows are one Tab stop: Tab from a row leaves the list (neither its checkbox nor the next row), Shift+Tab comes back.
+  await tabToFirstRow(page);
+  await page.keyboard.press('Tab');
+  await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('[data-testid="pec-list"] tbody'))).toBe(false);
+  await page.keyboard.press('Shift+Tab');
+  await expect(rows(page).first()).toBeFocused();
+
+  // ↓ goes to the next row; Space selects it without scrolling the page; x unselects and selects again.
+  await page.keyboard.press('ArrowDown');
+  const second = rows(page).nth(1);
+  await expect(second).toBeFocused();
+  const scrolled = await page.evaluate(() => window.scrollY);
+  await page.keyboard.press('Space');
+  await expect(second.getByRole('checkbox')).toBeChecked();
+  expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+  await page.keyboard.press('x');
+  await expect(second.getByRole('checkbox')).not.toBeChecked();
+  await expect(page.getByTestId('bulk-actions')).toBeHidden();
+  await page.keyboard.press('x');
+  await expect(second.getByRole('checkbox')).toBeChecked();
+  await expect(second).toBeFocused();
+
+  // Tab from the row reaches the selection's actions.
+  const bar = page.getByTestId('bulk-actions');
+  await expect(bar).toContainText('1 dossier sélectionné');
+  await page.keyboard.press('Tab');
+  await expect(bar.getByRole('button', { name: 'Créer DPEC' })).toBeFocused();
+
+  // 'a' selects the whole page, then none.
+  await page.keyboard.press('a');
+  await expect(bar).toContainText('20 dossiers sélectionnés');
+  await expect(page.getByRole('checkbox', { name: 'Tout sélectionner' })).toBeChecked();
+  await page.keyboard.press('a');
+  await expect(bar).toBeHidden();
+});
+
+test('a follow-up date saved from the keyboard keeps the focus on its field', async ({ page, request }) => {
+  const file = await prepareFile(request, EMAIL);
+  await signIn(page, EMAIL);
+  await openFile(page, file);
+  const field = drawer(page).getByRole('textbox', { name: /^Relance le/ });
+  await tabTo(page, field);
+  // Typed once the field has selected its day section, at a person's pace (see the billing date above).
+  await expect.poll(() => field.evaluate((input: HTMLInputElement) => (input.selectionEnd ?? 0) - (input.selectionStart ?? 0))).toBe(2);
+  const [year, month, day] = todayInFrance().split('-');
+  const nextYear = `${day}${month}${Number(year) + 1}`;
+  await page.keyboard.type(nextYear, { delay: 40 });
+  await expect(toast(page, 'Suivi enregistré')).toBeVisible();
+  await expect(field).toHaveValue(`${day}/${month}/${Number(year) + 1}`);
+  await expect(field).toBeFocused();
+});
+
+test("the import dialog's Tab stops are its buttons only: Tab from 'Fermer' goes back to the first", async ({ page }) => {
+  await signIn(page, 'direction@audition-horizon.fr');
+  await page.goto('/pec');
+  await expect(rows(page).first()).toBeVisible();
+  await tabTo(page, page.getByRole('button', { name: 'Importer' }));
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Importer des demandes de PEC' });
+  const choose = dialog.getByRole('button', { name: 'Choisir un fichier CSV' });
+  const close = dialog.getByRole('button', { name: 'Fermer' });
+  await tabTo(page, close, 5);
+  await page.keyboard.press('Tab');
+  await expect(choose).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(close).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test("a mention's notification opens the file at the note that mentions, focused", async ({ page, request }) => {
+  const file = await prepareFile(request, EMAIL);
+  const token = await apiToken(request, EMAIL);
+  const note = (body: string) => api<{ id: number | string }>(request, token, 'POST', '/api/pec_notes', { dossier: `/api/pec_dossiers/${file.id}`, body });
+  // Enough notes before it that the drawer opens far from it.
+  for (let i = 1; i <= 12; i++) await note(`Appel ${i} à la mutuelle :\nmessagerie, rappeler plus tard.\nSans réponse.`);
+  await note('@Marc Lefèvre la mutuelle attend ton accord');
+
+  await signIn(page, 'direction@audition-horizon.fr');
+  await tabTo(page, page.getByRole('button', { name: /notification/i }).first());
+  await page.keyboard.press('Enter');
+  const item = page.getByRole('menuitem').filter({ hasText: `vous a mentionné — ${file.numeroDossier}` });
+  // The menu opens on its first notification; the arrows go down to this one.
+  await expect(page.getByRole('menuitem').first()).toBeFocused();
+  for (let i = 0; i < 5 && !(await item.evaluate((element) => element === document.activeElement)); i++) await page.keyboard.press('ArrowDown');
+  await expect(item).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(heading(page)).toHaveText(`Demande ${file.numeroDossier}`);
+  const mentioned = drawer(page).getByTestId('pec-note').filter({ hasText: '@Marc Lefèvre la mutuelle attend ton accord' });
+  await expect(mentioned).toBeFocused();
+  await expect(mentioned).toBeInViewport();
+  await expect(mentioned).toHaveCSS('outline-style', 'solid');
+  // The link's note leaves the address: the next file opens at its top.
+  await expect(page).toHaveURL(new RegExp(`/pec/${file.id}`));
+  await expect(page).not.toHaveURL(/note=/);
 });

@@ -1,0 +1,37 @@
+// The keyboard's keys, declared once: the handlers test them (`pressed`) and the '?' dialog names them (`keyNames`).
+
+/** A key as KeyboardEvent.key reads it, with Alt when the shortcut takes it. */
+export interface KeyStroke {
+  key: string;
+  alt?: boolean;
+}
+
+/** A list's rows (src/admin/ListFrame.tsx, WAI-ARIA grid practice): one Tab stop for the rows, the arrows between them. */
+export const ROW_KEYS = {
+  open: [{ key: 'Enter' }],
+  toggle: [{ key: ' ' }, { key: 'x' }],
+  down: [{ key: 'ArrowDown' }],
+  up: [{ key: 'ArrowUp' }],
+  first: [{ key: 'Home' }],
+  last: [{ key: 'End' }],
+} satisfies Record<string, KeyStroke[]>;
+
+/** The keys with a French name (pecflow.keys.*); the others show as typed ('/', 'j'). */
+export const KEY_NAMES: Record<string, string> = {
+  ' ': 'space',
+  Enter: 'enter',
+  Escape: 'escape',
+  Tab: 'tab',
+  ArrowDown: 'down',
+  ArrowUp: 'up',
+  Home: 'home',
+  End: 'end',
+};
+
+/** Is this event one of these keys (no Ctrl or ⌘; Alt only where the stroke asks for it)? */
+export const pressed = (event: { key: string; altKey: boolean; ctrlKey: boolean; metaKey: boolean }, strokes: readonly KeyStroke[]) =>
+  !event.ctrlKey && !event.metaKey && strokes.some((stroke) => stroke.key === event.key && !!stroke.alt === event.altKey);
+
+/** The strokes as the '?' dialog shows them ('Alt + ↓ ou j'); `name` gives a key's French name. */
+export const keyNames = (strokes: readonly KeyStroke[], name: (key: string) => string | undefined, or: string) =>
+  strokes.map((stroke) => `${stroke.alt ? 'Alt + ' : ''}${name(stroke.key) ?? stroke.key}`).join(` ${or} `);
