@@ -30,6 +30,8 @@ async function tabToFirstRow(page: Page) {
 test.describe.configure({ mode: 'default' });
 
 test('a morning by keyboard only: the shortcuts, search, open, DPEC, bill, close, then the next and previous files', async ({ page, request }) => {
+  // A whole morning, one key at a time: more than a minute on a busy machine.
+  test.slow();
   const file = await prepareFile(request, EMAIL, { patient: patientNumber() });
   await signIn(page, EMAIL);
   await page.goto('/pec');
