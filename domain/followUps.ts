@@ -1,7 +1,7 @@
 // Follow-ups that do not slip (issue 28): a file's owner ('Suivi par') and follow-up date ('Relance le'), the one rule
 // of "À relancer" (its SQL twin: server/pec/followUps.ts), and the limits of a file's notes thread.
 import { formatIsoDay } from './format';
-import type { PecStatus } from './pec';
+import { todayInFrance, type PecStatus } from './pec';
 
 /** The system setting: days a file may stay 'En attente' before it is "À relancer". */
 export const FOLLOW_UP_PENDING_DAYS_KEY = 'general.follow_up_pending_days';
@@ -29,6 +29,17 @@ export function isFollowUpDue(file: FollowUpFile, today: string, now: Date, pend
   return now.getTime() - new Date(file.statusChangedAt).getTime() > pendingDays * DAY_MS;
 }
 
+/**
+ * Why a file "À relancer" is (isFollowUpDue's two cases), as the drawer and the dashboard say it: its follow-up date has
+ * come, or it has waited 'En attente' since its status changed. undefined for a file neither case names (not due).
+ */
+export function followUpReason(file: FollowUpFile, today: string, now: Date): string | undefined {
+  if (file.followUpDate !== null) return file.followUpDate <= today ? FOLLOW_UP_MESSAGES.reasonDate(formatIsoDay(file.followUpDate)) : undefined;
+  if (file.status !== 'pending' || !file.statusChangedAt) return undefined;
+  const since = new Date(file.statusChangedAt);
+  return FOLLOW_UP_MESSAGES.reasonWaiting(formatIsoDay(todayInFrance(since)), Math.floor((now.getTime() - since.getTime()) / DAY_MS));
+}
+
 /** The moment before which a file entered 'En attente' to be due now. */
 export const pendingCutoff = (now: Date, pendingDays: number) => new Date(now.getTime() - pendingDays * DAY_MS);
 
@@ -51,6 +62,8 @@ export function followUpDateError(day: string, today: string): string | undefine
 
 export const FOLLOW_UP_MESSAGES = {
   dateOutOfRange: (from: string, to: string) => `La date de relance doit être comprise entre le ${from} et le ${to}.`,
+  reasonDate: (day: string) => `Relance prévue le ${day}`,
+  reasonWaiting: (day: string, days: number) => `Sans nouvelles depuis le ${day} (statut inchangé depuis ${days} jour${days > 1 ? 's' : ''})`,
   owner: 'Choisissez le collaborateur qui suit le dossier.',
   ownerCannotSee: 'Ce collaborateur ne voit pas ce dossier : choisissez un utilisateur de son centre.',
   ownerCannotAct: 'Ce collaborateur consulte les demandes sans les traiter : choisissez quelqu’un qui peut les faire avancer.',

@@ -26,6 +26,7 @@ import { ARCHIVE_REASON_LABELS, ARCHIVE_REASONS } from '#domain/archive';
 import { ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
 import { choicesOf } from '#domain/schemas';
 import { PEC_PERMISSIONS } from '#domain/permissions';
+import { DEFAULT_FOLLOW_UP_PENDING_DAYS, FOLLOW_UP_FILTER, FOLLOW_UP_PENDING_DAYS_KEY, isFollowUpDue } from '#domain/followUps';
 
 const readOnly = { writable: false } as const;
 
@@ -152,6 +153,17 @@ export const pecDossiersResource: ResourceDeclaration = {
     followUpDate: date(pecDossiers.followUpDate, {
       description: 'Date de relance (facultative) : le dossier est « À relancer » à partir de ce jour',
       label: 'Relance le',
+    }),
+    // Why a file is "À relancer" (domain/followUps.ts, followUpReason): the day its status last changed, and on the file
+    // whether it is due now (isFollowUpDue, with the system setting).
+    statusChangedAt: dateTime(pecDossiers.statusChangedAt, {
+      ...readOnly,
+      description: 'Dernier changement d’état : un dossier « En attente » depuis ce moment est sans nouvelles de la mutuelle',
+      label: 'État changé le',
+    }),
+    followUpDue: itemOnly('boolean', {
+      description: `« À relancer » : sa date de relance est arrivée ou, sans date, il est en attente depuis plus du délai du réglage ${FOLLOW_UP_PENDING_DAYS_KEY} (fiche seulement ; la liste : filtre ${FOLLOW_UP_FILTER}=true)`,
+      label: 'À relancer',
     }),
     appareils: itemOnly('array', { description: 'Appareils par oreille (fiche seulement)', label: 'Appareils' }),
     fileKind: itemOnly('string', {
@@ -337,6 +349,9 @@ export const pecDossiersResource: ResourceDeclaration = {
           const row = rows[index] as ReadFile['dossier'] & { __item_details: unknown };
           const read = expandItem(item, row.__item_details);
           item.warnings = await fileWarnings(tx, row.id, tx === app.db ? app.lists : undefined, { dossier: row, ...read }, principal);
+          const now = new Date();
+          const pendingDays = await app.settings.number(FOLLOW_UP_PENDING_DAYS_KEY, DEFAULT_FOLLOW_UP_PENDING_DAYS, tx);
+          item.followUpDue = isFollowUpDue(row, todayInFrance(now), now, pendingDays);
         }
       else await embedReferences(tx, items, rows);
     },

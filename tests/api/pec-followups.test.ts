@@ -190,6 +190,37 @@ describe('À relancer', () => {
     expect(await listed('aRelancer=true&archived=all')).not.toContain(waiting);
   });
 
+  it('says why: the file shows when its status last changed (read-only, in the list too) and whether it is due now', async () => {
+    const waiting = await pendingFor(8);
+    const recent = await pendingFor(2);
+    const [since] = (await server.database.query(`select status_changed_at from pec_dossiers where id = $1`, [waiting])) as { status_changed_at: Date }[];
+    const file = await server.get(`/api/pec_dossiers/${waiting}`, tokens.audio);
+    expect(file.status, file.text).toBe(200);
+    expect(new Date(file.body.statusChangedAt).getTime()).toBe(new Date(since!.status_changed_at).getTime());
+    expect(file.body.followUpDue).toBe(true);
+    expect((await server.get(`/api/pec_dossiers/${recent}`, tokens.audio)).body.followUpDue).toBe(false);
+    const dated = (await createDossier(server, tokens.audio, refs)).id as number;
+    const changed = await patch(dated, { followUpDate: todayInFrance() });
+    expect(changed.body.followUpDue).toBe(true);
+
+    const list = await server.get(`/api/pec_dossiers?aRelancer=true&itemsPerPage=200`, tokens.audio);
+    const row = list.body.member.find((m: JsonBody) => m.id === waiting);
+    expect(new Date(row.statusChangedAt).getTime()).toBe(new Date(since!.status_changed_at).getTime());
+
+    // Read-only: the server keeps the moment of the last status change.
+    await patch(waiting, { statusChangedAt: new Date().toISOString(), followUpDue: false });
+    expect((await server.get(`/api/pec_dossiers/${waiting}`, tokens.audio)).body).toMatchObject({
+      statusChangedAt: file.body.statusChangedAt,
+      followUpDue: true,
+    });
+
+    const docs = await server.request('GET', '/api/docs.jsonld');
+    const cls = docs.body['hydra:supportedClass'].find((c: JsonBody) => c['@id'] === '#PecDossier');
+    const property = (title: string) => cls['hydra:supportedProperty'].find((p: JsonBody) => p['hydra:title'] === title);
+    expect(property('statusChangedAt')).toMatchObject({ 'hydra:readable': true, 'hydra:writeable': false });
+    expect(property('followUpDue')).toMatchObject({ 'hydra:readable': true, 'hydra:writeable': false });
+  });
+
   it('is in the search template of the API docs', async () => {
     const docs = await server.get('/api/pec_dossiers?itemsPerPage=1', tokens.audio);
     const variables = docs.body.search.mapping.map((m: JsonBody) => m.variable);

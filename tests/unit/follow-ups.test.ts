@@ -1,6 +1,6 @@
 // The one rule of "À relancer" and the notes' mentions and edit window (domain/followUps.ts).
 import { describe, expect, it } from 'vitest';
-import { isFollowUpDue, mentionedUsers, noteEditable } from '#domain/followUps';
+import { followUpReason, isFollowUpDue, mentionedUsers, noteEditable } from '#domain/followUps';
 
 const now = new Date('2026-11-28T09:00:00Z');
 const today = '2026-11-28';
@@ -28,6 +28,23 @@ describe('isFollowUpDue', () => {
 
   it('an archived file is never due', () => {
     expect(isFollowUpDue({ status: 'pending', statusChangedAt: daysAgo(30), followUpDate: today, archived: true }, today, now, 7)).toBe(false);
+  });
+});
+
+describe('followUpReason', () => {
+  it('names the follow-up date that has come, or the day the file began to wait and for how long', () => {
+    expect(followUpReason({ status: 'approved', statusChangedAt: daysAgo(1), followUpDate: '2026-11-12' }, today, now)).toBe('Relance prévue le 12/11/2026');
+    // Its day in Paris: 23:30 UTC on 01/11 is already 02/11 there.
+    const since = { status: 'pending', statusChangedAt: '2026-11-01T23:30:00Z', followUpDate: null };
+    expect(followUpReason(since, today, now)).toBe('Sans nouvelles depuis le 02/11/2026 (statut inchangé depuis 26 jours)');
+    expect(followUpReason({ status: 'pending', statusChangedAt: daysAgo(1), followUpDate: null }, today, now)).toBe(
+      'Sans nouvelles depuis le 27/11/2026 (statut inchangé depuis 1 jour)',
+    );
+  });
+
+  it('says nothing of a file neither case names', () => {
+    expect(followUpReason({ status: 'pending', statusChangedAt: daysAgo(30), followUpDate: '2026-12-05' }, today, now)).toBeUndefined();
+    expect(followUpReason({ status: 'approved', statusChangedAt: daysAgo(30), followUpDate: null }, today, now)).toBeUndefined();
   });
 });
 
