@@ -153,6 +153,9 @@ export interface PecDossierRecord {
   /** 'Suivi par' (issue 28): the user who follows it, embedded; its follow-up date. */
   owner?: { '@id': string; firstName?: string; lastName?: string } | string | null;
   followUpDate?: string | null;
+  /** The last status change (why a file waiting 'En attente' is "À relancer"), and whether the file is due now (the file only). */
+  statusChangedAt?: string | null;
+  followUpDue?: boolean;
 }
 
 /** A user who sees a file: who may follow it, who a note may mention. */

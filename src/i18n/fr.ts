@@ -205,6 +205,7 @@ export const fr = {
       followUps: {
         title: 'À relancer',
         caption: 'En attente de la mutuelle depuis trop longtemps, ou date de relance arrivée',
+        patientNumber: 'N° patient %{numero}',
       },
       expiring: {
         title: 'À facturer avant péremption',
@@ -383,6 +384,8 @@ export const fr = {
         nobody: 'Personne',
         cannotFollow: '%{name} (ne peut plus suivre ce dossier : choisissez un collègue)',
         date: 'Relance le',
+        noDate: 'Aucune relance prévue',
+        due: 'À relancer : %{reason}',
         saved: 'Suivi enregistré',
         error: 'Suivi non enregistré',
       },

@@ -26,11 +26,11 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Title, useGetList, useTranslate } from 'react-admin';
 import { PEC_RESOURCE, PEC_STATS_QUERY_KEY, pecNumericId, type PecDossierRecord, type PecStats } from '../dataProvider/pec';
-import { FOLLOW_UP_FILTER } from '#domain/followUps';
+import { FOLLOW_UP_FILTER, followUpReason } from '#domain/followUps';
 import { formatDate, formatEuros, formatMonth } from '#domain/format';
 import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS, ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
 import { dashboardFilters, DRILL_DOWN_COLUMNS, pecFilePath, pecListLink } from './filters';
-import { PEC_STATUSES, pecStatusLabel } from '#domain/pec';
+import { PEC_STATUSES, pecStatusLabel, todayInFrance } from '#domain/pec';
 import { FILE_KIND_LABELS, FILE_KINDS } from '#domain/fileKinds';
 import { ReceivablesCard } from './ReceivablesCard';
 import { PecStatusBadge, robotFailureText, useDossierText, useErrorText, usePecData } from './shared';
@@ -205,9 +205,18 @@ function Panel({
   );
 }
 
-/** "À relancer" (domain/followUps.ts): its count opens the list filtered the same way (aRelancer=true). */
+/**
+ * "À relancer" (domain/followUps.ts): its count opens the list filtered the same way (aRelancer=true); the first files
+ * of that list (the earliest follow-up dates first, then the files waiting without one), each with why it is due.
+ */
 function FollowUpsCard({ stats }: { stats: PecStats | undefined }) {
   const translate = useTranslate();
+  const text = useDossierText();
+  const filter = { [FOLLOW_UP_FILTER]: 'true' };
+  const sort = { field: 'followUpDate', order: 'ASC' as const };
+  const { data: files = [] } = useGetList<PecDossierRecord & { id: string }>(PEC_RESOURCE, { filter, sort, pagination: { page: 1, perPage: 5 } });
+  const now = new Date();
+  const today = todayInFrance(now);
   return (
     <Box data-testid="dashboard-follow-ups">
       <Panel
@@ -216,13 +225,39 @@ function FollowUpsCard({ stats }: { stats: PecStats | undefined }) {
         figure={stats ? stats.followUpsDue : <Skeleton width={48} />}
         caption={translate('pecflow.dashboard.followUps.caption')}
         action={
-          <Button component={RouterLink} to={pecListLink({ [FOLLOW_UP_FILTER]: 'true' })} size="small" data-testid="dashboard-follow-ups-link">
+          <Button component={RouterLink} to={pecListLink(filter)} size="small" data-testid="dashboard-follow-ups-link">
             {translate('pecflow.dashboard.seeList')}
           </Button>
         }
-      />
+      >
+        {files.length > 0 && (
+          <List dense disablePadding sx={{ mt: 1 }}>
+            {files.map((file) => (
+              <ListItem key={file.id} disablePadding divider data-testid="dashboard-follow-up">
+                <ListItemButton component={RouterLink} to={pecFilePath(pecNumericId(file)!)}>
+                  <ListItemText
+                    primary={`${file.numeroDossier} · ${patientOf(file, translate)} · ${text.shop(file)}`}
+                    secondary={followUpReason(
+                      { status: file.status, statusChangedAt: file.statusChangedAt ?? null, followUpDate: file.followUpDate ?? null },
+                      today,
+                      now,
+                    )}
+                    slotProps={{ primary: { noWrap: true } }}
+                  />
+                </ListItemButton>
+              </ListItem>
+            ))}
+          </List>
+        )}
+      </Panel>
     </Box>
   );
+}
+
+/** The patient as the office names them: the insured's name, else their number in the office software. */
+function patientOf(file: PecDossierRecord, translate: (key: string, options?: object) => string) {
+  const name = [file.prenomAssure, file.nomAssure].filter(Boolean).join(' ');
+  return name || translate('pecflow.dashboard.followUps.patientNumber', { numero: file.numeroDossierAssure ?? '' });
 }
 
 function ExpiringCard({ stats, filter }: { stats: PecStats | undefined; filter: Record<string, unknown> }) {

@@ -1,7 +1,7 @@
 // Follow-ups in the drawer (issue 28, domain/followUps.ts): 'Suivi par' and 'Relance le', saved as a merge-patch by
 // whoever may edit the file, then the notes thread (oldest first): a text field whose '@' offers the colleagues who see
 // the file, and the author's own notes changed or deleted within 15 minutes.
-import { Box, Button, List, ListItem, ListItemText, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, List, ListItem, ListItemText, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -10,7 +10,8 @@ import { useCreate, useDelete, useGetIdentity, useGetList, useTranslate, useUpda
 import { DatePickerField, INVALID_DAY } from '../admin/DatePickerField';
 import { PEC_RESOURCE, pecIri, type PecColleague, type PecDossierRecord } from '../dataProvider/pec';
 import { COLLEAGUES_STALE_MS, usePecMutation, usePecRights } from './shared';
-import { NOTE_LINK_PARAM, NOTE_MAX, noteEditable } from '#domain/followUps';
+import { followUpReason, NOTE_LINK_PARAM, NOTE_MAX, noteEditable } from '#domain/followUps';
+import { todayInFrance } from '#domain/pec';
 import { formatDate } from '#domain/format';
 import { idFromReference } from '#domain/iri';
 
@@ -38,8 +39,28 @@ export function FollowUpPanel({ record, id }: { record: PecDossierRecord; id: nu
         {translate('pecflow.pec.followUp.title')}
       </Typography>
       <FollowUpFields record={record} id={id} colleagues={colleagues} />
+      <FollowUpReason record={record} />
       <Notes id={id} colleagues={colleagues ?? []} />
     </Paper>
+  );
+}
+
+/** Why the file is "À relancer" (the server says whether it is due; domain/followUps.ts says why). */
+function FollowUpReason({ record }: { record: PecDossierRecord }) {
+  const translate = useTranslate();
+  const now = new Date();
+  const reason =
+    record.followUpDue &&
+    followUpReason(
+      { status: record.status, statusChangedAt: record.statusChangedAt ?? null, followUpDate: record.followUpDate ?? null },
+      todayInFrance(now),
+      now,
+    );
+  if (!reason) return null;
+  return (
+    <Alert severity="warning" sx={{ mb: 2 }} data-testid="follow-up-reason">
+      {translate('pecflow.pec.followUp.due', { reason })}
+    </Alert>
   );
 }
 
@@ -90,6 +111,7 @@ function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; 
       <DatePickerField
         label={translate('pecflow.pec.followUp.date')}
         value={record.followUpDate ?? ''}
+        helperText={record.followUpDate ? undefined : translate('pecflow.pec.followUp.noDate')}
         disabled={!rights.edit}
         onChange={(day) => {
           if (day !== INVALID_DAY) void save({ followUpDate: day || null });

@@ -8,13 +8,19 @@ test("'À relancer' from the dashboard's card to the filtered list", async ({ pa
   const email = 'audio@audition-horizon.fr';
   const file = await prepareFile(request, email);
   const token = await apiToken(request, email);
-  // A follow-up date that has come: the file is due.
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
-  await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { followUpDate: today });
+  // A follow-up date that came long ago: the file is due, among the first the card lists (earliest dates first).
+  const longAgo = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date(Date.now() - 300 * 86_400_000));
+  await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { followUpDate: longAgo });
+  const reason = `Relance prévue le ${longAgo.split('-').reverse().join('/')}`;
 
   await signIn(page, email);
   const card = page.getByTestId('dashboard-follow-ups');
   await expect(card).toContainText('À relancer');
+  // The card names the file, its patient and centre, and why it is due; it opens the file.
+  const listed = card.getByTestId('dashboard-follow-up').filter({ hasText: file.numeroDossier });
+  await expect(listed).toContainText(`N° patient ${file.numeroDossierAssure}`);
+  await expect(listed).toContainText(reason);
+  await expect(listed.getByRole('link')).toHaveAttribute('href', `/pec/${file.id}`);
   const figure = card.getByTestId('figure').first();
   await expect(figure).toHaveText(/^\d+$/);
   const due = Number(await figure.textContent());
@@ -24,12 +30,19 @@ test("'À relancer' from the dashboard's card to the filtered list", async ({ pa
   await expect(page.getByTestId('filter-follow-ups')).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => listCount(page)).toBe(due);
   await expect(page.getByText(file.numeroDossier)).toBeVisible();
+
+  // The drawer says why too, in the file's follow-up panel.
+  await openFile(page, file);
+  await expect(drawer(page).getByTestId('follow-up-reason')).toHaveText(`À relancer : ${reason}`);
 });
 
 test("a note mentioning a colleague reaches the colleague's bell", async ({ page, request }) => {
   const file = await prepareFile(request, 'audio@audition-horizon.fr');
   await signIn(page, 'audio@audition-horizon.fr');
   await openFile(page, file);
+  // No follow-up date yet: the panel says so, and nothing is due.
+  await expect(drawer(page).getByTestId('pec-follow-up')).toContainText('Aucune relance prévue');
+  await expect(drawer(page).getByTestId('follow-up-reason')).toHaveCount(0);
   const notes = drawer(page).getByTestId('pec-notes');
   const text = notes.getByTestId('note-text').locator('textarea').first();
   await text.fill('Mutuelle relancée, @Mar');
