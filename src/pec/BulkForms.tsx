@@ -102,7 +102,8 @@ function AssignForm({ count, shopIds, busy, onClose, onSubmit }: Omit<Props, 'fo
       <DialogTitle id="bulk-form-title">{translate('pecflow.pec.bulk.assignTitle', { smart_count: count })}</DialogTitle>
       <DialogContent>
         <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.pec.bulk.assignText')}</DialogContentText>
-        <SelectInput source="owner" label={translate('pecflow.pec.followUp.owner')} choices={choices} emptyText="" fullWidth margin="none" required autoFocus />
+        {/* Required: no blank choice above 'Personne' (nobody is a choice of its own). */}
+        <SelectInput source="owner" label={translate('pecflow.pec.followUp.owner')} choices={choices} fullWidth margin="none" isRequired autoFocus />
       </DialogContent>
       <Actions busy={busy} onClose={onClose} />
     </AdminForm>

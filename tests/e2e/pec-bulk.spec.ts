@@ -147,5 +147,7 @@ test("'Assigner à…' offers only the colleagues who see every selected file", 
   const dialog = page.getByRole('dialog', { name: 'Assigner 2 dossiers' });
   await dialog.getByRole('combobox', { name: /Suivi par/ }).click();
   await expect(page.getByRole('option', { name: 'Sophie Bernard' })).toBeVisible();
+  // 'Personne' first: no blank choice above it.
+  await expect(page.getByRole('option').first()).toHaveText('Personne');
   await expect(page.getByRole('option', { name: 'Léa Petit' })).toHaveCount(0);
 });
