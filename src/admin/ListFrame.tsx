@@ -10,7 +10,23 @@
 import AddIcon from '@mui/icons-material/Add';
 import ClearFiltersIcon from '@mui/icons-material/FilterAltOff';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Box, Button, Checkbox, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableRow, TextField, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Checkbox,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableRow,
+  TextField,
+  Typography,
+  type SxProps,
+  type Theme,
+} from '@mui/material';
 import {
   Children,
   createContext,
@@ -233,7 +249,9 @@ function ListBody({
           </Stack>
         </Paper>
       ) : (
-        <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
+        // A list whose columns the user chooses may be wider than the window: it scrolls inside this frame, its first
+        // column (after the selection's checkboxes) kept in view.
+        <Paper variant="outlined" sx={columns ? stickyFirstColumn(!!bulkActions) : { overflowX: 'auto' }} data-testid="list-table-frame">
           <DataTable
             data={rows}
             total={total}
@@ -375,6 +393,33 @@ function SelectCell({ record, selectable, onToggle }: { record: RaRecord; select
       />
     </TableCell>
   );
+}
+
+/** The selection's checkbox column, as MUI draws it (padding="checkbox"): the offset of the column kept beside it. */
+const CHECKBOX_WIDTH = 48;
+
+/** The frame's rules: horizontal scrolling, the first cells of each row sticky (opaque; the row's hover and selection tint over them). */
+function stickyFirstColumn(selectable: boolean): SxProps<Theme> {
+  const sticky = (left: number, last: boolean) => ({
+    position: 'sticky',
+    left,
+    zIndex: 1,
+    backgroundColor: 'background.paper',
+    ...(last && { boxShadow: (theme: Theme) => `inset -1px 0 0 ${theme.palette.divider}` }),
+  });
+  const tinted = (color: string) => ({ backgroundImage: `linear-gradient(${color}, ${color})` });
+  const stuck = selectable ? '.MuiTableCell-root:nth-of-type(-n+2)' : '.MuiTableCell-root:first-of-type';
+  return (theme) => ({
+    overflowX: 'auto',
+    ...(selectable
+      ? {
+          '& .MuiTableCell-root:first-of-type': { ...sticky(0, false), width: CHECKBOX_WIDTH, minWidth: CHECKBOX_WIDTH, maxWidth: CHECKBOX_WIDTH },
+          '& .MuiTableCell-root:nth-of-type(2)': sticky(CHECKBOX_WIDTH, true),
+        }
+      : { '& .MuiTableCell-root:first-of-type': sticky(0, true) }),
+    [`& .MuiTableRow-hover:hover ${stuck}`]: tinted(theme.palette.action.hover),
+    [`& .Mui-selected ${stuck}`]: tinted(theme.palette.action.selected),
+  });
 }
 
 const bodies = new Map<string, (props: DataTableBodyProps) => ReactNode>();

@@ -143,8 +143,8 @@ export function pecColumns(label: (key: string) => string) {
       render={(r: PecDossierRecord) => <DossierText record={r} part={part} />}
     />
   );
-  /** A day, dd/mm/yyyy on one line, sorted from `first` when sortable. */
-  const dateColumn = (source: DateSource, first?: 'ASC' | 'DESC') => (
+  /** A day, dd/mm/yyyy on one line, sorted from `first` when sortable; `blank`: an empty cell without one (no 'Non définie' on every row). */
+  const dateColumn = (source: DateSource, first?: 'ASC' | 'DESC', blank = false) => (
     <DataTable.Col
       key={source}
       source={source}
@@ -152,7 +152,7 @@ export function pecColumns(label: (key: string) => string) {
       sortByOrder={first}
       disableSort={!first}
       cellClassName={oneLine}
-      render={(r: PecDossierRecord) => formatDate(r[source])}
+      render={(r: PecDossierRecord) => (blank && !r[source] ? '' : formatDate(r[source]))}
     />
   );
   return [
@@ -204,7 +204,8 @@ export function pecColumns(label: (key: string) => string) {
     />,
     dateColumn('datePeremption', 'ASC'),
     dateColumn('dateFacturationEffective'),
-    dateColumn('followUpDate', 'ASC'),
+    // Most files have no follow-up date: only those that do show one.
+    dateColumn('followUpDate', 'ASC', true),
     textColumn('owner'),
   ];
 }

@@ -410,6 +410,10 @@ test('"Colonnes" adds the patient number, mutual, amount due, expiry, billing da
   await expect(rows(page).first().locator('td:nth-child(9)')).toHaveText(/^(\d[\d\s]*,\d{2}\s€|Non défini|)$/);
   // The follow-up date in dd/mm/yyyy, and who follows the file by name.
   await expect(rows(page).first().locator('td:nth-child(10)')).toHaveText(frenchDay(followUpDay));
+  // A file without one shows an empty cell, not 'Non définie' on every row.
+  const followUps = await rows(page).locator('td:nth-child(10)').allTextContents();
+  expect(followUps).toContain('');
+  expect(followUps).not.toContain('Non définie');
   await expect(rows(page).first().locator('td:nth-child(11)')).toHaveText(`${file.owner.firstName} ${file.owner.lastName}`);
 
   await page.reload();
@@ -424,4 +428,34 @@ test('"Colonnes" adds the patient number, mutual, amount due, expiry, billing da
   await signIn(page, 'audio@audition-horizon.fr');
   await page.goto('/pec');
   await expect(headers).toHaveText(['', ...spec]);
+});
+
+test('every column chosen is reachable at 1280 px: the table scrolls inside its frame, its first column stays in view', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await page.getByRole('button', { name: 'Colonnes' }).click();
+  for (const name of ['N° patient', 'Mutuelle', 'Reste dû', 'Péremption', 'Date de facturation', 'Relance le', 'Suivi par'])
+    await page.getByRole('option', { name }).getByRole('switch').check();
+  await page.keyboard.press('Escape');
+  const headers = page.getByRole('columnheader').filter({ hasText: /./ });
+  await expect(headers).toHaveCount(14);
+  await expect(rows(page)).toHaveCount(20);
+
+  // The page itself does not widen: the table's frame ends inside the window.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+  const frame = page.getByTestId('list-table-frame');
+  const box = (await frame.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(1280);
+  const first = rows(page).first().locator('td:nth-child(2)');
+  const firstBox = (await first.boundingBox())!;
+  // Each header, scrolled to inside the frame, is wholly in the window; the first column (État) stays where it was.
+  for (const header of await headers.all()) {
+    await header.scrollIntoViewIfNeeded();
+    const at = (await header.boundingBox())!;
+    expect(at.x).toBeGreaterThanOrEqual(box.x);
+    expect(at.x + at.width).toBeLessThanOrEqual(box.x + box.width + 1);
+  }
+  expect(await frame.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+  expect((await first.boundingBox())!.x).toBeCloseTo(firstBox.x, 0);
 });
