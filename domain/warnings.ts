@@ -16,7 +16,7 @@ export type WarningCode = (typeof WARNING_CODES)[number];
 
 export interface PecWarning {
   code: WarningCode;
-  /** French, for the user: what is wrong and why ("Renouvellement anticipé : dernier équipement facturé le 12/03/2024 …"). */
+  /** French, for the user: what is wrong and why, under its title (WARNING_LABELS), which it does not repeat ("Dernier équipement optique facturé le 12/03/2024 …"). */
   message: string;
   /** Where it applies, when it is one ear or one eye: 'droite' | 'gauche' | 'OD' | 'OG'. */
   side?: string;

@@ -43,6 +43,7 @@ export const addMonthsToDay = (date: string, months: number) => day(addMonths(pa
 export const ageOn = (birthDate: string, on: string) => differenceInYears(parseISO(on), parseISO(birthDate));
 const cents = (euros: number) => Math.round(euros * 100);
 const EAR_LABELS: Record<string, string> = { droite: 'oreille droite', gauche: 'oreille gauche' };
+const capitalised = (text: string) => `${text.charAt(0).toLocaleUpperCase('fr')}${text.slice(1)}`;
 const durationText = (months: number) => (months % 12 === 0 ? `${months / 12} an${months / 12 > 1 ? 's' : ''}` : `${months} mois`);
 
 // ---------- duplicates (issue 25) ----------
@@ -104,7 +105,7 @@ export function renewalWarnings({ kind, on, birthDate, ears, earlier, rules }: R
         {
           code: 'renouvellement_anticipe' as const,
           side: ear,
-          message: `Renouvellement anticipé : ${EAR_LABELS[ear] ?? ear} appareillée le ${formatDate(last.date)} (dossier ${last.numeroDossier}) ; renouvellement pris en charge tous les ${durationText(period.value)}, soit à partir du ${formatDate(allowedFrom)}.`,
+          message: `${capitalised(EAR_LABELS[ear] ?? ear)} appareillée le ${formatDate(last.date)} (dossier ${last.numeroDossier}) ; renouvellement pris en charge tous les ${durationText(period.value)}, soit à partir du ${formatDate(allowedFrom)}.`,
           source: period.source,
           details: { lastDate: last.date, lastNumeroDossier: last.numeroDossier, allowedFrom, periodMonths: period.value },
         },
@@ -126,7 +127,7 @@ export function renewalWarnings({ kind, on, birthDate, ears, earlier, rules }: R
     return [
       {
         code: 'renouvellement_anticipe',
-        message: `Renouvellement anticipé : dernier équipement optique facturé le ${formatDate(last.date)} (dossier ${last.numeroDossier}) ; renouvellement pris en charge tous les ${durationText(period.value)} (${who}), soit à partir du ${formatDate(allowedFrom)}.`,
+        message: `Dernier équipement optique facturé le ${formatDate(last.date)} (dossier ${last.numeroDossier}) ; renouvellement pris en charge tous les ${durationText(period.value)} (${who}), soit à partir du ${formatDate(allowedFrom)}.`,
         source: period.source,
         details: { lastDate: last.date, lastNumeroDossier: last.numeroDossier, allowedFrom, periodMonths: period.value },
       },
@@ -166,7 +167,7 @@ export function prescriptionWarnings(input: {
   return [
     {
       code: 'prescription_trop_ancienne',
-      message: `Prescription trop ancienne : datée du ${formatDate(datePrescription)}, elle est valable ${durationText(rule.months)} pour ${what}, soit jusqu'au ${formatDate(validUntil)}.`,
+      message: `Datée du ${formatDate(datePrescription)}, elle est valable ${durationText(rule.months)} pour ${what}, soit jusqu'au ${formatDate(validUntil)}.`,
       source: rule.source,
       details: { datePrescription, validUntil, validityMonths: rule.months },
     },
@@ -222,7 +223,7 @@ export function santeWarnings(input: { kind: FileKind; devices: Device[]; optica
         warnings.push({
           code: 'classe_1_prix_limite',
           side: d.oreille,
-          message: `Aide auditive de classe I au-dessus du prix limite de vente : ${formatEuros(d.prixTtc)} (${EAR_LABELS[d.oreille] ?? d.oreille}) pour ${formatEuros(limit.value)} au plus par oreille.`,
+          message: `Aide auditive vendue ${formatEuros(d.prixTtc)} (${EAR_LABELS[d.oreille] ?? d.oreille}) pour un prix limite de vente de ${formatEuros(limit.value)} par oreille.`,
           source: limit.source,
           details: { price: d.prixTtc, limit: limit.value },
         });
@@ -238,7 +239,7 @@ export function santeWarnings(input: { kind: FileKind; devices: Device[]; optica
     if (frame && framePrice !== null && cents(framePrice) > cents(frame.value)) {
       warnings.push({
         code: 'classe_a_prix_limite',
-        message: `Monture de classe A au-dessus du prix limite de vente : ${formatEuros(framePrice)} pour ${formatEuros(frame.value)} au plus.`,
+        message: `Monture vendue ${formatEuros(framePrice)} pour un prix limite de vente de ${formatEuros(frame.value)}.`,
         source: frame.source,
         details: { element: 'monture', price: framePrice, limit: frame.value },
       });
@@ -250,7 +251,7 @@ export function santeWarnings(input: { kind: FileKind; devices: Device[]; optica
       warnings.push({
         code: 'classe_a_prix_limite',
         side: eye,
-        message: `Verre de classe A au-dessus du prix limite de vente : ${formatEuros(lens.prix)} (${EYE_NAMES[eye]}) pour ${formatEuros(limit.value)} au plus pour cette correction.`,
+        message: `Verre vendu ${formatEuros(lens.prix)} (${EYE_NAMES[eye]}) pour un prix limite de vente de ${formatEuros(limit.value)} pour cette correction.`,
         source: limit.source,
         details: { element: 'verre', price: lens.prix, limit: limit.value },
       });
@@ -262,7 +263,7 @@ export function santeWarnings(input: { kind: FileKind; devices: Device[]; optica
     const source = rules[kind === 'audio' ? RULE_KEYS.audioClass1PriceLimit : RULE_KEYS.opticalFrameLimit]?.source;
     warnings.push({
       code: 'reste_a_charge_100_sante',
-      message: `Reste à charge de ${formatEuros(resteCharge)} sur un équipement 100 % Santé : il devrait être nul.`,
+      message: `${formatEuros(resteCharge)} à la charge du patient : il devrait être nul.`,
       ...(source ? { source } : {}),
       details: { resteCharge },
     });
@@ -272,7 +273,7 @@ export function santeWarnings(input: { kind: FileKind; devices: Device[]; optica
     if (sum !== cents(prixFraisReels)) {
       warnings.push({
         code: 'montants_incoherents',
-        message: `Montants incohérents : le prix frais réels (${formatEuros(prixFraisReels)}) n'est pas la somme de la part Sécurité sociale, de la part complémentaire et du reste à charge (${formatEuros(sum / 100)}).`,
+        message: `Le prix frais réels (${formatEuros(prixFraisReels)}) n'est pas la somme de la part Sécurité sociale, de la part complémentaire et du reste à charge (${formatEuros(sum / 100)}).`,
         details: { prixFraisReels, sum: sum / 100 },
       });
     }
@@ -284,7 +285,7 @@ export function santeWarnings(input: { kind: FileKind; devices: Device[]; optica
     if (cents(partSs) !== Math.round(expected)) {
       warnings.push({
         code: 'part_ss_incoherente',
-        message: `Part Sécurité sociale incohérente : ${formatEuros(partSs)} pour une base de ${formatEuros(baseSs)} remboursée à ${rate.value} % (${formatEuros(Math.round(expected) / 100)} attendus).`,
+        message: `${formatEuros(partSs)} déclarés pour une base de ${formatEuros(baseSs)} remboursée à ${rate.value} % : ${formatEuros(Math.round(expected) / 100)} attendus.`,
         source: rate.source,
         details: { partSs, baseSs, ratePercent: rate.value, expected: Math.round(expected) / 100 },
       });
@@ -311,12 +312,12 @@ export function documentWarnings(input: { kind: FileKind; status: PecStatus; doc
   if (PRESCRIPTION_REQUIRED[kind] && !has('prescription'))
     warnings.push({
       code: 'ordonnance_manquante',
-      message: 'Ordonnance manquante : joignez l’ordonnance à la demande, le portail de l’assureur la demande avec le DPEC.',
+      message: 'Joignez l’ordonnance à la demande : le portail de l’assureur la demande avec le DPEC.',
     });
   if (QUOTE_REQUIRED[kind] && !has('standard_quote'))
     warnings.push({
       code: 'devis_normalise_manquant',
-      message: 'Devis normalisé manquant : joignez le devis normalisé à la demande, le portail de l’assureur le demande avec le DPEC.',
+      message: 'Joignez le devis normalisé à la demande : le portail de l’assureur le demande avec le DPEC.',
     });
   return warnings;
 }

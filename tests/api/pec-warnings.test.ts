@@ -97,7 +97,7 @@ describe('renouvellement anticipé — audio, per ear, 4 years', () => {
     const [warning, ...rest] = await warningsOf(current.id);
     expect(rest).toEqual([]);
     expect(warning).toMatchObject({ code: 'renouvellement_anticipe', side: 'droite' });
-    expect(warning.message).toMatch(/^Renouvellement anticipé : oreille droite appareillée le /);
+    expect(warning.message).toMatch(/^Oreille droite appareillée le /);
     expect(warning.message).toContain(french(lastDay));
     expect(warning.message).toContain(earlier.numeroDossier);
     expect(warning.source).toContain('Arrêté du 14 novembre 2018');
@@ -169,9 +169,7 @@ describe('prescription trop ancienne', () => {
     await server.request('PATCH', `/api/pec_dossiers/${file.id}`, { token: tokens.horizonAdmin, headers: mergePatch, body: { datePrescription: old } });
     const [warning] = await warningsOf(file.id);
     expect(warning).toMatchObject({ code: 'prescription_trop_ancienne', details: { validityMonths: 12 } });
-    expect(warning.message).toBe(
-      `Prescription trop ancienne : datée du ${french(old)}, elle est valable 1 an pour une aide auditive, soit jusqu'au ${french(shiftDays(today(), -1))}.`,
-    );
+    expect(warning.message).toBe(`Datée du ${french(old)}, elle est valable 1 an pour une aide auditive, soit jusqu'au ${french(shiftDays(today(), -1))}.`);
     expect(warning.source).toContain('LPP titre II chapitre 3');
   });
 
@@ -259,7 +257,7 @@ describe("100 % Santé and the insurer's amounts", () => {
     await answer(file.id, { prixFraisReels: 1900, baseSs: 800, partSs: 480, partComplementaire: 1419.98, resteCharge: 0.01 });
     const [warning] = await warningsOf(file.id);
     expect(warning).toMatchObject({ code: 'montants_incoherents', details: { prixFraisReels: 1900, sum: 1899.99 } });
-    expect(warning.message).toMatch(/^Montants incohérents : /);
+    expect(warning.message).toMatch(/^Le prix frais réels \(/);
   });
 
   it('the Sécurité sociale share is 60 % of its base: 480,00 € of 800,00 €, not 480,01 €', async () => {

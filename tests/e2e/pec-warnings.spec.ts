@@ -1,10 +1,16 @@
 // Issue 15 in the drawer: the server's warnings, each with its reason and source, never blocking the DPEC button;
 // the prescriber and the prescription date in 'Informations initiales'.
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { api, apiToken, signIn, typeDate } from './helpers';
 import { attachDocument, drawer, openFile, prepareFile, toast, type PreparedFile } from './pec-fixtures';
 
 const AUDIO = 'audio@audition-horizon.fr';
+
+/** An alert says its title once: its body does not say it again (whatever the case). */
+async function expectTitleOnce(alert: Locator, title: string) {
+  await expect(alert.locator('.MuiAlertTitle-root')).toHaveText(title);
+  expect((await alert.innerText()).toLocaleLowerCase('fr').split(title.toLocaleLowerCase('fr'))).toHaveLength(2);
+}
 
 /** "dd/mm/yyyy" of the day `months` months before today. */
 function monthsAgo(months: number) {
@@ -33,8 +39,8 @@ test('the warnings show in the drawer with their reason and source, and the DPEC
   const alert = warnings.getByTestId('pec-warning');
   await expect(alert).toHaveCount(1);
   await expect(alert).toHaveAttribute('data-code', 'prescription_trop_ancienne');
-  await expect(alert).toContainText('Prescription trop ancienne');
-  await expect(alert).toContainText(`datée du ${old.french}, elle est valable 1 an pour une aide auditive`);
+  await expectTitleOnce(alert, 'Prescription trop ancienne');
+  await expect(alert).toContainText(`Datée du ${old.french}, elle est valable 1 an pour une aide auditive`);
   await expect(alert).toContainText('Source : Validité d’une prescription d’aide auditive');
   await expect(drawer(page).getByTestId('dpec-button')).toBeEnabled();
 
@@ -56,11 +62,11 @@ test("a demo file's insurer answer above the 100 % Santé limits: one alert per 
   await openFile(page, demo);
   const alerts = drawer(page).getByTestId('pec-warning');
   await expect(alerts).toHaveCount(2);
-  await expect(alerts.nth(0)).toContainText('Classe I au-dessus du prix limite');
+  await expectTitleOnce(alerts.nth(0), 'Classe I au-dessus du prix limite');
   await expect(alerts.nth(0)).toContainText('1 100,00');
   await expect(alerts.nth(0)).toContainText('oreille droite');
   await expect(alerts.nth(0)).toContainText('Arrêté du 14 novembre 2018');
-  await expect(alerts.nth(1)).toContainText('Reste à charge sur un équipement 100 % Santé');
+  await expectTitleOnce(alerts.nth(1), 'Reste à charge sur un équipement 100 % Santé');
   // Its DPEC is done: the advice to check the alerts before the DPEC is no longer given.
   await expect(drawer(page).getByTestId('pec-warnings-intro')).toHaveCount(0);
 });
