@@ -361,7 +361,8 @@ export const STATEMENT_MESSAGES = {
   alreadyReceived: (statementId: number, createdAt: string | Date) => `Déjà reçue (relevé n° ${statementId} du ${importDay(createdAt)})`,
   repeatedReceived: (line: number) => `Déjà reçue (ligne ${line} de ce relevé)`,
   /** A line whose payment the office entered by hand on its file (the same amount on the same day). */
-  alreadyTyped: (recordedAt: string | Date) => `Déjà enregistrée (paiement saisi le ${importDay(recordedAt)})`,
+  alreadyTyped: (paymentDate: string, recordedAt: string | Date) =>
+    `Déjà enregistrée (paiement du ${formatIsoDay(paymentDate)} saisi à la main le ${importDay(recordedAt)})`,
   concurrentLines: 'Un autre import vient de payer les mêmes lignes sur ces dossiers : relancez l’aperçu du relevé.',
   alreadyUndone: 'Ce relevé a déjà été annulé.',
   undoReason: 'Le motif de l’annulation est requis',

@@ -227,7 +227,7 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
       if (used < typed.length) {
         manualUsed.set(typedKey, used + 1);
         remember(true);
-        return copy(STATEMENT_MESSAGES.alreadyTyped(typed[used]!));
+        return copy(STATEMENT_MESSAGES.alreadyTyped(line.paymentDate, typed[used]!));
       }
     }
 

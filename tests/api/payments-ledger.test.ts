@@ -421,7 +421,7 @@ describe('the same payment written differently', () => {
     );
     expect(statement.status, statement.text).toBe(201);
     expect(statement.body.lines.map((l: JsonBody) => [l.outcome, l.outcomeLabel])).toEqual([
-      ['already_applied', `Déjà enregistrée (paiement saisi le ${frenchToday})`],
+      ['already_applied', `Déjà enregistrée (paiement du 25/11/2026 saisi à la main le ${frenchToday})`],
       // The line repeated within the statement is one payment too.
       ['already_applied', 'Déjà appliquée (ligne 2 de ce relevé)'],
       ['partial', 'Paiement partiel'],
@@ -441,7 +441,10 @@ describe('the same payment written differently', () => {
     // The statement lists that transfer, and a line that names no file (so it records something).
     const statement = await apply(csv(`25/11/2026;Kalixia;${f.numBilling};200,00;`, `25/11/2026;Kalixia;Inconnu-${f.id};15,00;`));
     expect(statement.status, statement.text).toBe(201);
-    expect(statement.body.lines[0]).toMatchObject({ outcome: 'already_applied', outcomeLabel: `Déjà enregistrée (paiement saisi le ${frenchToday})` });
+    expect(statement.body.lines[0]).toMatchObject({
+      outcome: 'already_applied',
+      outcomeLabel: `Déjà enregistrée (paiement du 25/11/2026 saisi à la main le ${frenchToday})`,
+    });
 
     // Cancelled, the 200 € would leave the file and the statement alike.
     const refused = await cancel(manual.id, { motif: 'Saisi par erreur' });
