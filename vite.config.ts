@@ -83,7 +83,19 @@ function pageChunks(): Plugin {
  * for.
  */
 const FORM_CODE =
-  /[\\/]node_modules[\\/](react-hook-form|@hookform|date-fns[\\/]locale)[\\/]|[\\/]ra-core[\\/]dist[\\/](form|controller[\\/]input)[\\/]|[\\/]ra-ui-materialui[\\/]dist[\\/](input|form)[\\/]|[\\/]@mui[\\/]material[\\/]esm[\\/](Autocomplete|useAutocomplete)[\\/]|[\\/]src[\\/]admin[\\/]AdminForm\.tsx$|[\\/]domain[\\/](validation|schemas|pecSchemas|constraints)\.ts$|[\\/]src[\\/]pec[\\/]Payment/;
+  /[\\/]node_modules[\\/](react-hook-form|@hookform|date-fns[\\/]locale)[\\/]|[\\/]ra-core[\\/]dist[\\/](form|controller[\\/]input)[\\/]|[\\/]ra-ui-materialui[\\/]dist[\\/](input(?![\\/]ResettableTextField)|form)[\\/]|[\\/]@mui[\\/]material[\\/]esm[\\/](Autocomplete|useAutocomplete)[\\/]|[\\/]src[\\/]admin[\\/]AdminForm\.tsx$|[\\/]src[\\/]pec[\\/](ReasonDialog|DateInput)\.tsx$|[\\/]domain[\\/](validation|schemas|pecSchemas|constraints)\.ts$|[\\/]src[\\/]pec[\\/]Payment/;
+
+/**
+ * What the drawers and the settings share and no PEC list shows before its first row: MUI's tabs, accordions and
+ * progress bars (the settings' tabs, the file's tabs and documents, the roles' permissions).
+ */
+const PANEL_CODE = /[\\/]@mui[\\/]material[\\/]esm[\\/](Tabs?|TabScrollButton|Accordion\w*|LinearProgress)[\\/]/;
+
+/** The account's steps (sign-in, new password, recovery codes) that the login page, the profile and the users' drawer share. */
+const ACCOUNT_CODE = /[\\/]src[\\/]account[\\/](?!useProfile|levels)|[\\/]domain[\\/](passwordRules|accounts)\.ts$/;
+
+/** The PEC pages' own code (the list, the dashboard, the payment pages share it): the settings pages never load it. */
+const PEC_CODE = /[\\/]src[\\/]pec[\\/]|[\\/]domain[\\/](payments|archive|documents|followUps|optical|pec|fileKinds|bulk|savedViews)\.ts$/;
 
 export default defineConfig({
   plugins: [react(), startAfterFirstPaint(), pageChunks()],
@@ -118,7 +130,11 @@ export default defineConfig({
               // Its light rules (domain/passwordRules.ts) stay with the code that shows them, not with the dictionaries.
               includeDependenciesRecursively: false,
             },
-            { name: 'signed-in', minShareCount: 2, test: (id: string) => !FORM_CODE.test(id) },
+            { name: 'forms', test: FORM_CODE, minShareCount: 2, priority: 1, includeDependenciesRecursively: false },
+            { name: 'panels', test: PANEL_CODE, minShareCount: 2, priority: 1, includeDependenciesRecursively: false },
+            { name: 'account', test: ACCOUNT_CODE, minShareCount: 2, priority: 1, includeDependenciesRecursively: false },
+            { name: 'pec', test: PEC_CODE, minShareCount: 2, priority: 1, includeDependenciesRecursively: false },
+            { name: 'signed-in', minShareCount: 2, includeDependenciesRecursively: false },
           ],
         },
       },

@@ -37,7 +37,11 @@ export type BulkFormName = 'billing' | 'archive' | 'assign';
 
 type SelectedFile = RaRecord & { status?: string; numPec?: string | null; shop?: { id: number } | null };
 
-export function PecBulkActions({ ids }: { ids: Identifier[] }) {
+export interface PecBulkActionsProps {
+  ids: Identifier[];
+}
+
+export function PecBulkActions({ ids }: PecBulkActionsProps) {
   const { translate, dataProvider, failure, success } = usePecMutation();
   const rights = usePecRights();
   const refresh = useRefreshPec();

@@ -24,7 +24,12 @@ import { usePecMutation } from './shared';
 
 type Outcome = { created: number; skipped: NonNullable<ImportResult['skipped']> } | { error: string; lines: NonNullable<ImportErrors['errors']> };
 
-export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export interface ImportDialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+export function ImportDialog({ open, onClose }: ImportDialogProps) {
   const { translate, dataProvider, refresh, success, failure, errorText } = usePecMutation();
   const input = useRef<HTMLInputElement>(null);
   const [outcome, setOutcome] = useState<Outcome | undefined>();

@@ -7,7 +7,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import UploadIcon from '@mui/icons-material/Upload';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { Suspense, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { ColumnsButton, DataTable, useListContext, useLogout, useTranslate } from 'react-admin';
 import { LoadError } from '../admin/LoadError';
 import { ROW_CLASSES } from '../layout/rowStyles';
@@ -15,15 +15,20 @@ import type { PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '#domain/format';
 import { amountDue } from '#domain/payments';
 import { useToast } from '../layout/Toasts';
-import { ImportDialog } from './ImportDialog';
+import { chunk, lazyChunk } from '../lazyChunk';
+import type { ImportDialogProps } from './ImportDialog';
 import { ArchivedChip, PecStatusBadge, RobotFailureChip, useDossierText, useErrorText, usePecMutation, usePecRights } from './shared';
+
+// The import dialog loads when first opened: the list's first rows do not wait for it.
+const ImportDialog = lazyChunk<ImportDialogProps>(chunk(() => import('./ImportDialog').then((m) => ({ default: m.ImportDialog }))));
 
 /** The title, the count and the header buttons, as the rights allow. */
 export function PecListHeader({ onCreate, columnsStoreKey }: { onCreate?: () => void; columnsStoreKey: string }) {
   const { translate, dataProvider, success, failure } = usePecMutation();
   const rights = usePecRights();
   const list = useListContext();
-  const [importing, setImporting] = useState(false);
+  // Undefined until first opened; then kept, closed or open, so that it closes with its transition.
+  const [importing, setImporting] = useState<boolean>();
   // The CSV of the list's current filters and order.
   const exportCsv = useMutation({
     mutationFn: () => dataProvider.pecExport({ filter: list.filterValues, sort: list.sort }),
@@ -60,7 +65,11 @@ export function PecListHeader({ onCreate, columnsStoreKey }: { onCreate?: () => 
           </Button>
         )}
       </Stack>
-      {rights.import && <ImportDialog open={importing} onClose={() => setImporting(false)} />}
+      {rights.import && importing !== undefined && (
+        <Suspense fallback={null}>
+          <ImportDialog open={importing} onClose={() => setImporting(false)} />
+        </Suspense>
+      )}
     </Stack>
   );
 }

@@ -17,17 +17,19 @@ import { PecShortcuts } from './PecShortcuts';
 import { PEC_COLUMN_SOURCES, PEC_OPTIONAL_COLUMNS, pecColumns, PecListError, PecListHeader } from './PecList';
 import { PecSavedViews } from './SavedViews';
 import { useColumnsFromUrl } from './useColumnsFromUrl';
-import { PecBulkActions } from './BulkActions';
 import { preferenceKey } from '../layout/store';
 import { readAuthStore } from '../session';
 import { usePecRights } from './shared';
 import { chunk, lazyChunk } from '../lazyChunk';
+import type { PecBulkActionsProps } from './BulkActions';
 
 // The drawer (a file's tabs, the forms and their zod schemas) loads when the user reaches for the list or a link opens
 // a file: showing the list does not wait for it. Pointing at or focusing the page is enough to have it ready.
 const loadDrawer = chunk(() => import('./PecDrawer').then((m) => ({ default: m.PecDrawer })));
 const PecDrawer = lazyChunk(loadDrawer);
 const prepareDrawer = () => void loadDrawer().then(undefined, () => undefined);
+// The bar over the selected rows (its confirmations and summary) loads with the first selection.
+const PecBulkActions = lazyChunk<PecBulkActionsProps>(chunk(() => import('./BulkActions').then((m) => ({ default: m.PecBulkActions }))));
 
 /** Which file the drawer shows: a number (view), 'create', or none. */
 export type DrawerTarget = number | 'create' | undefined;
@@ -121,7 +123,15 @@ export default function PecPage() {
         createLabel={translate('pecflow.pec.actions.create')}
         onCreate={onCreate}
         emptyText={translate('pecflow.pec.empty')}
-        bulkActions={selectable ? (ids) => <PecBulkActions ids={ids} /> : undefined}
+        bulkActions={
+          selectable
+            ? (ids) => (
+                <Suspense fallback={null}>
+                  <PecBulkActions ids={ids} />
+                </Suspense>
+              )
+            : undefined
+        }
         rowClick={(_id, record) => {
           drawer.view(pecNumericId(record)!);
           return false;

@@ -7,32 +7,20 @@ import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import GroupsIcon from '@mui/icons-material/GroupsOutlined';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
-import {
-  Button,
-  Checkbox,
-  Chip,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  FormControlLabel,
-  IconButton,
-  Stack,
-  TextField,
-} from '@mui/material';
-import { useEffect, useState } from 'react';
+import { Button, Chip, IconButton, Stack } from '@mui/material';
+import { Suspense, useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
-import { Confirm, useCreate, useDelete, useGetList, useListContext, useNotify, useStore, useTranslate, useUpdate, type RaRecord } from 'react-admin';
+import { useGetList, useListContext, useNotify, useStore, useTranslate, type RaRecord } from 'react-admin';
 import { idFromReference } from '#domain/iri';
-import { extractErrorMessage } from '#domain/errors';
-import { SAVED_VIEW_NAME_MAX, type SavedViewQuery } from '#domain/savedViews';
+import type { SavedViewQuery } from '#domain/savedViews';
 import { OWNER_FILTER, OWNER_FILTER_ME } from '#domain/followUps';
-import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
 import { pecListLink } from './filters';
-import { usePecRights } from './shared';
-import { violationsOf } from '../admin/violations';
 import { columnsLayout, visibleColumns } from './columnStore';
+import { chunk, lazyChunk } from '../lazyChunk';
+import type { ViewDialogProps } from './SavedViewDialog';
+
+// The editor (a dialog) loads when first opened: the list's first rows do not wait for it.
+const ViewDialog = lazyChunk<ViewDialogProps>(chunk(() => import('./SavedViewDialog').then((m) => ({ default: m.ViewDialog }))));
 
 export const PEC_VIEWS_RESOURCE = 'pec_views';
 /** /pec?view=12: the list opens on that view (its filters, sort and columns), then the URL keeps its filters and sort. */
@@ -40,7 +28,7 @@ export const VIEW_PARAM = 'view';
 const MY_FILES_FILTER = { [OWNER_FILTER]: OWNER_FILTER_ME };
 const viewLink = (view: SavedView) => `/pec?${VIEW_PARAM}=${idFromReference(view.id, PEC_VIEWS_RESOURCE)}`;
 
-interface SavedView extends RaRecord {
+export interface SavedView extends RaRecord {
   name: string;
   query: SavedViewQuery;
   columns: string[];
@@ -127,124 +115,14 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
         {translate('pecflow.pec.views.save')}
       </Button>
       {editing && (
-        <ViewDialog
-          view={editing === 'new' ? undefined : editing}
-          current={{ query: current, columns: visibleColumns(allColumns, hidden, ranks) }}
-          onClose={() => setEditing(undefined)}
-        />
+        <Suspense fallback={null}>
+          <ViewDialog
+            view={editing === 'new' ? undefined : editing}
+            current={{ query: current, columns: visibleColumns(allColumns, hidden, ranks) }}
+            onClose={() => setEditing(undefined)}
+          />
+        </Suspense>
       )}
     </Stack>
-  );
-}
-
-/**
- * 'Enregistrer la vue' (the current filters, sort and columns) or the author's rename, share and delete of one, which
- * may also take the list's current filters, sort and columns.
- */
-function ViewDialog({ view, current, onClose }: { view?: SavedView; current: { query: SavedViewQuery; columns: string[] }; onClose: () => void }) {
-  const translate = useTranslate();
-  const toasts = useMutationToasts();
-  const [name, setName] = useState(view?.name ?? '');
-  const [shared, setShared] = useState(view?.shared ?? false);
-  // 'Modifier la vue' keeps the view's filters, sort and columns unless asked to take the list's current ones.
-  const [takeCurrent, setTakeCurrent] = useState(false);
-  const [error, setError] = useState<string>();
-  const [confirming, setConfirming] = useState(false);
-  const rights = usePecRights();
-  const [create, creating] = useCreate();
-  const [update, updating] = useUpdate();
-  const [remove, removing] = useDelete();
-  const busy = creating.isPending || updating.isPending || removing.isPending;
-
-  // A refused name (taken, too long) is said under the field; anything else in a toast. The Hydra client's error body
-  // is expanded JSON-LD: violationsOf reads it.
-  const failed = (failure: unknown) => {
-    const message = violationsOf(failure)?.name;
-    if (message) setError(message);
-    else toasts.failure(failure, undefined, extractErrorMessage(failure));
-  };
-  const done = (key: string, saved: string) => () => {
-    toasts.success(translate(`pecflow.pec.views.${key}`, { name: saved }));
-    onClose();
-  };
-
-  const submit = () => {
-    const trimmed = name.trim();
-    if (view) {
-      update(
-        PEC_VIEWS_RESOURCE,
-        { id: view.id, data: { name: trimmed, shared, ...(takeCurrent ? current : { query: view.query, columns: view.columns }) }, previousData: view },
-        { ...WRITE_RETRY, onSuccess: done('updated', trimmed), onError: failed },
-      );
-    } else {
-      create(PEC_VIEWS_RESOURCE, { data: { name: trimmed, shared, ...current } }, { ...WRITE_RETRY, onSuccess: done('created', trimmed), onError: failed });
-    }
-  };
-
-  return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="xs">
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <DialogTitle>{translate(view ? 'pecflow.pec.views.editTitle' : 'pecflow.pec.views.saveTitle')}</DialogTitle>
-        <DialogContent>
-          {!view && <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.pec.views.saveText')}</DialogContentText>}
-          <TextField
-            autoFocus
-            fullWidth
-            required
-            label={translate('pecflow.pec.views.name')}
-            value={name}
-            onChange={(event) => {
-              setName(event.target.value);
-              setError(undefined);
-            }}
-            error={!!error}
-            helperText={error}
-            slotProps={{ htmlInput: { maxLength: SAVED_VIEW_NAME_MAX } }}
-            sx={{ mt: 1 }}
-          />
-          {(rights.edit || shared) && (
-            <FormControlLabel
-              control={<Checkbox checked={shared} onChange={(event) => setShared(event.target.checked)} />}
-              label={translate('pecflow.pec.views.share')}
-            />
-          )}
-          {view && (
-            <FormControlLabel
-              control={<Checkbox checked={takeCurrent} onChange={(event) => setTakeCurrent(event.target.checked)} />}
-              label={translate('pecflow.pec.views.takeCurrent')}
-            />
-          )}
-        </DialogContent>
-        <DialogActions>
-          {view && (
-            <Button color="error" onClick={() => setConfirming(true)} disabled={busy} sx={{ mr: 'auto' }}>
-              {translate('pecflow.pec.views.delete')}
-            </Button>
-          )}
-          <Button onClick={onClose}>{translate('pecflow.pec.views.cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={busy || !name.trim()}>
-            {translate('pecflow.pec.views.submit')}
-          </Button>
-        </DialogActions>
-      </form>
-      {view && (
-        <Confirm
-          isOpen={confirming}
-          title={translate('pecflow.pec.views.deleteTitle')}
-          content={translate('pecflow.pec.views.deleteText', { name: view.name })}
-          confirm={translate('pecflow.pec.views.delete')}
-          cancel={translate('pecflow.pec.views.cancel')}
-          onConfirm={() =>
-            remove(PEC_VIEWS_RESOURCE, { id: view.id, previousData: view }, { ...WRITE_RETRY, onSuccess: done('deleted', view.name), onError: failed })
-          }
-          onClose={() => setConfirming(false)}
-        />
-      )}
-    </Dialog>
   );
 }
