@@ -78,9 +78,9 @@ function pageChunks(): Plugin {
 
 /**
  * Code that forms and pickers run, never a list: react-hook-form and zod's resolver, the inputs of react-admin and
- * MUI's autocomplete, date-fns's locales, the application's form system and rules, and the payment pages. Left out of
- * `signed-in`, it goes with the form or page that needs it (a drawer, a dialog), which a list's first rows do not wait
- * for.
+ * MUI's autocomplete, date-fns's locales, the application's form system and rules (with the form inputs and dialogs
+ * two forms share), and the payment pages. Its own file (`forms`), loaded with the form or page that needs it (a
+ * drawer, a dialog), which a list's first rows do not wait for.
  */
 const FORM_CODE =
   /[\\/]node_modules[\\/](react-hook-form|@hookform|date-fns[\\/]locale)[\\/]|[\\/]ra-core[\\/]dist[\\/](form|controller[\\/]input)[\\/]|[\\/]ra-ui-materialui[\\/]dist[\\/](input(?![\\/]ResettableTextField)|form)[\\/]|[\\/]@mui[\\/]material[\\/]esm[\\/](Autocomplete|useAutocomplete)[\\/]|[\\/]src[\\/]admin[\\/]AdminForm\.tsx$|[\\/]src[\\/]pec[\\/](ReasonDialog|DateInput)\.tsx$|[\\/]domain[\\/](validation|schemas|pecSchemas|constraints)\.ts$|[\\/]src[\\/]pec[\\/]Payment/;
@@ -112,10 +112,14 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 2000,
     // Fewer, larger chunks: everything the entry imports statically goes into the entry's own file (every page runs
-    // it), zod apart (the forms' checks need it; the login form checks inline without it), the code two or more signed-in pages share in
-    // one file, each page's own code apart. Served over HTTP/1.1 as `npm start` serves them, a browser fetches 6 at a
-    // time, and each of the ~50 small chunks rolldown made by default cost a round trip. zxcvbn's dictionaries are a
-    // file of their own too, loaded by the pages that set a password only (never /login or the lists).
+    // it), zod apart (the forms' checks need it; the login form checks inline without it), the code two or more
+    // signed-in pages share in a few files by what it is for (forms, panels, account, pec, and `signed-in` for the
+    // rest: the shell and the list frame), each page's own code apart. Served over HTTP/1.1 as `npm start` serves
+    // them, a browser fetches 6 at a time, and each of the ~50 small chunks rolldown made by default cost a round trip;
+    // rolldown's `entriesAware` split (a file per set of pages) made ~20 files for /pec, each compressed alone: as many
+    // bytes sent as one file. zxcvbn's dictionaries are a file of their own too, loaded by the pages that set a password
+    // only (never /login or the lists). The groups do not take their modules' dependencies along
+    // (includeDependenciesRecursively: false): a module goes where its own test sends it, else to `signed-in`.
     rolldownOptions: {
       output: {
         codeSplitting: {
@@ -130,6 +134,8 @@ export default defineConfig({
               // Its light rules (domain/passwordRules.ts) stay with the code that shows them, not with the dictionaries.
               includeDependenciesRecursively: false,
             },
+            // A file that a first row's code imports is loaded before that row: tests/e2e/foundation.spec.ts says
+            // which ones /pec and /settings/shops must not ask for.
             { name: 'forms', test: FORM_CODE, minShareCount: 2, priority: 1, includeDependenciesRecursively: false },
             { name: 'panels', test: PANEL_CODE, minShareCount: 2, priority: 1, includeDependenciesRecursively: false },
             { name: 'account', test: ACCOUNT_CODE, minShareCount: 2, priority: 1, includeDependenciesRecursively: false },

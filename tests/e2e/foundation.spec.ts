@@ -94,8 +94,9 @@ test("a signed-in visitor's page starts its code and the API docs beside the ent
       asked.filter((path) => path.startsWith(`/assets/${name}-`)),
       name,
     ).toHaveLength(1);
-  // A list page loads no form code before its rows, nor jsonld (only an error's body is expanded).
-  expect(asked.filter((path) => /\/assets\/(zod|validation|PecDrawer|RecordDrawer|jsonld)-/.test(path))).toEqual([]);
+  // A list page loads no form code before its rows (nor the drawers' tabs, the account's steps), nor jsonld (only an
+  // error's body is expanded).
+  expect(asked.filter((path) => /\/assets\/(zod|validation|forms|panels|account|PecDrawer|RecordDrawer|jsonld)-/.test(path))).toEqual([]);
 });
 
 test('after a plain login the user lands on /dashboard; "/" and unknown paths lead to /pec', async ({ page }) => {
