@@ -1,7 +1,7 @@
 // npm run bench -- frontend [--compare=DIR] [--static=DIR] [--only=size,throttled,lighthouse,profile] [--runs=7]
 //   [--throttled-runs=5] [--lighthouse-runs=3] [--profile-runs=3] [--caches=cold,warm] [--presets=mobile,desktop]
 //   [--pages=/login,/pec,/settings/shops,/dashboard] [--reports=DIR] [--profiles=DIR] [--port=4341] [--email=…]
-//   [--wait-load=1.0]
+//   [--wait-load=1.0] [--out=frontend.json]
 // The front end's weight and speed on the production build, served as `npm start` serves it (the API server with the
 // pre-compressed assets). Builds this checkout into a temporary folder (unless --static names a build) and, with
 // --compare=DIR, another checkout (the previous release: its own front end built with its own packages, served by its
@@ -9,6 +9,7 @@
 // turns alternating (A B, then B A) so that the machine's drift falls on both. Then, for each build:
 // - size: Debian's Chromium, cold cache, unthrottled: the JavaScript a browser downloads to show /login, then /pec
 //   after signing in, and the time from submitting the login form to the PEC table being filled (--runs, median);
+//   then each signed-in page of --pages opened with the tokens and an empty HTTP cache: the JavaScript it downloads;
 // - throttled: the same browser slowed as a phone (CPU 4×, 1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip, Chrome
 //   DevTools' throttling): the click on "Se connecter" to the first row of /pec (cold cache), then a signed-in visitor
 //   opening /pec with the HTTP cache cleared (tokens kept) and again with every asset cached: shell painted, first row;
@@ -19,7 +20,7 @@
 //   its self time summed by package through the build's source maps (which package's code the main thread runs).
 // The 1-minute load average is recorded before each measurement: the machine may be shared. With --wait-load=L, each
 // pair of turns waits (10 minutes at most) for it to fall under L first.
-// Writes bench/results/frontend.json.
+// Writes bench/results/frontend.json (or --out's name).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -92,6 +93,8 @@ function flags(args: string[]) {
     /** Before each pair of turns, wait (10 minutes at most) for the 1-minute load average to fall under this. */
     waitLoad: map.has('wait-load') ? Number(map.get('wait-load')) : undefined,
     email: map.get('email') ?? 'audio@audition-horizon.fr',
+    /** The results' file name under bench/results (a measure kept beside the others instead of replacing frontend.json). */
+    out: map.get('out'),
   };
 }
 type Cache = 'cold' | 'warm';
@@ -239,6 +242,47 @@ async function measureLoginToTable(browser: Browser, builds: Build[], email: str
       ];
     }),
   );
+}
+
+/**
+ * Each signed-in page of --pages opened by a visitor who holds the tokens, with an empty HTTP cache: the JavaScript it
+ * downloads until it has shown its title (and /pec its first row) and the network has settled (its drawer, prefetched
+ * on pointing, is not pointed at). Signed in as LIGHTHOUSE_USER (every page is allowed). Sizes do not depend on the
+ * machine: one run per build.
+ */
+async function measurePages(browser: Browser, builds: Build[], pages: string[]) {
+  const results: Record<string, Record<string, ReturnType<typeof total> & { scripts: string[] }>> = {};
+  for (const build of builds) {
+    const signing = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris' });
+    const login = await signing.newPage();
+    await login.goto(`${build.baseUrl}/login`);
+    await login.getByRole('textbox', { name: 'Email' }).fill(LIGHTHOUSE_USER);
+    await login.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill(PASSWORD);
+    await login.getByRole('button', { name: 'Se connecter' }).click();
+    await login.waitForURL((url) => url.pathname !== '/login', { timeout: 60_000 });
+    const storageState = await signing.storageState();
+    await signing.close();
+    results[build.label] = {};
+    for (const target of pages.filter((p) => p !== '/login')) {
+      // A fresh context: the tokens, no cached file.
+      const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', viewport: { width: 1400, height: 900 }, storageState });
+      const page = await context.newPage();
+      const scripts = recordScripts(page);
+      await page.goto(`${build.baseUrl}${target}`);
+      await page
+        .locator(target === '/pec' ? '[data-testid="pec-row"]' : 'main h1')
+        .first()
+        .waitFor({ timeout: 60_000 });
+      await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
+      const loaded = await scripts();
+      await context.close();
+      results[build.label]![target] = { ...total(loaded), scripts: loaded.map((s) => s.url) };
+      console.log(
+        `  ${build.label} ${target} connecté, cache vide : ${kib(loaded.reduce((a, s) => a + s.transferred, 0))} KiB transférés, ${loaded.length} fichiers`,
+      );
+    }
+  }
+  return results;
 }
 
 /**
@@ -662,10 +706,14 @@ export async function runFrontendBench(args: string[]) {
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
     const browserVersion = `Chromium ${browser.version()}`;
     let size: Awaited<ReturnType<typeof measureLoginToTable>> | undefined;
+    let pageSizes: Awaited<ReturnType<typeof measurePages>> | undefined;
     let throttled: Awaited<ReturnType<typeof measureThrottled>> | undefined;
     let profile: Awaited<ReturnType<typeof measureProfile>> | undefined;
     try {
-      if (options.only.includes('size')) size = await measureLoginToTable(browser, builds, options.email, options.runs);
+      if (options.only.includes('size')) {
+        size = await measureLoginToTable(browser, builds, options.email, options.runs);
+        pageSizes = await measurePages(browser, builds, options.pages);
+      }
       if (options.only.includes('throttled')) throttled = await measureThrottled(browser, builds, options.email, options.throttledRuns);
       if (options.only.includes('profile')) profile = await measureProfile(browser, builds, options.email, options.profileRuns, options.profileDir);
     } finally {
@@ -695,6 +743,7 @@ export async function runFrontendBench(args: string[]) {
       targets: TARGETS,
       user: options.email,
       ...(size && { size }),
+      ...(pageSizes && { pageJavaScript: pageSizes }),
       ...(throttled && { throttled }),
       ...(profile && { profile }),
       ...(scores && {
@@ -711,9 +760,9 @@ export async function runFrontendBench(args: string[]) {
     };
     const dir = path.join(ROOT, 'bench', 'results');
     mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, 'frontend.json');
+    const file = path.join(dir, options.out ?? 'frontend.json');
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
-    printSummary({ size, throttled, profile, lighthouse: scores });
+    printSummary({ size, pageSizes, throttled, profile, lighthouse: scores });
     console.log(`Résultats écrits dans ${path.relative(ROOT, file)}`);
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
@@ -723,6 +772,7 @@ export async function runFrontendBench(args: string[]) {
 
 function printSummary(result: {
   size?: Awaited<ReturnType<typeof measureLoginToTable>>;
+  pageSizes?: Awaited<ReturnType<typeof measurePages>>;
   throttled?: Awaited<ReturnType<typeof measureThrottled>>;
   profile?: Awaited<ReturnType<typeof measureProfile>>;
   lighthouse?: LighthouseResults;
@@ -735,6 +785,11 @@ function printSummary(result: {
       `${label} : JavaScript pour /pec connecté ${pecAfterLogin.transferredKiB} KiB transférés (${pecAfterLogin.rawKiB} KiB bruts, ${pecAfterLogin.files} fichiers)`,
     );
     console.log(`${label} : connexion -> tableau rempli, médiane ${size.loginToTableMs.median} ms`);
+  }
+  for (const [label, pages] of Object.entries(result.pageSizes ?? {})) {
+    for (const [page, js] of Object.entries(pages)) {
+      console.log(`${label} : JavaScript pour ${page} connecté, cache vide ${js.transferredKiB} KiB transférés (${js.rawKiB} KiB bruts, ${js.files} fichiers)`);
+    }
   }
   for (const [label, t] of Object.entries(result.throttled ?? {})) {
     console.log(
