@@ -43,6 +43,7 @@ import {
   DataTableCallbacksContext,
   ListBase,
   useDataTableCallbacksContext,
+  useDataTableConfigContext,
   useDataTableDataContext,
   useDataTableSelectedIdsContext,
   useRecordContext,
@@ -333,11 +334,13 @@ function FocusableRow({ testId, ...props }: { testId: string; children?: ReactNo
   const record = useRecordContext();
   const data = useDataTableDataContext();
   const callbacks = useDataTableCallbacksContext();
+  // A list without bulk actions has no checkbox column (as DataTableRow draws it).
+  const { hasBulkActions = false } = useDataTableConfigContext();
   const { active, setActive } = useContext(RowFocusContext);
   const id = record?.id;
   const stop = data?.some((other) => other.id === active) ? active : data?.[0]?.id;
   const toggle = (event: SyntheticEvent) => {
-    if (id === undefined || !callbacks.handleToggleItem || callbacks.isRowSelectable?.(record!) === false) return;
+    if (id === undefined || !hasBulkActions || !callbacks.handleToggleItem || callbacks.isRowSelectable?.(record!) === false) return;
     callbacks.handleToggleItem(id, event);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>) => {
@@ -367,7 +370,9 @@ function FocusableRow({ testId, ...props }: { testId: string; children?: ReactNo
         onKeyDown={onKeyDown}
         className={ROW_CLASSES.focusable}
       >
-        {callbacks.handleToggleItem && <SelectCell record={record!} selectable={callbacks.isRowSelectable?.(record!) !== false} onToggle={toggle} />}
+        {hasBulkActions && callbacks.handleToggleItem && (
+          <SelectCell record={record!} selectable={callbacks.isRowSelectable?.(record!) !== false} onToggle={toggle} />
+        )}
         {props.children}
       </DataTableRow>
     </DataTableCallbacksContext.Provider>
