@@ -94,19 +94,7 @@ export async function recordManualPayment(
     if (file.status !== 'billed') throw conflict(STATEMENT_MESSAGES.notBillable);
     const early = paymentBeforeInvoiceError(payment.datePaiement, invoiceDay(file));
     if (early) throw invalidField('datePaiement', early);
-    // The same amount on the same day is the same transfer, entered twice or brought by a statement already.
-    const [twin] = await tx
-      .select({ id: pecPayments.id })
-      .from(pecPayments)
-      .where(
-        and(
-          eq(pecPayments.dossierId, file.id),
-          eq(pecPayments.paymentDate, payment.datePaiement),
-          eq(pecPayments.amount, payment.montant),
-          isNull(pecPayments.reversedAt),
-        ),
-      );
-    if (twin) throw conflict(STATEMENT_MESSAGES.sameDayPayment(payment.montant, payment.datePaiement));
+    await refuseSameDayPayment(tx, file.id, { amount: payment.montant, paymentDate: payment.datePaiement });
     const outcome = payFile(stateOf(file), expectedAmount(file), payment.montant, payment.datePaiement).outcome;
     const [row] = await tx
       .insert(pecPayments)
@@ -125,6 +113,25 @@ export async function recordManualPayment(
       pecPayment: { after: iriOf('pec_payments', row!.id) },
     });
   });
+}
+
+/**
+ * The same amount on the same day is the same transfer (filePaymentKey), whether a statement brought it or the office
+ * typed it: a file that holds it already does not take it again, typed twice or attached from a statement line (409).
+ */
+export async function refuseSameDayPayment(tx: DbOrTx, dossierId: number, payment: { amount: number; paymentDate: string }) {
+  const [twin] = await tx
+    .select({ id: pecPayments.id })
+    .from(pecPayments)
+    .where(
+      and(
+        eq(pecPayments.dossierId, dossierId),
+        eq(pecPayments.paymentDate, payment.paymentDate),
+        eq(pecPayments.amount, payment.amount),
+        isNull(pecPayments.reversedAt),
+      ),
+    );
+  if (twin) throw conflict(STATEMENT_MESSAGES.sameDayPayment(payment.amount, payment.paymentDate));
 }
 
 /**

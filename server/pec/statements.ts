@@ -25,7 +25,7 @@ import {
 import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
 import { appliedTwin, statementIdentity, statementTotals } from './statementFile';
 import { evaluateStatement, paymentColumns, requireOrganisation, sameState, stateOf } from './statementMatching';
-import { lockFile, syncPaymentState } from './paymentHistory';
+import { lockFile, refuseSameDayPayment, syncPaymentState } from './paymentHistory';
 
 // ---------- applying, undoing ----------
 
@@ -295,21 +295,7 @@ export async function attachLine(db: DbOrTx, principal: Principal, id: number, l
     if (file.status !== 'billed') throw invalidField('dossier', STATEMENT_MESSAGES.notBillable);
     if (paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file))) throw invalidField('dossier', STATEMENT_MESSAGES.attachBeforeInvoice);
     const lineKey = filePaymentKey(line);
-    // The same amount on the same day is the same transfer, whether a statement brought it or the office typed it.
-    const [twin] = await tx
-      .select({ statementId: paymentStatements.id, createdAt: paymentStatements.createdAt })
-      .from(pecPayments)
-      .leftJoin(paymentStatements, eq(paymentStatements.id, pecPayments.statementId))
-      .where(
-        and(
-          eq(pecPayments.dossierId, file.id),
-          eq(pecPayments.paymentDate, line.paymentDate),
-          eq(pecPayments.amount, line.amount),
-          isNull(pecPayments.reversedAt),
-        ),
-      );
-    if (twin?.statementId && twin.createdAt) throw conflict(STATEMENT_MESSAGES.alreadyApplied(twin.statementId, twin.createdAt));
-    if (twin) throw conflict(STATEMENT_MESSAGES.sameDayPayment(line.amount, line.paymentDate));
+    await refuseSameDayPayment(tx, file.id, line);
     const before = stateOf(file);
     const paid = payFile(before, expectedAmount(file), line.amount, line.paymentDate);
     await tx.insert(pecPayments).values({

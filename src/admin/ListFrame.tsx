@@ -14,6 +14,7 @@ import {
   Box,
   Button,
   Checkbox,
+  GlobalStyles,
   Paper,
   Skeleton,
   Stack,
@@ -358,6 +359,7 @@ function FocusableRow({ testId, ...props }: { testId: string; children?: ReactNo
     // The page does not scroll under the keys the row takes (Space, the arrows), even at the list's ends.
     event.preventDefault();
     to?.focus();
+    to?.scrollIntoView({ block: 'nearest' });
   };
   return (
     // The row's own checkbox is drawn here (DataTableRow draws it without handleToggleItem) to leave the Tab order.
@@ -446,6 +448,9 @@ function bodyWithTestId(testId: string) {
   return Body as never;
 }
 
+/** The height the bulk bar takes at the bottom of the window, with its margin (one line of buttons, and some). */
+const BULK_BAR_CLEARANCE = 88;
+
 /**
  * The bar of the selected rows' actions (shown only while rows are selected), after the table as the keyboard meets it:
  * Tab from the rows reaches it (WCAG 2.4.3). It stays in sight at the bottom of the window while the rows scroll.
@@ -455,6 +460,8 @@ function BulkBar({ actions }: { actions: (selectedIds: Identifier[]) => ReactNod
   if (!selectedIds.length) return null;
   return (
     <Paper elevation={3} sx={{ px: 2, py: 1, mt: 1, position: 'sticky', bottom: 8, zIndex: 2 }} data-testid="bulk-actions">
+      {/* A row reached with the arrows scrolls clear of the bar, never under it (WCAG 2.4.11). */}
+      <GlobalStyles styles={{ html: { scrollPaddingBottom: BULK_BAR_CLEARANCE } }} />
       <Stack direction="row" spacing={1} alignItems="center" flexWrap="wrap" useFlexGap>
         {actions(selectedIds)}
       </Stack>

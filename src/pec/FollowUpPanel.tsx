@@ -203,6 +203,8 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
     try {
       await create(NOTES, { data: { dossier: pecIri(id), body: text } }, { returnPromise: true });
       setText('');
+      // The add button greys once the text is empty: the focus stays in the note box, ready for the next note.
+      input.current?.focus();
       success(translate('pecflow.pec.notes.added'));
       void refetch();
     } catch (error) {

@@ -51,10 +51,13 @@ test("a note mentioning a colleague reaches the colleague's bell", async ({ page
   // The text keeps the focus: what follows is typed after the name.
   await expect(text).toBeFocused();
   await page.keyboard.type('peux-tu rappeler jeudi ?');
-  await notes.getByTestId('note-add').click();
+  // Added from the keyboard: the button greys once the text is cleared, the focus stays in the note box.
+  await notes.getByTestId('note-add').focus();
+  await page.keyboard.press('Enter');
   await expect(toast(page, 'Note ajoutée')).toBeVisible();
   await expect(notes.getByTestId('pec-note')).toContainText('Mutuelle relancée, @Marc Lefèvre peux-tu rappeler jeudi ?');
   await expect(notes.getByTestId('pec-note')).toContainText('Sophie Bernard');
+  await expect(text).toBeFocused();
 
   // Its author edits it within 15 minutes: the text takes the focus; Échap leaves the edit, the note unchanged and the
   // drawer open; 'Annuler la modification' too.

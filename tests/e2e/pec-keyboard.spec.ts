@@ -173,6 +173,17 @@ test('selection by keyboard: one Tab stop for the rows, Space or x selects, Tab 
   await page.keyboard.press('Tab');
   await expect(bar.getByRole('button', { name: 'Créer DPEC' })).toBeFocused();
 
+  // Back in the rows, ↓ down the page: each focused row stays in sight above the bar (WCAG 2.4.11).
+  await page.keyboard.press('Shift+Tab');
+  await expect(second).toBeFocused();
+  for (let index = 2; index < 14; index++) {
+    await page.keyboard.press('ArrowDown');
+    await expect(rows(page).nth(index)).toBeFocused();
+    const row = (await rows(page).nth(index).boundingBox())!;
+    const bottomBar = (await bar.boundingBox())!;
+    expect(row.y + row.height, `row ${index + 1} under the bar`).toBeLessThanOrEqual(bottomBar.y + 1);
+  }
+
   // 'a' selects the whole page, then none.
   await page.keyboard.press('a');
   await expect(bar).toContainText('20 dossiers sélectionnés');
