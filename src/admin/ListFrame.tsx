@@ -114,6 +114,12 @@ export interface ListFrameProps {
   columns?: { storeKey: string; hidden: string[] };
   /** Columns: <DataTable.Col> elements. */
   children: ReactNode;
+  /**
+   * Loads the code a row's click needs (the page's drawer) when the user points at or focuses the list, once its rows
+   * are shown: before them, on a phone's connection and CPU, it would compete with the rows it is for (the pointer
+   * rests on the page after « Se connecter », so the browser reports it over the list as soon as the list is drawn).
+   */
+  prepare?: () => void;
 }
 
 /** Lower case without accents, as the server's search compares. */
@@ -158,6 +164,7 @@ function ListBody({
   toolbar,
   columns,
   children,
+  prepare,
 }: ListFrameProps) {
   const translate = useTranslate();
   const list = useListContext();
@@ -189,8 +196,10 @@ function ListBody({
     </Button>
   );
 
+  const reach = !loading && !error ? prepare : undefined;
+
   return (
-    <Box data-testid={testId}>
+    <Box data-testid={testId} onPointerOver={reach} onFocus={reach}>
       {header ?? (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} alignItems={{ sm: 'center' }} justifyContent="space-between" sx={{ mb: 2 }}>
           <Box>

@@ -23,8 +23,8 @@ import { usePecRights } from './shared';
 import { chunk, lazyChunk } from '../lazyChunk';
 import type { PecBulkActionsProps } from './BulkActions';
 
-// The drawer (a file's tabs, the forms and their zod schemas) loads when the user reaches for the list or a link opens
-// a file: showing the list does not wait for it. Pointing at or focusing the page is enough to have it ready.
+// The drawer (a file's tabs, the forms and their zod schemas) loads when the user reaches for the list once its rows are
+// shown (ListFrame's prepare) or a link opens a file: showing the list does not wait for it.
 const loadDrawer = chunk(() => import('./PecDrawer').then((m) => ({ default: m.PecDrawer })));
 const PecDrawer = lazyChunk(loadDrawer);
 const prepareDrawer = () => void loadDrawer().then(undefined, () => undefined);
@@ -90,7 +90,7 @@ export default function PecPage() {
   useColumnsFromUrl(columns.storeKey, columns.hidden);
 
   return (
-    <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="pec-page" onPointerOver={prepareDrawer} onFocus={prepareDrawer}>
+    <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="pec-page">
       <Title title={translate('pecflow.pec.title')} />
       <ListFrame
         resource={PEC_RESOURCE}
@@ -138,6 +138,7 @@ export default function PecPage() {
         }}
         errorState={(error, retry) => <PecListError error={error} retry={retry} />}
         testId="pec-list"
+        prepare={prepareDrawer}
         rowTestId="pec-row"
         paginationTestId="pec-pagination"
       >

@@ -24,7 +24,7 @@ import { LoadingPage } from '../layout/LoadingPage';
 import { chunk, lazyChunk } from '../lazyChunk';
 
 // The drawer with the form (inputs, zod rules, saves) loads when a record or the creation is opened, or when the user
-// reaches for the list: showing the list does not wait for it.
+// reaches for the list once its rows are shown (ListFrame's prepare): showing the list does not wait for it.
 const loadDrawer = chunk(() => import('./RecordDrawer').then((m) => ({ default: m.RecordDrawer })));
 const RecordDrawer = lazyChunk(loadDrawer);
 const prepareDrawer = () => void loadDrawer().then(undefined, () => undefined);
@@ -79,8 +79,9 @@ function EntityScreen({ entity, schema, mode }: { entity: AdminEntity; schema: R
 
   if (!list) return null;
   return (
-    <div onPointerOver={prepareDrawer} onFocus={prepareDrawer}>
+    <>
       <ListFrame
+        prepare={prepareDrawer}
         resource={entity.name}
         title={plural}
         countText={(n) => say('list.count', { smart_count: n })}
@@ -116,7 +117,7 @@ function EntityScreen({ entity, schema, mode }: { entity: AdminEntity; schema: R
           <RecordDrawer entity={entity} particular={particular} schema={schema} target={target} onClose={() => go(base)} />
         </Suspense>
       )}
-    </div>
+    </>
   );
 }
 

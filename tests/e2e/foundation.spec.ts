@@ -55,10 +55,15 @@ test('the login page loads the next page and the API description only once the v
   await expect.poll(() => asked.includes('/api/docs.jsonld')).toBe(true);
   await page.getByRole('textbox', { name: 'Email' }).pressSequentially('audition-horizon.fr');
   await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill('Pecflow2026!');
+  const listAnswered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/pec_dossiers').then(() => asked.length);
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await expect(page).toHaveURL(/\/pec$/);
   await expect(page.getByTestId('pec-row').first()).toBeVisible();
   expect([shell(), pecPage()]).toEqual([1, 1]);
+  // The pointer rests on the page after the click: the drawer's code (its tabs, forms and zod) is not asked for before
+  // the list's rows have come, with which it would compete on a phone's connection.
+  const beforeRows = asked.slice(0, await listAnswered);
+  expect(beforeRows.filter((path) => /\/assets\/(PecDrawer|panels|forms|zod)-/.test(path))).toEqual([]);
 });
 
 test("a signed-in visitor's page starts its code and the API docs beside the entry, and reuses the docs it parsed", async ({ page }) => {
