@@ -39,7 +39,7 @@ const ORGANISATIONS = 50;
 const CENTRES_PER_ORGANISATION = 40;
 const DEFAULT_FILES = 1_000_000;
 // Meets the password policy (domain/passwordPolicy.ts): a weaker one would be asked to change at sign-in.
-const PASSWORD = 'Banc-Essai-2026!';
+export const PASSWORD = 'Banc-Essai-2026!';
 const TARGET_P99_MS = 50;
 const TARGET_RATIO = 0.85;
 const SECRETS = {
@@ -206,7 +206,7 @@ async function prepareDatabase(options: PecBenchOptions, files: number): Promise
 
 // ---------- the server, as in production ----------
 
-function startServer(url: string, root = ROOT): Promise<ServerProcess> {
+export function startServer(url: string, root = ROOT): Promise<ServerProcess> {
   return startServerProcess(['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: {
@@ -229,7 +229,7 @@ function startServer(url: string, root = ROOT): Promise<ServerProcess> {
   });
 }
 
-async function login(baseUrl: string, email: string): Promise<string> {
+export async function login(baseUrl: string, email: string): Promise<string> {
   const res = await fetch(`${baseUrl}/api/login_check`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

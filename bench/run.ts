@@ -3,7 +3,8 @@
 // files next to the same SQL run directly, and 1,000 DPEC runs through the simulator; see its own options), then `load`
 // (bench/load.ts: 200 clients mixing the office's actions for 60 s), then `documents` (bench/documents.ts: 50 clients
 // uploading and downloading 1 MB documents, with the server's RSS), then `frontend` (bench/frontend.ts: the production
-// build's weight, login to a filled table, Lighthouse scores).
+// build's weight, login to a filled table, Lighthouse scores), then `statements` (bench/statements.ts: a payment
+// statement's preview and import in an organisation of 100,000 files; see its own options).
 // Creates a fresh PostgreSQL database (BENCH_DATABASE_URL or DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres),
 // runs the seeds of every scenario below in order, starts the real server on it, measures each scenario's endpoints
 // with autocannon, prints a table and writes bench/results/{scenario}.json; the database is dropped at the end.
@@ -97,19 +98,21 @@ async function main() {
 }
 
 /**
- * `pec`, `load` and `frontend` have their own runners: the PEC comparison with direct SQL and its DPEC runs, the mixed
- * load of many clients against the server in its own process, and the browser measurements do not fit the Scenario shape.
+ * `pec`, `load`, `frontend`, `documents` and `statements` have their own runners: the PEC comparison with direct SQL and
+ * its DPEC runs, the mixed load of many clients against the server in its own process, the browser measurements, the
+ * uploads and the statements' imports (each request a new statement) do not fit the Scenario shape.
  */
-const OWN_RUNNERS = ['pec', 'load', 'frontend', 'documents'];
+const OWN_RUNNERS = ['pec', 'load', 'frontend', 'documents', 'statements'];
 async function all() {
   const args = process.argv.slice(2);
   const names = args.filter((a) => !a.startsWith('--'));
   if (names.length === 0 || names.some((n) => !OWN_RUNNERS.includes(n))) await main();
   if (names.length === 0 || names.includes('pec'))
-    await (await import('./pec')).runPecBench(args.filter((a) => !['backoffice', 'load', 'frontend', 'documents'].includes(a)));
+    await (await import('./pec')).runPecBench(args.filter((a) => !['backoffice', 'load', 'frontend', 'documents', 'statements'].includes(a)));
   if (names.length === 0 || names.includes('load')) await (await import('./load')).runLoadBench(args.filter((a) => a.startsWith('--')));
   if (names.length === 0 || names.includes('documents')) await (await import('./documents')).runDocumentsBench(args.filter((a) => a.startsWith('--')));
   if (names.length === 0 || names.includes('frontend')) await (await import('./frontend')).runFrontendBench(args.filter((a) => a.startsWith('--')));
+  if (names.length === 0 || names.includes('statements')) await (await import('./statements')).runStatementsBench(args.filter((a) => a.startsWith('--')));
 }
 
 all().then(

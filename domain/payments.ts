@@ -280,34 +280,18 @@ export function parseStatementDate(text: string): string | undefined {
   return value ?? undefined;
 }
 
-/** A reference as files hold it: "fac-0001 " = "FAC-0001". */
-export const normalReference = (reference: string) => reference.trim().toUpperCase();
-
 /**
- * A line as its statement's fingerprint reads it (statementIdentity): its payer, reference, amount and date, written
- * alike ("ALLIANZ " = "Allianz"). Only spaces and the ASCII letters' case are folded, so that migration 0019 computes
- * the same fingerprint in SQL for the statements applied before it.
- */
-export function statementLineKey(line: { payer: string; reference: string; amount: number; paymentDate: string }): string {
-  const fold = (text: string) =>
-    text
-      .replace(/[ \t\r\n]+/g, ' ')
-      .replace(/^ | $/g, '')
-      .replace(/[a-z]/g, (c) => c.toUpperCase());
-  return [fold(line.payer), fold(line.reference), String(Math.round(line.amount * 100)), line.paymentDate].join('|');
-}
-
-/**
- * A payer or a reference as two lines are compared: its letters and digits, without accents, case, spaces or
- * punctuation ("Santéclair" = "SANTECLAIR" = "Santé-Clair"). Migration 0035 computes the same in SQL (the accented
- * letters translated, upper, anything but A-Z and 0-9 removed) for the lines applied before it.
+ * A payer or a reference as two lines, or a line and a file's number, are compared: its letters and digits, without
+ * accents, case, spaces or punctuation ("Santéclair" = "SANTECLAIR" = "Santé-Clair", "pec 2026 000123" =
+ * "PEC-2026-000123"): decomposed (NFD), everything but the ASCII letters and digits dropped (the accents with it), then
+ * upper-cased. The database's pecflow_fold (migration 0037) takes the same steps, so that its indexes of the files'
+ * numbers find what this fold names and the keys it computes for stored lines are the server's.
  */
 export const foldForKey = (text: string) =>
   text
     .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toUpperCase()
-    .replace(/[^A-Z0-9]/g, '');
+    .replace(/[^A-Za-z0-9]/g, '')
+    .toUpperCase();
 
 const inCents = (amount: number) => String(Math.round(amount * 100));
 
@@ -325,7 +309,8 @@ export const amountOnDayKey = (dossierId: number, payment: { amount: number; pay
 
 /**
  * A line as the insurer wrote it (payer, reference, amount, day), kept with every statement line: a line that reached no
- * file is recognised by it when an overlapping statement brings it again (already received, not to be handled twice).
+ * file is recognised by it when an overlapping statement brings it again (already received, not to be handled twice),
+ * and a statement's fingerprint is made of its lines' keys (statementIdentity).
  */
 export const receivedLineKey = (line: { payer: string; reference: string; amount: number; paymentDate: string }) =>
   [foldForKey(line.payer), foldForKey(line.reference), inCents(line.amount), line.paymentDate].join('|');

@@ -587,6 +587,12 @@ export const pecDossiers = pgTable(
     index('pec_dossiers_expiry_idx')
       .on(t.holdingId, t.datePeremption)
       .where(sql`${t.statutFacturation} = false`),
+    // A statement's lines name files by PEC number, invoice number or Pecflow ID as the insurer writes them, compared
+    // folded (foldForKey; pecflow_fold, the same in SQL, created by migration 0037): an import reads the files it
+    // names from these, not every file of the organisation.
+    index('pec_dossiers_holding_num_pec_fold_idx').on(t.holdingId, sql`pecflow_fold(${t.numPec})`),
+    index('pec_dossiers_holding_num_billing_fold_idx').on(t.holdingId, sql`pecflow_fold(${t.numBilling})`),
+    index('pec_dossiers_holding_numero_fold_idx').on(t.holdingId, sql`pecflow_fold(${t.numeroDossier})`),
     // The dashboard's receivables: billed files not paid yet, by age of their billing.
     index('pec_dossiers_receivables_idx')
       .on(t.holdingId, t.dateFacturationEffective)

@@ -19,9 +19,9 @@ import {
   parseStatementAmount,
   parseStatementDate,
   STATEMENT_COLUMNS,
+  receivedLineKey,
   STATEMENT_MESSAGES,
   statementColumnOf,
-  statementLineKey,
   type PaymentOutcome,
   type PaymentTotals,
   type StatementColumn,
@@ -162,12 +162,13 @@ export interface StatementIdentity {
 const joined = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].join(', ').slice(0, 200);
 
 /**
- * The fingerprint is sha256 of its lines' keys (statementLineKey) in byte order, one per line: the same payments make
- * the same statement whatever the file's encoding, separator, headers, line order or labels. Migration 0019 computes
- * the same in SQL for the statements applied before it.
+ * The fingerprint is sha256 of its lines' keys (receivedLineKey, each kept with its line) in byte order, one per line:
+ * the same payments make the same statement whatever the file's encoding, separator, headers, line order or labels,
+ * and however the insurer writes its name and the references ("SANTÉCLAIR" and "Santeclair"). Migration 0037 computes
+ * the same in SQL from the stored lines' keys for the statements applied before it.
  */
 export function statementIdentity(lines: StatementLine[]): StatementIdentity {
-  const keys = lines.map(statementLineKey).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const keys = lines.map(receivedLineKey).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   return {
     contentHash: createHash('sha256').update(keys.join('\n')).digest('hex'),
     payer: joined(lines.map((l) => l.payer)),

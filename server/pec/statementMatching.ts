@@ -12,8 +12,8 @@ import {
   amountOnDayKey,
   APPLIED_OUTCOMES,
   expectedAmount,
+  foldForKey,
   isPaidByHand,
-  normalReference,
   PAYMENT_OUTCOME_LABELS,
   payFile,
   receivedLineKey,
@@ -67,7 +67,12 @@ export interface EvaluatedLine extends PaymentLine {
   stateAfter: PaymentState | null;
 }
 
-/** The organisation's files the caller sees, named by PEC number, invoice number or Pecflow ID; locked when applying. */
+/**
+ * The organisation's files the caller sees whose PEC number, invoice number or Pecflow ID folds (foldForKey) to one of
+ * `references` (folded already); locked when applying. The fold is written in SQL too (pecflow_fold, migration 0037),
+ * the same steps, because the indexes of these three numbers are built on it: an import reads the files it names, not
+ * every file of the organisation.
+ */
 async function filesFor(tx: DbOrTx, principal: Principal, references: string[], lock: boolean): Promise<PaymentFile[]> {
   if (references.length === 0) return [];
   const query = tx
@@ -78,14 +83,24 @@ async function filesFor(tx: DbOrTx, principal: Principal, references: string[], 
         eq(pecDossiers.holdingId, principal.holdingId!),
         pecReadScope(principal),
         or(
-          inArray(sql`upper(${pecDossiers.numPec})`, references),
-          inArray(sql`upper(${pecDossiers.numBilling})`, references),
-          inArray(sql`upper(${pecDossiers.numeroDossier})`, references),
+          inArray(sql`pecflow_fold(${pecDossiers.numPec})`, references),
+          inArray(sql`pecflow_fold(${pecDossiers.numBilling})`, references),
+          inArray(sql`pecflow_fold(${pecDossiers.numeroDossier})`, references),
         ),
       ),
     )
     .orderBy(asc(pecDossiers.id));
   return lock ? query.for('update') : query;
+}
+
+/** The files by one of their numbers, folded (a number that folds to nothing names no file). */
+function filesBy(files: PaymentFile[], numberOf: (file: PaymentFile) => string | null) {
+  const by = new Map<string, PaymentFile[]>();
+  for (const file of files) {
+    const key = foldForKey(numberOf(file) ?? '');
+    if (key) by.set(key, [...(by.get(key) ?? []), file]);
+  }
+  return by;
 }
 
 type Earlier = NonNullable<PaymentLine['appliedIn']>;
@@ -171,29 +186,24 @@ async function receivedBefore(tx: DbOrTx, holdingId: number, keys: string[], fil
  * 'unknown', several 'ambiguous'; those last are to be handled.
  */
 export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines: StatementLine[], lock = false): Promise<EvaluatedLine[]> {
-  const references = [...new Set(lines.map((l) => normalReference(l.reference)))];
+  const references = [...new Set(lines.map((l) => foldForKey(l.reference)))].filter(Boolean);
   const files = await filesFor(tx, principal, references, lock);
   const fileIds = files.map((f) => f.id);
   const paid = await paymentsOf(tx, fileIds);
   const received = await receivedBefore(tx, principal.holdingId!, [...new Set(lines.map(receivedLineKey))], fileIds);
-  const byPec = new Map<string, PaymentFile[]>();
-  const byInvoice = new Map<string, PaymentFile[]>();
-  const byNumero = new Map<string, PaymentFile>();
-  for (const file of files) {
-    if (file.numPec) byPec.set(normalReference(file.numPec), [...(byPec.get(normalReference(file.numPec)) ?? []), file]);
-    if (file.numBilling) byInvoice.set(normalReference(file.numBilling), [...(byInvoice.get(normalReference(file.numBilling)) ?? []), file]);
-    byNumero.set(normalReference(file.numeroDossier), file);
-  }
+  const byPec = filesBy(files, (f) => f.numPec);
+  const byInvoice = filesBy(files, (f) => f.numBilling);
+  const byNumero = filesBy(files, (f) => f.numeroDossier);
   const states = new Map<number, PaymentState>();
   // The lines of this statement counted so far, by the same keys: the line that counted each.
   const here = new Map<string, { line: number; applied: boolean }>();
   const manualUsed = new Map<string, number>();
   return lines.map((line): EvaluatedLine => {
-    const ref = normalReference(line.reference);
+    const ref = foldForKey(line.reference);
     // A PEC number first (unique per insurer), then an invoice number, then the Pecflow ID (PEC-2026-…, unique in the
-    // organisation) that an office may have written on its invoice; several files for one reference match none.
-    const numero = byNumero.get(ref);
-    const candidates = byPec.get(ref) ?? byInvoice.get(ref) ?? (numero ? [numero] : []);
+    // organisation) that an office may have written on its invoice, each as written in either place ("SANTECLAIR
+    // 972783118" names SANTECLAIR-972783118); several files for one reference match none.
+    const candidates = byPec.get(ref) ?? byInvoice.get(ref) ?? byNumero.get(ref) ?? [];
     const file = candidates.length === 1 ? candidates[0] : undefined;
     const base = { ...line, difference: null, expected: null, dossier: null, appliedIn: null, stateBefore: null, stateAfter: null };
     const dossier = file ? { '@id': iriOf('pec_dossiers', file.id), id: file.id, numeroDossier: file.numeroDossier } : null;

@@ -2,11 +2,11 @@
 // imported twice, an overlapping statement, two imports sent at the same moment, the database's own refusal), the
 // payment history of a file (/api/pec_payments) with its tenancy and permissions, a manual payment cancelled with its
 // reason, the accountant's exports, and the migration's backfill of the history on an existing database.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, startPecServer, type Refs } from './helpers/pec';
-import { filePaymentKey, receivedLineKey } from '#domain/payments';
+import { filePaymentKey, foldForKey, receivedLineKey } from '#domain/payments';
 
 let server: TestServer;
 let refs: Refs;
@@ -84,13 +84,20 @@ const history = async (id: number, token = tokens.horizonAdmin) => {
 const manualPayment = (id: number, body: unknown, token = tokens.audio) => server.request('POST', `/api/pec_dossiers/${id}/payments`, { token, body });
 const cancel = (paymentId: number, body: unknown, token = tokens.audio) => server.request('POST', `/api/pec_payments/${paymentId}/cancel`, { token, body });
 
-/** The hand-written statements of a migration (its backfill), as the migrator runs them. */
+/** The hand-written statements of a migration (its backfill), as the migrator runs them; drizzle-kit's after it left out. */
 function handWritten(migration: string) {
   const sql = readFileSync(new URL(`../../server/db/migrations/${migration}`, import.meta.url), 'utf8');
-  const block = sql.slice(sql.indexOf('-- ==================== Hand-written'));
-  expect(block).toContain('End of the hand-written block');
-  return block.split('--> statement-breakpoint').filter((s) => s.replace(/--.*$/gm, '').trim());
+  const start = sql.indexOf('-- ==================== Hand-written');
+  const end = sql.indexOf('-- ==================== End of the hand-written block');
+  expect(start).toBeGreaterThanOrEqual(0);
+  expect(end).toBeGreaterThan(start);
+  return sql
+    .slice(start, end)
+    .split('--> statement-breakpoint')
+    .filter((s) => s.replace(/--.*$/gm, '').trim());
 }
+
+const MIGRATION_0037 = readdirSync(new URL('../../server/db/migrations/', import.meta.url)).find((f) => f.startsWith('0037_'))!;
 
 const EXAMPLE_FILES = ['FAC-DEMO-0001', 'FAC-DEMO-0002', 'FAC-DEMO-0003', 'FAC-DEMO-0004', 'FAC-DEMO-0006', 'FAC-DEMO-0007'];
 const statesOf = async (invoices: string[]) => Promise.all(invoices.map(async (n) => [n, await paymentState(await byInvoice(n))] as const));
@@ -150,9 +157,10 @@ describe('existing databases', () => {
     // The demo's paid files hold their amount as one payment recorded before the history.
     expect(await count('pec_payments', `label = 'Paiement enregistré avant l''historique des paiements'`)).toBeGreaterThan(10);
 
-    // The keys and fingerprints computed in SQL are the server's (the line keys as migration 0035 computes them since):
-    // the statement is recognised, and its line too.
+    // The keys and fingerprints computed in SQL are the server's (the line keys and fingerprints as migrations 0035 and
+    // 0037 compute them since): the statement is recognised, and its line too.
     for (const statement of handWritten('0035_statement_line_keys.sql')) await server.database.query(statement);
+    for (const statement of handWritten(MIGRATION_0037)) await server.database.query(statement);
     const again = await preview(statementCsv);
     expect(again.body.alreadyImported).toMatchObject({ id: applied.body.id });
     expect(again.body.lines[0].outcome).toBe('already_applied');
@@ -318,6 +326,35 @@ describe('a statement is applied once', () => {
     expect(await paymentState(files[1]!.id)).toMatchObject({ status: 'billed', montantPaye: 250, montantDu: 350 });
   });
 
+  it('a copy written with accents, another case or punctuation is the statement already imported, as an identical copy is', async () => {
+    const f = await billedFile(800);
+    const other = await billedFile(100);
+    const original = csv(`13/11/2026;SANTECLAIR;${f.numPec};300,00;Virement`, `13/11/2026;SANTECLAIR;Inconnu-${f.id};12,50;`);
+    const first = await apply(original);
+    expect(first.status, first.text).toBe(201);
+    const identical = await preview(original);
+    expect(identical.body.alreadyImported).toMatchObject({ id: first.body.id, linesCount: 2 });
+
+    // « Santéclair » for « SANTECLAIR », the references in lower case with spaces; another label, another line order.
+    const copy = csv(
+      `13/11/2026;Santé-Clair;inconnu ${f.id};12,50;`,
+      `13/11/2026;Santéclair;${f.numPec.toLowerCase().replace(/-/g, ' ')};300,00;Réexport`,
+    );
+    const seen = await preview(copy);
+    expect(seen.status, seen.text).toBe(200);
+    expect(seen.body.alreadyImported).toEqual(identical.body.alreadyImported);
+    const refused = await apply(copy);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe((await apply(original)).body.detail);
+    expect(refused.body.detail).toBe(`Relevé déjà importé le ${frenchToday} (2 lignes). Annulez d’abord le relevé importé pour l’appliquer à nouveau.`);
+
+    // A statement with one more line is another statement: its new line is applied, the others are copies.
+    const more = await apply(`${copy}\r\n13/11/2026;Santéclair;${other.numPec};40,00;`);
+    expect(more.status, more.text).toBe(201);
+    expect(more.body.lines.map((l: JsonBody) => l.outcome)).toEqual(['already_applied', 'already_applied', 'partial']);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 300, montantDu: 500 });
+  });
+
   it('the database itself refuses a second applied copy of a statement or of a line, whatever the application checks', async () => {
     const f = await billedFile(300);
     const res = await apply(csv(`04/11/2026;Harmonie;${f.numPec};100,00;`));
@@ -362,6 +399,46 @@ describe('the same payment written differently', () => {
     expect(await paymentState(f.id)).toMatchObject({ status: 'billed', montantPaye: 1500, montantDu: 1420, paiementPartiel: true });
     expect((await history(f.id)).map((p) => p.amount)).toEqual([1000, 500]);
     expect(await disagreements()).toEqual([]);
+  });
+
+  it('finds the file a reference names however it is written: spaces, punctuation, case (two files that read alike: ambiguous)', async () => {
+    const f = await billedFile(600);
+    const numPec = `SANTECLAIR-${Date.now()}${++serial}`;
+    await server.database.query('update pec_dossiers set num_pec = $2 where id = $1', [f.id, numPec]);
+    // « SANTECLAIR 972783118 » for SANTECLAIR-972783118, « pec 2026 000123 » for PEC-2026-000123, « FAC/L2/… ».
+    const spaced = csv(
+      `10/11/2026;Santéclair;${numPec.replace('-', ' ')};100,00;`,
+      `11/11/2026;Santéclair;${f.numeroDossier.toLowerCase().replace(/-/g, ' ')};50,00;`,
+      `12/11/2026;Santéclair;${f.numBilling.replace(/-/g, '/')};25;`,
+    );
+    const seen = await preview(spaced);
+    expect(seen.status, seen.text).toBe(200);
+    expect(seen.body.lines.map((l: JsonBody) => [l.outcome, l.dossier?.id])).toEqual([
+      ['partial', f.id],
+      ['partial', f.id],
+      ['partial', f.id],
+    ]);
+    const applied = await apply(spaced);
+    expect(applied.status, applied.text).toBe(201);
+    expect(await paymentState(f.id)).toMatchObject({ status: 'billed', montantPaye: 175, montantDu: 425, paiementPartiel: true });
+    expect(await disagreements()).toEqual([]);
+
+    // Two files whose invoice numbers differ only by their punctuation: a line naming either is to be handled.
+    const [a, b] = [await billedFile(100), await billedFile(100)];
+    const invoice = ref('AB');
+    await server.database.query('update pec_dossiers set num_billing = $2 where id = $1', [a.id, invoice]);
+    await server.database.query('update pec_dossiers set num_billing = $2 where id = $1', [b.id, invoice.replace(/-/g, ' ')]);
+    const twins = await preview(csv(`12/11/2026;Santéclair;${invoice};100;`));
+    expect(twins.body.lines.map((l: JsonBody) => [l.outcome, l.outcomeLabel, l.dossier])).toEqual([
+      ['ambiguous', 'Référence ambiguë (plusieurs demandes)', null],
+    ]);
+  });
+
+  it('folds a number in the database as the server does (pecflow_fold, the fold of the files’ numbers’ indexes)', async () => {
+    const numbers = ['SANTECLAIR-972783118', 'pec 2026 000123', 'Santé-Clair', 'Sante\u0301clair', 'ŌŚȘ ōșř', 'Straße', 'ﬁ ½ ١٢٣', 'İstanbul', '«\u00a0N°12\u202f»', '—'];
+    const folded = async (n: string) => (await server.database.query<{ folded: string }>('select pecflow_fold($1) as folded', [n]))[0]!.folded;
+    expect(await Promise.all(numbers.map(folded))).toEqual(numbers.map(foldForKey));
+    expect(foldForKey('ŌŚȘ ōșř')).toBe('OSSOSR');
   });
 
   it('counts once a line to be handled that a later statement brings again once its file is billed, or under its other number', async () => {
@@ -461,6 +538,44 @@ describe('the same payment written differently', () => {
     expect(done.status, done.text).toBe(200);
     expect(await paymentState(f.id)).toMatchObject({ montantPaye: null, status: 'billed' });
     expect(await disagreements()).toEqual([]);
+  });
+
+  it('migration 0037 gives the statements applied before it the fingerprint the server computes now, from their lines’ keys folded alike', async () => {
+    const f = await billedFile(500);
+    const body = csv(`14/11/2026;Mutuelle Générale;${f.numPec};200,00;`, `14/11/2026;Mutuelle Générale;Inconnu-${f.id};20,00;`);
+    const first = await apply(body);
+    expect(first.status, first.text).toBe(201);
+    const stored = async () => {
+      const [statement] = await server.database.query<{ content_hash: string | null }>('select content_hash from payment_statements where id = $1', [
+        first.body.id,
+      ]);
+      const lines = await server.database.query<{ line_key: string | null }>(
+        'select line_key from payment_statement_lines where statement_id = $1 order by line_number',
+        [first.body.id],
+      );
+      return { hash: statement!.content_hash, keys: lines.map((l) => l.line_key) };
+    };
+    const computed = await stored();
+    expect(computed.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(computed.keys).toEqual([
+      receivedLineKey({ payer: 'Mutuelle Générale', reference: f.numPec, amount: 200, paymentDate: '2026-11-14' }),
+      receivedLineKey({ payer: 'Mutuelle Générale', reference: `Inconnu-${f.id}`, amount: 20, paymentDate: '2026-11-14' }),
+    ]);
+    const copy = csv(`14/11/2026;MUTUELLE GENERALE;${f.numPec};200;`, `14/11/2026;Mutuelle générale;INCONNU-${f.id};20;`);
+
+    // The database as before it: the fingerprints as migration 0019 computed them (spaces and ASCII case folded), the
+    // lines' keys as migration 0035 did. A copy written otherwise was not the same statement then.
+    await server.database.query(handWritten('0019_payments_ledger.sql').at(-1)!);
+    await server.database.query(handWritten('0035_statement_line_keys.sql')[0]!);
+    const before = await stored();
+    expect(before.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(before.hash).not.toBe(computed.hash);
+    expect((await preview(copy)).body.alreadyImported).toBeNull();
+
+    for (const statement of handWritten(MIGRATION_0037)) await server.database.query(statement);
+    expect(await stored()).toEqual(computed);
+    expect((await preview(copy)).body.alreadyImported).toMatchObject({ id: first.body.id });
+    expect((await apply(copy)).status).toBe(409);
   });
 
   it('migrations 0035 and 0036 key the payments and lines recorded before them as the server does, and leave a payment counted twice without a key', async () => {
