@@ -316,7 +316,9 @@ export async function runStatementsBench(argv: string[] = []): Promise<void> {
     scales.push(measured.scale);
     version = measured.version;
   }
-  console.log(`\nImport d'un relevé de ${options.lines} lignes (ms, attente du client) — charge ${loadBefore} avant, ${load()} après (${os.cpus().length} cœurs)`);
+  console.log(
+    `\nImport d'un relevé de ${options.lines} lignes (ms, attente du client) — charge ${loadBefore} avant, ${load()} après (${os.cpus().length} cœurs)`,
+  );
   const cell = (value: { p50Ms: number; p99Ms: number } | undefined) => (value ? `${value.p50Ms} / ${value.p99Ms}` : '-');
   for (const scale of scales) {
     console.log(

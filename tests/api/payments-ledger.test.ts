@@ -336,10 +336,7 @@ describe('a statement is applied once', () => {
     expect(identical.body.alreadyImported).toMatchObject({ id: first.body.id, linesCount: 2 });
 
     // « Santéclair » for « SANTECLAIR », the references in lower case with spaces; another label, another line order.
-    const copy = csv(
-      `13/11/2026;Santé-Clair;inconnu ${f.id};12,50;`,
-      `13/11/2026;Santéclair;${f.numPec.toLowerCase().replace(/-/g, ' ')};300,00;Réexport`,
-    );
+    const copy = csv(`13/11/2026;Santé-Clair;inconnu ${f.id};12,50;`, `13/11/2026;Santéclair;${f.numPec.toLowerCase().replace(/-/g, ' ')};300,00;Réexport`);
     const seen = await preview(copy);
     expect(seen.status, seen.text).toBe(200);
     expect(seen.body.alreadyImported).toEqual(identical.body.alreadyImported);
@@ -435,7 +432,18 @@ describe('the same payment written differently', () => {
   });
 
   it('folds a number in the database as the server does (pecflow_fold, the fold of the files’ numbers’ indexes)', async () => {
-    const numbers = ['SANTECLAIR-972783118', 'pec 2026 000123', 'Santé-Clair', 'Sante\u0301clair', 'ŌŚȘ ōșř', 'Straße', 'ﬁ ½ ١٢٣', 'İstanbul', '«\u00a0N°12\u202f»', '—'];
+    const numbers = [
+      'SANTECLAIR-972783118',
+      'pec 2026 000123',
+      'Santé-Clair',
+      'Sante\u0301clair',
+      'ŌŚȘ ōșř',
+      'Straße',
+      'ﬁ ½ ١٢٣',
+      'İstanbul',
+      '«\u00a0N°12\u202f»',
+      '—',
+    ];
     const folded = async (n: string) => (await server.database.query<{ folded: string }>('select pecflow_fold($1) as folded', [n]))[0]!.folded;
     expect(await Promise.all(numbers.map(folded))).toEqual(numbers.map(foldForKey));
     expect(foldForKey('ŌŚȘ ōșř')).toBe('OSSOSR');
