@@ -20,4 +20,21 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  {
+    // One confirmation dialog (src/admin/ConfirmDialog.tsx): react-admin's own draws a warning icon on its cancel button.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/admin/ConfirmDialog.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['react-admin', 'ra-ui-materialui'].map((name) => ({
+            name,
+            importNames: ['Confirm'],
+            message: 'Use ConfirmDialog (src/admin/ConfirmDialog.tsx).',
+          })),
+        },
+      ],
+    },
+  },
 );

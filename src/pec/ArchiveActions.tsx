@@ -6,7 +6,8 @@ import ArchiveIcon from '@mui/icons-material/Inventory2Outlined';
 import { Alert, AlertTitle, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import { useState } from 'react';
 import { useFormState, useWatch } from 'react-hook-form';
-import { Confirm, SelectInput, TextInput, useGetIdentity, usePermissions, useTranslate, useUpdate } from 'react-admin';
+import { SelectInput, TextInput, useGetIdentity, usePermissions, useTranslate, useUpdate } from 'react-admin';
+import { ConfirmDialog } from '../admin/ConfirmDialog';
 import { AdminForm } from '../admin/AdminForm';
 import { PEC_RESOURCE, pecIri, type PecDossierRecord } from '../dataProvider/pec';
 import { ARCHIVE_REASON_LABELS, ARCHIVE_REASONS, archiveReasonText, canArchive, canRestore } from '#domain/archive';
@@ -134,7 +135,7 @@ function RestoreAction({ record, id }: { record: PecDossierRecord; id: number })
       <Button startIcon={<RestoreIcon />} onClick={() => setOpen(true)}>
         {translate('pecflow.pec.drawer.restore')}
       </Button>
-      <Confirm
+      <ConfirmDialog
         isOpen={open}
         loading={isPending}
         title="pecflow.pec.archive.restoreTitle"

@@ -24,7 +24,8 @@ import {
 } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { Fragment, lazy, Suspense, useState } from 'react';
-import { Confirm, useListContext, useTranslate, type Identifier, type RaRecord } from 'react-admin';
+import { useListContext, useTranslate, type Identifier, type RaRecord } from 'react-admin';
+import { ConfirmDialog } from '../admin/ConfirmDialog';
 import { DPEC_START_STATUSES, isDpecGranted, pecStatusLabel, type PecStatus } from '#domain/pec';
 import type { BulkAction, BulkFileResult, BulkSummary } from '#domain/bulk';
 import { usePecMutation, usePecRights, useRefreshPec } from './shared';
@@ -80,7 +81,7 @@ export function PecBulkActions({ ids }: PecBulkActionsProps) {
           {translate('pecflow.pec.bulk.dpec')}
         </Button>
       )}
-      <Confirm
+      <ConfirmDialog
         isOpen={confirmingDpec}
         loading={busy}
         title="pecflow.pec.bulk.dpecConfirmTitle"

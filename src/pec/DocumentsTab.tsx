@@ -11,7 +11,8 @@ import PreviewIcon from '@mui/icons-material/VisibilityOutlined';
 import { Alert, Box, Chip, CircularProgress, IconButton, LinearProgress, Stack, Tooltip, Typography, type ChipProps } from '@mui/material';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { Confirm, DataTable, ReferenceManyField, useDelete } from 'react-admin';
+import { DataTable, ReferenceManyField, useDelete } from 'react-admin';
+import { ConfirmDialog } from '../admin/ConfirmDialog';
 import { PEC_DOCUMENTS_RESOURCE, pecIri, type PecDocumentRecord } from '../dataProvider/pec';
 import { ROBOT_AUTHOR, type DocumentKind } from '#domain/documents';
 import { formatDateTime, formatFileSize } from '#domain/format';
@@ -230,7 +231,7 @@ function DeleteDialog({
   const { translate, refresh, success, failure } = usePecMutation();
   const [remove, { isPending }] = useDelete<PecDocumentRecord>();
   return (
-    <Confirm
+    <ConfirmDialog
       isOpen={!!document}
       loading={isPending}
       title="pecflow.pec.documents.deleteTitle"

@@ -7,7 +7,8 @@ import UndoIcon from '@mui/icons-material/Undo';
 import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Skeleton, Stack } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
-import { AutocompleteInput, Confirm, DataTable, ReferenceInput, Title, useGetOne, useTranslate } from 'react-admin';
+import { AutocompleteInput, DataTable, ReferenceInput, Title, useGetOne, useTranslate } from 'react-admin';
+import { ConfirmDialog } from '../admin/ConfirmDialog';
 import { useRef, useState } from 'react';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import { ReasonDialog } from './ReasonDialog';
@@ -296,7 +297,7 @@ function ReopenLineAction({ statementId, line }: { statementId: number; line: Pa
       >
         {translate('pecflow.payments.handle.reopen')}
       </Button>
-      <Confirm
+      <ConfirmDialog
         isOpen={open}
         loading={reopen.isPending}
         title={translate('pecflow.payments.handle.reopenTitle', { line: line.line })}

@@ -5,7 +5,8 @@ import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import { Alert, Box, Button, Skeleton, Tab, Tabs } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Confirm, useDelete, useGetOne, useTranslate } from 'react-admin';
+import { useDelete, useGetOne, useTranslate } from 'react-admin';
+import { ConfirmDialog } from '../admin/ConfirmDialog';
 import { PEC_RESOURCE, pecIri, type PecDossierRecord } from '../dataProvider/pec';
 import { DrawerFrame } from '../admin/DrawerFrame';
 import { ActionsTab } from './ActionsTab';
@@ -194,7 +195,7 @@ function DeleteAction({ record, id, onDeleted }: { record: PecDossierRecord; id:
       <Button color="error" startIcon={<DeleteIcon />} onClick={() => setConfirming(true)} disabled={!!record.runInProgress}>
         {translate('pecflow.pec.drawer.delete')}
       </Button>
-      <Confirm
+      <ConfirmDialog
         isOpen={confirming}
         loading={isPending}
         title="pecflow.settings.confirm.title"

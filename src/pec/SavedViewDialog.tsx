@@ -1,7 +1,8 @@
 // The editor of a saved view of the PEC list (src/pec/SavedViews.tsx), loaded when first opened.
 import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, FormControlLabel, TextField } from '@mui/material';
 import { useState } from 'react';
-import { Confirm, useCreate, useDelete, useTranslate, useUpdate } from 'react-admin';
+import { useCreate, useDelete, useTranslate, useUpdate } from 'react-admin';
+import { ConfirmDialog } from '../admin/ConfirmDialog';
 import { extractErrorMessage } from '#domain/errors';
 import { SAVED_VIEW_NAME_MAX, type SavedViewQuery } from '#domain/savedViews';
 import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
@@ -111,7 +112,7 @@ export function ViewDialog({ view, current, onClose }: ViewDialogProps) {
         </DialogActions>
       </form>
       {view && (
-        <Confirm
+        <ConfirmDialog
           isOpen={confirming}
           title={translate('pecflow.pec.views.deleteTitle')}
           content={translate('pecflow.pec.views.deleteText', { name: view.name })}

@@ -1,10 +1,11 @@
 // Actions on the selected rows, through the bulk API (all or nothing): Activer / Désactiver with the update
-// permission (entities with a status), Supprimer with the delete permission behind react-admin's <Confirm>.
+// permission (entities with a status), Supprimer with the delete permission behind the one confirmation dialog (ConfirmDialog).
 import { Button, Typography } from '@mui/material';
 import type { Resource } from '@api-platform/api-doc-parser';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Confirm, useDeleteMany, useListContext, useTranslate, useUpdateMany, type Identifier } from 'react-admin';
+import { useDeleteMany, useListContext, useTranslate, useUpdateMany, type Identifier } from 'react-admin';
+import { ConfirmDialog } from '../admin/ConfirmDialog';
 import type { AdminEntity } from '../dataProvider/adminSchema';
 import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
 import { useNouns } from './nouns';
@@ -64,7 +65,7 @@ export function BulkActions({ entity, schema, rights, selectedIds }: Props) {
           {translate('pecflow.settings.list.delete')}
         </Button>
       )}
-      <Confirm
+      <ConfirmDialog
         isOpen={confirming}
         loading={deleting}
         title={translate('pecflow.settings.confirm.titleMany', { smart_count: count })}

@@ -1,7 +1,7 @@
 // The generated form of an entity, in the drawer frame: the writable fields of the API docs laid out as the
 // declaration says (two columns, full-width fields, tabs with badges), guessed inputs (@api-platform/admin's
 // InputGuesser: type, required mark, reference pickers), declared choices as selects, the shared zod schema (or the
-// one the docs' constraints make) on change, Supprimer behind react-admin's <Confirm>. Writes go through
+// one the docs' constraints make) on change, Supprimer behind the one confirmation dialog (ConfirmDialog). Writes go through
 // react-admin's useCreate / useUpdate / useDelete (or useMutation for an entity's own save), then one toast.
 import { Box, Button, Chip, Tab, Tabs } from '@mui/material';
 import { InputGuesser } from '@api-platform/admin';
@@ -9,7 +9,8 @@ import type { Field, Resource } from '@api-platform/api-doc-parser';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useMemo, useState, type ReactNode } from 'react';
 import { useFormState, useWatch } from 'react-hook-form';
-import { Confirm, required, SelectInput, useCreate, useDataProvider, useDelete, useGetList, useTranslate, useUpdate, type RaRecord } from 'react-admin';
+import { required, SelectInput, useCreate, useDataProvider, useDelete, useGetList, useTranslate, useUpdate, type RaRecord } from 'react-admin';
+import { ConfirmDialog } from '../admin/ConfirmDialog';
 import type { AppDataProvider } from '../dataProvider';
 import type { AdminEntity } from '../dataProvider/adminSchema';
 import { schemaFromConstraints, type ConstrainedField, type ConstrainedObject } from '#domain/constraints';
@@ -176,7 +177,7 @@ export function GeneratedForm({ entity, schema, mode, record, frame, placeholder
           <FormBody entity={entity} particular={particular} schema={schema} mode={mode} record={record} readOnly={readOnly} />
         </DrawerFrame>
       )}
-      <Confirm
+      <ConfirmDialog
         isOpen={confirming}
         loading={deleting}
         title={translate('pecflow.settings.confirm.title')}

@@ -5,7 +5,8 @@ import { Box, Button, Chip, Stack, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
-import { BooleanInput, Confirm, PasswordInput, useDataProvider, useTranslate, type RaRecord } from 'react-admin';
+import { BooleanInput, PasswordInput, useDataProvider, useTranslate, type RaRecord } from 'react-admin';
+import { ConfirmDialog } from '../../admin/ConfirmDialog';
 import type { ZodType } from 'zod';
 import { formatDate } from '#domain/format';
 import { loadPasswordChecker, usePasswordChecker } from '../../account/passwordPolicy';
@@ -77,7 +78,7 @@ function AccountAccess({ record }: { record: RaRecord }) {
           </Button>
         </Stack>
       )}
-      <Confirm
+      <ConfirmDialog
         isOpen={confirming}
         loading={reset.isPending}
         title={translate('pecflow.account.users.resetTwoFactor')}
