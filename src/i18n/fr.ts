@@ -402,6 +402,8 @@ export const fr = {
         saved: 'Note modifiée',
         delete: 'Supprimer',
         deleted: 'Note supprimée',
+        deleteTitle: 'Supprimer la note ?',
+        deleteText: 'Vous allez supprimer votre note du %{date} : « %{excerpt} ». Cette action est irréversible.',
         error: 'Note non enregistrée',
         deleteError: 'Note non supprimée',
         editLabel: 'Modifier la note',

@@ -1,18 +1,19 @@
 // Follow-ups in the drawer (issue 28, domain/followUps.ts): 'Suivi par' and 'Relance le', saved as a merge-patch by
 // whoever may edit the file, then the notes thread (oldest first): a text field whose '@' offers the colleagues who see
-// the file, and the author's own notes changed or deleted within 15 minutes.
+// the file, and the author's own notes changed or deleted within 15 minutes (a deletion asked first).
 import { Alert, Box, Button, List, ListItem, ListItemText, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { NOTE_DRAFT_PREFIX } from '../session';
 import { useCreate, useDelete, useGetIdentity, useGetList, useTranslate, useUpdate } from 'react-admin';
+import { ConfirmDialog } from '../admin/ConfirmDialog';
 import { DatePickerField, INVALID_DAY } from '../admin/DatePickerField';
 import { PEC_RESOURCE, pecIri, type PecColleague, type PecDossierRecord } from '../dataProvider/pec';
 import { COLLEAGUES_STALE_MS, usePecMutation, usePecRights } from './shared';
 import { followUpReason, NOTE_LINK_PARAM, NOTE_MAX, noteEditable } from '#domain/followUps';
 import { todayInFrance } from '#domain/pec';
-import { formatDate } from '#domain/format';
+import { formatDate, formatDateTime } from '#domain/format';
 import { idFromReference } from '#domain/iri';
 
 const NOTES = 'pec_notes';
@@ -153,6 +154,7 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
     setTextState(next);
   };
   const input = useRef<HTMLTextAreaElement>(null);
+  const title = useRef<HTMLHeadingElement>(null);
   // The suggestion the arrows point at; Échap hides the list until the text changes.
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState<string>();
@@ -168,6 +170,10 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
   });
   useNoteFromLink(reading);
   const [create, { isPending }] = useCreate();
+  const [remove] = useDelete();
+  // The note whose deletion is asked (kept while the dialog fades out, which still shows it).
+  const [deleting, setDeleting] = useState<NoteRecord>();
+  const [confirming, setConfirming] = useState(false);
   const typing = typedMention(text);
   const suggestions =
     typing === undefined || dismissed === text
@@ -211,9 +217,22 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
       failure(translate('pecflow.pec.notes.error'), error);
     }
   };
+  const removeNote = async (note: NoteRecord) => {
+    // Closed first: the dialog gives the focus back to the note's 'Supprimer' while the note is still there.
+    setConfirming(false);
+    try {
+      await remove(NOTES, { id: note.id, previousData: note }, { returnPromise: true });
+      // The note and its buttons are gone: the focus goes to the note box (else to the notes' title), not to the page.
+      (input.current ?? title.current)?.focus();
+      success(translate('pecflow.pec.notes.deleted'));
+      void refetch();
+    } catch (error) {
+      failure(translate('pecflow.pec.notes.deleteError'), error);
+    }
+  };
   return (
     <Box component="section" aria-labelledby="pec-notes" data-testid="pec-notes">
-      <Typography id="pec-notes" variant="subtitle2" component="h3" fontWeight={700}>
+      <Typography id="pec-notes" variant="subtitle2" component="h3" fontWeight={700} ref={title} tabIndex={-1}>
         {translate('pecflow.pec.notes.title')}
       </Typography>
       {notes.length === 0 ? (
@@ -228,6 +247,10 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
               note={note}
               mine={!!identity && idFromReference(note.author?.['@id'], 'users') === Number(identity.id)}
               onChanged={refetch}
+              onDelete={() => {
+                setDeleting(note);
+                setConfirming(true);
+              }}
             />
           ))}
         </List>
@@ -286,9 +309,27 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
           </Button>
         </Box>
       )}
+      <ConfirmDialog
+        isOpen={confirming}
+        title="pecflow.pec.notes.deleteTitle"
+        content="pecflow.pec.notes.deleteText"
+        contentTranslateOptions={{ date: formatDateTime(deleting?.createdAt), excerpt: excerptOf(deleting?.body ?? '') }}
+        confirm="pecflow.settings.confirm.confirm"
+        cancel="pecflow.settings.confirm.cancel"
+        confirmColor="warning"
+        onConfirm={() => deleting && void removeNote(deleting)}
+        onClose={() => setConfirming(false)}
+      />
     </Box>
   );
 }
+
+/** A note's beginning, on one line: what the confirmation names. */
+const EXCERPT_MAX = 80;
+const excerptOf = (body: string) => {
+  const line = body.replace(/\s+/g, ' ').trim();
+  return line.length > EXCERPT_MAX ? `${line.slice(0, EXCERPT_MAX - 1).trimEnd()}…` : line;
+};
 
 /** A note's element id: where a mention's link (?note=34, the bell) leads. */
 const noteElementId = (note: NoteRecord) => `pec-note-${idFromReference(note.id, NOTES)}`;
@@ -316,21 +357,20 @@ function useNoteFromLink(reading: boolean) {
   }, [target, reading, setParams]);
 }
 
-function NoteItem({ note, mine, onChanged }: { note: NoteRecord; mine: boolean; onChanged: () => unknown }) {
+function NoteItem({ note, mine, onChanged, onDelete }: { note: NoteRecord; mine: boolean; onChanged: () => unknown; onDelete: () => void }) {
   const translate = useTranslate();
   const { success, failure } = usePecMutation();
   const [editing, setEditing] = useState<string | undefined>();
   const [update] = useUpdate();
-  const [remove] = useDelete();
   const open = mine && noteEditable(note.createdAt);
-  const run = async (action: () => Promise<unknown>, done: string, refused: string) => {
+  const save = async (body: string) => {
     try {
-      await action();
+      await update(NOTES, { id: note.id, data: { body }, previousData: note }, { returnPromise: true });
       setEditing(undefined);
-      success(translate(done));
+      success(translate('pecflow.pec.notes.saved'));
       void onChanged();
     } catch (error) {
-      failure(translate(refused), error);
+      failure(translate('pecflow.pec.notes.error'), error);
     }
   };
   const when = new Date(note.createdAt);
@@ -378,32 +418,13 @@ function NoteItem({ note, mine, onChanged }: { note: NoteRecord; mine: boolean; 
               <Button size="small" onClick={() => setEditing(note.body)}>
                 {translate('pecflow.pec.notes.edit')}
               </Button>
-              <Button
-                size="small"
-                color="error"
-                onClick={() =>
-                  void run(
-                    () => remove(NOTES, { id: note.id, previousData: note }, { returnPromise: true }),
-                    'pecflow.pec.notes.deleted',
-                    'pecflow.pec.notes.deleteError',
-                  )
-                }
-              >
+              <Button size="small" color="error" onClick={onDelete}>
                 {translate('pecflow.pec.notes.delete')}
               </Button>
             </>
           ) : (
             <>
-              <Button
-                size="small"
-                onClick={() =>
-                  void run(
-                    () => update(NOTES, { id: note.id, data: { body: editing }, previousData: note }, { returnPromise: true }),
-                    'pecflow.pec.notes.saved',
-                    'pecflow.pec.notes.error',
-                  )
-                }
-              >
+              <Button size="small" onClick={() => void save(editing)}>
                 {translate('pecflow.pec.notes.save')}
               </Button>
               <Button size="small" onClick={() => setEditing(undefined)}>
