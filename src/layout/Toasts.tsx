@@ -107,12 +107,27 @@ function Toast({ toast, onClose }: { toast: NotificationPayload; onClose: () => 
   );
 }
 
-/** Toasts with a title and a text, as the spec words them ("Succès" / "PEC créée", ...). */
+/**
+ * The text under a toast's title, without the title said again: a server's refusal often begins with what the toast
+ * is titled ('Annulation impossible : le relevé n° 12 a été appliqué…' under 'Annulation impossible'); it then shows
+ * what follows, from a capital ('Le relevé n° 12 a été appliqué…'), or nothing when it says only the title.
+ */
+export function withoutTitle(title: string, message: string): string {
+  const text = message.trimStart();
+  const after = text.slice(title.length);
+  if (!title || text.slice(0, title.length).toLocaleLowerCase('fr') !== title.toLocaleLowerCase('fr') || /^[\p{L}\p{N}]/u.test(after)) return message;
+  const rest = after.replace(/^[\s:;,.–—-]+/u, '');
+  return rest.charAt(0).toLocaleUpperCase('fr') + rest.slice(1);
+}
+
+/** Toasts with a title and a text, as the spec words them ("Succès" / "PEC créée", ...); the title is said once. */
 export function useToast() {
   const notify = useNotify();
   const show =
     (type: Severity) =>
-    (title: string, message = '') =>
-      notify(message || title, { type, messageArgs: { title: message ? title : undefined, _: message || title } });
+    (title: string, message = '') => {
+      const text = withoutTitle(title, message);
+      return notify(text || title, { type, messageArgs: { title: text ? title : undefined, _: text || title } });
+    };
   return { success: show('success'), error: show('error'), warning: show('warning'), info: show('info') };
 }
