@@ -11,6 +11,7 @@ import { Toasts } from './Toasts';
  */
 const FIT_WINDOW = { minWidth: 0, [`& .${LayoutClasses.content}`]: { minWidth: 0 } };
 
+/** react-admin's Layout draws the skip link ('Aller au contenu'); where it leaves the focus is the theme's (skipToContent.ts). */
 export default function Layout({ children }: { children: ReactNode }) {
   return (
     <>

@@ -1,6 +1,7 @@
 // Light and dark themes (dark by default), with the sidebar sizes of the spec: 256 px open, 64 px closed.
 import { deepmerge } from '@mui/utils';
 import { defaultDarkTheme, defaultLightTheme, type RaThemeOptions } from 'react-admin';
+import { skipToContent } from './skipToContent';
 
 /** WCAG AA for normal text: the text on a coloured background (a badge, a filled chip, a button) is black when white would read below 4.5:1. */
 const AA_CONTRAST = 4.5;
@@ -16,6 +17,8 @@ const shared: RaThemeOptions = {
     MuiButtonBase: { defaultProps: { disableRipple: true } },
     MuiButton: { defaultProps: { disableElevation: true }, styleOverrides: { root: { textTransform: 'none', fontWeight: 600 } } },
     MuiTab: { styleOverrides: { root: { textTransform: 'none', fontWeight: 600 } } },
+    // 'Aller au contenu' leaves the focus in the content (react-admin's blurs it).
+    RaSkipNavigationButton: { defaultProps: { onClick: skipToContent } },
     // A checkbox given an aria-label (react-admin's row selection: "Sélectionner cette ligne") carries it on its input,
     // where assistive technologies read it, instead of the decorative span around it (an ARIA error there).
     MuiCheckbox: {
