@@ -442,7 +442,8 @@ export const fr = {
       shortcuts: {
         title: 'Raccourcis clavier',
         search: 'Aller à la recherche',
-        tab: 'Atteindre la liste des demandes (un seul arrêt), puis la suite de la page',
+        /** %{skip}: react-admin's skip link, the page's first Tab stop (src/layout/skipToContent.ts). */
+        tab: 'Élément suivant de la page ; les lignes de la liste forment un seul arrêt (les flèches vont de l’une à l’autre). Au premier Tab, « %{skip} » saute l’en-tête et le menu',
         rows: 'Demande précédente ou suivante de la liste',
         ends: 'Première ou dernière demande de la page',
         open: 'Ouvrir la demande',

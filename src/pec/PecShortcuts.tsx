@@ -114,7 +114,7 @@ export function PecShortcuts({ current, view, selectable }: Props) {
                 <TableCell component="th" scope="row" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
                   {keyNames(keys, (key) => KEY_NAMES[key] && translate(`pecflow.keys.${KEY_NAMES[key]}`), translate('pecflow.keys.or'))}
                 </TableCell>
-                <TableCell>{translate(`pecflow.pec.shortcuts.${action}`)}</TableCell>
+                <TableCell>{translate(`pecflow.pec.shortcuts.${action}`, { skip: translate('ra.navigation.skip_nav') })}</TableCell>
               </TableRow>
             ))}
           </TableBody>
