@@ -32,14 +32,19 @@ const shared: RaThemeOptions = {
   },
 };
 
-/** Without the ripple, a control reached with the keyboard shows this ring (Mui-focusVisible), in the theme's primary colour. */
-const focusRing = (color: string): RaThemeOptions['components'] => ({
-  ...shared.components,
-  MuiButtonBase: {
-    ...shared.components!.MuiButtonBase,
-    styleOverrides: { root: { '&.Mui-focusVisible': { outline: `2px solid ${color}`, outlineOffset: 2 } } },
-  },
-});
+/**
+ * The one focus ring, in the theme's primary colour (WCAG 2.4.7): without the ripple, a control reached with the
+ * keyboard shows it (Mui-focusVisible); a text field, a select or a date field shows it while focused (Mui-focused, on
+ * the input's box: MUI's underline alone was too thin to see), by the keyboard or the mouse, as browsers do for text.
+ */
+const focusRing = (color: string): RaThemeOptions['components'] => {
+  const ring = { outline: `2px solid ${color}`, outlineOffset: 2 };
+  return {
+    ...shared.components,
+    MuiButtonBase: { ...shared.components!.MuiButtonBase, styleOverrides: { root: { '&.Mui-focusVisible': ring } } },
+    MuiInputBase: { styleOverrides: { root: { '&.Mui-focused': ring } } },
+  };
+};
 
 export const lightTheme: RaThemeOptions = deepmerge(defaultLightTheme, {
   ...shared,
