@@ -51,6 +51,9 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 /** A text field of a form by its label (the required mark is not part of its accessible name). */
 export const formField = (scope: Page | Locator, label: string) => scope.getByRole('textbox', { name: label, exact: true });
 
+/** The box MUI draws around a field's input (text, select, date): where its focus ring shows. */
+export const fieldBox = (field: Locator) => field.locator('xpath=ancestor::div[contains(concat(" ", normalize-space(@class), " "), " MuiInputBase-root ")][1]');
+
 /** A select (react-admin SelectInput, MUI select) by its label: its accessible name is the label then the value. */
 export const selectField = (scope: Page | Locator, label: string) => scope.getByRole('combobox', { name: new RegExp(`^${escapeRegExp(label)}(\\s|$)`) });
 

@@ -297,6 +297,17 @@ test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file
   await expect(cancelled.getByTestId('pec-payment-cancelled')).toContainText('Chèque saisi deux fois');
   await expect(cancelled.getByRole('button', { name: 'Annuler' })).toHaveCount(0);
   await expect(history.getByRole('row').nth(1).getByRole('button', { name: 'Annuler' })).toBeVisible();
+
+  // A statement applied to the file since 'Virement 1': cancelling it is refused, and the toast says « Annulation
+  // impossible » once, over the server's reason (which begins with it).
+  const statementId = await applyStatement(request, email, [`${frenchToday()};Allianz;FAC-${file.numeroDossierAssure};10,00;`]);
+  await history.getByRole('row').nth(1).getByRole('button', { name: 'Annuler' }).click();
+  await cancel.getByRole('textbox', { name: /^Motif de l’annulation/ }).fill('Virement saisi deux fois');
+  await cancel.getByRole('button', { name: 'Annuler le paiement' }).click();
+  await expect(toast(page, 'Annulation impossible')).toHaveText(
+    `Annulation impossibleLe relevé n° ${statementId} a été appliqué à ce dossier depuis ce paiement. Annulez d’abord ce relevé.`,
+  );
+  await expect(cancel).toBeVisible();
 });
 
 /** A statement of these lines applied over the API by `email`: its id. */

@@ -1,7 +1,7 @@
 // Follow-ups (issue 28): the dashboard's 'À relancer' card opens the list filtered the same way, with its count; a
 // note mentioning a colleague, chosen from the '@' suggestions, reaches the colleague's bell.
 import { expect, test } from '@playwright/test';
-import { api, apiToken, signIn, signOut, uniqueName } from './helpers';
+import { api, apiToken, fieldBox, signIn, signOut, uniqueName } from './helpers';
 import { drawer, listCount, openFile, prepareFile, toast } from './pec-fixtures';
 
 test("'À relancer' from the dashboard's card to the filtered list", async ({ page, request }) => {
@@ -100,6 +100,65 @@ test("a note mentioning a colleague reaches the colleague's bell", async ({ page
     .first()
     .click();
   await expect(page.getByRole('menuitem').filter({ hasText: `Sophie Bernard vous a mentionné — ${file.numeroDossier}` })).toBeVisible();
+});
+
+test('deleting a note is asked first, the focus staying in the notes; a focused field shows the focus ring', async ({ page, request }) => {
+  const file = await prepareFile(request, 'audio@audition-horizon.fr');
+  await signIn(page, 'audio@audition-horizon.fr');
+  await openFile(page, file);
+  const notes = drawer(page).getByTestId('pec-notes');
+  const text = notes.getByTestId('note-text').locator('textarea').first();
+  await text.fill('Appeler la mutuelle avant vendredi');
+  await notes.getByTestId('note-add').click();
+  await expect(toast(page, 'Note ajoutée')).toBeVisible();
+  const note = notes.getByTestId('pec-note');
+  await expect(note).toHaveCount(1);
+
+  // 'Supprimer' asks first, naming the note; the harmless choice carries a close mark, not a warning sign.
+  const remove = note.getByRole('button', { name: 'Supprimer' });
+  await remove.focus();
+  await page.keyboard.press('Enter');
+  const confirm = page.getByRole('dialog', { name: 'Supprimer la note ?' });
+  await expect(confirm).toContainText(/Vous allez supprimer votre note du \d\d\/\d\d\/\d{4} à \d\d:\d\d : « Appeler la mutuelle avant vendredi »\./);
+  const cancel = confirm.getByRole('button', { name: 'Annuler' });
+  await expect(cancel.getByTestId('CloseIcon')).toBeVisible();
+  await expect(confirm.getByTestId('ErrorOutlineOutlinedIcon')).toHaveCount(0);
+  // Annuler (Shift+Tab from 'Supprimer', which has the focus): nothing is deleted, the focus is back on the note's button.
+  await expect(confirm.getByRole('button', { name: 'Supprimer' })).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(cancel).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(confirm).toBeHidden();
+  await expect(note).toHaveCount(1);
+  await expect(remove).toBeFocused();
+  // Confirmed: the note goes and the focus goes to the note box, never to the page's body.
+  await page.keyboard.press('Enter');
+  await expect(confirm.getByRole('button', { name: 'Supprimer' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(toast(page, 'Note supprimée')).toBeVisible();
+  await expect(note).toHaveCount(0);
+  await expect(text).toBeFocused();
+
+  // The note box shows the one focus ring on its box (MUI's underline alone was too thin), of the colour a button reached
+  // with Tab shows; leaving it for the button leaves one ring, the button's.
+  await expect(fieldBox(text)).toHaveCSS('outline-style', 'solid');
+  await expect(fieldBox(text)).toHaveCSS('outline-width', '2px');
+  const ring = await fieldBox(text).evaluate((box) => getComputedStyle(box).outlineColor);
+  await page.keyboard.type('Rappel');
+  await page.keyboard.press('Tab');
+  await expect(notes.getByTestId('note-add')).toBeFocused();
+  await expect(notes.getByTestId('note-add')).toHaveCSS('outline-color', ring);
+  await expect(fieldBox(text)).toHaveCSS('outline-style', 'none');
+  // 'Suivi par' (a select) and 'Relance le' (a date) the same.
+  const owner = drawer(page).getByTestId('follow-up-owner').getByRole('combobox');
+  await owner.focus();
+  await expect(fieldBox(owner)).toHaveCSS('outline-style', 'solid');
+  await expect(fieldBox(owner)).toHaveCSS('outline-color', ring);
+  const date = drawer(page).getByRole('textbox', { name: /^Relance le/ });
+  await date.focus();
+  await expect(fieldBox(date)).toHaveCSS('outline-style', 'solid');
+  await expect(fieldBox(date)).toHaveCSS('outline-color', ring);
+  await expect(fieldBox(owner)).toHaveCSS('outline-style', 'none');
 });
 
 test("a file's owner who may no longer follow it is shown as such in the drawer, not as nobody", async ({ page, request }) => {

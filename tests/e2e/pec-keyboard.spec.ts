@@ -41,6 +41,10 @@ test('a morning by keyboard only: the shortcuts, search, open, DPEC, bill, close
   await page.keyboard.press('?');
   const help = page.getByRole('dialog', { name: 'Raccourcis clavier' });
   await expect(help).toContainText('Demande suivante de la page, sans fermer le volet');
+  // Tab, as it is: a stop after another, the rows one of them, the skip link first.
+  await expect(help.getByRole('row', { name: /^Tab Élément suivant de la page/ })).toHaveText(
+    'TabÉlément suivant de la page ; les lignes de la liste forment un seul arrêt (les flèches vont de l’une à l’autre). Au premier Tab, « Aller au contenu » saute l’en-tête et le menu',
+  );
   await page.keyboard.press('Escape');
   await expect(help).toBeHidden();
 
@@ -109,6 +113,22 @@ test('a morning by keyboard only: the shortcuts, search, open, DPEC, bill, close
   await expect(heading(page)).toHaveText(`Demande ${numbers[0]}`);
   await page.keyboard.press('Escape');
   await expect(drawer(page)).toBeHidden();
+});
+
+test("'Aller au contenu', the page's first Tab stop, leaves the focus on the page's title: the next Tab goes on in the content", async ({ page }) => {
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(rows(page).first()).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Aller au contenu' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  // Not <body> (react-admin's link blurred what it had focused): the title, read by a screen reader.
+  await expect(page.locator('#main-content').getByRole('heading', { level: 1, name: 'Gestion des PEC' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  const inContent = () => page.evaluate(() => !!document.activeElement?.closest('main #main-content') && document.activeElement !== document.body);
+  expect(await inContent()).toBe(true);
+  // Past the menu and the header: the first stop after the title is the page's own.
+  await expect(page.getByRole('menuitem', { name: 'Paiements' })).not.toBeFocused();
 });
 
 test('Escape after j / j: the focus is on the row of the file shown last, not on the row first opened', async ({ page }) => {

@@ -1,7 +1,7 @@
 // The drawer form of every entity tab: a French validation error first (the shared zod schema, in the browser),
 // then the creation, then an edit; and the server's own violations under the fields.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { chooseOption, formField, signIn, uniqueName } from './helpers';
+import { chooseOption, fieldBox, formField, signIn, uniqueName } from './helpers';
 
 interface Entity {
   section: string;
@@ -174,7 +174,12 @@ test("the server's French violations show under the fields and the drawer stays 
   await list.getByRole('button', { name: 'Nouvel utilisateur' }).click();
   const drawer = page.getByTestId('resource-drawer');
   await formField(drawer, 'Prénom').fill('Double');
+  // The field being typed in shows the one focus ring (the theme's, as a button reached with Tab), the others none.
+  await expect(fieldBox(formField(drawer, 'Prénom'))).toHaveCSS('outline-style', 'solid');
+  await expect(fieldBox(formField(drawer, 'Prénom'))).toHaveCSS('outline-width', '2px');
+  await expect(fieldBox(formField(drawer, 'Nom'))).toHaveCSS('outline-style', 'none');
   await formField(drawer, 'Nom').fill('Courriel');
+  await expect(fieldBox(formField(drawer, 'Prénom'))).toHaveCSS('outline-style', 'none');
   // Already the address of a demo account: only the server knows.
   await formField(drawer, 'Email').fill('audio@audition-horizon.fr');
   await drawer.getByLabel('Envoyer une invitation').uncheck();
