@@ -6,6 +6,8 @@ import { Confirm, type ConfirmProps } from 'react-admin';
 
 export type ConfirmDialogProps = Omit<ConfirmProps, 'CancelIcon'>;
 
+const CancelMark = () => <CloseIcon data-testid="confirm-cancel-mark" />;
+
 export function ConfirmDialog(props: ConfirmDialogProps) {
-  return <Confirm {...props} CancelIcon={CloseIcon} />;
+  return <Confirm {...props} CancelIcon={CancelMark} />;
 }

@@ -121,8 +121,8 @@ test('deleting a note is asked first, the focus staying in the notes; a focused 
   const confirm = page.getByRole('dialog', { name: 'Supprimer la note ?' });
   await expect(confirm).toContainText(/Vous allez supprimer votre note du \d\d\/\d\d\/\d{4} à \d\d:\d\d : « Appeler la mutuelle avant vendredi »\./);
   const cancel = confirm.getByRole('button', { name: 'Annuler' });
-  await expect(cancel.getByTestId('CloseIcon')).toBeVisible();
-  await expect(confirm.getByTestId('ErrorOutlineOutlinedIcon')).toHaveCount(0);
+  await expect(cancel.locator('svg')).toHaveCount(1);
+  await expect(cancel.getByTestId('confirm-cancel-mark')).toBeVisible();
   // Annuler (Shift+Tab from 'Supprimer', which has the focus): nothing is deleted, the focus is back on the note's button.
   await expect(confirm.getByRole('button', { name: 'Supprimer' })).toBeFocused();
   await page.keyboard.press('Shift+Tab');

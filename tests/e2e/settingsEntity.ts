@@ -79,8 +79,8 @@ export async function settingsEntityJourney(page: Page, _request: APIRequestCont
   await drawer.getByRole('button', { name: 'Supprimer', exact: true }).click();
   const confirm = page.getByRole('dialog', { name: 'Confirmer la suppression' });
   // The harmless choice carries a close mark, not react-admin's warning sign.
-  await expect(confirm.getByRole('button', { name: 'Annuler' }).getByTestId('CloseIcon')).toBeVisible();
-  await expect(confirm.getByTestId('ErrorOutlineOutlinedIcon')).toHaveCount(0);
+  await expect(confirm.getByRole('button', { name: 'Annuler' }).locator('svg')).toHaveCount(1);
+  await expect(confirm.getByRole('button', { name: 'Annuler' }).getByTestId('confirm-cancel-mark')).toBeVisible();
   await confirm.getByRole('button', { name: 'Supprimer' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: spec.toasts.deleted })).toBeVisible();
   await expect(list.getByTestId('list-row').filter({ hasText: name })).toHaveCount(0);
