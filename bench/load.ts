@@ -26,6 +26,7 @@ import { openPostgres } from '../server/db/connect';
 import { DEMO_PASSWORD, seed } from '../server/seed';
 import { SEEDED_ROLES } from '#domain/roles';
 import { benchAdminUrl, benchFlags } from './lib/args';
+import { loadAverage1m, machineOf } from './lib/machine';
 import { databaseUrl, withAdmin } from './lib/harness';
 import { cpuMs, startServerProcess, stopServerProcess, type ServerProcess } from './lib/serverProcess';
 
@@ -65,7 +66,6 @@ export interface LoadBenchOptions {
 
 const log = (message: string) => console.log(`[load] ${message}`);
 const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);
-const loadAverage = () => Number(os.loadavg()[0]!.toFixed(2));
 
 // ---------- data: the demo organisations scaled ----------
 
@@ -466,7 +466,7 @@ async function measureServer(label: string, root: string, options: LoadBenchOpti
     const measureFrom = started + options.warmupSeconds * 1000;
     const end = measureFrom + options.durationSeconds * 1000;
     let marks: { serverCpu: number; pgCpu: Map<number, number> } | undefined;
-    const loadBefore = loadAverage();
+    const loadBefore = loadAverage1m();
     const benchCpuBefore = process.cpuUsage();
     const markTimer = setTimeout(
       () =>
@@ -517,7 +517,7 @@ async function measureServer(label: string, root: string, options: LoadBenchOpti
       loadGeneratorCpuMsPerRequest: round((benchCpu.user + benchCpu.system) / 1000 / (samples.length || 1)),
       serverMemory: memory,
       loadAverage1mBefore: loadBefore,
-      loadAverage1mAfter: loadAverage(),
+      loadAverage1mAfter: loadAverage1m(),
       filesAtEnd: files,
       readsAudited: reads,
       users: new Set(clients.map((c) => c.user.email)).size,
@@ -597,7 +597,7 @@ function printResult(result: Measurement, rounds: number) {
 
 export async function runLoadBench(argv: string[] = []): Promise<void> {
   const options = parseLoadBenchArgs(argv);
-  const loadBefore = loadAverage();
+  const loadBefore = loadAverage1m();
   await buildTemplate(options);
   const servers: [string, string][] = [['branche', ROOT]];
   if (options.compare) servers.unshift(['comparaison', path.resolve(options.compare)]);
@@ -643,12 +643,7 @@ export async function runLoadBench(argv: string[] = []): Promise<void> {
         mix: Object.fromEntries(Object.entries(options.mix).map(([a, w]) => [ACTION_LABELS[a as Action], `${w} %`])),
         database: version.split(',')[0],
         machine: {
-          cpus: os.cpus().length,
-          cpuModel: os.cpus()[0]?.model ?? 'inconnu',
-          memoryGb: Math.round(os.totalmem() / 1024 ** 3),
-          node: process.version,
-          loadAverage1mBefore: loadBefore,
-          loadAverage1mAfter: loadAverage(),
+          ...machineOf(loadBefore),
           note: 'Le générateur de charge, le serveur et PostgreSQL partagent la machine.',
         },
         clients: options.clients,

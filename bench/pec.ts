@@ -31,6 +31,7 @@ import { RESOURCES } from '../server/resources';
 import { SEEDED_ROLES } from '#domain/roles';
 import { benchAdminUrl, benchFlags } from './lib/args';
 import { databaseUrl, withAdmin } from './lib/harness';
+import { loadAverage1m, loadWithoutIndexes, machineOf } from './lib/machine';
 import { cpuMs, startServerProcess, stopServerProcess, type ServerProcess } from './lib/serverProcess';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -123,48 +124,44 @@ async function buildDataset(database: Database, files: number) {
     where u.email like 'bench-audio-%'`);
 
   // The files: drop the secondary indexes, load in batches, build the indexes again (faster than maintaining them).
-  const indexes = await database.query<{ indexname: string; indexdef: string }>(
-    `select indexname, indexdef from pg_indexes where tablename = 'pec_dossiers' and indexname not in ('pec_dossiers_pkey', 'pec_dossiers_numero_idx', 'pec_dossiers_external_idx')`,
-  );
-  for (const index of indexes) await sql(`drop index ${index.indexname}`);
-  const batch = 100_000;
-  for (let from = 1; from <= files; from += batch) {
-    await sql(
-      `insert into pec_dossiers (holding_id, shop_id, network_id, mutual_id, numero_dossier, status, numero_dossier_assure, numero_devis_assure,
-         commentaire, total_ttc, created_at, updated_at, date_validation, date_peremption, statut_facturation, date_facturation_effective,
-         archived, archived_at, archive_reason, status_changed_at, follow_up_date, owner_id)
-       select h.ids[1 + g % ${ORGANISATIONS}], s.ids[(g % ${ORGANISATIONS}) * ${CENTRES_PER_ORGANISATION} + 1 + k % ${CENTRES_PER_ORGANISATION}],
-         m.nets[1 + (k * 7) % 30], m.ids[1 + (k * 7) % 30],
-         'PEC-B-' || lpad(g::text, 7, '0'), st.status,
-         'DP-' || lpad(((g::bigint * 7919) % 9000000 + 1000000)::text, 7, '0'), 'DEV-' || lpad(g::text, 7, '0'),
-         case when k % 5 = 0 then 'Renouvellement bilatéral' end,
-         round((900 + (k * 37 % 4200) + (k % 97) / 100.0)::numeric, 2), c.at, c.at,
-         case when st.status in ('approved', 'billed', 'paid') then c.at + interval '3 days' end,
-         case when st.status in ('approved', 'billed', 'paid') then (c.at + interval '93 days')::date end,
-         st.status in ('billed', 'paid'),
-         case when st.status in ('billed', 'paid') then (c.at + interval '20 days')::date end,
-         -- One file in a hundred archived (a duplicate): the default list leaves them out, the archived filter lists them.
-         n.k % 100 = 37, case when n.k % 100 = 37 then c.at + interval '1 day' end, case when n.k % 100 = 37 then 'duplicate' end,
-         -- Issue 28: the status changed two days after creation; one file in forty has a follow-up date a month later.
-         c.at + interval '2 days', case when n.k % 40 = 3 then (c.at + interval '30 days')::date end,
-         -- Two files in three followed by the organisation's audioprothésiste, the others by nobody.
-         case when n.k % 3 <> 0 then au.ids[1 + g % ${ORGANISATIONS}] end
-       -- g picks the organisation (g % 50); k = g / 50 numbers the organisation's files and spreads their attributes.
-       from generate_series($1::int, $2::int) g
-         cross join lateral (select g / ${ORGANISATIONS} as k) n
-         cross join (select array_agg(id order by id) ids from holdings where name like 'Bench organisation %') h
-         cross join (select array_agg(id order by holding_id, id) ids from shops where name like 'Bench centre %') s
-         cross join (select array_agg(id order by id) ids, array_agg(network_id order by id) nets from mutuals where code like 'BENCHMUT%') m
-         cross join (select array_agg(id order by holding_id) ids from users where email like 'bench-audio-%') au
-         cross join lateral (select now() - ((n.k % 730) || ' days')::interval - ((n.k * 7919 % 86400) || ' seconds')::interval as at) c
-         cross join lateral (select case when (n.k * 3) % 100 < 15 then 'draft' when (n.k * 3) % 100 < 17 then 'processing' when (n.k * 3) % 100 < 27 then 'pending'
-           when (n.k * 3) % 100 < 55 then 'approved' when (n.k * 3) % 100 < 63 then 'rejected' when (n.k * 3) % 100 < 88 then 'billed' else 'paid' end as status) st`,
-      [from, Math.min(files, from + batch - 1)],
-    );
-    log(`  ${Math.min(files, from + batch - 1).toLocaleString('fr-FR')} dossiers (${seconds(started)} s)`);
-  }
-  for (const index of indexes) await sql(index.indexdef);
-  await sql('vacuum analyze');
+  await loadWithoutIndexes(database, async () => {
+    const batch = 100_000;
+    for (let from = 1; from <= files; from += batch) {
+      await sql(
+        `insert into pec_dossiers (holding_id, shop_id, network_id, mutual_id, numero_dossier, status, numero_dossier_assure, numero_devis_assure,
+           commentaire, total_ttc, created_at, updated_at, date_validation, date_peremption, statut_facturation, date_facturation_effective,
+           archived, archived_at, archive_reason, status_changed_at, follow_up_date, owner_id)
+         select h.ids[1 + g % ${ORGANISATIONS}], s.ids[(g % ${ORGANISATIONS}) * ${CENTRES_PER_ORGANISATION} + 1 + k % ${CENTRES_PER_ORGANISATION}],
+           m.nets[1 + (k * 7) % 30], m.ids[1 + (k * 7) % 30],
+           'PEC-B-' || lpad(g::text, 7, '0'), st.status,
+           'DP-' || lpad(((g::bigint * 7919) % 9000000 + 1000000)::text, 7, '0'), 'DEV-' || lpad(g::text, 7, '0'),
+           case when k % 5 = 0 then 'Renouvellement bilatéral' end,
+           round((900 + (k * 37 % 4200) + (k % 97) / 100.0)::numeric, 2), c.at, c.at,
+           case when st.status in ('approved', 'billed', 'paid') then c.at + interval '3 days' end,
+           case when st.status in ('approved', 'billed', 'paid') then (c.at + interval '93 days')::date end,
+           st.status in ('billed', 'paid'),
+           case when st.status in ('billed', 'paid') then (c.at + interval '20 days')::date end,
+           -- One file in a hundred archived (a duplicate): the default list leaves them out, the archived filter lists them.
+           n.k % 100 = 37, case when n.k % 100 = 37 then c.at + interval '1 day' end, case when n.k % 100 = 37 then 'duplicate' end,
+           -- Issue 28: the status changed two days after creation; one file in forty has a follow-up date a month later.
+           c.at + interval '2 days', case when n.k % 40 = 3 then (c.at + interval '30 days')::date end,
+           -- Two files in three followed by the organisation's audioprothésiste, the others by nobody.
+           case when n.k % 3 <> 0 then au.ids[1 + g % ${ORGANISATIONS}] end
+         -- g picks the organisation (g % 50); k = g / 50 numbers the organisation's files and spreads their attributes.
+         from generate_series($1::int, $2::int) g
+           cross join lateral (select g / ${ORGANISATIONS} as k) n
+           cross join (select array_agg(id order by id) ids from holdings where name like 'Bench organisation %') h
+           cross join (select array_agg(id order by holding_id, id) ids from shops where name like 'Bench centre %') s
+           cross join (select array_agg(id order by id) ids, array_agg(network_id order by id) nets from mutuals where code like 'BENCHMUT%') m
+           cross join (select array_agg(id order by holding_id) ids from users where email like 'bench-audio-%') au
+           cross join lateral (select now() - ((n.k % 730) || ' days')::interval - ((n.k * 7919 % 86400) || ' seconds')::interval as at) c
+           cross join lateral (select case when (n.k * 3) % 100 < 15 then 'draft' when (n.k * 3) % 100 < 17 then 'processing' when (n.k * 3) % 100 < 27 then 'pending'
+             when (n.k * 3) % 100 < 55 then 'approved' when (n.k * 3) % 100 < 63 then 'rejected' when (n.k * 3) % 100 < 88 then 'billed' else 'paid' end as status) st`,
+        [from, Math.min(files, from + batch - 1)],
+      );
+      log(`  ${Math.min(files, from + batch - 1).toLocaleString('fr-FR')} dossiers (${seconds(started)} s)`);
+    }
+  });
   log(`jeu de données construit en ${seconds(started)} s`);
 }
 
@@ -448,7 +445,7 @@ export function parsePecBenchArgs(argv: string[], env = process.env): PecBenchOp
 export async function runPecBench(argv: string[] = []): Promise<void> {
   const options = parsePecBenchArgs(argv);
   // The machine may be shared: its load while measuring says how far to trust the numbers.
-  const loadBefore = Number(os.loadavg()[0]!.toFixed(2));
+  const loadBefore = loadAverage1m();
   const scales = [];
   let dpec: Awaited<ReturnType<typeof dpecRuns>> | undefined;
   let version = '';
@@ -476,14 +473,7 @@ export async function runPecBench(argv: string[] = []): Promise<void> {
         measuredAt: new Date().toISOString(),
         command: `npm run bench -- pec ${argv.filter((a) => a !== 'pec').join(' ')}`.trim(),
         database: version.split(',')[0],
-        machine: {
-          cpus: os.cpus().length,
-          cpuModel: os.cpus()[0]?.model ?? 'inconnu',
-          memoryGb: Math.round(os.totalmem() / 1024 ** 3),
-          node: process.version,
-          loadAverage1mBefore: loadBefore,
-          loadAverage1mAfter: Number(os.loadavg()[0]!.toFixed(2)),
-        },
+        machine: machineOf(loadBefore),
         baseline: options.baseline ?? null,
         connections: options.connections,
         durationSeconds: options.durationSeconds,
@@ -548,7 +538,7 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
   ];
 
   log(`${files.toLocaleString('fr-FR')} dossiers : démarrage du serveur (tsx server/main.ts, PostgreSQL)`);
-  const loadBefore = Number(os.loadavg()[0]!.toFixed(2));
+  const loadBefore = loadAverage1m();
   const { baseUrl, child } = await startServer(url);
   let baseline: Awaited<ReturnType<typeof startServer>> | undefined;
   const results = [];
@@ -606,7 +596,7 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
       files,
       database: databaseName(files),
       loadAverage1mBefore: loadBefore,
-      loadAverage1mAfter: Number(os.loadavg()[0]!.toFixed(2)),
+      loadAverage1mAfter: loadAverage1m(),
       dataset: {
         files,
         organisations: ORGANISATIONS,

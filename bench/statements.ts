@@ -25,6 +25,7 @@ import { benchAdminUrl, benchFlags } from './lib/args';
 import { databaseUrl, withAdmin } from './lib/harness';
 import { stopServerProcess, type ServerProcess } from './lib/serverProcess';
 import { login, PASSWORD, startServer } from './pec';
+import { loadAverage1m, loadWithoutIndexes, machineOf } from './lib/machine';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_FILE = path.join(ROOT, 'bench', 'results', 'statements.json');
@@ -47,7 +48,6 @@ interface Options {
 
 const log = (message: string) => console.log(`[statements] ${message}`);
 const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);
-const load = () => Number(os.loadavg()[0]!.toFixed(2));
 
 function parseArgs(argv: string[]): Options {
   const { flags } = benchFlags(argv);
@@ -102,30 +102,26 @@ async function buildDataset(database: Database, files: number) {
   ]);
 
   // The files: the secondary indexes dropped, loaded in batches, built again (faster than maintaining them).
-  const indexes = await sql<{ indexname: string; indexdef: string }>(
-    `select indexname, indexdef from pg_indexes where tablename = 'pec_dossiers' and indexname not in ('pec_dossiers_pkey', 'pec_dossiers_numero_idx', 'pec_dossiers_external_idx')`,
-  );
-  for (const index of indexes) await sql(`drop index ${index.indexname}`);
-  const batch = 100_000;
-  for (let from = 1; from <= files; from += batch) {
-    // Seven files in ten billed (an invoice number, billed on 15/01/2026, owing 100 to 499 €), the others approved; every
-    // file has its PEC number and its Pecflow ID.
-    await sql(
-      `insert into pec_dossiers (holding_id, shop_id, numero_dossier, status, num_pec, num_billing, part_complementaire, total_ttc,
-         statut_facturation, date_facturation_effective, date_validation, created_at, updated_at, status_changed_at)
-       select $1, s.ids[1 + g % ${CENTRES}], 'PEC-S-' || lpad(g::text, 7, '0'), st.status, 'SANTECLAIR-' || (900000000 + g),
-         case when st.billed then 'FAC-S-' || lpad(g::text, 7, '0') end, 100 + g % 400, 1500 + g % 900, st.billed,
-         case when st.billed then date '2026-01-15' end, c.at + interval '3 days', c.at, c.at, c.at + interval '3 days'
-       from generate_series($2::int, $3::int) g
-         cross join (select array_agg(id order by id) ids from shops where holding_id = $1) s
-         cross join lateral (select g % 10 < 7 as billed, case when g % 10 < 7 then 'billed' else 'approved' end as status) st
-         cross join lateral (select timestamptz '2025-12-01' - ((g % 700) || ' days')::interval as at) c`,
-      [holding!.id, from, Math.min(files, from + batch - 1)],
-    );
-    log(`  ${Math.min(files, from + batch - 1).toLocaleString('fr-FR')} dossiers (${seconds(started)} s)`);
-  }
-  for (const index of indexes) await sql(index.indexdef);
-  await sql('vacuum analyze');
+  await loadWithoutIndexes(database, async () => {
+    const batch = 100_000;
+    for (let from = 1; from <= files; from += batch) {
+      // Seven files in ten billed (an invoice number, billed on 15/01/2026, owing 100 to 499 €), the others approved; every
+      // file has its PEC number and its Pecflow ID.
+      await sql(
+        `insert into pec_dossiers (holding_id, shop_id, numero_dossier, status, num_pec, num_billing, part_complementaire, total_ttc,
+           statut_facturation, date_facturation_effective, date_validation, created_at, updated_at, status_changed_at)
+         select $1, s.ids[1 + g % ${CENTRES}], 'PEC-S-' || lpad(g::text, 7, '0'), st.status, 'SANTECLAIR-' || (900000000 + g),
+           case when st.billed then 'FAC-S-' || lpad(g::text, 7, '0') end, 100 + g % 400, 1500 + g % 900, st.billed,
+           case when st.billed then date '2026-01-15' end, c.at + interval '3 days', c.at, c.at, c.at + interval '3 days'
+         from generate_series($2::int, $3::int) g
+           cross join (select array_agg(id order by id) ids from shops where holding_id = $1) s
+           cross join lateral (select g % 10 < 7 as billed, case when g % 10 < 7 then 'billed' else 'approved' end as status) st
+           cross join lateral (select timestamptz '2025-12-01' - ((g % 700) || ' days')::interval as at) c`,
+        [holding!.id, from, Math.min(files, from + batch - 1)],
+      );
+      log(`  ${Math.min(files, from + batch - 1).toLocaleString('fr-FR')} dossiers (${seconds(started)} s)`);
+    }
+  });
   log(`jeu de données construit en ${seconds(started)} s`);
 }
 
@@ -239,7 +235,7 @@ async function plans(database: Database, holdingId: number, references: string[]
 
 async function measureScale(options: Options, files: number) {
   const { url, database, holdingId } = await prepareDatabase(options, files);
-  const loadBefore = load();
+  const loadBefore = loadAverage1m();
   log(`${files.toLocaleString('fr-FR')} dossiers : démarrage du serveur${options.baseline ? ` et de celui de ${options.baseline}` : ''}`);
   const servers: { name: 'baseline' | 'current'; server: ServerProcess; token: string }[] = [];
   try {
@@ -294,7 +290,7 @@ async function measureScale(options: Options, files: number) {
         billedFiles: Math.round(files * 0.7),
         lines: options.lines,
         loadAverage1mBefore: loadBefore,
-        loadAverage1mAfter: load(),
+        loadAverage1mAfter: loadAverage1m(),
         current: result('current')!,
         baseline: result('baseline'),
         filesQueryPlan: plan,
@@ -308,7 +304,7 @@ async function measureScale(options: Options, files: number) {
 
 export async function runStatementsBench(argv: string[] = []): Promise<void> {
   const options = parseArgs(argv);
-  const loadBefore = load();
+  const loadBefore = loadAverage1m();
   const scales = [];
   let version = '';
   for (const files of options.files) {
@@ -317,7 +313,7 @@ export async function runStatementsBench(argv: string[] = []): Promise<void> {
     version = measured.version;
   }
   console.log(
-    `\nImport d'un relevé de ${options.lines} lignes (ms, attente du client) — charge ${loadBefore} avant, ${load()} après (${os.cpus().length} cœurs)`,
+    `\nImport d'un relevé de ${options.lines} lignes (ms, attente du client) — charge ${loadBefore} avant, ${loadAverage1m()} après (${os.cpus().length} cœurs)`,
   );
   const cell = (value: { p50Ms: number; p99Ms: number } | undefined) => (value ? `${value.p50Ms} / ${value.p99Ms}` : '-');
   for (const scale of scales) {
@@ -335,14 +331,7 @@ export async function runStatementsBench(argv: string[] = []): Promise<void> {
         measuredAt: new Date().toISOString(),
         command: `npm run bench -- statements ${argv.filter((a) => a !== 'statements').join(' ')}`.trim(),
         database: version.split(',')[0],
-        machine: {
-          cpus: os.cpus().length,
-          cpuModel: os.cpus()[0]?.model ?? 'inconnu',
-          memoryGb: Math.round(os.totalmem() / 1024 ** 3),
-          node: process.version,
-          loadAverage1mBefore: loadBefore,
-          loadAverage1mAfter: load(),
-        },
+        machine: machineOf(loadBefore),
         baseline: options.baseline ?? null,
         previews: options.previews,
         runs: options.runs,
