@@ -1,7 +1,7 @@
 // npm run bench -- frontend [--compare=DIR] [--static=DIR] [--only=size,throttled,lighthouse,profile] [--runs=7]
 //   [--throttled-runs=5] [--lighthouse-runs=3] [--profile-runs=3] [--caches=cold,warm] [--presets=mobile,desktop]
 //   [--pages=/login,/pec,/settings/shops,/dashboard] [--reports=DIR] [--profiles=DIR] [--port=4341] [--email=…]
-//   [--wait-load=1.0] [--out=frontend.json]
+//   [--profile-pages=/pec,/login] [--wait-load=1.0] [--out=frontend.json]
 // The front end's weight and speed on the production build, served as `npm start` serves it (the API server with the
 // pre-compressed assets). Builds this checkout into a temporary folder (unless --static names a build) and, with
 // --compare=DIR, another checkout (the previous release: its own front end built with its own packages, served by its
@@ -16,8 +16,9 @@
 // - lighthouse: Lighthouse 12 (performance and accessibility, mobile and desktop presets, simulated throttling) on
 //   /login signed out and on /pec, /settings/shops and /dashboard signed in, cold (HTTP cache cleared, tokens kept) and
 //   warm (the page visited once just before), --lighthouse-runs times each, the median run kept;
-// - profile: a CPU profile of a signed-in visitor opening /pec at 4× CPU with its assets cached, until its first row,
-//   its self time summed by package through the build's source maps (which package's code the main thread runs).
+// - profile: a CPU profile at 4× CPU with the assets cached, for each of --profile-pages: a signed-in visitor opening
+//   /pec until its first row, a signed-out one opening /login until the network is idle; its self time summed by
+//   package through the build's source maps (which package's code the main thread runs).
 // The 1-minute load average is recorded before each measurement: the machine may be shared. With --wait-load=L, each
 // pair of turns waits (10 minutes at most) for it to fall under L first.
 // Writes bench/results/frontend.json (or --out's name).
@@ -61,6 +62,9 @@ const TARGETS = { mobilePerformance: 90, desktopPerformance: 100, accessibility:
 /** A phone as Chrome DevTools slows one down: the issue's conditions. */
 const PHONE = { cpuSlowdown: 4, downloadBitsPerSecond: 1.6e6, uploadBitsPerSecond: 750e3, roundTripMs: 150 };
 const MEASURES = ['size', 'throttled', 'lighthouse', 'profile'] as const;
+/** The profiled openings: /pec signed in (to its first row), /login signed out (to its form, the network idle). */
+const PROFILED_PAGES = ['/pec', '/login'] as const;
+type ProfiledPage = (typeof PROFILED_PAGES)[number];
 type Measure = (typeof MEASURES)[number];
 
 function flags(args: string[]) {
@@ -79,6 +83,7 @@ function flags(args: string[]) {
     throttledRuns: Number(map.get('throttled-runs') ?? 5),
     lighthouseRuns: Number(map.get('lighthouse-runs') ?? 3),
     profileRuns: Number(map.get('profile-runs') ?? 3),
+    profilePages: list('profile-pages', PROFILED_PAGES) as ProfiledPage[],
     caches: list('caches', ['cold', 'warm']) as Cache[],
     presets: list('presets', ['mobile', 'desktop']),
     pages: list(
@@ -440,37 +445,52 @@ function selfTimeByPackage(profile: { nodes: ProfileNode[]; samples: number[]; t
   return totals;
 }
 
-/** A signed-in visitor opening /pec at 4× CPU with its assets cached, profiled until the first row. */
-async function measureProfile(browser: Browser, builds: Build[], email: string, runs: number, profileDir: string | undefined) {
+/** A page opened at 4× CPU with its assets cached, profiled: /pec signed in until its first row, /login until idle. */
+async function measureProfile(browser: Browser, builds: Build[], email: string, runs: number, target: ProfiledPage, profileDir: string | undefined) {
   if (profileDir) mkdirSync(profileDir, { recursive: true });
-  const results = new Map<string, { groups: Record<string, number>; firstRowMs: number; load: number }[]>(builds.map((b) => [b.label, []]));
+  const results = new Map<string, { groups: Record<string, number>; doneMs: number; load: number }[]>(builds.map((b) => [b.label, []]));
   for (let run = 0; run <= runs; run++) {
     await quiet();
     for (const build of turns(builds, run)) {
       const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', viewport: { width: 412, height: 823 } });
       await context.addInitScript({ content: MARKS_SCRIPT });
       const page = await context.newPage();
+      // The assets cached by a first visit: what is profiled is the work of the page, not the download.
       await page.goto(`${build.baseUrl}/pec`);
-      await page.getByRole('textbox', { name: 'Email' }).fill(email);
-      await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill(PASSWORD);
-      await page.getByRole('button', { name: 'Se connecter' }).click();
-      await waitForRow(page);
+      if (target === '/pec') {
+        await page.getByRole('textbox', { name: 'Email' }).fill(email);
+        await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill(PASSWORD);
+        await page.getByRole('button', { name: 'Se connecter' }).click();
+        await waitForRow(page);
+      } else {
+        await page.getByRole('button', { name: 'Se connecter' }).waitFor({ timeout: 60_000 });
+        await page.waitForLoadState('networkidle');
+      }
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.cpuSlowdown });
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
       const load = noteLoad();
       await cdp.send('Profiler.start');
-      await page.goto(`${build.baseUrl}/pec`);
-      const marks = await waitForRow(page);
+      const started = Date.now();
+      await page.goto(`${build.baseUrl}${target}`);
+      let doneMs: number;
+      if (target === '/pec') doneMs = (await waitForRow(page)).row!;
+      else {
+        // What Lighthouse counts as blocking runs until the page is quiet, not only until the form is drawn.
+        await page.getByRole('button', { name: 'Se connecter' }).waitFor({ timeout: 60_000 });
+        doneMs = Date.now() - started;
+        await page.waitForLoadState('networkidle');
+      }
       const { profile } = await cdp.send('Profiler.stop');
       await context.close();
       if (run === 0) continue;
-      if (profileDir) writeFileSync(path.join(profileDir, `${build.label}-pec-${run}.cpuprofile`), JSON.stringify(profile));
+      const name = target.slice(1);
+      if (profileDir) writeFileSync(path.join(profileDir, `${build.label}-${name}-${run}.cpuprofile`), JSON.stringify(profile));
       const groups = selfTimeByPackage(profile as unknown as Parameters<typeof selfTimeByPackage>[0], build.mapsDir);
-      results.get(build.label)!.push({ groups, firstRowMs: marks.row!, load });
-      const styling = Math.round(groups['emotion + @mui/system + stylis'] ?? 0);
-      console.log(`  ${build.label} profil essai ${run} : 1re ligne ${marks.row} ms, emotion + @mui/system + stylis ${styling} ms (charge ${load})`);
+      results.get(build.label)!.push({ groups, doneMs, load });
+      const busy = Math.round(Object.entries(groups).reduce((a, [group, ms]) => (group === 'idle' ? a : a + ms), 0));
+      console.log(`  ${build.label} profil ${target} essai ${run} : ${doneMs} ms, occupé ${busy} ms (charge ${load})`);
     }
   }
   return Object.fromEntries(
@@ -480,11 +500,15 @@ async function measureProfile(browser: Browser, builds: Build[], email: string, 
         names.map((name) => [name, median(measured.map((r) => Math.round(r.groups[name] ?? 0)))] as const).sort((a, b) => b[1] - a[1]),
       );
       const busy = measured.map((r) => Math.round(Object.entries(r.groups).reduce((a, [name, ms]) => (name === 'idle' ? a : a + ms), 0)));
+      const method =
+        target === '/pec'
+          ? `/pec opened signed in with its assets cached, CPU ${PHONE.cpuSlowdown}× slower, network unthrottled, sampled every 100 µs from the navigation to the first row (readyMs)`
+          : `/login opened signed out with its assets cached, CPU ${PHONE.cpuSlowdown}× slower, network unthrottled, sampled every 100 µs from the navigation to the network idle (readyMs: the form drawn)`;
       return [
         label,
         {
-          method: `/pec opened signed in with its assets cached, CPU ${PHONE.cpuSlowdown}× slower, network unthrottled, sampled every 100 µs from the navigation to the first row; self time by package through the build's source maps, median of ${measured.length} runs`,
-          firstRowMs: { median: median(measured.map((r) => r.firstRowMs)), runs: measured.map((r) => r.firstRowMs) },
+          method: `${method}; self time by package through the build's source maps, median of ${measured.length} runs`,
+          readyMs: { median: median(measured.map((r) => r.doneMs)), runs: measured.map((r) => r.doneMs) },
           busyMs: { median: median(busy), runs: busy },
           selfTimeMs,
           loadAverage1m: measured.map((r) => r.load),
@@ -708,14 +732,19 @@ export async function runFrontendBench(args: string[]) {
     let size: Awaited<ReturnType<typeof measureLoginToTable>> | undefined;
     let pageSizes: Awaited<ReturnType<typeof measurePages>> | undefined;
     let throttled: Awaited<ReturnType<typeof measureThrottled>> | undefined;
-    let profile: Awaited<ReturnType<typeof measureProfile>> | undefined;
+    let profile: Record<string, Awaited<ReturnType<typeof measureProfile>>> | undefined;
     try {
       if (options.only.includes('size')) {
         size = await measureLoginToTable(browser, builds, options.email, options.runs);
         pageSizes = await measurePages(browser, builds, options.pages);
       }
       if (options.only.includes('throttled')) throttled = await measureThrottled(browser, builds, options.email, options.throttledRuns);
-      if (options.only.includes('profile')) profile = await measureProfile(browser, builds, options.email, options.profileRuns, options.profileDir);
+      if (options.only.includes('profile')) {
+        profile = {};
+        for (const target of options.profilePages) {
+          profile[target] = await measureProfile(browser, builds, options.email, options.profileRuns, target, options.profileDir);
+        }
+      }
     } finally {
       await browser.close();
     }
@@ -774,7 +803,7 @@ function printSummary(result: {
   size?: Awaited<ReturnType<typeof measureLoginToTable>>;
   pageSizes?: Awaited<ReturnType<typeof measurePages>>;
   throttled?: Awaited<ReturnType<typeof measureThrottled>>;
-  profile?: Awaited<ReturnType<typeof measureProfile>>;
+  profile?: Record<string, Awaited<ReturnType<typeof measureProfile>>>;
   lighthouse?: LighthouseResults;
 }) {
   console.log('');
@@ -796,8 +825,10 @@ function printSummary(result: {
       `${label} : ralenti, clic -> 1re ligne ${t.loginClickToFirstRowMs.median} ms ; /pec à froid ${t.coldOpen.shellMs.median} / ${t.coldOpen.firstRowMs.median} ms ; en cache ${t.warmOpen.shellMs.median} / ${t.warmOpen.firstRowMs.median} ms (cadre / 1re ligne)`,
     );
   }
-  for (const [label, p] of Object.entries(result.profile ?? {})) {
-    console.log(`${label} : profil à 4×, 1re ligne ${p.firstRowMs.median} ms, occupé ${p.busyMs.median} ms : ${JSON.stringify(p.selfTimeMs)}`);
+  for (const [target, builds] of Object.entries(result.profile ?? {})) {
+    for (const [label, p] of Object.entries(builds)) {
+      console.log(`${label} : profil ${target} à 4×, prête à ${p.readyMs.median} ms, occupé ${p.busyMs.median} ms : ${JSON.stringify(p.selfTimeMs)}`);
+    }
   }
   for (const [label, caches] of Object.entries(result.lighthouse ?? {})) {
     for (const [cache, presets] of Object.entries(caches)) {
