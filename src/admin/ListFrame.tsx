@@ -32,6 +32,7 @@ import {
   Children,
   createContext,
   useContext,
+  useDeferredValue,
   useEffect,
   useEffectEvent,
   useMemo,
@@ -188,7 +189,10 @@ function ListBody({
   }, [list.data, paginated, term, matches]);
   const total = paginated ? (list.total ?? 0) : rows.length;
   const error = list.error;
-  const loading = !error && list.isPending;
+  // The first rows are drawn in a background render, which React does in slices: react-query's answer renders at once,
+  // and on a slow computer a page of rows drawn in one task kept the page from answering for a few hundred ms. Later
+  // answers (a filter, a page) are drawn at once, with the count and the pagination they go with.
+  const loading = useDeferredValue(!error && list.isPending);
   const retry = () => void list.refetch();
   const createButton = onCreate && createLabel && (
     <Button variant="contained" startIcon={<AddIcon />} onClick={onCreate}>
