@@ -185,6 +185,31 @@ export const PAYMENT_CANCEL_MESSAGES = {
       )} ${statements.length > 1 ? 'confirment' : 'confirme'} ce paiement et ne l’${statements.length > 1 ? 'ont' : 'a'} pas compté une seconde fois (« Déjà enregistrée »). Annulez d’abord ${statements.length > 1 ? 'ces relevés' : 'ce relevé'}.`,
 } as const;
 
+/**
+ * Why the server refuses to cancel a payment, by the rule of PAYMENT_CANCEL_MESSAGES that refuses it and the statements
+ * it names: pec_payments' `cancelRefusal` (null when the payment can be cancelled), computed by the one rule of the
+ * cancellation (the server's cancelRefusalJson), whose 409 says cancelRefusalMessage.
+ */
+export interface CancelRefusal {
+  rule: 'fromStatement' | 'alreadyCancelled' | 'laterStatement' | 'confirmedByStatement';
+  /** The statements it names: each one's day too for 'confirmedByStatement'. */
+  statements: { id: number; createdAt?: string }[];
+}
+
+/** A refused cancellation in the office's words: the 409's message, and the history's before it is tried. */
+export function cancelRefusalMessage({ rule, statements }: CancelRefusal): string {
+  switch (rule) {
+    case 'fromStatement':
+      return PAYMENT_CANCEL_MESSAGES.fromStatement(statements[0]?.id ?? null);
+    case 'alreadyCancelled':
+      return PAYMENT_CANCEL_MESSAGES.alreadyCancelled;
+    case 'laterStatement':
+      return PAYMENT_CANCEL_MESSAGES.laterStatement(statements.map((s) => s.id));
+    case 'confirmedByStatement':
+      return PAYMENT_CANCEL_MESSAGES.confirmedByStatement(statements.map((s) => ({ id: s.id, createdAt: s.createdAt! })));
+  }
+}
+
 // ---------- statements ----------
 
 export const PAYMENT_STATEMENT_STATUSES = ['applied', 'undone'] as const;
@@ -278,6 +303,26 @@ export function parseStatementDate(text: string): string | undefined {
   const year = french && (french[3]!.length === 2 ? `20${french[3]}` : french[3]);
   const value = parseDateInput(french ? `${french[1]}/${french[2]}/${year}` : text);
   return value ?? undefined;
+}
+
+/** A day as portals write it in a statement's period (parseStatementDate reads each). */
+const PERIOD_DAY = String.raw`\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})`;
+const PERIOD_RANGE = new RegExp(String.raw`^\s*(?:du\s+)?(${PERIOD_DAY})\s*(?:[-–/]|au)\s*(${PERIOD_DAY})\s*$`, 'i');
+const DAY_IN_PERIOD = new RegExp(String.raw`(?<![\d./-])(?:${PERIOD_DAY})(?![\d./-])`, 'g');
+
+/**
+ * A statement's period as the screens show it (its preview, the statement): "2026-11-01 - 2026-11-15" or
+ * "01/11/2026-15/11/2026" -> "du 01/11/2026 au 15/11/2026"; any other text keeps its words, each day in it written
+ * dd/mm/yyyy ("Novembre 2026" as it is).
+ */
+export function statementPeriodText(period: string): string {
+  const range = PERIOD_RANGE.exec(period);
+  const [from, to] = range ? [parseStatementDate(range[1]!), parseStatementDate(range[2]!)] : [];
+  if (from && to) return `du ${formatIsoDay(from)} au ${formatIsoDay(to)}`;
+  return period.replace(DAY_IN_PERIOD, (day) => {
+    const read = parseStatementDate(day);
+    return read ? formatIsoDay(read) : day;
+  });
 }
 
 /**

@@ -1,9 +1,9 @@
 // The file's payment history (pec_payments, never deleted): its stored payment state derived from that history in one
 // place (syncPaymentState, with the rule of domain/payments.ts), a payment entered by hand and its cancellation.
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
-import { paymentStatementLines, paymentStatements, pecDossiers, pecPayments } from '../db/schema';
+import { pecDossiers, pecPayments } from '../db/schema';
 import { recordAudit } from '../audit/audit';
 import { publish } from '../events/bus';
 import { conflict, invalidField, notFound } from '../http/errors';
@@ -12,7 +12,17 @@ import { pecReadScope } from '../auth/fileVisibility';
 import { assertAmountFits } from '../http/body';
 import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
 import { iriOf } from '#domain/iri';
-import { expectedAmount, isPaidByHand, PAYMENT_CANCEL_MESSAGES, payFile, paymentStateOf, STATEMENT_MESSAGES, type PaymentState } from '#domain/payments';
+import {
+  cancelRefusalMessage,
+  expectedAmount,
+  isPaidByHand,
+  PAYMENT_CANCEL_MESSAGES,
+  payFile,
+  paymentStateOf,
+  STATEMENT_MESSAGES,
+  type CancelRefusal,
+  type PaymentState,
+} from '#domain/payments';
 import { paymentColumns, stateOf, type PaymentFile } from './statementMatching';
 
 // ---------- the file's payment state, from its history ----------
@@ -134,12 +144,41 @@ export async function refuseSameDayPayment(tx: DbOrTx, dossierId: number, paymen
   if (twin) throw conflict(STATEMENT_MESSAGES.sameDayPayment(payment.amount, payment.paymentDate));
 }
 
+/** A column of the payment being read: for subqueries correlated with it. */
+const paymentColumn = (column: string) => sql`${sql.identifier('pec_payments')}.${sql.identifier(column)}`;
+
+/**
+ * Why a payment cannot be cancelled, a CancelRefusal as JSON (domain/payments.ts; null: it can be), correlated with
+ * pec_payments: the one rule of the cancellation's refusals (cancelManualPayment), read with the payment history too
+ * (pec_payments' `cancelRefusal`), whose 'Annuler' says so before it is tried. In this order: a statement's line (its
+ * statement is undone instead), a payment already cancelled, one followed by a statement on the same file (undo that
+ * statement first, as an undo is refused once its files changed), or one a statement applied since took for its own
+ * line ('Déjà enregistrée': a line of the same amount and day, named by no earlier statement, counted nothing for it:
+ * cancelled, the money would leave both). Index lookups by the payment's file; no parameter, so that the history's
+ * list keeps its members' SQL as text (server/hydra/listMembers.ts).
+ */
+export const cancelRefusalJson = sql<CancelRefusal | null>`(case
+  when ${paymentColumn('source')} <> 'manual'
+    then json_build_object('rule', 'fromStatement', 'statements', json_build_array(json_build_object('id', ${paymentColumn('statement_id')})))
+  when ${paymentColumn('reversed_at')} is not null then json_build_object('rule', 'alreadyCancelled', 'statements', json_build_array())
+  else coalesce(
+    (select json_build_object('rule', 'laterStatement', 'statements', json_agg(json_build_object('id', later.statement_id) order by later.statement_id))
+      from (select distinct l.statement_id from pec_payments l
+        where l.dossier_id = ${paymentColumn('dossier_id')} and l.source = 'statement' and l.reversed_at is null and l.id > ${paymentColumn('id')}) later
+      having count(*) > 0),
+    (select json_build_object('rule', 'confirmedByStatement', 'statements',
+        json_agg(json_build_object('id', confirming.id, 'createdAt', confirming.created_at) order by confirming.id))
+      from (select distinct s.id, to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
+        from payment_statement_lines sl join payment_statements s on s.id = sl.statement_id
+        where sl.dossier_id = ${paymentColumn('dossier_id')} and sl.outcome = 'already_applied' and sl.applied_in_id is null
+          and sl.amount = ${paymentColumn('amount')} and sl.payment_date = ${paymentColumn('payment_date')}
+          and s.status = 'applied' and s.created_at > ${paymentColumn('created_at')}) confirming
+      having count(*) > 0))
+  end)`;
+
 /**
  * Cancels a payment entered by hand, with its reason: the row stays in the history, reversed, and the file's state is
- * derived again (the amount due comes back). Refused (409) for a statement's line (its statement is undone instead),
- * a payment already cancelled, one followed by a statement on the same file (undo that statement first, as an undo
- * is refused once its files changed), or one a later statement took for its own line ('Déjà enregistrée'). Returns the
- * file's id.
+ * derived again (the amount due comes back). Refused (409) by cancelRefusalJson's rule, with its message. Returns the file's id.
  */
 export async function cancelManualPayment(db: DbOrTx, principal: Principal, paymentId: number, reason: string): Promise<number> {
   return db.transaction(async (tx) => {
@@ -148,33 +187,8 @@ export async function cancelManualPayment(db: DbOrTx, principal: Principal, paym
     // The file first, then its payment: the order of every payment's locks.
     const file = await lockFile(tx, principal, found.dossierId);
     const [payment] = await tx.select().from(pecPayments).where(eq(pecPayments.id, paymentId)).for('update');
-    if (payment!.source !== 'manual') throw conflict(PAYMENT_CANCEL_MESSAGES.fromStatement(payment!.statementId));
-    if (payment!.reversedAt) throw conflict(PAYMENT_CANCEL_MESSAGES.alreadyCancelled);
-    const later = await tx
-      .selectDistinct({ statementId: pecPayments.statementId })
-      .from(pecPayments)
-      .where(and(eq(pecPayments.dossierId, file.id), eq(pecPayments.source, 'statement'), isNull(pecPayments.reversedAt), gt(pecPayments.id, paymentId)))
-      .orderBy(asc(pecPayments.statementId));
-    if (later.length) throw conflict(PAYMENT_CANCEL_MESSAGES.laterStatement(later.map((l) => l.statementId!)));
-    // A statement applied since that found this payment on the file ('Déjà enregistrée': a line of the same amount and
-    // day, named by no earlier statement) counted nothing for it: the money would leave both.
-    const confirming = await tx
-      .selectDistinct({ id: paymentStatements.id, createdAt: paymentStatements.createdAt })
-      .from(paymentStatementLines)
-      .innerJoin(paymentStatements, eq(paymentStatements.id, paymentStatementLines.statementId))
-      .where(
-        and(
-          eq(paymentStatementLines.dossierId, file.id),
-          eq(paymentStatementLines.outcome, 'already_applied'),
-          isNull(paymentStatementLines.appliedInId),
-          eq(paymentStatementLines.amount, payment!.amount),
-          eq(paymentStatementLines.paymentDate, payment!.paymentDate),
-          eq(paymentStatements.status, 'applied'),
-          gt(paymentStatements.createdAt, payment!.createdAt),
-        ),
-      )
-      .orderBy(asc(paymentStatements.id));
-    if (confirming.length) throw conflict(PAYMENT_CANCEL_MESSAGES.confirmedByStatement(confirming));
+    const [checked] = await tx.select({ refusal: cancelRefusalJson }).from(pecPayments).where(eq(pecPayments.id, paymentId));
+    if (checked?.refusal) throw conflict(cancelRefusalMessage(checked.refusal));
     const reversedAt = new Date();
     await tx.update(pecPayments).set({ reversedAt, reversedById: principal.id, reversalReason: reason }).where(eq(pecPayments.id, paymentId));
     const cancelled = {

@@ -7,9 +7,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { pecDossiers, pecPayments } from '../db/schema';
-import { date, dateTime, decimal, reference, text, timestamp } from '../hydra/fields';
+import { computed, date, dateTime, decimal, reference, text, timestamp } from '../hydra/fields';
 import type { ResourceDeclaration, Tenancy } from '../hydra/types';
 import { isPlatformAdmin, pecReadScope, seesWholeOrganisation } from '../auth/fileVisibility';
+import { cancelRefusalJson } from '../pec/paymentHistory';
 import { PAYMENT_PERMISSION } from '#domain/pec';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 import { PAYMENT_SOURCE_LABELS, PAYMENT_SOURCES } from '#domain/payments';
@@ -61,6 +62,12 @@ export const pecPaymentsResource: ResourceDeclaration = {
     }),
     reversedBy: reference('users', pecPayments.reversedById, { ...readOnly, embed: ['firstName', 'lastName'], label: 'Annulé par' }),
     reversalReason: text(pecPayments.reversalReason, { ...readOnly, label: 'Motif de l’annulation' }),
+    // The rule the cancellation applies: the history's 'Annuler' says before it is tried that it would be refused.
+    cancelRefusal: computed('object', cancelRefusalJson, {
+      label: 'Annulation impossible',
+      description:
+        'null : POST /api/pec_payments/{id}/cancel l’annule ; sinon pourquoi il le refuse {rule: fromStatement|alreadyCancelled|laterStatement|confirmedByStatement, statements: [{id, createdAt}]}, dont le message de refus est cancelRefusalMessage (domain/payments.ts)',
+    }),
   },
   schema: { create: noInput, update: noInput },
   // Read with the file's read permission; posted and cancelled by those who record payments.

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, startPecServer, type Refs } from './helpers/pec';
-import { filePaymentKey, foldForKey, receivedLineKey } from '#domain/payments';
+import { cancelRefusalMessage, filePaymentKey, foldForKey, receivedLineKey } from '#domain/payments';
 
 let server: TestServer;
 let refs: Refs;
@@ -801,6 +801,49 @@ describe('the payment history of a file', () => {
     const [again] = await server.database.query<{ reversal_reason: string }>('select reversal_reason from pec_payments where id = $1', [manual!.id]);
     expect(again!.reversal_reason).toBe('Saisi sur le mauvais dossier');
     expect(await paymentState(f.id)).toEqual({ status: 'billed', montantPaye: null, datePaiement: null, paiementPartiel: false, montantDu: null });
+  });
+
+  it('says with each payment whether its cancellation would be refused and why, by the rule the cancellation applies', async () => {
+    const f = await billedFile(900);
+    expect((await manualPayment(f.id, { datePaiement: '10/11/2026', montant: 200, libelle: 'Chèque 12' })).status).toBe(200);
+    const [typed] = await history(f.id);
+    expect(typed).toMatchObject({ source: 'manual', cancelRefusal: null });
+
+    // A statement applied to the file since: the history says why, and the cancellation answers those very words.
+    const statement = await apply(csv(`11/11/2026;MGEN;${f.numPec};100,00;`), tokens.audio);
+    expect(statement.status, statement.text).toBe(201);
+    const [blocked, line] = await history(f.id);
+    expect(blocked).toMatchObject({ id: typed!.id, cancelRefusal: { rule: 'laterStatement', statements: [{ id: statement.body.id }] } });
+    expect(line).toMatchObject({ source: 'statement', cancelRefusal: { rule: 'fromStatement', statements: [{ id: statement.body.id }] } });
+    // The payment's own read says the same.
+    expect((await server.get(`/api/pec_payments/${typed!.id}`, tokens.audio)).body.cancelRefusal).toEqual(blocked!.cancelRefusal);
+    const refused = await cancel(typed!.id, { motif: 'Erreur' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe(cancelRefusalMessage(blocked!.cancelRefusal));
+    expect(refused.body.detail).toBe(
+      `Annulation impossible : le relevé n° ${statement.body.id} a été appliqué à ce dossier depuis ce paiement. Annulez d’abord ce relevé.`,
+    );
+    expect((await cancel(line!.id, { motif: 'Erreur' })).body.detail).toBe(cancelRefusalMessage(line!.cancelRefusal));
+
+    // The statement undone, the payment can be cancelled again; cancelled, it says so.
+    expect((await undo(statement.body.id, tokens.audio)).status).toBe(200);
+    expect((await history(f.id))[0]).toMatchObject({ id: typed!.id, cancelRefusal: null });
+    const done = await cancel(typed!.id, { motif: 'Saisi deux fois' });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.cancelRefusal).toEqual({ rule: 'alreadyCancelled', statements: [] });
+    expect(cancelRefusalMessage(done.body.cancelRefusal)).toBe('Ce paiement a déjà été annulé.');
+
+    // A statement that found a payment typed by hand on its file ('Déjà enregistrée') holds it too, named with its day.
+    expect((await manualPayment(f.id, { datePaiement: '12/11/2026', montant: 150 })).status).toBe(200);
+    const kept = (await history(f.id)).find((p) => p.amount === 150)!;
+    const confirming = await apply(csv(`12/11/2026;MGEN;${f.numBilling};150,00;`, `12/11/2026;MGEN;Inconnu-${f.id};15,00;`), tokens.audio);
+    expect(confirming.status, confirming.text).toBe(201);
+    const confirmed = (await history(f.id)).find((p) => p.id === kept.id)!;
+    expect(confirmed.cancelRefusal).toMatchObject({ rule: 'confirmedByStatement', statements: [{ id: confirming.body.id, createdAt: expect.any(String) }] });
+    const message = cancelRefusalMessage(confirmed.cancelRefusal);
+    expect(message).toContain(`le relevé n° ${confirming.body.id} du ${frenchToday} confirme ce paiement`);
+    expect((await cancel(kept.id, { motif: 'Erreur' })).body.detail).toBe(message);
+    expect(await disagreements()).toEqual([]);
   });
 
   it('keeps the history within the file’s readers: another organisation 404, a read-only user reads but cannot cancel (403)', async () => {
