@@ -15,7 +15,7 @@ import type { EquipementOptique } from '#domain/optical';
 import type { PecWarning } from '#domain/warnings';
 import { CONFIRM_DUPLICATE_FLAG } from '#domain/duplicates';
 import type { BulkAction, BulkSummary } from '#domain/bulk';
-import type { PaymentLine, PaymentStatementStatus, PaymentTotals, ReceivableAge } from '#domain/payments';
+import type { CancelRefusal, PaymentLine, PaymentStatementStatus, PaymentTotals, ReceivableAge } from '#domain/payments';
 import { apiFetch, type ApiRequest } from './http';
 import type { DocumentUpload } from './documents';
 
@@ -219,6 +219,8 @@ export interface PecPaymentRecord {
   reversedAt: string | null;
   reversedBy?: { firstName?: string | null; lastName?: string | null } | string | null;
   reversalReason: string | null;
+  /** Why POST …/cancel would refuse it (null: it would cancel it). */
+  cancelRefusal?: CancelRefusal | null;
 }
 
 export interface PaymentPreview {

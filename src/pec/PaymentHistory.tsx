@@ -1,7 +1,10 @@
 // A file's payment history in its drawer (issue 25): every payment that touched it, from a statement (with a link to
 // it) or entered by hand, in react-admin's ReferenceManyField + DataTable over /api/pec_payments?dossier=…; a
 // cancelled payment stays, struck through, with who cancelled it and why. 'Annuler' on a manual payment (billing.payment)
-// asks for the reason in a dialog of the one form system (the shared zod schema) and is sent with useMutation.
+// asks for the reason in a dialog of the one form system (the shared zod schema) and is sent with useMutation. A
+// payment the server says cannot be cancelled (`cancelRefusal`: a statement applied since) keeps its 'Annuler' inert,
+// with the reason beside it; a refusal that still comes (a statement applied while the dialog was open) says why inside
+// the dialog.
 import UndoIcon from '@mui/icons-material/Undo';
 import { Box, Button, Chip, Link, Stack, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -12,10 +15,10 @@ import { WRITE_RETRY } from '../admin/mutations';
 import { ReasonDialog } from './ReasonDialog';
 import { PEC_PAYMENTS_RESOURCE, pecIri, pecNumericId, type PecDossierRecord, type PecPaymentRecord } from '../dataProvider/pec';
 import { formatDate, formatDateTime, formatEuros } from '#domain/format';
-import { isCancellable, PAYMENT_SOURCE_LABELS, paidAmount, type PaymentSource } from '#domain/payments';
+import { cancelRefusalMessage, isCancellable, PAYMENT_SOURCE_LABELS, paidAmount, type PaymentSource } from '#domain/payments';
 import { paymentCancelSchema } from '#domain/pecSchemas';
 import { statementPath } from './filters';
-import { usePecMutation, usePecRights } from './shared';
+import { statusOf, usePecMutation, usePecRights } from './shared';
 
 const SORT = { field: 'paymentDate', order: 'ASC' } as const;
 const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
@@ -98,9 +101,7 @@ export function PaymentHistory({ record }: { record: PecDossierRecord }) {
                     </Typography>
                   </Stack>
                 ) : rights.pay && isCancellable(p) ? (
-                  <Button size="small" color="warning" startIcon={<UndoIcon />} onClick={() => setCancelling(p)} data-testid="pec-payment-cancel">
-                    {label('cancel')}
-                  </Button>
+                  <CancelAction payment={p} onCancel={() => setCancelling(p)} />
                 ) : null
               }
             />
@@ -142,9 +143,43 @@ function Source({ payment, linked }: { payment: PecPaymentRecord; linked: boolea
   );
 }
 
+/**
+ * 'Annuler' on a manual payment. One the server says can only be refused keeps its button, inert (aria-disabled, so
+ * still a Tab stop) and described by the reason written beside it: a keyboard or screen reader user who looks for the
+ * action hears why it is not there, and the focus a refused dialog gives back on closing lands on it. A button
+ * removed would say nothing to whoever looks for it, and drop that focus to the page.
+ */
+function CancelAction({ payment, onCancel }: { payment: PecPaymentRecord; onCancel: () => void }) {
+  const translate = useTranslate();
+  const refusal = payment.cancelRefusal ? cancelRefusalMessage(payment.cancelRefusal) : null;
+  const reasonId = `pec-payment-refusal-${pecNumericId(payment)}`;
+  return (
+    <Stack spacing={0.25} alignItems="flex-start">
+      <Button
+        size="small"
+        color="warning"
+        startIcon={<UndoIcon />}
+        onClick={refusal ? undefined : onCancel}
+        aria-disabled={refusal ? true : undefined}
+        aria-describedby={refusal ? reasonId : undefined}
+        sx={refusal ? { color: 'text.disabled', cursor: 'not-allowed', '&:hover': { backgroundColor: 'transparent' } } : undefined}
+        data-testid="pec-payment-cancel"
+      >
+        {translate('pecflow.payments.history.cancel')}
+      </Button>
+      {refusal && (
+        <Typography id={reasonId} variant="caption" color="text.secondary" data-testid="pec-payment-cancel-refusal">
+          {refusal}
+        </Typography>
+      )}
+    </Stack>
+  );
+}
+
 function CancelDialog({ payment, onClose }: { payment: PecPaymentRecord; onClose: () => void }) {
-  const { translate, dataProvider, refresh, success, failure } = usePecMutation();
+  const { translate, dataProvider, refresh, success, failure, errorText } = usePecMutation();
   const queryClient = useQueryClient();
+  const [refusal, setRefusal] = useState<string | undefined>();
   const cancel = useMutation({
     ...WRITE_RETRY,
     mutationFn: (motif: string) => dataProvider.pecPaymentCancel({ id: pecNumericId(payment)!, motif }),
@@ -154,7 +189,15 @@ function CancelDialog({ payment, onClose }: { payment: PecPaymentRecord; onClose
       void queryClient.invalidateQueries({ queryKey: [PEC_PAYMENTS_RESOURCE] });
       void refresh.now();
     },
-    onError: (error) => failure(translate('pecflow.payments.history.cancelError'), error),
+    onError: (error) => {
+      failure(translate('pecflow.payments.history.cancelError'), error);
+      // Refused for good (a statement applied to the file since the history was read): said here, and the history read
+      // again says it beside the payment.
+      if (statusOf(error) === 409) {
+        setRefusal(errorText(error));
+        void refresh.now();
+      }
+    },
   });
   return (
     <ReasonDialog
@@ -168,6 +211,7 @@ function CancelDialog({ payment, onClose }: { payment: PecPaymentRecord; onClose
       onSave={(motif) => cancel.mutateAsync(motif)}
       onClose={onClose}
       closeTestId="pec-payment-cancel-close"
+      refusal={refusal}
     />
   );
 }

@@ -1,7 +1,8 @@
 // A dialog that asks why before an action that is never silent (a payment cancelled, a statement undone, a statement
 // line set aside): the reason is typed at once (its field has the focus), checked by the action's shared zod schema.
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import type { ReactNode } from 'react';
+// An action the server refused for good says why inside the dialog, focused, with only 'Fermer' left.
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { TextInput, useTranslate } from 'react-admin';
 import type { z } from 'zod';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
@@ -20,9 +21,11 @@ interface ReasonDialogProps {
   onSave: (motif: string) => Promise<unknown>;
   onClose: () => void;
   closeTestId?: string;
+  /** The server's reason for refusing the action for good (a 409): nothing more to send. */
+  refusal?: string;
 }
 
-export function ReasonDialog({ id, title, text, label, submit, schema, busy, onSave, onClose, closeTestId }: ReasonDialogProps) {
+export function ReasonDialog({ id, title, text, label, submit, schema, busy, onSave, onClose, closeTestId, refusal }: ReasonDialogProps) {
   const translate = useTranslate();
   return (
     <Dialog open onClose={busy ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby={id}>
@@ -30,15 +33,26 @@ export function ReasonDialog({ id, title, text, label, submit, schema, busy, onS
         <DialogTitle id={id}>{title}</DialogTitle>
         <DialogContent>
           <DialogContentText sx={{ mb: 2 }}>{text}</DialogContentText>
-          <TextInput source="motif" label={label} fullWidth multiline minRows={2} margin="none" required autoFocus />
+          {refusal ? <Refusal text={refusal} /> : <TextInput source="motif" label={label} fullWidth multiline minRows={2} margin="none" required autoFocus />}
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose} disabled={busy} data-testid={closeTestId}>
             {translate('pecflow.toast.close')}
           </Button>
-          <SubmitButton label={submit} />
+          {!refusal && <SubmitButton label={submit} />}
         </DialogActions>
       </AdminForm>
     </Dialog>
+  );
+}
+
+/** Focused as it appears: the submit button, disabled while sending, had lost the focus to the dialog itself. */
+function Refusal({ text }: { text: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <Alert ref={ref} severity="error" tabIndex={-1} data-testid="reason-dialog-refusal">
+      {text}
+    </Alert>
   );
 }
