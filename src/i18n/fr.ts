@@ -344,6 +344,7 @@ export const fr = {
         text: 'Le fichier CSV du portail de l’assureur (séparateur point-virgule ou virgule, UTF-8 ou Windows-1252, %{size} Mo au plus) avec les colonnes : %{columns}. La référence est le N° PEC, le N° de facture ou l’ID Pecflow de la demande.',
         choose: 'Choisir le fichier',
         noFile: 'Aucun fichier choisi',
+        previewTitle: 'Aperçu du relevé',
         previewText: 'Aperçu : rien n’est encore enregistré. Vérifiez les résultats, puis appliquez le relevé.',
         apply: 'Appliquer',
         applied: 'Relevé appliqué',

@@ -1,23 +1,24 @@
 // /payment_statements/create, 'Importer un relevé de paiement' (issues 15 and 25): choose the insurer's CSV, read its
 // preview (each line matched to a billed file with its outcome, and the totals; nothing written; a statement applied
 // already says so, "Relevé déjà importé le …", and cannot be applied again), then 'Appliquer': the statement is applied
-// all or nothing and opens with its result. Both calls are data-provider methods (useMutation).
+// all or nothing and opens with its result. Both calls are data-provider methods (useMutation). Once the file is read,
+// the focus goes to the preview's heading (or to the refusal): the chooser's button, disabled meanwhile, has lost it.
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import CheckIcon from '@mui/icons-material/Check';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Alert, AlertTitle, Box, Button, Link, Paper, Stack, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { Title, useRequireAccess } from 'react-admin';
-import { pecNumericId, type PaymentStatementRecord } from '../dataProvider/pec';
+import { pecNumericId, type PaymentPreview, type PaymentStatementRecord } from '../dataProvider/pec';
 import type { ImportErrors } from '#domain/pecAnswers';
-import { APPLIED_OUTCOMES, PAYMENT_STATEMENT_LIMITS, recordsSomething, STATEMENT_COLUMNS, STATEMENT_MESSAGES } from '#domain/payments';
+import { APPLIED_OUTCOMES, PAYMENT_STATEMENT_LIMITS, recordsSomething, STATEMENT_COLUMNS, STATEMENT_MESSAGES, statementPeriodText } from '#domain/payments';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { RefusedLines } from '../admin/RefusedLines';
 import { statementPath, STATEMENTS_PATH } from './filters';
 import { useRefreshPayments } from './PaymentStatementsPage';
-import { usePecMutation } from './shared';
+import { statusOf, usePecMutation } from './shared';
 import { useSingleFlight } from '../admin/mutations';
 
 /** The lines a statement applied to files (paid, partial, over-paid): what its toast counts. */
@@ -33,6 +34,8 @@ export default function PaymentImportPage() {
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | undefined>();
   const [refused, setRefused] = useState<{ message: string; lines: NonNullable<ImportErrors['errors']> } | undefined>();
+  /** The preview's heading or the refusal, whichever the file gave, takes the focus as it appears. */
+  const focusOnShow = useCallback((node: HTMLElement | null) => node?.focus(), []);
 
   const preview = useMutation({
     mutationFn: (chosen: File) => dataProvider.paymentPreview({ file: chosen }),
@@ -60,7 +63,12 @@ export default function PaymentImportPage() {
       refresh();
       navigate(statementPath(pecNumericId(statement)!));
     },
-    onError: (error) => failure(translate('pecflow.payments.import.applyError'), error),
+    onError: (error) => {
+      failure(translate('pecflow.payments.import.applyError'), error);
+      // Refused for what changed since the preview (the statement applied meanwhile, in another tab or by a colleague):
+      // the preview is read again, and says it as a fresh one would ("Relevé déjà importé le …", nothing to apply).
+      if (statusOf(error) === 409 || statusOf(error) === 422) preview.mutate(file!);
+    },
   });
 
   const once = useSingleFlight();
@@ -103,10 +111,22 @@ export default function PaymentImportPage() {
         </Stack>
       </Paper>
 
-      {refused && <RefusedLines message={refused.message} lines={refused.lines} testId="payment-refused" sx={{ mb: 2 }} />}
+      {refused && (
+        <Box ref={focusOnShow} tabIndex={-1} sx={{ mb: 2 }} data-testid="payment-refused-focus">
+          <RefusedLines message={refused.message} lines={refused.lines} testId="payment-refused" />
+        </Box>
+      )}
 
       {result && !refused && (
         <Stack spacing={2} data-testid="payment-preview">
+          <Box>
+            <Typography ref={focusOnShow} tabIndex={-1} variant="h6" component="h2" fontWeight={700}>
+              {translate('pecflow.payments.import.previewTitle')}
+            </Typography>
+            <Typography variant="body2" data-testid="payment-preview-identity">
+              {statementIdentity(result)}
+            </Typography>
+          </Box>
           {result.alreadyImported ? (
             <Alert severity="warning" data-testid="payment-already-imported">
               <AlertTitle>{result.alreadyImported.message}</AlertTitle>
@@ -141,3 +161,16 @@ export default function PaymentImportPage() {
     </Box>
   );
 }
+
+/** Who the statement is from, and its own number and period when its file gives them (as its columns name them). */
+const statementIdentity = (preview: Pick<PaymentPreview, 'payer' | 'reference' | 'period'>) =>
+  (
+    [
+      [STATEMENT_COLUMNS.payer.label, preview.payer],
+      [STATEMENT_COLUMNS.statementNumber.label, preview.reference],
+      [STATEMENT_COLUMNS.period.label, preview.period && statementPeriodText(preview.period)],
+    ] as const
+  )
+    .filter(([, value]) => value)
+    .map(([label, value]) => `${label} : ${value}`)
+    .join(' · ');

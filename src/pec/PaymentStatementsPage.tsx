@@ -33,6 +33,7 @@ import {
   PAYMENT_STATEMENT_STATUS_LABELS,
   PENDING_STATEMENT_FILTER,
   STATEMENT_MESSAGES,
+  statementPeriodText,
   type PaymentLine,
   type PaymentStatementStatus,
 } from '#domain/payments';
@@ -159,7 +160,12 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
       title={record ? translate('pecflow.payments.show.title', { id, date: formatDate(record.createdAt) }) : translate('pecflow.pec.drawer.loading')}
       subtitle={
         record &&
-        [record.payer, record.reference && translate('pecflow.payments.show.reference', { reference: record.reference }), record.period, record.fileName]
+        [
+          record.payer,
+          record.reference && translate('pecflow.payments.show.reference', { reference: record.reference }),
+          record.period && statementPeriodText(record.period),
+          record.fileName,
+        ]
           .filter(Boolean)
           .join(' · ')
       }
