@@ -140,6 +140,89 @@ test('a statement whose lines reach no file is applied: its money is to be handl
   await expect(page.getByTestId('payment-statement-drawer').getByTestId('statement-pending')).toHaveText('À traiter (2)');
 });
 
+/** A statement of MGEN whose lines reach no file (nothing to undo on a file), with the insurer's number and period. */
+function unknownStatement(name: string, numbered = true) {
+  const stamp = Date.now().toString(36).toUpperCase();
+  const today = frenchToday();
+  const lines = numbered
+    ? [
+        'Date de paiement;Payeur;Référence;Montant;Libellé;N° de relevé;Période',
+        `${today};MGEN;VIR-${stamp}-1;120,00;;R-${stamp};2026-11-01 - 2026-11-15`,
+        `${today};MGEN;VIR-${stamp}-2;30,00;;R-${stamp};2026-11-01 - 2026-11-15`,
+      ]
+    : ['Date de paiement;Payeur;Référence;Montant;Libellé', `${today};MGEN;VIR-${stamp}-1;120,00;`, `${today};MGEN;VIR-${stamp}-2;30,00;`];
+  return { file: { name, mimeType: 'text/csv', buffer: Buffer.from(lines.join('\r\n')) }, number: `R-${stamp}` };
+}
+
+test('the file chosen by the keyboard, the focus goes to the preview, which names the insurer’s statement and its period', async ({ page }) => {
+  await signIn(page, 'direction@audition-horizon.fr');
+  await page.goto('/payment_statements/create');
+  const statement = unknownStatement('releve-mgen-numerote.csv');
+  const chooseButton = page.getByRole('button', { name: 'Choisir le fichier' });
+  await expect(async () => {
+    await chooseButton.focus();
+    await expect(chooseButton).toBeFocused();
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5_000 }), page.keyboard.press('Enter')]);
+    await chooser.setFiles(statement.file);
+  }).toPass({ timeout: 30_000 });
+
+  const preview = page.getByTestId('payment-preview');
+  // Not the page's body: the preview's heading, from where Tab goes on to its lines and 'Appliquer'.
+  await expect(preview.getByRole('heading', { name: 'Aperçu du relevé' })).toBeFocused();
+  // Before it is applied: the insurer's number and period (its days dd/mm/yyyy), as the statement will show them.
+  await expect(preview.getByTestId('payment-preview-identity')).toHaveText(
+    `Payeur : MGEN · N° de relevé : ${statement.number} · Période : du 01/11/2026 au 15/11/2026`,
+  );
+  await expect(preview.getByTestId('payment-lines').getByTestId('payment-outcome')).toHaveText(['Référence inconnue', 'Référence inconnue']);
+
+  // A file refused as a whole: the focus goes to its reason.
+  await page.getByTestId('payment-file').setInputFiles({ name: 'vide.csv', mimeType: 'text/csv', buffer: Buffer.from('Date de paiement;Payeur\r\n') });
+  await expect(page.getByTestId('payment-refused')).toContainText('Le fichier ne contient aucune ligne de paiement.');
+  await expect(page.getByTestId('payment-refused-focus')).toBeFocused();
+  // A statement without its own number names its payer only.
+  await page.getByTestId('payment-file').setInputFiles(unknownStatement('releve-mgen.csv', false).file);
+  await expect(preview.getByTestId('payment-preview-identity')).toHaveText('Payeur : MGEN');
+  await expect(preview.getByRole('heading', { name: 'Aperçu du relevé' })).toBeFocused();
+});
+
+test('two tabs on one statement: applied in the first, the second’s « Appliquer » is refused and its preview says it is imported', async ({
+  page,
+  request,
+}) => {
+  const email = 'direction@audition-horizon.fr';
+  await signIn(page, email);
+  const statement = unknownStatement('releve-deux-onglets.csv').file;
+  // The second tab of the same browser (the session is shared) previews it first.
+  const second = await page.context().newPage();
+  await second.goto('/payment_statements/create');
+  await second.getByTestId('payment-file').setInputFiles(statement);
+  const stale = second.getByTestId('payment-preview');
+  await expect(stale.getByTestId('payment-lines').getByTestId('payment-outcome')).toHaveText(['Référence inconnue', 'Référence inconnue']);
+  await expect(second.getByTestId('payment-apply')).toBeEnabled();
+
+  await page.goto('/payment_statements/create');
+  await page.getByTestId('payment-file').setInputFiles(statement);
+  await page.getByTestId('payment-apply').click();
+  await expect(toast(page, 'Relevé appliqué')).toBeVisible();
+  await expect(page).toHaveURL(/\/payment_statements\/\d+$/);
+  const statementId = Number(/(\d+)$/.exec(page.url())![1]);
+
+  // Refused (409), and the preview is read again: the words of a fresh preview of an imported statement, nothing to apply.
+  await second.getByTestId('payment-apply').click();
+  await expect(toast(second, 'Relevé non appliqué')).toContainText(`Relevé déjà importé le ${frenchToday()} (2 lignes)`);
+  await expect(stale.getByTestId('payment-already-imported')).toContainText(`Relevé déjà importé le ${frenchToday()} (2 lignes)`);
+  await expect(stale.getByTestId('payment-lines').getByTestId('payment-outcome')).toHaveText([
+    `Déjà reçue (relevé n° ${statementId} du ${frenchToday()})`,
+    `Déjà reçue (relevé n° ${statementId} du ${frenchToday()})`,
+  ]);
+  await expect(second.getByTestId('payment-apply')).toBeDisabled();
+  await expect(stale.getByRole('heading', { name: 'Aperçu du relevé' })).toBeFocused();
+  await second.close();
+
+  // Undone, so that its lines are not left to be handled.
+  await api(request, await apiToken(request, email), 'POST', `/api/payment_statements/${statementId}/undo`, { motif: 'Test des deux onglets' });
+});
+
 test('"Enregistrer un paiement" in the drawer pays a billed file', async ({ page, request }) => {
   const email = 'direction@audition-horizon.fr';
   const file = await prepareFile(request, email);
@@ -298,16 +381,68 @@ test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file
   await expect(cancelled.getByRole('button', { name: 'Annuler' })).toHaveCount(0);
   await expect(history.getByRole('row').nth(1).getByRole('button', { name: 'Annuler' })).toBeVisible();
 
-  // A statement applied to the file since 'Virement 1': cancelling it is refused, and the toast says « Annulation
+  // By the keyboard, a statement applied to the file (by a colleague) while the cancellation of 'Virement 1' is typed:
+  // refused, the dialog says why and takes the focus, only 'Fermer' remains, and the toast says « Annulation
   // impossible » once, over the server's reason (which begins with it).
+  const virement = history.getByRole('row').nth(1);
+  await virement.getByRole('button', { name: 'Annuler' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(cancel.getByRole('textbox', { name: /^Motif de l’annulation/ })).toBeFocused();
+  await page.keyboard.type('Virement saisi deux fois');
   const statementId = await applyStatement(request, email, [`${frenchToday()};Allianz;FAC-${file.numeroDossierAssure};10,00;`]);
-  await history.getByRole('row').nth(1).getByRole('button', { name: 'Annuler' }).click();
-  await cancel.getByRole('textbox', { name: /^Motif de l’annulation/ }).fill('Virement saisi deux fois');
-  await cancel.getByRole('button', { name: 'Annuler le paiement' }).click();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(cancel.getByRole('button', { name: 'Annuler le paiement' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(toast(page, 'Annulation impossible')).toHaveText(
     `Annulation impossibleLe relevé n° ${statementId} a été appliqué à ce dossier depuis ce paiement. Annulez d’abord ce relevé.`,
   );
   await expect(cancel).toBeVisible();
+  const refusal = `Annulation impossible : le relevé n° ${statementId} a été appliqué à ce dossier depuis ce paiement. Annulez d’abord ce relevé.`;
+  await expect(cancel.getByRole('alert')).toHaveText(refusal);
+  await expect(cancel.getByRole('alert')).toBeFocused();
+  await expect(cancel.getByRole('button', { name: 'Annuler le paiement' })).toHaveCount(0);
+  await page.keyboard.press('Tab');
+  await expect(cancel.getByRole('button', { name: 'Fermer' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(cancel).toBeHidden();
+  // The history now says it before it is tried: 'Annuler' stays where the focus comes back, inert, described by the
+  // reason written beside it; the payment is not cancelled.
+  const refused = virement.getByRole('button', { name: 'Annuler' });
+  await expect(refused).toBeFocused();
+  await expect(refused).toBeDisabled();
+  await expect(refused).toHaveAccessibleDescription(refusal);
+  await expect(virement.getByTestId('pec-payment-cancel-refusal')).toHaveText(refusal);
+  await page.keyboard.press('Enter');
+  await expect(cancel).toBeHidden();
+  await expect(virement.getByTestId('pec-payment-cancelled')).toHaveCount(0);
+});
+
+test('a payment a statement followed offers no cancellation to try: its history says why, once the page is read again', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await billedFile(request, email);
+  const token = await apiToken(request, email);
+  await api(request, token, 'POST', `/api/pec_dossiers/${file.id}/payments`, { datePaiement: frenchToday(), montant: 40, libelle: 'Chèque 18' });
+  const statementId = await applyStatement(request, email, [`${frenchToday()};Allianz;FAC-${file.numeroDossierAssure};10,00;`]);
+
+  await signIn(page, email);
+  await page.goto(`/pec/${file.id}`);
+  const history = drawer(page).getByTestId('pec-payment-history');
+  const typed = history.getByRole('row').filter({ hasText: 'Chèque 18' });
+  const refusal = `Annulation impossible : le relevé n° ${statementId} a été appliqué à ce dossier depuis ce paiement. Annulez d’abord ce relevé.`;
+  await expect(typed.getByTestId('pec-payment-cancel-refusal')).toHaveText(refusal);
+  // Reached by Tab like any action, it says why it does nothing, and opens no dialog.
+  const button = typed.getByRole('button', { name: 'Annuler' });
+  await expect(button).toBeDisabled();
+  await expect(button).toHaveAccessibleDescription(refusal);
+  await button.focus();
+  await expect(button).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Annuler ce paiement ?' })).toHaveCount(0);
+  // The statement's own line is undone with its statement: no 'Annuler' on it.
+  const line = history.getByRole('row').filter({ has: page.getByTestId('pec-payment-statement') });
+  await expect(line).toContainText(`Relevé n° ${statementId}`);
+  await expect(line.getByRole('button', { name: 'Annuler' })).toHaveCount(0);
 });
 
 /** A statement of these lines applied over the API by `email`: its id. */
