@@ -17,7 +17,7 @@ import {
   ListItemText,
 } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { RefusedLines } from '../admin/RefusedLines';
 import type { ImportErrors, ImportResult } from '#domain/pecAnswers';
 import { usePecMutation } from './shared';
@@ -58,6 +58,9 @@ export function ImportDialog({ open, onClose }: ImportDialogProps) {
     },
   });
   const busy = send.isPending;
+  // The result (created, or the refused lines) takes the focus as it appears: the chooser's button, disabled while the
+  // file was sent, had lost it to the dialog itself.
+  const focusOnShow = useCallback((node: HTMLElement | null) => node?.focus(), []);
   const upload = (file: File | undefined) => file && send.mutate(file);
 
   const close = () => {
@@ -85,26 +88,31 @@ export function ImportDialog({ open, onClose }: ImportDialogProps) {
         <Button variant="outlined" startIcon={<UploadFileIcon />} onClick={() => input.current?.click()} disabled={busy}>
           {translate(busy ? 'pecflow.pec.import.sending' : 'pecflow.pec.import.choose')}
         </Button>
-        {outcome && 'created' in outcome && (
-          <Alert severity={outcome.created ? 'success' : 'info'} sx={{ mt: 2 }} data-testid="pec-import-result">
-            {outcome.created ? translate('pecflow.pec.import.created', { smart_count: outcome.created }) : translate('pecflow.pec.import.nothingCreated')}
-            {outcome.skipped.length > 0 && (
-              <>
-                <AlertTitle sx={{ mt: 1 }}>{translate('pecflow.pec.import.skipped', { smart_count: outcome.skipped.length })}</AlertTitle>
-                <Box sx={{ maxHeight: 260, overflowY: 'auto' }}>
-                  <List dense disablePadding data-testid="pec-import-skipped">
-                    {outcome.skipped.slice(0, 200).map((line) => (
-                      <ListItem key={line.line} disableGutters>
-                        <ListItemText primary={translate('pecflow.csvLine', { line: line.line })} secondary={line.message} />
-                      </ListItem>
-                    ))}
-                  </List>
-                </Box>
-              </>
+        {outcome && (
+          <Box ref={focusOnShow} tabIndex={-1} sx={{ mt: 2 }} data-testid="pec-import-outcome">
+            {'created' in outcome ? (
+              <Alert severity={outcome.created ? 'success' : 'info'} data-testid="pec-import-result">
+                {outcome.created ? translate('pecflow.pec.import.created', { smart_count: outcome.created }) : translate('pecflow.pec.import.nothingCreated')}
+                {outcome.skipped.length > 0 && (
+                  <>
+                    <AlertTitle sx={{ mt: 1 }}>{translate('pecflow.pec.import.skipped', { smart_count: outcome.skipped.length })}</AlertTitle>
+                    <Box sx={{ maxHeight: 260, overflowY: 'auto' }}>
+                      <List dense disablePadding data-testid="pec-import-skipped">
+                        {outcome.skipped.slice(0, 200).map((line) => (
+                          <ListItem key={line.line} disableGutters>
+                            <ListItemText primary={translate('pecflow.csvLine', { line: line.line })} secondary={line.message} />
+                          </ListItem>
+                        ))}
+                      </List>
+                    </Box>
+                  </>
+                )}
+              </Alert>
+            ) : (
+              <RefusedLines message={outcome.error} lines={outcome.lines} testId="pec-import-result" />
             )}
-          </Alert>
+          </Box>
         )}
-        {outcome && 'error' in outcome && <RefusedLines message={outcome.error} lines={outcome.lines} testId="pec-import-result" sx={{ mt: 2 }} />}
       </DialogContent>
       <DialogActions>
         <Button onClick={close} disabled={busy}>

@@ -109,6 +109,9 @@ test('Importer: a file with a wrong line creates nothing and names the line; a c
   await expect(result).toContainText('Import refusé : 1 ligne en erreur, aucune demande créée.');
   await expect(result).toContainText('Ligne 3');
   await expect(result).toContainText('Centre « Centre inconnu » introuvable ou hors de votre périmètre');
+  // The result has the focus (the chooser's button, disabled while sending, had lost it to the dialog).
+  const outcome = dialog.getByTestId('pec-import-outcome');
+  await expect(outcome).toBeFocused();
 
   await dialog.getByTestId('pec-import-file').setInputFiles({
     name: 'demandes.csv',
@@ -116,6 +119,7 @@ test('Importer: a file with a wrong line creates nothing and names the line; a c
     buffer: Buffer.from(`${header}\nHorizon Boulogne;Kalixia;${mutual.name};${first};D-1;1 450,50\nHorizon Boulogne;Kalixia;${mutual.name};${second};D-2;\n`),
   });
   await expect(result).toHaveText('2 demandes créées');
+  await expect(outcome).toBeFocused();
   await dialog.getByRole('button', { name: 'Fermer' }).click();
 
   await page.getByRole('searchbox', { name: 'Rechercher' }).fill(first);
