@@ -1,4 +1,5 @@
 // Light and dark themes (dark by default), with the sidebar sizes of the spec: 256 px open, 64 px closed.
+import type { Theme } from '@mui/material/styles';
 import { deepmerge } from '@mui/utils';
 import { defaultDarkTheme, defaultLightTheme, type RaThemeOptions } from 'react-admin';
 import { skipToContent } from './skipToContent';
@@ -17,8 +18,18 @@ const shared: RaThemeOptions = {
     MuiButtonBase: { defaultProps: { disableRipple: true } },
     MuiButton: { defaultProps: { disableElevation: true }, styleOverrides: { root: { textTransform: 'none', fontWeight: 600 } } },
     MuiTab: { styleOverrides: { root: { textTransform: 'none', fontWeight: 600 } } },
-    // 'Aller au contenu' leaves the focus in the content (react-admin's blurs it).
-    RaSkipNavigationButton: { defaultProps: { onClick: skipToContent } },
+    // 'Aller au contenu' leaves the focus in the content (react-admin's blurs it), and reads as the page's text on a
+    // paper: react-admin paints it in primary.contrastText on background.default, black on near-black in the dark theme
+    // and white on near-white in the light one.
+    RaSkipNavigationButton: {
+      defaultProps: { onClick: skipToContent },
+      styleOverrides: {
+        root: ({ theme }: { theme: Theme }) => {
+          const colors = { color: theme.palette.text.primary, backgroundColor: theme.palette.background.paper };
+          return { ...colors, '&:hover': colors };
+        },
+      },
+    },
     // A checkbox given an aria-label (react-admin's row selection: "Sélectionner cette ligne") carries it on its input,
     // where assistive technologies read it, instead of the decorative span around it (an ARIA error there).
     MuiCheckbox: {

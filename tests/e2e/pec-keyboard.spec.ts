@@ -131,6 +131,42 @@ test("'Aller au contenu', the page's first Tab stop, leaves the focus on the pag
   await expect(page.getByRole('menuitem', { name: 'Paiements' })).not.toBeFocused();
 });
 
+/**
+ * The WCAG contrast of an element's text against its own background, as the browser computes them (run in the page):
+ * a translucent text colour (MUI's text.primary in the light theme) is laid over that background first.
+ */
+function contrastOf(element: Element) {
+  const style = getComputedStyle(element);
+  const channels = (color: string) => (color.match(/[\d.]+/g) ?? []).map(Number);
+  const [br = 0, bg = 0, bb = 0, backgroundAlpha = 1] = channels(style.backgroundColor);
+  if (backgroundAlpha !== 1) throw new Error(`fond transparent : ${style.backgroundColor}`);
+  const [r = 0, g = 0, b = 0, alpha = 1] = channels(style.color);
+  const background = [br, bg, bb];
+  const text = [r, g, b].map((c, i) => c * alpha + background[i]! * (1 - alpha));
+  const luminance = (rgb: number[]) => {
+    const [R = 0, G = 0, B = 0] = rgb.map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * R + 0.7152 * G + 0.0722 * B;
+  };
+  const [light, dark] = [luminance(text), luminance(background)].sort((x, y) => y - x);
+  return (light! + 0.05) / (dark! + 0.05);
+}
+
+test("'Aller au contenu' reads in both themes: its text against its background reaches WCAG AA (4.5:1)", async ({ page }) => {
+  await signIn(page, EMAIL);
+  const skip = page.getByRole('button', { name: 'Aller au contenu' });
+  // Dark first (the default), then light.
+  for (const theme of ['dark', 'light']) {
+    await page.evaluate((name) => localStorage.setItem('theme', name), theme);
+    await page.goto('/pec');
+    await expect(rows(page).first()).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(skip).toBeFocused();
+    // Slid into the screen once focused.
+    await expect.poll(async () => (await skip.boundingBox())?.y ?? -1, { message: theme }).toBeGreaterThanOrEqual(0);
+    expect(await skip.evaluate(contrastOf), theme).toBeGreaterThanOrEqual(4.5);
+  }
+});
+
 test('Escape after j / j: the focus is on the row of the file shown last, not on the row first opened', async ({ page }) => {
   await signIn(page, EMAIL);
   await page.goto('/pec');
