@@ -239,7 +239,7 @@ function DeleteDialog({
       contentTranslateOptions={{ name: document?.originalName ?? '' }}
       confirm="pecflow.settings.confirm.confirm"
       cancel="pecflow.settings.confirm.cancel"
-      confirmColor="warning"
+      destructive
       onClose={onClose}
       onConfirm={() =>
         document &&

@@ -316,7 +316,7 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
         contentTranslateOptions={{ date: formatDateTime(deleting?.createdAt), excerpt: excerptOf(deleting?.body ?? '') }}
         confirm="pecflow.settings.confirm.confirm"
         cancel="pecflow.settings.confirm.cancel"
-        confirmColor="warning"
+        destructive
         onConfirm={() => deleting && void removeNote(deleting)}
         onClose={() => setConfirming(false)}
       />

@@ -314,6 +314,7 @@ function ReopenLineAction({ statementId, line }: { statementId: number; line: Pa
         })}
         confirm="pecflow.payments.handle.reopen"
         cancel="pecflow.payments.handle.close"
+        destructive
         onConfirm={() => reopen.mutate(undefined)}
         onClose={() => setOpen(false)}
       />

@@ -203,7 +203,7 @@ function DeleteAction({ record, id, onDeleted }: { record: PecDossierRecord; id:
         contentTranslateOptions={{ name: record.numeroDossier }}
         confirm="pecflow.settings.confirm.confirm"
         cancel="pecflow.settings.confirm.cancel"
-        confirmColor="warning"
+        destructive
         onConfirm={() => remove()}
         onClose={() => setConfirming(false)}
       />

@@ -118,6 +118,7 @@ export function ViewDialog({ view, current, onClose }: ViewDialogProps) {
           content={translate('pecflow.pec.views.deleteText', { name: view.name })}
           confirm={translate('pecflow.pec.views.delete')}
           cancel={translate('pecflow.pec.views.cancel')}
+          destructive
           onConfirm={() =>
             remove(PEC_VIEWS_RESOURCE, { id: view.id, previousData: view }, { ...WRITE_RETRY, onSuccess: done('deleted', view.name), onError: failed })
           }

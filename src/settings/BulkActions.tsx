@@ -72,7 +72,7 @@ export function BulkActions({ entity, schema, rights, selectedIds }: Props) {
         content={translate('pecflow.settings.confirm.text')}
         confirm={translate('pecflow.settings.confirm.confirm')}
         cancel={translate('pecflow.settings.confirm.cancel')}
-        confirmColor="warning"
+        destructive
         onConfirm={() => run(() => deleteMany(entity.name, { ids: selectedIds }), 'toast.bulkDeleted')}
         onClose={() => setConfirming(false)}
       />

@@ -184,7 +184,7 @@ export function GeneratedForm({ entity, schema, mode, record, frame, placeholder
         content={record ? translate('pecflow.settings.confirm.textNamed', { name: recordName(record, singular) }) : translate('pecflow.settings.confirm.text')}
         confirm={translate('pecflow.settings.confirm.confirm')}
         cancel={translate('pecflow.settings.confirm.cancel')}
-        confirmColor="warning"
+        destructive
         onConfirm={confirmDelete}
         onClose={() => setConfirming(false)}
       />

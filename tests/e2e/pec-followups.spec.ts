@@ -123,16 +123,23 @@ test('deleting a note is asked first, the focus staying in the notes; a focused 
   const cancel = confirm.getByRole('button', { name: 'Annuler' });
   await expect(cancel.locator('svg')).toHaveCount(1);
   await expect(cancel.getByTestId('confirm-cancel-mark')).toBeVisible();
-  // Annuler (Shift+Tab from 'Supprimer', which has the focus): nothing is deleted, the focus is back on the note's button.
-  await expect(confirm.getByRole('button', { name: 'Supprimer' })).toBeFocused();
-  await page.keyboard.press('Shift+Tab');
+  // It opens on 'Annuler' (a deletion): Enter, Enter deletes nothing, the focus is back on the note's button.
   await expect(cancel).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(confirm).toBeHidden();
   await expect(note).toHaveCount(1);
   await expect(remove).toBeFocused();
-  // Confirmed: the note goes and the focus goes to the note box, never to the page's body.
+  // Échap closes it the same way.
   await page.keyboard.press('Enter');
+  await expect(cancel).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(note).toHaveCount(1);
+  await expect(remove).toBeFocused();
+  // Confirmed (Tab to 'Supprimer'): the note goes and the focus goes to the note box, never to the page's body.
+  await page.keyboard.press('Enter');
+  await expect(cancel).toBeFocused();
+  await page.keyboard.press('Tab');
   await expect(confirm.getByRole('button', { name: 'Supprimer' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(toast(page, 'Note supprimée')).toBeVisible();

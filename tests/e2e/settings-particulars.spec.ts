@@ -245,6 +245,7 @@ test('bulk Désactiver and bulk delete go through the confirmation, with the spe
   await list.getByTestId('bulk-actions').getByRole('button', { name: 'Supprimer' }).click();
   const dialog = page.getByRole('dialog', { name: 'Supprimer 3 éléments ?' });
   await expect(dialog).toContainText('Cette action est irréversible.');
+  await expect(dialog.getByRole('button', { name: 'Annuler' })).toBeFocused();
   await dialog.getByRole('button', { name: 'Annuler' }).click();
   await expect(dialog).toBeHidden();
   await expect(list.getByTestId('list-row')).toHaveCount(3);
@@ -276,9 +277,22 @@ test('a record is deleted from its drawer after the confirmation; a refused dele
 
   await (await findOne(list, network.name as string)).click();
   await expect(list.getByTestId('list-count')).toHaveText('1 réseau trouvé');
-  await drawer.getByRole('button', { name: 'Supprimer' }).click();
+  const remove = drawer.getByRole('button', { name: 'Supprimer' });
+  await remove.click();
   const dialog = page.getByRole('dialog', { name: 'Confirmer la suppression' });
   await expect(dialog).toContainText('Cette action est irréversible.');
+  // It opens on 'Annuler': Enter keeps the record, the focus back on the drawer's 'Supprimer'; Échap too.
+  await expect(dialog.getByRole('button', { name: 'Annuler' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(remove).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('button', { name: 'Annuler' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(drawer).toBeVisible();
+  await expect(remove).toBeFocused();
+  await remove.click();
   await dialog.getByRole('button', { name: 'Supprimer' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Réseau supprimé avec succès' })).toBeVisible();
   // Emptied under the search: one message, the search's.

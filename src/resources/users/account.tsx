@@ -85,7 +85,7 @@ function AccountAccess({ record }: { record: RaRecord }) {
         content={translate('pecflow.account.users.resetTwoFactorText', { name: String(record.fullName ?? '') })}
         confirm={translate('pecflow.account.users.resetTwoFactor')}
         cancel={translate('pecflow.account.profile.cancel')}
-        confirmColor="warning"
+        destructive
         onConfirm={() => reset.mutate()}
         onClose={() => setConfirming(false)}
       />
