@@ -1,7 +1,8 @@
 // The ONE form system (settings and PEC): react-admin's <Form> validated by a shared zod schema (zodResolver, checked
-// on change), the server's French violations under their fields, and exactly ONE toast per refused save: the save's
-// own 'Erreur – {reason}' when the server refused it, 'Erreur – Le formulaire n'est pas valide.' when the browser did
-// (react-admin's own invalid-form notification is off: it stacked a second toast over the server's).
+// on change), the server's French violations under their fields, and at most ONE toast per refused save: the save's
+// own 'Erreur – {reason}' when the server refused it; when the browser did, 'Erreur – Le formulaire n’est pas valide.'
+// for a long form only (`invalidToast`: a drawer's, whose field in error may be out of view), a dialog's fields saying
+// it alone (react-admin's own invalid-form notification is off: it stacked a second toast over the server's).
 // Usage: <AdminForm record={initial} schema={zodSchema} onSave={async (values) => { await mutate(...) }}>inputs…</AdminForm>
 // `onSave` throws the refusal (an HttpError): its violations go under the fields; the toast is the mutation's.
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -25,10 +26,12 @@ interface AdminFormProps {
   onSave: (values: Record<string, unknown>) => Promise<unknown>;
   id?: string;
   className?: string;
+  /** A save the browser refuses is also said in a toast: for a form taller than the screen (a drawer's). */
+  invalidToast?: boolean;
   children: ReactNode;
 }
 
-export function AdminForm({ record, schema, onSave, id, className, children }: AdminFormProps) {
+export function AdminForm({ record, schema, onSave, id, className, invalidToast = false, children }: AdminFormProps) {
   // raw: the form keeps what was typed (IRIs, text); the API applies the same schema and stores its output.
   const resolver = useMemo(() => (schema ? (zodResolver(schema as never, undefined, { raw: true }) as unknown as Resolver) : undefined), [schema]);
   const reachedServerRef = useRef(false);
@@ -54,13 +57,13 @@ export function AdminForm({ record, schema, onSave, id, className, children }: A
       id={id}
       className={className}
     >
-      <InvalidSubmitToast reachedServerRef={reachedServerRef} />
+      {invalidToast && <InvalidSubmitToast reachedServerRef={reachedServerRef} />}
       {children}
     </Form>
   );
 }
 
-/** 'Erreur – Le formulaire n'est pas valide.' once for a submit the browser refused (the server's refusals toast on their own). */
+/** 'Erreur – Le formulaire n’est pas valide.' once for a submit the browser refused (the server's refusals toast on their own). */
 function InvalidSubmitToast({ reachedServerRef }: { reachedServerRef: RefObject<boolean> }) {
   const translate = useTranslate();
   const toast = useToast();

@@ -1125,8 +1125,26 @@ export const fr = {
   // react-admin's per-resource texts. The back-office entities' names, field labels, placeholders and empty states
   // come from their declarations through the API docs (pecflow:admin, pecflow:label), not from here.
   // react-admin's own texts where ra-language-french's read badly: a column's name lower-cased at its first letter
-  // gave "Trier par iD Pecflow décroissant".
+  // gave "Trier par iD Pecflow décroissant"; its straight apostrophes are typographic here (’).
   ra: {
+    action: { update_application: 'Recharger l’application' },
+    page: { authentication_error: 'Erreur d’authentification' },
+    input: { image: { upload_single: 'Déposez l’image à uploader, ou cliquez pour la sélectionner.' } },
+    message: {
+      access_denied: 'Vous n’avez pas les droits d’accès à cette page',
+      authentication_error: 'Le serveur d’authentification a retourné une erreur et vos autorisations n’ont pas pu être vérifiées.',
+      auth_error: 'Une erreur est survenue lors de la validation de votre jeton d’authentification.',
+      error: 'En raison d’une erreur côté navigateur, votre requête n’a pas pu aboutir.',
+      invalid_form: 'Le formulaire n’est pas valide.',
+      not_found: 'L’URL saisie est incorrecte, ou vous avez suivi un mauvais lien.',
+      select_all_limit_reached: 'Il y a trop d’éléments pour tous les sélectionner. Seuls les %{max} premiers éléments ont été sélectionnés.',
+      unsaved_changes: 'Certains changements n’ont pas été enregistrés. Êtes-vous sûr(e) de vouloir quitter cette page ?',
+    },
+    auth: { sign_in_error: 'Échec de l’authentification, merci de réessayer' },
+    notification: {
+      item_doesnt_exist: 'L’élément n’existe pas',
+      not_authorized: 'Vous n’êtes pas autorisé(e) à accéder à cette ressource.',
+    },
     sort: {
       sort_by: 'Trier par « %{field} », ordre %{order}',
     },

@@ -177,7 +177,13 @@ function CallbackForm({ type, kind, externalId }: { type: CallbackType; kind: Fi
   };
 
   return (
-    <AdminForm key={round} record={initial} schema={CALLBACK_SCHEMAS[type]} onSave={(values) => send.mutateAsync(CALLBACK_SCHEMAS[type].parse(values))}>
+    <AdminForm
+      key={round}
+      record={initial}
+      schema={CALLBACK_SCHEMAS[type]}
+      invalidToast
+      onSave={(values) => send.mutateAsync(CALLBACK_SCHEMAS[type].parse(values))}
+    >
       <Box data-testid={`callback-form-${type}`}>
         {!rights.run && (
           <Alert severity="info" sx={{ mb: 2 }}>

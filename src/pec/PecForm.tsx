@@ -265,7 +265,7 @@ function EditableForm({ record, onCreated, onDone }: { record?: PecDossierRecord
   };
 
   return (
-    <AdminForm record={initial} schema={schema} onSave={save}>
+    <AdminForm record={initial} schema={schema} onSave={save} invalidToast>
       <FormFields record={record} onCancel={onDone} />
     </AdminForm>
   );

@@ -169,7 +169,7 @@ export function GeneratedForm({ entity, schema, mode, record, frame, placeholder
           {...frame}
           actions={actions}
           wrap={(content) => (
-            <AdminForm record={initial} schema={zod} onSave={save} className="resource-form">
+            <AdminForm record={initial} schema={zod} onSave={save} className="resource-form" invalidToast>
               {content}
             </AdminForm>
           )}

@@ -111,6 +111,8 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   await page.keyboard.type('Relevé importé deux fois');
   await undo.getByRole('button', { name: 'Annuler le relevé' }).click();
   await expect(toast(page, 'Relevé annulé')).toBeVisible();
+  // The empty reason was said once, under its field: no toast said it too (and none stays after the undo).
+  expect(await formRefusals(page)).toEqual([]);
   const undone = page.getByTestId('payment-statement-drawer');
   await expect(undone.getByTestId('status-badge')).toHaveText('Annulé');
   await expect(undone.getByTestId('statement-undone')).toContainText('Motif : Relevé importé deux fois');
@@ -285,6 +287,13 @@ test('the keyboard alone: a payment typed as the dialog opens and recorded, then
   await expect(history.getByRole('row').nth(1).getByTestId('pec-payment-cancelled')).toContainText('Saisi sur le mauvais dossier');
   await expect(drawer(page).getByTestId('status-badge').first()).toHaveText('Facturé');
 });
+
+/** The toasts shown now that say a form was refused ('Le formulaire n’est pas valide.'), read once (no waiting). */
+const formRefusals = (page: Page) =>
+  page
+    .getByTestId('toast')
+    .filter({ hasText: /formulaire/ })
+    .allTextContents();
 
 const euros = (value: number) => new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(value);
 
@@ -508,6 +517,7 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   await attach.getByRole('button', { name: 'Rattacher' }).click();
   await expect(attach).toBeHidden();
   await expect(toast(page, 'Ligne rattachée')).toBeVisible();
+  expect(await formRefusals(page)).toEqual([]);
   const lines = statement.getByTestId('payment-lines').getByRole('row');
   await expect(lines.nth(2).getByTestId('payment-outcome')).toHaveText(`Paiement partiel (rattachée le ${today})`);
   await expect(lines.nth(2).getByRole('link', { name: chosen.numeroDossier })).toBeVisible();
@@ -522,6 +532,7 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   await dismiss.getByRole('button', { name: 'Classer' }).click();
   await expect(dismiss).toBeHidden();
   await expect(toast(page, 'Ligne classée')).toBeVisible();
+  expect(await formRefusals(page)).toEqual([]);
   await expect(lines.nth(3).getByTestId('payment-outcome')).toHaveText('Classée : Paiement hors Pecflow');
   // Counted as set aside, no longer as an unknown reference.
   await expect(statement.getByTestId('payment-total-dismissed')).toHaveText('1 · 20,00 €');

@@ -187,7 +187,7 @@ test("the server's French violations show under the fields and the drawer stays 
   await chooseOption(page, drawer, 'Organisation', 'Audition Horizon');
   await submit(drawer, 'Créer');
   await expect(drawer.getByText('Cet email est déjà utilisé')).toBeVisible();
-  // The failure toast names the server's reason (react-admin's "Le formulaire n'est pas valide." stacks beside it).
+  // The failure toast names the server's reason (react-admin's "Le formulaire n’est pas valide." stacks beside it).
   await expect(page.getByTestId('toast').filter({ hasText: 'Erreur' })).toContainText('Cet email est déjà utilisé');
   await expect(drawer).toBeVisible();
   await drawer.getByRole('button', { name: 'Annuler' }).click();

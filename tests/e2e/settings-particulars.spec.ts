@@ -390,5 +390,5 @@ test("a refused save shows ONE toast, and the toasts leave the drawer's buttons 
   await drawer.getByRole('button', { name: 'Créer', exact: true }).click();
   await expect(drawer.getByText('SIREN requis')).toBeVisible();
   await expect(toasts).toHaveCount(1);
-  await expect(toasts).toContainText("Le formulaire n'est pas valide.");
+  await expect(toasts).toContainText('Le formulaire n’est pas valide.');
 });

@@ -314,7 +314,7 @@ describe('the generic drawer', () => {
     await userEvent.type(siren, '812341');
     await userEvent.click(within(drawer()).getByRole('button', { name: 'Enregistrer' }));
     expect(await within(drawer()).findByText('Ce SIREN est déjà utilisé')).toBeInTheDocument();
-    // ONE toast for the refused save: the server's reason (react-admin's "Le formulaire n'est pas valide." no longer stacks beside it).
+    // ONE toast for the refused save: the server's reason (react-admin's "Le formulaire n’est pas valide." no longer stacks beside it).
     await waitFor(() => expect(screen.getAllByTestId('toast')).toHaveLength(1));
     expect(screen.getByTestId('toast')).toHaveTextContent('Erreur');
     expect(screen.getByTestId('toast')).toHaveTextContent('Ce SIREN est déjà utilisé');
@@ -334,7 +334,7 @@ describe('the generic drawer', () => {
     await userEvent.click(within(drawer()).getByRole('button', { name: 'Créer' }));
     expect(await within(drawer()).findByText('SIREN requis')).toBeInTheDocument();
     await waitFor(() => expect(screen.getAllByTestId('toast')).toHaveLength(1));
-    expect(screen.getByTestId('toast')).toHaveTextContent("ErreurLe formulaire n'est pas valide.");
+    expect(screen.getByTestId('toast')).toHaveTextContent('ErreurLe formulaire n’est pas valide.');
     expect(provider.create).not.toHaveBeenCalled();
   });
 
