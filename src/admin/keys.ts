@@ -16,6 +16,12 @@ export const ROW_KEYS = {
   last: [{ key: 'End' }],
 } satisfies Record<string, KeyStroke[]>;
 
+/** A page's own keys, outside a field: '/' goes to its search, '?' lists its shortcuts (src/admin/ShortcutsHelp.tsx). */
+export const PAGE_KEYS = {
+  search: [{ key: '/' }],
+  help: [{ key: '?' }],
+} satisfies Record<string, KeyStroke[]>;
+
 /** The keys with a French name (pecflow.keys.*); the others show as typed ('/', 'j'). */
 export const KEY_NAMES: Record<string, string> = {
   ' ': 'space',
@@ -35,3 +41,16 @@ export const pressed = (event: { key: string; altKey: boolean; ctrlKey: boolean;
 /** The strokes as the '?' dialog shows them ('Alt + ↓ ou j'); `name` gives a key's French name. */
 export const keyNames = (strokes: readonly KeyStroke[], name: (key: string) => string | undefined, or: string) =>
   strokes.map((stroke) => `${stroke.alt ? 'Alt + ' : ''}${name(stroke.key) ?? stroke.key}`).join(` ${or} `);
+
+/** Typing in a field (or a list box open) keeps its keys: the plain-letter shortcuts stay out of the way. */
+export function typing(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || !!target.closest('[role="listbox"]');
+}
+
+/** '/': the search box of the page whose root carries this test id, focused; false when the page shows none. */
+export function focusSearch(pageTestId: string): boolean {
+  const search = document.querySelector<HTMLInputElement>(`[data-testid="${pageTestId}"] input[type="search"]`);
+  search?.focus();
+  return !!search;
+}

@@ -141,6 +141,17 @@ export const fr = {
     csvLine: 'Ligne %{line}',
     /** The keys' names in the shortcuts list (src/admin/keys.ts). */
     keys: { space: 'Espace', enter: 'Entrée', escape: 'Échap', tab: 'Tab', down: '↓', up: '↑', home: 'Début', end: 'Fin', or: 'ou' },
+    /** The '?' list of a page's shortcuts (src/admin/ShortcutsHelp.tsx): its title and the lines of several pages. */
+    shortcuts: {
+      title: 'Raccourcis clavier',
+      dismiss: 'Fermer',
+      search: 'Aller à la recherche',
+      /** %{skip}: react-admin's skip link, the page's first Tab stop (src/layout/skipToContent.ts). */
+      tab: 'Élément suivant de la page ; les lignes de la liste forment un seul arrêt (les flèches vont de l’une à l’autre). Au premier Tab, « %{skip} » saute l’en-tête et le menu',
+      tabPage: 'Élément suivant de la page. Au premier Tab, « %{skip} » saute l’en-tête et le menu',
+      escape: 'Fermer le volet ou la fenêtre',
+      help: 'Afficher cette liste',
+    },
     profile: {
       title: 'Mon profil',
       fullName: 'Nom complet',
@@ -376,6 +387,13 @@ export const fr = {
         pending: 'À traiter',
         dismissed: 'Classées',
       },
+      /** The '?' lines of the statements' list and of the import page (src/pec/PaymentShortcuts.tsx). */
+      shortcuts: {
+        rows: 'Relevé précédent ou suivant de la liste',
+        ends: 'Premier ou dernier relevé de la page',
+        open: 'Ouvrir le relevé',
+        buttons: 'Activer le bouton qui a le focus (« %{choose} », « %{apply} »)',
+      },
     },
     pec: {
       robotFailure: 'Échec du robot',
@@ -441,10 +459,6 @@ export const fr = {
         value: 'Non défini',
       },
       shortcuts: {
-        title: 'Raccourcis clavier',
-        search: 'Aller à la recherche',
-        /** %{skip}: react-admin's skip link, the page's first Tab stop (src/layout/skipToContent.ts). */
-        tab: 'Élément suivant de la page ; les lignes de la liste forment un seul arrêt (les flèches vont de l’une à l’autre). Au premier Tab, « %{skip} » saute l’en-tête et le menu',
         rows: 'Demande précédente ou suivante de la liste',
         ends: 'Première ou dernière demande de la page',
         open: 'Ouvrir la demande',
@@ -453,9 +467,6 @@ export const fr = {
         bulk: 'Depuis la liste, après une sélection : ses actions (Créer DPEC, Facturer, Exporter, Archiver, Assigner)',
         next: 'Demande suivante de la page, sans fermer le volet',
         previous: 'Demande précédente de la page',
-        escape: 'Fermer le volet ou la fenêtre',
-        help: 'Afficher cette liste',
-        dismiss: 'Fermer',
       },
       filters: {
         search: 'Rechercher',

@@ -40,6 +40,7 @@ import {
 import { statementLineAttachSchema, statementLineDismissSchema, statementUndoSchema } from '#domain/pecSchemas';
 import { statementPath, STATEMENTS_PATH } from './filters';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
+import { StatementsShortcuts } from './PaymentShortcuts';
 import { useErrorText, usePecMutation } from './shared';
 
 /** Its status, and beside an applied one its lines still to be handled ('À traiter (2)'). */
@@ -135,6 +136,7 @@ export default function PaymentStatementsPage() {
         />
       </ListFrame>
       {open && <StatementDrawer key={idParam} id={idParam} onClose={() => navigate(STATEMENTS_PATH, { replace: true })} />}
+      <StatementsShortcuts drawerOpen={open} />
     </Box>
   );
 }

@@ -692,3 +692,35 @@ test('the statements list emptied by its search says so in one message', async (
   await expect(empty.getByRole('paragraph')).toHaveText(['Aucun résultat ne correspond à la recherche ou aux filtres choisis.']);
   await expect(empty.getByRole('button')).toHaveText(['Effacer les filtres', 'Importer un relevé']);
 });
+
+test("'?' lists the keys of the statements' list and of the import page, each its own; '/' goes to the list's search", async ({ page }) => {
+  await signIn(page, 'direction@audition-horizon.fr');
+  await page.goto('/payment_statements');
+  await expect(page.getByTestId('payments-list').getByRole('heading', { name: 'Relevés de paiement' })).toBeVisible();
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Raccourcis clavier' });
+  await expect(help.getByRole('row')).toHaveText([
+    '/Aller à la recherche',
+    'TabÉlément suivant de la page ; les lignes de la liste forment un seul arrêt (les flèches vont de l’une à l’autre). Au premier Tab, « Aller au contenu » saute l’en-tête et le menu',
+    '↑ ou ↓Relevé précédent ou suivant de la liste',
+    'Début ou FinPremier ou dernier relevé de la page',
+    'EntréeOuvrir le relevé',
+    'ÉchapFermer le volet ou la fenêtre',
+    '?Afficher cette liste',
+  ]);
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+  await page.keyboard.press('/');
+  await expect(page.getByRole('searchbox', { name: 'Rechercher' })).toBeFocused();
+
+  await page.goto('/payment_statements/create');
+  await expect(page.getByRole('button', { name: 'Choisir le fichier' })).toBeVisible();
+  await page.keyboard.press('?');
+  await expect(help.getByRole('row')).toHaveText([
+    'TabÉlément suivant de la page. Au premier Tab, « Aller au contenu » saute l’en-tête et le menu',
+    'Entrée ou EspaceActiver le bouton qui a le focus (« Choisir le fichier », « Appliquer »)',
+    '?Afficher cette liste',
+  ]);
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+});
