@@ -1,6 +1,7 @@
 // Toasts (spec section 2): bottom right, 5 s, paused while hovered, closed on click; an optional title above the text.
 // A notification shows as soon as it is sent: several stack (the newest at the bottom, at most MAX_TOASTS, the oldest
-// dropped first), each with its own timer. Beside an open drawer on a wide screen, so that they never cover its buttons.
+// dropped first), each with its own timer. Beside an open drawer where the screen leaves them room, so that they never
+// cover its buttons; over its bottom right otherwise, never pushed off the screen's left edge.
 import { Alert, AlertTitle, Box, Grow } from '@mui/material';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useNotificationContext, useNotify, useTranslate, type NotificationPayload } from 'react-admin';
@@ -11,6 +12,9 @@ type Severity = 'success' | 'error' | 'warning' | 'info';
 
 /** How many toasts show at once. */
 const MAX_TOASTS = 3;
+/** A toast's narrowest width and its distance to the screen's edges and to a drawer, beyond the phone's size (sm). */
+const TOAST_MIN_WIDTH = 300;
+const GAP = 24;
 
 interface ShownToast {
   key: number;
@@ -39,10 +43,14 @@ export function Toasts() {
       sx={{
         position: 'fixed',
         zIndex: 'snackbar',
-        // Left of an open drawer where the screen leaves room for a toast (lg: 1200 px), at the bottom right otherwise.
-        right: { xs: 8, sm: 24, lg: drawer ? drawer + 24 : 24 },
-        bottom: { xs: 8, sm: 24 },
-        left: { xs: 8, sm: 'auto' },
+        // The stack's box spans the screen's width (the toasts at its right, the pointer passing through it): a toast
+        // never runs past the left edge, even beside a drawer.
+        right: { xs: 8, sm: GAP },
+        bottom: { xs: 8, sm: GAP },
+        left: { xs: 8, sm: GAP },
+        // Left of an open drawer where the screen leaves room for a toast there: not beside a drawer as wide as the
+        // statement's (1120 px) on a 1280 px screen.
+        ...(drawer > 0 && { [`@media (min-width: ${drawer + TOAST_MIN_WIDTH + 2 * GAP}px)`]: { right: drawer + GAP } }),
         display: 'flex',
         flexDirection: 'column',
         alignItems: 'flex-end',
@@ -93,7 +101,7 @@ function Toast({ toast, onClose }: { toast: NotificationPayload; onClose: () => 
           pointerEvents: 'auto',
           cursor: 'pointer',
           width: { xs: '100%', sm: 'auto' },
-          minWidth: { sm: 300 },
+          minWidth: { sm: TOAST_MIN_WIDTH },
           maxWidth: 480,
           whiteSpace: 'pre-line',
           boxShadow: 6,

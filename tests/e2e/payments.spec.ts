@@ -518,6 +518,14 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   await expect(attach).toBeHidden();
   await expect(toast(page, 'Ligne rattachée')).toBeVisible();
   expect(await formRefusals(page)).toEqual([]);
+  // Beside the statement's drawer (1120 px), a 1280 px screen leaves no room for a toast: it shows whole, at the bottom
+  // right (it ran off the screen's left edge, its start hidden).
+  const { width } = page.viewportSize()!;
+  expect(width).toBe(1280);
+  const attached = async () => (await toast(page, 'Ligne rattachée').boundingBox())!;
+  await expect.poll(async () => (await attached()).x).toBeGreaterThanOrEqual(24);
+  const { x, width: toastWidth } = await attached();
+  expect(x + toastWidth).toBeLessThanOrEqual(width - 24 + 1);
   const lines = statement.getByTestId('payment-lines').getByRole('row');
   await expect(lines.nth(2).getByTestId('payment-outcome')).toHaveText(`Paiement partiel (rattachée le ${today})`);
   await expect(lines.nth(2).getByRole('link', { name: chosen.numeroDossier })).toBeVisible();
