@@ -16,19 +16,7 @@ import { darkTheme, lightTheme } from './layout/theme';
 import { queryClient } from './queryClient';
 
 // Pages are loaded when first shown (src/pageLoaders.ts): the login page needs none of them.
-// The payment statement's import page with its '?' list of shortcuts, loaded together.
-const PaymentImportPage = lazy(() =>
-  Promise.all([import('./pec/PaymentImportPage'), import('./pec/PaymentShortcuts')]).then(([{ default: Page }, { ImportShortcuts }]) => ({
-    default: function PaymentImport() {
-      return (
-        <>
-          <Page />
-          <ImportShortcuts />
-        </>
-      );
-    },
-  })),
-);
+const PaymentImportPage = lazy(() => import('./pec/PaymentImportPage'));
 const ProfilePage = lazy(() => import('./account/ProfilePage'));
 const PermissionsPage = lazy(() => import('./account/PermissionsPage'));
 const DebugPermissionsPage = lazy(() => import('./account/DebugPermissionsPage'));

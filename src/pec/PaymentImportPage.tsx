@@ -20,6 +20,7 @@ import { statementPath, STATEMENTS_PATH } from './filters';
 import { useRefreshPayments } from './PaymentStatementsPage';
 import { statusOf, usePecMutation } from './shared';
 import { useSingleFlight } from '../admin/mutations';
+import { ImportShortcuts } from './PaymentShortcuts';
 
 /** The lines a statement applied to files (paid, partial, over-paid): what its toast counts. */
 const appliedLines = (statement: PaymentStatementRecord) =>
@@ -83,6 +84,7 @@ export default function PaymentImportPage() {
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="payment-import">
       <Title title={translate('pecflow.payments.import.title')} />
+      <ImportShortcuts />
       <Button startIcon={<ArrowBackIcon />} onClick={() => navigate(STATEMENTS_PATH)} sx={{ mb: 1 }}>
         {translate('pecflow.payments.list.title')}
       </Button>
