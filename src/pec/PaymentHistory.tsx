@@ -190,13 +190,12 @@ function CancelDialog({ payment, onClose }: { payment: PecPaymentRecord; onClose
       void refresh.now();
     },
     onError: (error) => {
-      failure(translate('pecflow.payments.history.cancelError'), error);
-      // Refused for good (a statement applied to the file since the history was read): said here, and the history read
-      // again says it beside the payment.
+      // Refused for good (a statement applied to the file since the history was read): said in the dialog, focused (a
+      // toast beside it would say it twice), and the history read again says it beside the payment.
       if (statusOf(error) === 409) {
         setRefusal(errorText(error));
         void refresh.now();
-      }
+      } else failure(translate('pecflow.payments.history.cancelError'), error);
     },
   });
   return (

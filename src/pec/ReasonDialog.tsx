@@ -32,8 +32,15 @@ export function ReasonDialog({ id, title, text, label, submit, schema, busy, onS
       <AdminForm record={{ motif: '' }} schema={schema} onSave={(values) => onSave(schema.parse(values).motif)}>
         <DialogTitle id={id}>{title}</DialogTitle>
         <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>{text}</DialogContentText>
-          {refusal ? <Refusal text={refusal} /> : <TextInput source="motif" label={label} fullWidth multiline minRows={2} margin="none" required autoFocus />}
+          {/* Refused, the action's consequences no longer apply: the refusal alone says what happened. */}
+          {refusal ? (
+            <Refusal text={refusal} />
+          ) : (
+            <>
+              <DialogContentText sx={{ mb: 2 }}>{text}</DialogContentText>
+              <TextInput source="motif" label={label} fullWidth multiline minRows={2} margin="none" required autoFocus />
+            </>
+          )}
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose} disabled={busy} data-testid={closeTestId}>
