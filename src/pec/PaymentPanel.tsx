@@ -6,7 +6,7 @@
 import PaymentsIcon from '@mui/icons-material/Payments';
 import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { TextInput, useTranslate } from 'react-admin';
 import type { z } from 'zod';
@@ -19,7 +19,7 @@ import { manualPaymentSchemaFor, type manualPaymentSchema } from '#domain/pecSch
 import { DateInput } from './DateInput';
 import { PaymentHistory } from './PaymentHistory';
 import { Facts, Section } from './RobotResults';
-import { usePecMutation, usePecRights } from './shared';
+import { statusOf, usePecMutation, usePecRights } from './shared';
 
 export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: number }) {
   const translate = useTranslate();
@@ -70,20 +70,32 @@ export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: num
 }
 
 function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: PecDossierRecord; id: number; onClose: () => void }) {
-  const { translate, dataProvider, refresh, success, failure } = usePecMutation();
+  const { translate, dataProvider, refresh, success, failure, errorText } = usePecMutation();
   // The server's rule, checked before sending: not dated before the file's invoice.
   const schema = manualPaymentSchemaFor(invoiceDay(record));
+  // A payment the file already holds (409: the same amount on the same day): said in the dialog, where the date or the
+  // amount is corrected, and focused; other failures in the toast.
+  const [refusal, setRefusal] = useState<string | undefined>();
+  const focusOnShow = useCallback((node: HTMLElement | null) => node?.focus(), []);
   const save = useMutation({
     mutationFn: (data: z.output<typeof manualPaymentSchema>) => dataProvider.pecPayment({ id, data }),
+    onMutate: () => setRefusal(undefined),
     onSuccess: () => {
       success(translate('pecflow.payments.panel.saved'));
       onClose();
       void refresh.now();
     },
-    onError: (error) => failure(translate('pecflow.payments.panel.saveError'), error),
+    onError: (error) => {
+      if (statusOf(error) === 409) setRefusal(errorText(error));
+      else failure(translate('pecflow.payments.panel.saveError'), error);
+    },
   });
+  const close = () => {
+    setRefusal(undefined);
+    onClose();
+  };
   return (
-    <Dialog open={open} onClose={save.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="pec-payment-title">
+    <Dialog open={open} onClose={save.isPending ? undefined : close} maxWidth="xs" fullWidth aria-labelledby="pec-payment-title">
       {open && (
         <AdminForm
           record={{ datePaiement: todayInFrance(), montant: amountInputValue(amountDue(record)), libelle: '' }}
@@ -94,6 +106,11 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
           <DialogContent>
             <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.payments.panel.text', { numero: record.numeroDossier })}</DialogContentText>
             <Stack spacing={2} sx={{ pt: 1 }}>
+              {refusal && (
+                <Alert ref={focusOnShow} severity="error" tabIndex={-1} data-testid="pec-payment-refusal">
+                  {refusal}
+                </Alert>
+              )}
               <DateInput source="datePaiement" label={translate('pecflow.payments.panel.date')} required />
               {/* Focused on opening: the amount is what the user checks or types (date and amount come pre-filled). */}
               <TextInput source="montant" label={translate('pecflow.payments.panel.amount')} fullWidth margin="none" required autoFocus />
@@ -102,7 +119,7 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
             </Stack>
           </DialogContent>
           <DialogActions>
-            <Button onClick={onClose} disabled={save.isPending}>
+            <Button onClick={close} disabled={save.isPending}>
               {translate('pecflow.pec.billing.cancel')}
             </Button>
             <SubmitButton label={translate('pecflow.payments.panel.save')} />

@@ -250,6 +250,34 @@ test('"Enregistrer un paiement" in the drawer pays a billed file', async ({ page
   await expect(panel.getByRole('button', { name: 'Enregistrer un paiement' })).toHaveCount(0);
 });
 
+test('a payment the file holds already is refused in the dialog, focused, and corrected there', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await billedFile(request, email);
+  const token = await apiToken(request, email);
+  await api(request, token, 'POST', `/api/pec_dossiers/${file.id}/payments`, { datePaiement: frenchToday(), montant: 10, libelle: 'Chèque 1' });
+
+  await signIn(page, email);
+  await page.goto(`/pec/${file.id}`);
+  const panel = drawer(page).getByTestId('pec-payment');
+  await panel.getByRole('button', { name: 'Enregistrer un paiement' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Enregistrer un paiement' });
+  await dialog.getByRole('textbox', { name: /^Montant/ }).fill('10,00');
+  await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+  const refusal = dialog.getByTestId('pec-payment-refusal');
+  await expect(refusal).toHaveText(
+    `Un paiement de ${euros(10)} du ${frenchToday()} est déjà enregistré sur cette demande : voyez son historique des paiements.`,
+  );
+  await expect(refusal).toBeFocused();
+  await expect(toast(page, 'Erreur d’enregistrement du paiement')).toHaveCount(0);
+  // Corrected in the dialog: another amount is recorded, and the refusal goes with the dialog.
+  await dialog.getByRole('textbox', { name: /^Montant/ }).fill('11,00');
+  await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(toast(page, 'Paiement enregistré')).toBeVisible();
+  const history = drawer(page).getByTestId('pec-payment-history');
+  await expect(history.getByTestId('pec-payment-history-total')).toHaveText(`Total des paiements retenus : ${euros(21)}`);
+});
+
 test('the keyboard alone: a payment typed as the dialog opens and recorded, then cancelled with its reason typed at once', async ({ page, request }) => {
   const email = 'direction@audition-horizon.fr';
   const file = await prepareFile(request, email);
