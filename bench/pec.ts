@@ -21,16 +21,15 @@ import pg from 'pg';
 import { hashPassword } from '../server/auth/passwords';
 import { loadPrincipal } from '../server/auth/principal';
 import type { AppContext } from '../server/context';
-import { openPostgres, type Database, type Db } from '../server/db/connect';
+import type { Database, Db } from '../server/db/connect';
 import * as schema from '../server/db/schema';
-import { seed } from '../server/seed';
 import { ListCache } from '../server/hydra/listCache';
 import { ResourceRegistry } from '../server/hydra/registry';
 import { parseListQuery } from '../server/hydra/query';
 import { RESOURCES } from '../server/resources';
 import { SEEDED_ROLES } from '#domain/roles';
 import { benchAdminUrl, benchFlags } from './lib/args';
-import { databaseUrl, withAdmin } from './lib/harness';
+import { openKeptDatabase, withAdmin } from './lib/harness';
 import { loadAverage1m, loadWithoutIndexes, machineOf } from './lib/machine';
 import { cpuMs, startServerProcess, stopServerProcess, type ServerProcess } from './lib/serverProcess';
 
@@ -169,13 +168,7 @@ const databaseName = (files: number) => `pecflow_bench_pec_${files}`;
 
 async function prepareDatabase(options: PecBenchOptions, files: number): Promise<{ url: string; database: Database }> {
   const name = databaseName(files);
-  const url = databaseUrl(options.adminUrl, name);
-  const exists = await withAdmin(options.adminUrl, async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1);
-  if (exists && options.fresh) await withAdmin(options.adminUrl, (c) => c.query(`drop database ${name} with (force)`));
-  if (!exists || options.fresh) await withAdmin(options.adminUrl, (c) => c.query(`create database ${name}`));
-  const database = await openPostgres(url, 20);
-  await database.migrate();
-  await seed(database, { demo: false, appSecretKey: SECRETS.APP_SECRET_KEY });
+  const { url, database } = await openKeptDatabase(options.adminUrl, name, { fresh: options.fresh, connections: 20, appSecretKey: SECRETS.APP_SECRET_KEY });
   const current = await volumes(database);
   if (current.files < files || current.shops !== ORGANISATIONS * CENTRES_PER_ORGANISATION) {
     if (current.files > 0) {

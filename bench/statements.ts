@@ -16,13 +16,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashPassword } from '../server/auth/passwords';
-import { openPostgres, type Database } from '../server/db/connect';
-import { seed } from '../server/seed';
+import type { Database } from '../server/db/connect';
 import { SEEDED_ROLES } from '#domain/roles';
 import { foldForKey } from '#domain/payments';
 import { todayInFrance } from '#domain/pec';
 import { benchAdminUrl, benchFlags } from './lib/args';
-import { databaseUrl, withAdmin } from './lib/harness';
+import { openKeptDatabase, withAdmin } from './lib/harness';
 import { stopServerProcess, type ServerProcess } from './lib/serverProcess';
 import { login, PASSWORD, startServer } from './pec';
 import { loadAverage1m, loadWithoutIndexes, machineOf } from './lib/machine';
@@ -129,13 +128,7 @@ const databaseName = (files: number) => `pecflow_bench_statements_${files}`;
 
 async function prepareDatabase(options: Options, files: number): Promise<{ url: string; database: Database; holdingId: number }> {
   const name = databaseName(files);
-  const url = databaseUrl(options.adminUrl, name);
-  const exists = await withAdmin(options.adminUrl, async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1);
-  if (exists && options.fresh) await withAdmin(options.adminUrl, (c) => c.query(`drop database ${name} with (force)`));
-  if (!exists || options.fresh) await withAdmin(options.adminUrl, (c) => c.query(`create database ${name}`));
-  const database = await openPostgres(url, 4);
-  await database.migrate();
-  await seed(database, { demo: false, appSecretKey: APP_SECRET_KEY });
+  const { url, database } = await openKeptDatabase(options.adminUrl, name, { fresh: options.fresh, connections: 4, appSecretKey: APP_SECRET_KEY });
   const holdingOf = async () => (await database.query<{ id: number }>('select id from holdings where name = $1', [ORGANISATION]))[0]?.id;
   let holdingId = await holdingOf();
   const [current] = holdingId

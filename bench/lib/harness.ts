@@ -50,6 +50,21 @@ export async function withAdmin<T>(adminUrl: string, fn: (client: pg.Client) => 
   }
 }
 
+/**
+ * A bench database kept between runs (`name`, on the server of `adminUrl`): created when missing, dropped and created
+ * again with `fresh`; migrated and seeded (roles, settings). Its bench then checks whether it holds its data already.
+ */
+export async function openKeptDatabase(adminUrl: string, name: string, options: { fresh: boolean; connections: number; appSecretKey: string }) {
+  const url = databaseUrl(adminUrl, name);
+  const exists = await withAdmin(adminUrl, async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1);
+  if (exists && options.fresh) await withAdmin(adminUrl, (c) => c.query(`drop database ${name} with (force)`));
+  if (!exists || options.fresh) await withAdmin(adminUrl, (c) => c.query(`create database ${name}`));
+  const database = await openPostgres(url, options.connections);
+  await database.migrate();
+  await seed(database, { demo: false, appSecretKey: options.appSecretKey });
+  return { url, database };
+}
+
 /** A fresh database with the migrations and the base data (roles, settings), and its seed context. */
 export async function createBenchDatabase(options: BenchOptions) {
   const name = `pecflow_bench_${Date.now().toString(36)}`;
