@@ -4,6 +4,7 @@ import type { DbOrTx } from '../db/connect';
 import { pecCounters, pecDossiers } from '../db/schema';
 import { invalidField } from '../http/errors';
 import { PEC_MESSAGES, todayInFrance } from '#domain/pec';
+import { foldForKey } from '#domain/payments';
 
 export const formatNumero = (year: number, value: number) => `PEC-${year}-${String(value).padStart(6, '0')}`;
 
@@ -58,12 +59,18 @@ export function normaliseSearch(term: string): string {
     .toLowerCase();
 }
 
-/** The file of the organisation that already has this invoice number (compared as the statements do: trimmed, case ignored). */
+/**
+ * The file of the organisation that already has this invoice number as a statement reads it: folded (foldForKey; in SQL
+ * pecflow_fold, through its index), so "FAC 1" is "FAC-1". A number that folds to nothing names no file in a statement
+ * (statementMatching): it has no holder.
+ */
 export async function invoiceNumberHolder(tx: DbOrTx, holdingId: number, numBilling: string, exceptId: number): Promise<string | undefined> {
+  const folded = foldForKey(numBilling);
+  if (!folded) return undefined;
   const [row] = await tx
     .select({ numero: pecDossiers.numeroDossier })
     .from(pecDossiers)
-    .where(and(eq(pecDossiers.holdingId, holdingId), sql`upper(trim(${pecDossiers.numBilling})) = upper(trim(${numBilling}))`, ne(pecDossiers.id, exceptId)))
+    .where(and(eq(pecDossiers.holdingId, holdingId), sql`pecflow_fold(${pecDossiers.numBilling}) = ${folded}`, ne(pecDossiers.id, exceptId)))
     .limit(1);
   return row?.numero;
 }

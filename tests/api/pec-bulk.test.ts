@@ -204,6 +204,27 @@ describe('bulk billing', () => {
     expect((await patch(foreign.id, number, tokens.rivieraAdmin)).status).toBe(200);
   });
 
+  it('refuses an invoice number another file has with other spaces or punctuation, as a statement reads it, alone or in bulk', async () => {
+    const [first, second, third] = [await grantedFile(), await grantedFile(), await grantedFile()];
+    const patch = (id: unknown, numBilling: string) =>
+      server.request('PATCH', iri(id), { token: tokens.horizonAdmin, body: { numBilling }, headers: { 'content-type': 'application/merge-patch+json' } });
+    const taken = PEC_MESSAGES.invoiceNumberTaken(first.numeroDossier as string);
+    expect((await patch(first.id, `FAC-PLI-${first.id}`)).status).toBe(200);
+    for (const number of [`FAC PLI ${first.id}`, `fac/pli/${first.id}`, `FACPLI${first.id}`]) {
+      const refused = await patch(second.id, number);
+      expect(refused.status, number).toBe(422);
+      expect(refused.body.violations).toEqual([{ propertyPath: 'numBilling', message: taken }]);
+    }
+    const res = await bulk('billing', {
+      ids: [second['@id'], third['@id']],
+      dateBilling: todayInFrance(),
+      numbers: [`FAC.PLI.${first.id}`, `FAC-PLI-${third.id}`],
+    });
+    expect(resultOf(res, second.id)).toMatchObject({ outcome: 'refused', reason: taken });
+    expect(resultOf(res, third.id)).toMatchObject({ outcome: 'queued' });
+    expect((await server.get(iri(second.id), tokens.audio)).body.numBilling).toBeNull();
+  });
+
   it('refuses a file without its number', async () => {
     const file = await grantedFile();
     const res = await bulk('billing', { ids: [file['@id']], dateBilling: todayInFrance(), numbers: [''] });
