@@ -520,9 +520,9 @@ export const pecDossiers = pgTable(
     datePaiement: date('date_paiement', { mode: 'string' }),
     paiementPartiel: boolean('paiement_partiel').notNull().default(false),
     montantDu: money('montant_du'),
-    // Lower-cased, accent-free text of the searchable fields (file, patient and quote numbers, the insured's names and
-    // contract number, centre, mutual), kept by the trigger of migrations 0003 and 0024 on every write and when a centre
-    // or a mutual is renamed.
+    // Lower-cased, accent-free text of the searchable fields (file, patient, quote, PEC and invoice numbers, the insured's
+    // names and contract number, centre, mutual; the file, PEC and invoice numbers folded too, as statements name them),
+    // kept by the trigger of migrations 0003, 0026, 0032 and 0038 on every write and when a centre or a mutual is renamed.
     searchText: text('search_text').notNull().default(''),
     /** The datePeremption value the last expiry notification was sent for (the daily scan notifies each date once). */
     expiryNotifiedFor: date('expiry_notified_for', { mode: 'string' }),

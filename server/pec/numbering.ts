@@ -60,6 +60,18 @@ export function normaliseSearch(term: string): string {
 }
 
 /**
+ * What the search text is searched for, each as LIKE '%…%': the term as normaliseSearch writes it and, when it differs,
+ * the term folded (foldForKey, lower-cased), as the search text also holds the PEC number, invoice number and Pecflow ID
+ * (migration 0038): "pec 2026 000123" or "santeclair/972783118" finds PEC-2026-000123 or SANTECLAIR-972783118, as a
+ * statement names them. A term that folds to nothing adds nothing ("%%" would match every file).
+ */
+export function searchTerms(term: string): string[] {
+  const words = normaliseSearch(term);
+  const folded = foldForKey(words).toLowerCase();
+  return folded && folded !== words ? [words, folded] : [words];
+}
+
+/**
  * The file of the organisation that already has this invoice number as a statement reads it: folded (foldForKey; in SQL
  * pecflow_fold, through its index), so "FAC 1" is "FAC-1". A number that folds to nothing names no file in a statement
  * (statementMatching): it has no holder.

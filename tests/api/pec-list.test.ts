@@ -115,6 +115,27 @@ describe('the collection', () => {
     expect((await list('search=_')).body.totalItems).toBe(0);
   });
 
+  it('finds a file by its PEC number, invoice number or Pecflow ID typed with other spaces, punctuation or case, as a statement names it', async () => {
+    const horizon = await holdingOf('Audition Horizon');
+    const [file] = await sql<{ id: number; numero_dossier: string }>(
+      'select id, numero_dossier from pec_dossiers where holding_id = $1 and not archived order by id limit 1',
+      [horizon],
+    );
+    // Numbers no demo file has (the simulator's PEC numbers are such as SANTECLAIR-972783118).
+    await sql('update pec_dossiers set num_pec = $2, num_billing = $3 where id = $1', [file!.id, 'ZPEC-0042/7781', 'FAC-ZQ-2026-0457']);
+    const found = async (term: string, token = tokens.horizonAdmin) =>
+      (await list(`search=${encodeURIComponent(term)}&limit=100`, token)).body.member.map((m: JsonBody) => m.id);
+    for (const term of ['ZPEC00427781', 'zpec 0042 7781', 'fac zq 2026 0457', 'fac/zq/2026/0457', 'FacZq20260457', 'Fâc zq 2026-0457'])
+      expect(await found(term), term).toEqual([file!.id]);
+    // A part of a number, as a part of it was found before ("000123"), its separators typed otherwise.
+    expect(await found('zq 2026 04')).toEqual([file!.id]);
+    // The Pecflow ID (PEC-2026-000123) as "pec 2026 000123".
+    expect(await found(file!.numero_dossier.toLowerCase().replace(/-/g, ' '))).toContain(file!.id);
+    // Another organisation never finds it; punctuation alone finds nothing (folded, it is no text at all).
+    expect(await found('FACZQ20260457', tokens.rivieraAdmin)).toEqual([]);
+    expect((await list(`search=${encodeURIComponent('-/ -')}`)).body.totalItems).toBe(0);
+  });
+
   it('filters on the creation date with dateFrom/dateTo and createdAt[after]/[before]', async () => {
     const horizon = await holdingOf('Audition Horizon');
     const [bounds] = await sql<{ from: string; to: string }>(
