@@ -16,7 +16,18 @@ const shared: RaThemeOptions = {
     // No ripple: each button, menu item, tab and checkbox would mount its ripple's elements (and a transition group)
     // at each render of a list or a menu. The keyboard's focus shows as an outline instead (focusRing below).
     MuiButtonBase: { defaultProps: { disableRipple: true } },
-    MuiButton: { defaultProps: { disableElevation: true }, styleOverrides: { root: { textTransform: 'none', fontWeight: 600 } } },
+    MuiButton: {
+      defaultProps: { disableElevation: true },
+      styleOverrides: {
+        root: ({ theme }: { theme: Theme }) => ({
+          textTransform: 'none',
+          fontWeight: 600,
+          // A button that cannot act now but keeps the focus (aria-disabled, not disabled, which would drop the focus to
+          // the page): drawn as a disabled one.
+          '&[aria-disabled="true"]': { color: theme.palette.text.disabled, cursor: 'not-allowed', backgroundColor: 'transparent' },
+        }),
+      },
+    },
     MuiTab: { styleOverrides: { root: { textTransform: 'none', fontWeight: 600 } } },
     // 'Aller au contenu' leaves the focus in the content (react-admin's blurs it), and reads as the page's text on a
     // paper: react-admin paints it in primary.contrastText on background.default, black on near-black in the dark theme

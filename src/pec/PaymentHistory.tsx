@@ -162,7 +162,6 @@ function CancelAction({ payment, onCancel }: { payment: PecPaymentRecord; onCanc
         onClick={refusal ? undefined : onCancel}
         aria-disabled={refusal ? true : undefined}
         aria-describedby={refusal ? reasonId : undefined}
-        sx={refusal ? { color: 'text.disabled', cursor: 'not-allowed', '&:hover': { backgroundColor: 'transparent' } } : undefined}
         data-testid="pec-payment-cancel"
       >
         {translate('pecflow.payments.history.cancel')}

@@ -151,7 +151,13 @@ export function PecFilters() {
           >
             {translate('pecflow.pec.filters.more')}
           </Button>
-          <Button color="inherit" startIcon={<ClearIcon />} onClick={clear} disabled={!anything} sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
+          <Button
+            color="inherit"
+            startIcon={<ClearIcon />}
+            onClick={anything ? clear : undefined}
+            aria-disabled={!anything || undefined}
+            sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+          >
             {translate('pecflow.pec.filters.clear')}
           </Button>
         </Stack>

@@ -131,10 +131,27 @@ test('pages of 20, column sorting and the clear button', async ({ page, request 
   await expect(page.getByTestId('pec-pagination')).toContainText(`${total} résultats`);
   const firstPage = await rows(page).allTextContents();
 
-  await page.getByRole('button', { name: 'Suivant' }).click();
+  const next = page.getByRole('button', { name: 'Suivant' });
+  await next.focus();
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('pec-pagination-page')).toHaveText(`Page 2 / ${pages}`);
   expect(urlParams(page).page).toBe('2');
   await expect.poll(() => rows(page).allTextContents()).not.toEqual(firstPage);
+  // The focus stays on « Suivant » while each page is read, and at the last page, where it does nothing more (a disabled
+  // button dropped the focus to the page).
+  await expect(next).toBeFocused();
+  for (let shown = 3; shown <= pages; shown++) {
+    // Inert while the page is read: pressed again once it is shown.
+    await expect(next).toBeEnabled();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('pec-pagination-page')).toHaveText(`Page ${shown} / ${pages}`);
+  }
+  await expect(next).toBeFocused();
+  await expect(next).toBeDisabled();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('pec-pagination-page')).toHaveText(`Page ${pages} / ${pages}`);
+  await page.getByRole('button', { name: 'Précédent' }).click();
+  await expect(page.getByTestId('pec-pagination-page')).toHaveText(`Page ${Math.max(1, pages - 1)} / ${pages}`);
 
   // A column header sorts (newest, i.e. highest, number first), back to page 1.
   await page.getByRole('columnheader', { name: 'ID Pecflow' }).getByRole('button').click();
@@ -173,6 +190,8 @@ test('pages of 20, column sorting and the clear button', async ({ page, request 
   await expect.poll(() => listCount(page)).toBe(total);
   await expect.poll(() => urlParams(page)).toMatchObject({ filter: {}, sort: 'createdAt', order: 'DESC' });
   await expect(page.getByRole('button', { name: 'Effacer les filtres' })).toBeDisabled();
+  // Nothing left to clear, it keeps the focus it was given.
+  await expect(page.getByRole('button', { name: 'Effacer les filtres' })).toBeFocused();
 });
 
 test('a file and a filtered list each have an address: /pec/{id} opens the file over its list after a reload', async ({ page, request }) => {
