@@ -17,7 +17,8 @@ import {
   ListItemText,
 } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useCallback, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
+import { focusOnShow } from '../admin/focusOnShow';
 import { RefusedLines } from '../admin/RefusedLines';
 import type { ImportErrors, ImportResult } from '#domain/pecAnswers';
 import { usePecMutation } from './shared';
@@ -58,9 +59,6 @@ export function ImportDialog({ open, onClose }: ImportDialogProps) {
     },
   });
   const busy = send.isPending;
-  // The result (created, or the refused lines) takes the focus as it appears: the chooser's button, disabled while the
-  // file was sent, had lost it to the dialog itself.
-  const focusOnShow = useCallback((node: HTMLElement | null) => node?.focus(), []);
   const upload = (file: File | undefined) => file && send.mutate(file);
 
   const close = () => {

@@ -8,7 +8,8 @@ import CheckIcon from '@mui/icons-material/Check';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Alert, AlertTitle, Box, Button, Link, Paper, Stack, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useCallback, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
+import { focusOnShow } from '../admin/focusOnShow';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { Title, useRequireAccess } from 'react-admin';
 import { pecNumericId, type PaymentPreview, type PaymentStatementRecord } from '../dataProvider/pec';
@@ -36,7 +37,6 @@ export default function PaymentImportPage() {
   const [file, setFile] = useState<File | undefined>();
   const [refused, setRefused] = useState<{ message: string; lines: NonNullable<ImportErrors['errors']> } | undefined>();
   /** The preview's heading or the refusal, whichever the file gave, takes the focus as it appears. */
-  const focusOnShow = useCallback((node: HTMLElement | null) => node?.focus(), []);
 
   const preview = useMutation({
     mutationFn: (chosen: File) => dataProvider.paymentPreview({ file: chosen }),

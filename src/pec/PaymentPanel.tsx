@@ -6,7 +6,8 @@
 import PaymentsIcon from '@mui/icons-material/Payments';
 import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
+import { focusOnShow } from '../admin/focusOnShow';
 import { useWatch } from 'react-hook-form';
 import { TextInput, useTranslate } from 'react-admin';
 import type { z } from 'zod';
@@ -76,7 +77,6 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
   // A payment the file already holds (409: the same amount on the same day): said in the dialog, where the date or the
   // amount is corrected, and focused; other failures in the toast.
   const [refusal, setRefusal] = useState<string | undefined>();
-  const focusOnShow = useCallback((node: HTMLElement | null) => node?.focus(), []);
   const save = useMutation({
     mutationFn: (data: z.output<typeof manualPaymentSchema>) => dataProvider.pecPayment({ id, data }),
     onMutate: () => setRefusal(undefined),

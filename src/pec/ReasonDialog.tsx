@@ -2,7 +2,8 @@
 // line set aside): the reason is typed at once (its field has the focus), checked by the action's shared zod schema.
 // An action the server refused for good says why inside the dialog, focused, with only 'Fermer' left.
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { focusOnShow } from '../admin/focusOnShow';
 import { TextInput, useTranslate } from 'react-admin';
 import type { z } from 'zod';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
@@ -34,7 +35,9 @@ export function ReasonDialog({ id, title, text, label, submit, schema, busy, onS
         <DialogContent>
           {/* Refused, the action's consequences no longer apply: the refusal alone says what happened. */}
           {refusal ? (
-            <Refusal text={refusal} />
+            <Alert ref={focusOnShow} severity="error" tabIndex={-1} data-testid="reason-dialog-refusal">
+              {refusal}
+            </Alert>
           ) : (
             <>
               <DialogContentText sx={{ mb: 2 }}>{text}</DialogContentText>
@@ -50,16 +53,5 @@ export function ReasonDialog({ id, title, text, label, submit, schema, busy, onS
         </DialogActions>
       </AdminForm>
     </Dialog>
-  );
-}
-
-/** Focused as it appears: the submit button, disabled while sending, had lost the focus to the dialog itself. */
-function Refusal({ text }: { text: string }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => ref.current?.focus(), []);
-  return (
-    <Alert ref={ref} severity="error" tabIndex={-1} data-testid="reason-dialog-refusal">
-      {text}
-    </Alert>
   );
 }
