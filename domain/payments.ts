@@ -60,9 +60,28 @@ export const APPLIED_OUTCOMES: readonly PaymentOutcome[] = ['paid', 'partial', '
  */
 export const PENDING_OUTCOMES: readonly PaymentOutcome[] = ['unknown', 'ambiguous', 'not_billed', 'already_paid', 'before_invoice'];
 
-/** How a line to be handled was handled: attached to a file by hand, or set aside with its reason. */
-export const LINE_RESOLUTIONS = ['attached', 'dismissed'] as const;
+/**
+ * How a line was handled after its import: one to be handled attached to a file by hand, or set aside with its reason;
+ * one taken for a payment already counted ('Déjà appliquée'…) counted all the same, as a distinct payment of its file,
+ * with its reason (isCountableLine).
+ */
+export const LINE_RESOLUTIONS = ['attached', 'dismissed', 'counted'] as const;
 export type LineResolution = (typeof LINE_RESOLUTIONS)[number];
+
+/**
+ * A line taken for a payment its file already counts (the same amount on the same day: a line repeated in the
+ * statement, a statement's payment, one entered by hand) that the office can count as a second, distinct payment
+ * (two ears paid the same day): it names a file and nobody handled it yet.
+ */
+export const isCountableLine = (line: { outcome: string; resolution?: string | null; dossier?: unknown }) =>
+  line.outcome === 'already_applied' && !line.resolution && !!line.dossier;
+
+/**
+ * The 409's `conflict` when a file already holds a payment of that amount on that day: the manual payment can then be
+ * sent again as a second, distinct payment, with its reason (`motifDistinct`) and the number of such payments the
+ * office saw (`paiementsDuJour`, the 409's `sameDayPayments`), so that a second click records nothing more.
+ */
+export const SAME_DAY_CONFLICT = 'sameDayPayment';
 
 /** The statements list's filter (`aTraiter=true`): the statements with lines still to be handled. */
 export const PENDING_STATEMENT_FILTER = 'aTraiter';
@@ -422,9 +441,17 @@ export const STATEMENT_MESSAGES = {
         ', ',
       )} ${later.length > 1 ? 'reprennent' : 'reprend'} des lignes comptées dans celui-ci. Annulez d’abord ${later.length > 1 ? 'ces relevés' : 'ce relevé'}.`,
   notBillable: 'Seule une demande facturée et pas encore soldée peut recevoir un paiement.',
-  /** A payment entered by hand the file holds already (the same amount on the same day, entered or from a statement). */
-  sameDayPayment: (amount: number, isoDay: string) =>
-    `Un paiement de ${formatEuros(amount)} du ${formatIsoDay(isoDay)} est déjà enregistré sur cette demande : voyez son historique des paiements.`,
+  /** A payment the file holds already (the same amount on the same day, entered or from a statement): `count` of them. */
+  sameDayPayment: (amount: number, isoDay: string, count = 1) =>
+    count > 1
+      ? `${count} paiements de ${formatEuros(amount)} du ${formatIsoDay(isoDay)} sont déjà enregistrés sur cette demande : voyez son historique des paiements.`
+      : `Un paiement de ${formatEuros(amount)} du ${formatIsoDay(isoDay)} est déjà enregistré sur cette demande : voyez son historique des paiements.`,
+  /** Why a second payment of the same amount on the same day is a payment of its own (kept on it, audited). */
+  distinctReason: 'Indiquez ce qui distingue ce paiement de celui déjà enregistré (ex : oreille gauche)',
+  lineNotCountable:
+    'Seule une ligne reconnue comme un paiement déjà compté sur une demande peut être comptée comme un paiement distinct : rechargez le relevé.',
+  /** A file that takes no payment from a statement line counted by hand. */
+  countNotBillable: 'Cette demande ne reçoit plus de paiement de relevé (pas facturée, ou marquée « Payé » à la main).',
   // A line to be handled ('À traiter'): attached to a file, or set aside with its reason.
   lineNotFound: 'Ligne de relevé introuvable.',
   lineNotPending: 'Cette ligne n’est pas à traiter : son paiement est déjà compté, sur un dossier ou dans un autre relevé.',
@@ -437,6 +464,9 @@ export const STATEMENT_MESSAGES = {
   /** The label of a line attached by hand, and of one set aside. */
   attached: (outcome: PaymentOutcome, day: string) => `${PAYMENT_OUTCOME_LABELS[outcome]} (rattachée le ${formatDate(day)})`,
   dismissed: (reason: string) => `Classée : ${reason}`,
+  /** The label of a line counted as a distinct payment of its file. */
+  counted: (outcome: PaymentOutcome, day: string, reason: string) =>
+    `${PAYMENT_OUTCOME_LABELS[outcome]} (paiement distinct compté le ${formatDate(day)} : ${reason})`,
   /** A cell's amount read, but beyond what a file can hold. */
   amountTooLarge: (value: string) => `montant « ${value} » trop élevé (${formatEuros(PRICE_MAX)} au plus)`,
   /** A control character in a cell (the tab and line breaks a quoted cell may hold aside), by its code. */
@@ -477,7 +507,7 @@ export interface StatementLine {
 export interface PaymentLine extends Omit<StatementLine, 'statementNumber' | 'period'> {
   outcome: PaymentOutcome;
   outcomeLabel: string;
-  /** A stored line handled after the import: attached to a file by hand, or set aside (null: not handled, or never to be). */
+  /** A stored line handled after the import: attached to a file by hand, set aside, or counted as a distinct payment (null: not handled). */
   resolution?: LineResolution | null;
   /** Its money reached no file and nobody handled it yet ('À traiter'); a kept statement's line only. */
   pending?: boolean;

@@ -5,7 +5,7 @@
 // Shared by the browser and the server: one rule, one message.
 import { z } from 'zod';
 import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RULES, parseMeasure, type MeasureRule } from './optical';
-import { PAYMENT_CANCEL_MESSAGES, PAYMENT_FORM_MESSAGES, STATEMENT_MESSAGES } from './payments';
+import { PAYMENT_CANCEL_MESSAGES, PAYMENT_FORM_MESSAGES, PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from './payments';
 import { FOLLOW_UP_MESSAGES, followUpDateError, NOTE_MAX, NOTE_MESSAGES, OWNER_FILTER_NOBODY } from './followUps';
 import { ARCHIVE_MESSAGES, ARCHIVE_NOTE_MAX, ARCHIVE_REASONS } from './archive';
 import { DOCUMENT_MESSAGES, ROBOT_DOCUMENT_KINDS } from './documents';
@@ -422,30 +422,46 @@ function manualAmountMessage(value: unknown, amount: number | null | undefined):
   return PAYMENT_FORM_MESSAGES.amountInvalid;
 }
 
-export const manualPaymentSchema = z.object({
-  datePaiement: z.unknown().transform((value, ctx) => {
-    const date = parseDateInput(value);
-    if (!date) {
-      ctx.addIssue({ code: 'custom', message: date === null ? PAYMENT_FORM_MESSAGES.date : DATE_MESSAGE });
-      return z.NEVER;
-    }
-    // A payment is received: it cannot be dated after today (France's day).
-    if (date > todayInFrance()) {
-      ctx.addIssue({ code: 'custom', message: PAYMENT_FORM_MESSAGES.future });
-      return z.NEVER;
-    }
-    return date;
-  }),
-  montant: z.unknown().transform((value, ctx) => {
-    const amount = parsePrice(value);
-    if (amount === null || amount === undefined || amount <= 0) {
-      ctx.addIssue({ code: 'custom', message: manualAmountMessage(value, amount) });
-      return z.NEVER;
-    }
-    return amount;
-  }),
-  libelle: optionalText(200),
-});
+/**
+ * A second payment of the same amount on the same day as one the file holds (SAME_DAY_CONFLICT), sent again as such:
+ * why, and how many such payments the office saw (the 409's `sameDayPayments`).
+ */
+const distinctPaymentFields = {
+  motifDistinct: optionalText(500),
+  paiementsDuJour: z.number({ error: 'Nombre de paiements du jour attendu' }).int().min(1).max(PAYMENT_STATEMENT_LIMITS.maxLines).optional(),
+};
+const requireDistinctReason = (payment: { motifDistinct: string | null; paiementsDuJour?: number }, ctx: z.RefinementCtx) => {
+  if (payment.paiementsDuJour !== undefined && !payment.motifDistinct)
+    ctx.addIssue({ code: 'custom', path: ['motifDistinct'], message: STATEMENT_MESSAGES.distinctReason });
+};
+
+export const manualPaymentSchema = z
+  .object({
+    datePaiement: z.unknown().transform((value, ctx) => {
+      const date = parseDateInput(value);
+      if (!date) {
+        ctx.addIssue({ code: 'custom', message: date === null ? PAYMENT_FORM_MESSAGES.date : DATE_MESSAGE });
+        return z.NEVER;
+      }
+      // A payment is received: it cannot be dated after today (France's day).
+      if (date > todayInFrance()) {
+        ctx.addIssue({ code: 'custom', message: PAYMENT_FORM_MESSAGES.future });
+        return z.NEVER;
+      }
+      return date;
+    }),
+    montant: z.unknown().transform((value, ctx) => {
+      const amount = parsePrice(value);
+      if (amount === null || amount === undefined || amount <= 0) {
+        ctx.addIssue({ code: 'custom', message: manualAmountMessage(value, amount) });
+        return z.NEVER;
+      }
+      return amount;
+    }),
+    libelle: optionalText(200),
+    ...distinctPaymentFields,
+  })
+  .superRefine(requireDistinctReason);
 export type ManualPaymentInput = z.input<typeof manualPaymentSchema>;
 
 /** The manual payment of one file: not dated before its invoice (`invoice`: invoiceDay of the file). */
@@ -456,8 +472,16 @@ export const manualPaymentSchemaFor = (invoice: string | null) =>
   });
 
 /** A statement line to be handled, attached to a billed file of the organisation (its IRI or id). */
-export const statementLineAttachSchema = z.object({
-  dossier: reference('pec_dossiers', STATEMENT_MESSAGES.attachFile),
+export const statementLineAttachSchema = z
+  .object({
+    dossier: reference('pec_dossiers', STATEMENT_MESSAGES.attachFile),
+    ...distinctPaymentFields,
+  })
+  .superRefine(requireDistinctReason);
+
+/** A line taken for a payment already counted, counted as a distinct payment of its file: why (shown on the line, audited). */
+export const statementLineCountSchema = z.object({
+  motif: requiredText(1, STATEMENT_MESSAGES.distinctReason, 500),
 });
 
 /** A statement line to be handled, set aside: why (shown on the line, audited). */

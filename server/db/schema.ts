@@ -833,8 +833,13 @@ export const pecPayments = pgTable(
     payer: text('payer'),
     reference: text('reference'),
     label: text('label'),
-    /** A statement line's payment on its file (filePaymentKey: amount and day); null for a manual payment. */
+    /**
+     * A statement line's payment on its file (filePaymentKey: amount and day, then `|2`, `|3`… for a second payment of
+     * the same amount and day counted by hand: distinctPaymentKey); null for a manual payment.
+     */
     lineKey: text('line_key'),
+    /** A second payment of the same amount on the same day as another of the file's, recorded as such: why (SAME_DAY_CONFLICT). */
+    distinctReason: text('distinct_reason'),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     reversedAt: timestamp('reversed_at', { withTimezone: true, mode: 'date' }),

@@ -1,12 +1,13 @@
 // The file's payment history (pec_payments, never deleted): its stored payment state derived from that history in one
 // place (syncPaymentState, with the rule of domain/payments.ts), a payment entered by hand and its cancellation.
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
 import { pecDossiers, pecPayments } from '../db/schema';
 import { recordAudit } from '../audit/audit';
 import { publish } from '../events/bus';
-import { conflict, invalidField, notFound } from '../http/errors';
+import { ApiError, conflict, invalidField, notFound } from '../http/errors';
 import { dossierEvent } from './events';
 import { pecReadScope } from '../auth/fileVisibility';
 import { assertAmountFits } from '../http/body';
@@ -15,14 +16,17 @@ import { iriOf } from '#domain/iri';
 import {
   cancelRefusalMessage,
   expectedAmount,
+  filePaymentKey,
   isPaidByHand,
   PAYMENT_CANCEL_MESSAGES,
   payFile,
   paymentStateOf,
+  SAME_DAY_CONFLICT,
   STATEMENT_MESSAGES,
   type CancelRefusal,
   type PaymentState,
 } from '#domain/payments';
+import type { manualPaymentSchema } from '#domain/pecSchemas';
 import { paymentColumns, stateOf, type PaymentFile } from './statementMatching';
 
 // ---------- the file's payment state, from its history ----------
@@ -92,19 +96,18 @@ export async function lockFile(tx: DbOrTx, principal: Principal, id: number, mis
 
 // ---------- a payment entered by hand, and its cancellation ----------
 
-/** 'Enregistrer un paiement' on one billed file (date, amount, optional label); 404 outside the caller's files. */
-export async function recordManualPayment(
-  db: DbOrTx,
-  principal: Principal,
-  id: number,
-  payment: { datePaiement: string; montant: number; libelle: string | null },
-): Promise<void> {
+/**
+ * 'Enregistrer un paiement' on one billed file (date, amount, optional label; a second payment of the same amount and day
+ * with its reason: sameDayPayment); 404 outside the caller's files.
+ */
+export async function recordManualPayment(db: DbOrTx, principal: Principal, id: number, payment: z.output<typeof manualPaymentSchema>): Promise<void> {
   await db.transaction(async (tx) => {
     const file = await lockFile(tx, principal, id);
     if (file.status !== 'billed') throw conflict(STATEMENT_MESSAGES.notBillable);
     const early = paymentBeforeInvoiceError(payment.datePaiement, invoiceDay(file));
     if (early) throw invalidField('datePaiement', early);
-    await refuseSameDayPayment(tx, file.id, { amount: payment.montant, paymentDate: payment.datePaiement });
+    const distinct = payment.paiementsDuJour === undefined ? undefined : { reason: payment.motifDistinct!, seen: payment.paiementsDuJour };
+    const { distinctReason } = await sameDayPayment(tx, file.id, { amount: payment.montant, paymentDate: payment.datePaiement }, distinct);
     const outcome = payFile(stateOf(file), expectedAmount(file), payment.montant, payment.datePaiement).outcome;
     const [row] = await tx
       .insert(pecPayments)
@@ -115,11 +118,20 @@ export async function recordManualPayment(
         amount: payment.montant,
         source: 'manual',
         label: payment.libelle,
+        distinctReason,
         createdById: principal.id,
       })
       .returning({ id: pecPayments.id });
     await syncPaymentState(tx, principal, file, 'payment', {
-      paiement: { after: { date: payment.datePaiement, montant: payment.montant, libelle: payment.libelle, resultat: outcome } },
+      paiement: {
+        after: {
+          date: payment.datePaiement,
+          montant: payment.montant,
+          libelle: payment.libelle,
+          resultat: outcome,
+          ...(distinctReason ? { paiementDistinct: distinctReason } : {}),
+        },
+      },
       pecPayment: { after: iriOf('pec_payments', row!.id) },
     });
   });
@@ -127,21 +139,37 @@ export async function recordManualPayment(
 
 /**
  * The same amount on the same day is the same transfer (filePaymentKey), whether a statement brought it or the office
- * typed it: a file that holds it already does not take it again, typed twice or attached from a statement line (409).
+ * typed it: a file that holds it already does not take it again, typed twice or attached from a statement line (409,
+ * SAME_DAY_CONFLICT, with how many it holds). Unless the office says why this one is a second, distinct payment
+ * (`distinct`: its reason, and the number of such payments it saw, which must still be the file's, so that a second
+ * click records nothing more). Answers the reason to keep on the payment (null: the file held none) and the payment's
+ * key among the file's statement payments: the amount and day, then `|n` after n - 1 of them, cancelled ones included,
+ * so that it never meets a key in use (pec_payments_line_key_idx). Called with the file's row locked.
  */
-export async function refuseSameDayPayment(tx: DbOrTx, dossierId: number, payment: { amount: number; paymentDate: string }) {
-  const [twin] = await tx
-    .select({ id: pecPayments.id })
+export async function sameDayPayment(
+  tx: DbOrTx,
+  dossierId: number,
+  payment: { amount: number; paymentDate: string },
+  distinct?: { reason: string; seen: number },
+): Promise<{ distinctReason: string | null; lineKey: string }> {
+  const { active, lineKey } = await sameDayPayments(tx, dossierId, payment);
+  if (active === 0) return { distinctReason: null, lineKey };
+  if (distinct?.seen !== active)
+    throw new ApiError(409, STATEMENT_MESSAGES.sameDayPayment(payment.amount, payment.paymentDate, active), {
+      conflict: SAME_DAY_CONFLICT,
+      sameDayPayments: active,
+    });
+  return { distinctReason: distinct.reason, lineKey };
+}
+
+/** How many payments of that amount and day the file holds that count (`active`), and the key of one more (sameDayPayment). */
+export async function sameDayPayments(tx: DbOrTx, dossierId: number, payment: { amount: number; paymentDate: string }) {
+  const [twins] = await tx
+    .select({ active: sql<number>`(count(*) filter (where ${pecPayments.reversedAt} is null))::int`, all: sql<number>`count(*)::int` })
     .from(pecPayments)
-    .where(
-      and(
-        eq(pecPayments.dossierId, dossierId),
-        eq(pecPayments.paymentDate, payment.paymentDate),
-        eq(pecPayments.amount, payment.amount),
-        isNull(pecPayments.reversedAt),
-      ),
-    );
-  if (twin) throw conflict(STATEMENT_MESSAGES.sameDayPayment(payment.amount, payment.paymentDate));
+    .where(and(eq(pecPayments.dossierId, dossierId), eq(pecPayments.paymentDate, payment.paymentDate), eq(pecPayments.amount, payment.amount)));
+  const { active, all } = twins!;
+  return { active, lineKey: all === 0 ? filePaymentKey(payment) : `${filePaymentKey(payment)}|${all + 1}` };
 }
 
 /** A column of the payment being read: for subqueries correlated with it. */

@@ -17,11 +17,18 @@ import { pecReadScope } from '../auth/fileVisibility';
 import { appliedTwin, readStatement, statementIdentity, statementTotals } from './statementFile';
 import { evaluateStatement, presentLine, requireOrganisation } from './statementMatching';
 import { cancelManualPayment, recordManualPayment } from './paymentHistory';
-import { applyStatement, attachLine, dismissLine, reopenLine, undoStatement } from './statements';
+import { applyStatement, attachLine, countLine, dismissLine, reopenLine, undoStatement } from './statements';
 import { PAYMENT_PERMISSION, todayInFrance } from '#domain/pec';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 import { PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from '#domain/payments';
-import { manualPaymentSchema, paymentCancelSchema, statementLineAttachSchema, statementLineDismissSchema, statementUndoSchema } from '#domain/pecSchemas';
+import {
+  manualPaymentSchema,
+  paymentCancelSchema,
+  statementLineAttachSchema,
+  statementLineCountSchema,
+  statementLineDismissSchema,
+  statementUndoSchema,
+} from '#domain/pecSchemas';
 import { DOCUMENT_NAME_MAX, plainFileName } from '#domain/documents';
 
 const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel', 'application/octet-stream'];
@@ -134,13 +141,31 @@ export async function paymentRoutes(app: FastifyInstance) {
     const principal = principalOf(request);
     requirePermission(principal, PAYMENT_PERMISSION);
     const id = numericParam(request, 'id');
-    const { dossier } = statementLineAttachSchema.parse(request.body ?? {});
+    const attach = statementLineAttachSchema.parse(request.body ?? {});
     await attachLine(
       db,
       principal,
       id,
       numericParam(request, 'line', STATEMENT_MESSAGES.lineNotFound),
-      dossier,
+      attach,
+      sameHolding(paymentStatements.holdingId, principal),
+    );
+    files.noteWrite(principal);
+    payments.noteWrite(principal);
+    return sendStatement(request, reply, id, 200);
+  });
+  // A line taken for a payment already counted, counted as a distinct payment of its file with its reason.
+  app.post('/api/payment_statements/:id/lines/:line/count', async (request, reply) => {
+    const principal = principalOf(request);
+    requirePermission(principal, PAYMENT_PERMISSION);
+    const id = numericParam(request, 'id');
+    const { motif } = statementLineCountSchema.parse(request.body ?? {});
+    await countLine(
+      db,
+      principal,
+      id,
+      numericParam(request, 'line', STATEMENT_MESSAGES.lineNotFound),
+      motif,
       sameHolding(paymentStatements.holdingId, principal),
     );
     files.noteWrite(principal);

@@ -178,9 +178,10 @@ async function receivedBefore(tx: DbOrTx, holdingId: number, keys: string[], fil
 /**
  * Each line's outcome, in the file's order. A payment counts once: a line a statement already paid on its file (the same
  * amount and day, whichever reference named the file and however the payer names itself: an overlapping re-export), a line a statement received
- * before (to be handled there, or handled: the same line as written, or the same payment of the file it names), a line
- * repeated within this one, and one a payment entered by hand on its file already counts (the same amount and day) are
- * 'already applied'. Otherwise: a new payment on a file its payments settled already is 'over-paid', one on a file
+ * before (to be handled there, or handled: the same line as written, or the same payment of the file it names), one a
+ * payment entered by hand on its file already counts (the same amount and day, each such payment for one line), and a
+ * line repeated within this one are 'already applied' (a second payment of the same day is counted by hand after the
+ * import: countLine). Otherwise: a new payment on a file its payments settled already is 'over-paid', one on a file
  * marked paid by hand 'already paid', a file not billed yet 'not yet billed', a payment dated before the file's invoice
  * 'before the invoice' (as 'Rattacher' refuses it), a reference that names no file of the caller's organisation
  * 'unknown', several 'ambiguous'; those last are to be handled.
@@ -226,20 +227,20 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
     if (applied) return copy(STATEMENT_MESSAGES.alreadyApplied(applied.id, applied.createdAt), applied);
     const earlier = received.byKey.get(receivedLineKey(line)) ?? (fileKey ? received.byFile.get(fileKey) : undefined);
     if (earlier) return copy(STATEMENT_MESSAGES.alreadyReceived(earlier.id, earlier.createdAt), earlier, base);
-    const repeated = here.get(lineKey) ?? (fileKey ? here.get(fileKey) : undefined);
-    if (repeated)
-      return repeated.applied ? copy(STATEMENT_MESSAGES.repeatedLine(repeated.line)) : copy(STATEMENT_MESSAGES.repeatedReceived(repeated.line), null, base);
-    if (file) {
-      // A payment entered by hand on the file, the same amount on the same day: the insurer's transfer the office typed.
-      const typedKey = amountOnDayKey(file.id, line);
-      const typed = paid.manual.get(typedKey) ?? [];
-      const used = manualUsed.get(typedKey) ?? 0;
+    if (fileKey) {
+      // A payment entered by hand on the file, the same amount on the same day: the insurer's transfer the office typed,
+      // one line for each (two typed, the second as a distinct payment, are two lines of the statement).
+      const typed = paid.manual.get(fileKey) ?? [];
+      const used = manualUsed.get(fileKey) ?? 0;
       if (used < typed.length) {
-        manualUsed.set(typedKey, used + 1);
+        manualUsed.set(fileKey, used + 1);
         remember(true);
         return copy(STATEMENT_MESSAGES.alreadyTyped(line.paymentDate, typed[used]!));
       }
     }
+    const repeated = here.get(lineKey) ?? (fileKey ? here.get(fileKey) : undefined);
+    if (repeated)
+      return repeated.applied ? copy(STATEMENT_MESSAGES.repeatedLine(repeated.line)) : copy(STATEMENT_MESSAGES.repeatedReceived(repeated.line), null, base);
 
     const judged = ((): EvaluatedLine => {
       if (candidates.length > 1) return { ...base, outcome: 'ambiguous', outcomeLabel: PAYMENT_OUTCOME_LABELS.ambiguous };

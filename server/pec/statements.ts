@@ -2,6 +2,7 @@
 // with a 409 when sent twice, also at the same moment), and undone while no later statement paid the same files. Read
 // by statementFile.ts, matched by statementMatching.ts; each payment is a row of the history (paymentHistory.ts).
 import { and, asc, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
 import { holdings, paymentStatementLines, paymentStatements, pecDossiers, pecPayments } from '../db/schema';
@@ -25,7 +26,8 @@ import {
 import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
 import { appliedTwin, statementIdentity, statementTotals } from './statementFile';
 import { evaluateStatement, paymentColumns, requireOrganisation, sameState, stateOf } from './statementMatching';
-import { lockFile, refuseSameDayPayment, syncPaymentState } from './paymentHistory';
+import { lockFile, sameDayPayment, sameDayPayments, syncPaymentState } from './paymentHistory';
+import type { statementLineAttachSchema } from '#domain/pecSchemas';
 
 // ---------- applying, undoing ----------
 
@@ -287,15 +289,22 @@ async function lockPendingLine(tx: DbOrTx, id: number, lineNumber: number, scope
  * line is locked, its payment unique (pec_payments_statement_line_idx), and a file that holds a payment of the same
  * amount and day already (from a statement or entered by hand) is refused.
  */
-export async function attachLine(db: DbOrTx, principal: Principal, id: number, lineNumber: number, dossierId: number, scope: StatementScope): Promise<void> {
+export async function attachLine(
+  db: DbOrTx,
+  principal: Principal,
+  id: number,
+  lineNumber: number,
+  attach: z.output<typeof statementLineAttachSchema>,
+  scope: StatementScope,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const { statement, line } = await lockPendingLine(tx, id, lineNumber, scope);
-    const file = await lockFile(tx, principal, dossierId, () => invalidField('dossier', STATEMENT_MESSAGES.attachFile));
+    const file = await lockFile(tx, principal, attach.dossier, () => invalidField('dossier', STATEMENT_MESSAGES.attachFile));
     if (file.holdingId !== statement.holdingId) throw invalidField('dossier', STATEMENT_MESSAGES.attachFile);
     if (file.status !== 'billed') throw invalidField('dossier', STATEMENT_MESSAGES.notBillable);
     if (paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file))) throw invalidField('dossier', STATEMENT_MESSAGES.attachBeforeInvoice);
-    const lineKey = filePaymentKey(line);
-    await refuseSameDayPayment(tx, file.id, line);
+    const distinct = attach.paiementsDuJour === undefined ? undefined : { reason: attach.motifDistinct!, seen: attach.paiementsDuJour };
+    const { lineKey, distinctReason } = await sameDayPayment(tx, file.id, line, distinct);
     const before = stateOf(file);
     const paid = payFile(before, expectedAmount(file), line.amount, line.paymentDate);
     await tx.insert(pecPayments).values({
@@ -310,6 +319,7 @@ export async function attachLine(db: DbOrTx, principal: Principal, id: number, l
       reference: line.reference,
       label: line.label,
       lineKey,
+      distinctReason,
       createdById: principal.id,
     });
     await tx
@@ -321,6 +331,7 @@ export async function attachLine(db: DbOrTx, principal: Principal, id: number, l
         stateBefore: before,
         stateAfter: paid.next,
         resolution: 'attached',
+        resolutionNote: distinctReason,
         resolvedAt: new Date(),
         resolvedById: principal.id,
       })
@@ -339,7 +350,85 @@ export async function attachLine(db: DbOrTx, principal: Principal, id: number, l
       entity: 'payment_statements',
       entityId: id,
       holdingId: statement.holdingId,
-      changes: { ligne: lineNumber, montant: line.amount, dossier: iriOf('pec_dossiers', file.id), resultat: { before: line.outcome, after: paid.outcome } },
+      changes: {
+        ligne: lineNumber,
+        montant: line.amount,
+        dossier: iriOf('pec_dossiers', file.id),
+        resultat: { before: line.outcome, after: paid.outcome },
+        paiementDistinct: distinctReason,
+      },
+    });
+  });
+}
+
+/**
+ * A line taken for a payment its file already counts (isCountableLine: the same amount on the same day) counted all the
+ * same, as a second, distinct payment of that file, with its reason (two ears paid the same day): a payment of the
+ * file's history from this statement (undone with it), with its own key (sameDayPayment), the line's outcome and states
+ * those of the payment, and no longer a copy of an earlier statement's. Once: the line is locked and then handled.
+ * Refused (409) on a file that takes no statement payment any more (not billed, marked 'Payé' by hand).
+ */
+export async function countLine(db: DbOrTx, principal: Principal, id: number, lineNumber: number, reason: string, scope: StatementScope): Promise<void> {
+  await db.transaction(async (tx) => {
+    const { statement, line } = await lockLine(tx, id, lineNumber, scope);
+    if (line.resolution || line.outcome !== 'already_applied' || line.dossierId === null) throw conflict(STATEMENT_MESSAGES.lineNotCountable);
+    const file = await lockFile(tx, principal, line.dossierId);
+    const before = stateOf(file);
+    if ((file.status !== 'billed' && file.status !== 'paid') || isPaidByHand(before, expectedAmount(file))) throw conflict(STATEMENT_MESSAGES.countNotBillable);
+    if (paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file))) throw conflict(STATEMENT_MESSAGES.attachBeforeInvoice);
+    const { lineKey } = await sameDayPayments(tx, file.id, line);
+    const paid = payFile(before, expectedAmount(file), line.amount, line.paymentDate);
+    await tx.insert(pecPayments).values({
+      holdingId: statement.holdingId,
+      dossierId: file.id,
+      paymentDate: line.paymentDate,
+      amount: line.amount,
+      source: 'statement',
+      statementId: id,
+      statementLineId: line.id,
+      payer: line.payer,
+      reference: line.reference,
+      label: line.label,
+      lineKey,
+      distinctReason: reason,
+      createdById: principal.id,
+    });
+    await tx
+      .update(paymentStatementLines)
+      .set({
+        outcome: paid.outcome,
+        outcomeLabel: null,
+        appliedInId: null,
+        difference: paid.difference,
+        stateBefore: before,
+        stateAfter: paid.next,
+        resolution: 'counted',
+        resolutionNote: reason,
+        resolvedAt: new Date(),
+        resolvedById: principal.id,
+      })
+      .where(eq(paymentStatementLines.id, line.id));
+    await tx
+      .update(paymentStatements)
+      .set({ appliedAmount: sql`${paymentStatements.appliedAmount} + ${line.amount}`, updatedAt: new Date() })
+      .where(eq(paymentStatements.id, id));
+    await syncPaymentState(tx, principal, file, 'payment', {
+      paymentStatement: { after: iriOf('payment_statements', id) },
+      ligne: lineNumber,
+      paiementDistinct: reason,
+    });
+    await recordAudit(tx, principal, {
+      action: 'payment_statement.line_count',
+      entity: 'payment_statements',
+      entityId: id,
+      holdingId: statement.holdingId,
+      changes: {
+        ligne: lineNumber,
+        montant: line.amount,
+        dossier: iriOf('pec_dossiers', file.id),
+        resultat: { before: line.outcome, after: paid.outcome },
+        paiementDistinct: reason,
+      },
     });
   });
 }

@@ -124,9 +124,11 @@ export const paymentStatementsResource: ResourceDeclaration = {
             outcomeLabel:
               l.resolution === 'attached' && l.resolvedAt
                 ? STATEMENT_MESSAGES.attached(l.outcome as PaymentOutcome, todayInFrance(l.resolvedAt))
-                : l.resolution === 'dismissed'
-                  ? STATEMENT_MESSAGES.dismissed(l.resolutionNote ?? '')
-                  : ((hidden ? null : l.outcomeLabel) ?? PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome),
+                : l.resolution === 'counted' && l.resolvedAt
+                  ? STATEMENT_MESSAGES.counted(l.outcome as PaymentOutcome, todayInFrance(l.resolvedAt), hidden ? '…' : (l.resolutionNote ?? ''))
+                  : l.resolution === 'dismissed'
+                    ? STATEMENT_MESSAGES.dismissed(l.resolutionNote ?? '')
+                    : ((hidden ? null : l.outcomeLabel) ?? PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome),
             resolution: (l.resolution as LineResolution | null) ?? null,
             // An undone statement's lines are no longer to be handled.
             pending: applied && isPendingLine(l),

@@ -53,6 +53,11 @@ export const pecPaymentsResource: ResourceDeclaration = {
     payer: text(pecPayments.payer, { ...readOnly, label: 'Payeur' }),
     reference: text(pecPayments.reference, { ...readOnly, label: 'Référence', description: 'La référence de la ligne du relevé (N° PEC ou N° de facture)' }),
     label: text(pecPayments.label, { ...readOnly, label: 'Libellé' }),
+    distinctReason: text(pecPayments.distinctReason, {
+      ...readOnly,
+      label: 'Paiement distinct',
+      description: 'Un second paiement du même montant le même jour qu’un autre du dossier, enregistré comme tel : pourquoi',
+    }),
     createdBy: reference('users', pecPayments.createdById, { ...readOnly, embed: ['firstName', 'lastName'], label: 'Enregistré par' }),
     createdAt: timestamp(pecPayments.createdAt, 'Enregistré le'),
     reversedAt: dateTime(pecPayments.reversedAt, {

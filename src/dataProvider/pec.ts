@@ -4,6 +4,7 @@
 // list, the open file and the dashboard together. Create, edit and delete are react-admin's own (the Hydra provider).
 // Every call here has the spec's time limit (section 9).
 import { HttpError, type Identifier, type SortPayload } from 'ra-core';
+import type { z } from 'zod';
 import { authFetch } from '../session';
 import { extractErrorMessage } from '#domain/errors';
 import { iriOf } from '#domain/iri';
@@ -16,6 +17,7 @@ import type { PecWarning } from '#domain/warnings';
 import { CONFIRM_DUPLICATE_FLAG } from '#domain/duplicates';
 import type { BulkAction, BulkSummary } from '#domain/bulk';
 import type { CancelRefusal, PaymentLine, PaymentStatementStatus, PaymentTotals, ReceivableAge } from '#domain/payments';
+import type { manualPaymentSchema } from '#domain/pecSchemas';
 import { apiFetch, type ApiRequest } from './http';
 import type { DocumentUpload } from './documents';
 
@@ -214,6 +216,8 @@ export interface PecPaymentRecord {
   payer: string | null;
   reference: string | null;
   label: string | null;
+  /** A second payment of the same amount on the same day as another of the file's, recorded as such: why. */
+  distinctReason: string | null;
   createdBy?: { firstName?: string | null; lastName?: string | null } | string | null;
   createdAt: string;
   reversedAt: string | null;
@@ -350,7 +354,7 @@ export const pecMethods = {
   pecMyColleagues: () => call<{ member: PecColleague[] }>('/api/pec_colleagues').then((answer) => answer.member),
 
   /** 'Enregistrer un paiement' on one billed file; answers the file. */
-  pecPayment: ({ id, data }: { id: number; data: { datePaiement: string; montant: number; libelle: string | null } }) =>
+  pecPayment: ({ id, data }: { id: number; data: z.output<typeof manualPaymentSchema> }) =>
     call<PecDossierRecord>(`${pecIri(id)}/payments`, { method: 'POST', body: data }),
 
   /** A payment statement's lines with their outcome; writes nothing. */
@@ -374,6 +378,10 @@ export const pecMethods = {
   /** A statement's line to be handled, set aside with its reason; answers the statement. */
   paymentLineDismiss: ({ id, line, motif }: { id: number; line: number; motif: string }) =>
     call<PaymentStatementRecord>(`/api/payment_statements/${id}/lines/${line}/dismiss`, { method: 'POST', body: { motif } }),
+
+  /** A statement's line taken for a payment already counted, counted as a distinct payment of its file; answers the statement. */
+  paymentLineCount: ({ id, line, motif }: { id: number; line: number; motif: string }) =>
+    call<PaymentStatementRecord>(`/api/payment_statements/${id}/lines/${line}/count`, { method: 'POST', body: { motif } }),
 
   /** A statement's line set aside, back to be handled; answers the statement. */
   paymentLineReopen: ({ id, line }: { id: number; line: number }) =>

@@ -258,6 +258,10 @@ export const fr = {
         save: 'Enregistrer',
         saved: 'Paiement enregistré',
         saveError: 'Erreur d’enregistrement du paiement',
+        distinctReason: 'Ce qui distingue ce second paiement',
+        distinctHelp:
+          'Deux paiements distincts du même montant le même jour (oreille droite et oreille gauche…) : dites ce qui le distingue pour l’enregistrer en plus. Sinon, corrigez la date ou le montant.',
+        saveDistinct: 'Enregistrer en plus',
       },
       history: {
         title: 'Historique des paiements',
@@ -267,6 +271,7 @@ export const fr = {
         source: 'Origine',
         statement: 'Relevé n° %{id}',
         label: 'Libellé',
+        distinct: 'Paiement distinct : %{reason}',
         recorded: 'Enregistré par',
         nobody: 'Non renseigné',
         state: 'État',
@@ -341,6 +346,14 @@ export const fr = {
         reason: 'Motif',
         dismissed: 'Ligne classée',
         dismissError: 'Classement impossible',
+        count: 'Compter en plus',
+        countLabel: 'Compter la ligne %{line} comme un paiement distinct',
+        countTitle: 'Compter la ligne %{line} comme un paiement distinct',
+        countText:
+          'Le paiement de %{amount} du %{date} sur la demande %{numero} a été pris pour un paiement déjà compté (« %{label} »). S’il s’agit d’un autre paiement du même jour (l’autre oreille…), il s’ajoute aux paiements de la demande et s’annule avec le relevé. Dites ce qui le distingue.',
+        counted: 'Paiement compté',
+        countedText: 'Le paiement est ajouté à la demande et son reste dû recalculé.',
+        countError: 'Paiement non compté',
         reopen: 'Remettre à traiter',
         reopenLabel: 'Remettre la ligne %{line} à traiter',
         reopenTitle: 'Remettre la ligne %{line} à traiter ?',

@@ -1,6 +1,7 @@
 // A file's payment history in its drawer (issue 25): every payment that touched it, from a statement (with a link to
 // it) or entered by hand, in react-admin's ReferenceManyField + DataTable over /api/pec_payments?dossier=…; a
-// cancelled payment stays, struck through, with who cancelled it and why. 'Annuler' on a manual payment (billing.payment)
+// cancelled payment stays, struck through, with who cancelled it and why; a second payment of the same amount and day,
+// recorded as such, says why under its label. 'Annuler' on a manual payment (billing.payment)
 // asks for the reason in a dialog of the one form system (the shared zod schema) and is sent with useMutation. A
 // payment the server says cannot be cancelled (`cancelRefusal`: a statement applied since) keeps its 'Annuler' inert,
 // with the reason beside it; a refusal that still comes (a statement applied while the dialog was open) says why inside
@@ -70,7 +71,21 @@ export function PaymentHistory({ record }: { record: PecDossierRecord }) {
               )}
             />
             <DataTable.Col source="source" label={label('source')} disableSort render={(p: PecPaymentRecord) => <Source payment={p} linked={rights.pay} />} />
-            <DataTable.Col source="label" label={label('label')} disableSort render={(p: PecPaymentRecord) => p.label ?? ''} />
+            <DataTable.Col
+              source="label"
+              label={label('label')}
+              disableSort
+              render={(p: PecPaymentRecord) => (
+                <>
+                  {p.label}
+                  {p.distinctReason && (
+                    <Typography variant="caption" color="text.secondary" display="block" data-testid="pec-payment-distinct">
+                      {translate('pecflow.payments.history.distinct', { reason: p.distinctReason })}
+                    </Typography>
+                  )}
+                </>
+              )}
+            />
             <DataTable.Col
               source="createdAt"
               label={label('recorded')}

@@ -6,16 +6,16 @@
 import PaymentsIcon from '@mui/icons-material/Payments';
 import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { focusOnShow } from '../admin/focusOnShow';
-import { useWatch } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { TextInput, useTranslate } from 'react-admin';
 import type { z } from 'zod';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '#domain/format';
-import { amountDue, amountInputValue, expectedAmount, overpaymentOf } from '#domain/payments';
-import { invoiceDay, parsePrice, todayInFrance } from '#domain/pec';
+import { amountDue, amountInputValue, expectedAmount, overpaymentOf, SAME_DAY_CONFLICT } from '#domain/payments';
+import { invoiceDay, parseDateInput, parsePrice, todayInFrance } from '#domain/pec';
 import { manualPaymentSchemaFor, type manualPaymentSchema } from '#domain/pecSchemas';
 import { DateInput } from './DateInput';
 import { PaymentHistory } from './PaymentHistory';
@@ -70,13 +70,20 @@ export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: num
   );
 }
 
+/** A payment refused in the dialog (409): why, and for a payment the file holds already (SAME_DAY_CONFLICT) which one and how many. */
+interface Refusal {
+  text: string;
+  sameDay?: { count: number; amount: number; date: string };
+}
+
 function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: PecDossierRecord; id: number; onClose: () => void }) {
   const { translate, dataProvider, refresh, success, failure, errorText } = usePecMutation();
   // The server's rule, checked before sending: not dated before the file's invoice.
   const schema = manualPaymentSchemaFor(invoiceDay(record));
   // A payment the file already holds (409: the same amount on the same day): said in the dialog, where the date or the
-  // amount is corrected, and focused; other failures in the toast.
-  const [refusal, setRefusal] = useState<string | undefined>();
+  // amount is corrected, and focused; other failures in the toast. The same payment can then be recorded in addition,
+  // with what distinguishes it (DistinctPayment).
+  const [refusal, setRefusal] = useState<Refusal>();
   const save = useMutation({
     mutationFn: (data: z.output<typeof manualPaymentSchema>) => dataProvider.pecPayment({ id, data }),
     onMutate: () => setRefusal(undefined),
@@ -85,9 +92,14 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
       onClose();
       void refresh.now();
     },
-    onError: (error) => {
-      if (statusOf(error) === 409) setRefusal(errorText(error));
-      else failure(translate('pecflow.payments.panel.saveError'), error);
+    onError: (error, data) => {
+      if (statusOf(error) !== 409) return failure(translate('pecflow.payments.panel.saveError'), error);
+      const body = (error as { body?: { conflict?: string; sameDayPayments?: number } }).body;
+      const sameDay =
+        body?.conflict === SAME_DAY_CONFLICT && body.sameDayPayments
+          ? { count: body.sameDayPayments, amount: data.montant, date: data.datePaiement }
+          : undefined;
+      setRefusal({ text: errorText(error), sameDay });
     },
   });
   const close = () => {
@@ -108,7 +120,7 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
             <Stack spacing={2} sx={{ pt: 1 }}>
               {refusal && (
                 <Alert ref={focusOnShow} severity="error" tabIndex={-1} data-testid="pec-payment-refusal">
-                  {refusal}
+                  {refusal.text}
                 </Alert>
               )}
               <DateInput source="datePaiement" label={translate('pecflow.payments.panel.date')} required />
@@ -116,17 +128,47 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
               <TextInput source="montant" label={translate('pecflow.payments.panel.amount')} fullWidth margin="none" required autoFocus />
               <OverpaymentNotice due={amountDue(record)} />
               <TextInput source="libelle" label={translate('pecflow.payments.panel.label')} fullWidth margin="none" />
+              <DistinctPayment sameDay={refusal?.sameDay} field />
             </Stack>
           </DialogContent>
           <DialogActions>
             <Button onClick={close} disabled={save.isPending}>
               {translate('pecflow.pec.billing.cancel')}
             </Button>
-            <SubmitButton label={translate('pecflow.payments.panel.save')} />
+            <DistinctPayment sameDay={refusal?.sameDay} />
           </DialogActions>
         </AdminForm>
       )}
     </Dialog>
+  );
+}
+
+/**
+ * A payment the file holds already (the two ears paid the same day) recorded in addition: while the date and amount are
+ * those refused, `field` asks what distinguishes it and puts `paiementsDuJour` (how many such payments the server
+ * counted) in the form, where the shared schema then requires the reason; sent with it, the server records it unless
+ * that number changed meanwhile (a second click records nothing more). Without `field`: the submit button, which says
+ * so. Another date or amount is an ordinary payment again.
+ */
+function DistinctPayment({ sameDay, field = false }: { sameDay?: Refusal['sameDay']; field?: boolean }) {
+  const translate = useTranslate();
+  const { setValue } = useFormContext();
+  const [date, amount] = useWatch({ name: ['datePaiement', 'montant'] });
+  const count = sameDay && parseDateInput(date) === sameDay.date && parsePrice(amount) === sameDay.amount ? sameDay.count : undefined;
+  useEffect(() => {
+    if (field) setValue('paiementsDuJour', count);
+  }, [field, setValue, count]);
+  if (!field) return <SubmitButton label={translate(count ? 'pecflow.payments.panel.saveDistinct' : 'pecflow.payments.panel.save')} />;
+  if (!count) return null;
+  return (
+    <TextInput
+      source="motifDistinct"
+      label={translate('pecflow.payments.panel.distinctReason')}
+      helperText={translate('pecflow.payments.panel.distinctHelp')}
+      fullWidth
+      margin="none"
+      required
+    />
   );
 }
 

@@ -1,7 +1,9 @@
 // /payment_statements, 'Relevés de paiement' (issue 15): the one list frame (react-admin List + DataTable) of the
 // statements an organisation applied, and a statement in the one drawer frame at /payment_statements/{id} with its
 // totals, its lines and their outcomes, and 'Annuler le relevé'; its lines to be handled ('À traiter') attached to a
-// billed file or set aside in a dialog. Importing one is /payment_statements/create.
+// billed file or set aside in a dialog, a line taken for a payment already counted counted in addition (a second payment
+// of the same day). Importing one is /payment_statements/create.
+import AddIcon from '@mui/icons-material/Add';
 import LinkIcon from '@mui/icons-material/Link';
 import UndoIcon from '@mui/icons-material/Undo';
 import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Skeleton, Stack } from '@mui/material';
@@ -30,6 +32,7 @@ import { iriOf } from '#domain/iri';
 import { PAGE_SIZE } from '#domain/limits';
 import {
   amountDue,
+  isCountableLine,
   PAYMENT_STATEMENT_STATUS_LABELS,
   PENDING_STATEMENT_FILTER,
   STATEMENT_MESSAGES,
@@ -37,7 +40,7 @@ import {
   type PaymentLine,
   type PaymentStatementStatus,
 } from '#domain/payments';
-import { statementLineAttachSchema, statementLineDismissSchema, statementUndoSchema } from '#domain/pecSchemas';
+import { statementLineAttachSchema, statementLineCountSchema, statementLineDismissSchema, statementUndoSchema } from '#domain/pecSchemas';
 import { statementPath, STATEMENTS_PATH } from './filters';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { StatementsShortcuts } from './PaymentShortcuts';
@@ -206,6 +209,8 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
                 <PendingLineActions statementId={id} line={line} />
               ) : line.resolution === 'dismissed' ? (
                 <ReopenLineAction statementId={id} line={line} />
+              ) : isCountableLine(line) ? (
+                <CountLineAction statementId={id} line={line} />
               ) : null
             }
           />
@@ -282,6 +287,51 @@ function PendingLineActions({ statementId, line }: { statementId: number; line: 
       {open === 'attach' && <AttachDialog statementId={statementId} line={line} onClose={() => setOpen(undefined)} />}
       {open === 'dismiss' && <DismissDialog statementId={statementId} line={line} onClose={() => setOpen(undefined)} />}
     </Stack>
+  );
+}
+
+/**
+ * A line taken for a payment its file already counts (the same amount on the same day): 'Compter en plus' counts it as a
+ * distinct payment of that file (the other ear paid the same day), with what distinguishes it, in the reason dialog.
+ */
+function CountLineAction({ statementId, line }: { statementId: number; line: PaymentLine }) {
+  const { translate, dataProvider } = usePecMutation();
+  const [open, setOpen] = useState(false);
+  const count = useLineMutation(
+    (motif: string) => dataProvider.paymentLineCount({ id: statementId, line: line.line, motif }),
+    { title: 'pecflow.payments.handle.counted', text: 'pecflow.payments.handle.countedText', error: 'pecflow.payments.handle.countError' },
+    () => setOpen(false),
+  );
+  return (
+    <>
+      <Button
+        size="small"
+        startIcon={<AddIcon />}
+        onClick={() => setOpen(true)}
+        aria-label={translate('pecflow.payments.handle.countLabel', { line: line.line })}
+        data-testid="line-count"
+      >
+        {translate('pecflow.payments.handle.count')}
+      </Button>
+      {open && (
+        <ReasonDialog
+          id="line-count-title"
+          title={translate('pecflow.payments.handle.countTitle', { line: line.line })}
+          text={translate('pecflow.payments.handle.countText', {
+            amount: formatEuros(line.amount),
+            date: formatDate(line.paymentDate),
+            numero: line.dossier?.numeroDossier ?? '',
+            label: line.outcomeLabel,
+          })}
+          label={translate('pecflow.payments.panel.distinctReason')}
+          submit={translate('pecflow.payments.handle.count')}
+          schema={statementLineCountSchema}
+          busy={count.isPending}
+          onSave={(motif) => count.mutateAsync(motif)}
+          onClose={() => setOpen(false)}
+        />
+      )}
+    </>
   );
 }
 

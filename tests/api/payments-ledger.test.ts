@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, startPecServer, type Refs } from './helpers/pec';
-import { cancelRefusalMessage, filePaymentKey, foldForKey, receivedLineKey } from '#domain/payments';
+import { cancelRefusalMessage, filePaymentKey, foldForKey, receivedLineKey, SAME_DAY_CONFLICT, STATEMENT_MESSAGES } from '#domain/payments';
 
 let server: TestServer;
 let refs: Refs;
@@ -649,6 +649,137 @@ describe('the same payment written differently', () => {
       ['already_applied', first.body.id],
       ['already_applied', first.body.id],
     ]);
+  });
+});
+
+describe('a second payment of the same amount on the same day', () => {
+  const countLine = (statement: number, line: number, body: unknown, token = tokens.horizonAdmin) =>
+    server.request('POST', `/api/payment_statements/${statement}/lines/${line}/count`, { token, body });
+
+  it('is recorded by hand once the office says what distinguishes it, once however many times it is sent', async () => {
+    const f = await billedFile(2000);
+    expect((await manualPayment(f.id, { datePaiement: '25/11/2026', montant: 730, libelle: 'Oreille droite' })).status).toBe(200);
+    const twin = await manualPayment(f.id, { datePaiement: '25/11/2026', montant: 730, libelle: 'Oreille gauche' });
+    expect(twin.status).toBe(409);
+    expect(twin.body).toMatchObject({ conflict: SAME_DAY_CONFLICT, sameDayPayments: 1 });
+    expect(twin.body.detail.replace(/\s/g, ' ')).toBe(
+      'Un paiement de 730,00 € du 25/11/2026 est déjà enregistré sur cette demande : voyez son historique des paiements.',
+    );
+    // Said to be distinct without saying why: 422 on the reason, nothing recorded.
+    const unexplained = await manualPayment(f.id, { datePaiement: '25/11/2026', montant: 730, paiementsDuJour: 1, motifDistinct: '  ' });
+    expect(unexplained.status).toBe(422);
+    expect(unexplained.body.violations).toEqual([{ propertyPath: 'motifDistinct', message: STATEMENT_MESSAGES.distinctReason }]);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 730 });
+
+    // Sent twice at the same moment (a double click): one is recorded, the other finds two payments where it saw one.
+    const second = {
+      datePaiement: '25/11/2026',
+      montant: 730,
+      libelle: 'Oreille gauche',
+      paiementsDuJour: 1,
+      motifDistinct: 'Oreille gauche, second virement',
+    };
+    const answers = await Promise.all([manualPayment(f.id, second), manualPayment(f.id, second)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const late = answers.find((a) => a.status === 409)!;
+    expect(late.body).toMatchObject({ conflict: SAME_DAY_CONFLICT, sameDayPayments: 2 });
+    expect(late.body.detail.replace(/\s/g, ' ')).toBe(
+      '2 paiements de 730,00 € du 25/11/2026 sont déjà enregistrés sur cette demande : voyez son historique des paiements.',
+    );
+    expect(await paymentState(f.id)).toMatchObject({ status: 'billed', montantPaye: 1460, montantDu: 540 });
+    expect((await history(f.id)).map((p) => [p.amount, p.label, p.distinctReason])).toEqual([
+      [730, 'Oreille droite', null],
+      [730, 'Oreille gauche', 'Oreille gauche, second virement'],
+    ]);
+    const audit = await server.get(`/api/audit_logs?entity=pec_dossiers&entityId=${f.id}&action=pec_dossier.payment`, tokens.horizonAdmin);
+    expect(audit.body.member.map((m: JsonBody) => m.changes.paiement.after.paiementDistinct).sort()).toEqual(['Oreille gauche, second virement', undefined]);
+
+    // The insurer's statement lists both transfers: each line is one of the payments typed, nothing more is counted.
+    const seen = await preview(csv(`25/11/2026;Kalixia;${f.numBilling};730,00;OD`, `25/11/2026;Kalixia;${f.numBilling};730,00;OG`));
+    expect(seen.body.lines.map((l: JsonBody) => [l.outcome, l.outcomeLabel])).toEqual([
+      ['already_applied', `Déjà enregistrée (paiement du 25/11/2026 saisi à la main le ${frenchToday})`],
+      ['already_applied', `Déjà enregistrée (paiement du 25/11/2026 saisi à la main le ${frenchToday})`],
+    ]);
+    expect(await disagreements()).toEqual([]);
+  });
+
+  it('a statement line taken for one already counted is counted as a distinct payment with its reason, once, and undone with its statement', async () => {
+    const f = await billedFile(1460);
+    const other = await billedFile(300);
+    const statement = await apply(csv(`20/11/2026;Santéclair;${f.numPec};730,00;Oreille droite`, `20/11/2026;Santéclair;${f.numPec};730,00;Oreille gauche`));
+    expect(statement.status, statement.text).toBe(201);
+    const id = statement.body.id as number;
+    expect(statement.body.lines.map((l: JsonBody) => [l.line, l.outcome, l.outcomeLabel])).toEqual([
+      [2, 'partial', 'Paiement partiel'],
+      [3, 'already_applied', 'Déjà appliquée (ligne 2 de ce relevé)'],
+    ]);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 730, montantDu: 730 });
+
+    // Only a line taken for one already counted, with a reason, by who records payments of this organisation.
+    expect((await countLine(id, 2, { motif: 'Oreille gauche' })).status).toBe(409);
+    const unexplained = await countLine(id, 3, { motif: '' });
+    expect(unexplained.status).toBe(422);
+    expect(unexplained.body.violations).toEqual([{ propertyPath: 'motif', message: STATEMENT_MESSAGES.distinctReason }]);
+    expect((await countLine(id, 3, { motif: 'Oreille gauche' }, tokens.rivieraAdmin)).status).toBe(404);
+    expect((await countLine(id, 3, { motif: 'Oreille gauche' }, tokens.readOnly)).status).toBe(403);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 730 });
+
+    // Counted twice at the same moment: once.
+    const answers = await Promise.all([countLine(id, 3, { motif: 'Oreille gauche' }), countLine(id, 3, { motif: 'Oreille gauche' })]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const counted = answers.find((a) => a.status === 200)!.body;
+    expect(counted.lines[1]).toMatchObject({
+      outcome: 'paid',
+      outcomeLabel: `Payé intégralement (paiement distinct compté le ${frenchToday} : Oreille gauche)`,
+      resolution: 'counted',
+      appliedIn: null,
+    });
+    expect(counted.totals).toMatchObject({ applied: 1460 });
+    expect(await paymentState(f.id)).toMatchObject({ status: 'paid', montantPaye: 1460, montantDu: 0 });
+    expect((await history(f.id)).map((p) => [p.source, p.amount, p.distinctReason])).toEqual([
+      ['statement', 730, null],
+      ['statement', 730, 'Oreille gauche'],
+    ]);
+    const trail = await server.get(`/api/audit_logs?entity=payment_statements&entityId=${id}&action=payment_statement.line_count`, tokens.horizonAdmin);
+    expect(trail.body.member.map((m: JsonBody) => [m.changes.ligne, m.changes.paiementDistinct])).toEqual([[3, 'Oreille gauche']]);
+
+    // The same statement exported again with a new line: its two lines are the two payments, counted once each.
+    const again = csv(
+      `20/11/2026;Santéclair;${f.numPec};730,00;Oreille droite`,
+      `20/11/2026;Santéclair;${f.numPec};730,00;Oreille gauche`,
+      `21/11/2026;Santéclair;${other.numPec};100,00;`,
+    );
+    const seen = await preview(again);
+    expect(seen.body.lines.map((l: JsonBody) => l.outcome)).toEqual(['already_applied', 'already_applied', 'partial']);
+    const second = await apply(again);
+    expect(second.status, second.text).toBe(201);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 1460 });
+    expect(await disagreements()).toEqual([]);
+
+    // Undone (the later statement first), the statement takes its counted line with it.
+    expect((await undo(second.body.id)).status).toBe(200);
+    const undone = await undo(id);
+    expect(undone.status, undone.text).toBe(200);
+    expect(await paymentState(f.id)).toMatchObject({ status: 'billed', montantPaye: null });
+    expect((await history(f.id)).every((p) => p.reversedAt !== null)).toBe(true);
+    expect((await countLine(id, 3, { motif: 'Oreille gauche' })).status).toBe(409);
+    expect(await disagreements()).toEqual([]);
+  });
+
+  it('a line to be handled attached to a file that holds the same payment: refused, then attached as a distinct payment', async () => {
+    const f = await billedFile(1460);
+    expect((await manualPayment(f.id, { datePaiement: '20/11/2026', montant: 730, libelle: 'Oreille droite' })).status).toBe(200);
+    const statement = await apply(csv(`20/11/2026;Santéclair;INCONNU-${f.id};730,00;Oreille gauche`));
+    expect(statement.body.lines[0]).toMatchObject({ outcome: 'unknown' });
+    const attach = (body: JsonBody) =>
+      server.request('POST', `/api/payment_statements/${statement.body.id}/lines/2/attach`, { token: tokens.horizonAdmin, body: { dossier: f.id, ...body } });
+    const refused = await attach({});
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ conflict: SAME_DAY_CONFLICT, sameDayPayments: 1 });
+    const attached = await attach({ paiementsDuJour: 1, motifDistinct: 'Oreille gauche' });
+    expect(attached.status, attached.text).toBe(200);
+    expect(await paymentState(f.id)).toMatchObject({ status: 'paid', montantPaye: 1460 });
+    expect((await history(f.id)).map((p) => p.distinctReason)).toEqual([null, 'Oreille gauche']);
   });
 });
 

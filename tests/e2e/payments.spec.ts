@@ -278,6 +278,71 @@ test('a payment the file holds already is refused in the dialog, focused, and co
   await expect(history.getByTestId('pec-payment-history-total')).toHaveText(`Total des paiements retenus : ${euros(21)}`);
 });
 
+test('two payments of the same amount on the same day: the second is recorded in addition with what distinguishes it', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await billedFile(request, email);
+  const token = await apiToken(request, email);
+  await api(request, token, 'POST', `/api/pec_dossiers/${file.id}/payments`, { datePaiement: frenchToday(), montant: 10, libelle: 'Oreille droite' });
+
+  await signIn(page, email);
+  await page.goto(`/pec/${file.id}`);
+  const panel = drawer(page).getByTestId('pec-payment');
+  await panel.getByRole('button', { name: 'Enregistrer un paiement' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Enregistrer un paiement' });
+  await dialog.getByRole('textbox', { name: /^Montant/ }).fill('10,00');
+  await dialog.getByRole('textbox', { name: /^Libellé/ }).fill('Oreille gauche');
+  await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(dialog.getByTestId('pec-payment-refusal')).toBeFocused();
+  // Recorded in addition only with what distinguishes it; another amount would be an ordinary payment again.
+  const reason = dialog.getByRole('textbox', { name: /^Ce qui distingue ce second paiement/ });
+  await expect(reason).toBeVisible();
+  await dialog.getByRole('textbox', { name: /^Montant/ }).fill('12,00');
+  await expect(reason).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Enregistrer', exact: true })).toBeVisible();
+  await dialog.getByRole('textbox', { name: /^Montant/ }).fill('10');
+  await dialog.getByRole('button', { name: 'Enregistrer en plus' }).click();
+  await expect(dialog.getByText('Indiquez ce qui distingue ce paiement de celui déjà enregistré (ex : oreille gauche)')).toBeVisible();
+  await reason.fill('Oreille gauche, second virement');
+  await dialog.getByRole('button', { name: 'Enregistrer en plus' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(toast(page, 'Paiement enregistré')).toBeVisible();
+  const history = drawer(page).getByTestId('pec-payment-history');
+  await expect(history.getByTestId('pec-payment-history-total')).toHaveText(`Total des paiements retenus : ${euros(20)}`);
+  await expect(history.getByTestId('pec-payment-distinct')).toHaveText('Paiement distinct : Oreille gauche, second virement');
+});
+
+test('a statement line taken for a payment already counted is counted in addition, with its reason', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await billedFile(request, email);
+  const today = frenchToday();
+  const statementId = await applyStatement(request, email, [
+    `${today};Santéclair;FAC-${file.numeroDossierAssure};10,00;Oreille droite`,
+    `${today};Santéclair;FAC-${file.numeroDossierAssure};10,00;Oreille gauche`,
+  ]);
+
+  await signIn(page, email);
+  await page.goto(`/payment_statements/${statementId}`);
+  const statement = page.getByTestId('payment-statement-drawer');
+  const lines = statement.getByTestId('payment-lines').getByRole('row');
+  await expect(lines.nth(2).getByTestId('payment-outcome')).toHaveText('Déjà appliquée (ligne 2 de ce relevé)');
+  await expect(lines.nth(1).getByRole('button', { name: /comme un paiement distinct/ })).toHaveCount(0);
+  await statement.getByRole('button', { name: 'Compter la ligne 3 comme un paiement distinct' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Compter la ligne 3 comme un paiement distinct' });
+  await expect(dialog).toContainText(file.numeroDossier);
+  await dialog.getByRole('textbox', { name: /^Ce qui distingue ce second paiement/ }).fill('Oreille gauche');
+  await dialog.getByRole('button', { name: 'Compter en plus' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(toast(page, 'Paiement compté')).toBeVisible();
+  await expect(lines.nth(2).getByTestId('payment-outcome')).toHaveText(`Paiement partiel (paiement distinct compté le ${today} : Oreille gauche)`);
+  await expect(statement.getByRole('button', { name: 'Compter la ligne 3 comme un paiement distinct' })).toHaveCount(0);
+  await expect(statement.getByTestId('payment-total-applied')).toHaveText(euros(20));
+
+  await page.goto(`/pec/${file.id}`);
+  const history = drawer(page).getByTestId('pec-payment-history');
+  await expect(history.getByTestId('pec-payment-history-total')).toHaveText(`Total des paiements retenus : ${euros(20)}`);
+  await expect(history.getByTestId('pec-payment-distinct')).toHaveText('Paiement distinct : Oreille gauche');
+});
+
 test('the keyboard alone: a payment typed as the dialog opens and recorded, then cancelled with its reason typed at once', async ({ page, request }) => {
   const email = 'direction@audition-horizon.fr';
   const file = await prepareFile(request, email);

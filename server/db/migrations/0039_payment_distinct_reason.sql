@@ -1,0 +1,1 @@
+ALTER TABLE "pec_payments" ADD COLUMN "distinct_reason" text;
