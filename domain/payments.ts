@@ -462,7 +462,8 @@ export const STATEMENT_MESSAGES = {
   dismissReason: 'Le motif est requis',
   lineNotDismissed: 'Seule une ligne classée peut être remise à traiter.',
   /** The label of a line attached by hand, and of one set aside. */
-  attached: (outcome: PaymentOutcome, day: string) => `${PAYMENT_OUTCOME_LABELS[outcome]} (rattachée le ${formatDate(day)})`,
+  attached: (outcome: PaymentOutcome, day: string, distinctReason?: string | null) =>
+    `${PAYMENT_OUTCOME_LABELS[outcome]} (rattachée le ${formatDate(day)}${distinctReason ? ` comme paiement distinct : ${distinctReason}` : ''})`,
   dismissed: (reason: string) => `Classée : ${reason}`,
   /** The label of a line counted as a distinct payment of its file. */
   counted: (outcome: PaymentOutcome, day: string, reason: string) =>

@@ -123,7 +123,7 @@ export const paymentStatementsResource: ResourceDeclaration = {
             outcome: l.outcome as PaymentOutcome,
             outcomeLabel:
               l.resolution === 'attached' && l.resolvedAt
-                ? STATEMENT_MESSAGES.attached(l.outcome as PaymentOutcome, todayInFrance(l.resolvedAt))
+                ? STATEMENT_MESSAGES.attached(l.outcome as PaymentOutcome, todayInFrance(l.resolvedAt), hidden ? null : l.resolutionNote)
                 : l.resolution === 'counted' && l.resolvedAt
                   ? STATEMENT_MESSAGES.counted(l.outcome as PaymentOutcome, todayInFrance(l.resolvedAt), hidden ? '…' : (l.resolutionNote ?? ''))
                   : l.resolution === 'dismissed'

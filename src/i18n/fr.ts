@@ -330,6 +330,7 @@ export const fr = {
       },
       handle: {
         attach: 'Rattacher',
+        attachDistinct: 'Rattacher en plus',
         dismiss: 'Classer',
         attachLabel: 'Rattacher la ligne %{line} à une demande',
         dismissLabel: 'Classer la ligne %{line}',
@@ -1072,6 +1073,7 @@ export const fr = {
           apply: 'Application d’un relevé',
           undo: 'Annulation d’un relevé',
           line_attach: 'Ligne de relevé rattachée à une demande',
+          line_count: 'Ligne de relevé comptée comme un paiement distinct',
           line_dismiss: 'Ligne de relevé classée',
           line_reopen: 'Ligne de relevé remise à traiter',
           cancel: 'Annulation d’un paiement',

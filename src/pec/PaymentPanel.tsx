@@ -6,18 +6,19 @@
 import PaymentsIcon from '@mui/icons-material/Payments';
 import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { focusOnShow } from '../admin/focusOnShow';
-import { useFormContext, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { TextInput, useTranslate } from 'react-admin';
 import type { z } from 'zod';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '#domain/format';
-import { amountDue, amountInputValue, expectedAmount, overpaymentOf, SAME_DAY_CONFLICT } from '#domain/payments';
+import { amountDue, amountInputValue, expectedAmount, overpaymentOf } from '#domain/payments';
 import { invoiceDay, parseDateInput, parsePrice, todayInFrance } from '#domain/pec';
 import { manualPaymentSchemaFor, type manualPaymentSchema } from '#domain/pecSchemas';
 import { DateInput } from './DateInput';
+import { DistinctReasonInput, sameDayPaymentsOf, useSameDayCount } from './PaymentDistinct';
 import { PaymentHistory } from './PaymentHistory';
 import { Facts, Section } from './RobotResults';
 import { statusOf, usePecMutation, usePecRights } from './shared';
@@ -70,7 +71,7 @@ export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: num
   );
 }
 
-/** A payment refused in the dialog (409): why, and for a payment the file holds already (SAME_DAY_CONFLICT) which one and how many. */
+/** A payment refused in the dialog (409): why, and for a payment the file holds already which one and how many (sameDayPaymentsOf). */
 interface Refusal {
   text: string;
   sameDay?: { count: number; amount: number; date: string };
@@ -94,12 +95,8 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
     },
     onError: (error, data) => {
       if (statusOf(error) !== 409) return failure(translate('pecflow.payments.panel.saveError'), error);
-      const body = (error as { body?: { conflict?: string; sameDayPayments?: number } }).body;
-      const sameDay =
-        body?.conflict === SAME_DAY_CONFLICT && body.sameDayPayments
-          ? { count: body.sameDayPayments, amount: data.montant, date: data.datePaiement }
-          : undefined;
-      setRefusal({ text: errorText(error), sameDay });
+      const count = sameDayPaymentsOf(error);
+      setRefusal({ text: errorText(error), sameDay: count === undefined ? undefined : { count, amount: data.montant, date: data.datePaiement } });
     },
   });
   const close = () => {
@@ -143,33 +140,16 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
   );
 }
 
-/**
- * A payment the file holds already (the two ears paid the same day) recorded in addition: while the date and amount are
- * those refused, `field` asks what distinguishes it and puts `paiementsDuJour` (how many such payments the server
- * counted) in the form, where the shared schema then requires the reason; sent with it, the server records it unless
- * that number changed meanwhile (a second click records nothing more). Without `field`: the submit button, which says
- * so. Another date or amount is an ordinary payment again.
- */
+/** While the date and amount are those refused: what distinguishes the payment (`field`), or the submit button that says so. */
 function DistinctPayment({ sameDay, field = false }: { sameDay?: Refusal['sameDay']; field?: boolean }) {
   const translate = useTranslate();
-  const { setValue } = useFormContext();
-  const [date, amount] = useWatch({ name: ['datePaiement', 'montant'] });
-  const count = sameDay && parseDateInput(date) === sameDay.date && parsePrice(amount) === sameDay.amount ? sameDay.count : undefined;
-  useEffect(() => {
-    if (field) setValue('paiementsDuJour', count);
-  }, [field, setValue, count]);
-  if (!field) return <SubmitButton label={translate(count ? 'pecflow.payments.panel.saveDistinct' : 'pecflow.payments.panel.save')} />;
-  if (!count) return null;
-  return (
-    <TextInput
-      source="motifDistinct"
-      label={translate('pecflow.payments.panel.distinctReason')}
-      helperText={translate('pecflow.payments.panel.distinctHelp')}
-      fullWidth
-      margin="none"
-      required
-    />
+  const count = useSameDayCount(
+    sameDay?.count,
+    ['datePaiement', 'montant'],
+    ([date, amount]) => parseDateInput(date) === sameDay?.date && parsePrice(amount) === sameDay?.amount,
   );
+  if (field) return <DistinctReasonInput count={count} />;
+  return <SubmitButton label={translate(count ? 'pecflow.payments.panel.saveDistinct' : 'pecflow.payments.panel.save')} />;
 }
 
 /** Said before the payment is recorded: an amount above what is still due makes an over-payment ('Trop-perçu'). */

@@ -12,6 +12,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { AutocompleteInput, DataTable, ReferenceInput, Title, useGetOne, useTranslate } from 'react-admin';
 import { ConfirmDialog } from '../admin/ConfirmDialog';
 import { useRef, useState } from 'react';
+import type { z } from 'zod';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import { ReasonDialog } from './ReasonDialog';
 import { DrawerFrame } from '../admin/DrawerFrame';
@@ -45,6 +46,8 @@ import { statementPath, STATEMENTS_PATH } from './filters';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { StatementsShortcuts } from './PaymentShortcuts';
 import { useErrorText, usePecMutation } from './shared';
+import { DistinctReasonInput, sameDayPaymentsOf, useSameDayCount } from './PaymentDistinct';
+import { focusOnShow } from '../admin/focusOnShow';
 
 /** Its status, and beside an applied one its lines still to be handled ('À traiter (2)'). */
 export function StatementStatusBadge({ status, pendingLines = 0 }: { status: string; pendingLines?: number }) {
@@ -378,7 +381,13 @@ function ReopenLineAction({ statementId, line }: { statementId: number; line: Pa
 const billedFileText = (file: PecDossierRecord) =>
   [file.numeroDossier, file.numBilling, file.shop?.name, file.mutual?.name, formatEuros(amountDue(file))].filter(Boolean).join(' · ');
 
-function useLineMutation<T>(send: (values: T) => Promise<unknown>, done: { title: string; text?: string; error: string }, onClose: () => void) {
+/** `refused`: an error the dialog says itself (true), not in a toast. */
+function useLineMutation<T>(
+  send: (values: T) => Promise<unknown>,
+  done: { title: string; text?: string; error: string },
+  onClose: () => void,
+  refused: (error: unknown, values: T) => boolean = () => false,
+) {
   const { translate, success, failure } = usePecMutation();
   const refresh = useRefreshPayments();
   return useMutation({
@@ -389,16 +398,27 @@ function useLineMutation<T>(send: (values: T) => Promise<unknown>, done: { title
       refresh();
       onClose();
     },
-    onError: (error) => failure(translate(done.error), error),
+    onError: (error, values) => {
+      if (!refused(error, values)) failure(translate(done.error), error);
+    },
   });
 }
 
+type AttachValues = z.input<typeof statementLineAttachSchema>;
+
 function AttachDialog({ statementId, line, onClose }: { statementId: number; line: PaymentLine; onClose: () => void }) {
-  const { translate, dataProvider } = usePecMutation();
+  const { translate, dataProvider, errorText } = usePecMutation();
+  // The file chosen holds that payment already (409): said in the dialog, focused, with what would distinguish it.
+  const [sameDay, setSameDay] = useState<{ text: string; count: number; dossier: unknown }>();
   const attach = useLineMutation(
-    ({ dossier }: { dossier: unknown }) => dataProvider.paymentLineAttach({ id: statementId, line: line.line, dossier }),
+    (values: AttachValues) => dataProvider.paymentLineAttach({ id: statementId, line: line.line, ...values }),
     { title: 'pecflow.payments.handle.attached', text: 'pecflow.payments.handle.attachedText', error: 'pecflow.payments.handle.attachError' },
     onClose,
+    (error, values) => {
+      const count = sameDayPaymentsOf(error);
+      if (count !== undefined) setSameDay({ text: errorText(error), count, dossier: values.dossier });
+      return count !== undefined;
+    },
   );
   // The dialog opens in the field, focused once shown: an autoFocus focuses it while React is still committing, and
   // the Autocomplete's opening on focus then calls react-admin's handler before it exists ("Cannot call an event
@@ -414,7 +434,18 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
       slotProps={{ transition: { onEntered: () => field.current?.focus() } }}
     >
       {/* Empty: the file a line named could not take the payment (not billed, paid, invoiced after it); the user picks a billed one. */}
-      <AdminForm record={{ dossier: null }} schema={statementLineAttachSchema} onSave={(values) => attach.mutateAsync({ dossier: values.dossier })}>
+      <AdminForm
+        record={{ dossier: null }}
+        schema={statementLineAttachSchema}
+        onSave={(values) => {
+          setSameDay(undefined);
+          return attach.mutateAsync({
+            dossier: values.dossier,
+            motifDistinct: values.motifDistinct,
+            paiementsDuJour: values.paiementsDuJour as number | undefined,
+          });
+        }}
+      >
         <DialogTitle id="line-attach-title">{translate('pecflow.payments.handle.attachTitle', { line: line.line })}</DialogTitle>
         <DialogContent>
           <DialogContentText sx={{ mb: 2 }}>
@@ -424,6 +455,11 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
               reference: line.reference,
             })}
           </DialogContentText>
+          {sameDay && (
+            <Alert ref={focusOnShow} severity="error" tabIndex={-1} sx={{ mb: 2 }} data-testid="line-attach-refusal">
+              {sameDay.text}
+            </Alert>
+          )}
           <ReferenceInput source="dossier" reference={PEC_RESOURCE} filter={{ status: 'billed' }} sort={{ field: 'createdAt', order: 'DESC' }}>
             <AutocompleteInput
               label={translate('pecflow.payments.handle.file')}
@@ -434,16 +470,25 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
               TextFieldProps={{ inputRef: field }}
             />
           </ReferenceInput>
+          <AttachDistinct sameDay={sameDay} field />
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose} disabled={attach.isPending}>
             {translate('pecflow.payments.handle.close')}
           </Button>
-          <SubmitButton label={translate('pecflow.payments.handle.attach')} />
+          <AttachDistinct sameDay={sameDay} />
         </DialogActions>
       </AdminForm>
     </Dialog>
   );
+}
+
+/** While the file refused is chosen: what distinguishes the payment (`field`), or the submit button that says so. */
+function AttachDistinct({ sameDay, field = false }: { sameDay?: { count: number; dossier: unknown }; field?: boolean }) {
+  const translate = useTranslate();
+  const count = useSameDayCount(sameDay?.count, ['dossier'], ([dossier]) => dossier === sameDay?.dossier);
+  if (field) return <DistinctReasonInput count={count} />;
+  return <SubmitButton label={translate(count ? 'pecflow.payments.handle.attachDistinct' : 'pecflow.payments.handle.attach')} />;
 }
 
 function DismissDialog({ statementId, line, onClose }: { statementId: number; line: PaymentLine; onClose: () => void }) {

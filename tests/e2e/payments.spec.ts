@@ -318,6 +318,7 @@ test('a statement line taken for a payment already counted is counted in additio
   const statementId = await applyStatement(request, email, [
     `${today};Santéclair;FAC-${file.numeroDossierAssure};10,00;Oreille droite`,
     `${today};Santéclair;FAC-${file.numeroDossierAssure};10,00;Oreille gauche`,
+    `${today};Santéclair;VIR-${file.id};10,00;Virement sans référence`,
   ]);
 
   await signIn(page, email);
@@ -337,10 +338,27 @@ test('a statement line taken for a payment already counted is counted in additio
   await expect(statement.getByRole('button', { name: 'Compter la ligne 3 comme un paiement distinct' })).toHaveCount(0);
   await expect(statement.getByTestId('payment-total-applied')).toHaveText(euros(20));
 
+  // A third transfer of the same amount that day, its reference unknown: attached to the file, refused in the dialog
+  // as the file holds two such payments, then attached in addition with what distinguishes it.
+  await statement.getByRole('button', { name: 'Rattacher la ligne 4 à une demande' }).click();
+  const attach = page.getByRole('dialog', { name: 'Rattacher la ligne 4 à une demande' });
+  await attach.getByRole('combobox', { name: 'Demande facturée' }).fill(`FAC-${file.numeroDossierAssure}`);
+  await page.getByRole('option', { name: new RegExp(`^${file.numeroDossier} · `) }).click();
+  await attach.getByRole('button', { name: 'Rattacher', exact: true }).click();
+  const refusal = attach.getByTestId('line-attach-refusal');
+  await expect(refusal).toHaveText(`2 paiements de ${euros(10)} du ${today} sont déjà enregistrés sur cette demande : voyez son historique des paiements.`);
+  await expect(refusal).toBeFocused();
+  await expect(toast(page, 'Rattachement impossible')).toHaveCount(0);
+  await attach.getByRole('textbox', { name: /^Ce qui distingue ce second paiement/ }).fill('Embout');
+  await attach.getByRole('button', { name: 'Rattacher en plus' }).click();
+  await expect(attach).toBeHidden();
+  await expect(toast(page, 'Ligne rattachée')).toBeVisible();
+  await expect(lines.nth(3).getByTestId('payment-outcome')).toHaveText(`Paiement partiel (rattachée le ${today} comme paiement distinct : Embout)`);
+
   await page.goto(`/pec/${file.id}`);
   const history = drawer(page).getByTestId('pec-payment-history');
-  await expect(history.getByTestId('pec-payment-history-total')).toHaveText(`Total des paiements retenus : ${euros(20)}`);
-  await expect(history.getByTestId('pec-payment-distinct')).toHaveText('Paiement distinct : Oreille gauche');
+  await expect(history.getByTestId('pec-payment-history-total')).toHaveText(`Total des paiements retenus : ${euros(30)}`);
+  await expect(history.getByTestId('pec-payment-distinct')).toHaveText(['Paiement distinct : Oreille gauche', 'Paiement distinct : Embout']);
 });
 
 test('the keyboard alone: a payment typed as the dialog opens and recorded, then cancelled with its reason typed at once', async ({ page, request }) => {
