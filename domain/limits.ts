@@ -34,3 +34,14 @@ export const BULK_MAX_FILES = 100;
 export const ROBOT_CONCURRENCY_DEFAULT = 3;
 /** How long a signed link to a document in a robot job stays valid (GET /api/robot/documents/{id}), in seconds. */
 export const ROBOT_DOCUMENT_LINK_TTL_SECONDS = 300;
+/**
+ * The PEC list's search (server/pec/numbering.ts, searchWords): a word shorter than `minLength` (a trigram) is not looked
+ * up in the index, only checked on the files the other words found; `maxWords` words at most, each one more condition
+ * (beyond, a 422 rather than words dropped unseen, which would list files without them).
+ */
+const SEARCH_MAX_WORDS = 8;
+export const SEARCH_WORDS = {
+  minLength: 3,
+  maxWords: SEARCH_MAX_WORDS,
+  tooMany: `La recherche compte trop de mots : ${SEARCH_MAX_WORDS} au plus.`,
+};

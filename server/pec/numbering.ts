@@ -5,6 +5,7 @@ import { pecCounters, pecDossiers } from '../db/schema';
 import { invalidField } from '../http/errors';
 import { PEC_MESSAGES, todayInFrance } from '#domain/pec';
 import { foldForKey } from '#domain/payments';
+import { SEARCH_WORDS } from '#domain/limits';
 
 export const formatNumero = (year: number, value: number) => `PEC-${year}-${String(value).padStart(6, '0')}`;
 
@@ -59,16 +60,35 @@ export function normaliseSearch(term: string): string {
     .toLowerCase();
 }
 
+const QUOTED_OR_WORD = /"([^"]*)"?|[^\s"]+/g;
+
+/** A word of the search: any of its texts is enough; `short`, fewer characters than a trigram (see searchWords). */
+interface SearchWord {
+  texts: string[];
+  short: boolean;
+}
+
 /**
- * What the search text is searched for, each as LIKE '%…%': the term as normaliseSearch writes it and, when it differs,
- * the term folded (foldForKey, lower-cased), as the search text also holds the PEC number, invoice number and Pecflow ID
- * (migration 0038): "pec 2026 000123" or "santeclair/972783118" finds PEC-2026-000123 or SANTECLAIR-972783118, as a
- * statement names them. A term that folds to nothing adds nothing ("%%" would match every file).
+ * What the PEC list's search looks for in the search text: every word of the term, in any field and any order
+ * ("Bastille MACIF Dupont": a centre, a mutual, a patient), split on spaces, a "quoted phrase" as one word. A word is
+ * found as normaliseSearch writes it or, when it differs, folded (foldForKey, lower-cased), as the search text also holds
+ * the PEC number, invoice number and Pecflow ID folded (migration 0038): "santeclair/972783118" finds
+ * SANTECLAIR-972783118, and a number typed with spaces ("pec 2026 000123", "zq 2026 04") is found by its parts.
+ * Words of 1 or 2 characters (folded) give the trigram index nothing to look up: as an index condition each would read
+ * every file of the organisation, so they are `short`, checked only on the files the longer words found. A term with no
+ * longer word is one word, whole ("zq 04" in FAC-ZQ-2026-0457), if long enough; else it finds nothing. Punctuation
+ * alone ("-" between parts) is no word. More than SEARCH_WORDS.maxWords words: 422.
  */
-export function searchTerms(term: string): string[] {
-  const words = normaliseSearch(term);
-  const folded = foldForKey(words).toLowerCase();
-  return folded && folded !== words ? [words, folded] : [words];
+export function searchWords(term: string): SearchWord[] {
+  const texts = [...normaliseSearch(term).matchAll(QUOTED_OR_WORD)].map((m) => (m[1] ?? m[0]).replace(/\s+/g, ' ').trim());
+  const word = (text: string) => {
+    const folded = foldForKey(text).toLowerCase();
+    return folded ? [{ texts: folded === text ? [text] : [text, folded], short: folded.length < SEARCH_WORDS.minLength }] : [];
+  };
+  const words = [...new Set(texts)].flatMap(word);
+  if (words.length > SEARCH_WORDS.maxWords) throw invalidField('search', SEARCH_WORDS.tooMany);
+  if (words.some((w) => !w.short)) return words;
+  return word(texts.join(' ')).filter((w) => !w.short);
 }
 
 /**

@@ -1,14 +1,14 @@
 // PEC files (demandes de prise en charge): the list, the file, create/edit/delete, through the resource layer.
 // Rules the layer cannot express live in the hooks: who sees which centre's files, the readable number, the mutual
 // within its network, the lifecycle of the status, no change while a robot run is in progress, the live events.
-import { eq, or, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import { can } from '../auth/principal';
 import { mutuals, pecDossiers, shops } from '../db/schema';
 import { conflict, invalidField } from '../http/errors';
 import { bool, computed, date, dateTime, decimal, itemOnly, reference, text, timestamps } from '../hydra/fields';
 import type { ResourceDeclaration, Row, Tenancy } from '../hydra/types';
 import { publish } from '../events/bus';
-import { assertNumeroFree, invoiceNumberHolder, nextNumero, searchTerms } from '../pec/numbering';
+import { assertNumeroFree, invoiceNumberHolder, nextNumero, searchWords } from '../pec/numbering';
 import { embedReferences, expandItem, itemDetailsJson, openExecution, referencesJson } from '../pec/present';
 import { assertPrescriberOfHolding } from '../pec/prescription';
 import { paymentFilter } from '../pec/receivables';
@@ -192,10 +192,13 @@ export const pecDossiersResource: ResourceDeclaration = {
   permissions: PEC_PERMISSIONS,
   tenancy: pecTenancy,
   search: [pecDossiers.searchText],
-  // One trigram-indexed column kept by the database (migration 0003): fast at a million files. The term, and the term
-  // folded for the numbers a statement names (migration 0038): one index scan each.
+  // One trigram-indexed column kept by the database (migration 0003): fast at a million files. Every word of the term
+  // in it (searchWords), each as written or folded for the numbers a statement names (migration 0038): the index reads
+  // the words' conditions together; a short word (strpos, which the index does not serve) is checked on what it found.
   searchCondition(term) {
-    return or(...searchTerms(term).map((t) => sql`${pecDossiers.searchText} like ${`%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`))!;
+    const like = (text: string) => sql`${pecDossiers.searchText} like ${`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`;
+    const contains = (text: string) => sql`strpos(${pecDossiers.searchText}, ${text}) > 0`;
+    return and(...searchWords(term).map((word) => or(...word.texts.map(word.short ? contains : like)))) ?? sql`false`;
   },
   filters: {
     status: pecDossiers.status,

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, startPecServer, type Refs } from './helpers/pec';
+import { SEARCH_WORDS } from '#domain/limits';
 
 let server: TestServer;
 let refs: Refs;
@@ -425,5 +426,82 @@ describe('a large total (1,000 files or more)', () => {
     } finally {
       await sql(`delete from pec_dossiers where numero_dossier like '%-COPIE-%' or id = any($1::int[])`, [created]);
     }
+  });
+});
+
+describe('the search, word by word', () => {
+  it('finds the files that have every word, in any field and any order: a centre, a mutual, a patient', async () => {
+    const horizon = await holdingOf('Audition Horizon');
+    const created: number[] = [];
+    // Patient and quote numbers of our own: the words of two characters below are in none of them.
+    const file = async (shop: string, mutual: string, token = tokens.horizonAdmin) => {
+      const patient = `QV-${created.length + 1}`;
+      const overrides = { nomAssure: 'Quintavalle', prenomAssure: 'Léonie', numeroDossierAssure: patient, numeroDevisAssure: `DEV-${patient}` };
+      const { id } = await createDossier(server, token, refs, overrides, shop, mutual);
+      created.push(id);
+      return id as number;
+    };
+    const found = async (term: string, token = tokens.horizonAdmin) => {
+      const res = await list(`search=${encodeURIComponent(term)}&limit=100`, token);
+      expect(res.status, term).toBe(200);
+      return (res.body.member as JsonBody[]).map((m) => m.id as number).sort((a, b) => a - b);
+    };
+    try {
+      const bastilleMacif = await file('Horizon Paris Bastille', 'MACIF');
+      const bastilleAllianz = await file('Horizon Paris Bastille', 'Allianz');
+      const boulogneMacif = await file('Horizon Boulogne', 'MACIF');
+      // Another organisation's patient of the same name, with the same mutual.
+      const riviera = await file('Riviera Antibes', 'MACIF', tokens.rivieraAdmin);
+
+      // A centre and a mutual: every file of that centre with that mutual (the whole term as one text found none).
+      const both = await list(`search=${encodeURIComponent('Bastille MACIF')}&limit=100`);
+      expect(both.body.totalItems).toBe(
+        await countWhere('holding_id = $1 and shop_id = $2 and mutual_id = $3 and not archived', [
+          horizon,
+          refs.shops['Horizon Paris Bastille'],
+          refs.mutuals['MACIF']!.id,
+        ]),
+      );
+      expect(both.body.member.map((m: JsonBody) => m.id)).toContain(bastilleMacif);
+      for (const m of both.body.member) expect([m.shop.name, m.mutual.name]).toEqual(['Horizon Paris Bastille', 'MACIF']);
+
+      // With the patient's name, in any order, any case, with or without accents, with extra spaces.
+      for (const term of ['Bastille MACIF Quintavalle', 'quintavalle macif BASTILLE', ' LEONIE  Bastille   macif ', 'Léonie Quintavalle MACIF Paris Bastille'])
+        expect(await found(term), term).toEqual([bastilleMacif]);
+      expect(await found('Quintavalle MACIF')).toEqual([bastilleMacif, boulogneMacif]);
+      expect(await found('Bastille Quintavalle')).toEqual([bastilleMacif, bastilleAllianz]);
+      // One word that none of them has: nothing.
+      expect(await found('Bastille MACIF Quintavalle Versailles')).toEqual([]);
+      // The file's number beside the patient's name, and typed with spaces for its dashes.
+      const [row] = await sql<{ numero_dossier: string }>('select numero_dossier from pec_dossiers where id = $1', [boulogneMacif]);
+      expect(await found(`quintavalle ${row!.numero_dossier}`)).toEqual([boulogneMacif]);
+      expect(await found(`${row!.numero_dossier.toLowerCase().replace(/-/g, ' ')} Quintavalle`)).toEqual([boulogneMacif]);
+
+      // A quoted phrase is one word: its words together, in that order ("Horizon Paris Bastille").
+      expect(await found('paris horizon quintavalle')).toEqual([bastilleMacif, bastilleAllianz]);
+      expect(await found('"horizon paris" quintavalle')).toEqual([bastilleMacif, bastilleAllianz]);
+      expect(await found('"paris horizon" quintavalle')).toEqual([]);
+      // A word of one or two characters is checked among the files the others found ("if" in MACIF).
+      expect(await found('Quintavalle if')).toEqual([bastilleMacif, boulogneMacif]);
+      expect(await found('Quintavalle zq')).toEqual([]);
+
+      // Never another organisation's file, whoever searches.
+      expect(await found('Quintavalle MACIF', tokens.rivieraAdmin)).toEqual([riviera]);
+      expect(await found('Antibes Quintavalle')).toEqual([]);
+    } finally {
+      await sql('delete from pec_dossiers where id = any($1::int[])', [created]);
+    }
+  });
+
+  it(`refuses more than ${SEARCH_WORDS.maxWords} words with a French 422`, async () => {
+    const words = ['Horizon', 'Paris', 'Bastille', 'Allianz', 'SANTECLAIR', 'PEC', 'Audition', 'France', 'Nord'];
+    const search = (count: number) => list(`search=${encodeURIComponent(words.slice(0, count).join(' '))}`);
+    expect((await search(SEARCH_WORDS.maxWords)).status).toBe(200);
+    const refused = await search(SEARCH_WORDS.maxWords + 1);
+    expect(refused.status).toBe(422);
+    expect(refused.body.violations).toEqual([{ propertyPath: 'search', message: SEARCH_WORDS.tooMany }]);
+    expect(refused.body.detail).toBe('La recherche compte trop de mots : 8 au plus.');
+    // A word typed twice, or punctuation between words, is not one more word.
+    expect((await list(`search=${encodeURIComponent(`${words.slice(0, SEARCH_WORDS.maxWords).join(' - ')} paris`)}`)).status).toBe(200);
   });
 });
