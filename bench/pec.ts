@@ -1,8 +1,8 @@
 // npm run bench -- pec [--files=1000000[,5000000...]] [--duration=10] [--warmup=2] [--connections=16] [--runs=1000] [--fresh] [--drop]
 //   [--baseline=/path/to/an/earlier/checkout]
 // The PEC list at scale: 1,000,000 files (or each size of --files, e.g. --files=100000,1000000,5000000 to see how the
-// times grow with the data) over 50 organisations and 2,000 centres on PostgreSQL, one file in a hundred archived. Fourteen
-// scenarios (default page, status filter, several statuses, search, a file's number typed with spaces, date range, sort by amount, sort by centre name, page 50, the archived files, a centre + mutual + unpaid view, the files paid in full, the follow-ups due, a colleague's files), each measured through the API with autocannon
+// times grow with the data) over 50 organisations and 2,000 centres on PostgreSQL, one file in a hundred archived. Fifteen
+// scenarios (default page, status filter, several statuses, search, a file's number typed with spaces, a search of several words, date range, sort by amount, sort by centre name, page 50, the archived files, a centre + mutual + unpaid view, the files paid in full, the follow-ups due, a colleague's files), each measured through the API with autocannon
 // (p50, p99, requests per second at 16 connections) and next to the same SQL run directly through `pg` in the same run
 // (the list and count queries the API runs, captured from the resource layer), with their throughput ratio. Then
 // 1,000 DPEC runs through the built-in simulator with no delay: throughput, and a check that each run ended once.
@@ -504,6 +504,13 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
     `select shop_id as shop, mutual_id as mutual from pec_dossiers where holding_id = $1 group by shop_id, mutual_id order by count(*) desc limit 1`,
     [org!.id],
   );
+  // Three words of three fields of one of its files, as an office types them: the centre's town, the mutual's code and
+  // four digits of the patient's number.
+  const [words] = await database.query<{ city: string; mutual: string; patient: string }>(
+    `select s.city, m.code as mutual, p.numero_dossier_assure as patient from pec_dossiers p join shops s on s.id = p.shop_id
+       join mutuals m on m.id = p.mutual_id where p.shop_id = $1 and p.mutual_id = $2 order by p.id offset 10 limit 1`,
+    [busiest!.shop, busiest!.mutual],
+  );
   const [window] = await database.query<{ from: string; to: string }>(
     `select to_char(current_date - 120, 'YYYY-MM-DD') as "from", to_char(current_date - 90, 'YYYY-MM-DD') as "to"`,
   );
@@ -517,6 +524,8 @@ async function measureScale(options: PecBenchOptions, files: number, withDpec: b
     // A Pecflow ID typed with spaces for its dashes ("pec b 0025001" for PEC-B-0025001): found folded, as a statement
     // names it (migration 0038; the PEC and invoice numbers are searched the same way).
     { name: 'Recherche d’un numéro autrement écrit', query: { search: sample!.numero.toLowerCase().replace(/-/g, ' ') } },
+    // Each word a condition of the trigram index, all of them together ("lyon benchmut12 5021"; before, one text).
+    { name: 'Recherche de plusieurs mots', query: { search: `${words!.city} ${words!.mutual} ${words!.patient.replace(/\D/g, '').slice(2, 6)}` } },
     { name: 'Période de création', query: { dateFrom: window!.from, dateTo: window!.to } },
     { name: 'Tri par montant', query: { sort: '-totalTtc' } },
     // The centre's name (a subquery per file of the organisation: no index serves it).
