@@ -76,8 +76,8 @@ interface SearchWord {
  * SANTECLAIR-972783118, and a number typed with spaces ("pec 2026 000123", "zq 2026 04") is found by its parts.
  * Words of 1 or 2 characters (folded) give the trigram index nothing to look up: as an index condition each would read
  * every file of the organisation, so they are `short`, checked only on the files the longer words found. A term with no
- * longer word is one word, whole ("zq 04" in FAC-ZQ-2026-0457), if long enough; else it finds nothing. Punctuation
- * alone ("-" between parts) is no word. More than SEARCH_WORDS.maxWords words: 422.
+ * longer word is one word, whole ("zq 04" in FAC-ZQ-2026-0457, a patient named "Vu"), read without the index as the
+ * search always was for such a term. Punctuation alone ("-" between parts) is no word. More than SEARCH_WORDS.maxWords words: 422.
  */
 export function searchWords(term: string): SearchWord[] {
   const texts = [...normaliseSearch(term).matchAll(QUOTED_OR_WORD)].map((m) => (m[1] ?? m[0]).replace(/\s+/g, ' ').trim());
@@ -88,7 +88,8 @@ export function searchWords(term: string): SearchWord[] {
   const words = [...new Set(texts)].flatMap(word);
   if (words.length > SEARCH_WORDS.maxWords) throw invalidField('search', SEARCH_WORDS.tooMany);
   if (words.some((w) => !w.short)) return words;
-  return word(texts.join(' ')).filter((w) => !w.short);
+  // Only short words: the whole term, looked for as before (a patient named « Vu » is found; the index cannot help).
+  return word(texts.join(' ')).map((w) => ({ ...w, short: false }));
 }
 
 /**

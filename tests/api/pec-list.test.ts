@@ -434,9 +434,9 @@ describe('the search, word by word', () => {
     const horizon = await holdingOf('Audition Horizon');
     const created: number[] = [];
     // Patient and quote numbers of our own: the words of two characters below are in none of them.
-    const file = async (shop: string, mutual: string, token = tokens.horizonAdmin) => {
+    const file = async (shop: string, mutual: string, token = tokens.horizonAdmin, nomAssure = 'Quintavalle') => {
       const patient = `QV-${created.length + 1}`;
-      const overrides = { nomAssure: 'Quintavalle', prenomAssure: 'Léonie', numeroDossierAssure: patient, numeroDevisAssure: `DEV-${patient}` };
+      const overrides = { nomAssure, prenomAssure: 'Léonie', numeroDossierAssure: patient, numeroDevisAssure: `DEV-${patient}` };
       const { id } = await createDossier(server, token, refs, overrides, shop, mutual);
       created.push(id);
       return id as number;
@@ -484,6 +484,10 @@ describe('the search, word by word', () => {
       // A word of one or two characters is checked among the files the others found ("if" in MACIF).
       expect(await found('Quintavalle if')).toEqual([bastilleMacif, boulogneMacif]);
       expect(await found('Quintavalle zq')).toEqual([]);
+      // A term of short words only is looked for whole, as it always was: a patient named « Vu » is found.
+      const vu = await file('Horizon Boulogne', 'MACIF', tokens.horizonAdmin, 'Vu');
+      expect(await found('vu')).toContain(vu);
+      expect(await found('Vu Léonie')).toEqual([vu]);
 
       // Never another organisation's file, whoever searches.
       expect(await found('Quintavalle MACIF', tokens.rivieraAdmin)).toEqual([riviera]);
