@@ -413,6 +413,9 @@ export const STATEMENT_MESSAGES = {
   alreadyTyped: (paymentDate: string, recordedAt: string | Date) =>
     `Déjà enregistrée (paiement du ${formatIsoDay(paymentDate)} saisi à la main le ${importDay(recordedAt)})`,
   concurrentLines: 'Un autre import vient de payer les mêmes lignes sur ces dossiers : relancez l’aperçu du relevé.',
+  /** An apply that carries its preview's fingerprint (`apercu`) when the statement would now do something else. */
+  previewChanged:
+    'Le relevé ne donne plus le même résultat que son aperçu (un paiement enregistré ou un relevé appliqué entre-temps) : vérifiez le nouvel aperçu, puis appliquez-le.',
   alreadyUndone: 'Ce relevé a déjà été annulé.',
   undoReason: 'Le motif de l’annulation est requis',
   /** The reason kept on each payment the undo reverses. */

@@ -489,6 +489,14 @@ export const statementLineDismissSchema = z.object({
   motif: requiredText(1, STATEMENT_MESSAGES.dismissReason, 500),
 });
 
+/** A statement applied as previewed: its preview's fingerprint (optional: without it, applied as it now reads). */
+export const statementApplyQuerySchema = z.object({
+  apercu: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/, 'Empreinte d’aperçu invalide : relancez l’aperçu du relevé.')
+    .optional(),
+});
+
 /** 'Annuler le relevé': why (kept on the statement and on each payment it reverses, audited). */
 export const statementUndoSchema = z.object({
   motif: requiredText(1, STATEMENT_MESSAGES.undoReason, 500),

@@ -14,7 +14,7 @@ import { sameHolding } from '../hydra/tenancy';
 import { paymentStatements } from '../db/schema';
 import { RECEIVABLES_HEADER, receivablesPage } from './receivables';
 import { pecReadScope } from '../auth/fileVisibility';
-import { appliedTwin, readStatement, statementIdentity, statementTotals } from './statementFile';
+import { appliedTwin, previewFingerprint, readStatement, statementIdentity, statementTotals } from './statementFile';
 import { evaluateStatement, presentLine, requireOrganisation } from './statementMatching';
 import { cancelManualPayment, recordManualPayment } from './paymentHistory';
 import { applyStatement, attachLine, countLine, dismissLine, reopenLine, undoStatement } from './statements';
@@ -24,6 +24,7 @@ import { PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from '#domain/payments';
 import {
   manualPaymentSchema,
   paymentCancelSchema,
+  statementApplyQuerySchema,
   statementLineAttachSchema,
   statementLineCountSchema,
   statementLineDismissSchema,
@@ -108,6 +109,8 @@ export async function paymentRoutes(app: FastifyInstance) {
       period: identity.period,
       // The same statement applied already ("Relevé déjà importé le …"): applying it again is refused.
       alreadyImported: (await appliedTwin(db, principal.holdingId!, identity)) ?? null,
+      // Sent back with the apply (?apercu=…): refused if the statement would now do something else.
+      fingerprint: previewFingerprint(lines),
       lines: lines.map(presentLine),
       totals: statementTotals(lines),
     });
@@ -118,7 +121,8 @@ export async function paymentRoutes(app: FastifyInstance) {
     requirePermission(principal, PAYMENT_PERMISSION);
     requireOrganisation(principal);
     const upload = await uploadOf(request);
-    const id = await applyStatement(db, principal, readStatement(upload.bytes), upload.fileName);
+    const { apercu } = statementApplyQuerySchema.parse(request.query ?? {});
+    const id = await applyStatement(db, principal, readStatement(upload.bytes), upload.fileName, apercu);
     files.noteWrite(principal);
     payments.noteWrite(principal);
     reply.header('Location', statements.iri(id));

@@ -22,6 +22,7 @@ import {
   receivedLineKey,
   STATEMENT_MESSAGES,
   statementColumnOf,
+  type PaymentLine,
   type PaymentOutcome,
   type PaymentTotals,
   type StatementColumn,
@@ -242,4 +243,14 @@ export function statementTotals(lines: TotalledLine[]): PaymentTotals {
     dismissed: countAndAmount(dismissed),
     byOutcome,
   };
+}
+
+/**
+ * What a preview said each line would do (its outcome, the file it pays, the difference, the statement it copies), as a
+ * short hash: the apply that carries it (`apercu`) is refused when the statement would now do something else (a payment
+ * entered by hand, another statement applied meanwhile), rather than applying what nobody saw.
+ */
+export function previewFingerprint(lines: Pick<PaymentLine, 'line' | 'outcome' | 'dossier' | 'difference' | 'appliedIn'>[]): string {
+  const outcomes = lines.map((l) => [l.line, l.outcome, l.dossier?.id ?? '', l.difference ?? '', l.appliedIn?.id ?? ''].join('|'));
+  return createHash('sha256').update(outcomes.join('\n')).digest('hex').slice(0, 32);
 }

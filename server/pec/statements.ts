@@ -24,7 +24,7 @@ import {
   type StatementLine,
 } from '#domain/payments';
 import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
-import { appliedTwin, statementIdentity, statementTotals } from './statementFile';
+import { appliedTwin, previewFingerprint, statementIdentity, statementTotals } from './statementFile';
 import { evaluateStatement, paymentColumns, requireOrganisation, sameState, stateOf } from './statementMatching';
 import { lockFile, sameDayPayment, sameDayPayments, syncPaymentState } from './paymentHistory';
 import type { statementLineAttachSchema } from '#domain/pecSchemas';
@@ -63,13 +63,14 @@ const uniqueViolation = (error: unknown): string | undefined => {
 };
 
 /**
- * Applies a statement all or nothing, once; returns its id. Refused (409) while the same statement is applied, and 422
+ * Applies a statement all or nothing, once; returns its id. Refused (409) while the same statement is applied, or when
+ * `previewed` (its preview's previewFingerprint) says the preview showed another outcome than it would now give, and 422
  * when every line is already applied or received (nothing to record). A statement whose lines reach no file is applied
  * all the same: its lines are to be handled. The organisation's imports run one at a time (its row locked first): a
  * second import sent at the same moment waits for the first, then finds its statement and lines; the database's unique
  * indexes refuse a second copy whatever the timing.
  */
-export async function applyStatement(db: DbOrTx, principal: Principal, lines: StatementLine[], fileName: string | null): Promise<number> {
+export async function applyStatement(db: DbOrTx, principal: Principal, lines: StatementLine[], fileName: string | null, previewed?: string): Promise<number> {
   requireOrganisation(principal);
   const holdingId = principal.holdingId!;
   const identity = statementIdentity(lines);
@@ -80,6 +81,7 @@ export async function applyStatement(db: DbOrTx, principal: Principal, lines: St
       const evaluated = await evaluateStatement(tx, principal, lines, true);
       const twin = await appliedTwin(tx, holdingId, identity);
       if (twin) throw conflict(`${twin.message}. ${STATEMENT_MESSAGES.alreadyImportedApply}`);
+      if (previewed !== undefined && previewFingerprint(evaluated) !== previewed) throw conflict(STATEMENT_MESSAGES.previewChanged);
       const totals = statementTotals(evaluated);
       if (!recordsSomething(totals)) throw new ApiError(422, STATEMENT_MESSAGES.nothingToApply);
       const [statement] = await tx

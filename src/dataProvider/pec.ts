@@ -234,6 +234,8 @@ export interface PaymentPreview {
   period: string | null;
   /** The same statement applied already: applying it again is refused. */
   alreadyImported: { '@id': string; id: number; createdAt: string; linesCount: number; message: string } | null;
+  /** Sent back with the apply: refused (409) if the statement would now do something else than this preview says. */
+  fingerprint: string;
   lines: PaymentLine[];
   totals: PaymentTotals;
 }
@@ -360,8 +362,9 @@ export const pecMethods = {
   /** A payment statement's lines with their outcome; writes nothing. */
   paymentPreview: ({ file }: { file: File }) => call<PaymentPreview>('/api/payment_statements/preview', { method: 'POST', body: statementForm(file) }),
 
-  /** Applies a payment statement all or nothing; answers the statement. */
-  paymentApply: ({ file }: { file: File }) => call<PaymentStatementRecord>('/api/payment_statements', { method: 'POST', body: statementForm(file) }),
+  /** Applies a payment statement all or nothing, as its preview (`fingerprint`) said; answers the statement. */
+  paymentApply: ({ file, fingerprint }: { file: File; fingerprint: string }) =>
+    call<PaymentStatementRecord>(`/api/payment_statements?apercu=${encodeURIComponent(fingerprint)}`, { method: 'POST', body: statementForm(file) }),
 
   /** Cancels a manual payment of a file's history, with its reason; answers the payment. */
   pecPaymentCancel: ({ id, motif }: { id: number; motif: string }) =>

@@ -51,7 +51,7 @@ export default function PaymentImportPage() {
     },
   });
   const apply = useMutation({
-    mutationFn: () => dataProvider.paymentApply({ file: file! }),
+    mutationFn: () => dataProvider.paymentApply({ file: file!, fingerprint: preview.data!.fingerprint }),
     onSuccess: (statement) => {
       const pending = statement.totals?.pending.count ?? 0;
       success(
@@ -66,8 +66,9 @@ export default function PaymentImportPage() {
     },
     onError: (error) => {
       failure(translate('pecflow.payments.import.applyError'), error);
-      // Refused for what changed since the preview (the statement applied meanwhile, in another tab or by a colleague):
-      // the preview is read again, and says it as a fresh one would ("Relevé déjà importé le …", nothing to apply).
+      // Refused for what changed since the preview (the statement applied meanwhile, in another tab or by a colleague,
+      // or a payment recorded that changes a line's outcome): the preview is read again, and says it as a fresh one
+      // would ("Relevé déjà importé le …", nothing to apply, or the lines as they now are).
       if (statusOf(error) === 409 || statusOf(error) === 422) preview.mutate(file!);
     },
   });

@@ -313,6 +313,30 @@ describe('a statement is applied once', () => {
     expect(await paymentState(f.id)).toMatchObject({ montantPaye: 300, montantDu: 600 });
   });
 
+  it('applied as previewed: refused (409, nothing written) when a payment recorded since changes what the preview said', async () => {
+    const f = await billedFile(900);
+    const body = csv(`04/11/2026;Harmonie;${f.numPec};300,00;`, `05/11/2026;Harmonie;${f.numPec};200,00;`);
+    const seen = await preview(body);
+    expect(seen.body.fingerprint).toMatch(/^[0-9a-f]{32}$/);
+    expect((await preview(body)).body.fingerprint).toBe(seen.body.fingerprint);
+    // Typed by hand meanwhile: the first line would now be 'Déjà enregistrée', not the partial payment the preview showed.
+    expect((await manualPayment(f.id, { datePaiement: '04/11/2026', montant: 300 })).status).toBe(200);
+    const statements = await count('payment_statements');
+    const refused = await send(`/api/payment_statements?apercu=${seen.body.fingerprint}`, body);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe(STATEMENT_MESSAGES.previewChanged);
+    expect(await count('payment_statements')).toBe(statements);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 300 });
+    // A bad fingerprint is a 422; the fresh preview's applies, the file paid once for each transfer.
+    expect((await send('/api/payment_statements?apercu=nimporte', body)).status).toBe(422);
+    const fresh = await preview(body);
+    expect(fresh.body.fingerprint).not.toBe(seen.body.fingerprint);
+    const applied = await send(`/api/payment_statements?apercu=${fresh.body.fingerprint}`, body);
+    expect(applied.status, applied.text).toBe(201);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 500, montantDu: 400 });
+    expect(await disagreements()).toEqual([]);
+  });
+
   it('two imports of the same statement sent at the same moment apply it once', async () => {
     const files = [await billedFile(400), await billedFile(600)];
     const body = csv(`03/11/2026;Harmonie;${files[0]!.numPec};400,00;`, `03/11/2026;Harmonie;${files[1]!.numPec};250,00;`);

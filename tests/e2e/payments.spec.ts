@@ -225,6 +225,27 @@ test('two tabs on one statement: applied in the first, the second’s « Appliqu
   await api(request, await apiToken(request, email), 'POST', `/api/payment_statements/${statementId}/undo`, { motif: 'Test des deux onglets' });
 });
 
+test('« Appliquer » after a payment recorded since the preview is refused, and the preview read again says what it would now do', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await billedFile(request, email);
+  const today = frenchToday();
+  const statement = ['Date de paiement;Payeur;Référence;Montant;Libellé', `${today};Allianz;FAC-${file.numeroDossierAssure};10,00;`].join('\r\n');
+  await signIn(page, email);
+  await page.goto('/payment_statements/create');
+  await page.getByTestId('payment-file').setInputFiles({ name: 'releve-apercu.csv', mimeType: 'text/csv', buffer: Buffer.from(statement) });
+  const preview = page.getByTestId('payment-preview');
+  const outcome = preview.getByTestId('payment-lines').getByTestId('payment-outcome');
+  await expect(outcome).toHaveText('Paiement partiel');
+  // A colleague types that transfer on the file meanwhile.
+  await api(request, await apiToken(request, email), 'POST', `/api/pec_dossiers/${file.id}/payments`, { datePaiement: today, montant: 10 });
+  await page.getByTestId('payment-apply').click();
+  await expect(toast(page, 'Relevé non appliqué')).toContainText('Le relevé ne donne plus le même résultat que son aperçu');
+  await expect(outcome).toHaveText(/^Déjà enregistrée \(paiement du /);
+  await expect(page).toHaveURL(/\/payment_statements\/create$/);
+  // Nothing left to record: the typed payment is the statement's line.
+  await expect(page.getByTestId('payment-apply')).toBeDisabled();
+});
+
 test('"Enregistrer un paiement" in the drawer pays a billed file', async ({ page, request }) => {
   const email = 'direction@audition-horizon.fr';
   const file = await prepareFile(request, email);
