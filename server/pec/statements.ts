@@ -25,7 +25,7 @@ import {
 } from '#domain/payments';
 import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
 import { appliedTwin, previewFingerprint, statementIdentity, statementTotals } from './statementFile';
-import { evaluateStatement, paymentColumns, requireOrganisation, sameState, stateOf } from './statementMatching';
+import { evaluateStatement, paymentColumns, requireOrganisation, sameState, stateOf, type PaymentFile } from './statementMatching';
 import { lockFile, sameDayPayment, sameDayPayments, syncPaymentState } from './paymentHistory';
 import type { statementLineAttachSchema } from '#domain/pecSchemas';
 
@@ -289,7 +289,8 @@ async function lockPendingLine(tx: DbOrTx, id: number, lineNumber: number, scope
  * A line to be handled becomes a payment of a billed file the caller sees, chosen by hand: a payment of the file's
  * history from this statement (undone with it), the line's outcome, file and states those of the payment. Once: the
  * line is locked, its payment unique (pec_payments_statement_line_idx), and a file that holds a payment of the same
- * amount and day already (from a statement or entered by hand) is refused.
+ * amount and day already (from a statement or entered by hand) is refused, unless sent as a distinct payment with its
+ * reason (sameDayPayment).
  */
 export async function attachLine(
   db: DbOrTx,
@@ -307,131 +308,103 @@ export async function attachLine(
     if (paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file))) throw invalidField('dossier', STATEMENT_MESSAGES.attachBeforeInvoice);
     const distinct = attach.paiementsDuJour === undefined ? undefined : { reason: attach.motifDistinct!, seen: attach.paiementsDuJour };
     const { lineKey, distinctReason } = await sameDayPayment(tx, file.id, line, distinct);
-    const before = stateOf(file);
-    const paid = payFile(before, expectedAmount(file), line.amount, line.paymentDate);
-    await tx.insert(pecPayments).values({
-      holdingId: statement.holdingId,
-      dossierId: file.id,
-      paymentDate: line.paymentDate,
-      amount: line.amount,
-      source: 'statement',
-      statementId: id,
-      statementLineId: line.id,
-      payer: line.payer,
-      reference: line.reference,
-      label: line.label,
-      lineKey,
-      distinctReason,
-      createdById: principal.id,
-    });
-    await tx
-      .update(paymentStatementLines)
-      .set({
-        outcome: paid.outcome,
-        dossierId: file.id,
-        difference: paid.difference,
-        stateBefore: before,
-        stateAfter: paid.next,
-        resolution: 'attached',
-        resolutionNote: distinctReason,
-        resolvedAt: new Date(),
-        resolvedById: principal.id,
-      })
-      .where(eq(paymentStatementLines.id, line.id));
-    await tx
-      .update(paymentStatements)
-      .set({
-        appliedAmount: sql`${paymentStatements.appliedAmount} + ${line.amount}`,
-        pendingLines: sql`${paymentStatements.pendingLines} - 1`,
-        updatedAt: new Date(),
-      })
-      .where(eq(paymentStatements.id, id));
-    await syncPaymentState(tx, principal, file, 'payment', { paymentStatement: { after: iriOf('payment_statements', id) }, ligne: lineNumber });
-    await recordAudit(tx, principal, {
-      action: 'payment_statement.line_attach',
-      entity: 'payment_statements',
-      entityId: id,
-      holdingId: statement.holdingId,
-      changes: {
-        ligne: lineNumber,
-        montant: line.amount,
-        dossier: iriOf('pec_dossiers', file.id),
-        resultat: { before: line.outcome, after: paid.outcome },
-        paiementDistinct: distinctReason,
-      },
-    });
+    await payFileByLine(tx, principal, statement, line, file, { resolution: 'attached', lineKey, distinctReason });
   });
 }
 
 /**
  * A line taken for a payment its file already counts (isCountableLine: the same amount on the same day) counted all the
  * same, as a second, distinct payment of that file, with its reason (two ears paid the same day): a payment of the
- * file's history from this statement (undone with it), with its own key (sameDayPayment), the line's outcome and states
- * those of the payment, and no longer a copy of an earlier statement's. Once: the line is locked and then handled.
- * Refused (409) on a file that takes no statement payment any more (not billed, marked 'Payé' by hand).
+ * file's history from this statement (undone with it), with its own key (sameDayPayments), the line's outcome and
+ * states those of the payment, and no longer a copy of an earlier statement's. Once: the line is locked and then
+ * handled. Refused (409) on a file that takes no statement payment any more (not billed, marked 'Payé' by hand).
  */
 export async function countLine(db: DbOrTx, principal: Principal, id: number, lineNumber: number, reason: string, scope: StatementScope): Promise<void> {
   await db.transaction(async (tx) => {
     const { statement, line } = await lockLine(tx, id, lineNumber, scope);
     if (line.resolution || line.outcome !== 'already_applied' || line.dossierId === null) throw conflict(STATEMENT_MESSAGES.lineNotCountable);
     const file = await lockFile(tx, principal, line.dossierId);
-    const before = stateOf(file);
-    if ((file.status !== 'billed' && file.status !== 'paid') || isPaidByHand(before, expectedAmount(file))) throw conflict(STATEMENT_MESSAGES.countNotBillable);
+    if ((file.status !== 'billed' && file.status !== 'paid') || isPaidByHand(stateOf(file), expectedAmount(file)))
+      throw conflict(STATEMENT_MESSAGES.countNotBillable);
     if (paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file))) throw conflict(STATEMENT_MESSAGES.attachBeforeInvoice);
     const { lineKey } = await sameDayPayments(tx, file.id, line);
-    const paid = payFile(before, expectedAmount(file), line.amount, line.paymentDate);
-    await tx.insert(pecPayments).values({
-      holdingId: statement.holdingId,
+    await payFileByLine(tx, principal, statement, line, file, { resolution: 'counted', lineKey, distinctReason: reason });
+  });
+}
+
+/**
+ * A line handled after the import that pays `file` (attached, or counted as a distinct payment): its payment in the
+ * file's history, the line's outcome, file and states those of the payment (no longer a copy of another line), the
+ * statement's amount applied (and, for a line that was to be handled, its count of those), the file's state, audited.
+ */
+async function payFileByLine(
+  tx: DbOrTx,
+  principal: Principal,
+  statement: LockedLine['statement'],
+  line: LockedLine['line'],
+  file: PaymentFile,
+  how: { resolution: 'attached' | 'counted'; lineKey: string; distinctReason: string | null },
+) {
+  const before = stateOf(file);
+  const paid = payFile(before, expectedAmount(file), line.amount, line.paymentDate);
+  const wasPending = isPendingLine(line);
+  await tx.insert(pecPayments).values({
+    holdingId: statement.holdingId,
+    dossierId: file.id,
+    paymentDate: line.paymentDate,
+    amount: line.amount,
+    source: 'statement',
+    statementId: statement.id,
+    statementLineId: line.id,
+    payer: line.payer,
+    reference: line.reference,
+    label: line.label,
+    lineKey: how.lineKey,
+    distinctReason: how.distinctReason,
+    createdById: principal.id,
+  });
+  await tx
+    .update(paymentStatementLines)
+    .set({
+      outcome: paid.outcome,
+      outcomeLabel: null,
+      appliedInId: null,
       dossierId: file.id,
-      paymentDate: line.paymentDate,
-      amount: line.amount,
-      source: 'statement',
-      statementId: id,
-      statementLineId: line.id,
-      payer: line.payer,
-      reference: line.reference,
-      label: line.label,
-      lineKey,
-      distinctReason: reason,
-      createdById: principal.id,
-    });
-    await tx
-      .update(paymentStatementLines)
-      .set({
-        outcome: paid.outcome,
-        outcomeLabel: null,
-        appliedInId: null,
-        difference: paid.difference,
-        stateBefore: before,
-        stateAfter: paid.next,
-        resolution: 'counted',
-        resolutionNote: reason,
-        resolvedAt: new Date(),
-        resolvedById: principal.id,
-      })
-      .where(eq(paymentStatementLines.id, line.id));
-    await tx
-      .update(paymentStatements)
-      .set({ appliedAmount: sql`${paymentStatements.appliedAmount} + ${line.amount}`, updatedAt: new Date() })
-      .where(eq(paymentStatements.id, id));
-    await syncPaymentState(tx, principal, file, 'payment', {
-      paymentStatement: { after: iriOf('payment_statements', id) },
-      ligne: lineNumber,
-      paiementDistinct: reason,
-    });
-    await recordAudit(tx, principal, {
-      action: 'payment_statement.line_count',
-      entity: 'payment_statements',
-      entityId: id,
-      holdingId: statement.holdingId,
-      changes: {
-        ligne: lineNumber,
-        montant: line.amount,
-        dossier: iriOf('pec_dossiers', file.id),
-        resultat: { before: line.outcome, after: paid.outcome },
-        paiementDistinct: reason,
-      },
-    });
+      difference: paid.difference,
+      stateBefore: before,
+      stateAfter: paid.next,
+      resolution: how.resolution,
+      resolutionNote: how.distinctReason,
+      resolvedAt: new Date(),
+      resolvedById: principal.id,
+    })
+    .where(eq(paymentStatementLines.id, line.id));
+  await tx
+    .update(paymentStatements)
+    .set({
+      appliedAmount: sql`${paymentStatements.appliedAmount} + ${line.amount}`,
+      ...(wasPending ? { pendingLines: sql`${paymentStatements.pendingLines} - 1` } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(paymentStatements.id, statement.id));
+  const distinct = how.distinctReason ? { paiementDistinct: how.distinctReason } : {};
+  await syncPaymentState(tx, principal, file, 'payment', {
+    paymentStatement: { after: iriOf('payment_statements', statement.id) },
+    ligne: line.lineNumber,
+    ...distinct,
+  });
+  await recordAudit(tx, principal, {
+    action: how.resolution === 'attached' ? 'payment_statement.line_attach' : 'payment_statement.line_count',
+    entity: 'payment_statements',
+    entityId: statement.id,
+    holdingId: statement.holdingId,
+    changes: {
+      ligne: line.lineNumber,
+      montant: line.amount,
+      dossier: iriOf('pec_dossiers', file.id),
+      resultat: { before: line.outcome, after: paid.outcome },
+      ...distinct,
+    },
   });
 }
 
