@@ -3,15 +3,17 @@
 // own 'Erreur – {reason}' when the server refused it; when the browser did, 'Erreur – Le formulaire n’est pas valide.'
 // for a long form only (`invalidToast`: a drawer's, whose field in error may be out of view), a dialog's fields saying
 // it alone (react-admin's own invalid-form notification is off: it stacked a second toast over the server's).
+// Inside a drawer, a form holding changes not saved makes the drawer ask before it closes (src/admin/unsavedChanges.ts).
 // Usage: <AdminForm record={initial} schema={zodSchema} onSave={async (values) => { await mutate(...) }}>inputs…</AdminForm>
 // `onSave` throws the refusal (an HttpError): its violations go under the fields; the toast is the mutation's.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@mui/material';
-import { useEffect, useMemo, useRef, type ReactNode, type RefObject } from 'react';
+import { useContext, useEffect, useId, useMemo, useRef, type ReactNode, type RefObject } from 'react';
 import { useFormState, type Resolver } from 'react-hook-form';
 import { Form, useTranslate, type RaRecord } from 'react-admin';
 import type { ZodType } from 'zod';
 import { useToast } from '../layout/Toasts';
+import { UnsavedChangesContext } from './unsavedChanges';
 import { violationsOf } from './violations';
 
 /**
@@ -58,6 +60,7 @@ export function AdminForm({ record, schema, onSave, id, className, invalidToast 
       className={className}
     >
       {invalidToast && <InvalidSubmitToast reachedServerRef={reachedServerRef} />}
+      <TellUnsaved />
       {children}
     </Form>
   );
@@ -76,6 +79,23 @@ function InvalidSubmitToast({ reachedServerRef }: { reachedServerRef: RefObject<
       toast.error(translate('pecflow.settings.toast.error'), translate('ra.message.invalid_form'));
     reachedServerRef.current = false;
   }, [submitCount, isSubmitting, errors, reachedServerRef, toast, translate]);
+  return null;
+}
+
+/**
+ * Tells the drawer around the form, if any, while a field differs from the record (react-hook-form's dirty fields, as
+ * react-admin counts them). A save that succeeds closes the drawer, or unmounts or starts the form again: no more to tell.
+ */
+function TellUnsaved() {
+  const mark = useContext(UnsavedChangesContext);
+  const form = useId();
+  const { dirtyFields } = useFormState();
+  const unsaved = Object.keys(dirtyFields).length > 0;
+  useEffect(() => {
+    if (!mark || !unsaved) return;
+    mark(form, true);
+    return () => mark(form, false);
+  }, [mark, form, unsaved]);
   return null;
 }
 

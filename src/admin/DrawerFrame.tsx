@@ -3,11 +3,17 @@
 // button, then the content. The actions sit in the header, at the top: a toast (bottom right) never covers them.
 // Usage: <DrawerFrame open title="Modifier centre" subtitle="ID: 12" actions={<Button>Enregistrer</Button>} onClose={…}>…</DrawerFrame>
 // With a form: wrap={(content) => <Form …>{content}</Form>} so that the header's submit button belongs to the form.
+// A form in it that holds changes not saved (AdminForm tells it, src/admin/unsavedChanges.ts) makes Escape, the close
+// button and a click beside the drawer ask first (« Abandonner les modifications ? », opening on « Continuer la
+// saisie »); a drawer with nothing typed closes at once. A save that succeeds, or « Annuler », calls onClose itself.
+// The drawer is the one dialog, named by its title (aria-labelledby).
 import CloseIcon from '@mui/icons-material/Close';
 import { Box, Drawer, IconButton, Stack, Typography } from '@mui/material';
-import { Fragment, useEffect, type ReactNode } from 'react';
+import { Fragment, useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 import { setDrawerInset } from '../layout/drawerInset';
+import { ConfirmDialog } from './ConfirmDialog';
+import { UnsavedChangesContext } from './unsavedChanges';
 
 export const DRAWER_WIDTH = 720;
 
@@ -64,10 +70,16 @@ export function DrawerFrame(props: DrawerFrameProps) {
     children,
   } = props;
   const translate = useTranslate();
+  const titleId = useId();
   useEffect(() => {
     setDrawerInset(open ? width : 0);
     return () => setDrawerInset(0);
   }, [open, width]);
+  // The forms holding changes not saved (read when the user closes, never drawn).
+  const unsaved = useRef(new Set<string>());
+  const mark = useCallback((form: string, holds: boolean) => void (holds ? unsaved.current.add(form) : unsaved.current.delete(form)), []);
+  const [asking, setAsking] = useState(false);
+  const requestClose = () => (unsaved.current.size > 0 ? setAsking(true) : onClose());
   const content = (
     <>
       <Stack
@@ -78,7 +90,7 @@ export function DrawerFrame(props: DrawerFrameProps) {
         sx={{ px: { xs: 2, sm: 3 }, pt: 2.5, pb: 1.5, borderBottom: 1, borderColor: 'divider', flexWrap: 'wrap', rowGap: 1 }}
       >
         <Box sx={{ minWidth: 0 }}>
-          <Typography variant="h6" component="h2" fontWeight={700}>
+          <Typography id={titleId} variant="h6" component="h2" fontWeight={700}>
             <UnbrokenWords text={title} />
           </Typography>
           {subtitle && (
@@ -89,7 +101,7 @@ export function DrawerFrame(props: DrawerFrameProps) {
         </Box>
         <Stack direction="row" spacing={1} alignItems="center" sx={{ ml: 'auto' }}>
           {actions}
-          <IconButton onClick={onClose} aria-label={translate('pecflow.settings.form.close')} edge="end">
+          <IconButton onClick={requestClose} aria-label={translate('pecflow.settings.form.close')} edge="end">
             <CloseIcon />
           </IconButton>
         </Stack>
@@ -102,20 +114,31 @@ export function DrawerFrame(props: DrawerFrameProps) {
     <Drawer
       anchor="right"
       open={open}
-      onClose={onClose}
+      onClose={requestClose}
       disableRestoreFocus={!restoreFocus}
       slotProps={{
-        paper: { sx: { width: { xs: '100%', sm: width }, maxWidth: '100%' }, 'data-testid': testId } as object,
+        // The paper is MUI's dialog, the element that takes the focus as the drawer opens: its name is the title.
+        paper: { sx: { width: { xs: '100%', sm: width }, maxWidth: '100%' }, 'data-testid': testId, 'aria-labelledby': titleId } as object,
         transition: { onExited },
       }}
     >
-      <Box
-        role="dialog"
-        aria-label={title}
-        sx={{ display: 'flex', flexDirection: 'column', height: '100%', '& > form': { display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 } }}
-      >
-        {wrap ? wrap(content) : content}
+      <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', '& > form': { display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 } }}>
+        <UnsavedChangesContext.Provider value={mark}>{wrap ? wrap(content) : content}</UnsavedChangesContext.Provider>
       </Box>
+      {/* Inside the drawer: closing both at once, the focus goes back to what opened the drawer, not into it. */}
+      <ConfirmDialog
+        isOpen={asking}
+        title="pecflow.settings.form.discard.title"
+        content="pecflow.settings.form.discard.text"
+        confirm="pecflow.settings.form.discard.confirm"
+        cancel="pecflow.settings.form.discard.cancel"
+        destructive
+        onConfirm={() => {
+          setAsking(false);
+          onClose();
+        }}
+        onClose={() => setAsking(false)}
+      />
     </Drawer>
   );
 }

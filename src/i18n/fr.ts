@@ -986,6 +986,13 @@ export const fr = {
         delete: 'Supprimer',
         loadError: "Impossible de charger l'élément",
         listError: 'Impossible de charger la liste: %{message}',
+        // Asked before a drawer (settings, PEC, statement) that holds changes not saved closes (src/admin/DrawerFrame.tsx).
+        discard: {
+          title: 'Abandonner les modifications ?',
+          text: 'Ce que vous avez saisi n’a pas été enregistré et sera perdu.',
+          confirm: 'Abandonner',
+          cancel: 'Continuer la saisie',
+        },
       },
       confirm: {
         title: 'Confirmer la suppression',

@@ -145,3 +145,39 @@ test('a creation the server refuses: its message under the field, one toast, the
   await expect(page.getByTestId('toast')).toHaveCount(1);
   await expect(form.getByRole('heading', { level: 2 })).toHaveText('Nouvelle Demande de PEC');
 });
+
+test('the drawer is one dialog named by its title; typed in, Escape asks before dropping it, and nothing typed closes at once', async ({ page }) => {
+  await signIn(page, 'audio@audition-horizon.fr');
+  await page.goto('/pec');
+  const create = page.getByRole('button', { name: 'Nouvelle Demande de PEC' });
+  await create.focus();
+  await page.keyboard.press('Enter');
+  // The focused dialog is the drawer itself, named by its title (not a nameless frame around a named one).
+  const form = page.getByRole('dialog', { name: 'Nouvelle Demande de PEC' });
+  await expect(form).toBeFocused();
+  await expect(page.getByRole('dialog')).toHaveCount(1);
+  // Nothing typed: Escape closes it at once, the focus back on the button that opened it.
+  await page.keyboard.press('Escape');
+  await expect(form).toBeHidden();
+  await expect(create).toBeFocused();
+
+  await page.keyboard.press('Enter');
+  const patient = form.getByRole('textbox', { name: /^N° dossier patient/ });
+  await patient.fill('À ABANDONNER');
+  await page.keyboard.press('Escape');
+  const ask = page.getByRole('dialog', { name: 'Abandonner les modifications ?' });
+  await expect(ask).toContainText('Ce que vous avez saisi n’a pas été enregistré et sera perdu.');
+  // It opens on « Continuer la saisie »: Enter goes back to the field, what was typed kept.
+  await expect(ask.getByRole('button', { name: 'Continuer la saisie' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(ask).toBeHidden();
+  await expect(patient).toBeFocused();
+  await expect(patient).toHaveValue('À ABANDONNER');
+  // « Abandonner » closes the drawer; opened again, it is empty.
+  await page.keyboard.press('Escape');
+  await ask.getByRole('button', { name: 'Abandonner' }).click();
+  await expect(form).toBeHidden();
+  await expect(create).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(patient).toHaveValue('');
+});

@@ -1,7 +1,8 @@
 // The drawer form of every entity tab: a French validation error first (the shared zod schema, in the browser),
-// then the creation, then an edit; and the server's own violations under the fields.
+// then the creation, then an edit; the server's own violations under the fields; a drawer closed with nothing typed
+// at once, an edited one only after « Abandonner les modifications ? ».
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { chooseOption, fieldBox, formField, signIn, uniqueName } from './helpers';
+import { api, apiToken, chooseOption, fieldBox, formField, signIn, uniqueName } from './helpers';
 
 interface Entity {
   section: string;
@@ -141,6 +142,11 @@ for (const entity of ENTITIES) {
     const drawer = page.getByTestId('resource-drawer');
     await expect(drawer.getByRole('heading', { name: newLabel(entity) })).toBeVisible();
     await expect(drawer.getByTestId('drawer-id')).toHaveCount(0);
+    // Nothing typed: Escape closes the drawer at once, without asking (what the form fills in itself is not typed).
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    await list.getByRole('button', { name: newLabel(entity) }).click();
+    await expect(drawer.getByRole('heading', { name: newLabel(entity) })).toBeVisible();
     const message = await entity.invalid(drawer, page);
     await expect(drawer.getByText(message)).toBeVisible();
 
@@ -158,6 +164,10 @@ for (const entity of ENTITIES) {
     await list.getByTestId('list-row').getByText(name).click();
     await expect(drawer.getByRole('heading', { name: `Modifier ${entity.singular}` })).toBeVisible();
     await expect(drawer.getByTestId('drawer-id')).toHaveText(/^ID: \d+$/);
+    await expect(formField(drawer, entity.nameField)).toHaveValue(name);
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    await list.getByTestId('list-row').getByText(name).click();
     await expect(formField(drawer, entity.nameField)).toHaveValue(name);
     await formField(drawer, entity.nameField).fill(`${name} modifié`);
     await submit(drawer, 'Enregistrer');
@@ -192,4 +202,49 @@ test("the server's French violations show under the fields and the drawer stays 
   await expect(drawer).toBeVisible();
   await drawer.getByRole('button', { name: 'Annuler' }).click();
   await expect(drawer).toBeHidden();
+});
+
+test('an edited drawer asks before Escape, its close button or a click beside it drops what was typed', async ({ page, request }) => {
+  const admin = await apiToken(request, 'admin@pecflow.fr');
+  const network = await api<{ id: number; name: string }>(request, admin, 'POST', '/api/networks', { name: uniqueName('Réseau saisi') });
+  await signIn(page, 'admin@pecflow.fr');
+  await page.goto('/settings/networks');
+  const list = page.getByTestId('list-networks');
+  await list.getByRole('searchbox', { name: 'Rechercher' }).fill(network.name);
+  const row = list.getByTestId('list-row').filter({ hasText: network.name });
+  await row.click();
+  // The focused dialog is the drawer itself, named by its title (not a nameless frame around a named one).
+  const drawer = page.getByRole('dialog', { name: 'Modifier réseau' });
+  await expect(drawer).toBeFocused();
+  await expect(page.getByRole('dialog')).toHaveCount(1);
+  const name = formField(drawer, 'Nom');
+  await expect(name).toHaveValue(network.name);
+
+  await name.fill(`${network.name} à abandonner`);
+  await page.keyboard.press('Escape');
+  const ask = page.getByRole('dialog', { name: 'Abandonner les modifications ?' });
+  await expect(ask).toContainText('Ce que vous avez saisi n’a pas été enregistré et sera perdu.');
+  // It opens on « Continuer la saisie »: Enter goes back to the field, what was typed kept.
+  await expect(ask.getByRole('button', { name: 'Continuer la saisie' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(ask).toBeHidden();
+  await expect(name).toBeFocused();
+  await expect(name).toHaveValue(`${network.name} à abandonner`);
+  // The close button asks too; Escape answers « Continuer la saisie ».
+  await drawer.getByRole('button', { name: 'Fermer' }).click();
+  await expect(ask).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(ask).toBeHidden();
+  await expect(name).toHaveValue(`${network.name} à abandonner`);
+  // A click beside the drawer too; « Abandonner » closes it, the record unchanged, the focus back on its row.
+  await page.mouse.click(10, 400);
+  await ask.getByRole('button', { name: 'Abandonner' }).click();
+  await expect(drawer).toBeHidden();
+  await expect(ask).toBeHidden();
+  await expect(page).toHaveURL(/\/settings\/networks(\?|$)/);
+  await expect(row).toBeFocused();
+  expect((await api<{ name: string }>(request, admin, 'GET', `/api/networks/${network.id}`)).name).toBe(network.name);
+  // Opened again, it shows the record as it is.
+  await row.click();
+  await expect(name).toHaveValue(network.name);
 });
