@@ -36,6 +36,7 @@ import {
   useEffect,
   useEffectEvent,
   useMemo,
+  useRef,
   useState,
   type KeyboardEvent,
   type ReactNode,
@@ -175,10 +176,13 @@ function ListBody({
   // A list emptied by its filters offers to clear them first (and empties the search box), creating a record second.
   const filtered = Object.keys(list.filterValues ?? {}).length > 0 || !!term;
   const [clearings, setClearings] = useState(0);
+  const frame = useRef<HTMLDivElement>(null);
   const clearFilters = () => {
     list.setFilters({}, {}, false);
     if (term) setParams((current) => new URLSearchParams([...current].filter(([key]) => key !== 'q')), { replace: true });
     setClearings((count) => count + 1);
+    // The button goes with the empty state: the focus goes to the search box (this frame's or the page's own toolbar's).
+    frame.current?.querySelector<HTMLInputElement>('input[type="search"]')?.focus();
   };
 
   const rows = useMemo(() => {
@@ -203,7 +207,7 @@ function ListBody({
   const reach = !loading && !error ? prepare : undefined;
 
   return (
-    <Box data-testid={testId} onPointerOver={reach} onFocus={reach}>
+    <Box ref={frame} data-testid={testId} onPointerOver={reach} onFocus={reach}>
       {header ?? (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} alignItems={{ sm: 'center' }} justifyContent="space-between" sx={{ mb: 2 }}>
           <Box>

@@ -5,13 +5,14 @@
 // asks for the reason in a dialog of the one form system (the shared zod schema) and is sent with useMutation. A
 // payment the server says cannot be cancelled (`cancelRefusal`: a statement applied since) keeps its 'Annuler' inert,
 // with the reason beside it; a refusal that still comes (a statement applied while the dialog was open) says why inside
-// the dialog.
+// the dialog. Once cancelled, the payment's new state takes the focus (its 'Annuler' is gone).
 import UndoIcon from '@mui/icons-material/Undo';
 import { Box, Button, Chip, Link, Stack, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { DataTable, ReferenceManyField, useListContext, useTranslate } from 'react-admin';
+import { DataTable, ReferenceManyField, useListContext, useTranslate, type Identifier } from 'react-admin';
+import { focusOnShow } from '../admin/focusOnShow';
 import { WRITE_RETRY } from '../admin/mutations';
 import { ReasonDialog } from './ReasonDialog';
 import { PEC_PAYMENTS_RESOURCE, pecIri, pecNumericId, type PecDossierRecord, type PecPaymentRecord } from '../dataProvider/pec';
@@ -31,6 +32,7 @@ export function PaymentHistory({ record }: { record: PecDossierRecord }) {
   const translate = useTranslate();
   const rights = usePecRights();
   const [cancelling, setCancelling] = useState<PecPaymentRecord | undefined>();
+  const [cancelled, setCancelled] = useState<Identifier | undefined>();
   const label = (key: string) => translate(`pecflow.payments.history.${key}`);
   return (
     <Box data-testid="pec-payment-history">
@@ -105,7 +107,7 @@ export function PaymentHistory({ record }: { record: PecDossierRecord }) {
               disableSort
               render={(p: PecPaymentRecord) =>
                 p.reversedAt ? (
-                  <Stack spacing={0.25} data-testid="pec-payment-cancelled">
+                  <Stack ref={p.id === cancelled ? focusOnShow : undefined} tabIndex={-1} spacing={0.25} data-testid="pec-payment-cancelled">
                     <Chip size="small" variant="outlined" label={label('cancelled')} sx={{ alignSelf: 'flex-start' }} />
                     <Typography variant="caption" color="text.secondary">
                       {translate('pecflow.payments.history.cancelledText', {
@@ -124,7 +126,7 @@ export function PaymentHistory({ record }: { record: PecDossierRecord }) {
         </Box>
         <Total />
       </ReferenceManyField>
-      {cancelling && <CancelDialog payment={cancelling} onClose={() => setCancelling(undefined)} />}
+      {cancelling && <CancelDialog payment={cancelling} onClose={() => setCancelling(undefined)} onCancelled={() => setCancelled(cancelling.id)} />}
     </Box>
   );
 }
@@ -190,7 +192,7 @@ function CancelAction({ payment, onCancel }: { payment: PecPaymentRecord; onCanc
   );
 }
 
-function CancelDialog({ payment, onClose }: { payment: PecPaymentRecord; onClose: () => void }) {
+function CancelDialog({ payment, onClose, onCancelled }: { payment: PecPaymentRecord; onClose: () => void; onCancelled: () => void }) {
   const { translate, dataProvider, refresh, success, failure, errorText } = usePecMutation();
   const queryClient = useQueryClient();
   const [refusal, setRefusal] = useState<string | undefined>();
@@ -199,6 +201,7 @@ function CancelDialog({ payment, onClose }: { payment: PecPaymentRecord; onClose
     mutationFn: (motif: string) => dataProvider.pecPaymentCancel({ id: pecNumericId(payment)!, motif }),
     onSuccess: () => {
       success(translate('pecflow.payments.history.cancelledTitle'), translate('pecflow.payments.history.cancelledToast'));
+      onCancelled();
       onClose();
       void queryClient.invalidateQueries({ queryKey: [PEC_PAYMENTS_RESOURCE] });
       void refresh.now();

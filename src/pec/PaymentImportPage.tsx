@@ -1,8 +1,9 @@
 // /payment_statements/create, 'Importer un relevé de paiement' (issues 15 and 25): choose the insurer's CSV, read its
 // preview (each line matched to a billed file with its outcome, and the totals; nothing written; a statement applied
 // already says so, "Relevé déjà importé le …", and cannot be applied again), then 'Appliquer': the statement is applied
-// all or nothing and opens with its result. Both calls are data-provider methods (useMutation). Once the file is read,
-// the focus goes to the preview's heading (or to the refusal): the chooser's button, disabled meanwhile, has lost it.
+// all or nothing and opens with its result. Both calls are data-provider methods (useMutation). The page opens with the
+// focus on its title (the list's button that led here is gone); once the file is read, it goes to the preview's
+// heading (or to the refusal): the chooser's button, disabled meanwhile, has lost it.
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import CheckIcon from '@mui/icons-material/Check';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
@@ -89,7 +90,7 @@ export default function PaymentImportPage() {
       <Button startIcon={<ArrowBackIcon />} onClick={() => navigate(STATEMENTS_PATH)} sx={{ mb: 1 }}>
         {translate('pecflow.payments.list.title')}
       </Button>
-      <Typography variant="h5" component="h1" fontWeight={700}>
+      <Typography ref={focusOnShow} tabIndex={-1} variant="h5" component="h1" fontWeight={700}>
         {translate('pecflow.payments.import.title')}
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>

@@ -17,9 +17,12 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   await expect(page).toHaveURL(/\/payment_statements$/);
   await expect(page.getByTestId('payments-list').getByRole('heading', { name: 'Relevés de paiement' })).toBeVisible();
 
-  // The header's button (an empty list shows a second one).
-  await page.getByRole('button', { name: 'Importer un relevé' }).first().click();
+  // The header's button (an empty list shows a second one), from the keyboard.
+  await page.getByRole('button', { name: 'Importer un relevé' }).first().focus();
+  await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/payment_statements\/create$/);
+  // The button went with the list: the focus is on the page's title, not the page's body.
+  await expect(page.getByRole('heading', { level: 1, name: 'Importer un relevé de paiement' })).toBeFocused();
   // The file is chosen from the keyboard: Entrée on 'Choisir le fichier' opens the file chooser. On a loaded machine
   // the page may still move the focus while it mounts: focus and Entrée are tried again until the chooser opens.
   const chooseButton = page.getByRole('button', { name: 'Choisir le fichier' });
@@ -417,6 +420,8 @@ test('the keyboard alone: a payment typed as the dialog opens and recorded, then
   await expect(cancel).toBeHidden();
   await expect(toast(page, 'Paiement annulé')).toBeVisible();
   await expect(history.getByRole('row').nth(1).getByTestId('pec-payment-cancelled')).toContainText('Saisi sur le mauvais dossier');
+  // Its 'Annuler' gone, the focus is on what replaced it (the payment cancelled, why and by whom), not the page's body.
+  await expect(history.getByRole('row').nth(1).getByTestId('pec-payment-cancelled')).toBeFocused();
   await expect(drawer(page).getByTestId('status-badge').first()).toHaveText('Facturé');
 });
 

@@ -118,6 +118,8 @@ test('deleting a file asks for confirmation ("Cette action est irréversible."),
   await empty.getByRole('button', { name: 'Effacer les filtres' }).click();
   await expect(page.getByRole('searchbox', { name: 'Rechercher' })).toHaveValue('');
   await expect(page.getByTestId('pec-row').first()).toBeVisible();
+  // The button went with the empty state: the focus is in the search box, not on the page's body.
+  await expect(page.getByRole('searchbox', { name: 'Rechercher' })).toBeFocused();
 });
 
 test('a creation the server refuses: its message under the field, one toast, the drawer stays open', async ({ page, request }) => {
