@@ -1,7 +1,8 @@
 // The ONE list frame (settings lists and the PEC list), on ra-core's <ListBase> and react-admin's <DataTable>: the title and its
 // count line ('{n} {plural} trouvés'), Actualiser, the create button, the search (debounced 500 ms), the filters, the
-// bulk bar under the selected rows, 5 skeleton rows while loading, the empty state with its create button, the error
-// state with Réessayer, and the pagination. Filters, sort and page live in the URL query (react-admin's List).
+// bulk bar under the selected rows, 5 skeleton rows while loading, the rows dimmed under a moving bar (and the table
+// aria-busy) while another page, sort or filter is read, the empty state with its create button, the error state with
+// Réessayer, and the pagination. Filters, sort and page live in the URL query (react-admin's List).
 // Usage:
 //   <ListFrame resource="holdings" title="Organisations" countText={(n) => …} emptyText="Aucun holding trouvé"
 //              rowClick={(id) => `/settings/holdings/${id}`} filters={<SelectFilter source="status" … />}>
@@ -28,6 +29,7 @@ import {
   type SxProps,
   type Theme,
 } from '@mui/material';
+import { visuallyHidden } from '@mui/utils';
 import {
   Children,
   createContext,
@@ -197,6 +199,9 @@ function ListBody({
   // and on a slow computer a page of rows drawn in one task kept the page from answering for a few hundred ms. Later
   // answers (a filter, a page) are drawn at once, with the count and the pagination they go with.
   const loading = useDeferredValue(!error && list.isPending);
+  // Another page, sort or filter being read: react-query keeps the rows shown (placeholder data) until it comes, while
+  // the pagination already says the new page. The rows say it too: dimmed, the table busy, a polite word to screen readers.
+  const reading = !error && !!list.isPlaceholderData;
   const retry = () => void list.refetch();
   const createButton = onCreate && createLabel && (
     <Button variant="contained" startIcon={<AddIcon />} onClick={onCreate}>
@@ -269,23 +274,29 @@ function ListBody({
         </Paper>
       ) : (
         // A list whose columns the user chooses may be wider than the window: it scrolls inside this frame, its first
-        // column (after the selection's checkboxes) kept in view.
-        <Paper variant="outlined" sx={columns ? stickyFirstColumn(!!bulkActions) : { overflowX: 'auto' }} data-testid="list-table-frame">
-          <DataTable
-            data={rows}
-            total={total}
-            rowClick={(id, _resource, record) => rowClick(id, record)}
-            bulkActionButtons={bulkActions ? <></> : false}
-            // Drawn after the table (below): Tab from the rows reaches it (see BulkBar).
-            bulkActionsToolbar={bulkActions ? <></> : undefined}
-            body={rowTestId ? bodyWithTestId(rowTestId) : undefined}
-            storeKey={columns?.storeKey}
-            hiddenColumns={columns?.hidden}
-            sx={{ '& .RaDataTable-headerCell': { fontWeight: 700, whiteSpace: 'nowrap' } }}
-          >
-            {children}
-          </DataTable>
-        </Paper>
+        // column (after the selection's checkboxes) kept in view. The bar of a page being read is drawn over its top.
+        <Box className={ROW_CLASSES.reading} data-reading={reading || undefined}>
+          <Box role="status" sx={visuallyHidden}>
+            {reading ? translate('pecflow.settings.list.reading') : ''}
+          </Box>
+          <Paper variant="outlined" sx={columns ? stickyFirstColumn(!!bulkActions) : { overflowX: 'auto' }} data-testid="list-table-frame">
+            <DataTable
+              aria-busy={reading}
+              data={rows}
+              total={total}
+              rowClick={(id, _resource, record) => rowClick(id, record)}
+              bulkActionButtons={bulkActions ? <></> : false}
+              // Drawn after the table (below): Tab from the rows reaches it (see BulkBar).
+              bulkActionsToolbar={bulkActions ? <></> : undefined}
+              body={rowTestId ? bodyWithTestId(rowTestId) : undefined}
+              storeKey={columns?.storeKey}
+              hiddenColumns={columns?.hidden}
+              sx={{ '& .RaDataTable-headerCell': { fontWeight: 700, whiteSpace: 'nowrap' } }}
+            >
+              {children}
+            </DataTable>
+          </Paper>
+        </Box>
       )}
       {bulkActions && !error && !loading && rows.length > 0 && <BulkBar actions={bulkActions} />}
 

@@ -953,6 +953,8 @@ export const fr = {
         all: 'Tous',
         results: '%{smart_count} résultat |||| %{smart_count} résultats',
         page: 'Page %{page} / %{pages}',
+        // Said to screen readers while another page, sort or filter is read (the rows shown dimmed meanwhile).
+        reading: 'Chargement des résultats…',
         previous: 'Précédent',
         next: 'Suivant',
         selected: '%{smart_count} sélectionné |||| %{smart_count} sélectionnés',

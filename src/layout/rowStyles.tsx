@@ -1,7 +1,8 @@
-// The styles of what a list repeats on every row (status badges, cells kept on one line), written once for the page as
-// static class rules: a row's components carry a class name, not an `sx` object that emotion would serialise again for
-// each cell of each row at each render. Rendered once by the shell (src/layout/Layout.tsx).
-import { GlobalStyles, type Theme } from '@mui/material';
+// The styles of what a list repeats on every row (status badges, cells kept on one line, rows dimmed while the next
+// page is read), written once for the page as static class rules: a row's components carry a class name, not an `sx`
+// object that emotion would serialise again for each cell of each row at each render. Rendered once by the shell
+// (src/layout/Layout.tsx).
+import { alpha, GlobalStyles, type Theme } from '@mui/material';
 
 export const ROW_CLASSES = {
   /** A cell kept on one line (numbers, dates, amounts, e-mail addresses): on a narrow screen the table scrolls. */
@@ -10,11 +11,18 @@ export const ROW_CLASSES = {
   status: 'pecflow-status',
   /** A list row reached with the keyboard: a visible ring (WCAG 2.4.7), drawn inside so the table's edge does not clip it. */
   focusable: 'pecflow-row',
+  /**
+   * Around a list's table; with `data-reading` while another page, sort or filter is read: the rows dimmed and a thin bar
+   * moving over the table's top, both after 150 ms (a quick answer does not blink).
+   */
+  reading: 'pecflow-reading',
 } as const;
 
 const COLORS = ['primary', 'secondary', 'error', 'warning', 'info', 'success'] as const;
 const status = `.${ROW_CLASSES.status}`;
 const ring = `${status}[data-pulsing]::after`;
+const reading = `.${ROW_CLASSES.reading}[data-reading]`;
+const READING_DELAY = '150ms';
 
 const rowStyles = (theme: Theme) => ({
   [`.${ROW_CLASSES.nowrap}`]: { whiteSpace: 'nowrap' },
@@ -34,7 +42,31 @@ const rowStyles = (theme: Theme) => ({
     animation: 'pecflow-pulse 1.6s ease-in-out infinite',
   },
   ...Object.fromEntries(COLORS.map((color) => [`${status}[data-pulsing][data-color="${color}"]::after`, { borderColor: theme.palette[color].main }])),
-  '@media (prefers-reduced-motion: reduce)': { [ring]: { animation: 'none', opacity: 0 } },
+  [`.${ROW_CLASSES.reading}`]: { position: 'relative' },
+  [`${reading} tbody`]: { opacity: 0.5, transition: `opacity 150ms ease ${READING_DELAY}` },
+  // An indeterminate progress bar, as MUI's LinearProgress draws it, without its code in a list's first load.
+  '@keyframes pecflow-reading': { from: { backgroundPosition: '-50% 0' }, to: { backgroundPosition: '150% 0' } },
+  '@keyframes pecflow-shown': { to: { opacity: 1 } },
+  [`${reading}::before`]: {
+    content: '""',
+    position: 'absolute',
+    top: 0,
+    left: 0,
+    right: 0,
+    height: 3,
+    zIndex: 3,
+    pointerEvents: 'none',
+    opacity: 0,
+    backgroundColor: alpha(theme.palette.primary.main, 0.25),
+    backgroundImage: `linear-gradient(${theme.palette.primary.main}, ${theme.palette.primary.main})`,
+    backgroundSize: '30% 100%',
+    backgroundRepeat: 'no-repeat',
+    animation: `pecflow-shown 0s ${READING_DELAY} forwards, pecflow-reading 1.2s ease-in-out ${READING_DELAY} infinite`,
+  },
+  '@media (prefers-reduced-motion: reduce)': {
+    [ring]: { animation: 'none', opacity: 0 },
+    [`${reading}::before`]: { animation: `pecflow-shown 0s ${READING_DELAY} forwards`, backgroundSize: '100% 100%' },
+  },
 });
 
 export const RowStyles = () => <GlobalStyles styles={rowStyles} />;

@@ -194,6 +194,64 @@ test('pages of 20, column sorting and the clear button', async ({ page, request 
   await expect(page.getByRole('button', { name: 'Effacer les filtres' })).toBeFocused();
 });
 
+test('a page or a sort being read says so: the table busy, its rows dimmed under a moving bar, and in words', async ({ page }) => {
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(rows(page)).toHaveCount(20);
+  const list = page.getByTestId('pec-list');
+  const table = list.getByRole('table');
+  const said = list.getByRole('status');
+  const frame = list.getByTestId('list-table-frame');
+  const opacity = () => table.locator('tbody').evaluate((body) => getComputedStyle(body).opacity);
+  // The bar is drawn over the table's top, by the box around it.
+  const bar = () =>
+    frame.evaluate((paper) => {
+      const style = getComputedStyle(paper.parentElement!, '::before');
+      return style.content !== 'none' && style.opacity === '1';
+    });
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(said).toHaveText('');
+  expect(await bar()).toBe(false);
+
+  // A slow server: the answers for page 2 and for the sort by number wait until the test lets them go.
+  const held: (() => Promise<void>)[] = [];
+  await page.route(
+    (url) => url.pathname === '/api/pec_dossiers' && (url.searchParams.get('page') === '2' || url.searchParams.has('order[numeroDossier]')),
+    (route) => new Promise<void>((resolve) => held.push(() => route.continue().then(resolve, resolve))),
+  );
+  const answer = async () => {
+    await expect.poll(() => held.length).toBe(1);
+    await held.pop()!();
+  };
+
+  const firstPage = await rows(page).allTextContents();
+  await page.getByRole('button', { name: 'Suivant' }).click();
+  // The pagination says page 2 at once: the rows still shown are page 1's, dimmed, under the bar, the table busy.
+  await expect(page.getByTestId('pec-pagination-page')).toHaveText(/^Page 2 \//);
+  await expect(table).toHaveAttribute('aria-busy', 'true');
+  await expect(said).toHaveText('Chargement des résultats…');
+  await expect.poll(opacity).toBe('0.5');
+  await expect.poll(bar).toBe(true);
+  expect(await rows(page).allTextContents()).toEqual(firstPage);
+  await answer();
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(said).toHaveText('');
+  await expect.poll(() => rows(page).allTextContents()).not.toEqual(firstPage);
+  await expect.poll(opacity).toBe('1');
+  expect(await bar()).toBe(false);
+
+  // A sort, the same.
+  const secondPage = await rows(page).allTextContents();
+  await page.getByRole('columnheader', { name: 'ID Pecflow' }).getByRole('button').click();
+  await expect(table).toHaveAttribute('aria-busy', 'true');
+  await expect(said).toHaveText('Chargement des résultats…');
+  expect(await rows(page).allTextContents()).toEqual(secondPage);
+  await answer();
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect.poll(() => urlParams(page)).toMatchObject({ sort: 'numeroDossier', page: '1' });
+  await expect.poll(() => rows(page).allTextContents()).not.toEqual(secondPage);
+});
+
 test('a file and a filtered list each have an address: /pec/{id} opens the file over its list after a reload', async ({ page, request }) => {
   const pending = await apiTotal(request, { status: 'pending' });
   await signIn(page, EMAIL);
