@@ -148,7 +148,8 @@ export const fr = {
       search: 'Aller à la recherche',
       /** %{skip}: react-admin's skip link, the page's first Tab stop (src/layout/skipToContent.ts). */
       tab: 'Élément suivant de la page ; les lignes de la liste forment un seul arrêt (les flèches vont de l’une à l’autre). Au premier Tab, « %{skip} » saute l’en-tête et le menu',
-      tabPage: 'Élément suivant de la page. Au premier Tab, « %{skip} » saute l’en-tête et le menu',
+      // The import page opens on its title (the list's button that led there is gone): Tab goes on from it.
+      tabPage: 'Élément suivant de la page, qui s’ouvre sur son titre : le premier Tab va à « Choisir le fichier »',
       escape: 'Fermer le volet ou la fenêtre',
       help: 'Afficher cette liste',
     },

@@ -37,8 +37,6 @@ export default function PaymentImportPage() {
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | undefined>();
   const [refused, setRefused] = useState<{ message: string; lines: NonNullable<ImportErrors['errors']> } | undefined>();
-  /** The preview's heading or the refusal, whichever the file gave, takes the focus as it appears. */
-
   const preview = useMutation({
     mutationFn: (chosen: File) => dataProvider.paymentPreview({ file: chosen }),
     onMutate: () => setRefused(undefined),

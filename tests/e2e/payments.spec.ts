@@ -858,10 +858,13 @@ test("'?' lists the keys of the statements' list and of the import page, each it
   await expect(page.getByRole('searchbox', { name: 'Rechercher' })).toBeFocused();
 
   await page.goto('/payment_statements/create');
-  await expect(page.getByRole('button', { name: 'Choisir le fichier' })).toBeVisible();
+  // As its help says: the page opens on its title, and the first Tab goes to the file's chooser.
+  await expect(page.getByRole('heading', { name: 'Importer un relevé de paiement', level: 1 })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Choisir le fichier' })).toBeFocused();
   await page.keyboard.press('?');
   await expect(help.getByRole('row')).toHaveText([
-    'TabÉlément suivant de la page. Au premier Tab, « Aller au contenu » saute l’en-tête et le menu',
+    'TabÉlément suivant de la page, qui s’ouvre sur son titre : le premier Tab va à « Choisir le fichier »',
     'Entrée ou EspaceActiver le bouton qui a le focus (« Choisir le fichier », « Appliquer »)',
     '?Afficher cette liste',
   ]);
