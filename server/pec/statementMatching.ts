@@ -112,10 +112,11 @@ const earlierOf = (statement: { id: number; createdAt: Date }): Earlier => ({
 
 /**
  * What these files received already, by file, amount and day (amountOnDayKey): the statements' payments that hold
- * their key, with the statement that paid each, and the payments entered by hand (the days they were entered, in order).
+ * their key, with the statement that paid each, and the payments entered by hand (the days they were entered), each
+ * in order: one line of a statement for each.
  */
 async function paymentsOf(tx: DbOrTx, fileIds: number[]) {
-  const statements = new Map<string, Earlier>();
+  const statements = new Map<string, Earlier[]>();
   const manual = new Map<string, Date[]>();
   if (fileIds.length === 0) return { statements, manual };
   const rows = await tx
@@ -134,7 +135,7 @@ async function paymentsOf(tx: DbOrTx, fileIds: number[]) {
     .orderBy(asc(pecPayments.id));
   for (const row of rows) {
     const key = amountOnDayKey(row.dossierId, row);
-    if (row.lineKey && row.statement) statements.set(key, earlierOf(row.statement));
+    if (row.lineKey && row.statement) statements.set(key, [...(statements.get(key) ?? []), earlierOf(row.statement)]);
     if (row.source === 'manual') manual.set(key, [...(manual.get(key) ?? []), row.recordedAt]);
   }
   return { statements, manual };
@@ -198,6 +199,8 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
   const states = new Map<number, PaymentState>();
   // The lines of this statement counted so far, by the same keys: the line that counted each.
   const here = new Map<string, { line: number; applied: boolean }>();
+  // How many of a file's payments of an amount and day the lines above took: each accounts for one line.
+  const appliedUsed = new Map<string, number>();
   const manualUsed = new Map<string, number>();
   return lines.map((line): EvaluatedLine => {
     const ref = foldForKey(line.reference);
@@ -221,23 +224,37 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
       for (const key of [lineKey, fileKey]) if (key && !here.has(key)) here.set(key, { line: line.line, applied });
     };
 
-    // Counted already: paid on its file, received by a statement before, or by this one higher up (a copy of money that
-    // reached no file names no file: it is handled where it was received).
-    const applied = fileKey ? paid.statements.get(fileKey) : undefined;
-    if (applied) return copy(STATEMENT_MESSAGES.alreadyApplied(applied.id, applied.createdAt), applied);
+    // A payment entered by hand on the file, the same amount on the same day: the insurer's transfer the office typed,
+    // one line for each (two typed, the second as a distinct payment, are two lines of the statement).
+    const typedCopy = () => {
+      const typed = (fileKey && paid.manual.get(fileKey)) || [];
+      const used = manualUsed.get(fileKey!) ?? 0;
+      if (used >= typed.length) return undefined;
+      manualUsed.set(fileKey!, used + 1);
+      remember(true);
+      return copy(STATEMENT_MESSAGES.alreadyTyped(line.paymentDate, typed[used]!));
+    };
+
+    // Counted already: paid on its file (each of its statement payments for one line, then those typed; a line more is
+    // one repeated here), received by a statement before, or by this one higher up (a copy of money that reached no
+    // file names no file: it is handled where it was received).
+    const applied = fileKey ? (paid.statements.get(fileKey) ?? []) : [];
+    if (fileKey && applied.length) {
+      const used = appliedUsed.get(fileKey) ?? 0;
+      appliedUsed.set(fileKey, used + 1);
+      const earlierPayment = applied[used];
+      if (earlierPayment) {
+        remember(true);
+        return copy(STATEMENT_MESSAGES.alreadyApplied(earlierPayment.id, earlierPayment.createdAt), earlierPayment);
+      }
+      const typed = typedCopy();
+      if (typed) return typed;
+      return copy(STATEMENT_MESSAGES.repeatedLine(here.get(fileKey)!.line));
+    }
     const earlier = received.byKey.get(receivedLineKey(line)) ?? (fileKey ? received.byFile.get(fileKey) : undefined);
     if (earlier) return copy(STATEMENT_MESSAGES.alreadyReceived(earlier.id, earlier.createdAt), earlier, base);
-    if (fileKey) {
-      // A payment entered by hand on the file, the same amount on the same day: the insurer's transfer the office typed,
-      // one line for each (two typed, the second as a distinct payment, are two lines of the statement).
-      const typed = paid.manual.get(fileKey) ?? [];
-      const used = manualUsed.get(fileKey) ?? 0;
-      if (used < typed.length) {
-        manualUsed.set(fileKey, used + 1);
-        remember(true);
-        return copy(STATEMENT_MESSAGES.alreadyTyped(line.paymentDate, typed[used]!));
-      }
-    }
+    const typed = typedCopy();
+    if (typed) return typed;
     const repeated = here.get(lineKey) ?? (fileKey ? here.get(fileKey) : undefined);
     if (repeated)
       return repeated.applied ? copy(STATEMENT_MESSAGES.repeatedLine(repeated.line)) : copy(STATEMENT_MESSAGES.repeatedReceived(repeated.line), null, base);

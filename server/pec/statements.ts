@@ -322,7 +322,8 @@ export async function attachLine(
 export async function countLine(db: DbOrTx, principal: Principal, id: number, lineNumber: number, reason: string, scope: StatementScope): Promise<void> {
   await db.transaction(async (tx) => {
     const { statement, line } = await lockLine(tx, id, lineNumber, scope);
-    if (line.resolution || line.outcome !== 'already_applied' || line.dossierId === null) throw conflict(STATEMENT_MESSAGES.lineNotCountable);
+    if (line.resolution) throw conflict(STATEMENT_MESSAGES.lineResolved);
+    if (line.outcome !== 'already_applied' || line.dossierId === null) throw conflict(STATEMENT_MESSAGES.lineNotCountable);
     const file = await lockFile(tx, principal, line.dossierId);
     if ((file.status !== 'billed' && file.status !== 'paid') || isPaidByHand(stateOf(file), expectedAmount(file)))
       throw conflict(STATEMENT_MESSAGES.countNotBillable);

@@ -263,6 +263,8 @@ export const fr = {
         distinctHelp:
           'Deux paiements distincts du même montant le même jour (oreille droite et oreille gauche…) : dites ce qui le distingue pour l’enregistrer en plus. Sinon, corrigez la date ou le montant.',
         saveDistinct: 'Enregistrer en plus',
+        attachDistinctHelp:
+          'Deux paiements distincts du même montant le même jour (oreille droite et oreille gauche…) : dites ce qui le distingue pour le rattacher en plus. Sinon, choisissez une autre demande.',
       },
       history: {
         title: 'Historique des paiements',

@@ -17,11 +17,16 @@ export function sameDayPaymentsOf(error: unknown): number | undefined {
 
 /**
  * The number of payments the server counted (`count`) while the form's fields `names` still hold the payment refused
- * (`refused`, their values then), else undefined: another date, amount or file is an ordinary payment again.
+ * (`refused`, their values then), else undefined: another date, amount or file is an ordinary payment again, and the
+ * refusal, which no longer applies to it, is dropped (`onStale`).
  */
-export function useSameDayCount(count: number | undefined, names: string[], refused: (values: unknown[]) => boolean) {
+export function useSameDayCount(count: number | undefined, names: string[], refused: (values: unknown[]) => boolean, onStale?: () => void) {
   const values = useWatch({ name: names }) as unknown[];
-  return count !== undefined && refused(values) ? count : undefined;
+  const stale = count !== undefined && !refused(values);
+  useEffect(() => {
+    if (stale) onStale?.();
+  }, [stale, onStale]);
+  return stale ? undefined : count;
 }
 
 /**
@@ -29,7 +34,7 @@ export function useSameDayCount(count: number | undefined, names: string[], refu
  * where the shared schema then requires the reason; sent with it, the server records the payment unless that number
  * changed meanwhile (a second click records nothing more).
  */
-export function DistinctReasonInput({ count }: { count: number | undefined }) {
+export function DistinctReasonInput({ count, help }: { count: number | undefined; help: 'distinctHelp' | 'attachDistinctHelp' }) {
   const translate = useTranslate();
   const { setValue } = useFormContext();
   useEffect(() => setValue('paiementsDuJour', count), [setValue, count]);
@@ -38,7 +43,7 @@ export function DistinctReasonInput({ count }: { count: number | undefined }) {
     <TextInput
       source="motifDistinct"
       label={translate('pecflow.payments.panel.distinctReason')}
-      helperText={translate('pecflow.payments.panel.distinctHelp')}
+      helperText={translate(`pecflow.payments.panel.${help}`)}
       fullWidth
       margin="none"
       required

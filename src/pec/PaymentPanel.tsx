@@ -6,7 +6,7 @@
 import PaymentsIcon from '@mui/icons-material/Payments';
 import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { focusOnShow } from '../admin/focusOnShow';
 import { useWatch } from 'react-hook-form';
 import { TextInput, useTranslate } from 'react-admin';
@@ -99,6 +99,8 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
       setRefusal({ text: errorText(error), sameDay: count === undefined ? undefined : { count, amount: data.montant, date: data.datePaiement } });
     },
   });
+  // The date or amount changed since a payment the file holds was refused: the refusal no longer applies.
+  const dropRefusal = useCallback(() => setRefusal(undefined), []);
   const close = () => {
     setRefusal(undefined);
     onClose();
@@ -125,7 +127,7 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
               <TextInput source="montant" label={translate('pecflow.payments.panel.amount')} fullWidth margin="none" required autoFocus />
               <OverpaymentNotice due={amountDue(record)} />
               <TextInput source="libelle" label={translate('pecflow.payments.panel.label')} fullWidth margin="none" />
-              <DistinctPayment sameDay={refusal?.sameDay} field />
+              <DistinctPayment sameDay={refusal?.sameDay} onStale={dropRefusal} field />
             </Stack>
           </DialogContent>
           <DialogActions>
@@ -140,15 +142,19 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
   );
 }
 
-/** While the date and amount are those refused: what distinguishes the payment (`field`), or the submit button that says so. */
-function DistinctPayment({ sameDay, field = false }: { sameDay?: Refusal['sameDay']; field?: boolean }) {
+/**
+ * While the date and amount are those refused: what distinguishes the payment (`field`, which drops the refusal once they
+ * change), or the submit button that says so.
+ */
+function DistinctPayment({ sameDay, onStale, field = false }: { sameDay?: Refusal['sameDay']; onStale?: () => void; field?: boolean }) {
   const translate = useTranslate();
   const count = useSameDayCount(
     sameDay?.count,
     ['datePaiement', 'montant'],
     ([date, amount]) => parseDateInput(date) === sameDay?.date && parsePrice(amount) === sameDay?.amount,
+    onStale,
   );
-  if (field) return <DistinctReasonInput count={count} />;
+  if (field) return <DistinctReasonInput count={count} help="distinctHelp" />;
   return <SubmitButton label={translate(count ? 'pecflow.payments.panel.saveDistinct' : 'pecflow.payments.panel.save')} />;
 }
 

@@ -11,7 +11,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
 import { AutocompleteInput, DataTable, ReferenceInput, Title, useGetOne, useTranslate } from 'react-admin';
 import { ConfirmDialog } from '../admin/ConfirmDialog';
-import { useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import { ReasonDialog } from './ReasonDialog';
@@ -410,6 +410,8 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
   const { translate, dataProvider, errorText } = usePecMutation();
   // The file chosen holds that payment already (409): said in the dialog, focused, with what would distinguish it.
   const [sameDay, setSameDay] = useState<{ text: string; count: number; dossier: unknown }>();
+  // Another file chosen since: the refusal no longer applies.
+  const dropSameDay = useCallback(() => setSameDay(undefined), []);
   const attach = useLineMutation(
     (values: AttachValues) => dataProvider.paymentLineAttach({ id: statementId, line: line.line, ...values }),
     { title: 'pecflow.payments.handle.attached', text: 'pecflow.payments.handle.attachedText', error: 'pecflow.payments.handle.attachError' },
@@ -470,7 +472,7 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
               TextFieldProps={{ inputRef: field }}
             />
           </ReferenceInput>
-          <AttachDistinct sameDay={sameDay} field />
+          <AttachDistinct sameDay={sameDay} onStale={dropSameDay} field />
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose} disabled={attach.isPending}>
@@ -483,11 +485,11 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
   );
 }
 
-/** While the file refused is chosen: what distinguishes the payment (`field`), or the submit button that says so. */
-function AttachDistinct({ sameDay, field = false }: { sameDay?: { count: number; dossier: unknown }; field?: boolean }) {
+/** While the file refused is chosen: what distinguishes the payment (`field`, which drops the refusal once another is), or the submit button that says so. */
+function AttachDistinct({ sameDay, onStale, field = false }: { sameDay?: { count: number; dossier: unknown }; onStale?: () => void; field?: boolean }) {
   const translate = useTranslate();
-  const count = useSameDayCount(sameDay?.count, ['dossier'], ([dossier]) => dossier === sameDay?.dossier);
-  if (field) return <DistinctReasonInput count={count} />;
+  const count = useSameDayCount(sameDay?.count, ['dossier'], ([dossier]) => dossier === sameDay?.dossier, onStale);
+  if (field) return <DistinctReasonInput count={count} help="attachDistinctHelp" />;
   return <SubmitButton label={translate(count ? 'pecflow.payments.handle.attachDistinct' : 'pecflow.payments.handle.attach')} />;
 }
 

@@ -748,9 +748,10 @@ describe('a second payment of the same amount on the same day', () => {
     expect((await countLine(id, 3, { motif: 'Oreille gauche' }, tokens.readOnly)).status).toBe(403);
     expect(await paymentState(f.id)).toMatchObject({ montantPaye: 730 });
 
-    // Counted twice at the same moment: once.
+    // Counted twice at the same moment: once (the other told the line is handled already).
     const answers = await Promise.all([countLine(id, 3, { motif: 'Oreille gauche' }), countLine(id, 3, { motif: 'Oreille gauche' })]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)!.body.detail).toBe(STATEMENT_MESSAGES.lineResolved);
     const counted = answers.find((a) => a.status === 200)!.body;
     expect(counted.lines[1]).toMatchObject({
       outcome: 'paid',
@@ -775,6 +776,15 @@ describe('a second payment of the same amount on the same day', () => {
     );
     const seen = await preview(again);
     expect(seen.body.lines.map((l: JsonBody) => l.outcome)).toEqual(['already_applied', 'already_applied', 'partial']);
+    // One line more than the file has such payments: each payment accounts for one line, the third repeats line 2.
+    const thrice = await preview(
+      csv(`20/11/2026;Santéclair;${f.numPec};730,00;`, `20/11/2026;Santéclair;${f.numPec};730,00;`, `20/11/2026;Santéclair;${f.numPec};730,00;`),
+    );
+    expect(thrice.body.lines.map((l: JsonBody) => l.outcomeLabel)).toEqual([
+      `Déjà appliquée (relevé n° ${id} du ${frenchToday})`,
+      `Déjà appliquée (relevé n° ${id} du ${frenchToday})`,
+      'Déjà appliquée (ligne 2 de ce relevé)',
+    ]);
     const second = await apply(again);
     expect(second.status, second.text).toBe(201);
     expect(await paymentState(f.id)).toMatchObject({ montantPaye: 1460 });

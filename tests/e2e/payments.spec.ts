@@ -317,13 +317,16 @@ test('two payments of the same amount on the same day: the second is recorded in
   await dialog.getByRole('textbox', { name: /^Libellé/ }).fill('Oreille gauche');
   await dialog.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(dialog.getByTestId('pec-payment-refusal')).toBeFocused();
-  // Recorded in addition only with what distinguishes it; another amount would be an ordinary payment again.
+  // Recorded in addition only with what distinguishes it; another amount is an ordinary payment again, the refusal gone
+  // with it (it no longer applies), until the same payment is refused again.
   const reason = dialog.getByRole('textbox', { name: /^Ce qui distingue ce second paiement/ });
   await expect(reason).toBeVisible();
   await dialog.getByRole('textbox', { name: /^Montant/ }).fill('12,00');
   await expect(reason).toHaveCount(0);
-  await expect(dialog.getByRole('button', { name: 'Enregistrer', exact: true })).toBeVisible();
+  await expect(dialog.getByTestId('pec-payment-refusal')).toHaveCount(0);
   await dialog.getByRole('textbox', { name: /^Montant/ }).fill('10');
+  await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+  await expect(dialog.getByTestId('pec-payment-refusal')).toBeFocused();
   await dialog.getByRole('button', { name: 'Enregistrer en plus' }).click();
   await expect(dialog.getByText('Indiquez ce qui distingue ce paiement de celui déjà enregistré (ex : oreille gauche)')).toBeVisible();
   await reason.fill('Oreille gauche, second virement');
@@ -373,6 +376,7 @@ test('a statement line taken for a payment already counted is counted in additio
   await expect(refusal).toHaveText(`2 paiements de ${euros(10)} du ${today} sont déjà enregistrés sur cette demande : voyez son historique des paiements.`);
   await expect(refusal).toBeFocused();
   await expect(toast(page, 'Rattachement impossible')).toHaveCount(0);
+  await expect(attach).toContainText('Sinon, choisissez une autre demande.');
   await attach.getByRole('textbox', { name: /^Ce qui distingue ce second paiement/ }).fill('Embout');
   await attach.getByRole('button', { name: 'Rattacher en plus' }).click();
   await expect(attach).toBeHidden();
