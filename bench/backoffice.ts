@@ -1,6 +1,7 @@
 // Back-office scenario: 100,000 records spread over the back-office entities (plus their link rows), written with
-// multi-row INSERT ... SELECT generate_series; then every list endpoint with its default sort, as the platform
-// administrator (every row) and as an organisation administrator (one organisation's rows).
+// multi-row INSERT ... SELECT generate_series; then every list endpoint with its default sort, and the centres by
+// status (ties by name), as the platform administrator (every row) and as an organisation administrator (one
+// organisation's rows).
 import { SEEDED_ROLES } from '#domain/roles';
 import type { Endpoint, Scenario, SeedContext } from './lib/types';
 
@@ -165,7 +166,8 @@ const LISTS = ['holdings', 'companies', 'shops', 'users', 'roles', 'mutuals', 'n
 
 export const scenario: Scenario = {
   name: 'backoffice',
-  description: 'Listes du back-office, tri par défaut, première page (20 éléments ; identifiants et paramètres : liste non paginée)',
+  description:
+    'Listes du back-office, tri par défaut (et les centres par statut), première page (20 éléments ; identifiants et paramètres : liste non paginée)',
   seed: seedBackoffice,
   async endpoints(): Promise<Endpoint[]> {
     const endpoints: Endpoint[] = [];
@@ -183,6 +185,8 @@ export const scenario: Scenario = {
           headers: { 'accept-encoding': BROWSER_ENCODINGS },
         });
     }
+    // A sort other than a list's own: its ties come by name, then id (server/hydra/reader.ts), with no index for it.
+    for (const as of ['plateforme', 'organisation']) endpoints.push({ label: 'GET /api/shops?order[status]=asc', path: '/api/shops?order[status]=asc', as });
     return endpoints;
   },
 };

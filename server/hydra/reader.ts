@@ -112,9 +112,9 @@ export class ResourceReader {
     const { decl } = this.table;
     const restriction = this.readRestriction(principal);
     const where = and(listConditions(decl, this.visibility(principal), query, principal), restriction);
-    const [orderField, defaultDirection] = decl.defaultOrder;
+    const [defaultField, defaultDirection] = decl.defaultOrder;
     const requested = query.order && declared(decl.order, query.order.field) ? query.order : undefined;
-    const field = requested?.field ?? orderField;
+    const field = requested?.field ?? defaultField;
     const entry = declared(decl.order, field)!;
     const direction = requested?.direction ?? defaultDirection;
     const by = direction === 'desc' ? desc : asc;
@@ -122,20 +122,26 @@ export class ResourceReader {
     // not the drafts without one. Only for nullable columns, so that indexes on the others still serve the sort.
     // Names in French order (Allianz before AXA, Émeraude among the E): ICU's root collation, which PGlite and
     // PostgreSQL both have (PGlite has no fr-x-icu) and for which the names' indexes are built (migration saved_views).
-    const primary = (column: AnyPgColumn | SQL) => {
-      if (decl.frenchOrder?.includes(field)) return sql`${column} collate "und-x-icu" ${direction === 'desc' ? sql`desc nulls last` : sql`asc`}`;
+    const key = (name: string, column: AnyPgColumn | SQL) => {
+      if (decl.frenchOrder?.includes(name)) return sql`${column} collate "und-x-icu" ${direction === 'desc' ? sql`desc nulls last` : sql`asc`}`;
       const nullable = !('notNull' in column && column.notNull);
       return direction === 'desc' && nullable ? sql`${column} desc nulls last` : by(column);
     };
-    const tail = by(decl.idColumn);
+    // Every order ends with the id, a unique key: the same rows in the same order at every read, so that pages never
+    // repeat or skip one. Before it, rows tied on another sort come in the list's own order (centres of one status by
+    // name), in the direction asked, so that descending stays the exact reverse of ascending. A list in creation order
+    // (the PEC list) leaves its ties to the id alone: ids follow creation, and its sorts' indexes end with it.
+    const own = declared(decl.order, defaultField);
+    const ties = field !== defaultField && defaultField !== 'createdAt' && own && own !== decl.idColumn && !isRelatedOrder(own) ? [key(defaultField, own)] : [];
+    const tail = [...ties, by(decl.idColumn)];
     const offset = (query.page - 1) * query.itemsPerPage;
-    if (!isRelatedOrder(entry)) return { where, orderBy: [primary(entry), tail], idsOrderBy: [primary(entry), tail], offset };
+    if (!isRelatedOrder(entry)) return { where, orderBy: [key(field, entry), ...tail], idsOrderBy: [key(field, entry), ...tail], offset };
     const { through, target, value } = entry;
     return {
       where,
-      orderBy: [primary(sql`(select ${value} from ${target.table} where ${target} = ${through})`), tail],
+      orderBy: [key(field, sql`(select ${value} from ${target.table} where ${target} = ${through})`), ...tail],
       idsJoin: sql`left join (select ${target} as "__sort_id", ${value} as "__sort_key" from ${target.table}) as "__sort" on "__sort"."__sort_id" = ${through}`,
-      idsOrderBy: [primary(sql`"__sort"."__sort_key"`), tail],
+      idsOrderBy: [key(field, sql`"__sort"."__sort_key"`), ...tail],
       offset,
     };
   }

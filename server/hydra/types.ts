@@ -216,6 +216,7 @@ export interface ResourceDeclaration {
    * sorts its empty values last, as a nullable column does.
    */
   order: Record<string, AnyPgColumn | SQL | RelatedOrder>;
+  /** The order when none is asked, and of the rows another sort leaves tied (then the id), unless it is `createdAt`. */
   defaultOrder: [string, 'asc' | 'desc'];
   /** Order keys of names sorted in French (case and accents ignored: Allianz before AXA), on an index of that key. */
   frenchOrder?: string[];

@@ -90,6 +90,48 @@ describe('GET /api/shops', () => {
     await checkDateRange(server, t.admin, 'shops', 'shops', bastille);
   });
 
+  it('sorted by status, centres of one status come by name (in French order), then by id; pages neither repeat nor skip one', async () => {
+    // Created against their names' order, a name twice: the id alone would give another order.
+    const prefix = 'Égalité';
+    const created: Record<string, number> = {};
+    for (const [key, name, status] of [
+      ['fauvette', 'Fauvette', 'Active'],
+      ['merle', 'Merle', 'Inactive'],
+      ['emeraude', 'émeraude', 'Active'],
+      ['eider', 'Eider', 'Active'],
+      ['alouette', 'Alouette', 'Inactive'],
+      ['eider2', 'Eider', 'Active'],
+    ]) {
+      created[key!] = (await createShop(`${prefix} ${name}`, { status }, t.horizonAdmin)).id;
+    }
+    const expected = ['eider', 'eider2', 'emeraude', 'fauvette', 'alouette', 'merle'].map((key) => created[key]);
+    const pages = async (direction: string) => {
+      const seen: number[] = [];
+      for (let page = 1; page <= 3; page++) {
+        const res = await server.request('GET', `/api/shops?search=${encodeURIComponent(prefix)}&order[status]=${direction}&itemsPerPage=2&page=${page}`, {
+          token: t.horizonAdmin,
+        });
+        expect(res.status, res.text).toBe(200);
+        expect(res.body.totalItems).toBe(6);
+        seen.push(...ids(res.body.member));
+      }
+      return seen;
+    };
+    expect(await pages('asc')).toEqual(expected);
+    // Descending is the exact reverse: the ties too.
+    expect(await pages('desc')).toEqual([...expected].reverse());
+
+    // Every centre of the platform by status, three a page: each once.
+    const all = await listAll(server, t.admin, 'shops', 'pagination=false');
+    const paged: number[] = [];
+    for (let page = 1; page <= Math.ceil(all.length / 3); page++) {
+      const res = await server.request('GET', `/api/shops?order[status]=desc&itemsPerPage=3&page=${page}`, { token: t.admin });
+      paged.push(...ids(res.body.member));
+    }
+    expect(paged).toHaveLength(all.length);
+    expect(new Set(paged)).toEqual(new Set(ids(all)));
+  });
+
   it('searches name, display name, city, SIRET and client code', async () => {
     expect((await listAll(server, t.admin, 'shops', 'search=gratte-ciel')).map((s) => s.name)).toEqual(['Horizon Villeurbanne']);
     expect((await listAll(server, t.admin, 'shops', 'search=rv-ant')).map((s) => s.name)).toEqual(['Riviera Antibes']);
