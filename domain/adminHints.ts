@@ -26,6 +26,12 @@ export interface ListHints {
   scopeToHolding?: boolean;
 }
 
+/** A list's order as react-admin writes it: the docs serve each list's default one (the declaration's `defaultOrder`). */
+export interface ListSort {
+  field: string;
+  order: 'ASC' | 'DESC';
+}
+
 /** How the generated drawer's form lays the entity out. */
 export interface FormHints {
   /** The order of the fields; writable fields not named come after them. */

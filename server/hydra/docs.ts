@@ -1,6 +1,7 @@
 // The API entrypoint (/api) and its Hydra documentation (/api/docs.jsonld), generated from the declarations,
 // in the shape @api-platform/api-doc-parser reads (hydra-contract.md).
 import type { FastifyRequest } from 'fastify';
+import type { ListSort } from '#domain/adminHints';
 import { API_PREFIX } from '#domain/iri';
 import { apiDocsUrl } from '../http/links';
 import { searchTemplate } from './output';
@@ -119,6 +120,9 @@ function collectionProperty(decl: ResourceDeclaration) {
   };
 }
 
+/** The declaration's default order as react-admin writes a sort. */
+const listSort = ({ defaultOrder: [field, direction] }: ResourceDeclaration): ListSort => ({ field, order: direction === 'desc' ? 'DESC' : 'ASC' });
+
 /** The entity as the generated admin shows it: names, settings tab, permission keys, list and form hints. */
 function adminHints(decl: ResourceDeclaration) {
   const tab = decl.settingsTab;
@@ -126,7 +130,8 @@ function adminHints(decl: ResourceDeclaration) {
     label: decl.label,
     settingsTab: tab ? { position: tab.position, label: tab.label ?? decl.label.plural, aliases: tab.aliases ?? [], permission: decl.permissions.view } : null,
     permissions: decl.permissions,
-    list: decl.list ? { paginated: decl.paginated !== false, scopeToHolding: false, filters: [], ...decl.list } : null,
+    // The order the server gives when none is asked: the list shows its arrow from the first load.
+    list: decl.list ? { paginated: decl.paginated !== false, scopeToHolding: false, filters: [], ...decl.list, sort: listSort(decl) } : null,
     form: decl.form ? { openIn: 'edit', ...decl.form } : null,
   };
 }

@@ -32,7 +32,9 @@ import {
 import { visuallyHidden } from '@mui/utils';
 import {
   Children,
+  cloneElement,
   createContext,
+  isValidElement,
   useContext,
   useDeferredValue,
   useEffect,
@@ -41,6 +43,7 @@ import {
   useRef,
   useState,
   type KeyboardEvent,
+  type ReactElement,
   type ReactNode,
   type SyntheticEvent,
 } from 'react';
@@ -50,7 +53,9 @@ import {
   useDataTableCallbacksContext,
   useDataTableConfigContext,
   useDataTableDataContext,
+  useDataTableRenderContext,
   useDataTableSelectedIdsContext,
+  useDataTableSortContext,
   useRecordContext,
 } from 'ra-core';
 import {
@@ -60,6 +65,7 @@ import {
   useListContext,
   useTranslate,
   type DataTableBodyProps,
+  type DataTableColumnProps,
   type Identifier,
   type ListProps,
   type RaRecord,
@@ -293,7 +299,7 @@ function ListBody({
               hiddenColumns={columns?.hidden}
               sx={{ '& .RaDataTable-headerCell': { fontWeight: 700, whiteSpace: 'nowrap' } }}
             >
-              {children}
+              {Children.map(children, (column) => (isValidElement<DataTableColumnProps>(column) ? <SortedColumn column={column} /> : column))}
             </DataTable>
           </Paper>
         </Box>
@@ -350,6 +356,17 @@ function SearchField({ paginated, placeholder, clearings }: { paginated: boolean
       sx={{ minWidth: { md: 340 }, flex: { md: '0 1 420px' } }}
     />
   );
+}
+
+/**
+ * A column as given, whose header says the list's order to assistive technologies when the list is sorted by it
+ * (aria-sort, through MUI's sortDirection): react-admin's header draws the arrow only. Its cells are left alone.
+ */
+function SortedColumn({ column }: { column: ReactElement<DataTableColumnProps> }) {
+  const sort = useDataTableSortContext();
+  const header = useDataTableRenderContext() === 'header';
+  if (!header || column.props.disableSort || !sort?.field || sort.field !== column.props.source) return column;
+  return cloneElement(column, { sortDirection: sort.order === 'ASC' ? 'asc' : 'desc' });
 }
 
 /** Which row holds the list's one Tab stop (the last one focused, else the first): roving tabindex, WAI-ARIA grid. */

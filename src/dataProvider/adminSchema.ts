@@ -7,7 +7,7 @@
 // @context): expanding them as JSON-LD would cost the page load for the same result.
 import { HttpError } from 'ra-core';
 import type { Choice, FieldConstraints } from '#domain/constraints';
-import type { EntityLabel, FormHints, ListHints, SettingsTab } from '#domain/adminHints';
+import type { EntityLabel, FormHints, ListHints, ListSort, SettingsTab } from '#domain/adminHints';
 import { extractErrorMessage } from '#domain/errors';
 import type { ResourcePermissions } from '#domain/permissions';
 import { readCompactDocs, type PlainApi } from './docsParser';
@@ -30,7 +30,7 @@ export interface AdminEntity {
   permissions: ResourcePermissions;
   list:
     | (Required<Omit<ListHints, 'searchPlaceholder' | 'scopeToHolding'>> &
-        Pick<ListHints, 'searchPlaceholder'> & { paginated: boolean; scopeToHolding: boolean })
+        Pick<ListHints, 'searchPlaceholder'> & { paginated: boolean; scopeToHolding: boolean; sort: ListSort })
     | null;
   form: (Omit<FormHints, 'openIn'> & { openIn: 'edit' | 'view' }) | null;
   fields: Record<string, AdminField>;

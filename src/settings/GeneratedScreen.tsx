@@ -89,6 +89,7 @@ function EntityScreen({ entity, schema, mode }: { entity: AdminEntity; schema: R
         onCreate={rights.create ? () => go(`${base}/create`) : undefined}
         searchPlaceholder={list.searchPlaceholder}
         paginated={list.paginated}
+        sort={list.sort}
         matches={(record, needle) => searchable.some((column) => normalize(searchText(record, column)).includes(needle))}
         filter={permanentFilter}
         filters={<Filters entity={entity} particular={particular} />}

@@ -207,3 +207,39 @@ test('the mutuelles list is filtered by network, the networks list counts active
   // Two of its three mutuelles are active.
   await expect(networks.getByTestId('list-row').getByRole('cell').nth(3)).toHaveText('2');
 });
+
+test('a list shows its order from the first load; sorted by status, the centres of one status come by name', async ({ page, request }) => {
+  const shops = ENTITIES.find((entity) => entity.collection === 'shops')!;
+  const prefix = uniqueName('Ordre');
+  const token = await apiToken(request, 'admin@pecflow.fr');
+  // Created against their names' order: by id, each status's centres would come the other way.
+  const created = [
+    ['Delta', false],
+    ['Charlie', true],
+    ['Bravo', false],
+    ['Alpha', true],
+  ] as const;
+  for (const [i, [name, inactive]] of created.entries()) await api(request, token, 'POST', '/api/shops', shops.body(`${prefix} ${name}`, i, inactive));
+  await signIn(page, 'admin@pecflow.fr');
+  await page.goto('/settings/shops');
+  const list = page.getByTestId('list-shops');
+  const header = (label: string) => list.getByRole('columnheader').filter({ hasText: new RegExp(`^${label}$`) });
+  const arrow = (label: string) => header(label).locator('.MuiTableSortLabel-icon');
+  await expect(list.getByTestId('list-row').first()).toBeVisible();
+  // The server's order when none is asked (by name, A to Z), shown by its arrow and said to screen readers.
+  await expect(header('Nom')).toHaveAttribute('aria-sort', 'ascending');
+  await expect(arrow('Nom')).toHaveCSS('opacity', '1');
+  await expect(header('Statut')).not.toHaveAttribute('aria-sort');
+
+  await list.getByRole('searchbox', { name: 'Rechercher' }).fill(prefix);
+  const names = list.getByTestId('list-row').locator('td:nth-child(2)');
+  await expect(names).toHaveText(['Alpha', 'Bravo', 'Charlie', 'Delta'].map((name) => `${prefix} ${name}`));
+  await header('Statut').getByRole('button').click();
+  await expect(header('Statut')).toHaveAttribute('aria-sort', 'ascending');
+  await expect(header('Nom')).not.toHaveAttribute('aria-sort');
+  await expect(names).toHaveText(['Bravo', 'Delta', 'Alpha', 'Charlie'].map((name) => `${prefix} ${name}`));
+  // Descending is the exact reverse, ties included.
+  await header('Statut').getByRole('button').click();
+  await expect(header('Statut')).toHaveAttribute('aria-sort', 'descending');
+  await expect(names).toHaveText(['Charlie', 'Alpha', 'Delta', 'Bravo'].map((name) => `${prefix} ${name}`));
+});
