@@ -3,16 +3,27 @@
 // need no date library to show a date.
 import { isValid, parseISO } from 'date-fns';
 
-const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
+const amounts = new Intl.NumberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const days = new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit', year: 'numeric' });
 const times = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 const months = new Intl.DateTimeFormat('fr-FR', { month: 'long', year: 'numeric' });
 
-/** 1450.5 -> "1 450,50 €". Empty values give the fallback. */
+/**
+ * 1450.5 -> "1 450,50": the thousands apart by narrow no-break spaces (U+202F), the same on every runtime whatever its
+ * locale data (older ones wrote U+00A0): an amount never breaks across lines. The number of formatEuros, and of the
+ * messages' examples of an amount to type ('ex : 1 234,56'), never written by hand with a plain space.
+ */
+export const formatAmount = (n: number) =>
+  amounts
+    .formatToParts(n)
+    .map((part) => (part.type === 'group' ? '\u202f' : part.value))
+    .join('');
+
+/** 1450.5 -> "1 450,50 €", a no-break space (U+00A0) before the sign: never broken across lines. Empty values give the fallback. */
 export function formatEuros(value: number | string | null | undefined, fallback = 'Non défini'): string {
   if (value === null || value === undefined || value === '') return fallback;
   const n = typeof value === 'number' ? value : Number(value);
-  return Number.isFinite(n) ? euros.format(n) : fallback;
+  return Number.isFinite(n) ? `${formatAmount(n)}\u00a0€` : fallback;
 }
 
 /** The date of an ISO text ('2026-03-01' is that day at midnight here) or a Date; "Non définie" when empty, "Date invalide" when unreadable. */

@@ -3,7 +3,7 @@
 // French numbers and dates, the fingerprint of a line), the manual payment form and its cancellation, the statuses of a
 // statement and the dashboard's receivables by age (the zod schemas: ./pecSchemas). Shared by the browser and the
 // server: one rule, one message.
-import { formatDate, formatEuros, formatIsoDay } from './format';
+import { formatAmount, formatDate, formatEuros, formatIsoDay } from './format';
 import { parseDateInput, parsePrice, PRICE_MAX, todayInFrance } from './pec';
 
 // ---------- what an insurer owes ----------
@@ -382,6 +382,9 @@ export const receivedLineKey = (line: { payer: string; reference: string; amount
 /** The day a statement was imported, as a French reader says it (Paris). */
 const importDay = (createdAt: string | Date) => formatDate(todayInFrance(new Date(createdAt)));
 
+/** The amount the messages give as an example of what to type, as the formatter writes it: it never breaks a line. */
+const AMOUNT_EXAMPLE = formatAmount(1234.56);
+
 export const STATEMENT_MESSAGES = {
   empty: 'Le fichier est vide.',
   noLines: 'Le fichier ne contient aucune ligne de paiement.',
@@ -396,7 +399,7 @@ export const STATEMENT_MESSAGES = {
   cell: (column: StatementColumn, message: string) => `Colonne « ${STATEMENT_COLUMNS[column].label} » : ${message}`,
   date: (value: string) => (value ? `date illisible « ${value} » (jj/mm/aaaa attendu)` : 'la date est requise'),
   futureDate: (value: string) => `date « ${value} » postérieure à aujourd’hui (un paiement est daté du jour où il est reçu)`,
-  amount: (value: string) => (value ? `montant illisible « ${value} » (un montant positif, ex : 1 234,56)` : 'le montant est requis'),
+  amount: (value: string) => (value ? `montant illisible « ${value} » (un montant positif, ex : ${AMOUNT_EXAMPLE})` : 'le montant est requis'),
   required: 'valeur requise',
   noOrganisation: 'Un relevé de paiement s’importe dans une organisation : connectez-vous avec un compte de l’organisation.',
   nothingToApply: 'Toutes les lignes de ce relevé sont déjà appliquées ou reçues : rien à enregistrer.',
@@ -484,8 +487,8 @@ export const PAYMENT_FORM_MESSAGES = {
   date: 'La date de paiement est requise',
   amount: 'Le montant est requis',
   amountPositive: 'Le montant doit être supérieur à 0',
-  amountInvalid: 'Montant illisible : un montant positif avec 2 décimales au plus (ex : 1 234,56)',
-  amountTooLarge: 'Le montant ne peut pas dépasser 9 999 999 999,99 €',
+  amountInvalid: `Montant illisible : un montant positif avec 2 décimales au plus (ex : ${AMOUNT_EXAMPLE})`,
+  amountTooLarge: `Le montant ne peut pas dépasser ${formatEuros(PRICE_MAX)}`,
   future: 'La date de paiement ne peut pas être postérieure à aujourd’hui',
 } as const;
 

@@ -3,7 +3,7 @@
 // 7 and 8; domain.md). Their zod schemas are in ./pecSchemas: the screens that only list files do not build them.
 // Shared by the browser and the server: one rule, one message.
 import type { FileKind } from './fileKinds';
-import { formatIsoDay } from './format';
+import { formatAmount, formatEuros, formatIsoDay } from './format';
 
 // ---------- statuses and lifecycle ----------
 
@@ -119,11 +119,12 @@ export const BILLING_PREREQUISITE_MESSAGES = {
 
 // ---------- money and dates as people type them ----------
 
-export const PRICE_MESSAGE = 'Prix invalide : max 2 décimales (ex: 1 450,50)';
+// Amounts in messages come from the formatter: their spaces never break a line ('1 450,50', '9 999 999 999,99 €').
+export const PRICE_MESSAGE = `Prix invalide : max 2 décimales (ex: ${formatAmount(1450.5)})`;
 export const DATE_MESSAGE = 'Date invalide (jj/mm/aaaa)';
 /** The largest amount a numeric(12,2) column holds. */
 export const PRICE_MAX = 9_999_999_999.99;
-export const PRICE_RANGE_MESSAGE = 'Prix invalide : le montant doit être compris entre 0 et 9 999 999 999,99 €';
+export const PRICE_RANGE_MESSAGE = `Prix invalide : le montant doit être compris entre 0 et ${formatEuros(PRICE_MAX)}`;
 
 /** A typed price without its spaces (plain, non-breaking, thin) and euro sign: "1 450,50 €" -> "1450,50". */
 export const compactPrice = (text: string) => text.replace(/[\s\u00a0\u202f]/g, '').replace(/€$/, '');

@@ -2,6 +2,7 @@
 // beside the parsed value: robot callbacks verify their signature over the bytes as received.
 import type { FastifyInstance } from 'fastify';
 import { badRequest, invalidField } from './errors';
+import { formatEuros } from '#domain/format';
 import { PRICE_MAX } from '#domain/pec';
 
 declare module 'fastify' {
@@ -53,6 +54,6 @@ export function fieldWithNul(value: unknown, path = '', depth = 0): string | und
  */
 export function assertAmountFits(value: number | null | undefined, propertyPath: string, label: string) {
   if (value !== null && value !== undefined && Math.abs(value) > PRICE_MAX) {
-    throw invalidField(propertyPath, `Montant trop élevé : ${label} dépasserait 9 999 999 999,99 €.`);
+    throw invalidField(propertyPath, `Montant trop élevé : ${label} dépasserait ${formatEuros(PRICE_MAX)}.`);
   }
 }

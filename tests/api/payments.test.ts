@@ -587,11 +587,11 @@ describe('the CSV as portals export it', () => {
       expect(res.body.detail.split('\n')[0]).toBe('Relevé refusé : 2 lignes en erreur, rien n’a été enregistré.');
       expect(res.body.violations).toEqual([
         { propertyPath: 'ligne 3', message: 'Colonne « Date de paiement » : date illisible « 31/02/2026 » (jj/mm/aaaa attendu)' },
-        { propertyPath: 'ligne 3', message: 'Colonne « Montant » : montant illisible « abc » (un montant positif, ex : 1 234,56)' },
+        { propertyPath: 'ligne 3', message: 'Colonne « Montant » : montant illisible « abc » (un montant positif, ex : 1\u202f234,56)' },
         { propertyPath: 'ligne 4', message: 'Colonne « Date de paiement » : la date est requise' },
         { propertyPath: 'ligne 4', message: 'Colonne « Payeur » : valeur requise' },
         { propertyPath: 'ligne 4', message: 'Colonne « Référence » : valeur requise' },
-        { propertyPath: 'ligne 4', message: 'Colonne « Montant » : montant illisible « -5 » (un montant positif, ex : 1 234,56)' },
+        { propertyPath: 'ligne 4', message: 'Colonne « Montant » : montant illisible « -5 » (un montant positif, ex : 1\u202f234,56)' },
       ]);
     }
     expect(await statementsCount()).toBe(before);
@@ -874,7 +874,9 @@ describe('what an outside probe tried', () => {
     for (const path of ['/api/payment_statements/preview', '/api/payment_statements']) {
       const res = await send(path, csv(...lines), tokens.audio);
       expect(res.status).toBe(422);
-      expect(res.body.violations).toEqual([{ propertyPath: 'fichier', message: 'Montant trop élevé : le total du relevé dépasserait 9 999 999 999,99 €.' }]);
+      expect(res.body.violations).toEqual([
+        { propertyPath: 'fichier', message: 'Montant trop élevé : le total du relevé dépasserait 9\u202f999\u202f999\u202f999,99\u00a0€.' },
+      ]);
     }
     const f = await file({ partComplementaire: 700 });
     const pay = (montant: number) =>
@@ -883,7 +885,9 @@ describe('what an outside probe tried', () => {
     const overflow = await pay(9999999999.99);
     expect(overflow.status).toBe(422);
     expect(overflow.body.violations[0].propertyPath).toBe('montant');
-    expect(overflow.body.violations[0].message).toMatch(/^Montant trop élevé : le montant payé du dossier .+ dépasserait 9 999 999 999,99 €\.$/);
+    expect(overflow.body.violations[0].message).toMatch(
+      /^Montant trop élevé : le montant payé du dossier .+ dépasserait 9\u202f999\u202f999\u202f999,99\u00a0€\.$/,
+    );
     expect((await paymentState(f.id)).montantPaye).toBe(200);
   });
 
@@ -949,9 +953,9 @@ describe('what the outside review of issue 25 tried', () => {
     };
     expect(await messageOf(-5)).toBe('Le montant doit être supérieur à 0');
     expect(await messageOf('-100,00')).toBe('Le montant doit être supérieur à 0');
-    expect(await messageOf('abc')).toBe('Montant illisible : un montant positif avec 2 décimales au plus (ex : 1 234,56)');
-    expect(await messageOf('12,345')).toBe('Montant illisible : un montant positif avec 2 décimales au plus (ex : 1 234,56)');
-    expect(await messageOf(12_000_000_000)).toBe('Le montant ne peut pas dépasser 9 999 999 999,99 €');
+    expect(await messageOf('abc')).toBe('Montant illisible : un montant positif avec 2 décimales au plus (ex : 1\u202f234,56)');
+    expect(await messageOf('12,345')).toBe('Montant illisible : un montant positif avec 2 décimales au plus (ex : 1\u202f234,56)');
+    expect(await messageOf(12_000_000_000)).toBe('Le montant ne peut pas dépasser 9\u202f999\u202f999\u202f999,99\u00a0€');
     expect(await paymentState(f.id)).toEqual({ status: 'billed', ...UNPAID });
     expect((await server.get(`/api/pec_payments?dossier=/api/pec_dossiers/${f.id}`, tokens.audio)).body.totalItems).toBe(0);
   });

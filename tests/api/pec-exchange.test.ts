@@ -163,7 +163,11 @@ describe('import', () => {
       { line: 4, messages: ['Centre « Centre inconnu » introuvable ou hors de votre périmètre'] },
       {
         line: 5,
-        messages: ['La mutuelle doit appartenir au réseau choisi', 'Prix invalide : max 2 décimales (ex: 1 450,50)', 'Numéro de dossier déjà présent ligne 2'],
+        messages: [
+          'La mutuelle doit appartenir au réseau choisi',
+          'Prix invalide : max 2 décimales (ex: 1\u202f450,50)',
+          'Numéro de dossier déjà présent ligne 2',
+        ],
       },
       { line: 6, messages: ['Mutuelle « Mutuelle imaginaire » introuvable', 'Le numéro de dossier patient est requis'] },
     ]);

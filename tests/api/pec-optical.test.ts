@@ -213,7 +213,7 @@ describe('validation of the optical equipment', () => {
     expect(res.status).toBe(422);
     expect(res.body.violations).toEqual([
       { propertyPath: 'equipement_optique.classe', message: OPTICAL_MESSAGES.classe },
-      { propertyPath: 'equipement_optique.monture.prix', message: 'Prix invalide : max 2 décimales (ex: 1 450,50)' },
+      { propertyPath: 'equipement_optique.monture.prix', message: 'Prix invalide : max 2 décimales (ex: 1\u202f450,50)' },
       { propertyPath: 'equipement_optique.monture.code_lpp', message: 'Code LPP invalide : 7 chiffres attendus' },
       { propertyPath: 'equipement_optique.verres.OD.type', message: OPTICAL_MESSAGES.lensType },
       { propertyPath: 'equipement_optique.verres.OD.sphere', message: OPTICAL_RULES.sphere.message },
@@ -221,7 +221,10 @@ describe('validation of the optical equipment', () => {
       { propertyPath: 'equipement_optique.verres.OD.axe', message: OPTICAL_RULES.axe.message },
       { propertyPath: 'equipement_optique.verres.OD.addition', message: OPTICAL_RULES.addition.message },
       { propertyPath: 'equipement_optique.verres.OD.indice', message: OPTICAL_RULES.indice.message },
-      { propertyPath: 'equipement_optique.verres.OD.prix', message: 'Prix invalide : le montant doit être compris entre 0 et 9 999 999 999,99 €' },
+      {
+        propertyPath: 'equipement_optique.verres.OD.prix',
+        message: 'Prix invalide : le montant doit être compris entre 0 et 9\u202f999\u202f999\u202f999,99\u00a0€',
+      },
       { propertyPath: 'equipement_optique.verres.OD.code_lpp', message: 'Code LPP invalide : 7 chiffres attendus' },
       { propertyPath: 'equipement_optique.verres.OG.axe', message: OPTICAL_RULES.axe.message },
       { propertyPath: 'equipement_optique.verres.OG.addition', message: OPTICAL_RULES.addition.message },
@@ -249,7 +252,10 @@ describe('validation of the optical equipment', () => {
     const overflow = await manual('scraping', { id_pecflow: externalId, success: true, equipement_optique: equipment });
     expect(overflow.status).toBe(422);
     expect(overflow.body.violations).toEqual([
-      { propertyPath: 'equipement_optique', message: 'Montant trop élevé : le montant du devis (monture et verres) dépasserait 9 999 999 999,99 €.' },
+      {
+        propertyPath: 'equipement_optique',
+        message: 'Montant trop élevé : le montant du devis (monture et verres) dépasserait 9\u202f999\u202f999\u202f999,99\u00a0€.',
+      },
     ]);
     const after = await server.get(`/api/pec_dossiers/${file.id}`, tokens.rivieraAdmin);
     expect(after.body.equipementOptique).toEqual(before.body.equipementOptique);

@@ -181,11 +181,11 @@ describe('callbacks', () => {
     const { file, externalId } = await silentRun();
     const tooPrecise = await manual('scraping', { id_pecflow: externalId, success: true, appareil: { droit: { marque: 'Phonak', total_ttc: '1 450,505' } } });
     expect(tooPrecise.status).toBe(422);
-    expect(tooPrecise.body.violations).toEqual([{ propertyPath: 'appareil.droit.total_ttc', message: 'Prix invalide : max 2 décimales (ex: 1 450,50)' }]);
+    expect(tooPrecise.body.violations).toEqual([{ propertyPath: 'appareil.droit.total_ttc', message: 'Prix invalide : max 2 décimales (ex: 1\u202f450,50)' }]);
     const negative = await manual('dpec', { id_pecflow: externalId, success: true, base_ss: '-5', part_ss: 1e15 });
     expect(negative.body.violations).toEqual([
-      { propertyPath: 'base_ss', message: 'Prix invalide : le montant doit être compris entre 0 et 9 999 999 999,99 €' },
-      { propertyPath: 'part_ss', message: 'Prix invalide : le montant doit être compris entre 0 et 9 999 999 999,99 €' },
+      { propertyPath: 'base_ss', message: 'Prix invalide : le montant doit être compris entre 0 et 9\u202f999\u202f999\u202f999,99\u00a0€' },
+      { propertyPath: 'part_ss', message: 'Prix invalide : le montant doit être compris entre 0 et 9\u202f999\u202f999\u202f999,99\u00a0€' },
     ]);
 
     const scraping = await manual('scraping', {
