@@ -81,13 +81,13 @@ export function PecFilters() {
   const extra = Object.entries(filterValues).filter(
     ([key]) => !PANEL_FILTERS.has(key) && !(key === 'archived' && archivedOnly) && !(key === FOLLOW_UP_FILTER && followUpsOnly),
   );
-  const anything = Object.keys(filterValues).length > 0 || customSort;
+  // A sort is not a filter: the list keeps it, and it alone leaves « Effacer les filtres » inert.
+  const filtered = Object.keys(filterValues).length > 0;
   const statuses = statusesOf(filterValues.status);
 
   const clear = () => {
     setSearch('');
     setFilters({}, {}, false);
-    setSort(DEFAULT_SORT);
   };
 
   return (
@@ -154,8 +154,8 @@ export function PecFilters() {
           <Button
             color="inherit"
             startIcon={<ClearIcon />}
-            onClick={anything ? clear : undefined}
-            aria-disabled={!anything || undefined}
+            onClick={filtered ? clear : undefined}
+            aria-disabled={!filtered || undefined}
             sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
           >
             {translate('pecflow.pec.filters.clear')}

@@ -25,7 +25,6 @@ const ViewDialog = lazyChunk<ViewDialogProps>(chunk(() => import('./SavedViewDia
 export const PEC_VIEWS_RESOURCE = 'pec_views';
 /** /pec?view=12: the list opens on that view (its filters, sort and columns), then the URL keeps its filters and sort. */
 export const VIEW_PARAM = 'view';
-const MY_FILES_FILTER = { [OWNER_FILTER]: OWNER_FILTER_ME };
 const viewLink = (view: SavedView) => `/pec?${VIEW_PARAM}=${idFromReference(view.id, PEC_VIEWS_RESOURCE)}`;
 
 export interface SavedView extends RaRecord {
@@ -42,7 +41,7 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
   const notify = useNotify();
   const navigate = useNavigate();
   const { search } = useLocation();
-  const { filterValues, sort } = useListContext();
+  const { filterValues, setFilters, sort } = useListContext();
   const [hidden, setHidden] = useStore<string[]>(columnsStoreKey, defaultHidden);
   const [ranks, setRanks] = useStore<number[] | undefined>(`${columnsStoreKey}_columnRanks`);
   const { data: views } = useGetList<SavedView>(PEC_VIEWS_RESOURCE, { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
@@ -69,7 +68,13 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
     navigate(pecListLink(view.query.filter ?? {}, viewSort), { replace: true });
   }, [wanted, views, allColumns, setHidden, setRanks, navigate, notify]);
   const current = { filter: filterValues, sort: sort.field, order: sort.order } as SavedViewQuery;
-  const mineChosen = Object.keys(filterValues).length === 1 && filterValues[OWNER_FILTER] === OWNER_FILTER_ME;
+  // 'Mes dossiers' is a quick filter over the others: pressed, it adds 'Suivi par' = me; pressed again, it takes it away.
+  const mine = filterValues[OWNER_FILTER] === OWNER_FILTER_ME;
+  const toggleMine = () => {
+    const next = { ...filterValues, [OWNER_FILTER]: OWNER_FILTER_ME };
+    if (mine) delete next[OWNER_FILTER];
+    setFilters(next, undefined, false);
+  };
   // The view the list shows now: its filters and sort (the columns are the user's to change within it).
   const shows = (view: SavedView) =>
     JSON.stringify(view.query.filter ?? {}) === JSON.stringify(filterValues) &&
@@ -77,19 +82,16 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
 
   return (
     <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap alignItems="center" sx={{ mb: 1.5 }} data-testid="pec-saved-views">
+      {/* Everyone's own, not stored: the files they follow, a toggle beside the views (links). */}
+      <Chip
+        label={translate('pecflow.pec.views.mine')}
+        icon={<PersonIcon />}
+        onClick={toggleMine}
+        variant={mine ? 'filled' : 'outlined'}
+        color="primary"
+        aria-pressed={mine}
+      />
       <nav aria-label={translate('pecflow.pec.views.label')} style={{ display: 'contents' }}>
-        {/* Everyone's own view, not stored: the files they follow ('Suivi par' = me), with the list's columns. */}
-        <Chip
-          label={translate('pecflow.pec.views.mine')}
-          icon={<PersonIcon />}
-          component={RouterLink}
-          to={pecListLink(MY_FILES_FILTER)}
-          clickable
-          variant={mineChosen ? 'filled' : 'outlined'}
-          color="primary"
-          aria-current={mineChosen ? 'page' : undefined}
-          data-testid="view-mine"
-        />
         {(views ?? []).map((view) => (
           <Stack key={view.id} direction="row" alignItems="center" spacing={0}>
             <Chip

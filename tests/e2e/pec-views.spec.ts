@@ -122,22 +122,29 @@ test('the receivables drill-down shows the amount due and the billing date besid
   expect(JSON.parse(new URL(page.url()).searchParams.get('filter')!)).toMatchObject({ status: 'billed' });
 });
 
-test("'Mes dossiers' lists the files its reader follows, not a colleague's", async ({ page, request }) => {
+test("'Mes dossiers' lists the files its reader follows, not a colleague's; pressed again, every file", async ({ page, request }) => {
   const prefix = patientNumber('-MINE');
   const mine = await prepareFile(request, EMAIL, { patient: `${prefix}1` });
   // Created by Sophie: she follows it.
   const hers = await prepareFile(request, 'audio@audition-horizon.fr', { patient: `${prefix}2` });
   await signIn(page, EMAIL);
   await page.goto('/pec');
-  const chip = page.getByTestId('view-mine');
-  await expect(chip).not.toHaveAttribute('aria-current');
-  await chip.click();
-  await expect(chip).toHaveAttribute('aria-current', 'page');
-  expect(urlParams(page).filter).toEqual({ suiviPar: 'me' });
   await page.getByRole('searchbox', { name: 'Rechercher' }).fill(prefix);
+  await expect(page.getByTestId('pec-row')).toHaveCount(2);
+  // A toggle over the other filters (the search stays).
+  const mineButton = page.getByRole('button', { name: 'Mes dossiers', exact: true });
+  await expect(mineButton).toHaveAttribute('aria-pressed', 'false');
+  await mineButton.click();
+  await expect(mineButton).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(() => urlParams(page).filter).toEqual({ search: prefix, suiviPar: 'me' });
   await expect(page.getByTestId('pec-row')).toHaveCount(1);
   await expect(page.getByTestId('pec-row')).toContainText(mine.numeroDossier);
   await expect(page.getByTestId('pec-row').filter({ hasText: hers.numeroDossier })).toHaveCount(0);
+  // Pressed again (from the keyboard), the filter goes: both files again.
+  await mineButton.press('Enter');
+  await expect(mineButton).toHaveAttribute('aria-pressed', 'false');
+  await expect.poll(() => urlParams(page).filter).toEqual({ search: prefix });
+  await expect(page.getByTestId('pec-row')).toHaveCount(2);
 });
 
 test('a filter on a centre the reader cannot see says so, never by its number', async ({ page, request }) => {
