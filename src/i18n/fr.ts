@@ -487,7 +487,10 @@ export const fr = {
       },
       filters: {
         search: 'Rechercher',
-        searchPlaceholder: 'Rechercher (ID, n° patient, n° devis, centre, mutuelle)...',
+        // Whole in the box on a phone (390 px; tests/e2e/responsive.spec.ts); the hint names all that the server searches.
+        searchPlaceholder: 'Rechercher (ID, n° PEC, n° facture, patient…)',
+        searchHint:
+          'Recherche par ID Pecflow, n° PEC, n° de facture, n° patient, nom du patient, n° d’adhérent, n° de devis, centre ou mutuelle (numéros avec ou sans tirets ni espaces)',
         status: 'État',
         allStatuses: 'Tous les états',
         statusCount: '%{smart_count} états',

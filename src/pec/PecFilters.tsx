@@ -102,7 +102,8 @@ export function PecFilters() {
             change('search', event.target.value.trim(), true);
           }}
           placeholder={translate('pecflow.pec.filters.searchPlaceholder')}
-          slotProps={{ htmlInput: { 'aria-label': translate('pecflow.pec.filters.search') } }}
+          // The hint: a tooltip on hover, the field's description for a screen reader.
+          slotProps={{ htmlInput: { 'aria-label': translate('pecflow.pec.filters.search'), title: translate('pecflow.pec.filters.searchHint') } }}
           sx={{ minWidth: { md: 340 }, flex: { md: '1 1 440px' } }}
         />
         <TextField

@@ -18,6 +18,27 @@ const PAGES: Record<string, (page: Page) => Promise<void>> = {
   '/settings/shops': (page) => expect(page.getByTestId('list-row').first()).toBeVisible(),
 };
 
+/**
+ * The PEC search box names the numbers it finds (the PEC's and the invoice's among them) in a placeholder shown whole,
+ * and all it searches in its hint (a tooltip, and its description for a screen reader).
+ */
+async function expectWholeSearchPlaceholder(page: Page) {
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  const search = page.getByRole('searchbox', { name: 'Rechercher' });
+  await expect(search).toHaveAttribute('placeholder', /^Rechercher \(ID, n° PEC, n° facture, patient…\)$/);
+  await expect(search).toHaveAccessibleDescription(/n° PEC, n° de facture, n° patient, nom du patient, n° d’adhérent, n° de devis, centre ou mutuelle/);
+  // The placeholder's width in the input's font, against the room inside its padding.
+  const { text, room } = await search.evaluate((input: HTMLInputElement) => {
+    const style = getComputedStyle(input);
+    const context = document.createElement('canvas').getContext('2d')!;
+    context.font = style.font;
+    const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    return { text: context.measureText(input.placeholder).width, room: input.clientWidth - padding };
+  });
+  expect(text).toBeLessThanOrEqual(room);
+}
+
 async function expectFits(page: Page, width: number) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   // The page title in the app bar is not cut ("Gestion des…").
@@ -112,6 +133,10 @@ test.describe('on a phone, 390 px wide', () => {
     await expect(drawer(page).getByRole('tab')).toHaveText(['Informations PEC']);
   });
 
+  test('the PEC search box shows its whole placeholder', async ({ page }) => {
+    await expectWholeSearchPlaceholder(page);
+  });
+
   test("/pec/{id}: the drawer's title keeps the file number whole (never broken at its hyphens)", async ({ page, request }) => {
     const token = await apiToken(request, EMAIL);
     const { member } = await api<{ member: { id: number; numeroDossier: string }[] }>(request, token, 'GET', '/api/pec_dossiers?itemsPerPage=1');
@@ -175,19 +200,7 @@ test.describe('on a laptop, 1280 px wide', () => {
   });
 
   test('the PEC search box shows its whole placeholder', async ({ page }) => {
-    await signIn(page, EMAIL);
-    await page.goto('/pec');
-    const search = page.getByRole('searchbox', { name: 'Rechercher' });
-    await expect(search).toHaveAttribute('placeholder', /^Rechercher \(ID, n° patient, n° devis, centre, mutuelle\)/);
-    // The placeholder's width in the input's font, against the room inside its padding.
-    const { text, room } = await search.evaluate((input: HTMLInputElement) => {
-      const style = getComputedStyle(input);
-      const context = document.createElement('canvas').getContext('2d')!;
-      context.font = style.font;
-      const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
-      return { text: context.measureText(input.placeholder).width, room: input.clientWidth - padding };
-    });
-    expect(text).toBeLessThanOrEqual(room);
+    await expectWholeSearchPlaceholder(page);
   });
 });
 
