@@ -1,8 +1,8 @@
 // The ONE form system (settings and PEC): react-admin's <Form> validated by a shared zod schema (zodResolver, checked
 // on change), the server's French violations under their fields, and at most ONE toast per refused save: the save's
 // own 'Erreur – {reason}' when the server refused it; when the browser did, 'Erreur – Le formulaire n’est pas valide.'
-// for a long form only (`invalidToast`: a drawer's, whose field in error may be out of view), a dialog's fields saying
-// it alone (react-admin's own invalid-form notification is off: it stacked a second toast over the server's).
+// for a long form only (`invalidToast`: a drawer's, whose field in error may be out of view; withdrawn once the form
+// is corrected), a dialog's fields saying it alone (react-admin's own invalid-form notification is off: it stacked a second toast over the server's).
 // Inside a drawer, a form holding changes not saved makes the drawer ask before it closes (src/admin/unsavedChanges.ts).
 // Usage: <AdminForm record={initial} schema={zodSchema} onSave={async (values) => { await mutate(...) }}>inputs…</AdminForm>
 // `onSave` throws the refusal (an HttpError): its violations go under the fields; the toast is the mutation's.
@@ -66,19 +66,31 @@ export function AdminForm({ record, schema, onSave, id, className, invalidToast 
   );
 }
 
-/** 'Erreur – Le formulaire n’est pas valide.' once for a submit the browser refused (the server's refusals toast on their own). */
+/**
+ * 'Erreur – Le formulaire n’est pas valide.' once for a submit the browser refused (the server's refusals toast on their
+ * own), withdrawn as soon as it is no longer true: once the form is corrected.
+ */
 function InvalidSubmitToast({ reachedServerRef }: { reachedServerRef: RefObject<boolean> }) {
   const translate = useTranslate();
   const toast = useToast();
   const { submitCount, isSubmitting, errors } = useFormState();
+  const valid = Object.keys(errors).length === 0;
   const seen = useRef(0);
+  const shown = useRef<AbortController | undefined>(undefined);
   useEffect(() => {
     if (isSubmitting || submitCount === seen.current) return;
     seen.current = submitCount;
-    if (!reachedServerRef.current && Object.keys(errors).length > 0)
-      toast.error(translate('pecflow.settings.toast.error'), translate('ra.message.invalid_form'));
+    if (!reachedServerRef.current && !valid) {
+      shown.current?.abort();
+      shown.current = new AbortController();
+      toast.error(translate('pecflow.settings.toast.error'), translate('ra.message.invalid_form'), { until: shown.current.signal });
+    }
     reachedServerRef.current = false;
-  }, [submitCount, isSubmitting, errors, reachedServerRef, toast, translate]);
+  }, [submitCount, isSubmitting, valid, reachedServerRef, toast, translate]);
+  // Corrected, the form is no longer refused: its toast goes (before the save's own, not beside it).
+  useEffect(() => {
+    if (valid) shown.current?.abort();
+  }, [valid]);
   return null;
 }
 

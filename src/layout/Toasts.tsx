@@ -69,6 +69,7 @@ function Toast({ toast, onClose }: { toast: NotificationPayload; onClose: () => 
   const translate = useTranslate();
   const { message, type = 'info', notificationOptions = {} } = toast;
   const { messageArgs = {}, autoHideDuration } = notificationOptions;
+  const { until } = notificationOptions as ToastOptions;
   const duration = autoHideDuration === undefined ? TOAST_DURATION_MS : autoHideDuration;
   const title = typeof messageArgs.title === 'string' ? messageArgs.title : undefined;
   const text = typeof message === 'string' ? translate(message, { _: message, ...messageArgs }) : message;
@@ -87,6 +88,14 @@ function Toast({ toast, onClose }: { toast: NotificationPayload; onClose: () => 
       left.current = remaining - (Date.now() - started);
     };
   }, [hovered]);
+  // Withdrawn by its sender once it is no longer true (a form's refusal, the form corrected), even while hovered.
+  useEffect(() => {
+    if (!until) return;
+    if (until.aborted) return void expire();
+    const withdraw = () => expire();
+    until.addEventListener('abort', withdraw);
+    return () => until.removeEventListener('abort', withdraw);
+  }, [until]);
 
   return (
     <Grow in appear>
@@ -128,14 +137,19 @@ export function withoutTitle(title: string, message: string): string {
   return rest.charAt(0).toLocaleUpperCase('fr') + rest.slice(1);
 }
 
+interface ToastOptions {
+  /** The toast goes when this signal aborts, before its time. */
+  until?: AbortSignal;
+}
+
 /** Toasts with a title and a text, as the spec words them ("Succès" / "PEC créée", ...); the title is said once. */
 export function useToast() {
   const notify = useNotify();
   const show =
     (type: Severity) =>
-    (title: string, message = '') => {
+    (title: string, message = '', { until }: ToastOptions = {}) => {
       const text = withoutTitle(title, message);
-      return notify(text || title, { type, messageArgs: { title: text ? title : undefined, _: text || title } });
+      return notify(text || title, { type, messageArgs: { title: text ? title : undefined, _: text || title }, until });
     };
   return { success: show('success'), error: show('error'), warning: show('warning'), info: show('info') };
 }

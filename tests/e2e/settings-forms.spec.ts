@@ -248,3 +248,22 @@ test('an edited drawer asks before Escape, its close button or a click beside it
   await row.click();
   await expect(name).toHaveValue(network.name);
 });
+
+test('the invalid-form toast goes once the form is corrected, before the save says its own', async ({ page }) => {
+  await signIn(page, 'admin@pecflow.fr');
+  await page.goto('/settings/networks');
+  await page.getByTestId('list-networks').getByRole('button', { name: 'Nouveau réseau' }).click();
+  const drawer = page.getByTestId('resource-drawer');
+  await submit(drawer, 'Créer');
+  await expect(drawer.getByText('Le nom du réseau est requis (min. 2 caractères)')).toBeVisible();
+  const invalid = page.getByTestId('toast').filter({ hasText: 'Le formulaire n’est pas valide.' });
+  await expect(invalid).toBeVisible();
+  // Held by the pointer (its timer paused), it goes because the form is no longer refused, not with time.
+  await invalid.hover();
+  await formField(drawer, 'Nom').fill(uniqueName('Réseau'));
+  await expect(invalid).toHaveCount(0);
+  await submit(drawer, 'Créer');
+  await expect(page.getByTestId('toast').filter({ hasText: 'Réseau créé avec succès' })).toBeVisible();
+  await expect(drawer).toBeHidden();
+  await expect(invalid).toHaveCount(0);
+});
