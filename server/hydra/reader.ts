@@ -130,9 +130,9 @@ export class ResourceReader {
     // Every order ends with the id, a unique key: the same rows in the same order at every read, so that pages never
     // repeat or skip one. Before it, rows tied on another sort come in the list's own order (centres of one status by
     // name), in the direction asked, so that descending stays the exact reverse of ascending. A list in creation order
-    // (the PEC list) leaves its ties to the id alone: ids follow creation, and its sorts' indexes end with it.
+    // (idsFollowDefaultOrder: the PEC list) leaves its ties to the id alone, which its sorts' indexes end with.
     const own = declared(decl.order, defaultField);
-    const ties = field !== defaultField && defaultField !== 'createdAt' && own && own !== decl.idColumn && !isRelatedOrder(own) ? [key(defaultField, own)] : [];
+    const ties = field !== defaultField && !decl.idsFollowDefaultOrder && own && own !== decl.idColumn && !isRelatedOrder(own) ? [key(defaultField, own)] : [];
     const tail = [...ties, by(decl.idColumn)];
     const offset = (query.page - 1) * query.itemsPerPage;
     if (!isRelatedOrder(entry)) return { where, orderBy: [key(field, entry), ...tail], idsOrderBy: [key(field, entry), ...tail], offset };

@@ -216,8 +216,13 @@ export interface ResourceDeclaration {
    * sorts its empty values last, as a nullable column does.
    */
   order: Record<string, AnyPgColumn | SQL | RelatedOrder>;
-  /** The order when none is asked, and of the rows another sort leaves tied (then the id), unless it is `createdAt`. */
+  /** The order when none is asked, and of the rows another sort leaves tied (then the id), unless idsFollowDefaultOrder. */
   defaultOrder: [string, 'asc' | 'desc'];
+  /**
+   * true: the default order is the ids' own (creation order): rows another sort leaves tied come by id alone, which the
+   * sorts' indexes end with (the PEC list), instead of by the default order first.
+   */
+  idsFollowDefaultOrder?: true;
   /** Order keys of names sorted in French (case and accents ignored: Allianz before AXA), on an index of that key. */
   frenchOrder?: string[];
   /** 'hard': DELETE removes the row; 'soft': DELETE and PATCH /archive set deleted_at. */

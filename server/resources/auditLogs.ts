@@ -53,5 +53,6 @@ export const auditLogsResource: ResourceDeclaration = {
   rangeFilters: { createdAt: auditLogs.createdAt },
   order: { createdAt: auditLogs.createdAt, action: auditLogs.action, id: auditLogs.id },
   defaultOrder: ['createdAt', 'desc'],
+  idsFollowDefaultOrder: true,
   deletion: { mode: 'none' },
 };

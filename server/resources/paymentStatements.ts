@@ -92,6 +92,7 @@ export const paymentStatementsResource: ResourceDeclaration = {
   rangeFilters: { createdAt: paymentStatements.createdAt },
   order: { createdAt: paymentStatements.createdAt, totalAmount: paymentStatements.totalAmount, id: paymentStatements.id },
   defaultOrder: ['createdAt', 'desc'],
+  idsFollowDefaultOrder: true,
   deletion: { mode: 'none' },
   hooks: {
     async expand({ tx, principal }, items, rows, mode) {

@@ -77,6 +77,7 @@ export const pecDocumentsResource = defineResource({
   filters: { dossier: pecDocuments.dossierId, kind: pecDocuments.kind },
   order: { createdAt: pecDocuments.createdAt, originalName: pecDocuments.originalName, kind: pecDocuments.kind, id: pecDocuments.id },
   defaultOrder: ['createdAt', 'asc'],
+  idsFollowDefaultOrder: true,
   auditLabel: 'originalName',
   hooks: {
     async beforeDelete({ app, tx }, existing) {

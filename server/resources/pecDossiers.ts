@@ -245,6 +245,7 @@ export const pecDossiersResource: ResourceDeclaration = {
   },
   frenchOrder: ['shop', 'mutual'],
   defaultOrder: ['createdAt', 'desc'],
+  idsFollowDefaultOrder: true,
   deletion: { mode: 'hard' },
   // Thousands of files with their amounts: read page by page (the CSV export serves the whole list).
   unpaginatedAllowed: false,

@@ -63,6 +63,7 @@ export const pecNotesResource = defineResource({
   filters: { dossier: pecNotes.dossierId, author: pecNotes.authorId },
   order: { createdAt: pecNotes.createdAt, id: pecNotes.id },
   defaultOrder: ['createdAt', 'asc'],
+  idsFollowDefaultOrder: true,
   auditLabel: 'body',
   hooks: {
     beforeWrite({ principal }, _input, values, existing) {
