@@ -182,7 +182,8 @@ const paymentColumn = (column: string) => sql`${sql.identifier('pec_payments')}.
  * statement is undone instead), a payment already cancelled, one followed by a statement on the same file (undo that
  * statement first, as an undo is refused once its files changed), or one a statement applied since took for its own
  * line ('Déjà enregistrée': a line of the same amount and day, named by no earlier statement, counted nothing for it:
- * cancelled, the money would leave both). Index lookups by the payment's file; no parameter, so that the history's
+ * cancelled, the money would leave both) unless another payment typed of that amount and day is left for each such
+ * line (two ears typed, one line: either can go). Index lookups by the payment's file; no parameter, so that the history's
  * list keeps its members' SQL as text (server/hydra/listMembers.ts).
  */
 export const cancelRefusalJson = sql<CancelRefusal | null>`(case
@@ -196,12 +197,16 @@ export const cancelRefusalJson = sql<CancelRefusal | null>`(case
       having count(*) > 0),
     (select json_build_object('rule', 'confirmedByStatement', 'statements',
         json_agg(json_build_object('id', confirming.id, 'createdAt', confirming.created_at) order by confirming.id))
-      from (select distinct s.id, to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
+      from (select s.id, to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at, count(*) as lines
         from payment_statement_lines sl join payment_statements s on s.id = sl.statement_id
         where sl.dossier_id = ${paymentColumn('dossier_id')} and sl.outcome = 'already_applied' and sl.applied_in_id is null
           and sl.amount = ${paymentColumn('amount')} and sl.payment_date = ${paymentColumn('payment_date')}
-          and s.status = 'applied' and s.created_at > ${paymentColumn('created_at')}) confirming
-      having count(*) > 0))
+          and s.status = 'applied' and s.created_at > ${paymentColumn('created_at')}
+        group by s.id, s.created_at) confirming
+      having count(*) > 0
+        and sum(confirming.lines) >= (select count(*) from pec_payments twin
+          where twin.dossier_id = ${paymentColumn('dossier_id')} and twin.source = 'manual' and twin.reversed_at is null
+            and twin.amount = ${paymentColumn('amount')} and twin.payment_date = ${paymentColumn('payment_date')})))
   end)`;
 
 /**

@@ -727,6 +727,28 @@ describe('a second payment of the same amount on the same day', () => {
     expect(await disagreements()).toEqual([]);
   });
 
+  it('a statement line confirming one of two payments typed leaves either cancellable, not both', async () => {
+    const f = await billedFile(2000);
+    expect((await manualPayment(f.id, { datePaiement: '24/11/2026', montant: 730, libelle: 'Oreille droite' })).status).toBe(200);
+    const distinct = { datePaiement: '24/11/2026', montant: 730, libelle: 'Oreille gauche', paiementsDuJour: 1, motifDistinct: 'Oreille gauche' };
+    expect((await manualPayment(f.id, distinct)).status).toBe(200);
+    const confirming = await apply(csv(`24/11/2026;Kalixia;${f.numBilling};730,00;OD`, `24/11/2026;Kalixia;Inconnu-${f.id};15,00;`));
+    expect(confirming.status, confirming.text).toBe(201);
+    expect(confirming.body.lines.map((l: JsonBody) => l.outcome)).toEqual(['already_applied', 'unknown']);
+    // One line accounts for one of the two: either may be cancelled, which the history says before it is tried.
+    const [right, left] = await history(f.id);
+    expect([right!.cancelRefusal, left!.cancelRefusal]).toEqual([null, null]);
+    expect((await cancel(left!.id, { motif: 'Saisi deux fois' })).status).toBe(200);
+    // The one left is the line's payment: cancelled, the money would leave both.
+    const kept = (await history(f.id)).find((p) => p.id === right!.id)!;
+    expect(kept.cancelRefusal).toMatchObject({ rule: 'confirmedByStatement', statements: [{ id: confirming.body.id }] });
+    const refused = await cancel(right!.id, { motif: 'Erreur' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe(cancelRefusalMessage(kept.cancelRefusal));
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 730 });
+    expect(await disagreements()).toEqual([]);
+  });
+
   it('a statement line taken for one already counted is counted as a distinct payment with its reason, once, and undone with its statement', async () => {
     const f = await billedFile(1460);
     const other = await billedFile(300);
