@@ -3,7 +3,7 @@
 // field that 'Enregistrer un paiement' and 'Rattacher' show while their form still holds the payment refused. Named
 // Payment… to be built into the `forms` chunk with those dialogs (vite.config.ts): in the `pec` chunk, its form code
 // made the two chunks import each other, and the drawer failed to start.
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { TextInput, useTranslate } from 'react-admin';
 import { SAME_DAY_CONFLICT } from '#domain/payments';
@@ -27,6 +27,23 @@ export function useSameDayCount(count: number | undefined, names: string[], refu
     if (stale) onStale?.();
   }, [stale, onStale]);
   return stale ? undefined : count;
+}
+
+/** useSameDayCount read once for a dialog, so that its reason's field and its submit button never disagree. */
+export function SameDayCount({
+  count,
+  names,
+  refused,
+  onStale,
+  children,
+}: {
+  count: number | undefined;
+  names: string[];
+  refused: (values: unknown[]) => boolean;
+  onStale: () => void;
+  children: (count: number | undefined) => ReactNode;
+}) {
+  return children(useSameDayCount(count, names, refused, onStale));
 }
 
 /**

@@ -18,7 +18,7 @@ import { amountDue, amountInputValue, expectedAmount, overpaymentOf } from '#dom
 import { invoiceDay, parseDateInput, parsePrice, todayInFrance } from '#domain/pec';
 import { manualPaymentSchemaFor, type manualPaymentSchema } from '#domain/pecSchemas';
 import { DateInput } from './DateInput';
-import { DistinctReasonInput, sameDayPaymentsOf, useSameDayCount } from './PaymentDistinct';
+import { DistinctReasonInput, SameDayCount, sameDayPaymentsOf } from './PaymentDistinct';
 import { PaymentHistory } from './PaymentHistory';
 import { Facts, Section } from './RobotResults';
 import { statusOf, usePecMutation, usePecRights } from './shared';
@@ -83,7 +83,7 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
   const schema = manualPaymentSchemaFor(invoiceDay(record));
   // A payment the file already holds (409: the same amount on the same day): said in the dialog, where the date or the
   // amount is corrected, and focused; other failures in the toast. The same payment can then be recorded in addition,
-  // with what distinguishes it (DistinctPayment).
+  // with what distinguishes it (SameDayCount).
   const [refusal, setRefusal] = useState<Refusal>();
   const save = useMutation({
     mutationFn: (data: z.output<typeof manualPaymentSchema>) => dataProvider.pecPayment({ id, data }),
@@ -114,49 +114,47 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
           onSave={(values) => save.mutateAsync(schema.parse(values))}
         >
           <DialogTitle id="pec-payment-title">{translate('pecflow.payments.panel.record')}</DialogTitle>
-          <DialogContent>
-            <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.payments.panel.text', { numero: record.numeroDossier })}</DialogContentText>
-            <Stack spacing={2} sx={{ pt: 1 }}>
-              {refusal && (
-                <Alert ref={focusOnShow} severity="error" tabIndex={-1} data-testid="pec-payment-refusal">
-                  {refusal.text}
-                </Alert>
-              )}
-              <DateInput source="datePaiement" label={translate('pecflow.payments.panel.date')} required />
-              {/* Focused on opening: the amount is what the user checks or types (date and amount come pre-filled). */}
-              <TextInput source="montant" label={translate('pecflow.payments.panel.amount')} fullWidth margin="none" required autoFocus />
-              <OverpaymentNotice due={amountDue(record)} />
-              <TextInput source="libelle" label={translate('pecflow.payments.panel.label')} fullWidth margin="none" />
-              <DistinctPayment sameDay={refusal?.sameDay} onStale={dropRefusal} field />
-            </Stack>
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={close} disabled={save.isPending}>
-              {translate('pecflow.pec.billing.cancel')}
-            </Button>
-            <DistinctPayment sameDay={refusal?.sameDay} />
-          </DialogActions>
+          {/* While the date and amount are those refused: what distinguishes the payment, and the button that says so. */}
+          <SameDayCount
+            count={refusal?.sameDay?.count}
+            names={PAYMENT_DAY_FIELDS}
+            refused={([date, amount]) => parseDateInput(date) === refusal?.sameDay?.date && parsePrice(amount) === refusal?.sameDay?.amount}
+            onStale={dropRefusal}
+          >
+            {(count) => (
+              <>
+                <DialogContent>
+                  <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.payments.panel.text', { numero: record.numeroDossier })}</DialogContentText>
+                  <Stack spacing={2} sx={{ pt: 1 }}>
+                    {refusal && (
+                      <Alert ref={focusOnShow} severity="error" tabIndex={-1} data-testid="pec-payment-refusal">
+                        {refusal.text}
+                      </Alert>
+                    )}
+                    <DateInput source="datePaiement" label={translate('pecflow.payments.panel.date')} required />
+                    {/* Focused on opening: the amount is what the user checks or types (date and amount come pre-filled). */}
+                    <TextInput source="montant" label={translate('pecflow.payments.panel.amount')} fullWidth margin="none" required autoFocus />
+                    <OverpaymentNotice due={amountDue(record)} />
+                    <TextInput source="libelle" label={translate('pecflow.payments.panel.label')} fullWidth margin="none" />
+                    <DistinctReasonInput count={count} help="distinctHelp" />
+                  </Stack>
+                </DialogContent>
+                <DialogActions>
+                  <Button onClick={close} disabled={save.isPending}>
+                    {translate('pecflow.pec.billing.cancel')}
+                  </Button>
+                  <SubmitButton label={translate(count ? 'pecflow.payments.panel.saveDistinct' : 'pecflow.payments.panel.save')} />
+                </DialogActions>
+              </>
+            )}
+          </SameDayCount>
         </AdminForm>
       )}
     </Dialog>
   );
 }
 
-/**
- * While the date and amount are those refused: what distinguishes the payment (`field`, which drops the refusal once they
- * change), or the submit button that says so.
- */
-function DistinctPayment({ sameDay, onStale, field = false }: { sameDay?: Refusal['sameDay']; onStale?: () => void; field?: boolean }) {
-  const translate = useTranslate();
-  const count = useSameDayCount(
-    sameDay?.count,
-    ['datePaiement', 'montant'],
-    ([date, amount]) => parseDateInput(date) === sameDay?.date && parsePrice(amount) === sameDay?.amount,
-    onStale,
-  );
-  if (field) return <DistinctReasonInput count={count} help="distinctHelp" />;
-  return <SubmitButton label={translate(count ? 'pecflow.payments.panel.saveDistinct' : 'pecflow.payments.panel.save')} />;
-}
+const PAYMENT_DAY_FIELDS = ['datePaiement', 'montant'];
 
 /** Said before the payment is recorded: an amount above what is still due makes an over-payment ('Trop-perçu'). */
 function OverpaymentNotice({ due }: { due: number | null }) {

@@ -46,7 +46,7 @@ import { statementPath, STATEMENTS_PATH } from './filters';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { StatementsShortcuts } from './PaymentShortcuts';
 import { useErrorText, usePecMutation } from './shared';
-import { DistinctReasonInput, sameDayPaymentsOf, useSameDayCount } from './PaymentDistinct';
+import { DistinctReasonInput, SameDayCount, sameDayPaymentsOf } from './PaymentDistinct';
 import { focusOnShow } from '../admin/focusOnShow';
 
 /** Its status, and beside an applied one its lines still to be handled ('À traiter (2)'). */
@@ -449,49 +449,50 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
         }}
       >
         <DialogTitle id="line-attach-title">{translate('pecflow.payments.handle.attachTitle', { line: line.line })}</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>
-            {translate('pecflow.payments.handle.attachText', {
-              amount: formatEuros(line.amount),
-              date: formatDate(line.paymentDate),
-              reference: line.reference,
-            })}
-          </DialogContentText>
-          {sameDay && (
-            <Alert ref={focusOnShow} severity="error" tabIndex={-1} sx={{ mb: 2 }} data-testid="line-attach-refusal">
-              {sameDay.text}
-            </Alert>
+        {/* While the file refused is chosen: what distinguishes the payment, and the button that says so. */}
+        <SameDayCount count={sameDay?.count} names={ATTACH_FIELDS} refused={([dossier]) => dossier === sameDay?.dossier} onStale={dropSameDay}>
+          {(count) => (
+            <>
+              <DialogContent>
+                <DialogContentText sx={{ mb: 2 }}>
+                  {translate('pecflow.payments.handle.attachText', {
+                    amount: formatEuros(line.amount),
+                    date: formatDate(line.paymentDate),
+                    reference: line.reference,
+                  })}
+                </DialogContentText>
+                {sameDay && (
+                  <Alert ref={focusOnShow} severity="error" tabIndex={-1} sx={{ mb: 2 }} data-testid="line-attach-refusal">
+                    {sameDay.text}
+                  </Alert>
+                )}
+                <ReferenceInput source="dossier" reference={PEC_RESOURCE} filter={{ status: 'billed' }} sort={{ field: 'createdAt', order: 'DESC' }}>
+                  <AutocompleteInput
+                    label={translate('pecflow.payments.handle.file')}
+                    optionText={billedFileText}
+                    filterToQuery={(search: string) => ({ search })}
+                    noOptionsText={translate('pecflow.payments.handle.noFile')}
+                    fullWidth
+                    TextFieldProps={{ inputRef: field }}
+                  />
+                </ReferenceInput>
+                <DistinctReasonInput count={count} help="attachDistinctHelp" />
+              </DialogContent>
+              <DialogActions>
+                <Button onClick={onClose} disabled={attach.isPending}>
+                  {translate('pecflow.payments.handle.close')}
+                </Button>
+                <SubmitButton label={translate(count ? 'pecflow.payments.handle.attachDistinct' : 'pecflow.payments.handle.attach')} />
+              </DialogActions>
+            </>
           )}
-          <ReferenceInput source="dossier" reference={PEC_RESOURCE} filter={{ status: 'billed' }} sort={{ field: 'createdAt', order: 'DESC' }}>
-            <AutocompleteInput
-              label={translate('pecflow.payments.handle.file')}
-              optionText={billedFileText}
-              filterToQuery={(search: string) => ({ search })}
-              noOptionsText={translate('pecflow.payments.handle.noFile')}
-              fullWidth
-              TextFieldProps={{ inputRef: field }}
-            />
-          </ReferenceInput>
-          <AttachDistinct sameDay={sameDay} onStale={dropSameDay} field />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={attach.isPending}>
-            {translate('pecflow.payments.handle.close')}
-          </Button>
-          <AttachDistinct sameDay={sameDay} />
-        </DialogActions>
+        </SameDayCount>
       </AdminForm>
     </Dialog>
   );
 }
 
-/** While the file refused is chosen: what distinguishes the payment (`field`, which drops the refusal once another is), or the submit button that says so. */
-function AttachDistinct({ sameDay, onStale, field = false }: { sameDay?: { count: number; dossier: unknown }; onStale?: () => void; field?: boolean }) {
-  const translate = useTranslate();
-  const count = useSameDayCount(sameDay?.count, ['dossier'], ([dossier]) => dossier === sameDay?.dossier, onStale);
-  if (field) return <DistinctReasonInput count={count} help="attachDistinctHelp" />;
-  return <SubmitButton label={translate(count ? 'pecflow.payments.handle.attachDistinct' : 'pecflow.payments.handle.attach')} />;
-}
+const ATTACH_FIELDS = ['dossier'];
 
 function DismissDialog({ statementId, line, onClose }: { statementId: number; line: PaymentLine; onClose: () => void }) {
   const { translate, dataProvider } = usePecMutation();
