@@ -3,7 +3,7 @@
 // (or j / k outside a field) for the next / previous file of the page without closing the drawer, '?' for the list of
 // shortcuts, which these declarations fill. Esc closes the drawer (MUI's Drawer); the focus then goes to the row of the
 // file it showed (the drawer does not give it back to the row first opened: j / k may have moved on since).
-import { useEffect, useEffectEvent, useRef } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef } from 'react';
 import { useListContext } from 'react-admin';
 import { pecNumericId } from '../dataProvider/pec';
 import { focusSearch, PAGE_KEYS, pressed, ROW_KEYS, typing, type KeyStroke } from '../admin/keys';
@@ -86,5 +86,7 @@ export function PecShortcuts({ current, view, selectable }: Props) {
     if (current === undefined && file !== undefined) focusRow(file);
   }, [current]);
 
-  return <ShortcutsHelp lines={SHORTCUTS.filter((line) => selectable || !line.selection)} />;
+  // Kept while the rights stay: the list's answers, which this component follows for j / k, leave the help (its
+  // button and closed dialog) as it is instead of drawing it again.
+  return useMemo(() => <ShortcutsHelp lines={SHORTCUTS.filter((line) => selectable || !line.selection)} />, [selectable]);
 }

@@ -10,7 +10,7 @@ import PersonIcon from '@mui/icons-material/PersonOutlined';
 import { Button, Chip, IconButton, Stack } from '@mui/material';
 import { Suspense, useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
-import { useGetList, useListContext, useNotify, useStore, useTranslate, type RaRecord } from 'react-admin';
+import { useGetList, useListFilterContext, useListSortContext, useNotify, useStore, useTranslate, type RaRecord } from 'react-admin';
 import { idFromReference } from '#domain/iri';
 import type { SavedViewQuery } from '#domain/savedViews';
 import { OWNER_FILTER, OWNER_FILTER_ME } from '#domain/followUps';
@@ -41,7 +41,10 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
   const notify = useNotify();
   const navigate = useNavigate();
   const { search } = useLocation();
-  const { filterValues, setFilters, sort } = useListContext();
+  // The filter and sort contexts, not the whole list's: its answers (each page read, each refresh) leave the views as
+  // they are instead of drawing them again (a blocking render of the list's toolbar on a slow phone).
+  const { filterValues, setFilters } = useListFilterContext();
+  const { sort } = useListSortContext();
   const [hidden, setHidden] = useStore<string[]>(columnsStoreKey, defaultHidden);
   const [ranks, setRanks] = useStore<number[] | undefined>(`${columnsStoreKey}_columnRanks`);
   const { data: views } = useGetList<SavedView>(PEC_VIEWS_RESOURCE, { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
