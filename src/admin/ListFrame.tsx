@@ -1,8 +1,9 @@
 // The ONE list frame (settings lists and the PEC list), on ra-core's <ListBase> and react-admin's <DataTable>: the title and its
 // count line ('{n} {plural} trouvés'), Actualiser, the create button, the search (debounced 500 ms), the filters, the
-// bulk bar under the selected rows, 5 skeleton rows while loading, the rows dimmed under a moving bar (and the table
-// aria-busy) while another page, sort or filter is read, the empty state with its create button, the error state with
-// Réessayer, and the pagination. Filters, sort and page live in the URL query (react-admin's List).
+// bulk bar under the selected rows, 5 skeleton rows while loading, the rows dimmed and inert to the pointer under a
+// moving bar (the table, or the empty state, aria-busy) while another page, sort or filter is read, the empty state with
+// its create button, the error state with Réessayer, and the pagination. Filters, sort and page live in the URL query
+// (react-admin's List).
 // Usage:
 //   <ListFrame resource="holdings" title="Organisations" countText={(n) => …} emptyText="Aucun holding trouvé"
 //              rowClick={(id) => `/settings/holdings/${id}`} filters={<SelectFilter source="status" … />}>
@@ -206,7 +207,9 @@ function ListBody({
   // answers (a filter, a page) are drawn at once, with the count and the pagination they go with.
   const loading = useDeferredValue(!error && list.isPending);
   // Another page, sort or filter being read: react-query keeps the rows shown (placeholder data) until it comes, while
-  // the pagination already says the new page. The rows say it too: dimmed, the table busy, a polite word to screen readers.
+  // the pagination already says the new page. The rows say it too: dimmed, the table busy, a polite word to screen
+  // readers; and inert to the pointer (rowStyles.tsx), so that a click lands on no row about to go: the user clicks
+  // again once the new rows are there. The keyboard's focus stays where it was. The empty state says it the same way.
   const reading = !error && !!list.isPlaceholderData;
   const retry = () => void list.refetch();
   const createButton = onCreate && createLabel && (
@@ -262,46 +265,50 @@ function ListBody({
         ))
       ) : loading ? (
         <SkeletonRows columns={Children.count(children) - (columns?.hidden.length ?? 0)} selectable={!!bulkActions} />
-      ) : rows.length === 0 ? (
-        <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }} data-testid="list-empty">
-          {/* One message: emptied by a search or filters, the list says so alone (its own empty text, 'Aucun relevé
-              de paiement importé', would be a second message, and untrue). */}
-          <Typography color="text.secondary" sx={{ mb: createButton || filtered ? 2 : 0 }}>
-            {filtered ? translate('pecflow.settings.list.noMatch') : emptyText}
-          </Typography>
-          <Stack direction="row" spacing={1} justifyContent="center" flexWrap="wrap" useFlexGap>
-            {filtered && (
-              <Button variant="outlined" startIcon={<ClearFiltersIcon />} onClick={clearFilters}>
-                {translate('pecflow.settings.list.clearFilters')}
-              </Button>
-            )}
-            {createButton}
-          </Stack>
-        </Paper>
       ) : (
-        // A list whose columns the user chooses may be wider than the window: it scrolls inside this frame, its first
-        // column (after the selection's checkboxes) kept in view. The bar of a page being read is drawn over its top.
+        // The rows or the empty state, in the box that marks them while another page, sort or filter is read (the bar
+        // drawn over its top, the word said): the same box for both, so that a filter read from the empty state says it.
         <Box className={ROW_CLASSES.reading} data-reading={reading || undefined}>
           <Box role="status" sx={visuallyHidden}>
             {reading ? translate('pecflow.settings.list.reading') : ''}
           </Box>
-          <Paper variant="outlined" sx={columns ? stickyFirstColumn(!!bulkActions) : { overflowX: 'auto' }} data-testid="list-table-frame">
-            <DataTable
-              aria-busy={reading}
-              data={rows}
-              total={total}
-              rowClick={(id, _resource, record) => rowClick(id, record)}
-              bulkActionButtons={bulkActions ? <></> : false}
-              // Drawn after the table (below): Tab from the rows reaches it (see BulkBar).
-              bulkActionsToolbar={bulkActions ? <></> : undefined}
-              body={rowTestId ? bodyWithTestId(rowTestId) : undefined}
-              storeKey={columns?.storeKey}
-              hiddenColumns={columns?.hidden}
-              sx={{ '& .RaDataTable-headerCell': { fontWeight: 700, whiteSpace: 'nowrap' } }}
-            >
-              {Children.map(children, (column) => (isValidElement<DataTableColumnProps>(column) ? <SortedColumn column={column} /> : column))}
-            </DataTable>
-          </Paper>
+          {rows.length === 0 ? (
+            <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }} data-testid="list-empty" aria-busy={reading}>
+              {/* One message: emptied by a search or filters, the list says so alone (its own empty text, 'Aucun relevé
+                  de paiement importé', would be a second message, and untrue). */}
+              <Typography color="text.secondary" sx={{ mb: createButton || filtered ? 2 : 0 }}>
+                {filtered ? translate('pecflow.settings.list.noMatch') : emptyText}
+              </Typography>
+              <Stack direction="row" spacing={1} justifyContent="center" flexWrap="wrap" useFlexGap>
+                {filtered && (
+                  <Button variant="outlined" startIcon={<ClearFiltersIcon />} onClick={clearFilters}>
+                    {translate('pecflow.settings.list.clearFilters')}
+                  </Button>
+                )}
+                {createButton}
+              </Stack>
+            </Paper>
+          ) : (
+            // A list whose columns the user chooses may be wider than the window: it scrolls inside this frame, its first
+            // column (after the selection's checkboxes) kept in view.
+            <Paper variant="outlined" sx={columns ? stickyFirstColumn(!!bulkActions) : { overflowX: 'auto' }} data-testid="list-table-frame">
+              <DataTable
+                aria-busy={reading}
+                data={rows}
+                total={total}
+                rowClick={(id, _resource, record) => rowClick(id, record)}
+                bulkActionButtons={bulkActions ? <></> : false}
+                // Drawn after the table (below): Tab from the rows reaches it (see BulkBar).
+                bulkActionsToolbar={bulkActions ? <></> : undefined}
+                body={rowTestId ? bodyWithTestId(rowTestId) : undefined}
+                storeKey={columns?.storeKey}
+                hiddenColumns={columns?.hidden}
+                sx={{ '& .RaDataTable-headerCell': { fontWeight: 700, whiteSpace: 'nowrap' } }}
+              >
+                {Children.map(children, (column) => (isValidElement<DataTableColumnProps>(column) ? <SortedColumn column={column} /> : column))}
+              </DataTable>
+            </Paper>
+          )}
         </Box>
       )}
       {bulkActions && !error && !loading && rows.length > 0 && <BulkBar actions={bulkActions} />}

@@ -12,8 +12,9 @@ export const ROW_CLASSES = {
   /** A list row reached with the keyboard: a visible ring (WCAG 2.4.7), drawn inside so the table's edge does not clip it. */
   focusable: 'pecflow-row',
   /**
-   * Around a list's table; with `data-reading` while another page, sort or filter is read: the rows dimmed and a thin bar
-   * moving over the table's top, both after 150 ms (a quick answer does not blink).
+   * Around a list's table (or its empty state); with `data-reading` while another page, sort or filter is read: the rows
+   * inert to the pointer at once (a click opens no row about to go), dimmed and under a thin bar moving over the top
+   * after 150 ms (a quick answer does not blink).
    */
   reading: 'pecflow-reading',
 } as const;
@@ -43,7 +44,7 @@ const rowStyles = (theme: Theme) => ({
   },
   ...Object.fromEntries(COLORS.map((color) => [`${status}[data-pulsing][data-color="${color}"]::after`, { borderColor: theme.palette[color].main }])),
   [`.${ROW_CLASSES.reading}`]: { position: 'relative' },
-  [`${reading} tbody`]: { opacity: 0.5, transition: `opacity 150ms ease ${READING_DELAY}` },
+  [`${reading} tbody`]: { opacity: 0.5, transition: `opacity 150ms ease ${READING_DELAY}`, pointerEvents: 'none' },
   // An indeterminate progress bar, as MUI's LinearProgress draws it, without its code in a list's first load.
   '@keyframes pecflow-reading': { from: { backgroundPosition: '-50% 0' }, to: { backgroundPosition: '150% 0' } },
   '@keyframes pecflow-shown': { to: { opacity: 1 } },

@@ -199,7 +199,7 @@ test('pages of 20, column sorting and the clear button', async ({ page, request 
   await expect(clear).toBeFocused();
 });
 
-test('a page or a sort being read says so: the table busy, its rows dimmed under a moving bar, and in words', async ({ page }) => {
+test('a page or a sort being read says so: the table busy, its rows dimmed under a moving bar and inert to the pointer, and in words', async ({ page }) => {
   await signIn(page, EMAIL);
   await page.goto('/pec');
   await expect(rows(page)).toHaveCount(20);
@@ -238,12 +238,28 @@ test('a page or a sort being read says so: the table busy, its rows dimmed under
   await expect.poll(opacity).toBe('0.5');
   await expect.poll(bar).toBe(true);
   expect(await rows(page).allTextContents()).toEqual(firstPage);
+  // A dimmed row, about to go, is inert to the pointer: a click on it opens nothing (not the file of page 1 it shows).
+  const dimmed = (await rows(page).nth(2).boundingBox())!;
+  await page.mouse.click(dimmed.x + dimmed.width / 2, dimmed.y + dimmed.height / 2);
+  expect(new URL(page.url()).pathname).toBe('/pec');
+  await expect(table).toHaveAttribute('aria-busy', 'true');
   await answer();
   await expect(table).toHaveAttribute('aria-busy', 'false');
   await expect(said).toHaveText('');
   await expect.poll(() => rows(page).allTextContents()).not.toEqual(firstPage);
   await expect.poll(opacity).toBe('1');
   expect(await bar()).toBe(false);
+  // The click while it was read opened nothing, even once the answer came; a click on a row of page 2 opens that file.
+  expect(new URL(page.url()).pathname).toBe('/pec');
+  await expect(drawer(page)).toBeHidden();
+  const third = rows(page).nth(2);
+  const numero = (await third.locator('td:nth-child(3)').textContent())!;
+  expect(firstPage.some((row) => row.includes(numero))).toBe(false);
+  await third.click();
+  await expect(drawer(page).getByRole('heading', { level: 2 })).toHaveText(`Demande ${numero}`);
+  await drawer(page).getByRole('button', { name: 'Fermer' }).click();
+  await expect(drawer(page)).toBeHidden();
+  await expect(page.getByTestId('pec-pagination-page')).toHaveText(/^Page 2 \//);
 
   // A sort, the same.
   const secondPage = await rows(page).allTextContents();
@@ -255,6 +271,45 @@ test('a page or a sort being read says so: the table busy, its rows dimmed under
   await expect(table).toHaveAttribute('aria-busy', 'false');
   await expect.poll(() => urlParams(page)).toMatchObject({ sort: 'numeroDossier', page: '1' });
   await expect.poll(() => rows(page).allTextContents()).not.toEqual(secondPage);
+});
+
+test('a filter read from the empty state says so as the rows do: the empty state busy, under the bar, and in words', async ({ page }) => {
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(rows(page)).toHaveCount(20);
+  const list = page.getByTestId('pec-list');
+  const said = list.getByRole('status');
+  const empty = list.getByTestId('list-empty');
+  const bar = () =>
+    empty.evaluate((state) => {
+      const style = getComputedStyle(state.parentElement!, '::before');
+      return style.content !== 'none' && style.opacity === '1';
+    });
+  await page.getByRole('searchbox', { name: 'Rechercher' }).fill('introuvable');
+  await expect(empty).toContainText('Aucun résultat ne correspond à la recherche ou aux filtres choisis.');
+  await expect(empty).toHaveAttribute('aria-busy', 'false');
+  await expect(said).toHaveText('');
+  expect(await bar()).toBe(false);
+
+  // A slow server: the answer for a status waits until the test lets it go.
+  let release: (() => void) | undefined;
+  await page.route(
+    (url) => url.pathname === '/api/pec_dossiers' && url.searchParams.get('status') === 'pending',
+    (route) => new Promise<void>((resolve) => (release = () => void route.continue().then(resolve, resolve))),
+  );
+  await page.getByRole('combobox', { name: 'État' }).click();
+  await page.getByRole('option', { name: 'En attente' }).click();
+  await page.keyboard.press('Escape'); // the status menu takes several: it stays open
+  await expect.poll(() => urlParams(page).filter).toEqual({ search: 'introuvable', status: 'pending' });
+  await expect(empty).toHaveAttribute('aria-busy', 'true');
+  await expect(said).toHaveText('Chargement des résultats…');
+  await expect.poll(bar).toBe(true);
+  await expect.poll(() => release !== undefined).toBe(true);
+  release!();
+  await expect(empty).toHaveAttribute('aria-busy', 'false');
+  await expect(said).toHaveText('');
+  await expect.poll(bar).toBe(false);
+  await expect(empty).toContainText('Aucun résultat ne correspond à la recherche ou aux filtres choisis.');
 });
 
 test('a file and a filtered list each have an address: /pec/{id} opens the file over its list after a reload', async ({ page, request }) => {
