@@ -2,8 +2,8 @@
 // count line ('{n} {plural} trouvés'), Actualiser, the create button, the search (debounced 500 ms), the filters, the
 // bulk bar under the selected rows, 5 skeleton rows while loading, the rows dimmed and inert to the pointer under a
 // moving bar (the table, or the empty state, aria-busy) while another page, sort or filter is read, the empty state with
-// its create button, the error state with Réessayer, and the pagination. Filters, sort and page live in the URL query
-// (react-admin's List).
+// its create button, the error state with Réessayer, and the pagination. A sortable column sorts from anywhere in its
+// header cell. Filters, sort and page live in the URL query (react-admin's List).
 // Usage:
 //   <ListFrame resource="holdings" title="Organisations" countText={(n) => …} emptyText="Aucun holding trouvé"
 //              rowClick={(id) => `/settings/holdings/${id}`} filters={<SelectFilter source="status" … />}>
@@ -303,7 +303,7 @@ function ListBody({
                 body={rowTestId ? bodyWithTestId(rowTestId) : undefined}
                 storeKey={columns?.storeKey}
                 hiddenColumns={columns?.hidden}
-                sx={{ '& .RaDataTable-headerCell': { fontWeight: 700, whiteSpace: 'nowrap' } }}
+                sx={HEADER_CELLS}
               >
                 {Children.map(children, (column) => (isValidElement<DataTableColumnProps>(column) ? <SortedColumn column={column} /> : column))}
               </DataTable>
@@ -375,6 +375,18 @@ function SortedColumn({ column }: { column: ReactElement<DataTableColumnProps> }
   if (!header || column.props.disableSort || !sort?.field || sort.field !== column.props.source) return column;
   return cloneElement(column, { sortDirection: sort.order === 'ASC' ? 'asc' : 'desc' });
 }
+
+/**
+ * The header cells, bold on one line. A sortable column sorts from anywhere in its cell, not only from its label and
+ * arrow: the sort button (react-admin's TableSortLabel) is stretched over the cell by a pseudo-element placed by the
+ * cell, not by the button (static: it has no ripple to hold), which brings the button's pointer cursor and click; the
+ * button itself keeps the keyboard's focus and the cell its aria-sort.
+ */
+const HEADER_CELLS: SxProps<Theme> = {
+  '& .RaDataTable-headerCell': { fontWeight: 700, whiteSpace: 'nowrap', position: 'relative' },
+  '& .RaDataTable-headerCell .MuiTableSortLabel-root': { position: 'static' },
+  '& .RaDataTable-headerCell .MuiTableSortLabel-root::after': { content: '""', position: 'absolute', inset: 0 },
+};
 
 /** Which row holds the list's one Tab stop (the last one focused, else the first): roving tabindex, WAI-ARIA grid. */
 const RowFocusContext = createContext<{ active?: Identifier; setActive: (id: Identifier) => void }>({ setActive: () => undefined });

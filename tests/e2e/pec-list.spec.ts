@@ -312,6 +312,32 @@ test('a filter read from the empty state says so as the rows do: the empty state
   await expect(empty).toContainText('Aucun résultat ne correspond à la recherche ou aux filtres choisis.');
 });
 
+test('a sortable column sorts from anywhere in its header cell; its sort button keeps the focus, the cell its aria-sort', async ({ page }) => {
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(rows(page)).toHaveCount(20);
+  // The amount is right aligned: a point of its header cell's padding, left of its label and arrow.
+  const header = page.getByRole('columnheader', { name: 'Montant du devis' });
+  const sortButton = header.getByRole('button');
+  const cell = (await header.boundingBox())!;
+  const label = (await sortButton.boundingBox())!;
+  const point = { x: cell.x + 4, y: cell.y + cell.height / 2 };
+  expect(point.x).toBeLessThan(label.x);
+  // The pointer says it sorts there.
+  expect(await page.evaluate(({ x, y }) => getComputedStyle(document.elementFromPoint(x, y)!).cursor, point)).toBe('pointer');
+  await page.mouse.click(point.x, point.y);
+  await expect.poll(() => urlParams(page)).toMatchObject({ sort: 'totalTtc', order: 'DESC', page: '1' });
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  await expect(page.getByRole('columnheader', { name: 'Date Création' })).not.toHaveAttribute('aria-sort');
+
+  // The keyboard, unchanged: Tab reaches the sort button, Enter turns the order, the focus stays on the button.
+  await sortButton.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => urlParams(page)).toMatchObject({ sort: 'totalTtc', order: 'ASC' });
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  await expect(sortButton).toBeFocused();
+});
+
 test('a file and a filtered list each have an address: /pec/{id} opens the file over its list after a reload', async ({ page, request }) => {
   const pending = await apiTotal(request, { status: 'pending' });
   await signIn(page, EMAIL);
