@@ -2,8 +2,9 @@
 // count line ('{n} {plural} trouvés'), Actualiser, the create button, the search (debounced 500 ms), the filters, the
 // bulk bar under the selected rows, 5 skeleton rows while loading, the rows dimmed and inert to the pointer under a
 // moving bar (the table, or the empty state, aria-busy) while another page, sort or filter is read, the empty state with
-// its create button, the error state with Réessayer, and the pagination. A sortable column sorts from anywhere in its
-// header cell. Filters, sort and page live in the URL query (react-admin's List).
+// its create button, the error state with Réessayer (a refused search is said at the search box instead), and the
+// pagination. A sortable column sorts from anywhere in its header cell. Filters, sort and page live in the URL query
+// (react-admin's List).
 // Usage:
 //   <ListFrame resource="holdings" title="Organisations" countText={(n) => …} emptyText="Aucun holding trouvé"
 //              rowClick={(id) => `/settings/holdings/${id}`} filters={<SelectFilter source="status" … />}>
@@ -78,6 +79,7 @@ import { LoadError } from './LoadError';
 import { pressed, ROW_KEYS } from './keys';
 import { ROW_CLASSES } from '../layout/rowStyles';
 import { Pagination } from './Pagination';
+import { searchRefusalOf } from './searchRefusal';
 import { useDebounced } from './useDebounced';
 
 /** Unpaginated collections (credentials) come whole; the API caps them far above any real organisation. */
@@ -194,14 +196,21 @@ function ListBody({
     frame.current?.querySelector<HTMLInputElement>('input[type="search"]')?.focus();
   };
 
+  // A search the server refuses (too many words) is said at the search box (SearchField, the PEC filters), not as the
+  // list's failure, which « Réessayer » would not mend: the rows last read stay, with no count or pages (they answer the
+  // search before).
+  const refused = searchRefusalOf(list.error) !== undefined;
+  const error = refused ? undefined : list.error;
+  const [lastRead, setLastRead] = useState({ data: list.data, total: list.total });
+  if (list.data && list.data !== lastRead.data) setLastRead({ data: list.data, total: list.total });
+  const read = refused ? lastRead : list;
   const rows = useMemo(() => {
-    const data = list.data ?? [];
+    const data = read.data ?? [];
     if (paginated || !term) return data;
     const needle = normalize(term);
     return data.filter((record) => (matches ? matches(record, needle) : normalize(JSON.stringify(record)).includes(needle)));
-  }, [list.data, paginated, term, matches]);
-  const total = paginated ? (list.total ?? 0) : rows.length;
-  const error = list.error;
+  }, [read.data, paginated, term, matches]);
+  const total = paginated ? (read.total ?? 0) : rows.length;
   // The first rows are drawn in a background render, which React does in slices: react-query's answer renders at once,
   // and on a slow computer a page of rows drawn in one task kept the page from answering for a few hundred ms. Later
   // answers (a filter, a page) are drawn at once, with the count and the pagination they go with.
@@ -231,8 +240,8 @@ function ListBody({
               </Typography>
             )}
             <Typography variant="body2" color="text.secondary" data-testid="list-count">
-              {/* No count is claimed for a list that could not be read. */}
-              {loading || error ? '\u00a0' : countText(total)}
+              {/* No count is claimed for a list that could not be read (nor for the rows kept under a refused search). */}
+              {loading || list.error ? '\u00a0' : countText(total)}
             </Typography>
           </Box>
           <Stack direction="row" spacing={1}>
@@ -313,7 +322,7 @@ function ListBody({
       )}
       {bulkActions && !error && !loading && rows.length > 0 && <BulkBar actions={bulkActions} />}
 
-      {paginated && !error && !loading && total > 0 && <Pagination testId={paginationTestId} />}
+      {paginated && !list.error && !loading && total > 0 && <Pagination testId={paginationTestId} />}
     </Box>
   );
 }
@@ -321,6 +330,7 @@ function ListBody({
 /**
  * The search box, debounced: the term goes to the list's filter for a paginated list (sent to the server, back to
  * page 1), to the URL's `q` for an unpaginated one. Its own component: a key stroke re-renders the box, not the table.
+ * A search the server refuses says why under the box, announced (searchRefusal.ts).
  */
 function SearchField({ paginated, placeholder, clearings }: { paginated: boolean; placeholder?: string; clearings: number }) {
   const translate = useTranslate();
@@ -352,6 +362,7 @@ function SearchField({ paginated, placeholder, clearings }: { paginated: boolean
     }
   });
   useEffect(() => apply(), [term, paginated]);
+  const refusal = searchRefusalOf(list.error);
   return (
     <TextField
       size="small"
@@ -359,7 +370,9 @@ function SearchField({ paginated, placeholder, clearings }: { paginated: boolean
       value={search}
       onChange={(event) => setSearch(event.target.value)}
       placeholder={placeholder ?? translate('pecflow.settings.list.search')}
-      slotProps={{ htmlInput: { 'aria-label': translate('pecflow.settings.list.search') } }}
+      error={!!refusal}
+      helperText={refusal}
+      slotProps={{ htmlInput: { 'aria-label': translate('pecflow.settings.list.search') }, formHelperText: { role: 'alert' } }}
       sx={{ minWidth: { md: 340 }, flex: { md: '0 1 420px' } }}
     />
   );

@@ -1,6 +1,7 @@
-// The list's filters (spec section 2): search, status (all plus the seven statuses), the "Archivées" chip (issue 25:
-// the archived files alone), "Plus de filtres" (creation date from/to, centre, réseau, mutuelle, kind, payment state,
-// expiry before a day — issue 28 —, sort field, direction) and the clear button. Every filter lives in the URL.
+// The list's filters (spec section 2): search (one the server refuses says why under its box), status (all plus the
+// seven statuses), the "Archivées" chip (issue 25: the archived files alone), "Plus de filtres" (creation date from/to,
+// centre, réseau, mutuelle, kind, payment state, expiry before a day — issue 28 —, sort field, direction) and the clear
+// button. Every filter lives in the URL.
 // Filters set from elsewhere (the dashboard's links: expiry, billing, validation dates, a selection of files) show as
 // chips that can be removed one by one.
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
@@ -16,6 +17,7 @@ import { PEC_STATUSES } from '#domain/pec';
 import { PAYMENT_FILTER_LABELS, PAYMENT_FILTERS, type PaymentFilter } from '#domain/payments';
 import { DatePickerField, INVALID_DAY } from '../admin/DatePickerField';
 import { dayBound, DEFAULT_SORT } from './filters';
+import { searchRefusalOf } from '../admin/searchRefusal';
 import { PecStatusBadge, useMyColleagues } from './shared';
 import { pecNumericId } from '../dataProvider/pec';
 import { FILE_KIND_LABELS, FILE_KINDS, type FileKind } from '#domain/fileKinds';
@@ -45,7 +47,7 @@ const statusesOf = (value: unknown): string[] => (Array.isArray(value) ? value.m
 
 export function PecFilters() {
   const translate = useTranslate();
-  const { filterValues, setFilters, sort, setSort } = useListContext();
+  const { filterValues, setFilters, sort, setSort, error } = useListContext();
   const created = isRange(filterValues.createdAt) ? filterValues.createdAt : {};
   const expiry = isRange(filterValues.datePeremption) ? filterValues.datePeremption : {};
   const customSort = sort.field !== DEFAULT_SORT.field || sort.order !== DEFAULT_SORT.order;
@@ -89,6 +91,8 @@ export function PecFilters() {
     setSearch('');
     setFilters({}, {}, false);
   };
+  // A search the server refuses (more words than it takes) says why under the box, announced; the list keeps its rows.
+  const refusal = searchRefusalOf(error);
 
   return (
     <Box sx={{ mb: 2 }}>
@@ -102,8 +106,13 @@ export function PecFilters() {
             change('search', event.target.value.trim(), true);
           }}
           placeholder={translate('pecflow.pec.filters.searchPlaceholder')}
-          // The hint: a tooltip on hover, the field's description for a screen reader.
-          slotProps={{ htmlInput: { 'aria-label': translate('pecflow.pec.filters.search'), title: translate('pecflow.pec.filters.searchHint') } }}
+          error={!!refusal}
+          helperText={refusal}
+          // The hint: a tooltip on hover, the field's description for a screen reader (the refusal's while there is one).
+          slotProps={{
+            htmlInput: { 'aria-label': translate('pecflow.pec.filters.search'), title: translate('pecflow.pec.filters.searchHint') },
+            formHelperText: { role: 'alert' },
+          }}
           sx={{ minWidth: { md: 340 }, flex: { md: '1 1 440px' } }}
         />
         <TextField

@@ -10,6 +10,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Suspense, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { ColumnsButton, DataTable, useListContext, useLogout, useTranslate } from 'react-admin';
 import { LoadError } from '../admin/LoadError';
+import { searchRefusalOf } from '../admin/searchRefusal';
 import { ROW_CLASSES } from '../layout/rowStyles';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '#domain/format';
@@ -74,12 +75,17 @@ export function PecListHeader({ onCreate, columnsStoreKey }: { onCreate?: () => 
   );
 }
 
-/** "Session expirée" (warning) on a 401, "Erreur de chargement" otherwise: once per failure, not at every retry. */
+/**
+ * "Session expirée" (warning) on a 401, "Erreur de chargement" otherwise: once per failure, not at every retry. A refused
+ * search is no failure of the list: the search box says it (PecFilters).
+ */
 function useListErrorToasts() {
   const translate = useTranslate();
   const toast = useToast();
   const errorText = useErrorText();
-  const { error, isFetching } = useListContext();
+  const list = useListContext();
+  const error = searchRefusalOf(list.error) === undefined ? list.error : null;
+  const { isFetching } = list;
   const announced = useRef<unknown>(null);
   // The toast and the texts are read when the error is announced; only the error and the fetching state retrigger.
   const announce = useEffectEvent((failure: unknown) => {

@@ -1,6 +1,7 @@
 // The /pec list (spec section 2): search, status filter, creation dates, order and page live in the URL and select the
 // same files as the API; a link reproduces the view. Optique Riviera's files: no other test changes them.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { SEARCH_WORDS } from '#domain/limits';
 import { api, apiToken, signIn, signOut, typeDate } from './helpers';
 import { drawer, listCount, toast } from './pec-fixtures';
 
@@ -310,6 +311,44 @@ test('a filter read from the empty state says so as the rows do: the empty state
   await expect(said).toHaveText('');
   await expect.poll(bar).toBe(false);
   await expect(empty).toContainText('Aucun résultat ne correspond à la recherche ou aux filtres choisis.');
+});
+
+test(`a search of more than ${SEARCH_WORDS.maxWords} words is refused at the search box: its message said there, the rows kept, nothing to retry`, async ({
+  page,
+}) => {
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(rows(page)).toHaveCount(20);
+  const shown = await rows(page).allTextContents();
+  const list = page.getByTestId('pec-list');
+  const search = page.getByRole('searchbox', { name: 'Rechercher' });
+  const words = Array.from({ length: SEARCH_WORDS.maxWords + 1 }, (_, i) => `mot${i + 1}`);
+
+  await search.fill(words.join(' '));
+  // The server's French message under the box, announced, the box invalid and described by it.
+  const said = list.getByRole('alert');
+  await expect(said).toHaveText(SEARCH_WORDS.tooMany);
+  await expect(said).toBeVisible();
+  await expect(search).toHaveAttribute('aria-invalid', 'true');
+  await expect(search).toHaveAccessibleDescription(SEARCH_WORDS.tooMany);
+  expect(urlParams(page).filter).toEqual({ search: words.join(' ') });
+  // Not a failure of the list: no error state, no « Réessayer » (it would be refused again), no toast; the rows stay.
+  await expect(page.getByTestId('pec-list-error')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Réessayer' })).toHaveCount(0);
+  await expect(toast(page, 'Erreur de chargement')).toHaveCount(0);
+  expect(await rows(page).allTextContents()).toEqual(shown);
+  // No count nor pages are claimed for them: they answer the search before.
+  await expect(page.getByTestId('pec-count')).toHaveText('\u00a0');
+  await expect(page.getByTestId('pec-pagination')).toHaveCount(0);
+  await expect(list.getByRole('table')).toHaveAttribute('aria-busy', 'false');
+  await expect(search).toBeFocused();
+
+  // One word fewer is searched: the message goes, the list answers (nothing has these words).
+  await search.fill(words.slice(0, SEARCH_WORDS.maxWords).join(' '));
+  await expect(list.getByTestId('list-empty')).toContainText('Aucun résultat ne correspond à la recherche ou aux filtres choisis.');
+  await expect(said).toHaveCount(0);
+  await expect(search).toHaveAttribute('aria-invalid', 'false');
+  await expect(search).toHaveAccessibleDescription(/centre ou mutuelle/);
 });
 
 test('a sortable column sorts from anywhere in its header cell; its sort button keeps the focus, the cell its aria-sort', async ({ page }) => {
