@@ -487,8 +487,9 @@ export const fr = {
       },
       filters: {
         search: 'Rechercher',
-        // Whole in the box on a phone (390 px; tests/e2e/responsive.spec.ts); the hint names all that the server searches.
-        searchPlaceholder: 'Rechercher (ID, n° PEC, n° facture, patient…)',
+        // Whole in the box on a phone (390 px; tests/e2e/responsive.spec.ts: 309 px of text in Arial's metrics for 334 px
+        // of room, some left for wider system fonts); the hint names all that the server searches.
+        searchPlaceholder: 'N° PEC, facture, patient, centre, mutuelle…',
         searchHint:
           'Recherche par ID Pecflow, n° PEC, n° de facture, n° patient, nom du patient, n° d’adhérent, n° de devis, centre ou mutuelle (numéros avec ou sans tirets ni espaces)',
         status: 'État',

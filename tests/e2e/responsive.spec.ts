@@ -19,16 +19,22 @@ const PAGES: Record<string, (page: Page) => Promise<void>> = {
 };
 
 /**
- * The PEC search box names the numbers it finds (the PEC's and the invoice's among them) in a placeholder shown whole,
- * and all it searches in its hint (a tooltip, and its description for a screen reader).
+ * How much wider than this machine's font (Liberation Sans, Arial's metrics) another system's may set a text: Helvetica
+ * Neue, an iPhone's, runs a few per cent wider.
+ */
+const WIDER_FONT = 1.05;
+
+/**
+ * The PEC search box names what it finds (the PEC's and the invoice's numbers, the patient, the centre and the mutuelle)
+ * in a placeholder shown whole, and all it searches in its hint (a tooltip, and its description for a screen reader).
  */
 async function expectWholeSearchPlaceholder(page: Page) {
   await signIn(page, EMAIL);
   await page.goto('/pec');
   const search = page.getByRole('searchbox', { name: 'Rechercher' });
-  await expect(search).toHaveAttribute('placeholder', /^Rechercher \(ID, n° PEC, n° facture, patient…\)$/);
+  await expect(search).toHaveAttribute('placeholder', 'N° PEC, facture, patient, centre, mutuelle…');
   await expect(search).toHaveAccessibleDescription(/n° PEC, n° de facture, n° patient, nom du patient, n° d’adhérent, n° de devis, centre ou mutuelle/);
-  // The placeholder's width in the input's font, against the room inside its padding.
+  // The placeholder's width in the input's font, against the room inside its padding, with some to spare (WIDER_FONT).
   const { text, room } = await search.evaluate((input: HTMLInputElement) => {
     const style = getComputedStyle(input);
     const context = document.createElement('canvas').getContext('2d')!;
@@ -36,7 +42,7 @@ async function expectWholeSearchPlaceholder(page: Page) {
     const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
     return { text: context.measureText(input.placeholder).width, room: input.clientWidth - padding };
   });
-  expect(text).toBeLessThanOrEqual(room);
+  expect(text * WIDER_FONT).toBeLessThanOrEqual(room);
 }
 
 async function expectFits(page: Page, width: number) {
