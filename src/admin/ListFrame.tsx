@@ -44,6 +44,7 @@ import {
   useMemo,
   useRef,
   useState,
+  type ComponentProps,
   type KeyboardEvent,
   type ReactElement,
   type ReactNode,
@@ -61,6 +62,7 @@ import {
   useRecordContext,
 } from 'ra-core';
 import {
+  ColumnsButton,
   DataTable,
   DataTableBody,
   DataTableRow,
@@ -148,10 +150,32 @@ export const normalize = (value: unknown) =>
  */
 export function ListFrame(props: ListFrameProps) {
   const { resource, filter, sort = { field: '', order: 'ASC' }, paginated = true, perPage = PAGE_SIZE, listProps } = props;
+  const [chooserOpened, setChooserOpened] = useState(false);
+  const chooser = useMemo(() => ({ opened: chooserOpened, open: () => setChooserOpened(true) }), [chooserOpened]);
   return (
     <ListBase {...listProps} resource={resource} perPage={paginated ? perPage : UNPAGINATED} sort={sort} filter={filter}>
-      <ListBody {...props} paginated={paginated} />
+      <ColumnsChooserContext.Provider value={chooser}>
+        <ListBody {...props} paginated={paginated} />
+      </ColumnsChooserContext.Provider>
     </ListBase>
+  );
+}
+
+/**
+ * Whether the list's column chooser has been opened. react-admin's <DataTable> draws its chooser (a switch per column,
+ * into <ColumnsButton>'s popover, kept mounted while closed) at every render of the table: a third of a PEC page's
+ * elements, drawn with its first rows and again with each answer, on a phone. The columns leave the chooser empty until
+ * its button is first pressed (ColumnsChooserButton), then fill it on that same press.
+ */
+const ColumnsChooserContext = createContext<{ opened: boolean; open: () => void }>({ opened: true, open: () => undefined });
+
+/** react-admin's <ColumnsButton>, which fills the chooser when first pressed (by pointer or keyboard: a click either way). */
+export function ColumnsChooserButton(props: ComponentProps<typeof ColumnsButton>) {
+  const { opened, open } = useContext(ColumnsChooserContext);
+  return (
+    <Box component="span" onClickCapture={opened ? undefined : open}>
+      <ColumnsButton {...props} />
+    </Box>
   );
 }
 
@@ -384,7 +408,10 @@ function SearchField({ paginated, placeholder, clearings }: { paginated: boolean
  */
 function SortedColumn({ column }: { column: ReactElement<DataTableColumnProps> }) {
   const sort = useDataTableSortContext();
-  const header = useDataTableRenderContext() === 'header';
+  const context = useDataTableRenderContext();
+  const { opened } = useContext(ColumnsChooserContext);
+  if (context === 'columnsSelector' && !opened) return null;
+  const header = context === 'header';
   if (!header || column.props.disableSort || !sort?.field || sort.field !== column.props.source) return column;
   return cloneElement(column, { sortDirection: sort.order === 'ASC' ? 'asc' : 'desc' });
 }

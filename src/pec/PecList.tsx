@@ -8,7 +8,7 @@ import UploadIcon from '@mui/icons-material/Upload';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { Suspense, useEffect, useEffectEvent, useRef, useState } from 'react';
-import { ColumnsButton, DataTable, useListContext, useLogout, useTranslate } from 'react-admin';
+import { DataTable, useListContext, useLogout, useTranslate } from 'react-admin';
 import { LoadError } from '../admin/LoadError';
 import { searchRefusalOf } from '../admin/searchRefusal';
 import { ROW_CLASSES } from '../layout/rowStyles';
@@ -19,6 +19,7 @@ import { useToast } from '../layout/Toasts';
 import { chunk, lazyChunk } from '../lazyChunk';
 import type { ImportDialogProps } from './ImportDialog';
 import { ArchivedChip, PecStatusBadge, RobotFailureChip, useDossierText, useErrorText, usePecMutation, usePecRights } from './shared';
+import { ColumnsChooserButton } from '../admin/ListFrame';
 
 // The import dialog loads when first opened: the list's first rows do not wait for it.
 const ImportDialog = lazyChunk<ImportDialogProps>(chunk(() => import('./ImportDialog').then((m) => ({ default: m.ImportDialog }))));
@@ -49,7 +50,7 @@ export function PecListHeader({ onCreate, columnsStoreKey }: { onCreate?: () => 
         </Typography>
       </Box>
       <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap>
-        <ColumnsButton storeKey={columnsStoreKey} variant="outlined" size="medium" />
+        <ColumnsChooserButton storeKey={columnsStoreKey} variant="outlined" size="medium" />
         {rights.export && (
           <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => exportCsv.mutate()} disabled={exportCsv.isPending}>
             {translate('pecflow.pec.actions.export')}
