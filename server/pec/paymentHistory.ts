@@ -183,7 +183,7 @@ const paymentColumn = (column: string) => sql`${sql.identifier('pec_payments')}.
  * statement first, as an undo is refused once its files changed), or one a statement applied since took for its own
  * line ('Déjà enregistrée': a line of the same amount and day, named by no earlier statement, counted nothing for it:
  * cancelled, the money would leave both) unless another payment typed of that amount and day is left for each such
- * line (two ears typed, one line: either can go). Index lookups by the payment's file; no parameter, so that the history's
+ * line (two ears typed, one line: either can go; the one typed after the statement too, which then stands for it). Index lookups by the payment's file; no parameter, so that the history's
  * list keeps its members' SQL as text (server/hydra/listMembers.ts).
  */
 export const cancelRefusalJson = sql<CancelRefusal | null>`(case
@@ -201,7 +201,7 @@ export const cancelRefusalJson = sql<CancelRefusal | null>`(case
         from payment_statement_lines sl join payment_statements s on s.id = sl.statement_id
         where sl.dossier_id = ${paymentColumn('dossier_id')} and sl.outcome = 'already_applied' and sl.applied_in_id is null
           and sl.amount = ${paymentColumn('amount')} and sl.payment_date = ${paymentColumn('payment_date')}
-          and s.status = 'applied' and s.created_at > ${paymentColumn('created_at')}
+          and s.status = 'applied'
         group by s.id, s.created_at) confirming
       having count(*) > 0
         and sum(confirming.lines) >= (select count(*) from pec_payments twin

@@ -749,6 +749,24 @@ describe('a second payment of the same amount on the same day', () => {
     expect(await disagreements()).toEqual([]);
   });
 
+  it('a payment typed after the statement that confirmed its twin stands for the line once the twin is cancelled', async () => {
+    const f = await billedFile(2000);
+    expect((await manualPayment(f.id, { datePaiement: '23/11/2026', montant: 150 })).status).toBe(200);
+    const confirming = await apply(csv(`23/11/2026;Kalixia;${f.numBilling};150,00;`, `23/11/2026;Kalixia;Inconnu-${f.id};15,00;`));
+    expect(confirming.body.lines.map((l: JsonBody) => l.outcome)).toEqual(['already_applied', 'unknown']);
+    const later = { datePaiement: '23/11/2026', montant: 150, paiementsDuJour: 1, motifDistinct: 'Second virement' };
+    expect((await manualPayment(f.id, later)).status).toBe(200);
+    const [first, second] = await history(f.id);
+    expect([first!.cancelRefusal, second!.cancelRefusal]).toEqual([null, null]);
+    expect((await cancel(first!.id, { motif: 'Saisi deux fois' })).status).toBe(200);
+    // The statement's line is now this payment's: cancelled, the insurer's 150 € would be counted nowhere.
+    const kept = (await history(f.id)).find((p) => p.id === second!.id)!;
+    expect(kept.cancelRefusal).toMatchObject({ rule: 'confirmedByStatement', statements: [{ id: confirming.body.id }] });
+    expect((await cancel(second!.id, { motif: 'Erreur' })).status).toBe(409);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 150 });
+    expect(await disagreements()).toEqual([]);
+  });
+
   it('a statement line taken for one already counted is counted as a distinct payment with its reason, once, and undone with its statement', async () => {
     const f = await billedFile(1460);
     const other = await billedFile(300);
