@@ -344,7 +344,7 @@ function ListBody({
           )}
         </Box>
       )}
-      {bulkActions && !error && !loading && rows.length > 0 && <BulkBar actions={bulkActions} />}
+      {bulkActions && !error && !loading && !reading && rows.length > 0 && <BulkBar actions={bulkActions} rows={rows} />}
 
       {paginated && !list.error && !loading && total > 0 && <Pagination testId={paginationTestId} />}
     </Box>
@@ -559,8 +559,18 @@ const BULK_BAR_CLEARANCE = 88;
  * The bar of the selected rows' actions (shown only while rows are selected), after the table as the keyboard meets it:
  * Tab from the rows reaches it (WCAG 2.4.3). It stays in sight at the bottom of the window while the rows scroll.
  */
-function BulkBar({ actions }: { actions: (selectedIds: Identifier[]) => ReactNode }) {
-  const { selectedIds } = useListContext();
+function BulkBar({ actions, rows }: { actions: (selectedIds: Identifier[]) => ReactNode; rows: RaRecord[] }) {
+  const { selectedIds: selected, onSelect } = useListContext();
+  // A bulk action acts on the rows in view only. Rows selected, then gone with a sort, a filter or a page read (their
+  // checkbox or « a » pressed while the next rows were read) leave the selection once the new rows are drawn.
+  const selectedIds = useMemo(() => {
+    const inView = new Set(rows.map((row) => row.id));
+    return selected.filter((id) => inView.has(id));
+  }, [rows, selected]);
+  const gone = selectedIds.length !== selected.length;
+  useEffect(() => {
+    if (gone) onSelect(selectedIds);
+  }, [gone, selectedIds, onSelect]);
   if (!selectedIds.length) return null;
   return (
     <Paper elevation={3} sx={{ px: 2, py: 1, mt: 1, position: 'sticky', bottom: 8, zIndex: 2 }} data-testid="bulk-actions">

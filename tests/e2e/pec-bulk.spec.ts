@@ -151,3 +151,18 @@ test("'Assigner à…' offers only the colleagues who see every selected file", 
   await expect(page.getByRole('option').first()).toHaveText('Personne');
   await expect(page.getByRole('option', { name: 'Léa Petit' })).toHaveCount(0);
 });
+
+test('a bulk action acts on the rows in view: files selected, then left out by the search, leave the selection', async ({ page, request }) => {
+  const { prefix, files } = await prepareFiles(request, 3);
+  await signIn(page, AUDIO);
+  await selectAll(page, prefix, 3);
+  // The search narrowed to one of them: the bar counts that one only, and its action would name it alone.
+  await page.getByRole('searchbox', { name: 'Rechercher' }).fill(files[0]!.numeroDossierAssure);
+  await expect(page.getByTestId('pec-row')).toHaveCount(1);
+  await expect(page.getByTestId('bulk-count')).toHaveText('1 dossier sélectionné');
+  // The others do not come back selected with the wider search.
+  await page.getByRole('searchbox', { name: 'Rechercher' }).fill(prefix);
+  await expect(page.getByTestId('pec-row')).toHaveCount(3);
+  await expect(page.getByTestId('bulk-count')).toHaveText('1 dossier sélectionné');
+  await expect(page.getByTestId('pec-row').getByRole('checkbox', { checked: true })).toHaveCount(1);
+});
