@@ -9,8 +9,8 @@ export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 export const EMAIL_SHAPE = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 export const LOGIN_PASSWORD_MIN = 6;
 export const LOGIN_MESSAGES = {
-  emailRequired: "L'email est obligatoire",
-  emailInvalid: "Format d'email invalide",
+  emailRequired: 'L’email est obligatoire',
+  emailInvalid: 'Format d’email invalide',
   passwordTooShort: `Le mot de passe doit contenir au moins ${LOGIN_PASSWORD_MIN} caractères`,
 } as const;
 

@@ -1,7 +1,7 @@
 // Which text to show for a failed call (spec section 8, message extraction).
 export const GENERIC_ERROR_MESSAGE = 'Une erreur technique est survenue';
 /** The screens read every answer through the API's description (GET /api/docs.jsonld): without it, nothing shows. */
-export const API_DESCRIPTION_ERROR_MESSAGE = "La description de l'API n'a pas pu être lue : vérifiez votre connexion, puis réessayez.";
+export const API_DESCRIPTION_ERROR_MESSAGE = 'La description de l’API n’a pas pu être lue : vérifiez votre connexion, puis réessayez.';
 
 interface ErrorLike {
   message?: unknown;

@@ -82,9 +82,9 @@ export const OPTICAL_MESSAGES = {
   classe: 'Classe 100 % Santé A ou B attendue',
   traitements: 'Traitements : au plus 10, de 100 caractères chacun',
   /** A scraping result of one kind sent for a file of another (assertScrapingFitsKind, server/pec/optical.ts). */
-  opticalOnAudio: "Ce dossier dépend d'un centre audioprothésiste : il attend des appareils par oreille (appareil), pas d'équipement optique.",
-  audioOnOptical: "Ce dossier dépend d'un centre opticien : il attend un équipement optique (equipement_optique), pas d'appareils auditifs.",
-  devicesOnGeneric: "Ce dossier dépend d'un centre sans modèle d'équipement (orthopédie) : ni appareil ni équipement optique n'est accepté.",
+  opticalOnAudio: 'Ce dossier dépend d’un centre audioprothésiste : il attend des appareils par oreille (appareil), pas d’équipement optique.',
+  audioOnOptical: 'Ce dossier dépend d’un centre opticien : il attend un équipement optique (equipement_optique), pas d’appareils auditifs.',
+  devicesOnGeneric: 'Ce dossier dépend d’un centre sans modèle d’équipement (orthopédie) : ni appareil ni équipement optique n’est accepté.',
 } as const;
 
 /** "-2,25", "+1.5", 2 -> a number; null when empty; undefined when unreadable. */

@@ -49,13 +49,13 @@ export function transitionError(from: string, to: string): string | undefined {
   if (from === to) return undefined;
   if (!isPecStatus(to)) return 'État invalide';
   if (!isPecStatus(from)) return undefined;
-  if (from === 'processing') return "Changement d'état impossible : un appel robot est en cours sur ce dossier.";
+  if (from === 'processing') return 'Changement d’état impossible : un appel robot est en cours sur ce dossier.';
   const allowed = MANUAL_TRANSITIONS[from];
   if (allowed.includes(to)) return undefined;
   const choices = allowed.length
     ? `Depuis « ${PEC_STATUS_LABELS[from]} », seul${allowed.length > 1 ? 's' : ''} ${allowed.map((s) => `« ${PEC_STATUS_LABELS[s]} »`).join(' ou ')} ${allowed.length > 1 ? 'sont possibles' : 'est possible'}.`
     : `« ${PEC_STATUS_LABELS[from]} » est un état final.`;
-  return `Changement d'état impossible : de « ${PEC_STATUS_LABELS[from]} » vers « ${PEC_STATUS_LABELS[to]} ». ${choices}`;
+  return `Changement d’état impossible : de « ${PEC_STATUS_LABELS[from]} » vers « ${PEC_STATUS_LABELS[to]} ». ${choices}`;
 }
 
 /** Statuses from which a DPEC run may start (a retry after a refusal or a pending answer included). */
@@ -264,7 +264,7 @@ export function needsContractNumberNotice(networkName: string | null | undefined
   return name.includes('itelis') || name.includes('santeclair');
 }
 export const CONTRACT_NUMBER_NOTICE =
-  "Pour ce réseau, le numéro de contrat de l'assuré est demandé : vérifiez-le dans le dossier patient et saisissez-le dans « N° d'adhérent ».";
+  'Pour ce réseau, le numéro de contrat de l’assuré est demandé : vérifiez-le dans le dossier patient et saisissez-le dans « N° d’adhérent ».';
 
 // ---------- robot callbacks (spec section 7, "Manual callbacks") ----------
 
@@ -272,7 +272,7 @@ export const CALLBACK_TYPES = ['scraping', 'dpec', 'billing'] as const;
 export type CallbackType = (typeof CALLBACK_TYPES)[number];
 
 export const CALLBACK_MESSAGES = {
-  externalId: "L'identifiant du dossier (id_pecflow) est requis",
+  externalId: 'L’identifiant du dossier (id_pecflow) est requis',
   success: 'Le champ success doit valoir true ou false',
   lpp: 'Code LPP invalide : 7 chiffres attendus',
   notFound: 'Dossier introuvable',
@@ -358,7 +358,7 @@ export function dpecButtonState(input: {
   /** An archived file is no longer sent (issue 25). */
   archived?: boolean;
 }): ButtonState {
-  if (!input.canRun) return { label: "Pas d'autorisation", disabled: true };
+  if (!input.canRun) return { label: 'Pas d’autorisation', disabled: true };
   if (input.archived) return { label: ARCHIVED_BUTTON_LABEL, disabled: true };
   if (missingPrerequisites(input.dossier, input.kind).length) return { label: 'Données manquantes', disabled: true };
   const steps = robotStepResults(input.executions);
@@ -392,7 +392,7 @@ export function billingButtonState(input: {
 
 // ---------- robot errors shaped for people (spec section 8) ----------
 
-export const ROBOT_TIMEOUT_MESSAGE = "10 minutes écoulées, l'appel a échoué";
+export const ROBOT_TIMEOUT_MESSAGE = '10 minutes écoulées, l’appel a échoué';
 export const ROBOT_API_MARKER = 'Robot API returned';
 export const NETWORK_CONFIG_TIP = 'Vérifiez la configuration de la mutuelle dans les paramètres du réseau.';
 
@@ -450,7 +450,8 @@ export function shapeRobotError(messages: string | readonly string[] | null | un
   const list = (typeof messages === 'string' ? [messages] : [...(messages ?? [])]).filter((m) => typeof m === 'string' && m.trim());
   const all = list.join('\n');
   const title = kind === 'billing' ? 'Échec de la facturation' : 'Échec du DPEC';
-  if (all.includes(ROBOT_TIMEOUT_MESSAGE)) {
+  // A run closed before the message took its typographic apostrophe (l'appel) is still a timeout.
+  if (all.replaceAll("'", '’').includes(ROBOT_TIMEOUT_MESSAGE)) {
     return { title, message: ROBOT_TIMEOUT_MESSAGE, tip: 'Relancez la demande ; si le problème persiste, contactez votre administrateur.' };
   }
   const apiError = list.find((m) => m.includes(ROBOT_API_MARKER));

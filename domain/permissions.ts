@@ -37,7 +37,7 @@ export interface ResourcePermissions {
  */
 export function entityPermissionDefinitions(keys: ResourcePermissions, module: PermissionModule, noun: string): PermissionDefinition[] {
   const defs: PermissionDefinition[] = [
-    { key: keys.view, label: `Voir les ${noun}`, module, level: 'view', description: `Afficher l'onglet et la liste des ${noun}.` },
+    { key: keys.view, label: `Voir les ${noun}`, module, level: 'view', description: `Afficher l’onglet et la liste des ${noun}.` },
     { key: keys.create, label: `Créer des ${noun}`, module, level: 'create', description: `Ajouter de nouveaux éléments dans les ${noun}.` },
     { key: keys.update, label: `Modifier les ${noun}`, module, level: 'edit', description: `Changer les informations des ${noun}.` },
     { key: keys.delete, label: `Supprimer des ${noun}`, module, level: 'delete', description: `Supprimer ou archiver des ${noun}.` },
@@ -139,7 +139,7 @@ export const OTHER_PERMISSIONS: PermissionDefinition[] = [
     level: 'create',
     description: 'Créer des brouillons à partir d’un fichier CSV.',
   },
-  { key: 'audit.view', label: "Voir le journal d'audit", module: 'audit', level: 'view', description: 'Consulter qui a lu et modifié quoi, et quand.' },
+  { key: 'audit.view', label: 'Voir le journal d’audit', module: 'audit', level: 'view', description: 'Consulter qui a lu et modifié quoi, et quand.' },
 ];
 
 /**

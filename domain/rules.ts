@@ -6,7 +6,7 @@ import type { ConstrainedObject } from './constraints';
 import { isKnownPermission, type PermissionDefinition } from './permissions';
 import { PASSWORD_MAX, PASSWORD_MESSAGES } from './passwordRules';
 
-export const USER_PASSWORD_REQUIRED = "Le mot de passe est requis lors de la création d'un utilisateur";
+export const USER_PASSWORD_REQUIRED = 'Le mot de passe est requis lors de la création d’un utilisateur';
 export const USER_INVITATION_WITH_PASSWORD = 'Avec une invitation, l’utilisateur choisit lui-même son mot de passe : laissez ce champ vide';
 
 // A user's password is checked against the password policy by the server (server/auth/passwordPolicy.ts, with the

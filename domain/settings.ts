@@ -46,7 +46,7 @@ export function robotUrlError(value: string): string | undefined {
     return invalid;
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return invalid;
-  if (url.username || url.password) return "Valeur invalide : l'URL ne doit contenir ni identifiant ni mot de passe.";
+  if (url.username || url.password) return 'Valeur invalide : l’URL ne doit contenir ni identifiant ni mot de passe.';
   if (/^169\.254\./.test(url.hostname) || /^\[fe[89ab][0-9a-f]:/i.test(url.hostname))
     return 'Valeur invalide : adresse locale de lien (169.254.x.x, fe80::) refusée.';
   return undefined;

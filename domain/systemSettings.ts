@@ -28,8 +28,8 @@ export const REQUEST_BODY_LIMIT_MB = 5;
 
 export const SYSTEM_SETTINGS: SettingSeed[] = [
   // general
-  { key: 'general.app_name', description: "Nom de l'application", value: 'Pecflow', valueType: 'string', isEditable: false, category: 'general' },
-  { key: 'general.app_version', description: "Version de l'application", value: '1.0.0', valueType: 'string', isEditable: false, category: 'general' },
+  { key: 'general.app_name', description: 'Nom de l’application', value: 'Pecflow', valueType: 'string', isEditable: false, category: 'general' },
+  { key: 'general.app_version', description: 'Version de l’application', value: '1.0.0', valueType: 'string', isEditable: false, category: 'general' },
   {
     key: 'general.locale',
     description: 'Langue et formats : interface en français, dates jj/mm/aaaa, montants en euros',
@@ -50,7 +50,7 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
   // security — the first four drive sign-in and sessions (server/auth)
   {
     key: 'security.access_token_ttl',
-    description: "Durée de vie du jeton d'accès, en secondes",
+    description: 'Durée de vie du jeton d’accès, en secondes',
     value: DEFAULT_TOKEN_LIFETIME_SECONDS,
     valueType: 'number',
     isEditable: true,
@@ -163,7 +163,7 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
   // api
   {
     key: API_MAX_ITEMS_PER_PAGE_KEY,
-    description: "Nombre maximal d'éléments par page qu'un client peut demander (itemsPerPage)",
+    description: 'Nombre maximal d’éléments par page qu’un client peut demander (itemsPerPage)',
     value: MAX_PAGE_SIZE,
     valueType: 'number',
     isEditable: true,
@@ -180,7 +180,7 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
   },
   {
     key: 'api.documentation_url',
-    description: "Documentation Hydra de l'API (lue par le back-office)",
+    description: 'Documentation Hydra de l’API (lue par le back-office)',
     value: '/api/docs.jsonld',
     valueType: 'string',
     isEditable: false,
@@ -188,7 +188,7 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
   },
   {
     key: 'api.request_body_max_mb',
-    description: "Taille maximale du corps d'une requête, en Mo",
+    description: 'Taille maximale du corps d’une requête, en Mo',
     value: REQUEST_BODY_LIMIT_MB,
     valueType: 'number',
     isEditable: false,
@@ -224,7 +224,7 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
   },
   {
     key: 'storage.unpaginated_list_max',
-    description: "Nombre maximal d'éléments d'une liste non paginée (pagination=false)",
+    description: 'Nombre maximal d’éléments d’une liste non paginée (pagination=false)',
     value: UNPAGINATED_MAX,
     valueType: 'number',
     isEditable: false,
@@ -232,7 +232,7 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
   },
   {
     key: 'storage.audit_trail',
-    description: "Journal d'audit : chaque création, modification, archivage et suppression, avec son auteur et les champs changés (secrets masqués)",
+    description: 'Journal d’audit : chaque création, modification, archivage et suppression, avec son auteur et les champs changés (secrets masqués)',
     value: true,
     valueType: 'boolean',
     isEditable: false,
@@ -269,7 +269,7 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
   },
   {
     key: 'integrations.dpec_timeout_seconds',
-    description: "Délai d'attente de la demande de DPEC par l'interface, en secondes",
+    description: 'Délai d’attente de la demande de DPEC par l’interface, en secondes',
     value: DPEC_TIMEOUT_MS / 1000,
     valueType: 'number',
     isEditable: false,
@@ -277,7 +277,7 @@ export const SYSTEM_SETTINGS: SettingSeed[] = [
   },
   {
     key: 'integrations.billing_timeout_seconds',
-    description: "Délai d'attente du lancement de la facturation par l'interface, en secondes",
+    description: 'Délai d’attente du lancement de la facturation par l’interface, en secondes',
     value: BILLING_TIMEOUT_MS / 1000,
     valueType: 'number',
     isEditable: false,

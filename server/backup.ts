@@ -12,7 +12,7 @@ import { openPglite } from './db/connect';
 function assertStopped(pgliteDir: string) {
   if (existsSync(path.join(pgliteDir, 'postmaster.pid'))) {
     throw new Error(
-      `La base ${pgliteDir} est ouverte par un serveur Pecflow : arrêtez-le d'abord. (Après un arrêt brutal, démarrez puis arrêtez le serveur une fois.)`,
+      `La base ${pgliteDir} est ouverte par un serveur Pecflow : arrêtez-le d’abord. (Après un arrêt brutal, démarrez puis arrêtez le serveur une fois.)`,
     );
   }
 }
@@ -46,7 +46,7 @@ export async function restorePglite(pgliteDir: string, file: string): Promise<vo
   } catch (error) {
     await database.close().catch(() => undefined);
     rmSync(incoming, { recursive: true, force: true });
-    throw new Error(`Ce fichier n'est pas une sauvegarde Pecflow lisible (${error instanceof Error ? error.message : error}).`, { cause: error });
+    throw new Error(`Ce fichier n’est pas une sauvegarde Pecflow lisible (${error instanceof Error ? error.message : error}).`, { cause: error });
   }
   await database.close();
   const previous = `${pgliteDir}.before-restore`;
@@ -67,7 +67,7 @@ async function cli(command: string | undefined, file: string | undefined) {
     console.log(`Sauvegarde écrite : ${target} (${(bytes / 1024 / 1024).toFixed(1)} Mo)`);
   } else {
     await restorePglite(config.pgliteDir, target);
-    console.log(`Base restaurée dans ${config.pgliteDir} depuis ${target} (l'ancienne est gardée dans ${config.pgliteDir}.before-restore)`);
+    console.log(`Base restaurée dans ${config.pgliteDir} depuis ${target} (l’ancienne est gardée dans ${config.pgliteDir}.before-restore)`);
   }
 }
 

@@ -52,7 +52,7 @@ export class Metrics {
 
     new Gauge({
       name: 'pecflow_sse_streams',
-      help: "Flux d'événements (GET /api/events) ouverts sur cette instance",
+      help: 'Flux d’événements (GET /api/events) ouverts sur cette instance',
       registers,
       collect() {
         this.set(ctx.pec.events.size);

@@ -23,7 +23,7 @@ export async function assertWithinCallersRights(tx: DbOrTx, principal: Principal
       held.flatMap((r) => r.permissions),
     ).length
   ) {
-    throw forbidden("Accès refusé : cet utilisateur a des droits que vous n'avez pas.");
+    throw forbidden('Accès refusé : cet utilisateur a des droits que vous n’avez pas.');
   }
   return held.map((r) => r.id);
 }

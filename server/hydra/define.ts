@@ -31,7 +31,7 @@ export const auditNameOf = (name: string) => singularWords(name).join('_');
 
 export function defineResource(definition: ResourceDefinition): ResourceDeclaration {
   const idColumn = definition.idColumn ?? (getTableColumns(definition.table) as Record<string, AnyPgColumn | undefined>).id;
-  if (!idColumn) throw new Error(`${definition.name}: sa table n'a pas de colonne id, donnez idColumn`);
+  if (!idColumn) throw new Error(`${definition.name}: sa table n’a pas de colonne id, donnez idColumn`);
   // Sortable by default: the list's columns stored in the table, the creation date, the id.
   const order =
     definition.order ??

@@ -176,7 +176,7 @@ export function apiDocumentation(request: FastifyRequest, declarations: Resource
         '@type': 'hydra:Class',
         'hydra:title': 'Entrypoint',
         'hydra:supportedProperty': declarations.map(collectionProperty),
-        'hydra:supportedOperation': [operation('GET', 'getEntrypoint', "Point d'entrée de l'API", 'schema:FindAction', { returns: '#Entrypoint' })],
+        'hydra:supportedOperation': [operation('GET', 'getEntrypoint', 'Point d’entrée de l’API', 'schema:FindAction', { returns: '#Entrypoint' })],
       },
     ],
   };

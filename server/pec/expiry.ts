@@ -53,7 +53,7 @@ export async function scanExpiring(app: AppContext, now = new Date()): Promise<n
         await notifyFile(tx, file, {
           kind: 'expiry',
           title: `PEC bientôt périmée — ${file.numeroDossier}`,
-          description: `L'accord de prise en charge expire le ${formatDate(file.datePeremption)} : facturez avant cette date.`,
+          description: `L’accord de prise en charge expire le ${formatDate(file.datePeremption)} : facturez avant cette date.`,
         });
         await tx.update(pecDossiers).set({ expiryNotifiedFor: file.datePeremption }).where(eq(pecDossiers.id, file.id));
       });

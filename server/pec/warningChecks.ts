@@ -167,7 +167,7 @@ export function prescriptionWarnings(input: {
   return [
     {
       code: 'prescription_trop_ancienne',
-      message: `Datée du ${formatDate(datePrescription)}, elle est valable ${durationText(rule.months)} pour ${what}, soit jusqu'au ${formatDate(validUntil)}.`,
+      message: `Datée du ${formatDate(datePrescription)}, elle est valable ${durationText(rule.months)} pour ${what}, soit jusqu’au ${formatDate(validUntil)}.`,
       source: rule.source,
       details: { datePrescription, validUntil, validityMonths: rule.months },
     },
@@ -273,7 +273,7 @@ export function santeWarnings(input: { kind: FileKind; devices: Device[]; optica
     if (sum !== cents(prixFraisReels)) {
       warnings.push({
         code: 'montants_incoherents',
-        message: `Le prix frais réels (${formatEuros(prixFraisReels)}) n'est pas la somme de la part Sécurité sociale, de la part complémentaire et du reste à charge (${formatEuros(sum / 100)}).`,
+        message: `Le prix frais réels (${formatEuros(prixFraisReels)}) n’est pas la somme de la part Sécurité sociale, de la part complémentaire et du reste à charge (${formatEuros(sum / 100)}).`,
         details: { prixFraisReels, sum: sum / 100 },
       });
     }

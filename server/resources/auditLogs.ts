@@ -10,7 +10,7 @@ const readOnly = z.object({});
 export const auditLogsResource: ResourceDeclaration = {
   name: 'audit_logs',
   className: 'AuditLog',
-  label: { singular: "Entrée du journal d'audit", plural: "Entrées du journal d'audit", feminine: true },
+  label: { singular: 'Entrée du journal d’audit', plural: 'Entrées du journal d’audit', feminine: true },
   auditName: 'audit',
   table: auditLogs,
   idColumn: auditLogs.id,
@@ -32,7 +32,7 @@ export const auditLogsResource: ResourceDeclaration = {
   },
   schema: { create: readOnly, update: readOnly },
   permissions: AUDIT_PERMISSIONS,
-  settingsTab: { position: 11, label: "Journal d'audit", aliases: ['audit'] },
+  settingsTab: { position: 11, label: 'Journal d’audit', aliases: ['audit'] },
   list: {
     columns: ['createdAt', 'actorEmail', 'action', 'entity', 'changes'],
     // The action filter is a picker of its own (src/resources/audit_logs/); the elements are the API's classes.

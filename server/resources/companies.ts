@@ -70,7 +70,7 @@ export const companiesResource: ResourceDeclaration = {
         .where(eq(shops.companyId, existing.id as number));
       const n = Number(row?.n ?? 0);
       if (n > 0)
-        throw invalidField('holding', `Impossible de changer l'organisation : ${n} centre${n > 1 ? 's sont rattachés' : ' est rattaché'} à cette entreprise.`);
+        throw invalidField('holding', `Impossible de changer l’organisation : ${n} centre${n > 1 ? 's sont rattachés' : ' est rattaché'} à cette entreprise.`);
     },
   },
 };

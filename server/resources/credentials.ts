@@ -25,8 +25,8 @@ export const credentialsResource: ResourceDeclaration = {
       label: 'Identifiant de connexion',
       constraints: {
         min: 2,
-        message: "L'identifiant doit contenir au moins 2 caractères",
-        messages: { max: "L'identifiant ne peut pas dépasser 255 caractères" },
+        message: 'L’identifiant doit contenir au moins 2 caractères',
+        messages: { max: 'L’identifiant ne peut pas dépasser 255 caractères' },
       },
     }),
     password: writeOnly('string', {
@@ -39,7 +39,7 @@ export const credentialsResource: ResourceDeclaration = {
       required: true,
       iri: 'url',
       label: 'Page de connexion',
-      constraints: { url: true, message: 'La page de connexion est requise', messages: { url: "L'URL de connexion doit être valide" } },
+      constraints: { url: true, message: 'La page de connexion est requise', messages: { url: 'L’URL de connexion doit être valide' } },
     }),
     status: text(credentialSoftware.status, { label: 'Statut', ...entityStatus }),
     contextType: text(credentialSoftware.contextType, {
@@ -126,7 +126,7 @@ export const credentialsResource: ResourceDeclaration = {
           .from(shopCredentials)
           .where(eq(shopCredentials.credentialId, existing.id as number));
         const n = Number(row?.n ?? 0);
-        if (n > 0) throw invalidField('software', `Impossible de changer l'organisation : ${n} centre${n > 1 ? 's utilisent' : ' utilise'} cet identifiant.`);
+        if (n > 0) throw invalidField('software', `Impossible de changer l’organisation : ${n} centre${n > 1 ? 's utilisent' : ' utilise'} cet identifiant.`);
       }
       for (const [field, column] of Object.entries(SECRETS)) {
         const value = input[field];

@@ -91,7 +91,7 @@ export const networksResource: ResourceDeclaration = {
     },
     // Deleting the default network would leave the PEC form without one: another is named first.
     beforeDelete(_context, existing) {
-      if (existing.isDefault) throw conflict("Impossible de supprimer le réseau par défaut : désignez d'abord un autre réseau par défaut.");
+      if (existing.isDefault) throw conflict('Impossible de supprimer le réseau par défaut : désignez d’abord un autre réseau par défaut.');
     },
   },
 };

@@ -91,7 +91,7 @@ export const pecDossiersResource: ResourceDeclaration = {
     partSs: decimal(pecDossiers.partSs, { ...readOnly, label: 'Part Sécurité sociale' }),
     partComplementaire: decimal(pecDossiers.partComplementaire, { ...readOnly, label: 'Part complémentaire' }),
     resteCharge: decimal(pecDossiers.resteCharge, { ...readOnly, label: 'Reste à charge' }),
-    datePeremption: date(pecDossiers.datePeremption, { ...readOnly, description: "Fin de validité de l'accord : facturer avant", label: 'Date de péremption' }),
+    datePeremption: date(pecDossiers.datePeremption, { ...readOnly, description: 'Fin de validité de l’accord : facturer avant', label: 'Date de péremption' }),
     dateValidation: dateTime(pecDossiers.dateValidation, { ...readOnly, label: 'Date de validation' }),
     dateFacturationEffective: date(pecDossiers.dateFacturationEffective, { ...readOnly, label: 'Date de facturation' }),
     statutFacturation: bool(pecDossiers.statutFacturation, { ...readOnly, label: 'Facturée' }),

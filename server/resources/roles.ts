@@ -81,7 +81,7 @@ export const rolesResource: ResourceDeclaration = {
       const beyond = wanted ? permissionsBeyond(principal.permissions, wanted) : [];
       if (beyond.length) {
         const named = refusedPermissionLabels(beyond, principal.permissions, app.resources.permissionCatalogue);
-        throw invalidField('permissions', `Vous ne pouvez pas accorder des droits que vous n'avez pas : ${named}.`);
+        throw invalidField('permissions', `Vous ne pouvez pas accorder des droits que vous n’avez pas : ${named}.`);
       }
     },
   },

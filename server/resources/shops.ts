@@ -11,9 +11,9 @@ import { ADDRESS_FIELDS, addressFields } from './address';
 import { digits, entityStatus, optionalEmail, optionalText, requiredText } from './constraints';
 import { stillAttached } from './messages';
 
-const SHOP_MOVE_USERS = (n: number) => `Impossible de changer l'organisation du centre : ${n} utilisateur${n > 1 ? 's y sont affectés' : ' y est affecté'}.`;
+const SHOP_MOVE_USERS = (n: number) => `Impossible de changer l’organisation du centre : ${n} utilisateur${n > 1 ? 's y sont affectés' : ' y est affecté'}.`;
 const SHOP_MOVE_FILES = (n: number) =>
-  `Impossible de changer l'organisation du centre : ${n} demande${n > 1 ? 's' : ''} de PEC ${n > 1 ? 'y sont rattachées' : 'y est rattachée'}.`;
+  `Impossible de changer l’organisation du centre : ${n} demande${n > 1 ? 's' : ''} de PEC ${n > 1 ? 'y sont rattachées' : 'y est rattachée'}.`;
 
 export const shopsResource: ResourceDeclaration = {
   name: 'shops',
@@ -140,7 +140,7 @@ export const shopsResource: ResourceDeclaration = {
         .where(and(inArray(credentialSoftware.id, ids), isNull(credentialSoftware.deletedAt)));
       // A centre uses the credentials of its own organisation only (a platform administrator sees them all).
       if (rows.length !== ids.length || rows.some((r) => r.holdingId !== holdingId)) {
-        throw invalidField('credentials', "Les identifiants doivent appartenir à l'organisation du centre.");
+        throw invalidField('credentials', 'Les identifiants doivent appartenir à l’organisation du centre.');
       }
       // The shop credential editor chooses at most one credential per software (spec section 2).
       const softwareIds = rows.map((r) => r.softwareId);

@@ -37,11 +37,11 @@ export const softwareResource: ResourceDeclaration = {
       constraints: optionalText(255, 'Le fournisseur ne peut pas dépasser 255 caractères'),
     }),
     version: text(software.version, { label: 'Version', constraints: optionalText(100, 'La version ne peut pas dépasser 100 caractères') }),
-    apiUrl: text(software.apiUrl, { iri: 'url', label: "URL de l'API", constraints: { url: true, message: "L'URL de l'API doit être valide" } }),
+    apiUrl: text(software.apiUrl, { iri: 'url', label: 'URL de l’API', constraints: { url: true, message: 'L’URL de l’API doit être valide' } }),
     documentationUrl: text(software.documentationUrl, {
       iri: 'url',
       label: 'URL de documentation',
-      constraints: { url: true, message: "L'URL de documentation doit être valide" },
+      constraints: { url: true, message: 'L’URL de documentation doit être valide' },
     }),
     status: text(software.status, { label: 'Statut', ...entityStatus }),
     holding: reference('holdings', software.holdingId, {
@@ -92,7 +92,7 @@ export const softwareResource: ResourceDeclaration = {
         .where(eq(credentialSoftware.softwareId, existing.id as number));
       const n = Number(row?.n ?? 0);
       if (n > 0)
-        throw invalidField('holding', `Impossible de changer l'organisation : ${n} identifiant${n > 1 ? 's sont rattachés' : ' est rattaché'} à ce logiciel.`);
+        throw invalidField('holding', `Impossible de changer l’organisation : ${n} identifiant${n > 1 ? 's sont rattachés' : ' est rattaché'} à ce logiciel.`);
     },
   },
 };

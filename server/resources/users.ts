@@ -134,7 +134,7 @@ export const usersResource: ResourceDeclaration = {
           .select({ id: shops.id })
           .from(shops)
           .where(and(inArray(shops.id, shopIds), holdingId ? eq(shops.holdingId, holdingId) : sql`false`));
-        if (inOrganisation.length !== shopIds.length) throw invalidField('shops', "Les centres doivent appartenir à l'organisation de l'utilisateur.");
+        if (inOrganisation.length !== shopIds.length) throw invalidField('shops', 'Les centres doivent appartenir à l’organisation de l’utilisateur.');
       }
 
       const heldRoleIds = existing ? await assertWithinCallersRights(tx, principal, userId) : [];
@@ -148,14 +148,14 @@ export const usersResource: ResourceDeclaration = {
           .from(roles)
           .where(inArray(roles.id, roleIds));
         if (granted.some((r) => r.holdingId !== null && r.holdingId !== holdingId)) {
-          throw invalidField('roles', "Les rôles doivent être ceux de la plateforme ou de l'organisation de l'utilisateur.");
+          throw invalidField('roles', 'Les rôles doivent être ceux de la plateforme ou de l’organisation de l’utilisateur.');
         }
         // Nobody hands out a right they do not hold themselves (roles the user already has may be kept).
         const added = granted.filter((r) => !heldRoleIds.includes(r.id));
         const beyond = added.filter((r) => permissionsBeyond(principal.permissions, r.permissions).length > 0).map((r) => `« ${r.name} »`);
         if (beyond.length) {
           const roleWord = beyond.length > 1 ? `les rôles ${beyond.join(', ')} : ils donnent` : `le rôle ${beyond[0]} : il donne`;
-          throw invalidField('roles', `Vous ne pouvez pas attribuer ${roleWord} des droits que vous n'avez pas.`);
+          throw invalidField('roles', `Vous ne pouvez pas attribuer ${roleWord} des droits que vous n’avez pas.`);
         }
       }
 

@@ -54,8 +54,8 @@ const HIDDEN_REFUSAL = 'Motif de refus masqué : il contenait un identifiant de 
 
 /** Why a result is refused while another run is open (409): it would settle the file and leave that run hanging. */
 const CALLBACK_CONFLICTS = {
-  unknownRun: "Ce résultat nomme un appel robot qui n'est pas celui de ce dossier.",
-  otherRun: "Ce résultat concerne un autre appel robot que celui en cours pour ce dossier : rien n'a été modifié.",
+  unknownRun: 'Ce résultat nomme un appel robot qui n’est pas celui de ce dossier.',
+  otherRun: 'Ce résultat concerne un autre appel robot que celui en cours pour ce dossier : rien n’a été modifié.',
 };
 
 /**
@@ -137,7 +137,7 @@ export async function applyCallback(
 
   // Billing needs a granted DPEC, by the robot's run as by a result entered by hand.
   if (type === 'billing' && input.success && !inRun && !d.statutFacturation && !isDpecGranted(d)) {
-    throw conflict(`Facturation impossible : le DPEC de ce dossier n'est pas accordé (état « ${pecStatusLabel(d.status)} »).`);
+    throw conflict(`Facturation impossible : le DPEC de ce dossier n’est pas accordé (état « ${pecStatusLabel(d.status)} »).`);
   }
 
   let outcome: Outcome;

@@ -156,7 +156,7 @@ export async function receiveRobotDocument(app: AppContext, body: unknown): Prom
           .select({ id: workflowExecutions.id })
           .from(workflowExecutions)
           .where(and(eq(workflowExecutions.id, input.run_id), eq(workflowExecutions.runId, input.run_id), eq(workflowExecutions.dossierId, d.id)));
-        if (!run) throw conflict("Ce document nomme un appel robot qui n'est pas celui de ce dossier.");
+        if (!run) throw conflict('Ce document nomme un appel robot qui n’est pas celui de ce dossier.');
       }
       const existing = await robotDocument(tx, d.id, sha256);
       if (existing) return { id: existing, dossierId: d.id, duplicate: true };

@@ -239,7 +239,7 @@ export class RobotDrivers {
       });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-      throw new Error(`Robot injoignable (${cause}) : vérifiez l'adresse du robot dans les paramètres système.`, { cause: error });
+      throw new Error(`Robot injoignable (${cause}) : vérifiez l’adresse du robot dans les paramètres système.`, { cause: error });
     }
     if (response.ok) {
       await response.body?.cancel().catch(() => undefined);

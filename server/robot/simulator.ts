@@ -15,7 +15,7 @@ export const SIMULATOR_SUFFIXES: { suffix: string; outcome: SimulatorOutcome; de
   { suffix: '-REFUS', outcome: 'refused', description: 'la mutuelle refuse : dossier « Refusé » avec le motif' },
   { suffix: '-ATTENTE', outcome: 'pending', description: 'la mutuelle a reçu la demande sans répondre : dossier « En attente »' },
   { suffix: '-ERRFACT', outcome: 'billing_error', description: 'le DPEC est accordé, puis la facturation échoue (scrapping_error)' },
-  { suffix: '-SILENCE', outcome: 'silent', description: "le robot ne rend jamais le résultat final : l'appel échoue au bout du délai" },
+  { suffix: '-SILENCE', outcome: 'silent', description: 'le robot ne rend jamais le résultat final : l’appel échoue au bout du délai' },
 ];
 
 export function simulatorOutcome(patientNumber: string | null | undefined): SimulatorOutcome {
@@ -51,7 +51,7 @@ export interface CatalogueDevice {
 }
 
 const RIC = 'Contour à écouteur déporté';
-const BTE = "Contour d'oreille";
+const BTE = 'Contour d’oreille';
 const ITE = 'Intra-auriculaire';
 
 /** Class I (100 % Santé) aids are capped at 950 € per ear for adults; class II prices are free. */
@@ -264,7 +264,7 @@ export function simulatorCallback(type: CallbackType, file: SimulatedFile, runId
 
   // billing
   if (outcome === 'billing_error') {
-    return { ...base, success: false, messages: ["scrapping_error: la facture n'a pas pu être déposée sur le portail du réseau"] };
+    return { ...base, success: false, messages: ['scrapping_error: la facture n’a pas pu être déposée sur le portail du réseau'] };
   }
   return { ...base, success: true, messages: ['Facture transmise à la mutuelle'], date_facturation_effective: today };
 }

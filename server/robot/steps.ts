@@ -59,10 +59,10 @@ export function outcomeNotification(kind: RunKind | 'scraping', outcome: Outcome
         : {
             kind: 'robot_success',
             title: `PEC accordée — ${n}`,
-            description: `N° PEC ${d.numPec ?? 'non communiqué'}${d.datePeremption ? `, valable jusqu'au ${formatDate(d.datePeremption)}` : ''}.`,
+            description: `N° PEC ${d.numPec ?? 'non communiqué'}${d.datePeremption ? `, valable jusqu’au ${formatDate(d.datePeremption)}` : ''}.`,
           };
     case 'pending':
-      return { kind: 'robot_pending', title: `DPEC en attente — ${n}`, description: "La mutuelle a reçu la demande et n'a pas encore répondu." };
+      return { kind: 'robot_pending', title: `DPEC en attente — ${n}`, description: 'La mutuelle a reçu la demande et n’a pas encore répondu.' };
     case 'refused':
       return { kind: 'robot_refused', title: `PEC refusée — ${n}`, description: d.detailRefus ?? 'La mutuelle a refusé la prise en charge.' };
     default: {

@@ -21,7 +21,7 @@ function prescriptionPdf(numeroDossier: string, issuedAt: Date): Promise<Buffer>
   });
   doc.font('Helvetica-Bold').fontSize(14).text('Ordonnance');
   doc.moveDown().font('Helvetica').fontSize(10).text(`Dossier ${numeroDossier}`);
-  doc.text("Verres correcteurs : renouvellement de l'équipement optique.");
+  doc.text('Verres correcteurs : renouvellement de l’équipement optique.');
   doc.end();
   return done;
 }

@@ -357,7 +357,7 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
         await notifyFile(db, file, {
           kind: 'expiry',
           title: `PEC bientôt périmée — ${plan.dossier.numeroDossier}`,
-          description: `L'accord de prise en charge expire le ${formatDate(plan.dossier.datePeremption)} : facturez avant cette date.`,
+          description: `L’accord de prise en charge expire le ${formatDate(plan.dossier.datePeremption)} : facturez avant cette date.`,
         });
         await db.update(pecDossiers).set({ expiryNotifiedFor: plan.dossier.datePeremption }).where(eq(pecDossiers.id, file.id));
       }

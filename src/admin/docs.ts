@@ -39,7 +39,7 @@ export function useResourceSchema(resource: string) {
     if (!data && !error) void refetch();
   }, [data, error, refetch]);
   const schema = data?.data.resources?.find((r) => r.name === resource);
-  return { schema, refetch, error: error ?? (data && !schema ? new Error(`Ressource ${resource} absente de la documentation de l'API`) : null) };
+  return { schema, refetch, error: error ?? (data && !schema ? new Error(`Ressource ${resource} absente de la documentation de l’API`) : null) };
 }
 
 export function useSchemaAnalyzer() {

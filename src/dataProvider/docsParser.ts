@@ -113,7 +113,7 @@ export function readCompactDocs(docs: Node): PlainApi {
       .map((range) => range['owl:equivalentClass'] as Node | undefined)
       .find((members) => members && iri(members['owl:onProperty']).endsWith('#member'));
     const cls = members && byId.get(iri(members['owl:allValuesFrom']));
-    if (!cls) throw new Error(`La classe de la collection ${name} est absente de la documentation de l'API.`);
+    if (!cls) throw new Error(`La classe de la collection ${name} est absente de la documentation de l’API.`);
     const fields = list(term(cls, 'supportedProperty')).map((supported): PlainField => {
       const property = (term(supported, 'property') ?? {}) as Node;
       const id = iri(property);

@@ -411,7 +411,7 @@ describe("'Mot de passe oublié ?'", () => {
   });
 
   it('refuses a malformed address in French, and never answers 500 for a strange token', async () => {
-    expectViolation(await forgot('pas-un-email'), 'email', "Format d'email invalide");
+    expectViolation(await forgot('pas-un-email'), 'email', 'Format d’email invalide');
     expect((await server.get('/api/forgot-password/x')).status).toBe(404);
     expect((await server.get(`/api/forgot-password/${'a'.repeat(99)}`)).status).toBe(404);
     expect((await server.request('POST', '/api/forgot-password/%00%01', { body: { password: STRONG } })).status).toBeLessThan(500);
@@ -555,6 +555,6 @@ describe('invitations', () => {
       'password',
       'Avec une invitation, l’utilisateur choisit lui-même son mot de passe : laissez ce champ vide',
     );
-    expectViolation(await createUser('aucun@audition-horizon.fr'), 'password', "Le mot de passe est requis lors de la création d'un utilisateur");
+    expectViolation(await createUser('aucun@audition-horizon.fr'), 'password', 'Le mot de passe est requis lors de la création d’un utilisateur');
   });
 });

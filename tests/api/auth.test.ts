@@ -110,13 +110,13 @@ describe('POST /api/login_check', () => {
     expect(missing.status).toBe(422);
     expect(missing.body.violations).toEqual(
       expect.arrayContaining([
-        { propertyPath: 'email', message: "L'email est obligatoire" },
+        { propertyPath: 'email', message: 'L’email est obligatoire' },
         { propertyPath: 'password', message: 'Le mot de passe doit contenir au moins 6 caractères' },
       ]),
     );
     const badEmail = await login('pas-un-email', 'Pecflow2026!');
     expect(badEmail.status).toBe(422);
-    expect(badEmail.body.violations).toEqual([{ propertyPath: 'email', message: "Format d'email invalide" }]);
+    expect(badEmail.body.violations).toEqual([{ propertyPath: 'email', message: 'Format d’email invalide' }]);
 
     const wrongTypes = await server.request('POST', '/api/login_check', { body: { email: 42, password: ['x'] } });
     expect(wrongTypes.status).toBe(422);

@@ -176,7 +176,7 @@ describe('PUT, PATCH and DELETE /api/companies/{id}', () => {
     expectViolation(
       await server.request('PATCH', `/api/companies/${idf}`, { token: t.admin, body: { holding: `/api/holdings/${org.riviera}` }, headers: mergePatch }),
       'holding',
-      "Impossible de changer l'organisation : 3 centres sont rattachés à cette entreprise.",
+      'Impossible de changer l’organisation : 3 centres sont rattachés à cette entreprise.',
     );
     // A company without centres may be moved by a platform administrator.
     const empty = (await server.request('POST', '/api/companies', { token: t.admin, body: body('Coquille vide', `/api/holdings/${org.horizon}`) })).body;

@@ -182,21 +182,21 @@ describe('writing credentials', () => {
       token: t.horizonAdmin,
       body: { login: ' a ', password: 'abc', loginPage: 'pas-une-url', software: 0, contextType: 'autre', environment: 'prod', apiKey: 'k'.repeat(256) },
     });
-    expectViolation(res, 'login', "L'identifiant doit contenir au moins 2 caractères");
+    expectViolation(res, 'login', 'L’identifiant doit contenir au moins 2 caractères');
     expectViolation(res, 'password', 'Le mot de passe doit contenir au moins 4 caractères');
-    expectViolation(res, 'loginPage', "L'URL de connexion doit être valide");
+    expectViolation(res, 'loginPage', 'L’URL de connexion doit être valide');
     expectViolation(res, 'software', 'Un logiciel doit être sélectionné');
     expectViolation(res, 'contextType', 'Contexte invalide : general, mutual ou network');
     expectViolation(res, 'environment', 'Environnement invalide : production ou test');
     expectViolation(res, 'apiKey', 'Ce secret ne peut pas dépasser 255 caractères');
     const missing = await server.request('POST', '/api/credential_software', { token: t.horizonAdmin, body: { login: 'l'.repeat(256), loginPage: '' } });
-    expectViolation(missing, 'login', "L'identifiant ne peut pas dépasser 255 caractères");
+    expectViolation(missing, 'login', 'L’identifiant ne peut pas dépasser 255 caractères');
     expectViolation(missing, 'loginPage', 'La page de connexion est requise');
     expectViolation(missing, 'software', 'Un logiciel doit être sélectionné');
     expectViolation(
       await server.request('POST', '/api/credential_software', { token: t.horizonAdmin, body: credential('robot.js', { loginPage: 'javascript:alert(1)' }) }),
       'loginPage',
-      "L'URL de connexion doit être valide",
+      'L’URL de connexion doit être valide',
     );
   });
 
@@ -274,7 +274,7 @@ describe('writing credentials', () => {
     expect(res.status, res.text).toBe(422);
     expect(res.body.violations[0]).toMatchObject({
       propertyPath: 'software',
-      message: expect.stringMatching(/^Impossible de changer l'organisation : \d+ centres? utilisen?t? cet identifiant\.$/),
+      message: expect.stringMatching(/^Impossible de changer l’organisation : \d+ centres? utilisen?t? cet identifiant\.$/),
     });
   });
 

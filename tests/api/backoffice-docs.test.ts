@@ -365,7 +365,7 @@ describe("/api/docs.jsonld: what the generated admin reads besides Hydra's terms
       ['Logiciels', 'settings.software.view', ''],
       ['Identifiants', 'settings.credentials.view', 'credentials'],
       ['Système', 'settings.system.view', 'system'],
-      ["Journal d'audit", 'audit.view', 'audit'],
+      ['Journal d’audit', 'audit.view', 'audit'],
     ];
     expect(tabs.filter((t: string[]) => spec.some((s) => s[0] === t[0]))).toEqual(spec);
   });

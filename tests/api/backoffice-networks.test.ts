@@ -119,7 +119,7 @@ describe('writing networks', () => {
     expectProblem(
       await server.request('DELETE', `/api/networks/${current.id}`, { token: t.admin }),
       409,
-      "Impossible de supprimer le réseau par défaut : désignez d'abord un autre réseau par défaut.",
+      'Impossible de supprimer le réseau par défaut : désignez d’abord un autre réseau par défaut.',
     );
     expect(await defaults()).toEqual([current.id]);
     await server.request('PATCH', `/api/networks/${current.id}`, { token: t.admin, body: { isDefault: false }, headers: mergePatch });

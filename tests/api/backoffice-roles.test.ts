@@ -104,13 +104,13 @@ describe('writing roles', () => {
         body: { name: 'Escalade', permissions: ['pec.view', 'admin.*', 'settings.mutuelles.create'] },
       }),
       'permissions',
-      "Vous ne pouvez pas accorder des droits que vous n'avez pas : « Administration complète », « Créer des mutuelles et réseaux ».",
+      'Vous ne pouvez pas accorder des droits que vous n’avez pas : « Administration complète », « Créer des mutuelles et réseaux ».',
     );
     // A wildcard the author holds only in part is refused too (settings.mutuelles.view does not cover settings.mutuelles.*).
     expectViolation(
       await server.request('POST', '/api/roles', { token: t.horizonAdmin, body: { name: 'Joker', permissions: ['settings.mutuelles.*'] } }),
       'permissions',
-      "Vous ne pouvez pas accorder des droits que vous n'avez pas : « Créer des mutuelles et réseaux », « Modifier les mutuelles et réseaux », « Supprimer des mutuelles et réseaux », « Exporter les mutuelles et réseaux ».",
+      'Vous ne pouvez pas accorder des droits que vous n’avez pas : « Créer des mutuelles et réseaux », « Modifier les mutuelles et réseaux », « Supprimer des mutuelles et réseaux », « Exporter les mutuelles et réseaux ».',
     );
     const role = await createRole(t.horizonAdmin, { name: 'Modeste', permissions: ['pec.view'] });
     expectViolation(
@@ -120,7 +120,7 @@ describe('writing roles', () => {
         headers: mergePatch,
       }),
       'permissions',
-      "Vous ne pouvez pas accorder des droits que vous n'avez pas : « Modifier les paramètres système ».",
+      'Vous ne pouvez pas accorder des droits que vous n’avez pas : « Modifier les paramètres système ».',
     );
     // The platform administrator holds everything.
     expect(

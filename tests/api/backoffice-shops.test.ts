@@ -304,7 +304,7 @@ describe('credentials of a centre (spec section 7: PUT without them, then merge-
         headers: mergePatch,
       }),
       'credentials',
-      "Les identifiants doivent appartenir à l'organisation du centre.",
+      'Les identifiants doivent appartenir à l’organisation du centre.',
     );
     expectViolation(
       await server.request('PATCH', `/api/shops/${created.id}`, { token: t.horizonAdmin, body: { credentials: ['/api/shops/1'] }, headers: mergePatch }),
@@ -363,7 +363,7 @@ describe('PUT, PATCH, DELETE /api/shops/{id}', () => {
     expectViolation(
       await server.request('PATCH', `/api/shops/${bastille}`, { token: t.admin, body: { company: `/api/companies/${rivieraCompany}` }, headers: mergePatch }),
       'company',
-      "Impossible de changer l'organisation du centre : 2 utilisateurs y sont affectés.",
+      'Impossible de changer l’organisation du centre : 2 utilisateurs y sont affectés.',
     );
     // A bare centre may move, and its organisation follows its company.
     const bare = await createShop('Horizon Nomade');

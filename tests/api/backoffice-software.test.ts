@@ -128,8 +128,8 @@ describe('writing software', () => {
     expectViolation(res, 'type', 'Type de logiciel requis');
     expectViolation(res, 'vendor', 'Le fournisseur ne peut pas dépasser 255 caractères');
     expectViolation(res, 'version', 'La version ne peut pas dépasser 100 caractères');
-    expectViolation(res, 'apiUrl', "L'URL de l'API doit être valide");
-    expectViolation(res, 'documentationUrl', "L'URL de documentation doit être valide");
+    expectViolation(res, 'apiUrl', 'L’URL de l’API doit être valide');
+    expectViolation(res, 'documentationUrl', 'L’URL de documentation doit être valide');
     expectViolation(res, 'status', 'Statut invalide');
     expectViolation(
       await server.request('POST', '/api/software', { token: t.horizonAdmin, body: software('L'.repeat(256)) }),
@@ -167,7 +167,7 @@ describe('writing software', () => {
     expectViolation(
       await server.request('PATCH', `/api/software/${auditdata}`, { token: t.admin, body: { holding: `/api/holdings/${org.riviera}` }, headers: mergePatch }),
       'holding',
-      "Impossible de changer l'organisation : 1 identifiant est rattaché à ce logiciel.",
+      'Impossible de changer l’organisation : 1 identifiant est rattaché à ce logiciel.',
     );
   });
 

@@ -157,12 +157,12 @@ describe('POST /api/users', () => {
     expectViolation(
       await server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('sans-mdp@audition-horizon.fr', { password: '' }) }),
       'password',
-      "Le mot de passe est requis lors de la création d'un utilisateur",
+      'Le mot de passe est requis lors de la création d’un utilisateur',
     );
     expectViolation(
       await server.request('POST', '/api/users', { token: t.horizonAdmin, body: user('sans-mdp@audition-horizon.fr', { password: undefined }) }),
       'password',
-      "Le mot de passe est requis lors de la création d'un utilisateur",
+      'Le mot de passe est requis lors de la création d’un utilisateur',
     );
   });
 
@@ -224,7 +224,7 @@ describe('POST /api/users', () => {
     expectViolation(
       await server.request('POST', '/api/users', { token: t.admin, body: user('x3@exemple.fr', { shops: [`/api/shops/${shopsOf.nice}`] }) }),
       'shops',
-      "Les centres doivent appartenir à l'organisation de l'utilisateur.",
+      'Les centres doivent appartenir à l’organisation de l’utilisateur.',
     );
     const rivieraRole = await server.request('POST', '/api/roles', { token: t.rivieraAdmin, body: { name: 'Opticien Riviera', permissions: ['pec.view'] } });
     expect(rivieraRole.status, rivieraRole.text).toBe(201);
@@ -236,7 +236,7 @@ describe('POST /api/users', () => {
     expectViolation(
       await server.request('POST', '/api/users', { token: t.admin, body: user('x5@exemple.fr', { roles: [rivieraRole.body['@id']] }) }),
       'roles',
-      "Les rôles doivent être ceux de la plateforme ou de l'organisation de l'utilisateur.",
+      'Les rôles doivent être ceux de la plateforme ou de l’organisation de l’utilisateur.',
     );
   });
 
@@ -245,7 +245,7 @@ describe('POST /api/users', () => {
       token: t.horizonAdmin,
       body: user('escalade@audition-horizon.fr', { roles: [`/api/roles/${roleIds['Super administrateur']}`] }),
     });
-    expectViolation(res, 'roles', "Vous ne pouvez pas attribuer le rôle « Super administrateur » : il donne des droits que vous n'avez pas.");
+    expectViolation(res, 'roles', 'Vous ne pouvez pas attribuer le rôle « Super administrateur » : il donne des droits que vous n’avez pas.');
     const created = await createUser('promue@audition-horizon.fr');
     expectViolation(
       await server.request('PATCH', `/api/users/${created.id}`, {
@@ -254,7 +254,7 @@ describe('POST /api/users', () => {
         headers: mergePatch,
       }),
       'roles',
-      "Vous ne pouvez pas attribuer le rôle « Super administrateur » : il donne des droits que vous n'avez pas.",
+      'Vous ne pouvez pas attribuer le rôle « Super administrateur » : il donne des droits que vous n’avez pas.',
     );
     // The platform administrator may; from then on the organisation administrator can no longer change that account
     // (its email, password or roles: that would be taking over rights they do not hold) nor delete it.
@@ -267,7 +267,7 @@ describe('POST /api/users', () => {
         })
       ).status,
     ).toBe(200);
-    const beyondRights = "Accès refusé : cet utilisateur a des droits que vous n'avez pas.";
+    const beyondRights = 'Accès refusé : cet utilisateur a des droits que vous n’avez pas.';
     for (const body of [
       { password: 'Reprise-Bleue-2026' },
       { email: 'reprise@audition-horizon.fr' },
@@ -436,7 +436,7 @@ describe('PUT, PATCH, DELETE /api/users/{id}', () => {
     expectViolation(
       await server.request('PATCH', `/api/users/${created.id}`, { token: t.admin, body: { holding: `/api/holdings/${org.riviera}` }, headers: mergePatch }),
       'shops',
-      "Les centres doivent appartenir à l'organisation de l'utilisateur.",
+      'Les centres doivent appartenir à l’organisation de l’utilisateur.',
     );
     const moved = await server.request('PATCH', `/api/users/${created.id}`, {
       token: t.admin,

@@ -215,11 +215,11 @@ describe('the lifecycle of the status', () => {
     const skip = await move(file, 'approved');
     expect(skip.status).toBe(422);
     expect(messages(skip)).toEqual({
-      status: "Changement d'état impossible : de « Brouillon » vers « Approuvé ». Depuis « Brouillon », seul « En attente » est possible.",
+      status: 'Changement d’état impossible : de « Brouillon » vers « Approuvé ». Depuis « Brouillon », seul « En attente » est possible.',
     });
     const robotOnly = await move(file, 'processing');
     expect(messages(robotOnly).status).toBe(
-      "Changement d'état impossible : de « Brouillon » vers « En cours ». Depuis « Brouillon », seul « En attente » est possible.",
+      'Changement d’état impossible : de « Brouillon » vers « En cours ». Depuis « Brouillon », seul « En attente » est possible.',
     );
     const unknown = await move(file, 'archived');
     expect(messages(unknown)).toEqual({ status: 'État invalide' });
@@ -227,12 +227,12 @@ describe('the lifecycle of the status', () => {
     const pending = (await move(file, 'pending')).body;
     const backwards = await move(pending, 'draft');
     expect(messages(backwards).status).toBe(
-      "Changement d'état impossible : de « En attente » vers « Brouillon ». Depuis « En attente », seuls « Approuvé » ou « Refusé » sont possibles.",
+      'Changement d’état impossible : de « En attente » vers « Brouillon ». Depuis « En attente », seuls « Approuvé » ou « Refusé » sont possibles.',
     );
     let paid = pending;
     for (const status of ['approved', 'billed', 'paid']) paid = (await move(paid, status)).body;
     const final = await move(paid, 'draft');
-    expect(messages(final).status).toBe("Changement d'état impossible : de « Payé » vers « Brouillon ». « Payé » est un état final.");
+    expect(messages(final).status).toBe('Changement d’état impossible : de « Payé » vers « Brouillon ». « Payé » est un état final.');
   });
 
   it('recording a payment needs billing.payment', async () => {

@@ -104,9 +104,9 @@ describe('the lifecycle', () => {
       ['draft', 'processing'],
       ['billed', 'approved'],
     ]) {
-      expect(transitionError(from!, to!), `${from} -> ${to}`).toMatch(/^Changement d'état impossible/);
+      expect(transitionError(from!, to!), `${from} -> ${to}`).toMatch(/^Changement d’état impossible/);
     }
-    expect(transitionError('processing', 'draft')).toBe("Changement d'état impossible : un appel robot est en cours sur ce dossier.");
+    expect(transitionError('processing', 'draft')).toBe('Changement d’état impossible : un appel robot est en cours sur ce dossier.');
     expect(transitionError('draft', 'nope')).toBe('État invalide');
   });
 
@@ -124,7 +124,7 @@ describe('buttons and robot steps (spec section 4)', () => {
   const ready = { numeroDossierAssure: 'P', numeroDevisAssure: 'D', mutual: 1 };
 
   it('the DPEC button follows the priority order', () => {
-    expect(dpecButtonState({ canRun: false, dossier: {}, executions: [] })).toEqual({ label: "Pas d'autorisation", disabled: true });
+    expect(dpecButtonState({ canRun: false, dossier: {}, executions: [] })).toEqual({ label: 'Pas d’autorisation', disabled: true });
     expect(dpecButtonState({ canRun: true, dossier: {}, executions: [] })).toEqual({ label: 'Données manquantes', disabled: true });
     expect(dpecButtonState({ canRun: true, dossier: ready, executions: [], busy: true })).toEqual({ label: 'En cours...', disabled: true });
     expect(dpecButtonState({ canRun: true, dossier: ready, executions: [execution('scraping', 'running', '2026-01-01T10:00:00Z')] }).label).toBe('En cours...');
@@ -185,7 +185,9 @@ describe('robot errors shaped for people (spec section 8)', () => {
   });
 
   it('keeps the timeout message and falls back to the first message or the generic text', () => {
-    expect(shapeRobotError(["10 minutes écoulées, l'appel a échoué"], 'dpec').message).toBe("10 minutes écoulées, l'appel a échoué");
+    expect(shapeRobotError(['10 minutes écoulées, l’appel a échoué'], 'dpec').message).toBe('10 minutes écoulées, l’appel a échoué');
+    // A run closed before the message took its typographic apostrophe reads the same.
+    expect(shapeRobotError(["10 minutes écoulées, l'appel a échoué"], 'dpec').message).toBe('10 minutes écoulées, l’appel a échoué');
     expect(shapeRobotError(['Portail fermé'], 'billing').message).toBe('Portail fermé');
     expect(shapeRobotError([], 'dpec').message).toBe('Une erreur technique est survenue');
   });

@@ -40,7 +40,7 @@ describe('notifications', () => {
         read: false,
         dossier: `/api/pec_dossiers/${file.id}`,
       });
-      expect(mine[0].description).toMatch(/^N° PEC SANTECLAIR-\d{9}, valable jusqu'au \d{2}\/\d{2}\/\d{4}\.$/);
+      expect(mine[0].description).toMatch(/^N° PEC SANTECLAIR-\d{9}, valable jusqu’au \d{2}\/\d{2}\/\d{4}\.$/);
     }
     // Read-only staff of the centre, another centre's assistant, another organisation and the platform administrator
     // are not notified.
@@ -95,7 +95,7 @@ describe('notifications', () => {
     await waitFor(async () => (await expiryNotes(file.id)) > 0);
     const [note] = (await notificationsOf(tokens.audio)).member.filter((n: JsonBody) => n.dossierId === file.id && n.kind === 'expiry');
     expect(note.title).toBe(`PEC bientôt périmée — ${file.numeroDossier}`);
-    expect(note.description).toMatch(/^L'accord de prise en charge expire le \d{2}\/\d{2}\/\d{4} : facturez avant cette date\.$/);
+    expect(note.description).toMatch(/^L’accord de prise en charge expire le \d{2}\/\d{2}\/\d{4} : facturez avant cette date\.$/);
     const perFile = await expiryNotes(file.id);
     expect(perFile).toBe(2); // audio and the organisation administrator; not the read-only user assigned to the centre
 

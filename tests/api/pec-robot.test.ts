@@ -172,7 +172,7 @@ describe('callbacks', () => {
     const invalid = await manual('dpec', { success: 'peut-être' });
     expect(invalid.status).toBe(422);
     expect(invalid.body.violations.map((v: JsonBody) => v.message)).toEqual([
-      "L'identifiant du dossier (id_pecflow) est requis",
+      'L’identifiant du dossier (id_pecflow) est requis',
       'Le champ success doit valoir true ou false',
     ]);
   });
@@ -254,7 +254,7 @@ describe('callbacks', () => {
     const { file, externalId } = await silentRun();
     const billed = await manual('billing', { id_pecflow: externalId, success: true, messages: [], date_facturation_effective: '2026-01-01' });
     expect(billed.status).toBe(409);
-    expect(billed.body.detail).toBe("Facturation impossible : le DPEC de ce dossier n'est pas accordé (état « En cours »).");
+    expect(billed.body.detail).toBe('Facturation impossible : le DPEC de ce dossier n’est pas accordé (état « En cours »).');
     const detail = (await server.get(`/api/pec_dossiers/${file.id}`, tokens.audio)).body;
     expect(detail).toMatchObject({ statutFacturation: false, dateFacturationEffective: null });
     expect((await executions(file.id)).some((e) => e.callback_type.startsWith('billing'))).toBe(false);
@@ -278,9 +278,9 @@ describe('the timeout', () => {
       expect(last).toMatchObject({
         success: false,
         outcome: 'timeout',
-        robotResponse: { messages: ["10 minutes écoulées, l'appel a échoué"], data: { callback_type: 'dpec_error' } },
+        robotResponse: { messages: ['10 minutes écoulées, l’appel a échoué'], data: { callback_type: 'dpec_error' } },
       });
-      expect(last.error.message).toBe("10 minutes écoulées, l'appel a échoué");
+      expect(last.error.message).toBe('10 minutes écoulées, l’appel a échoué');
       const notes = await quick.get('/api/notifications', token);
       expect(notes.body.member.find((n: JsonBody) => n.dossierId === file.id)).toMatchObject({
         kind: 'robot_timeout',

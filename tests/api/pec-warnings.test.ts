@@ -169,7 +169,7 @@ describe('prescription trop ancienne', () => {
     await server.request('PATCH', `/api/pec_dossiers/${file.id}`, { token: tokens.horizonAdmin, headers: mergePatch, body: { datePrescription: old } });
     const [warning] = await warningsOf(file.id);
     expect(warning).toMatchObject({ code: 'prescription_trop_ancienne', details: { validityMonths: 12 } });
-    expect(warning.message).toBe(`Datée du ${french(old)}, elle est valable 1 an pour une aide auditive, soit jusqu'au ${french(shiftDays(today(), -1))}.`);
+    expect(warning.message).toBe(`Datée du ${french(old)}, elle est valable 1 an pour une aide auditive, soit jusqu’au ${french(shiftDays(today(), -1))}.`);
     expect(warning.source).toContain('LPP titre II chapitre 3');
   });
 

@@ -133,7 +133,7 @@ describe('the external robot’s error replies (item 1)', () => {
       expect(res.status, value).toBe(422);
       expect(res.body.violations).toEqual([{ propertyPath: 'value', message }]);
     };
-    await refused('http://robot:motdepasse@robot.exemple.fr/jobs', "Valeur invalide : l'URL ne doit contenir ni identifiant ni mot de passe.");
+    await refused('http://robot:motdepasse@robot.exemple.fr/jobs', 'Valeur invalide : l’URL ne doit contenir ni identifiant ni mot de passe.');
     await refused('http://169.254.169.254/latest/meta-data/', 'Valeur invalide : adresse locale de lien (169.254.x.x, fe80::) refusée.');
     await refused('http://[::1', 'Valeur invalide : une URL http(s) est attendue.');
     await refused('file:///etc/passwd', 'Valeur invalide : une URL http(s) est attendue.');
@@ -225,7 +225,7 @@ describe('a result belongs to a run (item 2)', () => {
     });
     expect(edit.status, edit.text).toBe(200);
     // The run's timeout finds nothing to fail.
-    expect(await server.app.ctx.pec.runs.closeRun(runId, ["10 minutes écoulées, l'appel a échoué"], 'timeout')).toBe(false);
+    expect(await server.app.ctx.pec.runs.closeRun(runId, ['10 minutes écoulées, l’appel a échoué'], 'timeout')).toBe(false);
     // The request's result entered next is recorded out of any run and settles the file.
     const dpec = await manual('dpec', { id_pecflow: externalId, success: true, num_pec: 'PEC-MAIN-1' });
     expect(dpec.status).toBe(200);

@@ -22,7 +22,7 @@ test('the login form validates its fields in French before calling the server', 
   await page.goto('/login');
   await page.getByRole('textbox', { name: 'Email' }).fill('pas-un-email');
   await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill('123');
-  await expect(page.getByText("Format d'email invalide")).toBeVisible();
+  await expect(page.getByText('Format d’email invalide')).toBeVisible();
   await expect(page.getByText('Le mot de passe doit contenir au moins 6 caractères')).toBeVisible();
   await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill('');
   await page.getByRole('button', { name: 'Afficher le mot de passe' }).click();
@@ -243,13 +243,13 @@ test('toasts show at once and stack, the newest at the bottom; each closes after
   await page.goto('/pec');
   const toasts = page.getByTestId('toast');
   const done = toasts.filter({ hasText: 'Export terminé' });
-  const failed = toasts.filter({ hasText: "Erreur d'export" });
+  const failed = toasts.filter({ hasText: 'Erreur d’export' });
 
   await page.getByRole('button', { name: 'Exporter' }).click();
   await expect(done).toBeVisible();
   await page.getByRole('button', { name: 'Exporter' }).click();
   // At once (not after the first one's 5 s), under the first.
-  await expect(toasts).toHaveText([/^Export terminé/, /^Erreur d'export.*Export momentanément indisponible/], { timeout: 2_000 });
+  await expect(toasts).toHaveText([/^Export terminé/, /^Erreur d’export.*Export momentanément indisponible/], { timeout: 2_000 });
   const shownAt = Date.now();
 
   // The hovered one stays; the other closes after its own 5 s.

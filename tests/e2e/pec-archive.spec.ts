@@ -29,10 +29,10 @@ test('an Assistant(e) archives their own draft: the chip, out of the list, liste
   const confirm = dialog.getByTestId('archive-confirm');
   await expect(confirm).toBeDisabled();
   // 'Autre' asks for its text.
-  await chooseOption(page, dialog, "Motif de l'archivage", 'Autre');
+  await chooseOption(page, dialog, 'Motif de l’archivage', 'Autre');
   await expect(dialog.getByRole('textbox', { name: 'Précision' })).toBeVisible();
   await expect(confirm).toBeDisabled();
-  await chooseOption(page, dialog, "Motif de l'archivage", 'Erreur de saisie');
+  await chooseOption(page, dialog, 'Motif de l’archivage', 'Erreur de saisie');
   await expect(dialog.getByRole('textbox', { name: 'Précision' })).toHaveCount(0);
   await confirm.click();
   await expect(dialog).toBeHidden();

@@ -31,7 +31,7 @@ test("creating a file: the spec's messages, the dependent selects, the Itelis no
   // Itelis: the contract-number notice; the mutual list offers this network's mutuals.
   await form.getByRole('combobox', { name: /^Réseau/ }).click();
   await page.getByRole('option', { name: 'Itelis', exact: true }).click();
-  await expect(form.getByTestId('contract-number-notice')).toContainText("numéro de contrat de l'assuré");
+  await expect(form.getByTestId('contract-number-notice')).toContainText('numéro de contrat de l’assuré');
   await expect(mutual).not.toHaveAttribute('aria-disabled', 'true');
   await expect(form.getByText('Une mutuelle doit être sélectionnée')).toBeVisible();
   await mutual.click();

@@ -108,7 +108,7 @@ test('documents: two files dropped at once, listed with their kinds, the PDF pre
   await expect(panel.getByTestId('pec-document-preview')).toHaveAccessibleName(`Aperçu : ${png.name}`);
   const image = panel.getByTestId('pec-document-preview').getByRole('img', { name: png.name });
   await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(1);
-  await panel.getByRole('button', { name: "Fermer l'aperçu" }).click();
+  await panel.getByRole('button', { name: 'Fermer l’aperçu' }).click();
   await expect(panel.getByTestId('pec-document-preview')).toHaveCount(0);
 
   // Downloaded under its name, with its bytes.

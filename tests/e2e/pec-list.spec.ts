@@ -81,7 +81,7 @@ test('search, status, creation dates and order are in the URL, select what the A
   const to = localDay(-30);
   // Typed as the app shows dates: dd/mm/yyyy.
   await page.getByRole('textbox', { name: 'Créée à partir du' }).fill(frenchDay(from));
-  await page.getByRole('textbox', { name: "Créée jusqu'au" }).fill(frenchDay(to));
+  await page.getByRole('textbox', { name: 'Créée jusqu’au' }).fill(frenchDay(to));
   await expect.poll(() => (urlParams(page).filter.createdAt as { before?: string } | undefined)?.before?.slice(0, 10)).toBe(to);
   const range = urlParams(page).filter.createdAt as { after: string; before: string };
   expect(range.after.slice(0, 10)).toBe(from);
@@ -473,7 +473,7 @@ test.describe('in an English browser', () => {
     // Picked in the calendar: French month and weekdays, the day lands in the field as dd/mm/yyyy.
     // The second calendar of the panel: "Créée jusqu'au" (the expiry's comes after it).
     // Picked again if a refresh of the list re-rendered the panel under the click (a loaded machine saw the day lost).
-    const to = page.getByRole('textbox', { name: "Créée jusqu'au" });
+    const to = page.getByRole('textbox', { name: 'Créée jusqu’au' });
     await expect(async () => {
       await page
         .getByRole('button', { name: /^Choisir la date/ })
@@ -576,7 +576,7 @@ test('centre, réseau, mutuelle, kind, payment state and expiry are chosen in "P
   await expect.poll(() => listCount(page)).toBe(await apiTotal(request, { payment: 'paid' }));
   await choose('Paiement', 'Tous');
   const before = localDay(60);
-  await panel.getByRole('textbox', { name: "Péremption jusqu'au" }).fill(frenchDay(before));
+  await panel.getByRole('textbox', { name: 'Péremption jusqu’au' }).fill(frenchDay(before));
   await expect.poll(() => urlParams(page).filter).toEqual({ datePeremption: { before } });
   const expiring = await apiTotal(request, { 'datePeremption[before]': before });
   expect(expiring).toBeGreaterThan(0);

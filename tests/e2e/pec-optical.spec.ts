@@ -47,7 +47,7 @@ test("an optician's file shows its frame and lenses (OD / OG), never ears", asyn
   await openFile(page, prepared(file));
   const panel = drawer(page);
 
-  await expect(panel.getByTestId('step-scraping')).toContainText("Récupération du patient et de l'équipement optique");
+  await expect(panel.getByTestId('step-scraping')).toContainText('Récupération du patient et de l’équipement optique');
   const view = panel.getByTestId('optical-equipment');
   await expect(view).toContainText('Équipement optique');
   await expect(panel.getByTestId('optical-class')).toContainText(`Classe ${equipment.classe}`);

@@ -30,19 +30,19 @@ test('"Lecture seule" sees files but no button that changes them', async ({ page
   await expect(page.getByTestId('pec-list').getByRole('checkbox')).toHaveCount(0);
   await page.getByRole('button', { name: 'Enregistrer la vue' }).click();
   await expect(page.getByRole('dialog').getByRole('textbox', { name: 'Nom de la vue' })).toBeVisible();
-  await expect(page.getByRole('dialog').getByRole('checkbox', { name: "Partager avec l'organisation" })).toHaveCount(0);
+  await expect(page.getByRole('dialog').getByRole('checkbox', { name: 'Partager avec l’organisation' })).toHaveCount(0);
   await page.getByRole('dialog').getByRole('button', { name: 'Annuler' }).click();
 
   await openFile(page, { id: approved.id, numeroDossier: approved.numeroDossier, numeroDossierAssure: approved.numeroDossierAssure });
   const panel = drawer(page);
-  await expect(panel.getByTestId('dpec-button')).toHaveText("Pas d'autorisation");
+  await expect(panel.getByTestId('dpec-button')).toHaveText('Pas d’autorisation');
   await expect(panel.getByTestId('dpec-button')).toBeDisabled();
   await expect(panel.getByTestId('billing-button')).toBeDisabled();
   await expect(panel.getByRole('button', { name: 'Supprimer' })).toHaveCount(0);
 
   await panel.getByRole('tab', { name: 'Ajouter des informations' }).click();
   const form = panel.getByTestId('callback-form-scraping');
-  await expect(form).toContainText("Vous n'avez pas l'autorisation de saisir des résultats du robot.");
+  await expect(form).toContainText('Vous n’avez pas l’autorisation de saisir des résultats du robot.');
   await expect(form.getByRole('textbox', { name: 'Messages' })).toBeDisabled();
   await expect(form.getByRole('button', { name: 'Enregistrer le résultat' })).toBeDisabled();
 
@@ -133,7 +133,7 @@ test('a platform administrator (no organisation) is told why no network is offer
   await signIn(page, 'admin@pecflow.fr');
   await page.goto('/pec');
   await page.getByRole('button', { name: 'Nouvelle Demande de PEC' }).click();
-  await expect(drawer(page).getByTestId('no-organisation-notice')).toContainText("qu'aux utilisateurs rattachés à une organisation");
+  await expect(drawer(page).getByTestId('no-organisation-notice')).toContainText('qu’aux utilisateurs rattachés à une organisation');
   await drawer(page).getByRole('button', { name: 'Annuler' }).click();
 
   const detail = await api<{ network: { name: string } }>(request, await apiToken(request, 'admin@pecflow.fr'), 'GET', `/api/pec_dossiers/${file.id}`);

@@ -26,7 +26,7 @@ test('DPEC from "Créer DPEC" through "En cours..." to "DPEC créé" with device
   await expect(billing).toHaveText('Facturer');
   await expect(billing).toBeDisabled();
   await expect(panel.getByTestId('step-scraping')).toHaveAttribute('data-state', 'none');
-  await expect(panel.getByTestId('robot-results')).toContainText("Aucun appareil récupéré pour l'instant");
+  await expect(panel.getByTestId('robot-results')).toContainText('Aucun appareil récupéré pour l’instant');
 
   await dpec.click();
   await expect(dpec).toHaveText('En cours...');
@@ -135,7 +135,7 @@ test('a DPEC result entered by hand: "Dossier non initialisé" first, then price
 
   await panel.getByRole('tab', { name: 'Ajouter des informations' }).click();
   await expect(panel.getByTestId('not-initialised')).toContainText('Dossier non initialisé');
-  await expect(panel.getByTestId('not-initialised')).toContainText("Ce dossier n'a pas d'external_id. Créez d'abord un DPEC pour activer les callbacks.");
+  await expect(panel.getByTestId('not-initialised')).toContainText('Ce dossier n’a pas d’external_id. Créez d’abord un DPEC pour activer les callbacks.');
 
   // A technical failure of the insurer's portal ("Robot API returned 502 ...") is reduced to its first error and a tip.
   await panel.getByRole('tab', { name: 'Actions DPEC' }).click();

@@ -17,19 +17,19 @@ test('the insured typed in the file, then its summary printed as a PDF that name
   await panel.getByRole('tab', { name: 'Informations initiales' }).click();
   await panel.getByRole('button', { name: 'Modifier' }).click();
   // A digit in a name is refused with the rule's message, before any call.
-  await formField(panel, "Nom de l'assuré").fill('Lefèvre2');
-  await formField(panel, "Prénom de l'assuré").fill('Hélène');
-  await formField(panel, "N° d'adhérent").fill('AD-12');
+  await formField(panel, 'Nom de l’assuré').fill('Lefèvre2');
+  await formField(panel, 'Prénom de l’assuré').fill('Hélène');
+  await formField(panel, 'N° d’adhérent').fill('AD-12');
   await panel.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(panel).toContainText('Le nom ne peut contenir que des lettres, des espaces, des traits d’union et des apostrophes');
   await expect(panel).toContainText('Le numéro d’adhérent ne peut contenir que des chiffres et des lettres');
-  await formField(panel, "Nom de l'assuré").fill('Lefèvre-Durand');
-  await formField(panel, "N° d'adhérent").fill('AD778899');
+  await formField(panel, 'Nom de l’assuré').fill('Lefèvre-Durand');
+  await formField(panel, 'N° d’adhérent').fill('AD778899');
   await panel.getByRole('button', { name: 'Enregistrer' }).click();
   const initial = panel.getByTestId('pec-initial-info');
-  await expect(formField(initial, "Nom de l'assuré")).toHaveValue('Lefèvre-Durand');
-  await expect(formField(initial, "Prénom de l'assuré")).toHaveValue('Hélène');
-  await expect(formField(initial, "N° d'adhérent")).toHaveValue('AD778899');
+  await expect(formField(initial, 'Nom de l’assuré')).toHaveValue('Lefèvre-Durand');
+  await expect(formField(initial, 'Prénom de l’assuré')).toHaveValue('Hélène');
+  await expect(formField(initial, 'N° d’adhérent')).toHaveValue('AD778899');
 
   const downloading = page.waitForEvent('download');
   await panel.getByRole('button', { name: 'Imprimer le récapitulatif' }).click();

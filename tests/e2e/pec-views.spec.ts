@@ -56,7 +56,7 @@ test('a saved view brings back its statuses, sort and columns; its author rename
   await page.getByRole('button', { name: 'Enregistrer la vue' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('textbox', { name: 'Nom de la vue' }).fill(name);
-  await dialog.getByRole('checkbox', { name: "Partager avec l'organisation" }).check();
+  await dialog.getByRole('checkbox', { name: 'Partager avec l’organisation' }).check();
   await dialog.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(toast(page, 'Succès')).toContainText(`Vue « ${name} » enregistrée`);
   await expect(dialog).toBeHidden();
@@ -107,7 +107,7 @@ test('a saved view brings back its statuses, sort and columns; its author rename
 
   // Its link now says so and opens the list as it is.
   await page.goto(link!);
-  await expect(page.getByText("Cette vue n'existe plus ou n'est pas partagée avec vous")).toBeVisible();
+  await expect(page.getByText('Cette vue n’existe plus ou n’est pas partagée avec vous')).toBeVisible();
   await expect.poll(() => new URL(page.url()).searchParams.has('view')).toBe(false);
 });
 

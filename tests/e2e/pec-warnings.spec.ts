@@ -35,7 +35,7 @@ test('the warnings show in the drawer with their reason and source, and the DPEC
   await attachDocument(request, token, file.id, 'standard_quote');
   await page.reload();
   const warnings = drawer(page).getByTestId('pec-warnings');
-  await expect(warnings).toContainText("Ces alertes n'empêchent pas l'envoi");
+  await expect(warnings).toContainText('Ces alertes n’empêchent pas l’envoi');
   const alert = warnings.getByTestId('pec-warning');
   await expect(alert).toHaveCount(1);
   await expect(alert).toHaveAttribute('data-code', 'prescription_trop_ancienne');

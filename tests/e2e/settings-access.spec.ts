@@ -13,7 +13,7 @@ const ALL_TABS = [
   'Logiciels',
   'Identifiants',
   'Système',
-  "Journal d'audit",
+  'Journal d’audit',
   'Prescripteurs',
 ];
 
@@ -61,7 +61,7 @@ test('a read-only user has no Paramètres entry and /settings shows the access-d
   await expect(denied).toContainText('Accès refusé - Permissions insuffisantes');
   await expect(denied).toContainText('Accès non autorisé');
   await expect(denied).toContainText(
-    "Vous n'avez pas les permissions nécessaires pour accéder aux paramètres système. Contactez votre administrateur pour obtenir l'accès.",
+    'Vous n’avez pas les permissions nécessaires pour accéder aux paramètres système. Contactez votre administrateur pour obtenir l’accès.',
   );
   await expect(denied).toContainText('Aucun paramètre accessible avec vos permissions actuelles');
   await expect(page.getByRole('tab')).toHaveCount(0);
@@ -87,7 +87,7 @@ test('tabs follow the permissions of the role: one section only, and Système sa
   await expect(page.getByRole('button', { name: 'Nouveau centre' })).toHaveCount(0);
   await page.goto('/settings/system');
   await expect(page.getByText('Accès refusé', { exact: true })).toBeVisible();
-  await expect(page.getByText("Vous n'avez pas les permissions pour voir les paramètres système.")).toBeVisible();
+  await expect(page.getByText('Vous n’avez pas les permissions pour voir les paramètres système.')).toBeVisible();
   await page.goto('/settings/holdings');
   await expect(page).toHaveURL(/\/settings\/shops$/);
 });

@@ -73,12 +73,12 @@ const ENTITIES: Entity[] = [
       await drawer.getByLabel('Envoyer une invitation').uncheck();
       await submitEmpty(drawer);
       await expect(drawer.getByText('Prénom requis')).toBeVisible();
-      await expect(drawer.getByText("Le mot de passe est requis lors de la création d'un utilisateur")).toBeVisible();
+      await expect(drawer.getByText('Le mot de passe est requis lors de la création d’un utilisateur')).toBeVisible();
       await formField(drawer, 'Prénom').fill('Alice');
       await formField(drawer, 'Nom').fill('Martin');
       await formField(drawer, 'Email').fill(`${uniqueName('alice').replace(/\W+/g, '.')}@exemple.fr`);
       await chooseOption(page, drawer, 'Organisation', 'Audition Horizon');
-      return "Le mot de passe est requis lors de la création d'un utilisateur";
+      return 'Le mot de passe est requis lors de la création d’un utilisateur';
     },
     fill: async (drawer) => formField(drawer, 'Mot de passe').fill('Horizon-Lyon-42!'),
   },
@@ -106,9 +106,9 @@ const ENTITIES: Entity[] = [
     singular: 'logiciel',
     feminine: false,
     nameField: 'Libellé',
-    invalid: async (drawer) => (await formField(drawer, "URL de l'API").fill('pas une adresse'), "L'URL de l'API doit être valide"),
+    invalid: async (drawer) => (await formField(drawer, 'URL de l’API').fill('pas une adresse'), 'L’URL de l’API doit être valide'),
     fill: async (drawer, page) => {
-      await formField(drawer, "URL de l'API").fill('https://api.exemple.fr/v1');
+      await formField(drawer, 'URL de l’API').fill('https://api.exemple.fr/v1');
       await chooseOption(page, drawer, 'Organisation', 'Audition Horizon');
     },
   },

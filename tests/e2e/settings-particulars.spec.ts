@@ -203,7 +203,7 @@ test('a role edit grants a permission by module, and the audit trail shows it', 
   const saved = await api<{ permissions: string[] }>(request, admin, 'GET', role['@id'] as string);
   expect(saved.permissions.sort()).toEqual(['pec.view', 'settings.pec.create']);
 
-  await page.getByRole('tab', { name: "Journal d'audit" }).click();
+  await page.getByRole('tab', { name: 'Journal d’audit' }).click();
   const audit = page.getByTestId('list-audit_logs');
   await chooseOption(page, audit, 'Élément', 'Rôles');
   await chooseOption(page, audit, 'Action', 'Modification');

@@ -54,7 +54,7 @@ test('a system setting is edited with Enregistrer / Annuler, checked by the serv
   await expect(readOnly).toContainText('Lecture seule');
   await expect(readOnly.getByRole('textbox')).toBeDisabled();
 
-  await page.getByRole('tab', { name: "Journal d'audit" }).click();
+  await page.getByRole('tab', { name: 'Journal d’audit' }).click();
   const audit = page.getByTestId('list-audit_logs');
   await chooseOption(page, audit, 'Élément', 'Paramètres système');
   await chooseOption(page, audit, 'Action', 'Modification');

@@ -2,6 +2,7 @@
 // typography, the apostrophe included ('Le formulaire n’est pas valide.', never n'est).
 import { expect, test } from 'vitest';
 import { i18nProvider } from '../../src/i18n';
+import { fr } from '../../src/i18n/fr';
 import frenchMessages from 'ra-language-french';
 
 /** Every key of react-admin's French messages ('ra.message.invalid_form', …). */
@@ -17,4 +18,12 @@ test('no react-admin text is shown with a straight apostrophe', () => {
   const straight = keys.filter((key) => i18nProvider.translate(key, { _: '' }).includes("'"));
   expect(straight).toEqual([]);
   expect(i18nProvider.translate('ra.message.invalid_form')).toBe('Le formulaire n’est pas valide.');
+});
+
+test('no Pecflow text is written with a straight apostrophe', () => {
+  const keys = keysOf(fr);
+  expect(keys).toContain('pecflow.settings.form.loadError');
+  const straight = keys.filter((key) => i18nProvider.translate(key, { _: '' }).includes("'"));
+  expect(straight).toEqual([]);
+  expect(i18nProvider.translate('pecflow.settings.form.loadError')).toBe('Impossible de charger l’élément');
 });

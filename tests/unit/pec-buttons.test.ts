@@ -115,8 +115,8 @@ describe('dpecButtonState, in the priority order of spec section 4', () => {
   const running = [execution({ id: 1, type: 'scraping', completed: false })];
 
   it('1. "Pas d\'autorisation" without pec.create, whatever else holds', () => {
-    expect(dpecButtonState({ canRun: false, dossier: complete, executions: [] })).toEqual({ label: "Pas d'autorisation", disabled: true });
-    expect(dpecButtonState({ canRun: false, dossier: {}, executions: running, busy: true })).toEqual({ label: "Pas d'autorisation", disabled: true });
+    expect(dpecButtonState({ canRun: false, dossier: complete, executions: [] })).toEqual({ label: 'Pas d’autorisation', disabled: true });
+    expect(dpecButtonState({ canRun: false, dossier: {}, executions: running, busy: true })).toEqual({ label: 'Pas d’autorisation', disabled: true });
   });
 
   it('2. "Données manquantes" when the patient number, the quote number or the mutual is missing, even while running', () => {

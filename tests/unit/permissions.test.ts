@@ -95,7 +95,7 @@ describe('the catalogue', () => {
     // Entities added later (Prescripteurs) come on top of the spec's own.
     expect(entity.map(({ key, module, label }) => ({ key, module, label })).filter((p) => reference.some((r) => r.key === p.key))).toEqual(reference);
     expect(PERMISSIONS[0]!.key).toBe('admin.*');
-    expect(PERMISSIONS.find((p) => p.key === 'settings.holdings.view')!.description).toBe("Afficher l'onglet et la liste des organisations.");
+    expect(PERMISSIONS.find((p) => p.key === 'settings.holdings.view')!.description).toBe('Afficher l’onglet et la liste des organisations.');
   });
 
   it('seeds roles made only of known keys', () => {

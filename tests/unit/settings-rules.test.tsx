@@ -225,7 +225,7 @@ describe('the shop credential editor', () => {
       </Form>,
       provider([software(1, 'medical')]),
     );
-    expect(await screen.findByText(/Choisissez d'abord l'entreprise du centre/)).toBeInTheDocument();
+    expect(await screen.findByText(/Choisissez d’abord l’entreprise du centre/)).toBeInTheDocument();
   });
 
   test('lists each active software with its compatible credential preselected, or says none fits', async () => {
@@ -298,7 +298,7 @@ describe('the system settings screen', () => {
   test('without the view permission: "Accès refusé"', async () => {
     renderWithAdmin(<SystemSettings />, provider(), ['settings.shops.view']);
     expect(await screen.findByText('Accès refusé')).toBeInTheDocument();
-    expect(screen.getByText("Vous n'avez pas les permissions pour voir les paramètres système.")).toBeInTheDocument();
+    expect(screen.getByText('Vous n’avez pas les permissions pour voir les paramètres système.')).toBeInTheDocument();
   });
 
   test('a failed load says "Impossible de charger les paramètres système"', async () => {
