@@ -2,6 +2,10 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from './App';
+import { holdHistoryForDrawers } from './admin/unsavedChanges';
+
+// Before the router listens: a drawer holding changes not saved asks before the back button drops them.
+holdHistoryForDrawers();
 
 const root = createRoot(document.getElementById('root')!);
 // The first render is a transition: React renders it in slices and the page responds between them.

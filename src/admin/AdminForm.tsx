@@ -3,7 +3,8 @@
 // own 'Erreur – {reason}' when the server refused it; when the browser did, 'Erreur – Le formulaire n’est pas valide.'
 // for a long form only (`invalidToast`: a drawer's, whose field in error may be out of view; withdrawn once the form
 // is corrected), a dialog's fields saying it alone (react-admin's own invalid-form notification is off: it stacked a second toast over the server's).
-// Inside a drawer, a form holding changes not saved makes the drawer ask before it closes (src/admin/unsavedChanges.ts).
+// Inside a drawer, a form holding changes not saved makes the drawer ask before it closes, and its « Annuler »
+// (CancelButton) before it drops them (src/admin/unsavedChanges.ts).
 // Usage: <AdminForm record={initial} schema={zodSchema} onSave={async (values) => { await mutate(...) }}>inputs…</AdminForm>
 // `onSave` throws the refusal (an HttpError): its violations go under the fields; the toast is the mutation's.
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -13,7 +14,7 @@ import { useFormState, type Resolver } from 'react-hook-form';
 import { Form, useTranslate, type RaRecord } from 'react-admin';
 import type { ZodType } from 'zod';
 import { useToast } from '../layout/Toasts';
-import { UnsavedChangesContext } from './unsavedChanges';
+import { UnsavedChangesContext, useConfirmDiscard } from './unsavedChanges';
 import { violationsOf } from './violations';
 
 /**
@@ -99,7 +100,7 @@ function InvalidSubmitToast({ reachedServerRef }: { reachedServerRef: RefObject<
  * react-admin counts them). A save that succeeds closes the drawer, or unmounts or starts the form again: no more to tell.
  */
 function TellUnsaved() {
-  const mark = useContext(UnsavedChangesContext);
+  const mark = useContext(UnsavedChangesContext)?.mark;
   const form = useId();
   const { dirtyFields } = useFormState();
   const unsaved = Object.keys(dirtyFields).length > 0;
@@ -116,6 +117,17 @@ export function SubmitButton({ label }: { label: string }) {
   const { isSubmitting } = useFormState();
   return (
     <Button type="submit" variant="contained" disabled={isSubmitting}>
+      {label}
+    </Button>
+  );
+}
+
+/** « Annuler »: in a drawer, asks « Abandonner les modifications ? » first while the form holds changes not saved. */
+export function CancelButton({ label, onCancel }: { label: string; onCancel: () => void }) {
+  const confirmDiscard = useConfirmDiscard();
+  const { isSubmitting } = useFormState();
+  return (
+    <Button onClick={() => confirmDiscard(onCancel)} disabled={isSubmitting}>
       {label}
     </Button>
   );

@@ -4,18 +4,23 @@
 // Usage: <DrawerFrame open title="Modifier centre" subtitle="ID: 12" actions={<Button>Enregistrer</Button>} onClose={…}>…</DrawerFrame>
 // With a form: wrap={(content) => <Form …>{content}</Form>} so that the header's submit button belongs to the form.
 // A form in it that holds changes not saved (AdminForm tells it, src/admin/unsavedChanges.ts) makes Escape, the close
-// button and a click beside the drawer ask first (« Abandonner les modifications ? », opening on « Continuer la
-// saisie »); a drawer with nothing typed closes at once. A save that succeeds, or « Annuler », calls onClose itself.
+// button, a click beside the drawer, the browser's back button and whatever else would drop the changes (a form's
+// « Annuler », a tab, the PEC list's j / k) ask first: « Abandonner les modifications ? », opening on « Continuer la
+// saisie »; a drawer with nothing typed closes at once. A save that succeeds calls onClose itself.
 // The drawer is the one dialog, named by its title (aria-labelledby).
 import CloseIcon from '@mui/icons-material/Close';
+import EditOffIcon from '@mui/icons-material/EditOffOutlined';
 import { Box, Drawer, IconButton, Stack, Typography } from '@mui/material';
-import { Fragment, useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 import { setDrawerInset } from '../layout/drawerInset';
 import { ConfirmDialog } from './ConfirmDialog';
-import { UnsavedChangesContext } from './unsavedChanges';
+import { UnsavedChangesContext, useHistoryQuestion, useOpenDrawerQuestion, type ConfirmDiscard } from './unsavedChanges';
 
 export const DRAWER_WIDTH = 720;
+
+/** « Abandonner »: what was typed goes (not react-admin's check mark, which reads as « valider »). */
+const DiscardMark = () => <EditOffIcon data-testid="discard-mark" />;
 
 interface DrawerFrameProps {
   open: boolean;
@@ -78,8 +83,13 @@ export function DrawerFrame(props: DrawerFrameProps) {
   // The forms holding changes not saved (read when the user closes, never drawn).
   const unsaved = useRef(new Set<string>());
   const mark = useCallback((form: string, holds: boolean) => void (holds ? unsaved.current.add(form) : unsaved.current.delete(form)), []);
-  const [asking, setAsking] = useState(false);
-  const requestClose = () => (unsaved.current.size > 0 ? setAsking(true) : onClose());
+  // Asking: what « Abandonner » then does (close, show another file or tab, go back in the history).
+  const [asking, setAsking] = useState<{ discard: () => void }>();
+  const confirmDiscard = useCallback<ConfirmDiscard>((discard) => (unsaved.current.size > 0 ? setAsking({ discard }) : discard()), []);
+  const unsavedChanges = useMemo(() => ({ mark, confirmDiscard }), [mark, confirmDiscard]);
+  useOpenDrawerQuestion(open, confirmDiscard);
+  useHistoryQuestion(open, () => unsaved.current.size > 0, confirmDiscard);
+  const requestClose = () => confirmDiscard(onClose);
   const content = (
     <>
       <Stack
@@ -123,21 +133,22 @@ export function DrawerFrame(props: DrawerFrameProps) {
       }}
     >
       <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', '& > form': { display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 } }}>
-        <UnsavedChangesContext.Provider value={mark}>{wrap ? wrap(content) : content}</UnsavedChangesContext.Provider>
+        <UnsavedChangesContext.Provider value={unsavedChanges}>{wrap ? wrap(content) : content}</UnsavedChangesContext.Provider>
       </Box>
       {/* Inside the drawer: closing both at once, the focus goes back to what opened the drawer, not into it. */}
       <ConfirmDialog
-        isOpen={asking}
+        isOpen={!!asking}
         title="pecflow.settings.form.discard.title"
         content="pecflow.settings.form.discard.text"
         confirm="pecflow.settings.form.discard.confirm"
         cancel="pecflow.settings.form.discard.cancel"
+        ConfirmIcon={DiscardMark}
         destructive
         onConfirm={() => {
-          setAsking(false);
-          onClose();
+          setAsking(undefined);
+          asking?.discard();
         }}
-        onClose={() => setAsking(false)}
+        onClose={() => setAsking(undefined)}
       />
     </Drawer>
   );

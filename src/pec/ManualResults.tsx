@@ -9,6 +9,7 @@ import { useMemo, useState } from 'react';
 import { useFormState } from 'react-hook-form';
 import { BooleanInput, SelectInput, TextInput, useTranslate } from 'react-admin';
 import { AdminForm } from '../admin/AdminForm';
+import { useConfirmDiscard } from '../admin/unsavedChanges';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { TEXTAREA_ROWS } from '#domain/limits';
 import { CALLBACK_MESSAGES, CALLBACK_TYPES, type CallbackType } from '#domain/pec';
@@ -92,6 +93,8 @@ function emptyValues(type: CallbackType, kind: FileKind, externalId: string) {
 export function ManualResults({ record }: { record: PecDossierRecord }) {
   const translate = useTranslate();
   const [type, setType] = useState<CallbackType>('scraping');
+  // Each type's form is its own: another type drops what was typed, asked first (src/admin/unsavedChanges.ts).
+  const confirmDiscard = useConfirmDiscard();
   const kind = record.fileKind ?? 'audio';
   if (!record.externalId) {
     return (
@@ -111,7 +114,7 @@ export function ManualResults({ record }: { record: PecDossierRecord }) {
   }
   return (
     <Box>
-      <Tabs value={type} onChange={(_event, value: CallbackType) => setType(value)} sx={{ mb: 2 }}>
+      <Tabs value={type} onChange={(_event, value: CallbackType) => confirmDiscard(() => setType(value))} sx={{ mb: 2 }}>
         {CALLBACK_TYPES.map((t) => (
           <Tab key={t} value={t} label={translate(t === 'scraping' ? SCRAPING_TAB_LABELS[kind] : `pecflow.pec.manual.types.${t}`)} />
         ))}

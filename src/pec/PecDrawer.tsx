@@ -9,6 +9,7 @@ import { useDelete, useGetOne, useTranslate } from 'react-admin';
 import { ConfirmDialog } from '../admin/ConfirmDialog';
 import { PEC_RESOURCE, pecIri, type PecDossierRecord } from '../dataProvider/pec';
 import { DrawerFrame } from '../admin/DrawerFrame';
+import { useConfirmDiscard } from '../admin/unsavedChanges';
 import { ActionsTab } from './ActionsTab';
 import { DocumentsTab } from './DocumentsTab';
 import { FollowUpPanel } from './FollowUpPanel';
@@ -118,17 +119,7 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
           </>
         )
       }
-      banner={
-        ready &&
-        !error && (
-          <Tabs value={tab} onChange={(_event, value: TabKey) => setTab(value)} variant="scrollable" sx={TABS_SX}>
-            <Tab value="actions" label={translate('pecflow.pec.drawer.tabs.actions')} />
-            <Tab value="add" label={translate('pecflow.pec.drawer.tabs.add')} />
-            <Tab value="initial" label={translate('pecflow.pec.drawer.tabs.initial')} />
-            {rights.documents.view && <Tab value="documents" label={translate('pecflow.pec.drawer.tabs.documents')} />}
-          </Tabs>
-        )
-      }
+      banner={ready && !error && <FileTabs tab={tab} onChange={setTab} />}
     >
       {error ? (
         <Alert
@@ -157,6 +148,24 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
         </Box>
       )}
     </DrawerFrame>
+  );
+}
+
+/**
+ * A file's tabs. Another tab unmounts the forms of this one: what was typed in them ('Informations initiales' being
+ * changed, a result being entered) is asked about first, as the drawer's closing is.
+ */
+function FileTabs({ tab, onChange }: { tab: TabKey; onChange: (tab: TabKey) => void }) {
+  const translate = useTranslate();
+  const rights = usePecRights();
+  const confirmDiscard = useConfirmDiscard();
+  return (
+    <Tabs value={tab} onChange={(_event, value: TabKey) => confirmDiscard(() => onChange(value))} variant="scrollable" sx={TABS_SX}>
+      <Tab value="actions" label={translate('pecflow.pec.drawer.tabs.actions')} />
+      <Tab value="add" label={translate('pecflow.pec.drawer.tabs.add')} />
+      <Tab value="initial" label={translate('pecflow.pec.drawer.tabs.initial')} />
+      {rights.documents.view && <Tab value="documents" label={translate('pecflow.pec.drawer.tabs.documents')} />}
+    </Tabs>
   );
 }
 

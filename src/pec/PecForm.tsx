@@ -8,7 +8,7 @@ import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useFormContext, useFormState, useWatch } from 'react-hook-form';
 import { AutocompleteInput, ReferenceInput, SelectInput, TextInput, useCreate, useGetList, useTranslate, useUpdate, type RaRecord } from 'react-admin';
 import { z } from 'zod';
-import { AdminForm } from '../admin/AdminForm';
+import { AdminForm, CancelButton } from '../admin/AdminForm';
 import { violationsOf } from '../admin/violations';
 import { readAuthStore } from '../session';
 import { PEC_RESOURCE, pecIri, pecNumericId, type PecBody, type PecDossierRecord, type PrescriberRef } from '../dataProvider/pec';
@@ -361,11 +361,7 @@ function FormFields({ record, onCancel }: { record?: PecDossierRecord; onCancel?
       </Box>
       {!(record && isDpecGranted(record)) && <MissingPrerequisites missing={missing} sx={{ mt: 2 }} />}
       <Stack direction="row" spacing={1} justifyContent="flex-end" sx={{ mt: 2 }}>
-        {onCancel && (
-          <Button onClick={onCancel} disabled={isSubmitting}>
-            {translate('pecflow.pec.form.cancel')}
-          </Button>
-        )}
+        {onCancel && <CancelButton label={translate('pecflow.pec.form.cancel')} onCancel={onCancel} />}
         <Button type="submit" variant="contained" disabled={isSubmitting}>
           {translate(creating ? 'pecflow.pec.form.submitCreate' : 'pecflow.pec.form.submitEdit')}
         </Button>

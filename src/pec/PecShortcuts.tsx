@@ -8,6 +8,7 @@ import { useListContext } from 'react-admin';
 import { pecNumericId } from '../dataProvider/pec';
 import { focusSearch, PAGE_KEYS, pressed, ROW_KEYS, typing, type KeyStroke } from '../admin/keys';
 import { ShortcutsHelp, type ShortcutLine } from '../admin/ShortcutsHelp';
+import { confirmDiscardInOpenDrawer } from '../admin/unsavedChanges';
 
 /** The page's keys (outside a field, but Alt + an arrow). */
 const PEC_KEYS = {
@@ -55,7 +56,8 @@ export function PecShortcuts({ current, view, selectable }: Props) {
       const next = ids[ids.indexOf(current) + move];
       if (next !== undefined) {
         event.preventDefault();
-        view(next);
+        // The drawer shows the next file instead: what was typed in this one is asked about first.
+        confirmDiscardInOpenDrawer(() => view(next));
       }
       return;
     }

@@ -17,7 +17,7 @@ import { schemaFromConstraints, type ConstrainedField, type ConstrainedObject } 
 import { extractErrorMessage } from '#domain/errors';
 import { TEXTAREA_ROWS } from '#domain/limits';
 import { useToast } from '../layout/Toasts';
-import { AdminForm, SubmitButton } from '../admin/AdminForm';
+import { AdminForm, CancelButton, SubmitButton } from '../admin/AdminForm';
 import { DrawerFrame } from '../admin/DrawerFrame';
 import { fieldOf, toFormValues, toPayload, useRights, useSchemaAnalyzer } from '../admin/docs';
 import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
@@ -154,7 +154,7 @@ export function GeneratedForm({ entity, schema, mode, record, frame, placeholder
           {translate('pecflow.settings.form.delete')}
         </Button>
       )}
-      <Button onClick={frame.onClose}>{translate('pecflow.settings.form.cancel')}</Button>
+      <CancelButton label={translate('pecflow.settings.form.cancel')} onCancel={frame.onClose} />
       {!readOnly && <SubmitButton label={translate(mode === 'create' ? 'pecflow.settings.form.submitCreate' : 'pecflow.settings.form.submitEdit')} />}
     </>
   );

@@ -1,6 +1,6 @@
 // Creating a PEC file in the drawer (spec sections 2 and 5) and deleting one.
 import { expect, test } from '@playwright/test';
-import { signIn } from './helpers';
+import { api, apiToken, formField, signIn } from './helpers';
 import { drawer, openFile, patientNumber, prepareFile, toast } from './pec-fixtures';
 
 test("creating a file: the spec's messages, the dependent selects, the Itelis notice, then the new file opens on its actions", async ({ page }) => {
@@ -102,7 +102,7 @@ test('deleting a file asks for confirmation ("Cette action est irréversible."),
   await drawer(page).getByRole('button', { name: 'Supprimer' }).click();
   const confirm = page.getByRole('dialog', { name: 'Confirmer la suppression' });
   await expect(confirm).toContainText(`Vous allez supprimer « ${file.numeroDossier} ». Cette action est irréversible.`);
-  await confirm.getByRole('button', { name: 'Annuler' }).click();
+  await confirm.getByRole('button', { name: 'Annuler', exact: true }).click();
   await expect(confirm).toBeHidden();
   await expect(drawer(page).getByRole('heading', { level: 2 })).toHaveText(`Demande ${file.numeroDossier}`);
 
@@ -182,4 +182,86 @@ test('the drawer is one dialog named by its title; typed in, Escape asks before 
   await expect(create).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(patient).toHaveValue('');
+});
+
+test('a file being changed asks the same before « Annuler », another tab, j / Alt+↓ or the back button drop what was typed', async ({ page, request }) => {
+  const email = 'audio@audition-horizon.fr';
+  const base = patientNumber();
+  const older = await prepareFile(request, email, { patient: `${base}A` });
+  const newer = await prepareFile(request, email, { patient: `${base}B` });
+  await signIn(page, email);
+  await page.goto('/pec');
+  await page.getByRole('searchbox', { name: 'Rechercher' }).fill(base);
+  const rows = page.getByTestId('pec-row');
+  await expect(rows).toHaveCount(2);
+  // Newest first: the newer file, then the older one (j / Alt+↓ go down the page).
+  await rows.first().click();
+  const panel = drawer(page);
+  const heading = panel.getByRole('heading', { level: 2 });
+  await expect(heading).toHaveText(`Demande ${newer.numeroDossier}`);
+  const initialTab = panel.getByRole('tab', { name: 'Informations initiales' });
+  const name = formField(panel, 'Nom de l’assuré');
+  const ask = page.getByRole('dialog', { name: 'Abandonner les modifications ?' });
+  const keep = ask.getByRole('button', { name: 'Continuer la saisie' });
+  const discard = ask.getByRole('button', { name: 'Abandonner' });
+  const edit = async () => {
+    await initialTab.click();
+    await panel.getByRole('button', { name: 'Modifier' }).click();
+    await name.fill('Saisie');
+  };
+
+  await edit();
+  // « Annuler » asks, opening on « Continuer la saisie »: Enter keeps what was typed.
+  await panel.getByRole('button', { name: 'Annuler', exact: true }).click();
+  await expect(ask).toContainText('Ce que vous avez saisi n’a pas été enregistré et sera perdu.');
+  await expect(keep).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(ask).toBeHidden();
+  await expect(name).toHaveValue('Saisie');
+  // Another tab would drop the form: it asks; Escape continues, on the same tab.
+  await panel.getByRole('tab', { name: 'Actions DPEC' }).click();
+  await expect(ask).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(ask).toBeHidden();
+  await expect(initialTab).toHaveAttribute('aria-selected', 'true');
+  await expect(name).toHaveValue('Saisie');
+  // Alt+↓ in the field asks before showing the next file; continuing, the drawer stays on this one.
+  await name.press('Alt+ArrowDown');
+  await expect(ask).toBeVisible();
+  await keep.click();
+  await expect(heading).toHaveText(`Demande ${newer.numeroDossier}`);
+  await expect(page).toHaveURL(new RegExp(`/pec/${newer.id}(\\?|$)`));
+  await expect(name).toHaveValue('Saisie');
+  // j outside a field asks too; « Abandonner » shows the next file.
+  await initialTab.focus();
+  await page.keyboard.press('j');
+  await discard.click();
+  await expect(heading).toHaveText(`Demande ${older.numeroDossier}`);
+  await expect(page).toHaveURL(new RegExp(`/pec/${older.id}(\\?|$)`));
+
+  await edit();
+  // The browser's back button asks; continuing, the drawer stays on its URL, what was typed kept.
+  await page.goBack();
+  await expect(ask).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/pec/${older.id}(\\?|$)`));
+  await keep.click();
+  await expect(ask).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`/pec/${older.id}(\\?|$)`));
+  await expect(heading).toHaveText(`Demande ${older.numeroDossier}`);
+  await expect(name).toHaveValue('Saisie');
+  // « Annuler », then « Abandonner »: the file's fields as they are, read-only.
+  await panel.getByRole('button', { name: 'Annuler', exact: true }).click();
+  await discard.click();
+  await expect(panel.getByRole('button', { name: 'Modifier' })).toBeVisible();
+  await expect(name).not.toHaveValue('Saisie');
+  // Typed again, back asks again; « Abandonner » goes back, to the file shown before.
+  await panel.getByRole('button', { name: 'Modifier' }).click();
+  await name.fill('Saisie');
+  await page.goBack();
+  await discard.click();
+  await expect(page).toHaveURL(new RegExp(`/pec/${newer.id}(\\?|$)`));
+  await expect(heading).toHaveText(`Demande ${newer.numeroDossier}`);
+  const token = await apiToken(request, email);
+  for (const file of [older, newer])
+    expect((await api<{ nomAssure: string | null }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).nomAssure).toBeNull();
 });

@@ -200,7 +200,9 @@ test("the server's French violations show under the fields and the drawer stays 
   // The failure toast names the server's reason (react-admin's "Le formulaire n’est pas valide." stacks beside it).
   await expect(page.getByTestId('toast').filter({ hasText: 'Erreur' })).toContainText('Cet email est déjà utilisé');
   await expect(drawer).toBeVisible();
+  // What was typed is not saved: « Annuler » asks before dropping it.
   await drawer.getByRole('button', { name: 'Annuler' }).click();
+  await page.getByRole('dialog', { name: 'Abandonner les modifications ?' }).getByRole('button', { name: 'Abandonner' }).click();
   await expect(drawer).toBeHidden();
 });
 
@@ -247,6 +249,71 @@ test('an edited drawer asks before Escape, its close button or a click beside it
   // Opened again, it shows the record as it is.
   await row.click();
   await expect(name).toHaveValue(network.name);
+});
+
+test('an edited drawer asks the same before « Annuler » or the browser’s back button drops what was typed', async ({ page, request }) => {
+  const admin = await apiToken(request, 'admin@pecflow.fr');
+  const network = await api<{ id: number; name: string }>(request, admin, 'POST', '/api/networks', { name: uniqueName('Réseau retour') });
+  await signIn(page, 'admin@pecflow.fr');
+  await page.goto('/settings/networks');
+  const list = page.getByTestId('list-networks');
+  await list.getByRole('searchbox', { name: 'Rechercher' }).fill(network.name);
+  // The search in the URL first: the history then holds the list searched, then the drawer.
+  await expect(page).toHaveURL(/filter=/);
+  const row = list.getByTestId('list-row').filter({ hasText: network.name });
+  await row.click();
+  const drawer = page.getByRole('dialog', { name: 'Modifier réseau' });
+  const name = formField(drawer, 'Nom');
+  await expect(name).toHaveValue(network.name);
+  const drawerUrl = new RegExp(`/settings/networks/${network.id}(\\?|$)`);
+  await expect(page).toHaveURL(drawerUrl);
+  const ask = page.getByRole('dialog', { name: 'Abandonner les modifications ?' });
+  const discard = ask.getByRole('button', { name: 'Abandonner' });
+
+  // Nothing typed: the back button closes the drawer at once.
+  await page.goBack();
+  await expect(drawer).toBeHidden();
+  await expect(ask).toBeHidden();
+  await page.goForward();
+  await expect(name).toHaveValue(network.name);
+
+  await name.fill(`${network.name} à garder`);
+  // « Annuler » asks, opening on « Continuer la saisie »: Enter keeps what was typed.
+  await drawer.getByRole('button', { name: 'Annuler', exact: true }).click();
+  await expect(ask).toContainText('Ce que vous avez saisi n’a pas été enregistré et sera perdu.');
+  await expect(ask.getByRole('button', { name: 'Continuer la saisie' })).toBeFocused();
+  // « Abandonner » carries a mark of what is dropped, not react-admin's check mark (« valider »), in the error colour.
+  await expect(discard.locator('svg')).toHaveCount(1);
+  await expect(discard.getByTestId('discard-mark')).toBeVisible();
+  const [red = 0, green = 0, blue = 0] = (await discard.evaluate((button) => getComputedStyle(button).color)).match(/\d+/g)!.map(Number);
+  expect(red - Math.max(green, blue)).toBeGreaterThan(80);
+  await page.keyboard.press('Enter');
+  await expect(ask).toBeHidden();
+  await expect(name).toHaveValue(`${network.name} à garder`);
+
+  // The back button asks too; continuing, the drawer stays, on its own URL, what was typed kept.
+  await page.goBack();
+  await expect(ask).toBeVisible();
+  await expect(page).toHaveURL(drawerUrl);
+  await ask.getByRole('button', { name: 'Continuer la saisie' }).click();
+  await expect(ask).toBeHidden();
+  await expect(page).toHaveURL(drawerUrl);
+  await expect(name).toHaveValue(`${network.name} à garder`);
+  // Asked again, « Abandonner » goes back: the list, the record unchanged.
+  await page.goBack();
+  await discard.click();
+  await expect(drawer).toBeHidden();
+  await expect(page).toHaveURL(/\/settings\/networks(\?|$)/);
+  expect((await api<{ name: string }>(request, admin, 'GET', `/api/networks/${network.id}`)).name).toBe(network.name);
+
+  // « Annuler » then « Abandonner » closes it, unchanged too.
+  await row.click();
+  await name.fill(`${network.name} à abandonner`);
+  await drawer.getByRole('button', { name: 'Annuler', exact: true }).click();
+  await discard.click();
+  await expect(drawer).toBeHidden();
+  await expect(page).toHaveURL(/\/settings\/networks(\?|$)/);
+  expect((await api<{ name: string }>(request, admin, 'GET', `/api/networks/${network.id}`)).name).toBe(network.name);
 });
 
 test('the invalid-form toast goes once the form is corrected, before the save says its own', async ({ page }) => {
