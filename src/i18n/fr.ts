@@ -242,6 +242,8 @@ export const fr = {
       },
     },
     payments: {
+      // Under the reason of a cancellation, an undo or a line set aside (src/pec/ReasonDialog.tsx).
+      reasonHint: 'Entrée pour valider, Maj+Entrée pour aller à la ligne',
       panel: {
         title: 'Paiement de l’assureur',
         excess: 'Ce montant dépasse le reste dû (%{due}) de %{excess} : l’excédent sera un trop-perçu, à rembourser à l’assureur.',

@@ -1,8 +1,10 @@
 // A dialog that asks why before an action that is never silent (a payment cancelled, a statement undone, a statement
 // line set aside): the reason is typed at once (its field has the focus), checked by the action's shared zod schema.
+// Enter sends it (refused under the field while it is not valid), Shift+Enter goes to a new line, as its hint says.
 // An action the server refused for good says why inside the dialog, focused, with only 'Fermer' left.
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import type { ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
+import { useFormState } from 'react-hook-form';
 import { focusOnShow } from '../admin/focusOnShow';
 import { TextInput, useTranslate } from 'react-admin';
 import type { z } from 'zod';
@@ -41,7 +43,7 @@ export function ReasonDialog({ id, title, text, label, submit, schema, busy, onS
           ) : (
             <>
               <DialogContentText sx={{ mb: 2 }}>{text}</DialogContentText>
-              <TextInput source="motif" label={label} fullWidth multiline minRows={2} margin="none" required autoFocus />
+              <ReasonInput label={label} />
             </>
           )}
         </DialogContent>
@@ -53,5 +55,30 @@ export function ReasonDialog({ id, title, text, label, submit, schema, busy, onS
         </DialogActions>
       </AdminForm>
     </Dialog>
+  );
+}
+
+/** The reason: Enter submits its form (once, not while it is being sent), Shift+Enter adds a line. */
+function ReasonInput({ label }: { label: string }) {
+  const translate = useTranslate();
+  const { isSubmitting } = useFormState();
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    if (!isSubmitting) (event.target as HTMLTextAreaElement).form?.requestSubmit();
+  };
+  return (
+    <TextInput
+      source="motif"
+      label={label}
+      helperText={translate('pecflow.payments.reasonHint')}
+      onKeyDown={onKeyDown}
+      fullWidth
+      multiline
+      minRows={2}
+      margin="none"
+      required
+      autoFocus
+    />
   );
 }

@@ -411,15 +411,23 @@ test('the keyboard alone: a payment typed as the dialog opens and recorded, then
   await expect(toast(page, 'Paiement enregistré')).toBeVisible();
   await expect(history.getByRole('row').nth(1)).toContainText('1 460,00 €');
 
-  // 'Annuler' opens on its reason: what is typed at once is the reason, then Tab to 'Annuler le paiement' and Enter.
+  // 'Annuler' opens on its reason: what is typed at once is the reason; its hint says Enter sends it, Shift+Enter adds a line.
   await history.getByRole('row').nth(1).getByRole('button', { name: 'Annuler' }).focus();
   await page.keyboard.press('Enter');
   const cancel = page.getByRole('dialog', { name: 'Annuler ce paiement ?' });
-  await expect(cancel.getByRole('textbox', { name: /^Motif de l’annulation/ })).toBeFocused();
+  const reason = cancel.getByRole('textbox', { name: /^Motif de l’annulation/ });
+  await expect(reason).toBeFocused();
+  await expect(cancel).toContainText('Entrée pour valider, Maj+Entrée pour aller à la ligne');
+  // Empty, Enter sends nothing: the reason is asked for under its field, no line added.
+  await page.keyboard.press('Enter');
+  await expect(cancel.getByText('Le motif de l’annulation est requis')).toBeVisible();
+  await expect(cancel).toBeVisible();
+  await expect(reason).toHaveValue('');
+  await expect(reason).toBeFocused();
   await page.keyboard.type('Saisi sur le mauvais dossier');
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Tab');
-  await expect(cancel.getByRole('button', { name: 'Annuler le paiement' })).toBeFocused();
+  await page.keyboard.press('Shift+Enter');
+  await page.keyboard.type('Chèque n° 4411');
+  await expect(reason).toHaveValue('Saisi sur le mauvais dossier\nChèque n° 4411');
   await page.keyboard.press('Enter');
   await expect(cancel).toBeHidden();
   await expect(toast(page, 'Paiement annulé')).toBeVisible();
