@@ -381,6 +381,9 @@ export const fr = {
         appliedText: '%{smart_count} ligne appliquée |||| %{smart_count} lignes appliquées',
         pendingText: '%{smart_count} ligne à traiter |||| %{smart_count} lignes à traiter',
         applyError: 'Relevé non appliqué',
+        // Under it, when the statement no longer gives its preview's result: each line whose result changed.
+        changedLine: 'Ligne %{line} : %{before} → %{after}',
+        changedMore: 'et %{smart_count} autre ligne |||| et %{smart_count} autres lignes',
         refused: 'Relevé refusé',
         alreadyImported: 'Il ne peut pas être appliqué une seconde fois : annulez d’abord le relevé importé pour l’appliquer à nouveau.',
         openImported: 'Ouvrir le relevé importé',

@@ -1,7 +1,9 @@
 // /payment_statements/create, 'Importer un relevé de paiement' (issues 15 and 25): choose the insurer's CSV, read its
 // preview (each line matched to a billed file with its outcome, and the totals; nothing written; a statement applied
 // already says so, "Relevé déjà importé le …", and cannot be applied again), then 'Appliquer': the statement is applied
-// all or nothing and opens with its result. Both calls are data-provider methods (useMutation). The page opens with the
+// all or nothing and opens with its result; refused because the statement no longer gives its preview's result, the
+// preview is read again and the toast names the lines whose result changed. Both calls are data-provider methods
+// (useMutation). The page opens with the
 // focus on its title (the list's button that led here is gone); once the file is read, it goes to the preview's
 // heading (or to the refusal): the chooser's button, disabled meanwhile, has lost it.
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
@@ -12,10 +14,19 @@ import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { focusOnShow } from '../admin/focusOnShow';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import { Title, useRequireAccess } from 'react-admin';
+import { Title, useRequireAccess, type TranslateFunction } from 'react-admin';
 import { pecNumericId, type PaymentPreview, type PaymentStatementRecord } from '../dataProvider/pec';
+import { formatEuros } from '#domain/format';
 import type { ImportErrors } from '#domain/pecAnswers';
-import { APPLIED_OUTCOMES, PAYMENT_STATEMENT_LIMITS, recordsSomething, STATEMENT_COLUMNS, STATEMENT_MESSAGES, statementPeriodText } from '#domain/payments';
+import {
+  APPLIED_OUTCOMES,
+  PAYMENT_STATEMENT_LIMITS,
+  recordsSomething,
+  STATEMENT_COLUMNS,
+  STATEMENT_MESSAGES,
+  statementPeriodText,
+  type PaymentLine,
+} from '#domain/payments';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { RefusedLines } from '../admin/RefusedLines';
 import { statementPath, STATEMENTS_PATH } from './filters';
@@ -50,7 +61,7 @@ export default function PaymentImportPage() {
     },
   });
   const apply = useMutation({
-    mutationFn: () => dataProvider.paymentApply({ file: file!, fingerprint: preview.data!.fingerprint }),
+    mutationFn: (seen: PaymentPreview) => dataProvider.paymentApply({ file: file!, fingerprint: seen.fingerprint }),
     onSuccess: (statement) => {
       const pending = statement.totals?.pending.count ?? 0;
       success(
@@ -63,12 +74,18 @@ export default function PaymentImportPage() {
       refresh();
       navigate(statementPath(pecNumericId(statement)!));
     },
-    onError: (error) => {
-      failure(translate('pecflow.payments.import.applyError'), error);
+    onError: (error, seen) => {
+      const title = translate('pecflow.payments.import.applyError');
       // Refused for what changed since the preview (the statement applied meanwhile, in another tab or by a colleague,
       // or a payment recorded that changes a line's outcome): the preview is read again, and says it as a fresh one
-      // would ("Relevé déjà importé le …", nothing to apply, or the lines as they now are).
-      if (statusOf(error) === 409 || statusOf(error) === 422) preview.mutate(file!);
+      // would ("Relevé déjà importé le …", nothing to apply, or the lines as they now are); the toast then names the
+      // lines whose result changed ('Ligne 3 : Paiement partiel → Déjà enregistrée (…)'). Should the preview be
+      // refused now, its own toast says why.
+      if (statusOf(error) === 409 || statusOf(error) === 422) {
+        preview.mutate(file!, {
+          onSuccess: (fresh) => failure(title, error, [errorText(error), ...changedLines(seen.lines, fresh.lines, translate)].join('\n')),
+        });
+      } else failure(title, error);
     },
   });
 
@@ -152,7 +169,7 @@ export default function PaymentImportPage() {
               color="success"
               startIcon={<CheckIcon />}
               disabled={busy || !recordsSomething(result.totals) || !!result.alreadyImported}
-              onClick={() => void once(() => apply.mutateAsync()).catch(() => undefined)}
+              onClick={() => void once(() => apply.mutateAsync(result)).catch(() => undefined)}
               data-testid="payment-apply"
             >
               {translate('pecflow.payments.import.apply')}
@@ -162,6 +179,29 @@ export default function PaymentImportPage() {
       )}
     </Box>
   );
+}
+
+/** The lines the toast names, then how many more. */
+const CHANGED_LINES_SHOWN = 5;
+
+/**
+ * 'Ligne 3 : Paiement partiel → Déjà enregistrée (…)' for each line whose result the fresh preview changed (what the
+ * apply's fingerprint compares: the outcome, the file reached, the amount still due or in excess).
+ */
+function changedLines(before: PaymentLine[], after: PaymentLine[], translate: TranslateFunction): string[] {
+  const previewed = new Map(before.map((line) => [line.line, line]));
+  const changes = after.flatMap((now) => {
+    const then = previewed.get(now.line);
+    if (!then || (then.outcomeLabel === now.outcomeLabel && then.dossier?.id === now.dossier?.id && then.difference === now.difference)) return [];
+    // The same words: what differs is the file or the amount, said beside them.
+    const words = (line: PaymentLine) =>
+      then.outcomeLabel !== now.outcomeLabel
+        ? line.outcomeLabel
+        : [line.outcomeLabel, line.dossier?.numeroDossier, line.difference === null ? undefined : formatEuros(line.difference)].filter(Boolean).join(' · ');
+    return [translate('pecflow.payments.import.changedLine', { line: now.line, before: words(then), after: words(now) })];
+  });
+  const more = changes.length - CHANGED_LINES_SHOWN;
+  return more > 0 ? [...changes.slice(0, CHANGED_LINES_SHOWN), translate('pecflow.payments.import.changedMore', { smart_count: more })] : changes;
 }
 
 /** Who the statement is from, and its own number and period when its file gives them (as its columns name them). */

@@ -215,6 +215,7 @@ test('two tabs on one statement: applied in the first, the second’s « Appliqu
   // Refused (409), and the preview is read again: the words of a fresh preview of an imported statement, nothing to apply.
   await second.getByTestId('payment-apply').click();
   await expect(toast(second, 'Relevé non appliqué')).toContainText(`Relevé déjà importé le ${frenchToday()} (2 lignes)`);
+  await expect(toast(second, 'Relevé non appliqué')).toContainText(`Ligne 3 : Référence inconnue → Déjà reçue (relevé n° ${statementId} du ${frenchToday()})`);
   await expect(stale.getByTestId('payment-already-imported')).toContainText(`Relevé déjà importé le ${frenchToday()} (2 lignes)`);
   await expect(stale.getByTestId('payment-lines').getByTestId('payment-outcome')).toHaveText([
     `Déjà reçue (relevé n° ${statementId} du ${frenchToday()})`,
@@ -242,8 +243,11 @@ test('« Appliquer » after a payment recorded since the preview is refused, and
   // A colleague types that transfer on the file meanwhile.
   await api(request, await apiToken(request, email), 'POST', `/api/pec_dossiers/${file.id}/payments`, { datePaiement: today, montant: 10 });
   await page.getByTestId('payment-apply').click();
-  await expect(toast(page, 'Relevé non appliqué')).toContainText('Le relevé ne donne plus le même résultat que son aperçu');
-  await expect(outcome).toHaveText(/^Déjà enregistrée \(paiement du /);
+  // The toast names the line whose result changed, as the preview read again shows it.
+  const refused = toast(page, 'Relevé non appliqué');
+  await expect(refused).toContainText('Le relevé ne donne plus le même résultat que son aperçu');
+  await expect(refused).toContainText(`Ligne 2 : Paiement partiel → Déjà enregistrée (paiement du ${today} saisi à la main le ${today})`);
+  await expect(outcome).toHaveText(`Déjà enregistrée (paiement du ${today} saisi à la main le ${today})`);
   await expect(page).toHaveURL(/\/payment_statements\/create$/);
   // Nothing left to record: the typed payment is the statement's line.
   await expect(page.getByTestId('payment-apply')).toBeDisabled();
@@ -432,6 +436,7 @@ test('the keyboard alone: a payment typed as the dialog opens and recorded, then
   await expect(cancel).toBeHidden();
   await expect(toast(page, 'Paiement annulé')).toBeVisible();
   await expect(history.getByRole('row').nth(1).getByTestId('pec-payment-cancelled')).toContainText('Saisi sur le mauvais dossier');
+  await expect(history.getByRole('row').nth(1).getByTestId('pec-payment-cancelled')).toContainText('Chèque n° 4411');
   // Its 'Annuler' gone, the focus is on what replaced it (the payment cancelled, why and by whom), not the page's body.
   await expect(history.getByRole('row').nth(1).getByTestId('pec-payment-cancelled')).toBeFocused();
   await expect(drawer(page).getByTestId('status-badge').first()).toHaveText('Facturé');
