@@ -382,6 +382,8 @@ test("a refused save shows ONE toast, and the toasts leave the drawer's buttons 
   const drawerBox = (await drawer.boundingBox())!;
   expect(toastBox.x + toastBox.width).toBeLessThanOrEqual(drawerBox.x);
   await drawer.getByRole('button', { name: 'Annuler' }).click({ timeout: 1_000 });
+  // What was typed is not saved: « Annuler » asks before dropping it.
+  await page.getByRole('dialog', { name: 'Abandonner les modifications ?' }).getByRole('button', { name: 'Abandonner' }).click();
   await expect(drawer).toBeHidden();
 
   // A save the browser refuses: its messages under the fields and one toast too.
