@@ -353,8 +353,8 @@ export const fr = {
         dismissed: 'Ligne classée',
         dismissError: 'Classement impossible',
         count: 'Compter en plus',
-        countLabel: 'Compter la ligne %{line} comme un paiement distinct',
-        countTitle: 'Compter la ligne %{line} comme un paiement distinct',
+        countLabel: 'Compter en plus la ligne %{line}, comme un paiement distinct',
+        countTitle: 'Compter en plus la ligne %{line}, comme un paiement distinct',
         countText:
           'Le paiement de %{amount} du %{date} sur la demande %{numero} a été pris pour un paiement déjà compté (« %{label} »). S’il s’agit d’un autre paiement du même jour (l’autre oreille…), il s’ajoute aux paiements de la demande et s’annule avec le relevé. Dites ce qui le distingue.',
         counted: 'Paiement compté',

@@ -96,7 +96,7 @@ export function PecFilters() {
 
   return (
     <Box sx={{ mb: 2 }}>
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} alignItems={{ md: 'center' }}>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} useFlexGap flexWrap="wrap" alignItems={{ md: 'center' }}>
         <TextField
           size="small"
           type="search"

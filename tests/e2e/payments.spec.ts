@@ -358,15 +358,15 @@ test('a statement line taken for a payment already counted is counted in additio
   const lines = statement.getByTestId('payment-lines').getByRole('row');
   await expect(lines.nth(2).getByTestId('payment-outcome')).toHaveText('Déjà appliquée (ligne 2 de ce relevé)');
   await expect(lines.nth(1).getByRole('button', { name: /comme un paiement distinct/ })).toHaveCount(0);
-  await statement.getByRole('button', { name: 'Compter la ligne 3 comme un paiement distinct' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Compter la ligne 3 comme un paiement distinct' });
+  await statement.getByRole('button', { name: 'Compter en plus la ligne 3, comme un paiement distinct' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Compter en plus la ligne 3, comme un paiement distinct' });
   await expect(dialog).toContainText(file.numeroDossier);
   await dialog.getByRole('textbox', { name: /^Ce qui distingue ce second paiement/ }).fill('Oreille gauche');
   await dialog.getByRole('button', { name: 'Compter en plus' }).click();
   await expect(dialog).toBeHidden();
   await expect(toast(page, 'Paiement compté')).toBeVisible();
   await expect(lines.nth(2).getByTestId('payment-outcome')).toHaveText(`Paiement partiel (paiement distinct compté le ${today} : Oreille gauche)`);
-  await expect(statement.getByRole('button', { name: 'Compter la ligne 3 comme un paiement distinct' })).toHaveCount(0);
+  await expect(statement.getByRole('button', { name: 'Compter en plus la ligne 3, comme un paiement distinct' })).toHaveCount(0);
   await expect(statement.getByTestId('payment-total-applied')).toHaveText(euros(20));
 
   // A third transfer of the same amount that day, its reference unknown: attached to the file, refused in the dialog

@@ -210,6 +210,16 @@ test.describe('on a laptop, 1280 px wide', () => {
   });
 });
 
+test.describe('on a small laptop, 1024 px wide', () => {
+  test.use({ viewport: { width: 1024, height: 768 } });
+
+  test('the PEC filters wrap within the page, the search box shows its whole placeholder', async ({ page }) => {
+    await expectWholeSearchPlaceholder(page);
+    await expectFits(page, 1024);
+    await expect(page.getByRole('button', { name: 'Effacer les filtres' })).toBeInViewport({ ratio: 1 });
+  });
+});
+
 test.describe('on a wide laptop, 1440 px wide', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
