@@ -15,7 +15,7 @@ import { Fragment, useCallback, useEffect, useId, useMemo, useRef, useState, typ
 import { useTranslate } from 'react-admin';
 import { setDrawerInset } from '../layout/drawerInset';
 import { ConfirmDialog } from './ConfirmDialog';
-import { UnsavedChangesContext, useHistoryQuestion, useOpenDrawerQuestion, type ConfirmDiscard } from './unsavedChanges';
+import { UnsavedChangesContext, useHistoryQuestion, useLeavePageQuestion, useOpenDrawerQuestion, type ConfirmDiscard } from './unsavedChanges';
 
 export const DRAWER_WIDTH = 720;
 
@@ -89,6 +89,7 @@ export function DrawerFrame(props: DrawerFrameProps) {
   const unsavedChanges = useMemo(() => ({ mark, confirmDiscard }), [mark, confirmDiscard]);
   useOpenDrawerQuestion(open, confirmDiscard);
   useHistoryQuestion(open, () => unsaved.current.size > 0, confirmDiscard);
+  useLeavePageQuestion(open, () => unsaved.current.size > 0);
   const requestClose = () => confirmDiscard(onClose);
   const content = (
     <>

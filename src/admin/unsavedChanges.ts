@@ -2,8 +2,8 @@
 // (AdminForm) says while it holds changes not saved; the drawer frame (DrawerFrame) then asks « Abandonner les
 // modifications ? » before anything drops them: Escape, its close button, a click beside it, the browser's back
 // button, and whatever calls `useConfirmDiscard()` in it (a form's « Annuler », a tab that unmounts a form) or
-// `confirmDiscardInOpenDrawer` from outside it (the PEC list's j / k, which show another file). Outside a drawer a
-// form tells nobody and nothing asks.
+// `confirmDiscardInOpenDrawer` from outside it (the PEC list's j / k, which show another file); a reload or a closed
+// tab gets the browser's own question. Outside a drawer a form tells nobody and nothing asks.
 import { createContext, useContext, useEffect, useEffectEvent, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 
@@ -97,5 +97,21 @@ export function useHistoryQuestion(open: boolean, holdsChanges: () => boolean, a
     return () => {
       if (historyHold === mine) historyHold = undefined;
     };
+  }, [open]);
+}
+
+/**
+ * A reload, a closed tab or another address typed while `holdsChanges()`: the browser's own question (« Quitter le
+ * site ? »), the only one a page may ask then (its words are the browser's).
+ */
+export function useLeavePageQuestion(open: boolean, holdsChanges: () => boolean) {
+  const guard = useEffectEvent((event: BeforeUnloadEvent) => {
+    if (holdsChanges()) event.preventDefault();
+  });
+  useEffect(() => {
+    if (!open) return;
+    const listener = (event: BeforeUnloadEvent) => guard(event);
+    window.addEventListener('beforeunload', listener);
+    return () => window.removeEventListener('beforeunload', listener);
   }, [open]);
 }

@@ -316,6 +316,34 @@ test('an edited drawer asks the same before « Annuler » or the browser’s bac
   expect((await api<{ name: string }>(request, admin, 'GET', `/api/networks/${network.id}`)).name).toBe(network.name);
 });
 
+test('an edited drawer gets the browser’s own question before a reload or a closed tab drops what was typed', async ({ page, request }) => {
+  const admin = await apiToken(request, 'admin@pecflow.fr');
+  const network = await api<{ id: number; name: string }>(request, admin, 'POST', '/api/networks', { name: uniqueName('Réseau quitté') });
+  await signIn(page, 'admin@pecflow.fr');
+  await page.goto(`/settings/networks/${network.id}`);
+  const drawer = page.getByRole('dialog', { name: 'Modifier réseau' });
+  const name = formField(drawer, 'Nom');
+  await expect(name).toHaveValue(network.name);
+  const asked: string[] = [];
+  page.on('dialog', (dialog) => {
+    asked.push(dialog.type());
+    void dialog.dismiss();
+  });
+  // Nothing typed: the page reloads without a question.
+  await name.click();
+  await page.reload();
+  await expect(name).toHaveValue(network.name);
+  expect(asked).toEqual([]);
+  // Typed: the reload asks; staying keeps what was typed.
+  await name.fill(`${network.name} à garder`);
+  await page.evaluate(() => void setTimeout(() => location.reload()));
+  await expect.poll(() => asked).toEqual(['beforeunload']);
+  await expect(name).toHaveValue(`${network.name} à garder`);
+  // Closing the tab asks the same.
+  await page.close({ runBeforeUnload: true });
+  await expect.poll(() => asked).toEqual(['beforeunload', 'beforeunload']);
+});
+
 test('the invalid-form toast goes once the form is corrected, before the save says its own', async ({ page }) => {
   await signIn(page, 'admin@pecflow.fr');
   await page.goto('/settings/networks');
