@@ -69,7 +69,9 @@ describe('notifications', () => {
     expect((await server.request('POST', `/api/notifications/${refusal.id}/read`, { token: tokens.audio })).status).toBe(204);
     const after = await notificationsOf(tokens.audio);
     expect(after.member.find((n: JsonBody) => n.id === refusal.id).read).toBe(true);
-    expect(after.unreadCount).toBe(list.unreadCount - 1);
+    // One fewer unread, whatever arrived meanwhile (a robot run of an earlier test may still notify this user).
+    const arrived = after.member.filter((n: JsonBody) => !n.read && !list.member.some((m: JsonBody) => m.id === n.id)).length;
+    expect(after.unreadCount).toBe(list.unreadCount - 1 + arrived);
     expect((await server.request('POST', '/api/notifications/read-all', { token: tokens.audio })).status).toBe(204);
     expect((await notificationsOf(tokens.audio)).unreadCount).toBe(0);
     // The organisation administrator's copy is still unread.
