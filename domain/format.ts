@@ -3,21 +3,52 @@
 // need no date library to show a date.
 import { isValid, parseISO } from 'date-fns';
 
-const amounts = new Intl.NumberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const days = new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit', year: 'numeric' });
-const times = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-const months = new Intl.DateTimeFormat('fr-FR', { month: 'long', year: 'numeric' });
+/**
+ * A formatter made when first used: an Intl formatter costs its locale data at construction (those of this module,
+ * made as it loaded, held the entry's one long task on a phone, before any page drew).
+ */
+export function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+const amounts = once(() => new Intl.NumberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+const months = once(() => new Intl.DateTimeFormat('fr-FR', { month: 'long', year: 'numeric' }));
+
+/** Beyond this, Intl's own digits (a number's shortest text has an exponent from 1e21; cents are exact to 1e15). */
+const LARGEST_BY_HAND = 1e15;
+
+/**
+ * The units and cents of a positive number rounded as Intl rounds it: half away from zero on its shortest decimal
+ * text (1.005 -> "1", "01", where toFixed reads the binary value, 1.00499…, and gives 1.00).
+ */
+function unitsAndCents(abs: number): [string, string] {
+  const [units = '0', decimals = ''] = (abs < 1e-6 ? '0' : String(abs)).split('.');
+  if (decimals.length <= 2) return [units, decimals.padEnd(2, '0')];
+  const cents = (BigInt(units + decimals.slice(0, 2)) + (decimals[2]! >= '5' ? 1n : 0n)).toString().padStart(3, '0');
+  return [cents.slice(0, -2), cents.slice(-2)];
+}
 
 /**
  * 1450.5 -> "1 450,50": the thousands apart by narrow no-break spaces (U+202F), the same on every runtime whatever its
  * locale data (older ones wrote U+00A0): an amount never breaks across lines. The number of formatEuros, and of the
  * messages' examples of an amount to type ('ex : 1 234,56'), never written by hand with a plain space.
+ *
+ * Written out rather than asked of Intl, as are the days and times below: the page's first Intl formatter loads the
+ * runtime's locale data, ≈150 ms of a phone's CPU (4×) in the entry's long task before /pec drew (CPU profile, issue
+ * 30). The text is Intl's (tests/unit/amounts.test.ts compares both over a range of amounts and dates).
  */
-export const formatAmount = (n: number) =>
-  amounts
-    .formatToParts(n)
-    .map((part) => (part.type === 'group' ? '\u202f' : part.value))
-    .join('');
+export function formatAmount(n: number): string {
+  if (!Number.isFinite(n) || Math.abs(n) >= LARGEST_BY_HAND) {
+    return amounts()
+      .formatToParts(n)
+      .map((part) => (part.type === 'group' ? '\u202f' : part.value))
+      .join('');
+  }
+  const [units, cents] = unitsAndCents(Math.abs(n));
+  const sign = n < 0 || Object.is(n, -0) ? '-' : '';
+  return `${sign}${units.replace(/\B(?=(\d{3})+$)/g, '\u202f')},${cents}`;
+}
 
 /** 1450.5 -> "1 450,50 €", a no-break space (U+00A0) before the sign: never broken across lines. Empty values give the fallback. */
 export function formatEuros(value: number | string | null | undefined, fallback = 'Non défini'): string {
@@ -33,26 +64,33 @@ function formatWith(value: string | Date | null | undefined, write: (date: Date)
   return isValid(date) ? write(date) : 'Date invalide';
 }
 
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+/** dd/mm/yyyy of a date in the runtime's time zone, as Intl's fr-FR writes it. */
+const day = (date: Date) => `${twoDigits(date.getDate())}/${twoDigits(date.getMonth() + 1)}/${date.getFullYear()}`;
+/** HH:mm, 00 to 23. */
+const time = (date: Date) => `${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}`;
+
 /** dd/mm/yyyy; "Non définie" when empty, "Date invalide" when unreadable. */
-export const formatDate = (value: string | Date | null | undefined) => formatWith(value, (date) => days.format(date));
+export const formatDate = (value: string | Date | null | undefined) => formatWith(value, day);
 
 /** A calendar day as text, yyyy-mm-dd (or the start of a timestamp), read as written: no time zone can move it. */
 export const formatIsoDay = (isoDay: string) => isoDay.slice(0, 10).split('-').reverse().join('/');
 
 /** dd/mm/yyyy à HH:mm. */
-export const formatDateTime = (value: string | Date | null | undefined) => formatWith(value, (date) => `${days.format(date)} à ${times.format(date)}`);
+export const formatDateTime = (value: string | Date | null | undefined) => formatWith(value, (date) => `${day(date)} à ${time(date)}`);
 
-const parisDays = new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/Paris' });
-const parisTimes = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'Europe/Paris' });
+const parisDays = once(() => new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/Paris' }));
+const parisTimes = once(() => new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'Europe/Paris' }));
 
 /** A moment as an office in France reads it, whatever the runtime's time zone (the server's PDFs): dd/mm/yyyy à HH:mm. */
-export const formatParisDateTime = (moment: Date) => `${parisDays.format(moment)} à ${parisTimes.format(moment)}`;
+export const formatParisDateTime = (moment: Date) => `${parisDays().format(moment)} à ${parisTimes().format(moment)}`;
 
 /** '2026-03' -> "mars 2026". */
-export const formatMonth = (month: string) => formatWith(`${month}-01`, (date) => months.format(date));
+export const formatMonth = (month: string) => formatWith(`${month}-01`, (date) => months().format(date));
 
-const sizeUnits = (['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const).map(
-  (unit) => new Intl.NumberFormat('fr-FR', { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: unit === 'byte' ? 0 : 1 }),
+const SIZE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+const sizeUnits = SIZE_UNITS.map((unit) =>
+  once(() => new Intl.NumberFormat('fr-FR', { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: unit === 'byte' ? 0 : 1 })),
 );
 
 /** A size in bytes the French way, by 1 024: 512 -> "512 o", 1536 -> "1,5 ko", 2621440 -> "2,5 Mo". */
@@ -64,7 +102,7 @@ export function formatFileSize(bytes: number | null | undefined): string {
     value /= 1024;
     unit += 1;
   }
-  return sizeUnits[unit]!.format(value);
+  return sizeUnits[unit]!().format(value);
 }
 
 /** "Sophie Bernard" -> "SB": first letters of the first and last name. */

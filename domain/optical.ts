@@ -1,5 +1,7 @@
 // An optician's file holds one optical equipment: a frame and a lens per eye (issue 15). This is the shape the API
 // returns as `equipementOptique` (null on other files) and the robot sends as `equipement_optique`.
+import { once } from './format';
+
 export const EYES = ['OD', 'OG'] as const;
 export type Eye = (typeof EYES)[number];
 export const EYE_LABELS: Record<Eye, string> = { OD: 'Œil droit (OD)', OG: 'Œil gauche (OG)' };
@@ -107,12 +109,12 @@ export function measureFits(value: number, rule: MeasureRule): boolean {
 
 // ---------- French display ----------
 
-const twoDecimals = new Intl.NumberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const twoDecimals = once(() => new Intl.NumberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
 
 /** Dioptres as opticians write them: "−2,25", "+1,50", "0,00" (a true minus sign). */
 export function formatDioptres(value: number | null | undefined, fallback = 'Non défini'): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return fallback;
-  const text = twoDecimals.format(Math.abs(value));
+  const text = twoDecimals().format(Math.abs(value));
   return value < 0 ? `\u2212${text}` : value > 0 ? `+${text}` : text;
 }
 

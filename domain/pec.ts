@@ -3,7 +3,7 @@
 // 7 and 8; domain.md). Their zod schemas are in ./pecSchemas: the screens that only list files do not build them.
 // Shared by the browser and the server: one rule, one message.
 import type { FileKind } from './fileKinds';
-import { formatAmount, formatEuros, formatIsoDay } from './format';
+import { formatAmount, formatEuros, formatIsoDay, once } from './format';
 
 // ---------- statuses and lifecycle ----------
 
@@ -168,8 +168,8 @@ export function parseDateInput(value: unknown): string | null | undefined {
 /** Today in France, as yyyy-mm-dd (the day a date "in the future" is judged against). */
 // One formatter for every call: building an Intl.DateTimeFormat costs more than formatting (1.7 % of the server's CPU
 // under the load bench, where each file read checks its warnings against today).
-const PARIS_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' });
-export const todayInFrance = (now = new Date()) => PARIS_DAY.format(now);
+const PARIS_DAY = once(() => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }));
+export const todayInFrance = (now = new Date()) => PARIS_DAY().format(now);
 
 // ---------- dates that can be true (issue 25) ----------
 

@@ -2,7 +2,7 @@
 // amount never breaks across lines (« 1 » at the end of one, « 234,56 » at the start of the next); and the messages that
 // show an amount (a limit, an example of what to type) write it with the same formatter.
 import { expect, test } from 'vitest';
-import { formatAmount, formatEuros } from '#domain/format';
+import { formatAmount, formatDate, formatDateTime, formatEuros } from '#domain/format';
 import { PAYMENT_FORM_MESSAGES, STATEMENT_MESSAGES } from '#domain/payments';
 import { PRICE_MESSAGE, PRICE_RANGE_MESSAGE } from '#domain/pec';
 
@@ -32,4 +32,37 @@ test('the messages that show an amount write it with the formatter: none breaks 
   // The payment dialog's hint under « Montant » (« 1 » and « 234,56 » used to part at the end of a line).
   expect(PAYMENT_FORM_MESSAGES.amountInvalid).toBe('Montant illisible : un montant positif avec 2 décimales au plus (ex : 1\u202f234,56)');
   expect(PAYMENT_FORM_MESSAGES.amountTooLarge).toBe('Le montant ne peut pas dépasser 9\u202f999\u202f999\u202f999,99\u00a0€');
+});
+
+/** A seeded sequence (mulberry32): the same values at every run. */
+function seeded(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test('amounts, days and times written without Intl read exactly as Intl writes them in French', () => {
+  const numbers = new Intl.NumberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const intlAmount = (n: number) =>
+    numbers
+      .formatToParts(n)
+      .map((part) => (part.type === 'group' ? '\u202f' : part.value))
+      .join('');
+  const random = seeded(30);
+  // Half cents round away from zero on the number's decimal text (1.005 -> 1,01), as Intl does; toFixed would give 1,00.
+  const amounts = [0, -0, 1e-7, -0.001, 0.005, 1.005, 2.675, 999.995, 1e15 - 0.5, 1e15, 1e20, -1234.5, NaN, Infinity];
+  for (let thousandths = -20_000; thousandths <= 20_000; thousandths++) amounts.push(thousandths / 1000);
+  for (let i = 0; i < 50_000; i++) amounts.push((Math.round(random() * 10 ** (1 + Math.floor(random() * 14)) * 1000) / 1000) * (random() < 0.2 ? -1 : 1));
+  for (const n of amounts) expect(formatAmount(n), String(n)).toBe(intlAmount(n));
+
+  const days = new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit', year: 'numeric' });
+  const times = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  for (let i = 0; i < 20_000; i++) {
+    const moment = new Date(Date.UTC(1950, 0, 1) + random() * 120 * 365 * 86_400_000);
+    expect(formatDateTime(moment)).toBe(`${days.format(moment)} à ${times.format(moment)}`);
+    expect(formatDate(moment.toISOString())).toBe(days.format(moment));
+  }
 });
