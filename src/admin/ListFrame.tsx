@@ -13,6 +13,7 @@
 import AddIcon from '@mui/icons-material/Add';
 import ClearFiltersIcon from '@mui/icons-material/FilterAltOff';
 import RefreshIcon from '@mui/icons-material/Refresh';
+import ResetIcon from '@mui/icons-material/RestartAlt';
 import {
   Box,
   Button,
@@ -27,10 +28,13 @@ import {
   TableContainer,
   TableRow,
   TextField,
+  ThemeProvider,
   Typography,
+  useMediaQuery,
   type SxProps,
   type Theme,
 } from '@mui/material';
+import { alpha } from '@mui/material/styles';
 import { visuallyHidden } from '@mui/utils';
 import {
   Children,
@@ -52,6 +56,8 @@ import {
 } from 'react';
 import {
   DataTableCallbacksContext,
+  DataTableRenderContext,
+  DataTableStoreContext,
   ListBase,
   ListContextProvider,
   shallowEqual,
@@ -66,6 +72,7 @@ import {
 } from 'ra-core';
 import {
   ColumnsButton,
+  ColumnsSelector,
   DataTable,
   DataTableBody,
   DataTableRow,
@@ -202,14 +209,70 @@ function useShallowStable<T extends object>(value: T): T {
  */
 const ColumnsChooserContext = createContext<{ opened: boolean; open: () => void }>({ opened: true, open: () => undefined });
 
-/** react-admin's <ColumnsButton>, which fills the chooser when first pressed (by pointer or keyboard: a click either way). */
-export function ColumnsChooserButton(props: ComponentProps<typeof ColumnsButton>) {
+/**
+ * react-admin's <ColumnsButton>, which fills the chooser when first pressed (by pointer or keyboard: a click either way).
+ * On a phone react-admin draws it as an icon button, which takes no `variant`: an outlined one (as its neighbours) is
+ * given an outlined button's frame instead.
+ */
+export function ColumnsChooserButton({ variant, sx, ...props }: ComponentProps<typeof ColumnsButton>) {
   const { opened, open } = useContext(ColumnsChooserContext);
+  // ColumnsButton's own test for its icon button.
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   return (
     <Box component="span" onClickCapture={opened ? undefined : open}>
-      <ColumnsButton {...props} />
+      <ColumnsButton
+        {...props}
+        variant={phone ? undefined : variant}
+        sx={phone && variant === 'outlined' ? [OUTLINED_ICON_BUTTON, ...(Array.isArray(sx) ? sx : [sx])] : sx}
+      />
     </Box>
   );
+}
+
+/**
+ * An outlined button's frame (MUI's: 1 px of its colour at half opacity, whole on hover; the theme's corners; 36.5 px
+ * high) around a primary icon button.
+ */
+const OUTLINED_ICON_BUTTON: SxProps<Theme> = (theme) => ({
+  padding: '5.25px',
+  border: `1px solid ${alpha(theme.palette.primary.main, 0.5)}`,
+  borderRadius: `${theme.shape.borderRadius}px`,
+  '@media (hover: hover)': { '&:hover': { borderColor: theme.palette.primary.main } },
+});
+
+/**
+ * The chooser's columns where the table is not drawn (its first read, an empty list, a failure): react-admin's
+ * <DataTable> fills the chooser only with rows. Drawn once the chooser has been opened, as the table's (SortedColumn).
+ */
+function ColumnsChooserFallback({ storeKey, hidden, children }: { storeKey: string; hidden: string[]; children: ReactNode }) {
+  const { opened } = useContext(ColumnsChooserContext);
+  const store = useMemo(() => ({ storeKey, defaultHiddenColumns: hidden }), [storeKey, hidden]);
+  if (!opened) return null;
+  return (
+    <DataTableStoreContext.Provider value={store}>
+      <DataTableRenderContext.Provider value="columnsSelector">
+        <ChooserTheme>
+          <ColumnsSelector>{children}</ColumnsSelector>
+        </ChooserTheme>
+      </DataTableRenderContext.Provider>
+    </DataTableStoreContext.Provider>
+  );
+}
+
+/**
+ * Inside the table and its chooser, react-admin's <Button> without an icon of its own (the chooser's « Réinitialiser »)
+ * gets one: on a phone it shows its icon alone (named by its label, as a tooltip too), which was blank.
+ */
+const chooserTheme = (outer: Theme): Theme => ({
+  ...outer,
+  components: {
+    ...outer.components,
+    RaButton: { ...outer.components?.RaButton, defaultProps: { children: <ResetIcon />, ...outer.components?.RaButton?.defaultProps } },
+  },
+});
+
+function ChooserTheme({ children }: { children: ReactNode }) {
+  return <ThemeProvider theme={chooserTheme}>{children}</ThemeProvider>;
 }
 
 function ListBody({
@@ -285,6 +348,7 @@ function ListBody({
   );
 
   const reach = !loading && !error ? prepare : undefined;
+  const tableDrawn = !error && !loading && rows.length > 0;
 
   return (
     <Box ref={frame} data-testid={testId} onPointerOver={reach} onFocus={reach}>
@@ -358,26 +422,33 @@ function ListBody({
             // A list whose columns the user chooses may be wider than the window: it scrolls inside this frame, its first
             // column (after the selection's checkboxes) kept in view.
             <Paper variant="outlined" sx={columns ? stickyFirstColumn(!!bulkActions) : { overflowX: 'auto' }} data-testid="list-table-frame">
-              <DataTable
-                aria-busy={reading}
-                data={rows}
-                total={total}
-                rowClick={(id, _resource, record) => rowClick(id, record)}
-                bulkActionButtons={bulkActions ? <></> : false}
-                // Drawn after the table (below): Tab from the rows reaches it (see BulkBar).
-                bulkActionsToolbar={bulkActions ? <></> : undefined}
-                body={rowTestId ? bodyWithTestId(rowTestId) : undefined}
-                storeKey={columns?.storeKey}
-                hiddenColumns={columns?.hidden}
-                sx={HEADER_CELLS}
-              >
-                {Children.map(children, (column) => (isValidElement<DataTableColumnProps>(column) ? <SortedColumn column={column} /> : column))}
-              </DataTable>
+              <ChooserTheme>
+                <DataTable
+                  aria-busy={reading}
+                  data={rows}
+                  total={total}
+                  rowClick={(id, _resource, record) => rowClick(id, record)}
+                  bulkActionButtons={bulkActions ? <></> : false}
+                  // Drawn after the table (below): Tab from the rows reaches it (see BulkBar).
+                  bulkActionsToolbar={bulkActions ? <></> : undefined}
+                  body={rowTestId ? bodyWithTestId(rowTestId) : undefined}
+                  storeKey={columns?.storeKey}
+                  hiddenColumns={columns?.hidden}
+                  sx={HEADER_CELLS}
+                >
+                  {Children.map(children, (column) => (isValidElement<DataTableColumnProps>(column) ? <SortedColumn column={column} /> : column))}
+                </DataTable>
+              </ChooserTheme>
             </Paper>
           )}
         </Box>
       )}
-      {bulkActions && !error && !loading && !reading && rows.length > 0 && <BulkBar actions={bulkActions} rows={rows} />}
+      {columns && !tableDrawn && (
+        <ColumnsChooserFallback storeKey={columns.storeKey} hidden={columns.hidden}>
+          {children}
+        </ColumnsChooserFallback>
+      )}
+      {bulkActions && tableDrawn && !reading && <BulkBar actions={bulkActions} rows={rows} />}
 
       {paginated && !list.error && !loading && total > 0 && <Pagination testId={paginationTestId} />}
     </Box>

@@ -637,6 +637,51 @@ test('"Colonnes" adds the patient number, mutual, amount due, expiry, billing da
   await expect(headers).toHaveText(['', ...spec]);
 });
 
+test('"Colonnes" lists every column while the first page is read and while the list is empty, drawn only once opened', async ({ page }) => {
+  const spec = ['État', 'ID Pecflow', 'Centre', 'Réseau', 'Date Création', 'Montant du devis', 'Numéro devis'];
+  const all = [...spec, 'N° patient', 'Mutuelle', 'Reste dû', 'Péremption', 'Date de facturation', 'Relance le', 'Suivi par'];
+  const switches = page.locator('[id$="-columnsSelector"]').locator('input[type="checkbox"]');
+  const chooser = page.getByRole('button', { name: 'Colonnes' });
+  const mutual = page.getByRole('option', { name: 'Mutuelle' }).getByRole('switch');
+  await signIn(page, EMAIL);
+
+  // The first page held by a slow server: five skeleton rows, no table yet.
+  let release: (() => void) | undefined;
+  await page.route(
+    (url) => url.pathname === '/api/pec_dossiers',
+    (route) => new Promise<void>((resolve) => (release = () => void route.continue().then(resolve, resolve))),
+    { times: 1 },
+  );
+  await page.goto('/pec');
+  await expect(page.getByTestId('skeleton-row')).toHaveCount(5);
+  await expect(switches).toHaveCount(0);
+  await chooser.click();
+  await expect(page.getByRole('option')).toHaveText(all);
+  await mutual.check();
+  await page.keyboard.press('Escape');
+  await expect.poll(() => release !== undefined).toBe(true);
+  release!();
+  // The rows come with the column chosen meanwhile.
+  await expect(rows(page)).toHaveCount(20);
+  await expect(page.getByRole('columnheader')).toHaveText(['', ...spec, 'Mutuelle']);
+
+  // A search with no result, opened anew: the chooser is still drawn only when pressed, then lists every column.
+  await page.goto(`/pec?filter=${encodeURIComponent(JSON.stringify({ search: 'introuvable' }))}`);
+  const empty = page.getByTestId('pec-list').getByTestId('list-empty');
+  await expect(empty).toContainText('Aucun résultat ne correspond à la recherche ou aux filtres choisis.');
+  await expect(switches).toHaveCount(0);
+  await chooser.click();
+  await expect(page.getByRole('option')).toHaveText(all);
+  await expect(mutual).toBeChecked();
+  await mutual.uncheck();
+  await page.getByRole('option', { name: 'Suivi par' }).getByRole('switch').check();
+  await page.keyboard.press('Escape');
+  // Its filters cleared, the list has the columns chosen while it was empty.
+  await empty.getByRole('button', { name: 'Effacer les filtres' }).click();
+  await expect(rows(page)).toHaveCount(20);
+  await expect(page.getByRole('columnheader')).toHaveText(['', ...spec, 'Suivi par']);
+});
+
 test('every column chosen is reachable at 1280 px: the table scrolls inside its frame, its first column stays in view', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await signIn(page, EMAIL);

@@ -1,6 +1,6 @@
 // The shell and its pages on a phone (390 px) and a laptop (1280 px): nothing makes the page scroll sideways, the
 // PEC table scrolls inside its own container, the app bar title is whole, the header buttons stay reachable.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { api, apiToken, signIn } from './helpers';
 import { drawer } from './pec-fixtures';
 
@@ -141,6 +141,42 @@ test.describe('on a phone, 390 px wide', () => {
 
   test('the PEC search box shows its whole placeholder', async ({ page }) => {
     await expectWholeSearchPlaceholder(page);
+  });
+
+  test('/pec: « Colonnes » is outlined as the header buttons beside it, and its « Réinitialiser » shows its icon, named', async ({ page }) => {
+    await signIn(page, EMAIL);
+    await page.goto('/pec');
+    await expect(page.getByTestId('pec-row').first()).toBeVisible();
+    // react-admin draws both as icon buttons on a phone.
+    const chooser = page.getByRole('button', { name: 'Colonnes', exact: true });
+    const frame = (button: Locator) =>
+      button.evaluate((element) => {
+        const style = getComputedStyle(element);
+        const { height } = element.getBoundingClientRect();
+        return {
+          border: `${style.borderTopWidth} ${style.borderTopStyle} ${style.borderTopColor}`,
+          radius: style.borderTopLeftRadius,
+          height: Math.round(height),
+        };
+      });
+    expect(await frame(chooser)).toEqual(await frame(page.getByRole('button', { name: 'Exporter' })));
+    await expect(chooser.locator('svg')).toBeVisible();
+    await expect(chooser).not.toHaveAttribute('variant');
+
+    await chooser.click();
+    await expect(page.getByRole('option', { name: 'Mutuelle' })).toBeVisible();
+    const reset = page.getByRole('button', { name: 'Réinitialiser', exact: true });
+    await expect(reset).toBeInViewport({ ratio: 1 });
+    const icon = reset.locator('svg');
+    await expect(icon).toBeVisible();
+    expect((await icon.boundingBox())!.width).toBeGreaterThanOrEqual(20);
+    // For a look: the chooser once shown.
+    await expect(page.locator('.MuiPopover-paper')).toHaveCSS('opacity', '1');
+    await page.screenshot({ path: test.info().outputPath('pec-columns-390.png') });
+    // It does what it says: the columns as they were.
+    await page.getByRole('option', { name: 'Mutuelle' }).getByRole('switch').check();
+    await reset.click();
+    await expect(page.getByRole('option', { name: 'Mutuelle' }).getByRole('switch')).not.toBeChecked();
   });
 
   test("/pec/{id}: the drawer's title keeps the file number whole (never broken at its hyphens)", async ({ page, request }) => {
