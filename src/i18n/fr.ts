@@ -495,6 +495,8 @@ export const fr = {
         // Whole in the box on a phone (390 px; tests/e2e/responsive.spec.ts: 309 px of text in Arial's metrics for 334 px
         // of room, some left for wider system fonts); the hint names all that the server searches.
         searchPlaceholder: 'N° PEC, facture, patient, centre, mutuelle…',
+        // Where the whole one would be cut (a 360 px phone: 304 px of room): 240 px in Arial's metrics.
+        searchPlaceholderShort: 'N° PEC, facture, patient, centre…',
         searchHint:
           'Recherche par ID Pecflow, n° PEC, n° de facture, n° patient, nom du patient, n° d’adhérent, n° de devis, centre ou mutuelle (numéros avec ou sans tirets ni espaces)',
         status: 'État',

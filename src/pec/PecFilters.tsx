@@ -10,7 +10,7 @@ import ClearIcon from '@mui/icons-material/FilterAltOff';
 import TuneIcon from '@mui/icons-material/Tune';
 import ArchiveIcon from '@mui/icons-material/Inventory2Outlined';
 import { Box, Button, Checkbox, Chip, Collapse, MenuItem, Paper, Stack, TextField } from '@mui/material';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useGetIdentity, useGetList, useGetOne, useListContext, useTranslate, type RaRecord } from 'react-admin';
 import { formatDate } from '#domain/format';
 import { PEC_STATUSES } from '#domain/pec';
@@ -93,6 +93,7 @@ export function PecFilters() {
   };
   // A search the server refuses (more words than it takes) says why under the box, announced; the list keeps its rows.
   const refusal = searchRefusalOf(error);
+  const placeholder = useWholePlaceholder(translate('pecflow.pec.filters.searchPlaceholder'), translate('pecflow.pec.filters.searchPlaceholderShort'));
 
   return (
     <Box sx={{ mb: 2 }}>
@@ -105,7 +106,8 @@ export function PecFilters() {
             setSearch(event.target.value);
             change('search', event.target.value.trim(), true);
           }}
-          placeholder={translate('pecflow.pec.filters.searchPlaceholder')}
+          inputRef={placeholder.ref}
+          placeholder={placeholder.text}
           error={!!refusal}
           helperText={refusal}
           // The hint: a tooltip on hover, the field's description for a screen reader (the refusal's while there is one).
@@ -270,6 +272,28 @@ export function PecFilters() {
       </Stack>
     </Box>
   );
+}
+
+/**
+ * A placeholder read whole: `full` where it fits in its input (measured in the input's font, again when the input is
+ * resized), else `short` (a narrow phone).
+ */
+function useWholePlaceholder(full: string, short: string) {
+  const [input, setInput] = useState<HTMLInputElement | null>(null);
+  const [fits, setFits] = useState(true);
+  useEffect(() => {
+    const context = input && document.createElement('canvas').getContext('2d');
+    if (!input || !context) return;
+    const observer = new ResizeObserver(() => {
+      const style = getComputedStyle(input);
+      context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      setFits(context.measureText(full).width <= room);
+    });
+    observer.observe(input);
+    return () => observer.disconnect();
+  }, [input, full]);
+  return { ref: setInput, text: fits ? full : short };
 }
 
 interface FilterChoice {

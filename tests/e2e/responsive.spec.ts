@@ -24,15 +24,19 @@ const PAGES: Record<string, (page: Page) => Promise<void>> = {
  */
 const WIDER_FONT = 1.05;
 
+const SEARCH_PLACEHOLDER = 'N° PEC, facture, patient, centre, mutuelle…';
+/** Where the whole one would be cut (a 360 px phone). */
+const SHORT_SEARCH_PLACEHOLDER = 'N° PEC, facture, patient, centre…';
+
 /**
  * The PEC search box names what it finds (the PEC's and the invoice's numbers, the patient, the centre and the mutuelle)
  * in a placeholder shown whole, and all it searches in its hint (a tooltip, and its description for a screen reader).
  */
-async function expectWholeSearchPlaceholder(page: Page) {
+async function expectWholeSearchPlaceholder(page: Page, placeholder = SEARCH_PLACEHOLDER) {
   await signIn(page, EMAIL);
   await page.goto('/pec');
   const search = page.getByRole('searchbox', { name: 'Rechercher' });
-  await expect(search).toHaveAttribute('placeholder', 'N° PEC, facture, patient, centre, mutuelle…');
+  await expect(search).toHaveAttribute('placeholder', placeholder);
   await expect(search).toHaveAccessibleDescription(/n° PEC, n° de facture, n° patient, nom du patient, n° d’adhérent, n° de devis, centre ou mutuelle/);
   // The placeholder's width in the input's font, against the room inside its padding, with some to spare (WIDER_FONT).
   const { text, room } = await search.evaluate((input: HTMLInputElement) => {
@@ -222,6 +226,15 @@ test.describe('on a phone, 390 px wide', () => {
     await expect(drawer.getByRole('heading', { name: 'Modifier organisation' })).toBeVisible();
     for (const name of ['Supprimer', 'Annuler', 'Enregistrer']) await expect(drawer.getByRole('button', { name, exact: true })).toBeInViewport({ ratio: 1 });
     await expectFits(page, 390);
+  });
+});
+
+test.describe('on a small phone, 360 px wide', () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test('the PEC search box shows a shorter placeholder, whole', async ({ page }) => {
+    await expectWholeSearchPlaceholder(page, SHORT_SEARCH_PLACEHOLDER);
+    await expectFits(page, 360);
   });
 });
 
