@@ -2,9 +2,9 @@
 // count line ('{n} {plural} trouvés'), Actualiser, the create button, the search (debounced 500 ms), the filters, the
 // bulk bar under the selected rows, 5 skeleton rows while loading, the rows dimmed and inert to the pointer under a
 // moving bar (the table, or the empty state, aria-busy) while another page, sort or filter is read, the empty state with
-// its create button, the error state with Réessayer (a refused search is said at the search box instead), and the
-// pagination. A sortable column sorts from anywhere in its header cell. Filters, sort and page live in the URL query
-// (react-admin's List).
+// its create button, the error state with Réessayer (a refused search is said at the search box instead: with no rows
+// read before it, the body points there), and the pagination. A sortable column sorts from anywhere in its header
+// cell. Filters, sort and page live in the URL query (react-admin's List).
 // Usage:
 //   <ListFrame resource="holdings" title="Organisations" countText={(n) => …} emptyText="Aucun holding trouvé"
 //              rowClick={(id) => `/settings/holdings/${id}`} filters={<SelectFilter source="status" … />}>
@@ -405,9 +405,10 @@ function ListBody({
           {rows.length === 0 ? (
             <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }} data-testid="list-empty" aria-busy={reading}>
               {/* One message: emptied by a search or filters, the list says so alone (its own empty text, 'Aucun relevé
-                  de paiement importé', would be a second message, and untrue). */}
+                  de paiement importé', would be a second message, and untrue). A refused search (from a link: no rows
+                  read before it) was not run: no result is claimed for it, the refusal is pointed at. */}
               <Typography color="text.secondary" sx={{ mb: createButton || filtered ? 2 : 0 }}>
-                {filtered ? translate('pecflow.settings.list.noMatch') : emptyText}
+                {refused ? translate('pecflow.settings.list.searchRefused') : filtered ? translate('pecflow.settings.list.noMatch') : emptyText}
               </Typography>
               <Stack direction="row" spacing={1} justifyContent="center" flexWrap="wrap" useFlexGap>
                 {filtered && (

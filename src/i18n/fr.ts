@@ -982,6 +982,8 @@ export const fr = {
         empty: 'Aucune donnée trouvée',
         // Under the list's empty text when its filters or its search emptied it.
         noMatch: 'Aucun résultat ne correspond à la recherche ou aux filtres choisis.',
+        // In place of the rows when the server refused the search (its reason under the search box) and none were read before.
+        searchRefused: 'La recherche n’a pas été lancée : voir le message sous la zone de recherche.',
         clearFilters: 'Effacer les filtres',
         none: 'Aucun',
         undefined: 'Non défini',

@@ -2,13 +2,15 @@
 // the shared pagination) with the PEC header, filters and columns, and the file in the one drawer frame. Filters,
 // order and page live in the URL (react-admin's list parameters: /pec?filter=...), the open file in its path (/pec/12,
 // kept with the list's parameters), so a link reproduces the view after a reload. The list is refetched every 30 s
-// while the page is visible, retried 3 times (exponential delay capped at 30 s), and refreshed by the live events.
+// while the page is visible (not while its search is refused), retried 3 times (exponential delay capped at 30 s), and
+// refreshed by the live events.
 import { Box } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Title, useTranslate } from 'react-admin';
 import { ListFrame } from '../admin/ListFrame';
+import { refetchUnlessSearchRefused } from '../admin/searchRefusal';
 import { PEC_RESOURCE, pecNumericId } from '../dataProvider/pec';
 import { DRAWER_CLEAR_DELAY_MS, PAGE_SIZE, PEC_LIST_REFETCH_MS, SEARCH_DEBOUNCE_MS } from '#domain/limits';
 import { DEFAULT_SORT, pecFilePath } from './filters';
@@ -101,7 +103,8 @@ export default function PecPage() {
           debounce: SEARCH_DEBOUNCE_MS,
           queryOptions: {
             staleTime: PEC_LIST_REFETCH_MS,
-            refetchInterval: PEC_LIST_REFETCH_MS,
+            // Not while the search is refused: the same read would be refused again (searchRefusal.ts).
+            refetchInterval: refetchUnlessSearchRefused(PEC_LIST_REFETCH_MS),
             refetchIntervalInBackground: false,
             // The application's retry rule (3 tries, nothing for 401/403/404/422) and delay (exponential, capped at 30 s).
             retry: defaults?.retry,

@@ -1,7 +1,7 @@
 // The /pec list (spec section 2): search, status filter, creation dates, order and page live in the URL and select the
 // same files as the API; a link reproduces the view. Optique Riviera's files: no other test changes them.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { SEARCH_WORDS } from '#domain/limits';
+import { PEC_LIST_REFETCH_MS, SEARCH_WORDS } from '#domain/limits';
 import { api, apiToken, signIn, signOut, typeDate } from './helpers';
 import { drawer, listCount, toast } from './pec-fixtures';
 
@@ -349,6 +349,55 @@ test(`a search of more than ${SEARCH_WORDS.maxWords} words is refused at the sea
   await expect(said).toHaveCount(0);
   await expect(search).toHaveAttribute('aria-invalid', 'false');
   await expect(search).toHaveAccessibleDescription(/centre ou mutuelle/);
+});
+
+test(`a link whose search has more than ${SEARCH_WORDS.maxWords} words: the refusal is said, no result is claimed for it, and the 30-second refresh does not ask again`, async ({
+  page,
+}) => {
+  // The page's clock in the test's hands: the refresh's 30 seconds pass at once.
+  await page.clock.install();
+  await signIn(page, EMAIL);
+  const words = Array.from({ length: SEARCH_WORDS.maxWords + 1 }, (_, i) => `mot${i + 1}`);
+  const reads: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/api/pec_dossiers' && [...url.searchParams.values()].some((value) => value.includes('mot1'))) reads.push(url.search);
+  });
+  const refusedReads = () => reads.filter((search) => search.includes(words.at(-1)!)).length;
+  await page.goto(`/pec?filter=${encodeURIComponent(JSON.stringify({ search: words.join(' ') }))}`);
+  const list = page.getByTestId('pec-list');
+  await expect(list.getByRole('alert')).toHaveText(SEARCH_WORDS.tooMany);
+  // No rows were read before it: the body points at the refusal, and claims no result for a search that was not run.
+  const body = list.getByTestId('list-empty');
+  await expect(body).toHaveText(/^La recherche n’a pas été lancée : voir le message sous la zone de recherche\./);
+  await expect(body).not.toContainText('Aucun résultat');
+  await expect(page.getByTestId('pec-count')).toHaveText('\u00a0');
+  await expect(page.getByRole('button', { name: 'Réessayer' })).toHaveCount(0);
+  // « Effacer les filtres » stays offered there.
+  await expect(body.getByRole('button', { name: 'Effacer les filtres' })).toBeVisible();
+  expect(refusedReads()).toBe(1);
+
+  // Two periods of the refresh later, the refused read has not been sent again.
+  for (let period = 1; period <= 2; period++) {
+    await page.clock.fastForward(PEC_LIST_REFETCH_MS + 1_000);
+    await page.waitForTimeout(500);
+  }
+  expect(refusedReads()).toBe(1);
+  await expect(list.getByRole('alert')).toHaveText(SEARCH_WORDS.tooMany);
+
+  // A search the server answers is refreshed as before: one word fewer, then a period.
+  await page.getByRole('searchbox', { name: 'Rechercher' }).fill(words.slice(0, SEARCH_WORDS.maxWords).join(' '));
+  await expect(body).toHaveText(/^Aucun résultat ne correspond à la recherche ou aux filtres choisis\./);
+  await expect(list.getByRole('alert')).toHaveCount(0);
+  const answered = reads.length;
+  // (A period may pass while its read is still on its way: that one is not sent twice.)
+  await expect
+    .poll(async () => {
+      await page.clock.fastForward(PEC_LIST_REFETCH_MS + 1_000);
+      return reads.length;
+    })
+    .toBeGreaterThan(answered);
+  expect(refusedReads()).toBe(1);
 });
 
 test('a sortable column sorts from anywhere in its header cell; its sort button keeps the focus, the cell its aria-sort', async ({ page }) => {
