@@ -1,17 +1,42 @@
 // The ONE confirmation dialog of the screens: react-admin's Confirm (its title, text, two buttons), whose cancel button
 // carries a close mark instead of react-admin's default (!) icon, which read as a warning on the harmless choice
-// ('Annuler', 'Fermer'). A destructive one (a deletion, an undo, a reset) shows its confirm button in the warning colour
-// and opens on the cancel button, so that Enter, Enter never destroys; the others open on the confirm button
-// (react-admin's autoFocus). ESLint keeps react-admin's Confirm out of the other files.
+// ('Annuler', 'Fermer'), and whose confirm button carries the mark of what it does (`ConfirmIcon`, required: one of the
+// marks below), never react-admin's default check mark, which reads as « valider » on « Supprimer ». A destructive one
+// (a deletion, an undo, a reset) shows its confirm button in the warning colour and opens on the cancel button, so
+// that Enter, Enter never destroys; the others open on the confirm button (react-admin's autoFocus). ESLint keeps
+// react-admin's Confirm out of the other files.
 import CloseIcon from '@mui/icons-material/Close';
+import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import EditOffIcon from '@mui/icons-material/EditOffOutlined';
+import LockResetIcon from '@mui/icons-material/LockReset';
+import RestoreIcon from '@mui/icons-material/Restore';
+import SendIcon from '@mui/icons-material/Send';
+import UndoIcon from '@mui/icons-material/Undo';
+import type { ComponentType } from 'react';
 import { Confirm, type ConfirmProps } from 'react-admin';
 
-export type ConfirmDialogProps = Omit<ConfirmProps, 'CancelIcon' | 'confirmColor' | 'slotProps'> & {
+export type ConfirmDialogProps = Omit<ConfirmProps, 'CancelIcon' | 'ConfirmIcon' | 'confirmColor' | 'slotProps'> & {
+  /** The confirm button's mark, what it does: `DeleteMark` for « Supprimer »… */
+  ConfirmIcon: ComponentType;
   /** It deletes or undoes something: the confirm button in the warning colour, the focus first on the cancel button. */
   destructive?: boolean;
 };
 
 const CancelMark = () => <CloseIcon data-testid="confirm-cancel-mark" />;
+
+// The confirm buttons' marks, each named for the tests (MUI's icons carry no data-testid in the production build).
+/** « Supprimer »: a record, a document, a note, a saved view. */
+export const DeleteMark = () => <DeleteIcon data-testid="confirm-delete-mark" />;
+/** « Abandonner » (the drawer's question): what was typed goes. */
+export const DiscardMark = () => <EditOffIcon data-testid="discard-mark" />;
+/** An undo: a statement's line put back to be handled. */
+export const UndoMark = () => <UndoIcon data-testid="confirm-undo-mark" />;
+/** A reset of a user's double authentication. */
+export const ResetMark = () => <LockResetIcon data-testid="confirm-reset-mark" />;
+/** An archived file restored. */
+export const RestoreMark = () => <RestoreIcon data-testid="confirm-restore-mark" />;
+/** Files sent to the robot. */
+export const SendMark = () => <SendIcon data-testid="confirm-send-mark" />;
 
 /**
  * Called as the dialog mounts, once react-admin's autoFocus has focused the confirm button: the focus moves to the

@@ -9,18 +9,14 @@
 // saisie »; a drawer with nothing typed closes at once. A save that succeeds calls onClose itself.
 // The drawer is the one dialog, named by its title (aria-labelledby).
 import CloseIcon from '@mui/icons-material/Close';
-import EditOffIcon from '@mui/icons-material/EditOffOutlined';
 import { Box, Drawer, IconButton, Stack, Typography } from '@mui/material';
 import { Fragment, useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 import { setDrawerInset } from '../layout/drawerInset';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog, DiscardMark } from './ConfirmDialog';
 import { UnsavedChangesContext, useHistoryQuestion, useLeavePageQuestion, useOpenDrawerQuestion, type ConfirmDiscard } from './unsavedChanges';
 
 export const DRAWER_WIDTH = 720;
-
-/** « Abandonner »: what was typed goes (not react-admin's check mark, which reads as « valider »). */
-const DiscardMark = () => <EditOffIcon data-testid="discard-mark" />;
 
 interface DrawerFrameProps {
   open: boolean;

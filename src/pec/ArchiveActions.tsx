@@ -7,7 +7,7 @@ import { Alert, AlertTitle, Button, Dialog, DialogActions, DialogContent, Dialog
 import { useState } from 'react';
 import { useFormState, useWatch } from 'react-hook-form';
 import { SelectInput, TextInput, useGetIdentity, usePermissions, useTranslate, useUpdate } from 'react-admin';
-import { ConfirmDialog } from '../admin/ConfirmDialog';
+import { ConfirmDialog, RestoreMark } from '../admin/ConfirmDialog';
 import { AdminForm } from '../admin/AdminForm';
 import { PEC_RESOURCE, pecIri, type PecDossierRecord } from '../dataProvider/pec';
 import { ARCHIVE_REASON_LABELS, ARCHIVE_REASONS, archiveReasonText, canArchive, canRestore } from '#domain/archive';
@@ -143,6 +143,7 @@ function RestoreAction({ record, id }: { record: PecDossierRecord; id: number })
         content="pecflow.pec.archive.restoreText"
         confirm="pecflow.pec.archive.restoreConfirm"
         cancel="pecflow.pec.archive.cancel"
+        ConfirmIcon={RestoreMark}
         onConfirm={() => save({ archived: false }).catch(() => undefined)}
         onClose={() => setOpen(false)}
       />

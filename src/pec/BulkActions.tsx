@@ -25,7 +25,7 @@ import {
 import { useMutation } from '@tanstack/react-query';
 import { Fragment, lazy, Suspense, useState } from 'react';
 import { useListContext, useTranslate, type Identifier, type RaRecord } from 'react-admin';
-import { ConfirmDialog } from '../admin/ConfirmDialog';
+import { ConfirmDialog, SendMark } from '../admin/ConfirmDialog';
 import { DPEC_START_STATUSES, isDpecGranted, pecStatusLabel, type PecStatus } from '#domain/pec';
 import type { BulkAction, BulkFileResult, BulkSummary } from '#domain/bulk';
 import { usePecMutation, usePecRights, useRefreshPec } from './shared';
@@ -89,6 +89,7 @@ export function PecBulkActions({ ids }: PecBulkActionsProps) {
         content={<DpecPreview records={selected.filter((record) => record !== undefined)} />}
         confirm="pecflow.pec.bulk.dpecConfirm"
         cancel="pecflow.pec.bulk.cancel"
+        ConfirmIcon={SendMark}
         onConfirm={() => {
           setConfirmingDpec(false);
           send({ action: 'dpec' }).catch(() => undefined);

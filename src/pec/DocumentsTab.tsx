@@ -12,7 +12,7 @@ import { Alert, Box, Chip, CircularProgress, IconButton, LinearProgress, Stack, 
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { DataTable, ReferenceManyField, useDelete } from 'react-admin';
-import { ConfirmDialog } from '../admin/ConfirmDialog';
+import { ConfirmDialog, DeleteMark } from '../admin/ConfirmDialog';
 import { PEC_DOCUMENTS_RESOURCE, pecIri, type PecDocumentRecord } from '../dataProvider/pec';
 import { ROBOT_AUTHOR, type DocumentKind } from '#domain/documents';
 import { formatDateTime, formatFileSize } from '#domain/format';
@@ -239,6 +239,7 @@ function DeleteDialog({
       contentTranslateOptions={{ name: document?.originalName ?? '' }}
       confirm="pecflow.settings.confirm.confirm"
       cancel="pecflow.settings.confirm.cancel"
+      ConfirmIcon={DeleteMark}
       destructive
       onClose={onClose}
       onConfirm={() =>

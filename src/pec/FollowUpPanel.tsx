@@ -7,7 +7,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { NOTE_DRAFT_PREFIX } from '../session';
 import { useCreate, useDelete, useGetIdentity, useGetList, useTranslate, useUpdate } from 'react-admin';
-import { ConfirmDialog } from '../admin/ConfirmDialog';
+import { ConfirmDialog, DeleteMark } from '../admin/ConfirmDialog';
 import { DatePickerField, INVALID_DAY } from '../admin/DatePickerField';
 import { PEC_RESOURCE, pecIri, type PecColleague, type PecDossierRecord } from '../dataProvider/pec';
 import { COLLEAGUES_STALE_MS, usePecMutation, usePecRights } from './shared';
@@ -316,6 +316,7 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
         contentTranslateOptions={{ date: formatDateTime(deleting?.createdAt), excerpt: excerptOf(deleting?.body ?? '') }}
         confirm="pecflow.settings.confirm.confirm"
         cancel="pecflow.settings.confirm.cancel"
+        ConfirmIcon={DeleteMark}
         destructive
         onConfirm={() => deleting && void removeNote(deleting)}
         onClose={() => setConfirming(false)}

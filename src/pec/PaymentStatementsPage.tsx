@@ -10,7 +10,7 @@ import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogC
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
 import { AutocompleteInput, DataTable, ReferenceInput, Title, useGetOne, useTranslate } from 'react-admin';
-import { ConfirmDialog } from '../admin/ConfirmDialog';
+import { ConfirmDialog, UndoMark } from '../admin/ConfirmDialog';
 import { useCallback, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
@@ -369,6 +369,7 @@ function ReopenLineAction({ statementId, line }: { statementId: number; line: Pa
         })}
         confirm="pecflow.payments.handle.reopen"
         cancel="pecflow.payments.handle.close"
+        ConfirmIcon={UndoMark}
         destructive
         onConfirm={() => reopen.mutate(undefined)}
         onClose={() => setOpen(false)}

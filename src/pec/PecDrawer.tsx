@@ -6,7 +6,7 @@ import { Alert, Box, Button, Skeleton, Tab, Tabs } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useDelete, useGetOne, useTranslate } from 'react-admin';
-import { ConfirmDialog } from '../admin/ConfirmDialog';
+import { ConfirmDialog, DeleteMark } from '../admin/ConfirmDialog';
 import { PEC_RESOURCE, pecIri, type PecDossierRecord } from '../dataProvider/pec';
 import { DrawerFrame } from '../admin/DrawerFrame';
 import { useConfirmDiscard } from '../admin/unsavedChanges';
@@ -212,6 +212,7 @@ function DeleteAction({ record, id, onDeleted }: { record: PecDossierRecord; id:
         contentTranslateOptions={{ name: record.numeroDossier }}
         confirm="pecflow.settings.confirm.confirm"
         cancel="pecflow.settings.confirm.cancel"
+        ConfirmIcon={DeleteMark}
         destructive
         onConfirm={() => remove()}
         onClose={() => setConfirming(false)}

@@ -2,7 +2,7 @@
 import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, FormControlLabel, TextField } from '@mui/material';
 import { useState } from 'react';
 import { useCreate, useDelete, useTranslate, useUpdate } from 'react-admin';
-import { ConfirmDialog } from '../admin/ConfirmDialog';
+import { ConfirmDialog, DeleteMark } from '../admin/ConfirmDialog';
 import { extractErrorMessage } from '#domain/errors';
 import { SAVED_VIEW_NAME_MAX, type SavedViewQuery } from '#domain/savedViews';
 import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
@@ -118,6 +118,7 @@ export function ViewDialog({ view, current, onClose }: ViewDialogProps) {
           content={translate('pecflow.pec.views.deleteText', { name: view.name })}
           confirm={translate('pecflow.pec.views.delete')}
           cancel={translate('pecflow.pec.views.cancel')}
+          ConfirmIcon={DeleteMark}
           destructive
           onConfirm={() =>
             remove(PEC_VIEWS_RESOURCE, { id: view.id, previousData: view }, { ...WRITE_RETRY, onSuccess: done('deleted', view.name), onError: failed })

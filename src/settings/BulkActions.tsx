@@ -5,7 +5,7 @@ import type { Resource } from '@api-platform/api-doc-parser';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useDeleteMany, useListContext, useTranslate, useUpdateMany, type Identifier } from 'react-admin';
-import { ConfirmDialog } from '../admin/ConfirmDialog';
+import { ConfirmDialog, DeleteMark } from '../admin/ConfirmDialog';
 import type { AdminEntity } from '../dataProvider/adminSchema';
 import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
 import { useNouns } from './nouns';
@@ -72,6 +72,7 @@ export function BulkActions({ entity, schema, rights, selectedIds }: Props) {
         content={translate('pecflow.settings.confirm.text')}
         confirm={translate('pecflow.settings.confirm.confirm')}
         cancel={translate('pecflow.settings.confirm.cancel')}
+        ConfirmIcon={DeleteMark}
         destructive
         onConfirm={() => run(() => deleteMany(entity.name, { ids: selectedIds }), 'toast.bulkDeleted')}
         onClose={() => setConfirming(false)}

@@ -10,7 +10,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useMemo, useState, type ReactNode } from 'react';
 import { useFormState, useWatch } from 'react-hook-form';
 import { required, SelectInput, useCreate, useDataProvider, useDelete, useGetList, useTranslate, useUpdate, type RaRecord } from 'react-admin';
-import { ConfirmDialog } from '../admin/ConfirmDialog';
+import { ConfirmDialog, DeleteMark } from '../admin/ConfirmDialog';
 import type { AppDataProvider } from '../dataProvider';
 import type { AdminEntity } from '../dataProvider/adminSchema';
 import { schemaFromConstraints, type ConstrainedField, type ConstrainedObject } from '#domain/constraints';
@@ -184,6 +184,7 @@ export function GeneratedForm({ entity, schema, mode, record, frame, placeholder
         content={record ? translate('pecflow.settings.confirm.textNamed', { name: recordName(record, singular) }) : translate('pecflow.settings.confirm.text')}
         confirm={translate('pecflow.settings.confirm.confirm')}
         cancel={translate('pecflow.settings.confirm.cancel')}
+        ConfirmIcon={DeleteMark}
         destructive
         onConfirm={confirmDelete}
         onClose={() => setConfirming(false)}

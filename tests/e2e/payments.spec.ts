@@ -706,6 +706,9 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   await statement.getByRole('button', { name: 'Remettre la ligne 4 à traiter' }).click();
   const reopen = page.getByRole('dialog', { name: 'Remettre la ligne 4 à traiter ?' });
   await expect(reopen).toContainText('« Classée : Paiement hors Pecflow »');
+  // An undo: its button carries the undo mark, not react-admin's check mark.
+  await expect(reopen.getByRole('button', { name: 'Remettre à traiter' }).locator('svg')).toHaveCount(1);
+  await expect(reopen.getByRole('button', { name: 'Remettre à traiter' }).getByTestId('confirm-undo-mark')).toBeVisible();
   await reopen.getByRole('button', { name: 'Remettre à traiter' }).click();
   await expect(toast(page, 'Ligne remise à traiter')).toBeVisible();
   await expect(statement.getByTestId('statement-pending')).toHaveText('À traiter (1)');

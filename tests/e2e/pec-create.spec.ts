@@ -102,6 +102,9 @@ test('deleting a file asks for confirmation ("Cette action est irréversible."),
   await drawer(page).getByRole('button', { name: 'Supprimer' }).click();
   const confirm = page.getByRole('dialog', { name: 'Confirmer la suppression' });
   await expect(confirm).toContainText(`Vous allez supprimer « ${file.numeroDossier} ». Cette action est irréversible.`);
+  // « Supprimer » carries the delete mark, not react-admin's check mark (« valider »).
+  await expect(confirm.getByRole('button', { name: 'Supprimer' }).locator('svg')).toHaveCount(1);
+  await expect(confirm.getByRole('button', { name: 'Supprimer' }).getByTestId('confirm-delete-mark')).toBeVisible();
   await confirm.getByRole('button', { name: 'Annuler', exact: true }).click();
   await expect(confirm).toBeHidden();
   await expect(drawer(page).getByRole('heading', { level: 2 })).toHaveText(`Demande ${file.numeroDossier}`);

@@ -123,6 +123,9 @@ test('deleting a note is asked first, the focus staying in the notes; a focused 
   const cancel = confirm.getByRole('button', { name: 'Annuler' });
   await expect(cancel.locator('svg')).toHaveCount(1);
   await expect(cancel.getByTestId('confirm-cancel-mark')).toBeVisible();
+  // « Supprimer » says what it does with the delete mark, not react-admin's check mark.
+  await expect(confirm.getByRole('button', { name: 'Supprimer' }).locator('svg')).toHaveCount(1);
+  await expect(confirm.getByRole('button', { name: 'Supprimer' }).getByTestId('confirm-delete-mark')).toBeVisible();
   // It opens on 'Annuler' (a deletion): Enter, Enter deletes nothing, the focus is back on the note's button.
   await expect(cancel).toBeFocused();
   await page.keyboard.press('Enter');

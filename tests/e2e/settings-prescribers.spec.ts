@@ -75,6 +75,9 @@ test('prescribers: list, search, status filter, create after an invalid RPPS, ed
   await drawer.getByRole('button', { name: 'Supprimer', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Confirmer la suppression' });
   await expect(dialog).toContainText(`Vous allez supprimer « ${name} ». Cette action est irréversible.`);
+  // « Supprimer » carries the delete mark, not react-admin's check mark (« valider »).
+  await expect(dialog.getByRole('button', { name: 'Supprimer' }).locator('svg')).toHaveCount(1);
+  await expect(dialog.getByRole('button', { name: 'Supprimer' }).getByTestId('confirm-delete-mark')).toBeVisible();
   await dialog.getByRole('button', { name: 'Supprimer' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Prescripteur supprimé avec succès' })).toBeVisible();
   await expect(list.getByTestId('list-count')).toHaveText('3 prescripteurs trouvés');

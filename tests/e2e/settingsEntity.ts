@@ -81,6 +81,9 @@ export async function settingsEntityJourney(page: Page, _request: APIRequestCont
   // The harmless choice carries a close mark, not react-admin's warning sign.
   await expect(confirm.getByRole('button', { name: 'Annuler' }).locator('svg')).toHaveCount(1);
   await expect(confirm.getByRole('button', { name: 'Annuler' }).getByTestId('confirm-cancel-mark')).toBeVisible();
+  // « Supprimer » carries the delete mark, not react-admin's check mark (« valider »).
+  await expect(confirm.getByRole('button', { name: 'Supprimer' }).locator('svg')).toHaveCount(1);
+  await expect(confirm.getByRole('button', { name: 'Supprimer' }).getByTestId('confirm-delete-mark')).toBeVisible();
   await confirm.getByRole('button', { name: 'Supprimer' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: spec.toasts.deleted })).toBeVisible();
   await expect(list.getByTestId('list-row').filter({ hasText: name })).toHaveCount(0);

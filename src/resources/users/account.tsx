@@ -6,7 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { BooleanInput, PasswordInput, useDataProvider, useTranslate, type RaRecord } from 'react-admin';
-import { ConfirmDialog } from '../../admin/ConfirmDialog';
+import { ConfirmDialog, ResetMark } from '../../admin/ConfirmDialog';
 import type { ZodType } from 'zod';
 import { formatDate } from '#domain/format';
 import { loadPasswordChecker, usePasswordChecker } from '../../account/passwordPolicy';
@@ -85,6 +85,7 @@ function AccountAccess({ record }: { record: RaRecord }) {
         content={translate('pecflow.account.users.resetTwoFactorText', { name: String(record.fullName ?? '') })}
         confirm={translate('pecflow.account.users.resetTwoFactor')}
         cancel={translate('pecflow.account.profile.cancel')}
+        ConfirmIcon={ResetMark}
         destructive
         onConfirm={() => reset.mutate()}
         onClose={() => setConfirming(false)}
