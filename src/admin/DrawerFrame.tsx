@@ -6,7 +6,8 @@
 // A form in it that holds changes not saved (AdminForm tells it, src/admin/unsavedChanges.ts) makes Escape, the close
 // button, a click beside the drawer, the browser's back button and whatever else would drop the changes (a form's
 // « Annuler », a tab, the PEC list's j / k) ask first: « Abandonner les modifications ? », opening on « Continuer la
-// saisie »; a drawer with nothing typed closes at once. A save that succeeds calls onClose itself.
+// saisie », which gives the focus back to where it was in the drawer (the field typed in, also after a click beside);
+// a drawer with nothing typed closes at once. A save that succeeds calls onClose itself.
 // The drawer is the one dialog, named by its title (aria-labelledby).
 import CloseIcon from '@mui/icons-material/Close';
 import { Box, Drawer, IconButton, Stack, Typography } from '@mui/material';
@@ -14,7 +15,14 @@ import { Fragment, useCallback, useEffect, useId, useMemo, useRef, useState, typ
 import { useTranslate } from 'react-admin';
 import { setDrawerInset } from '../layout/drawerInset';
 import { ConfirmDialog, DiscardMark } from './ConfirmDialog';
-import { UnsavedChangesContext, useHistoryQuestion, useLeavePageQuestion, useOpenDrawerQuestion, type ConfirmDiscard } from './unsavedChanges';
+import {
+  UnsavedChangesContext,
+  useHistoryQuestion,
+  useLeavePageQuestion,
+  useFocusToGiveBack,
+  useOpenDrawerQuestion,
+  type ConfirmDiscard,
+} from './unsavedChanges';
 
 export const DRAWER_WIDTH = 720;
 
@@ -81,7 +89,15 @@ export function DrawerFrame(props: DrawerFrameProps) {
   const mark = useCallback((form: string, holds: boolean) => void (holds ? unsaved.current.add(form) : unsaved.current.delete(form)), []);
   // Asking: what « Abandonner » then does (close, show another file or tab, go back in the history).
   const [asking, setAsking] = useState<{ discard: () => void }>();
-  const confirmDiscard = useCallback<ConfirmDiscard>((discard) => (unsaved.current.size > 0 ? setAsking({ discard }) : discard()), []);
+  const { body, onFocus, giveBack } = useFocusToGiveBack();
+  const confirmDiscard = useCallback<ConfirmDiscard>(
+    (discard) => {
+      if (unsaved.current.size === 0) return discard();
+      giveBack();
+      setAsking({ discard });
+    },
+    [giveBack],
+  );
   const unsavedChanges = useMemo(() => ({ mark, confirmDiscard }), [mark, confirmDiscard]);
   useOpenDrawerQuestion(open, confirmDiscard);
   useHistoryQuestion(open, () => unsaved.current.size > 0, confirmDiscard);
@@ -129,7 +145,11 @@ export function DrawerFrame(props: DrawerFrameProps) {
         transition: { onExited },
       }}
     >
-      <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', '& > form': { display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 } }}>
+      <Box
+        ref={body}
+        onFocus={onFocus}
+        sx={{ display: 'flex', flexDirection: 'column', height: '100%', '& > form': { display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 } }}
+      >
         <UnsavedChangesContext.Provider value={unsavedChanges}>{wrap ? wrap(content) : content}</UnsavedChangesContext.Provider>
       </Box>
       {/* Inside the drawer: closing both at once, the focus goes back to what opened the drawer, not into it. */}

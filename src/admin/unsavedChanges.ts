@@ -3,8 +3,9 @@
 // modifications ? » before anything drops them: Escape, its close button, a click beside it, the browser's back
 // button, and whatever calls `useConfirmDiscard()` in it (a form's « Annuler », a tab that unmounts a form) or
 // `confirmDiscardInOpenDrawer` from outside it (the PEC list's j / k, which show another file); a reload or a closed
-// tab gets the browser's own question. Outside a drawer a form tells nobody and nothing asks.
-import { createContext, useContext, useEffect, useEffectEvent, useRef } from 'react';
+// tab gets the browser's own question. Outside a drawer a form tells nobody and nothing asks. « Continuer la saisie »
+// gives the focus back to where it was in the drawer (`useFocusToGiveBack`), whichever way the question came.
+import { createContext, useCallback, useContext, useEffect, useEffectEvent, useRef, type FocusEvent } from 'react';
 import { useLocation } from 'react-router-dom';
 
 /** Runs `discard` at once, or after « Abandonner » while a form holds changes not saved. */
@@ -114,4 +115,26 @@ export function useLeavePageQuestion(open: boolean, holdsChanges: () => boolean)
     window.addEventListener('beforeunload', listener);
     return () => window.removeEventListener('beforeunload', listener);
   }, [open]);
+}
+
+/**
+ * Where « Continuer la saisie » gives the focus back. The question gives it back to what held it as it opened: after
+ * Escape, the back button or « Annuler », the field or button the user was on. A click beside the drawer has taken it
+ * from there (to the drawer itself) before the question opens: `giveBack()`, called just before asking, puts it back on
+ * the element last focused in the drawer's `body` (its header and content), so that the question returns there too.
+ */
+export function useFocusToGiveBack() {
+  const body = useRef<HTMLDivElement>(null);
+  const last = useRef<HTMLElement>(undefined);
+  // React's onFocus bubbles from the body's elements (and from a dialog opened inside it, kept out by the DOM check).
+  const onFocus = useCallback((event: FocusEvent<HTMLDivElement>) => {
+    if (event.target instanceof HTMLElement && body.current?.contains(event.target)) last.current = event.target;
+  }, []);
+  const giveBack = useCallback(() => {
+    const within = body.current;
+    const element = last.current;
+    if (!within || !element || within.contains(document.activeElement) || !within.contains(element)) return;
+    element.focus();
+  }, []);
+  return { body, onFocus, giveBack };
 }

@@ -238,7 +238,19 @@ test('an edited drawer asks before Escape, its close button or a click beside it
   await page.keyboard.press('Escape');
   await expect(ask).toBeHidden();
   await expect(name).toHaveValue(`${network.name} à abandonner`);
-  // A click beside the drawer too; « Abandonner » closes it, the record unchanged, the focus back on its row.
+  // A click beside the drawer too, which takes the focus from the field: « Continuer la saisie » gives it back to the
+  // field typed in, not to the drawer, and typing goes on where it was.
+  await name.click();
+  await name.press('End');
+  await page.keyboard.type(' encore');
+  await page.mouse.click(10, 400);
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Continuer la saisie' }).click();
+  await expect(ask).toBeHidden();
+  await expect(name).toBeFocused();
+  await page.keyboard.type(' et encore');
+  await expect(name).toHaveValue(`${network.name} à abandonner encore et encore`);
+  // Asked again from beside the drawer, « Abandonner » closes it, the record unchanged, the focus back on its row.
   await page.mouse.click(10, 400);
   await ask.getByRole('button', { name: 'Abandonner' }).click();
   await expect(drawer).toBeHidden();
