@@ -345,6 +345,10 @@ export const ARCHIVED_BUTTON_LABEL = 'Demande archivée';
 export interface ButtonState {
   label: string;
   disabled: boolean;
+  /** A run is under way ('En cours…'): the button shows a spinner. What the screen reads, never the label. */
+  running?: true;
+  /** The step is done ('DPEC créé', 'Facturé'): the billing button shows it in green. */
+  done?: true;
 }
 
 /** The DPEC button, in the spec's priority order. */
@@ -363,8 +367,8 @@ export function dpecButtonState(input: {
   if (missingPrerequisites(input.dossier, input.kind).length) return { label: 'Données manquantes', disabled: true };
   const steps = robotStepResults(input.executions);
   const running = input.executions.some((e) => !e.completedAt);
-  if (input.busy || running) return { label: 'En cours...', disabled: true };
-  if (steps.dpec.state === 'success') return { label: 'DPEC créé', disabled: true };
+  if (input.busy || running) return { label: 'En cours…', disabled: true, running: true };
+  if (steps.dpec.state === 'success') return { label: 'DPEC créé', disabled: true, done: true };
   if (steps.dpec.state === 'error' || steps.scraping.state === 'error') return { label: 'Réessayer', disabled: false };
   return { label: 'Créer DPEC', disabled: false };
 }
@@ -384,10 +388,11 @@ export function billingButtonState(input: {
   busy?: boolean;
   archived?: boolean;
 }): ButtonState {
-  if (input.dossier.statutFacturation) return { label: 'Facturé', disabled: true };
+  if (input.dossier.statutFacturation) return { label: 'Facturé', disabled: true, done: true };
   if (input.archived) return { label: ARCHIVED_BUTTON_LABEL, disabled: true };
   const running = input.busy || input.executions.some((e) => !e.completedAt);
-  return { label: running ? 'En cours...' : 'Facturer', disabled: !input.canRun || !isDpecGranted(input.dossier) || running };
+  if (running) return { label: 'En cours…', disabled: true, running: true };
+  return { label: 'Facturer', disabled: !input.canRun || !isDpecGranted(input.dossier) };
 }
 
 // ---------- robot errors shaped for people (spec section 8) ----------

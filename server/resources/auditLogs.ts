@@ -41,7 +41,7 @@ export const auditLogsResource: ResourceDeclaration = {
       { field: 'entity', kind: 'choice' },
       { field: 'createdAt', kind: 'dateRange' },
     ],
-    searchPlaceholder: 'Rechercher (email, action, élément)...',
+    searchPlaceholder: 'Rechercher (email, action, élément)…',
     empty: 'Aucune entrée dans le journal',
   },
   form: { openIn: 'view' },

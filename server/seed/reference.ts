@@ -8,7 +8,7 @@ import type { DemoOrganisations } from './organisations';
 
 const NETWORKS = [
   { name: 'Itelis', code: 'ITELIS', description: 'Réseau de soins d’AXA et de ses partenaires', isDefault: false },
-  { name: 'Santéclair', code: 'SANTECLAIR', description: 'Plateforme de services santé (Allianz, MAAF, MMA...)', isDefault: true },
+  { name: 'Santéclair', code: 'SANTECLAIR', description: 'Plateforme de services santé (Allianz, MAAF, MMA…)', isDefault: true },
   { name: 'Kalixia', code: 'KALIXIA', description: 'Réseau de soins de Malakoff Humanis et partenaires', isDefault: false },
   { name: 'Carte Blanche', code: 'CARTEBLANCHE', description: 'Carte Blanche Partenaires', isDefault: false },
   { name: 'Sévéane', code: 'SEVEANE', description: 'Réseau de soins de Groupama et Pro BTP', isDefault: false },

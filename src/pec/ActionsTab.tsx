@@ -21,6 +21,7 @@ import {
   robotRunKind,
   robotStepResults,
   shapeRobotError,
+  type ButtonState,
   type RobotErrorView,
   type RunKind,
 } from '#domain/pec';
@@ -155,7 +156,7 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
   ]);
   const highlighted = useHighlight(signature);
 
-  const running = (label: string) => (label === 'En cours...' ? <CircularProgress size={16} color="inherit" /> : undefined);
+  const running = (button: ButtonState) => (button.running ? <CircularProgress size={16} color="inherit" /> : undefined);
 
   return (
     <Stack spacing={2}>
@@ -168,19 +169,19 @@ export function ActionsTab({ record, id }: { record: PecDossierRecord; id: numbe
           size="large"
           disabled={dpec.disabled}
           onClick={() => start.mutate({ kind: 'dpec' })}
-          startIcon={running(dpec.label) ?? <SendIcon />}
+          startIcon={running(dpec) ?? <SendIcon />}
           data-testid="dpec-button"
           sx={{ flex: 1 }}
         >
           {dpec.label}
         </Button>
         <Button
-          variant={billing.label === 'Facturé' ? 'contained' : 'outlined'}
-          color={billing.label === 'Facturé' ? 'success' : 'primary'}
+          variant={billing.done ? 'contained' : 'outlined'}
+          color={billing.done ? 'success' : 'primary'}
           size="large"
           disabled={billing.disabled}
           onClick={() => setBillingOpen(true)}
-          startIcon={running(billing.label) ?? <ReceiptIcon />}
+          startIcon={running(billing) ?? <ReceiptIcon />}
           data-testid="billing-button"
           sx={{ flex: 1 }}
         >

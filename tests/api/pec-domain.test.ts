@@ -126,10 +126,10 @@ describe('buttons and robot steps (spec section 4)', () => {
   it('the DPEC button follows the priority order', () => {
     expect(dpecButtonState({ canRun: false, dossier: {}, executions: [] })).toEqual({ label: 'Pas d’autorisation', disabled: true });
     expect(dpecButtonState({ canRun: true, dossier: {}, executions: [] })).toEqual({ label: 'Données manquantes', disabled: true });
-    expect(dpecButtonState({ canRun: true, dossier: ready, executions: [], busy: true })).toEqual({ label: 'En cours...', disabled: true });
-    expect(dpecButtonState({ canRun: true, dossier: ready, executions: [execution('scraping', 'running', '2026-01-01T10:00:00Z')] }).label).toBe('En cours...');
+    expect(dpecButtonState({ canRun: true, dossier: ready, executions: [], busy: true })).toEqual({ label: 'En cours…', disabled: true, running: true });
+    expect(dpecButtonState({ canRun: true, dossier: ready, executions: [execution('scraping', 'running', '2026-01-01T10:00:00Z')] }).label).toBe('En cours…');
     const done = [execution('dpec', 'success', '2026-01-01T10:01:00Z', 2), execution('scraping', 'success', '2026-01-01T10:00:00Z', 1)];
-    expect(dpecButtonState({ canRun: true, dossier: ready, executions: done })).toEqual({ label: 'DPEC créé', disabled: true });
+    expect(dpecButtonState({ canRun: true, dossier: ready, executions: done })).toEqual({ label: 'DPEC créé', disabled: true, done: true });
     expect(dpecButtonState({ canRun: true, dossier: ready, executions: [execution('scraping_error', 'error', '2026-01-01T10:00:00Z')] })).toEqual({
       label: 'Réessayer',
       disabled: false,
@@ -143,7 +143,11 @@ describe('buttons and robot steps (spec section 4)', () => {
     expect(billingButtonState({ canRun: true, dossier: approved, executions: granted })).toEqual({ label: 'Facturer', disabled: false });
     expect(billingButtonState({ canRun: false, dossier: approved, executions: granted }).disabled).toBe(true);
     expect(billingButtonState({ canRun: true, dossier: { statutFacturation: false, status: 'pending' }, executions: granted }).disabled).toBe(true);
-    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: true }, executions: granted })).toEqual({ label: 'Facturé', disabled: true });
+    expect(billingButtonState({ canRun: true, dossier: { statutFacturation: true }, executions: granted })).toEqual({
+      label: 'Facturé',
+      disabled: true,
+      done: true,
+    });
   });
 
   it('each step is the latest robot execution of its type', () => {

@@ -9,7 +9,7 @@ const EUROS = /\d[\d\s]*,\d{2}\s€/;
 /** A day as the French type it: 2026-11-03 -> 03/11/2026. */
 const french = (isoDay: string) => isoDay.split('-').reverse().join('/');
 
-test('DPEC from "Créer DPEC" through "En cours..." to "DPEC créé" with devices and amounts, then billing to "Facturé", with no reload', async ({
+test('DPEC from "Créer DPEC" through "En cours…" to "DPEC créé" with devices and amounts, then billing to "Facturé", with no reload', async ({
   page,
   request,
 }) => {
@@ -29,13 +29,16 @@ test('DPEC from "Créer DPEC" through "En cours..." to "DPEC créé" with device
   await expect(panel.getByTestId('robot-results')).toContainText('Aucun appareil récupéré pour l’instant');
 
   await dpec.click();
-  await expect(dpec).toHaveText('En cours...');
+  await expect(dpec).toHaveText('En cours…');
+  // The run under way turns the button's mark into a spinner (the state says so, not its label).
+  await expect(dpec.getByRole('progressbar')).toBeVisible();
   await expect(dpec).toBeDisabled();
   await expect(panel.getByTestId('step-scraping')).toHaveAttribute('data-state', /running|success/);
 
   // The robot's callbacks arrive as live events: the results show in place.
   await expect(dpec).toHaveText('DPEC créé');
   await expect(dpec).toBeDisabled();
+  await expect(dpec.getByRole('progressbar')).toHaveCount(0);
   await expect(toast(page, 'DPEC créé avec succès')).toContainText(/N° PEC KALIXIA-\d+/);
   await expect(panel.getByTestId('step-scraping')).toHaveAttribute('data-state', 'success');
   await expect(panel.getByTestId('step-dpec')).toHaveAttribute('data-state', 'success');

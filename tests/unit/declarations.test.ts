@@ -26,4 +26,10 @@ describe('resource declarations', () => {
     expect(texts).toContain('Journal d’audit');
     expect(texts.filter((text) => text?.includes("'"))).toEqual([]);
   });
+
+  it('end their search placeholders with the one-character ellipsis, never three dots', () => {
+    const placeholders = RESOURCES.map((decl) => decl.list?.searchPlaceholder).filter((text) => text !== undefined);
+    expect(placeholders).toContain('Rechercher un prescripteur (nom, RPPS, ville)…');
+    expect(placeholders.filter((text) => text.includes('...'))).toEqual([]);
+  });
 });

@@ -27,3 +27,10 @@ test('no Pecflow text is written with a straight apostrophe', () => {
   expect(straight).toEqual([]);
   expect(i18nProvider.translate('pecflow.settings.form.loadError')).toBe('Impossible de charger l’élément');
 });
+
+test('no Pecflow text writes an ellipsis as three dots (« Chargement… », one character)', () => {
+  const keys = keysOf(fr);
+  const dots = keys.filter((key) => i18nProvider.translate(key, { _: '' }).includes('...'));
+  expect(dots).toEqual([]);
+  expect(i18nProvider.translate('pecflow.app.loading')).toBe('Chargement…');
+});

@@ -69,6 +69,7 @@ describe('archiving and restoring', () => {
     expect(billingButtonState({ canRun: true, dossier: { ...dossier, statutFacturation: true }, executions: [], archived: true })).toEqual({
       label: 'Facturé',
       disabled: true,
+      done: true,
     });
     expect(dpecButtonState({ canRun: true, dossier, executions: [] })).toEqual({ label: 'Créer DPEC', disabled: false });
   });

@@ -128,8 +128,8 @@ describe('dpecButtonState, in the priority order of spec section 4', () => {
     expect(dpecButtonState({ canRun: true, dossier: { ...complete, mutual: undefined }, executions: running, busy: true })).toEqual(missing);
   });
 
-  it('3. "En cours..." while the action is sent or any execution is open, before any earlier result', () => {
-    const enCours = { label: 'En cours...', disabled: true };
+  it('3. "En cours…" while the action is sent or any execution is open, before any earlier result', () => {
+    const enCours = { label: 'En cours…', disabled: true, running: true };
     expect(dpecButtonState({ canRun: true, dossier: complete, executions: [], busy: true })).toEqual(enCours);
     expect(dpecButtonState({ canRun: true, dossier: complete, executions: running })).toEqual(enCours);
     const retryRunning = [
@@ -143,7 +143,7 @@ describe('dpecButtonState, in the priority order of spec section 4', () => {
   });
 
   it('4. "DPEC créé" once the request step succeeded, before an older failure', () => {
-    const done = { label: 'DPEC créé', disabled: true };
+    const done = { label: 'DPEC créé', disabled: true, done: true };
     expect(
       dpecButtonState({ canRun: true, dossier: complete, executions: [execution({ id: 1, type: 'scraping' }), execution({ id: 2, type: 'dpec' })] }),
     ).toEqual(done);
@@ -185,8 +185,13 @@ describe('billingButtonState', () => {
     expect(billingButtonState({ canRun: true, dossier: { ...granted, statutFacturation: true }, executions: dpecDone })).toEqual({
       label: 'Facturé',
       disabled: true,
+      done: true,
     });
-    expect(billingButtonState({ canRun: false, dossier: { statutFacturation: true }, executions: [] })).toEqual({ label: 'Facturé', disabled: true });
+    expect(billingButtonState({ canRun: false, dossier: { statutFacturation: true }, executions: [] })).toEqual({
+      label: 'Facturé',
+      disabled: true,
+      done: true,
+    });
   });
 
   it('is enabled with pec.create once the DPEC was granted (approved, PEC number) and the file is not billed', () => {
@@ -222,10 +227,14 @@ describe('billingButtonState', () => {
     });
   });
 
-  it('says "En cours..." while a run is open or the action is being sent', () => {
+  it('says "En cours…" while a run is open or the action is being sent', () => {
     const billing = [...dpecDone, execution({ id: 3, type: 'billing', completed: false, startedAt: '2026-11-21T10:00:00.000Z' })];
-    expect(billingButtonState({ canRun: true, dossier: granted, executions: billing })).toEqual({ label: 'En cours...', disabled: true });
-    expect(billingButtonState({ canRun: true, dossier: granted, executions: dpecDone, busy: true })).toEqual({ label: 'En cours...', disabled: true });
+    expect(billingButtonState({ canRun: true, dossier: granted, executions: billing })).toEqual({ label: 'En cours…', disabled: true, running: true });
+    expect(billingButtonState({ canRun: true, dossier: granted, executions: dpecDone, busy: true })).toEqual({
+      label: 'En cours…',
+      disabled: true,
+      running: true,
+    });
   });
 });
 
