@@ -2,7 +2,7 @@
 // multi-row INSERT ... SELECT generate_series; then every list endpoint with its default sort, and the centres by
 // status (ties by name), as the platform administrator (every row) and as an organisation administrator (one
 // organisation's rows).
-import { SEEDED_ROLES } from '#domain/roles';
+import type { SeededRoleKey } from '#domain/roles';
 import type { Endpoint, Scenario, SeedContext } from './lib/types';
 
 /** How the 100,000 records are spread (link rows user_shops, user_roles, shop_credentials come on top). */
@@ -60,9 +60,9 @@ async function seedBackoffice(ctx: SeedContext): Promise<Record<string, number>>
       (select array_agg(id order by id) cids, array_agg(holding_id order by id) hids from companies) c,
       lateral (select 1 + (g - 1) % array_length(c.cids, 1) as i) pick`);
 
-  const roleRows = await sql(`select id, name from roles where holding_id is null`);
-  const roleId = (name: string) => roleRows.find((r) => r.name === name)!.id as number;
-  const workerRoles = [SEEDED_ROLES.audioprothesiste.name, SEEDED_ROLES.assistant.name, SEEDED_ROLES.readOnly.name].map(roleId);
+  const roleRows = await sql(`select id, seed_key from roles where seed_key is not null`);
+  const roleId = (key: SeededRoleKey) => roleRows.find((r) => r.seed_key === key)!.id as number;
+  const workerRoles = (['audioprothesiste', 'assistant', 'readOnly'] as const).map(roleId);
 
   await sql(
     `
@@ -147,7 +147,7 @@ async function seedBackoffice(ctx: SeedContext): Promise<Record<string, number>>
     [hash, first!.id],
   );
   for (const admin of admins) {
-    const role = admin.email === 'bench.admin@bench.example' ? SEEDED_ROLES.superAdmin.name : SEEDED_ROLES.organisationAdmin.name;
+    const role = admin.email === 'bench.admin@bench.example' ? 'superAdmin' : 'organisationAdmin';
     await sql(`insert into user_roles (user_id, role_id) values ($1, $2)`, [admin.id, roleId(role)]);
   }
   ctx.accounts.set('plateforme', { email: 'bench.admin@bench.example', password: BENCH_PASSWORD });

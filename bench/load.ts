@@ -24,7 +24,7 @@ import pg from 'pg';
 import { hashPassword } from '../server/auth/passwords';
 import { openPostgres } from '../server/db/connect';
 import { DEMO_PASSWORD, seed } from '../server/seed';
-import { SEEDED_ROLES } from '#domain/roles';
+import type { SeededRoleKey } from '#domain/roles';
 import { benchAdminUrl, benchFlags } from './lib/args';
 import { loadAverage1m, machineOf } from './lib/machine';
 import { databaseUrl, withAdmin } from './lib/harness';
@@ -131,11 +131,11 @@ async function addStaff(client: pg.Client, count: number) {
   const holdings = (await client.query<{ id: number; name: string }>(`select id, name from holdings order by id`)).rows;
   const horizon = holdings.find((h) => h.name === 'Audition Horizon')!.id;
   const riviera = holdings.find((h) => h.name === 'Optique Riviera')!.id;
-  const role = async (name: string) => (await client.query<{ id: number }>('select id from roles where holding_id is null and name = $1', [name])).rows[0]!.id;
+  const role = async (key: SeededRoleKey) => (await client.query<{ id: number }>('select id from roles where seed_key = $1', [key])).rows[0]!.id;
   const roles = {
-    admin: await role(SEEDED_ROLES.organisationAdmin.name),
-    audio: await role(SEEDED_ROLES.audioprothesiste.name),
-    assistant: await role(SEEDED_ROLES.assistant.name),
+    admin: await role('organisationAdmin'),
+    audio: await role('audioprothesiste'),
+    assistant: await role('assistant'),
   };
   for (let i = 1; i <= count; i++) {
     const holdingId = i % 10 < 7 ? horizon : riviera;
@@ -191,12 +191,12 @@ async function buildTemplate(options: LoadBenchOptions) {
 /** The users the clients sign in as: the demo accounts that may create files, then the generated staff. */
 async function benchUsers(database: pg.Pool, clients: number): Promise<BenchUser[]> {
   const { rows } = await database.query<{ id: number; email: string; holding_id: number; admin: boolean; shop_ids: number[] | null }>(
-    `select u.id, u.email, u.holding_id, exists(select 1 from user_roles ur join roles r on r.id = ur.role_id where ur.user_id = u.id and r.name = $1) as admin,
+    `select u.id, u.email, u.holding_id, exists(select 1 from user_roles ur join roles r on r.id = ur.role_id where ur.user_id = u.id and r.seed_key = $1) as admin,
        (select array_agg(shop_id order by shop_id) from user_shops where user_id = u.id) as shop_ids
      from users u where u.email in ('direction@audition-horizon.fr', 'audio@audition-horizon.fr', 'assistant@audition-horizon.fr', 'direction@optique-riviera.fr')
        or u.email like 'poste-%@charge.pecflow.test'
      order by u.email like 'poste-%', u.id limit $2`,
-    [SEEDED_ROLES.organisationAdmin.name, clients],
+    ['organisationAdmin' satisfies SeededRoleKey, clients],
   );
   return rows.map((r) => ({ id: r.id, email: r.email, holdingId: r.holding_id, admin: r.admin, shopIds: r.shop_ids ?? [] }));
 }

@@ -27,7 +27,7 @@ import { ListCache } from '../server/hydra/listCache';
 import { ResourceRegistry } from '../server/hydra/registry';
 import { parseListQuery } from '../server/hydra/query';
 import { RESOURCES } from '../server/resources';
-import { SEEDED_ROLES } from '#domain/roles';
+import type { SeededRoleKey } from '#domain/roles';
 import { benchAdminUrl, benchFlags } from './lib/args';
 import { openKeptDatabase, withAdmin } from './lib/harness';
 import { loadAverage1m, loadWithoutIndexes, machineOf } from './lib/machine';
@@ -106,8 +106,8 @@ async function buildDataset(database: Database, files: number) {
     from companies c join holdings h on h.id = c.holding_id and h.name like 'Bench organisation %', generate_series(1, ${CENTRES_PER_ORGANISATION}) k`);
 
   // One organisation administrator and one audioprothésiste (two centres) per organisation.
-  const roles = await sql(`select id, name from roles where holding_id is null`);
-  const roleId = (name: string) => roles.find((r) => r.name === name)!.id as number;
+  const roles = await sql(`select id, seed_key from roles where seed_key is not null`);
+  const roleId = (key: SeededRoleKey) => roles.find((r) => r.seed_key === key)!.id as number;
   await sql(
     `insert into users (holding_id, email, password_hash, first_name, last_name)
      select h.id, 'bench-' || kind || '-' || h.id || '@pecflow.test', $1, 'Bench', kind || ' ' || h.id
@@ -116,7 +116,7 @@ async function buildDataset(database: Database, files: number) {
   );
   await sql(
     `insert into user_roles (user_id, role_id) select id, case when email like 'bench-admin-%' then $1::int else $2::int end from users where email like 'bench-%@pecflow.test'`,
-    [roleId(SEEDED_ROLES.organisationAdmin.name), roleId(SEEDED_ROLES.audioprothesiste.name)],
+    [roleId('organisationAdmin'), roleId('audioprothesiste')],
   );
   await sql(`insert into user_shops (user_id, shop_id)
     select u.id, s.id from users u join shops s on s.holding_id = u.holding_id and s.code_client in ('BC-' || u.holding_id || '-1', 'BC-' || u.holding_id || '-2')

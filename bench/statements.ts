@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashPassword } from '../server/auth/passwords';
 import type { Database } from '../server/db/connect';
-import { SEEDED_ROLES } from '#domain/roles';
+import type { SeededRoleKey } from '#domain/roles';
 import { foldForKey } from '#domain/payments';
 import { todayInFrance } from '#domain/pec';
 import { benchAdminUrl, benchFlags } from './lib/args';
@@ -95,10 +95,7 @@ async function buildDataset(database: Database, files: number) {
     `insert into users (holding_id, email, password_hash, first_name, last_name) values ($1, $2, $3, 'Bench', 'Relevés') returning id`,
     [holding!.id, EMAIL, await hashPassword(PASSWORD)],
   );
-  await sql(`insert into user_roles (user_id, role_id) select $1, id from roles where holding_id is null and name = $2`, [
-    user!.id,
-    SEEDED_ROLES.organisationAdmin.name,
-  ]);
+  await sql(`insert into user_roles (user_id, role_id) select $1, id from roles where seed_key = $2`, [user!.id, 'organisationAdmin' satisfies SeededRoleKey]);
 
   // The files: the secondary indexes dropped, loaded in batches, built again (faster than maintaining them).
   await loadWithoutIndexes(database, async () => {

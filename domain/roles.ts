@@ -1,4 +1,5 @@
-// The five roles every installation starts with (domain.md, "Permissions and roles").
+// The five roles every installation starts with (domain.md, "Permissions and roles"), each under its key, which its
+// row keeps (roles.seed_key): code finds a seeded role by that key, never by its French name.
 
 export interface RoleDefinition {
   name: string;
@@ -13,7 +14,7 @@ export const SEEDED_ROLES = {
     permissions: ['admin.*'],
   },
   organisationAdmin: {
-    name: "Administrateur d'organisation",
+    name: 'Administrateur d’organisation',
     description:
       'Gère son organisation : entreprises, centres, utilisateurs, logiciels et identifiants ; consulte mutuelles, réseaux et paramètres ; tous les droits sur les PEC.',
     permissions: [
@@ -62,3 +63,6 @@ export const SEEDED_ROLES = {
     permissions: ['pec.view', 'pec.documents.view'],
   },
 } satisfies Record<string, RoleDefinition>;
+
+/** A seeded role's key, kept in its row's seed_key. */
+export type SeededRoleKey = keyof typeof SEEDED_ROLES;

@@ -154,10 +154,15 @@ export const roles = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /**
+     * A seeded platform role's key in SEEDED_ROLES (domain/roles.ts: 'organisationAdmin'…), null for the others: the
+     * seed, the migrations and the tests find a seeded role by it, never by its French name, which may change.
+     */
+    seedKey: text('seed_key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('roles_holding_idx').on(t.holdingId)],
+  (t) => [index('roles_holding_idx').on(t.holdingId), uniqueIndex('roles_seed_key_idx').on(t.seedKey)],
 );
 
 export const userRoles = pgTable(

@@ -1,8 +1,8 @@
 // Data every installation needs, demo or not: the seeded roles and the system settings. Inserted when missing.
-import { eq, isNull } from 'drizzle-orm';
+import { eq, isNotNull } from 'drizzle-orm';
 import type { Db } from '../db/connect';
 import { configs, pecRuleValues, roles } from '../db/schema';
-import { SEEDED_ROLES, type RoleDefinition } from '#domain/roles';
+import { SEEDED_ROLES, type RoleDefinition, type SeededRoleKey } from '#domain/roles';
 import { RESOURCES } from '../resources';
 import { RULE_VALUES } from './ruleValues';
 import { SYSTEM_SETTINGS } from '#domain/systemSettings';
@@ -18,9 +18,12 @@ function seededPermissions(role: RoleDefinition): string[] {
 }
 
 export async function ensureBaseData(db: Db, opts: { robotMode?: string; robotUrl?: string } = {}) {
-  const existingRoles = new Set((await db.select({ name: roles.name }).from(roles).where(isNull(roles.holdingId))).map((r) => r.name));
-  const missingRoles = Object.values(SEEDED_ROLES).filter((r) => !existingRoles.has(r.name));
-  if (missingRoles.length) await db.insert(roles).values(missingRoles.map((r) => ({ ...r, permissions: seededPermissions(r), holdingId: null })));
+  // Found by their keys: a seeded role an administrator renamed is still there, not missing.
+  const existingRoles = new Set((await db.select({ seedKey: roles.seedKey }).from(roles).where(isNotNull(roles.seedKey))).map((r) => r.seedKey));
+  const missingRoles = (Object.entries(SEEDED_ROLES) as [SeededRoleKey, RoleDefinition][]).filter(([key]) => !existingRoles.has(key));
+  if (missingRoles.length) {
+    await db.insert(roles).values(missingRoles.map(([key, r]) => ({ ...r, permissions: seededPermissions(r), holdingId: null, seedKey: key })));
+  }
 
   const initial: Record<string, unknown> = {
     'integrations.robot_mode': opts.robotMode ?? 'simulator',

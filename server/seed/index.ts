@@ -1,10 +1,10 @@
 // Seeding: base data always, demo data on first start when asked, a first administrator from the environment.
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { Database } from '../db/connect';
 import { configs, roles, userRoles, users } from '../db/schema';
 import { TWO_FACTOR_REQUIRED_KEY } from '#domain/settings';
 import { hashPassword } from '../auth/passwords';
-import { SEEDED_ROLES } from '#domain/roles';
+import type { SeededRoleKey } from '#domain/roles';
 import { SecretBox } from '../crypto';
 import { ensureBaseData } from './base';
 import { seedReferenceData } from './reference';
@@ -63,7 +63,7 @@ export async function seed(database: Database, options: SeedOptions): Promise<bo
     const [role] = await db
       .select({ id: roles.id })
       .from(roles)
-      .where(and(isNull(roles.holdingId), eq(roles.name, SEEDED_ROLES.superAdmin.name)));
+      .where(eq(roles.seedKey, 'superAdmin' satisfies SeededRoleKey));
     await db.insert(userRoles).values({ userId: user!.id, roleId: role!.id });
   }
   return seededDemo;

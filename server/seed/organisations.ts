@@ -1,5 +1,5 @@
 // Demo organisations, companies, centres and accounts (issue "Foundation", Demo data).
-import { inArray, isNull } from 'drizzle-orm';
+import { inArray, isNotNull } from 'drizzle-orm';
 import type { Db } from '../db/connect';
 import { companies, holdings, roles, shops, userRoles, userShops, users } from '../db/schema';
 import { hashPassword } from '../auth/passwords';
@@ -247,8 +247,8 @@ export async function seedOrganisations(db: Db): Promise<DemoOrganisations> {
     }
   }
 
-  const seededRoles = await db.select({ id: roles.id, name: roles.name }).from(roles).where(isNull(roles.holdingId));
-  const roleId = (key: RoleKey) => seededRoles.find((r) => r.name === SEEDED_ROLES[key].name)!.id;
+  const seededRoles = await db.select({ id: roles.id, seedKey: roles.seedKey }).from(roles).where(isNotNull(roles.seedKey));
+  const roleId = (key: RoleKey) => seededRoles.find((r) => r.seedKey === key)!.id;
 
   const userIds: Record<string, number> = {};
   for (const account of ACCOUNTS) {

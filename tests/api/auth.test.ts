@@ -211,6 +211,13 @@ describe('GET /api/user/profile', () => {
     const keys = res.body.permissionsDetails.map((d: JsonBody) => d.key);
     expect(keys).toEqual(expect.arrayContaining(['settings.system.edit', 'delete.pec', 'audit.view']));
   });
+
+  it('names the organisation administrator’s role with the typographic apostrophe (the profile shows it)', async () => {
+    const token = await server.login('direction@audition-horizon.fr');
+    const res = await server.get('/api/user/profile', token);
+    const roles = new Set(res.body.permissionsDetails.flatMap((d: JsonBody) => d.groups.map((g: JsonBody) => g.name)));
+    expect([...roles]).toEqual(['Administrateur d’organisation']);
+  });
 });
 
 describe('protected routes', () => {

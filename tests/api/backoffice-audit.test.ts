@@ -206,7 +206,7 @@ describe("the organisation of an audit entry is the record's, never the actor's"
       body: { firstName: 'Paul', lastName: 'Plateforme', email, password: 'Secret-2026-Lumiere', holding: `/api/holdings/${org.horizon}` },
     });
     expect(created.status, created.text).toBe(201);
-    await sqlRows(server, `insert into user_roles (user_id, role_id) select $1, id from roles where name = 'Super administrateur'`, [created.body.id]);
+    await sqlRows(server, `insert into user_roles (user_id, role_id) select $1, id from roles where seed_key = 'superAdmin'`, [created.body.id]);
     const platform = (await firstSignIn(server, email, 'Secret-2026-Lumiere')).token;
 
     const write = async (method: string, path: string, body: unknown) => {

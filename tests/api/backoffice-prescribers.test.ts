@@ -18,6 +18,7 @@ import {
   listAll,
   loginAll,
   mergePatch,
+  seededRoleId,
   sqlRows,
   userId,
   type Tokens,
@@ -264,8 +265,8 @@ describe('settings.prescribers.*: the catalogue, the seeded roles, a role granti
       ['settings.prescribers.update', 'Modifier les prescripteurs', 'edit'],
       ['settings.prescribers.delete', 'Supprimer des prescripteurs', 'delete'],
     ]);
-    const [organisationAdmin] = await listAll(server, t.admin, 'roles', `name=${encodeURIComponent("Administrateur d'organisation")}`);
-    expect(organisationAdmin.permissions).toContain('settings.prescribers.*');
+    const organisationAdmin = await server.request('GET', `/api/roles/${await seededRoleId(server, 'organisationAdmin')}`, { token: t.admin });
+    expect(organisationAdmin.body.permissions).toContain('settings.prescribers.*');
   });
 
   it('lets a user holding settings.prescribers.view read the list, not change it', async () => {

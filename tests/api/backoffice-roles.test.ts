@@ -1,5 +1,6 @@
 // Rôles (/api/roles) and the permission catalogue (/api/permissions): platform roles read-only to organisations,
 // organisation roles confined to theirs, no role granting more than its author holds, deletion refused while assigned.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server';
 import {
@@ -12,11 +13,12 @@ import {
   expectProblem,
   expectViolation,
   holdingIds,
-  idWhere,
   ids,
   listAll,
   loginAll,
   mergePatch,
+  seededRoleId,
+  sqlRows,
   type Tokens,
 } from './helpers/backoffice';
 import { PERMISSION_CATALOGUE } from '../../server/resources';
@@ -62,8 +64,8 @@ describe('GET /api/roles', () => {
   });
 
   it('shows the seeded roles with their permissions and how many users hold them', async () => {
-    const [organisationAdmin] = await listAll(server, t.admin, 'roles', `name=${encodeURIComponent("Administrateur d'organisation")}`);
-    expect(organisationAdmin).toMatchObject({ '@type': 'Role', holding: null, usersCount: 2 });
+    const [organisationAdmin] = await listAll(server, t.admin, 'roles', `name=${encodeURIComponent('Administrateur d’organisation')}`);
+    expect(organisationAdmin).toMatchObject({ '@type': 'Role', id: await seededRoleId(server, 'organisationAdmin'), holding: null, usersCount: 2 });
     expect(organisationAdmin.permissions).toContain('settings.companies.*');
   });
 
@@ -152,13 +154,13 @@ describe('writing roles', () => {
   });
 
   it('refuses to delete a role while users hold it, then deletes it', async () => {
-    const audioRole = await idWhere(server, 'roles', 'name', 'Audioprothésiste');
+    const audioRole = await seededRoleId(server, 'audioprothesiste');
     expectProblem(
       await server.request('DELETE', `/api/roles/${audioRole}`, { token: t.admin }),
       409,
       'Impossible de supprimer : 1 utilisateur est rattaché à ce rôle.',
     );
-    const organisationAdmin = await idWhere(server, 'roles', 'name', "Administrateur d'organisation");
+    const organisationAdmin = await seededRoleId(server, 'organisationAdmin');
     expectProblem(
       await server.request('DELETE', `/api/roles/${organisationAdmin}`, { token: t.admin }),
       409,
@@ -173,5 +175,33 @@ describe('writing roles', () => {
     await expectForbidden(server, t.audio, 'POST', '/api/roles', { name: 'Interdit', permissions: [] });
     await expectForbidden(server, t.audio, 'PATCH', `/api/roles/${platformRoles[0]}`, { name: 'Interdit' });
     await expectForbidden(server, t.audio, 'DELETE', `/api/roles/${platformRoles[0]}`);
+  });
+});
+
+describe('existing databases', () => {
+  it('migration 0040 keys the seeded roles by the names they were seeded with and gives the organisation administrator its typographic apostrophe', async () => {
+    const keyed = () => sqlRows<{ id: number; seed_key: string }>(server, 'select id, seed_key from roles where seed_key is not null order by id');
+    const before = await keyed();
+    expect(before.map((r) => r.seed_key).sort()).toEqual(['assistant', 'audioprothesiste', 'organisationAdmin', 'readOnly', 'superAdmin']);
+    const organisationAdmin = await seededRoleId(server, 'organisationAdmin');
+    // The roles as an installation made before the keys holds them: none keyed, the straight apostrophe; and an
+    // organisation's own role named like a seeded one, which stays its own.
+    const [own] = await sqlRows<{ id: number }>(
+      server,
+      `insert into roles (holding_id, name, permissions) values ($1, 'Lecture seule', '{pec.view}') returning id`,
+      [org.horizon],
+    );
+    await sqlRows(server, 'update roles set seed_key = null');
+    await sqlRows(server, `update roles set name = 'Administrateur d''organisation' where id = $1`, [organisationAdmin]);
+
+    const migration = readFileSync(new URL('../../server/db/migrations/0040_role_seed_keys.sql', import.meta.url), 'utf8');
+    for (const statement of migration.split('--> statement-breakpoint').filter((s) => s.includes('UPDATE "roles"'))) await sqlRows(server, statement);
+
+    expect(await keyed()).toEqual(before);
+    const [renamed] = await sqlRows<{ name: string }>(server, 'select name from roles where id = $1', [organisationAdmin]);
+    expect(renamed!.name).toBe('Administrateur d’organisation');
+    const [kept] = await sqlRows<{ seed_key: string | null }>(server, 'select seed_key from roles where id = $1', [own!.id]);
+    expect(kept!.seed_key).toBeNull();
+    await sqlRows(server, 'delete from roles where id = $1', [own!.id]);
   });
 });

@@ -3,6 +3,7 @@
 // tenancy, permissions, audit with the password masked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server';
+import type { SeededRoleKey } from '#domain/roles';
 import {
   auditRows,
   checkDateRange,
@@ -29,7 +30,7 @@ let server: TestServer;
 let t: Tokens;
 let org: { horizon: number; riviera: number };
 let shopsOf: { bastille: number; boulogne: number; nice: number };
-let roleIds: Record<string, number>;
+let roleIds: Record<SeededRoleKey, number>;
 
 const user = (email: string, extra: Record<string, unknown> = {}) => ({
   firstName: 'Élodie',
@@ -39,7 +40,7 @@ const user = (email: string, extra: Record<string, unknown> = {}) => ({
   holding: `/api/holdings/${org.horizon}`,
   status: 'Active',
   shops: [`/api/shops/${shopsOf.bastille}`],
-  roles: [`/api/roles/${roleIds['Assistant(e)']}`],
+  roles: [`/api/roles/${roleIds.assistant}`],
   ...extra,
 });
 
@@ -59,8 +60,11 @@ beforeAll(async () => {
     nice: await idWhere(server, 'shops', 'name', 'Riviera Nice Médecin'),
   };
   roleIds = Object.fromEntries(
-    (await sqlRows<{ id: number; name: string }>(server, 'select id, name from roles where holding_id is null')).map((r) => [r.name, Number(r.id)]),
-  );
+    (await sqlRows<{ id: number; seed_key: SeededRoleKey }>(server, 'select id, seed_key from roles where seed_key is not null')).map((r) => [
+      r.seed_key,
+      Number(r.id),
+    ]),
+  ) as Record<SeededRoleKey, number>;
 });
 afterAll(() => server?.close());
 
@@ -92,7 +96,7 @@ describe('GET /api/users', () => {
       fullName: 'Sophie Bernard',
       initials: 'SB',
       holding: { '@id': `/api/holdings/${org.horizon}`, name: 'Audition Horizon' },
-      roles: [`/api/roles/${roleIds['Audioprothésiste']}`],
+      roles: [`/api/roles/${roleIds.audioprothesiste}`],
       status: 'Active',
     });
     expect(audio.shops.sort()).toEqual([`/api/shops/${shopsOf.bastille}`, `/api/shops/${shopsOf.boulogne}`].sort());
@@ -134,7 +138,7 @@ describe('POST /api/users', () => {
     expect(audit!.changes.password).toEqual({ before: null, after: '••••••' });
     expect(JSON.stringify(audit!.changes)).not.toContain('Horizon-Lyon-42!');
     expect(JSON.stringify(audit!.changes)).not.toContain('argon2');
-    expect(audit!.changes.roles).toEqual({ before: null, after: [roleIds['Assistant(e)']] });
+    expect(audit!.changes.roles).toEqual({ before: null, after: [roleIds.assistant] });
   });
 
   it('answers each invalid field with its French message (spec section 5)', async () => {
@@ -243,14 +247,14 @@ describe('POST /api/users', () => {
   it('never lets an editor hand out a right they do not hold', async () => {
     const res = await server.request('POST', '/api/users', {
       token: t.horizonAdmin,
-      body: user('escalade@audition-horizon.fr', { roles: [`/api/roles/${roleIds['Super administrateur']}`] }),
+      body: user('escalade@audition-horizon.fr', { roles: [`/api/roles/${roleIds.superAdmin}`] }),
     });
     expectViolation(res, 'roles', 'Vous ne pouvez pas attribuer le rôle « Super administrateur » : il donne des droits que vous n’avez pas.');
     const created = await createUser('promue@audition-horizon.fr');
     expectViolation(
       await server.request('PATCH', `/api/users/${created.id}`, {
         token: t.horizonAdmin,
-        body: { roles: [`/api/roles/${roleIds['Super administrateur']}`] },
+        body: { roles: [`/api/roles/${roleIds.superAdmin}`] },
         headers: mergePatch,
       }),
       'roles',
@@ -262,7 +266,7 @@ describe('POST /api/users', () => {
       (
         await server.request('PATCH', `/api/users/${created.id}`, {
           token: t.admin,
-          body: { roles: [`/api/roles/${roleIds['Super administrateur']}`] },
+          body: { roles: [`/api/roles/${roleIds.superAdmin}`] },
           headers: mergePatch,
         })
       ).status,
@@ -272,7 +276,7 @@ describe('POST /api/users', () => {
       { password: 'Reprise-Bleue-2026' },
       { email: 'reprise@audition-horizon.fr' },
       { lastName: 'Martin' },
-      { roles: [`/api/roles/${roleIds['Audioprothésiste']}`] },
+      { roles: [`/api/roles/${roleIds.audioprothesiste}`] },
     ]) {
       expectProblem(await server.request('PATCH', `/api/users/${created.id}`, { token: t.horizonAdmin, body, headers: mergePatch }), 403, beyondRights);
     }
@@ -298,17 +302,17 @@ describe('POST /api/users', () => {
       (
         await server.request('PATCH', `/api/users/${created.id}`, {
           token: t.admin,
-          body: { roles: [`/api/roles/${roleIds['Assistant(e)']}`] },
+          body: { roles: [`/api/roles/${roleIds.assistant}`] },
           headers: mergePatch,
         })
       ).status,
     ).toBe(200);
     const granted = await server.request('PATCH', `/api/users/${created.id}`, {
       token: t.horizonAdmin,
-      body: { roles: [`/api/roles/${roleIds['Audioprothésiste']}`] },
+      body: { roles: [`/api/roles/${roleIds.audioprothesiste}`] },
       headers: mergePatch,
     });
-    expect(granted.body.roles).toEqual([`/api/roles/${roleIds['Audioprothésiste']}`]);
+    expect(granted.body.roles).toEqual([`/api/roles/${roleIds.audioprothesiste}`]);
   });
 
   it('keeps a user from changing their own roles', async () => {
@@ -316,7 +320,7 @@ describe('POST /api/users', () => {
     expectViolation(
       await server.request('PATCH', `/api/users/${self}`, {
         token: t.horizonAdmin,
-        body: { roles: [`/api/roles/${roleIds['Lecture seule']}`] },
+        body: { roles: [`/api/roles/${roleIds.readOnly}`] },
         headers: mergePatch,
       }),
       'roles',
@@ -375,7 +379,7 @@ describe('PUT, PATCH, DELETE /api/users/{id}', () => {
     const { shops: _s, roles: _r, ...withoutLists } = user('listes@audition-horizon.fr', { firstName: 'Inès' });
     const put = await server.request('PUT', `/api/users/${created.id}`, { token: t.horizonAdmin, body: withoutLists });
     expect(put.body.shops).toHaveLength(2);
-    expect(put.body.roles).toEqual([`/api/roles/${roleIds['Assistant(e)']}`]);
+    expect(put.body.roles).toEqual([`/api/roles/${roleIds.assistant}`]);
     const patched = await server.request('PATCH', `/api/users/${created.id}`, {
       token: t.horizonAdmin,
       body: { shops: [shopsOf.boulogne] },

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
+import { SEEDED_ROLES, type SeededRoleKey } from '#domain/roles';
 import { createDossier, startPecServer, type Refs } from './helpers/pec';
 
 let server: TestServer;
@@ -677,9 +678,11 @@ describe('tenancy and permissions', () => {
         403,
       );
     }
-    const roles = await server.database.query<{ name: string; permissions: string[] }>('select name, permissions from roles where holding_id is null');
-    const holds = Object.fromEntries(roles.map((r) => [r.name, r.permissions.includes('billing.payment') || r.permissions.includes('admin.*')]));
-    expect(holds).toMatchObject({ "Administrateur d'organisation": true, Audioprothésiste: true, 'Assistant(e)': false, 'Lecture seule': false });
+    const roles = await server.database.query<{ seed_key: string; permissions: string[] }>(
+      'select seed_key, permissions from roles where seed_key is not null',
+    );
+    const holds = Object.fromEntries(roles.map((r) => [r.seed_key, r.permissions.includes('billing.payment') || r.permissions.includes('admin.*')]));
+    expect(holds).toMatchObject({ organisationAdmin: true, audioprothesiste: true, assistant: false, readOnly: false });
     const catalogue = await server.get('/api/permissions', tokens.audio);
     const entry = (catalogue.body.member ?? catalogue.body).find?.((p: JsonBody) => p.key === 'billing.payment');
     expect(entry).toMatchObject({ label: 'Enregistrer les paiements', module: 'billing' });
@@ -783,15 +786,14 @@ describe('the demo statement', () => {
 
 describe('existing databases', () => {
   it('migration 0014 renames pec.billing to billing.payment and gives it to the seeded administrators and audioprothésistes', async () => {
-    const seeded = (name: string) =>
-      server.database.query<{ permissions: string[] }>('select permissions from roles where holding_id is null and name = $1', [name]);
-    const before = new Map<string, string[]>();
-    for (const name of ["Administrateur d'organisation", 'Audioprothésiste', 'Assistant(e)']) before.set(name, (await seeded(name))[0]!.permissions);
-    // The roles as a database seeded before the key existed holds them.
+    const seeded = (key: SeededRoleKey) => server.database.query<{ permissions: string[] }>('select permissions from roles where seed_key = $1', [key]);
+    const before = new Map<SeededRoleKey, string[]>();
+    for (const key of ['organisationAdmin', 'audioprothesiste', 'assistant'] as const) before.set(key, (await seeded(key))[0]!.permissions);
+    // The roles as a database seeded before the key existed holds them, under the names they had then (migration 0040
+    // gave the organisation administrator its typographic apostrophe since).
     await server.database.query(`update roles set permissions = array_remove(permissions, 'billing.payment') where holding_id is null`);
-    await server.database.query(
-      `update roles set permissions = array_append(permissions, 'pec.billing') where holding_id is null and name = 'Audioprothésiste'`,
-    );
+    await server.database.query(`update roles set name = 'Administrateur d''organisation' where seed_key = 'organisationAdmin'`);
+    await server.database.query(`update roles set permissions = array_append(permissions, 'pec.billing') where seed_key = 'audioprothesiste'`);
     const [custom] = await server.database.query<{ id: number }>(
       `insert into roles (holding_id, name, permissions) select holding_id, 'Comptable', '{pec.view,pec.billing}' from shops limit 1 returning id`,
     );
@@ -799,7 +801,8 @@ describe('existing databases', () => {
     const migration = readFileSync(new URL('../../server/db/migrations/0014_payment_statements.sql', import.meta.url), 'utf8');
     for (const statement of migration.split('--> statement-breakpoint').filter((s) => s.includes('UPDATE "roles"'))) await server.database.query(statement);
 
-    for (const [name, permissions] of before) expect((await seeded(name))[0]!.permissions.sort(), name).toEqual([...permissions].sort());
+    for (const [key, permissions] of before) expect((await seeded(key))[0]!.permissions.sort(), key).toEqual([...permissions].sort());
+    await server.database.query(`update roles set name = $1 where seed_key = 'organisationAdmin'`, [SEEDED_ROLES.organisationAdmin.name]);
     const [comptable] = await server.database.query<{ permissions: string[] }>('select permissions from roles where id = $1', [custom!.id]);
     expect(comptable!.permissions).toEqual(['pec.view', 'billing.payment']);
   });

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_STREAMS_PER_USER, TOO_MANY_STREAMS } from '../../server/events/routes';
 import { startTestServer, type ApiResponse, type TestServer } from './helpers/server';
-import { expectViolation, holdingIds, idWhere, loginAll, mergePatch, sqlRows, type Tokens } from './helpers/backoffice';
+import { expectViolation, holdingIds, idWhere, loginAll, mergePatch, seededRoleId, sqlRows, type Tokens } from './helpers/backoffice';
 
 let server: TestServer;
 let t: Tokens;
@@ -15,8 +15,8 @@ beforeAll(async () => {
   server = await startTestServer();
   t = await loginAll(server, ['admin', 'horizonAdmin', 'rivieraAdmin', 'lecture', 'audio']);
   org = await holdingIds(server);
-  superRole = await idWhere(server, 'roles', 'name', 'Super administrateur');
-  assistantRole = await idWhere(server, 'roles', 'name', 'Assistant(e)');
+  superRole = await seededRoleId(server, 'superAdmin');
+  assistantRole = await seededRoleId(server, 'assistant');
   niceShop = (await sqlRows<{ id: number }>(server, 'select id from shops where holding_id = $1 order by id limit 1', [org.riviera]))[0]!.id;
 });
 afterAll(() => server?.close());

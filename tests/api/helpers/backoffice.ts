@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import type { ApiResponse, JsonBody, TestServer } from './server';
 import { ACCOUNT_MESSAGES } from '#domain/accounts';
+import type { SeededRoleKey } from '#domain/roles';
 
 export const ACCOUNTS = {
   admin: 'admin@pecflow.fr',
@@ -32,6 +33,9 @@ export async function idWhere(server: TestServer, table: string, column: string,
   if (!row) throw new Error(`no ${table} with ${column} = ${String(value)}`);
   return Number(row.id);
 }
+
+/** A seeded platform role's id, found by its key (roles.seed_key), never by its French name. */
+export const seededRoleId = (server: TestServer, key: SeededRoleKey) => idWhere(server, 'roles', 'seed_key', key);
 
 export const holdingIds = async (server: TestServer) => ({
   horizon: await idWhere(server, 'holdings', 'name', 'Audition Horizon'),
