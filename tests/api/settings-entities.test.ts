@@ -54,12 +54,13 @@ describe.each(cases((decl) => !!decl.tenancy.holdingColumn))('%s', (name, decl) 
     const table = getTableName(decl.table);
     const column = decl.tenancy.holdingColumn!.name;
     let [other] = await sqlRows<{ id: number }>(server, `select id from "${table}" where "${column}" is not null and "${column}" <> $1 limit 1`, [horizon]);
-    // No record of another organisation in the demo data (roles: the platform's): one copied to Optique Riviera.
+    // No record of another organisation in the demo data (roles: the platform's): one copied to Optique Riviera, without
+    // the key that marks a seeded role (unique; a column the other tables do not have, which the copy then ignores).
     other ??= (
       await sqlRows<{ id: number }>(
         server,
         `insert into "${table}" select (r).* from (select jsonb_populate_record(null::"${table}", to_jsonb(s) ||
-         jsonb_build_object('id', nextval(pg_get_serial_sequence('${table}', 'id')), '${column}', $1::int)) as r
+         jsonb_build_object('id', nextval(pg_get_serial_sequence('${table}', 'id')), '${column}', $1::int, 'seed_key', null)) as r
        from "${table}" s limit 1) as copy returning id`,
         [riviera],
       )
