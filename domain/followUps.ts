@@ -33,11 +33,13 @@ export function isFollowUpDue(file: FollowUpFile, today: string, now: Date, pend
  * Why a file "À relancer" is (isFollowUpDue's two cases), as the drawer and the dashboard say it: its follow-up date has
  * come, or it has waited 'En attente' since its status changed. undefined for a file neither case names (not due).
  */
-export function followUpReason(file: FollowUpFile, today: string, now: Date): string | undefined {
+export function followUpReason(file: FollowUpFile, today: string): string | undefined {
   if (file.followUpDate !== null) return file.followUpDate <= today ? FOLLOW_UP_MESSAGES.reasonDate(formatIsoDay(file.followUpDate)) : undefined;
   if (file.status !== 'pending' || !file.statusChangedAt) return undefined;
-  const since = new Date(file.statusChangedAt);
-  return FOLLOW_UP_MESSAGES.reasonWaiting(formatIsoDay(todayInFrance(since)), Math.floor((now.getTime() - since.getTime()) / DAY_MS));
+  // Days as the calendar counts them from the day it names, in France (not full 24-hour periods: just after midnight,
+  // « depuis le 18/11 » on 30/11 is 12 days, where the hours since gave 11).
+  const sinceDay = todayInFrance(new Date(file.statusChangedAt));
+  return FOLLOW_UP_MESSAGES.reasonWaiting(formatIsoDay(sinceDay), Math.round((Date.parse(today) - Date.parse(sinceDay)) / DAY_MS));
 }
 
 /** The moment before which a file entered 'En attente' to be due now. */

@@ -240,7 +240,6 @@ function FollowUpsCard({ stats }: { stats: PecStats | undefined }) {
                     secondary={followUpReason(
                       { status: file.status, statusChangedAt: file.statusChangedAt ?? null, followUpDate: file.followUpDate ?? null },
                       today,
-                      now,
                     )}
                     slotProps={{ primary: { noWrap: true } }}
                   />

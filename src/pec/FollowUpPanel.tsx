@@ -52,11 +52,7 @@ function FollowUpReason({ record }: { record: PecDossierRecord }) {
   const now = new Date();
   const reason =
     record.followUpDue &&
-    followUpReason(
-      { status: record.status, statusChangedAt: record.statusChangedAt ?? null, followUpDate: record.followUpDate ?? null },
-      todayInFrance(now),
-      now,
-    );
+    followUpReason({ status: record.status, statusChangedAt: record.statusChangedAt ?? null, followUpDate: record.followUpDate ?? null }, todayInFrance(now));
   if (!reason) return null;
   return (
     <Alert severity="warning" sx={{ mb: 2 }} data-testid="follow-up-reason">

@@ -33,18 +33,21 @@ describe('isFollowUpDue', () => {
 
 describe('followUpReason', () => {
   it('names the follow-up date that has come, or the day the file began to wait and for how long', () => {
-    expect(followUpReason({ status: 'approved', statusChangedAt: daysAgo(1), followUpDate: '2026-11-12' }, today, now)).toBe('Relance prévue le 12/11/2026');
+    expect(followUpReason({ status: 'approved', statusChangedAt: daysAgo(1), followUpDate: '2026-11-12' }, today)).toBe('Relance prévue le 12/11/2026');
     // Its day in Paris: 23:30 UTC on 01/11 is already 02/11 there.
     const since = { status: 'pending', statusChangedAt: '2026-11-01T23:30:00Z', followUpDate: null };
-    expect(followUpReason(since, today, now)).toBe('Sans nouvelles depuis le 02/11/2026 (statut inchangé depuis 26 jours)');
-    expect(followUpReason({ status: 'pending', statusChangedAt: daysAgo(1), followUpDate: null }, today, now)).toBe(
+    expect(followUpReason(since, today)).toBe('Sans nouvelles depuis le 02/11/2026 (statut inchangé depuis 26 jours)');
+    expect(followUpReason({ status: 'pending', statusChangedAt: daysAgo(1), followUpDate: null }, today)).toBe(
       'Sans nouvelles depuis le 27/11/2026 (statut inchangé depuis 1 jour)',
     );
+    // Just after midnight in Paris (00:14 on 30/11, still 29/11 in UTC): the days the calendar counts from the day named.
+    const lateWait = { status: 'pending', statusChangedAt: '2026-11-18T09:00:00Z', followUpDate: null };
+    expect(followUpReason(lateWait, '2026-11-30')).toBe('Sans nouvelles depuis le 18/11/2026 (statut inchangé depuis 12 jours)');
   });
 
   it('says nothing of a file neither case names', () => {
-    expect(followUpReason({ status: 'pending', statusChangedAt: daysAgo(30), followUpDate: '2026-12-05' }, today, now)).toBeUndefined();
-    expect(followUpReason({ status: 'approved', statusChangedAt: daysAgo(30), followUpDate: null }, today, now)).toBeUndefined();
+    expect(followUpReason({ status: 'pending', statusChangedAt: daysAgo(30), followUpDate: '2026-12-05' }, today)).toBeUndefined();
+    expect(followUpReason({ status: 'approved', statusChangedAt: daysAgo(30), followUpDate: null }, today)).toBeUndefined();
   });
 });
 
