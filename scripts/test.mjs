@@ -13,11 +13,20 @@ const totals = { passed: 0, failed: 0 };
 const lines = [];
 // Named again under the summary, so that the end of a long run's output says what failed.
 const failures = [];
+// Each line of the summary says how long its step took, counted from the end of the one before: CI's time is watched.
+let stepStart = Date.now();
 
 function record(name, passed, failed) {
   totals.passed += passed;
   totals.failed += failed;
-  lines.push(`  ${failed === 0 ? '✓' : '✗'} ${name.padEnd(28)} ${passed} passed, ${failed} failed`);
+  const seconds = Math.round((Date.now() - stepStart) / 1000);
+  stepStart = Date.now();
+  lines.push(`  ${failed === 0 ? '✓' : '✗'} ${name.padEnd(28)} ${passed} passed, ${failed} failed (${seconds} s)`);
+}
+
+function skip(name, why) {
+  stepStart = Date.now();
+  lines.push(`  · ${name.padEnd(28)} ignoré : ${why}`);
 }
 
 function readJson(file) {
@@ -73,6 +82,7 @@ const freePort = () =>
   });
 
 ensureDependencies();
+stepStart = Date.now();
 
 console.log('\n→ Vérification des types (tsc)');
 record('typecheck', ...(run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { allowFailure: true }) === 0 ? [1, 0] : [0, 1]));
@@ -99,14 +109,14 @@ if (process.env.DATABASE_URL) {
   const report = path.join(output, 'cluster.json');
   const status = run(process.execPath, [path.join(root, 'scripts', 'test-cluster.mjs')], { env: { CLUSTER_REPORT: report }, allowFailure: true });
   const json = readJson(report);
-  if (json?.skipped) lines.push(`  · ${'cluster'.padEnd(28)} ignoré : ${json.skipped} manquant`);
+  if (json?.skipped) skip('cluster', `${json.skipped} manquant`);
   else if (json) {
     const failed = json.checks.filter((c) => !c.ok).length;
     record('cluster (HAProxy, PgBouncer)', json.checks.length - failed, failed + (status !== 0 && failed === 0 ? 1 : 0));
   } else record('cluster (HAProxy, PgBouncer)', 0, 1);
 } else {
   console.log('⚠ test:cluster ignoré : DATABASE_URL n’est pas défini.');
-  lines.push(`  · ${'cluster'.padEnd(28)} ignoré : DATABASE_URL manquant`);
+  skip('cluster', 'DATABASE_URL manquant');
 }
 
 console.log('\n→ Tests navigateur (Playwright, Chromium)');
