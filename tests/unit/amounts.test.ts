@@ -46,23 +46,25 @@ function seeded(seed: number) {
 
 test('amounts, days and times written without Intl read exactly as Intl writes them in French', () => {
   const numbers = new Intl.NumberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  const intlAmount = (n: number) =>
-    numbers
-      .formatToParts(n)
-      .map((part) => (part.type === 'group' ? '\u202f' : part.value))
-      .join('');
+  // The group separator as ours, whichever space this runtime's ICU writes (formatToParts was four times slower).
+  const intlAmount = (n: number) => numbers.format(n).replace(/[\u00a0\u202f]/g, '\u202f');
   const random = seeded(30);
   // Half cents round away from zero on the number's decimal text (1.005 -> 1,01), as Intl does; toFixed would give 1,00.
   const amounts = [0, -0, 1e-7, -0.001, 0.005, 1.005, 2.675, 999.995, 1e15 - 0.5, 1e15, 1e20, -1234.5, NaN, Infinity];
   for (let thousandths = -20_000; thousandths <= 20_000; thousandths++) amounts.push(thousandths / 1000);
   for (let i = 0; i < 50_000; i++) amounts.push((Math.round(random() * 10 ** (1 + Math.floor(random() * 14)) * 1000) / 1000) * (random() < 0.2 ? -1 : 1));
-  for (const n of amounts) expect(formatAmount(n), String(n)).toBe(intlAmount(n));
+  // Compared in a loop and asserted once: 110,000 expect() calls took over 5 s on a loaded 2-core machine.
+  const wrongAmounts = amounts.filter((n) => formatAmount(n) !== intlAmount(n)).map((n) => [n, formatAmount(n), intlAmount(n)]);
+  expect(wrongAmounts).toEqual([]);
 
   const days = new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit', year: 'numeric' });
   const times = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const wrongMoments: string[][] = [];
   for (let i = 0; i < 20_000; i++) {
     const moment = new Date(Date.UTC(1950, 0, 1) + random() * 120 * 365 * 86_400_000);
-    expect(formatDateTime(moment)).toBe(`${days.format(moment)} à ${times.format(moment)}`);
-    expect(formatDate(moment.toISOString())).toBe(days.format(moment));
+    const intl = [`${days.format(moment)} à ${times.format(moment)}`, days.format(moment)];
+    const ours = [formatDateTime(moment), formatDate(moment.toISOString())];
+    if (ours[0] !== intl[0] || ours[1] !== intl[1]) wrongMoments.push([moment.toISOString(), ...ours, ...intl]);
   }
+  expect(wrongMoments).toEqual([]);
 });
