@@ -152,15 +152,29 @@ describe('documents of a PEC file', () => {
     expect(long.endsWith('.pdf')).toBe(true);
   });
 
-  it('keeps the summary kind for Pecflow’s own print, and an archived file as it was', async () => {
+  it('keeps the summary kind for Pecflow’s own print, and an archived file as it was: nothing added, nothing deleted', async () => {
     const file = await createDossier(server, tokens.horizonAdmin, refs);
     const summary = await upload(tokens.audio, iri(file.id), 'summary', pdf(100), 'faux.pdf');
     expect(summary.status).toBe(422);
     expect(summary.body.violations).toEqual([{ propertyPath: 'kind', message: DOCUMENT_MESSAGES.summaryReserved }]);
+    const before = await upload(tokens.audio, iri(file.id), 'prescription', pdf(100), 'ordonnance.pdf');
+    expect(before.status, before.text).toBe(201);
     await server.database.query("update pec_dossiers set archived = true, archive_reason = 'abandoned' where id = $1", [file.id]);
+    const frozen = `La demande ${file.numeroDossier} est archivée : restaurez-la avant de la modifier.`;
     const archived = await upload(tokens.audio, iri(file.id), 'other', pdf(100), 'apres.pdf');
     expect(archived.status).toBe(409);
-    expect(archived.body.detail).toBe(`La demande ${file.numeroDossier} est archivée : restaurez-la avant de la modifier.`);
+    expect(archived.body.detail).toBe(frozen);
+    // Its documents stay, for whoever may delete documents, the organisation's administrator included.
+    for (const token of [tokens.audio, tokens.horizonAdmin]) {
+      const deleted = await server.request('DELETE', `/api/pec_documents/${before.body.id}`, { token });
+      expect(deleted.status).toBe(409);
+      expect(deleted.body.detail).toBe(frozen);
+    }
+    expect(await documentsOf(file.id)).toBe(1);
+    expect((await server.request('GET', `/api/pec_documents/${before.body.id}/content`, { token: tokens.audio })).status).toBe(200);
+    // Restored, the file is worked on again.
+    await server.database.query('update pec_dossiers set archived = false, archive_reason = null where id = $1', [file.id]);
+    expect((await server.request('DELETE', `/api/pec_documents/${before.body.id}`, { token: tokens.audio })).status).toBe(204);
     expect(await documentsOf(file.id)).toBe(0);
   });
 
