@@ -52,7 +52,8 @@ export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: num
           items={[
             [translate('pecflow.payments.panel.expected'), formatEuros(expectedAmount({ partComplementaire: record.partComplementaire }), none)],
             [translate('pecflow.payments.panel.paid'), formatEuros(record.montantPaye ?? null, translate('pecflow.payments.panel.nothingYet'))],
-            [translate('pecflow.payments.panel.date'), record.datePaiement ? formatDate(record.datePaiement) : none],
+            // « Non définie » when there is none, as every empty date.
+            [translate('pecflow.payments.panel.date'), formatDate(record.datePaiement)],
             // What is still due on every billed file, paid in part or not at all (also once a statement is undone).
             ...(record.status === 'billed' ? [[translate('pecflow.payments.panel.due'), formatEuros(amountDue(record), none)] as [string, string]] : []),
           ]}

@@ -263,6 +263,8 @@ test('"Enregistrer un paiement" in the drawer pays a billed file', async ({ page
   await page.goto(`/pec/${file.id}`);
   const panel = drawer(page).getByTestId('pec-payment');
   await expect(panel).toContainText('Aucun paiement reçu');
+  // An empty date says so as every empty date does (« Non définie »).
+  await expect(panel).toContainText(/Date de paiement\s*:?\s*Non définie/);
   await expect(panel).toContainText('Montant restant dû');
   await panel.getByRole('button', { name: 'Enregistrer un paiement' }).click();
   const dialog = page.getByRole('dialog', { name: 'Enregistrer un paiement' });
