@@ -82,10 +82,9 @@ function ArchiveAction({ record, id }: { record: PecDossierRecord; id: number })
                   source="archiveReason"
                   label={translate('pecflow.pec.archive.reason')}
                   choices={REASON_CHOICES}
-                  emptyText=""
                   fullWidth
                   margin="none"
-                  required
+                  isRequired
                 />
                 <NoteInput />
               </Stack>

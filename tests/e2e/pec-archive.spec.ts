@@ -3,7 +3,7 @@
 // twin's warning links to the other file and a DPEC beside a twin's request asks to confirm; the billing dialog refuses
 // an invoice dated in the future.
 import { expect, test, type Page } from '@playwright/test';
-import { api, apiToken, chooseOption, signIn, signOut } from './helpers';
+import { api, apiToken, chooseOption, selectField, signIn, signOut } from './helpers';
 import { drawer, openFile, prepareFile, toast, type PreparedFile } from './pec-fixtures';
 import { todayInFrance } from '#domain/pec';
 
@@ -28,6 +28,10 @@ test('an Assistant(e) archives their own draft: the chip, out of the list, liste
   const dialog = page.getByRole('dialog', { name: `Archiver la demande ${file.numeroDossier}` });
   const confirm = dialog.getByTestId('archive-confirm');
   await expect(confirm).toBeDisabled();
+  // The four reasons, none blank to pick.
+  await selectField(dialog, 'Motif de l’archivage').click();
+  await expect(page.getByRole('listbox').getByRole('option')).toHaveText(['Abandonnée par le patient', 'Doublon', 'Erreur de saisie', 'Autre']);
+  await page.keyboard.press('Escape');
   // 'Autre' asks for its text.
   await chooseOption(page, dialog, 'Motif de l’archivage', 'Autre');
   await expect(dialog.getByRole('textbox', { name: 'Précision' })).toBeVisible();
