@@ -14,11 +14,14 @@ import AddIcon from '@mui/icons-material/Add';
 import ClearFiltersIcon from '@mui/icons-material/FilterAltOff';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import ResetIcon from '@mui/icons-material/RestartAlt';
+import SearchIcon from '@mui/icons-material/Search';
 import {
   Box,
   Button,
   Checkbox,
   GlobalStyles,
+  InputAdornment,
+  MenuList,
   Paper,
   Skeleton,
   Stack,
@@ -30,6 +33,7 @@ import {
   TextField,
   ThemeProvider,
   Typography,
+  popoverClasses,
   useMediaQuery,
   type SxProps,
   type Theme,
@@ -48,14 +52,19 @@ import {
   useMemo,
   useRef,
   useState,
+  type ChangeEvent,
   type ComponentProps,
+  type FocusEvent,
   type KeyboardEvent,
   type ReactElement,
   type ReactNode,
   type SyntheticEvent,
 } from 'react';
+import { createPortal } from 'react-dom';
 import {
   DataTableCallbacksContext,
+  DataTableColumnFilterContext,
+  DataTableColumnRankContext,
   DataTableRenderContext,
   DataTableStoreContext,
   ListBase,
@@ -68,14 +77,16 @@ import {
   useDataTableSelectedIdsContext,
   useDataTableSortContext,
   useRecordContext,
+  useStore,
   type ListControllerResult,
 } from 'ra-core';
 import {
+  Button as RaButton,
   ColumnsButton,
-  ColumnsSelector,
   DataTable,
   DataTableBody,
   DataTableRow,
+  ResettableTextField,
   useListContext,
   useTranslate,
   type DataTableBodyProps,
@@ -160,8 +171,8 @@ export const normalize = (value: unknown) =>
  */
 export function ListFrame(props: ListFrameProps) {
   const { resource, filter, sort = { field: '', order: 'ASC' }, paginated = true, perPage = PAGE_SIZE, listProps } = props;
-  const [chooserOpened, setChooserOpened] = useState(false);
-  const chooser = useMemo(() => ({ opened: chooserOpened, open: () => setChooserOpened(true) }), [chooserOpened]);
+  const [chooserRoom, setChooserRoom] = useState<HTMLElement | null>(null);
+  const chooser = useMemo(() => ({ room: chooserRoom, open: setChooserRoom }), [chooserRoom]);
   return (
     <ListBase {...listProps} resource={resource} perPage={paginated ? perPage : UNPAGINATED} sort={sort} filter={filter}>
       <DeferredListContext>
@@ -202,32 +213,81 @@ function useShallowStable<T extends object>(value: T): T {
 }
 
 /**
- * Whether the list's column chooser has been opened. react-admin's <DataTable> draws its chooser (a switch per column,
- * into <ColumnsButton>'s popover, kept mounted while closed) at every render of the table: a third of a PEC page's
- * elements, drawn with its first rows and again with each answer, on a phone. The columns leave the chooser empty until
- * its button is first pressed (ColumnsChooserButton), then fill it on that same press.
+ * Where the list's column chooser is drawn (its popover's room), once its button has been pressed: react-admin's
+ * <DataTable> draws a chooser (a switch per column) at every render of the table, a third of a PEC page's elements,
+ * drawn with its first rows and again with each answer, on a phone. The frame draws its own instead (ColumnsChooser),
+ * when the button is first pressed.
  */
-const ColumnsChooserContext = createContext<{ opened: boolean; open: () => void }>({ opened: true, open: () => undefined });
+const ColumnsChooserContext = createContext<{ room: HTMLElement | null; open: (room: HTMLElement | null) => void }>({
+  room: null,
+  open: () => undefined,
+});
 
 /**
- * react-admin's <ColumnsButton>, which fills the chooser when first pressed (by pointer or keyboard: a click either way).
+ * The key <ColumnsButton> names its popover's room by (`{key}-columnsSelector`): not the table's store key, so that
+ * <DataTable>'s own chooser, which looks for the room named by the table's key, finds none and draws nothing there.
+ */
+const chooserKey = (storeKey: string) => `${storeKey}.chooser`;
+const chooserRoomId = (storeKey: string) => `${chooserKey(storeKey)}-columnsSelector`;
+
+/**
+ * react-admin's <ColumnsButton>, which hands the frame its popover's room when pressed (by pointer or keyboard: a click
+ * either way), where the frame draws the chooser (ColumnsChooser). `storeKey`: the list's columns' (ListFrame's `columns`).
  * On a phone react-admin draws it as an icon button, which takes no `variant`: an outlined one (as its neighbours) is
  * given an outlined button's frame instead.
  */
-export function ColumnsChooserButton({ variant, sx, ...props }: ComponentProps<typeof ColumnsButton>) {
-  const { opened, open } = useContext(ColumnsChooserContext);
+export function ColumnsChooserButton({ variant, sx, storeKey, ...props }: ComponentProps<typeof ColumnsButton> & { storeKey: string }) {
+  const { open } = useContext(ColumnsChooserContext);
   // ColumnsButton's own test for its icon button.
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const tooltip = useTooltipNotOnReturn();
   return (
-    <Box component="span" onClickCapture={opened ? undefined : open}>
-      <ColumnsButton
-        {...props}
-        variant={phone ? undefined : variant}
-        sx={phone && variant === 'outlined' ? [OUTLINED_ICON_BUTTON, ...(Array.isArray(sx) ? sx : [sx])] : sx}
-      />
+    // The popover is kept mounted from the button's first render: its room is there when the button is pressed.
+    <Box component="span" onClickCapture={() => open(document.getElementById(chooserRoomId(storeKey)))}>
+      <ThemeProvider theme={tooltip}>
+        <ColumnsButton
+          {...props}
+          storeKey={chooserKey(storeKey)}
+          variant={phone ? undefined : variant}
+          sx={phone && variant === 'outlined' ? [OUTLINED_ICON_BUTTON, ...(Array.isArray(sx) ? sx : [sx])] : sx}
+        />
+      </ThemeProvider>
     </Box>
   );
 }
+
+/**
+ * The phone's icon button is named by react-admin's tooltip, shown on hover and on a keyboard's focus; not on the
+ * focus its popover gives back as it closes (Escape): shown then, it stayed over the list until the focus left.
+ */
+function useTooltipNotOnReturn() {
+  const [open, setOpen] = useState(false);
+  return useMemo(
+    () =>
+      (outer: Theme): Theme => ({
+        ...outer,
+        components: {
+          ...outer.components,
+          MuiTooltip: {
+            ...outer.components?.MuiTooltip,
+            defaultProps: {
+              ...outer.components?.MuiTooltip?.defaultProps,
+              open,
+              onOpen: (event: SyntheticEvent) => setOpen(!fromPopover(event)),
+              onClose: () => setOpen(false),
+            },
+          },
+        },
+      }),
+    [open],
+  );
+}
+
+/** A focus given back by a popover (or a menu) as it closes: it comes from inside it. */
+const fromPopover = (event: SyntheticEvent) => {
+  const from = event.type === 'focus' ? (event as FocusEvent).relatedTarget : null;
+  return from instanceof Element && from.closest(`.${popoverClasses.root}`) !== null;
+};
 
 /**
  * An outlined button's frame (MUI's: 1 px of its colour at half opacity, whole on hover; the theme's corners; 36.5 px
@@ -241,38 +301,73 @@ const OUTLINED_ICON_BUTTON: SxProps<Theme> = (theme) => ({
 });
 
 /**
- * The chooser's columns where the table is not drawn (its first read, an empty list, a failure): react-admin's
- * <DataTable> fills the chooser only with rows. Drawn once the chooser has been opened, as the table's (SortedColumn).
+ * The list's one column chooser, react-admin's <ColumnsSelector> drawn by the frame: its filter box (more than five
+ * columns), a switch per column (react-admin's: each <DataTable.Col> in the 'columnsSelector' context) and
+ * « Réinitialiser ». One for the list whatever it shows (its first read, rows, an empty list, a failure), where
+ * <DataTable> draws its own only with rows: the switch from one to the other, as the first rows came with the chooser
+ * open, lost what was typed in its filter box.
  */
-function ColumnsChooserFallback({ storeKey, hidden, children }: { storeKey: string; hidden: string[]; children: ReactNode }) {
-  const { opened } = useContext(ColumnsChooserContext);
+function ColumnsChooser({ storeKey, hidden, children }: { storeKey: string; hidden: string[]; children: ReactNode }) {
+  const translate = useTranslate();
+  const { room } = useContext(ColumnsChooserContext);
+  const [ranks, setRanks] = useStore<number[] | undefined>(`${storeKey}_columnRanks`);
+  const [, setHidden] = useStore<string[]>(storeKey, hidden);
+  const [filter, setFilter] = useState('');
   const store = useMemo(() => ({ storeKey, defaultHiddenColumns: hidden }), [storeKey, hidden]);
-  if (!opened) return null;
-  return (
+  if (!room) return null;
+  const columns = Children.toArray(children);
+  // The columns in the user's order (react-admin's ranks), then those the ranks do not name yet.
+  const ranked = ranks ?? [];
+  const order = [...ranked, ...Array.from({ length: Math.max(0, columns.length - ranked.length) }, (_, i) => ranked.length + i)];
+  return createPortal(
     <DataTableStoreContext.Provider value={store}>
       <DataTableRenderContext.Provider value="columnsSelector">
-        <ChooserTheme>
-          <ColumnsSelector>{children}</ColumnsSelector>
-        </ChooserTheme>
+        <Box sx={{ pt: 1 }}>
+          {columns.length > 5 && (
+            <Box sx={{ mb: 1 }}>
+              <ResettableTextField
+                hiddenLabel
+                label=""
+                value={filter}
+                onChange={(change: string | ChangeEvent<HTMLInputElement>) => setFilter(typeof change === 'string' ? change : change.target.value)}
+                placeholder={translate('ra.action.search_columns')}
+                InputProps={{
+                  endAdornment: (
+                    <InputAdornment position="end">
+                      <SearchIcon color="disabled" />
+                    </InputAdornment>
+                  ),
+                }}
+                resettable
+                autoFocus
+                size="small"
+              />
+            </Box>
+          )}
+          <MenuList sx={{ pt: 0 }}>
+            {order.map((position, index) => (
+              <DataTableColumnRankContext.Provider value={position} key={index}>
+                <DataTableColumnFilterContext.Provider value={filter}>{columns[position]}</DataTableColumnFilterContext.Provider>
+              </DataTableColumnRankContext.Provider>
+            ))}
+          </MenuList>
+          <Box className="columns-selector-actions" sx={{ textAlign: 'center', mb: 1 }}>
+            {/* Its mark: on a phone react-admin's button shows it alone (named by its label, as a tooltip too). */}
+            <RaButton
+              label={translate('ra.action.reset')}
+              onClick={() => {
+                setRanks(undefined);
+                setHidden(hidden);
+              }}
+            >
+              <ResetIcon />
+            </RaButton>
+          </Box>
+        </Box>
       </DataTableRenderContext.Provider>
-    </DataTableStoreContext.Provider>
+    </DataTableStoreContext.Provider>,
+    room,
   );
-}
-
-/**
- * Inside the table and its chooser, react-admin's <Button> without an icon of its own (the chooser's « Réinitialiser »)
- * gets one: on a phone it shows its icon alone (named by its label, as a tooltip too), which was blank.
- */
-const chooserTheme = (outer: Theme): Theme => ({
-  ...outer,
-  components: {
-    ...outer.components,
-    RaButton: { ...outer.components?.RaButton, defaultProps: { children: <ResetIcon />, ...outer.components?.RaButton?.defaultProps } },
-  },
-});
-
-function ChooserTheme({ children }: { children: ReactNode }) {
-  return <ThemeProvider theme={chooserTheme}>{children}</ThemeProvider>;
 }
 
 function ListBody({
@@ -423,31 +518,29 @@ function ListBody({
             // A list whose columns the user chooses may be wider than the window: it scrolls inside this frame, its first
             // column (after the selection's checkboxes) kept in view.
             <Paper variant="outlined" sx={columns ? stickyFirstColumn(!!bulkActions) : { overflowX: 'auto' }} data-testid="list-table-frame">
-              <ChooserTheme>
-                <DataTable
-                  aria-busy={reading}
-                  data={rows}
-                  total={total}
-                  rowClick={(id, _resource, record) => rowClick(id, record)}
-                  bulkActionButtons={bulkActions ? <></> : false}
-                  // Drawn after the table (below): Tab from the rows reaches it (see BulkBar).
-                  bulkActionsToolbar={bulkActions ? <></> : undefined}
-                  body={rowTestId ? bodyWithTestId(rowTestId) : undefined}
-                  storeKey={columns?.storeKey}
-                  hiddenColumns={columns?.hidden}
-                  sx={HEADER_CELLS}
-                >
-                  {Children.map(children, (column) => (isValidElement<DataTableColumnProps>(column) ? <SortedColumn column={column} /> : column))}
-                </DataTable>
-              </ChooserTheme>
+              <DataTable
+                aria-busy={reading}
+                data={rows}
+                total={total}
+                rowClick={(id, _resource, record) => rowClick(id, record)}
+                bulkActionButtons={bulkActions ? <></> : false}
+                // Drawn after the table (below): Tab from the rows reaches it (see BulkBar).
+                bulkActionsToolbar={bulkActions ? <></> : undefined}
+                body={rowTestId ? bodyWithTestId(rowTestId) : undefined}
+                storeKey={columns?.storeKey}
+                hiddenColumns={columns?.hidden}
+                sx={HEADER_CELLS}
+              >
+                {Children.map(children, (column) => (isValidElement<DataTableColumnProps>(column) ? <SortedColumn column={column} /> : column))}
+              </DataTable>
             </Paper>
           )}
         </Box>
       )}
-      {columns && !tableDrawn && (
-        <ColumnsChooserFallback storeKey={columns.storeKey} hidden={columns.hidden}>
+      {columns && (
+        <ColumnsChooser storeKey={columns.storeKey} hidden={columns.hidden}>
           {children}
-        </ColumnsChooserFallback>
+        </ColumnsChooser>
       )}
       {bulkActions && tableDrawn && !reading && <BulkBar actions={bulkActions} rows={rows} />}
 
@@ -514,8 +607,6 @@ function SearchField({ paginated, placeholder, clearings }: { paginated: boolean
 function SortedColumn({ column }: { column: ReactElement<DataTableColumnProps> }) {
   const sort = useDataTableSortContext();
   const context = useDataTableRenderContext();
-  const { opened } = useContext(ColumnsChooserContext);
-  if (context === 'columnsSelector' && !opened) return null;
   const header = context === 'header';
   if (!header || column.props.disableSort || !sort?.field || sort.field !== column.props.source) return column;
   return cloneElement(column, { sortDirection: sort.order === 'ASC' ? 'asc' : 'desc' });

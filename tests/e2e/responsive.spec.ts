@@ -236,6 +236,31 @@ test.describe('on a small phone, 360 px wide', () => {
     await expectWholeSearchPlaceholder(page, SHORT_SEARCH_PLACEHOLDER);
     await expectFits(page, 360);
   });
+
+  test('/pec: « Colonnes » names itself in a tooltip, which goes with its chooser closed by Escape', async ({ page }) => {
+    await signIn(page, EMAIL);
+    await page.goto('/pec');
+    await expect(page.getByTestId('pec-row').first()).toBeVisible();
+    const chooser = page.getByRole('button', { name: 'Colonnes', exact: true });
+    const tooltip = page.getByRole('tooltip', { name: 'Colonnes' });
+    await chooser.hover();
+    await expect(tooltip).toBeVisible();
+    await chooser.click();
+    await expect(page.getByRole('option', { name: 'Mutuelle' })).toBeVisible();
+    await expect(tooltip).toBeHidden();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('option', { name: 'Mutuelle' })).toBeHidden();
+    // The focus is back on the button, without its tooltip over the list.
+    await expect(chooser).toBeFocused();
+    await expect(tooltip).toBeHidden();
+    await page.waitForTimeout(500);
+    await expect(tooltip).toBeHidden();
+    // Reached with the keyboard, it names itself again.
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await expect(chooser).toBeFocused();
+    await expect(tooltip).toBeVisible();
+  });
 });
 
 test.describe('on a laptop, 1280 px wide', () => {
