@@ -41,7 +41,7 @@ export const companiesResource: ResourceDeclaration = {
   list: {
     columns: ['name', 'registrationNumber', 'holding', 'city', 'status'],
     filters: [{ field: 'status', kind: 'choice' }],
-    searchPlaceholder: 'Rechercher une entreprise (nom, SIREN, ville)…',
+    searchPlaceholder: 'Rechercher (nom, SIREN, ville)…',
     empty: 'Aucune entreprise trouvée',
     scopeToHolding: true,
   },

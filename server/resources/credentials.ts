@@ -82,7 +82,7 @@ export const credentialsResource: ResourceDeclaration = {
       { field: 'software', kind: 'reference' },
       { field: 'status', kind: 'choice' },
     ],
-    searchPlaceholder: 'Rechercher un identifiant (login, contexte)…',
+    searchPlaceholder: 'Rechercher (login, contexte)…',
     empty: 'Aucun identifiant configuré',
     scopeToHolding: true,
   },

@@ -42,7 +42,7 @@ export const holdingsResource: ResourceDeclaration = {
   list: {
     columns: ['name', 'registrationNumber', 'fullAddress', 'status'],
     filters: [{ field: 'status', kind: 'choice' }],
-    searchPlaceholder: 'Rechercher une organisation (nom, SIREN, ville)…',
+    searchPlaceholder: 'Rechercher (nom, SIREN, ville)…',
     empty: 'Aucun holding trouvé',
   },
   form: {

@@ -35,7 +35,7 @@ export const mutualsResource: ResourceDeclaration = {
       { field: 'status', kind: 'choice' },
       { field: 'network', kind: 'reference' },
     ],
-    searchPlaceholder: 'Rechercher une mutuelle (nom, code)…',
+    searchPlaceholder: 'Rechercher (nom, code)…',
     empty: 'Aucune mutuelle configurée',
   },
   form: { fields: ['name', 'code', 'network', 'status'], defaults: { status: 'Active' } },

@@ -42,7 +42,7 @@ export const networksResource: ResourceDeclaration = {
   list: {
     columns: ['name', 'code', 'activeMutualsCount', 'isDefault', 'status'],
     filters: [{ field: 'status', kind: 'choice' }],
-    searchPlaceholder: 'Rechercher un réseau (nom, code)…',
+    searchPlaceholder: 'Rechercher (nom, code)…',
     empty: 'Aucun réseau de mutuelles configuré',
   },
   form: {

@@ -60,7 +60,7 @@ export const prescribersResource = defineResource({
       { field: 'status', kind: 'choice' },
       { field: 'specialty', kind: 'choice' },
     ],
-    searchPlaceholder: 'Rechercher un prescripteur (nom, RPPS, ville)…',
+    searchPlaceholder: 'Rechercher (nom, RPPS, ville)…',
     empty: 'Aucun prescripteur trouvé',
     scopeToHolding: true,
   },

@@ -56,7 +56,7 @@ export const rolesResource: ResourceDeclaration = {
   settingsTab: { position: 5 },
   list: {
     columns: ['name', 'description', 'holding', 'permissions', 'usersCount'],
-    searchPlaceholder: 'Rechercher un rôle…',
+    searchPlaceholder: 'Rechercher (nom, description)…',
     empty: 'Aucun rôle trouvé',
   },
   form: {

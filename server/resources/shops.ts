@@ -65,7 +65,7 @@ export const shopsResource: ResourceDeclaration = {
   list: {
     columns: ['name', 'displayName', 'company', 'city', 'specialite', 'status'],
     filters: [{ field: 'status', kind: 'choice' }],
-    searchPlaceholder: 'Rechercher un centre (nom, ville, SIRET, code client)…',
+    searchPlaceholder: 'Rechercher (nom, ville, code client)…',
     empty: 'Aucun centre trouvé',
     scopeToHolding: true,
   },

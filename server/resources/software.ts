@@ -62,7 +62,7 @@ export const softwareResource: ResourceDeclaration = {
       { field: 'type', kind: 'choice' },
       { field: 'status', kind: 'choice' },
     ],
-    searchPlaceholder: 'Rechercher un logiciel (libellé, éditeur)…',
+    searchPlaceholder: 'Rechercher (libellé, éditeur)…',
     empty: 'Aucun logiciel configuré',
     scopeToHolding: true,
   },

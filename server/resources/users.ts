@@ -77,7 +77,7 @@ export const usersResource: ResourceDeclaration = {
   list: {
     columns: ['fullName', 'email', 'holding', 'shops', 'status'],
     filters: [{ field: 'status', kind: 'choice' }],
-    searchPlaceholder: 'Rechercher un utilisateur (nom, prénom, email)…',
+    searchPlaceholder: 'Rechercher (nom, prénom, email)…',
     empty: 'Aucun utilisateur trouvé',
   },
   form: {

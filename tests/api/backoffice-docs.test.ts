@@ -382,7 +382,7 @@ describe("/api/docs.jsonld: what the generated admin reads besides Hydra's terms
     });
     expect(holdings.list).toMatchObject({
       columns: ['name', 'registrationNumber', 'fullAddress', 'status'],
-      searchPlaceholder: 'Rechercher une organisation (nom, SIREN, ville)…',
+      searchPlaceholder: 'Rechercher (nom, SIREN, ville)…',
       empty: 'Aucun holding trouvé',
       paginated: true,
       scopeToHolding: false,

@@ -77,7 +77,7 @@ test('an invitation: created from the users screen, accepted, and the new user s
   await page.keyboard.press('Escape');
   await drawer.getByRole('button', { name: 'Créer' }).click();
   await expect(drawer).toBeHidden();
-  await list.getByRole('searchbox').or(list.getByPlaceholder('Rechercher un utilisateur (nom, prénom, email)…')).first().fill(lastName);
+  await list.getByRole('searchbox').or(list.getByPlaceholder('Rechercher (nom, prénom, email)…')).first().fill(lastName);
   const row = list.getByTestId('list-row').filter({ hasText: lastName });
   await expect(row.getByTestId('invitation-status')).toHaveText('Invitation envoyée');
   await expect(row.getByRole('button', { name: 'Renvoyer l’invitation' })).toBeVisible();

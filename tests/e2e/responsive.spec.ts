@@ -38,15 +38,46 @@ async function expectWholeSearchPlaceholder(page: Page, placeholder = SEARCH_PLA
   const search = page.getByRole('searchbox', { name: 'Rechercher' });
   await expect(search).toHaveAttribute('placeholder', placeholder);
   await expect(search).toHaveAccessibleDescription(/n° PEC, n° de facture, n° patient, nom du patient, n° d’adhérent, n° de devis, centre ou mutuelle/);
-  // The placeholder's width in the input's font, against the room inside its padding, with some to spare (WIDER_FONT).
-  const { text, room } = await search.evaluate((input: HTMLInputElement) => {
+  await expectWholePlaceholder(search);
+}
+
+/** The placeholder's width in the input's font, against the room inside its padding, with some to spare (WIDER_FONT). */
+async function expectWholePlaceholder(search: Locator) {
+  const { placeholder, text, room } = await search.evaluate((input: HTMLInputElement) => {
     const style = getComputedStyle(input);
     const context = document.createElement('canvas').getContext('2d')!;
     context.font = style.font;
     const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
-    return { text: context.measureText(input.placeholder).width, room: input.clientWidth - padding };
+    return { placeholder: input.placeholder, text: context.measureText(input.placeholder).width, room: input.clientWidth - padding };
   });
-  expect(text * WIDER_FONT).toBeLessThanOrEqual(room);
+  expect(placeholder).toMatch(/\S/);
+  expect(text * WIDER_FONT, `« ${placeholder} »`).toBeLessThanOrEqual(room);
+}
+
+/** The settings lists with a search box: every tab but Système. */
+const SETTINGS_LISTS = [
+  'holdings',
+  'companies',
+  'shops',
+  'users',
+  'roles',
+  'mutuals',
+  'networks',
+  'software',
+  'credential_software',
+  'audit_logs',
+  'prescribers',
+];
+
+/** Each settings list's search box shows its whole placeholder (the declaration's), its filters drawn beside it. */
+async function expectWholeSettingsPlaceholders(page: Page) {
+  await signIn(page, EMAIL);
+  for (const collection of SETTINGS_LISTS) {
+    await page.goto(`/settings/${collection}`);
+    const list = page.getByTestId(`list-${collection}`);
+    await expect(list.getByTestId('list-count')).toHaveText(/\d/);
+    await expectWholePlaceholder(list.getByRole('searchbox', { name: 'Rechercher' }));
+  }
 }
 
 async function expectFits(page: Page, width: number) {
@@ -219,6 +250,10 @@ test.describe('on a phone, 390 px wide', () => {
     await expectFits(page, 390);
   });
 
+  test('every settings list shows its whole search placeholder', async ({ page }) => {
+    await expectWholeSettingsPlaceholders(page);
+  });
+
   test("/settings/holdings/{id}: the drawer's title and buttons are whole and reachable", async ({ page }) => {
     await signIn(page, EMAIL);
     await page.goto('/settings/holdings/1');
@@ -260,6 +295,14 @@ test.describe('on a small phone, 360 px wide', () => {
     await page.keyboard.press('Tab');
     await expect(chooser).toBeFocused();
     await expect(tooltip).toBeVisible();
+  });
+});
+
+test.describe('on a laptop, 1366 px wide', () => {
+  test.use({ viewport: { width: 1366, height: 768 } });
+
+  test('every settings list shows its whole search placeholder, its filters beside it', async ({ page }) => {
+    await expectWholeSettingsPlaceholders(page);
   });
 });
 

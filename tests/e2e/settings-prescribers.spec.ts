@@ -23,7 +23,7 @@ test('prescribers: list, search, status filter, create after an invalid RPPS, ed
 
   // Search (in the URL), then the status filter.
   const search = list.getByRole('searchbox', { name: 'Rechercher' });
-  await expect(search).toHaveAttribute('placeholder', 'Rechercher un prescripteur (nom, RPPS, ville)…');
+  await expect(search).toHaveAttribute('placeholder', 'Rechercher (nom, RPPS, ville)…');
   await search.fill(prefix);
   await expect(list.getByTestId('list-count')).toHaveText('3 prescripteurs trouvés');
   await expect(page).toHaveURL(/filter=/);

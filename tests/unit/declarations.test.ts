@@ -29,7 +29,7 @@ describe('resource declarations', () => {
 
   it('end their search placeholders with the one-character ellipsis, never three dots', () => {
     const placeholders = RESOURCES.map((decl) => decl.list?.searchPlaceholder).filter((text) => text !== undefined);
-    expect(placeholders).toContain('Rechercher un prescripteur (nom, RPPS, ville)…');
+    expect(placeholders).toContain('Rechercher (nom, RPPS, ville)…');
     expect(placeholders.filter((text) => text.includes('...'))).toEqual([]);
   });
 });
