@@ -114,7 +114,7 @@ function ConfirmArchive({ busy }: { busy: boolean }) {
   const translate = useTranslate();
   const { isValid } = useFormState();
   return (
-    <Button type="submit" variant="contained" color="warning" disabled={!isValid || busy} data-testid="archive-confirm">
+    <Button type="submit" variant="contained" color="warning" startIcon={<ArchiveIcon />} disabled={!isValid || busy} data-testid="archive-confirm">
       {translate('pecflow.pec.archive.confirm')}
     </Button>
   );

@@ -28,6 +28,9 @@ test('an Assistant(e) archives their own draft: the chip, out of the list, liste
   const dialog = page.getByRole('dialog', { name: `Archiver la demande ${file.numeroDossier}` });
   const confirm = dialog.getByTestId('archive-confirm');
   await expect(confirm).toBeDisabled();
+  // « Archiver » carries the archive's mark, as the drawer's button and the confirmation dialogs' buttons theirs.
+  await expect(confirm).toHaveText('Archiver');
+  await expect(confirm.locator('svg')).toHaveCount(1);
   // The four reasons, none blank to pick.
   await selectField(dialog, 'Motif de l’archivage').click();
   await expect(page.getByRole('listbox').getByRole('option')).toHaveText(['Abandonnée par le patient', 'Doublon', 'Erreur de saisie', 'Autre']);

@@ -57,6 +57,8 @@ test('a saved view brings back its statuses, sort and columns; its author rename
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('textbox', { name: 'Nom de la vue' }).fill(name);
   await dialog.getByRole('checkbox', { name: 'Partager avec l’organisation' }).check();
+  // « Enregistrer » carries its mark, as the confirmation dialogs' buttons.
+  await expect(dialog.getByRole('button', { name: 'Enregistrer' }).locator('svg')).toHaveCount(1);
   await dialog.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(toast(page, 'Succès')).toContainText(`Vue « ${name} » enregistrée`);
   await expect(dialog).toBeHidden();
@@ -96,6 +98,7 @@ test('a saved view brings back its statuses, sort and columns; its author rename
   await page.goto('/pec');
   await page.getByRole('button', { name: `Modifier la vue « ${name} »` }).click();
   await dialog.getByRole('textbox', { name: 'Nom de la vue' }).fill(`${name} bis`);
+  for (const button of ['Enregistrer', 'Supprimer']) await expect(dialog.getByRole('button', { name: button }).locator('svg')).toHaveCount(1);
   await dialog.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(toast(page, 'Succès')).toContainText(`Vue « ${name} bis » mise à jour`);
   await page.getByRole('button', { name: `Modifier la vue « ${name} bis »` }).click();
