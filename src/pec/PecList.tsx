@@ -159,8 +159,8 @@ export function pecColumns(label: (key: string) => string) {
       render={(r: PecDossierRecord) => <DossierText record={r} part={part} />}
     />
   );
-  /** A day, dd/mm/yyyy on one line, sorted from `first` when sortable; `blank`: an empty cell without one (no 'Non définie' on every row). */
-  const dateColumn = (source: DateSource, first?: 'ASC' | 'DESC', blank = false) => (
+  /** A day, dd/mm/yyyy on one line ('Non définie' without one, as every empty date), sorted from `first` when sortable. */
+  const dateColumn = (source: DateSource, first?: 'ASC' | 'DESC') => (
     <DataTable.Col
       key={source}
       source={source}
@@ -168,7 +168,7 @@ export function pecColumns(label: (key: string) => string) {
       sortByOrder={first}
       disableSort={!first}
       cellClassName={oneLine}
-      render={(r: PecDossierRecord) => (blank && !r[source] ? '' : formatDate(r[source]))}
+      render={(r: PecDossierRecord) => formatDate(r[source])}
     />
   );
   return [
@@ -220,8 +220,7 @@ export function pecColumns(label: (key: string) => string) {
     />,
     dateColumn('datePeremption', 'ASC'),
     dateColumn('dateFacturationEffective'),
-    // Most files have no follow-up date: only those that do show one.
-    dateColumn('followUpDate', 'ASC', true),
+    dateColumn('followUpDate', 'ASC'),
     textColumn('owner'),
   ];
 }

@@ -666,10 +666,10 @@ test('"Colonnes" adds the patient number, mutual, amount due, expiry, billing da
   await expect(rows(page).first().locator('td:nth-child(9)')).toHaveText(/^(\d[\d\s]*,\d{2}\s€|Non défini|)$/);
   // The follow-up date in dd/mm/yyyy, and who follows the file by name.
   await expect(rows(page).first().locator('td:nth-child(10)')).toHaveText(frenchDay(followUpDay));
-  // A file without one shows an empty cell, not 'Non définie' on every row.
+  // A file without one says so as every empty cell of the list does ('Non définie', as Péremption), never a blank cell.
   const followUps = await rows(page).locator('td:nth-child(10)').allTextContents();
-  expect(followUps).toContain('');
-  expect(followUps).not.toContain('Non définie');
+  expect(followUps).toContain('Non définie');
+  expect(followUps).not.toContain('');
   await expect(rows(page).first().locator('td:nth-child(11)')).toHaveText(`${file.owner.firstName} ${file.owner.lastName}`);
 
   await page.reload();
