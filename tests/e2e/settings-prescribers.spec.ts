@@ -1,12 +1,14 @@
 // Prescripteurs, the entity added by its declaration alone: its settings tab, list, search, status filter, creation
-// refused for an invalid RPPS then accepted, edit and delete, all from the generated screens.
+// refused for an invalid RPPS then accepted, edit and delete, all from the generated screens; the last through the
+// journey every settings entity gets (settingsEntity.ts).
 import { expect, test } from '@playwright/test';
-import { api, apiToken, chooseOption, formField, selectField, signIn, uniqueName } from './helpers';
+import { api, apiToken, chooseOption, signIn, uniqueName } from './helpers';
+import { settingsEntityJourney } from './settingsEntity';
 
 /** 11 digits no other test uses. */
 const rpps = () => String(Date.now()).slice(-8) + String(Math.floor(Math.random() * 900) + 100);
 
-test('prescribers: list, search, status filter, create after an invalid RPPS, edit and delete', async ({ page, request }) => {
+test('prescribers: list, search and status filter', async ({ page, request }) => {
   const admin = await apiToken(request, 'direction@audition-horizon.fr');
   const prefix = uniqueName('Prescripteur');
   for (const [i, status] of ['Active', 'Active', 'Inactive'].entries()) {
@@ -32,54 +34,24 @@ test('prescribers: list, search, status filter, create after an invalid RPPS, ed
   await expect(list.getByTestId('list-row')).toContainText(`${prefix} 2`);
   await chooseOption(page, list, 'Statut', 'Tous');
   await expect(list.getByTestId('list-count')).toHaveText('3 prescripteurs trouvés');
+});
 
-  // Create: the RPPS rule of the declaration, in the browser, then the creation.
-  await list.getByRole('button', { name: 'Nouveau prescripteur' }).click();
-  await expect(page).toHaveURL(/\/settings\/prescribers\/create/);
-  const drawer = page.getByTestId('resource-drawer');
-  await expect(drawer.getByRole('heading', { name: 'Nouveau prescripteur' })).toBeVisible();
-  await expect(selectField(drawer, 'Civilité')).toContainText('Dr');
-  const name = `${prefix} nouveau`;
-  await formField(drawer, 'Nom').fill(name);
-  await formField(drawer, 'RPPS').fill('1234');
-  await drawer.getByRole('button', { name: 'Créer', exact: true }).click();
-  await expect(drawer.getByText('RPPS doit contenir 11 chiffres')).toBeVisible();
-  await expect(page.getByTestId('toast')).toHaveCount(1);
+test('prescribers: tab, a creation refused for an invalid RPPS then accepted, search, edit and delete', async ({ page }) => {
   const number = rpps();
-  await formField(drawer, 'RPPS').fill(number);
-  await expect(drawer.getByText('RPPS doit contenir 11 chiffres')).toHaveCount(0);
-  await chooseOption(page, drawer, 'Spécialité', 'Ophtalmologiste');
-  await formField(drawer, 'Ville').fill('Grenoble');
-  await drawer.getByRole('button', { name: 'Créer', exact: true }).click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Prescripteur créé avec succès' })).toContainText('Succès');
-  await expect(drawer).toBeHidden();
-  await expect(list.getByTestId('list-count')).toHaveText('4 prescripteurs trouvés');
-  const row = list.getByTestId('list-row').filter({ hasText: name });
-  await expect(row).toContainText('Ophtalmologiste');
-  await expect(row).toContainText(number);
-
-  // Edit.
-  await row.getByText(name).click();
-  await expect(page).toHaveURL(/\/settings\/prescribers\/\d+/);
-  await expect(drawer.getByRole('heading', { name: 'Modifier prescripteur' })).toBeVisible();
-  await expect(drawer.getByTestId('drawer-id')).toHaveText(/^ID: \d+$/);
-  await expect(formField(drawer, 'RPPS')).toHaveValue(number);
-  await formField(drawer, 'Ville').fill('Annecy');
-  await drawer.getByRole('button', { name: 'Enregistrer', exact: true }).click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Prescripteur mis à jour avec succès' })).toBeVisible();
-  await expect(drawer).toBeHidden();
-  await expect(row).toContainText('Annecy');
-
-  // Delete, behind the confirmation.
-  await row.getByText(name).click();
-  await drawer.getByRole('button', { name: 'Supprimer', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Confirmer la suppression' });
-  await expect(dialog).toContainText(`Vous allez supprimer « ${name} ». Cette action est irréversible.`);
-  // « Supprimer » carries the delete mark, not react-admin's check mark (« valider »).
-  await expect(dialog.getByRole('button', { name: 'Supprimer' }).locator('svg')).toHaveCount(1);
-  await expect(dialog.getByRole('button', { name: 'Supprimer' }).getByTestId('confirm-delete-mark')).toBeVisible();
-  await dialog.getByRole('button', { name: 'Supprimer' }).click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Prescripteur supprimé avec succès' })).toBeVisible();
-  await expect(list.getByTestId('list-count')).toHaveText('3 prescripteurs trouvés');
-  await expect(list.getByTestId('list-row').filter({ hasText: name })).toHaveCount(0);
+  await settingsEntityJourney(page, {
+    account: 'direction@audition-horizon.fr',
+    collection: 'prescribers',
+    tab: 'Prescripteurs',
+    create: 'Nouveau prescripteur',
+    edit: 'Modifier prescripteur',
+    nameLabel: 'Nom',
+    defaults: { Civilité: 'Dr' },
+    refused: { fill: { RPPS: '1234' }, message: 'RPPS doit contenir 11 chiffres' },
+    accepted: { RPPS: number, Ville: 'Grenoble' },
+    choose: { Spécialité: 'Ophtalmologiste' },
+    row: [number, 'Ophtalmologiste', 'Grenoble'],
+    found: '1 prescripteur trouvé',
+    editLabel: 'Ville',
+    toasts: { created: 'Prescripteur créé avec succès', updated: 'Prescripteur mis à jour avec succès', deleted: 'Prescripteur supprimé avec succès' },
+  });
 });
