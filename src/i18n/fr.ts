@@ -368,6 +368,7 @@ export const fr = {
         reopened: 'Ligne remise à traiter',
         reopenError: 'Impossible de remettre la ligne à traiter',
         close: 'Fermer',
+        cancel: 'Annuler',
       },
       import: {
         title: 'Importer un relevé de paiement',

@@ -158,6 +158,9 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
     id: iriOf(PAYMENT_STATEMENTS_RESOURCE, id),
     meta: { view: 'item' },
   });
+  // The line just set aside or put back: its button goes with the statement read again, the line's new action takes the
+  // focus as it appears (never left to the drawer).
+  const [moved, setMoved] = useState<number>();
   return (
     <DrawerFrame
       open
@@ -209,9 +212,9 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
             lines={record.lines}
             handle={(line) =>
               record.status !== 'applied' ? null : line.pending ? (
-                <PendingLineActions statementId={id} line={line} />
+                <PendingLineActions statementId={id} line={line} focus={moved === line.line} onDismissed={() => setMoved(line.line)} />
               ) : line.resolution === 'dismissed' ? (
-                <ReopenLineAction statementId={id} line={line} />
+                <ReopenLineAction statementId={id} line={line} focus={moved === line.line} onReopened={() => setMoved(line.line)} />
               ) : isCountableLine(line) ? (
                 <CountLineAction statementId={id} line={line} />
               ) : null
@@ -264,12 +267,26 @@ function UndoDialog({ id, onClose }: { id: number; onClose: () => void }) {
  * its reason), each in a dialog of the one form system; the statement is read again after. Stacked, the two buttons
  * keep the lines' table within the drawer.
  */
-function PendingLineActions({ statementId, line }: { statementId: number; line: PaymentLine }) {
+function PendingLineActions({
+  statementId,
+  line,
+  focus,
+  onDismissed,
+}: {
+  statementId: number;
+  line: PaymentLine;
+  /** Put back to be handled: 'Rattacher' takes the focus as it appears. */
+  focus: boolean;
+  onDismissed: () => void;
+}) {
   const translate = useTranslate();
   const [open, setOpen] = useState<'attach' | 'dismiss'>();
+  // As the line was when these buttons appeared: not again at a later render.
+  const [focused] = useState(focus);
   return (
     <Stack spacing={0.5} alignItems="stretch">
       <Button
+        ref={focused ? focusOnShow : undefined}
         size="small"
         variant="outlined"
         startIcon={<LinkIcon />}
@@ -288,7 +305,7 @@ function PendingLineActions({ statementId, line }: { statementId: number; line: 
         {translate('pecflow.payments.handle.dismiss')}
       </Button>
       {open === 'attach' && <AttachDialog statementId={statementId} line={line} onClose={() => setOpen(undefined)} />}
-      {open === 'dismiss' && <DismissDialog statementId={statementId} line={line} onClose={() => setOpen(undefined)} />}
+      {open === 'dismiss' && <DismissDialog statementId={statementId} line={line} onDismissed={onDismissed} onClose={() => setOpen(undefined)} />}
     </Stack>
   );
 }
@@ -339,17 +356,33 @@ function CountLineAction({ statementId, line }: { statementId: number; line: Pay
 }
 
 /** A line set aside by mistake: 'Remettre à traiter', once confirmed; it is to be handled again. */
-function ReopenLineAction({ statementId, line }: { statementId: number; line: PaymentLine }) {
+function ReopenLineAction({
+  statementId,
+  line,
+  focus,
+  onReopened,
+}: {
+  statementId: number;
+  line: PaymentLine;
+  /** Just set aside: 'Remettre à traiter' takes the focus as it appears. */
+  focus: boolean;
+  onReopened: () => void;
+}) {
   const { translate, dataProvider } = usePecMutation();
   const [open, setOpen] = useState(false);
+  const [focused] = useState(focus);
   const reopen = useLineMutation(
     () => dataProvider.paymentLineReopen({ id: statementId, line: line.line }),
     { title: 'pecflow.payments.handle.reopened', error: 'pecflow.payments.handle.reopenError' },
-    () => setOpen(false),
+    () => {
+      onReopened();
+      setOpen(false);
+    },
   );
   return (
     <>
       <Button
+        ref={focused ? focusOnShow : undefined}
         size="small"
         startIcon={<UndoIcon />}
         onClick={() => setOpen(true)}
@@ -368,7 +401,7 @@ function ReopenLineAction({ statementId, line }: { statementId: number; line: Pa
           label: line.outcomeLabel,
         })}
         confirm="pecflow.payments.handle.reopen"
-        cancel="pecflow.payments.handle.close"
+        cancel="pecflow.payments.handle.cancel"
         ConfirmIcon={UndoMark}
         destructive
         onConfirm={() => reopen.mutate(undefined)}
@@ -495,12 +528,15 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
 
 const ATTACH_FIELDS = ['dossier'];
 
-function DismissDialog({ statementId, line, onClose }: { statementId: number; line: PaymentLine; onClose: () => void }) {
+function DismissDialog({ statementId, line, onDismissed, onClose }: { statementId: number; line: PaymentLine; onDismissed: () => void; onClose: () => void }) {
   const { translate, dataProvider } = usePecMutation();
   const dismiss = useLineMutation(
     (motif: string) => dataProvider.paymentLineDismiss({ id: statementId, line: line.line, motif }),
     { title: 'pecflow.payments.handle.dismissed', error: 'pecflow.payments.handle.dismissError' },
-    onClose,
+    () => {
+      onDismissed();
+      onClose();
+    },
   );
   return (
     <ReasonDialog

@@ -697,6 +697,8 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   await expect(toast(page, 'Ligne classée')).toBeVisible();
   expect(await formRefusals(page)).toEqual([]);
   await expect(lines.nth(3).getByTestId('payment-outcome')).toHaveText('Classée : Paiement hors Pecflow');
+  // « Classer » gone with the line set aside, its new action has the focus (not the drawer).
+  await expect(statement.getByRole('button', { name: 'Remettre la ligne 4 à traiter' })).toBeFocused();
   // Counted as set aside, no longer as an unknown reference.
   await expect(statement.getByTestId('payment-total-dismissed')).toHaveText('1 · 20,00 €');
   await expect(statement.getByTestId('payment-total-unknown')).toHaveCount(0);
@@ -708,13 +710,20 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   await statement.getByRole('button', { name: 'Remettre la ligne 4 à traiter' }).click();
   const reopen = page.getByRole('dialog', { name: 'Remettre la ligne 4 à traiter ?' });
   await expect(reopen).toContainText('« Classée : Paiement hors Pecflow »');
+  // « Annuler », as every confirmation's harmless choice, with its close mark; the focus on it first (an undo).
+  await expect(reopen.getByRole('button', { name: 'Annuler' })).toBeFocused();
+  await expect(reopen.getByRole('button', { name: 'Annuler' }).getByTestId('confirm-cancel-mark')).toBeVisible();
   // An undo: its button carries the undo mark, not react-admin's check mark.
   await expect(reopen.getByRole('button', { name: 'Remettre à traiter' }).locator('svg')).toHaveCount(1);
   await expect(reopen.getByRole('button', { name: 'Remettre à traiter' }).getByTestId('confirm-undo-mark')).toBeVisible();
   await reopen.getByRole('button', { name: 'Remettre à traiter' }).click();
   await expect(toast(page, 'Ligne remise à traiter')).toBeVisible();
   await expect(statement.getByTestId('statement-pending')).toHaveText('À traiter (1)');
+  await expect(statement.getByTestId('statement-pending-alert')).toContainText('1 ligne à traiter (20,00 €)');
+  await expect(statement.getByTestId('payment-total-dismissed')).toHaveCount(0);
   await expect(lines.nth(3).getByTestId('payment-outcome')).not.toHaveText(/^Classée/);
+  // The line is to be handled again: its « Rattacher » has the focus.
+  await expect(statement.getByRole('button', { name: 'Rattacher la ligne 4 à une demande' })).toBeFocused();
   await statement.getByRole('button', { name: 'Classer la ligne 4' }).click();
   await dismiss.getByRole('textbox', { name: /^Motif/ }).fill('Paiement hors Pecflow');
   await dismiss.getByRole('button', { name: 'Classer' }).click();
