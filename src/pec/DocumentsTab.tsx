@@ -3,7 +3,8 @@
 // chooser, several at once, a kind per file or one for all, each with its progress and the server's refusal;
 // the preview in the drawer (a PDF in a frame, an image) from the bytes read with the session's token; download
 // under the original name; deletion behind a confirmation. Writes are data-provider methods (useMutation, useDelete);
-// one refresh of everything PEC follows (the file's warnings count its documents).
+// one refresh of everything PEC follows (the file's warnings count its documents). An archived file (issue 25) is
+// read only: its documents are listed, previewed and downloaded, none added or deleted.
 import CloseIcon from '@mui/icons-material/Close';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import DownloadIcon from '@mui/icons-material/DownloadOutlined';
@@ -39,16 +40,17 @@ const personOf = (value: PecDocumentRecord['createdBy']) =>
 
 const isPreviewable = (document: PecDocumentRecord) => document.mimeType === 'application/pdf' || document.mimeType.startsWith('image/');
 
-export function DocumentsTab({ id }: { id: number }) {
+export function DocumentsTab({ id, archived }: { id: number; archived: boolean }) {
   const { translate } = usePecMutation();
   const rights = usePecRights();
+  const may = { create: rights.documents.create && !archived, delete: rights.documents.delete && !archived };
   const [previewing, setPreviewing] = useState<PecDocumentRecord | undefined>();
   const [deleting, setDeleting] = useState<PecDocumentRecord | undefined>();
   const label = (key: string) => translate(`pecflow.pec.documents.${key}`);
 
   return (
     <Stack spacing={2} data-testid="pec-documents">
-      {rights.documents.create && <DocumentUploader dossier={pecIri(id)} />}
+      {may.create && <DocumentUploader dossier={pecIri(id)} />}
       <ReferenceManyField
         reference={PEC_DOCUMENTS_RESOURCE}
         target="dossier"
@@ -106,9 +108,7 @@ export function DocumentsTab({ id }: { id: number }) {
               label={label('actions')}
               disableSort
               cellSx={oneLine}
-              render={(d: PecDocumentRecord) => (
-                <DocumentActions document={d} onPreview={setPreviewing} onDelete={rights.documents.delete ? setDeleting : undefined} />
-              )}
+              render={(d: PecDocumentRecord) => <DocumentActions document={d} onPreview={setPreviewing} onDelete={may.delete ? setDeleting : undefined} />}
             />
           </DataTable>
         </Box>

@@ -1,6 +1,7 @@
 // Follow-ups in the drawer (issue 28, domain/followUps.ts): 'Suivi par' and 'Relance le', saved as a merge-patch by
 // whoever may edit the file, then the notes thread (oldest first): a text field whose '@' offers the colleagues who see
-// the file, and the author's own notes changed or deleted within 15 minutes (a deletion asked first).
+// the file, and the author's own notes changed or deleted within 15 minutes (a deletion asked first). An archived file
+// (issue 25) shows its follow-up read-only and takes no new note, as the server refuses them.
 import { Alert, Box, Button, List, ListItem, ListItemText, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
@@ -41,7 +42,7 @@ export function FollowUpPanel({ record, id }: { record: PecDossierRecord; id: nu
       </Typography>
       <FollowUpFields record={record} id={id} colleagues={colleagues} />
       <FollowUpReason record={record} />
-      <Notes id={id} colleagues={colleagues ?? []} />
+      <Notes id={id} colleagues={colleagues ?? []} writable={!record.archived} />
     </Paper>
   );
 }
@@ -70,6 +71,7 @@ function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; 
   const owner = typeof record.owner === 'string' ? record.owner : (record.owner?.['@id'] ?? '');
   const followers = (colleagues ?? []).filter((c) => c.mayFollow);
   const ownerName = typeof record.owner === 'object' && record.owner ? nameOf(record.owner) : '';
+  const editable = rights.edit && !record.archived;
   const save = async (data: Record<string, unknown>) => {
     try {
       await update(PEC_RESOURCE, { id: pecIri(id), data, previousData: record }, { returnPromise: true });
@@ -86,7 +88,7 @@ function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; 
         size="small"
         label={translate('pecflow.pec.followUp.owner')}
         value={owner}
-        disabled={!rights.edit}
+        disabled={!editable}
         onChange={(event) => void save({ owner: event.target.value || null })}
         sx={{ minWidth: 240 }}
         slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
@@ -109,7 +111,7 @@ function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; 
         label={translate('pecflow.pec.followUp.date')}
         value={record.followUpDate ?? ''}
         helperText={record.followUpDate ? undefined : translate('pecflow.pec.followUp.noDate')}
-        disabled={!rights.edit}
+        disabled={!editable}
         onChange={(day) => {
           if (day !== INVALID_DAY) void save({ followUpDate: day || null });
         }}
@@ -132,7 +134,8 @@ const drafts = {
   delete: (id: number) => sessionStorage.removeItem(draftKey(id)),
 };
 
-function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
+/** `writable`: false on an archived file, whose thread takes no new note. */
+function Notes({ id, colleagues, writable }: { id: number; colleagues: PecColleague[]; writable: boolean }) {
   const translate = useTranslate();
   const rights = usePecRights();
   const { identity } = useGetIdentity();
@@ -251,7 +254,7 @@ function Notes({ id, colleagues }: { id: number; colleagues: PecColleague[] }) {
           ))}
         </List>
       )}
-      {rights.edit && (
+      {rights.edit && writable && (
         <Box sx={{ position: 'relative', mt: 1 }}>
           <TextField
             multiline

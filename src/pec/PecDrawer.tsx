@@ -144,7 +144,7 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
           {tab === 'actions' && <FollowUpPanel record={record} id={id} />}
           {tab === 'add' && <ManualResults record={record} />}
           {tab === 'initial' && <PecForm mode="view" record={record} />}
-          {tab === 'documents' && rights.documents.view && <DocumentsTab id={id} />}
+          {tab === 'documents' && rights.documents.view && <DocumentsTab id={id} archived={!!record.archived} />}
         </Box>
       )}
     </DrawerFrame>

@@ -4,7 +4,7 @@
 // an invoice dated in the future.
 import { expect, test, type Page } from '@playwright/test';
 import { api, apiToken, chooseOption, selectField, signIn, signOut } from './helpers';
-import { drawer, openFile, prepareFile, toast, type PreparedFile } from './pec-fixtures';
+import { attachDocument, drawer, openFile, prepareFile, toast, type PreparedFile } from './pec-fixtures';
 import { todayInFrance } from '#domain/pec';
 
 const ASSISTANT = 'assistant@audition-horizon.fr';
@@ -106,6 +106,38 @@ test('"Lecture seule" is offered neither Archiver nor Restaurer on a file it rea
   await expect(panel.getByTestId('print-summary')).toBeVisible();
   await expect(panel.getByRole('button', { name: 'Archiver' })).toHaveCount(0);
   await expect(panel.getByRole('button', { name: 'Restaurer' })).toHaveCount(0);
+});
+
+test("an archived file's drawer offers no change: no drop zone nor bin on its documents, no new note, its follow-up read only", async ({ page, request }) => {
+  const file = await prepareFile(request, ADMIN);
+  const token = await apiToken(request, ADMIN);
+  const merge = { Authorization: `Bearer ${token}`, 'content-type': 'application/merge-patch+json' };
+  const patch = async (data: Record<string, unknown>) =>
+    expect((await request.fetch(`/api/pec_dossiers/${file.id}`, { method: 'PATCH', headers: merge, data })).ok()).toBeTruthy();
+  await patch({ followUpDate: '2027-01-20' });
+  await attachDocument(request, token, file.id, 'prescription');
+  await api(request, token, 'POST', '/api/pec_notes', { dossier: `/api/pec_dossiers/${file.id}`, body: 'Appel à la mutuelle' });
+  await patch({ archived: true, archiveReason: 'duplicate' });
+
+  await signIn(page, ADMIN);
+  await openFile(page, file);
+  const panel = drawer(page);
+  await expect(panel.getByTestId('archived-notice')).toBeVisible();
+  // The follow-up date stays shown, read only; the owner the same; the thread is read, no note is added.
+  const date = panel.getByRole('textbox', { name: /^Relance le/ });
+  await expect(date).toHaveValue('20/01/2027');
+  await expect(date).not.toBeEditable();
+  await expect(panel.getByTestId('follow-up-owner').getByRole('combobox')).toHaveAttribute('aria-disabled', 'true');
+  await expect(panel.getByTestId('pec-note')).toContainText('Appel à la mutuelle');
+  await expect(panel.getByTestId('note-text')).toHaveCount(0);
+  await expect(panel.getByRole('button', { name: 'Ajouter la note' })).toHaveCount(0);
+
+  // Its documents are listed and downloaded, none added or deleted.
+  await panel.getByRole('tab', { name: 'Documents' }).click();
+  await expect(panel.getByTestId('pec-document-name')).toHaveText('prescription.pdf');
+  await expect(panel.getByRole('button', { name: 'Télécharger prescription.pdf' })).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Supprimer prescription.pdf' })).toHaveCount(0);
+  await expect(panel.getByTestId('pec-document-drop')).toHaveCount(0);
 });
 
 test('a twin is warned in the drawer with a link to it, and a DPEC beside its request asks to confirm', async ({ page, request }) => {
