@@ -2,10 +2,11 @@
 // mm/dd/yyyy): MUI X's date picker in French, on a plain text input, with its calendar button (loaded when a date input
 // first shows). The list filters use it as it is; a form uses it through src/pec/DateInput.tsx. The value is a day as
 // the API reads it (yyyy-mm-dd), '' for none (given when the emptied field is left), INVALID_DAY while what is typed is
-// not a date (then 'Date invalide (jj/mm/aaaa)' shows under the field).
+// not a date (then 'Date invalide (jj/mm/aaaa)' shows under the field). A field that saves by itself (saveOnLeave)
+// gives its day only once complete: on leaving the field, on Enter, or picked in the calendar.
 import { TextField } from '@mui/material';
 import { isValid, parseISO } from 'date-fns';
-import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { DATE_MESSAGE } from '#domain/pec';
 
 const FrenchDatePicker = lazy(() => import('../pec/FrenchDatePicker'));
@@ -31,6 +32,11 @@ export interface DatePickerFieldProps {
   value: string | null | undefined;
   onChange: (day: string) => void;
   onBlur?: () => void;
+  /**
+   * The day is given when the field is left, on Enter or when picked in the calendar, not at each keystroke: typing
+   * over 20/01/2027 passes through 01/01/2027, 15/01/2027... which a field saving at once would each save.
+   */
+  saveOnLeave?: boolean;
   error?: boolean;
   helperText?: ReactNode;
   required?: boolean;
@@ -47,6 +53,7 @@ export function DatePickerField({
   value,
   onChange,
   onBlur,
+  saveOnLeave,
   error,
   helperText,
   required,
@@ -71,6 +78,11 @@ export function DatePickerField({
     emitted.current = day;
     onChange(day);
   };
+  // A date still being typed is not given; an emptied field gives ''.
+  const commit = (next: Date | null) => {
+    const day = toDay(next);
+    if (day !== INVALID_DAY) emit(day);
+  };
 
   const textField = {
     name,
@@ -81,9 +93,15 @@ export function DatePickerField({
     helperText: helperText ?? (invalid ? DATE_MESSAGE : undefined),
     // Emptied, the field says so on leaving: clearing the text to type another date does not drop the value meanwhile.
     onBlur: () => {
-      if (!date) emit('');
+      if (saveOnLeave) commit(date);
+      else if (!date) emit('');
       onBlur?.();
     },
+    onKeyDown: saveOnLeave
+      ? (event: KeyboardEvent) => {
+          if (event.key === 'Enter') commit(date);
+        }
+      : undefined,
     inputProps,
     InputLabelProps: { shrink: true },
   };
@@ -94,8 +112,9 @@ export function DatePickerField({
         value={date}
         onChange={(next) => {
           setDate(next);
-          if (next) emit(toDay(next));
+          if (next && !saveOnLeave) emit(toDay(next));
         }}
+        onPick={saveOnLeave ? commit : undefined}
         disabled={disabled}
         textField={textField}
       />

@@ -112,6 +112,7 @@ function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; 
         value={record.followUpDate ?? ''}
         helperText={record.followUpDate ? undefined : translate('pecflow.pec.followUp.noDate')}
         disabled={!editable}
+        saveOnLeave
         onChange={(day) => {
           if (day !== INVALID_DAY) void save({ followUpDate: day || null });
         }}

@@ -14,17 +14,23 @@ export interface FrenchDatePickerProps {
   label: ReactNode;
   value: Date | null;
   onChange: (date: Date | null) => void;
+  /** A day picked in the calendar (not one typed in the field). */
+  onPick?: (date: Date | null) => void;
   disabled?: boolean;
   textField: TextFieldProps;
 }
 
-export default function FrenchDatePicker({ label, value, onChange, disabled, textField }: FrenchDatePickerProps) {
+export default function FrenchDatePicker({ label, value, onChange, onPick, disabled, textField }: FrenchDatePickerProps) {
   return (
     <LocalizationProvider dateAdapter={AdapterDateFns} adapterLocale={fr} localeText={LOCALE_TEXT}>
       <DatePicker
         label={label}
         value={value}
         onChange={onChange}
+        // MUI accepts each complete date typed in the field too: only the calendar's ('view') is a pick.
+        onAccept={(date, context) => {
+          if (context.source === 'view') onPick?.(date);
+        }}
         format="dd/MM/yyyy"
         enableAccessibleFieldDOMStructure={false}
         disabled={disabled}

@@ -171,6 +171,38 @@ test('deleting a note is asked first, the focus staying in the notes; a focused 
   await expect(fieldBox(owner)).toHaveCSS('outline-style', 'none');
 });
 
+test('a follow-up date typed over digit by digit is saved once, on leaving the field, and not again when left unchanged', async ({ page, request }) => {
+  const email = 'audio@audition-horizon.fr';
+  const file = await prepareFile(request, email);
+  const token = await apiToken(request, email);
+  await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { followUpDate: '2027-01-20' });
+  const patches: string[] = [];
+  page.on('request', (sent) => {
+    if (sent.method() === 'PATCH' && new URL(sent.url()).pathname === `/api/pec_dossiers/${file.id}`) patches.push(sent.postData() ?? '');
+  });
+  await signIn(page, email);
+  await openFile(page, file);
+  const date = drawer(page).getByRole('textbox', { name: /^Relance le/ });
+  await expect(date).toHaveValue('20/01/2027');
+  await date.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  // 01/01/2027, 15/01/2027, 15/12/2027... pass by while typing: none is saved.
+  await page.keyboard.type('15122026', { delay: 40 });
+  await expect(date).toHaveValue('15/12/2026');
+  expect(patches).toEqual([]);
+  await page.keyboard.press('Tab');
+  await expect(toast(page, 'Suivi enregistré')).toBeVisible();
+  await expect.poll(() => patches.map((body) => JSON.parse(body) as unknown)).toEqual([{ followUpDate: '2026-12-15' }]);
+  // Back in the field and out again with nothing changed: nothing more is written.
+  await date.focus();
+  await page.keyboard.press('Tab');
+  await expect(date).toHaveValue('15/12/2026');
+  const saved = await api<{ followUpDate: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`);
+  expect(saved.followUpDate.slice(0, 10)).toBe('2026-12-15');
+  await page.waitForTimeout(500);
+  expect(patches).toHaveLength(1);
+});
+
 test("a file's owner who may no longer follow it is shown as such in the drawer, not as nobody", async ({ page, request }) => {
   const email = 'direction@audition-horizon.fr';
   const file = await prepareFile(request, email);

@@ -259,6 +259,8 @@ test('a follow-up date saved from the keyboard keeps the focus on its field', as
   const [year, month, day] = todayInFrance().split('-');
   const nextYear = `${day}${month}${Number(year) + 1}`;
   await page.keyboard.type(nextYear, { delay: 40 });
+  // Enter saves the date typed (leaving the field would too), the focus staying on it.
+  await page.keyboard.press('Enter');
   await expect(toast(page, 'Suivi enregistré')).toBeVisible();
   await expect(field).toHaveValue(`${day}/${month}/${Number(year) + 1}`);
   await expect(field).toBeFocused();
