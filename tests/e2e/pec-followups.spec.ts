@@ -171,7 +171,10 @@ test('deleting a note is asked first, the focus staying in the notes; a focused 
   await expect(fieldBox(owner)).toHaveCSS('outline-style', 'none');
 });
 
-test('a follow-up date typed over digit by digit is saved once, on leaving the field, and not again when left unchanged', async ({ page, request }) => {
+test('a follow-up date typed over digit by digit is saved once, on leaving the field, and not again when left unchanged; one picked in the calendar at once', async ({
+  page,
+  request,
+}) => {
   const email = 'audio@audition-horizon.fr';
   const file = await prepareFile(request, email);
   const token = await apiToken(request, email);
@@ -201,6 +204,17 @@ test('a follow-up date typed over digit by digit is saved once, on leaving the f
   expect(saved.followUpDate.slice(0, 10)).toBe('2026-12-15');
   await page.waitForTimeout(500);
   expect(patches).toHaveLength(1);
+
+  // A day picked in the calendar is saved at once, once.
+  await drawer(page)
+    .getByTestId('pec-follow-up')
+    .getByRole('button', { name: /^Choisir la date/ })
+    .click();
+  const calendar = page.getByRole('dialog', { name: 'Relance le' });
+  await expect(calendar).toContainText('décembre 2026');
+  await calendar.getByRole('gridcell', { name: '20' }).click();
+  await expect(date).toHaveValue('20/12/2026');
+  await expect.poll(() => patches.map((body) => JSON.parse(body) as unknown)).toEqual([{ followUpDate: '2026-12-15' }, { followUpDate: '2026-12-20' }]);
 });
 
 test("a file's owner who may no longer follow it is shown as such in the drawer, not as nobody", async ({ page, request }) => {
