@@ -3,6 +3,7 @@
 // within 15 minutes. An `@Prénom Nom` of a colleague who sees the file notifies them (server/pec/followUps.ts). Notes
 // live apart from the file's columns: nothing here is sent to the robot.
 import { and, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/connect';
 import { pecDossiers, pecNotes } from '../db/schema';
 import { defineResource } from '../hydra/define';
 import { reference, text, timestamps } from '../hydra/fields';
@@ -40,10 +41,19 @@ const noteTenancy: Tenancy = {
   },
 };
 
-/** Its author, within the window: else 403 (someone else's note) or 409 (too late). */
-function assertChangeable(principalId: number, note: Record<string, unknown>) {
+/**
+ * Its author, within the window: else 403 (someone else's note) or 409 (too late); and its file not archived (409, as a
+ * new note), the file's row locked until the change commits so that an archiving at the same moment waits.
+ */
+async function assertChangeable(tx: DbOrTx, principalId: number, note: Record<string, unknown>) {
   if (note.authorId !== principalId) throw forbidden(NOTE_MESSAGES.notAuthor);
   if (!noteEditable(note.createdAt as Date)) throw conflict(NOTE_MESSAGES.windowClosed);
+  const [file] = await tx
+    .select({ archived: pecDossiers.archived, numeroDossier: pecDossiers.numeroDossier })
+    .from(pecDossiers)
+    .where(eq(pecDossiers.id, note.dossierId as number))
+    .for('update');
+  if (file?.archived) throw conflict(ARCHIVE_MESSAGES.frozen(file.numeroDossier));
 }
 
 export const pecNotesResource = defineResource({
@@ -66,16 +76,16 @@ export const pecNotesResource = defineResource({
   idsFollowDefaultOrder: true,
   auditLabel: 'body',
   hooks: {
-    beforeWrite({ principal }, _input, values, existing) {
+    async beforeWrite({ principal, tx }, _input, values, existing) {
       if (!existing) {
         values.authorId = principal.id;
         return;
       }
-      assertChangeable(principal.id, existing);
+      await assertChangeable(tx, principal.id, existing);
       delete values.dossierId;
     },
-    beforeDelete({ principal }, existing) {
-      assertChangeable(principal.id, existing);
+    async beforeDelete({ principal, tx }, existing) {
+      await assertChangeable(tx, principal.id, existing);
     },
     async afterWrite({ tx, principal }, id, _input, existing) {
       await notifyMentions(tx, principal, id, (existing?.body as string | undefined) ?? '');

@@ -135,7 +135,7 @@ const drafts = {
   delete: (id: number) => sessionStorage.removeItem(draftKey(id)),
 };
 
-/** `writable`: false on an archived file, whose thread takes no new note. */
+/** `writable`: false on an archived file, whose thread takes no new note and whose notes are no longer changed. */
 function Notes({ id, colleagues, writable }: { id: number; colleagues: PecColleague[]; writable: boolean }) {
   const translate = useTranslate();
   const rights = usePecRights();
@@ -245,7 +245,8 @@ function Notes({ id, colleagues, writable }: { id: number; colleagues: PecCollea
             <NoteItem
               key={note.id}
               note={note}
-              mine={!!identity && idFromReference(note.author?.['@id'], 'users') === Number(identity.id)}
+              // Its author's, on a file not archived (an archived file's thread is kept as it was).
+              changeable={writable && !!identity && idFromReference(note.author?.['@id'], 'users') === Number(identity.id)}
               onChanged={refetch}
               onDelete={() => {
                 setDeleting(note);
@@ -358,12 +359,12 @@ function useNoteFromLink(reading: boolean) {
   }, [target, reading, setParams]);
 }
 
-function NoteItem({ note, mine, onChanged, onDelete }: { note: NoteRecord; mine: boolean; onChanged: () => unknown; onDelete: () => void }) {
+function NoteItem({ note, changeable, onChanged, onDelete }: { note: NoteRecord; changeable: boolean; onChanged: () => unknown; onDelete: () => void }) {
   const translate = useTranslate();
   const { success, failure } = usePecMutation();
   const [editing, setEditing] = useState<string | undefined>();
   const [update] = useUpdate();
-  const open = mine && noteEditable(note.createdAt);
+  const open = changeable && noteEditable(note.createdAt);
   const save = async (body: string) => {
     try {
       await update(NOTES, { id: note.id, data: { body }, previousData: note }, { returnPromise: true });

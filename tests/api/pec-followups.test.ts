@@ -336,12 +336,21 @@ describe('notes', () => {
     expect(audit[0]).toMatchObject({ action: 'pec_note.create' });
   });
 
-  it('is refused on an archived file, kept as it was (409)', async () => {
+  it('is refused on an archived file, kept as it was (409): no new note, and its author’s recent one neither changed nor deleted', async () => {
     const file = await createDossier(server, tokens.audio, refs);
+    const recent = (await post(file.id as number, 'Écrite avant l’archivage')).body;
     await server.database.query("update pec_dossiers set archived = true, archive_reason = 'abandoned' where id = $1", [file.id]);
+    const frozen = `La demande ${file.numeroDossier} est archivée : restaurez-la avant de la modifier.`;
     const res = await server.request('POST', '/api/pec_notes', { token: tokens.audio, body: { dossier: `/api/pec_dossiers/${file.id}`, body: 'Trop tard' } });
     expect(res.status).toBe(409);
-    expect(res.body.detail).toBe(`La demande ${file.numeroDossier} est archivée : restaurez-la avant de la modifier.`);
+    expect(res.body.detail).toBe(frozen);
+    const changed = await edit(recent.id, 'Corrigée après');
+    expect(changed.status).toBe(409);
+    expect(changed.body.detail).toBe(frozen);
+    const deleted = await server.request('DELETE', `/api/pec_notes/${recent.id}`, { token: tokens.audio });
+    expect(deleted.status).toBe(409);
+    expect(deleted.body.detail).toBe(frozen);
+    expect((await notes(file.id as number)).body.member.map((n: JsonBody) => n.body)).toEqual(['Écrite avant l’archivage']);
   });
 
   it('its author changes or deletes it within 15 minutes, nobody else, never later', async () => {

@@ -131,6 +131,9 @@ test("an archived file's drawer offers no change: no drop zone nor bin on its do
   await expect(panel.getByTestId('pec-note')).toContainText('Appel à la mutuelle');
   await expect(panel.getByTestId('note-text')).toHaveCount(0);
   await expect(panel.getByRole('button', { name: 'Ajouter la note' })).toHaveCount(0);
+  // Its author's note of a minute ago, changeable on a file being worked on, is not here.
+  await expect(panel.getByTestId('pec-note').getByRole('button', { name: 'Modifier' })).toHaveCount(0);
+  await expect(panel.getByTestId('pec-note').getByRole('button', { name: 'Supprimer' })).toHaveCount(0);
 
   // Its documents are listed and downloaded, none added or deleted.
   await panel.getByRole('tab', { name: 'Documents' }).click();
