@@ -95,3 +95,16 @@ export function archiveAuditAction(input: Row, existing: Row): string | undefine
   if (input.archived === false && existing.archived) return 'restore';
   return undefined;
 }
+
+/**
+ * Refuses a change to what an archived file holds (a document deleted, a note changed): 409 with the archive's message.
+ * The file's row is locked until the change commits, so that an archiving at the same moment waits for it.
+ */
+export async function assertFileNotArchived(tx: DbOrTx, dossierId: number): Promise<void> {
+  const [file] = await tx
+    .select({ archived: pecDossiers.archived, numeroDossier: pecDossiers.numeroDossier })
+    .from(pecDossiers)
+    .where(eq(pecDossiers.id, dossierId))
+    .for('update');
+  if (file?.archived) throw conflict(ARCHIVE_MESSAGES.frozen(file.numeroDossier));
+}

@@ -10,7 +10,7 @@ import { derived, integer, reference, text, timestamp } from '../hydra/fields';
 import type { Tenancy } from '../hydra/types';
 import { isPlatformAdmin, pecReadScope, seesWholeOrganisation } from '../auth/fileVisibility';
 import { conflict } from '../http/errors';
-import { ARCHIVE_MESSAGES } from '#domain/archive';
+import { assertFileNotArchived } from '../pec/archive';
 import { iriOf } from '#domain/iri';
 import { BILLED_FILE_STATUSES, DOCUMENT_KIND_CHOICES, DOCUMENT_MESSAGES, DOCUMENT_PERMISSIONS, ROBOT_AUTHOR } from '#domain/documents';
 
@@ -82,14 +82,8 @@ export const pecDocumentsResource = defineResource({
   auditLabel: 'originalName',
   hooks: {
     async beforeDelete({ app, tx }, existing) {
-      // An archived file is kept as it was, its documents with it (an upload to it is refused the same way). Its row is
-      // locked until the delete commits: an archiving at the same moment waits, and does not archive a file losing one.
-      const [dossier] = await tx
-        .select({ numeroDossier: pecDossiers.numeroDossier, archived: pecDossiers.archived })
-        .from(pecDossiers)
-        .where(eq(pecDossiers.id, existing.dossierId as number))
-        .for('update');
-      if (dossier?.archived) throw conflict(ARCHIVE_MESSAGES.frozen(dossier.numeroDossier));
+      // An archived file is kept as it was, its documents with it (an upload to it is refused the same way).
+      await assertFileNotArchived(tx, existing.dossierId as number);
       // The insurer's agreement a file was billed on is the proof of what was billed (inspections): kept. One added
       // after the billing day was not billed on, and may go (a misfiled scan must not stay for good).
       if (existing.kind === 'agreement') {

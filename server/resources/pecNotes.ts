@@ -10,6 +10,7 @@ import { reference, text, timestamps } from '../hydra/fields';
 import type { Tenancy } from '../hydra/types';
 import { isPlatformAdmin, pecReadScope, seesWholeOrganisation } from '../auth/fileVisibility';
 import { conflict, forbidden, invalidField } from '../http/errors';
+import { assertFileNotArchived } from '../pec/archive';
 import { notifyMentions } from '../pec/followUps';
 import { ARCHIVE_MESSAGES } from '#domain/archive';
 import { NOTE_MESSAGES, noteEditable } from '#domain/followUps';
@@ -41,19 +42,11 @@ const noteTenancy: Tenancy = {
   },
 };
 
-/**
- * Its author, within the window: else 403 (someone else's note) or 409 (too late); and its file not archived (409, as a
- * new note), the file's row locked until the change commits so that an archiving at the same moment waits.
- */
+/** Its author, within the window: else 403 (someone else's note) or 409 (too late); and its file not archived (409, as a new note). */
 async function assertChangeable(tx: DbOrTx, principalId: number, note: Record<string, unknown>) {
   if (note.authorId !== principalId) throw forbidden(NOTE_MESSAGES.notAuthor);
   if (!noteEditable(note.createdAt as Date)) throw conflict(NOTE_MESSAGES.windowClosed);
-  const [file] = await tx
-    .select({ archived: pecDossiers.archived, numeroDossier: pecDossiers.numeroDossier })
-    .from(pecDossiers)
-    .where(eq(pecDossiers.id, note.dossierId as number))
-    .for('update');
-  if (file?.archived) throw conflict(ARCHIVE_MESSAGES.frozen(file.numeroDossier));
+  await assertFileNotArchived(tx, note.dossierId as number);
 }
 
 export const pecNotesResource = defineResource({
