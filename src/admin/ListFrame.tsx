@@ -77,6 +77,7 @@ import {
   useDataTableSelectedIdsContext,
   useDataTableSortContext,
   useRecordContext,
+  useCanAccess,
   useStore,
   type ListControllerResult,
 } from 'ra-core';
@@ -173,8 +174,12 @@ export function ListFrame(props: ListFrameProps) {
   const { resource, filter, sort = { field: '', order: 'ASC' }, paginated = true, perPage = PAGE_SIZE, listProps } = props;
   const [chooserRoom, setChooserRoom] = useState<HTMLElement | null>(null);
   const chooser = useMemo(() => ({ room: chooserRoom, open: setChooserRoom }), [chooserRoom]);
+  // <ListBase> reads once the access check has answered, even when it answered no (ra-core enables its query on the
+  // check's end, then shows « Non autorisé »): a user without the right sends no request the server would refuse.
+  const { canAccess } = useCanAccess({ action: 'list', resource });
+  const queryOptions = { ...listProps?.queryOptions, enabled: canAccess === true && listProps?.queryOptions?.enabled !== false };
   return (
-    <ListBase {...listProps} resource={resource} perPage={paginated ? perPage : UNPAGINATED} sort={sort} filter={filter}>
+    <ListBase {...listProps} queryOptions={queryOptions} resource={resource} perPage={paginated ? perPage : UNPAGINATED} sort={sort} filter={filter}>
       <DeferredListContext>
         <ColumnsChooserContext.Provider value={chooser}>
           <ListBody {...props} paginated={paginated} />

@@ -848,6 +848,11 @@ test('"Paiements" is for those who record payments: an assistant has no entry an
   await signIn(page, 'assistant@audition-horizon.fr');
   await expect(page.getByRole('menuitem').filter({ hasText: 'Demandes PEC' })).toBeVisible();
   await expect(page.getByRole('menuitem', { name: 'Paiements' })).toHaveCount(0);
+  // The page does not ask the server for what it would refuse (a 403 in the browser's console and the server's log).
+  const statementReads: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/payment_statements')) statementReads.push(request.url());
+  });
   await page.goto('/payment_statements');
   // react-admin's access check (the resource's view permission, read from the API docs) refuses the page.
   await expect(page.getByRole('heading', { name: 'Non autorisé' })).toBeVisible();
@@ -856,6 +861,7 @@ test('"Paiements" is for those who record payments: an assistant has no entry an
   await page.goto('/payment_statements/create');
   await expect(page.getByRole('heading', { name: 'Non autorisé' })).toBeVisible();
   await expect(page.getByTestId('payment-import')).toHaveCount(0);
+  expect(statementReads).toEqual([]);
 });
 
 test('the statements list emptied by its search says so in one message', async ({ page }) => {
