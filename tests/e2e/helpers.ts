@@ -57,6 +57,15 @@ export const fieldBox = (field: Locator) => field.locator('xpath=ancestor::div[c
 /** A select (react-admin SelectInput, MUI select) by its label: its accessible name is the label then the value. */
 export const selectField = (scope: Page | Locator, label: string) => scope.getByRole('combobox', { name: new RegExp(`^${escapeRegExp(label)}(\\s|$)`) });
 
+/**
+ * Clicks a day of an open calendar once it has grown into place, as a user's click comes: a click during MUI's opening
+ * transition can miss its day (the calendar then closes with the date unchanged).
+ */
+export async function pickDay(calendar: Locator, day: string) {
+  await calendar.evaluate((element) => Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)));
+  await calendar.getByRole('gridcell', { name: day, exact: true }).click();
+}
+
 /** Picks an option of a select by the field's label. */
 export async function chooseOption(page: Page, scope: Page | Locator, label: string, option: string | RegExp) {
   await selectField(scope, label).click();

@@ -1,7 +1,7 @@
 // Follow-ups (issue 28): the dashboard's 'À relancer' card opens the list filtered the same way, with its count; a
 // note mentioning a colleague, chosen from the '@' suggestions, reaches the colleague's bell.
 import { expect, test } from '@playwright/test';
-import { api, apiToken, fieldBox, signIn, signOut, uniqueName } from './helpers';
+import { api, apiToken, fieldBox, pickDay, signIn, signOut, uniqueName } from './helpers';
 import { drawer, listCount, openFile, prepareFile, toast } from './pec-fixtures';
 
 test("'À relancer' from the dashboard's card to the filtered list", async ({ page, request }) => {
@@ -212,7 +212,7 @@ test('a follow-up date typed over digit by digit is saved once, on leaving the f
     .click();
   const calendar = page.getByRole('dialog', { name: 'Relance le' });
   await expect(calendar).toContainText('décembre 2026');
-  await calendar.getByRole('gridcell', { name: '20' }).click();
+  await pickDay(calendar, '20');
   await expect(date).toHaveValue('20/12/2026');
   await expect.poll(() => patches.map((body) => JSON.parse(body) as unknown)).toEqual([{ followUpDate: '2026-12-15' }, { followUpDate: '2026-12-20' }]);
 });

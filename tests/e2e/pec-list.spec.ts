@@ -2,7 +2,7 @@
 // same files as the API; a link reproduces the view. Optique Riviera's files: no other test changes them.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { PEC_LIST_REFETCH_MS, SEARCH_WORDS } from '#domain/limits';
-import { api, apiToken, signIn, signOut, typeDate } from './helpers';
+import { api, apiToken, pickDay, signIn, signOut, typeDate } from './helpers';
 import { drawer, listCount, toast } from './pec-fixtures';
 
 const EMAIL = 'direction@optique-riviera.fr';
@@ -530,7 +530,7 @@ test.describe('in an English browser', () => {
         .click();
       const calendar = page.getByRole('dialog');
       await expect(calendar).toContainText(/novembre|octobre|décembre|janvier|février|mars|avril|mai|juin|juillet|août|septembre/);
-      await calendar.getByRole('gridcell', { name: '12' }).click();
+      await pickDay(calendar, '12');
       await expect(to).toHaveValue(/^12\/\d{2}\/\d{4}$/, { timeout: 3_000 });
     }).toPass({ timeout: 20_000 });
     const [, month, year] = (await to.inputValue()).split('/');
