@@ -42,8 +42,7 @@ const isPreviewable = (document: PecDocumentRecord) => document.mimeType === 'ap
 
 export function DocumentsTab({ id, archived }: { id: number; archived: boolean }) {
   const { translate } = usePecMutation();
-  const rights = usePecRights();
-  const may = { create: rights.documents.create && !archived, delete: rights.documents.delete && !archived };
+  const may = usePecRights({ archived }).documents;
   const [previewing, setPreviewing] = useState<PecDocumentRecord | undefined>();
   const [deleting, setDeleting] = useState<PecDocumentRecord | undefined>();
   const label = (key: string) => translate(`pecflow.pec.documents.${key}`);

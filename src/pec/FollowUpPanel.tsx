@@ -42,7 +42,7 @@ export function FollowUpPanel({ record, id }: { record: PecDossierRecord; id: nu
       </Typography>
       <FollowUpFields record={record} id={id} colleagues={colleagues} />
       <FollowUpReason record={record} />
-      <Notes id={id} colleagues={colleagues ?? []} writable={!record.archived} />
+      <Notes record={record} id={id} colleagues={colleagues ?? []} />
     </Paper>
   );
 }
@@ -65,13 +65,12 @@ function FollowUpReason({ record }: { record: PecDossierRecord }) {
 /** `colleagues`: undefined until read (the owner is shown as it is meanwhile). */
 function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; id: number; colleagues: PecColleague[] | undefined }) {
   const { translate, refresh, success, failure } = usePecMutation();
-  const rights = usePecRights();
+  const rights = usePecRights(record);
   // The fields stay enabled while saving: a field disabled under the keyboard would drop the focus to the drawer's top.
   const [update] = useUpdate();
   const owner = typeof record.owner === 'string' ? record.owner : (record.owner?.['@id'] ?? '');
   const followers = (colleagues ?? []).filter((c) => c.mayFollow);
   const ownerName = typeof record.owner === 'object' && record.owner ? nameOf(record.owner) : '';
-  const editable = rights.edit && !record.archived;
   const save = async (data: Record<string, unknown>) => {
     try {
       await update(PEC_RESOURCE, { id: pecIri(id), data, previousData: record }, { returnPromise: true });
@@ -88,7 +87,7 @@ function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; 
         size="small"
         label={translate('pecflow.pec.followUp.owner')}
         value={owner}
-        disabled={!editable}
+        disabled={!rights.edit}
         onChange={(event) => void save({ owner: event.target.value || null })}
         sx={{ minWidth: 240 }}
         slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
@@ -111,7 +110,7 @@ function FollowUpFields({ record, id, colleagues }: { record: PecDossierRecord; 
         label={translate('pecflow.pec.followUp.date')}
         value={record.followUpDate ?? ''}
         helperText={record.followUpDate ? undefined : translate('pecflow.pec.followUp.noDate')}
-        disabled={!editable}
+        disabled={!rights.edit}
         saveOnLeave
         onChange={(day) => {
           if (day !== INVALID_DAY) void save({ followUpDate: day || null });
@@ -135,10 +134,10 @@ const drafts = {
   delete: (id: number) => sessionStorage.removeItem(draftKey(id)),
 };
 
-/** `writable`: false on an archived file, whose thread takes no new note and whose notes are no longer changed. */
-function Notes({ id, colleagues, writable }: { id: number; colleagues: PecColleague[]; writable: boolean }) {
+/** An archived file's thread takes no new note, and its notes are no longer changed (usePecRights). */
+function Notes({ record, id, colleagues }: { record: PecDossierRecord; id: number; colleagues: PecColleague[] }) {
   const translate = useTranslate();
-  const rights = usePecRights();
+  const rights = usePecRights(record);
   const { identity } = useGetIdentity();
   const { success, failure } = usePecMutation();
   const [text, setTextState] = useState(() => drafts.get(id) ?? '');
@@ -246,7 +245,7 @@ function Notes({ id, colleagues, writable }: { id: number; colleagues: PecCollea
               key={note.id}
               note={note}
               // Its author's, on a file not archived (an archived file's thread is kept as it was).
-              changeable={writable && !!identity && idFromReference(note.author?.['@id'], 'users') === Number(identity.id)}
+              changeable={rights.notesChangeable && !!identity && idFromReference(note.author?.['@id'], 'users') === Number(identity.id)}
               onChanged={refetch}
               onDelete={() => {
                 setDeleting(note);
@@ -256,7 +255,7 @@ function Notes({ id, colleagues, writable }: { id: number; colleagues: PecCollea
           ))}
         </List>
       )}
-      {rights.edit && writable && (
+      {rights.edit && (
         <Box sx={{ position: 'relative', mt: 1 }}>
           <TextField
             multiline

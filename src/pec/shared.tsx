@@ -26,19 +26,25 @@ import {
   type Prerequisite,
 } from '#domain/pec';
 
-/** The PEC rights of the signed-in user (spec section 6); the server checks each again. */
-export function usePecRights() {
+/**
+ * The PEC rights of the signed-in user (spec section 6); the server checks each again. Given a file, its rights on that
+ * file: an archived file's content (its fields, documents and notes) changes no more (issue 25, server/pec/archive.ts).
+ */
+export function usePecRights(file?: { archived?: boolean | null }) {
   const { permissions = [] } = usePermissions<string[]>();
+  const open = !file?.archived;
   const may = (key: string) => hasPermission(permissions, key);
   return {
     create: may('settings.pec.create'),
     run: may(ACT_ON_FILE_PERMISSION),
-    edit: may('pec.edit'),
+    edit: may('pec.edit') && open,
+    /** Its author's recent notes may still be changed or deleted. */
+    notesChangeable: open,
     remove: may('delete.pec'),
     export: may('export.pec'),
     import: may('import.pec'),
     pay: may(PAYMENT_PERMISSION),
-    documents: { view: may(DOCUMENT_PERMISSIONS.view), create: may(DOCUMENT_PERMISSIONS.create), delete: may(DOCUMENT_PERMISSIONS.delete) },
+    documents: { view: may(DOCUMENT_PERMISSIONS.view), create: may(DOCUMENT_PERMISSIONS.create) && open, delete: may(DOCUMENT_PERMISSIONS.delete) && open },
   };
 }
 
