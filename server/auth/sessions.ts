@@ -9,6 +9,7 @@ export const SESSIONS_CHANNEL = 'pecflow_sessions_ended';
 
 export class SessionRegistry {
   private readonly entries = new Map<string, { open: Promise<boolean>; at: number }>();
+  private readonly watchers = new Map<string, Set<() => void>>();
   private unlisten?: () => Promise<void>;
 
   constructor(
@@ -20,8 +21,25 @@ export class SessionRegistry {
   /** Listens for the sessions other instances end. */
   async start(): Promise<void> {
     this.unlisten ??= await this.database.listen(SESSIONS_CHANNEL, (payload) => {
-      for (const sid of payload.split(',')) this.entries.delete(sid);
+      for (const sid of payload.split(',')) {
+        this.entries.delete(sid);
+        for (const onEnd of this.watchers.get(sid) ?? []) onEnd();
+      }
     });
+  }
+
+  /**
+   * Calls `onEnd` when the session ends, on whichever instance ended it (a live events stream closes with its session,
+   * not at its next heartbeat). Returns the function that stops watching.
+   */
+  watch(sid: string, onEnd: () => void): () => void {
+    const watchers = this.watchers.get(sid) ?? new Set();
+    watchers.add(onEnd);
+    this.watchers.set(sid, watchers);
+    return () => {
+      watchers.delete(onEnd);
+      if (watchers.size === 0 && this.watchers.get(sid) === watchers) this.watchers.delete(sid);
+    };
   }
 
   async stop(): Promise<void> {

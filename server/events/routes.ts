@@ -108,12 +108,14 @@ export async function eventRoutes(app: FastifyInstance) {
       else current = fresh;
     }, HEARTBEAT_MS);
     heartbeat.unref();
+    const unwatch = app.ctx.sessions.watch(sid, () => raw.end());
 
     let cleaned = false;
     const cleanup = () => {
       if (cleaned) return;
       cleaned = true;
       clearInterval(heartbeat);
+      unwatch();
       unsubscribe();
       streams.delete(raw);
       const left = (streamsPerUser.get(principal.id) ?? 1) - 1;

@@ -2,9 +2,12 @@
 // notification reaches the open screens within a second, with no reload. A data-layer connection, mounted once by the
 // shell: it refreshes the cached queries an event concerns, and no screen needs to know it exists. EventSource cannot
 // send the bearer token: it connects with a short-lived ticket, and after any failure it reconnects with a fresh one
-// (1 s, 2 s, 4 s... capped at 30 s), refreshing what it may have missed.
+// (1 s, 2 s, 4 s... capped at 30 s), refreshing what it may have missed. A session ended elsewhere (a password changed
+// or reset, an account disabled) closes the stream: the ticket is then refused, and the user is signed out at once
+// (« Session expirée ») rather than at the screen's next read.
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
+import { useLogoutIfAccessDenied } from 'ra-core';
 import { retryDelay } from '../queryClient';
 import { apiFetch } from './http';
 import { NOTIFICATIONS_QUERY_KEY } from './notifications';
@@ -37,6 +40,12 @@ function refresher(queryClient: QueryClient) {
 
 export function useLiveEvents(enabled = true) {
   const queryClient = useQueryClient();
+  const logoutIfAccessDenied = useLogoutIfAccessDenied();
+  // Its identity follows the route (react-router's navigate): read through a ref, so the stream stays open across pages.
+  const endSessionIfDenied = useRef(logoutIfAccessDenied);
+  useEffect(() => {
+    endSessionIfDenied.current = logoutIfAccessDenied;
+  });
   useEffect(() => {
     if (!enabled || typeof EventSource === 'undefined') return;
     const refresh = refresher(queryClient);
@@ -66,7 +75,9 @@ export function useLiveEvents(enabled = true) {
         for (const channel of CHANNELS) source.addEventListener(channel, () => refresh(channel));
         // The ticket is single-use in practice (it expires in a minute): never let EventSource retry with it.
         source.onerror = reconnect;
-      } catch {
+      } catch (error) {
+        // The authProvider's checkError decides: a 401 once the refresh was refused ends the session.
+        if (!stopped && (await endSessionIfDenied.current(error))) return;
         reconnect();
       }
     }

@@ -144,5 +144,23 @@ describe('sessions (item 9)', () => {
       }
       expect(status).toBe(401);
     });
+
+    it('closes a live events stream open there as soon as its session ends here, not at its next heartbeat', async () => {
+      const pair = await signIn();
+      const ticket = (await server.request('POST', '/api/events/ticket', { token: pair.token })).body.ticket;
+      const stream = await fetch(`${secondUrl}/api/events?ticket=${ticket}`);
+      expect(stream.status).toBe(200);
+      const reader = stream.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain('event: ready');
+      expect((await server.request('POST', '/api/token/invalidate', { body: { refresh_token: pair.refresh_token } })).status).toBe(204);
+      const ended = (async () => {
+        while (!(await reader.read()).done);
+        return 'closed';
+      })();
+      // The heartbeat, which also reads the session again, comes every 25 s.
+      const waited = new Promise((resolve) => setTimeout(() => resolve('still open'), 5_000));
+      expect(await Promise.race([ended, waited])).toBe('closed');
+      await reader.cancel().catch(() => undefined);
+    });
   });
 });

@@ -3,7 +3,7 @@
 // server's outbox (no SMTP_URL: DATA_DIR/outbox/*.eml).
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { api, apiToken, chooseOption, formField, linkFromOutbox, signIn, signOut, uniqueName } from './helpers';
+import { api, apiToken, chooseOption, formField, linkFromOutbox, ownPassword, signIn, signOut, uniqueName } from './helpers';
 
 const NEW_PASSWORD = 'Correct-Cheval-2026';
 
@@ -56,6 +56,34 @@ test('a forgotten password: from the login page to signed in with the new passwo
   await expect(page).toHaveURL(/\/dashboard/);
   await page.goto(link);
   await expect(page.getByRole('heading', { name: 'Lien invalide' })).toBeVisible();
+});
+
+test('a password reset ends the sessions open elsewhere at once: the open page goes to /login and says why', async ({ page, request }) => {
+  const admin = await apiToken(request, 'admin@pecflow.fr');
+  const email = uniqueEmail('ailleurs');
+  await api(request, admin, 'POST', '/api/users', {
+    firstName: 'Aline',
+    lastName: 'Ailleurs',
+    email,
+    password: 'Ancien-Mot-2026!',
+    holding: '/api/holdings/1',
+  });
+  await ownPassword(request, email, 'Ancien-Mot-2026!');
+  await signIn(page, email);
+  // A page that reads nothing again by itself: only the ended session can take the user away from it.
+  await page.goto('/profile');
+  await expect(page.getByTestId('profile-email')).toHaveText(email);
+
+  // Elsewhere (another browser), the password is reset by its e-mailed link.
+  const since = Date.now();
+  expect((await request.post('/api/forgot-password', { data: { email } })).status()).toBe(202);
+  const link = await linkFromOutbox(email, '/reset-password', since);
+  const resetToken = new URL(link).pathname.split('/').pop();
+  expect((await request.post(`/api/forgot-password/${resetToken}`, { data: { password: NEW_PASSWORD } })).status()).toBe(204);
+
+  await expect(page).toHaveURL(/\/login/);
+  const toast = page.getByTestId('toast').filter({ hasText: 'Session expirée' });
+  await expect(toast).toContainText('Votre session a expiré. Veuillez vous reconnecter pour continuer.');
 });
 
 test('an invitation: created from the users screen, accepted, and the new user signs in', async ({ page }) => {
