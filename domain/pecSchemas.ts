@@ -96,7 +96,9 @@ const insuredFields = {
   prenomAssure: optionalText(INSURED_NAME_MAX)
     .refine((v) => v === null || INSURED_NAME_PATTERN.test(v), { message: PEC_MESSAGES.prenomAssure })
     .optional(),
-  numeroAdherent: optionalText(CONTRACT_NUMBER_MAX)
+  // Copied from the card as printed (« ADH 778 990 »): kept without its spaces.
+  numeroAdherent: z
+    .preprocess((v) => (typeof v === 'string' ? v.replace(/\s+/g, '') : v), optionalText(CONTRACT_NUMBER_MAX))
     .refine((v) => v === null || CONTRACT_NUMBER_PATTERN.test(v), { message: PEC_MESSAGES.numeroAdherent })
     .optional(),
 };

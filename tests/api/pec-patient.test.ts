@@ -25,7 +25,8 @@ describe('the insured on a file', () => {
     const created = await createDossier(server, tokens.horizonAdmin!, refs, {
       nomAssure: '  Le Guédec-D’Arvor ',
       prenomAssure: 'Marie Anne',
-      numeroAdherent: ' 12AB34567 ',
+      // As printed on the card, spaced: kept without its spaces.
+      numeroAdherent: ' 12AB 345 67 ',
     });
     const read = await server.get(`/api/pec_dossiers/${created.id}`, tokens.horizonAdmin);
     expect(read.body).toMatchObject({ nomAssure: 'Le Guédec-D’Arvor', prenomAssure: 'Marie Anne', numeroAdherent: '12AB34567' });
