@@ -122,6 +122,8 @@ export async function accountRoutes(app: FastifyInstance) {
       throw notFound(ACCOUNT_MESSAGES.linkInvalid);
     }
     await assertPasswordAllowed(settings, password, account);
+    // A reset sets a new password, as « Mon profil » does: not the one the link was asked to replace.
+    if (purpose === 'password_reset' && (await verifyPassword(account.passwordHash, password))) throw invalidField('password', ACCOUNT_MESSAGES.samePassword);
     await db.transaction(async (tx) => {
       if ((await consumeAccountToken(tx, token, purpose)) !== account.id) throw notFound(ACCOUNT_MESSAGES.linkInvalid);
       await setPassword(ctx, tx, account.id, password);

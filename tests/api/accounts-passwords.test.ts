@@ -353,6 +353,8 @@ describe("'Mot de passe oublié ?'", () => {
     expect(read.body.passwordPolicy).toEqual({ minLength: 12, passphraseMinLength: 14, passphraseMinWords: 7, minScore: 4 });
     const post = (password: string) => server.request('POST', `/api/forgot-password/${token}`, { body: { password } });
     expectViolation(await post('court'), 'password', TOO_SHORT);
+    // A reset chooses a new password: the current one, which the user may have forgotten, is refused (the link still serves).
+    expectViolation(await post('Pecflow2026!'), 'password', 'Choisissez un mot de passe différent de l’actuel');
     expect((await post(STRONG)).status).toBe(204);
     await sessionEnded(open);
     expect((await server.request('POST', '/api/login_check', { body: { email, password: 'Pecflow2026!' } })).status).toBe(401);
