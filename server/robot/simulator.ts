@@ -4,7 +4,7 @@
 import type { FileKind } from '#domain/fileKinds';
 import { todayInFrance, type CallbackType } from '#domain/pec';
 import { PORTAL_MISSING_PRESCRIPTION } from '#domain/documents';
-import { opticalAmounts, opticalPayload, pickOpticalEquipment } from './opticalCatalogue';
+import { opticalAmounts, opticalPayload, pickOpticalEquipment, type SimEquipment } from './opticalCatalogue';
 
 export type SimulatorOutcome = 'success' | 'scraping_error' | 'dpec_error' | 'refused' | 'pending' | 'billing_error' | 'silent';
 
@@ -139,6 +139,18 @@ export function amountsFor(devices: Pick<EarDevice, 'prix' | 'classe'>[]): Amoun
 const isoDate = (date: Date) => todayInFrance(date);
 const addDays = (date: Date, days: number) => new Date(date.getTime() + days * 86_400_000);
 
+/**
+ * The equipment on the file's quote, drawn from the file alone: every run reads the same one (a DPEC run after the
+ * scraping of another, as the demo's runs seeded in progress), so the insurer's amounts are those of the quote the file
+ * shows. An optician's file gets a frame and lenses; a generic file (orthopaedics) no equipment at all.
+ */
+export function quoteOf(file: Pick<SimulatedFile, 'externalId' | 'kind'>): { devices: EarDevice[]; optical?: SimEquipment } {
+  const random = seededRandom(`${file.externalId}:quote`);
+  const kind = file.kind ?? 'audio';
+  if (kind === 'optical') return { devices: [], optical: pickOpticalEquipment(random) };
+  return { devices: kind === 'audio' ? pickDevices(random) : [] };
+}
+
 export interface SimulatedFile {
   externalId: string;
   numeroDossierAssure: string | null;
@@ -156,10 +168,8 @@ export interface SimulatedFile {
 export function simulatorCallback(type: CallbackType, file: SimulatedFile, runId: number, startedAt: Date): Record<string, unknown> {
   const outcome = simulatorOutcome(file.numeroDossierAssure);
   const random = seededRandom(`${file.externalId}:${runId}`);
+  const { devices, optical } = quoteOf(file);
   const kind = file.kind ?? 'audio';
-  // An optician's file gets a frame and lenses; a generic file (orthopaedics) no equipment at all.
-  const devices = kind === 'audio' ? pickDevices(random) : [];
-  const optical = kind === 'optical' ? pickOpticalEquipment(random) : undefined;
   const base = { id_pecflow: file.externalId, run_id: runId };
   const today = isoDate(startedAt);
 

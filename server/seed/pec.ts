@@ -8,9 +8,9 @@ import type { Db } from '../db/connect';
 import { appareils, mutuals, networks, opticalEquipments, pecCounters, pecDossiers, shops, workflowExecutions } from '../db/schema';
 import { colleaguesOf } from '../pec/followUps';
 import { notifyFile } from '../notifications/service';
-import { amountsFor, pickDevices, seededRandom, simulatorCallback, type EarDevice } from '../robot/simulator';
+import { amountsFor, quoteOf, seededRandom, simulatorCallback, type EarDevice } from '../robot/simulator';
 import { STEP_NAMES } from '../robot/steps';
-import { opticalAmounts, pickOpticalEquipment, type SimEquipment } from '../robot/opticalCatalogue';
+import { opticalAmounts, type SimEquipment } from '../robot/opticalCatalogue';
 import { fileKindOf, type FileKind } from '#domain/fileKinds';
 import { formatDate } from '#domain/format';
 import type { PecStatus } from '#domain/pec';
@@ -201,10 +201,8 @@ export async function seedPecDossiers(db: Db, organisations: DemoOrganisations, 
       const file = { externalId: dossier.externalId, numeroDossierAssure: null, networkCode: mutual.networkCode, kind };
       const runAt = new Date(createdAt.getTime() + 2 * 3_600_000);
       const scraping = simulatorCallback('scraping', file, index, runAt);
-      // The equipment the simulator's callbacks hold (the same seeded draw).
-      const drawn = seededRandom(`${dossier.externalId}:${index}`);
-      if (kind === 'optical') plan.optical = pickOpticalEquipment(drawn);
-      else if (kind === 'audio') plan.devices = pickDevices(drawn);
+      // The equipment the simulator's callbacks hold, whichever run posts them.
+      ({ devices: plan.devices, optical: plan.optical } = quoteOf(file));
       const amounts = plan.optical ? opticalAmounts(plan.optical) : amountsFor(plan.devices);
       dossier.totalTtc = amounts.totalTtc;
       dossier.updatedAt = runAt;
