@@ -9,7 +9,7 @@
 // `onSave` throws the refusal (an HttpError): its violations go under the fields; the toast is the mutation's.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@mui/material';
-import { useContext, useEffect, useId, useMemo, useRef, type ReactNode, type RefObject } from 'react';
+import { useContext, useEffect, useId, useMemo, useRef, type ComponentType, type ReactNode, type RefObject } from 'react';
 import { useFormState, type Resolver } from 'react-hook-form';
 import { Form, useTranslate, type RaRecord } from 'react-admin';
 import type { ZodType } from 'zod';
@@ -112,11 +112,11 @@ function TellUnsaved() {
   return null;
 }
 
-/** The submit button, disabled while the save runs. */
-export function SubmitButton({ label }: { label: string }) {
+/** The submit button, disabled while the save runs; `Mark`, what it does (a mark of src/admin/ConfirmDialog.tsx). */
+export function SubmitButton({ label, Mark }: { label: string; Mark?: ComponentType }) {
   const { isSubmitting } = useFormState();
   return (
-    <Button type="submit" variant="contained" disabled={isSubmitting}>
+    <Button type="submit" variant="contained" startIcon={Mark && <Mark />} disabled={isSubmitting}>
       {label}
     </Button>
   );

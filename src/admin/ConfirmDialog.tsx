@@ -4,12 +4,16 @@
 // marks below), never react-admin's default check mark, which reads as « valider » on « Supprimer ». A destructive one
 // (a deletion, an undo, a reset) shows its confirm button in the warning colour and opens on the cancel button, so
 // that Enter, Enter never destroys; the others open on the confirm button (react-admin's autoFocus). ESLint keeps
-// react-admin's Confirm out of the other files.
+// react-admin's Confirm out of the other files. The form dialogs' confirm buttons carry the same marks (startIcon).
+import ArchiveIcon from '@mui/icons-material/Inventory2Outlined';
+import AssignIcon from '@mui/icons-material/AssignmentInd';
 import CloseIcon from '@mui/icons-material/Close';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import EditOffIcon from '@mui/icons-material/EditOffOutlined';
 import LockResetIcon from '@mui/icons-material/LockReset';
+import ReceiptIcon from '@mui/icons-material/ReceiptLong';
 import RestoreIcon from '@mui/icons-material/Restore';
+import SaveIcon from '@mui/icons-material/SaveOutlined';
 import SendIcon from '@mui/icons-material/Send';
 import UndoIcon from '@mui/icons-material/Undo';
 import type { ComponentType } from 'react';
@@ -35,8 +39,16 @@ export const UndoMark = () => <UndoIcon data-testid="confirm-undo-mark" />;
 export const ResetMark = () => <LockResetIcon data-testid="confirm-reset-mark" />;
 /** An archived file restored. */
 export const RestoreMark = () => <RestoreIcon data-testid="confirm-restore-mark" />;
-/** Files sent to the robot. */
+/** Files sent to the robot (« Envoyer au robot », a DPEC « Envoyer quand même »). */
 export const SendMark = () => <SendIcon data-testid="confirm-send-mark" />;
+/** An invoice given to files, the billing started (« Confirmer » of the billing dialogs). */
+export const BillMark = () => <ReceiptIcon data-testid="confirm-bill-mark" />;
+/** Files archived. */
+export const ArchiveMark = () => <ArchiveIcon data-testid="confirm-archive-mark" />;
+/** Files given to a colleague to follow. */
+export const AssignMark = () => <AssignIcon data-testid="confirm-assign-mark" />;
+/** Something typed saved: a payment, a view. */
+export const SaveMark = () => <SaveIcon data-testid="confirm-save-mark" />;
 
 /**
  * Called as the dialog mounts, once react-admin's autoFocus has focused the confirm button: the focus moves to the

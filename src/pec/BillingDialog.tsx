@@ -8,6 +8,7 @@ import { useFormState, useWatch } from 'react-hook-form';
 import { TextInput, useTranslate } from 'react-admin';
 import type { z } from 'zod';
 import { AdminForm } from '../admin/AdminForm';
+import { BillMark } from '../admin/ConfirmDialog';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { dpecDay } from '#domain/pec';
 import { pecBillingSchemaFor, type pecBillingSchema } from '#domain/pecSchemas';
@@ -66,14 +67,14 @@ export function BillingDialog({ open, record, id, onClose, onSaved }: Props) {
   );
 }
 
-/** "Confirmer": disabled until both fields are filled and valid. */
+/** "Confirmer", with the billing's mark: disabled until both fields are filled and valid. */
 function ConfirmButton({ busy }: { busy: boolean }) {
   const translate = useTranslate();
   const [numBilling, dateBilling] = useWatch({ name: ['numBilling', 'dateBilling'] });
   const { isValid } = useFormState();
   const filled = String(numBilling ?? '').trim() !== '' && String(dateBilling ?? '').trim() !== '';
   return (
-    <Button type="submit" variant="contained" disabled={!filled || !isValid || busy} data-testid="billing-confirm">
+    <Button type="submit" variant="contained" startIcon={<BillMark />} disabled={!filled || !isValid || busy} data-testid="billing-confirm">
       {translate('pecflow.pec.billing.confirm')}
     </Button>
   );

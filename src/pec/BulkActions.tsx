@@ -1,11 +1,7 @@
 // The PEC list's bulk actions on its selected rows (issue 28): 'Créer DPEC', 'Facturer', 'Exporter la sélection',
 // 'Archiver', 'Assigner à…'. The server applies each file's own rules (server/robot/bulk.ts) and answers one outcome per file, shown in
 // the summary dialog. The billing and archive forms are loaded with their dialog (form code stays out of the list).
-import ArchiveIcon from '@mui/icons-material/Archive';
-import AssignIcon from '@mui/icons-material/AssignmentInd';
 import DownloadIcon from '@mui/icons-material/Download';
-import ReceiptIcon from '@mui/icons-material/ReceiptLong';
-import SendIcon from '@mui/icons-material/Send';
 import {
   Box,
   Button,
@@ -25,7 +21,7 @@ import {
 import { useMutation } from '@tanstack/react-query';
 import { Fragment, lazy, Suspense, useState } from 'react';
 import { useListContext, useTranslate, type Identifier, type RaRecord } from 'react-admin';
-import { ConfirmDialog, SendMark } from '../admin/ConfirmDialog';
+import { ArchiveMark, AssignMark, BillMark, ConfirmDialog, SendMark } from '../admin/ConfirmDialog';
 import { DPEC_START_STATUSES, isDpecGranted, pecStatusLabel, type PecStatus } from '#domain/pec';
 import type { BulkAction, BulkFileResult, BulkSummary } from '#domain/bulk';
 import { usePecMutation, usePecRights, useRefreshPec } from './shared';
@@ -77,7 +73,7 @@ export function PecBulkActions({ ids }: PecBulkActionsProps) {
         {translate('pecflow.pec.bulk.selected', { smart_count: ids.length })}
       </Typography>
       {rights.run && (
-        <Button size="small" startIcon={<SendIcon />} disabled={busy} onClick={() => setConfirmingDpec(true)}>
+        <Button size="small" startIcon={<SendMark />} disabled={busy} onClick={() => setConfirmingDpec(true)}>
           {translate('pecflow.pec.bulk.dpec')}
         </Button>
       )}
@@ -97,7 +93,7 @@ export function PecBulkActions({ ids }: PecBulkActionsProps) {
         onClose={() => setConfirmingDpec(false)}
       />
       {rights.run && (
-        <Button size="small" startIcon={<ReceiptIcon />} disabled={busy} onClick={() => setForm('billing')}>
+        <Button size="small" startIcon={<BillMark />} disabled={busy} onClick={() => setForm('billing')}>
           {translate('pecflow.pec.bulk.billing')}
         </Button>
       )}
@@ -107,12 +103,12 @@ export function PecBulkActions({ ids }: PecBulkActionsProps) {
         </Button>
       )}
       {rights.run && (
-        <Button size="small" color="warning" startIcon={<ArchiveIcon />} disabled={busy} onClick={() => setForm('archive')}>
+        <Button size="small" color="warning" startIcon={<ArchiveMark />} disabled={busy} onClick={() => setForm('archive')}>
           {translate('pecflow.pec.bulk.archive')}
         </Button>
       )}
       {rights.edit && (
-        <Button size="small" startIcon={<AssignIcon />} disabled={busy} onClick={() => setForm('assign')}>
+        <Button size="small" startIcon={<AssignMark />} disabled={busy} onClick={() => setForm('assign')}>
           {translate('pecflow.pec.bulk.assign')}
         </Button>
       )}

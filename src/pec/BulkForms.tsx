@@ -3,9 +3,11 @@
 // or nobody). The one form system (AdminForm
 // with the shared zod schemas).
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack, Typography } from '@mui/material';
+import type { ComponentType } from 'react';
 import { useWatch } from 'react-hook-form';
 import { NumberInput, SelectInput, TextInput, useTranslate } from 'react-admin';
 import { AdminForm } from '../admin/AdminForm';
+import { ArchiveMark, AssignMark, BillMark } from '../admin/ConfirmDialog';
 import { ARCHIVE_REASON_LABELS, ARCHIVE_REASONS } from '#domain/archive';
 import { invoiceNumbersFor, type BulkAction } from '#domain/bulk';
 import { pecArchiveSchema, pecBulkAssignSchema, pecBulkBillingSchema } from '#domain/pecSchemas';
@@ -55,7 +57,7 @@ export default function BulkForms({ form, count, billable, shopIds, busy, onClos
               <Preview billable={billable} />
             </Stack>
           </DialogContent>
-          <Actions busy={busy} onClose={onClose} />
+          <Actions busy={busy} onClose={onClose} Mark={BillMark} />
         </AdminForm>
       ) : (
         <AdminForm
@@ -80,7 +82,7 @@ export default function BulkForms({ form, count, billable, shopIds, busy, onClos
               <NoteInput />
             </Stack>
           </DialogContent>
-          <Actions busy={busy} onClose={onClose} />
+          <Actions busy={busy} onClose={onClose} Mark={ArchiveMark} />
         </AdminForm>
       )}
     </Dialog>
@@ -105,7 +107,7 @@ function AssignForm({ count, shopIds, busy, onClose, onSubmit }: Omit<Props, 'fo
         {/* Required: no blank choice above 'Personne' (nobody is a choice of its own). */}
         <SelectInput source="owner" label={translate('pecflow.pec.followUp.owner')} choices={choices} fullWidth margin="none" isRequired autoFocus />
       </DialogContent>
-      <Actions busy={busy} onClose={onClose} />
+      <Actions busy={busy} onClose={onClose} Mark={AssignMark} />
     </AdminForm>
   );
 }
@@ -142,14 +144,15 @@ function NoteInput() {
   return <TextInput source="archiveNote" label={translate('pecflow.pec.archive.note')} fullWidth multiline margin="none" required />;
 }
 
-function Actions({ busy, onClose }: { busy: boolean; onClose: () => void }) {
+/** « Annuler » and « Confirmer », with the mark of the action confirmed. */
+function Actions({ busy, onClose, Mark }: { busy: boolean; onClose: () => void; Mark: ComponentType }) {
   const translate = useTranslate();
   return (
     <DialogActions>
       <Button onClick={onClose} disabled={busy}>
         {translate('pecflow.pec.bulk.cancel')}
       </Button>
-      <Button type="submit" variant="contained" disabled={busy} data-testid="bulk-confirm">
+      <Button type="submit" variant="contained" startIcon={<Mark />} disabled={busy} data-testid="bulk-confirm">
         {translate('pecflow.pec.bulk.confirm')}
       </Button>
     </DialogActions>

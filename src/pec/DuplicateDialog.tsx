@@ -2,6 +2,7 @@
 // reason, a link to each twin, and the explicit confirmation that sends it anyway (audited by the server).
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Link, List, ListItem } from '@mui/material';
 import { useTranslate } from 'react-admin';
+import { SendMark } from '../admin/ConfirmDialog';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import type { DuplicateRefusal } from '#domain/pecAnswers';
 import { filePageUrl } from '#domain/duplicates';
@@ -37,7 +38,7 @@ export function DuplicateDialog({ refusal, busy, onCancel, onConfirm }: Props) {
         <Button onClick={onCancel} disabled={busy}>
           {translate('pecflow.pec.duplicate.cancel')}
         </Button>
-        <Button variant="contained" color="warning" onClick={onConfirm} disabled={busy} data-testid="duplicate-confirm">
+        <Button variant="contained" color="warning" startIcon={<SendMark />} onClick={onConfirm} disabled={busy} data-testid="duplicate-confirm">
           {translate('pecflow.pec.duplicate.confirm')}
         </Button>
       </DialogActions>

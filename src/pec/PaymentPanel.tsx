@@ -12,6 +12,7 @@ import { useWatch } from 'react-hook-form';
 import { TextInput, useTranslate } from 'react-admin';
 import type { z } from 'zod';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
+import { SaveMark } from '../admin/ConfirmDialog';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '#domain/format';
 import { amountDue, amountInputValue, expectedAmount, overpaymentOf } from '#domain/payments';
@@ -144,7 +145,7 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
                   <Button onClick={close} disabled={save.isPending}>
                     {translate('pecflow.pec.billing.cancel')}
                   </Button>
-                  <SubmitButton label={translate(count ? 'pecflow.payments.panel.saveDistinct' : 'pecflow.payments.panel.save')} />
+                  <SubmitButton label={translate(count ? 'pecflow.payments.panel.saveDistinct' : 'pecflow.payments.panel.save')} Mark={SaveMark} />
                 </DialogActions>
               </>
             )}

@@ -1,11 +1,9 @@
 // The editor of a saved view of the PEC list (src/pec/SavedViews.tsx), loaded when first opened. Its buttons that act
 // carry their mark, as the confirmation dialogs' (src/admin/ConfirmDialog.tsx).
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
-import SaveIcon from '@mui/icons-material/SaveOutlined';
 import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, FormControlLabel, TextField } from '@mui/material';
 import { useState } from 'react';
 import { useCreate, useDelete, useTranslate, useUpdate } from 'react-admin';
-import { ConfirmDialog, DeleteMark } from '../admin/ConfirmDialog';
+import { ConfirmDialog, DeleteMark, SaveMark } from '../admin/ConfirmDialog';
 import { extractErrorMessage } from '#domain/errors';
 import { SAVED_VIEW_NAME_MAX, type SavedViewQuery } from '#domain/savedViews';
 import { useMutationToasts, WRITE_RETRY } from '../admin/mutations';
@@ -104,12 +102,12 @@ export function ViewDialog({ view, current, onClose }: ViewDialogProps) {
         </DialogContent>
         <DialogActions>
           {view && (
-            <Button color="error" startIcon={<DeleteIcon />} onClick={() => setConfirming(true)} disabled={busy} sx={{ mr: 'auto' }}>
+            <Button color="error" startIcon={<DeleteMark />} onClick={() => setConfirming(true)} disabled={busy} sx={{ mr: 'auto' }}>
               {translate('pecflow.pec.views.delete')}
             </Button>
           )}
           <Button onClick={onClose}>{translate('pecflow.pec.views.cancel')}</Button>
-          <Button type="submit" variant="contained" startIcon={<SaveIcon />} disabled={busy || !name.trim()}>
+          <Button type="submit" variant="contained" startIcon={<SaveMark />} disabled={busy || !name.trim()}>
             {translate('pecflow.pec.views.submit')}
           </Button>
         </DialogActions>

@@ -271,6 +271,8 @@ test('"Enregistrer un paiement" in the drawer pays a billed file', async ({ page
   await dialog.getByRole('textbox', { name: /^Date de paiement/ }).fill(frenchToday());
   await dialog.getByRole('textbox', { name: /^Montant/ }).fill('1 250,50');
   await dialog.getByRole('textbox', { name: /^Libellé/ }).fill('Chèque 4411');
+  // « Enregistrer » carries the save mark, as the confirmation dialogs' buttons theirs.
+  await expect(dialog.getByRole('button', { name: 'Enregistrer' }).getByTestId('confirm-save-mark')).toBeVisible();
   await dialog.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(dialog).toBeHidden();
   await expect(toast(page, 'Paiement enregistré')).toBeVisible();
@@ -333,6 +335,7 @@ test('two payments of the same amount on the same day: the second is recorded in
   await dialog.getByRole('textbox', { name: /^Montant/ }).fill('10');
   await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
   await expect(dialog.getByTestId('pec-payment-refusal')).toBeFocused();
+  await expect(dialog.getByRole('button', { name: 'Enregistrer en plus' }).getByTestId('confirm-save-mark')).toBeVisible();
   await dialog.getByRole('button', { name: 'Enregistrer en plus' }).click();
   await expect(dialog.getByText('Indiquez ce qui distingue ce paiement de celui déjà enregistré (ex : oreille gauche)')).toBeVisible();
   await reason.fill('Oreille gauche, second virement');

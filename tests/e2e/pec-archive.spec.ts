@@ -182,6 +182,9 @@ test('a twin is warned in the drawer with a link to it, and a DPEC beside its re
   await expect(dialog).toBeHidden();
   await expect(panel.getByTestId('dpec-button')).toHaveText('Créer DPEC');
   await panel.getByTestId('dpec-button').click();
+  // « Envoyer quand même » carries the send mark, as the confirmation dialogs' « Envoyer au robot ».
+  await expect(dialog.getByTestId('duplicate-confirm')).toHaveText('Envoyer quand même');
+  await expect(dialog.getByTestId('duplicate-confirm').getByTestId('confirm-send-mark')).toBeVisible();
   await dialog.getByTestId('duplicate-confirm').click();
   await expect(dialog).toBeHidden();
   await expect(panel.getByTestId('execution').first()).toBeVisible();
@@ -210,6 +213,8 @@ test('the billing dialog refuses an invoice dated in the future', async ({ page,
   await dialog.getByRole('textbox', { name: /^Date de facture logiciel/ }).fill(tomorrow.toISOString().slice(0, 10).split('-').reverse().join('/'));
   await expect(dialog).toContainText('La date de facture ne peut pas être dans le futur');
   await expect(dialog.getByRole('button', { name: 'Confirmer' })).toBeDisabled();
+  // « Confirmer » carries the billing's mark, as the drawer's « Facturer ».
+  await expect(dialog.getByRole('button', { name: 'Confirmer' }).getByTestId('confirm-bill-mark')).toBeVisible();
   const today = todayInFrance().split('-').reverse().join('/');
   await dialog.getByRole('textbox', { name: /^Date de facture logiciel/ }).fill(today);
   await expect(dialog.getByRole('button', { name: 'Confirmer' })).toBeEnabled();

@@ -94,6 +94,8 @@ test('a bulk billing: one date, numbers from a pattern for the files that may be
   await expect(dialog.getByTestId('bulk-not-billable')).toHaveText(
     '1 dossier sélectionné ne peut pas être facturé (DPEC non accordé, ou déjà facturé) : il restera inchangé, sans numéro.',
   );
+  // « Confirmer » carries the billing's mark, as the bar's « Facturer ».
+  await expect(dialog.getByRole('button', { name: 'Confirmer' }).getByTestId('confirm-bill-mark')).toBeVisible();
   await page.keyboard.press('Enter');
   const summary = page.getByRole('dialog', { name: 'Résultat : Facturer' });
   await expect(summary).toContainText('0 effectué, 2 en file d’attente du robot, 1 refusé');
@@ -121,6 +123,7 @@ test("'Assigner à…' gives two files to a colleague, and 'Suivi par' lists the
   await expect(page.getByRole('option', { name: 'Léa Petit' })).toHaveCount(0);
   await expect(page.getByRole('option', { name: 'Julien Moreau' })).toHaveCount(0);
   await page.getByRole('option', { name: 'Marc Lefèvre' }).click();
+  await expect(dialog.getByRole('button', { name: 'Confirmer' }).getByTestId('confirm-assign-mark')).toBeVisible();
   await dialog.getByRole('button', { name: 'Confirmer' }).click();
   const summary = page.getByRole('dialog', { name: 'Résultat : Assigner' });
   await expect(summary).toContainText('2 effectués, 0 refusé');
