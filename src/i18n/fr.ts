@@ -367,7 +367,6 @@ export const fr = {
           'La ligne (paiement de %{amount} du %{date}) est « %{label} ». Elle redevient une ligne à traiter : à rattacher à une demande ou à classer de nouveau.',
         reopened: 'Ligne remise à traiter',
         reopenError: 'Impossible de remettre la ligne à traiter',
-        close: 'Fermer',
         cancel: 'Annuler',
       },
       import: {

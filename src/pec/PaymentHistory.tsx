@@ -222,6 +222,7 @@ function CancelDialog({ payment, onClose, onCancelled }: { payment: PecPaymentRe
       text={translate('pecflow.payments.history.cancelText', { amount: formatEuros(payment.amount), date: formatDate(payment.paymentDate) })}
       label={translate('pecflow.payments.history.reason')}
       submit={translate('pecflow.payments.history.confirmCancel')}
+      cancel={translate('pecflow.payments.history.close')}
       schema={paymentCancelSchema}
       busy={cancel.isPending}
       onSave={(motif) => cancel.mutateAsync(motif)}

@@ -254,6 +254,7 @@ function UndoDialog({ id, onClose }: { id: number; onClose: () => void }) {
       text={translate('pecflow.payments.show.undoText')}
       label={translate('pecflow.payments.show.undoReason')}
       submit={translate('pecflow.payments.show.undo')}
+      cancel={translate('pecflow.payments.show.close')}
       schema={statementUndoSchema}
       busy={undo.isPending}
       onSave={(motif) => undo.mutateAsync(motif)}
@@ -345,6 +346,7 @@ function CountLineAction({ statementId, line }: { statementId: number; line: Pay
           })}
           label={translate('pecflow.payments.panel.distinctReason')}
           submit={translate('pecflow.payments.handle.count')}
+          cancel={translate('pecflow.payments.handle.cancel')}
           schema={statementLineCountSchema}
           busy={count.isPending}
           onSave={(motif) => count.mutateAsync(motif)}
@@ -514,7 +516,7 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
               </DialogContent>
               <DialogActions>
                 <Button onClick={onClose} disabled={attach.isPending}>
-                  {translate('pecflow.payments.handle.close')}
+                  {translate('pecflow.payments.handle.cancel')}
                 </Button>
                 <SubmitButton label={translate(count ? 'pecflow.payments.handle.attachDistinct' : 'pecflow.payments.handle.attach')} />
               </DialogActions>
@@ -545,6 +547,7 @@ function DismissDialog({ statementId, line, onDismissed, onClose }: { statementI
       text={translate('pecflow.payments.handle.dismissText', { amount: formatEuros(line.amount), date: formatDate(line.paymentDate) })}
       label={translate('pecflow.payments.handle.reason')}
       submit={translate('pecflow.payments.handle.dismiss')}
+      cancel={translate('pecflow.payments.handle.cancel')}
       schema={statementLineDismissSchema}
       busy={dismiss.isPending}
       onSave={(motif) => dismiss.mutateAsync(motif)}

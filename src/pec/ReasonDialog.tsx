@@ -1,7 +1,8 @@
 // A dialog that asks why before an action that is never silent (a payment cancelled, a statement undone, a statement
 // line set aside): the reason is typed at once (its field has the focus), checked by the action's shared zod schema.
 // Enter sends it (refused under the field while it is not valid), Shift+Enter goes to a new line, as its hint says.
-// An action the server refused for good says why inside the dialog, focused, with only 'Fermer' left.
+// Its other button leaves without acting: 'Annuler', or 'Fermer' beside an action itself named « Annuler … ». An action
+// the server refused for good says why inside the dialog, focused, with only 'Fermer' left.
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import type { KeyboardEvent, ReactNode } from 'react';
 import { useFormState } from 'react-hook-form';
@@ -19,6 +20,8 @@ interface ReasonDialogProps {
   label: string;
   /** The submit button's label: the action itself ('Annuler le relevé'). */
   submit: string;
+  /** The label of the button that leaves without acting: 'Annuler', 'Fermer' beside 'Annuler le relevé'. */
+  cancel: string;
   schema: z.ZodType<{ motif: string }>;
   busy: boolean;
   onSave: (motif: string) => Promise<unknown>;
@@ -28,7 +31,7 @@ interface ReasonDialogProps {
   refusal?: string;
 }
 
-export function ReasonDialog({ id, title, text, label, submit, schema, busy, onSave, onClose, closeTestId, refusal }: ReasonDialogProps) {
+export function ReasonDialog({ id, title, text, label, submit, cancel, schema, busy, onSave, onClose, closeTestId, refusal }: ReasonDialogProps) {
   const translate = useTranslate();
   return (
     <Dialog open onClose={busy ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby={id}>
@@ -49,7 +52,7 @@ export function ReasonDialog({ id, title, text, label, submit, schema, busy, onS
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose} disabled={busy} data-testid={closeTestId}>
-            {translate('pecflow.toast.close')}
+            {refusal ? translate('pecflow.toast.close') : cancel}
           </Button>
           {!refusal && <SubmitButton label={submit} />}
         </DialogActions>

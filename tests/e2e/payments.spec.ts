@@ -366,6 +366,8 @@ test('a statement line taken for a payment already counted is counted in additio
   await statement.getByRole('button', { name: 'Compter en plus la ligne 3, comme un paiement distinct' }).click();
   const dialog = page.getByRole('dialog', { name: 'Compter en plus la ligne 3, comme un paiement distinct' });
   await expect(dialog).toContainText(file.numeroDossier);
+  // Its harmless choice says « Annuler », as the other form dialogs'.
+  await expect(dialog.locator('.MuiDialogActions-root').getByRole('button')).toHaveText(['Annuler', 'Compter en plus']);
   await dialog.getByRole('textbox', { name: /^Ce qui distingue ce second paiement/ }).fill('Oreille gauche');
   await dialog.getByRole('button', { name: 'Compter en plus' }).click();
   await expect(dialog).toBeHidden();
@@ -665,6 +667,8 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   await expect(attach).toContainText('50,00 €');
   const fileField = attach.getByRole('combobox', { name: 'Demande facturée' });
   await expect(fileField).toBeFocused();
+  // « Annuler » leaves without attaching, as in the other form dialogs.
+  await expect(attach.locator('.MuiDialogActions-root').getByRole('button')).toHaveText(['Annuler', 'Rattacher']);
   await page.keyboard.type('AUCUNE-DEMANDE-42');
   await expect(page.getByText('Aucune demande facturée ne correspond')).toBeVisible();
   await attach.getByRole('button', { name: 'Rattacher' }).click();
@@ -692,6 +696,7 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   // Set aside: a reason is required.
   await statement.getByRole('button', { name: 'Classer la ligne 4' }).click();
   const dismiss = page.getByRole('dialog', { name: 'Classer la ligne 4 sans demande' });
+  await expect(dismiss.locator('.MuiDialogActions-root').getByRole('button')).toHaveText(['Annuler', 'Classer']);
   await dismiss.getByRole('button', { name: 'Classer' }).click();
   await expect(dismiss.getByText('Le motif est requis')).toBeVisible();
   await dismiss.getByRole('textbox', { name: /^Motif/ }).fill('Paiement hors Pecflow');
@@ -783,7 +788,7 @@ test('Rattacher opens empty on a line naming a file not billed yet, without an e
   await expect(fileField).toHaveValue(`FAC-${billed.numeroDossierAssure}`);
   await page.getByRole('option', { name: new RegExp(`^${billed.numeroDossier} · `) }).click();
   await expect(fileField).toHaveValue(new RegExp(`^${billed.numeroDossier} · `));
-  await attach.getByRole('button', { name: 'Fermer' }).click();
+  await attach.getByRole('button', { name: 'Annuler' }).click();
   await expect(attach).toBeHidden();
   expect(errors).toEqual([]);
 });
