@@ -7,7 +7,7 @@
 // with the reason beside it; a refusal that still comes (a statement applied while the dialog was open) says why inside
 // the dialog. Once cancelled, the payment's new state takes the focus (its 'Annuler' is gone).
 import UndoIcon from '@mui/icons-material/Undo';
-import { Box, Button, Chip, Link, Stack, Typography } from '@mui/material';
+import { Box, Button, Chip, Link, Stack, Typography, type Theme } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
@@ -24,6 +24,17 @@ import { statusOf, usePecMutation, usePecRights } from './shared';
 
 const SORT = { field: 'paymentDate', order: 'ASC' } as const;
 const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
+/**
+ * On a phone its six columns scrolled sideways inside their box, 'Annuler' last and out of sight: there each payment
+ * wraps onto as many lines as it needs, every value and action within the screen, the headers hidden.
+ */
+const PHONE_ROWS = (theme: Theme) => ({
+  [theme.breakpoints.down('sm')]: {
+    '& thead': { display: 'none' },
+    '& tbody tr': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 2, py: 0.5, borderBottom: 1, borderColor: 'divider' },
+    '& tbody td': { display: 'block', borderBottom: 0, px: 0 },
+  },
+});
 
 const personOf = (value: PecPaymentRecord['createdBy']) =>
   value && typeof value === 'object' ? [value.firstName, value.lastName].filter(Boolean).join(' ') || null : null;
@@ -52,7 +63,13 @@ export function PaymentHistory({ record }: { record: PecDossierRecord }) {
         }
       >
         <Box sx={{ overflowX: 'auto' }}>
-          <DataTable bulkActionButtons={false} rowClick={false} size="small" rowSx={(p: PecPaymentRecord) => ({ opacity: p.reversedAt ? 0.6 : 1 })}>
+          <DataTable
+            bulkActionButtons={false}
+            rowClick={false}
+            size="small"
+            sx={PHONE_ROWS}
+            rowSx={(p: PecPaymentRecord) => ({ opacity: p.reversedAt ? 0.6 : 1 })}
+          >
             <DataTable.Col
               source="paymentDate"
               label={label('date')}

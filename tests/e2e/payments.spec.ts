@@ -587,6 +587,31 @@ test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file
   await expect(virement.getByTestId('pec-payment-cancelled')).toHaveCount(0);
 });
 
+test('on a phone (390 px), the payment history shows each payment and its « Annuler » without scrolling sideways', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await billedFile(request, email);
+  const token = await apiToken(request, email);
+  await api(request, token, 'POST', `/api/pec_dossiers/${file.id}/payments`, { datePaiement: frenchToday(), montant: 12.5, libelle: 'Chèque 5120' });
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, email);
+  await page.goto(`/pec/${file.id}`);
+  const history = drawer(page).getByTestId('pec-payment-history');
+  const cancel = history.getByRole('button', { name: 'Annuler' });
+  await expect(cancel).toBeVisible();
+  await expect(history).toContainText('Chèque 5120');
+  await expect(history).toContainText('12,50 €');
+  // Its box and everything in it within the screen: nothing to scroll sideways to reach.
+  for (const box of [await cancel.boundingBox(), await history.boundingBox()]) {
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+  }
+  expect(await history.evaluate((element) => [...element.querySelectorAll('*')].filter((child) => child.scrollWidth > child.clientWidth + 1).length)).toBe(0);
+  // And it still does what it says.
+  await cancel.click();
+  await expect(page.getByRole('dialog', { name: 'Annuler ce paiement ?' })).toBeVisible();
+});
+
 test('a payment a statement followed offers no cancellation to try: its history says why, once the page is read again', async ({ page, request }) => {
   const email = 'direction@audition-horizon.fr';
   const file = await billedFile(request, email);
