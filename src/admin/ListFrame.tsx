@@ -755,6 +755,12 @@ function bodyWithTestId(testId: string) {
 
 /** The height the bulk bar takes at the bottom of the window, with its margin (one line of buttons, and some). */
 const BULK_BAR_CLEARANCE = 88;
+/**
+ * Stuck at the bottom of the window. Its own buttons are exempt from the window's clearance, which they lie in: a
+ * button focused (clicked, reached by Tab, given the focus back as a dialog closes) scrolled the page by hundreds of
+ * pixels to take it clear of itself, the bar staying where it was.
+ */
+const BULK_BAR = { px: 2, py: 1, mt: 1, position: 'sticky', bottom: 8, zIndex: 2, '& *': { scrollMarginBottom: -BULK_BAR_CLEARANCE } } as const;
 
 /**
  * The bar of the selected rows' actions (shown only while rows are selected), after the table as the keyboard meets it:
@@ -774,7 +780,7 @@ function BulkBar({ actions, rows }: { actions: (selectedIds: Identifier[]) => Re
   }, [gone, selectedIds, onSelect]);
   if (!selectedIds.length) return null;
   return (
-    <Paper elevation={3} sx={{ px: 2, py: 1, mt: 1, position: 'sticky', bottom: 8, zIndex: 2 }} data-testid="bulk-actions">
+    <Paper elevation={3} sx={BULK_BAR} data-testid="bulk-actions">
       {/* A row reached with the arrows scrolls clear of the bar, never under it (WCAG 2.4.11). */}
       <GlobalStyles styles={{ html: { scrollPaddingBottom: BULK_BAR_CLEARANCE } }} />
       <Stack direction="row" spacing={1} alignItems="center" flexWrap="wrap" useFlexGap>

@@ -112,6 +112,37 @@ test('a bulk billing: one date, numbers from a pattern for the files that may be
   await expect(summary.getByTestId('bulk-result').filter({ hasText: draft.numeroDossier }).getByTestId('bulk-invoice-number')).toHaveText('—');
 });
 
+test('the bulk billing dialog opens and closes with the page where it was: neither the window nor the list moves', async ({ page }) => {
+  await signIn(page, AUDIO);
+  await page.goto('/pec');
+  const rows = page.getByTestId('pec-row');
+  await expect(rows.nth(3)).toBeVisible();
+  for (let i = 0; i < 3; i++) await rows.nth(i).getByRole('checkbox').check();
+  await expect(page.getByTestId('bulk-count')).toHaveText('3 dossiers sélectionnés');
+  // A page taller than the window, the bar stuck at its bottom.
+  expect(await page.evaluate(() => document.documentElement.scrollHeight - innerHeight)).toBeGreaterThan(300);
+  const frame = page.getByTestId('list-table-frame');
+  const where = async () => ({
+    window: await page.evaluate(() => window.scrollY),
+    list: await frame.evaluate((box) => [box.scrollTop, box.scrollLeft]),
+  });
+  const before = await where();
+  const billing = page.getByTestId('bulk-actions').getByRole('button', { name: 'Facturer' });
+  await billing.click();
+  const dialog = page.getByRole('dialog', { name: 'Facturer 3 dossiers' });
+  await expect(dialog.getByRole('textbox', { name: 'Modèle du numéro de facture' })).toBeFocused();
+  expect(await where()).toEqual(before);
+  // Closed: the focus is back on « Facturer », the page still where it was.
+  await dialog.getByRole('button', { name: 'Annuler' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(billing).toBeFocused();
+  expect(await where()).toEqual(before);
+  // The bar's buttons reached by the keyboard do not move it either.
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('bulk-actions').locator('button:focus')).toHaveCount(1);
+  expect(await where()).toEqual(before);
+});
+
 test("'Assigner à…' gives two files to a colleague, and 'Suivi par' lists them under the colleague's name", async ({ page, request }) => {
   const { prefix, files } = await prepareFiles(request, 2);
   await signIn(page, AUDIO);
