@@ -4,10 +4,12 @@
 import { hasPermission, PEC_PERMISSIONS } from './permissions';
 import { pecStatusLabel } from './pec';
 
-export const ARCHIVE_REASONS = ['abandoned', 'duplicate', 'input_error', 'other'] as const;
+/** 'settled': a file paid in full, its work done, put away (the office's most common archive). */
+export const ARCHIVE_REASONS = ['settled', 'abandoned', 'duplicate', 'input_error', 'other'] as const;
 export type ArchiveReason = (typeof ARCHIVE_REASONS)[number];
 
 export const ARCHIVE_REASON_LABELS: Record<ArchiveReason, string> = {
+  settled: 'Dossier soldé',
   abandoned: 'Abandonnée par le patient',
   duplicate: 'Doublon',
   input_error: 'Erreur de saisie',

@@ -534,7 +534,7 @@ export const pecDossiers = pgTable(
     // Archived (issue 25, domain/archive.ts): out of the default list and of the robot's reach, kept everywhere else.
     archived: boolean('archived').notNull().default(false),
     archivedAt: timestamp('archived_at', { withTimezone: true, mode: 'date' }),
-    /** ARCHIVE_REASONS: abandoned, duplicate, input_error, other (with archiveNote). */
+    /** ARCHIVE_REASONS (domain/archive.ts): settled, abandoned, duplicate, input_error, other (with archiveNote). */
     archiveReason: text('archive_reason'),
     archiveNote: text('archive_note'),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),

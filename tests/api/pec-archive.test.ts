@@ -119,6 +119,11 @@ describe('deleting', () => {
     expect(bulk.status).toBe(409);
     expect(bulk.body.detail).toContain(`la demande ${billed.numeroDossier} est facturée`);
     expect(await snapshot()).toEqual(withDraft);
+
+    // Archived instead: a file paid in full has its own reason, « Dossier soldé ».
+    const settled = await archive(fullyPaid.id, tokens.horizonAdmin, 'settled');
+    expect(settled.status, settled.text).toBe(200);
+    expect(settled.body).toMatchObject({ archived: true, archiveReason: 'settled' });
   });
 
   it('refuses a file that went to the robot or left the drafts, and erases a plain draft, the trail keeping its number', async () => {

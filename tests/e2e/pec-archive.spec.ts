@@ -31,9 +31,15 @@ test('an Assistant(e) archives their own draft: the chip, out of the list, liste
   // « Archiver » carries the archive's mark, as the drawer's button and the confirmation dialogs' buttons theirs.
   await expect(confirm).toHaveText('Archiver');
   await expect(confirm.locator('svg')).toHaveCount(1);
-  // The four reasons, none blank to pick.
+  // The five reasons, none blank to pick; a file paid in full is archived as « Dossier soldé ».
   await selectField(dialog, 'Motif de l’archivage').click();
-  await expect(page.getByRole('listbox').getByRole('option')).toHaveText(['Abandonnée par le patient', 'Doublon', 'Erreur de saisie', 'Autre']);
+  await expect(page.getByRole('listbox').getByRole('option')).toHaveText([
+    'Dossier soldé',
+    'Abandonnée par le patient',
+    'Doublon',
+    'Erreur de saisie',
+    'Autre',
+  ]);
   await page.keyboard.press('Escape');
   // 'Autre' asks for its text.
   await chooseOption(page, dialog, 'Motif de l’archivage', 'Autre');

@@ -58,6 +58,7 @@ describe('archiving and restoring', () => {
       ['archiveNote', 'Précisez le motif de l’archivage'],
     ]);
     expect(archiveReasonText('abandoned')).toBe('Abandonnée par le patient');
+    expect(archiveReasonText('settled')).toBe('Dossier soldé');
     expect(archiveReasonText('other', 'Déménagement')).toBe('Autre : Déménagement');
     expect(archiveReasonText(null)).toBe('');
   });
