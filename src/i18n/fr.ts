@@ -40,7 +40,7 @@ export const fr = {
       },
       reset: {
         title: 'Nouveau mot de passe',
-        subtitle: 'Choisissez le nouveau mot de passe de %{email}. Vos sessions ouvertes seront fermées.',
+        subtitle: 'Choisissez le nouveau mot de passe du compte %{email}. Vos sessions ouvertes seront fermées.',
         submit: 'Enregistrer le mot de passe',
         invalidTitle: 'Lien invalide',
         requestNew: 'Demander un nouveau lien',

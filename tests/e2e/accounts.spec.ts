@@ -34,7 +34,7 @@ test('a forgotten password: from the login page to signed in with the new passwo
   const link = await linkFromOutbox(email, '/reset-password', since);
   await page.goto(link);
   await expect(page.getByRole('heading', { name: 'Nouveau mot de passe' })).toBeVisible();
-  await expect(page.getByText(email)).toBeVisible();
+  await expect(page.getByText(email)).toHaveText(`Choisissez le nouveau mot de passe du compte ${email}. Vos sessions ouvertes seront fermées.`);
   // The policy speaks live under the field.
   await page.getByLabel('Nouveau mot de passe', { exact: false }).first().fill('odile2026');
   await expect(page.getByTestId('password-issues')).toContainText('Le mot de passe doit contenir au moins 12 caractères');
