@@ -57,12 +57,17 @@ export const fieldBox = (field: Locator) => field.locator('xpath=ancestor::div[c
 /** A select (react-admin SelectInput, MUI select) by its label: its accessible name is the label then the value. */
 export const selectField = (scope: Page | Locator, label: string) => scope.getByRole('combobox', { name: new RegExp(`^${escapeRegExp(label)}(\\s|$)`) });
 
+/** Once a popup (a calendar, a popover) has grown into place: during MUI's opening transition it is scaled down. */
+export async function grownIntoPlace(popup: Locator) {
+  await popup.evaluate((element) => Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)));
+}
+
 /**
  * Clicks a day of an open calendar once it has grown into place, as a user's click comes: a click during MUI's opening
  * transition can miss its day (the calendar then closes with the date unchanged).
  */
 export async function pickDay(calendar: Locator, day: string) {
-  await calendar.evaluate((element) => Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)));
+  await grownIntoPlace(calendar);
   await calendar.getByRole('gridcell', { name: day, exact: true }).click();
 }
 

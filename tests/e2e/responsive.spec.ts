@@ -1,7 +1,7 @@
 // The shell and its pages on a phone (390 px) and a laptop (1280 px): nothing makes the page scroll sideways, the
 // PEC table scrolls inside its own container, the app bar title is whole, the header buttons stay reachable.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { api, apiToken, signIn } from './helpers';
+import { api, apiToken, grownIntoPlace, signIn } from './helpers';
 import { drawer } from './pec-fixtures';
 
 const EMAIL = 'admin@pecflow.fr';
@@ -201,12 +201,13 @@ test.describe('on a phone, 390 px wide', () => {
     await chooser.click();
     await expect(page.getByRole('option', { name: 'Mutuelle' })).toBeVisible();
     const reset = page.getByRole('button', { name: 'Réinitialiser', exact: true });
+    // Measured once grown into place (its opening transition scales it).
+    await grownIntoPlace(page.locator('.MuiPopover-paper'));
     await expect(reset).toBeInViewport({ ratio: 1 });
     const icon = reset.locator('svg');
     await expect(icon).toBeVisible();
     expect((await icon.boundingBox())!.width).toBeGreaterThanOrEqual(20);
     // For a look: the chooser once shown.
-    await expect(page.locator('.MuiPopover-paper')).toHaveCSS('opacity', '1');
     await page.screenshot({ path: test.info().outputPath('pec-columns-390.png') });
     // It does what it says: the columns as they were.
     await page.getByRole('option', { name: 'Mutuelle' }).getByRole('switch').check();
