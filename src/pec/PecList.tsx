@@ -148,14 +148,15 @@ type DateSource = 'createdAt' | 'datePeremption' | 'dateFacturationEffective' | 
 
 /** The columns; a sortable one sorts descending first (the newest, highest first; names A to Z), then toggles. */
 export function pecColumns(label: (key: string) => string) {
-  /** A reference or text of the file (DossierText), sorted from `first` when sortable. */
-  const textColumn = (part: Part, first?: 'ASC' | 'DESC') => (
+  /** A reference or text of the file (DossierText), sorted from `first` when sortable; a number on one line. */
+  const textColumn = (part: Part, first?: 'ASC' | 'DESC', number = false) => (
     <DataTable.Col
       key={part}
       source={part}
       label={label(part)}
       sortByOrder={first}
       disableSort={!first}
+      cellClassName={number ? oneLine : undefined}
       render={(r: PecDossierRecord) => <DossierText record={r} part={part} />}
     />
   );
@@ -205,9 +206,10 @@ export function pecColumns(label: (key: string) => string) {
       cellClassName={oneLine}
       render={(r: PecDossierRecord) => formatEuros(r.totalTtc)}
     />,
-    textColumn('numeroDevisAssure'),
+    // « DEV-2026-2622 », not « DEV-2026- » over « 2622 ».
+    textColumn('numeroDevisAssure', undefined, true),
     // Offered by the column chooser (issue 28), hidden until the user asks for them: PEC_OPTIONAL_COLUMNS.
-    textColumn('numeroDossierAssure'),
+    textColumn('numeroDossierAssure', undefined, true),
     textColumn('mutual', 'ASC'),
     <DataTable.Col
       key="amountDue"

@@ -51,6 +51,17 @@ test('search, status, creation dates and order are in the URL, select what the A
   expect(await listCount(page)).toBe(total);
   // The selection's checkbox column first (bulk actions), then the spec's seven.
   await expect(page.getByRole('columnheader')).toHaveText(['', 'État', 'ID Pecflow', 'Centre', 'Réseau', 'Date Création', 'Montant du devis', 'Numéro devis']);
+  // A quote number reads whole, on one line: « DEV-2026-2622 », not « DEV-2026- » over « 2622 ».
+  const quoteNumberLines = await rows(page)
+    .locator('td:nth-child(8)')
+    .evaluateAll((quoteCells) =>
+      quoteCells.map((cell) => {
+        const text = document.createRange();
+        text.selectNodeContents(cell);
+        return new Set([...text.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      }),
+    );
+  expect(quoteNumberLines).toEqual(Array(20).fill(1));
   // Newest first by default.
   const defaultDates = (await cells(page, 5)).map(dayOf);
   expect([...defaultDates].sort().reverse()).toEqual(defaultDates);
