@@ -94,6 +94,10 @@ export const NOTE_LINK_PARAM = 'note';
 /** Whether a note is still within its edit window. */
 export const noteEditable = (createdAt: string | Date, now = new Date()) => now.getTime() - new Date(createdAt).getTime() < NOTE_EDIT_MINUTES * 60_000;
 
+/** When its author changed a note, undefined for a note as written: a new note's updatedAt is its createdAt (one INSERT). */
+export const noteEditedAt = ({ createdAt, updatedAt }: { createdAt: string; updatedAt?: string }) =>
+  updatedAt && new Date(updatedAt).getTime() > new Date(createdAt).getTime() ? updatedAt : undefined;
+
 /**
  * The colleagues a note mentions: `@First Last` (or `@First`), matched against the names of the file's centre users,
  * longest name first so that "@Marie Dupont" is not taken for "@Marie".

@@ -441,6 +441,8 @@ export const fr = {
         edit: 'Modifier',
         save: 'Enregistrer',
         saved: 'Note modifiée',
+        /** Beside a changed note's time; %{date}: dd/mm/yyyy à HH:mm. */
+        edited: 'modifiée le %{date}',
         delete: 'Supprimer',
         deleted: 'Note supprimée',
         deleteTitle: 'Supprimer la note ?',

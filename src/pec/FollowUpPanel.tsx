@@ -12,7 +12,7 @@ import { ConfirmDialog, DeleteMark } from '../admin/ConfirmDialog';
 import { DatePickerField, INVALID_DAY } from '../admin/DatePickerField';
 import { PEC_RESOURCE, pecIri, type PecColleague, type PecDossierRecord } from '../dataProvider/pec';
 import { COLLEAGUES_STALE_MS, usePecMutation, usePecRights } from './shared';
-import { followUpReason, NOTE_LINK_PARAM, NOTE_MAX, noteEditable } from '#domain/followUps';
+import { followUpReason, NOTE_LINK_PARAM, NOTE_MAX, noteEditable, noteEditedAt } from '#domain/followUps';
 import { todayInFrance } from '#domain/pec';
 import { formatDate, formatDateTime } from '#domain/format';
 import { idFromReference } from '#domain/iri';
@@ -24,6 +24,7 @@ interface NoteRecord {
   id: string;
   body: string;
   createdAt: string;
+  updatedAt?: string;
   author?: { '@id': string; firstName?: string; lastName?: string } | null;
 }
 
@@ -375,6 +376,7 @@ function NoteItem({ note, changeable, onChanged, onDelete }: { note: NoteRecord;
     }
   };
   const when = new Date(note.createdAt);
+  const editedAt = noteEditedAt(note);
   return (
     <ListItem
       disableGutters
@@ -409,7 +411,8 @@ function NoteItem({ note, changeable, onChanged, onDelete }: { note: NoteRecord;
             />
           )
         }
-        secondary={`${note.author ? nameOf(note.author) : translate('pecflow.pec.notes.unknownAuthor')} · ${formatDate(note.createdAt)} ${when.toLocaleTimeString('fr-FR', { hour: '2-digit', minute: '2-digit' })}`}
+        // A note changed says so, and when: the time beside it is when it was first written.
+        secondary={`${note.author ? nameOf(note.author) : translate('pecflow.pec.notes.unknownAuthor')} · ${formatDate(note.createdAt)} ${when.toLocaleTimeString('fr-FR', { hour: '2-digit', minute: '2-digit' })}${editedAt ? ` · ${translate('pecflow.pec.notes.edited', { date: formatDateTime(editedAt) })}` : ''}`}
       />
       {/* An edit begun inside the 15 minutes keeps its buttons: the server then says the note can no longer change. */}
       {(open || editing !== undefined) && (

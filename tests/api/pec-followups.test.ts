@@ -356,9 +356,13 @@ describe('notes', () => {
   it('its author changes or deletes it within 15 minutes, nobody else, never later', async () => {
     const file = (await createDossier(server, tokens.audio, refs)).id as number;
     const note = (await post(file, 'Premier jet')).body;
+    // The drawer says « modifiée le … » from updatedAt: a note as written has its createdAt, a change moves it.
+    expect(note.updatedAt).toBe(note.createdAt);
     const changed = await edit(note.id, 'Texte corrigé');
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.body).toBe('Texte corrigé');
+    expect(Date.parse(changed.body.updatedAt)).toBeGreaterThan(Date.parse(note.createdAt));
+    expect(changed.body.createdAt).toBe(note.createdAt);
     expectProblem(await edit(note.id, 'Pas le mien', tokens.horizonAdmin), 403, NOTE_MESSAGES.notAuthor);
     expectProblem(await server.request('DELETE', `/api/pec_notes/${note.id}`, { token: tokens.horizonAdmin }), 403, NOTE_MESSAGES.notAuthor);
 

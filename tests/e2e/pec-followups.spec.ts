@@ -73,6 +73,14 @@ test("a note mentioning a colleague reaches the colleague's bell", async ({ page
   await note.getByRole('button', { name: 'Modifier', exact: true }).click();
   await note.getByRole('button', { name: 'Annuler la modification' }).click();
   await expect(note.getByRole('textbox', { name: 'Modifier la note' })).toBeHidden();
+  // Saved changed, it says so beside its time (the server's updatedAt): it kept its first time with nothing to tell.
+  await expect(note).not.toContainText('modifiée le');
+  await note.getByRole('button', { name: 'Modifier', exact: true }).click();
+  await note.getByRole('textbox', { name: 'Modifier la note' }).fill('Mutuelle relancée, @Marc Lefèvre peux-tu rappeler jeudi ? Urgent.');
+  await note.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(toast(page, 'Note modifiée')).toBeVisible();
+  await expect(note).toContainText('jeudi ? Urgent.');
+  await expect(note).toContainText(/Sophie Bernard · \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} · modifiée le \d{2}\/\d{2}\/\d{4} à \d{2}:\d{2}/);
 
   // From the keyboard: ↓/Entrée choose a name; Échap closes the suggestions, not the drawer.
   await text.fill('Et @Ma');

@@ -1,6 +1,6 @@
 // The one rule of "À relancer" and the notes' mentions and edit window (domain/followUps.ts).
 import { describe, expect, it } from 'vitest';
-import { followUpReason, isFollowUpDue, mentionedUsers, noteEditable } from '#domain/followUps';
+import { followUpReason, isFollowUpDue, mentionedUsers, noteEditable, noteEditedAt } from '#domain/followUps';
 
 const now = new Date('2026-11-28T09:00:00Z');
 const today = '2026-11-28';
@@ -66,5 +66,12 @@ describe('notes', () => {
   it('may be changed for 15 minutes', () => {
     expect(noteEditable(new Date(now.getTime() - 14 * 60_000), now)).toBe(true);
     expect(noteEditable(new Date(now.getTime() - 15 * 60_000), now)).toBe(false);
+  });
+
+  it('is said changed once its updatedAt moved past its createdAt, not as written', () => {
+    const createdAt = '2026-11-28T09:00:00.123Z';
+    expect(noteEditedAt({ createdAt, updatedAt: createdAt })).toBeUndefined();
+    expect(noteEditedAt({ createdAt })).toBeUndefined();
+    expect(noteEditedAt({ createdAt, updatedAt: '2026-11-28T10:04:00+01:00' })).toBe('2026-11-28T10:04:00+01:00');
   });
 });
