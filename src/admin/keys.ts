@@ -22,6 +22,12 @@ export const PAGE_KEYS = {
   help: [{ key: '?' }],
 } satisfies Record<string, KeyStroke[]>;
 
+/** A layer open inside a drawer (a document's preview): Échap closes it, not the drawer around it, which reads the
+ * same key further up (MUI's Modal): the layer stops the key on its way. */
+export const LAYER_KEYS = {
+  close: [{ key: 'Escape' }],
+} satisfies Record<string, KeyStroke[]>;
+
 /** The keys with a French name (pecflow.keys.*); the others show as typed ('/', 'j'). */
 export const KEY_NAMES: Record<string, string> = {
   ' ': 'space',

@@ -1,8 +1,8 @@
 // A file's documents in its drawer (issue 29): the list (react-admin's ReferenceManyField + DataTable over
 // /api/pec_documents?dossier=…) with kind chips, size and who added them when; adding files (./DocumentUploader) by drag and drop or the
 // chooser, several at once, a kind per file or one for all, each with its progress and the server's refusal;
-// the preview in the drawer (a PDF in a frame, an image) from the bytes read with the session's token; download
-// under the original name; deletion behind a confirmation. Writes are data-provider methods (useMutation, useDelete);
+// the preview in the drawer (a PDF in a frame, an image) from the bytes read with the session's token, closed by Échap (the drawer stays, the focus goes back to its eye button); download under the
+// original name; deletion behind a confirmation. Writes are data-provider methods (useMutation, useDelete);
 // one refresh of everything PEC follows (the file's warnings count its documents). An archived file (issue 25) is
 // read only: its documents are listed, previewed and downloaded, none added or deleted.
 import CloseIcon from '@mui/icons-material/Close';
@@ -11,9 +11,10 @@ import DownloadIcon from '@mui/icons-material/DownloadOutlined';
 import PreviewIcon from '@mui/icons-material/VisibilityOutlined';
 import { Alert, Box, Chip, CircularProgress, IconButton, LinearProgress, Stack, Tooltip, Typography, type ChipProps } from '@mui/material';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { DataTable, ReferenceManyField, useDelete } from 'react-admin';
 import { ConfirmDialog, DeleteMark } from '../admin/ConfirmDialog';
+import { LAYER_KEYS, pressed } from '../admin/keys';
 import { PEC_DOCUMENTS_RESOURCE, pecIri, type PecDocumentRecord } from '../dataProvider/pec';
 import { ROBOT_AUTHOR, type DocumentKind } from '#domain/documents';
 import { formatDateTime, formatFileSize } from '#domain/format';
@@ -44,11 +45,30 @@ export function DocumentsTab({ id, archived }: { id: number; archived: boolean }
   const { translate } = usePecMutation();
   const may = usePecRights({ archived }).documents;
   const [previewing, setPreviewing] = useState<PecDocumentRecord | undefined>();
+  // The eye button that opened the preview: closing it gives the focus back there, not to the page.
+  const opener = useRef<HTMLElement | null>(null);
   const [deleting, setDeleting] = useState<PecDocumentRecord | undefined>();
   const label = (key: string) => translate(`pecflow.pec.documents.${key}`);
+  const preview = (document: PecDocumentRecord, button: HTMLElement) => {
+    opener.current = button;
+    setPreviewing(document);
+  };
+  const closePreview = () => {
+    setPreviewing(undefined);
+    opener.current?.focus();
+  };
 
   return (
-    <Stack spacing={2} data-testid="pec-documents">
+    <Stack
+      spacing={2}
+      data-testid="pec-documents"
+      // Échap closes the preview, not the drawer (its Modal reads the key further up); once it is closed, the drawer.
+      onKeyDown={(event) => {
+        if (!previewing || !pressed(event, LAYER_KEYS.close)) return;
+        event.stopPropagation();
+        closePreview();
+      }}
+    >
       {may.create && <DocumentUploader dossier={pecIri(id)} />}
       <ReferenceManyField
         reference={PEC_DOCUMENTS_RESOURCE}
@@ -107,12 +127,12 @@ export function DocumentsTab({ id, archived }: { id: number; archived: boolean }
               label={label('actions')}
               disableSort
               cellSx={oneLine}
-              render={(d: PecDocumentRecord) => <DocumentActions document={d} onPreview={setPreviewing} onDelete={may.delete ? setDeleting : undefined} />}
+              render={(d: PecDocumentRecord) => <DocumentActions document={d} onPreview={preview} onDelete={may.delete ? setDeleting : undefined} />}
             />
           </DataTable>
         </Box>
       </ReferenceManyField>
-      {previewing && <DocumentPreview key={previewing.id} document={previewing} onClose={() => setPreviewing(undefined)} />}
+      {previewing && <DocumentPreview key={previewing.id} document={previewing} onClose={closePreview} />}
       <DeleteDialog
         document={deleting}
         onClose={() => setDeleting(undefined)}
@@ -130,31 +150,25 @@ function DocumentActions({
   onDelete,
 }: {
   document: PecDocumentRecord;
-  onPreview: (document: PecDocumentRecord) => void;
+  onPreview: (document: PecDocumentRecord, opener: HTMLElement) => void;
   onDelete?: (document: PecDocumentRecord) => void;
 }) {
-  const { translate, dataProvider, failure } = usePecMutation();
+  const { translate } = usePecMutation();
   const name = { name: document.originalName };
-  const save = useMutation({
-    mutationFn: () => dataProvider.pecDocumentDownload(document),
-    onError: (error) => failure(translate('pecflow.pec.documents.downloadError'), error),
-  });
   return (
     <>
       {isPreviewable(document) && (
         <Tooltip title={translate('pecflow.pec.documents.preview')}>
-          <IconButton size="small" aria-label={translate('pecflow.pec.documents.previewNamed', name)} onClick={() => onPreview(document)}>
+          <IconButton
+            size="small"
+            aria-label={translate('pecflow.pec.documents.previewNamed', name)}
+            onClick={(event) => onPreview(document, event.currentTarget)}
+          >
             <PreviewIcon fontSize="small" />
           </IconButton>
         </Tooltip>
       )}
-      <Tooltip title={translate('pecflow.pec.documents.download')}>
-        <span>
-          <IconButton size="small" aria-label={translate('pecflow.pec.documents.downloadNamed', name)} onClick={() => save.mutate()} disabled={save.isPending}>
-            {save.isPending ? <CircularProgress size={18} /> : <DownloadIcon fontSize="small" />}
-          </IconButton>
-        </span>
-      </Tooltip>
+      <DownloadButton document={document} />
       {onDelete && (
         <Tooltip title={translate('pecflow.pec.documents.delete')}>
           <IconButton size="small" color="error" aria-label={translate('pecflow.pec.documents.deleteNamed', name)} onClick={() => onDelete(document)}>
@@ -163,6 +177,29 @@ function DocumentActions({
         </Tooltip>
       )}
     </>
+  );
+}
+
+/** 'Télécharger': the document saved under its original name. */
+function DownloadButton({ document }: { document: PecDocumentRecord }) {
+  const { translate, dataProvider, failure } = usePecMutation();
+  const save = useMutation({
+    mutationFn: () => dataProvider.pecDocumentDownload(document),
+    onError: (error) => failure(translate('pecflow.pec.documents.downloadError'), error),
+  });
+  return (
+    <Tooltip title={translate('pecflow.pec.documents.download')}>
+      <span>
+        <IconButton
+          size="small"
+          aria-label={translate('pecflow.pec.documents.downloadNamed', { name: document.originalName })}
+          onClick={() => save.mutate()}
+          disabled={save.isPending}
+        >
+          {save.isPending ? <CircularProgress size={18} /> : <DownloadIcon fontSize="small" />}
+        </IconButton>
+      </span>
+    </Tooltip>
   );
 }
 

@@ -1,6 +1,7 @@
 // A file's documents in its drawer (issue 29): two files dropped at once with a kind each, listed with their chips,
 // a wrong file refused with the server's French message; the PDF shown in the drawer, downloaded under its name with
-// its bytes, a document deleted; someone without pec.documents.delete adds by the keyboard and sees no deletion.
+// its bytes, a document deleted; someone without pec.documents.delete adds by the keyboard and sees no deletion; Échap
+// closes a preview before the drawer.
 import { readFile } from 'node:fs/promises';
 import { expect, test, type FileChooser, type Locator, type Page } from '@playwright/test';
 import { api, apiToken, chooseOption, signIn } from './helpers';
@@ -110,6 +111,8 @@ test('documents: two files dropped at once, listed with their kinds, the PDF pre
   await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(1);
   await panel.getByRole('button', { name: 'Fermer l’aperçu' }).click();
   await expect(panel.getByTestId('pec-document-preview')).toHaveCount(0);
+  // The focus goes back to the eye button that opened it (it was lost with the close button).
+  await expect(imagePreview).toBeFocused();
 
   // Downloaded under its name, with its bytes.
   const downloading = page.waitForEvent('download');
@@ -165,6 +168,20 @@ test('documents: someone without the right to delete adds a file by the keyboard
   await expect(row.getByRole('button', { name: 'Télécharger devis-e2e.pdf' })).toBeVisible();
   await expect(row.getByRole('button', { name: 'Aperçu de devis-e2e.pdf' })).toBeVisible();
   await expect(panel.getByRole('button', { name: /^Supprimer/ })).toHaveCount(0);
+
+  // Échap closes the preview, not the drawer (it closed both: /pec/{id} became /pec), the focus back on its eye
+  // button; Échap again closes the drawer.
+  const eye = row.getByRole('button', { name: 'Aperçu de devis-e2e.pdf' });
+  await eye.click();
+  await expect(panel.getByTestId('pec-document-preview')).toHaveAccessibleName('Aperçu : devis-e2e.pdf');
+  await page.keyboard.press('Escape');
+  await expect(panel.getByTestId('pec-document-preview')).toHaveCount(0);
+  await expect(panel).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/pec/${file.id}$`));
+  await expect(eye).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(page).toHaveURL(/\/pec$/);
 });
 
 test("documents: the insurer's agreement the robot brings back with an approval shows 'Robot' as its author", async ({ page, request }) => {
