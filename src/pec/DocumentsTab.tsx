@@ -1,7 +1,8 @@
 // A file's documents in its drawer (issue 29): the list (react-admin's ReferenceManyField + DataTable over
 // /api/pec_documents?dossier=…) with kind chips, size and who added them when; adding files (./DocumentUploader) by drag and drop or the
 // chooser, several at once, a kind per file or one for all, each with its progress and the server's refusal;
-// the preview in the drawer (a PDF in a frame, an image) from the bytes read with the session's token, closed by Échap (the drawer stays, the focus goes back to its eye button); download under the
+// the preview in the drawer (a PDF in a frame, an image) from the bytes read with the session's token, named by the
+// document's own name and closed by Échap (the drawer stays, the focus goes back to its eye button); download under the
 // original name; deletion behind a confirmation. Writes are data-provider methods (useMutation, useDelete);
 // one refresh of everything PEC follows (the file's warnings count its documents). An archived file (issue 25) is
 // read only: its documents are listed, previewed and downloaded, none added or deleted.
@@ -221,6 +222,7 @@ function DocumentPreview({ document, onClose }: { document: PecDocumentRecord; o
         <Typography variant="subtitle2" sx={{ flex: 1, wordBreak: 'break-all' }}>
           {title}
         </Typography>
+        <DownloadButton document={document} />
         <IconButton size="small" aria-label={translate('pecflow.pec.documents.closePreview')} onClick={onClose}>
           <CloseIcon fontSize="small" />
         </IconButton>
@@ -236,13 +238,17 @@ function DocumentPreview({ document, onClose }: { document: PecDocumentRecord; o
   );
 }
 
+/** The PDF viewer's own bar, hidden (Chromium's toolbar=0): it named the document by its blob URL (« 21aa485d-7… ») and
+ * saved it under that name; the preview's title and 'Télécharger' above the frame give its real name. */
+const NO_VIEWER_BAR = '#toolbar=0';
+
 /** The bytes through a blob URL made once for them, let go when the element goes: a PDF in a frame, an image as itself. */
 function Shown({ blob, title, name }: { blob: Blob; title: string; name: string }) {
   const source = useCallback(
     (element: HTMLIFrameElement | HTMLImageElement | null) => {
       if (!element) return;
       const url = URL.createObjectURL(blob);
-      element.src = url;
+      element.src = element instanceof HTMLIFrameElement ? `${url}${NO_VIEWER_BAR}` : url;
       return () => URL.revokeObjectURL(url);
     },
     [blob],

@@ -101,6 +101,16 @@ test('documents: two files dropped at once, listed with their kinds, the PDF pre
   await expect(frame).toHaveAttribute('src', /^blob:/);
   // The frame shows the PDF itself (the page's policy lets it load its blob: URL); its bytes are checked at download.
   await expect.poll(() => frame.evaluate((element) => (element as HTMLIFrameElement).contentDocument?.contentType)).toBe('application/pdf');
+  // Named by its own name: the viewer's bar, which named it by its blob (« 21aa485d-7… ») and saved it so, is hidden;
+  // the preview's title names it and its 'Télécharger' saves it under that name.
+  await expect(frame).toHaveAttribute('src', /^blob:[^#]+#toolbar=0$/);
+  const preview = panel.getByTestId('pec-document-preview');
+  await expect(preview).toHaveAccessibleName(`Aperçu : ${pdf.name}`);
+  const savingPreview = page.waitForEvent('download');
+  await preview.getByRole('button', { name: `Télécharger ${pdf.name}` }).click();
+  const previewSaved = await savingPreview;
+  expect(previewSaved.suggestedFilename()).toBe(pdf.name);
+  expect((await readFile(await previewSaved.path())).equals(pdf.buffer)).toBe(true);
   // The image as an image. While Chromium's PDF viewer starts beside it the drawer's content can move under a pointer
   // (under load, a click landed on the row above: the PDF stayed shown): the button is pressed where it is.
   const imagePreview = panel.getByRole('button', { name: `Aperçu de ${png.name}` });
