@@ -238,17 +238,17 @@ function DocumentPreview({ document, onClose }: { document: PecDocumentRecord; o
   );
 }
 
-/** The PDF viewer's own bar, hidden (Chromium's toolbar=0): it named the document by its blob URL (« 21aa485d-7… ») and
- * saved it under that name; the preview's title and 'Télécharger' above the frame give its real name. */
-const NO_VIEWER_BAR = '#toolbar=0';
-
-/** The bytes through a blob URL made once for them, let go when the element goes: a PDF in a frame, an image as itself. */
+/**
+ * The bytes through a blob URL made once for them, let go when the element goes: a PDF in a frame, an image as itself.
+ * The PDF viewer's bar (print, zoom, pages) stays, though it names the document by its blob (« 21aa485d-7… »): the
+ * preview's title and its 'Télécharger' above the frame give the real name.
+ */
 function Shown({ blob, title, name }: { blob: Blob; title: string; name: string }) {
   const source = useCallback(
     (element: HTMLIFrameElement | HTMLImageElement | null) => {
       if (!element) return;
       const url = URL.createObjectURL(blob);
-      element.src = element instanceof HTMLIFrameElement ? `${url}${NO_VIEWER_BAR}` : url;
+      element.src = url;
       return () => URL.revokeObjectURL(url);
     },
     [blob],
