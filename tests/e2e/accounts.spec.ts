@@ -1,13 +1,21 @@
 // Issue 26 in the browser: a forgotten password from the login page to signed in with the new one, an invitation
 // accepted, the second factor enrolled from Mon profil and asked at the next sign-in. The emails are read from the
 // server's outbox (no SMTP_URL: DATA_DIR/outbox/*.eml).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { api, apiToken, chooseOption, formField, linkFromOutbox, ownPassword, signIn, signOut, uniqueName } from './helpers';
 
 const NEW_PASSWORD = 'Correct-Cheval-2026';
 
 const uniqueEmail = (prefix: string) => `${uniqueName(prefix).replace(/\W+/g, '.')}@audition-horizon.fr`.toLowerCase();
+
+/** A user of Audition Horizon created by the platform's administrator with `typed` as password; their address. */
+async function createdByAdmin(request: APIRequestContext, prefix: string, names: { firstName: string; lastName: string }, typed: string) {
+  const admin = await apiToken(request, 'admin@pecflow.fr');
+  const email = uniqueEmail(prefix);
+  await api(request, admin, 'POST', '/api/users', { ...names, email, password: typed, holding: '/api/holdings/1' });
+  return email;
+}
 
 /** The new password and its confirmation, in a page that sets one. */
 async function chooseNewPassword(page: Page, password: string) {
@@ -16,9 +24,7 @@ async function chooseNewPassword(page: Page, password: string) {
 }
 
 test('a forgotten password: from the login page to signed in with the new password', async ({ page, request }) => {
-  const admin = await apiToken(request, 'admin@pecflow.fr');
-  const email = uniqueEmail('oubli');
-  await api(request, admin, 'POST', '/api/users', { firstName: 'Odile', lastName: 'Oubli', email, password: 'Ancien-Mot-2026!', holding: '/api/holdings/1' });
+  const email = await createdByAdmin(request, 'oubli', { firstName: 'Odile', lastName: 'Oubli' }, 'Ancien-Mot-2026!');
   const since = Date.now();
 
   await page.goto('/login');
@@ -59,15 +65,7 @@ test('a forgotten password: from the login page to signed in with the new passwo
 });
 
 test('a password reset ends the sessions open elsewhere at once: the open page goes to /login and says why', async ({ page, request }) => {
-  const admin = await apiToken(request, 'admin@pecflow.fr');
-  const email = uniqueEmail('ailleurs');
-  await api(request, admin, 'POST', '/api/users', {
-    firstName: 'Aline',
-    lastName: 'Ailleurs',
-    email,
-    password: 'Ancien-Mot-2026!',
-    holding: '/api/holdings/1',
-  });
+  const email = await createdByAdmin(request, 'ailleurs', { firstName: 'Aline', lastName: 'Ailleurs' }, 'Ancien-Mot-2026!');
   await ownPassword(request, email, 'Ancien-Mot-2026!');
   await signIn(page, email);
   // A page that reads nothing again by itself: only the ended session can take the user away from it.
@@ -125,15 +123,7 @@ test('an invitation: created from the users screen, accepted, and the new user s
 });
 
 test('the second factor: enrolled from Mon profil, then asked after the password at sign-in', async ({ page, request }) => {
-  const admin = await apiToken(request, 'admin@pecflow.fr');
-  const email = uniqueEmail('totp');
-  await api(request, admin, 'POST', '/api/users', {
-    firstName: 'Théo',
-    lastName: 'Tacite',
-    email,
-    password: 'Tape-Par-Admin-2026!',
-    holding: '/api/holdings/1',
-  });
+  const email = await createdByAdmin(request, 'totp', { firstName: 'Théo', lastName: 'Tacite' }, 'Tape-Par-Admin-2026!');
   // The password the administrator typed opens nothing: its owner chooses another first, the live hints under the field.
   await page.goto('/login');
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
