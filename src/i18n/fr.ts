@@ -594,6 +594,8 @@ export const fr = {
       },
       summary: {
         print: 'Imprimer le récapitulatif',
+        /** Its label on a phone, where the whole one took two lines in the drawer's header (its name stays whole). */
+        printShort: 'Imprimer',
         done: 'Récapitulatif prêt',
         doneText: 'Fichier %{filename} téléchargé : ouvrez-le pour l’imprimer.',
         error: 'Impossible d’imprimer le récapitulatif',

@@ -1,7 +1,7 @@
 // "Imprimer le récapitulatif" (issue 29) in the drawer's header: the server makes the file's summary as a PDF
 // (POST /api/pec_dossiers/{id}/summary), downloaded for the patient to sign.
 import PrintIcon from '@mui/icons-material/Print';
-import { Button } from '@mui/material';
+import { Box, Button } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { usePecMutation } from './shared';
 
@@ -12,9 +12,16 @@ export function PrintSummaryAction({ id }: { id: number }) {
     onSuccess: (filename) => success(translate('pecflow.pec.summary.done'), translate('pecflow.pec.summary.doneText', { filename })),
     onError: (error) => failure(translate('pecflow.pec.summary.error'), error),
   });
+  const label = translate('pecflow.pec.summary.print');
+  // On a phone « Imprimer », on one line beside the status and « Archiver »; named in full either way.
   return (
-    <Button startIcon={<PrintIcon />} onClick={() => print.mutate()} disabled={print.isPending} data-testid="print-summary">
-      {translate('pecflow.pec.summary.print')}
+    <Button startIcon={<PrintIcon />} onClick={() => print.mutate()} disabled={print.isPending} aria-label={label} data-testid="print-summary">
+      <Box component="span" sx={{ display: { sm: 'none' } }}>
+        {translate('pecflow.pec.summary.printShort')}
+      </Box>
+      <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' } }}>
+        {label}
+      </Box>
     </Button>
   );
 }

@@ -228,6 +228,15 @@ test.describe('on a phone, 390 px wide', () => {
     expect(await number.evaluate((element) => element.getClientRects().length)).toBe(1);
     const box = (await number.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
+    // Its header's actions each on one line: « Imprimer » (named in full), « Archiver ».
+    const print = drawer(page).getByRole('button', { name: 'Imprimer le récapitulatif' });
+    await expect(print).toHaveText('Imprimer', { useInnerText: true });
+    const archive = drawer(page).getByRole('button', { name: 'Archiver' });
+    for (const action of [print, archive]) {
+      const { height, right } = await action.evaluate((element) => element.getBoundingClientRect());
+      expect(height).toBeLessThanOrEqual(40);
+      expect(right).toBeLessThanOrEqual(390);
+    }
     await expectFits(page, 390);
   });
 
