@@ -16,7 +16,7 @@ import RestoreIcon from '@mui/icons-material/Restore';
 import SaveIcon from '@mui/icons-material/SaveOutlined';
 import SendIcon from '@mui/icons-material/Send';
 import UndoIcon from '@mui/icons-material/Undo';
-import type { ComponentType } from 'react';
+import { useEffect, useRef, type ComponentType } from 'react';
 import { Confirm, type ConfirmProps } from 'react-admin';
 
 export type ConfirmDialogProps = Omit<ConfirmProps, 'CancelIcon' | 'ConfirmIcon' | 'confirmColor' | 'slotProps'> & {
@@ -57,10 +57,23 @@ export const SaveMark = () => <SaveIcon data-testid="confirm-save-mark" />;
  */
 const focusCancel = (node: HTMLElement) => node.querySelector<HTMLButtonElement>('.MuiDialogActions-root button:not(.ra-confirm)')?.focus();
 
-export function ConfirmDialog({ destructive = false, ...props }: ConfirmDialogProps) {
+export function ConfirmDialog({ destructive = false, onConfirm, ...props }: ConfirmDialogProps) {
+  // A dialog whose action shows its `loading` confirms once per try: a double click's second click came before the
+  // busy button was drawn (react-query tells of a mutation's start a tick later) and sent the action twice. Another
+  // try opens when the first has ended (a refusal leaves the dialog open) or when the dialog opens again.
+  const confirming = useRef(false);
+  const guarded = props.loading !== undefined;
+  useEffect(() => {
+    if (!props.loading) confirming.current = false;
+  }, [props.loading, props.isOpen]);
   return (
     <Confirm
       {...props}
+      onConfirm={(event) => {
+        if (guarded && confirming.current) return;
+        confirming.current = true;
+        onConfirm(event);
+      }}
       CancelIcon={CancelMark}
       confirmColor={destructive ? 'warning' : 'primary'}
       slotProps={destructive ? { transition: { onEnter: focusCancel } } : undefined}

@@ -749,8 +749,15 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   // An undo: its button carries the undo mark, not react-admin's check mark.
   await expect(reopen.getByRole('button', { name: 'Remettre à traiter' }).locator('svg')).toHaveCount(1);
   await expect(reopen.getByRole('button', { name: 'Remettre à traiter' }).getByTestId('confirm-undo-mark')).toBeVisible();
-  await reopen.getByRole('button', { name: 'Remettre à traiter' }).click();
+  // Double-clicked, it is sent once: no refusal of a second one beside the success.
+  const reopenings: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/reopen')) reopenings.push(request.url());
+  });
+  await reopen.getByRole('button', { name: 'Remettre à traiter' }).dblclick();
   await expect(toast(page, 'Ligne remise à traiter')).toBeVisible();
+  expect(reopenings).toHaveLength(1);
+  await expect(toast(page, 'Impossible de remettre la ligne à traiter')).toHaveCount(0);
   await expect(statement.getByTestId('statement-pending')).toHaveText('À traiter (1)');
   await expect(statement.getByTestId('statement-pending-alert')).toContainText('1 ligne à traiter (20,00 €)');
   await expect(statement.getByTestId('payment-total-dismissed')).toHaveCount(0);
