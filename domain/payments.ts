@@ -389,6 +389,9 @@ export const STATEMENT_MESSAGES = {
   empty: 'Le fichier est vide.',
   noLines: 'Le fichier ne contient aucune ligne de paiement.',
   tooManyLines: `Le fichier dépasse ${PAYMENT_STATEMENT_LIMITS.maxLines} lignes : découpez-le.`,
+  /** A picture, a PDF, a workbook (its bytes say it, file-type): not a text file at all. */
+  notCsv: (extension: string) =>
+    `Ce fichier n’est pas un fichier CSV (c’est un fichier ${extension.toUpperCase()}) : exportez le relevé au format CSV depuis le portail de l’assureur ou votre tableur.`,
   unreadable: (line?: number) =>
     `Fichier CSV illisible${line ? ` à la ligne ${line}` : ''} : vérifiez les guillemets et le séparateur (point-virgule ou virgule).`,
   /** Each missing column with the headers it is recognised by: what the office can rename in its file. */

@@ -97,7 +97,7 @@ export async function paymentRoutes(app: FastifyInstance) {
     requirePermission(principal, PAYMENT_PERMISSION);
     requireOrganisation(principal);
     const upload = await uploadOf(request);
-    const read = readStatement(upload.bytes);
+    const read = await readStatement(upload.bytes);
     const identity = statementIdentity(read);
     const lines = await evaluateStatement(db, principal, read);
     return sendJsonLd(reply, 200, {
@@ -122,7 +122,7 @@ export async function paymentRoutes(app: FastifyInstance) {
     requireOrganisation(principal);
     const upload = await uploadOf(request);
     const { apercu } = statementApplyQuerySchema.parse(request.query ?? {});
-    const id = await applyStatement(db, principal, readStatement(upload.bytes), upload.fileName, apercu);
+    const id = await applyStatement(db, principal, await readStatement(upload.bytes), upload.fileName, apercu);
     files.noteWrite(principal);
     payments.noteWrite(principal);
     reply.header('Location', statements.iri(id));

@@ -2,6 +2,7 @@
 // its fingerprint and its own reference.
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
+import { fileTypeFromBuffer } from 'file-type';
 import { and, asc, eq, isNotNull, or } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import { paymentStatements } from '../db/schema';
@@ -63,7 +64,9 @@ function beyondLimit(text: string): boolean {
 }
 
 /** The lines of a statement, or a 422 naming every line and column in error (nothing is read half). */
-export function readStatement(bytes: Uint8Array): StatementLine[] {
+export async function readStatement(bytes: Uint8Array): Promise<StatementLine[]> {
+  const binary = await fileTypeFromBuffer(bytes);
+  if (binary) throw fileError(STATEMENT_MESSAGES.notCsv(binary.ext));
   const text = decodeStatement(bytes).replace(/^\uFEFF/, '');
   if (!text.trim()) throw fileError(STATEMENT_MESSAGES.empty);
   // The separator of the header line: portals write semicolons (French Excel) or commas.

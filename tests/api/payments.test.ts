@@ -603,6 +603,19 @@ describe('the CSV as portals export it', () => {
     expect(noColumns.body.violations[0].message).toContain('Colonnes manquantes : Payeur, Référence.');
     expect((await send('/api/payment_statements/preview', '', tokens.audio)).status).toBe(422);
     expect((await send('/api/payment_statements/preview', HEADER, tokens.audio)).body.detail).toBe('Le fichier ne contient aucune ligne de paiement.');
+    // Not a CSV (a picture, a workbook), whatever its name: said so, not « Fichier CSV illisible à la ligne 4 ».
+    const png = Uint8Array.from(Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'));
+    for (const multipart of [false, true]) {
+      const notCsv = await send('/api/payment_statements/preview', png, tokens.audio, { multipart });
+      expect(notCsv.status).toBe(422);
+      expect(notCsv.body.violations).toEqual([
+        {
+          propertyPath: 'fichier',
+          message:
+            'Ce fichier n’est pas un fichier CSV (c’est un fichier PNG) : exportez le relevé au format CSV depuis le portail de l’assureur ou votre tableur.',
+        },
+      ]);
+    }
     const huge = await send('/api/payment_statements/preview', 'x'.repeat(2 * 1024 * 1024 + 70 * 1024), tokens.audio);
     expect(huge.status).toBe(413);
   });
