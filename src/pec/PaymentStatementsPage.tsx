@@ -435,7 +435,13 @@ function useLineMutation<T>(
       onClose();
     },
     onError: (error, values) => {
-      if (!refused(error, values)) failure(translate(done.error), error);
+      if (refused(error, values)) return;
+      failure(translate(done.error), error);
+      // Handled meanwhile (another tab, a colleague): the dialog goes, the statement is read again as it now is.
+      if ((error as { status?: number }).status === 409) {
+        refresh();
+        onClose();
+      }
     },
   });
 }

@@ -650,6 +650,31 @@ async function applyStatement(request: APIRequestContext, email: string, lines: 
   return (await applied.json()).id as number;
 }
 
+test('a line handled meanwhile from another tab: the refusal is said, the dialog goes, the statement is read again', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await billedFile(request, email);
+  const statementId = await applyStatement(request, email, [`${frenchToday()};Allianz;AILLEURS-${file.id};30,00;`]);
+  await signIn(page, email);
+  await page.goto(`/payment_statements/${statementId}`);
+  const statement = page.getByTestId('payment-statement-drawer');
+  await expect(statement.getByTestId('statement-pending')).toHaveText('À traiter (1)');
+  await statement.getByRole('button', { name: 'Classer la ligne 2' }).click();
+  const dismiss = page.getByRole('dialog', { name: 'Classer la ligne 2 sans demande' });
+  await dismiss.getByRole('textbox', { name: /^Motif/ }).fill('Paiement hors Pecflow');
+  // Another tab sets it aside at the same moment, its request first.
+  const token = await apiToken(request, email);
+  await page.route(`**/api/payment_statements/${statementId}/lines/2/dismiss`, async (route) => {
+    await api(request, token, 'POST', `/api/payment_statements/${statementId}/lines/2/dismiss`, { motif: 'Classée dans un autre onglet' });
+    await route.continue();
+  });
+  await dismiss.getByRole('button', { name: 'Classer' }).click();
+  await expect(toast(page, 'Classement impossible')).toContainText('Cette ligne a déjà été traitée');
+  await expect(dismiss).toBeHidden();
+  // The statement as it now is, with no reload.
+  await expect(statement.getByTestId('statement-pending')).toHaveCount(0);
+  await expect(statement.getByTestId('payment-outcome')).toHaveText('Classée : Classée dans un autre onglet');
+});
+
 test('lines to be handled: the list filters them, one is attached to a billed file by its number, one set aside with its reason', async ({ page, request }) => {
   const email = 'direction@audition-horizon.fr';
   const [named, chosen] = [await billedFile(request, email), await billedFile(request, email)];
