@@ -10,7 +10,7 @@ import ClearIcon from '@mui/icons-material/FilterAltOff';
 import TuneIcon from '@mui/icons-material/Tune';
 import ArchiveIcon from '@mui/icons-material/Inventory2Outlined';
 import { Box, Button, Checkbox, Chip, Collapse, MenuItem, Paper, Stack, TextField } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useGetIdentity, useGetList, useGetOne, useListContext, useTranslate, type RaRecord } from 'react-admin';
 import { formatDate } from '#domain/format';
 import { PEC_STATUSES } from '#domain/pec';
@@ -64,10 +64,17 @@ export function PecFilters() {
     setSearch(filterSearch);
   }
 
+  // The filters as last asked for. react-router draws a new address in a transition: a change made before the previous
+  // one is drawn (a payment state chosen, then a date typed at once) started from the filters of before and undid it.
+  const asked = useRef(filterValues);
+  useEffect(() => {
+    asked.current = filterValues;
+  }, [filterValues]);
   const change = (key: string, value: unknown, debounce = false) => {
-    const next = { ...filterValues };
+    const next = { ...asked.current };
     if (value === undefined || value === '' || (isRange(value) && !value.after && !value.before)) delete next[key];
     else next[key] = value;
+    asked.current = next;
     setFilters(next, undefined, debounce);
   };
 
@@ -89,6 +96,7 @@ export function PecFilters() {
 
   const clear = () => {
     setSearch('');
+    asked.current = {};
     setFilters({}, {}, false);
   };
   // A search the server refuses (more words than it takes) says why under the box, announced; the list keeps its rows.
