@@ -164,6 +164,33 @@ export function overpaymentOf(file: { montantPaye?: number | null; partComplemen
 }
 
 /**
+ * A statement line that over-pays its file by far (a typo in the insurer's file: 99 999 999,99 € for 1 300,00 €) is
+ * checked before it is applied: flagged in the preview, applied only once the office confirms it. Far: more than this
+ * many times what the file was to receive, its expected amount (expectedAmount), the figure 'Trop-perçu' is judged
+ * against; not the amount still due, which shrinks with each payment and would flag a balance the insurer paid twice.
+ */
+export const FAR_ABOVE_EXPECTED_FACTOR = 2;
+
+/** Why a preview's line is to be checked before the statement is applied (the code the screens branch on). */
+export const PAYMENT_LINE_WARNINGS = ['amountFarAboveExpected'] as const;
+export type PaymentLineWarning = (typeof PAYMENT_LINE_WARNINGS)[number];
+
+/**
+ * The warning of a matched line, null when there is none: an over-payment above FAR_ABOVE_EXPECTED_FACTOR times its
+ * file's expected amount. A line that pays no file (unknown reference…) or a file whose insurer gave no amount is not
+ * concerned.
+ */
+export const paymentLineWarning = (line: { outcome: PaymentOutcome; amount: number; expected: number | null }): PaymentLineWarning | null =>
+  line.outcome === 'overpaid' && line.expected !== null && line.amount > FAR_ABOVE_EXPECTED_FACTOR * line.expected ? 'amountFarAboveExpected' : null;
+
+/**
+ * The apply's query parameter by which the office confirms the lines to be checked (`montantsVerifies=1`), and the
+ * 409's `conflict` when it is missing.
+ */
+export const AMOUNTS_CHECKED_PARAM = 'montantsVerifies';
+export const AMOUNTS_TO_CHECK_CONFLICT = 'amountsToCheck';
+
+/**
  * What the insurer still owes on a file: on a billed file the amount due after its payments (its complementary part
  * when none came yet), nothing on a paid one; null before billing (nothing is owed yet).
  */
@@ -385,6 +412,9 @@ const importDay = (createdAt: string | Date) => formatDate(todayInFrance(new Dat
 /** The amount the messages give as an example of what to type, as the formatter writes it: it never breaks a line. */
 const AMOUNT_EXAMPLE = formatAmount(1234.56);
 
+/** The lines to be checked an apply's refusal names, then how many more. */
+const AMOUNTS_TO_CHECK_SHOWN = 10;
+
 export const STATEMENT_MESSAGES = {
   empty: 'Le fichier est vide.',
   noLines: 'Le fichier ne contient aucune ligne de paiement.',
@@ -422,6 +452,18 @@ export const STATEMENT_MESSAGES = {
   /** An apply that carries its preview's fingerprint (`apercu`) when the statement would now do something else. */
   previewChanged:
     'Le relevé ne donne plus le même résultat que son aperçu (un paiement enregistré ou un relevé appliqué entre-temps) : vérifiez le nouvel aperçu, puis appliquez-le.',
+  /** A preview's line far above what its file was to receive (paymentLineWarning): `expected`, what it was to receive. */
+  amountFarAboveExpected: (expected: number) => `Montant très supérieur à ce que la demande devait recevoir (${formatEuros(expected)}) : vérifiez la ligne`,
+  /** An apply refused while lines to be checked are not confirmed (AMOUNTS_CHECKED_PARAM): the first of them named. */
+  amountsToCheck: (lines: number[]) => {
+    const shown = lines.slice(0, AMOUNTS_TO_CHECK_SHOWN).join(', ');
+    const more =
+      lines.length > AMOUNTS_TO_CHECK_SHOWN ? ` et ${lines.length - AMOUNTS_TO_CHECK_SHOWN} autre${lines.length - AMOUNTS_TO_CHECK_SHOWN > 1 ? 's' : ''}` : '';
+    return lines.length > 1
+      ? `Relevé non appliqué : les lignes ${shown}${more} paient bien plus que ce que leur demande devait recevoir. Vérifiez ces montants, puis confirmez-les pour appliquer le relevé.`
+      : `Relevé non appliqué : la ligne ${shown} paie bien plus que ce que sa demande devait recevoir. Vérifiez ce montant, puis confirmez-le pour appliquer le relevé.`;
+  },
+  amountsCheckedInvalid: `Confirmation des montants invalide : ${AMOUNTS_CHECKED_PARAM}=1 attendu.`,
   alreadyUndone: 'Ce relevé a déjà été annulé.',
   undoReason: 'Le motif de l’annulation est requis',
   /** The reason kept on each payment the undo reverses. */
@@ -528,6 +570,9 @@ export interface PaymentLine extends Omit<StatementLine, 'statementNumber' | 'pe
   dossier: { '@id': string; id: number; numeroDossier: string } | null;
   /** Already applied: the statement that applied it before (null when it is repeated within this statement). */
   appliedIn: { '@id': string; id: number; createdAt: string } | null;
+  /** A preview's line only: to be checked before the statement is applied (paymentLineWarning), and why in words. */
+  warning?: PaymentLineWarning | null;
+  warningText?: string | null;
 }
 
 /** Count and amount per outcome, the statement's total and the part that goes to files. */

@@ -5,7 +5,7 @@
 // Shared by the browser and the server: one rule, one message.
 import { z } from 'zod';
 import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RULES, parseMeasure, type MeasureRule } from './optical';
-import { PAYMENT_CANCEL_MESSAGES, PAYMENT_FORM_MESSAGES, PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from './payments';
+import { AMOUNTS_CHECKED_PARAM, PAYMENT_CANCEL_MESSAGES, PAYMENT_FORM_MESSAGES, PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from './payments';
 import { FOLLOW_UP_MESSAGES, followUpDateError, NOTE_MAX, NOTE_MESSAGES, OWNER_FILTER_NOBODY } from './followUps';
 import { ARCHIVE_MESSAGES, ARCHIVE_NOTE_MAX, ARCHIVE_REASONS } from './archive';
 import { DOCUMENT_MESSAGES, ROBOT_DOCUMENT_KINDS } from './documents';
@@ -491,12 +491,17 @@ export const statementLineDismissSchema = z.object({
   motif: requiredText(1, STATEMENT_MESSAGES.dismissReason, 500),
 });
 
-/** A statement applied as previewed: its preview's fingerprint (optional: without it, applied as it now reads). */
+/**
+ * A statement applied as previewed: its preview's fingerprint (optional: without it, applied as it now reads), and the
+ * office's confirmation of the lines its preview flagged to be checked (paymentLineWarning; without it, such a statement
+ * is refused).
+ */
 export const statementApplyQuerySchema = z.object({
   apercu: z
     .string()
     .regex(/^[0-9a-f]{32}$/, 'Empreinte d’aperçu invalide : relancez l’aperçu du relevé.')
     .optional(),
+  [AMOUNTS_CHECKED_PARAM]: z.literal('1', STATEMENT_MESSAGES.amountsCheckedInvalid).optional(),
 });
 
 /** 'Annuler le relevé': why (kept on the statement and on each payment it reverses, audited). */

@@ -20,7 +20,7 @@ import { cancelManualPayment, recordManualPayment } from './paymentHistory';
 import { applyStatement, attachLine, countLine, dismissLine, reopenLine, undoStatement } from './statements';
 import { PAYMENT_PERMISSION, todayInFrance } from '#domain/pec';
 import { PEC_PERMISSIONS } from '#domain/permissions';
-import { PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from '#domain/payments';
+import { AMOUNTS_CHECKED_PARAM, PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from '#domain/payments';
 import {
   manualPaymentSchema,
   paymentCancelSchema,
@@ -121,8 +121,8 @@ export async function paymentRoutes(app: FastifyInstance) {
     requirePermission(principal, PAYMENT_PERMISSION);
     requireOrganisation(principal);
     const upload = await uploadOf(request);
-    const { apercu } = statementApplyQuerySchema.parse(request.query ?? {});
-    const id = await applyStatement(db, principal, await readStatement(upload.bytes), upload.fileName, apercu);
+    const { apercu, [AMOUNTS_CHECKED_PARAM]: amountsChecked } = statementApplyQuerySchema.parse(request.query ?? {});
+    const id = await applyStatement(db, principal, await readStatement(upload.bytes), upload.fileName, apercu, amountsChecked === '1');
     files.noteWrite(principal);
     payments.noteWrite(principal);
     reply.header('Location', statements.iri(id));

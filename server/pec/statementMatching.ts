@@ -16,6 +16,7 @@ import {
   isPaidByHand,
   PAYMENT_OUTCOME_LABELS,
   payFile,
+  paymentLineWarning,
   receivedLineKey,
   STATEMENT_MESSAGES,
   type PaymentLine,
@@ -209,7 +210,17 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
     // 972783118" names SANTECLAIR-972783118); several files for one reference match none.
     const candidates = byPec.get(ref) ?? byInvoice.get(ref) ?? byNumero.get(ref) ?? [];
     const file = candidates.length === 1 ? candidates[0] : undefined;
-    const base = { ...line, difference: null, expected: null, dossier: null, appliedIn: null, stateBefore: null, stateAfter: null };
+    const base = {
+      ...line,
+      difference: null,
+      expected: null,
+      dossier: null,
+      appliedIn: null,
+      warning: null,
+      warningText: null,
+      stateBefore: null,
+      stateAfter: null,
+    };
     const dossier = file ? { '@id': iriOf('pec_dossiers', file.id), id: file.id, numeroDossier: file.numeroDossier } : null;
     const known = file ? { ...base, dossier, expected: expectedAmount(file), file } : base;
     const lineKey = `received|${receivedLineKey(line)}`;
@@ -271,11 +282,15 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
       if (isPaidByHand(before, expectedAmount(file))) return { ...known, outcome: 'already_paid', outcomeLabel: PAYMENT_OUTCOME_LABELS.already_paid };
       const payment = payFile(before, expectedAmount(file), line.amount, line.paymentDate);
       states.set(file.id, payment.next);
+      // Far above what the file was to receive: applied only once the office confirms it (applyStatement).
+      const warning = paymentLineWarning({ ...known, outcome: payment.outcome });
       return {
         ...known,
         outcome: payment.outcome,
         outcomeLabel: PAYMENT_OUTCOME_LABELS[payment.outcome],
         difference: payment.difference,
+        warning,
+        warningText: warning && STATEMENT_MESSAGES.amountFarAboveExpected(known.expected!),
         stateBefore: before,
         stateAfter: payment.next,
       };

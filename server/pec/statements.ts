@@ -11,6 +11,7 @@ import { ApiError, conflict, forbidden, invalidField, notFound } from '../http/e
 import { pecReadScope } from '../auth/fileVisibility';
 import { iriOf } from '#domain/iri';
 import {
+  AMOUNTS_TO_CHECK_CONFLICT,
   APPLIED_OUTCOMES,
   expectedAmount,
   filePaymentKey,
@@ -65,12 +66,21 @@ const uniqueViolation = (error: unknown): string | undefined => {
 /**
  * Applies a statement all or nothing, once; returns its id. Refused (409) while the same statement is applied, or when
  * `previewed` (its preview's previewFingerprint) says the preview showed another outcome than it would now give, and 422
- * when every line is already applied or received (nothing to record). A statement whose lines reach no file is applied
+ * when every line is already applied or received (nothing to record); refused (409, AMOUNTS_TO_CHECK_CONFLICT) too while
+ * a line pays its file far above what it was to receive (paymentLineWarning) and the office has not confirmed it
+ * (`amountsChecked`): a typo in the insurer's file is not recorded unseen. A statement whose lines reach no file is applied
  * all the same: its lines are to be handled. The organisation's imports run one at a time (its row locked first): a
  * second import sent at the same moment waits for the first, then finds its statement and lines; the database's unique
  * indexes refuse a second copy whatever the timing.
  */
-export async function applyStatement(db: DbOrTx, principal: Principal, lines: StatementLine[], fileName: string | null, previewed?: string): Promise<number> {
+export async function applyStatement(
+  db: DbOrTx,
+  principal: Principal,
+  lines: StatementLine[],
+  fileName: string | null,
+  previewed?: string,
+  amountsChecked = false,
+): Promise<number> {
   requireOrganisation(principal);
   const holdingId = principal.holdingId!;
   const identity = statementIdentity(lines);
@@ -84,6 +94,9 @@ export async function applyStatement(db: DbOrTx, principal: Principal, lines: St
       if (previewed !== undefined && previewFingerprint(evaluated) !== previewed) throw conflict(STATEMENT_MESSAGES.previewChanged);
       const totals = statementTotals(evaluated);
       if (!recordsSomething(totals)) throw new ApiError(422, STATEMENT_MESSAGES.nothingToApply);
+      const toCheck = evaluated.filter((l) => l.warning).map((l) => l.line);
+      if (toCheck.length && !amountsChecked)
+        throw new ApiError(409, STATEMENT_MESSAGES.amountsToCheck(toCheck), { conflict: AMOUNTS_TO_CHECK_CONFLICT, lines: toCheck });
       const [statement] = await tx
         .insert(paymentStatements)
         .values({

@@ -990,3 +990,94 @@ describe('what the outside review of issue 25 tried', () => {
     expect(res.text).not.toContain('README');
   });
 });
+
+describe('a line paid far above what its file was to receive (a typo in the insurer’s file)', () => {
+  const paymentsOf = async (dossierId: number) =>
+    Number((await server.database.query<{ n: string }>('select count(*) as n from pec_payments where dossier_id = $1', [dossierId]))[0]!.n);
+
+  it('is flagged in the preview, refused without confirmation (nothing written), applied once with it; a usual over-payment is not', async () => {
+    const typo = await file({ partComplementaire: 1300 });
+    const usual = await file({ partComplementaire: 500 });
+    const twice = await file({ partComplementaire: 400 });
+    const body = csv(
+      `02/11/2026;Itelis;${typo.numPec};99 999 999,99;`,
+      // 10 € over, and twice what the file owes (a transfer sent twice at once): usual over-payments.
+      `02/11/2026;Itelis;${usual.numPec};510,00;`,
+      `02/11/2026;Itelis;${twice.numPec};800,00;`,
+      // No file: to be handled, not concerned.
+      `02/11/2026;Itelis;INCONNU-${typo.id};99 999 999,99;`,
+    );
+    const before = await statementsCount();
+
+    const preview = await send('/api/payment_statements/preview', body, tokens.audio);
+    expect(preview.status, preview.text).toBe(200);
+    expect(preview.body.lines.map((l: JsonBody) => [l.line, l.outcome, l.difference, l.warning, l.warningText])).toEqual([
+      [
+        2,
+        'overpaid',
+        99_998_699.99,
+        'amountFarAboveExpected',
+        'Montant très supérieur à ce que la demande devait recevoir (1\u202f300,00\u00a0€) : vérifiez la ligne',
+      ],
+      [3, 'overpaid', 10, null, null],
+      [4, 'overpaid', 400, null, null],
+      [5, 'unknown', null, null, null],
+    ]);
+
+    // Applied without the confirmation, with or without the preview's fingerprint: refused, naming the line; nothing written.
+    for (const path of ['/api/payment_statements', `/api/payment_statements?apercu=${preview.body.fingerprint}`]) {
+      const refused = await send(path, body, tokens.audio);
+      expect(refused.status, refused.text).toBe(409);
+      expect(refused.body).toMatchObject({
+        detail:
+          'Relevé non appliqué : la ligne 2 paie bien plus que ce que sa demande devait recevoir. Vérifiez ce montant, puis confirmez-le pour appliquer le relevé.',
+        conflict: 'amountsToCheck',
+        lines: [2],
+      });
+    }
+    expect(await statementsCount()).toBe(before);
+    for (const f of [typo, usual, twice]) {
+      expect(await paymentState(f.id)).toEqual({ status: 'billed', ...UNPAID });
+      expect(await paymentsOf(f.id)).toBe(0);
+    }
+    // A confirmation that is not one is refused in French.
+    const garbled = await send(`/api/payment_statements?apercu=${preview.body.fingerprint}&montantsVerifies=oui`, body, tokens.audio);
+    expect(garbled.status, garbled.text).toBe(422);
+    expect(garbled.body.violations).toEqual([
+      expect.objectContaining({ propertyPath: 'montantsVerifies', message: 'Confirmation des montants invalide : montantsVerifies=1 attendu.' }),
+    ]);
+    expect(await statementsCount()).toBe(before);
+
+    // Confirmed: applied as previewed, once.
+    const confirmed = `/api/payment_statements?apercu=${preview.body.fingerprint}&montantsVerifies=1`;
+    const applied = await send(confirmed, body, tokens.audio);
+    expect(applied.status, applied.text).toBe(201);
+    expect(applied.body.appliedAmount).toBeCloseTo(100_001_309.99, 2);
+    expect(await statementsCount()).toBe(before + 1);
+    expect(await paymentState(typo.id)).toMatchObject({ status: 'paid', montantPaye: 99_999_999.99, montantDu: 0 });
+    const again = await send(confirmed, body, tokens.audio);
+    expect(again.status, again.text).toBe(409);
+    expect(again.body.detail).toContain('Relevé déjà importé le');
+    expect(await statementsCount()).toBe(before + 1);
+    expect(await paymentsOf(typo.id)).toBe(1);
+  });
+
+  it('names every line to be checked, and applies a statement with none without any confirmation', async () => {
+    const [first, second] = [await file({ partComplementaire: 100 }), await file({ partComplementaire: 0 })];
+    const refused = await send(
+      '/api/payment_statements',
+      csv(`02/11/2026;Itelis;${first.numPec};201,00;`, `02/11/2026;Itelis;${second.numPec};5,00;`),
+      tokens.audio,
+    );
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body).toMatchObject({
+      detail:
+        'Relevé non appliqué : les lignes 2, 3 paient bien plus que ce que leur demande devait recevoir. Vérifiez ces montants, puis confirmez-les pour appliquer le relevé.',
+      lines: [2, 3],
+    });
+    // Exactly twice what the file owes is not beyond it.
+    const exact = await send('/api/payment_statements', csv(`02/11/2026;Itelis;${first.numPec};200,00;`), tokens.audio);
+    expect(exact.status, exact.text).toBe(201);
+    expect(await paymentState(first.id)).toMatchObject({ status: 'paid', montantPaye: 200 });
+  });
+});
