@@ -11,6 +11,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import EditOffIcon from '@mui/icons-material/EditOffOutlined';
 import LockResetIcon from '@mui/icons-material/LockReset';
+import PriceCheckIcon from '@mui/icons-material/PriceCheck';
 import ReceiptIcon from '@mui/icons-material/ReceiptLong';
 import RestoreIcon from '@mui/icons-material/Restore';
 import SaveIcon from '@mui/icons-material/SaveOutlined';
@@ -22,7 +23,10 @@ import { Confirm, type ConfirmProps } from 'react-admin';
 export type ConfirmDialogProps = Omit<ConfirmProps, 'CancelIcon' | 'ConfirmIcon' | 'confirmColor' | 'slotProps'> & {
   /** The confirm button's mark, what it does: `DeleteMark` for « Supprimer »… */
   ConfirmIcon: ComponentType;
-  /** It deletes or undoes something: the confirm button in the warning colour, the focus first on the cancel button. */
+  /**
+   * It deletes or undoes something, or records what the office was told to check: the confirm button in the warning
+   * colour, the focus first on the cancel button.
+   */
   destructive?: boolean;
 };
 
@@ -47,6 +51,8 @@ export const BillMark = () => <ReceiptIcon data-testid="confirm-bill-mark" />;
 export const ArchiveMark = () => <ArchiveIcon data-testid="confirm-archive-mark" />;
 /** Files given to a colleague to follow. */
 export const AssignMark = () => <AssignIcon data-testid="confirm-assign-mark" />;
+/** A payment statement applied with the amounts its preview flagged confirmed (« Appliquer quand même »). */
+export const ApplyMark = () => <PriceCheckIcon data-testid="confirm-apply-mark" />;
 /** Something typed saved: a payment, a view. */
 export const SaveMark = () => <SaveIcon data-testid="confirm-save-mark" />;
 

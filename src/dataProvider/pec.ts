@@ -16,7 +16,14 @@ import type { EquipementOptique } from '#domain/optical';
 import type { PecWarning } from '#domain/warnings';
 import { CONFIRM_DUPLICATE_FLAG } from '#domain/duplicates';
 import type { BulkAction, BulkSummary } from '#domain/bulk';
-import type { CancelRefusal, PaymentLine, PaymentStatementStatus, PaymentTotals, ReceivableAge } from '#domain/payments';
+import {
+  AMOUNTS_CHECKED_PARAM,
+  type CancelRefusal,
+  type PaymentLine,
+  type PaymentStatementStatus,
+  type PaymentTotals,
+  type ReceivableAge,
+} from '#domain/payments';
 import type { manualPaymentSchema } from '#domain/pecSchemas';
 import { apiFetch, type ApiRequest } from './http';
 import type { DocumentUpload } from './documents';
@@ -362,9 +369,15 @@ export const pecMethods = {
   /** A payment statement's lines with their outcome; writes nothing. */
   paymentPreview: ({ file }: { file: File }) => call<PaymentPreview>('/api/payment_statements/preview', { method: 'POST', body: statementForm(file) }),
 
-  /** Applies a payment statement all or nothing, as its preview (`fingerprint`) said; answers the statement. */
-  paymentApply: ({ file, fingerprint }: { file: File; fingerprint: string }) =>
-    call<PaymentStatementRecord>(`/api/payment_statements?apercu=${encodeURIComponent(fingerprint)}`, { method: 'POST', body: statementForm(file) }),
+  /**
+   * Applies a payment statement all or nothing, as its preview (`fingerprint`) said, with the lines it flagged to be
+   * checked confirmed when `amountsChecked`; answers the statement.
+   */
+  paymentApply: ({ file, fingerprint, amountsChecked = false }: { file: File; fingerprint: string; amountsChecked?: boolean }) =>
+    call<PaymentStatementRecord>(`/api/payment_statements?apercu=${encodeURIComponent(fingerprint)}${amountsChecked ? `&${AMOUNTS_CHECKED_PARAM}=1` : ''}`, {
+      method: 'POST',
+      body: statementForm(file),
+    }),
 
   /** Cancels a manual payment of a file's history, with its reason; answers the payment. */
   pecPaymentCancel: ({ id, motif }: { id: number; motif: string }) =>

@@ -387,6 +387,15 @@ export const fr = {
         refused: 'Relevé refusé',
         alreadyImported: 'Il ne peut pas être appliqué une seconde fois : annulez d’abord le relevé importé pour l’appliquer à nouveau.',
         openImported: 'Ouvrir le relevé importé',
+        // Lines far above what their file was to receive (a typo in the insurer's file?): said, then confirmed.
+        toCheckTitle: '%{smart_count} ligne à vérifier |||| %{smart_count} lignes à vérifier',
+        toCheckText:
+          'Son montant est très supérieur à ce que sa demande devait recevoir : vérifiez-le dans le relevé de l’assureur. « Appliquer » vous demandera de le confirmer. |||| Leurs montants sont très supérieurs à ce que leur demande devait recevoir : vérifiez-les dans le relevé de l’assureur. « Appliquer » vous demandera de les confirmer.',
+        toCheckConfirmTitle: 'Appliquer quand même ?',
+        toCheckConfirmText:
+          'La ligne %{lines} paie bien plus que ce que sa demande devait recevoir. Appliquez-la si le relevé de l’assureur dit bien ce montant ; sinon, faites corriger le relevé. |||| Les lignes %{lines} paient bien plus que ce que leur demande devait recevoir. Appliquez-les si le relevé de l’assureur dit bien ces montants ; sinon, faites corriger le relevé.',
+        toCheckConfirm: 'Appliquer quand même',
+        toCheckCancel: 'Annuler',
       },
       lines: {
         line: 'Ligne',

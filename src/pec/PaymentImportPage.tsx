@@ -5,7 +5,9 @@
 // preview is read again and the toast names the lines whose result changed. Both calls are data-provider methods
 // (useMutation). The page opens with the
 // focus on its title (the list's button that led here is gone); once the file is read, it goes to the preview's
-// heading (or to the refusal): the chooser's button, disabled meanwhile, has lost it.
+// heading (or to the refusal): the chooser's button, disabled meanwhile, has lost it. A line paid far above what its
+// file was to receive (a typo in the insurer's file: paymentLineWarning) is marked in the preview, an alert above counts
+// them, and 'Appliquer' asks to confirm them first (« Appliquer quand même »), which the server requires.
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import CheckIcon from '@mui/icons-material/Check';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
@@ -13,6 +15,7 @@ import { Alert, AlertTitle, Box, Button, Link, Paper, Stack, Typography } from '
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { focusOnShow } from '../admin/focusOnShow';
+import { ApplyMark, ConfirmDialog } from '../admin/ConfirmDialog';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { Title, useRequireAccess, type TranslateFunction } from 'react-admin';
 import { pecNumericId, type PaymentPreview, type PaymentStatementRecord } from '../dataProvider/pec';
@@ -48,6 +51,8 @@ export default function PaymentImportPage() {
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | undefined>();
   const [refused, setRefused] = useState<{ message: string; lines: NonNullable<ImportErrors['errors']> } | undefined>();
+  // « Appliquer » asked for the lines to be checked: « Appliquer quand même » or « Annuler ».
+  const [confirming, setConfirming] = useState(false);
   const preview = useMutation({
     mutationFn: (chosen: File) => dataProvider.paymentPreview({ file: chosen }),
     onMutate: () => setRefused(undefined),
@@ -61,7 +66,8 @@ export default function PaymentImportPage() {
     },
   });
   const apply = useMutation({
-    mutationFn: (seen: PaymentPreview) => dataProvider.paymentApply({ file: file!, fingerprint: seen.fingerprint }),
+    mutationFn: ({ seen, amountsChecked }: { seen: PaymentPreview; amountsChecked: boolean }) =>
+      dataProvider.paymentApply({ file: file!, fingerprint: seen.fingerprint, amountsChecked }),
     onSuccess: (statement) => {
       const pending = statement.totals?.pending.count ?? 0;
       success(
@@ -74,7 +80,7 @@ export default function PaymentImportPage() {
       refresh();
       navigate(statementPath(pecNumericId(statement)!));
     },
-    onError: (error, seen) => {
+    onError: (error, { seen }) => {
       const title = translate('pecflow.payments.import.applyError');
       // Refused for what changed since the preview (the statement applied meanwhile, in another tab or by a colleague,
       // or a payment recorded that changes a line's outcome): the preview is read again, and says it as a fresh one
@@ -97,6 +103,9 @@ export default function PaymentImportPage() {
   };
   const result = preview.data;
   const busy = preview.isPending || apply.isPending;
+  // The preview's lines to be checked: confirmed before the statement is applied.
+  const toCheck = result?.lines.filter((line) => line.warning) ?? [];
+  const send = (seen: PaymentPreview, amountsChecked: boolean) => void once(() => apply.mutateAsync({ seen, amountsChecked })).catch(() => undefined);
 
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="payment-import">
@@ -161,6 +170,12 @@ export default function PaymentImportPage() {
               {STATEMENT_MESSAGES.nothingToApply}
             </Alert>
           )}
+          {toCheck.length > 0 && !result.alreadyImported && (
+            <Alert severity="warning" data-testid="payment-amounts-to-check">
+              <AlertTitle>{translate('pecflow.payments.import.toCheckTitle', { smart_count: toCheck.length })}</AlertTitle>
+              {translate('pecflow.payments.import.toCheckText', { smart_count: toCheck.length })}
+            </Alert>
+          )}
           <PaymentTotalsView totals={result.totals} />
           <PaymentLines lines={result.lines} />
           <Box>
@@ -169,12 +184,29 @@ export default function PaymentImportPage() {
               color="success"
               startIcon={<CheckIcon />}
               disabled={busy || !recordsSomething(result.totals) || !!result.alreadyImported}
-              onClick={() => void once(() => apply.mutateAsync(result)).catch(() => undefined)}
+              onClick={() => (toCheck.length ? setConfirming(true) : send(result, false))}
               data-testid="payment-apply"
             >
               {translate('pecflow.payments.import.apply')}
             </Button>
           </Box>
+          {/* Destructive: it opens on « Annuler », so that Entrée, Entrée does not record an amount to be checked. */}
+          <ConfirmDialog
+            isOpen={confirming}
+            loading={apply.isPending}
+            title="pecflow.payments.import.toCheckConfirmTitle"
+            content="pecflow.payments.import.toCheckConfirmText"
+            contentTranslateOptions={{ smart_count: toCheck.length, lines: toCheck.map((line) => line.line).join(', ') }}
+            confirm="pecflow.payments.import.toCheckConfirm"
+            cancel="pecflow.payments.import.toCheckCancel"
+            ConfirmIcon={ApplyMark}
+            destructive
+            onConfirm={() => {
+              setConfirming(false);
+              send(result, true);
+            }}
+            onClose={() => setConfirming(false)}
+          />
         </Stack>
       )}
     </Box>

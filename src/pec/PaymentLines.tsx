@@ -1,7 +1,9 @@
 // A payment statement's lines (the import's preview and a kept statement alike) in react-admin's DataTable over the
 // lines in memory (useList), each outcome as a coloured chip (its colour chosen by its code) with the line's French
-// label, a line already applied linking to the statement that applied it; and the totals.
-import { Box, Chip, Link, Paper, Stack, Typography, type ChipProps } from '@mui/material';
+// label, a line already applied linking to the statement that applied it, a preview's line to be checked (far above
+// what its file was to receive) marked with why; and the totals.
+import WarningIcon from '@mui/icons-material/WarningAmber';
+import { alpha, Box, Chip, Link, Paper, Stack, Typography, type ChipProps } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { DataTable, ListContextProvider, useList, useTranslate } from 'react-admin';
 import type { ReactNode } from 'react';
@@ -49,8 +51,17 @@ export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?:
   return (
     <ListContextProvider value={list}>
       <Box sx={{ overflowX: 'auto' }} data-testid="payment-lines">
-        {/* Narrow cell padding: the ten columns of a statement's drawer fit it, its actions in view at 1280 px. */}
-        <DataTable bulkActionButtons={false} rowClick={false} size="small" sx={{ '& .MuiTableCell-root': { px: 1 } }}>
+        {/* Narrow cell padding: the ten columns of a statement's drawer fit it, its actions in view at 1280 px. A line to
+            be checked (its warning, data-warning) is tinted as a whole. */}
+        <DataTable
+          bulkActionButtons={false}
+          rowClick={false}
+          size="small"
+          sx={{
+            '& .MuiTableCell-root': { px: 1 },
+            '& .MuiTableRow-root:has([data-warning])': { bgcolor: (theme) => alpha(theme.palette.warning.main, 0.08) },
+          }}
+        >
           <DataTable.Col source="line" label={label('line')} disableSort />
           <DataTable.Col
             source="paymentDate"
@@ -90,12 +101,26 @@ export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?:
             label={label('outcome')}
             disableSort
             render={(l: PaymentLine) => (
-              <OutcomeChip
-                outcome={l.outcome}
-                label={l.outcomeLabel}
-                to={l.appliedIn ? statementPath(l.appliedIn.id) : undefined}
-                setAside={l.resolution === 'dismissed'}
-              />
+              <>
+                <OutcomeChip
+                  outcome={l.outcome}
+                  label={l.outcomeLabel}
+                  to={l.appliedIn ? statementPath(l.appliedIn.id) : undefined}
+                  setAside={l.resolution === 'dismissed'}
+                />
+                {l.warning && (
+                  <Typography
+                    variant="caption"
+                    component="p"
+                    sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.5, fontWeight: 600 }}
+                    data-testid="payment-line-warning"
+                    data-warning={l.warning}
+                  >
+                    <WarningIcon fontSize="inherit" color="warning" aria-hidden />
+                    {l.warningText}
+                  </Typography>
+                )}
+              </>
             )}
           />
           <DataTable.Col

@@ -973,3 +973,50 @@ test("'?' lists the keys of the statements' list and of the import page, each it
   await page.keyboard.press('Escape');
   await expect(help).toBeHidden();
 });
+
+test('a line far above what its file was to receive is marked in the preview, and applied only once « Appliquer quand même » confirms it', async ({
+  page,
+  request,
+}) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await billedFile(request, email);
+  const token = await apiToken(request, email);
+  const payments = async () => (await api<{ totalItems: number }>(request, token, 'GET', `/api/pec_payments?dossier=/api/pec_dossiers/${file.id}`)).totalItems;
+  await signIn(page, email);
+  await page.goto('/payment_statements/create');
+  // A typo in the insurer's file: 99 999 999,99 € for the file's few hundred euros.
+  const lines = ['Date de paiement;Payeur;Référence;Montant;Libellé', `${frenchToday()};Itelis;FAC-${file.numeroDossierAssure};99 999 999,99;`];
+  await page.getByTestId('payment-file').setInputFiles({ name: 'releve-itelis.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\r\n')) });
+
+  const preview = page.getByTestId('payment-preview');
+  await expect(preview.getByTestId('payment-lines').getByTestId('payment-outcome')).toHaveText(['Trop-perçu']);
+  await expect(preview.getByTestId('payment-line-warning')).toHaveText(
+    `Montant très supérieur à ce que la demande devait recevoir (${euros(file.partComplementaire)}) : vérifiez la ligne`,
+  );
+  const alert = preview.getByTestId('payment-amounts-to-check');
+  await expect(alert).toContainText('1 ligne à vérifier');
+  await expect(alert).toContainText('« Appliquer » vous demandera de le confirmer.');
+
+  // « Appliquer » asks first, on « Annuler »: Entrée there records nothing.
+  await page.getByTestId('payment-apply').click();
+  const confirm = page.getByRole('dialog', { name: 'Appliquer quand même ?' });
+  await expect(confirm).toContainText('La ligne 2 paie bien plus que ce que sa demande devait recevoir.');
+  await expect(confirm.getByTestId('confirm-apply-mark')).toBeVisible();
+  await expect(confirm.getByRole('button', { name: 'Annuler' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(confirm).toBeHidden();
+  await expect(page).toHaveURL(/\/payment_statements\/create$/);
+  await expect(toast(page, 'Relevé appliqué')).toHaveCount(0);
+  expect(await payments()).toBe(0);
+  expect((await api<{ status: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).status).toBe('billed');
+
+  // Confirmed: applied, the statement opens with its result.
+  await page.getByTestId('payment-apply').click();
+  await confirm.getByRole('button', { name: 'Appliquer quand même' }).click();
+  await expect(toast(page, 'Relevé appliqué')).toContainText('1 ligne appliquée');
+  await expect(page).toHaveURL(/\/payment_statements\/\d+$/);
+  const statementId = Number(/(\d+)$/.exec(page.url())![1]);
+  expect(await payments()).toBe(1);
+  // Undone, so that the organisation's receivables do not carry the typo.
+  await api(request, token, 'POST', `/api/payment_statements/${statementId}/undo`, { motif: 'Montant erroné du relevé' });
+});
