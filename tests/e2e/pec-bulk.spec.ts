@@ -117,7 +117,9 @@ test('the bulk billing dialog opens and closes with the page where it was: neith
   await page.goto('/pec');
   const rows = page.getByTestId('pec-row');
   await expect(rows.nth(3)).toBeVisible();
-  for (let i = 0; i < 3; i++) await rows.nth(i).getByRole('checkbox').check();
+  // Three files by their number: a file another test creates meanwhile comes first and moves the rows down.
+  const numbers = await rows.evaluateAll((all) => all.slice(0, 3).map((row) => row.querySelector('td:nth-child(3)')!.textContent!));
+  for (const number of numbers) await rows.filter({ hasText: number }).getByRole('checkbox').check();
   await expect(page.getByTestId('bulk-count')).toHaveText('3 dossiers sélectionnés');
   // A page taller than the window, the bar stuck at its bottom.
   expect(await page.evaluate(() => document.documentElement.scrollHeight - innerHeight)).toBeGreaterThan(300);
