@@ -191,6 +191,13 @@ export const AMOUNTS_CHECKED_PARAM = 'montantsVerifies';
 export const AMOUNTS_TO_CHECK_CONFLICT = 'amountsToCheck';
 
 /**
+ * The same check for one payment typed by hand or a line attached to a file ('Rattacher'): far above what the file was
+ * to receive, it is recorded only once the office confirms it, by sending it again with this field set to true; until
+ * then a 409 with AMOUNTS_TO_CHECK_CONFLICT and the file's `expected` amount, and nothing written.
+ */
+export const AMOUNT_CHECKED_FIELD = 'montantVerifie';
+
+/**
  * What the insurer still owes on a file: on a billed file the amount due after its payments (its complementary part
  * when none came yet), nothing on a paid one; null before billing (nothing is owed yet).
  */
@@ -454,6 +461,9 @@ export const STATEMENT_MESSAGES = {
     'Le relevé ne donne plus le même résultat que son aperçu (un paiement enregistré ou un relevé appliqué entre-temps) : vérifiez le nouvel aperçu, puis appliquez-le.',
   /** A preview's line far above what its file was to receive (paymentLineWarning): `expected`, what it was to receive. */
   amountFarAboveExpected: (expected: number) => `Montant très supérieur à ce que la demande devait recevoir (${formatEuros(expected)}) : vérifiez la ligne`,
+  /** One payment far above what its file was to receive (AMOUNT_CHECKED_FIELD), refused until it is confirmed. */
+  paymentFarAboveExpected: (amount: number, expected: number) =>
+    `${formatEuros(amount)}, c’est très supérieur à ce que la demande devait recevoir (${formatEuros(expected)}) : vérifiez le montant, puis confirmez-le.`,
   /** An apply refused while lines to be checked are not confirmed (AMOUNTS_CHECKED_PARAM): the first of them named. */
   amountsToCheck: (lines: number[]) => {
     const shown = lines.slice(0, AMOUNTS_TO_CHECK_SHOWN).join(', ');

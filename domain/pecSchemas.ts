@@ -5,7 +5,14 @@
 // Shared by the browser and the server: one rule, one message.
 import { z } from 'zod';
 import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RULES, parseMeasure, type MeasureRule } from './optical';
-import { AMOUNTS_CHECKED_PARAM, PAYMENT_CANCEL_MESSAGES, PAYMENT_FORM_MESSAGES, PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from './payments';
+import {
+  AMOUNT_CHECKED_FIELD,
+  AMOUNTS_CHECKED_PARAM,
+  PAYMENT_CANCEL_MESSAGES,
+  PAYMENT_FORM_MESSAGES,
+  PAYMENT_STATEMENT_LIMITS,
+  STATEMENT_MESSAGES,
+} from './payments';
 import { FOLLOW_UP_MESSAGES, followUpDateError, NOTE_MAX, NOTE_MESSAGES, OWNER_FILTER_NOBODY } from './followUps';
 import { ARCHIVE_MESSAGES, ARCHIVE_NOTE_MAX, ARCHIVE_REASONS } from './archive';
 import { DOCUMENT_MESSAGES, ROBOT_DOCUMENT_KINDS } from './documents';
@@ -432,6 +439,8 @@ const distinctPaymentFields = {
   motifDistinct: optionalText(500),
   paiementsDuJour: z.number({ error: 'Nombre de paiements du jour attendu' }).int().min(1).max(PAYMENT_STATEMENT_LIMITS.maxLines).optional(),
 };
+/** The office's confirmation of a payment far above what its file was to receive (AMOUNT_CHECKED_FIELD). */
+const amountCheckedField = { [AMOUNT_CHECKED_FIELD]: z.boolean({ error: 'Confirmation du montant invalide : montantVerifie=true attendu.' }).optional() };
 const requireDistinctReason = (payment: { motifDistinct: string | null; paiementsDuJour?: number }, ctx: z.RefinementCtx) => {
   if (payment.paiementsDuJour !== undefined && !payment.motifDistinct)
     ctx.addIssue({ code: 'custom', path: ['motifDistinct'], message: STATEMENT_MESSAGES.distinctReason });
@@ -462,6 +471,7 @@ export const manualPaymentSchema = z
     }),
     libelle: optionalText(200),
     ...distinctPaymentFields,
+    ...amountCheckedField,
   })
   .superRefine(requireDistinctReason);
 export type ManualPaymentInput = z.input<typeof manualPaymentSchema>;
@@ -478,6 +488,7 @@ export const statementLineAttachSchema = z
   .object({
     dossier: reference('pec_dossiers', STATEMENT_MESSAGES.attachFile),
     ...distinctPaymentFields,
+    ...amountCheckedField,
   })
   .superRefine(requireDistinctReason);
 

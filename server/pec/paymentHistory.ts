@@ -14,12 +14,14 @@ import { assertAmountFits } from '../http/body';
 import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
 import { iriOf } from '#domain/iri';
 import {
+  AMOUNTS_TO_CHECK_CONFLICT,
   cancelRefusalMessage,
   expectedAmount,
   filePaymentKey,
   isPaidByHand,
   PAYMENT_CANCEL_MESSAGES,
   payFile,
+  paymentLineWarning,
   paymentStateOf,
   SAME_DAY_CONFLICT,
   STATEMENT_MESSAGES,
@@ -66,7 +68,7 @@ export async function syncPaymentState(
 ): Promise<PaymentState> {
   const before = stateOf(file);
   const after = await stateFromHistory(tx, file, before);
-  assertAmountFits(after.montantPaye, 'montant', `le montant payé du dossier ${file.numeroDossier}`);
+  assertPaidFits(file, after.montantPaye);
   await tx
     .update(pecDossiers)
     .set({ ...after, updatedAt: new Date() })
@@ -82,6 +84,9 @@ export async function syncPaymentState(
   await publish(tx, dossierEvent('dossier.updated', file, after.status));
   return after;
 }
+
+/** What a file has been paid fits the column (422 on `montant` otherwise). */
+const assertPaidFits = (file: PaymentFile, paid: number | null) => assertAmountFits(paid, 'montant', `le montant payé du dossier ${file.numeroDossier}`);
 
 /** A file's row, locked for its payment (404, or the caller's `missing` error, outside the caller's files). */
 export async function lockFile(tx: DbOrTx, principal: Principal, id: number, missing = () => notFound('Demande de PEC introuvable.')): Promise<PaymentFile> {
@@ -108,7 +113,7 @@ export async function recordManualPayment(db: DbOrTx, principal: Principal, id: 
     if (early) throw invalidField('datePaiement', early);
     const distinct = payment.paiementsDuJour === undefined ? undefined : { reason: payment.motifDistinct!, seen: payment.paiementsDuJour };
     const { distinctReason } = await sameDayPayment(tx, file.id, { amount: payment.montant, paymentDate: payment.datePaiement }, distinct);
-    const outcome = payFile(stateOf(file), expectedAmount(file), payment.montant, payment.datePaiement).outcome;
+    const outcome = requireAmountChecked(file, { amount: payment.montant, paymentDate: payment.datePaiement }, payment.montantVerifie === true);
     const [row] = await tx
       .insert(pecPayments)
       .values({
@@ -135,6 +140,21 @@ export async function recordManualPayment(db: DbOrTx, principal: Principal, id: 
       pecPayment: { after: iriOf('pec_payments', row!.id) },
     });
   });
+}
+
+/**
+ * A payment far above what its file was to receive (paymentLineWarning: 130 000 € typed for 1 300 €, a line attached
+ * to the wrong file) is recorded only once the office confirms it (`checked`, AMOUNT_CHECKED_FIELD): else a 409 that
+ * names the file's expected amount, before anything is written. Answers the payment's outcome for the file.
+ */
+export function requireAmountChecked(file: PaymentFile, payment: { amount: number; paymentDate: string }, checked: boolean) {
+  const expected = expectedAmount(file);
+  const { outcome, next } = payFile(stateOf(file), expected, payment.amount, payment.paymentDate);
+  // An amount that cannot be recorded at all is told first (422), not confirmed and then refused.
+  assertPaidFits(file, next.montantPaye);
+  if (!checked && paymentLineWarning({ outcome, amount: payment.amount, expected }))
+    throw new ApiError(409, STATEMENT_MESSAGES.paymentFarAboveExpected(payment.amount, expected!), { conflict: AMOUNTS_TO_CHECK_CONFLICT, expected });
+  return outcome;
 }
 
 /**

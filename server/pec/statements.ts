@@ -27,7 +27,7 @@ import {
 import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
 import { appliedTwin, previewFingerprint, statementIdentity, statementTotals } from './statementFile';
 import { evaluateStatement, paymentColumns, requireOrganisation, sameState, stateOf, type PaymentFile } from './statementMatching';
-import { lockFile, sameDayPayment, sameDayPayments, syncPaymentState } from './paymentHistory';
+import { lockFile, requireAmountChecked, sameDayPayment, sameDayPayments, syncPaymentState } from './paymentHistory';
 import type { statementLineAttachSchema } from '#domain/pecSchemas';
 
 // ---------- applying, undoing ----------
@@ -321,6 +321,7 @@ export async function attachLine(
     if (paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file))) throw invalidField('dossier', STATEMENT_MESSAGES.attachBeforeInvoice);
     const distinct = attach.paiementsDuJour === undefined ? undefined : { reason: attach.motifDistinct!, seen: attach.paiementsDuJour };
     const { lineKey, distinctReason } = await sameDayPayment(tx, file.id, line, distinct);
+    requireAmountChecked(file, line, attach.montantVerifie === true);
     await payFileByLine(tx, principal, statement, line, file, { resolution: 'attached', lineKey, distinctReason });
   });
 }

@@ -388,8 +388,18 @@ export const pecMethods = {
     call<PaymentStatementRecord>(`/api/payment_statements/${id}/undo`, { method: 'POST', body: { motif } }),
 
   /** A statement's line to be handled, attached to a billed file (its IRI), as a distinct payment with its reason if need be; answers the statement. */
-  paymentLineAttach: ({ id, line, ...body }: { id: number; line: number; dossier: unknown; motifDistinct?: unknown; paiementsDuJour?: number }) =>
-    call<PaymentStatementRecord>(`/api/payment_statements/${id}/lines/${line}/attach`, { method: 'POST', body }),
+  paymentLineAttach: ({
+    id,
+    line,
+    ...body
+  }: {
+    id: number;
+    line: number;
+    dossier: unknown;
+    motifDistinct?: unknown;
+    paiementsDuJour?: number;
+    montantVerifie?: boolean;
+  }) => call<PaymentStatementRecord>(`/api/payment_statements/${id}/lines/${line}/attach`, { method: 'POST', body }),
 
   /** A statement's line to be handled, set aside with its reason; answers the statement. */
   paymentLineDismiss: ({ id, line, motif }: { id: number; line: number; motif: string }) =>

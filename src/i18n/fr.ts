@@ -265,6 +265,7 @@ export const fr = {
         distinctHelp:
           'Deux paiements distincts du même montant le même jour (oreille droite et oreille gauche…) : dites ce qui le distingue pour l’enregistrer en plus. Sinon, corrigez la date ou le montant.',
         saveDistinct: 'Enregistrer en plus',
+        saveAnyway: 'Enregistrer quand même',
         attachDistinctHelp:
           'Deux paiements distincts du même montant le même jour (oreille droite et oreille gauche…) : dites ce qui le distingue pour le rattacher en plus. Sinon, choisissez une autre demande.',
       },
@@ -336,6 +337,7 @@ export const fr = {
       handle: {
         attach: 'Rattacher',
         attachDistinct: 'Rattacher en plus',
+        attachAnyway: 'Rattacher quand même',
         dismiss: 'Classer',
         attachLabel: 'Rattacher la ligne %{line} à une demande',
         dismissLabel: 'Classer la ligne %{line}',

@@ -19,7 +19,7 @@ import { amountDue, amountInputValue, expectedAmount, overpaymentOf } from '#dom
 import { invoiceDay, parseDateInput, parsePrice, todayInFrance } from '#domain/pec';
 import { manualPaymentSchemaFor, type manualPaymentSchema } from '#domain/pecSchemas';
 import { DateInput } from './DateInput';
-import { DistinctReasonInput, SameDayCount, sameDayPaymentsOf } from './PaymentDistinct';
+import { AmountChecked, DistinctReasonInput, paymentRefusalOf, WhileRefused, type PaymentRefusal } from './PaymentDistinct';
 import { PaymentHistory } from './PaymentHistory';
 import { Facts, Section } from './RobotResults';
 import { statusOf, usePecMutation, usePecRights } from './shared';
@@ -73,19 +73,20 @@ export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: num
   );
 }
 
-/** A payment refused in the dialog (409): why, and for a payment the file holds already which one and how many (sameDayPaymentsOf). */
-interface Refusal {
-  text: string;
-  sameDay?: { count: number; amount: number; date: string };
+/** A payment refused in the dialog (409): what the server said (PaymentRefusal), and the date and amount it refused. */
+interface Refusal extends PaymentRefusal {
+  date: string;
+  amount: number;
 }
 
 function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: PecDossierRecord; id: number; onClose: () => void }) {
   const { translate, dataProvider, refresh, success, failure, errorText } = usePecMutation();
   // The server's rule, checked before sending: not dated before the file's invoice.
   const schema = manualPaymentSchemaFor(invoiceDay(record));
-  // A payment the file already holds (409: the same amount on the same day): said in the dialog, where the date or the
-  // amount is corrected, and focused; other failures in the toast. The same payment can then be recorded in addition,
-  // with what distinguishes it (SameDayCount).
+  // A payment refused (409: one the file holds already, the same amount on the same day; an amount far above what the
+  // file was to receive): said in the dialog, where the date or the amount is corrected, and focused; other failures
+  // in the toast. The same payment can then be recorded in addition, with what distinguishes it, or as typed, once
+  // confirmed (WhileRefused).
   const [refusal, setRefusal] = useState<Refusal>();
   const save = useMutation({
     mutationFn: (data: z.output<typeof manualPaymentSchema>) => dataProvider.pecPayment({ id, data }),
@@ -97,11 +98,10 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
     },
     onError: (error, data) => {
       if (statusOf(error) !== 409) return failure(translate('pecflow.payments.panel.saveError'), error);
-      const count = sameDayPaymentsOf(error);
-      setRefusal({ text: errorText(error), sameDay: count === undefined ? undefined : { count, amount: data.montant, date: data.datePaiement } });
+      setRefusal({ ...paymentRefusalOf(error, errorText(error), data), date: data.datePaiement, amount: data.montant });
     },
   });
-  // The date or amount changed since a payment the file holds was refused: the refusal no longer applies.
+  // The date or amount changed since the payment was refused: the refusal no longer applies.
   const dropRefusal = useCallback(() => setRefusal(undefined), []);
   const close = () => {
     setRefusal(undefined);
@@ -117,20 +117,20 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
         >
           <DialogTitle id="pec-payment-title">{translate('pecflow.payments.panel.record')}</DialogTitle>
           {/* While the date and amount are those refused: what distinguishes the payment, and the button that says so. */}
-          <SameDayCount
-            count={refusal?.sameDay?.count}
+          <WhileRefused
+            refusal={refusal}
             names={PAYMENT_DAY_FIELDS}
-            refused={([date, amount]) => parseDateInput(date) === refusal?.sameDay?.date && parsePrice(amount) === refusal?.sameDay?.amount}
+            refused={([date, amount]) => parseDateInput(date) === refusal?.date && parsePrice(amount) === refusal?.amount}
             onStale={dropRefusal}
           >
-            {(count) => (
+            {(refused) => (
               <>
                 <DialogContent>
                   <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.payments.panel.text', { numero: record.numeroDossier })}</DialogContentText>
                   <Stack spacing={2} sx={{ pt: 1 }}>
-                    {refusal && (
+                    {refused && (
                       <Alert ref={focusOnShow} severity="error" tabIndex={-1} data-testid="pec-payment-refusal">
-                        {refusal.text}
+                        {refused.text}
                       </Alert>
                     )}
                     <DateInput source="datePaiement" label={translate('pecflow.payments.panel.date')} required />
@@ -138,18 +138,28 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
                     <TextInput source="montant" label={translate('pecflow.payments.panel.amount')} fullWidth margin="none" required autoFocus />
                     <OverpaymentNotice due={amountDue(record)} />
                     <TextInput source="libelle" label={translate('pecflow.payments.panel.label')} fullWidth margin="none" />
-                    <DistinctReasonInput count={count} help="distinctHelp" />
+                    <DistinctReasonInput count={refused?.sameDay} help="distinctHelp" />
+                    <AmountChecked refusal={refused} />
                   </Stack>
                 </DialogContent>
                 <DialogActions>
                   <Button onClick={close} disabled={save.isPending}>
                     {translate('pecflow.pec.billing.cancel')}
                   </Button>
-                  <SubmitButton label={translate(count ? 'pecflow.payments.panel.saveDistinct' : 'pecflow.payments.panel.save')} Mark={SaveMark} />
+                  <SubmitButton
+                    label={translate(
+                      refused?.amountToCheck
+                        ? 'pecflow.payments.panel.saveAnyway'
+                        : refused?.sameDay
+                          ? 'pecflow.payments.panel.saveDistinct'
+                          : 'pecflow.payments.panel.save',
+                    )}
+                    Mark={SaveMark}
+                  />
                 </DialogActions>
               </>
             )}
-          </SameDayCount>
+          </WhileRefused>
         </AdminForm>
       )}
     </Dialog>

@@ -46,7 +46,7 @@ import { statementPath, STATEMENTS_PATH } from './filters';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { StatementsShortcuts } from './PaymentShortcuts';
 import { useErrorText, usePecMutation } from './shared';
-import { DistinctReasonInput, SameDayCount, sameDayPaymentsOf } from './PaymentDistinct';
+import { AmountChecked, DistinctReasonInput, isAmountToCheck, paymentRefusalOf, sameDayPaymentsOf, WhileRefused, type PaymentRefusal } from './PaymentDistinct';
 import { focusOnShow } from '../admin/focusOnShow';
 
 /** Its status, and beside an applied one its lines still to be handled ('À traiter (2)'). */
@@ -450,18 +450,19 @@ type AttachValues = z.input<typeof statementLineAttachSchema>;
 
 function AttachDialog({ statementId, line, onClose }: { statementId: number; line: PaymentLine; onClose: () => void }) {
   const { translate, dataProvider, errorText } = usePecMutation();
-  // The file chosen holds that payment already (409): said in the dialog, focused, with what would distinguish it.
-  const [sameDay, setSameDay] = useState<{ text: string; count: number; dossier: unknown }>();
+  // The file chosen holds that payment already, or was to receive far less (409): said in the dialog, focused, with
+  // what would distinguish the payment or the confirmation asked for.
+  const [refusal, setRefusal] = useState<PaymentRefusal & { dossier: unknown }>();
   // Another file chosen since: the refusal no longer applies.
-  const dropSameDay = useCallback(() => setSameDay(undefined), []);
+  const dropRefusal = useCallback(() => setRefusal(undefined), []);
   const attach = useLineMutation(
     (values: AttachValues) => dataProvider.paymentLineAttach({ id: statementId, line: line.line, ...values }),
     { title: 'pecflow.payments.handle.attached', text: 'pecflow.payments.handle.attachedText', error: 'pecflow.payments.handle.attachError' },
     onClose,
     (error, values) => {
-      const count = sameDayPaymentsOf(error);
-      if (count !== undefined) setSameDay({ text: errorText(error), count, dossier: values.dossier });
-      return count !== undefined;
+      const said = sameDayPaymentsOf(error) !== undefined || isAmountToCheck(error);
+      if (said) setRefusal({ ...paymentRefusalOf(error, errorText(error), values), dossier: values.dossier });
+      return said;
     },
   );
   // The dialog opens in the field, focused once shown: an autoFocus focuses it while React is still committing, and
@@ -482,18 +483,19 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
         record={{ dossier: null }}
         schema={statementLineAttachSchema}
         onSave={(values) => {
-          setSameDay(undefined);
+          setRefusal(undefined);
           return attach.mutateAsync({
             dossier: values.dossier,
             motifDistinct: values.motifDistinct,
             paiementsDuJour: values.paiementsDuJour as number | undefined,
+            montantVerifie: values.montantVerifie as boolean | undefined,
           });
         }}
       >
         <DialogTitle id="line-attach-title">{translate('pecflow.payments.handle.attachTitle', { line: line.line })}</DialogTitle>
         {/* While the file refused is chosen: what distinguishes the payment, and the button that says so. */}
-        <SameDayCount count={sameDay?.count} names={ATTACH_FIELDS} refused={([dossier]) => dossier === sameDay?.dossier} onStale={dropSameDay}>
-          {(count) => (
+        <WhileRefused refusal={refusal} names={ATTACH_FIELDS} refused={([dossier]) => dossier === refusal?.dossier} onStale={dropRefusal}>
+          {(refused) => (
             <>
               <DialogContent>
                 <DialogContentText sx={{ mb: 2 }}>
@@ -503,9 +505,9 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
                     reference: line.reference,
                   })}
                 </DialogContentText>
-                {sameDay && (
+                {refused && (
                   <Alert ref={focusOnShow} severity="error" tabIndex={-1} sx={{ mb: 2 }} data-testid="line-attach-refusal">
-                    {sameDay.text}
+                    {refused.text}
                   </Alert>
                 )}
                 <ReferenceInput source="dossier" reference={PEC_RESOURCE} filter={{ status: 'billed' }} sort={{ field: 'createdAt', order: 'DESC' }}>
@@ -518,17 +520,26 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
                     TextFieldProps={{ inputRef: field }}
                   />
                 </ReferenceInput>
-                <DistinctReasonInput count={count} help="attachDistinctHelp" />
+                <DistinctReasonInput count={refused?.sameDay} help="attachDistinctHelp" />
+                <AmountChecked refusal={refused} />
               </DialogContent>
               <DialogActions>
                 <Button onClick={onClose} disabled={attach.isPending}>
                   {translate('pecflow.payments.handle.cancel')}
                 </Button>
-                <SubmitButton label={translate(count ? 'pecflow.payments.handle.attachDistinct' : 'pecflow.payments.handle.attach')} />
+                <SubmitButton
+                  label={translate(
+                    refused?.amountToCheck
+                      ? 'pecflow.payments.handle.attachAnyway'
+                      : refused?.sameDay
+                        ? 'pecflow.payments.handle.attachDistinct'
+                        : 'pecflow.payments.handle.attach',
+                  )}
+                />
               </DialogActions>
             </>
           )}
-        </SameDayCount>
+        </WhileRefused>
       </AdminForm>
     </Dialog>
   );

@@ -6,7 +6,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, startPecServer, type Refs } from './helpers/pec';
-import { cancelRefusalMessage, filePaymentKey, foldForKey, receivedLineKey, SAME_DAY_CONFLICT, STATEMENT_MESSAGES } from '#domain/payments';
+import {
+  AMOUNTS_TO_CHECK_CONFLICT,
+  cancelRefusalMessage,
+  filePaymentKey,
+  foldForKey,
+  receivedLineKey,
+  SAME_DAY_CONFLICT,
+  STATEMENT_MESSAGES,
+} from '#domain/payments';
 
 let server: TestServer;
 let refs: Refs;
@@ -888,6 +896,50 @@ describe('a file paid in full', () => {
 });
 
 describe('a manual payment', () => {
+  it('far above what the file was to receive (a zero too many) is recorded only once confirmed; twice what it owes needs nothing', async () => {
+    const f = await billedFile(1300);
+    const typo = { datePaiement: '20/11/2026', montant: '130000,00', libelle: 'Virement' };
+    const refused = await manualPayment(f.id, typo);
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body).toMatchObject({ conflict: AMOUNTS_TO_CHECK_CONFLICT, expected: 1300 });
+    expect(refused.body.detail.replace(/\s/g, ' ')).toBe(
+      '130 000,00 €, c’est très supérieur à ce que la demande devait recevoir (1 300,00 €) : vérifiez le montant, puis confirmez-le.',
+    );
+    expect(await history(f.id)).toEqual([]);
+    expect(await paymentState(f.id)).toMatchObject({ status: 'billed', montantPaye: null });
+    // A confirmation that is not a yes is a bad request, not a confirmation.
+    const garbled = await manualPayment(f.id, { ...typo, montantVerifie: 'oui' });
+    expect(garbled.status).toBe(422);
+    expect(garbled.body.violations).toEqual([{ propertyPath: 'montantVerifie', message: 'Confirmation du montant invalide : montantVerifie=true attendu.' }]);
+
+    // Confirmed: recorded once, the excess an over-payment.
+    const confirmed = await manualPayment(f.id, { ...typo, montantVerifie: true });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(await paymentState(f.id)).toMatchObject({ status: 'paid', montantPaye: 130000 });
+    expect((await history(f.id)).map((p) => p.amount)).toEqual([130000]);
+
+    // Exactly twice what a file was to receive is an over-payment to see, not a typo to confirm.
+    const g = await billedFile(500);
+    expect((await manualPayment(g.id, { datePaiement: '20/11/2026', montant: '1000,00' })).status).toBe(200);
+  });
+
+  it('a line attached to a file that was to receive far less is attached only once confirmed', async () => {
+    const f = await billedFile(100);
+    const statement = await apply(csv(`20/11/2026;Santéclair;INCONNU-${f.id};1300,00;Oreille droite`));
+    expect(statement.body.lines[0]).toMatchObject({ outcome: 'unknown' });
+    const attach = (body: JsonBody) =>
+      server.request('POST', `/api/payment_statements/${statement.body.id}/lines/2/attach`, { token: tokens.horizonAdmin, body: { dossier: f.id, ...body } });
+    const refused = await attach({});
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ conflict: AMOUNTS_TO_CHECK_CONFLICT, expected: 100 });
+    expect(await history(f.id)).toEqual([]);
+    expect((await server.get(`/api/payment_statements/${statement.body.id}`, tokens.horizonAdmin)).body.lines[0]).toMatchObject({ resolution: null });
+    const attached = await attach({ montantVerifie: true });
+    expect(attached.status, attached.text).toBe(200);
+    expect(await paymentState(f.id)).toMatchObject({ status: 'paid', montantPaye: 1300 });
+    expect(await disagreements()).toEqual([]);
+  });
+
   it('dated before the file’s invoice is refused (422, on its date, in French), writing nothing; the invoice day is accepted', async () => {
     const f = await billedFile(300);
     await server.database.query(`update pec_dossiers set date_billing = '2026-10-10' where id = $1`, [f.id]);

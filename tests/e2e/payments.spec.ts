@@ -400,6 +400,66 @@ test('a statement line taken for a payment already counted is counted in additio
   await expect(history.getByTestId('pec-payment-distinct')).toHaveText(['Paiement distinct : Oreille gauche', 'Paiement distinct : Embout']);
 });
 
+test('a payment far above what the file was to receive is recorded, typed or attached, only once confirmed', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await billedFile(request, email);
+  const typo = file.partComplementaire * 100;
+  await signIn(page, email);
+  await page.goto(`/pec/${file.id}`);
+  const panel = drawer(page).getByTestId('pec-payment');
+  await panel.getByRole('button', { name: 'Enregistrer un paiement' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Enregistrer un paiement' });
+  const amount = dialog.getByRole('textbox', { name: /^Montant/ });
+  await expect(amount).toBeFocused();
+  // A zero too many, sent with Enter: refused in the dialog, focused, nothing recorded; Enter again records nothing.
+  await amount.fill(amountText(typo));
+  await page.keyboard.press('Enter');
+  const refusal = dialog.getByTestId('pec-payment-refusal');
+  await expect(refusal).toHaveText(
+    `${euros(typo)}, c’est très supérieur à ce que la demande devait recevoir (${euros(file.partComplementaire)}) : vérifiez le montant, puis confirmez-le.`,
+  );
+  await expect(refusal).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeVisible();
+  await expect(toast(page, 'Paiement enregistré')).toHaveCount(0);
+  // Another amount is an ordinary payment again; the same one, refused again, is recorded once confirmed.
+  await amount.fill('10,00');
+  await expect(refusal).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Enregistrer', exact: true })).toBeVisible();
+  await amount.fill(amountText(typo));
+  await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+  await expect(refusal).toBeFocused();
+  await dialog.getByRole('button', { name: 'Enregistrer quand même' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(toast(page, 'Paiement enregistré')).toBeVisible();
+  const history = drawer(page).getByTestId('pec-payment-history');
+  await expect(history.getByTestId('pec-payment-history-total')).toHaveText(`Total des paiements retenus : ${euros(typo)}`);
+
+  // A statement line attached to a file that was to receive far less: the same confirmation.
+  const other = await billedFile(request, email);
+  const line = other.partComplementaire * 50;
+  const statementId = await applyStatement(request, email, [`${frenchToday()};Santéclair;VIR-${other.id};${amountText(line)};Virement`]);
+  await page.goto(`/payment_statements/${statementId}`);
+  const statement = page.getByTestId('payment-statement-drawer');
+  await statement.getByRole('button', { name: 'Rattacher la ligne 2 à une demande' }).click();
+  const attach = page.getByRole('dialog', { name: 'Rattacher la ligne 2 à une demande' });
+  await attach.getByRole('combobox', { name: 'Demande facturée' }).fill(`FAC-${other.numeroDossierAssure}`);
+  await page.getByRole('option', { name: new RegExp(`^${other.numeroDossier} · `) }).click();
+  await attach.getByRole('button', { name: 'Rattacher', exact: true }).click();
+  await expect(attach.getByTestId('line-attach-refusal')).toBeFocused();
+  await expect(toast(page, 'Rattachement impossible')).toHaveCount(0);
+  await attach.getByRole('button', { name: 'Rattacher quand même' }).click();
+  await expect(attach).toBeHidden();
+  await expect(toast(page, 'Ligne rattachée')).toBeVisible();
+  await page.goto(`/pec/${other.id}`);
+  await expect(drawer(page).getByTestId('pec-payment-history').getByTestId('pec-payment-history-total')).toHaveText(
+    `Total des paiements retenus : ${euros(line)}`,
+  );
+});
+
+/** An amount as typed in a French form: a decimal comma, no grouping. */
+const amountText = (amount: number) => amount.toFixed(2).replace('.', ',');
+
 test('the keyboard alone: a payment typed as the dialog opens and recorded, then cancelled with its reason typed at once', async ({ page, request }) => {
   const email = 'direction@audition-horizon.fr';
   const file = await prepareFile(request, email);
