@@ -516,12 +516,14 @@ export const STATEMENT_MESSAGES = {
   // A line to be handled ('À traiter'): attached to a file, or set aside with its reason.
   lineNotFound: 'Ligne de relevé introuvable.',
   lineNotPending: 'Cette ligne n’est pas à traiter : son paiement est déjà compté, sur un dossier ou dans un autre relevé.',
-  lineResolved: 'Cette ligne a déjà été traitée : rechargez le relevé.',
+  // Said where the page reads the statement again by itself (the statements' page does): no « rechargez ».
+  lineResolved: 'Cette ligne a déjà été traitée entre-temps (par un collègue, ou dans un autre onglet).',
   lineOfUndone: 'Ce relevé a été annulé : ses lignes ne se traitent plus. Importez-le à nouveau.',
   attachFile: 'Choisissez la demande facturée à laquelle rattacher ce paiement',
   attachBeforeInvoice: 'Ce paiement est daté d’avant la facture de cette demande : choisissez une autre demande.',
   dismissReason: 'Le motif est requis',
   lineNotDismissed: 'Seule une ligne classée peut être remise à traiter.',
+  lineReopened: 'Cette ligne a déjà été remise à traiter entre-temps (par un collègue, ou dans un autre onglet).',
   /** The label of a line attached by hand, and of one set aside. */
   attached: (outcome: PaymentOutcome, day: string, distinctReason?: string | null) =>
     `${PAYMENT_OUTCOME_LABELS[outcome]} (rattachée le ${formatDate(day)}${distinctReason ? ` comme paiement distinct : ${distinctReason}` : ''})`,

@@ -446,7 +446,7 @@ export async function dismissLine(db: DbOrTx, principal: Principal, id: number, 
 export async function reopenLine(db: DbOrTx, principal: Principal, id: number, lineNumber: number, scope: StatementScope): Promise<void> {
   await db.transaction(async (tx) => {
     const { statement, line } = await lockLine(tx, id, lineNumber, scope);
-    if (line.resolution !== 'dismissed') throw conflict(STATEMENT_MESSAGES.lineNotDismissed);
+    if (line.resolution !== 'dismissed') throw conflict(isPendingLine(line) ? STATEMENT_MESSAGES.lineReopened : STATEMENT_MESSAGES.lineNotDismissed);
     await setAside(
       tx,
       principal,

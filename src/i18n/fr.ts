@@ -346,6 +346,7 @@ export const fr = {
           'Le paiement de %{amount} du %{date} (référence « %{reference} ») devient un paiement de la demande choisie, parmi les demandes facturées. Il est annulé avec le relevé.',
         file: 'Demande facturée',
         noFile: 'Aucune demande facturée ne correspond',
+        invoicedAfter: 'facturée le %{date}, après ce paiement',
         attached: 'Ligne rattachée',
         attachedText: 'Le paiement est ajouté à la demande et son reste dû recalculé.',
         attachError: 'Rattachement impossible',

@@ -30,6 +30,7 @@ import {
 } from '../dataProvider/pec';
 import { formatDate, formatDateTime, formatEuros } from '#domain/format';
 import { iriOf } from '#domain/iri';
+import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
 import { PAGE_SIZE } from '#domain/limits';
 import {
   amountDue,
@@ -131,8 +132,20 @@ export default function PaymentStatementsPage() {
           label={label('appliedAmount')}
           disableSort
           align="right"
-          // An undone statement's payments left its files: the amount it had applied is shown struck through.
-          render={(r: PaymentStatementRecord) => (r.undoneAt ? <s>{formatEuros(r.appliedAmount)}</s> : formatEuros(r.appliedAmount))}
+          // An undone statement's payments left its files: it reaches nothing (0,00 €, as its page says, so that the
+          // column adds up to what files received), what it had applied said beneath.
+          render={(r: PaymentStatementRecord) =>
+            r.undoneAt ? (
+              <>
+                {formatEuros(0)}
+                <Box component="span" data-testid="payments-row-applied-before" sx={{ display: 'block', color: 'text.secondary', typography: 'caption' }}>
+                  {translate('pecflow.payments.totals.appliedBeforeUndo', { amount: formatEuros(r.appliedAmount) })}
+                </Box>
+              </>
+            ) : (
+              formatEuros(r.appliedAmount)
+            )
+          }
         />
         <DataTable.Col
           source="status"
@@ -417,6 +430,9 @@ function ReopenLineAction({
 const billedFileText = (file: PecDossierRecord) =>
   [file.numeroDossier, file.numBilling, file.shop?.name, file.mutual?.name, formatEuros(amountDue(file))].filter(Boolean).join(' · ');
 
+/** A file invoiced after the line's payment cannot take it (the server's rule): offered greyed, saying why. */
+const invoicedAfter = (file: PecDossierRecord, line: PaymentLine) => !!paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file));
+
 /** `refused`: an error the dialog says itself (true), not in a toast. */
 function useLineMutation<T>(
   send: (values: T) => Promise<unknown>,
@@ -513,7 +529,12 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
                 <ReferenceInput source="dossier" reference={PEC_RESOURCE} filter={{ status: 'billed' }} sort={{ field: 'createdAt', order: 'DESC' }}>
                   <AutocompleteInput
                     label={translate('pecflow.payments.handle.file')}
-                    optionText={billedFileText}
+                    optionText={(file: PecDossierRecord) =>
+                      invoicedAfter(file, line)
+                        ? `${billedFileText(file)} · ${translate('pecflow.payments.handle.invoicedAfter', { date: formatDate(invoiceDay(file)) })}`
+                        : billedFileText(file)
+                    }
+                    getOptionDisabled={(file: PecDossierRecord) => invoicedAfter(file, line)}
                     filterToQuery={(search: string) => ({ search })}
                     noOptionsText={translate('pecflow.payments.handle.noFile')}
                     fullWidth

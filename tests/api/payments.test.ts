@@ -355,7 +355,7 @@ describe('lines to be handled (« À traiter »)', () => {
     expect(await paymentState(target.id)).toEqual({ status: 'paid', montantPaye: 300, datePaiement: '2026-11-02', paiementPartiel: false, montantDu: 0 });
     const twice = await attach(id, 3, `/api/pec_dossiers/${other.id}`);
     expect(twice.status).toBe(409);
-    expect(twice.body.detail).toBe('Cette ligne a déjà été traitée : rechargez le relevé.');
+    expect(twice.body.detail).toBe('Cette ligne a déjà été traitée entre-temps (par un collègue, ou dans un autre onglet).');
 
     // The same line sent twice at the same moment (a double click, two tabs): one payment.
     const both = await Promise.all([attach(id, 5, `/api/pec_dossiers/${other.id}`), attach(id, 5, `/api/pec_dossiers/${other.id}`)]);
@@ -400,6 +400,10 @@ describe('lines to be handled (« À traiter »)', () => {
     const reopened = await reopen(id, 6);
     expect(reopened.status, reopened.text).toBe(200);
     expect(lineOf(reopened.body, 6)).toMatchObject({ outcome: 'unknown', outcomeLabel: 'Référence inconnue', resolution: null, pending: true });
+    // Again (another tab): it says the line is back already, not that only a line set aside may come back.
+    const again = await reopen(id, 6);
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe('Cette ligne a déjà été remise à traiter entre-temps (par un collègue, ou dans un autre onglet).');
     expect(reopened.body).toMatchObject({ pendingLines: 1, appliedAmount: 530 });
     expect(reopened.body.totals.pending).toEqual({ count: 1, amount: 20 });
     expect(reopened.body.totals.dismissed).toEqual({ count: 0, amount: 0 });

@@ -123,6 +123,11 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   await expect(undone.getByTestId('payment-totals')).toContainText('Montant rapproché (relevé annulé)');
   await expect(undone.getByTestId('payment-total-applied')).toHaveText('0,00 €');
   await expect(undone.getByTestId('payment-total-applied-detail')).toHaveText('Avant l’annulation : 7 870,00 €');
+  // The list says the same: a column of amounts that files received adds up without it.
+  await page.keyboard.press('Escape');
+  const row = page.getByTestId('payments-row').filter({ has: page.getByRole('cell', { name: String(statementId), exact: true }) });
+  await expect(row.getByTestId('payments-row-applied-before')).toHaveText('Avant l’annulation : 7 870,00 €');
+  await expect(row).toContainText('0,00 €Avant l’annulation : 7 870,00 €');
 });
 
 test('a statement whose lines reach no file is applied: its money is to be handled, not lost', async ({ page }) => {
@@ -871,6 +876,7 @@ test('Rattacher opens empty on a line naming a file not billed yet, without an e
     `${today};Allianz Vie Mutuelle Générale;${draft.numeroDossier};10,00;Virement reçu avant la facture de la demande`,
     `${today};Allianz;FAC-${billed.numeroDossierAssure};10,00;`,
     `${today};Allianz Vie Mutuelle Générale;VIREMENT-SEPA-${billed.id}-SANS-REFERENCE-DE-DEMANDE;20,00;Virement groupé sans référence de demande`,
+    `${frenchYesterday()};Allianz;VIREMENT-VEILLE-${billed.id};30,00;Virement de la veille`,
   ]);
   // What the page throws (React's "Cannot call an event handler while rendering") or logs as React's error.
   const errors: string[] = [];
@@ -907,8 +913,21 @@ test('Rattacher opens empty on a line naming a file not billed yet, without an e
   await expect(fileField).toHaveValue(new RegExp(`^${billed.numeroDossier} · `));
   await attach.getByRole('button', { name: 'Annuler' }).click();
   await expect(attach).toBeHidden();
+
+  // A payment of the day before: the file, invoiced today, is offered greyed with why, and cannot be chosen.
+  await statement.getByRole('button', { name: 'Rattacher la ligne 5 à une demande' }).click();
+  const before = page.getByRole('dialog', { name: 'Rattacher la ligne 5 à une demande' });
+  await before.getByRole('combobox', { name: 'Demande facturée' }).fill(`FAC-${billed.numeroDossierAssure}`);
+  const late = page.getByRole('option', { name: new RegExp(`^${billed.numeroDossier} · `) });
+  await expect(late).toHaveText(new RegExp(` · facturée le ${today}, après ce paiement$`));
+  await expect(late).toHaveAttribute('aria-disabled', 'true');
+  await page.keyboard.press('Escape');
+  await before.getByRole('button', { name: 'Annuler' }).click();
+  await expect(before).toBeHidden();
   expect(errors).toEqual([]);
 });
+
+const frenchYesterday = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris' }).format(new Date(Date.now() - 24 * 3600 * 1000));
 
 /** Follows a receivables link and compares the list's count with the figure it showed. */
 async function listMatches(page: Page, link: Locator) {
