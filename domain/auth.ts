@@ -13,4 +13,11 @@ export const loginSchema = z.object({
 
 export type LoginInput = z.infer<typeof loginSchema>;
 
-export { AUTH_MESSAGES, DEFAULT_TOKEN_LIFETIME_SECONDS, PROACTIVE_REFRESH_SECONDS } from './authMessages';
+export {
+  AUTH_MESSAGES,
+  DEFAULT_TOKEN_LIFETIME_SECONDS,
+  PROACTIVE_REFRESH_SECONDS,
+  SESSION_END_MESSAGES,
+  sessionEndReasonOf,
+  type SessionEndReason,
+} from './authMessages';

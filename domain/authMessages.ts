@@ -35,3 +35,23 @@ export const AUTH_MESSAGES = {
   sessionExpired: 'Votre session a expiré. Veuillez vous reconnecter pour continuer.',
   missingAccessToken: 'Access token manquant dans la réponse de login',
 } as const;
+
+/**
+ * Why the server ended a session, said only to the session's own holder: the 401 that refuses its access token or its
+ * refresh token carries it as `reason` (a code, never a French label) when the account is no longer active. Anyone
+ * else (an unknown, forged or expired token) gets the plain refusal. The login page shows the message of the code,
+ * the same one the login form shows for that account.
+ */
+export const SESSION_END_MESSAGES = {
+  account_inactive: AUTH_MESSAGES.accountInactive,
+  account_locked: AUTH_MESSAGES.accountLocked,
+} as const;
+export type SessionEndReason = keyof typeof SESSION_END_MESSAGES;
+
+export const isSessionEndReason = (value: unknown): value is SessionEndReason => typeof value === 'string' && Object.hasOwn(SESSION_END_MESSAGES, value);
+
+/** The reason a session of an account with this status ends, or undefined while the account is active. */
+export function sessionEndReasonOf(status: string): SessionEndReason | undefined {
+  if (status === 'Active') return undefined;
+  return status === 'Locked' ? 'account_locked' : 'account_inactive';
+}

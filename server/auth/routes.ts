@@ -6,8 +6,9 @@ import { loginAttempts, users } from '../db/schema';
 import { ApiError, unauthorized } from '../http/errors';
 import { principalOf } from '../context';
 import { SETTING_KEYS } from '../settings';
-import { AUTH_MESSAGES, loginSchema } from '#domain/auth';
+import { AUTH_MESSAGES, loginSchema, sessionEndReasonOf } from '#domain/auth';
 import { grantedDefinitions, grants, PERMISSION_MODULE_LABELS, type PermissionDefinition } from '#domain/permissions';
+import { sessionEnded } from './plugin';
 import { loadPrincipal, type Principal } from './principal';
 import { verifyPassword } from './passwords';
 import { signInSteps, type BeginAttempt } from './signIn';
@@ -142,9 +143,13 @@ export async function authRoutes(app: FastifyInstance) {
   app.post('/api/token/refresh', { config: { public: true } }, async (request) => {
     const { refresh_token } = refreshSchema.parse(request.body ?? {});
     const consumed = await tokens.consume(refresh_token);
-    if (!consumed) throw unauthorized(AUTH_MESSAGES.invalidRefreshToken);
-    const principal = await loadPrincipal(app.ctx.database, consumed.userId);
-    if (!principal || principal.status !== 'Active') throw unauthorized(AUTH_MESSAGES.invalidRefreshToken);
+    // The holder of the session's current refresh token learns why it ended when its account is no longer active
+    // (disabling it revokes its sessions, server/resources/users.ts); any other token gets the plain refusal.
+    const userId = consumed?.userId ?? (await tokens.revokedHolder(refresh_token));
+    const principal = userId === undefined ? undefined : await loadPrincipal(app.ctx.database, userId);
+    const ended = principal && sessionEndReasonOf(principal.status);
+    if (ended) throw sessionEnded(ended);
+    if (!consumed || !principal) throw unauthorized(AUTH_MESSAGES.invalidRefreshToken);
     return tokens.issue(principal, consumed.familyId);
   });
 

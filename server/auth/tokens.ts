@@ -78,6 +78,18 @@ export class TokenService {
     return { userId: row.userId, familyId: row.familyId };
   }
 
+  /**
+   * The user of a refresh token that was revoked while it was still the current one of its session (never exchanged,
+   * not expired): whoever presents it held that session when it ended. Undefined for any other token.
+   */
+  async revokedHolder(refreshToken: string): Promise<number | undefined> {
+    const [row] = await this.db
+      .select({ userId: refreshTokens.userId, revokedAt: refreshTokens.revokedAt, usedAt: refreshTokens.usedAt, expiresAt: refreshTokens.expiresAt })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, sha256(refreshToken)));
+    return row?.revokedAt && !row.usedAt && row.expiresAt.getTime() > Date.now() ? row.userId : undefined;
+  }
+
   async revoke(refreshToken: string): Promise<void> {
     const [row] = await this.db
       .select({ familyId: refreshTokens.familyId })
