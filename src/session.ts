@@ -1,23 +1,36 @@
 // The browser session: tokens in localStorage, one refresh at a time, and fetch with the bearer token.
 import { jwtDecode } from 'jwt-decode';
-import { AUTH_MESSAGES, PROACTIVE_REFRESH_SECONDS } from '#domain/authMessages';
+import { AUTH_MESSAGES, isSessionEndReason, PROACTIVE_REFRESH_SECONDS, type SessionEndReason } from '#domain/authMessages';
 
 export const ACCESS_TOKEN_KEY = 'access_token';
 export const REFRESH_TOKEN_KEY = 'refresh_token';
 /** The persisted auth store: user, permissions and the authenticated flag (spec section 9). */
 export const AUTH_STORE_KEY = 'auth-storage';
-/** Set when the server ends the session, so the login page can say why the user is there. */
+/** Set when the server ends the session, so the login page can say why the user is there: '1', or the server's reason. */
 const SESSION_EXPIRED_KEY = 'pecflow.session-expired';
 
-export function markSessionExpired() {
-  sessionStorage.setItem(SESSION_EXPIRED_KEY, '1');
+/**
+ * Notes that the server ended the session, with its reason when it gave one (the account disabled or locked). One
+ * ending is seen by several checks (the refused refresh, then the 401 of the call that asked for it): a later one
+ * without the reason does not erase it.
+ */
+export function markSessionExpired(reason?: SessionEndReason) {
+  if (!reason && isSessionEndReason(sessionStorage.getItem(SESSION_EXPIRED_KEY))) return;
+  sessionStorage.setItem(SESSION_EXPIRED_KEY, reason ?? '1');
 }
 
-/** True once after the session was ended by the server (not by a logout). */
-export function takeSessionExpired(): boolean {
-  const expired = sessionStorage.getItem(SESSION_EXPIRED_KEY) === '1';
+/** Once after the session was ended by the server (not by a logout): why, if the server said (else `{}`). */
+export function takeSessionExpired(): { reason?: SessionEndReason } | undefined {
+  const stored = sessionStorage.getItem(SESSION_EXPIRED_KEY);
   sessionStorage.removeItem(SESSION_EXPIRED_KEY);
-  return expired;
+  if (stored === null) return undefined;
+  return isSessionEndReason(stored) ? { reason: stored } : {};
+}
+
+/** The reason in a refused session's 401 body (`reason`, server/auth/plugin.ts), if it is one the browser knows. */
+export function sessionEndReasonIn(body: unknown): SessionEndReason | undefined {
+  const reason = (body as { reason?: unknown } | null | undefined)?.reason;
+  return isSessionEndReason(reason) ? reason : undefined;
 }
 
 export interface SessionUser {
@@ -62,7 +75,11 @@ export interface TokenResponse {
 /** Thrown when the session cannot be recovered: the caller signs the user out. */
 export class SessionExpiredError extends Error {
   readonly status = 401;
-  constructor(message: string = AUTH_MESSAGES.invalidRefreshToken) {
+  constructor(
+    message: string = AUTH_MESSAGES.invalidRefreshToken,
+    /** Why the server ended it, when it said (the account disabled or locked). */
+    readonly reason?: SessionEndReason,
+  ) {
     super(message);
   }
 }
@@ -144,9 +161,10 @@ export function refreshAccessToken(): Promise<string> {
       throw new Error('Connexion au serveur impossible. Vérifiez votre réseau.');
     }
     if (!response.ok) {
+      const reason = sessionEndReasonIn(await response.json().catch(() => undefined));
       clearSession();
-      markSessionExpired();
-      throw new SessionExpiredError();
+      markSessionExpired(reason);
+      throw new SessionExpiredError(undefined, reason);
     }
     const body = (await response.json()) as TokenResponse;
     storeTokens(body);

@@ -15,6 +15,7 @@ import {
   readAuthStore,
   scheduleProactiveRefresh,
   SessionExpiredError,
+  sessionEndReasonIn,
   storeTokens,
   writeAuthStore,
   type SessionUser,
@@ -121,12 +122,13 @@ export const authProvider: AuthProvider = {
     scheduleProactiveRefresh();
   },
 
-  async checkError(error: { status?: number }) {
+  async checkError(error: { status?: number; reason?: unknown; body?: unknown }) {
     // The fetch layer has already tried one refresh: a 401 that reaches here ends the session. The login page
-    // says so ("Session expirée"); react-admin's own sign-out toast is not shown (message: false).
+    // says so ("Session expirée", or why the server ended it: the account disabled or locked); react-admin's own
+    // sign-out toast is not shown (message: false).
     if (error?.status === 401) {
       clearSession();
-      markSessionExpired();
+      markSessionExpired(sessionEndReasonIn(error) ?? sessionEndReasonIn(error.body));
       throw { message: false };
     }
   },

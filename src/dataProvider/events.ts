@@ -4,7 +4,8 @@
 // send the bearer token: it connects with a short-lived ticket, and after any failure it reconnects with a fresh one
 // (1 s, 2 s, 4 s... capped at 30 s), refreshing what it may have missed. A session ended elsewhere (a password changed
 // or reset, an account disabled) closes the stream: the ticket is then refused, and the user is signed out at once
-// (« Session expirée ») rather than at the screen's next read.
+// (« Session expirée », or « Compte désactivé » / « Compte bloqué » as the server's reason says) rather than at the
+// screen's next read.
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useLogoutIfAccessDenied } from 'ra-core';

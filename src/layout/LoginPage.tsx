@@ -8,7 +8,7 @@ import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { useCheckAuth, useLogin, useTranslate } from 'react-admin';
 import { cancelSignIn, SignInStepRequired, type SignInStepAnswer } from '../authProvider';
 import { takeSessionExpired } from '../session';
-import { AUTH_MESSAGES, loginErrors } from '#domain/authMessages';
+import { AUTH_MESSAGES, loginErrors, SESSION_END_MESSAGES } from '#domain/authMessages';
 import { preloadPage } from '../pageLoaders';
 import { useToast } from './Toasts';
 import { LoadingPage } from './LoadingPage';
@@ -49,10 +49,16 @@ export function LoginPage() {
   const toast = useToast();
   // Only on arrival: an authenticated visitor does not stay on /login. An effect event, so nothing it reads retriggers it.
   const arrive = useEffectEvent(() => {
-    if (takeSessionExpired()) toast.warning(AUTH_MESSAGES.sessionExpiredTitle, AUTH_MESSAGES.sessionExpired);
+    // A session the server ended: « Session expirée », or, when it said why (the account disabled or locked: its
+    // holder alone is told, server/auth/plugin.ts), the form's own verdict for that account.
+    const ended = takeSessionExpired();
+    if (ended && !ended.reason) toast.warning(AUTH_MESSAGES.sessionExpiredTitle, AUTH_MESSAGES.sessionExpired);
     checkAuth({}, false)
       .then(() => navigate(nextPath, { replace: true }))
-      .catch(() => setChecking(false));
+      .catch(() => {
+        if (ended?.reason) setServerError(SESSION_END_MESSAGES[ended.reason]);
+        setChecking(false);
+      });
   });
   useEffect(() => arrive(), []);
 
