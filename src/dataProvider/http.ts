@@ -1,6 +1,6 @@
 // JSON calls to the API with the session's bearer token; failures become react-admin HttpErrors with a French message.
 import { HttpError } from 'ra-core';
-import { authFetch } from '../session';
+import { authFetch, SessionExpiredError } from '../session';
 import { extractErrorMessage } from '#domain/errors';
 
 export interface ApiRequest {
@@ -26,7 +26,9 @@ async function send<T>(path: string, request: ApiRequest, transport: (input: str
     body = request.body instanceof FormData || typeof request.body === 'string' ? (request.body as BodyInit) : JSON.stringify(request.body);
     if (!(request.body instanceof FormData)) headers['Content-Type'] ??= 'application/json';
   }
-  const response = await transport(path, { method: request.method ?? 'GET', headers, body, signal: request.signal }).catch(() => {
+  const response = await transport(path, { method: request.method ?? 'GET', headers, body, signal: request.signal }).catch((error: unknown) => {
+    // A session the server ended is a 401 (react-admin signs out, saying why), not a network that failed.
+    if (error instanceof SessionExpiredError) throw error;
     throw new HttpError('Connexion au serveur impossible. Vérifiez votre réseau.', 0);
   });
   const text = await response.text();

@@ -115,3 +115,16 @@ describe('single-flight refresh', () => {
     expect(localStorage.getItem('theme')).toBe('light');
   });
 });
+
+describe('apiFetch', () => {
+  it('lets a session the server ended through as a 401, and tells a network that failed as such', async () => {
+    const { apiFetch } = await import('../../src/dataProvider/http');
+    storeTokens({ access_token: tokenExpiringIn(3600, 'stale'), refresh_token: 'revoked' });
+    const ended = await apiFetch('/api/user/profile').catch((error: unknown) => error);
+    expect(ended).toBeInstanceOf(SessionExpiredError);
+    expect(ended).toMatchObject({ status: 401 });
+    vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
+    storeTokens({ access_token: tokenExpiringIn(3600), refresh_token: 'refresh-1' });
+    await expect(apiFetch('/api/user/profile')).rejects.toMatchObject({ status: 0, message: 'Connexion au serveur impossible. Vérifiez votre réseau.' });
+  });
+});
