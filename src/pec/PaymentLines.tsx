@@ -43,6 +43,14 @@ export function OutcomeChip({ outcome, label, to, setAside = false }: { outcome:
 
 const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
 
+/**
+ * The columns a phone leaves out (under MUI's `sm`), header and cells: the line, its reference, amount, outcome and
+ * actions stay side by side, so that the line handled is the one seen (its date, payer, file, gap and label are on a
+ * wider screen, and in the file it reaches).
+ */
+const WIDE_ONLY = 'payment-lines-wide';
+const wideOnly = { headerClassName: WIDE_ONLY, cellClassName: WIDE_ONLY };
+
 /** `handle`: what a kept statement's line offers ('Rattacher' and 'Classer', 'Remettre à traiter'), in a column of its own. */
 export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?: (line: PaymentLine) => ReactNode }) {
   const translate = useTranslate();
@@ -58,7 +66,8 @@ export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?:
           rowClick={false}
           size="small"
           sx={{
-            '& .MuiTableCell-root': { px: 1 },
+            '& .MuiTableCell-root': { px: { xs: 0.5, sm: 1 } },
+            [`& .${WIDE_ONLY}`]: { display: { xs: 'none', sm: 'table-cell' } },
             '& .MuiTableRow-root:has([data-warning])': { bgcolor: (theme) => alpha(theme.palette.warning.main, 0.08) },
           }}
         >
@@ -66,16 +75,18 @@ export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?:
           <DataTable.Col
             source="paymentDate"
             label={label('paymentDate')}
+            {...wideOnly}
             disableSort
             cellSx={oneLine}
             render={(l: PaymentLine) => formatDate(l.paymentDate)}
           />
-          <DataTable.Col source="payer" label={label('payer')} disableSort />
+          <DataTable.Col source="payer" label={label('payer')} disableSort {...wideOnly} />
           {/* A portal's long reference breaks rather than push the actions out of the drawer. */}
           <DataTable.Col source="reference" label={label('reference')} disableSort cellSx={() => ({ overflowWrap: 'anywhere' })} />
           <DataTable.Col
             source="dossier"
             label={label('dossier')}
+            {...wideOnly}
             disableSort
             cellSx={oneLine}
             render={(l: PaymentLine) =>
@@ -126,12 +137,13 @@ export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?:
           <DataTable.Col
             source="difference"
             label={label('difference')}
+            {...wideOnly}
             disableSort
             align="right"
             cellSx={oneLine}
             render={(l: PaymentLine) => (l.difference === null ? '' : formatEuros(l.difference))}
           />
-          <DataTable.Col source="label" label={label('label')} disableSort />
+          <DataTable.Col source="label" label={label('label')} disableSort {...wideOnly} />
           {handle && <DataTable.Col source="pending" label={label('handle')} disableSort cellSx={oneLine} render={handle} />}
         </DataTable>
       </Box>

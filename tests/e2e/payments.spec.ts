@@ -929,6 +929,29 @@ test('Rattacher opens empty on a line naming a file not billed yet, without an e
 
 const frenchYesterday = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris' }).format(new Date(Date.now() - 24 * 3600 * 1000));
 
+test('on a phone (390 px), a statement line to handle shows its number, reference, amount and actions side by side', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const billed = await billedFile(request, email);
+  const statementId = await applyStatement(request, email, [`${frenchToday()};Allianz;VIR-PHONE-${billed.id};42,00;Virement sans référence`]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, email);
+  await page.goto(`/payment_statements/${statementId}`);
+  const row = page.getByTestId('payment-statement-drawer').getByTestId('payment-lines').getByRole('row').nth(1);
+  const shown = [
+    row.getByRole('cell', { name: '2', exact: true }),
+    row.getByRole('cell', { name: `VIR-PHONE-${billed.id}` }),
+    row.getByRole('cell', { name: '42,00 €' }),
+    row.getByRole('button', { name: 'Rattacher la ligne 2 à une demande' }),
+    row.getByRole('button', { name: 'Classer la ligne 2' }),
+  ];
+  await expect(shown[3]!).toBeVisible();
+  for (const element of shown) {
+    const box = (await element.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+});
+
 /** Follows a receivables link and compares the list's count with the figure it showed. */
 async function listMatches(page: Page, link: Locator) {
   const figure = Number(await link.getAttribute('data-count'));
