@@ -45,8 +45,8 @@ const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
 
 /**
  * The columns a phone leaves out (under MUI's `sm`), header and cells: the line, its reference, amount, outcome and
- * actions stay side by side, so that the line handled is the one seen (its date, payer, file, gap and label are on a
- * wider screen, and in the file it reaches).
+ * actions stay side by side, so that the line handled is the one seen (its date, payer, gap and label, and beside
+ * actions its file, are on a wider screen).
  */
 const WIDE_ONLY = 'payment-lines-wide';
 const wideOnly = { headerClassName: WIDE_ONLY, cellClassName: WIDE_ONLY };
@@ -86,7 +86,8 @@ export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?:
           <DataTable.Col
             source="dossier"
             label={label('dossier')}
-            {...wideOnly}
+            // A preview's files are what it is checked for: kept on a phone where no actions need the room.
+            {...(handle ? wideOnly : {})}
             disableSort
             cellSx={oneLine}
             render={(l: PaymentLine) =>
