@@ -1,10 +1,14 @@
 // Adding files to a PEC file's documents (issue 29): drag and drop or the chooser, several at once, a kind per file
 // or one for all, each sent with its progress (pecDocumentUpload, multipart) and the server's refusal kept under it.
+// What removes or stills the control pressed leaves the focus in the uploader, never on the drawer or the page: a
+// file removed gives it to the next file's « Retirer » (the previous one's, the drop zone when none is left), the list
+// cleared or all its files added to the drop zone; « Ajouter » stays focusable while it sends (aria-disabled).
 import CloseIcon from '@mui/icons-material/Close';
 import UploadIcon from '@mui/icons-material/UploadFileOutlined';
 import { Alert, Box, Button, IconButton, LinearProgress, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { PEC_DOCUMENTS_RESOURCE } from '../dataProvider/pec';
 import { DOCUMENT_KIND_LABELS, DOCUMENT_MESSAGES, DOCUMENT_MIME_TYPES, UPLOAD_KINDS, type DocumentKind } from '#domain/documents';
 import { formatFileSize } from '#domain/format';
@@ -27,6 +31,10 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
   const { translate, dataProvider, refresh, success } = usePecMutation();
   const errorText = useErrorText();
   const input = useRef<HTMLInputElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const dropZone = useRef<HTMLButtonElement>(null);
+  /** Each pending file's « Retirer », by its key. */
+  const removeButtons = useRef(new Map<string, HTMLButtonElement>());
   const [pending, setPending] = useState<Pending[]>([]);
   const [dragging, setDragging] = useState(false);
   const [sending, setSending] = useState(false);
@@ -34,6 +42,24 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
 
   const limits = useQuery({ queryKey: [PEC_DOCUMENTS_RESOURCE, 'limits'], queryFn: () => dataProvider.pecDocumentLimits(), staleTime: 10 * 60_000 });
   const maxBytes = limits.data?.maxBytes;
+  /**
+   * Once the control that had the focus is gone (the browser then gives it to the page, the drawer's trap to the
+   * drawer: an element around the uploader), `target` takes it; a focus still on a control, here or elsewhere (another
+   * field typed in during a send), stays there.
+   */
+  const refocus = (target: HTMLElement | null | undefined) => {
+    const active = document.activeElement;
+    if (!active || active.contains(root.current)) target?.focus();
+  };
+  /** Removes these files from the list, the focus given to the next one's « Retirer », else the drop zone. */
+  const remove = (keys: string[]) => {
+    const index = pending.findIndex((p) => keys.includes(p.key));
+    const rest = pending.filter((p) => !keys.includes(p.key));
+    const removable = (p: Pending | undefined) => p && p.progress === undefined;
+    const next = [rest[index], rest[index - 1]].find(removable);
+    flushSync(() => setPending(rest));
+    refocus((next && removeButtons.current.get(next.key)) ?? dropZone.current);
+  };
   const change = (key: string, patch: Partial<Pending>) => setPending((items) => items.map((item) => (item.key === key ? { ...item, ...patch } : item)));
   const add = (files: FileList | null) => {
     if (!files?.length) return;
@@ -75,7 +101,10 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
         change(item.key, { progress: undefined, error: errorText(error) });
       }
     }
-    setSending(false);
+    flushSync(() => setSending(false));
+    // All added, the list and its « Ajouter » are gone: the drop zone, ready for more. Some refused: the focus stayed
+    // on « Ajouter » (inert while sending), beside their messages.
+    refocus(dropZone.current);
     if (sent > 0) {
       success(translate('pecflow.pec.documents.added', { smart_count: sent }));
       void refresh.now();
@@ -95,9 +124,10 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
 
   const ready = pending.length > 0 && pending.every((p) => p.kind !== '');
   return (
-    <Stack spacing={1.5}>
+    <Stack spacing={1.5} ref={root}>
       <Box
         component="button"
+        ref={dropZone}
         type="button"
         onClick={() => input.current?.click()}
         onDragOver={onDragOver}
@@ -180,9 +210,13 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
                 />
                 <IconButton
                   size="small"
+                  ref={(button: HTMLButtonElement | null) => {
+                    if (button) removeButtons.current.set(item.key, button);
+                    else removeButtons.current.delete(item.key);
+                  }}
                   aria-label={label('removeNamed', { name: item.file.name })}
                   disabled={item.progress !== undefined}
-                  onClick={() => setPending((items) => items.filter((p) => p.key !== item.key))}
+                  onClick={() => remove([item.key])}
                 >
                   <CloseIcon fontSize="small" />
                 </IconButton>
@@ -204,10 +238,17 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
             </Box>
           ))}
           <Stack direction="row" spacing={1} justifyContent="flex-end">
-            <Button onClick={() => setPending([])} disabled={sending}>
+            <Button onClick={() => remove(pending.map((p) => p.key))} disabled={sending}>
               {label('clear')}
             </Button>
-            <Button variant="contained" startIcon={<UploadIcon />} onClick={() => void sendAll()} disabled={!ready || sending} data-testid="pec-document-send">
+            <Button
+              variant="contained"
+              startIcon={<UploadIcon />}
+              onClick={sending ? undefined : () => void sendAll()}
+              disabled={!ready}
+              aria-disabled={sending || undefined}
+              data-testid="pec-document-send"
+            >
               {label('send', { smart_count: pending.length })}
             </Button>
           </Stack>

@@ -1,0 +1,81 @@
+// The PEC drawer walked by the keyboard and on a phone (an outside tester's findings): an action that removes or
+// disables the control it was pressed on leaves the focus on something sensible, never on the drawer or the page
+// (adding the pending files, removing one, printing the summary); on a phone (390 px) the file's tabs scroll with
+// arrows and the tab the keyboard reaches shows whole, its focus ring within the bar; a manual payment's « Annuler »
+// says which payment it cancels.
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { chooseOption, signIn } from './helpers';
+import { drawer, onePagePdf, openFile, prepareFile, toast, type PreparedFile } from './pec-fixtures';
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+async function openDocuments(page: Page, file: PreparedFile) {
+  await openFile(page, file);
+  const panel = drawer(page);
+  await panel.getByRole('tab', { name: 'Documents' }).click();
+  await expect(panel.getByTestId('pec-documents')).toBeVisible();
+  return panel;
+}
+
+/** Files chosen through the drop zone's file chooser, as a keyboard user does (Enter on the zone). */
+async function chooseFiles(page: Page, panel: Locator, files: { name: string; mimeType: string; buffer: Buffer }[]) {
+  const choosing = page.waitForEvent('filechooser');
+  await dropZone(panel).click();
+  await (await choosing).setFiles(files);
+  await expect(panel.getByTestId('pec-document-pending-file')).toHaveCount(files.length);
+}
+
+const dropZone = (panel: Locator) => panel.getByRole('button', { name: /^Déposez vos fichiers ici/ });
+const pendingFile = (panel: Locator, name: string) => panel.getByRole('group', { name });
+const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: onePagePdf(name) });
+
+test('documents by the keyboard: once the files are added, removed or all cleared, the focus stays in the uploader', async ({ page, request }) => {
+  const email = 'audio@audition-horizon.fr';
+  const file = await prepareFile(request, email);
+  await signIn(page, email);
+  const panel = await openDocuments(page, file);
+
+  // « Retirer » a file: the focus goes to the next file's « Retirer », the previous one's when it was the last, the
+  // drop zone when none is left.
+  await chooseFiles(page, panel, [pdf('a-focus.pdf'), pdf('b-focus.pdf'), pdf('c-focus.pdf')]);
+  await panel.getByRole('button', { name: 'Retirer b-focus.pdf' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(pendingFile(panel, 'b-focus.pdf')).toHaveCount(0);
+  await expect(panel.getByRole('button', { name: 'Retirer c-focus.pdf' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(pendingFile(panel, 'c-focus.pdf')).toHaveCount(0);
+  await expect(panel.getByRole('button', { name: 'Retirer a-focus.pdf' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(panel.getByTestId('pec-document-pending')).toHaveCount(0);
+  await expect(dropZone(panel)).toBeFocused();
+
+  // « Tout retirer »: back on the drop zone.
+  await chooseFiles(page, panel, [pdf('d-focus.pdf'), pdf('e-focus.pdf')]);
+  await panel.getByRole('button', { name: 'Tout retirer' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(panel.getByTestId('pec-document-pending')).toHaveCount(0);
+  await expect(dropZone(panel)).toBeFocused();
+
+  // « Ajouter les 2 fichiers »: both added, the list of files to add is gone with its button; the focus is back on the
+  // drop zone, ready for more.
+  await chooseFiles(page, panel, [pdf('ordonnance-focus.pdf'), { name: 'ordonnance.png', mimeType: 'image/png', buffer: PNG }]);
+  await chooseOption(page, panel, 'Type pour tous les fichiers', 'Ordonnance');
+  const send = panel.getByRole('button', { name: 'Ajouter les 2 fichiers' });
+  await send.focus();
+  await page.keyboard.press('Enter');
+  await expect(toast(page, '2 documents ajoutés')).toBeVisible();
+  await expect(panel.getByTestId('pec-document-pending')).toHaveCount(0);
+  await expect(panel.getByRole('row').filter({ hasText: 'ordonnance.png' })).toBeVisible();
+  await expect(dropZone(panel)).toBeFocused();
+
+  // One added, one refused by the server: the refused one stays with its message, and so does the focus, on
+  // « Ajouter le fichier » (inert while it sent, never disabled under the focus).
+  await chooseFiles(page, panel, [pdf('bon-focus.pdf'), { name: 'faux-focus.pdf', mimeType: 'application/pdf', buffer: Buffer.from('pas un PDF') }]);
+  await chooseOption(page, panel, 'Type pour tous les fichiers', 'Autre');
+  await panel.getByRole('button', { name: 'Ajouter les 2 fichiers' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(toast(page, '1 document ajouté')).toBeVisible();
+  await expect(pendingFile(panel, 'faux-focus.pdf').getByTestId('pec-document-error')).toContainText('Format refusé');
+  await expect(panel.getByRole('button', { name: 'Ajouter le fichier' })).toBeFocused();
+});
