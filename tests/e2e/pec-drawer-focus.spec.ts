@@ -79,3 +79,21 @@ test('documents by the keyboard: once the files are added, removed or all cleare
   await expect(pendingFile(panel, 'faux-focus.pdf').getByTestId('pec-document-error')).toContainText('Format refusé');
   await expect(panel.getByRole('button', { name: 'Ajouter le fichier' })).toBeFocused();
 });
+
+test('« Imprimer le récapitulatif » pressed by the keyboard keeps the focus while the PDF is made and once it is downloaded', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await prepareFile(request, email);
+  await signIn(page, email);
+  await openFile(page, file);
+  const print = drawer(page).getByRole('button', { name: 'Imprimer le récapitulatif' });
+  await print.focus();
+  const downloading = page.waitForEvent('download');
+  await page.keyboard.press('Enter');
+  // While the server makes it: inert, not disabled (a disabled button drops the focus to the page).
+  await expect(print).toBeFocused();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`recapitulatif-${file.numeroDossier}.pdf`);
+  await expect(toast(page, 'Récapitulatif prêt')).toBeVisible();
+  await expect(print).toBeFocused();
+  await expect(print).toBeEnabled();
+});
