@@ -636,6 +636,8 @@ export const fr = {
         createTitle: 'Nouvelle Demande de PEC',
         viewTitle: 'Demande %{numero}',
         loading: 'Demande de PEC',
+        // The name of the file's tab bar, for screen readers.
+        tabsLabel: 'Sections de la demande',
         tabs: {
           actions: 'Actions DPEC',
           add: 'Ajouter des informations',

@@ -4,7 +4,7 @@
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import { Alert, Box, Button, Skeleton, Tab, Tabs } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type FocusEvent } from 'react';
 import { useDelete, useGetOne, useTranslate } from 'react-admin';
 import { ConfirmDialog, DeleteMark } from '../admin/ConfirmDialog';
 import { PEC_RESOURCE, pecIri, type PecDossierRecord } from '../dataProvider/pec';
@@ -152,6 +152,17 @@ function ViewDrawer({ open, id, onClose }: { open: boolean; id: number; onClose:
 }
 
 /**
+ * The file's tabs on a phone, wider than the screen: arrows either side (MUI hides them on touch screens by default)
+ * say more tabs follow and bring them; the focus ring of a tab drawn inside it, not cut by the bar's edge, which clips
+ * what overflows it. MUI scrolls the selected tab into view; the one the keyboard's arrows focus is scrolled whole
+ * into view too (the browser left it half out of the bar, a part of it showing).
+ */
+const FILE_TABS_SX = { ...TABS_SX, px: { xs: 0, sm: 3 }, '& .MuiTab-root.Mui-focusVisible': { outlineOffset: -2 } };
+const showFocusedTab = (event: FocusEvent<HTMLElement>) => {
+  if (event.target.getAttribute('role') === 'tab') event.target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+};
+
+/**
  * A file's tabs. Another tab unmounts the forms of this one: what was typed in them ('Informations initiales' being
  * changed, a result being entered) is asked about first, as the drawer's closing is.
  */
@@ -160,7 +171,16 @@ function FileTabs({ tab, onChange }: { tab: TabKey; onChange: (tab: TabKey) => v
   const rights = usePecRights();
   const confirmDiscard = useConfirmDiscard();
   return (
-    <Tabs value={tab} onChange={(_event, value: TabKey) => confirmDiscard(() => onChange(value))} variant="scrollable" sx={TABS_SX}>
+    <Tabs
+      value={tab}
+      onChange={(_event, value: TabKey) => confirmDiscard(() => onChange(value))}
+      variant="scrollable"
+      scrollButtons="auto"
+      allowScrollButtonsMobile
+      aria-label={translate('pecflow.pec.drawer.tabsLabel')}
+      onFocus={showFocusedTab}
+      sx={FILE_TABS_SX}
+    >
       <Tab value="actions" label={translate('pecflow.pec.drawer.tabs.actions')} />
       <Tab value="add" label={translate('pecflow.pec.drawer.tabs.add')} />
       <Tab value="initial" label={translate('pecflow.pec.drawer.tabs.initial')} />

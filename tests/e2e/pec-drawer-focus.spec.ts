@@ -97,3 +97,78 @@ test('« Imprimer le récapitulatif » pressed by the keyboard keeps the focus w
   await expect(print).toBeFocused();
   await expect(print).toBeEnabled();
 });
+
+test.describe('on a phone (390 px)', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the tab the keyboard reaches shows whole with its focus ring, and arrows scroll the file’s tabs', async ({ page, request }) => {
+    const email = 'direction@audition-horizon.fr';
+    const file = await prepareFile(request, email);
+    await signIn(page, email);
+    await openFile(page, file);
+    const panel = drawer(page);
+    const bar = panel.getByRole('tablist');
+    const tabs = bar.getByRole('tab');
+    await expect(tabs).toHaveCount(4);
+    const first = bar.getByRole('tab', { name: 'Actions DPEC' });
+    const documents = bar.getByRole('tab', { name: 'Documents' });
+    await expect(documents).not.toBeInViewport({ ratio: 1 });
+
+    // By the keyboard: each tab reached shows whole, and so does its focus ring (not cut by the bar's edge); chosen,
+    // 'Documents' stays in view (MUI scrolls the selected tab into view), and the way back shows each tab whole again.
+    await first.focus();
+    const reached = async (name: string) => {
+      const tab = bar.getByRole('tab', { name, exact: true });
+      await expect(tab).toBeFocused();
+      await expect(tab).toBeInViewport({ ratio: 1 });
+      await expect.poll(() => ringOutside(tab), { message: `the focus ring of « ${name} » within the bar` }).toBe(0);
+    };
+    for (const name of ['Ajouter des informations', 'Informations initiales', 'Documents']) {
+      await page.keyboard.press('ArrowRight');
+      await reached(name);
+    }
+    await page.keyboard.press('Enter');
+    await expect(documents).toHaveAttribute('aria-selected', 'true');
+    await expect(panel.getByTestId('pec-documents')).toBeVisible();
+    await expect(documents).toBeInViewport({ ratio: 1 });
+    for (const name of ['Informations initiales', 'Ajouter des informations', 'Actions DPEC']) {
+      await page.keyboard.press('ArrowLeft');
+      await reached(name);
+    }
+
+    // An arrow says more tabs follow, and brings them (a screenful a press); the other one brings back the first.
+    const arrows = panel.locator('.MuiTabs-scrollButtons');
+    await expect(arrows).toHaveCount(2);
+    await expect(arrows.last()).toBeVisible();
+    await expect(async () => {
+      await arrows.last().click({ timeout: 1_000 });
+      await expect(documents).toBeInViewport({ ratio: 1, timeout: 1_000 });
+    }).toPass({ timeout: 10_000 });
+    await expect(first).not.toBeInViewport({ ratio: 1 });
+    await expect(async () => {
+      await arrows.first().click({ timeout: 1_000 });
+      await expect(first).toBeInViewport({ ratio: 1, timeout: 1_000 });
+    }).toPass({ timeout: 10_000 });
+    // The bar is named, as the settings' one is.
+    await expect(bar).toHaveAccessibleName('Sections de la demande');
+  });
+});
+
+/**
+ * How many pixels of the tab's focus ring (its outline and offset) the tab bar's scroller cuts, on the side it cuts
+ * most; 0 when the ring shows whole. The scroller clips what overflows it.
+ */
+const ringOutside = (tab: Locator) =>
+  tab.evaluate((element) => {
+    const style = getComputedStyle(element);
+    const ring = style.outlineStyle === 'none' ? 0 : Math.max(0, parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset));
+    const box = element.getBoundingClientRect();
+    const scroller = element.closest('.MuiTabs-scroller')!.getBoundingClientRect();
+    return Math.max(
+      0,
+      scroller.left - (box.left - ring),
+      box.right + ring - scroller.right,
+      scroller.top - (box.top - ring),
+      box.bottom + ring - scroller.bottom,
+    );
+  });
