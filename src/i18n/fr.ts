@@ -285,6 +285,8 @@ export const fr = {
         cancelledText: 'le %{date} par %{who} : %{reason}',
         total: 'Total des paiements retenus : %{amount}',
         cancel: 'Annuler',
+        // The name of a payment's « Annuler » for screen readers: which payment it cancels (starting with its text).
+        cancelNamed: 'Annuler le paiement de %{amount} du %{date}',
         cancelTitle: 'Annuler ce paiement ?',
         cancelText:
           'Le paiement de %{amount} du %{date} ne comptera plus : le montant restant dû est recalculé. Il reste dans l’historique, annulé, avec votre motif.',

@@ -178,10 +178,12 @@ function Source({ payment, linked }: { payment: PecPaymentRecord; linked: boolea
 }
 
 /**
- * 'Annuler' on a manual payment. One the server says can only be refused keeps its button, inert (aria-disabled, so
- * still a Tab stop) and described by the reason written beside it: a keyboard or screen reader user who looks for the
- * action hears why it is not there, and the focus a refused dialog gives back on closing lands on it. A button
- * removed would say nothing to whoever looks for it, and drop that focus to the page.
+ * 'Annuler' on a manual payment, named for screen readers by the payment it cancels ('Annuler le paiement de 200,50 €
+ * du 30/11/2026': among several, a bare 'Annuler' said not which), its name starting with the text seen. One the
+ * server says can only be refused keeps its button, inert (aria-disabled, so still a Tab stop) and described by the
+ * reason written beside it: a keyboard or screen reader user who looks for the action hears why it is not there, and
+ * the focus a refused dialog gives back on closing lands on it. A button removed would say nothing to whoever looks
+ * for it, and drop that focus to the page.
  */
 function CancelAction({ payment, onCancel }: { payment: PecPaymentRecord; onCancel: () => void }) {
   const translate = useTranslate();
@@ -194,6 +196,7 @@ function CancelAction({ payment, onCancel }: { payment: PecPaymentRecord; onCanc
         color="warning"
         startIcon={<UndoIcon />}
         onClick={refusal ? undefined : onCancel}
+        aria-label={translate('pecflow.payments.history.cancelNamed', { amount: formatEuros(payment.amount), date: formatDate(payment.paymentDate) })}
         aria-disabled={refusal ? true : undefined}
         aria-describedby={refusal ? reasonId : undefined}
         data-testid="pec-payment-cancel"

@@ -488,7 +488,7 @@ test('the keyboard alone: a payment typed as the dialog opens and recorded, then
   await expect(history.getByRole('row').nth(1)).toContainText('1 460,00 €');
 
   // 'Annuler' opens on its reason: what is typed at once is the reason; its hint says Enter sends it, Shift+Enter adds a line.
-  await history.getByRole('row').nth(1).getByRole('button', { name: 'Annuler' }).focus();
+  await cancelButton(history.getByRole('row').nth(1), 1460).focus();
   await page.keyboard.press('Enter');
   const cancel = page.getByRole('dialog', { name: 'Annuler ce paiement ?' });
   const reason = cancel.getByRole('textbox', { name: /^Motif de l’annulation/ });
@@ -525,6 +525,10 @@ const euros = (value: number) => new Intl.NumberFormat('fr-FR', { style: 'curren
 
 /** Today in Paris, dd/mm/yyyy. */
 const frenchToday = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris' }).format(new Date());
+
+/** The « Annuler » of the payment of this amount made today, named by it for screen readers. */
+const cancelButton = (scope: Locator, amount: number) =>
+  scope.getByRole('button', { name: `Annuler le paiement de ${euros(amount)} du ${frenchToday()}`, exact: true });
 
 /** A file of the user's first centre billed by the simulator: approved with its amounts, invoiced, billed. */
 async function billedFile(request: APIRequestContext, email: string): Promise<PreparedFile & { partComplementaire: number }> {
@@ -594,7 +598,7 @@ test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file
   expect(overpaid.member.map((m) => m.id)).toContain(file.id);
 
   // 'Annuler' the cheque: a reason is required; the payment stays, cancelled, and the amount due comes back.
-  await history.getByRole('row').nth(2).getByRole('button', { name: 'Annuler' }).click();
+  await cancelButton(history.getByRole('row').nth(2), 100).click();
   const cancel = page.getByRole('dialog', { name: 'Annuler ce paiement ?' });
   await expect(cancel).toContainText('100,00 €');
   await expect(cancel.getByRole('button', { name: 'Fermer' })).toBeVisible();
@@ -614,13 +618,13 @@ test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file
   await expect(cancelled.getByTestId('pec-payment-cancelled')).toContainText('Annulé');
   await expect(cancelled.getByTestId('pec-payment-cancelled')).toContainText('Chèque saisi deux fois');
   await expect(cancelled.getByRole('button', { name: 'Annuler' })).toHaveCount(0);
-  await expect(history.getByRole('row').nth(1).getByRole('button', { name: 'Annuler' })).toBeVisible();
+  await expect(cancelButton(history.getByRole('row').nth(1), first)).toBeVisible();
 
   // By the keyboard, a statement applied to the file (by a colleague) while the cancellation of 'Virement 1' is typed:
   // refused, the dialog says why instead of what the cancellation would do, and takes the focus; only 'Fermer' remains,
   // and no toast says it a second time.
   const virement = history.getByRole('row').nth(1);
-  await virement.getByRole('button', { name: 'Annuler' }).focus();
+  await cancelButton(virement, first).focus();
   await page.keyboard.press('Enter');
   await expect(cancel.getByRole('textbox', { name: /^Motif de l’annulation/ })).toBeFocused();
   await page.keyboard.type('Virement saisi deux fois');
@@ -642,7 +646,7 @@ test('the payment history: pre-filled dialog, "Trop-perçu" on an over-paid file
   await expect(cancel).toBeHidden();
   // The history now says it before it is tried: 'Annuler' stays where the focus comes back, inert, described by the
   // reason written beside it; the payment is not cancelled.
-  const refused = virement.getByRole('button', { name: 'Annuler' });
+  const refused = cancelButton(virement, first);
   await expect(refused).toBeFocused();
   await expect(refused).toBeDisabled();
   await expect(refused).toHaveAccessibleDescription(refusal);
@@ -662,7 +666,7 @@ test('on a phone (390 px), the payment history shows each payment and its « Ann
   await signIn(page, email);
   await page.goto(`/pec/${file.id}`);
   const history = drawer(page).getByTestId('pec-payment-history');
-  const cancel = history.getByRole('button', { name: 'Annuler' });
+  const cancel = cancelButton(history, 12.5);
   await expect(cancel).toBeVisible();
   await expect(history).toContainText('Chèque 5120');
   await expect(history).toContainText('12,50 €');
@@ -691,7 +695,7 @@ test('a payment a statement followed offers no cancellation to try: its history 
   const refusal = `Annulation impossible : le relevé n° ${statementId} a été appliqué à ce dossier depuis ce paiement. Annulez d’abord ce relevé.`;
   await expect(typed.getByTestId('pec-payment-cancel-refusal')).toHaveText(refusal);
   // Reached by Tab like any action, it says why it does nothing, and opens no dialog.
-  const button = typed.getByRole('button', { name: 'Annuler' });
+  const button = cancelButton(typed, 40);
   await expect(button).toBeDisabled();
   await expect(button).toHaveAccessibleDescription(refusal);
   await button.focus();

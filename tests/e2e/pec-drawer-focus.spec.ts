@@ -4,7 +4,7 @@
 // arrows and the tab the keyboard reaches shows whole, its focus ring within the bar; a manual payment's « Annuler »
 // says which payment it cancels.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { chooseOption, signIn } from './helpers';
+import { api, apiToken, chooseOption, signIn } from './helpers';
 import { drawer, onePagePdf, openFile, prepareFile, toast, type PreparedFile } from './pec-fixtures';
 
 /** A 1×1 PNG. */
@@ -172,3 +172,28 @@ const ringOutside = (tab: Locator) =>
       box.bottom + ring - scroller.bottom,
     );
   });
+
+/** 1450.5 -> "1 450,50 €", as the page writes it. */
+const euros = (value: number) => new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(value);
+/** Today in Paris, dd/mm/yyyy. */
+const frenchToday = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris' }).format(new Date());
+
+test('a manual payment’s « Annuler » says which payment it cancels to a screen reader, and shows « Annuler »', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await prepareFile(request, email);
+  const token = await apiToken(request, email);
+  for (const status of ['pending', 'approved', 'billed']) await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { status });
+  await api(request, token, 'POST', `/api/pec_dossiers/${file.id}/payments`, { datePaiement: frenchToday(), montant: 200.5, libelle: 'Chèque 200' });
+
+  await signIn(page, email);
+  await page.goto(`/pec/${file.id}`);
+  const history = drawer(page).getByTestId('pec-payment-history');
+  const name = `Annuler le paiement de ${euros(200.5)} du ${frenchToday()}`;
+  const cancel = history.getByRole('button', { name, exact: true });
+  await expect(cancel).toHaveCount(1);
+  await expect(cancel).toHaveText('Annuler');
+  await expect(history.getByRole('row').filter({ hasText: 'Chèque 200' }).getByRole('button')).toHaveAccessibleName(name);
+  // It opens the cancellation of that very payment.
+  await cancel.click();
+  await expect(page.getByRole('dialog', { name: 'Annuler ce paiement ?' })).toContainText(`Le paiement de ${euros(200.5)} du ${frenchToday()}`);
+});
