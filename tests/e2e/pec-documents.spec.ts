@@ -3,9 +3,9 @@
 // its bytes, a document deleted; someone without pec.documents.delete adds by the keyboard and sees no deletion; Échap
 // closes a preview before the drawer.
 import { readFile } from 'node:fs/promises';
-import { expect, test, type FileChooser, type Locator, type Page } from '@playwright/test';
+import { expect, test, type FileChooser, type Locator } from '@playwright/test';
 import { api, apiToken, chooseOption, signIn } from './helpers';
-import { drawer, onePagePdf, openFile, prepareFile, toast, type PreparedFile } from './pec-fixtures';
+import { onePagePdf, openDocuments, prepareFile, toast } from './pec-fixtures';
 
 interface Upload {
   name: string;
@@ -29,14 +29,6 @@ async function dropFiles(target: Locator, files: Upload[]) {
   await target.dispatchEvent('dragenter', { dataTransfer });
   await target.dispatchEvent('dragover', { dataTransfer });
   await target.dispatchEvent('drop', { dataTransfer });
-}
-
-async function openDocuments(page: Page, file: PreparedFile) {
-  await openFile(page, file);
-  const panel = drawer(page);
-  await panel.getByRole('tab', { name: 'Documents' }).click();
-  await expect(panel.getByTestId('pec-documents')).toBeVisible();
-  return panel;
 }
 
 const pendingFile = (panel: Locator, name: string) => panel.getByRole('group', { name });

@@ -5,18 +5,10 @@
 // says which payment it cancels.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { api, apiToken, chooseOption, signIn } from './helpers';
-import { drawer, onePagePdf, openFile, prepareFile, toast, type PreparedFile } from './pec-fixtures';
+import { drawer, onePagePdf, openDocuments, openFile, prepareFile, toast } from './pec-fixtures';
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-
-async function openDocuments(page: Page, file: PreparedFile) {
-  await openFile(page, file);
-  const panel = drawer(page);
-  await panel.getByRole('tab', { name: 'Documents' }).click();
-  await expect(panel.getByTestId('pec-documents')).toBeVisible();
-  return panel;
-}
 
 /** Files chosen through the drop zone's file chooser, as a keyboard user does (Enter on the zone). */
 async function chooseFiles(page: Page, panel: Locator, files: { name: string; mimeType: string; buffer: Buffer }[]) {

@@ -49,6 +49,15 @@ export async function openFile(page: Page, file: PreparedFile) {
   await expect(drawer(page).getByTestId('dpec-button')).toBeVisible();
 }
 
+/** Opens a file's drawer on its « Documents » tab; answers the drawer. */
+export async function openDocuments(page: Page, file: PreparedFile) {
+  await openFile(page, file);
+  const panel = drawer(page);
+  await panel.getByRole('tab', { name: 'Documents' }).click();
+  await expect(panel.getByTestId('pec-documents')).toBeVisible();
+  return panel;
+}
+
 /** The toast with this title (and text, when given). */
 export const toast = (page: Page, title: string) => page.getByTestId('toast').filter({ hasText: title });
 
