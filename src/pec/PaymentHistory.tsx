@@ -135,7 +135,9 @@ export function PaymentHistory({ record }: { record: PecDossierRecord }) {
                     </Typography>
                   </Stack>
                 ) : rights.pay && isCancellable(p) ? (
-                  <CancelAction payment={p} onCancel={() => setCancelling(p)} />
+                  // Cancelled a moment ago and not read again yet: inert, so that an Enter pressed once too often on
+                  // the button the focus returns to does not open the dialog again.
+                  <CancelAction payment={p} onCancel={p.id === cancelled ? undefined : () => setCancelling(p)} />
                 ) : null
               }
             />
@@ -185,7 +187,7 @@ function Source({ payment, linked }: { payment: PecPaymentRecord; linked: boolea
  * the focus a refused dialog gives back on closing lands on it. A button removed would say nothing to whoever looks
  * for it, and drop that focus to the page.
  */
-function CancelAction({ payment, onCancel }: { payment: PecPaymentRecord; onCancel: () => void }) {
+function CancelAction({ payment, onCancel }: { payment: PecPaymentRecord; onCancel?: () => void }) {
   const translate = useTranslate();
   const refusal = payment.cancelRefusal ? cancelRefusalMessage(payment.cancelRefusal) : null;
   const reasonId = `pec-payment-refusal-${pecNumericId(payment)}`;

@@ -6,7 +6,7 @@
 import PaymentsIcon from '@mui/icons-material/Payments';
 import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { focusOnShow } from '../admin/focusOnShow';
 import { useWatch } from 'react-hook-form';
 import { TextInput, useTranslate } from 'react-admin';
@@ -28,6 +28,11 @@ export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: num
   const translate = useTranslate();
   const rights = usePecRights();
   const [open, setOpen] = useState(false);
+  // Where the focus goes when the dialog has gone: what the file has been paid now once a payment is recorded (not back
+  // to « Enregistrer un paiement », where an Enter pressed once too often, a key held or an impatient hand, opened the
+  // dialog again on the amount still due, and the next one recorded it), else the button that opened it.
+  const summary = useRef<HTMLDivElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
   if (record.status !== 'billed' && record.status !== 'paid') return null;
   const none = translate('pecflow.pec.fallback.value');
   const excess = overpaymentOf({ montantPaye: record.montantPaye, partComplementaire: record.partComplementaire });
@@ -49,26 +54,28 @@ export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: num
             />
           </Box>
         )}
-        <Facts
-          items={[
-            [translate('pecflow.payments.panel.expected'), formatEuros(expectedAmount({ partComplementaire: record.partComplementaire }), none)],
-            [translate('pecflow.payments.panel.paid'), formatEuros(record.montantPaye ?? null, translate('pecflow.payments.panel.nothingYet'))],
-            // « Non définie » when there is none, as every empty date.
-            [translate('pecflow.payments.panel.date'), formatDate(record.datePaiement)],
-            // What is still due on every billed file, paid in part or not at all (also once a statement is undone).
-            ...(record.status === 'billed' ? [[translate('pecflow.payments.panel.due'), formatEuros(amountDue(record), none)] as [string, string]] : []),
-          ]}
-        />
+        <Box ref={summary} tabIndex={-1} data-testid="pec-payment-summary">
+          <Facts
+            items={[
+              [translate('pecflow.payments.panel.expected'), formatEuros(expectedAmount({ partComplementaire: record.partComplementaire }), none)],
+              [translate('pecflow.payments.panel.paid'), formatEuros(record.montantPaye ?? null, translate('pecflow.payments.panel.nothingYet'))],
+              // « Non définie » when there is none, as every empty date.
+              [translate('pecflow.payments.panel.date'), formatDate(record.datePaiement)],
+              // What is still due on every billed file, paid in part or not at all (also once a statement is undone).
+              ...(record.status === 'billed' ? [[translate('pecflow.payments.panel.due'), formatEuros(amountDue(record), none)] as [string, string]] : []),
+            ]}
+          />
+        </Box>
         <PaymentHistory record={record} />
         {rights.pay && record.status === 'billed' && (
           <Box>
-            <Button variant="outlined" startIcon={<PaymentsIcon />} onClick={() => setOpen(true)} data-testid="pec-payment-record">
+            <Button ref={opener} variant="outlined" startIcon={<PaymentsIcon />} onClick={() => setOpen(true)} data-testid="pec-payment-record">
               {translate('pecflow.payments.panel.record')}
             </Button>
           </Box>
         )}
       </Stack>
-      <PaymentDialog open={open} record={record} id={id} onClose={() => setOpen(false)} />
+      <PaymentDialog open={open} record={record} id={id} onClose={() => setOpen(false)} returnFocus={(saved) => (saved ? summary : opener).current?.focus()} />
     </Section>
   );
 }
@@ -79,7 +86,20 @@ interface Refusal extends PaymentRefusal {
   amount: number;
 }
 
-function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: PecDossierRecord; id: number; onClose: () => void }) {
+function PaymentDialog({
+  open,
+  record,
+  id,
+  onClose,
+  returnFocus,
+}: {
+  open: boolean;
+  record: PecDossierRecord;
+  id: number;
+  onClose: () => void;
+  /** Once the dialog has gone (MUI's own return of the focus, decided as it opens, is off): whether it recorded. */
+  returnFocus: (saved: boolean) => void;
+}) {
   const { translate, dataProvider, refresh, success, failure, errorText } = usePecMutation();
   // The server's rule, checked before sending: not dated before the file's invoice.
   const schema = manualPaymentSchemaFor(invoiceDay(record));
@@ -88,11 +108,13 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
   // in the toast. The same payment can then be recorded in addition, with what distinguishes it, or as typed, once
   // confirmed (WhileRefused).
   const [refusal, setRefusal] = useState<Refusal>();
+  const [saved, setSaved] = useState(false);
   const save = useMutation({
     mutationFn: (data: z.output<typeof manualPaymentSchema>) => dataProvider.pecPayment({ id, data }),
     onMutate: () => setRefusal(undefined),
     onSuccess: () => {
       success(translate('pecflow.payments.panel.saved'));
+      setSaved(true);
       onClose();
       void refresh.now();
     },
@@ -108,7 +130,22 @@ function PaymentDialog({ open, record, id, onClose }: { open: boolean; record: P
     onClose();
   };
   return (
-    <Dialog open={open} onClose={save.isPending ? undefined : close} maxWidth="xs" fullWidth aria-labelledby="pec-payment-title">
+    <Dialog
+      open={open}
+      onClose={save.isPending ? undefined : close}
+      maxWidth="xs"
+      fullWidth
+      aria-labelledby="pec-payment-title"
+      disableRestoreFocus
+      slotProps={{
+        transition: {
+          onExited: () => {
+            returnFocus(saved);
+            setSaved(false);
+          },
+        },
+      }}
+    >
       {open && (
         <AdminForm
           record={{ datePaiement: todayInFrance(), montant: amountInputValue(amountDue(record)), libelle: '' }}

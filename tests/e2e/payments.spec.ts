@@ -514,6 +514,47 @@ test('the keyboard alone: a payment typed as the dialog opens and recorded, then
   await expect(drawer(page).getByTestId('status-badge').first()).toHaveText('Facturé');
 });
 
+test('Enter pressed four times records one payment and cancels it once: the dialog does not open again', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await billedFile(request, email);
+  await signIn(page, email);
+  await page.goto(`/pec/${file.id}`);
+  const panel = drawer(page).getByTestId('pec-payment');
+  const history = panel.getByTestId('pec-payment-history');
+  await panel.getByRole('button', { name: 'Enregistrer un paiement' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Enregistrer un paiement' });
+  await expect(dialog.getByRole('textbox', { name: /^Montant/ })).toBeFocused();
+  // A part of what is due: the file stays billed, « Enregistrer un paiement » stays on screen.
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('10,00');
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(120);
+  }
+  await expect(toast(page, 'Paiement enregistré')).toBeVisible();
+  await expect(panel.getByTestId('pec-payment-summary')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(history.getByTestId('pec-payment-history-total')).toHaveText(`Total des paiements retenus : ${euros(10)}`);
+  await expect(history.getByRole('row')).toHaveCount(2);
+
+  // Its cancellation, the reason sent with four Enters: cancelled once, its dialog not opened again.
+  await cancelButton(history.getByRole('row').nth(1), 10).focus();
+  await page.keyboard.press('Enter');
+  const cancel = page.getByRole('dialog', { name: 'Annuler ce paiement ?' });
+  await expect(cancel.getByRole('textbox', { name: /^Motif de l’annulation/ })).toBeFocused();
+  await page.keyboard.type('Saisi deux fois');
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(120);
+  }
+  await expect(toast(page, 'Paiement annulé')).toBeVisible();
+  await expect(history.getByRole('row').nth(1).getByTestId('pec-payment-cancelled')).toBeFocused();
+  await expect(cancel).toBeHidden();
+  await expect(history.getByTestId('pec-payment-history-total')).toHaveText(`Total des paiements retenus : ${euros(0)}`);
+});
+
 /** The toasts shown now that say a form was refused ('Le formulaire n’est pas valide.'), read once (no waiting). */
 const formRefusals = (page: Page) =>
   page
