@@ -158,6 +158,11 @@ if (ensureChromium()) {
         if (test.status === 'unexpected' || test.status === 'skipped') {
           const message = test.results?.at(-1)?.error?.message?.split('\n')[0] ?? test.status;
           failures.push(`e2e › ${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')} : ${message}`);
+          // The page as it was when the test failed (Playwright's ARIA snapshot): CI keeps no test-results folder,
+          // and a failure seen once on a slow machine is explained by it or not at all.
+          const context = test.results?.at(-1)?.attachments?.find((a) => a.name === 'error-context' && a.path);
+          if (context && existsSync(context.path))
+            console.log(`\nPage au moment de l’échec (${spec.file}:${spec.line})\n${readFileSync(context.path, 'utf8').slice(0, 6000)}`);
         }
     for (const child of suite.suites ?? []) walk(child, child.title && !child.title.endsWith('.ts') ? [...titles, child.title] : titles);
   };
