@@ -528,6 +528,8 @@ export const STATEMENT_MESSAGES = {
   attached: (outcome: PaymentOutcome, day: string, distinctReason?: string | null) =>
     `${PAYMENT_OUTCOME_LABELS[outcome]} (rattachée le ${formatDate(day)}${distinctReason ? ` comme paiement distinct : ${distinctReason}` : ''})`,
   dismissed: (reason: string) => `Classée : ${reason}`,
+  /** A line of a cancelled statement: what it had done, no longer in force. */
+  undoneLine: (label: string) => `Annulée avec le relevé — était : ${label}`,
   /** The label of a line counted as a distinct payment of its file. */
   counted: (outcome: PaymentOutcome, day: string, reason: string) =>
     `${PAYMENT_OUTCOME_LABELS[outcome]} (paiement distinct compté le ${formatDate(day)} : ${reason})`,

@@ -114,6 +114,14 @@ export const paymentStatementsResource: ResourceDeclaration = {
           // A line on a file of a centre the reader does not see keeps its amount and outcome (the totals add up)
           // but names no file: no link, no reference, no label, no difference.
           const hidden = l.dossierId !== null && file !== null && !canSeeFile(principal, file);
+          const outcomeLabel =
+            l.resolution === 'attached' && l.resolvedAt
+              ? STATEMENT_MESSAGES.attached(l.outcome as PaymentOutcome, todayInFrance(l.resolvedAt), hidden ? null : l.resolutionNote)
+              : l.resolution === 'counted' && l.resolvedAt
+                ? STATEMENT_MESSAGES.counted(l.outcome as PaymentOutcome, todayInFrance(l.resolvedAt), hidden ? '…' : (l.resolutionNote ?? ''))
+                : l.resolution === 'dismissed'
+                  ? STATEMENT_MESSAGES.dismissed(l.resolutionNote ?? '')
+                  : ((hidden ? null : l.outcomeLabel) ?? PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome);
           return {
             line: l.lineNumber,
             paymentDate: l.paymentDate,
@@ -122,14 +130,8 @@ export const paymentStatementsResource: ResourceDeclaration = {
             amount: l.amount,
             label: hidden ? null : l.label,
             outcome: l.outcome as PaymentOutcome,
-            outcomeLabel:
-              l.resolution === 'attached' && l.resolvedAt
-                ? STATEMENT_MESSAGES.attached(l.outcome as PaymentOutcome, todayInFrance(l.resolvedAt), hidden ? null : l.resolutionNote)
-                : l.resolution === 'counted' && l.resolvedAt
-                  ? STATEMENT_MESSAGES.counted(l.outcome as PaymentOutcome, todayInFrance(l.resolvedAt), hidden ? '…' : (l.resolutionNote ?? ''))
-                  : l.resolution === 'dismissed'
-                    ? STATEMENT_MESSAGES.dismissed(l.resolutionNote ?? '')
-                    : ((hidden ? null : l.outcomeLabel) ?? PAYMENT_OUTCOME_LABELS[l.outcome as PaymentOutcome] ?? l.outcome),
+            // A cancelled statement's line still says what it had done, as no longer in force.
+            outcomeLabel: applied ? outcomeLabel : STATEMENT_MESSAGES.undoneLine(outcomeLabel),
             resolution: (l.resolution as LineResolution | null) ?? null,
             // An undone statement's lines are no longer to be handled.
             pending: applied && isPendingLine(l),

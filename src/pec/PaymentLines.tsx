@@ -26,12 +26,12 @@ const OUTCOME_COLORS: Record<PaymentOutcome, ChipProps['color']> = {
 
 /**
  * An outcome as a chip: its label, or a line's own ("Déjà appliquée (relevé n° 12 du …)"), linking to `to` when given;
- * a line set aside ("Classée : …") is grey, whatever its outcome.
+ * a line no longer in force (set aside, "Classée : …", or of a cancelled statement) is grey, whatever its outcome.
  */
-export function OutcomeChip({ outcome, label, to, setAside = false }: { outcome: PaymentOutcome; label?: string; to?: string; setAside?: boolean }) {
+export function OutcomeChip({ outcome, label, to, inactive = false }: { outcome: PaymentOutcome; label?: string; to?: string; inactive?: boolean }) {
   const common = {
     size: 'small',
-    color: setAside ? 'default' : (OUTCOME_COLORS[outcome] ?? 'default'),
+    color: inactive ? 'default' : (OUTCOME_COLORS[outcome] ?? 'default'),
     label: label ?? PAYMENT_OUTCOME_LABELS[outcome] ?? outcome,
     'data-testid': 'payment-outcome',
     'data-outcome': outcome,
@@ -51,8 +51,11 @@ const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
 const WIDE_ONLY = 'payment-lines-wide';
 const wideOnly = { headerClassName: WIDE_ONLY, cellClassName: WIDE_ONLY };
 
-/** `handle`: what a kept statement's line offers ('Rattacher' and 'Classer', 'Remettre à traiter'), in a column of its own. */
-export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?: (line: PaymentLine) => ReactNode }) {
+/**
+ * `handle`: what a kept statement's line offers ('Rattacher' and 'Classer', 'Remettre à traiter'), in a column of its
+ * own; `undone`: the statement was cancelled, none of its lines is in force.
+ */
+export function PaymentLines({ lines, handle, undone = false }: { lines: PaymentLine[]; handle?: (line: PaymentLine) => ReactNode; undone?: boolean }) {
   const translate = useTranslate();
   const label = (key: string) => translate(`pecflow.payments.lines.${key}`);
   const list = useList({ data: lines.map((line) => ({ ...line, id: line.line })), perPage: lines.length || 1, resource: 'payment_statement_lines' });
@@ -118,7 +121,7 @@ export function PaymentLines({ lines, handle }: { lines: PaymentLine[]; handle?:
                   outcome={l.outcome}
                   label={l.outcomeLabel}
                   to={l.appliedIn ? statementPath(l.appliedIn.id) : undefined}
-                  setAside={l.resolution === 'dismissed'}
+                  inactive={undone || l.resolution === 'dismissed'}
                 />
                 {l.warning && (
                   <Typography

@@ -223,6 +223,7 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
           {record.totals && <PaymentTotalsView totals={record.totals} undone={!!record.undoneAt} />}
           <PaymentLines
             lines={record.lines}
+            undone={!!record.undoneAt}
             handle={(line) =>
               record.status !== 'applied' ? null : line.pending ? (
                 <PendingLineActions statementId={id} line={line} focus={moved === line.line} onDismissed={() => setMoved(line.line)} />

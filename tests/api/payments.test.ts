@@ -183,7 +183,13 @@ describe('a statement with every kind of line', () => {
     const again = await server.request('POST', `/api/payment_statements/${id}/undo`, { token: tokens.audio, body: UNDO });
     expect(again.status).toBe(409);
     expect(again.body.detail).toBe('Ce relevé a déjà été annulé.');
-    expect((await server.get(`/api/payment_statements/${id}`, tokens.audio)).body.undoable).toBe(false);
+    // Its lines still say what they had done, as no longer in force.
+    const kept = await server.get(`/api/payment_statements/${id}`, tokens.audio);
+    expect(kept.body.undoable).toBe(false);
+    expect(outcomes(kept).slice(0, 2)).toEqual([
+      [2, 'paid', 'Annulée avec le relevé — était : Payé intégralement', null],
+      [3, 'partial', 'Annulée avec le relevé — était : Paiement partiel', 500],
+    ]);
   });
 
   it('refuses an undo that would overwrite a later payment, and changes nothing', async () => {

@@ -123,6 +123,10 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   await expect(undone.getByTestId('payment-totals')).toContainText('Montant rapproché (relevé annulé)');
   await expect(undone.getByTestId('payment-total-applied')).toHaveText('0,00 €');
   await expect(undone.getByTestId('payment-total-applied-detail')).toHaveText('Avant l’annulation : 7 870,00 €');
+  // Its lines say what they had done, greyed: none reads as a payment in force.
+  const outcome = undone.getByTestId('payment-lines').getByTestId('payment-outcome').first();
+  await expect(outcome).toHaveText(/^Annulée avec le relevé — était : /);
+  await expect(outcome).toHaveClass(/MuiChip-colorDefault/);
   // The list says the same: a column of amounts that files received adds up without it.
   await page.keyboard.press('Escape');
   // The statement's row by its first cell, its number (another statement's count of lines can read the same).
