@@ -161,8 +161,8 @@ if (ensureChromium()) {
           // The page as it was when the test failed (Playwright's ARIA snapshot): CI keeps no test-results folder,
           // and a failure seen once on a slow machine is explained by it or not at all.
           const context = test.results?.at(-1)?.attachments?.find((a) => a.name === 'error-context' && a.path);
-          if (context && existsSync(context.path))
-            console.log(`\nPage au moment de l’échec (${spec.file}:${spec.line})\n${readFileSync(context.path, 'utf8').slice(0, 6000)}`);
+          const snapshot = context && existsSync(context.path) ? readFileSync(context.path, 'utf8').split('# Page snapshot')[1] : undefined;
+          if (snapshot) console.log(`\nPage au moment de l’échec (${spec.file}:${spec.line})${snapshot.slice(0, 6000)}`);
         }
     for (const child of suite.suites ?? []) walk(child, child.title && !child.title.endsWith('.ts') ? [...titles, child.title] : titles);
   };

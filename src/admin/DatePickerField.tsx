@@ -6,7 +6,7 @@
 // gives its day only once complete: on leaving the field, on Enter, or picked in the calendar.
 import { TextField } from '@mui/material';
 import { isValid, parseISO } from 'date-fns';
-import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { DATE_MESSAGE } from '#domain/pec';
 
 const FrenchDatePicker = lazy(() => import('../pec/FrenchDatePicker'));
@@ -25,6 +25,30 @@ const toDay = (date: Date | null) => {
   if (!isValid(date) || date.getFullYear() < 1900 || date.getFullYear() > 2999) return INVALID_DAY;
   const two = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+};
+
+/** How other programs write a day (a spreadsheet, an export, a mail), besides the field's own dd/mm/yyyy: year, month, day. */
+const PASTED_SHAPES: [RegExp, (parts: string[]) => number[]][] = [
+  [/^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$/, ([, y, m, d]) => [y, m, d].map(Number)],
+  [/^(\d{1,2})[.-](\d{1,2})[.-](\d{4})$/, ([, d, m, y]) => [y, m, d].map(Number)],
+];
+
+/**
+ * A date pasted whole as another program writes it, as a date (2026-11-01 is the 1st of November): MUI's field reads a
+ * paste by its own format only, and fills its sections with the digits of any other ("20/02/0001"). An impossible day
+ * (2026-02-31) is left to MUI, which says it is not a date. Read here rather than by date-fns's `parse`, which would
+ * bring its English locale into the page's code.
+ */
+const pastedDate = (text: string) => {
+  for (const [shape, read] of PASTED_SHAPES) {
+    const parts = shape.exec(text.trim());
+    if (!parts) continue;
+    const [year, month, day] = read(parts);
+    const date = new Date(year!, month! - 1, day);
+    const exact = date.getFullYear() === year && date.getMonth() === month! - 1 && date.getDate() === day;
+    return exact && toDay(date) !== INVALID_DAY ? date : null;
+  }
+  return null;
 };
 
 export interface DatePickerFieldProps {
@@ -85,6 +109,15 @@ export function DatePickerField({
   };
 
   const textField = {
+    // Before MUI's own paste handler, which cannot be told to leave a paste alone.
+    onPasteCapture: (event: ClipboardEvent) => {
+      const pasted = pastedDate(event.clipboardData.getData('text'));
+      if (!pasted) return;
+      event.preventDefault();
+      event.stopPropagation();
+      setDate(pasted);
+      if (!saveOnLeave) emit(toDay(pasted));
+    },
     name,
     size,
     fullWidth,

@@ -571,7 +571,24 @@ test.describe('in an English browser', () => {
 
     // The same after a reload.
     await page.reload();
-    await expect(page.getByRole('textbox', { name: 'Créée à partir du' })).toHaveValue('05/10/2026');
+    const reloaded = page.getByRole('textbox', { name: 'Créée à partir du' });
+    await expect(reloaded).toHaveValue('05/10/2026');
+
+    // A day pasted as a spreadsheet or an export writes it is read as that day.
+    for (const [pasted, shown, day] of [
+      ['2026-10-07', '07/10/2026', '2026-10-07'],
+      ['08.10.2026', '08/10/2026', '2026-10-08'],
+    ]) {
+      await reloaded.click();
+      await page.keyboard.press('ControlOrMeta+a');
+      await reloaded.evaluate((input, text) => {
+        const data = new DataTransfer();
+        data.setData('text/plain', text);
+        input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      }, pasted);
+      await expect(reloaded).toHaveValue(shown);
+      await expect.poll(() => (urlParams(page).filter.createdAt as { after?: string }).after?.slice(0, 10)).toBe(day);
+    }
   });
 });
 
