@@ -11,9 +11,12 @@ import { extractErrorMessage } from '#domain/errors';
 import type { PasswordPolicy } from '#domain/passwordRules';
 import { violationsOf } from '../admin/violations';
 import { publicFetch } from '../dataProvider/http';
+import { useDocumentTitle } from '../layout/documentTitle';
 import { NewPasswordForm } from './NewPasswordForm';
 
-function AccountCard({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
+/** `named`: the title names the product already ('Bienvenue sur Pecflow'): the browser's tab says it as it is. */
+function AccountCard({ title, named, subtitle, children }: { title: string; named?: boolean; subtitle?: ReactNode; children: ReactNode }) {
+  useDocumentTitle(title, { named });
   return (
     <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2, bgcolor: 'background.default' }}>
       <Card sx={{ width: '100%', maxWidth: 460 }} elevation={6}>
@@ -130,7 +133,7 @@ function LinkPage({ kind }: { kind: 'reset' | 'invitation' }) {
 
   if (isPending) {
     return (
-      <AccountCard title={translate(`${texts}.title`)}>
+      <AccountCard title={translate(`${texts}.title`)} named={kind === 'invitation'}>
         <Skeleton height={56} />
         <Skeleton height={56} />
       </AccountCard>
@@ -165,6 +168,7 @@ function LinkPage({ kind }: { kind: 'reset' | 'invitation' }) {
   return (
     <AccountCard
       title={translate(`${texts}.title`)}
+      named={kind === 'invitation'}
       subtitle={translate(`${texts}.subtitle`, { email: data.user.email, organisation: data.user.organisation })}
     >
       <NewPasswordForm

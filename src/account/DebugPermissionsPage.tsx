@@ -18,7 +18,8 @@ import {
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
-import { Title, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
+import { PageTitle } from '../layout/PageTitle';
 import { hasPermission } from '#domain/permissions';
 import { useProfile } from './useProfile';
 
@@ -85,7 +86,7 @@ export default function DebugPermissionsPage() {
 
   return (
     <Box sx={{ p: { xs: 1, sm: 3 }, maxWidth: 1000 }}>
-      <Title title={translate('pecflow.debug.title')} />
+      <PageTitle title={translate('pecflow.debug.title')} />
       <Typography variant="h5" component="h1" fontWeight={700}>
         {translate('pecflow.debug.title')}
       </Typography>

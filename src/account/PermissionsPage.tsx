@@ -1,7 +1,8 @@
 // /permissions, "Mes permissions": the user's permissions grouped by module, with counts and level badges.
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { Accordion, AccordionDetails, AccordionSummary, Alert, AlertTitle, Box, Chip, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
-import { Title, useIsAuthPending, useTranslate } from 'react-admin';
+import { useIsAuthPending, useTranslate } from 'react-admin';
+import { PageTitle } from '../layout/PageTitle';
 import { OTHER_PERMISSIONS, PERMISSION_MODULE_LABELS, type PermissionLevel, type PermissionModule } from '#domain/permissions';
 import { LoadingPage } from '../layout/LoadingPage';
 import { LEVEL_COLORS } from './levels';
@@ -31,7 +32,7 @@ export default function PermissionsPage() {
 
   return (
     <Box sx={{ p: { xs: 1, sm: 3 }, maxWidth: 960 }}>
-      <Title title={translate('pecflow.permissions.title')} />
+      <PageTitle title={translate('pecflow.permissions.title')} />
       <Typography variant="h5" component="h1" fontWeight={700}>
         {translate('pecflow.permissions.title')}
       </Typography>

@@ -2,7 +2,8 @@
 // (issue 26, src/account/AccountSecurity.tsx), and the kinds of notification they choose to receive (GET and PATCH /api/user/notification-preferences; the server obeys the choice).
 import { Alert, Avatar, Box, Card, CardContent, Chip, FormControlLabel, FormGroup, Skeleton, Stack, Switch, Typography } from '@mui/material';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Title, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
+import { PageTitle } from '../layout/PageTitle';
 import { apiFetch } from '../dataProvider/http';
 import { extractErrorMessage } from '#domain/errors';
 import { formatDate, initialsOf } from '#domain/format';
@@ -99,7 +100,7 @@ export default function ProfilePage() {
   if (!user) return <LoadingPage />;
   return (
     <Box sx={{ p: { xs: 1, sm: 3 }, maxWidth: 760 }}>
-      <Title title={translate('pecflow.profile.title')} />
+      <PageTitle title={translate('pecflow.profile.title')} />
       <Card>
         <CardContent>
           <Stack direction="row" spacing={2} alignItems="center" sx={{ mb: 2 }}>

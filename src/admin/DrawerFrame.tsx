@@ -15,6 +15,7 @@ import { Fragment, useCallback, useEffect, useId, useMemo, useRef, useState, typ
 import { useTranslate } from 'react-admin';
 import { setDrawerInset } from '../layout/drawerInset';
 import { ConfirmDialog, DiscardMark } from './ConfirmDialog';
+import { useDocumentTitle } from '../layout/documentTitle';
 import {
   UnsavedChangesContext,
   useHistoryQuestion,
@@ -80,6 +81,7 @@ export function DrawerFrame(props: DrawerFrameProps) {
   } = props;
   const translate = useTranslate();
   const titleId = useId();
+  useDocumentTitle(open ? title : undefined, { record: true });
   useEffect(() => {
     setDrawerInset(open ? width : 0);
     return () => setDrawerInset(0);

@@ -11,6 +11,7 @@ import { takeSessionExpired } from '../session';
 import { AUTH_MESSAGES, loginErrors, SESSION_END_MESSAGES } from '#domain/authMessages';
 import { preloadPage } from '../pageLoaders';
 import { useToast } from './Toasts';
+import { useDocumentTitle } from './documentTitle';
 import { LoadingPage } from './LoadingPage';
 
 type Field = 'email' | 'password';
@@ -33,6 +34,7 @@ function useNextPath(): string {
 
 export function LoginPage() {
   const translate = useTranslate();
+  useDocumentTitle(translate('pecflow.login.title'), { named: true });
   const login = useLogin();
   const checkAuth = useCheckAuth();
   const navigate = useNavigate();

@@ -24,7 +24,8 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { Title, useGetList, useTranslate } from 'react-admin';
+import { useGetList, useTranslate } from 'react-admin';
+import { PageTitle } from '../layout/PageTitle';
 import { PEC_RESOURCE, PEC_STATS_QUERY_KEY, pecNumericId, type PecDossierRecord, type PecStats } from '../dataProvider/pec';
 import { FOLLOW_UP_FILTER, followUpReason } from '#domain/followUps';
 import { formatDate, formatEuros, formatMonth } from '#domain/format';
@@ -57,7 +58,7 @@ export default function DashboardPage() {
 
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="dashboard">
-      <Title title={translate('pecflow.dashboard.title')} />
+      <PageTitle title={translate('pecflow.dashboard.title')} />
       <Typography variant="h5" component="h1" fontWeight={700}>
         {translate('pecflow.dashboard.title')}
       </Typography>

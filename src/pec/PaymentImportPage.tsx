@@ -17,7 +17,8 @@ import { useRef, useState } from 'react';
 import { focusOnShow } from '../admin/focusOnShow';
 import { ApplyMark, ConfirmDialog } from '../admin/ConfirmDialog';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import { Title, useRequireAccess, type TranslateFunction } from 'react-admin';
+import { useRequireAccess, type TranslateFunction } from 'react-admin';
+import { PageTitle } from '../layout/PageTitle';
 import { pecNumericId, type PaymentPreview, type PaymentStatementRecord } from '../dataProvider/pec';
 import { formatEuros } from '#domain/format';
 import type { ImportErrors } from '#domain/pecAnswers';
@@ -109,7 +110,7 @@ export default function PaymentImportPage() {
 
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="payment-import">
-      <Title title={translate('pecflow.payments.import.title')} />
+      <PageTitle title={translate('pecflow.payments.import.title')} />
       <ImportShortcuts />
       <Button startIcon={<ArrowBackIcon />} onClick={() => navigate(STATEMENTS_PATH)} sx={{ mb: 1 }}>
         {translate('pecflow.payments.list.title')}

@@ -14,13 +14,13 @@ import {
   ChoicesContextProvider,
   DataTable,
   ReferenceInput,
-  Title,
   useChoicesContext,
   useGetOne,
   useTranslate,
   type ChoicesContextValue,
   type RaRecord,
 } from 'react-admin';
+import { PageTitle } from '../layout/PageTitle';
 import { ConfirmDialog, UndoMark } from '../admin/ConfirmDialog';
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { z } from 'zod';
@@ -104,7 +104,7 @@ export default function PaymentStatementsPage() {
   const label = (key: string) => translate(`pecflow.payments.list.columns.${key}`);
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="payments-page">
-      <Title title={translate('pecflow.payments.list.title')} />
+      <PageTitle title={translate('pecflow.payments.list.title')} />
       <ListFrame
         resource={PAYMENT_STATEMENTS_RESOURCE}
         title={translate('pecflow.payments.list.title')}

@@ -8,7 +8,8 @@ import { Box } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
-import { Title, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
+import { PageTitle } from '../layout/PageTitle';
 import { ListFrame } from '../admin/ListFrame';
 import { refetchUnlessSearchRefused } from '../admin/searchRefusal';
 import { PEC_RESOURCE, pecNumericId } from '../dataProvider/pec';
@@ -93,7 +94,7 @@ export default function PecPage() {
 
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="pec-page">
-      <Title title={translate('pecflow.pec.title')} />
+      <PageTitle title={translate('pecflow.pec.title')} />
       <ListFrame
         resource={PEC_RESOURCE}
         sort={DEFAULT_SORT}

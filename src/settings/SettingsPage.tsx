@@ -5,7 +5,8 @@
 import { Alert, AlertTitle, Box, Tab, Tabs, Typography } from '@mui/material';
 import { hydraSchemaAnalyzer, SchemaAnalyzerContext } from '@api-platform/admin';
 import { Link, Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { Resource, RestoreScrollPosition, Title, usePermissions, useTranslate } from 'react-admin';
+import { Resource, RestoreScrollPosition, usePermissions, useTranslate } from 'react-admin';
+import { PageTitle } from '../layout/PageTitle';
 import { hasPermission } from '#domain/permissions';
 import { LoadingPage } from '../layout/LoadingPage';
 import { LoadError } from '../admin/LoadError';
@@ -39,7 +40,7 @@ export default function SettingsPage() {
     <SchemaAnalyzerContext.Provider value={schemaAnalyzer}>
       {/* inline-size containment: wide tables scroll inside the page instead of widening react-admin's layout. */}
       <Box sx={{ p: { xs: 1, sm: 3 }, contain: 'inline-size' }}>
-        <Title title={translate('pecflow.settings.title')} />
+        <PageTitle title={translate('pecflow.settings.title')} />
         <Typography variant="h5" component="h1" fontWeight={700} sx={{ mb: 1 }}>
           {translate('pecflow.settings.title')}
         </Typography>

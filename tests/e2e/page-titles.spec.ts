@@ -1,0 +1,44 @@
+// The browser's tab names where the user is (a page, or the record its drawer shows), then Pecflow: several tabs, the
+// history and the bookmarks of Pecflow can be told apart.
+import { expect, test } from '@playwright/test';
+import { signIn, signOut } from './helpers';
+import { drawer, openFile, prepareFile } from './pec-fixtures';
+
+const EMAIL = 'direction@audition-horizon.fr';
+
+test('each page and each open record names the browser tab; closing the drawer or going back gives the page its name again', async ({ page, request }) => {
+  const file = await prepareFile(request, EMAIL);
+  await page.goto('/login');
+  await expect(page).toHaveTitle('Connexion à Pecflow');
+  await page.getByRole('link', { name: /Mot de passe oublié/ }).click();
+  await expect(page).toHaveTitle('Mot de passe oublié — Pecflow');
+  await page.goBack();
+  await expect(page).toHaveTitle('Connexion à Pecflow');
+
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(page).toHaveTitle('Gestion des PEC — Pecflow');
+  // A file opened from the list, then closed.
+  await page.getByTestId('pec-row').first().click();
+  await expect(page).toHaveTitle(/^Demande PEC-\d{4}-\d{6} — Pecflow$/);
+  await page.keyboard.press('Escape');
+  await expect(drawer(page)).toBeHidden();
+  await expect(page).toHaveTitle('Gestion des PEC — Pecflow');
+  // Its address opened directly: the record's name, not the page's that mounts with it.
+  await openFile(page, file);
+  await expect(page).toHaveTitle(`Demande ${file.numeroDossier} — Pecflow`);
+  await page.keyboard.press('Escape');
+  await expect(drawer(page)).toBeHidden();
+
+  await page.getByRole('menuitem', { name: 'Paiements' }).click();
+  await expect(page).toHaveTitle('Relevés de paiement — Pecflow');
+  await page.getByRole('menuitem', { name: 'Tableau de bord' }).click();
+  await expect(page).toHaveTitle('Tableau de bord — Pecflow');
+  await page.goBack();
+  await expect(page).toHaveTitle('Relevés de paiement — Pecflow');
+  await page.goto('/settings/shops');
+  await expect(page).toHaveTitle('Paramètres — Pecflow');
+
+  await signOut(page);
+  await expect(page).toHaveTitle('Connexion à Pecflow');
+});
