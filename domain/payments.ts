@@ -320,6 +320,26 @@ export const STATEMENT_COLUMNS: Record<StatementColumn, { label: string; require
   period: { label: 'Période', required: false, aliases: ['Période', 'Période du relevé', 'Période de paiement'] },
 };
 
+/**
+ * The statement file the import page offers to start from: its columns as Pecflow names them, in French Excel's CSV
+ * (UTF-8 with a BOM, semicolons, CRLF), and one line to replace, dated `day` (yyyy-mm-dd).
+ */
+export const STATEMENT_TEMPLATE_NAME = 'modele-releve-paiements.csv';
+export function statementTemplate(day: string): string {
+  const example: Record<StatementColumn, string> = {
+    paymentDate: formatIsoDay(day),
+    payer: 'Allianz',
+    reference: 'FAC-2026-000123',
+    amount: formatAmount(1420),
+    label: 'Virement du relevé 2026-47',
+    statementNumber: '2026-47',
+    period: 'Novembre 2026',
+  };
+  const columns = Object.keys(STATEMENT_COLUMNS) as StatementColumn[];
+  const row = (cells: string[]) => `${cells.join(';')}\r\n`;
+  return `\uFEFF${row(columns.map((column) => STATEMENT_COLUMNS[column].label))}${row(columns.map((column) => example[column]))}`;
+}
+
 /** Header text compared without accents, case, spaces or punctuation ("N° PEC" = "n pec" = "NPEC"). */
 export const headerKey = (header: string) =>
   header

@@ -378,6 +378,7 @@ export const fr = {
         title: 'Importer un relevé de paiement',
         text: 'Le fichier CSV du portail de l’assureur (séparateur point-virgule ou virgule, UTF-8 ou Windows-1252, %{size} Mo au plus) avec les colonnes : %{columns}. La référence est le N° PEC, le N° de facture ou l’ID Pecflow de la demande.',
         choose: 'Choisir le fichier',
+        template: 'Télécharger un modèle de fichier',
         noFile: 'Aucun fichier choisi',
         previewTitle: 'Aperçu du relevé',
         previewText: 'Aperçu : rien n’est encore enregistré. Vérifiez les résultats, puis appliquez le relevé.',

@@ -10,6 +10,7 @@
 // them, and 'Appliquer' asks to confirm them first (« Appliquer quand même »), which the server requires.
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import CheckIcon from '@mui/icons-material/Check';
+import DownloadIcon from '@mui/icons-material/Download';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Alert, AlertTitle, Box, Button, Link, Paper, Stack, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
@@ -19,7 +20,8 @@ import { ApplyMark, ConfirmDialog } from '../admin/ConfirmDialog';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { useRequireAccess, type TranslateFunction } from 'react-admin';
 import { PageTitle } from '../layout/PageTitle';
-import { pecNumericId, type PaymentPreview, type PaymentStatementRecord } from '../dataProvider/pec';
+import { download, pecNumericId, type PaymentPreview, type PaymentStatementRecord } from '../dataProvider/pec';
+import { todayInFrance } from '#domain/pec';
 import { formatEuros } from '#domain/format';
 import type { ImportErrors } from '#domain/pecAnswers';
 import {
@@ -28,7 +30,9 @@ import {
   recordsSomething,
   STATEMENT_COLUMNS,
   STATEMENT_MESSAGES,
+  STATEMENT_TEMPLATE_NAME,
   statementPeriodText,
+  statementTemplate,
   type PaymentLine,
 } from '#domain/payments';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
@@ -118,7 +122,7 @@ export default function PaymentImportPage() {
       <Typography ref={focusOnShow} tabIndex={-1} variant="h5" component="h1" fontWeight={700}>
         {translate('pecflow.payments.import.title')}
       </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+      <Typography variant="body2" color="text.secondary">
         {translate('pecflow.payments.import.text', {
           columns: Object.values(STATEMENT_COLUMNS)
             .map((c) => c.label)
@@ -126,6 +130,15 @@ export default function PaymentImportPage() {
           size: PAYMENT_STATEMENT_LIMITS.maxBytes / 1024 / 1024,
         })}
       </Typography>
+      {/* A file to start from, with every column as Pecflow names them. */}
+      <Button
+        size="small"
+        startIcon={<DownloadIcon />}
+        sx={{ mb: 2 }}
+        onClick={() => download(new Blob([statementTemplate(todayInFrance())], { type: 'text/csv;charset=utf-8' }), STATEMENT_TEMPLATE_NAME)}
+      >
+        {translate('pecflow.payments.import.template')}
+      </Button>
 
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'center' }}>

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
 import { SEEDED_ROLES, type SeededRoleKey } from '#domain/roles';
+import { statementTemplate } from '#domain/payments';
 import { createDossier, startPecServer, type Refs } from './helpers/pec';
 
 let server: TestServer;
@@ -804,6 +805,17 @@ describe('the demo statement', () => {
     // The demo's own partly paid file.
     const partial = await server.get('/api/pec_dossiers?payment=partial', tokens.horizonAdmin);
     expect(partial.body.member.map((m: JsonBody) => m.numBilling)).toContain('FAC-DEMO-0007');
+  });
+});
+
+describe('the template of the import page', () => {
+  it('is read whole: every column recognised, its one line previewed with its statement number and period', async () => {
+    const res = await send('/api/payment_statements/preview', new TextEncoder().encode(statementTemplate('2026-11-20')), tokens.horizonAdmin);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.lines).toHaveLength(1);
+    expect(res.body.lines[0]).toMatchObject({ paymentDate: '2026-11-20', payer: 'Allianz', reference: 'FAC-2026-000123', amount: 1420, outcome: 'unknown' });
+    expect(res.body.lines[0].label).toBe('Virement du relevé 2026-47');
+    expect(res.body).toMatchObject({ reference: '2026-47', period: 'Novembre 2026' });
   });
 });
 

@@ -169,6 +169,21 @@ function unknownStatement(name: string, numbered = true) {
   return { file: { name, mimeType: 'text/csv', buffer: Buffer.from(lines.join('\r\n')) }, number: `R-${stamp}` };
 }
 
+test('the import page offers a file to start from, which it reads back as a statement', async ({ page }) => {
+  await signIn(page, 'direction@audition-horizon.fr');
+  await page.goto('/payment_statements/create');
+  const [saved] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Télécharger un modèle de fichier' }).click()]);
+  expect(saved.suggestedFilename()).toBe('modele-releve-paiements.csv');
+  const template = await readFile(await saved.path());
+  // For French Excel: UTF-8 with its mark, semicolons, every column as Pecflow names them.
+  expect(template.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+  expect(template.toString('utf8').slice(1).split('\r\n')[0]).toBe('Date de paiement;Payeur;Référence;Montant;Libellé;N° de relevé;Période');
+  await page.getByTestId('payment-file').setInputFiles({ name: 'modele.csv', mimeType: 'text/csv', buffer: template });
+  const preview = page.getByTestId('payment-preview');
+  await expect(preview.getByTestId('payment-preview-identity')).toHaveText('Payeur : Allianz · N° de relevé : 2026-47 · Période : Novembre 2026');
+  await expect(preview.getByTestId('payment-lines').getByTestId('payment-outcome')).toHaveText(['Référence inconnue']);
+});
+
 test('the file chosen by the keyboard, the focus goes to the preview, which names the insurer’s statement and its period', async ({ page }) => {
   await signIn(page, 'direction@audition-horizon.fr');
   await page.goto('/payment_statements/create');
