@@ -12,6 +12,7 @@
 //   </ListFrame>
 import AddIcon from '@mui/icons-material/Add';
 import ClearFiltersIcon from '@mui/icons-material/FilterAltOff';
+import FilterListIcon from '@mui/icons-material/FilterList';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import ResetIcon from '@mui/icons-material/RestartAlt';
 import SearchIcon from '@mui/icons-material/Search';
@@ -49,6 +50,7 @@ import {
   useDeferredValue,
   useEffect,
   useEffectEvent,
+  useId,
   useMemo,
   useRef,
   useState,
@@ -408,6 +410,10 @@ function ListBody({
   const filtered = Object.keys(list.filterValues ?? {}).length > 0 || !!term;
   const [clearings, setClearings] = useState(0);
   const frame = useRef<HTMLDivElement>(null);
+  // The filters shown on a narrow screen (« Filtres »), and how many are set besides the search.
+  const [filtersShown, setFiltersShown] = useState(false);
+  const filtersId = useId();
+  const filtersSet = Object.entries(list.filterValues ?? {}).filter(([key, value]) => key !== 'search' && value !== undefined && value !== '').length;
   const clearFilters = () => {
     list.setFilters({}, {}, false);
     if (term) setParams((current) => new URLSearchParams([...current].filter(([key]) => key !== 'q')), { replace: true });
@@ -478,9 +484,22 @@ function ListBody({
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2 }} alignItems={{ md: 'center' }} flexWrap="wrap" useFlexGap>
           <SearchField paginated={!!paginated} placeholder={searchPlaceholder} clearings={clearings} />
           {filters && (
-            <Box sx={{ display: { xs: 'none', md: 'flex' }, gap: 1.5, flexWrap: 'wrap' }} data-testid="list-filters">
-              {filters}
-            </Box>
+            <>
+              {/* Under md the filters wait behind « Filtres » (how many are set, said beside it): the rows come first. */}
+              <Button
+                variant="outlined"
+                startIcon={<FilterListIcon />}
+                aria-expanded={filtersShown}
+                aria-controls={filtersId}
+                onClick={() => setFiltersShown((shown) => !shown)}
+                sx={{ display: { md: 'none' }, alignSelf: 'flex-start' }}
+              >
+                {filtersSet > 0 ? translate('pecflow.settings.list.filtersSet', { smart_count: filtersSet }) : translate('pecflow.settings.list.filters')}
+              </Button>
+              <Box id={filtersId} sx={{ display: { xs: filtersShown ? 'flex' : 'none', md: 'flex' }, gap: 1.5, flexWrap: 'wrap' }} data-testid="list-filters">
+                {filters}
+              </Box>
+            </>
           )}
         </Stack>
       )}

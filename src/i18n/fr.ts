@@ -1006,6 +1006,9 @@ export const fr = {
         // In place of the rows when the server refused the search (its reason under the search box) and none were read before.
         searchRefused: 'La recherche n’a pas été lancée : voir le message sous la zone de recherche.',
         clearFilters: 'Effacer les filtres',
+        // A phone's button over the list's filters, and how many are set.
+        filters: 'Filtres',
+        filtersSet: 'Filtres (%{smart_count})',
         none: 'Aucun',
         undefined: 'Non défini',
         dateFrom: 'Du',

@@ -17,7 +17,12 @@ export const ROW_CLASSES = {
    * after 150 ms (a quick answer does not blink).
    */
   reading: 'pecflow-reading',
+  /** A column a phone leaves out (under MUI's `sm`), header and cells: `WIDE_ONLY_COLUMN`. */
+  wide: 'pecflow-wide',
 } as const;
+
+/** A DataTable column shown from MUI's `sm` up: on a phone, the columns that say what a row is and its state fit. */
+export const WIDE_ONLY_COLUMN = { headerClassName: ROW_CLASSES.wide, cellClassName: ROW_CLASSES.wide } as const;
 
 const COLORS = ['primary', 'secondary', 'error', 'warning', 'info', 'success'] as const;
 const status = `.${ROW_CLASSES.status}`;
@@ -27,6 +32,8 @@ const READING_DELAY = '150ms';
 
 const rowStyles = (theme: Theme) => ({
   [`.${ROW_CLASSES.nowrap}`]: { whiteSpace: 'nowrap' },
+  // Over MUI's table cell (`display: table-cell`, a class of the same weight inserted later).
+  [theme.breakpoints.down('sm')]: { [`th.${ROW_CLASSES.wide}, td.${ROW_CLASSES.wide}`]: { display: 'none' } },
   [status]: { fontWeight: 600 },
   [`.${ROW_CLASSES.focusable}:focus-visible`]: { outline: `2px solid ${theme.palette.primary.main}`, outlineOffset: -2 },
   // A state still moving (a robot run): a ring around the chip fades in and out. Its text keeps full contrast (fading

@@ -10,6 +10,7 @@ import type { ReactNode } from 'react';
 import type { PaymentLine, PaymentTotals } from '#domain/payments';
 import { formatDate, formatEuros } from '#domain/format';
 import { PAYMENT_OUTCOME_LABELS, PAYMENT_OUTCOMES, type PaymentOutcome } from '#domain/payments';
+import { WIDE_ONLY_COLUMN } from '../layout/rowStyles';
 import { pecFilePath, statementPath } from './filters';
 
 const OUTCOME_COLORS: Record<PaymentOutcome, ChipProps['color']> = {
@@ -44,12 +45,12 @@ export function OutcomeChip({ outcome, label, to, inactive = false }: { outcome:
 const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
 
 /**
- * The columns a phone leaves out (under MUI's `sm`), header and cells: the line, its reference, amount, outcome and
- * actions stay side by side, so that the line handled is the one seen (its date, payer, gap and label, and beside
- * actions its file, are on a wider screen).
+ * The columns a phone leaves out: the line, its reference, amount, outcome and actions stay side by side, so that the
+ * line handled is the one seen (its date, payer, gap and label, and beside actions its file, are on a wider screen).
  */
-const WIDE_ONLY = 'payment-lines-wide';
-const wideOnly = { headerClassName: WIDE_ONLY, cellClassName: WIDE_ONLY };
+const wideOnly = WIDE_ONLY_COLUMN;
+/** The actions' column (header and cells). */
+const ACTIONS = 'payment-lines-actions';
 
 /**
  * `handle`: what a kept statement's line offers ('Rattacher' and 'Classer', 'Remettre à traiter'), in a column of its
@@ -68,11 +69,26 @@ export function PaymentLines({ lines, handle, undone = false }: { lines: Payment
           bulkActionButtons={false}
           rowClick={false}
           size="small"
-          sx={{
+          sx={(theme) => ({
             '& .MuiTableCell-root': { px: { xs: 0.5, sm: 1 } },
-            [`& .${WIDE_ONLY}`]: { display: { xs: 'none', sm: 'table-cell' } },
-            '& .MuiTableRow-root:has([data-warning])': { bgcolor: (theme) => alpha(theme.palette.warning.main, 0.08) },
-          }}
+            // On a phone the actions stay at the right edge, over the columns scrolled beneath them, on the drawer's
+            // own surface (its dark mode's overlay too).
+            [theme.breakpoints.down('sm')]: {
+              [`& .${ACTIONS}`]: {
+                position: 'sticky',
+                right: 0,
+                zIndex: 1,
+                // Its header over the others, which react-admin keeps at the top of the table (sticky, z-index 2).
+                '&.MuiTableCell-head': { zIndex: 3 },
+                // Their words without their icons: the column takes less of what scrolls beneath it.
+                '& .MuiButton-startIcon': { display: 'none' },
+                backgroundColor: theme.palette.background.paper,
+                backgroundImage: 'var(--Paper-overlay)',
+                boxShadow: `inset 1px 0 0 ${theme.palette.divider}`,
+              },
+            },
+            '& .MuiTableRow-root:has([data-warning])': { backgroundColor: alpha(theme.palette.warning.main, 0.08) },
+          })}
         >
           <DataTable.Col source="line" label={label('line')} disableSort />
           <DataTable.Col
@@ -85,7 +101,13 @@ export function PaymentLines({ lines, handle, undone = false }: { lines: Payment
           />
           <DataTable.Col source="payer" label={label('payer')} disableSort {...wideOnly} />
           {/* A portal's long reference breaks rather than push the actions out of the drawer. */}
-          <DataTable.Col source="reference" label={label('reference')} disableSort cellSx={() => ({ overflowWrap: 'anywhere' })} />
+          <DataTable.Col
+            source="reference"
+            label={label('reference')}
+            disableSort
+            // On a phone the table scrolls beneath the actions: the reference stays whole.
+            cellSx={() => ({ overflowWrap: { xs: 'normal', sm: 'anywhere' } })}
+          />
           <DataTable.Col
             source="dossier"
             label={label('dossier')}
@@ -148,7 +170,17 @@ export function PaymentLines({ lines, handle, undone = false }: { lines: Payment
             render={(l: PaymentLine) => (l.difference === null ? '' : formatEuros(l.difference))}
           />
           <DataTable.Col source="label" label={label('label')} disableSort {...wideOnly} />
-          {handle && <DataTable.Col source="pending" label={label('handle')} disableSort cellSx={oneLine} render={handle} />}
+          {handle && (
+            <DataTable.Col
+              source="pending"
+              label={label('handle')}
+              disableSort
+              headerClassName={ACTIONS}
+              cellClassName={ACTIONS}
+              cellSx={oneLine}
+              render={handle}
+            />
+          )}
         </DataTable>
       </Box>
     </ListContextProvider>

@@ -59,6 +59,7 @@ import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { StatementsShortcuts } from './PaymentShortcuts';
 import { useErrorText, usePecMutation } from './shared';
 import { AmountChecked, DistinctReasonInput, isAmountToCheck, paymentRefusalOf, sameDayPaymentsOf, WhileRefused, type PaymentRefusal } from './PaymentDistinct';
+import { WIDE_ONLY_COLUMN } from '../layout/rowStyles';
 import { focusOnShow } from '../admin/focusOnShow';
 
 /** Its status, and beside an applied one its lines still to be handled ('À traiter (2)'). */
@@ -135,14 +136,28 @@ export default function PaymentStatementsPage() {
         <DataTable.Col source="id" label={label('id')} disableSort render={(r: PaymentStatementRecord) => pecNumericId(r)} />
         <DataTable.Col source="createdAt" label={label('createdAt')} render={(r: PaymentStatementRecord) => formatDateTime(r.createdAt)} />
         <DataTable.Col source="payer" label={label('payer')} disableSort />
-        <DataTable.Col source="reference" label={label('reference')} disableSort render={(r: PaymentStatementRecord) => r.reference ?? '—'} />
-        <DataTable.Col source="linesCount" label={label('linesCount')} disableSort align="right" />
-        <DataTable.Col source="totalAmount" label={label('totalAmount')} align="right" render={(r: PaymentStatementRecord) => formatEuros(r.totalAmount)} />
+        {/* On a phone: the statement, when and whose, and its state (« À traiter (2) »), without swiping. */}
+        <DataTable.Col
+          source="reference"
+          label={label('reference')}
+          disableSort
+          {...WIDE_ONLY_COLUMN}
+          render={(r: PaymentStatementRecord) => r.reference ?? '—'}
+        />
+        <DataTable.Col source="linesCount" label={label('linesCount')} disableSort align="right" {...WIDE_ONLY_COLUMN} />
+        <DataTable.Col
+          source="totalAmount"
+          label={label('totalAmount')}
+          align="right"
+          {...WIDE_ONLY_COLUMN}
+          render={(r: PaymentStatementRecord) => formatEuros(r.totalAmount)}
+        />
         <DataTable.Col
           source="appliedAmount"
           label={label('appliedAmount')}
           disableSort
           align="right"
+          {...WIDE_ONLY_COLUMN}
           // An undone statement's payments left its files: it reaches nothing (0,00 €, as its page says, so that the
           // column adds up to what files received), what it had applied said beneath.
           render={(r: PaymentStatementRecord) =>

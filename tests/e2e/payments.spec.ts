@@ -1020,11 +1020,28 @@ test('on a phone (390 px), a statement line to handle shows its number, referenc
     row.getByRole('button', { name: 'Classer la ligne 2' }),
   ];
   await expect(shown[3]!).toBeVisible();
+  const lines = (await page.getByTestId('payment-statement-drawer').getByTestId('payment-lines').boundingBox())!;
   for (const element of shown) {
     const box = (await element.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);
-    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(box.x + box.width).toBeLessThanOrEqual(Math.min(390, lines.x + lines.width));
   }
+  // The table scrolled to its end (its outcome and label), the actions stay in view at its right edge.
+  await page
+    .getByTestId('payment-statement-drawer')
+    .getByTestId('payment-lines')
+    .evaluate((box) => (box.scrollLeft = box.scrollWidth));
+  const attach = (await shown[3]!.boundingBox())!;
+  expect(attach.x + attach.width).toBeLessThanOrEqual(Math.min(390, lines.x + lines.width));
+
+  // The list of statements: each one's number, day, payer and state (« À traiter (1) ») without swiping.
+  await page.keyboard.press('Escape');
+  const listed = page.getByTestId('payments-row').filter({ has: page.locator('td:first-child', { hasText: new RegExp(`^${statementId}$`) }) });
+  const state = listed.getByTestId('statement-pending');
+  await expect(state).toHaveText('À traiter (1)');
+  const chip = (await state.boundingBox())!;
+  expect(chip.x + chip.width).toBeLessThanOrEqual(390);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
 
 /** Follows a receivables link and compares the list's count with the figure it showed. */

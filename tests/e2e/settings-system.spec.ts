@@ -83,7 +83,7 @@ test('an organisation administrator reads the system settings without editing th
 test.describe('at 390 px wide', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test('the list hides its filters, the drawer takes the whole screen', async ({ page }) => {
+  test('the list keeps its filters behind « Filtres », the drawer takes the whole screen', async ({ page }) => {
     await signIn(page, 'admin@pecflow.fr');
     await page.goto('/settings/companies');
     const list = page.getByTestId('list-companies');
@@ -93,6 +93,20 @@ test.describe('at 390 px wide', () => {
     await expect(list.getByRole('button', { name: 'Nouvelle entreprise' })).toBeVisible();
     // The page itself never scrolls sideways; the table does.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // « Filtres » shows them; the button says how many are set, and hides them again.
+    const toggle = list.getByRole('button', { name: 'Filtres', exact: true });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await toggle.click();
+    await expect(list.getByTestId('list-filters')).toBeVisible();
+    await chooseOption(page, list, 'Statut', /Désactivé/);
+    await expect(page).toHaveURL(/filter=.*status/);
+    const set = list.getByRole('button', { name: 'Filtres (1)' });
+    await expect(set).toHaveAttribute('aria-expanded', 'true');
+    await set.click();
+    await expect(list.getByTestId('list-filters')).toBeHidden();
+    await set.click();
+    await chooseOption(page, list, 'Statut', 'Tous');
+    await expect(toggle).toBeVisible();
 
     await list.getByTestId('list-row').first().getByRole('cell').nth(1).click();
     const drawer = page.getByTestId('resource-drawer');
