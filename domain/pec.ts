@@ -148,14 +148,22 @@ export function parsePrice(value: unknown): number | null | undefined {
   return n <= PRICE_MAX ? n : undefined;
 }
 
-/** "2026-05-31", "2026-05-31T10:00:00Z" or "31/05/2026" -> "2026-05-31"; null when empty; undefined when unreadable. */
+/**
+ * "2026-05-31", "2026-05-31T10:00:00" or "31/05/2026" -> "2026-05-31"; null when empty; undefined when unreadable. A
+ * moment with its offset ("2026-11-30T23:30:00Z") is the day it is in France then (01/12): its written day would let a
+ * date of tomorrow pass as today's.
+ */
 export function parseDateInput(value: unknown): string | null | undefined {
   if (value === null || value === undefined) return null;
   if (typeof value !== 'string') return undefined;
   const text = value.trim();
   if (text === '') return null;
+  if (/^\d{4}-\d{2}-\d{2}[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})$/i.test(text)) {
+    const moment = new Date(text.replace(' ', 'T'));
+    return Number.isNaN(moment.getTime()) || parseDateInput(text.slice(0, 10)) === undefined ? undefined : parseDateInput(todayInFrance(moment));
+  }
   let y: number, m: number, d: number;
-  const iso = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
+  const iso = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+)?$/.exec(text);
   const french = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
   if (iso) [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
   else if (french) [y, m, d] = [Number(french[3]), Number(french[2]), Number(french[1])];

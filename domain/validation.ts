@@ -10,14 +10,21 @@ export const tooLong = (max: number) => `Ce champ ne peut pas dépasser ${max} c
 /** Empty strings and null mean "no value". */
 const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
-/** A required text: trimmed, at least `min` characters (message), at most `max`. */
+/** What a text field says of a value that is no text (a number, a list): not that it is missing. */
+export const TEXT_EXPECTED = 'Texte attendu';
+
+/** A required text: trimmed, at least `min` characters (message, also when absent), at most `max`. */
 export const requiredText = (min: number, message: string, max = TEXT_MAX, maxMessage = tooLong(max)) =>
-  z.string({ error: message }).trim().min(min, message).max(max, maxMessage);
+  z
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? message : TEXT_EXPECTED) })
+    .trim()
+    .min(min, message)
+    .max(max, maxMessage);
 
 /** An optional text: trimmed; empty becomes null. */
 export const optionalText = (max = TEXT_MAX, maxMessage = tooLong(max)) =>
   z
-    .preprocess(emptyToUndefined, z.string({ error: 'Texte attendu' }).trim().max(max, maxMessage).optional())
+    .preprocess(emptyToUndefined, z.string({ error: TEXT_EXPECTED }).trim().max(max, maxMessage).optional())
     .transform((v) => (v === undefined || v === '' ? null : v));
 
 export const optionalEmail = (message = 'Email invalide') =>

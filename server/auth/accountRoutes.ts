@@ -81,7 +81,6 @@ export async function accountRoutes(app: FastifyInstance) {
     const limit = await perEmail(request);
     if (!limit.isAllowed && limit.isExceeded) {
       const seconds = Math.max(1, limit.ttlInSeconds);
-      reply.header('Retry-After', String(seconds));
       throw new ApiError(429, `Trop de demandes pour cette adresse : réessayez dans ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''}.`, {
         retryAfterSeconds: seconds,
       });

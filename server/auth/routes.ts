@@ -96,8 +96,8 @@ export function attemptCounter(app: FastifyInstance): BeginAttempt {
         failures.length >= distributedLimit
           ? windowEnd(failures[distributedLimit - 1]!)
           : Math.min(windowEnd(failures[maxAttempts - 1]!), windowEnd(fromHere[0]!));
-      const minutes = Math.max(1, Math.ceil((unblockedAt - Date.now()) / 60_000));
-      throw new ApiError(429, AUTH_MESSAGES.tooManyAttempts(minutes), { retryAfterMinutes: minutes });
+      const seconds = Math.max(1, Math.ceil((unblockedAt - Date.now()) / 1000));
+      throw new ApiError(429, AUTH_MESSAGES.tooManyAttempts(Math.ceil(seconds / 60)), { retryAfterSeconds: seconds });
     }
     return settle;
   };

@@ -119,7 +119,11 @@ export const tooLargeMessage = (limitBytes: number) => `La requête est trop vol
 
 /** Maps anything thrown by a route or by Fastify itself to a French problem; never leaks a stack trace. */
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof ApiError) return sendProblem(request, reply, error);
+  if (error instanceof ApiError) {
+    // A refusal for a while (429) says until when in its body and, for clients that wait by themselves, in its header.
+    if (typeof error.extra.retryAfterSeconds === 'number') reply.header('Retry-After', String(error.extra.retryAfterSeconds));
+    return sendProblem(request, reply, error);
+  }
   if (error instanceof ZodError) return sendProblem(request, reply, new ValidationError(zodViolations(error)));
   const fe = error as FastifyError;
   switch (fe.code) {

@@ -2,7 +2,7 @@
 // REDIS_URL is set (one count shared by every instance), in memory otherwise (one count per instance).
 // The plugin's own per-route hooks would count each route apart; one limiter per family counts the family together.
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { RateLimits } from '../config';
@@ -71,29 +71,28 @@ export const rateLimitPlugin = fp(
       ]),
     ) as Record<RateFamily, ReturnType<FastifyInstance['createRateLimit']>>;
 
-    async function limit(family: RateFamily, request: FastifyRequest, reply?: FastifyReply) {
+    async function limit(family: RateFamily, request: FastifyRequest) {
       const result = await limiters[family](request);
       if (result.isAllowed || !result.isExceeded) return;
       const seconds = Math.max(1, result.ttlInSeconds);
-      reply?.header('Retry-After', String(seconds));
       throw new ApiError(429, RATE_LIMIT_MESSAGE(seconds), { retryAfterSeconds: seconds });
     }
-    app.decorate('countRequest', (family: RateFamily, request: FastifyRequest) => limit(family, request));
+    app.decorate('countRequest', limit);
 
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', async (request) => {
       const family = rateFamilyOf(request);
       if (!family || request.method === 'OPTIONS') return;
       // A signed callback is counted once its body is read (below): only a wrong signature counts.
       if (family === 'callbacks' && request.headers[ROBOT_SIGNATURE_HEADER] !== undefined) return;
-      await limit(family, request, reply);
+      await limit(family, request);
     });
 
     // The robot's correctly signed results are the protocol itself, however many runs end at once: they are not counted.
-    app.addHook('preValidation', async (request, reply) => {
+    app.addHook('preValidation', async (request) => {
       const signature = request.headers[ROBOT_SIGNATURE_HEADER];
       if (signature === undefined || rateFamilyOf(request) !== 'callbacks') return;
       if (verifySignature(request.rawBody ?? '', app.ctx.config.robotCallbackSecret, Array.isArray(signature) ? signature[0] : signature)) return;
-      await limit('callbacks', request, reply);
+      await limit('callbacks', request);
     });
   },
   { name: 'pecflow-rate-limits' },

@@ -55,8 +55,9 @@ export const derived = (type: FieldType, derive: (row: Row) => unknown, { sql, .
 /** A value the expand hook gives a single item (a file's devices), absent from lists. */
 export const itemOnly = (type: FieldType, options: Options = {}): DerivedField => ({ ...derived(type, () => undefined, options), itemOnly: true });
 
-export const writeOnly = (type: FieldType, options: Options = {}): WriteOnlyField => ({
+export const writeOnly = (type: FieldType, { isSet, ...options }: Options & Pick<WriteOnlyField, 'isSet'> = {}): WriteOnlyField => ({
   kind: 'writeOnly',
   type,
+  isSet,
   ...base({ ...options, readable: false }),
 });

@@ -88,6 +88,8 @@ export interface DerivedField extends FieldBase {
 export interface WriteOnlyField extends FieldBase {
   kind: 'writeOnly';
   type: FieldType;
+  /** A secret: whether a record holds one (the audit's "before" of a new one: masked, or null when there was none). */
+  isSet?: (row: Row) => boolean;
 }
 
 export type Field = ColumnField | ReferenceField | ReferencesField | ComputedField | DerivedField | WriteOnlyField;

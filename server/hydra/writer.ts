@@ -214,7 +214,7 @@ export class ResourceWriter {
         await decl.hooks?.afterWrite?.(ctx, id, input, undefined);
         const after = await this.reader.find(principal, id, tx);
         const changes = diff({}, await this.auditView(after ?? created!, tx), this.secretNames());
-        this.maskWrittenSecrets(input, changes, null);
+        this.maskWrittenSecrets(input, changes);
         await this.audit(tx, principal, 'create', after ?? created!, changes);
         return id;
       },
@@ -235,10 +235,15 @@ export class ResourceWriter {
     return { values, ctx };
   }
 
-  /** A write-only secret given a new value shows as changed, both sides masked (its value never reaches the audit). */
-  private maskWrittenSecrets(input: Row, changes: Changes, before: string | null) {
+  /**
+   * A write-only secret given a new value shows as changed, both sides masked (its value never reaches the audit); its
+   * "before" is null on a creation, and on a record that held none (`isSet`).
+   */
+  private maskWrittenSecrets(input: Row, changes: Changes, existing?: Row) {
     for (const [name, field] of this.table.fieldEntries) {
-      if (field.secret && field.kind === 'writeOnly' && typeof input[name] === 'string' && input[name] !== '') changes[name] = { before, after: MASK };
+      if (!field.secret || field.kind !== 'writeOnly' || typeof input[name] !== 'string' || input[name] === '') continue;
+      const held = existing !== undefined && (field.isSet?.(existing) ?? true);
+      changes[name] = { before: held ? MASK : null, after: MASK };
     }
   }
 
@@ -280,7 +285,7 @@ export class ResourceWriter {
         await decl.hooks?.afterWrite?.(ctx, id, input, existing);
         const after = (await this.reader.find(principal, id, t)) ?? existing;
         const changes = diff(before, await this.auditView(after, t), this.secretNames());
-        this.maskWrittenSecrets(input, changes, MASK);
+        this.maskWrittenSecrets(input, changes, existing);
         await this.audit(t, principal, decl.hooks?.auditAction?.(input, existing) ?? action, after, changes);
       },
       tx,

@@ -10,6 +10,8 @@ import { settingsPermissions } from '#domain/resources';
 
 /** Secret fields: written in clear, stored encrypted, never returned (only whether one is set). */
 const SECRETS = { password: 'passwordEnc', apiKey: 'apiKeyEnc', apiSecret: 'apiSecretEnc' } as const;
+/** Whether a credential holds that secret (encrypted). */
+const isStored = (secret: keyof typeof SECRETS) => (row: Row) => row[SECRETS[secret]] != null;
 
 export const credentialsResource: ResourceDeclaration = {
   name: 'credential_software',
@@ -31,6 +33,7 @@ export const credentialsResource: ResourceDeclaration = {
     }),
     password: writeOnly('string', {
       secret: true,
+      isSet: isStored('password'),
       description: 'Chiffré ; laissé vide, il reste inchangé.',
       label: 'Mot de passe',
       constraints: secret(4, 'Le mot de passe doit contenir au moins 4 caractères'),
@@ -64,12 +67,12 @@ export const credentialsResource: ResourceDeclaration = {
       default: 'production',
       constraints: { messages: { choice: 'Environnement invalide : production ou test' } },
     }),
-    apiKey: writeOnly('string', { secret: true, label: 'Clé API', constraints: secret(1, 'Clé API invalide') }),
-    apiSecret: writeOnly('string', { secret: true, label: 'Secret API', constraints: secret(1, 'Secret API invalide') }),
+    apiKey: writeOnly('string', { secret: true, isSet: isStored('apiKey'), label: 'Clé API', constraints: secret(1, 'Clé API invalide') }),
+    apiSecret: writeOnly('string', { secret: true, isSet: isStored('apiSecret'), label: 'Secret API', constraints: secret(1, 'Secret API invalide') }),
     displayIdentifier: text(credentialSoftware.displayIdentifier, { label: 'Identifiant affiché', constraints: optionalText() }),
-    hasPassword: derived('boolean', (row: Row) => row.passwordEnc != null, { sql: sql`${credentialSoftware.passwordEnc} is not null`, label: 'Mot de passe' }),
-    hasApiKey: derived('boolean', (row: Row) => row.apiKeyEnc != null, { sql: sql`${credentialSoftware.apiKeyEnc} is not null`, label: 'Clé API' }),
-    hasApiSecret: derived('boolean', (row: Row) => row.apiSecretEnc != null, { sql: sql`${credentialSoftware.apiSecretEnc} is not null`, label: 'Secret API' }),
+    hasPassword: derived('boolean', isStored('password'), { sql: sql`${credentialSoftware.passwordEnc} is not null`, label: 'Mot de passe' }),
+    hasApiKey: derived('boolean', isStored('apiKey'), { sql: sql`${credentialSoftware.apiKeyEnc} is not null`, label: 'Clé API' }),
+    hasApiSecret: derived('boolean', isStored('apiSecret'), { sql: sql`${credentialSoftware.apiSecretEnc} is not null`, label: 'Secret API' }),
     ...timestamps(credentialSoftware),
   },
   // The spec's keys say settings.credentials (and edit, like software: spec section 6).

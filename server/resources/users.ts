@@ -35,6 +35,8 @@ export const usersResource: ResourceDeclaration = {
     }),
     password: writeOnly('string', {
       secret: true,
+      // An invited user who has not chosen theirs yet has none.
+      isSet: (row) => row.passwordHash != null,
       description: 'À la création sans invitation ; laissé vide, il reste inchangé. Soumis à la politique des mots de passe (Paramètres > Système > Sécurité).',
       label: 'Mot de passe',
     }),

@@ -1,9 +1,9 @@
 // The robot's HTTP side: starting runs from the PEC screens, and the callbacks the robot (or a person, through the
 // manual result forms) posts back.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/plugin';
 import { principalOf } from '../context';
-import { ApiError, notFound, unauthorized } from '../http/errors';
+import { notFound, unauthorized } from '../http/errors';
 import { CALLBACK_MESSAGES, CALLBACK_TYPES, type CallbackType } from '#domain/pec';
 import { ROBOT_SIGNATURE_HEADER, verifySignature } from '../http/signature';
 import type { CallbackResult } from './callbacks';
@@ -31,7 +31,7 @@ export async function robotRoutes(app: FastifyInstance) {
   await robotDocumentRoutes(app);
 
   // Public at the auth hook's level: the robot signs instead; a person without a signature must be signed in.
-  app.post('/api/callbacks/:type', { config: { public: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
+  app.post('/api/callbacks/:type', { config: { public: true } }, async (request: FastifyRequest) => {
     const type = (request.params as { type: string }).type as CallbackType;
     if (!CALLBACK_TYPES.includes(type)) throw notFound('Type de rappel inconnu : scraping, dpec ou billing.');
     // What the robot signed: the body as received (kept by the JSON parser, http/body.ts).
@@ -45,12 +45,6 @@ export async function robotRoutes(app: FastifyInstance) {
     }
     const principal = await authenticate(request);
     if (!principal) throw unauthorized('Authentification requise : jeton absent ou invalide.');
-    try {
-      return answer(await runs.receive(type, request.body, { robot: false, principal }));
-    } catch (error) {
-      // Too many results entered by hand on the file: say when the next one is accepted.
-      if (error instanceof ApiError && typeof error.extra.retryAfterSeconds === 'number') reply.header('Retry-After', String(error.extra.retryAfterSeconds));
-      throw error;
-    }
+    return answer(await runs.receive(type, request.body, { robot: false, principal }));
   });
 }

@@ -79,6 +79,9 @@ describe('POST /api/login_check', () => {
     const blocked = await login(email, 'Pecflow2026!');
     expect(blocked.status).toBe(429);
     expect(blocked.body.detail).toBe('Trop de tentatives de connexion. Réessayez dans 15 minutes.');
+    // A client that waits by itself reads how long in the header, as for the other 429s.
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+    expect(Number(blocked.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60);
     // Other accounts are not affected.
     expect((await login('audio@audition-horizon.fr', 'Pecflow2026!')).status).toBe(200);
     // Once the failures are older than the window, the right password works again.

@@ -110,6 +110,17 @@ describe('secrets', () => {
       login: { before: null, after: 'robot.audit' },
     });
     expect(rows[1]!.changes).toEqual({ password: { before: '••••••', after: '••••••' }, contextName: { before: null, after: 'Paris' } });
+    // A secret given to a credential that held none: nothing was there before, the trail does not say it was replaced.
+    const bare = await createCredential('robot.sans-api', { apiKey: null, apiSecret: null });
+    await server.request('PATCH', `/api/credential_software/${bare.id}`, {
+      token: t.horizonAdmin,
+      body: { apiKey: 'K-1', apiSecret: 'S-1' },
+      headers: mergePatch,
+    });
+    expect((await auditRows(server, 'credential_software', bare.id))[1]!.changes).toEqual({
+      apiKey: { before: null, after: '••••••' },
+      apiSecret: { before: null, after: '••••••' },
+    });
     const text = JSON.stringify(await sqlRows(server, 'select changes from audit_logs'));
     for (const secret of ['NouveauSecret', 'MotDePasseRobot!', 'cle-api-123456', 'v1:']) expect(text).not.toContain(secret);
   });

@@ -1031,6 +1031,8 @@ describe('the payment history of a file', () => {
     expect(noReason.status).toBe(422);
     expect(noReason.body.violations).toEqual([{ propertyPath: 'motif', message: 'Le motif de l’annulation est requis' }]);
     expect((await cancel(manual!.id, { motif: '   ' })).body.violations).toEqual([{ propertyPath: 'motif', message: 'Le motif de l’annulation est requis' }]);
+    // A reason that is no text is said so, not said missing.
+    expect((await cancel(manual!.id, { motif: 5 })).body.violations).toEqual([{ propertyPath: 'motif', message: 'Texte attendu' }]);
     const unknown = await cancel(999999, { motif: 'Erreur' });
     expect(unknown.status).toBe(404);
     expect(unknown.body.detail).toBe('Paiement introuvable.');

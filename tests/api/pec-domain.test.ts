@@ -44,6 +44,13 @@ describe('prices and dates as people type them', () => {
     expect(parseDateInput('2026-05-31')).toBe('2026-05-31');
     expect(parseDateInput('31/05/2026')).toBe('2026-05-31');
     expect(parseDateInput('2026-05-31T10:00:00Z')).toBe('2026-05-31');
+    expect(parseDateInput('2026-05-31T10:00:00')).toBe('2026-05-31');
+    // A moment with its offset is the day it is in France: late on the 30th in UTC or west of it is already the 1st.
+    expect(parseDateInput('2026-11-30T23:30:00Z')).toBe('2026-12-01');
+    expect(parseDateInput('2026-11-30T23:59:59-12:00')).toBe('2026-12-01');
+    expect(parseDateInput('2026-11-30T00:00:00.000Z')).toBe('2026-11-30');
+    expect(parseDateInput('2026-11-30T00:30:00+02:00')).toBe('2026-11-29');
+    expect(parseDateInput('2026-02-31T10:00:00Z')).toBeUndefined();
     expect(parseDateInput('')).toBeNull();
     expect(parseDateInput('31/02/2026')).toBeUndefined();
     expect(parseDateInput('demain')).toBeUndefined();
