@@ -411,7 +411,9 @@ export const fr = {
         dossier: 'Dossier',
         amount: 'Montant',
         outcome: 'Résultat',
-        difference: 'Écart',
+        // What the line's file still owes after it (a partial payment), or received over it (an over-payment):
+        // not the line's own gap.
+        difference: 'Écart du dossier',
         label: 'Libellé',
         handle: 'Traitement',
       },

@@ -200,6 +200,14 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   // The line just set aside or put back: its button goes with the statement read again, the line's new action takes the
   // focus as it appears (never left to the drawer).
   const [moved, setMoved] = useState<number>();
+  // The line just attached: once the statement read again shows it handled, the next line to handle (after it, else
+  // the first) takes the focus, its « Rattacher » drawn anew for it: a keyboard goes on from there, not from the top.
+  const [attached, setAttached] = useState<number>();
+  const lines = record?.lines;
+  const next =
+    attached !== undefined && lines && !lines.find((l) => l.line === attached)?.pending
+      ? (lines.find((l) => l.pending && l.line > attached) ?? lines.find((l) => l.pending))?.line
+      : undefined;
   return (
     <DrawerFrame
       open
@@ -252,7 +260,14 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
             undone={!!record.undoneAt}
             handle={(line) =>
               record.status !== 'applied' ? null : line.pending ? (
-                <PendingLineActions statementId={id} line={line} focus={moved === line.line} onDismissed={() => setMoved(line.line)} />
+                <PendingLineActions
+                  key={line.line === next ? `next-after-${attached}` : 'line'}
+                  statementId={id}
+                  line={line}
+                  focus={moved === line.line || next === line.line}
+                  onDismissed={() => setMoved(line.line)}
+                  onAttached={() => setAttached(line.line)}
+                />
               ) : line.resolution === 'dismissed' ? (
                 <ReopenLineAction statementId={id} line={line} focus={moved === line.line} onReopened={() => setMoved(line.line)} />
               ) : isCountableLine(line) ? (
@@ -313,12 +328,14 @@ function PendingLineActions({
   line,
   focus,
   onDismissed,
+  onAttached,
 }: {
   statementId: number;
   line: PaymentLine;
   /** Put back to be handled: 'Rattacher' takes the focus as it appears. */
   focus: boolean;
   onDismissed: () => void;
+  onAttached: () => void;
 }) {
   const translate = useTranslate();
   const [open, setOpen] = useState<'attach' | 'dismiss'>();
@@ -345,7 +362,7 @@ function PendingLineActions({
       >
         {translate('pecflow.payments.handle.dismiss')}
       </Button>
-      {open === 'attach' && <AttachDialog statementId={statementId} line={line} onClose={() => setOpen(undefined)} />}
+      {open === 'attach' && <AttachDialog statementId={statementId} line={line} onAttached={onAttached} onClose={() => setOpen(undefined)} />}
       {open === 'dismiss' && <DismissDialog statementId={statementId} line={line} onDismissed={onDismissed} onClose={() => setOpen(undefined)} />}
     </Stack>
   );
@@ -502,7 +519,7 @@ function useLineMutation<T>(
 
 type AttachValues = z.input<typeof statementLineAttachSchema>;
 
-function AttachDialog({ statementId, line, onClose }: { statementId: number; line: PaymentLine; onClose: () => void }) {
+function AttachDialog({ statementId, line, onAttached, onClose }: { statementId: number; line: PaymentLine; onAttached: () => void; onClose: () => void }) {
   const { translate, dataProvider, errorText } = usePecMutation();
   // The file chosen holds that payment already, or was to receive far less (409): said in the dialog, focused, with
   // what would distinguish the payment or the confirmation asked for.
@@ -513,7 +530,11 @@ function AttachDialog({ statementId, line, onClose }: { statementId: number; lin
   const attach = useLineMutation(
     (values: AttachValues) => dataProvider.paymentLineAttach({ id: statementId, line: line.line, ...values }),
     { title: 'pecflow.payments.handle.attached', text: 'pecflow.payments.handle.attachedText', error: 'pecflow.payments.handle.attachError' },
-    onClose,
+    // Attached, or handled meanwhile (409): either way the next line to handle comes next.
+    () => {
+      onAttached();
+      onClose();
+    },
     (error, values) => {
       const said = sameDayPaymentsOf(error) !== undefined || isAmountToCheck(error);
       if (said) setRefusal({ ...paymentRefusalOf(error, errorText(error), values), dossier: values.dossier });

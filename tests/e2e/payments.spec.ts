@@ -876,6 +876,8 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   await expect(lines.nth(2).getByTestId('payment-outcome')).toHaveText(`Paiement partiel (rattachée le ${today})`);
   await expect(lines.nth(2).getByRole('link', { name: chosen.numeroDossier })).toBeVisible();
   await expect(statement.getByTestId('statement-pending')).toHaveText('À traiter (1)');
+  // The keyboard goes on from the next line to handle, not from the top of the drawer.
+  await expect(statement.getByRole('button', { name: 'Rattacher la ligne 4 à une demande' })).toBeFocused();
 
   // Set aside: a reason is required.
   await statement.getByRole('button', { name: 'Classer la ligne 4' }).click();
