@@ -203,6 +203,7 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   // The line just attached: once the statement read again shows it handled, the next line to handle (after it, else
   // the first) takes the focus, its « Rattacher » drawn anew for it: a keyboard goes on from there, not from the top.
   const [attached, setAttached] = useState<number>();
+  const [undone, setUndone] = useState(false);
   const lines = record?.lines;
   const next =
     attached !== undefined && lines && !lines.find((l) => l.line === attached)?.pending
@@ -231,7 +232,7 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
         record && (
           <>
             <StatementStatusBadge status={record.status} pendingLines={record.pendingLines} />
-            {record.undoable && <UndoAction id={id} />}
+            {record.undoable && <UndoAction id={id} onUndone={() => setUndone(true)} />}
           </>
         )
       }
@@ -243,7 +244,8 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
       ) : (
         <Stack spacing={2}>
           {record.undoneAt && (
-            <Alert severity="info" data-testid="statement-undone">
+            // Undone here: its « Annuler le relevé » gone, the focus goes to what says it is (not the page's body).
+            <Alert ref={undone ? focusOnShow : undefined} tabIndex={-1} severity="info" data-testid="statement-undone">
               {translate('pecflow.payments.show.undoneAt', { date: formatDateTime(record.undoneAt) })}
               {record.undoReason && ` ${translate('pecflow.payments.show.undoneReason', { reason: record.undoReason })}`}
             </Alert>
@@ -282,7 +284,7 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
 }
 
 /** 'Annuler le relevé', with its reason: every file it changed goes back to its state before it. */
-function UndoAction({ id }: { id: number }) {
+function UndoAction({ id, onUndone }: { id: number; onUndone: () => void }) {
   const translate = useTranslate();
   const [open, setOpen] = useState(false);
   return (
@@ -290,17 +292,20 @@ function UndoAction({ id }: { id: number }) {
       <Button color="warning" startIcon={<UndoIcon />} onClick={() => setOpen(true)} data-testid="payment-undo">
         {translate('pecflow.payments.show.undo')}
       </Button>
-      {open && <UndoDialog id={id} onClose={() => setOpen(false)} />}
+      {open && <UndoDialog id={id} onUndone={onUndone} onClose={() => setOpen(false)} />}
     </>
   );
 }
 
-function UndoDialog({ id, onClose }: { id: number; onClose: () => void }) {
+function UndoDialog({ id, onUndone, onClose }: { id: number; onUndone: () => void; onClose: () => void }) {
   const { translate, dataProvider } = usePecMutation();
   const undo = useLineMutation(
     (motif: string) => dataProvider.paymentUndo({ id, motif }),
     { title: 'pecflow.payments.show.undone', error: 'pecflow.payments.show.undoError' },
-    onClose,
+    () => {
+      onUndone();
+      onClose();
+    },
   );
   return (
     <ReasonDialog

@@ -119,6 +119,8 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   const undone = page.getByTestId('payment-statement-drawer');
   await expect(undone.getByTestId('status-badge')).toHaveText('Annulé');
   await expect(undone.getByTestId('statement-undone')).toContainText('Motif : Relevé importé deux fois');
+  // Its « Annuler le relevé » gone, the focus is on what says the statement is cancelled, not the page's body.
+  await expect(undone.getByTestId('statement-undone')).toBeFocused();
   // Nothing of it is applied any more: the amount it had applied is named as cancelled.
   await expect(undone.getByTestId('payment-totals')).toContainText('Montant rapproché (relevé annulé)');
   await expect(undone.getByTestId('payment-total-applied')).toHaveText('0,00 €');
