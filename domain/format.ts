@@ -113,3 +113,15 @@ export function initialsOf(fullName: string): string {
   const last = parts.length > 1 ? (parts[parts.length - 1]![0] ?? '') : '';
   return (first + last).toUpperCase();
 }
+
+/**
+ * A CSV header as files write it, compared without accents, case, spaces or punctuation ("N° PEC" = "n pec" = "NPEC",
+ * "Montant (€)" = "Montant"): the statements' and the PEC files' imports read their columns by it.
+ */
+export const headerKey = (header: string) =>
+  header
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[°€]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');

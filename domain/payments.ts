@@ -3,7 +3,7 @@
 // French numbers and dates, the fingerprint of a line), the manual payment form and its cancellation, the statuses of a
 // statement and the dashboard's receivables by age (the zod schemas: ./pecSchemas). Shared by the browser and the
 // server: one rule, one message.
-import { formatAmount, formatDate, formatEuros, formatIsoDay } from './format';
+import { formatAmount, formatDate, formatEuros, formatIsoDay, headerKey } from './format';
 import { parseDateInput, parsePrice, PRICE_MAX, todayInFrance } from './pec';
 
 // ---------- what an insurer owes ----------
@@ -339,15 +339,6 @@ export function statementTemplate(day: string): string {
   const row = (cells: string[]) => `${cells.join(';')}\r\n`;
   return `\uFEFF${row(columns.map((column) => STATEMENT_COLUMNS[column].label))}${row(columns.map((column) => example[column]))}`;
 }
-
-/** Header text compared without accents, case, spaces or punctuation ("N° PEC" = "n pec" = "NPEC"). */
-export const headerKey = (header: string) =>
-  header
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[°€]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '');
 
 /** The column a header names, if any. */
 export function statementColumnOf(header: string): StatementColumn | undefined {

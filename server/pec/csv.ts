@@ -86,25 +86,4 @@ export function exportRecord(item: Row, equipment: FileEquipment | undefined): s
   ];
 }
 
-/** Header text compared without accents, case, spaces or punctuation ("N° devis" = "n devis" = "NDEVIS"). */
-export const headerKey = (header: string) =>
-  header
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/°/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '');
-
-/** Import columns: header key -> field. Those marked required must be present. */
-export const IMPORT_COLUMNS: Record<string, { field: string; label: string; required?: boolean }> = {
-  ndossier: { field: 'numeroDossier', label: 'N° dossier' },
-  centre: { field: 'shop', label: 'Centre', required: true },
-  reseau: { field: 'network', label: 'Réseau' },
-  mutuelle: { field: 'mutual', label: 'Mutuelle', required: true },
-  ndossierpatient: { field: 'numeroDossierAssure', label: 'N° dossier patient', required: true },
-  ndevis: { field: 'numeroDevisAssure', label: 'N° devis', required: true },
-  montantdudevisttc: { field: 'totalTtc', label: 'Montant du devis TTC' },
-  commentaire: { field: 'commentaire', label: 'Commentaire' },
-};
-
 export const IMPORT_MAX_ROWS = 5000;

@@ -21,7 +21,8 @@ import { sameHolding } from '../hydra/tenancy';
 import { robotFailedWithin } from './robotFailures';
 import { filesMatching, lockImport, matchingFile, type ImportLine } from './duplicates';
 import { archivedFilter } from './archive';
-import { EXPORT_HEADER, exportRecord, headerKey, IMPORT_COLUMNS, IMPORT_MAX_ROWS, unsafeText } from './csv';
+import { EXPORT_HEADER, exportRecord, IMPORT_MAX_ROWS, unsafeText } from './csv';
+import { PEC_IMPORT_COLUMNS, pecImportColumnOf } from '#domain/pecImport';
 import { equipmentOf } from './equipmentCsv';
 import { countByKind } from './fileKind';
 import { summaryFileName, summaryPdf, type SummaryFile } from './summary';
@@ -199,10 +200,10 @@ export async function pecRoutes(app: FastifyInstance) {
 
     const columns = new Map<string, number>();
     header.record.forEach((h, index) => {
-      const column = IMPORT_COLUMNS[headerKey(h)];
+      const column = pecImportColumnOf(h);
       if (column && !columns.has(column.field)) columns.set(column.field, index);
     });
-    const missingColumns = Object.values(IMPORT_COLUMNS).filter((c) => c.required && !columns.has(c.field));
+    const missingColumns = PEC_IMPORT_COLUMNS.filter((c) => c.required && !columns.has(c.field));
     if (missingColumns.length) {
       throw new ValidationError([{ propertyPath: 'fichier', message: `Colonnes manquantes : ${missingColumns.map((c) => c.label).join(', ')}.` }]);
     }

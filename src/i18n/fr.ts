@@ -624,7 +624,9 @@ export const fr = {
       },
       import: {
         title: 'Importer des demandes de PEC',
-        help: 'Fichier CSV (séparateur point-virgule ou virgule, première ligne d’en-têtes). Colonnes obligatoires : Centre, Mutuelle, N° dossier patient, N° devis ; facultatives : N° dossier, Réseau, Montant du devis TTC, Commentaire. Les demandes sont créées en brouillon ; si une ligne est en erreur, aucune n’est créée. Une ligne déjà présente (même numéro de devis, avec la même mutuelle ou le même n° de dossier patient) n’est pas importée une seconde fois.',
+        // The columns from domain/pecImport.ts.
+        help: 'Fichier CSV (séparateur point-virgule ou virgule, première ligne d’en-têtes). Colonnes obligatoires : %{required} ; facultatives : %{optional}. Les demandes sont créées en brouillon ; si une ligne est en erreur, aucune n’est créée. Une ligne déjà présente (même numéro de devis, avec la même mutuelle ou le même n° de dossier patient) n’est pas importée une seconde fois.',
+        template: 'Télécharger un modèle de fichier',
         choose: 'Choisir un fichier CSV',
         sending: 'Import en cours…',
         done: 'Import terminé',

@@ -1,6 +1,7 @@
 // "Importer": a CSV file of new requests (created as drafts, all or nothing). Shows how many were created and the lines
 // already there, not created again (issue 25), or the lines in error with their messages. Sent with useMutation; the
 // list and the dashboard follow at once.
+import DownloadIcon from '@mui/icons-material/Download';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import {
   Alert,
@@ -21,6 +22,8 @@ import { useRef, useState } from 'react';
 import { focusOnShow } from '../admin/focusOnShow';
 import { RefusedLines } from '../admin/RefusedLines';
 import type { ImportErrors, ImportResult } from '#domain/pecAnswers';
+import { PEC_IMPORT_TEMPLATE_NAME, pecImportColumnLabels, pecImportTemplate } from '#domain/pecImport';
+import { download } from '../dataProvider/pec';
 import { usePecMutation } from './shared';
 
 type Outcome = { created: number; skipped: NonNullable<ImportResult['skipped']> } | { error: string; lines: NonNullable<ImportErrors['errors']> };
@@ -70,7 +73,18 @@ export function ImportDialog({ open, onClose }: ImportDialogProps) {
     <Dialog open={open} onClose={busy ? undefined : close} maxWidth="sm" fullWidth aria-labelledby="pec-import-title">
       <DialogTitle id="pec-import-title">{translate('pecflow.pec.import.title')}</DialogTitle>
       <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>{translate('pecflow.pec.import.help')}</DialogContentText>
+        <DialogContentText>
+          {translate('pecflow.pec.import.help', { required: pecImportColumnLabels(true), optional: pecImportColumnLabels(false) })}
+        </DialogContentText>
+        {/* A file to start from, with every column as the import reads them. */}
+        <Button
+          size="small"
+          startIcon={<DownloadIcon />}
+          sx={{ display: 'flex', my: 1 }}
+          onClick={() => download(new Blob([pecImportTemplate()], { type: 'text/csv;charset=utf-8' }), PEC_IMPORT_TEMPLATE_NAME)}
+        >
+          {translate('pecflow.pec.import.template')}
+        </Button>
         <input
           ref={input}
           type="file"

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, startPecServer, type Refs } from './helpers/pec';
+import { pecImportTemplate } from '#domain/pecImport';
 
 let server: TestServer;
 let refs: Refs;
@@ -212,5 +213,20 @@ describe('import', () => {
     expect((await importCsv('Centre;Mutuelle;N° dossier patient;N° devis\nHorizon Paris Bastille;Allianz;DP;DEV\n', tokens.audio)).status).toBe(403);
     const outside = await importCsv('Centre;Mutuelle;N° dossier patient;N° devis\nRiviera Antibes;Allianz;DP;DEV\n');
     expect(outside.body.errors).toEqual([{ line: 2, messages: ['Centre « Riviera Antibes » introuvable ou hors de votre périmètre'] }]);
+  });
+
+  it('reads the template the dialog offers: sent as it is, its line to replace is refused; filled in, it is created', async () => {
+    const template = pecImportTemplate();
+    const before = await count();
+    const asItIs = await importCsv(template);
+    expect(asItIs.status).toBe(422);
+    expect(asItIs.body.errors).toEqual([
+      { line: 2, messages: ['Centre « Nom du centre » introuvable ou hors de votre périmètre', 'Mutuelle « Nom de la mutuelle » introuvable'] },
+    ]);
+    const filled = template.replace('Nom du centre', 'Horizon Paris Bastille').replace('Nom de la mutuelle', 'Generali').replace('PAT-0001', 'DP-MODELE');
+    const created = await importCsv(filled);
+    expect(created.status, created.text).toBe(201);
+    expect((await server.get(created.body.member[0], tokens.horizonAdmin)).body).toMatchObject({ numeroDossierAssure: 'DP-MODELE', totalTtc: 1450.5 });
+    expect(await count()).toBe(before + 1);
   });
 });

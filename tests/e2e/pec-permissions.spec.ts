@@ -100,6 +100,15 @@ test('Importer: a file with a wrong line creates nothing and names the line; a c
   await page.goto('/pec');
   await page.getByRole('button', { name: 'Importer' }).click();
   const dialog = page.getByRole('dialog', { name: 'Importer des demandes de PEC' });
+  // Its columns said, and a file to start from that has them all.
+  await expect(dialog).toContainText(
+    'Colonnes obligatoires : Centre, Mutuelle, N° dossier patient, N° devis ; facultatives : N° dossier, Réseau, Montant du devis TTC, Commentaire.',
+  );
+  const [saved] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Télécharger un modèle de fichier' }).click()]);
+  expect(saved.suggestedFilename()).toBe('modele-import-demandes-pec.csv');
+  expect((await readFile(await saved.path(), 'utf8')).split('\r\n')[0]).toBe(
+    '\uFEFFN° dossier;Centre;Réseau;Mutuelle;N° dossier patient;N° devis;Montant du devis TTC;Commentaire',
+  );
   await dialog.getByTestId('pec-import-file').setInputFiles({
     name: 'erreurs.csv',
     mimeType: 'text/csv',
