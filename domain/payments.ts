@@ -320,11 +320,12 @@ export const STATEMENT_COLUMNS: Record<StatementColumn, { label: string; require
   period: { label: 'Période', required: false, aliases: ['Période', 'Période du relevé', 'Période de paiement'] },
 };
 
+export const STATEMENT_TEMPLATE_NAME = 'modele-releve-paiements.csv';
+
 /**
  * The statement file the import page offers to start from: its columns as Pecflow names them, in French Excel's CSV
  * (UTF-8 with a BOM, semicolons, CRLF), and one line to replace, dated `day` (yyyy-mm-dd).
  */
-export const STATEMENT_TEMPLATE_NAME = 'modele-releve-paiements.csv';
 export function statementTemplate(day: string): string {
   const example: Record<StatementColumn, string> = {
     paymentDate: formatIsoDay(day),

@@ -3,7 +3,7 @@
 // be told apart. Without react-admin: the login page uses it too.
 import { useEffect } from 'react';
 
-export const PRODUCT_NAME = 'Pecflow';
+const PRODUCT_NAME = 'Pecflow';
 
 /** The titles on screen, in the order they came. A drawer mounts with its page, and React runs its effect first. */
 const shown: { text: string; record: boolean }[] = [];
