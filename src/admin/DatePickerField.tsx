@@ -30,14 +30,14 @@ const toDay = (date: Date | null) => {
 /** How other programs write a day (a spreadsheet, an export, a mail), besides the field's own dd/mm/yyyy: year, month, day. */
 const PASTED_SHAPES: [RegExp, (parts: string[]) => number[]][] = [
   [/^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$/, ([, y, m, d]) => [y, m, d].map(Number)],
-  [/^(\d{1,2})[.-](\d{1,2})[.-](\d{4})$/, ([, d, m, y]) => [y, m, d].map(Number)],
+  [/^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/, ([, d, m, y]) => [y, m, d].map(Number)],
 ];
 
 /**
- * A date pasted whole as another program writes it, as a date (2026-11-01 is the 1st of November): MUI's field reads a
- * paste by its own format only, and fills its sections with the digits of any other ("20/02/0001"). An impossible day
- * (2026-02-31) is left to MUI, which says it is not a date. Read here rather than by date-fns's `parse`, which would
- * bring its English locale into the page's code.
+ * A date pasted whole, as the field writes it or as another program does (2026-11-01 is the 1st of November): MUI's
+ * field fills its sections with the digits of another shape ("20/02/0001"), and empties itself on an impossible day,
+ * which is kept here as a date that is not one (said 'Date invalide', as typed). Read here rather than by date-fns's
+ * `parse`, which would bring its English locale into the page's code.
  */
 const pastedDate = (text: string) => {
   for (const [shape, read] of PASTED_SHAPES) {
@@ -46,7 +46,7 @@ const pastedDate = (text: string) => {
     const [year, month, day] = read(parts);
     const date = new Date(year!, month! - 1, day);
     const exact = date.getFullYear() === year && date.getMonth() === month! - 1 && date.getDate() === day;
-    return exact && toDay(date) !== INVALID_DAY ? date : null;
+    return exact && toDay(date) !== INVALID_DAY ? date : new Date(Number.NaN);
   }
   return null;
 };
@@ -116,6 +116,7 @@ export function DatePickerField({
       event.preventDefault();
       event.stopPropagation();
       setDate(pasted);
+      // As typed: a day, or INVALID_DAY for an impossible one (a filter keeps its bound, a form says it is no date).
       if (!saveOnLeave) emit(toDay(pasted));
     },
     name,

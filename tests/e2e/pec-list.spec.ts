@@ -1,6 +1,6 @@
 // The /pec list (spec section 2): search, status filter, creation dates, order and page live in the URL and select the
 // same files as the API; a link reproduces the view. Optique Riviera's files: no other test changes them.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { PEC_LIST_REFETCH_MS, SEARCH_WORDS } from '#domain/limits';
 import { api, apiToken, pickDay, signIn, signOut, typeDate } from './helpers';
 import { drawer, listCount, toast } from './pec-fixtures';
@@ -581,14 +581,18 @@ test.describe('in an English browser', () => {
     ]) {
       await reloaded.click();
       await page.keyboard.press('ControlOrMeta+a');
-      await reloaded.evaluate((input, text) => {
-        const data = new DataTransfer();
-        data.setData('text/plain', text);
-        input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-      }, pasted);
+      await pasteText(reloaded, pasted);
       await expect(reloaded).toHaveValue(shown);
       await expect.poll(() => (urlParams(page).filter.createdAt as { after?: string }).after?.slice(0, 10)).toBe(day);
     }
+    // An impossible day pasted is said so, as typed, and the bound set before stays (also once the field is left).
+    await reloaded.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await pasteText(reloaded, '2026-02-31');
+    await expect(page.getByText('Date invalide (jj/mm/aaaa)')).toBeVisible();
+    await reloaded.blur();
+    await expect(page.getByText('Date invalide (jj/mm/aaaa)')).toBeVisible();
+    expect((urlParams(page).filter.createdAt as { after?: string }).after?.slice(0, 10)).toBe('2026-10-08');
   });
 });
 
@@ -797,3 +801,12 @@ test('every column chosen is reachable at 1280 px: the table scrolls inside its 
   expect(await frame.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
   expect((await first.boundingBox())!.x).toBeCloseTo(firstBox.x, 0);
 });
+
+/** Pastes `text` into a field, as the clipboard gives it (a paste event with its data). */
+async function pasteText(field: Locator, text: string) {
+  await field.evaluate((input, pasted) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', pasted);
+    input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+}
