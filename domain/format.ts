@@ -125,3 +125,6 @@ export const headerKey = (header: string) =>
     .replace(/[°€]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '');
+
+/** An amount as French Excel reads a number and a form's field shows it to be typed again: 77.9 -> "77,90" (no grouping). */
+export const decimalComma = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value.toFixed(2).replace('.', ',') : '');

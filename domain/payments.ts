@@ -3,7 +3,7 @@
 // French numbers and dates, the fingerprint of a line), the manual payment form and its cancellation, the statuses of a
 // statement and the dashboard's receivables by age (the zod schemas: ./pecSchemas). Shared by the browser and the
 // server: one rule, one message.
-import { formatAmount, formatDate, formatEuros, formatIsoDay, headerKey } from './format';
+import { decimalComma, formatAmount, formatDate, formatEuros, formatIsoDay, headerKey } from './format';
 import { parseDateInput, parsePrice, PRICE_MAX, todayInFrance } from './pec';
 
 // ---------- what an insurer owes ----------
@@ -207,10 +207,6 @@ export function amountDue(file: { status: string; montantDu?: number | null; par
   return file.montantDu ?? file.partComplementaire;
 }
 
-/** An amount as a form's field shows it to be typed again: 77.9 -> "77,90". */
-export const amountInputValue = (value: number | null | undefined) =>
-  typeof value === 'number' && Number.isFinite(value) ? value.toFixed(2).replace('.', ',') : '';
-
 // ---------- the payment history of a file ----------
 
 /** Where a payment of a file's history comes from: a statement's line, or 'Enregistrer un paiement'. */
@@ -331,7 +327,7 @@ export function statementTemplate(day: string): string {
     paymentDate: formatIsoDay(day),
     payer: 'Allianz',
     reference: 'FAC-2026-000123',
-    amount: formatAmount(1420),
+    amount: decimalComma(1420),
     label: 'Virement du relevé 2026-47',
     statementNumber: '2026-47',
     period: 'Novembre 2026',

@@ -1,6 +1,6 @@
 // The CSV import of PEC files (the list's « Importer »): its columns, which the server reads by their header
 // (headerKey) and the dialog's help names, and the file it offers to start from.
-import { formatAmount, headerKey } from './format';
+import { decimalComma, headerKey } from './format';
 
 export interface PecImportColumn {
   /** The file's field it fills. */
@@ -18,7 +18,7 @@ export const PEC_IMPORT_COLUMNS: readonly PecImportColumn[] = [
   { field: 'mutual', label: 'Mutuelle', required: true, example: 'Nom de la mutuelle' },
   { field: 'numeroDossierAssure', label: 'N° dossier patient', required: true, example: 'PAT-0001' },
   { field: 'numeroDevisAssure', label: 'N° devis', required: true, example: 'DEV-0001' },
-  { field: 'totalTtc', label: 'Montant du devis TTC', required: false, example: formatAmount(1450.5) },
+  { field: 'totalTtc', label: 'Montant du devis TTC', required: false, example: decimalComma(1450.5) },
   { field: 'commentaire', label: 'Commentaire', required: false, example: '' },
 ];
 

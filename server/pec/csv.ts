@@ -1,6 +1,6 @@
 // The CSV of PEC files, for French Excel: semicolons, UTF-8 with a BOM, French headers, decimal commas, dd/mm/yyyy.
 // Import reads the same file back (the columns it needs, any others ignored).
-import { formatDate } from '#domain/format';
+import { decimalComma, formatDate } from '#domain/format';
 import { pecStatusLabel } from '#domain/pec';
 import { amountDue, expectedAmount, overpaymentOf } from '#domain/payments';
 import { archiveReasonText } from '#domain/archive';
@@ -11,7 +11,6 @@ type Cell = (item: Row) => string;
 
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 /** 1450.5 -> "1450,50": a number French Excel reads as one. */
-export const decimalComma = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value.toFixed(2).replace('.', ',') : '');
 const day = (value: unknown) => (value ? formatDate(value as string) : '');
 const name = (value: unknown) => (value && typeof value === 'object' ? text((value as Row).name) : '');
 /** A file's prescriber as embedded in the list ({civility, firstName, lastName, rpps}): "Dr Jeanne Martin". */

@@ -17,7 +17,8 @@ import {
   type PaymentFilter,
   type ReceivableAge,
 } from '#domain/payments';
-import { decimalComma, safeText } from './csv';
+import { safeText } from './csv';
+import { decimalComma } from '#domain/format';
 
 const billed = eq(pecDossiers.status, 'billed');
 

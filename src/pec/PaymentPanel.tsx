@@ -15,7 +15,8 @@ import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import { SaveMark } from '../admin/ConfirmDialog';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '#domain/format';
-import { amountDue, amountInputValue, expectedAmount, overpaymentOf } from '#domain/payments';
+import { amountDue, expectedAmount, overpaymentOf } from '#domain/payments';
+import { decimalComma } from '#domain/format';
 import { invoiceDay, parseDateInput, parsePrice, todayInFrance } from '#domain/pec';
 import { manualPaymentSchemaFor, type manualPaymentSchema } from '#domain/pecSchemas';
 import { DateInput } from './DateInput';
@@ -148,7 +149,7 @@ function PaymentDialog({
     >
       {open && (
         <AdminForm
-          record={{ datePaiement: todayInFrance(), montant: amountInputValue(amountDue(record)), libelle: '' }}
+          record={{ datePaiement: todayInFrance(), montant: decimalComma(amountDue(record)), libelle: '' }}
           schema={schema}
           onSave={(values) => save.mutateAsync(schema.parse(values))}
         >

@@ -2,9 +2,9 @@
 // the browser (the drawer's total, 'Trop-perçu', the dialog's pre-fill): what was paid gives the state, line after line
 // or from the history alike; a cancelled payment no longer counts; the key that makes two statement lines the same.
 import { describe, expect, it } from 'vitest';
+import { decimalComma } from '#domain/format';
 import {
   amountDue,
-  amountInputValue,
   isPaidByHand,
   overpaymentOf,
   paidAmount,
@@ -76,9 +76,9 @@ describe('a file’s payment state', () => {
     expect(amountDue({ status: 'billed', montantDu: 12.5, partComplementaire: 77.9 })).toBe(12.5);
     expect(amountDue({ status: 'paid', montantDu: 0, partComplementaire: 77.9 })).toBe(0);
     expect(amountDue({ status: 'approved', partComplementaire: 77.9 })).toBeNull();
-    expect(amountInputValue(77.9)).toBe('77,90');
-    expect(amountInputValue(1234)).toBe('1234,00');
-    expect(amountInputValue(null)).toBe('');
+    expect(decimalComma(77.9)).toBe('77,90');
+    expect(decimalComma(1234)).toBe('1234,00');
+    expect(decimalComma(null)).toBe('');
   });
 });
 
