@@ -135,7 +135,8 @@ export const paymentStatementsResource: ResourceDeclaration = {
             resolution: (l.resolution as LineResolution | null) ?? null,
             // An undone statement's lines are no longer to be handled.
             pending: applied && isPendingLine(l),
-            difference: hidden ? null : l.difference,
+            // The file's gap after the line: a cancelled statement's no longer says anything of its file.
+            difference: hidden || !applied ? null : l.difference,
             expected: null,
             dossier:
               l.dossierId !== null && file && !hidden

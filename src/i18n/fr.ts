@@ -972,6 +972,8 @@ export const fr = {
     },
     settings: {
       title: 'Paramètres',
+      // The browser's tab on a settings screen: 'Centres · Paramètres — Pecflow'.
+      tabTitle: '%{tab} · Paramètres',
       tabs: 'Sections des paramètres',
       accessDenied: {
         title: 'Accès refusé - Permissions insuffisantes',

@@ -2,7 +2,8 @@
 import { Title } from 'react-admin';
 import { useDocumentTitle } from './documentTitle';
 
-export function PageTitle({ title }: { title: string }) {
-  useDocumentTitle(title);
+/** `tabTitle`: what the browser's tab says when it can say more than the app bar (the settings' tab shown). */
+export function PageTitle({ title, tabTitle = title }: { title: string; tabTitle?: string }) {
+  useDocumentTitle(tabTitle);
   return <Title title={title} />;
 }

@@ -16,6 +16,7 @@ import {
   List,
   ListItem,
   ListItemText,
+  Stack,
 } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
@@ -76,15 +77,6 @@ export function ImportDialog({ open, onClose }: ImportDialogProps) {
         <DialogContentText>
           {translate('pecflow.pec.import.help', { required: pecImportColumnLabels(true), optional: pecImportColumnLabels(false) })}
         </DialogContentText>
-        {/* A file to start from, with every column as the import reads them. */}
-        <Button
-          size="small"
-          startIcon={<DownloadIcon />}
-          sx={{ display: 'flex', my: 1 }}
-          onClick={() => download(new Blob([pecImportTemplate()], { type: 'text/csv;charset=utf-8' }), PEC_IMPORT_TEMPLATE_NAME)}
-        >
-          {translate('pecflow.pec.import.template')}
-        </Button>
         <input
           ref={input}
           type="file"
@@ -97,9 +89,19 @@ export function ImportDialog({ open, onClose }: ImportDialogProps) {
           data-testid="pec-import-file"
           aria-label={translate('pecflow.pec.import.choose')}
         />
-        <Button variant="outlined" startIcon={<UploadFileIcon />} onClick={() => input.current?.click()} disabled={busy}>
-          {translate(busy ? 'pecflow.pec.import.sending' : 'pecflow.pec.import.choose')}
-        </Button>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} alignItems={{ xs: 'flex-start', sm: 'center' }} sx={{ mt: 2 }}>
+          <Button variant="outlined" startIcon={<UploadFileIcon />} onClick={() => input.current?.click()} disabled={busy}>
+            {translate(busy ? 'pecflow.pec.import.sending' : 'pecflow.pec.import.choose')}
+          </Button>
+          {/* A file to start from, with every column as the import reads them: after the chooser, the dialog's first stop. */}
+          <Button
+            size="small"
+            startIcon={<DownloadIcon />}
+            onClick={() => download(new Blob([pecImportTemplate()], { type: 'text/csv;charset=utf-8' }), PEC_IMPORT_TEMPLATE_NAME)}
+          >
+            {translate('pecflow.pec.import.template')}
+          </Button>
+        </Stack>
         {outcome && (
           <Box ref={focusOnShow} tabIndex={-1} sx={{ mt: 2 }} data-testid="pec-import-outcome">
             {'created' in outcome ? (

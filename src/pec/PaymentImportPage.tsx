@@ -122,7 +122,7 @@ export default function PaymentImportPage() {
       <Typography ref={focusOnShow} tabIndex={-1} variant="h5" component="h1" fontWeight={700}>
         {translate('pecflow.payments.import.title')}
       </Typography>
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {translate('pecflow.payments.import.text', {
           columns: Object.values(STATEMENT_COLUMNS)
             .map((c) => c.label)
@@ -130,15 +130,6 @@ export default function PaymentImportPage() {
           size: PAYMENT_STATEMENT_LIMITS.maxBytes / 1024 / 1024,
         })}
       </Typography>
-      {/* A file to start from, with every column as Pecflow names them. */}
-      <Button
-        size="small"
-        startIcon={<DownloadIcon />}
-        sx={{ mb: 2 }}
-        onClick={() => download(new Blob([statementTemplate(todayInFrance())], { type: 'text/csv;charset=utf-8' }), STATEMENT_TEMPLATE_NAME)}
-      >
-        {translate('pecflow.payments.import.template')}
-      </Button>
 
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'center' }}>
@@ -150,6 +141,15 @@ export default function PaymentImportPage() {
           <Typography variant="body2" color="text.secondary" data-testid="payment-file-name">
             {file ? file.name : translate('pecflow.payments.import.noFile')}
           </Typography>
+          {/* A file to start from, with every column as Pecflow names them: after « Choisir le fichier », the first Tab. */}
+          <Button
+            size="small"
+            startIcon={<DownloadIcon />}
+            sx={{ ml: { sm: 'auto' }, alignSelf: { xs: 'flex-start', sm: 'center' } }}
+            onClick={() => download(new Blob([statementTemplate(todayInFrance())], { type: 'text/csv;charset=utf-8' }), STATEMENT_TEMPLATE_NAME)}
+          >
+            {translate('pecflow.payments.import.template')}
+          </Button>
         </Stack>
       </Paper>
 

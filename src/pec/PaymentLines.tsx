@@ -73,8 +73,9 @@ export function PaymentLines({ lines, handle, undone = false }: { lines: Payment
             '& .MuiTableCell-root': { px: { xs: 0.5, sm: 1 } },
             // On a phone the actions stay at the right edge, over the columns scrolled beneath them, on the drawer's
             // own surface (its dark mode's overlay too).
+            // Only the header and the cells that hold actions: an empty one would hide the outcome scrolled beneath it.
             [theme.breakpoints.down('sm')]: {
-              [`& .${ACTIONS}`]: {
+              [`& .${ACTIONS}.MuiTableCell-head, & .${ACTIONS}:not(:empty)`]: {
                 position: 'sticky',
                 right: 0,
                 zIndex: 1,
@@ -221,7 +222,7 @@ export function PaymentTotalsView({ totals, undone = false }: { totals: PaymentT
       <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap>
         {PAYMENT_OUTCOMES.filter((o) => totals.byOutcome[o]?.count).map((o) => (
           <Stack key={o} direction="row" spacing={0.75} alignItems="center" data-testid={`payment-total-${o}`}>
-            <OutcomeChip outcome={o} />
+            <OutcomeChip outcome={o} inactive={undone} />
             <Typography variant="body2">
               {totals.byOutcome[o].count} · {formatEuros(totals.byOutcome[o].amount)}
             </Typography>

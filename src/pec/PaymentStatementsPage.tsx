@@ -260,21 +260,25 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
           <PaymentLines
             lines={record.lines}
             undone={!!record.undoneAt}
-            handle={(line) =>
-              record.status !== 'applied' ? null : line.pending ? (
-                <PendingLineActions
-                  key={line.line === next ? `next-after-${attached}` : 'line'}
-                  statementId={id}
-                  line={line}
-                  focus={moved === line.line || next === line.line}
-                  onDismissed={() => setMoved(line.line)}
-                  onAttached={() => setAttached(line.line)}
-                />
-              ) : line.resolution === 'dismissed' ? (
-                <ReopenLineAction statementId={id} line={line} focus={moved === line.line} onReopened={() => setMoved(line.line)} />
-              ) : isCountableLine(line) ? (
-                <CountLineAction statementId={id} line={line} />
-              ) : null
+            // A column of actions only where a line has one: a cancelled statement's lines have none.
+            handle={
+              record.status === 'applied' && record.lines.some(hasLineAction)
+                ? (line) =>
+                    line.pending ? (
+                      <PendingLineActions
+                        key={line.line === next ? `next-after-${attached}` : 'line'}
+                        statementId={id}
+                        line={line}
+                        focus={moved === line.line || next === line.line}
+                        onDismissed={() => setMoved(line.line)}
+                        onAttached={() => setAttached(line.line)}
+                      />
+                    ) : line.resolution === 'dismissed' ? (
+                      <ReopenLineAction statementId={id} line={line} focus={moved === line.line} onReopened={() => setMoved(line.line)} />
+                    ) : isCountableLine(line) ? (
+                      <CountLineAction statementId={id} line={line} />
+                    ) : null
+                : undefined
             }
           />
         </Stack>
@@ -282,6 +286,9 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
     </DrawerFrame>
   );
 }
+
+/** What a line of an applied statement offers: to be handled, put back, or counted in addition. */
+const hasLineAction = (line: PaymentLine) => line.pending || line.resolution === 'dismissed' || isCountableLine(line);
 
 /** 'Annuler le relevé', with its reason: every file it changed goes back to its state before it. */
 function UndoAction({ id, onUndone }: { id: number; onUndone: () => void }) {

@@ -35,12 +35,16 @@ export default function SettingsPage() {
   const ownScreens = tabs.filter((e) => !allowed.includes(e) && particularOf(e.name).page);
   const current = location.pathname.split('/')[2];
   const first = allowed[0];
+  const shown = [...allowed, ...ownScreens].find((e) => e.name === current);
 
   return (
     <SchemaAnalyzerContext.Provider value={schemaAnalyzer}>
       {/* inline-size containment: wide tables scroll inside the page instead of widening react-admin's layout. */}
       <Box sx={{ p: { xs: 1, sm: 3 }, contain: 'inline-size' }}>
-        <PageTitle title={translate('pecflow.settings.title')} />
+        <PageTitle
+          title={translate('pecflow.settings.title')}
+          tabTitle={shown ? translate('pecflow.settings.tabTitle', { tab: shown.settingsTab!.label }) : undefined}
+        />
         <Typography variant="h5" component="h1" fontWeight={700} sx={{ mb: 1 }}>
           {translate('pecflow.settings.title')}
         </Typography>

@@ -189,7 +189,8 @@ describe('a statement with every kind of line', () => {
     expect(kept.body.undoable).toBe(false);
     expect(outcomes(kept).slice(0, 2)).toEqual([
       [2, 'paid', 'Annulée avec le relevé — était : Payé intégralement', null],
-      [3, 'partial', 'Annulée avec le relevé — était : Paiement partiel', 500],
+      // Nor a gap of its file any more.
+      [3, 'partial', 'Annulée avec le relevé — était : Paiement partiel', null],
     ]);
   });
 

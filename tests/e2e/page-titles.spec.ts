@@ -29,6 +29,10 @@ test('each page and each open record names the browser tab; closing the drawer o
   await expect(page).toHaveTitle(`Demande ${file.numeroDossier} — Pecflow`);
   await page.keyboard.press('Escape');
   await expect(drawer(page)).toBeHidden();
+  await page.getByRole('button', { name: 'Nouvelle Demande de PEC' }).click();
+  await expect(page).toHaveTitle('Nouvelle Demande de PEC — Pecflow');
+  await page.keyboard.press('Escape');
+  await expect(drawer(page)).toBeHidden();
 
   await page.getByRole('menuitem', { name: 'Paiements' }).click();
   await expect(page).toHaveTitle('Relevés de paiement — Pecflow');
@@ -37,7 +41,9 @@ test('each page and each open record names the browser tab; closing the drawer o
   await page.goBack();
   await expect(page).toHaveTitle('Relevés de paiement — Pecflow');
   await page.goto('/settings/shops');
-  await expect(page).toHaveTitle('Paramètres — Pecflow');
+  await expect(page).toHaveTitle('Centres · Paramètres — Pecflow');
+  await page.getByRole('tab', { name: 'Utilisateurs' }).click();
+  await expect(page).toHaveTitle('Utilisateurs · Paramètres — Pecflow');
 
   await signOut(page);
   await expect(page).toHaveTitle('Connexion à Pecflow');

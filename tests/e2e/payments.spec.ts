@@ -129,6 +129,7 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   const outcome = undone.getByTestId('payment-lines').getByTestId('payment-outcome').first();
   await expect(outcome).toHaveText(/^Annulée avec le relevé — était : /);
   await expect(outcome).toHaveClass(/MuiChip-colorDefault/);
+  await expect(undone.getByTestId('payment-totals').getByTestId('payment-outcome').first()).toHaveClass(/MuiChip-colorDefault/);
   // The list says the same: a column of amounts that files received adds up without it.
   await page.keyboard.press('Escape');
   // The statement's row by its first cell, its number (another statement's count of lines can read the same).
