@@ -98,32 +98,60 @@ export default function DashboardPage() {
             </Box>
           </Box>
 
-          <KindFigures stats={data} />
-
-          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(1), md: columns(2) }, gap: 2 }}>
+          {/* What needs attention first, its words at once; its cards grow as the files they list are read: so that
+              nothing seen moves under them (a layout shift of 0.11, Lighthouse's desktop score 97 on this page), they
+              share one row on a laptop, and what follows them is shown once those files are read. */}
+          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(1), md: columns(2), lg: columns(3) }, gap: 2 }}>
             <ExpiringCard stats={data} filter={filters.expiring} />
             <FailuresCard stats={data} />
             <FollowUpsCard stats={data} />
           </Box>
 
-          <ReceivablesCard stats={data} />
+          <ShownOnceCardsRead stats={data} expiringFilter={filters.expiring}>
+            <KindFigures stats={data} />
 
-          <Box component="section" aria-labelledby="dashboard-month">
-            <Typography id="dashboard-month" variant="subtitle1" component="h2" fontWeight={700} sx={{ mb: 1.5 }}>
-              {translate('pecflow.dashboard.month', { month })}
-            </Typography>
-            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(1), md: columns(2) }, gap: 2 }}>
-              <MonthCard
-                kind="approved"
-                figures={data?.approvedThisMonth}
-                to={pecListLink(filters.approvedThisMonth, { field: 'dateValidation', order: 'DESC' })}
-              />
-              <MonthCard kind="billed" figures={data?.billedThisMonth} to={pecListLink(filters.billedThisMonth)} />
+            <ReceivablesCard stats={data} />
+
+            <Box component="section" aria-labelledby="dashboard-month">
+              <Typography id="dashboard-month" variant="subtitle1" component="h2" fontWeight={700} sx={{ mb: 1.5 }}>
+                {translate('pecflow.dashboard.month', { month })}
+              </Typography>
+              <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(1), md: columns(2) }, gap: 2 }}>
+                <MonthCard
+                  kind="approved"
+                  figures={data?.approvedThisMonth}
+                  to={pecListLink(filters.approvedThisMonth, { field: 'dateValidation', order: 'DESC' })}
+                />
+                <MonthCard kind="billed" figures={data?.billedThisMonth} to={pecListLink(filters.billedThisMonth)} />
+              </Box>
             </Box>
-          </Box>
+          </ShownOnceCardsRead>
         </Stack>
       )}
     </Box>
+  );
+}
+
+/**
+ * What follows the cards, drawn at once and shown once the figures and the cards' files are read (the same queries as
+ * the cards', answered once): moved while hidden, it counts as no shift. Only this wrapper follows those answers; its
+ * content, built again only with the figures, is not drawn again at each of them.
+ */
+function ShownOnceCardsRead({
+  stats,
+  expiringFilter,
+  children,
+}: {
+  stats: PecStats | undefined;
+  expiringFilter: Record<string, unknown>;
+  children: ReactNode;
+}) {
+  const pending = [useCardFiles(expiringFilter, EXPIRING_SORT), useCardFiles(FAILURES_FILTER, FAILURES_SORT), useCardFiles(FOLLOW_UPS_FILTER, FOLLOW_UPS_SORT)];
+  const ready = !!stats && pending.every((list) => !list.isPending);
+  return (
+    <Stack spacing={3} sx={{ visibility: ready ? 'visible' : 'hidden' }} aria-busy={!ready} data-testid="dashboard-more">
+      {children}
+    </Stack>
   );
 }
 
@@ -206,6 +234,10 @@ function Panel({
   );
 }
 
+/** The files the "À relancer" card lists: the first of the list filtered the same way, the earliest follow-up first. */
+const FOLLOW_UPS_FILTER = { [FOLLOW_UP_FILTER]: 'true' };
+const FOLLOW_UPS_SORT = { field: 'followUpDate', order: 'ASC' as const };
+
 /**
  * "À relancer" (domain/followUps.ts): its count opens the list filtered the same way (aRelancer=true); the first files
  * of that list (the earliest follow-up dates first, then the files waiting without one), each with why it is due.
@@ -213,9 +245,7 @@ function Panel({
 function FollowUpsCard({ stats }: { stats: PecStats | undefined }) {
   const translate = useTranslate();
   const text = useDossierText();
-  const filter = { [FOLLOW_UP_FILTER]: 'true' };
-  const sort = { field: 'followUpDate', order: 'ASC' as const };
-  const { data: files = [] } = useGetList<PecDossierRecord & { id: string }>(PEC_RESOURCE, { filter, sort, pagination: { page: 1, perPage: 5 } });
+  const { data: files = [] } = useCardFiles(FOLLOW_UPS_FILTER, FOLLOW_UPS_SORT);
   const now = new Date();
   const today = todayInFrance(now);
   return (
@@ -226,7 +256,7 @@ function FollowUpsCard({ stats }: { stats: PecStats | undefined }) {
         figure={stats ? stats.followUpsDue : <Skeleton width={48} />}
         caption={translate('pecflow.dashboard.followUps.caption')}
         action={
-          <Button component={RouterLink} to={pecListLink(filter)} size="small" data-testid="dashboard-follow-ups-link">
+          <Button component={RouterLink} to={pecListLink(FOLLOW_UPS_FILTER)} size="small" data-testid="dashboard-follow-ups-link">
             {translate('pecflow.dashboard.seeList')}
           </Button>
         }
@@ -260,11 +290,18 @@ function patientOf(file: PecDossierRecord, translate: (key: string, options?: ob
   return name || translate('pecflow.dashboard.followUps.patientNumber', { numero: file.numeroDossierAssure ?? '' });
 }
 
+/** The first files a card lists, of the list behind its link (the same filter and order). */
+const CARD_FILES = 5;
+const useCardFiles = (filter: Record<string, unknown>, sort: { field: string; order: 'ASC' | 'DESC' }) =>
+  useGetList<PecDossierRecord & { id: string }>(PEC_RESOURCE, { filter, sort, pagination: { page: 1, perPage: CARD_FILES } });
+
+const EXPIRING_SORT = { field: 'datePeremption', order: 'ASC' as const };
+
 function ExpiringCard({ stats, filter }: { stats: PecStats | undefined; filter: Record<string, unknown> }) {
   const translate = useTranslate();
   const text = useDossierText();
-  const sort = { field: 'datePeremption', order: 'ASC' as const };
-  const { data: files = [] } = useGetList<PecDossierRecord & { id: string }>(PEC_RESOURCE, { filter, sort, pagination: { page: 1, perPage: 5 } });
+  const sort = EXPIRING_SORT;
+  const { data: files = [] } = useCardFiles(filter, sort);
   return (
     <Box data-testid="dashboard-expiring">
       <Panel
@@ -302,12 +339,15 @@ function ExpiringCard({ stats, filter }: { stats: PecStats | undefined; filter: 
  * `robotFailedWithinDays` filter as the list behind the link, each with its latest failure in words (or its status
  * when a later run went through).
  */
+const FAILURES_FILTER = { robotFailedWithinDays: ROBOT_FAILURE_WINDOW_DAYS };
+const FAILURES_SORT = { field: 'updatedAt', order: 'DESC' as const };
+
 function FailuresCard({ stats }: { stats: PecStats | undefined }) {
   const translate = useTranslate();
   const text = useDossierText();
-  const filter = { robotFailedWithinDays: ROBOT_FAILURE_WINDOW_DAYS };
-  const sort = { field: 'updatedAt', order: 'DESC' as const };
-  const { data: files = [] } = useGetList<PecDossierRecord & { id: string }>(PEC_RESOURCE, { filter, sort, pagination: { page: 1, perPage: 5 } });
+  const filter = FAILURES_FILTER;
+  const sort = FAILURES_SORT;
+  const { data: files = [] } = useCardFiles(filter, sort);
   const count = stats?.robotFailures7d ?? 0;
   return (
     <Box data-testid="dashboard-failures">
