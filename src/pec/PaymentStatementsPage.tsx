@@ -9,20 +9,10 @@ import UndoIcon from '@mui/icons-material/Undo';
 import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Skeleton, Stack } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
-import {
-  AutocompleteInput,
-  ChoicesContextProvider,
-  DataTable,
-  ReferenceInput,
-  useChoicesContext,
-  useGetOne,
-  useTranslate,
-  type ChoicesContextValue,
-  type RaRecord,
-} from 'react-admin';
+import { AutocompleteInput, DataTable, ReferenceInput, useGetOne, useTranslate } from 'react-admin';
 import { PageTitle } from '../layout/PageTitle';
 import { ConfirmDialog, UndoMark } from '../admin/ConfirmDialog';
-import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { AdminForm, SubmitButton } from '../admin/AdminForm';
 import { ReasonDialog } from './ReasonDialog';
@@ -486,17 +476,6 @@ function ReopenLineAction({
 const billedFileText = (file: PecDossierRecord) =>
   [file.numeroDossier, file.numBilling, file.shop?.name, file.mutual?.name, formatEuros(amountDue(file))].filter(Boolean).join(' · ');
 
-/**
- * A reference input's choices with those that can be chosen first, in their order, then the others (shown greyed by
- * its input): the file a line goes to is not lost under newer files it cannot go to.
- */
-function ChoosableFirst<T extends RaRecord>({ choosable, children }: { choosable: (choice: T) => boolean; children: ReactNode }) {
-  const choices = useChoicesContext<T>();
-  const { allChoices } = choices;
-  const ordered = useMemo(() => allChoices && [...allChoices.filter(choosable), ...allChoices.filter((choice) => !choosable(choice))], [allChoices, choosable]);
-  return <ChoicesContextProvider value={{ ...choices, allChoices: ordered } as ChoicesContextValue}>{children}</ChoicesContextProvider>;
-}
-
 /** A file invoiced after the line's payment cannot take it (the server's rule): offered greyed, saying why. */
 const invoicedAfter = (file: PecDossierRecord, line: PaymentLine) => !!paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file));
 
@@ -538,7 +517,6 @@ function AttachDialog({ statementId, line, onAttached, onClose }: { statementId:
   const [refusal, setRefusal] = useState<PaymentRefusal & { dossier: unknown }>();
   // Another file chosen since: the refusal no longer applies.
   const dropRefusal = useCallback(() => setRefusal(undefined), []);
-  const choosable = useCallback((file: PecDossierRecord) => !invoicedAfter(file, line), [line]);
   const attach = useLineMutation(
     (values: AttachValues) => dataProvider.paymentLineAttach({ id: statementId, line: line.line, ...values }),
     { title: 'pecflow.payments.handle.attached', text: 'pecflow.payments.handle.attachedText', error: 'pecflow.payments.handle.attachError' },
@@ -599,21 +577,19 @@ function AttachDialog({ statementId, line, onAttached, onClose }: { statementId:
                   </Alert>
                 )}
                 <ReferenceInput source="dossier" reference={PEC_RESOURCE} filter={{ status: 'billed' }} sort={{ field: 'createdAt', order: 'DESC' }}>
-                  <ChoosableFirst choosable={choosable}>
-                    <AutocompleteInput
-                      label={translate('pecflow.payments.handle.file')}
-                      optionText={(file: PecDossierRecord) =>
-                        invoicedAfter(file, line)
-                          ? `${billedFileText(file)} · ${translate('pecflow.payments.handle.invoicedAfter', { date: formatDate(invoiceDay(file)) })}`
-                          : billedFileText(file)
-                      }
-                      getOptionDisabled={(file: PecDossierRecord) => invoicedAfter(file, line)}
-                      filterToQuery={(search: string) => ({ search })}
-                      noOptionsText={translate('pecflow.payments.handle.noFile')}
-                      fullWidth
-                      TextFieldProps={{ inputRef: field }}
-                    />
-                  </ChoosableFirst>
+                  <AutocompleteInput
+                    label={translate('pecflow.payments.handle.file')}
+                    optionText={(file: PecDossierRecord) =>
+                      invoicedAfter(file, line)
+                        ? `${billedFileText(file)} · ${translate('pecflow.payments.handle.invoicedAfter', { date: formatDate(invoiceDay(file)) })}`
+                        : billedFileText(file)
+                    }
+                    getOptionDisabled={(file: PecDossierRecord) => invoicedAfter(file, line)}
+                    filterToQuery={(search: string) => ({ search })}
+                    noOptionsText={translate('pecflow.payments.handle.noFile')}
+                    fullWidth
+                    TextFieldProps={{ inputRef: field }}
+                  />
                 </ReferenceInput>
                 <DistinctReasonInput count={refused?.sameDay} help="attachDistinctHelp" />
                 <AmountChecked refusal={refused} />
