@@ -295,13 +295,13 @@ const CARD_FILES = 5;
 const useCardFiles = (filter: Record<string, unknown>, sort: { field: string; order: 'ASC' | 'DESC' }) =>
   useGetList<PecDossierRecord & { id: string }>(PEC_RESOURCE, { filter, sort, pagination: { page: 1, perPage: CARD_FILES } });
 
+/** The files the "À facturer avant péremption" card lists: the soonest to expire first. */
 const EXPIRING_SORT = { field: 'datePeremption', order: 'ASC' as const };
 
 function ExpiringCard({ stats, filter }: { stats: PecStats | undefined; filter: Record<string, unknown> }) {
   const translate = useTranslate();
   const text = useDossierText();
-  const sort = EXPIRING_SORT;
-  const { data: files = [] } = useCardFiles(filter, sort);
+  const { data: files = [] } = useCardFiles(filter, EXPIRING_SORT);
   return (
     <Box data-testid="dashboard-expiring">
       <Panel
@@ -310,7 +310,12 @@ function ExpiringCard({ stats, filter }: { stats: PecStats | undefined; filter: 
         figure={stats ? stats.expiringSoon : <Skeleton width={48} />}
         caption={translate('pecflow.dashboard.expiring.caption', { days: stats?.expiringWithinDays ?? EXPIRY_WARNING_DAYS })}
         action={
-          <Button component={RouterLink} to={pecListLink(filter, sort, DRILL_DOWN_COLUMNS.expiring)} size="small" data-testid="dashboard-expiring-link">
+          <Button
+            component={RouterLink}
+            to={pecListLink(filter, EXPIRING_SORT, DRILL_DOWN_COLUMNS.expiring)}
+            size="small"
+            data-testid="dashboard-expiring-link"
+          >
             {translate('pecflow.dashboard.seeList')}
           </Button>
         }
@@ -334,20 +339,19 @@ function ExpiringCard({ stats, filter }: { stats: PecStats | undefined; filter: 
   );
 }
 
+/** The files the "Échecs du robot" card lists: the list's, filtered the same way, the latest first. */
+const FAILURES_FILTER = { robotFailedWithinDays: ROBOT_FAILURE_WINDOW_DAYS };
+const FAILURES_SORT = { field: 'updatedAt', order: 'DESC' as const };
+
 /**
  * Files the robot failed on within the last 7 days: counted by the stats, listed (the 5 latest) by the same
  * `robotFailedWithinDays` filter as the list behind the link, each with its latest failure in words (or its status
  * when a later run went through).
  */
-const FAILURES_FILTER = { robotFailedWithinDays: ROBOT_FAILURE_WINDOW_DAYS };
-const FAILURES_SORT = { field: 'updatedAt', order: 'DESC' as const };
-
 function FailuresCard({ stats }: { stats: PecStats | undefined }) {
   const translate = useTranslate();
   const text = useDossierText();
-  const filter = FAILURES_FILTER;
-  const sort = FAILURES_SORT;
-  const { data: files = [] } = useCardFiles(filter, sort);
+  const { data: files = [] } = useCardFiles(FAILURES_FILTER, FAILURES_SORT);
   const count = stats?.robotFailures7d ?? 0;
   return (
     <Box data-testid="dashboard-failures">
@@ -358,7 +362,7 @@ function FailuresCard({ stats }: { stats: PecStats | undefined }) {
         caption={translate('pecflow.dashboard.failures.caption', { days: ROBOT_FAILURE_WINDOW_DAYS })}
         action={
           count > 0 && (
-            <Button component={RouterLink} to={pecListLink(filter, sort)} size="small" data-testid="dashboard-failures-link">
+            <Button component={RouterLink} to={pecListLink(FAILURES_FILTER, FAILURES_SORT)} size="small" data-testid="dashboard-failures-link">
               {translate('pecflow.dashboard.failures.seeFiles', { smart_count: count })}
             </Button>
           )
