@@ -101,7 +101,11 @@ export default defineConfig({
   plugins: [react(), startAfterFirstPaint(), pageChunks()],
   resolve: {
     // @api-platform's packages import jsonld to expand an error's body: it loads when first used, not with the pages.
-    alias: [{ find: /^jsonld$/, replacement: fileURLToPath(new URL('./src/dataProvider/jsonldOnDemand.ts', import.meta.url)) }],
+    alias: [
+      { find: /^jsonld$/, replacement: fileURLToPath(new URL('./src/dataProvider/jsonldOnDemand.ts', import.meta.url)) },
+      // node-polyglot's polyfill of Object.entries, which every browser served has (src/i18n/objectEntries.cjs).
+      { find: /^object\.entries$/, replacement: fileURLToPath(new URL('./src/i18n/objectEntries.cjs', import.meta.url)) },
+    ],
   },
   server: {
     port: 5173,
