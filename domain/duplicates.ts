@@ -41,6 +41,3 @@ export const DUPLICATE_MESSAGES = {
   alreadyThere: (numeroDossier: string) => `déjà présent : ${numeroDossier}`,
   sameLineAbove: (line: number) => `déjà présent : ligne ${line} du fichier`,
 } as const;
-
-/** The DPEC start's body flag that confirms a request despite its twins (audited). */
-export const CONFIRM_DUPLICATE_FLAG = 'confirmDuplicate';

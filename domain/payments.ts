@@ -5,6 +5,7 @@
 // server: one rule, one message.
 import { decimalComma, formatAmount, formatDate, formatEuros, formatIsoDay, headerKey } from './format';
 import { parseDateInput, parsePrice, PRICE_MAX, todayInFrance } from './pec';
+import { AMOUNTS_CHECKED_PARAM } from './confirmations';
 
 // ---------- what an insurer owes ----------
 
@@ -183,11 +184,7 @@ export type PaymentLineWarning = (typeof PAYMENT_LINE_WARNINGS)[number];
 export const paymentLineWarning = (line: { outcome: PaymentOutcome; amount: number; expected: number | null }): PaymentLineWarning | null =>
   line.outcome === 'overpaid' && line.expected !== null && line.amount > FAR_ABOVE_EXPECTED_FACTOR * line.expected ? 'amountFarAboveExpected' : null;
 
-/**
- * The apply's query parameter by which the office confirms the lines to be checked (`montantsVerifies=1`), and the
- * 409's `conflict` when it is missing.
- */
-export const AMOUNTS_CHECKED_PARAM = 'montantsVerifies';
+/** The 409's `conflict` when the apply is sent without its confirmation of the lines to be checked (AMOUNTS_CHECKED_PARAM). */
 export const AMOUNTS_TO_CHECK_CONFLICT = 'amountsToCheck';
 
 /**

@@ -5,14 +5,8 @@
 // Shared by the browser and the server: one rule, one message.
 import { z } from 'zod';
 import { LENS_TYPES, measureFits, OPTICAL_CLASSES, OPTICAL_MESSAGES, OPTICAL_RULES, parseMeasure, type MeasureRule } from './optical';
-import {
-  AMOUNT_CHECKED_FIELD,
-  AMOUNTS_CHECKED_PARAM,
-  PAYMENT_CANCEL_MESSAGES,
-  PAYMENT_FORM_MESSAGES,
-  PAYMENT_STATEMENT_LIMITS,
-  STATEMENT_MESSAGES,
-} from './payments';
+import { AMOUNT_CHECKED_FIELD, PAYMENT_CANCEL_MESSAGES, PAYMENT_FORM_MESSAGES, PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from './payments';
+import { AMOUNTS_CHECKED_PARAM } from './confirmations';
 import { FOLLOW_UP_MESSAGES, followUpDateError, NOTE_MAX, NOTE_MESSAGES, OWNER_FILTER_NOBODY } from './followUps';
 import { ARCHIVE_MESSAGES, ARCHIVE_NOTE_MAX, ARCHIVE_REASONS } from './archive';
 import { DOCUMENT_MESSAGES, ROBOT_DOCUMENT_KINDS } from './documents';

@@ -20,7 +20,8 @@ import { cancelManualPayment, recordManualPayment } from './paymentHistory';
 import { applyStatement, attachLine, countLine, dismissLine, reopenLine, undoStatement } from './statements';
 import { PAYMENT_PERMISSION, todayInFrance } from '#domain/pec';
 import { PEC_PERMISSIONS } from '#domain/permissions';
-import { AMOUNTS_CHECKED_PARAM, PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from '#domain/payments';
+import { PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from '#domain/payments';
+import { AMOUNTS_CHECKED_PARAM } from '#domain/confirmations';
 import {
   manualPaymentSchema,
   paymentCancelSchema,

@@ -39,7 +39,8 @@ import { CALLBACK_SCHEMAS } from '#domain/pecSchemas';
 import type { RunStarted } from '#domain/pecAnswers';
 import { ARCHIVE_MESSAGES } from '#domain/archive';
 import { ACT_ON_FILE_PERMISSION } from '#domain/permissions';
-import { CONFIRM_DUPLICATE_FLAG, TWIN_DPEC_STATUSES, type Twin } from '#domain/duplicates';
+import { TWIN_DPEC_STATUSES, type Twin } from '#domain/duplicates';
+import { CONFIRM_DUPLICATE_FLAG } from '#domain/confirmations';
 import { applyCallback, type CallbackActor, type CallbackInput, type CallbackResult } from './callbacks';
 import {
   DOSSIER_NOT_FOUND,

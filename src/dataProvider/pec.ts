@@ -14,16 +14,9 @@ import type { CallbackSaved, ImportResult, RunStarted } from '#domain/pecAnswers
 import type { FileKind } from '#domain/fileKinds';
 import type { EquipementOptique } from '#domain/optical';
 import type { PecWarning } from '#domain/warnings';
-import { CONFIRM_DUPLICATE_FLAG } from '#domain/duplicates';
 import type { BulkAction, BulkSummary } from '#domain/bulk';
-import {
-  AMOUNTS_CHECKED_PARAM,
-  type CancelRefusal,
-  type PaymentLine,
-  type PaymentStatementStatus,
-  type PaymentTotals,
-  type ReceivableAge,
-} from '#domain/payments';
+import { AMOUNTS_CHECKED_PARAM, CONFIRM_DUPLICATE_FLAG } from '#domain/confirmations';
+import { type CancelRefusal, type PaymentLine, type PaymentStatementStatus, type PaymentTotals, type ReceivableAge } from '#domain/payments';
 import type { manualPaymentSchema } from '#domain/pecSchemas';
 import { apiFetch, type ApiRequest } from './http';
 import type { DocumentUpload } from './documents';
