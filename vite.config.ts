@@ -103,6 +103,8 @@ export default defineConfig({
     // @api-platform's packages import jsonld to expand an error's body: it loads when first used, not with the pages.
     alias: [
       { find: /^jsonld$/, replacement: fileURLToPath(new URL('./src/dataProvider/jsonldOnDemand.ts', import.meta.url)) },
+      // react-admin's default CSV exporter's library, loaded when first used (src/admin/jsonexportOnDemand.ts).
+      { find: /^jsonexport\/dist\/index\.js$/, replacement: fileURLToPath(new URL('./src/admin/jsonexportOnDemand.ts', import.meta.url)) },
       // node-polyglot's polyfill of Object.entries, which every browser served has (src/i18n/objectEntries.cjs).
       { find: /^object\.entries$/, replacement: fileURLToPath(new URL('./src/i18n/objectEntries.cjs', import.meta.url)) },
     ],
@@ -138,6 +140,8 @@ export default defineConfig({
               // Its light rules (domain/passwordRules.ts) stay with the code that shows them, not with the dictionaries.
               includeDependenciesRecursively: false,
             },
+            // react-admin's default exporter's library, its own file, loaded when first used (src/admin/jsonexportOnDemand.ts).
+            { name: 'jsonexport', test: /[\\/]node_modules[\\/]jsonexport[\\/]/, priority: 1 },
             // A file that a first row's code imports is loaded before that row: tests/e2e/foundation.spec.ts says
             // which ones /pec and /settings/shops must not ask for.
             { name: 'forms', test: FORM_CODE, minShareCount: 2, priority: 1, includeDependenciesRecursively: false },
