@@ -3,7 +3,10 @@
 // page's own, and so do the docs' annotations (the access checks of react-admin's <List> wait for them). The API
 // description is public (GET /api, /api/docs.jsonld), so it can be read before signing in.
 import { dataProvider } from './dataProvider';
+import { pecStatsQuery } from './dataProvider/pec';
 import { chunk, lazyChunk } from './lazyChunk';
+import { queryClient } from './queryClient';
+import { getAccessToken } from './session';
 
 /** A page that reads through the Hydra provider: its chunk, with the provider's code and the API description. */
 function withHydra<M>(load: () => Promise<M>) {
@@ -28,9 +31,11 @@ export const PaymentStatementsPage = lazyChunk(withHydra(() => import('./pec/Pay
 /**
  * The shell and the page at `path` (with the API description its data needs), loaded at once instead of the page after
  * the shell has rendered: at a signed-in visitor's start-up, as soon as a visitor starts typing their credentials on
- * the login page, and at the first page after signing in.
+ * the login page, and at the first page after signing in. Signed in, the dashboard's figures are read with its code
+ * too: on a phone they come while the page is being drawn instead of after it.
  */
 export function preloadPage(path: string) {
   const page = path.startsWith('/pec') ? loadPec : path.startsWith('/settings') ? loadSettings : path.startsWith('/dashboard') ? loadDashboard : undefined;
   for (const load of [shell, page]) load?.().then(undefined, () => undefined);
+  if (page === loadDashboard && getAccessToken()) void queryClient.prefetchQuery(pecStatsQuery());
 }

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { authFetch } from '../session';
 import { extractErrorMessage } from '#domain/errors';
 import { iriOf } from '#domain/iri';
-import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, HTTP_TIMEOUT_MS } from '#domain/limits';
+import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, HTTP_TIMEOUT_MS, PEC_LIST_REFETCH_MS } from '#domain/limits';
 import type { CallbackType, PecStatus, RunKind, WorkflowExecutionView } from '#domain/pec';
 import type { CallbackSaved, ImportResult, RunStarted } from '#domain/pecAnswers';
 import type { FileKind } from '#domain/fileKinds';
@@ -456,6 +456,16 @@ async function downloadAnswer(path: string, fallbackName: string, init: RequestI
   return filename;
 }
 export type PecMethods = typeof pecMethods;
+
+/**
+ * The dashboard's figures as one read: the page's (through react-admin's provider), and the one a visitor opening
+ * /dashboard starts with the page's code (src/pageLoaders.ts), which the page then finds under the same key.
+ */
+export const pecStatsQuery = (provider: Pick<PecMethods, 'pecStats'> = pecMethods) => ({
+  queryKey: PEC_STATS_QUERY_KEY,
+  queryFn: () => provider.pecStats(),
+  staleTime: PEC_LIST_REFETCH_MS,
+});
 
 /**
  * The list's filters and order as the API reads them (the same shape the Hydra provider sends): `key[after]` for
