@@ -805,6 +805,11 @@ export const paymentStatementLines = pgTable(
     lineKey: text('line_key'),
     /** Already applied: what counted it (STATEMENT_MESSAGES: the statement, the line of this one, the payment entered by hand); else null. */
     outcomeLabel: text('outcome_label'),
+    /**
+     * A line attached or counted by hand: its fields before (LineBeforePayment, server/pec/statements.ts), which its
+     * detach puts back; null otherwise, and for a line handled before migration 0041 (its detach is refused).
+     */
+    beforePayment: jsonb('before_payment'),
   },
   (t) => [
     index('payment_statement_lines_statement_idx').on(t.statementId, t.lineNumber),
@@ -854,7 +859,10 @@ export const pecPayments = pgTable(
   (t) => [
     index('pec_payments_dossier_idx').on(t.dossierId, t.paymentDate, t.id),
     index('pec_payments_statement_idx').on(t.statementId),
-    uniqueIndex('pec_payments_statement_line_idx').on(t.statementLineId),
+    // A line pays once at a time: a line detached (its payment reversed) can be attached again.
+    uniqueIndex('pec_payments_statement_line_idx')
+      .on(t.statementLineId)
+      .where(sql`${t.reversedAt} is null`),
     // A statement's line counts once on its file (issue 25): the same line in another statement is refused by the
     // database too, whatever the timing of the two imports.
     uniqueIndex('pec_payments_line_key_idx')
