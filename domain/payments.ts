@@ -427,6 +427,14 @@ const AMOUNT_EXAMPLE = formatAmount(1234.56);
 /** The lines to be checked an apply's refusal names, then how many more. */
 const AMOUNTS_TO_CHECK_SHOWN = 10;
 
+type NamedStatement = { id: number; createdAt: string | Date; reference?: string | null };
+/** Statements as the refusals name them: « n° 12 du 20/11/2026 (réf. 2026-48), n° 14 du … ». */
+const statementsNamed = (statements: NamedStatement[]) =>
+  statements.map((l) => `n° ${l.id} du ${importDay(l.createdAt)}${l.reference ? ` (réf. ${l.reference})` : ''}`).join(', ');
+/** The statements applied to a file since, which an undo or a detach waits for: named, and what to do. */
+const laterStatements = (later: NamedStatement[]) =>
+  `${later.length > 1 ? 'Relevés appliqués' : 'Relevé appliqué'} depuis : ${statementsNamed(later)}. Annulez d’abord ${later.length > 1 ? 'ces relevés' : 'ce relevé'}.`;
+
 export const STATEMENT_MESSAGES = {
   empty: 'Le fichier est vide.',
   noLines: 'Le fichier ne contient aucune ligne de paiement.',
@@ -489,23 +497,17 @@ export const STATEMENT_MESSAGES = {
   hiddenReference: 'Dossier d’un centre non visible',
   /** `later`: the statements applied to those files since, which block the undo (named by number and day). */
   undoConflict: (numeros: string[], later: { id: number; createdAt: string | Date; reference: string | null }[] = []) =>
-    `Annulation impossible : le paiement de ${numeros.length > 1 ? 'ces dossiers a' : 'ce dossier a'} changé depuis l’import (${numeros.join(', ')}).${
-      later.length
-        ? ` ${later.length > 1 ? 'Relevés appliqués' : 'Relevé appliqué'} depuis : ${later
-            .map((l) => `n° ${l.id} du ${importDay(l.createdAt)}${l.reference ? ` (réf. ${l.reference})` : ''}`)
-            .join(', ')}. Annulez d’abord ${later.length > 1 ? 'ces relevés' : 'ce relevé'}.`
-        : ' Annulez d’abord les changements plus récents.'
+    `Annulation impossible : le paiement de ${numeros.length > 1 ? 'ces dossiers a' : 'ce dossier a'} changé depuis l’import (${numeros.join(', ')}). ${
+      later.length ? laterStatements(later) : 'Annulez d’abord les changements plus récents.'
     }`,
   /** Files marked 'Payé' by hand since the import: a final status, which no undo takes back. */
   undoPaidByHand: (numeros: string[]) =>
     `Annulation impossible : ${numeros.length > 1 ? 'ces dossiers ont été marqués' : 'ce dossier a été marqué'} « Payé » à la main depuis l’import (${numeros.join(', ')}). « Payé » est un état final : ce relevé ne peut plus être annulé.`,
   /** Later statements whose lines are copies of this one's (already applied or received here): they would lose them. */
   undoCopied: (later: { id: number; createdAt: string | Date }[]) =>
-    `Annulation impossible : ${later.length > 1 ? 'les relevés' : 'le relevé'} ${later
-      .map((l) => `n° ${l.id} du ${importDay(l.createdAt)}`)
-      .join(
-        ', ',
-      )} ${later.length > 1 ? 'reprennent' : 'reprend'} des lignes comptées dans celui-ci. Annulez d’abord ${later.length > 1 ? 'ces relevés' : 'ce relevé'}.`,
+    `Annulation impossible : ${later.length > 1 ? 'les relevés' : 'le relevé'} ${statementsNamed(later.map(({ id, createdAt }) => ({ id, createdAt })))} ${
+      later.length > 1 ? 'reprennent' : 'reprend'
+    } des lignes comptées dans celui-ci. Annulez d’abord ${later.length > 1 ? 'ces relevés' : 'ce relevé'}.`,
   notBillable: 'Seule une demande facturée et pas encore soldée peut recevoir un paiement.',
   /** A payment the file holds already (the same amount on the same day, entered or from a statement): `count` of them. */
   sameDayPayment: (amount: number, isoDay: string, count = 1) =>
@@ -535,6 +537,33 @@ export const STATEMENT_MESSAGES = {
   dismissed: (reason: string) => `Classée : ${reason}`,
   /** A line of a cancelled statement: what it had done, no longer in force. */
   undoneLine: (label: string) => `Annulée avec le relevé — était : ${label}`,
+  // A line attached or counted by hand, detached: its payment reversed, the line as it was before it ('Détacher').
+  detachReason: 'Le motif du détachement est requis',
+  /** The reason kept on the payment a detach reverses. */
+  detachedWith: (motif: string) => `Détachée du relevé : ${motif}`,
+  lineNotDetachable: 'Seule une ligne rattachée à une demande ou comptée en plus se détache : une ligne appliquée à l’import s’annule avec son relevé.',
+  lineDetached: 'Cette ligne a déjà été détachée entre-temps (par un collègue, ou dans un autre onglet).',
+  /** A line handled before its state before the payment was kept (migration 0041): nothing to put back, nothing guessed. */
+  detachUnknownBefore:
+    'Cette ligne a été traitée avant que Pecflow garde son état d’avant : elle ne peut pas être détachée seule. Annulez le relevé entier, puis importez-le à nouveau.',
+  detachOutOfScope: 'Détachement impossible : cette ligne a payé une demande d’un centre que vous ne voyez pas. Demandez à un responsable de l’organisation.',
+  /**
+   * The file the line paid changed since (`laterLines`: lines of this statement handled since on it; `later`: statements
+   * applied to it since): what to undo first, named.
+   */
+  detachConflict: (numero: string, laterLines: number[], later: NamedStatement[]) =>
+    `Détachement impossible : le paiement de la demande ${numero} a changé depuis que cette ligne l’a payée.${
+      laterLines.length
+        ? ` Détachez d’abord ${laterLines.length > 1 ? `les lignes ${laterLines.join(', ')}` : `la ligne ${laterLines[0]}`} de ce relevé.`
+        : ''
+    }${later.length ? ` ${laterStatements(later)}` : ''}${laterLines.length || later.length ? '' : ' Annulez d’abord les changements plus récents.'}`,
+  detachPaidByHand: (numero: string) =>
+    `Détachement impossible : la demande ${numero} a été marquée « Payé » à la main depuis. « Payé » est un état final : cette ligne ne peut plus être détachée.`,
+  /** Later statements whose lines were taken for this line's payment ('Déjà appliquée'): they would count nowhere. */
+  detachCopied: (later: NamedStatement[]) =>
+    `Détachement impossible : ${later.length > 1 ? 'les relevés' : 'le relevé'} ${statementsNamed(later)} ${
+      later.length > 1 ? 'reprennent' : 'reprend'
+    } le paiement de cette ligne comme déjà appliqué. Annulez d’abord ${later.length > 1 ? 'ces relevés' : 'ce relevé'}.`,
   /** The label of a line counted as a distinct payment of its file. */
   counted: (outcome: PaymentOutcome, day: string, reason: string) =>
     `${PAYMENT_OUTCOME_LABELS[outcome]} (paiement distinct compté le ${formatDate(day)} : ${reason})`,

@@ -496,6 +496,11 @@ export const statementLineDismissSchema = z.object({
   motif: requiredText(1, STATEMENT_MESSAGES.dismissReason, 500),
 });
 
+/** A line attached or counted by hand, detached ('Détacher'): why (kept on the payment it reverses, audited). */
+export const statementLineDetachSchema = z.object({
+  motif: requiredText(1, STATEMENT_MESSAGES.detachReason, 500),
+});
+
 /**
  * A statement applied as previewed: its preview's fingerprint (optional: without it, applied as it now reads), and the
  * office's confirmation of the lines its preview flagged to be checked (paymentLineWarning; without it, such a statement

@@ -63,7 +63,7 @@ export async function syncPaymentState(
   tx: DbOrTx,
   principal: Principal,
   file: PaymentFile,
-  action: 'payment' | 'payment_cancel' | 'payment_undo',
+  action: 'payment' | 'payment_cancel' | 'payment_undo' | 'payment_detach',
   extra: Record<string, unknown>,
 ): Promise<PaymentState> {
   const before = stateOf(file);

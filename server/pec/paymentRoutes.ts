@@ -17,7 +17,7 @@ import { pecReadScope } from '../auth/fileVisibility';
 import { appliedTwin, previewFingerprint, readStatement, statementIdentity, statementTotals } from './statementFile';
 import { evaluateStatement, presentLine, requireOrganisation } from './statementMatching';
 import { cancelManualPayment, recordManualPayment } from './paymentHistory';
-import { applyStatement, attachLine, countLine, dismissLine, reopenLine, undoStatement } from './statements';
+import { applyStatement, attachLine, countLine, detachLine, dismissLine, reopenLine, undoStatement } from './statements';
 import { PAYMENT_PERMISSION, todayInFrance } from '#domain/pec';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 import { PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from '#domain/payments';
@@ -28,6 +28,7 @@ import {
   statementApplyQuerySchema,
   statementLineAttachSchema,
   statementLineCountSchema,
+  statementLineDetachSchema,
   statementLineDismissSchema,
   statementUndoSchema,
 } from '#domain/pecSchemas';
@@ -166,6 +167,24 @@ export async function paymentRoutes(app: FastifyInstance) {
     const id = numericParam(request, 'id');
     const { motif } = statementLineCountSchema.parse(request.body ?? {});
     await countLine(
+      db,
+      principal,
+      id,
+      numericParam(request, 'line', STATEMENT_MESSAGES.lineNotFound),
+      motif,
+      sameHolding(paymentStatements.holdingId, principal),
+    );
+    files.noteWrite(principal);
+    payments.noteWrite(principal);
+    return sendStatement(request, reply, id, 200);
+  });
+  // A line attached or counted by hand by mistake, detached with its reason: its payment reversed, the line as before.
+  app.post('/api/payment_statements/:id/lines/:line/detach', async (request, reply) => {
+    const principal = principalOf(request);
+    requirePermission(principal, PAYMENT_PERMISSION);
+    const id = numericParam(request, 'id');
+    const { motif } = statementLineDetachSchema.parse(request.body ?? {});
+    await detachLine(
       db,
       principal,
       id,

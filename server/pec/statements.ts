@@ -1,7 +1,7 @@
 // A payment statement applied (issues 15 and 25): all or nothing and once (its fingerprint, each line's key, refused
 // with a 409 when sent twice, also at the same moment), and undone while no later statement paid the same files. Read
 // by statementFile.ts, matched by statementMatching.ts; each payment is a row of the history (paymentHistory.ts).
-import { and, asc, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
@@ -18,6 +18,7 @@ import {
   isPaidByHand,
   isPendingLine,
   payFile,
+  type PaymentOutcome,
   receivedLineKey,
   recordsSomething,
   STATEMENT_MESSAGES,
@@ -55,6 +56,16 @@ function fileStates(lines: { dossierId: number | null; stateBefore: unknown; sta
     states.set(line.dossierId, { before: known?.before ?? (line.stateBefore as PaymentState), after: line.stateAfter as PaymentState });
   }
   return states;
+}
+
+/** The statements whose payments that count on these files match `since` (made after a change): what to undo first. */
+function statementsPaying(tx: DbOrTx, fileIds: number[], since: SQL) {
+  return tx
+    .selectDistinct({ id: paymentStatements.id, createdAt: paymentStatements.createdAt, reference: paymentStatements.reference })
+    .from(pecPayments)
+    .innerJoin(paymentStatements, eq(paymentStatements.id, pecPayments.statementId))
+    .where(and(inArray(pecPayments.dossierId, fileIds), isNull(pecPayments.reversedAt), since))
+    .orderBy(asc(paymentStatements.id));
 }
 
 const uniqueViolation = (error: unknown): string | undefined => {
@@ -230,21 +241,11 @@ export async function undoStatement(db: DbOrTx, principal: Principal, id: number
     const changed = files.filter((f) => !sameState(stateOf(f), states.get(f.id)!.after));
     if (changed.length) {
       // The statements applied to those files since this one: what to undo first, named.
-      const later = await tx
-        .selectDistinct({ id: paymentStatements.id, createdAt: paymentStatements.createdAt, reference: paymentStatements.reference })
-        .from(pecPayments)
-        .innerJoin(paymentStatements, eq(paymentStatements.id, pecPayments.statementId))
-        .where(
-          and(
-            inArray(
-              pecPayments.dossierId,
-              changed.map((f) => f.id),
-            ),
-            isNull(pecPayments.reversedAt),
-            gt(pecPayments.statementId, id),
-          ),
-        )
-        .orderBy(asc(paymentStatements.id));
+      const later = await statementsPaying(
+        tx,
+        changed.map((f) => f.id),
+        gt(pecPayments.statementId, id),
+      );
       const byHand = changed.filter((f) => isPaidByHand(stateOf(f), expectedAmount(f)) && !isPaidByHand(states.get(f.id)!.after, expectedAmount(f)));
       if (later.length === 0 && byHand.length) throw conflict(STATEMENT_MESSAGES.undoPaidByHand(byHand.map((f) => f.numeroDossier)));
       throw conflict(
@@ -363,6 +364,15 @@ async function payFileByLine(
   const before = stateOf(file);
   const paid = payFile(before, expectedAmount(file), line.amount, line.paymentDate);
   const wasPending = isPendingLine(line);
+  const beforePayment: LineBeforePayment = {
+    outcome: line.outcome as PaymentOutcome,
+    outcomeLabel: line.outcomeLabel,
+    dossierId: line.dossierId,
+    appliedInId: line.appliedInId,
+    difference: line.difference,
+    stateBefore: (line.stateBefore as PaymentState | null) ?? null,
+    stateAfter: (line.stateAfter as PaymentState | null) ?? null,
+  };
   await tx.insert(pecPayments).values({
     holdingId: statement.holdingId,
     dossierId: file.id,
@@ -392,6 +402,7 @@ async function payFileByLine(
       resolutionNote: how.distinctReason,
       resolvedAt: new Date(),
       resolvedById: principal.id,
+      beforePayment,
     })
     .where(eq(paymentStatementLines.id, line.id));
   await tx
@@ -420,6 +431,133 @@ async function payFileByLine(
       resultat: { before: line.outcome, after: paid.outcome },
       ...distinct,
     },
+  });
+}
+
+/** A line attached or counted by hand as it was before its payment (before_payment): what its detach puts back. */
+interface LineBeforePayment {
+  outcome: PaymentOutcome;
+  outcomeLabel: string | null;
+  dossierId: number | null;
+  appliedInId: number | null;
+  difference: number | null;
+  stateBefore: PaymentState | null;
+  stateAfter: PaymentState | null;
+}
+
+/**
+ * 'Détacher': a line attached (or counted) by hand by mistake goes back to what it was before (to be handled again, or
+ * taken for a payment already counted), its payment reversed with the reason (never deleted) and its file's state
+ * derived again; the statement's amount applied (and count of lines to be handled) follow. Refused (409) for any other
+ * line, once detached, for a line handled before its state was kept (migration 0041), while its file changed since the
+ * line paid it (later lines or statements named, undone first), and while a later statement took its payment as
+ * already applied. Locks in the line actions' order: statement, line, file, then its payment.
+ */
+export async function detachLine(db: DbOrTx, principal: Principal, id: number, lineNumber: number, reason: string, scope: StatementScope): Promise<void> {
+  await db.transaction(async (tx) => {
+    const { statement, line } = await lockLine(tx, id, lineNumber, scope);
+    if ((line.resolution !== 'attached' && line.resolution !== 'counted') || line.dossierId === null) {
+      // Detached meanwhile (a double click, a colleague): its payment is there, reversed.
+      const [detached] = line.resolution
+        ? []
+        : await tx
+            .select({ id: pecPayments.id })
+            .from(pecPayments)
+            .where(and(eq(pecPayments.statementLineId, line.id), isNotNull(pecPayments.reversedAt)))
+            .limit(1);
+      throw conflict(detached ? STATEMENT_MESSAGES.lineDetached : STATEMENT_MESSAGES.lineNotDetachable);
+    }
+    const before = line.beforePayment as LineBeforePayment | null;
+    if (!before) throw conflict(STATEMENT_MESSAGES.detachUnknownBefore);
+    const file = await lockFile(tx, principal, line.dossierId, () => forbidden(STATEMENT_MESSAGES.detachOutOfScope));
+    const [payment] = await tx
+      .select({ id: pecPayments.id, paymentDate: pecPayments.paymentDate, amount: pecPayments.amount, label: pecPayments.label })
+      .from(pecPayments)
+      .where(and(eq(pecPayments.statementLineId, line.id), isNull(pecPayments.reversedAt)))
+      .for('update');
+    if (!payment) throw conflict(STATEMENT_MESSAGES.lineDetached);
+    const after = line.stateAfter as PaymentState;
+    if (!sameState(stateOf(file), after)) {
+      // What paid the file since this line: later lines of this statement, other statements (named, undone first).
+      const laterLines = await tx
+        .select({ line: paymentStatementLines.lineNumber })
+        .from(pecPayments)
+        .innerJoin(paymentStatementLines, eq(paymentStatementLines.id, pecPayments.statementLineId))
+        .where(
+          and(
+            eq(pecPayments.dossierId, file.id),
+            eq(pecPayments.statementId, statement.id),
+            isNull(pecPayments.reversedAt),
+            gt(pecPayments.id, payment.id),
+          ),
+        )
+        .orderBy(asc(paymentStatementLines.lineNumber));
+      const later = await statementsPaying(tx, [file.id], and(gt(pecPayments.id, payment.id), ne(pecPayments.statementId, statement.id))!);
+      const expected = expectedAmount(file);
+      if (!laterLines.length && !later.length && isPaidByHand(stateOf(file), expected) && !isPaidByHand(after, expected))
+        throw conflict(STATEMENT_MESSAGES.detachPaidByHand(file.numeroDossier));
+      throw conflict(
+        STATEMENT_MESSAGES.detachConflict(
+          file.numeroDossier,
+          laterLines.map((l) => l.line),
+          later,
+        ),
+      );
+    }
+    // A later statement's line taken for this payment ('Déjà appliquée'): detached, it would count nowhere.
+    const copies = await tx
+      .selectDistinct({ id: paymentStatements.id, createdAt: paymentStatements.createdAt })
+      .from(paymentStatementLines)
+      .innerJoin(paymentStatements, eq(paymentStatements.id, paymentStatementLines.statementId))
+      .where(
+        and(
+          eq(paymentStatementLines.appliedInId, statement.id),
+          eq(paymentStatementLines.dossierId, file.id),
+          eq(paymentStatementLines.outcome, 'already_applied'),
+          eq(paymentStatementLines.amount, line.amount),
+          eq(paymentStatementLines.paymentDate, line.paymentDate),
+          eq(paymentStatements.status, 'applied'),
+        ),
+      )
+      .orderBy(asc(paymentStatements.id));
+    if (copies.length) throw conflict(STATEMENT_MESSAGES.detachCopied(copies));
+
+    const reversalReason = STATEMENT_MESSAGES.detachedWith(reason);
+    await tx.update(pecPayments).set({ reversedAt: new Date(), reversedById: principal.id, reversalReason }).where(eq(pecPayments.id, payment.id));
+    await tx
+      .update(paymentStatementLines)
+      .set({ ...before, resolution: null, resolutionNote: null, resolvedAt: null, resolvedById: null, beforePayment: null })
+      .where(eq(paymentStatementLines.id, line.id));
+    const pendingAgain = isPendingLine({ outcome: before.outcome, resolution: null });
+    await tx
+      .update(paymentStatements)
+      .set({
+        appliedAmount: sql`${paymentStatements.appliedAmount} - ${line.amount}`,
+        ...(pendingAgain ? { pendingLines: sql`${paymentStatements.pendingLines} + 1` } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(paymentStatements.id, statement.id));
+    await syncPaymentState(tx, principal, file, 'payment_detach', {
+      paymentStatement: { before: iriOf('payment_statements', statement.id) },
+      ligne: line.lineNumber,
+      annulation: {
+        after: { paiement: iriOf('pec_payments', payment.id), date: payment.paymentDate, montant: payment.amount, libelle: payment.label, motif: reason },
+      },
+    });
+    await recordAudit(tx, principal, {
+      action: 'payment_statement.line_detach',
+      entity: 'payment_statements',
+      entityId: statement.id,
+      holdingId: statement.holdingId,
+      changes: {
+        ligne: line.lineNumber,
+        montant: line.amount,
+        dossier: { before: iriOf('pec_dossiers', file.id), after: before.dossierId === null ? null : iriOf('pec_dossiers', before.dossierId) },
+        resultat: { before: line.outcome, after: before.outcome },
+        resolution: { before: line.resolution, after: null },
+        motif: reason,
+      },
+    });
   });
 }
 
