@@ -20,7 +20,7 @@ const EXPANSIONS: Record<string, string[]> = {
   'callback_${type}': ['scraping', 'dpec', 'billing'].map((t) => `callback_${t}`),
   'run_${outcome}': ['error', 'timeout'].map((o) => `run_${o}`),
   '${purpose}_refused': ['password_reset', 'invitation'].map((p) => `${p}_refused`),
-  '${action}': ['payment', 'payment_cancel', 'payment_undo'],
+  '${action}': ['payment', 'payment_cancel', 'payment_undo', 'payment_detach'],
 };
 
 function sourceFiles(dir: string): string[] {
