@@ -553,9 +553,7 @@ export const STATEMENT_MESSAGES = {
    */
   detachConflict: (numero: string, laterLines: number[], later: NamedStatement[]) =>
     `Détachement impossible : le paiement de la demande ${numero} a changé depuis que cette ligne l’a payée.${
-      laterLines.length
-        ? ` Détachez d’abord ${laterLines.length > 1 ? `les lignes ${laterLines.join(', ')}` : `la ligne ${laterLines[0]}`} de ce relevé.`
-        : ''
+      laterLines.length ? ` Détachez d’abord ${laterLines.length > 1 ? `les lignes ${laterLines.join(', ')}` : `la ligne ${laterLines[0]}`} de ce relevé.` : ''
     }${later.length ? ` ${laterStatements(later)}` : ''}${laterLines.length || later.length ? '' : ' Annulez d’abord les changements plus récents.'}`,
   detachPaidByHand: (numero: string) =>
     `Détachement impossible : la demande ${numero} a été marquée « Payé » à la main depuis. « Payé » est un état final : cette ligne ne peut plus être détachée.`,

@@ -484,12 +484,7 @@ export async function detachLine(db: DbOrTx, principal: Principal, id: number, l
         .from(pecPayments)
         .innerJoin(paymentStatementLines, eq(paymentStatementLines.id, pecPayments.statementLineId))
         .where(
-          and(
-            eq(pecPayments.dossierId, file.id),
-            eq(pecPayments.statementId, statement.id),
-            isNull(pecPayments.reversedAt),
-            gt(pecPayments.id, payment.id),
-          ),
+          and(eq(pecPayments.dossierId, file.id), eq(pecPayments.statementId, statement.id), isNull(pecPayments.reversedAt), gt(pecPayments.id, payment.id)),
         )
         .orderBy(asc(paymentStatementLines.lineNumber));
       const later = await statementsPaying(tx, [file.id], and(gt(pecPayments.id, payment.id), ne(pecPayments.statementId, statement.id))!);

@@ -402,6 +402,10 @@ export const pecMethods = {
   paymentLineCount: ({ id, line, motif }: { id: number; line: number; motif: string }) =>
     call<PaymentStatementRecord>(`/api/payment_statements/${id}/lines/${line}/count`, { method: 'POST', body: { motif } }),
 
+  /** A statement's line attached or counted by hand, detached with its reason (its payment reversed); answers the statement. */
+  paymentLineDetach: ({ id, line, motif }: { id: number; line: number; motif: string }) =>
+    call<PaymentStatementRecord>(`/api/payment_statements/${id}/lines/${line}/detach`, { method: 'POST', body: { motif } }),
+
   /** A statement's line set aside, back to be handled; answers the statement. */
   paymentLineReopen: ({ id, line }: { id: number; line: number }) =>
     call<PaymentStatementRecord>(`/api/payment_statements/${id}/lines/${line}/reopen`, { method: 'POST' }),

@@ -372,6 +372,18 @@ export const fr = {
           'La ligne (paiement de %{amount} du %{date}) est « %{label} ». Elle redevient une ligne à traiter : à rattacher à une demande ou à classer de nouveau.',
         reopened: 'Ligne remise à traiter',
         reopenError: 'Impossible de remettre la ligne à traiter',
+        detach: 'Détacher',
+        detachLabel: 'Détacher la ligne %{line} de la demande %{numero}',
+        detachTitle: 'Détacher la ligne %{line} de la demande %{numero} ?',
+        detachText:
+          'Le paiement de %{amount} du %{date} sur la demande %{numero} est annulé : il reste dans son historique avec le motif, et son reste dû est recalculé. La ligne redevient « À traiter », à rattacher à la bonne demande ou à classer.',
+        detachCountedText:
+          'Le paiement distinct de %{amount} du %{date} sur la demande %{numero} est annulé : il reste dans son historique avec le motif, et son reste dû est recalculé. La ligne redevient un paiement déjà compté, qui peut être compté en plus à nouveau.',
+        detachReason: 'Motif du détachement',
+        detached: 'Ligne détachée',
+        detachedText: 'Le paiement est retiré de la demande et son reste dû recalculé : la ligne est de nouveau à traiter.',
+        detachedCountedText: 'Le paiement distinct est retiré de la demande et son reste dû recalculé.',
+        detachError: 'Détachement impossible',
         cancel: 'Annuler',
       },
       import: {

@@ -5,6 +5,7 @@
 // of the same day). Importing one is /payment_statements/create.
 import AddIcon from '@mui/icons-material/Add';
 import LinkIcon from '@mui/icons-material/Link';
+import LinkOffIcon from '@mui/icons-material/LinkOff';
 import UndoIcon from '@mui/icons-material/Undo';
 import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Skeleton, Stack } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -43,7 +44,13 @@ import {
   type PaymentLine,
   type PaymentStatementStatus,
 } from '#domain/payments';
-import { statementLineAttachSchema, statementLineCountSchema, statementLineDismissSchema, statementUndoSchema } from '#domain/pecSchemas';
+import {
+  statementLineAttachSchema,
+  statementLineCountSchema,
+  statementLineDetachSchema,
+  statementLineDismissSchema,
+  statementUndoSchema,
+} from '#domain/pecSchemas';
 import { statementPath, STATEMENTS_PATH } from './filters';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { StatementsShortcuts } from './PaymentShortcuts';
@@ -187,8 +194,8 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
     id: iriOf(PAYMENT_STATEMENTS_RESOURCE, id),
     meta: { view: 'item' },
   });
-  // The line just set aside or put back: its button goes with the statement read again, the line's new action takes the
-  // focus as it appears (never left to the drawer).
+  // The line just set aside, put back or detached: its button goes with the statement read again, the line's new action
+  // takes the focus as it appears (never left to the drawer).
   const [moved, setMoved] = useState<number>();
   // The line just attached: once the statement read again shows it handled, the next line to handle (after it, else
   // the first) takes the focus, its « Rattacher » drawn anew for it: a keyboard goes on from there, not from the top.
@@ -266,7 +273,9 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
                     ) : line.resolution === 'dismissed' ? (
                       <ReopenLineAction statementId={id} line={line} focus={moved === line.line} onReopened={() => setMoved(line.line)} />
                     ) : isCountableLine(line) ? (
-                      <CountLineAction statementId={id} line={line} />
+                      <CountLineAction statementId={id} line={line} focus={moved === line.line} />
+                    ) : isDetachableLine(line) ? (
+                      <DetachLineAction statementId={id} line={line} onDetached={() => setMoved(line.line)} />
                     ) : null
                 : undefined
             }
@@ -277,8 +286,11 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   );
 }
 
-/** What a line of an applied statement offers: to be handled, put back, or counted in addition. */
-const hasLineAction = (line: PaymentLine) => line.pending || line.resolution === 'dismissed' || isCountableLine(line);
+/** A line attached or counted by hand, on a file the reader sees: it can be detached. */
+const isDetachableLine = (line: PaymentLine) => (line.resolution === 'attached' || line.resolution === 'counted') && !!line.dossier;
+
+/** What a line of an applied statement offers: to be handled, put back, counted in addition, or detached. */
+const hasLineAction = (line: PaymentLine) => line.pending || line.resolution === 'dismissed' || isCountableLine(line) || isDetachableLine(line);
 
 /** 'Annuler le relevé', with its reason: every file it changed goes back to its state before it. */
 function UndoAction({ id, onUndone }: { id: number; onUndone: () => void }) {
@@ -374,9 +386,19 @@ function PendingLineActions({
  * A line taken for a payment its file already counts (the same amount on the same day): 'Compter en plus' counts it as a
  * distinct payment of that file (the other ear paid the same day), with what distinguishes it, in the reason dialog.
  */
-function CountLineAction({ statementId, line }: { statementId: number; line: PaymentLine }) {
+function CountLineAction({
+  statementId,
+  line,
+  focus = false,
+}: {
+  statementId: number;
+  line: PaymentLine;
+  /** Just detached: 'Compter en plus' takes the focus as it appears. */
+  focus?: boolean;
+}) {
   const { translate, dataProvider } = usePecMutation();
   const [open, setOpen] = useState(false);
+  const [focused] = useState(focus);
   const count = useLineMutation(
     (motif: string) => dataProvider.paymentLineCount({ id: statementId, line: line.line, motif }),
     { title: 'pecflow.payments.handle.counted', text: 'pecflow.payments.handle.countedText', error: 'pecflow.payments.handle.countError' },
@@ -385,6 +407,7 @@ function CountLineAction({ statementId, line }: { statementId: number; line: Pay
   return (
     <>
       <Button
+        ref={focused ? focusOnShow : undefined}
         size="small"
         startIcon={<AddIcon />}
         onClick={() => setOpen(true)}
@@ -409,6 +432,60 @@ function CountLineAction({ statementId, line }: { statementId: number; line: Pay
           schema={statementLineCountSchema}
           busy={count.isPending}
           onSave={(motif) => count.mutateAsync(motif)}
+          onClose={() => setOpen(false)}
+        />
+      )}
+    </>
+  );
+}
+
+/**
+ * A line attached (or counted) by hand to the wrong file: 'Détacher', with its reason; its payment is cancelled and the
+ * line is what it was before (to be handled again, or a payment already counted), its new action then focused.
+ */
+function DetachLineAction({ statementId, line, onDetached }: { statementId: number; line: PaymentLine; onDetached: () => void }) {
+  const { translate, dataProvider } = usePecMutation();
+  const [open, setOpen] = useState(false);
+  const counted = line.resolution === 'counted';
+  const detach = useLineMutation(
+    (motif: string) => dataProvider.paymentLineDetach({ id: statementId, line: line.line, motif }),
+    {
+      title: 'pecflow.payments.handle.detached',
+      text: counted ? 'pecflow.payments.handle.detachedCountedText' : 'pecflow.payments.handle.detachedText',
+      error: 'pecflow.payments.handle.detachError',
+    },
+    () => {
+      onDetached();
+      setOpen(false);
+    },
+  );
+  const numero = line.dossier?.numeroDossier ?? '';
+  return (
+    <>
+      <Button
+        size="small"
+        startIcon={<LinkOffIcon />}
+        onClick={() => setOpen(true)}
+        aria-label={translate('pecflow.payments.handle.detachLabel', { line: line.line, numero })}
+        data-testid="line-detach"
+      >
+        {translate('pecflow.payments.handle.detach')}
+      </Button>
+      {open && (
+        <ReasonDialog
+          id="line-detach-title"
+          title={translate('pecflow.payments.handle.detachTitle', { line: line.line, numero })}
+          text={translate(counted ? 'pecflow.payments.handle.detachCountedText' : 'pecflow.payments.handle.detachText', {
+            amount: formatEuros(line.amount),
+            date: formatDate(line.paymentDate),
+            numero,
+          })}
+          label={translate('pecflow.payments.handle.detachReason')}
+          submit={translate('pecflow.payments.handle.detach')}
+          cancel={translate('pecflow.payments.handle.cancel')}
+          schema={statementLineDetachSchema}
+          busy={detach.isPending}
+          onSave={(motif) => detach.mutateAsync(motif)}
           onClose={() => setOpen(false)}
         />
       )}

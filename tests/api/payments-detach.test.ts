@@ -81,7 +81,11 @@ describe('« Détacher » a line attached to the wrong file', () => {
     const wrong = await billedFile(300);
     const right = await billedFile(300);
     const s = await apply(
-      csv(`02/11/2026;Allianz;${imported.numPec};100,00;`, `03/11/2026;Allianz;INCONNU-${right.id};300,00;Lot 4`, `03/11/2026;Allianz;PERDU-${right.id};50,00;`),
+      csv(
+        `02/11/2026;Allianz;${imported.numPec};100,00;`,
+        `03/11/2026;Allianz;INCONNU-${right.id};300,00;Lot 4`,
+        `03/11/2026;Allianz;PERDU-${right.id};50,00;`,
+      ),
     );
     const id = s.id as number;
     expect(s).toMatchObject({ pendingLines: 2, appliedAmount: 100 });
@@ -234,7 +238,10 @@ describe('« Détacher » refused, changing nothing', () => {
     expect((await undo(next.id)).status).toBe(200);
 
     // A payment entered by hand since.
-    const manual = await server.request('POST', `/api/pec_dossiers/${f.id}/payments`, { token: tokens.audio, body: { datePaiement: '10/11/2026', montant: 20 } });
+    const manual = await server.request('POST', `/api/pec_dossiers/${f.id}/payments`, {
+      token: tokens.audio,
+      body: { datePaiement: '10/11/2026', montant: 20 },
+    });
     expect(manual.status, manual.text).toBe(200);
     const byHand = await detach(id, 3);
     expect(byHand.status).toBe(409);
@@ -276,10 +283,7 @@ describe('« Détacher » refused, changing nothing', () => {
     expect((await undo(copy.id)).status).toBe(200);
 
     // Attached before migration 0041 kept its state: nothing guessed, the whole statement is cancelled instead.
-    await server.database.query(
-      `update payment_statement_lines set before_payment = null where statement_id = $1 and line_number = 2`,
-      [id],
-    );
+    await server.database.query(`update payment_statement_lines set before_payment = null where statement_id = $1 and line_number = 2`, [id]);
     const unknown = await detach(id, 2);
     expect(unknown.status).toBe(409);
     expect(unknown.body.detail).toBe(STATEMENT_MESSAGES.detachUnknownBefore);

@@ -939,6 +939,60 @@ test('lines to be handled: the list filters them, one is attached to a billed fi
   await expect(drawer(page).getByTestId('pec-payment-partial')).toBeVisible();
 });
 
+test('« Détacher » a line attached to the wrong file: its reason asked, the line to be handled again, the file owing what it did', async ({
+  page,
+  request,
+}) => {
+  const email = 'direction@audition-horizon.fr';
+  const wrong = await billedFile(request, email);
+  const today = frenchToday();
+  const statementId = await applyStatement(request, email, [`${today};Allianz;VIR-${wrong.id};50,00;Virement sans référence`]);
+  const dueLine = (amount: number) => new RegExp(`Montant restant dû\\s*${euros(amount)}`);
+
+  await signIn(page, email);
+  await page.goto(`/payment_statements/${statementId}`);
+  const statement = page.getByTestId('payment-statement-drawer');
+  const lines = statement.getByTestId('payment-lines').getByRole('row');
+  await statement.getByRole('button', { name: 'Rattacher la ligne 2 à une demande' }).click();
+  const attach = page.getByRole('dialog', { name: 'Rattacher la ligne 2 à une demande' });
+  await attach.getByRole('combobox', { name: 'Demande facturée' }).fill(`FAC-${wrong.numeroDossierAssure}`);
+  await page.getByRole('option', { name: new RegExp(`^${wrong.numeroDossier} · `) }).click();
+  await attach.getByRole('button', { name: 'Rattacher', exact: true }).click();
+  await expect(attach).toBeHidden();
+  await expect(lines.nth(1).getByTestId('payment-outcome')).toHaveText(/^(Paiement partiel|Payé intégralement) \(rattachée le /);
+  await expect(statement.getByTestId('statement-pending')).toHaveCount(0);
+  await expect(statement.getByTestId('payment-total-applied')).toHaveText(euros(50));
+
+  // The wrong file: « Détacher », with its reason, says what it does.
+  await statement.getByRole('button', { name: `Détacher la ligne 2 de la demande ${wrong.numeroDossier}` }).click();
+  const detach = page.getByRole('dialog', { name: `Détacher la ligne 2 de la demande ${wrong.numeroDossier} ?` });
+  await expect(detach).toContainText(`Le paiement de ${euros(50)} du ${today} sur la demande ${wrong.numeroDossier} est annulé`);
+  await expect(detach).toContainText('La ligne redevient « À traiter »');
+  await expect(detach.locator('.MuiDialogActions-root').getByRole('button')).toHaveText(['Annuler', 'Détacher']);
+  await detach.getByRole('button', { name: 'Détacher' }).click();
+  await expect(detach.getByText('Le motif du détachement est requis')).toBeVisible();
+  await detach.getByRole('textbox', { name: /^Motif du détachement/ }).fill('Rattachée à la mauvaise demande');
+  await detach.getByRole('button', { name: 'Détacher' }).click();
+  await expect(detach).toBeHidden();
+  await expect(toast(page, 'Ligne détachée')).toBeVisible();
+  expect(await formRefusals(page)).toEqual([]);
+
+  // The line is to be handled again, the totals say so, and its « Rattacher » has the focus.
+  await expect(lines.nth(1).getByTestId('payment-outcome')).toHaveText('Référence inconnue');
+  await expect(lines.nth(1).getByRole('link', { name: wrong.numeroDossier })).toHaveCount(0);
+  await expect(statement.getByTestId('statement-pending')).toHaveText('À traiter (1)');
+  await expect(statement.getByTestId('payment-total-pending')).toHaveText(`1 · ${euros(50)}`);
+  await expect(statement.getByTestId('payment-total-applied')).toHaveText(euros(0));
+  await expect(statement.getByRole('button', { name: 'Rattacher la ligne 2 à une demande' })).toBeFocused();
+
+  // The file owes what it did; its history keeps the payment, cancelled with the reason.
+  await page.goto(`/pec/${wrong.id}`);
+  await expect(drawer(page).getByTestId('pec-payment-summary')).toContainText(dueLine(wrong.partComplementaire));
+  await expect(drawer(page).getByTestId('pec-payment-history').getByTestId('pec-payment-cancelled')).toContainText(
+    'Détachée du relevé : Rattachée à la mauvaise demande',
+  );
+});
+
 test('Rattacher opens empty on a line naming a file not billed yet, without an error; the lines and their actions fit a 1280 px screen', async ({
   page,
   request,
