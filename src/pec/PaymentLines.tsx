@@ -53,7 +53,7 @@ const wideOnly = WIDE_ONLY_COLUMN;
 const ACTIONS = 'payment-lines-actions';
 
 /**
- * `handle`: what a kept statement's line offers ('Rattacher' and 'Classer', 'Remettre à traiter'), in a column of its
+ * `handle`: what a kept statement's line offers ('Rattacher' and 'Classer', 'Remettre à traiter', 'Détacher'), in a column of its
  * own; `undone`: the statement was cancelled, none of its lines is in force.
  */
 export function PaymentLines({ lines, handle, undone = false }: { lines: PaymentLine[]; handle?: (line: PaymentLine) => ReactNode; undone?: boolean }) {

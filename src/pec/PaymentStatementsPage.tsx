@@ -2,7 +2,7 @@
 // statements an organisation applied, and a statement in the one drawer frame at /payment_statements/{id} with its
 // totals, its lines and their outcomes, and 'Annuler le relevé'; its lines to be handled ('À traiter') attached to a
 // billed file or set aside in a dialog, a line taken for a payment already counted counted in addition (a second payment
-// of the same day). Importing one is /payment_statements/create.
+// of the same day), and a line attached or counted by hand by mistake detached. Importing one is /payment_statements/create.
 import AddIcon from '@mui/icons-material/Add';
 import LinkIcon from '@mui/icons-material/Link';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
