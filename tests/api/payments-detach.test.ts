@@ -21,9 +21,9 @@ let serial = 0;
 const ref = (kind: string) => `${kind}-D${++serial}-${Date.now().toString(36).toUpperCase()}`;
 const frenchToday = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris' }).format(new Date());
 
-/** A billed file of Horizon's Paris Bastille centre owing `partComplementaire` (robot fields set directly). */
-async function billedFile(partComplementaire = 500) {
-  const created = await createDossier(server, tokens.audio, refs, {}, 'Horizon Paris Bastille');
+/** A billed file of Horizon's Paris Bastille centre (or `shop`) owing `partComplementaire` (robot fields set directly). */
+async function billedFile(partComplementaire = 500, token = tokens.audio, shop = 'Horizon Paris Bastille') {
+  const created = await createDossier(server, token, refs, {}, shop);
   const numPec = ref('PEC');
   await server.database.query(
     `update pec_dossiers set status = 'billed', num_pec = $2, num_billing = $3, part_complementaire = $4, statut_facturation = true,
@@ -296,5 +296,17 @@ describe('« Détacher » refused, changing nothing', () => {
     expect(undone.status).toBe(409);
     expect(undone.body.detail).toBe(STATEMENT_MESSAGES.lineOfUndone);
     expect(await paymentState(f.id)).toEqual(UNPAID);
+  });
+
+  it('on a file of a centre the reader does not see: 403, detached by who sees it', async () => {
+    const hidden = await billedFile(300, tokens.horizonAdmin, 'Horizon Lyon Part-Dieu'); // a centre audio@ is not assigned to
+    const s = await apply(csv(`03/11/2026;MGEN;INCONNU-${hidden.id};300,00;`), tokens.horizonAdmin);
+    expect((await lineAction('attach', s.id, 2, { dossier: hidden.id }, tokens.horizonAdmin)).status).toBe(200);
+    const refused = await detach(s.id, 2, 'Mauvaise demande', tokens.audio);
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toBe(STATEMENT_MESSAGES.detachOutOfScope);
+    expect(lineOf(await statement(s.id), 2)).toMatchObject({ resolution: 'attached' });
+    expect((await detach(s.id, 2, 'Mauvaise demande', tokens.horizonAdmin)).status).toBe(200);
+    expect((await server.get(`/api/pec_dossiers/${hidden.id}`, tokens.horizonAdmin)).body).toMatchObject({ status: 'billed', montantPaye: null });
   });
 });
