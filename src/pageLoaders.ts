@@ -3,10 +3,11 @@
 // page's own, and so do the docs' annotations (the access checks of react-admin's <List> wait for them). The API
 // description is public (GET /api, /api/docs.jsonld), so it can be read before signing in.
 import { dataProvider } from './dataProvider';
-import { pecStatsQuery } from './dataProvider/pec';
+import { pecFirstPageQuery, pecStatsQuery } from './dataProvider/pec';
 import { chunk, lazyChunk } from './lazyChunk';
 import { queryClient } from './queryClient';
-import { getAccessToken } from './session';
+import { getAccessToken, readAuthStore } from './session';
+import { hasPermission, PEC_PERMISSIONS } from '#domain/permissions';
 
 /** A page that reads through the Hydra provider: its chunk, with the provider's code and the API description. */
 function withHydra<M>(load: () => Promise<M>) {
@@ -31,11 +32,21 @@ export const PaymentStatementsPage = lazyChunk(withHydra(() => import('./pec/Pay
 /**
  * The shell and the page at `path` (with the API description its data needs), loaded at once instead of the page after
  * the shell has rendered: at a signed-in visitor's start-up, as soon as a visitor starts typing their credentials on
- * the login page, and at the first page after signing in. Signed in, the dashboard's figures are read with its code
- * too: on a phone they come while the page is being drawn instead of after it.
+ * the login page, and at the first page after signing in.
  */
 export function preloadPage(path: string) {
   const page = path.startsWith('/pec') ? loadPec : path.startsWith('/settings') ? loadSettings : path.startsWith('/dashboard') ? loadDashboard : undefined;
   for (const load of [shell, page]) load?.().then(undefined, () => undefined);
-  if (page === loadDashboard && getAccessToken()) void queryClient.prefetchQuery(pecStatsQuery());
+}
+
+/**
+ * What the page a signed-in visitor opens reads first, started at start-up with its code rather than once the page has
+ * been drawn (on a phone, the answer comes while the code runs), under the page's own query key: one read. The
+ * dashboard's figures; the PEC list's first page when its URL sets no filter, order or page (`/` leads to /pec).
+ */
+export function preloadFirstReads({ pathname, search }: { pathname: string; search: string }) {
+  if (!getAccessToken() || !hasPermission(readAuthStore().permissions, PEC_PERMISSIONS.view)) return;
+  if (pathname === '/dashboard') void queryClient.prefetchQuery(pecStatsQuery());
+  else if ((pathname === '/' || pathname === '/pec' || pathname.startsWith('/pec/')) && !search)
+    void queryClient.prefetchQuery(pecFirstPageQuery(dataProvider));
 }
