@@ -33,6 +33,8 @@ interface DrawerFrameProps {
   /** After the closing animation (the content can then be dropped). */
   onExited?: () => void;
   title: string;
+  /** What the browser's tab says when it can say more than the title (the record's name); the title otherwise. */
+  tabTitle?: string;
   /** Under the title: 'ID: 12' (data-testid="drawer-id"). */
   subtitle?: ReactNode;
   /** Buttons beside the close button (Supprimer, Annuler, Enregistrer…). */
@@ -70,6 +72,7 @@ export function DrawerFrame(props: DrawerFrameProps) {
     onClose,
     onExited,
     title,
+    tabTitle = title,
     subtitle,
     actions,
     banner,
@@ -81,7 +84,7 @@ export function DrawerFrame(props: DrawerFrameProps) {
   } = props;
   const translate = useTranslate();
   const titleId = useId();
-  useDocumentTitle(open ? title : undefined, { record: true });
+  useDocumentTitle(open ? tabTitle : undefined, { record: true });
   useEffect(() => {
     setDrawerInset(open ? width : 0);
     return () => setDrawerInset(0);

@@ -1038,6 +1038,9 @@ export const fr = {
         create_v: 'Nouvel %{singular}',
         edit: 'Modifier %{singular}',
         show: 'Détail : %{singular}',
+        // The browser's tab names the record the drawer shows: 'Modifier utilisateur : Marie Dupont'.
+        tabNamed: '%{title} : %{name}',
+        tabNumbered: '%{title} n° %{number}',
         id: 'ID: %{id}',
         cancel: 'Annuler',
         close: 'Fermer',

@@ -30,8 +30,8 @@ interface GeneratedFormProps {
   schema: Resource;
   mode: FormMode;
   record?: RaRecord;
-  /** The drawer frame's props (open, title, 'ID: …', close). */
-  frame: { open: boolean; onClose: () => void; title: string; subtitle?: ReactNode };
+  /** The drawer frame's props (open, title, the tab's title, 'ID: …', close). */
+  frame: { open: boolean; onClose: () => void; title: string; tabTitle?: string; subtitle?: ReactNode };
   /** Shown in the drawer instead of the form (the record loading, its load error, the read-only view). */
   placeholder?: ReactNode;
 }

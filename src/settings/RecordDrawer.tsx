@@ -1,7 +1,7 @@
 // The drawer of the generated screens (spec section 2, "Drawer form"), in the one drawer frame: 'Nouveau {singulier}'
-// or 'Modifier {singulier}' with 'ID: {id}', the generated form, or a read-only view for entities opened to view
-// (the audit trail). The record is fetched fresh when the drawer opens (a save elsewhere may have changed it: the
-// previous default network), so what it shows is what the server holds.
+// or 'Modifier {singulier}' with 'ID: {id}' (the browser's tab adds the record's name), the generated form, or a
+// read-only view for entities opened to view (the audit trail). The record is fetched fresh when the drawer opens (a
+// save elsewhere may have changed it: the previous default network), so what it shows is what the server holds.
 import { Alert, Box, Skeleton, Typography } from '@mui/material';
 import type { Resource } from '@api-platform/api-doc-parser';
 import { RecordContextProvider, useGetOne, useTranslate, type Identifier, type RaRecord } from 'react-admin';
@@ -12,7 +12,7 @@ import type { Particular } from '../resources/types';
 import { Cell } from '../admin/cells';
 import { GeneratedForm } from './GeneratedForm';
 import { useLast } from './GeneratedScreen';
-import { useNouns } from './nouns';
+import { ownName, recordNumber, useNouns } from './nouns';
 
 interface RecordDrawerProps {
   entity: AdminEntity;
@@ -47,7 +47,15 @@ function RecordContent({
     ? say('form.create')
     : translate(editable ? 'pecflow.settings.form.edit' : 'pecflow.settings.form.show', { singular: singular.toLowerCase() });
   const subtitle = !creating && record ? translate('pecflow.settings.form.id', { id: String(record.originId ?? shown) }) : undefined;
-  const frame = { open, onClose, title, subtitle };
+  // The tab names the record, by the name its delete confirmation gives it (else its number), once it is read.
+  const name = record && !creating ? ownName(record) : undefined;
+  const tabTitle =
+    !record || creating
+      ? title
+      : name
+        ? translate('pecflow.settings.form.tabNamed', { title, name })
+        : translate('pecflow.settings.form.tabNumbered', { title, number: recordNumber(record) });
+  const frame = { open, onClose, title, tabTitle, subtitle };
 
   const placeholder =
     shown === undefined ? (

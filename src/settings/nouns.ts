@@ -21,9 +21,17 @@ export function useNouns(label: AdminEntity['label'] | undefined) {
   return { singular, plural, say };
 }
 
-/** How a record is named to a person (a delete confirmation): its name, else the person's name, else its number. */
-export function recordName(record: Record<string, unknown>, singular: string): string {
+/** A record's own name: its name, else the person's name, else its email, login or code; '' when it has none. */
+export function ownName(record: Record<string, unknown>): string {
   const text = (key: string) => (typeof record[key] === 'string' ? (record[key] as string).trim() : '');
   const person = [text('firstName'), text('lastName')].filter(Boolean).join(' ');
-  return text('name') || person || text('email') || text('login') || text('code') || `${singular} n° ${String(record.originId ?? record.id)}`;
+  return text('name') || person || text('email') || text('login') || text('code');
+}
+
+/** The number a record is known by ('ID: 12' in its drawer). */
+export const recordNumber = (record: Record<string, unknown>) => String(record.originId ?? record.id);
+
+/** How a record is named to a person (a delete confirmation): its own name, else its number. */
+export function recordName(record: Record<string, unknown>, singular: string): string {
+  return ownName(record) || `${singular} n° ${recordNumber(record)}`;
 }

@@ -48,3 +48,44 @@ test('each page and each open record names the browser tab; closing the drawer o
   await signOut(page);
   await expect(page).toHaveTitle('Connexion à Pecflow');
 });
+
+test('an open settings record names the tab by its drawer’s title and the record’s name; a new one by its title', async ({ page, request }) => {
+  // An audit entry to open: the file's creation.
+  await prepareFile(request, EMAIL);
+  await signIn(page, EMAIL);
+  await page.goto('/settings/shops');
+  await expect(page).toHaveTitle('Centres · Paramètres — Pecflow');
+  const settingsDrawer = page.getByTestId('resource-drawer');
+  await page.getByTestId('list-shops').getByTestId('list-row').getByRole('cell', { name: 'Horizon Paris Bastille' }).click();
+  await expect(settingsDrawer.getByRole('heading', { name: 'Modifier centre' })).toBeVisible();
+  await expect(page).toHaveTitle('Modifier centre : Horizon Paris Bastille — Pecflow');
+  await page.keyboard.press('Escape');
+  await expect(settingsDrawer).toBeHidden();
+  await expect(page).toHaveTitle('Centres · Paramètres — Pecflow');
+  // A new record has no name yet: the drawer's title.
+  await page.getByTestId('list-shops').getByRole('button', { name: 'Nouveau centre' }).click();
+  await expect(page).toHaveTitle('Nouveau centre — Pecflow');
+  await page.keyboard.press('Escape');
+  await expect(settingsDrawer).toBeHidden();
+
+  // A person by their name; the record's address opened directly (a reload) names it too, over the page's title.
+  await page.getByRole('tab', { name: 'Utilisateurs' }).click();
+  await page.getByTestId('list-users').getByTestId('list-row').getByRole('cell', { name: 'Léa Petit' }).click();
+  await expect(page).toHaveTitle('Modifier utilisateur : Léa Petit — Pecflow');
+  await page.reload();
+  await expect(settingsDrawer.getByRole('heading', { name: 'Modifier utilisateur' })).toBeVisible();
+  await expect(page).toHaveTitle('Modifier utilisateur : Léa Petit — Pecflow');
+  await page.keyboard.press('Escape');
+  await expect(settingsDrawer).toBeHidden();
+  await expect(page).toHaveTitle('Utilisateurs · Paramètres — Pecflow');
+
+  // A record with no name of its own (an audit entry, shown read-only): its number, as its drawer's 'ID: …' says.
+  await page.getByRole('tab', { name: 'Journal d’audit' }).click();
+  await page.getByTestId('list-audit_logs').getByTestId('list-row').first().click();
+  const entryId = ((await settingsDrawer.getByTestId('drawer-id').textContent()) ?? '').replace('ID: ', '');
+  expect(entryId).toMatch(/^\d+$/);
+  await expect(page).toHaveTitle(`Détail : entrée du journal d’audit n° ${entryId} — Pecflow`);
+  await page.keyboard.press('Escape');
+  await expect(settingsDrawer).toBeHidden();
+  await expect(page).toHaveTitle('Journal d’audit · Paramètres — Pecflow');
+});
