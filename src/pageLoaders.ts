@@ -22,20 +22,29 @@ const shell = chunk(() => import('./layout/Layout'));
 const loadPec = withHydra(() => import('./pec/PecPage'));
 const loadDashboard = withHydra(() => import('./pec/DashboardPage'));
 const loadSettings = withHydra(() => import('./settings/SettingsPage'));
+const loadStatements = withHydra(() => import('./pec/PaymentStatementsPage'));
 
 export const ShellLayout = lazyChunk(shell);
 export const PecPage = lazyChunk(loadPec);
 export const DashboardPage = lazyChunk(loadDashboard);
 export const SettingsPage = lazyChunk(loadSettings);
-export const PaymentStatementsPage = lazyChunk(withHydra(() => import('./pec/PaymentStatementsPage')));
+export const PaymentStatementsPage = lazyChunk(loadStatements);
+
+/** The pages preloadPage loads, by the start of their path. */
+const PAGES: [string, () => PromiseLike<unknown>][] = [
+  ['/pec', loadPec],
+  ['/settings', loadSettings],
+  ['/dashboard', loadDashboard],
+  ['/payment_statements', loadStatements],
+];
 
 /**
  * The shell and the page at `path` (with the API description its data needs), loaded at once instead of the page after
  * the shell has rendered: at a signed-in visitor's start-up, as soon as a visitor starts typing their credentials on
- * the login page, and at the first page after signing in.
+ * the login page, and at the first page after signing in; and the statements' page from the import page, which opens it.
  */
 export function preloadPage(path: string) {
-  const page = path.startsWith('/pec') ? loadPec : path.startsWith('/settings') ? loadSettings : path.startsWith('/dashboard') ? loadDashboard : undefined;
+  const page = PAGES.find(([start]) => path.startsWith(start))?.[1];
   for (const load of [shell, page]) load?.().then(undefined, () => undefined);
 }
 

@@ -15,6 +15,7 @@ import { Fragment, useCallback, useEffect, useId, useMemo, useRef, useState, typ
 import { useTranslate } from 'react-admin';
 import { setDrawerInset } from '../layout/drawerInset';
 import { ConfirmDialog, DiscardMark } from './ConfirmDialog';
+import { focusOnShow } from './focusOnShow';
 import { useDocumentTitle } from '../layout/documentTitle';
 import {
   UnsavedChangesContext,
@@ -35,6 +36,11 @@ interface DrawerFrameProps {
   title: string;
   /** What the browser's tab says when it can say more than the title (the record's name); the title otherwise. */
   tabTitle?: string;
+  /**
+   * The title takes the focus as it is drawn: the drawer opens on what an action elsewhere made (a statement applied),
+   * the page that had the focus gone with it.
+   */
+  focusTitle?: boolean;
   /** Under the title: 'ID: 12' (data-testid="drawer-id"). */
   subtitle?: ReactNode;
   /** Buttons beside the close button (Supprimer, Annuler, Enregistrer…). */
@@ -73,6 +79,7 @@ export function DrawerFrame(props: DrawerFrameProps) {
     onExited,
     title,
     tabTitle = title,
+    focusTitle = false,
     subtitle,
     actions,
     banner,
@@ -118,7 +125,14 @@ export function DrawerFrame(props: DrawerFrameProps) {
         sx={{ px: { xs: 2, sm: 3 }, pt: 2.5, pb: 1.5, borderBottom: 1, borderColor: 'divider', flexWrap: 'wrap', rowGap: 1 }}
       >
         <Box sx={{ minWidth: 0 }}>
-          <Typography id={titleId} variant="h6" component="h2" fontWeight={700}>
+          <Typography
+            id={titleId}
+            ref={focusTitle ? focusOnShow : undefined}
+            tabIndex={focusTitle ? -1 : undefined}
+            variant="h6"
+            component="h2"
+            fontWeight={700}
+          >
             <UnbrokenWords text={title} />
           </Typography>
           {subtitle && (

@@ -396,6 +396,8 @@ export const fr = {
         previewText: 'Aperçu : rien n’est encore enregistré. Vérifiez les résultats, puis appliquez le relevé.',
         apply: 'Appliquer',
         applied: 'Relevé appliqué',
+        // While it is applied: the status that holds the keyboard's focus, « Appliquer » being disabled.
+        applying: 'Application du relevé…',
         appliedText: '%{smart_count} ligne appliquée |||| %{smart_count} lignes appliquées',
         pendingText: '%{smart_count} ligne à traiter |||| %{smart_count} lignes à traiter',
         applyError: 'Relevé non appliqué',

@@ -5,21 +5,24 @@
 // preview is read again and the toast names the lines whose result changed. Both calls are data-provider methods
 // (useMutation). The page opens with the
 // focus on its title (the list's button that led here is gone); once the file is read, it goes to the preview's
-// heading (or to the refusal): the chooser's button, disabled meanwhile, has lost it. A line paid far above what its
-// file was to receive (a typo in the insurer's file: paymentLineWarning) is marked in the preview, an alert above counts
-// them, and 'Appliquer' asks to confirm them first (« Appliquer quand même »), which the server requires.
+// heading (or to the refusal): the chooser's button, disabled meanwhile, has lost it. While the statement is applied it
+// is on a status (« Application du relevé… »: « Appliquer » is disabled, the confirmation closed), then on the title of
+// the statement's drawer, which opens at once (its page is preloaded): never the page's body. A line paid far above
+// what its file was to receive (a typo in the insurer's file: paymentLineWarning) is marked in the preview, an alert
+// above counts them, and 'Appliquer' asks to confirm them first (« Appliquer quand même »), which the server requires.
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import CheckIcon from '@mui/icons-material/Check';
 import DownloadIcon from '@mui/icons-material/Download';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Alert, AlertTitle, Box, Button, Link, Paper, Stack, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { focusOnShow } from '../admin/focusOnShow';
 import { ApplyMark, ConfirmDialog } from '../admin/ConfirmDialog';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { useRequireAccess, type TranslateFunction } from 'react-admin';
 import { PageTitle } from '../layout/PageTitle';
+import { preloadPage } from '../pageLoaders';
 import { download, pecNumericId, type PaymentPreview, type PaymentStatementRecord } from '../dataProvider/pec';
 import { todayInFrance } from '#domain/pec';
 import { formatEuros } from '#domain/format';
@@ -38,7 +41,7 @@ import {
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { RefusedLines } from '../admin/RefusedLines';
 import { statementPath, STATEMENTS_PATH } from './filters';
-import { useRefreshPayments } from './PaymentStatementsPage';
+import { JUST_APPLIED, useRefreshPayments } from './PaymentStatementsPage';
 import { statusOf, usePecMutation } from './shared';
 import { useSingleFlight } from '../admin/mutations';
 import { ImportShortcuts } from './PaymentShortcuts';
@@ -54,6 +57,9 @@ export default function PaymentImportPage() {
   const navigate = useNavigate();
   const refresh = useRefreshPayments();
   const input = useRef<HTMLInputElement>(null);
+  // The statements' page, which an applied statement opens: loaded now, it then shows at once, with the focus its
+  // drawer's title takes (a page still loading would hold the page's body focused meanwhile).
+  useEffect(() => preloadPage(STATEMENTS_PATH), []);
   const [file, setFile] = useState<File | undefined>();
   const [refused, setRefused] = useState<{ message: string; lines: NonNullable<ImportErrors['errors']> } | undefined>();
   // « Appliquer » asked for the lines to be checked: « Appliquer quand même » or « Annuler ».
@@ -83,7 +89,7 @@ export default function PaymentImportPage() {
         ].join(' · '),
       );
       refresh();
-      navigate(statementPath(pecNumericId(statement)!));
+      navigate(statementPath(pecNumericId(statement)!), { state: JUST_APPLIED });
     },
     onError: (error, { seen }) => {
       const title = translate('pecflow.payments.import.applyError');
@@ -192,7 +198,7 @@ export default function PaymentImportPage() {
           )}
           <PaymentTotalsView totals={result.totals} />
           <PaymentLines lines={result.lines} />
-          <Box>
+          <Stack direction="row" spacing={2} alignItems="center">
             <Button
               variant="contained"
               color="success"
@@ -203,7 +209,13 @@ export default function PaymentImportPage() {
             >
               {translate('pecflow.payments.import.apply')}
             </Button>
-          </Box>
+            {/* « Appliquer » disabled (or the confirmation closed) lost the focus: it goes here until the statement opens. */}
+            {apply.isPending && (
+              <Typography ref={focusOnShow} tabIndex={-1} role="status" variant="body2" color="text.secondary" data-testid="payment-applying">
+                {translate('pecflow.payments.import.applying')}
+              </Typography>
+            )}
+          </Stack>
           {/* Destructive: it opens on « Annuler », so that Entrée, Entrée does not record an amount to be checked. */}
           <ConfirmDialog
             isOpen={confirming}

@@ -9,7 +9,7 @@ import LinkOffIcon from '@mui/icons-material/LinkOff';
 import UndoIcon from '@mui/icons-material/Undo';
 import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Skeleton, Stack } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { AutocompleteInput, DataTable, ReferenceInput, useGetOne, useTranslate } from 'react-admin';
 import { PageTitle } from '../layout/PageTitle';
 import { ConfirmDialog, UndoMark } from '../admin/ConfirmDialog';
@@ -83,6 +83,12 @@ export function StatementStatusBadge({ status, pendingLines = 0 }: { status: str
     </Stack>
   );
 }
+
+/**
+ * How the import page opens the statement it applied: the drawer's title takes the focus as it is drawn, the import
+ * page that had it gone (not the page's body while the statement loads).
+ */
+export const JUST_APPLIED = { justApplied: true } as const;
 
 /** After an import or an undo: the statements and everything PEC (files, list, dashboard, payment histories). */
 export function useRefreshPayments() {
@@ -201,6 +207,7 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   // the first) takes the focus, its « Rattacher » drawn anew for it: a keyboard goes on from there, not from the top.
   const [attached, setAttached] = useState<number>();
   const [undone, setUndone] = useState(false);
+  const justApplied = (useLocation().state as Partial<typeof JUST_APPLIED> | null)?.justApplied === true;
   const lines = record?.lines;
   const next =
     attached !== undefined && lines && !lines.find((l) => l.line === attached)?.pending
@@ -213,6 +220,7 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
       // Ten columns and their actions: wide enough for them at 1280 px, the list still showing beside it.
       width={1120}
       testId="payment-statement-drawer"
+      focusTitle={justApplied}
       title={record ? translate('pecflow.payments.show.title', { id, date: formatDate(record.createdAt) }) : translate('pecflow.pec.drawer.loading')}
       subtitle={
         record &&

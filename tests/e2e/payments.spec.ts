@@ -51,11 +51,15 @@ test('a statement is imported from "Paiements": its preview, then its result, th
   await expect(preview.getByTestId('payment-total-applied')).toHaveText('7 870,00 €');
   await expect(preview.getByTestId('payment-lines')).toContainText('220,00 €');
 
+  const focusLost = await watchFocusLoss(page);
   await page.getByTestId('payment-apply').click();
   // The toast counts the lines applied to files, then those to be handled (the unknown, not-billed ones).
   await expect(toast(page, 'Relevé appliqué')).toContainText('6 lignes appliquées · 2 lignes à traiter');
   await expect(page).toHaveURL(/\/payment_statements\/\d+$/);
   const statement = page.getByTestId('payment-statement-drawer');
+  // The keyboard's place is the statement applied, its heading: never the page's body, while it is applied or loads.
+  await expect(statement.getByRole('heading', { name: new RegExp(`^Relevé n° \\d+ du ${frenchToday()}$`) })).toBeFocused();
+  expect(await focusLost()).toEqual([]);
   const statementId = Number(/(\d+)$/.exec(page.url())![1]);
   // The list names each statement by the number every message gives it ('relevé n° 12'), apart from the insurer's own
   // (read behind the open drawer, which hides the list from the accessibility tree).
@@ -588,6 +592,30 @@ const formRefusals = (page: Page) =>
     .getByTestId('toast')
     .filter({ hasText: /formulaire/ })
     .allTextContents();
+
+/**
+ * Watches, frame by frame, where the focus is: the addresses at which the page's body had it (a keyboard user's place
+ * lost). The function returned stops watching and gives them.
+ */
+async function watchFocusLoss(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const watch = window as unknown as { focusLost: string[]; focusWatched: boolean };
+    watch.focusLost = [];
+    watch.focusWatched = true;
+    const frame = () => {
+      if (!watch.focusWatched) return;
+      if (!document.activeElement || document.activeElement === document.body) watch.focusLost.push(location.pathname);
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+  return () =>
+    page.evaluate(() => {
+      const watch = window as unknown as { focusLost: string[]; focusWatched: boolean };
+      watch.focusWatched = false;
+      return [...new Set(watch.focusLost)];
+    });
+}
 
 const euros = (value: number) => new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(value);
 
@@ -1257,12 +1285,16 @@ test('a line far above what its file was to receive is marked in the preview, an
   expect(await payments()).toBe(0);
   expect((await api<{ status: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).status).toBe('billed');
 
-  // Confirmed: applied, the statement opens with its result.
+  // Confirmed: applied, the statement opens with its result, its heading with the keyboard's focus (never the page's
+  // body, while the statement is applied or loads).
   await page.getByTestId('payment-apply').click();
+  const focusLost = await watchFocusLoss(page);
   await confirm.getByRole('button', { name: 'Appliquer quand même' }).click();
   await expect(toast(page, 'Relevé appliqué')).toContainText('1 ligne appliquée');
   await expect(page).toHaveURL(/\/payment_statements\/\d+$/);
   const statementId = Number(/(\d+)$/.exec(page.url())![1]);
+  await expect(page.getByTestId('payment-statement-drawer').getByRole('heading', { name: `Relevé n° ${statementId} du ${frenchToday()}` })).toBeFocused();
+  expect(await focusLost()).toEqual([]);
   expect(await payments()).toBe(1);
   // Undone, so that the organisation's receivables do not carry the typo.
   await api(request, token, 'POST', `/api/payment_statements/${statementId}/undo`, { motif: 'Montant erroné du relevé' });
