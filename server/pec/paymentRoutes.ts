@@ -4,7 +4,7 @@
 // pec_payments resources' own routes.
 import { stringify } from 'csv-stringify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isPlatformAdmin, requirePermission } from '../auth/principal';
+import { isPlatformAdmin, requirePermission, type Principal } from '../auth/principal';
 import { recordAudit } from '../audit/audit';
 import { principalOf } from '../context';
 import { ApiError, errorHandler, invalidField, numericParam } from '../http/errors';
@@ -17,7 +17,7 @@ import { pecReadScope } from '../auth/fileVisibility';
 import { appliedTwin, previewFingerprint, readStatement, statementIdentity, statementTotals } from './statementFile';
 import { evaluateStatement, presentLine, requireOrganisation } from './statementMatching';
 import { cancelManualPayment, recordManualPayment } from './paymentHistory';
-import { applyStatement, attachLine, countLine, detachLine, dismissLine, reopenLine, undoStatement } from './statements';
+import { applyStatement, attachLine, countLine, detachLine, dismissLine, reopenLine, undoStatement, type StatementScope } from './statements';
 import { PAYMENT_PERMISSION, todayInFrance } from '#domain/pec';
 import { PEC_PERMISSIONS } from '#domain/permissions';
 import { PAYMENT_STATEMENT_LIMITS, STATEMENT_MESSAGES } from '#domain/payments';
@@ -142,82 +142,44 @@ export async function paymentRoutes(app: FastifyInstance) {
     return sendStatement(request, reply, id, 200);
   });
 
-  // A line to be handled ('À traiter'), attached to a billed file or set aside with its reason: answers the statement.
-  app.post('/api/payment_statements/:id/lines/:line/attach', async (request, reply) => {
-    const principal = principalOf(request);
-    requirePermission(principal, PAYMENT_PERMISSION);
-    const id = numericParam(request, 'id');
-    const attach = statementLineAttachSchema.parse(request.body ?? {});
-    await attachLine(
-      db,
-      principal,
-      id,
-      numericParam(request, 'line', STATEMENT_MESSAGES.lineNotFound),
-      attach,
-      sameHolding(paymentStatements.holdingId, principal),
-    );
-    files.noteWrite(principal);
-    payments.noteWrite(principal);
-    return sendStatement(request, reply, id, 200);
-  });
+  /**
+   * A statement line's action: the payment permission, the line of a statement of the caller's organisation, the body
+   * read by its schema; answers the statement read again. Those that pay or unpay a file say the files and payments
+   * changed (their lists' caches).
+   */
+  const lineAction = <Body>(
+    action: string,
+    readBody: (body: unknown) => Body,
+    act: (database: typeof db, principal: Principal, id: number, line: number, body: Body, scope: StatementScope) => Promise<void>,
+    changesFiles: boolean,
+  ) =>
+    app.post(`/api/payment_statements/:id/lines/:line/${action}`, async (request, reply) => {
+      const principal = principalOf(request);
+      requirePermission(principal, PAYMENT_PERMISSION);
+      const id = numericParam(request, 'id');
+      const body = readBody(request.body ?? {});
+      await act(db, principal, id, numericParam(request, 'line', STATEMENT_MESSAGES.lineNotFound), body, sameHolding(paymentStatements.holdingId, principal));
+      if (changesFiles) {
+        files.noteWrite(principal);
+        payments.noteWrite(principal);
+      }
+      return sendStatement(request, reply, id, 200);
+    });
+  const reason = (schema: { parse: (body: unknown) => { motif: string } }) => (body: unknown) => schema.parse(body).motif;
+  // A line to be handled ('À traiter'), attached to a billed file or set aside with its reason; set aside by mistake,
+  // put back to be handled.
+  lineAction('attach', (body) => statementLineAttachSchema.parse(body), attachLine, true);
+  lineAction('dismiss', reason(statementLineDismissSchema), dismissLine, false);
+  lineAction(
+    'reopen',
+    () => undefined,
+    (database, principal, id, line, _body, scope) => reopenLine(database, principal, id, line, scope),
+    false,
+  );
   // A line taken for a payment already counted, counted as a distinct payment of its file with its reason.
-  app.post('/api/payment_statements/:id/lines/:line/count', async (request, reply) => {
-    const principal = principalOf(request);
-    requirePermission(principal, PAYMENT_PERMISSION);
-    const id = numericParam(request, 'id');
-    const { motif } = statementLineCountSchema.parse(request.body ?? {});
-    await countLine(
-      db,
-      principal,
-      id,
-      numericParam(request, 'line', STATEMENT_MESSAGES.lineNotFound),
-      motif,
-      sameHolding(paymentStatements.holdingId, principal),
-    );
-    files.noteWrite(principal);
-    payments.noteWrite(principal);
-    return sendStatement(request, reply, id, 200);
-  });
+  lineAction('count', reason(statementLineCountSchema), countLine, true);
   // A line attached or counted by hand by mistake, detached with its reason: its payment reversed, the line as before.
-  app.post('/api/payment_statements/:id/lines/:line/detach', async (request, reply) => {
-    const principal = principalOf(request);
-    requirePermission(principal, PAYMENT_PERMISSION);
-    const id = numericParam(request, 'id');
-    const { motif } = statementLineDetachSchema.parse(request.body ?? {});
-    await detachLine(
-      db,
-      principal,
-      id,
-      numericParam(request, 'line', STATEMENT_MESSAGES.lineNotFound),
-      motif,
-      sameHolding(paymentStatements.holdingId, principal),
-    );
-    files.noteWrite(principal);
-    payments.noteWrite(principal);
-    return sendStatement(request, reply, id, 200);
-  });
-  app.post('/api/payment_statements/:id/lines/:line/dismiss', async (request, reply) => {
-    const principal = principalOf(request);
-    requirePermission(principal, PAYMENT_PERMISSION);
-    const id = numericParam(request, 'id');
-    const { motif } = statementLineDismissSchema.parse(request.body ?? {});
-    await dismissLine(
-      db,
-      principal,
-      id,
-      numericParam(request, 'line', STATEMENT_MESSAGES.lineNotFound),
-      motif,
-      sameHolding(paymentStatements.holdingId, principal),
-    );
-    return sendStatement(request, reply, id, 200);
-  });
-  app.post('/api/payment_statements/:id/lines/:line/reopen', async (request, reply) => {
-    const principal = principalOf(request);
-    requirePermission(principal, PAYMENT_PERMISSION);
-    const id = numericParam(request, 'id');
-    await reopenLine(db, principal, id, numericParam(request, 'line', STATEMENT_MESSAGES.lineNotFound), sameHolding(paymentStatements.holdingId, principal));
-    return sendStatement(request, reply, id, 200);
-  });
+  lineAction('detach', reason(statementLineDetachSchema), detachLine, true);
 
   // 'Enregistrer un paiement' in the drawer: answers the file.
   app.post('/api/pec_dossiers/:id/payments', async (request, reply) => {

@@ -34,7 +34,7 @@ import type { statementLineAttachSchema } from '#domain/pecSchemas';
 // ---------- applying, undoing ----------
 
 /** The caller's organisation's statements (undefined: a platform administrator's, every one). */
-type StatementScope = ReturnType<typeof pecReadScope> | undefined;
+export type StatementScope = ReturnType<typeof pecReadScope> | undefined;
 
 /** A statement of the caller's scope, locked: its undo and its lines' handling wait for one another (404 outside it). */
 async function lockStatement(tx: DbOrTx, id: number, scope: StatementScope) {
