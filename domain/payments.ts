@@ -549,12 +549,18 @@ export const STATEMENT_MESSAGES = {
   detachOutOfScope: 'Détachement impossible : cette ligne a payé une demande d’un centre que vous ne voyez pas. Demandez à un responsable de l’organisation.',
   /**
    * The file the line paid changed since (`laterLines`: lines of this statement handled since on it; `later`: statements
-   * applied to it since): what to undo first, named.
+   * applied to it since; `byHand`: payments entered by hand on it since): what to undo first, named.
    */
-  detachConflict: (numero: string, laterLines: number[], later: NamedStatement[]) =>
+  detachConflict: (numero: string, laterLines: number[], later: NamedStatement[], byHand: { amount: number; paymentDate: string }[]) =>
     `Détachement impossible : le paiement de la demande ${numero} a changé depuis que cette ligne l’a payée.${
       laterLines.length ? ` Détachez d’abord ${laterLines.length > 1 ? `les lignes ${laterLines.join(', ')}` : `la ligne ${laterLines[0]}`} de ce relevé.` : ''
-    }${later.length ? ` ${laterStatements(later)}` : ''}${laterLines.length || later.length ? '' : ' Annulez d’abord les changements plus récents.'}`,
+    }${later.length ? ` ${laterStatements(later)}` : ''}${
+      byHand.length
+        ? ` ${byHand.length > 1 ? 'Paiements saisis' : 'Paiement saisi'} à la main depuis : ${byHand
+            .map((payment) => `${formatEuros(payment.amount)} du ${formatIsoDay(payment.paymentDate)}`)
+            .join(', ')}. Annulez-${byHand.length > 1 ? 'les' : 'le'} d’abord dans l’historique des paiements de la demande.`
+        : ''
+    }${laterLines.length || later.length || byHand.length ? '' : ' Annulez d’abord les changements plus récents.'}`,
   detachPaidByHand: (numero: string) =>
     `Détachement impossible : la demande ${numero} a été marquée « Payé » à la main depuis. « Payé » est un état final : cette ligne ne peut plus être détachée.`,
   /** Later statements whose lines were taken for this line's payment ('Déjà appliquée'): they would count nowhere. */

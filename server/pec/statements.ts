@@ -488,6 +488,11 @@ export async function detachLine(db: DbOrTx, principal: Principal, id: number, l
         )
         .orderBy(asc(paymentStatementLines.lineNumber));
       const later = await statementsPaying(tx, [file.id], and(gt(pecPayments.id, payment.id), ne(pecPayments.statementId, statement.id))!);
+      const byHand = await tx
+        .select({ amount: pecPayments.amount, paymentDate: pecPayments.paymentDate })
+        .from(pecPayments)
+        .where(and(eq(pecPayments.dossierId, file.id), eq(pecPayments.source, 'manual'), isNull(pecPayments.reversedAt), gt(pecPayments.id, payment.id)))
+        .orderBy(asc(pecPayments.id));
       const expected = expectedAmount(file);
       if (!laterLines.length && !later.length && isPaidByHand(stateOf(file), expected) && !isPaidByHand(after, expected))
         throw conflict(STATEMENT_MESSAGES.detachPaidByHand(file.numeroDossier));
@@ -496,6 +501,7 @@ export async function detachLine(db: DbOrTx, principal: Principal, id: number, l
           file.numeroDossier,
           laterLines.map((l) => l.line),
           later,
+          byHand,
         ),
       );
     }

@@ -54,7 +54,7 @@ import {
 import { statementPath, STATEMENTS_PATH } from './filters';
 import { PaymentLines, PaymentTotalsView } from './PaymentLines';
 import { StatementsShortcuts } from './PaymentShortcuts';
-import { useErrorText, usePecMutation } from './shared';
+import { statusOf, useErrorText, usePecMutation } from './shared';
 import { AmountChecked, DistinctReasonInput, isAmountToCheck, paymentRefusalOf, sameDayPaymentsOf, WhileRefused, type PaymentRefusal } from './PaymentDistinct';
 import { WIDE_ONLY_COLUMN } from '../layout/rowStyles';
 import { focusOnShow } from '../admin/focusOnShow';
@@ -276,14 +276,18 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
                         line={line}
                         focus={moved === line.line || next === line.line}
                         onDismissed={() => setMoved(line.line)}
-                        onAttached={() => setAttached(line.line)}
+                        onAttached={() => {
+                          // The next line's « Rattacher » takes the focus, not this one's new « Détacher ».
+                          setMoved(undefined);
+                          setAttached(line.line);
+                        }}
                       />
                     ) : line.resolution === 'dismissed' ? (
                       <ReopenLineAction statementId={id} line={line} focus={moved === line.line} onReopened={() => setMoved(line.line)} />
                     ) : isCountableLine(line) ? (
-                      <CountLineAction statementId={id} line={line} focus={moved === line.line} />
+                      <CountLineAction statementId={id} line={line} focus={moved === line.line} onCounted={() => setMoved(line.line)} />
                     ) : isDetachableLine(line) ? (
-                      <DetachLineAction statementId={id} line={line} onDetached={() => setMoved(line.line)} />
+                      <DetachLineAction statementId={id} line={line} focus={moved === line.line} onDetached={() => setMoved(line.line)} />
                     ) : null
                 : undefined
             }
@@ -398,11 +402,13 @@ function CountLineAction({
   statementId,
   line,
   focus = false,
+  onCounted,
 }: {
   statementId: number;
   line: PaymentLine;
   /** Just detached: 'Compter en plus' takes the focus as it appears. */
   focus?: boolean;
+  onCounted: () => void;
 }) {
   const { translate, dataProvider } = usePecMutation();
   const [open, setOpen] = useState(false);
@@ -410,7 +416,10 @@ function CountLineAction({
   const count = useLineMutation(
     (motif: string) => dataProvider.paymentLineCount({ id: statementId, line: line.line, motif }),
     { title: 'pecflow.payments.handle.counted', text: 'pecflow.payments.handle.countedText', error: 'pecflow.payments.handle.countError' },
-    () => setOpen(false),
+    () => {
+      onCounted();
+      setOpen(false);
+    },
   );
   return (
     <>
@@ -449,11 +458,26 @@ function CountLineAction({
 
 /**
  * A line attached (or counted) by hand to the wrong file: 'Détacher', with its reason; its payment is cancelled and the
- * line is what it was before (to be handled again, or a payment already counted), its new action then focused.
+ * line is what it was before (to be handled again, or a payment already counted), its new action then focused. Refused
+ * (409: its file changed since, a later statement took its payment…), the dialog says why, focused, and stays.
  */
-function DetachLineAction({ statementId, line, onDetached }: { statementId: number; line: PaymentLine; onDetached: () => void }) {
-  const { translate, dataProvider } = usePecMutation();
+function DetachLineAction({
+  statementId,
+  line,
+  focus = false,
+  onDetached,
+}: {
+  statementId: number;
+  line: PaymentLine;
+  /** Just attached or counted: 'Détacher' takes the focus as it appears. */
+  focus?: boolean;
+  onDetached: () => void;
+}) {
+  const { translate, dataProvider, errorText } = usePecMutation();
+  const refresh = useRefreshPayments();
   const [open, setOpen] = useState(false);
+  const [focused] = useState(focus);
+  const [refusal, setRefusal] = useState<string>();
   const counted = line.resolution === 'counted';
   const detach = useLineMutation(
     (motif: string) => dataProvider.paymentLineDetach({ id: statementId, line: line.line, motif }),
@@ -466,14 +490,24 @@ function DetachLineAction({ statementId, line, onDetached }: { statementId: numb
       onDetached();
       setOpen(false);
     },
+    (error) => {
+      if (statusOf(error) !== 409) return false;
+      setRefusal(errorText(error));
+      refresh();
+      return true;
+    },
   );
   const numero = line.dossier?.numeroDossier ?? '';
   return (
     <>
       <Button
+        ref={focused ? focusOnShow : undefined}
         size="small"
         startIcon={<LinkOffIcon />}
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          setRefusal(undefined);
+          setOpen(true);
+        }}
         aria-label={translate('pecflow.payments.handle.detachLabel', { line: line.line, numero })}
         data-testid="line-detach"
       >
@@ -495,6 +529,7 @@ function DetachLineAction({ statementId, line, onDetached }: { statementId: numb
           busy={detach.isPending}
           onSave={(motif) => detach.mutateAsync(motif)}
           onClose={() => setOpen(false)}
+          refusal={refusal}
         />
       )}
     </>

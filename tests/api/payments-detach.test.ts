@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, startPecServer, type Refs } from './helpers/pec';
 import { STATEMENT_MESSAGES } from '#domain/payments';
+import { formatEuros } from '#domain/format';
 
 let server: TestServer;
 let refs: Refs;
@@ -246,7 +247,7 @@ describe('« Détacher » refused, changing nothing', () => {
     const byHand = await detach(id, 3);
     expect(byHand.status).toBe(409);
     expect(byHand.body.detail).toBe(
-      `Détachement impossible : le paiement de la demande ${f.numeroDossier} a changé depuis que cette ligne l’a payée. Annulez d’abord les changements plus récents.`,
+      `Détachement impossible : le paiement de la demande ${f.numeroDossier} a changé depuis que cette ligne l’a payée. Paiement saisi à la main depuis : ${formatEuros(20)} du 10/11/2026. Annulez-le d’abord dans l’historique des paiements de la demande.`,
     );
     const manualId = (await history(f.id)).find((p) => p.source === 'manual')!.id;
     expect((await server.request('POST', `/api/pec_payments/${manualId}/cancel`, { token: tokens.audio, body: { motif: 'Erreur' } })).status).toBe(200);

@@ -404,6 +404,8 @@ test('a statement line taken for a payment already counted is counted in additio
   await dialog.getByRole('button', { name: 'Compter en plus' }).click();
   await expect(dialog).toBeHidden();
   await expect(toast(page, 'Paiement compté')).toBeVisible();
+  // The line's new action, « Détacher », takes the focus (a keyboard goes on from the line it was on).
+  await expect(statement.getByRole('button', { name: `Détacher la ligne 3 de la demande ${file.numeroDossier}` })).toBeFocused();
   await expect(lines.nth(2).getByTestId('payment-outcome')).toHaveText(`Paiement partiel (paiement distinct compté le ${today} : Oreille gauche)`);
   await expect(statement.getByRole('button', { name: 'Compter en plus la ligne 3, comme un paiement distinct' })).toHaveCount(0);
   await expect(statement.getByTestId('payment-total-applied')).toHaveText(euros(20));
@@ -991,6 +993,24 @@ test('« Détacher » a line attached to the wrong file: its reason asked, the l
   await expect(statement.getByTestId('statement-pending')).toHaveCount(0);
   await expect(statement.getByTestId('payment-total-applied')).toHaveText(euros(50));
 
+  // A payment entered by hand on that file since: the detach is refused in its dialog, which names it, focused.
+  const token = await apiToken(request, email);
+  await api(request, token, 'POST', `/api/pec_dossiers/${wrong.id}/payments`, { datePaiement: today, montant: 10 });
+  await statement.getByRole('button', { name: `Détacher la ligne 2 de la demande ${wrong.numeroDossier}` }).click();
+  const refused = page.getByRole('dialog', { name: `Détacher la ligne 2 de la demande ${wrong.numeroDossier} ?` });
+  await refused.getByRole('textbox', { name: /^Motif du détachement/ }).fill('Rattachée à la mauvaise demande');
+  await refused.getByRole('button', { name: 'Détacher' }).click();
+  await expect(refused.getByTestId('reason-dialog-refusal')).toContainText(`Paiement saisi à la main depuis : ${euros(10)} du ${today}.`);
+  await expect(refused.getByTestId('reason-dialog-refusal')).toBeFocused();
+  await expect(refused.locator('.MuiDialogActions-root').getByRole('button')).toHaveText(['Fermer']);
+  await refused.getByRole('button', { name: 'Fermer' }).click();
+  await expect(refused).toBeHidden();
+  await expect(lines.nth(1).getByTestId('payment-outcome')).toHaveText(/\(rattachée le /);
+  const [manual] = (
+    await api<{ member: { '@id': string; source: string }[] }>(request, token, 'GET', `/api/pec_payments?dossier=/api/pec_dossiers/${wrong.id}`)
+  ).member.filter((payment) => payment.source === 'manual');
+  await api(request, token, 'POST', `${manual!['@id']}/cancel`, { motif: 'Saisi par erreur' });
+
   // The wrong file: « Détacher », with its reason, says what it does.
   await statement.getByRole('button', { name: `Détacher la ligne 2 de la demande ${wrong.numeroDossier}` }).click();
   const detach = page.getByRole('dialog', { name: `Détacher la ligne 2 de la demande ${wrong.numeroDossier} ?` });
@@ -1016,9 +1036,10 @@ test('« Détacher » a line attached to the wrong file: its reason asked, the l
   // The file owes what it did; its history keeps the payment, cancelled with the reason.
   await page.goto(`/pec/${wrong.id}`);
   await expect(drawer(page).getByTestId('pec-payment-summary')).toContainText(dueLine(wrong.partComplementaire));
-  await expect(drawer(page).getByTestId('pec-payment-history').getByTestId('pec-payment-cancelled')).toContainText(
-    'Détachée du relevé : Rattachée à la mauvaise demande',
-  );
+  // (the payment entered by hand is there too, cancelled with its own reason).
+  const cancelled = drawer(page).getByTestId('pec-payment-history').getByTestId('pec-payment-cancelled');
+  await expect(cancelled.filter({ hasText: 'Détachée du relevé : Rattachée à la mauvaise demande' })).toHaveCount(1);
+  await expect(cancelled.filter({ hasText: 'Saisi par erreur' })).toHaveCount(1);
 });
 
 test('Rattacher opens empty on a line naming a file not billed yet, without an error; the lines and their actions fit a 1280 px screen', async ({
