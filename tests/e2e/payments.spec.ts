@@ -1040,6 +1040,23 @@ test('« Détacher » a line attached to the wrong file: its reason asked, the l
   const cancelled = drawer(page).getByTestId('pec-payment-history').getByTestId('pec-payment-cancelled');
   await expect(cancelled.filter({ hasText: 'Détachée du relevé : Rattachée à la mauvaise demande' })).toHaveCount(1);
   await expect(cancelled.filter({ hasText: 'Saisi par erreur' })).toHaveCount(1);
+
+  // The audit trail says it in words: the line, the amount in euros, the file by its name, the reason.
+  const [entry] = (
+    await api<{ member: { id: number }[] }>(
+      request,
+      token,
+      'GET',
+      `/api/audit_logs?action=payment_statement.line_detach&entityId=${statementId}&order[id]=desc`,
+    )
+  ).member;
+  await page.goto(`/settings/audit_logs/${entry!.id}`);
+  const changes = page.getByTestId('resource-drawer').getByTestId('audit-changes');
+  await expect(changes.getByRole('row', { name: /^Ligne du relevé/ })).toContainText('2');
+  await expect(changes.getByRole('row', { name: /^Montant/ })).toContainText(euros(50));
+  await expect(changes.getByRole('row', { name: /^Motif/ })).toContainText('Rattachée à la mauvaise demande');
+  await expect(changes.getByRole('row', { name: /^Demande/ })).toContainText(`n° ${wrong.id}`);
+  await expect(changes).not.toContainText('/api/');
 });
 
 test('Rattacher opens empty on a line naming a file not billed yet, without an error; the lines and their actions fit a 1280 px screen', async ({

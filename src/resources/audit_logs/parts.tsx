@@ -3,6 +3,7 @@ import { Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@m
 import { useTranslate } from 'react-admin';
 import { ReferenceFilter, SelectFilter } from '../../admin/filters';
 import { useAdminSchema, useEntity } from '../../admin/docs';
+import { formatDateTime, formatEuros, formatIsoDay } from '#domain/format';
 
 /** The audit's name of each entity ("holding" in "holding.update"), as the API writes its actions. */
 const AUDIT_NAMES: Record<string, string> = {
@@ -46,8 +47,6 @@ export function ActorFilter({ source }: { source: string }) {
   return <ReferenceFilter source={source} label={label} reference="users" optionText="fullName" />;
 }
 
-type Changes = Record<string, { before?: unknown; after?: unknown }>;
-
 const verbOf = (action: unknown) => {
   const text = String(action ?? '');
   return VERBS.find((verb) => text.endsWith(`.${verb}`));
@@ -66,6 +65,45 @@ function useFieldLabel(entity: unknown) {
   const translate = useTranslate();
   const { entity: declared } = useEntity(String(entity ?? ''));
   return (field: string) => declared?.fields[field]?.label ?? translate(`pecflow.settings.audit.fields.${field}`, { _: field });
+}
+
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_MOMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+/** The audit's amounts are named « montant… » (montant, montantPaye): written in euros. */
+const MONEY = /^montant/;
+const IRI = /^\/api\/([a-z_]+)\/(\d+)$/;
+
+/**
+ * A recorded value as the office reads it: a declared choice by its label, a day dd/mm/yyyy, a moment with its time,
+ * an amount in euros, what an action recorded together (a payment cancelled) field by field, « — » for nothing.
+ */
+function useShowValue(entity: unknown) {
+  const translate = useTranslate();
+  const label = useFieldLabel(entity);
+  const { entity: declared } = useEntity(String(entity ?? ''));
+  const { data: schema } = useAdminSchema();
+  /** '/api/pec_dossiers/83' as « Demande de PEC n° 83 ». */
+  const record = (iri: string) => {
+    const [, name, id] = IRI.exec(iri) ?? [];
+    const named = schema?.entities.find((e) => e.name === name);
+    return named ? `${named.label.singular} n° ${id}` : iri;
+  };
+  const show = (value: unknown, field?: string): string => {
+    if (value === undefined || value === null || value === '') return '—';
+    const choice = field ? declared?.fields[field]?.choices?.find((c) => c.id === value) : undefined;
+    if (choice) return choice.name;
+    if (typeof value === 'boolean') return translate(`ra.boolean.${value}`);
+    if (typeof value === 'number' && field && MONEY.test(field)) return formatEuros(value);
+    if (typeof value === 'string')
+      return ISO_DAY.test(value) ? formatIsoDay(value) : ISO_MOMENT.test(value) ? formatDateTime(value) : IRI.test(value) ? record(value) : value;
+    if (Array.isArray(value)) return value.map((item) => show(item)).join(', ');
+    if (typeof value === 'object')
+      return Object.entries(value)
+        .map(([key, item]) => `${label(key)} : ${show(item, key)}`)
+        .join(' · ');
+    return String(value);
+  };
+  return show;
 }
 
 /** Who did it: the user's email, or the robot / the platform's own jobs. */
@@ -89,13 +127,15 @@ export function ChangedFields({ changes, entity }: { changes: unknown; entity: u
   return <>{keys.length ? keys.map(label).join(', ') : translate('pecflow.settings.audit.noChange')}</>;
 }
 
-const show = (value: unknown) =>
-  value === undefined || value === null || value === '' ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+/** A field's change from one value to another, or (any other value) what the action recorded of itself. */
+const isChange = (value: unknown): value is { before?: unknown; after?: unknown } =>
+  !!value && typeof value === 'object' && !Array.isArray(value) && ('before' in value || 'after' in value);
 
 export function ChangesTable({ changes, entity }: { changes: unknown; entity: unknown }) {
   const translate = useTranslate();
   const label = useFieldLabel(entity);
-  const entries = Object.entries((changes && typeof changes === 'object' ? changes : {}) as Changes);
+  const show = useShowValue(entity);
+  const entries = Object.entries((changes && typeof changes === 'object' ? changes : {}) as Record<string, unknown>);
   if (entries.length === 0) return <Typography variant="body2">{translate('pecflow.settings.audit.noChange')}</Typography>;
   return (
     <Table size="small" data-testid="audit-changes">
@@ -110,8 +150,16 @@ export function ChangesTable({ changes, entity }: { changes: unknown; entity: un
         {entries.map(([field, change]) => (
           <TableRow key={field}>
             <TableCell>{label(field)}</TableCell>
-            <TableCell sx={{ wordBreak: 'break-word' }}>{show(change?.before)}</TableCell>
-            <TableCell sx={{ wordBreak: 'break-word' }}>{show(change?.after)}</TableCell>
+            {isChange(change) ? (
+              <>
+                <TableCell sx={{ wordBreak: 'break-word' }}>{show(change.before, field)}</TableCell>
+                <TableCell sx={{ wordBreak: 'break-word' }}>{show(change.after, field)}</TableCell>
+              </>
+            ) : (
+              <TableCell colSpan={2} sx={{ wordBreak: 'break-word' }}>
+                {show(change, field)}
+              </TableCell>
+            )}
           </TableRow>
         ))}
       </TableBody>
