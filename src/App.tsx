@@ -6,7 +6,7 @@ import { AdminContext, CoreAdminUI, CustomRoutes, Resource } from 'react-admin';
 import { authProvider } from './authProvider';
 import { getAccessToken } from './session';
 import { dataProvider } from './dataProvider';
-import { DashboardPage, PaymentStatementsPage, PecPage, preloadFirstReads, preloadPage, SettingsPage, ShellLayout } from './pageLoaders';
+import { DashboardPage, PaymentStatementsPage, PecPage, preloadPage, SettingsPage, ShellLayout } from './pageLoaders';
 import { i18nProvider } from './i18n';
 import { LoadingPage, RedirectToPec } from './layout/LoadingPage';
 import { LoginPage } from './layout/LoginPage';
@@ -32,10 +32,7 @@ const publicPage = (Page: ComponentType) => (
   </Suspense>
 );
 
-if (getAccessToken()) {
-  preloadPage(window.location.pathname);
-  preloadFirstReads(window.location);
-}
+if (getAccessToken()) preloadPage(window.location.pathname);
 
 // The shell (menu, app bar, notifications) is for signed-in pages only: the login page does not download it.
 function AppLayout({ children }: { children: ReactNode }) {

@@ -3,11 +3,7 @@
 // page's own, and so do the docs' annotations (the access checks of react-admin's <List> wait for them). The API
 // description is public (GET /api, /api/docs.jsonld), so it can be read before signing in.
 import { dataProvider } from './dataProvider';
-import { pecFirstPageQuery, pecStatsQuery } from './dataProvider/pec';
 import { chunk, lazyChunk } from './lazyChunk';
-import { queryClient } from './queryClient';
-import { getAccessToken, readAuthStore } from './session';
-import { hasPermission, PEC_PERMISSIONS } from '#domain/permissions';
 
 /** A page that reads through the Hydra provider: its chunk, with the provider's code and the API description. */
 function withHydra<M>(load: () => Promise<M>) {
@@ -46,16 +42,4 @@ const PAGES: [string, () => PromiseLike<unknown>][] = [
 export function preloadPage(path: string) {
   const page = PAGES.find(([start]) => path.startsWith(start))?.[1];
   for (const load of [shell, page]) load?.().then(undefined, () => undefined);
-}
-
-/**
- * What the page a signed-in visitor opens reads first, started at start-up with its code rather than once the page has
- * been drawn (on a phone, the answer comes while the code runs), under the page's own query key: one read. The
- * dashboard's figures; the PEC list's first page when its URL sets no filter, order or page (`/` leads to /pec).
- */
-export function preloadFirstReads({ pathname, search }: { pathname: string; search: string }) {
-  if (!getAccessToken() || !hasPermission(readAuthStore().permissions, PEC_PERMISSIONS.view)) return;
-  if (pathname === '/dashboard') void queryClient.prefetchQuery(pecStatsQuery());
-  else if ((pathname === '/' || pathname === '/pec' || pathname.startsWith('/pec/')) && !search)
-    void queryClient.prefetchQuery(pecFirstPageQuery(dataProvider));
 }

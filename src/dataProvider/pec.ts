@@ -3,12 +3,12 @@
 // called with useMutation / useQuery under the `pec_dossiers` query key, so that invalidating that key refreshes the
 // list, the open file and the dashboard together. Create, edit and delete are react-admin's own (the Hydra provider).
 // Every call here has the spec's time limit (section 9).
-import { HttpError, type DataProvider, type Identifier, type SortPayload } from 'ra-core';
+import { HttpError, type Identifier, type SortPayload } from 'ra-core';
 import type { z } from 'zod';
 import { authFetch } from '../session';
 import { extractErrorMessage } from '#domain/errors';
 import { iriOf } from '#domain/iri';
-import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, HTTP_TIMEOUT_MS, PAGE_SIZE, PEC_LIST_REFETCH_MS } from '#domain/limits';
+import { BILLING_TIMEOUT_MS, DPEC_TIMEOUT_MS, HTTP_TIMEOUT_MS } from '#domain/limits';
 import type { CallbackType, PecStatus, RunKind, WorkflowExecutionView } from '#domain/pec';
 import type { CallbackSaved, ImportResult, RunStarted } from '#domain/pecAnswers';
 import type { FileKind } from '#domain/fileKinds';
@@ -22,8 +22,6 @@ import { apiFetch, type ApiRequest } from './http';
 import type { DocumentUpload } from './documents';
 
 export const PEC_RESOURCE = 'pec_dossiers';
-/** The PEC list's order until the user picks another (spec section 2: newest first). */
-export const PEC_DEFAULT_SORT = { field: 'createdAt', order: 'DESC' } as const;
 /** The dashboard's figures: under the resource's key, so one invalidation refreshes them with the list and the file. */
 export const PEC_STATS_QUERY_KEY = [PEC_RESOURCE, 'stats'];
 /** A file's payment history (issue 25): its payments, from statements or entered by hand. */
@@ -462,30 +460,6 @@ async function downloadAnswer(path: string, fallbackName: string, init: RequestI
   return filename;
 }
 export type PecMethods = typeof pecMethods;
-
-/**
- * The dashboard's figures as one read: the page's (through react-admin's provider), and the one a visitor opening
- * /dashboard starts with the page's code (src/pageLoaders.ts), which the page then finds under the same key.
- */
-export const pecStatsQuery = (provider: Pick<PecMethods, 'pecStats'> = pecMethods) => ({
-  queryKey: PEC_STATS_QUERY_KEY,
-  queryFn: () => provider.pecStats(),
-  staleTime: PEC_LIST_REFETCH_MS,
-});
-
-/**
- * The PEC list's first page as react-admin's list reads it when its URL sets no filter, order or page: under the key
- * of ra-core's useGetList ([resource, 'getList', params]) and with its answer's shape, so that a read started with
- * the page's code (src/pageLoaders.ts) is the one the list finds (tests/e2e/pec-list.spec.ts counts one).
- */
-export const pecFirstPageQuery = (provider: Pick<DataProvider, 'getList'>) => {
-  const params = { pagination: { page: 1, perPage: PAGE_SIZE }, sort: { ...PEC_DEFAULT_SORT }, filter: {}, meta: undefined };
-  return {
-    queryKey: [PEC_RESOURCE, 'getList', params],
-    queryFn: () => provider.getList(PEC_RESOURCE, params).then(({ data, total, pageInfo, meta }) => ({ data, total, pageInfo, meta })),
-    staleTime: PEC_LIST_REFETCH_MS,
-  };
-};
 
 /**
  * The list's filters and order as the API reads them (the same shape the Hydra provider sends): `key[after]` for

@@ -26,7 +26,7 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useGetList, useTranslate } from 'react-admin';
 import { PageTitle } from '../layout/PageTitle';
-import { PEC_RESOURCE, pecNumericId, pecStatsQuery, type PecDossierRecord, type PecStats } from '../dataProvider/pec';
+import { PEC_RESOURCE, PEC_STATS_QUERY_KEY, pecNumericId, type PecDossierRecord, type PecStats } from '../dataProvider/pec';
 import { FOLLOW_UP_FILTER, followUpReason } from '#domain/followUps';
 import { formatDate, formatEuros, formatMonth } from '#domain/format';
 import { EXPIRY_WARNING_DAYS, PEC_LIST_REFETCH_MS, ROBOT_FAILURE_WINDOW_DAYS } from '#domain/limits';
@@ -46,7 +46,12 @@ export default function DashboardPage() {
   const errorText = useErrorText();
   const dataProvider = usePecData();
   // Under the pec_dossiers key: whatever refreshes the list refreshes these figures.
-  const stats = useQuery({ ...pecStatsQuery(dataProvider), refetchInterval: PEC_LIST_REFETCH_MS });
+  const stats = useQuery({
+    queryKey: PEC_STATS_QUERY_KEY,
+    queryFn: () => dataProvider.pecStats(),
+    staleTime: PEC_LIST_REFETCH_MS,
+    refetchInterval: PEC_LIST_REFETCH_MS,
+  });
   const filters = dashboardFilters();
   const data = stats.data;
   const month = data ? formatMonth(data.month) : '';

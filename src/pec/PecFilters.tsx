@@ -16,10 +16,10 @@ import { formatDate } from '#domain/format';
 import { PEC_STATUSES } from '#domain/pec';
 import { PAYMENT_FILTER_LABELS, PAYMENT_FILTERS, type PaymentFilter } from '#domain/payments';
 import { DatePickerField, INVALID_DAY } from '../admin/DatePickerField';
-import { dayBound } from './filters';
+import { dayBound, DEFAULT_SORT } from './filters';
 import { searchRefusalOf } from '../admin/searchRefusal';
 import { PecStatusBadge, useMyColleagues } from './shared';
-import { PEC_DEFAULT_SORT, pecNumericId } from '../dataProvider/pec';
+import { pecNumericId } from '../dataProvider/pec';
 import { FILE_KIND_LABELS, FILE_KINDS, type FileKind } from '#domain/fileKinds';
 import { FOLLOW_UP_FILTER, OWNER_FILTER, OWNER_FILTER_ME, OWNER_FILTER_NOBODY } from '#domain/followUps';
 
@@ -50,7 +50,7 @@ export function PecFilters() {
   const { filterValues, setFilters, sort, setSort, error } = useListContext();
   const created = isRange(filterValues.createdAt) ? filterValues.createdAt : {};
   const expiry = isRange(filterValues.datePeremption) ? filterValues.datePeremption : {};
-  const customSort = sort.field !== PEC_DEFAULT_SORT.field || sort.order !== PEC_DEFAULT_SORT.order;
+  const customSort = sort.field !== DEFAULT_SORT.field || sort.order !== DEFAULT_SORT.order;
   const panelSet = !!(created.after || created.before) || PANEL_AND_CHIP_FILTERS.some((key) => key in filterValues);
   const [more, setMore] = useState(() => panelSet || customSort);
 

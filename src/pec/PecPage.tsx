@@ -12,9 +12,9 @@ import { useTranslate } from 'react-admin';
 import { PageTitle } from '../layout/PageTitle';
 import { ListFrame } from '../admin/ListFrame';
 import { refetchUnlessSearchRefused } from '../admin/searchRefusal';
-import { PEC_DEFAULT_SORT, PEC_RESOURCE, pecNumericId } from '../dataProvider/pec';
+import { PEC_RESOURCE, pecNumericId } from '../dataProvider/pec';
 import { DRAWER_CLEAR_DELAY_MS, PAGE_SIZE, PEC_LIST_REFETCH_MS, SEARCH_DEBOUNCE_MS } from '#domain/limits';
-import { pecFilePath } from './filters';
+import { DEFAULT_SORT, pecFilePath } from './filters';
 import { PecFilters } from './PecFilters';
 import { PecShortcuts } from './PecShortcuts';
 import { PEC_COLUMN_SOURCES, PEC_OPTIONAL_COLUMNS, pecColumns, PecListError, PecListHeader } from './PecList';
@@ -97,7 +97,7 @@ export default function PecPage() {
       <PageTitle title={translate('pecflow.pec.title')} />
       <ListFrame
         resource={PEC_RESOURCE}
-        sort={PEC_DEFAULT_SORT}
+        sort={DEFAULT_SORT}
         perPage={PAGE_SIZE}
         listProps={{
           storeKey: false,

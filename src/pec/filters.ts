@@ -54,6 +54,9 @@ export function parisMidnight(isoDay: string): string {
   return new Date(guess - (wall - guess)).toISOString();
 }
 
+/** The list's order until the user picks another (spec section 2: newest first). */
+export const DEFAULT_SORT = { field: 'createdAt', order: 'DESC' } as const;
+
 /** The link of a file: its drawer over the list (/pec/12). */
 export const pecFilePath = (id: number | string) => `/pec/${id}`;
 

@@ -85,24 +85,3 @@ test('a robot failure shows on the dashboard and leads to its file', async ({ pa
   await expect(page).toHaveURL(new RegExp(`/pec/${file.id}$`));
   await expect(drawer(page).getByTestId('dpec-button')).toHaveText('Réessayer');
 });
-
-test("a signed-in visitor opening the dashboard reads its figures once, started before the page's code has come", async ({ page }) => {
-  await signIn(page, 'direction@optique-riviera.fr');
-  await expect(page).toHaveURL(/\/dashboard$/);
-  const PAGE_CODE = /\/assets\/DashboardPage-[\w-]+\.js$/;
-  const events: string[] = [];
-  page.on('request', (request) => {
-    if (new URL(request.url()).pathname === '/api/pec_dossiers/stats') events.push('figures asked');
-  });
-  page.on('requestfinished', (request) => {
-    if (PAGE_CODE.test(new URL(request.url()).pathname)) events.push('page code come');
-  });
-  // The page's code slowed down: the figures do not wait for it.
-  await page.route(PAGE_CODE, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await route.continue();
-  });
-  await page.reload();
-  await expect(page.getByTestId('dashboard-total').getByTestId('figure')).toHaveText(/^\d+$/);
-  expect(events).toEqual(['figures asked', 'page code come']);
-});
