@@ -14,6 +14,12 @@ const emptyToUndefined = (value: unknown) => (value === '' || value === null ? u
 export const TEXT_EXPECTED = 'Texte attendu';
 
 /** A required text: trimmed, at least `min` characters (message, also when absent), at most `max`. */
+/** A field a form must fill, its label marked « * »: its rule refuses it missing and left empty. */
+export const requiredIn = (schema: z.ZodObject, field: string) => {
+  const rule = schema.shape[field];
+  return !!rule && !rule.safeParse(undefined).success && !rule.safeParse('').success;
+};
+
 export const requiredText = (min: number, message: string, max = TEXT_MAX, maxMessage = tooLong(max)) =>
   z
     .string({ error: (issue) => (issue.input === undefined || issue.input === null ? message : TEXT_EXPECTED) })

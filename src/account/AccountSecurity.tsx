@@ -8,6 +8,7 @@ import { ACCOUNT_MESSAGES } from '#domain/accounts';
 import { extractErrorMessage } from '#domain/errors';
 import { apiFetch } from '../dataProvider/http';
 import { useToast } from '../layout/Toasts';
+import { focusOnShow } from '../admin/focusOnShow';
 import { NewPasswordForm } from './NewPasswordForm';
 import { RecoveryCodes } from './RecoveryCodes';
 import { EnrolmentCode } from './SignInSteps';
@@ -86,6 +87,8 @@ export function TwoFactorCard() {
   const [enrolment, setEnrolment] = useState<{ secret: string; qrCode: string }>();
   const [codes, setCodes] = useState<string[]>();
   const [disabling, setDisabling] = useState(false);
+  // Just turned off: « Activer… » takes the focus as it appears (the form that had it is gone).
+  const [justDisabled, setJustDisabled] = useState(false);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
 
@@ -112,6 +115,7 @@ export function TwoFactorCard() {
     mutationFn: () => apiFetch('/api/user/two-factor', { method: 'DELETE', body: { code: code.trim() } }),
     onSuccess: async () => {
       setDisabling(false);
+      setJustDisabled(true);
       setCodes(undefined);
       await queryClient.invalidateQueries({ queryKey: stateKey });
       toast.success(translate('pecflow.account.profile.disabled'), '');
@@ -179,7 +183,14 @@ export function TwoFactorCard() {
           {translate('pecflow.account.profile.twoFactorSubtitle')}
         </Typography>
         {state?.enabled && <Typography variant="body2">{translate('pecflow.account.profile.codesLeft', { smart_count: state.recoveryCodesLeft })}</Typography>}
-        <Collapse in={!!codes}>{codes && <RecoveryCodes codes={codes} />}</Collapse>
+        {/* Just turned on: the codes to keep take the focus (the form that had it is gone). */}
+        <Collapse in={!!codes}>
+          {codes && (
+            <Box ref={focusOnShow} tabIndex={-1} data-testid="two-factor-codes">
+              <RecoveryCodes codes={codes} />
+            </Box>
+          )}
+        </Collapse>
         {enrolment ? (
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5, maxWidth: 420, mt: 1 }}>
             <EnrolmentCode qrCode={enrolment.qrCode} secret={enrolment.secret} />
@@ -193,7 +204,13 @@ export function TwoFactorCard() {
             {codeForm(translate('pecflow.account.profile.disable'), disable.isPending)}
           </>
         ) : state && !state.enabled ? (
-          <Button variant="outlined" sx={{ mt: 1 }} onClick={() => setup.mutate()} disabled={setup.isPending}>
+          <Button
+            ref={justDisabled ? focusOnShow : undefined}
+            variant="outlined"
+            sx={{ mt: 1 }}
+            onClick={setup.isPending ? undefined : () => setup.mutate()}
+            aria-disabled={setup.isPending || undefined}
+          >
             {translate('pecflow.account.profile.enable')}
           </Button>
         ) : state?.enabled && !state.required ? (

@@ -186,8 +186,13 @@ export function EnrolmentCode({ qrCode, secret }: { qrCode: string; secret: stri
       <Box component="img" src={qrCode} alt={translate('pecflow.account.steps.enrolment.qrAlt')} sx={{ width: 200, height: 200, alignSelf: 'center' }} />
       <Typography variant="body2" color="text.secondary">
         {translate('pecflow.account.steps.enrolment.secret')}{' '}
-        <Box component="code" data-testid="totp-secret" sx={{ fontFamily: 'monospace', wordBreak: 'break-all', fontWeight: 600 }}>
-          {secret}
+        {/* By groups of 4 to be typed into a phone, spaced by the page, not by spaces: copied, it is the key as it is. */}
+        <Box component="code" data-testid="totp-secret" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>
+          {secret.match(/.{1,4}/g)?.map((group, index) => (
+            <Box component="span" key={index} sx={{ display: 'inline-block', mr: 0.75 }}>
+              {group}
+            </Box>
+          ))}
         </Box>
       </Typography>
     </>

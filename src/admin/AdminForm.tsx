@@ -16,6 +16,7 @@ import type { ZodType } from 'zod';
 import { useToast } from '../layout/Toasts';
 import { UnsavedChangesContext, useConfirmDiscard } from './unsavedChanges';
 import { violationsOf } from './violations';
+import { useSingleFlight } from './mutations';
 
 /**
  * A record refetched while the form is open keeps what the user typed. One object for every render: react-admin resets
@@ -38,10 +39,13 @@ export function AdminForm({ record, schema, onSave, id, className, invalidToast 
   // raw: the form keeps what was typed (IRIs, text); the API applies the same schema and stores its output.
   const resolver = useMemo(() => (schema ? (zodResolver(schema as never, undefined, { raw: true }) as unknown as Resolver) : undefined), [schema]);
   const reachedServerRef = useRef(false);
+  // One save at a time: a double click (or Enter held) submits the form again before its button is disabled, which
+  // sent a billing twice (its second run refused, a success and a failure said together).
+  const once = useSingleFlight();
   const submit = async (values: Record<string, unknown>) => {
     reachedServerRef.current = true;
     try {
-      await onSave(values);
+      await once(() => onSave(values));
       return undefined;
     } catch (error) {
       return violationsOf(error) ?? {};

@@ -1164,6 +1164,11 @@ export const fr = {
           two_factor_disable: 'Double authentification désactivée',
           two_factor_reset: 'Double authentification réinitialisée',
           recovery_code_used: 'Code de secours utilisé',
+          // The action filter's groups.
+          payments: 'Paiements des demandes',
+          statement_lines: 'Lignes de relevé traitées',
+          passwords: 'Mots de passe',
+          two_factor: 'Double authentification',
         },
         // Fields some actions record beside the entity's own.
         fields: {

@@ -22,6 +22,9 @@ interface Pending {
   kind: DocumentKind | '';
   /** From 0 to 1 while it is sent. */
   progress?: number;
+  /** What the browser knows of it (empty, not a PDF/JPEG/PNG, too large): it is never sent, only removed. */
+  refusal?: string;
+  /** The server's refusal of it: said until its type is changed or it is sent again. */
   error?: string;
 }
 
@@ -69,7 +72,7 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
       key: String((nextKey += 1)),
       file,
       kind: '' as const,
-      error:
+      refusal:
         file.size === 0
           ? DOCUMENT_MESSAGES.fileEmpty
           : file.type && !DOCUMENT_MIME_TYPES.includes(file.type as never)
@@ -87,11 +90,14 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
       dataProvider.pecDocumentUpload({ dossier, file: item.file, kind: item.kind, onProgress: (sent) => change(item.key, { progress: sent }) }),
   });
 
+  // What can be sent: not the files the browser already refused (their message stays until they are removed).
+  const sendable = pending.filter((p) => !p.refusal);
+  const ready = sendable.length > 0 && sendable.every((p) => p.kind !== '');
   /** One file after the other: each shows its progress, a refused one keeps its message and stays to be corrected. */
   const sendAll = async () => {
     let sent = 0;
     setSending(true);
-    for (const item of pending.filter((p) => p.kind !== '')) {
+    for (const item of sendable.filter((p) => p.kind !== '')) {
       change(item.key, { progress: 0, error: undefined });
       try {
         await upload.mutateAsync(item);
@@ -122,7 +128,6 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
     if (!dragging) setDragging(true);
   };
 
-  const ready = pending.length > 0 && pending.every((p) => p.kind !== '');
   return (
     <Stack spacing={1.5} ref={root}>
       <Box
@@ -190,7 +195,7 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
               key={item.key}
               role="group"
               aria-label={item.file.name}
-              sx={{ border: 1, borderColor: item.error ? 'error.main' : 'divider', borderRadius: 1, p: 1 }}
+              sx={{ border: 1, borderColor: item.refusal || item.error ? 'error.main' : 'divider', borderRadius: 1, p: 1 }}
               data-testid="pec-document-pending-file"
             >
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} alignItems={{ sm: 'center' }}>
@@ -205,7 +210,7 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
                 <KindSelect
                   label={label('kind')}
                   value={item.kind}
-                  disabled={item.progress !== undefined}
+                  disabled={item.progress !== undefined || !!item.refusal}
                   onChange={(kind) => change(item.key, { kind, error: undefined })}
                 />
                 <IconButton
@@ -230,9 +235,9 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
                   data-testid="pec-document-progress"
                 />
               )}
-              {item.error && (
+              {(item.refusal ?? item.error) && (
                 <Alert severity="error" sx={{ mt: 1, whiteSpace: 'pre-line' }} data-testid="pec-document-error">
-                  {item.error}
+                  {item.refusal ?? item.error}
                 </Alert>
               )}
             </Box>
@@ -249,10 +254,10 @@ export function DocumentUploader({ dossier }: { dossier: string }) {
               aria-disabled={sending || undefined}
               data-testid="pec-document-send"
             >
-              {label('send', { smart_count: pending.length })}
+              {label('send', { smart_count: sendable.length })}
             </Button>
           </Stack>
-          {!ready && !sending && (
+          {!ready && !sending && sendable.length > 0 && (
             <Typography variant="caption" color="text.secondary" sx={{ textAlign: 'right' }}>
               {label('chooseKinds')}
             </Typography>

@@ -17,6 +17,7 @@ import { DataTable, ReferenceManyField, useDelete } from 'react-admin';
 import { ConfirmDialog, DeleteMark } from '../admin/ConfirmDialog';
 import { LAYER_KEYS, pressed } from '../admin/keys';
 import { PEC_DOCUMENTS_RESOURCE, pecIri, type PecDocumentRecord } from '../dataProvider/pec';
+import { WIDE_ONLY_COLUMN } from '../layout/rowStyles';
 import { ROBOT_AUTHOR, type DocumentKind } from '#domain/documents';
 import { formatDateTime, formatFileSize } from '#domain/format';
 import { useErrorText, usePecMutation, usePecRights } from './shared';
@@ -89,24 +90,31 @@ export function DocumentsTab({ id, archived }: { id: number; archived: boolean }
               source="kind"
               label={label('kind')}
               disableSort
-              render={(d: PecDocumentRecord) => (
-                <Chip size="small" label={kindLabel(d.kind)} color={KIND_COLORS[d.kind as DocumentKind] ?? 'default'} data-testid="pec-document-kind" />
-              )}
+              // A phone shows the kind under the name (KindChip there), the actions in view beside them.
+              {...WIDE_ONLY_COLUMN}
+              render={(d: PecDocumentRecord) => <KindChip kind={d.kind} testId="pec-document-kind" />}
             />
             <DataTable.Col
               source="originalName"
               label={label('name')}
               disableSort
               render={(d: PecDocumentRecord) => (
-                <Typography variant="body2" sx={{ wordBreak: 'break-all' }} data-testid="pec-document-name">
-                  {d.originalName}
-                </Typography>
+                <Stack spacing={0.5} alignItems="flex-start">
+                  <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }} data-testid="pec-document-name">
+                    {d.originalName}
+                  </Typography>
+                  <Box sx={{ display: { sm: 'none' } }}>
+                    <KindChip kind={d.kind} testId="pec-document-kind-phone" />
+                  </Box>
+                </Stack>
               )}
             />
             <DataTable.Col
               source="size"
               label={label('size')}
               disableSort
+              // A phone shows the kind, the name and the actions: the name is read on a line or two, the actions in view.
+              {...WIDE_ONLY_COLUMN}
               align="right"
               cellSx={oneLine}
               render={(d: PecDocumentRecord) => formatFileSize(d.size)}
@@ -115,6 +123,7 @@ export function DocumentsTab({ id, archived }: { id: number; archived: boolean }
               source="createdAt"
               label={label('addedBy')}
               disableSort
+              {...WIDE_ONLY_COLUMN}
               render={(d: PecDocumentRecord) => (
                 <Stack spacing={0}>
                   <span>{d.source === 'robot' ? ROBOT_AUTHOR : (personOf(d.createdBy) ?? label('nobody'))}</span>
@@ -143,6 +152,11 @@ export function DocumentsTab({ id, archived }: { id: number; archived: boolean }
       />
     </Stack>
   );
+}
+
+/** A document's kind, in its colour. */
+function KindChip({ kind, testId }: { kind: string; testId: string }) {
+  return <Chip size="small" label={kindLabel(kind)} color={KIND_COLORS[kind as DocumentKind] ?? 'default'} data-testid={testId} />;
 }
 
 function DocumentActions({

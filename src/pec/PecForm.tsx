@@ -26,6 +26,7 @@ import {
   pecStatusLabel,
 } from '#domain/pec';
 import { pecFormSchema } from '#domain/pecSchemas';
+import { requiredIn } from '#domain/validation';
 import { useToast } from '../layout/Toasts';
 import { DateInput } from './DateInput';
 import { MissingPrerequisites, useDossierText, useErrorText, usePecMutation, usePecRights } from './shared';
@@ -311,6 +312,8 @@ function FormFields({ record, onCancel }: { record?: PecDossierRecord; onCancel?
   }, [record, rights.pay]);
   const label = (key: string) => translate(`pecflow.pec.form.${key}`);
   const common = { fullWidth: true, size: 'small' as const, margin: 'none' as const };
+  // Marked « * » where the form's rule asks for a value (the same rule refuses the form without it).
+  const required = (field: keyof typeof pecFormSchema.shape) => requiredIn(pecFormSchema, field);
   const select = { ...common, emptyText: 'pecflow.pec.form.choose', translateChoice: false };
 
   return (
@@ -328,19 +331,20 @@ function FormFields({ record, onCancel }: { record?: PecDossierRecord; onCancel?
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 }}>
         <TextInput source="numeroDossier" label={label('numeroDossier')} {...common} helperText={creating ? label('numeroDossierHelp') : undefined} />
         {record ? <SelectInput source="status" label={label('status')} choices={statuses} {...select} /> : <Box />}
-        <SelectInput source="networkId" label={label('networkId')} choices={options.networks} {...select} />
-        <SelectInput source="shopId" label={label('shopId')} choices={options.shops} {...select} />
+        <SelectInput source="networkId" label={label('networkId')} choices={options.networks} {...select} required={required('networkId')} />
+        <SelectInput source="shopId" label={label('shopId')} choices={options.shops} {...select} required={required('shopId')} />
         <SelectInput
           source="mutualId"
           label={label('mutualId')}
           choices={options.mutuals}
           {...select}
+          required={required('mutualId')}
           disabled={!networkId}
           helperText={!networkId ? label('mutualWaits') : undefined}
         />
         <Box />
-        <TextInput source="numeroDossierAssure" label={label('numeroDossierAssure')} {...common} />
-        <TextInput source="numeroDevisAssure" label={label('numeroDevisAssure')} {...common} />
+        <TextInput source="numeroDossierAssure" label={label('numeroDossierAssure')} {...common} required={required('numeroDossierAssure')} />
+        <TextInput source="numeroDevisAssure" label={label('numeroDevisAssure')} {...common} required={required('numeroDevisAssure')} />
         <ReferenceInput source="prescriber" reference="prescribers" sort={{ field: 'lastName', order: 'ASC' }} filter={{ status: 'Active' }}>
           <AutocompleteInput
             label={label('prescriber')}

@@ -52,7 +52,13 @@ export function PecListHeader({ onCreate, columnsStoreKey }: { onCreate?: () => 
       <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap>
         <ColumnsChooserButton storeKey={columnsStoreKey} variant="outlined" size="medium" />
         {rights.export && (
-          <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => exportCsv.mutate()} disabled={exportCsv.isPending}>
+          // Inert while the file is written, not disabled: the focus stays on it (disabled, it fell to the page).
+          <Button
+            variant="outlined"
+            startIcon={<DownloadIcon />}
+            onClick={exportCsv.isPending ? undefined : () => exportCsv.mutate()}
+            aria-disabled={exportCsv.isPending || undefined}
+          >
             {translate('pecflow.pec.actions.export')}
           </Button>
         )}

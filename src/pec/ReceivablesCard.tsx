@@ -66,8 +66,9 @@ export function ReceivablesCard({ stats }: { stats: PecStats | undefined }) {
             size="small"
             variant="outlined"
             startIcon={<DownloadIcon />}
-            onClick={() => exportCsv.mutate()}
-            disabled={exportCsv.isPending}
+            // Inert while the file is written, not disabled: the focus stays on it (disabled, it fell to the page).
+            onClick={exportCsv.isPending ? undefined : () => exportCsv.mutate()}
+            aria-disabled={exportCsv.isPending || undefined}
             data-testid="dashboard-receivables-export"
           >
             {translate('pecflow.dashboard.receivables.export')}

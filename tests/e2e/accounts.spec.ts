@@ -144,11 +144,16 @@ test('the second factor: enrolled from Mon profil, then asked after the password
   await card.getByRole('button', { name: 'Activer la double authentification' }).click();
   await expect(card.getByRole('img', { name: 'QR code à scanner avec l’application d’authentification' })).toBeVisible();
   const secret = (await card.getByTestId('totp-secret').textContent())!.trim();
+  // Shown by groups of 4 to be typed into a phone; its text (as copied) is the key itself.
+  expect(await card.getByTestId('totp-secret').locator('span').allTextContents()).toEqual(secret.match(/.{1,4}/g));
+  expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
   const totp = new TOTP({ secret: Secret.fromBase32(secret) });
   await card.getByLabel('Code de vérification').fill(totp.generate());
   await card.getByRole('button', { name: 'Activer' }).click();
   await expect(card.getByTestId('two-factor-status')).toHaveText('Activée');
   await expect(card.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
+  // The codes to keep take the focus (the form that had it is gone).
+  await expect(card.getByTestId('two-factor-codes')).toBeFocused();
   // A wrong code when turning it off is said under the form, and the session is left alone (no refresh).
   const refreshes: string[] = [];
   page.on('request', (sent) => {

@@ -11,6 +11,13 @@ test("creating a file: the spec's messages, the dependent selects, the Itelis no
   await expect(form.getByRole('heading', { name: 'Nouvelle Demande de PEC' })).toBeVisible();
   await expect(form.getByRole('tab')).toHaveText(['Informations PEC']);
 
+  // What the form asks for is said before « Créer »: those labels end with « * ».
+  for (const name of ['Réseau', 'Centre', 'Mutuelle', 'N° dossier patient', 'N° Devis Assuré']) {
+    await expect(form.locator('label').filter({ hasText: new RegExp(`^${name}\\s*\\*$`) })).toHaveCount(1);
+  }
+  await expect(form.getByRole('textbox', { name: /^N° dossier patient/ })).toHaveAttribute('required');
+  await expect(form.locator('label').filter({ hasText: /^Nom de l’assuré/ })).not.toContainText('*');
+
   // The mutual waits for a network.
   const mutual = form.getByRole('combobox', { name: /^Mutuelle/ });
   await expect(mutual).toHaveAttribute('aria-disabled', 'true');

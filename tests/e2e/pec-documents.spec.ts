@@ -73,6 +73,19 @@ test('documents: two files dropped at once, listed with their kinds, the PDF pre
     { name: 'trop-gros.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(10 * 1024 * 1024 + 1, 0x20) },
   ]);
   await expect(pendingFile(panel, 'trop-gros.pdf').getByTestId('pec-document-error')).toHaveText('Fichier trop volumineux : 10 Mo au plus par document.');
+  // It is never sent (no type to choose for it), and it does not hold back a good file dropped beside it.
+  await expect(pendingFile(panel, 'trop-gros.pdf').getByRole('combobox', { name: 'Type' })).toHaveAttribute('aria-disabled', 'true');
+  await dropFiles(panel.getByTestId('pec-document-drop'), [{ name: 'devis-2.png', mimeType: 'image/png', buffer: PNG }]);
+  await chooseOption(page, pendingFile(panel, 'devis-2.png'), 'Type', 'Autre');
+  const uploads: string[] = [];
+  page.on('request', (sent) => {
+    if (sent.method() === 'POST' && new URL(sent.url()).pathname === '/api/pec_documents') uploads.push(sent.url());
+  });
+  await panel.getByRole('button', { name: 'Ajouter le fichier' }).click();
+  await expect(documentRow(panel, 'devis-2.png')).toHaveCount(1);
+  expect(uploads).toHaveLength(1);
+  await expect(pendingFile(panel, 'trop-gros.pdf').getByTestId('pec-document-error')).toHaveText('Fichier trop volumineux : 10 Mo au plus par document.');
+  await expect(panel.getByTestId('pec-document-send')).toBeDisabled();
   await panel.getByRole('button', { name: 'Retirer trop-gros.pdf' }).click();
   // What the browser knows is said before anything is sent: an empty file, a program.
   await dropFiles(panel.getByTestId('pec-document-drop'), [
@@ -138,7 +151,10 @@ test('documents: two files dropped at once, listed with their kinds, the PDF pre
     'GET',
     `/api/pec_documents?dossier=${encodeURIComponent(`/api/pec_dossiers/${file.id}`)}`,
   );
-  expect(member.map((d) => [d.originalName, d.kind])).toEqual([[pdf.name, 'prescription']]);
+  expect(member.map((d) => [d.originalName, d.kind]).sort()).toEqual([
+    ['devis-2.png', 'other'],
+    [pdf.name, 'prescription'],
+  ]);
 });
 
 test('documents: someone without the right to delete adds a file by the keyboard and sees no deletion', async ({ page, request }) => {
@@ -200,4 +216,31 @@ test("documents: the insurer's agreement the robot brings back with an approval 
   await expect(row).toContainText(/Accord de prise en charge .+\.pdf/);
   await expect(row).toContainText('Robot');
   await expect(row).toContainText(ADDED_AT);
+});
+
+test('documents on a phone: the kind, the whole name and the actions in view, without swiping', async ({ page, request }) => {
+  const email = 'audio@audition-horizon.fr';
+  const file = await prepareFile(request, email);
+  const token = await apiToken(request, email);
+  await api(request, token, 'POST', '/api/robot-frontend/setup-and-create-dpec', { pecDossierId: file.id });
+  await expect
+    .poll(async () => (await api<{ status: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).status, { timeout: 30_000 })
+    .toBe('approved');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, email);
+  const panel = await openDocuments(page, file);
+  const row = documentRow(panel, 'Accord de prise en charge');
+  // The kind under the name, the name on a line or two (it was cut every 3 or 4 letters), the size and the author left for a wider screen.
+  const name = row.getByTestId('pec-document-name');
+  await expect(name).toBeInViewport();
+  expect((await name.boundingBox())!.width).toBeGreaterThan(100);
+  await expect(row.getByTestId('pec-document-kind-phone')).toHaveText('Accord de prise en charge');
+  await expect(row.getByTestId('pec-document-kind-phone')).toBeInViewport();
+  await expect(row.getByTestId('pec-document-kind')).toBeHidden();
+  await expect(row.getByText('Robot')).toBeHidden();
+  for (const action of await row.getByRole('button').all()) {
+    const box = (await action.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  await expect(row.getByRole('button', { name: /^Télécharger/ })).toBeInViewport();
 });

@@ -475,39 +475,6 @@ test('a file and a filtered list each have an address: /pec/{id} opens the file 
   await expect(panel.getByRole('heading', { level: 2 })).toHaveText(`Demande ${numero}`);
 });
 
-test("opening /pec signed in reads its first page once, asked before the page's code has come; a filtered address reads its own page only", async ({
-  page,
-}) => {
-  await signIn(page, EMAIL);
-  await page.goto('/pec');
-  await expect(rows(page).first()).toBeVisible();
-  const PAGE_CODE = /\/assets\/PecPage-[\w-]+\.js$/;
-  const events: string[] = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (url.pathname === '/api/pec_dossiers') events.push(`list read ${url.search}`);
-  });
-  page.on('requestfinished', (request) => {
-    if (PAGE_CODE.test(new URL(request.url()).pathname)) events.push('page code come');
-  });
-  // The page's code slowed down: its first rows are asked for all the same.
-  await page.route(PAGE_CODE, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await route.continue();
-  });
-  await page.reload();
-  await expect(rows(page).first()).toBeVisible();
-  expect(events).toEqual([`list read ?${new URLSearchParams({ 'order[createdAt]': 'DESC', page: '1', itemsPerPage: '20' })}`, 'page code come']);
-
-  // A list's address with its filter: the one read is that list's, once its code has come.
-  events.length = 0;
-  await page.goto(`/pec?${new URLSearchParams({ filter: JSON.stringify({ status: 'pending' }) })}`);
-  await expect.poll(() => listCount(page)).toBe(await apiTotal(page.request, { status: 'pending' }));
-  expect(events).toHaveLength(2);
-  expect(events[0]).toBe('page code come');
-  expect(new URLSearchParams(events[1].slice('list read '.length)).get('status')).toBe('pending');
-});
-
 test("a list that fails shows the answer's message (spec section 8), the generic text only when the answer has none", async ({ page }) => {
   await signIn(page, EMAIL);
   // The API's collection answers 503 with a message, then 502 with no body, then normally.
@@ -618,6 +585,13 @@ test.describe('in an English browser', () => {
       await expect(reloaded).toHaveValue(shown);
       await expect.poll(() => (urlParams(page).filter.createdAt as { after?: string }).after?.slice(0, 10)).toBe(day);
     }
+    // A day or a month typed with one digit is closed by « / », as on paper (MUI waited for its second digit).
+    await typeDate(reloaded, '1/10/2026', { clear: true });
+    await expect(reloaded).toHaveValue('01/10/2026');
+    await expect.poll(() => (urlParams(page).filter.createdAt as { after?: string }).after?.slice(0, 10)).toBe('2026-10-01');
+    await typeDate(reloaded, '9/9/2026', { clear: true });
+    await expect(reloaded).toHaveValue('09/09/2026');
+    await expect.poll(() => (urlParams(page).filter.createdAt as { after?: string }).after?.slice(0, 10)).toBe('2026-09-09');
     // An impossible day pasted is said so, as typed, and the bound set before stays (also once the field is left).
     await reloaded.click();
     await page.keyboard.press('ControlOrMeta+a');
@@ -625,7 +599,7 @@ test.describe('in an English browser', () => {
     await expect(page.getByText('Date invalide (jj/mm/aaaa)')).toBeVisible();
     await reloaded.blur();
     await expect(page.getByText('Date invalide (jj/mm/aaaa)')).toBeVisible();
-    expect((urlParams(page).filter.createdAt as { after?: string }).after?.slice(0, 10)).toBe('2026-10-08');
+    expect((urlParams(page).filter.createdAt as { after?: string }).after?.slice(0, 10)).toBe('2026-09-09');
   });
 });
 

@@ -75,9 +75,12 @@ test('Exporter and Importer follow export.pec and import.pec; the export is the 
   );
   await expect.poll(() => listCount(page)).toBe(paid);
 
+  // By the keyboard: the button keeps the focus while the file is written and after.
   const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Exporter' }).click();
+  await page.getByRole('button', { name: 'Exporter' }).focus();
+  await page.keyboard.press('Enter');
   const download = await downloading;
+  await expect(page.getByRole('button', { name: 'Exporter' })).toBeFocused();
   expect(download.suggestedFilename()).toMatch(/^demandes-pec-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '');
   const [header, ...lines] = csv.trim().split(/\r\n/);

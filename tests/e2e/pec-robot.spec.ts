@@ -85,10 +85,18 @@ test('DPEC from "Créer DPEC" through "En cours…" to "DPEC créé" with device
   const invoiceDay = french(todayInFrance());
   await dialog.getByRole('textbox', { name: /^Date de facture logiciel/ }).fill(invoiceDay);
   await expect(confirm).toBeEnabled();
-  await confirm.click();
+  // Clicked twice in a row (a double click): the invoice saved and the billing run started once, said once.
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (request.method() === 'PATCH' || pathname.endsWith('/setup-and-billing-pec')) sent.push(`${request.method()} ${pathname}`);
+  });
+  await confirm.dblclick();
   await expect(dialog).toBeHidden();
   await expect(toast(page, 'Informations de facturation mises à jour')).toBeVisible();
   await expect(billing).toHaveText('Facturé');
+  expect(sent).toEqual([`PATCH /api/pec_dossiers/${file.id}`, 'POST /api/robot-frontend/setup-and-billing-pec']);
+  await expect(toast(page, 'Échec de la facturation')).toHaveCount(0);
   await expect(billing).toBeDisabled();
   await expect(panel.getByTestId('pec-billing')).toContainText('FAC-E2E-1');
   await expect(panel.getByTestId('pec-billing')).toContainText(invoiceDay);

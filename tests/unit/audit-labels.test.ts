@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { BULK_ACTIONS } from '#domain/bulk';
 import type { RunKind } from '#domain/pec';
 import { fr } from '../../src/i18n/fr';
+import { ACTION_OPTIONS } from '../../src/resources/audit_logs/actions';
 
 const SERVER = path.resolve(__dirname, '../../server');
 const RUN_KINDS: RunKind[] = ['dpec', 'billing'];
@@ -52,5 +53,17 @@ describe('audit trail labels', () => {
     expect(events).toEqual(expect.arrayContaining(['apply', 'bulk_assign', 'dpec_start', 'summary', 'two_factor_enable']));
     const labels = fr.pecflow.settings.audit.actions as Record<string, string>;
     expect(events.filter((event) => !labels[event])).toEqual([]);
+  });
+
+  it('lets the « Action » filter choose every money and account-security event the server records', () => {
+    const selectable = new Set(ACTION_OPTIONS.flatMap((option) => option.actions.map((action) => action.slice(action.indexOf('.') + 1))));
+    const watched = recordedEvents().filter((event) =>
+      /^(payment|apply$|undo$|cancel$|line_|bulk_(dpec|billing|archive|assign)$|summary$|password_|two_factor_|recovery_code)/.test(event),
+    );
+    expect(watched).toEqual(expect.arrayContaining(['apply', 'cancel', 'payment_detach', 'password_change', 'two_factor_enable', 'bulk_dpec']));
+    expect(watched.filter((event) => !selectable.has(event))).toEqual([]);
+    // Each option is told apart by its first action (the filter's value read back from the URL).
+    const firsts = ACTION_OPTIONS.map((option) => option.actions[0]);
+    expect(new Set(firsts).size).toBe(firsts.length);
   });
 });

@@ -2,6 +2,8 @@
 // validates with and a form can check: French messages, empty optional values stored as null, defaults.
 import { describe, expect, it } from 'vitest';
 import { schemaFromConstraints } from '#domain/constraints';
+import { pecFormSchema } from '#domain/pecSchemas';
+import { requiredIn } from '#domain/validation';
 
 const schema = schemaFromConstraints({
   lastName: { type: 'string', required: true, constraints: { min: 2, message: 'Le nom doit contenir au moins 2 caractères' } },
@@ -96,5 +98,12 @@ describe('schemaFromConstraints', () => {
     expect(messages({ lastName: 'Martin', code: '12345678901', kind: 'a', city: 'x'.repeat(256) })).toEqual({
       city: 'Ce champ ne peut pas dépasser 255 caractères',
     });
+  });
+});
+
+describe('the fields a form marks « * »', () => {
+  it('are those its rule refuses missing or empty: the PEC creation form’s network, centre, mutual and the patient’s numbers', () => {
+    const required = Object.keys(pecFormSchema.shape).filter((field) => requiredIn(pecFormSchema, field));
+    expect(required.sort()).toEqual(['mutualId', 'networkId', 'numeroDevisAssure', 'numeroDossierAssure', 'shopId']);
   });
 });

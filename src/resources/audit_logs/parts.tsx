@@ -4,35 +4,7 @@ import { useTranslate } from 'react-admin';
 import { ReferenceFilter, SelectFilter } from '../../admin/filters';
 import { useAdminSchema, useEntity } from '../../admin/docs';
 import { formatDateTime, formatEuros, formatIsoDay } from '#domain/format';
-
-/** The audit's name of each entity ("holding" in "holding.update"), as the API writes its actions. */
-const AUDIT_NAMES: Record<string, string> = {
-  holdings: 'holding',
-  companies: 'company',
-  shops: 'shop',
-  users: 'user',
-  roles: 'role',
-  mutuals: 'mutual',
-  networks: 'network',
-  software: 'software',
-  credential_software: 'credential',
-  configs: 'system.setting',
-  pec_dossiers: 'pec_dossier',
-};
-
-const VERBS = ['create', 'update', 'delete', 'archive', 'restore', 'bulk_update', 'bulk_delete'] as const;
-
-/** What the filter offers: the generic verbs over every entity, then the PEC files' own events. */
-const PEC = (...events: string[]) => events.map((event) => `pec_dossier.${event}`);
-const ACTION_OPTIONS: { value: string; actions: string[] }[] = [
-  ...VERBS.map((verb) => ({ value: verb, actions: Object.values(AUDIT_NAMES).map((name) => `${name}.${verb}`) })),
-  { value: 'read', actions: PEC('read') },
-  { value: 'export', actions: PEC('export') },
-  { value: 'import', actions: PEC('import') },
-  { value: 'robot_start', actions: PEC('dpec_start', 'billing_start') },
-  { value: 'robot_result', actions: PEC('callback_scraping', 'callback_dpec', 'callback_billing') },
-  { value: 'robot_failure', actions: PEC('run_error', 'run_timeout') },
-];
+import { ACTION_OPTIONS, VERBS } from './actions';
 
 /** The element filter: every entity of the API docs but the trail itself, by its French plural. */
 export function EntityFilter({ source, label }: { source: string; label: string }) {
