@@ -41,8 +41,8 @@ export const MANUAL_TRANSITIONS: Record<PecStatus, readonly PecStatus[]> = {
   paid: [],
 };
 
-/** Recording a payment (billed -> paid, a statement, a manual payment) needs this permission. */
-export const PAYMENT_PERMISSION = 'billing.payment';
+// Recording a payment's permission, with the other keys (domain/permissions.ts), and here with the files' rules.
+export { PAYMENT_PERMISSION } from './permissions';
 
 /** Why `from` -> `to` is refused, in French; undefined when the change is allowed (or is no change). */
 export function transitionError(from: string, to: string): string | undefined {
@@ -121,7 +121,8 @@ export const BILLING_PREREQUISITE_MESSAGES = {
 
 // Amounts in messages come from the formatter: their spaces never break a line ('1 450,50', '9 999 999 999,99 €').
 export const PRICE_MESSAGE = `Prix invalide : max 2 décimales (ex: ${formatAmount(1450.5)})`;
-export const DATE_MESSAGE = 'Date invalide (jj/mm/aaaa)';
+// A date that is none, said by every date field (domain/format.ts: the generic field reads it without these rules).
+export { DATE_MESSAGE } from './format';
 /** The largest amount a numeric(12,2) column holds. */
 export const PRICE_MAX = 9_999_999_999.99;
 export const PRICE_RANGE_MESSAGE = `Prix invalide : le montant doit être compris entre 0 et ${formatEuros(PRICE_MAX)}`;

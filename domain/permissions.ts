@@ -148,6 +148,12 @@ export const OTHER_PERMISSIONS: PermissionDefinition[] = [
  */
 export const ACT_ON_FILE_PERMISSION = 'pec.create';
 
+/**
+ * Recording a payment (billed -> paid, a statement, a manual payment) needs this permission. Here rather than with the
+ * files' rules (./pec re-exports it): the shell's menu reads it, and every page loads the shell.
+ */
+export const PAYMENT_PERMISSION = 'billing.payment';
+
 /** The keys of the resources that are no settings entity (PEC files, system settings, audit trail). */
 export const PEC_PERMISSIONS: ResourcePermissions = {
   view: 'pec.view',

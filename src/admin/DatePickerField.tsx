@@ -7,7 +7,7 @@
 import { TextField } from '@mui/material';
 import { isValid, parseISO } from 'date-fns';
 import { lazy, Suspense, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { DATE_MESSAGE } from '#domain/pec';
+import { DATE_MESSAGE } from '#domain/format';
 
 const FrenchDatePicker = lazy(() => import('../pec/FrenchDatePicker'));
 

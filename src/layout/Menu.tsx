@@ -6,8 +6,7 @@ import PaymentsIcon from '@mui/icons-material/Payments';
 import SettingsIcon from '@mui/icons-material/Settings';
 import { Avatar, Box, Chip, Typography } from '@mui/material';
 import { Menu as RaMenu, useGetIdentity, usePermissions, useSidebarState, useTranslate } from 'react-admin';
-import { hasAnyPermission, hasPermission, SETTINGS_ENTRY_PERMISSIONS } from '#domain/permissions';
-import { PAYMENT_PERMISSION } from '#domain/pec';
+import { hasAnyPermission, hasPermission, PAYMENT_PERMISSION, SETTINGS_ENTRY_PERMISSIONS } from '#domain/permissions';
 import { initialsOf } from '#domain/format';
 
 function SignedInUser() {

@@ -104,6 +104,17 @@ test("a signed-in visitor's page starts its code and the API docs beside the ent
   expect(asked.filter((path) => /\/assets\/(zod|validation|forms|panels|account|PecDrawer|RecordDrawer|jsonld)-/.test(path))).toEqual([]);
 });
 
+test('a settings list loads none of the PEC pages’ code, nor form code, before its rows', async ({ page }) => {
+  await signIn(page, 'direction@audition-horizon.fr');
+  const asked: string[] = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  await page.goto('/settings/shops');
+  await expect(page.getByTestId('list-shops').getByTestId('list-row').first()).toBeVisible();
+  expect(asked.filter((path) => path.startsWith('/assets/SettingsPage-'))).toHaveLength(1);
+  // The shell's menu, the date fields and the list frame read no rule of the PEC files (`pec`: PEC_CODE, vite.config.ts).
+  expect(asked.filter((path) => /\/assets\/(pec|PecPage|DashboardPage|zod|forms|jsonld)-/.test(path))).toEqual([]);
+});
+
 test('after a plain login the user lands on /dashboard; "/" and unknown paths lead to /pec', async ({ page }) => {
   await signIn(page, 'audio@audition-horizon.fr');
   await expect(page).toHaveURL(/\/dashboard$/);
