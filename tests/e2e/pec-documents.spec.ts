@@ -3,7 +3,7 @@
 // its bytes, a document deleted; someone without pec.documents.delete adds by the keyboard and sees no deletion; Échap
 // closes a preview before the drawer.
 import { readFile } from 'node:fs/promises';
-import { expect, test, type FileChooser, type Locator } from '@playwright/test';
+import { expect, test, type APIRequestContext, type FileChooser, type Locator } from '@playwright/test';
 import { api, apiToken, chooseOption, signIn } from './helpers';
 import { onePagePdf, openDocuments, prepareFile, toast } from './pec-fixtures';
 
@@ -201,14 +201,20 @@ test('documents: someone without the right to delete adds a file by the keyboard
   await expect(page).toHaveURL(/\/pec$/);
 });
 
-test("documents: the insurer's agreement the robot brings back with an approval shows 'Robot' as its author", async ({ page, request }) => {
-  const email = 'audio@audition-horizon.fr';
+/** A file the robot approved: the insurer's agreement it brought back is among its documents. */
+async function approvedFile(request: APIRequestContext, email: string) {
   const file = await prepareFile(request, email);
   const token = await apiToken(request, email);
   await api(request, token, 'POST', '/api/robot-frontend/setup-and-create-dpec', { pecDossierId: file.id });
   await expect
     .poll(async () => (await api<{ status: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).status, { timeout: 30_000 })
     .toBe('approved');
+  return file;
+}
+
+test("documents: the insurer's agreement the robot brings back with an approval shows 'Robot' as its author", async ({ page, request }) => {
+  const email = 'audio@audition-horizon.fr';
+  const file = await approvedFile(request, email);
   await signIn(page, email);
   const panel = await openDocuments(page, file);
   const row = panel.getByRole('row').filter({ hasText: 'Accord de prise en charge' });
@@ -220,12 +226,7 @@ test("documents: the insurer's agreement the robot brings back with an approval 
 
 test('documents on a phone: the kind, the whole name and the actions in view, without swiping', async ({ page, request }) => {
   const email = 'audio@audition-horizon.fr';
-  const file = await prepareFile(request, email);
-  const token = await apiToken(request, email);
-  await api(request, token, 'POST', '/api/robot-frontend/setup-and-create-dpec', { pecDossierId: file.id });
-  await expect
-    .poll(async () => (await api<{ status: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).status, { timeout: 30_000 })
-    .toBe('approved');
+  const file = await approvedFile(request, email);
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, email);
   const panel = await openDocuments(page, file);
