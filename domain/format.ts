@@ -70,10 +70,10 @@ const day = (date: Date) => `${twoDigits(date.getDate())}/${twoDigits(date.getMo
 /** HH:mm, 00 to 23. */
 const time = (date: Date) => `${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}`;
 
-/** dd/mm/yyyy; "Non définie" when empty, "Date invalide" when unreadable. */
 /** What a date field says of a date that is none (31/02/2026, 20/02/0001). */
 export const DATE_MESSAGE = 'Date invalide (jj/mm/aaaa)';
 
+/** dd/mm/yyyy; "Non définie" when empty, "Date invalide" when unreadable. */
 export const formatDate = (value: string | Date | null | undefined) => formatWith(value, day);
 
 /** A calendar day as text, yyyy-mm-dd (or the start of a timestamp), read as written: no time zone can move it. */
