@@ -78,6 +78,13 @@ export const isCountableLine = (line: { outcome: string; resolution?: string | n
   line.outcome === 'already_applied' && !line.resolution && !!line.dossier;
 
 /**
+ * A line attached to a file by hand, or counted as a distinct payment of its file, that « Détacher » puts back as it was
+ * (its payment reversed with the reason): the server's rule and the button's.
+ */
+export const isDetachableLine = (line: { resolution?: string | null; dossier?: unknown }) =>
+  (line.resolution === 'attached' || line.resolution === 'counted') && !!line.dossier;
+
+/**
  * The 409's `conflict` when a file already holds a payment of that amount on that day: the manual payment can then be
  * sent again as a second, distinct payment, with its reason (`motifDistinct`) and the number of such payments the
  * office saw (`paiementsDuJour`, the 409's `sameDayPayments`), so that a second click records nothing more.

@@ -16,6 +16,7 @@ import {
   expectedAmount,
   filePaymentKey,
   isPaidByHand,
+  isDetachableLine,
   isPendingLine,
   payFile,
   type PaymentOutcome,
@@ -456,7 +457,8 @@ interface LineBeforePayment {
 export async function detachLine(db: DbOrTx, principal: Principal, id: number, lineNumber: number, reason: string, scope: StatementScope): Promise<void> {
   await db.transaction(async (tx) => {
     const { statement, line } = await lockLine(tx, id, lineNumber, scope);
-    if ((line.resolution !== 'attached' && line.resolution !== 'counted') || line.dossierId === null) {
+    const paidFileId = line.dossierId;
+    if (paidFileId === null || !isDetachableLine({ resolution: line.resolution, dossier: paidFileId })) {
       // Detached meanwhile (a double click, a colleague): its payment is there, reversed.
       const [detached] = line.resolution
         ? []
@@ -469,7 +471,7 @@ export async function detachLine(db: DbOrTx, principal: Principal, id: number, l
     }
     const before = line.beforePayment as LineBeforePayment | null;
     if (!before) throw conflict(STATEMENT_MESSAGES.detachUnknownBefore);
-    const file = await lockFile(tx, principal, line.dossierId, () => forbidden(STATEMENT_MESSAGES.detachOutOfScope));
+    const file = await lockFile(tx, principal, paidFileId, () => forbidden(STATEMENT_MESSAGES.detachOutOfScope));
     const [payment] = await tx
       .select({ id: pecPayments.id, paymentDate: pecPayments.paymentDate, amount: pecPayments.amount, label: pecPayments.label })
       .from(pecPayments)

@@ -37,6 +37,7 @@ import { PAGE_SIZE } from '#domain/limits';
 import {
   amountDue,
   isCountableLine,
+  isDetachableLine,
   PAYMENT_STATEMENT_STATUS_LABELS,
   PENDING_STATEMENT_FILTER,
   STATEMENT_MESSAGES,
@@ -297,9 +298,6 @@ function StatementDrawer({ id, onClose }: { id: number; onClose: () => void }) {
     </DrawerFrame>
   );
 }
-
-/** A line attached or counted by hand, on a file the reader sees: it can be detached. */
-const isDetachableLine = (line: PaymentLine) => (line.resolution === 'attached' || line.resolution === 'counted') && !!line.dossier;
 
 /** What a line of an applied statement offers: to be handled, put back, counted in addition, or detached. */
 const hasLineAction = (line: PaymentLine) => line.pending || line.resolution === 'dismissed' || isCountableLine(line) || isDetachableLine(line);
