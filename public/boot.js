@@ -25,6 +25,42 @@ if (localStorage.getItem('access_token')) {
   }
 }
 
+// The frame this page had when last drawn here (src/layout/keptFrame.ts): painted over the page at once, before any
+// script has run, hidden from assistive technologies (the wait beneath it says "Chargement...") and inert; the page
+// removes it when it draws its own frame. Only for the build, theme and window width it was drawn with.
+const FRAME_PREFIX = 'pecflow.frame.';
+window.pecflowFrame = {
+  prefix: FRAME_PREFIX,
+  key: (path) => FRAME_PREFIX + path,
+  remove() {
+    document.getElementById('pecflow-frame')?.remove();
+    document.getElementById('pecflow-frame-style')?.remove();
+  },
+};
+const paintKeptFrame = () => {
+  if (!localStorage.getItem('access_token')) return;
+  let kept;
+  try {
+    kept = JSON.parse(localStorage.getItem(window.pecflowFrame.key(location.pathname)) ?? 'null');
+  } catch {
+    return;
+  }
+  const build = document.querySelector('meta[name="pecflow-app"]')?.content;
+  if (!kept || kept.build !== build || kept.theme !== document.documentElement.dataset.theme || kept.width !== window.innerWidth) return;
+  const style = document.createElement('style');
+  style.id = 'pecflow-frame-style';
+  style.textContent = kept.css;
+  document.head.append(style);
+  const frame = document.createElement('div');
+  frame.id = 'pecflow-frame';
+  frame.setAttribute('aria-hidden', 'true');
+  frame.inert = true;
+  frame.innerHTML = kept.html;
+  document.body.append(frame);
+  // A page that never draws its frame (an error, a redirection) is not left under a picture of it.
+  setTimeout(() => window.pecflowFrame.remove(), 20_000);
+};
+
 // The built page names its application instead of running it (vite.config.ts, startAfterFirstPaint): it is started
 // once the page's wait ("Chargement...") has been painted. Run at once, its scripts (downloaded with the page) hold the
 // first paint on a fast connection, and a phone shows nothing until they have run. A hidden tab does not paint: it
@@ -32,8 +68,10 @@ if (localStorage.getItem('access_token')) {
 const startAfterFirstPaint = () => {
   const app = document.querySelector('meta[name="pecflow-app"]');
   if (!app) return;
+  paintKeptFrame();
   const start = () =>
     import(app.content).catch(() => {
+      window.pecflowFrame.remove();
       const wait = document.querySelector('.boot p');
       if (wait) wait.textContent = 'Pecflow n’a pas pu se charger : vérifiez votre connexion, puis rechargez la page.';
     });

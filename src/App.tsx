@@ -1,6 +1,6 @@
 // The application: react-admin in French, our auth and data providers, the shell and every route.
 import { CssBaseline } from '@mui/material';
-import { lazy, Suspense, useDeferredValue, useEffect, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useLayoutEffect, useRef, type ComponentType, type ReactNode } from 'react';
 import { Route, useLocation } from 'react-router-dom';
 import { AdminContext, CoreAdminUI, CustomRoutes, Resource } from 'react-admin';
 import { authProvider } from './authProvider';
@@ -9,6 +9,7 @@ import { dataProvider } from './dataProvider';
 import { DashboardPage, PaymentStatementsPage, PecPage, preloadPage, SettingsPage, ShellLayout } from './pageLoaders';
 import { i18nProvider } from './i18n';
 import { LoadingPage, RedirectToPec } from './layout/LoadingPage';
+import { dropKeptFrame } from './layout/keptFrame';
 import { LoginPage } from './layout/LoginPage';
 import { Toasts } from './layout/Toasts';
 import { createAppStore, readTheme } from './layout/store';
@@ -38,6 +39,11 @@ if (getAccessToken()) preloadPage(window.location.pathname);
 function AppLayout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   useEffect(() => preloadPage(pathname), [pathname]);
+  // The frame kept of the first page (src/layout/keptFrame.ts) is not the one of a page the user has moved to.
+  const firstPath = useRef(pathname);
+  useLayoutEffect(() => {
+    if (pathname !== firstPath.current) dropKeptFrame();
+  }, [pathname]);
   // The shell mounts in a background render, which React does in slices: the update that reveals it (the session
   // check, a react-query answer) would render it at once, in one long task. The layout stays mounted across pages.
   const shown = useDeferredValue(true, false);
@@ -53,6 +59,8 @@ function AppLayout({ children }: { children: ReactNode }) {
 function rarePage(name: 'AccessDenied' | 'AuthCallback' | 'AuthenticationError' | 'Error') {
   const Page = lazy(() => import('./layout/rarePages').then((m) => ({ default: m[name] as ComponentType<object> })));
   return function RarePage(props: object) {
+    // No frame of a page (src/layout/keptFrame.ts) stays over an error or a refusal.
+    useLayoutEffect(() => dropKeptFrame(), []);
     return (
       <Suspense fallback={<LoadingPage />}>
         <Page {...props} />

@@ -24,6 +24,7 @@ import {
 import { extractErrorMessage } from '#domain/errors';
 import type { SignInStep } from '#domain/accounts';
 import { HttpError } from 'ra-core';
+import { forgetKeptFrames } from '../layout/keptFrame';
 
 export async function loadProfile(): Promise<SessionUser> {
   const user = await apiFetch<SessionUser>('/api/user/profile');
@@ -95,6 +96,7 @@ export const authProvider: AuthProvider = {
     else answer = await postSignIn('/api/login_check', { email: params.email ?? params.username, password: params.password });
     if (answer.step && answer.challenge) throw new SignInStepRequired(answer as SignInStepAnswer);
     storeTokens(answer);
+    forgetKeptFrames();
     // The sign-in's answer carries the profile: the first page does not wait for GET /api/user/profile.
     if (answer.profile) writeAuthStore(answer.profile);
     else await loadProfile();
@@ -104,6 +106,7 @@ export const authProvider: AuthProvider = {
     const refreshToken = getRefreshToken();
     clearSession();
     clearNoteDrafts();
+    forgetKeptFrames();
     if (refreshToken) {
       await fetch('/api/token/invalidate', {
         method: 'POST',

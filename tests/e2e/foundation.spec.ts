@@ -104,6 +104,53 @@ test("a signed-in visitor's page starts its code and the API docs beside the ent
   expect(asked.filter((path) => /\/assets\/(zod|validation|forms|panels|account|PecDrawer|RecordDrawer|jsonld)-/.test(path))).toEqual([]);
 });
 
+test('a list opened before paints its frame before any script runs, gives way to the page, keeps no file and is forgotten at sign-out', async ({ page }) => {
+  await signIn(page, 'direction@audition-horizon.fr');
+  await page.goto('/pec');
+  const rows = page.getByTestId('pec-row');
+  await expect(rows.first()).toBeVisible();
+  const firstFile = (await rows.first().innerText()).match(/PEC-\d{4}-\d{6}/)![0];
+  // Kept while its rows were being read: the frame, none of the files; for this build.
+  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('pecflow.frame./pec') ?? 'null'));
+  expect(kept).toMatchObject({ build: expect.stringMatching(/^\/assets\/index-/), theme: 'dark' });
+  expect(kept.html).toContain('Gestion des PEC');
+  expect(kept.html).not.toContain(firstFile);
+  expect(kept.html).not.toContain('data-testid');
+
+  // Next visit, the application's entry held back: the frame is on screen, over the wait, hidden from assistive
+  // technologies and inert, before any of the application's code has run.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto('/pec', { waitUntil: 'domcontentloaded' });
+  const frame = page.locator('#pecflow-frame');
+  await expect(frame).toBeVisible();
+  await expect(frame).toContainText('Gestion des PEC');
+  await expect(frame).toHaveAttribute('aria-hidden', 'true');
+  expect(await frame.evaluate((element) => (element as HTMLElement).inert)).toBe(true);
+  await expect(page.getByRole('heading', { name: 'Gestion des PEC', level: 1 })).toHaveCount(0);
+  await expect(page.getByRole('status')).toHaveText('Chargement…');
+
+  release();
+  await expect(rows.first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Gestion des PEC', level: 1 })).toBeVisible();
+  await expect(frame).toHaveCount(0);
+  await expect(page.locator('#pecflow-frame-style')).toHaveCount(0);
+  await page.unroute(/\/assets\/index-/);
+
+  // Another theme than the one it was drawn with: no frame, the wait.
+  await page.evaluate(() => localStorage.setItem('theme', 'light'));
+  await page.goto('/pec', { waitUntil: 'domcontentloaded' });
+  await expect(page.getByTestId('pec-row').first()).toBeVisible();
+  await expect(frame).toHaveCount(0);
+
+  await signOut(page);
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('pecflow.frame.')))).toEqual([]);
+});
+
 test('a settings list loads none of the PEC pages’ code, nor form code, before its rows', async ({ page }) => {
   await signIn(page, 'direction@audition-horizon.fr');
   const asked: string[] = [];

@@ -1,0 +1,97 @@
+// A page's frame (the app bar, the menu, the page's title, search and filters, its rows still being read), kept in this
+// browser when the page first draws it, so that public/boot.js paints it at the next visit before any script has run:
+// on a phone the frame shows at the first paint (about 1 s) instead of a wait until the scripts are in (3 s), as a
+// server-rendered page would. It is a picture, not the page: boot.js lays it over the page, hidden from assistive
+// technologies and inert, and the page removes it as soon as it draws its own frame (useKeptFrame). Kept per path, for
+// this build, theme and window width only (boot.js checks them); never with a record in it (it is taken while the rows
+// are still being read, and every field's value is dropped); forgotten at sign-in and sign-out (forgetKeptFrames).
+import { useEffectEvent, useLayoutEffect, useRef } from 'react';
+import { useLocation } from 'react-router-dom';
+
+/** What public/boot.js reads: the key of a path's frame, and how to take the painted frame away. */
+type BootFrame = { key: (path: string) => string; prefix: string; remove: () => void };
+const bootFrame = () => (window as { pecflowFrame?: BootFrame }).pecflowFrame;
+
+/** A frame larger than this (markup and styles) is not kept: localStorage is small, and a huge frame paints slowly. */
+const MAX_FRAME_CHARS = 400_000;
+/** The frames of the pages last opened, no more: localStorage holds the session and the lists' settings too. */
+const MAX_FRAMES = 4;
+
+/** The kept frame, if one is painted, gives way to the page's own. */
+export const dropKeptFrame = () => bootFrame()?.remove();
+
+/** Sign-in and sign-out: the next user never sees the frame (menus, names) drawn for the previous one. */
+export function forgetKeptFrames() {
+  const prefix = bootFrame()?.prefix;
+  if (!prefix) return;
+  for (const key of Object.keys(localStorage)) if (key.startsWith(prefix)) localStorage.removeItem(key);
+}
+
+/** The page's markup without what only this visit had: ids and what points to them, test ids, every field's value. */
+function frameMarkup(root: HTMLElement): string {
+  const copy = root.cloneNode(true) as HTMLElement;
+  const attributes = ['id', 'for', 'name', 'value', 'data-testid', 'aria-labelledby', 'aria-describedby', 'aria-controls', 'aria-owns'];
+  for (const element of [copy, ...copy.querySelectorAll('*')]) for (const attribute of attributes) element.removeAttribute(attribute);
+  // A count beside the bell is the count of that moment.
+  for (const badge of copy.querySelectorAll('.MuiBadge-badge')) badge.textContent = '';
+  return copy.innerHTML;
+}
+
+/** The rules emotion has inserted (with CSSOM calls: its style elements hold no text in production). */
+function frameStyles(): string {
+  const rules: string[] = [];
+  for (const sheet of document.styleSheets) {
+    if (!(sheet.ownerNode instanceof HTMLStyleElement) || sheet.ownerNode.dataset.emotion === undefined) continue;
+    for (const rule of sheet.cssRules) rules.push(rule.cssText);
+  }
+  return rules.join('\n');
+}
+
+/** Makes room for one more frame: the oldest ones go. */
+function evictOldFrames(prefix: string, keep: string) {
+  const others = Object.keys(localStorage)
+    .filter((key) => key.startsWith(prefix) && key !== keep)
+    .map((key) => ({ key, keptAt: Number((JSON.parse(localStorage.getItem(key) ?? '{}') as { keptAt?: number }).keptAt ?? 0) }))
+    .sort((a, b) => b.keptAt - a.keptAt);
+  for (const { key } of others.slice(MAX_FRAMES - 1)) localStorage.removeItem(key);
+}
+
+function keepFrame(path: string) {
+  const frame = bootFrame();
+  const build = document.querySelector<HTMLMetaElement>('meta[name="pecflow-app"]')?.content;
+  const root = document.getElementById('root');
+  // The development server's page has no build to tie the frame to. A page under a drawer or a dialog (a record's
+  // path) is no list's frame.
+  if (!frame || !build || !root || location.pathname !== path || document.querySelector('.MuiModal-root:not(.MuiModal-hidden)')) return;
+  const html = frameMarkup(root);
+  const css = frameStyles();
+  if (html.length + css.length > MAX_FRAME_CHARS) return;
+  const key = frame.key(path);
+  const record = { build, theme: document.documentElement.dataset.theme, width: window.innerWidth, keptAt: Date.now(), html, css };
+  try {
+    evictOldFrames(frame.prefix, key);
+    localStorage.setItem(key, JSON.stringify(record));
+  } catch {
+    // A full localStorage keeps no frame: the next visit shows the wait, as before.
+  }
+}
+
+/**
+ * For a page's frame: once it is drawn, the kept one (if painted) goes; and while `reading` (its content not there
+ * yet), this frame is kept for the next visit, after the browser has painted it.
+ */
+export function useKeptFrame(reading: boolean) {
+  const { pathname } = useLocation();
+  const kept = useRef(false);
+  const keepIfStillReading = useEffectEvent(() => {
+    if (reading) keepFrame(pathname);
+  });
+  // Before the browser paints: the kept frame and the page's own never show together.
+  useLayoutEffect(() => dropKeptFrame(), []);
+  useLayoutEffect(() => {
+    if (!reading || kept.current) return;
+    kept.current = true;
+    const painted = requestAnimationFrame(() => setTimeout(keepIfStillReading));
+    return () => cancelAnimationFrame(painted);
+  }, [reading]);
+}
