@@ -1,5 +1,5 @@
 // npm run bench -- frontend [--compare=DIR] [--static=DIR] [--only=size,throttled,lighthouse,profile] [--runs=7]
-//   [--throttled-runs=5] [--lighthouse-runs=3] [--profile-runs=3] [--caches=cold,warm] [--presets=mobile,desktop]
+//   [--throttled-runs=5] [--lighthouse-runs=3] [--profile-runs=3] [--caches=cold,warm,revisit] [--presets=mobile,desktop]
 //   [--pages=/login,/pec,/settings/shops,/dashboard] [--reports=DIR] [--profiles=DIR] [--port=4341] [--email=…]
 //   [--profile-pages=/pec,/login] [--wait-load=1.0] [--out=frontend.json]
 // The front end's weight and speed on the production build, served as `npm start` serves it (the API server with the
@@ -14,8 +14,10 @@
 //   DevTools' throttling): the click on "Se connecter" to the first row of /pec (cold cache), then a signed-in visitor
 //   opening /pec with the HTTP cache cleared (tokens kept) and again with every asset cached: shell painted, first row;
 // - lighthouse: Lighthouse 12 (performance and accessibility, mobile and desktop presets, simulated throttling) on
-//   /login signed out and on /pec, /settings/shops and /dashboard signed in, cold (HTTP cache cleared, tokens kept) and
-//   warm (the page visited once just before), --lighthouse-runs times each, the median run kept;
+//   /login signed out and on /pec, /settings/shops and /dashboard signed in, cold (signed in again, then the HTTP cache
+//   cleared: a page not opened since signing in), warm (the page visited once just before, on the same emulated
+//   screen) and revisit (that visit, then the HTTP cache cleared: a page opened before, its files gone from the cache,
+//   what the browser stored kept), --lighthouse-runs times each, the median run kept;
 // - profile: a CPU profile at 4× CPU with the assets cached, for each of --profile-pages: a signed-in visitor opening
 //   /pec until its first row, a signed-out one opening /login until the network is idle; its self time summed by
 //   package through the build's source maps (which package's code the main thread runs).
@@ -32,6 +34,7 @@ import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { chromium, type Browser, type CDPSession, type Page, type Response } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Result as LighthouseResult } from 'lighthouse';
+import { screenEmulationMetrics } from 'lighthouse/core/config/constants.js';
 import puppeteer, { type Page as PuppeteerPage } from 'puppeteer-core';
 import { benchFlags } from './lib/args';
 
@@ -102,7 +105,7 @@ function flags(args: string[]) {
     out: map.get('out'),
   };
 }
-type Cache = 'cold' | 'warm';
+type Cache = 'cold' | 'warm' | 'revisit';
 
 interface Script {
   url: string;
@@ -297,7 +300,7 @@ async function measurePages(browser: Browser, builds: Build[], pages: string[]) 
  */
 const MARKS_SCRIPT = `(() => {
   const marks = (window.benchMarks = {});
-  const watched = [['shell', 'header'], ['frame', '[data-testid="pec-list"]'], ['row', '[data-testid="pec-row"]']];
+  const watched = [['kept', '#pecflow-frame'], ['shell', '#root header'], ['frame', '[data-testid="pec-list"]'], ['row', '[data-testid="pec-row"]']];
   const pending = new Set();
   const check = () => {
     for (const [name, selector] of watched) {
@@ -335,7 +338,9 @@ async function waitForRow(page: Page) {
  * a cold cache; then, signed in, /pec opened with the HTTP cache cleared, and again with its assets cached.
  */
 async function measureThrottled(browser: Browser, builds: Build[], email: string, runs: number) {
-  type Run = { clickToFirstRowMs: number; cold: { shellMs: number; firstRowMs: number }; warm: { shellMs: number; firstRowMs: number }; load: number };
+  // keptFrameMs: the frame the page kept of the previous visit (src/layout/keptFrame.ts) painted, when it was.
+  type Open = { keptFrameMs: number | null; shellMs: number; firstRowMs: number };
+  type Run = { clickToFirstRowMs: number; cold: Open; warm: Open; load: number };
   const results = new Map<string, Run[]>(builds.map((b) => [b.label, []]));
   for (let run = 0; run <= runs; run++) {
     await quiet();
@@ -363,27 +368,31 @@ async function measureThrottled(browser: Browser, builds: Build[], email: string
       await context.close();
       const measured: Run = {
         clickToFirstRowMs: login.row! - login.click!,
-        cold: { shellMs: cold.shell!, firstRowMs: cold.row! },
-        warm: { shellMs: warm.shell!, firstRowMs: warm.row! },
+        cold: { keptFrameMs: cold.kept ?? null, shellMs: cold.shell!, firstRowMs: cold.row! },
+        warm: { keptFrameMs: warm.kept ?? null, shellMs: warm.shell!, firstRowMs: warm.row! },
         load,
       };
       if (run === 0) continue;
       results.get(build.label)!.push(measured);
       console.log(
-        `  ${build.label} ralenti essai ${run} : clic -> 1re ligne ${measured.clickToFirstRowMs} ms ; /pec à froid : cadre ${cold.shell} ms, 1re ligne ${cold.row} ms ; en cache : cadre ${warm.shell} ms, 1re ligne ${warm.row} ms (charge ${load})`,
+        `  ${build.label} ralenti essai ${run} : clic -> 1re ligne ${measured.clickToFirstRowMs} ms ; /pec à froid : cadre gardé ${cold.kept ?? '—'} ms, cadre ${cold.shell} ms, 1re ligne ${cold.row} ms ; en cache : cadre gardé ${warm.kept ?? '—'} ms, cadre ${warm.shell} ms, 1re ligne ${warm.row} ms (charge ${load})`,
       );
     }
   }
   return Object.fromEntries(
     [...results].map(([label, measured]) => {
       const of = (pick: (r: Run) => number) => ({ median: median(measured.map(pick)), runs: measured.map(pick) });
+      const kept = (pick: (r: Run) => number | null) => {
+        const times = measured.map(pick).filter((time): time is number => time !== null);
+        return times.length ? { median: median(times), runs: measured.map(pick) } : null;
+      };
       return [
         label,
         {
           conditions: PHONE,
           loginClickToFirstRowMs: of((r) => r.clickToFirstRowMs),
-          coldOpen: { shellMs: of((r) => r.cold.shellMs), firstRowMs: of((r) => r.cold.firstRowMs) },
-          warmOpen: { shellMs: of((r) => r.warm.shellMs), firstRowMs: of((r) => r.warm.firstRowMs) },
+          coldOpen: { keptFrameMs: kept((r) => r.cold.keptFrameMs), shellMs: of((r) => r.cold.shellMs), firstRowMs: of((r) => r.cold.firstRowMs) },
+          warmOpen: { keptFrameMs: kept((r) => r.warm.keptFrameMs), shellMs: of((r) => r.warm.shellMs), firstRowMs: of((r) => r.warm.firstRowMs) },
           loadAverage1m: measured.map((r) => r.load),
         },
       ];
@@ -599,8 +608,8 @@ async function measureLighthouse(builds: Build[], options: ReturnType<typeof fla
               for (let attempt = 1; ; attempt++) {
                 if (target.signedIn) await signIn(page, build.baseUrl, LIGHTHOUSE_USER);
                 else await signOut(page, build.baseUrl);
-                if (cache === 'cold') await cdp.send('Network.clearBrowserCache');
-                else await warmUp(page, `${build.baseUrl}${target.path}`, target.signedIn);
+                if (cache !== 'cold') await warmUp(page, `${build.baseUrl}${target.path}`, target.signedIn, preset);
+                if (cache !== 'warm') await cdp.send('Network.clearBrowserCache');
                 // Nothing of the previous page still running when Lighthouse starts its navigation.
                 await page.goto('about:blank');
                 load = noteLoad();
@@ -645,12 +654,16 @@ async function measureLighthouse(builds: Build[], options: ReturnType<typeof fla
 }
 
 /** The page visited once, so that its code and data are in the HTTP cache (and the browser's kept schema) for a warm run. */
-async function warmUp(page: PuppeteerPage, url: string, signedIn: boolean) {
+async function warmUp(page: PuppeteerPage, url: string, signedIn: boolean, preset: string) {
+  // On the screen Lighthouse then emulates: what the page keeps for the next visit is kept for that screen's width.
+  const screen = screenEmulationMetrics[preset === 'desktop' ? 'desktop' : 'mobile'];
+  await page.setViewport({ width: screen.width, height: screen.height, deviceScaleFactor: screen.deviceScaleFactor, isMobile: screen.mobile });
   await page.goto(url);
   if (signedIn) await page.waitForSelector('main h1', { timeout: 60_000 });
   else await page.waitForSelector('button[type="submit"]', { timeout: 60_000 });
   // The page's lazy parts (its drawer, prefetched on pointing) are not waited for; the list or the form is shown.
   await new Promise((r) => setTimeout(r, 1500));
+  await page.setViewport(null);
 }
 
 /** The real server of `checkout` on a fresh embedded database with the demo data, serving the build in `staticDir`. */
