@@ -55,7 +55,15 @@ const paintKeptFrame = () => {
   frame.id = 'pecflow-frame';
   frame.setAttribute('aria-hidden', 'true');
   frame.inert = true;
-  frame.innerHTML = kept.html;
+  // Parsed in a template (an inert document: nothing in it runs or loads), then cleared of anything that could run:
+  // the markup is the application's own, this keeps it so even if the stored text were not.
+  const template = document.createElement('template');
+  template.innerHTML = kept.html;
+  for (const element of template.content.querySelectorAll('*')) {
+    if (/^(script|iframe|object|embed|link|meta|base|form)$/i.test(element.tagName)) element.remove();
+    else for (const { name } of [...element.attributes]) if (/^(on|href$|src$|action$|formaction$)/i.test(name)) element.removeAttribute(name);
+  }
+  frame.append(template.content);
   document.body.append(frame);
   // A page that never draws its frame (an error, a redirection) is not left under a picture of it.
   setTimeout(() => window.pecflowFrame.remove(), 20_000);
