@@ -25,7 +25,7 @@ if (localStorage.getItem('access_token')) {
   }
 }
 
-// The frame this page had when last drawn here (src/layout/keptFrame.ts): painted over the page at once, before any
+// The frame this page had when last drawn here (src/keptFrame.ts): painted over the page at once, before any
 // script has run, hidden from assistive technologies (the wait beneath it says "Chargement...") and inert; the page
 // removes it when it draws its own frame. Only for the build, theme and window width it was drawn with.
 const FRAME_PREFIX = 'pecflow.frame.';

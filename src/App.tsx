@@ -9,7 +9,7 @@ import { dataProvider } from './dataProvider';
 import { DashboardPage, PaymentStatementsPage, PecPage, preloadPage, SettingsPage, ShellLayout } from './pageLoaders';
 import { i18nProvider } from './i18n';
 import { LoadingPage, RedirectToPec } from './layout/LoadingPage';
-import { dropKeptFrame } from './layout/keptFrame';
+import { dropKeptFrame } from './keptFrame';
 import { LoginPage } from './layout/LoginPage';
 import { Toasts } from './layout/Toasts';
 import { createAppStore, readTheme } from './layout/store';
@@ -39,7 +39,7 @@ if (getAccessToken()) preloadPage(window.location.pathname);
 function AppLayout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   useEffect(() => preloadPage(pathname), [pathname]);
-  // The frame kept of the first page (src/layout/keptFrame.ts) is not the one of a page the user has moved to.
+  // The frame kept of the first page (src/keptFrame.ts) is not the one of a page the user has moved to.
   const firstPath = useRef(pathname);
   useLayoutEffect(() => {
     if (pathname !== firstPath.current) dropKeptFrame();
@@ -59,7 +59,7 @@ function AppLayout({ children }: { children: ReactNode }) {
 function rarePage(name: 'AccessDenied' | 'AuthCallback' | 'AuthenticationError' | 'Error') {
   const Page = lazy(() => import('./layout/rarePages').then((m) => ({ default: m[name] as ComponentType<object> })));
   return function RarePage(props: object) {
-    // No frame of a page (src/layout/keptFrame.ts) stays over an error or a refusal.
+    // No frame of a page (src/keptFrame.ts) stays over an error or a refusal.
     useLayoutEffect(() => dropKeptFrame(), []);
     return (
       <Suspense fallback={<LoadingPage />}>

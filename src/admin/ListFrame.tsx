@@ -101,7 +101,7 @@ import {
 } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { PAGE_SIZE, SKELETON_ROWS } from '#domain/limits';
-import { useKeptFrame } from '../layout/keptFrame';
+import { useKeptFrame } from '../keptFrame';
 import { LoadError } from './LoadError';
 import { pressed, ROW_KEYS } from './keys';
 import { ROW_CLASSES } from '../layout/rowStyles';
@@ -442,7 +442,7 @@ function ListBody({
   // and on a slow computer a page of rows drawn in one task kept the page from answering for a few hundred ms. Later
   // answers (a filter, a page) are drawn at once, with the count and the pagination they go with.
   const loading = useDeferredValue(!error && list.isPending);
-  // The frame drawn, its rows on their way: kept for the next visit's first paint (src/layout/keptFrame.ts).
+  // The frame drawn, its rows on their way: kept for the next visit's first paint (src/keptFrame.ts).
   useKeptFrame(loading);
   // Another page, sort or filter being read: react-query keeps the rows shown (placeholder data) until it comes, while
   // the pagination already says the new page. The rows say it too: dimmed, the table busy, a polite word to screen

@@ -24,7 +24,7 @@ import {
 import { extractErrorMessage } from '#domain/errors';
 import type { SignInStep } from '#domain/accounts';
 import { HttpError } from 'ra-core';
-import { forgetKeptFrames } from '../layout/keptFrame';
+import { forgetKeptFrames } from '../keptFrame';
 
 export async function loadProfile(): Promise<SessionUser> {
   const user = await apiFetch<SessionUser>('/api/user/profile');

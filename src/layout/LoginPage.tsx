@@ -4,7 +4,7 @@ import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { Alert, AlertTitle, Avatar, Box, Button, Card, CardContent, IconButton, InputAdornment, TextField, Typography } from '@mui/material';
 import { lazy, Suspense, useEffect, useEffectEvent, useLayoutEffect, useState, type FormEvent } from 'react';
-import { dropKeptFrame } from './keptFrame';
+import { dropKeptFrame } from '../keptFrame';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { useCheckAuth, useLogin, useTranslate } from 'react-admin';
 import { cancelSignIn, SignInStepRequired, type SignInStepAnswer } from '../authProvider';
@@ -64,7 +64,7 @@ export function LoginPage() {
       });
   });
   useEffect(() => arrive(), []);
-  // A frame kept of the page asked for (src/layout/keptFrame.ts) gives way to the sign-in.
+  // A frame kept of the page asked for (src/keptFrame.ts) gives way to the sign-in.
   useLayoutEffect(() => dropKeptFrame(), []);
 
   // The spec's rules, inline (no zod): the form posts at once, without waiting for a chunk.

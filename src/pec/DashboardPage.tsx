@@ -34,7 +34,7 @@ import { dashboardFilters, DRILL_DOWN_COLUMNS, pecFilePath, pecListLink } from '
 import { PEC_STATUSES, pecStatusLabel, todayInFrance } from '#domain/pec';
 import { FILE_KIND_LABELS, FILE_KINDS } from '#domain/fileKinds';
 import { ReceivablesCard } from './ReceivablesCard';
-import { useKeptFrame } from '../layout/keptFrame';
+import { useKeptFrame } from '../keptFrame';
 import { PecStatusBadge, robotFailureText, useDossierText, useErrorText, usePecData } from './shared';
 
 // ---------- the page ----------
@@ -56,7 +56,7 @@ export default function DashboardPage() {
   const filters = dashboardFilters();
   const data = stats.data;
   const month = data ? formatMonth(data.month) : '';
-  // The frame drawn, its figures on their way: kept for the next visit's first paint (src/layout/keptFrame.ts).
+  // The frame drawn, its figures on their way: kept for the next visit's first paint (src/keptFrame.ts).
   useKeptFrame(!data && !stats.error);
 
   return (
