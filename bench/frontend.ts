@@ -338,7 +338,7 @@ async function waitForRow(page: Page) {
  * a cold cache; then, signed in, /pec opened with the HTTP cache cleared, and again with its assets cached.
  */
 async function measureThrottled(browser: Browser, builds: Build[], email: string, runs: number) {
-  // keptFrameMs: the frame the page kept of the previous visit (src/layout/keptFrame.ts) painted, when it was.
+  // keptFrameMs: the frame the page kept of the previous visit (src/keptFrame.ts) painted, when it was.
   type Open = { keptFrameMs: number | null; shellMs: number; firstRowMs: number };
   type Run = { clickToFirstRowMs: number; cold: Open; warm: Open; load: number };
   const results = new Map<string, Run[]>(builds.map((b) => [b.label, []]));
