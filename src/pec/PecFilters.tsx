@@ -17,6 +17,7 @@ import { PEC_STATUSES } from '#domain/pec';
 import { PAYMENT_FILTER_LABELS, PAYMENT_FILTERS, type PaymentFilter } from '#domain/payments';
 import { DatePickerField, INVALID_DAY } from '../admin/DatePickerField';
 import { dayBound, DEFAULT_SORT } from './filters';
+import { useDateRange } from '../admin/dateRange';
 import { searchRefusalOf } from '../admin/searchRefusal';
 import { PecStatusBadge, useMyColleagues } from './shared';
 import { pecNumericId } from '../dataProvider/pec';
@@ -78,9 +79,10 @@ export function PecFilters() {
     setFilters(next, undefined, debounce);
   };
 
-  // A date still being typed changes nothing.
-  const setCreated = (bound: 'after' | 'before', date: string) =>
-    date !== INVALID_DAY && change('createdAt', { ...created, [bound]: date ? dayBound(date, bound) : undefined });
+  // A date still being typed changes nothing; a start after the end is held at its field, not asked for.
+  const createdRange = useDateRange(created, ({ after, before }) =>
+    change('createdAt', { after: after ? dayBound(after, 'after') : undefined, before: before ? dayBound(before, 'before') : undefined }),
+  );
   const setExpiry = (date: string) => date !== INVALID_DAY && change('datePeremption', { ...expiry, before: date ? date : undefined });
   const selectValue = (key: string) => (typeof filterValues[key] === 'string' || typeof filterValues[key] === 'number' ? String(filterValues[key]) : '');
   const sortFields: string[] = SORT_FIELDS.includes(sort.field as never) ? [...SORT_FIELDS] : [...SORT_FIELDS, sort.field];
@@ -199,8 +201,10 @@ export function PecFilters() {
               <DatePickerField
                 key={bound}
                 label={translate(bound === 'after' ? 'pecflow.pec.filters.dateFrom' : 'pecflow.pec.filters.dateTo')}
-                value={day(created[bound])}
-                onChange={(date) => setCreated(bound, date)}
+                value={createdRange.value(bound)}
+                onChange={(date) => createdRange.change(bound, date)}
+                error={!!createdRange.error(bound)}
+                helperText={createdRange.error(bound)}
               />
             ))}
             {REFERENCE_FILTERS.map((key) => (
