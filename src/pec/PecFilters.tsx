@@ -389,12 +389,26 @@ function OwnerName({ value }: { value: string }) {
   return <>{colleague ? `${colleague.firstName} ${colleague.lastName}`.trim() : translate('pecflow.pec.filters.owner.colleague')}</>;
 }
 
-/** A filter that the panel does not edit, in words: "Péremption : du 21/11/2026 au 06/12/2026". */
+/**
+ * Keys the server reads as another filter's (server/hydra/query.ts: `q` for the search, `dateFrom` / `dateTo` for the
+ * creation dates), as an address typed by hand may name them: labelled as the filter they stand for.
+ */
+const ALIAS_LABELS: Record<string, string> = {
+  q: 'pecflow.pec.filters.search',
+  dateFrom: 'pecflow.pec.filters.dateFrom',
+  dateTo: 'pecflow.pec.filters.dateTo',
+};
+
+/**
+ * A filter that the panel does not edit, in words: "Péremption : du 21/11/2026 au 06/12/2026". Named by its chip's
+ * label, else by the file's field it filters (react-admin's field labels), never by its key in the address.
+ */
 function FilterLabel({ name, value }: { name: string; value: unknown }) {
   const translate = useTranslate();
-  const label = translate(`pecflow.pec.filters.names.${name}`, { _: name });
+  const label = translate(ALIAS_LABELS[name] ?? `pecflow.pec.filters.names.${name}`, { _: translate(`resources.pec_dossiers.fields.${name}`, { _: name }) });
   let text: string;
-  if (name === 'robotFailedWithinDays') text = translate('pecflow.pec.filters.lastDays', { smart_count: Number(value) });
+  if (name === 'dateFrom' || name === 'dateTo') text = formatDate(String(value));
+  else if (name === 'robotFailedWithinDays') text = translate('pecflow.pec.filters.lastDays', { smart_count: Number(value) });
   else if (name === 'fileKind') text = FILE_KIND_LABELS[value as FileKind] ?? String(value);
   else if (name === 'payment') text = PAYMENT_FILTER_LABELS[value as PaymentFilter] ?? String(value);
   else if (name === OWNER_FILTER)

@@ -563,6 +563,25 @@ test('creation dates with the start after the end: the hint at the field, the li
   await expect(to).toHaveValue('');
 });
 
+test('filter keys typed in the address are named by their French labels in the active filters, never by their keys', async ({ page, request }) => {
+  await signIn(page, EMAIL);
+  // The server reads q as the search and dateFrom as the creation dates' start; externalId is a field of the file.
+  const token = await apiToken(request, EMAIL);
+  const [file] = (
+    await api<{ member: { externalId: string | null; numeroDossierAssure: string }[] }>(request, token, 'GET', '/api/pec_dossiers?itemsPerPage=50')
+  ).member.filter((f) => f.externalId);
+  const filter = { q: file!.numeroDossierAssure, dateFrom: '2026-01-01', externalId: file!.externalId };
+  await page.goto(`/pec?filter=${encodeURIComponent(JSON.stringify(filter))}`);
+  const chips = page.getByTestId('pec-extra-filters').getByRole('button');
+  await expect(chips).toHaveCount(3);
+  await expect(chips.filter({ hasText: 'Rechercher : ' })).toHaveText(`Rechercher : ${file!.numeroDossierAssure}`);
+  await expect(chips.filter({ hasText: 'Créée à partir du : ' })).toHaveText('Créée à partir du : 01/01/2026');
+  await expect(chips.filter({ hasText: 'Identifiant robot : ' })).toHaveText(`Identifiant robot : ${file!.externalId}`);
+  for (const key of Object.keys(filter)) await expect(page.getByTestId('pec-extra-filters')).not.toContainText(`${key} :`);
+  // The list is the one the address asks for.
+  await expect.poll(() => listCount(page)).toBe(await apiTotal(request, { q: filter.q, dateFrom: filter.dateFrom, externalId: filter.externalId! }));
+});
+
 test.describe('in an English browser', () => {
   test.use({ locale: 'en-US' });
 
