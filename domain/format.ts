@@ -73,6 +73,13 @@ const time = (date: Date) => `${twoDigits(date.getHours())}:${twoDigits(date.get
 /** What a date field says of a date that is none (31/02/2026, 20/02/0001). */
 export const DATE_MESSAGE = 'Date invalide (jj/mm/aaaa)';
 
+/** What a « Du » / « Au » pair of a list's filters says when its start is after its end (no row could fall in it). */
+export const DATE_RANGE_MESSAGE = 'La date de début est après la date de fin';
+
+/** A range whose start day is after its end day; bounds are days (yyyy-mm-dd) or instants, compared by their day. */
+export const isReversedRange = (after: string | null | undefined, before: string | null | undefined) =>
+  !!after && !!before && after.slice(0, 10) > before.slice(0, 10);
+
 /** dd/mm/yyyy; "Non définie" when empty, "Date invalide" when unreadable. */
 export const formatDate = (value: string | Date | null | undefined) => formatWith(value, day);
 

@@ -111,6 +111,49 @@ export function missingPrerequisites(dossier: PrerequisiteInput, kind: FileKind 
   return missing;
 }
 
+// ---------- whether a DPEC run may start on a file (the single start, the bulk's confirmation) ----------
+
+/** A file with a run open (its DPEC's status is « En cours »): said by the start's refusal and by the bulk's preview. */
+export const RUN_IN_PROGRESS = 'Un appel robot est déjà en cours pour ce dossier.';
+
+/** What a start refused for missing fields says, by their labels (PREREQUISITE_LABELS, or the billing's). */
+export const prerequisitesMessage = (labels: readonly string[]) => `Prérequis manquants : ${labels.join(', ')}.`;
+
+/**
+ * Why a DPEC run may not start on a file, as its own fields tell, in the order the start checks them: archived, a
+ * prerequisite missing, a run in progress (« En cours »), a status no run starts from (DPEC_START_STATUSES).
+ * Undefined: it may start, unless what only the server knows refuses it (a twin's request at the insurer, a file
+ * already waiting its turn in a bulk).
+ */
+export type DpecRefusal =
+  { rule: 'archived' } | { rule: 'prerequisites'; missing: Prerequisite[] } | { rule: 'running' } | { rule: 'status'; status: string | null | undefined };
+
+export function dpecRefusal(file: PrerequisiteInput & { archived?: boolean | null; status?: string | null }, kind: FileKind): DpecRefusal | undefined {
+  if (file.archived) return { rule: 'archived' };
+  const missing = missingPrerequisites(file, kind);
+  if (missing.length) return { rule: 'prerequisites', missing };
+  if (file.status === 'processing') return { rule: 'running' };
+  if (!DPEC_START_STATUSES.includes(file.status as PecStatus)) return { rule: 'status', status: file.status };
+  return undefined;
+}
+
+/**
+ * A refusal's French reason, the same for every file it refuses (the bulk's preview groups files by it). The server
+ * names an archived file in its own message (ARCHIVE_MESSAGES.robot).
+ */
+export function dpecRefusalReason(refusal: DpecRefusal): string {
+  switch (refusal.rule) {
+    case 'archived':
+      return 'Demande archivée : le robot ne la traite plus. Restaurez-la d’abord.';
+    case 'prerequisites':
+      return prerequisitesMessage(refusal.missing.map((field) => PREREQUISITE_LABELS[field]));
+    case 'running':
+      return RUN_IN_PROGRESS;
+    case 'status':
+      return `Le DPEC ne peut pas être lancé pour un dossier « ${pecStatusLabel(refusal.status)} ».`;
+  }
+}
+
 export const BILLING_PREREQUISITE_MESSAGES = {
   dpec: 'Le DPEC doit être accordé avant la facturation',
   numBilling: 'Le numéro de facture logiciel est requis',

@@ -16,7 +16,7 @@ import { publish } from '../events/bus';
 import { notifyFile } from '../notifications/service';
 import { dossierEvent, workflowEvent } from '../pec/events';
 import { pecReadScope } from '../auth/fileVisibility';
-import { dpecMissingPrerequisites } from '../pec/prescription';
+import { dpecRefusalOf } from '../pec/prescription';
 import { fileWarnings } from '../pec/warnings';
 import { lockTwins, twinRefusal, twinsOf } from '../pec/duplicates';
 import { QUEUES, type JobService } from '../jobs/boss';
@@ -24,9 +24,8 @@ import { idFromReference } from '#domain/iri';
 import {
   BILLING_PREREQUISITE_MESSAGES,
   CALLBACK_MESSAGES,
-  DPEC_START_STATUSES,
+  dpecRefusalReason,
   isDpecGranted,
-  pecStatusLabel,
   PEC_MESSAGES,
   PREREQUISITE_LABELS,
   PREREQUISITE_MESSAGES,
@@ -96,13 +95,13 @@ export class RobotRuns {
           .for('update');
         if (!found) throw notFound(DOSSIER_NOT_FOUND);
         const d = { ...found, ...assumed };
+        // The DPEC's rule on the file's fields (domain/pec.ts), applied in its order around the open run's check.
+        const refusal = kind === 'dpec' ? await dpecRefusalOf(tx, d) : undefined;
         if (d.archived) throw conflict(ARCHIVE_MESSAGES.robot(d.numeroDossier));
 
-        if (kind === 'dpec') {
-          const missing = await dpecMissingPrerequisites(tx, d);
-          if (missing.length)
-            throw prerequisitesError(missing.map((field) => ({ field, label: PREREQUISITE_LABELS[field], message: PREREQUISITE_MESSAGES[field] })));
-        } else {
+        if (refusal?.rule === 'prerequisites') {
+          throw prerequisitesError(refusal.missing.map((field) => ({ field, label: PREREQUISITE_LABELS[field], message: PREREQUISITE_MESSAGES[field] })));
+        } else if (kind === 'billing') {
           const missing: { field: string; label: string; message: string }[] = [];
           if (!d.statutFacturation && !isDpecGranted(d)) missing.push({ field: 'dpec', label: 'DPEC accordé', message: BILLING_PREREQUISITE_MESSAGES.dpec });
           if (!d.numBilling) missing.push({ field: 'numBilling', label: 'N° de facture logiciel', message: BILLING_PREREQUISITE_MESSAGES.numBilling });
@@ -117,9 +116,7 @@ export class RobotRuns {
           .limit(1);
         if (open) throw conflict(RUN_IN_PROGRESS);
         if (kind === 'billing' && d.statutFacturation) throw conflict(PEC_MESSAGES.alreadyBilled);
-        if (kind === 'dpec' && !DPEC_START_STATUSES.includes(d.status as PecStatus)) {
-          throw conflict(`Le DPEC ne peut pas être lancé pour un dossier « ${pecStatusLabel(d.status)} ».`);
-        }
+        if (refusal) throw conflict(dpecRefusalReason(refusal));
         // A twin's request at the insurer (in progress or granted): refused unless confirmed. Starts on twins wait for
         // one another, so that two at once cannot both find the other still a draft.
         let duplicateOf: Twin[] = [];

@@ -5,7 +5,7 @@ import type { pecDossiers, workflowExecutions } from '../db/schema';
 import { ApiError } from '../http/errors';
 import type { NotificationContent } from '../notifications/service';
 import { formatDate } from '#domain/format';
-import { CALLBACK_MESSAGES, shapeRobotError, type CallbackType, type PecStatus } from '#domain/pec';
+import { CALLBACK_MESSAGES, prerequisitesMessage, shapeRobotError, type CallbackType, type PecStatus } from '#domain/pec';
 
 export type Dossier = typeof pecDossiers.$inferSelect;
 export type Execution = typeof workflowExecutions.$inferSelect;
@@ -24,7 +24,8 @@ export const MANUAL_NAMES: Record<CallbackType, string> = {
 };
 
 export const RUN_STEPS: Record<RunKind, CallbackType[]> = { dpec: ['scraping', 'dpec'], billing: ['billing'] };
-export const RUN_IN_PROGRESS = 'Un appel robot est déjà en cours pour ce dossier.';
+// The message is the DPEC rule's (domain/pec.ts): the bulk's preview says it too.
+export { RUN_IN_PROGRESS } from '#domain/pec';
 export const DOSSIER_NOT_FOUND = CALLBACK_MESSAGES.notFound;
 
 export const runningResponse = (type: CallbackType) => ({
@@ -41,7 +42,7 @@ export const isUniqueViolation = (error: unknown, index?: string) => {
 
 /** 422 listing what is missing, shaped like a form violation list. */
 export function prerequisitesError(items: { field: string; label: string; message: string }[]) {
-  return new ApiError(422, `Prérequis manquants : ${items.map((i) => i.label).join(', ')}.`, {
+  return new ApiError(422, prerequisitesMessage(items.map((i) => i.label)), {
     '@type': 'ConstraintViolationList',
     missing: items.map((i) => i.field),
     violations: items.map((i) => ({ propertyPath: i.field, message: i.message })),

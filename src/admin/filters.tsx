@@ -3,7 +3,8 @@
 // Usage: <ListFrame filters={<><SelectFilter source="status" label="Statut" options={…} /><DateRangeFilter source="createdAt" /></>}>
 import { MenuItem, TextField } from '@mui/material';
 import { useGetList, useListContext, useTranslate } from 'react-admin';
-import { DatePickerField, INVALID_DAY } from './DatePickerField';
+import { DatePickerField } from './DatePickerField';
+import { useDateRange } from './dateRange';
 
 /** One filter's value and its setter (empty removes it). */
 export function useListFilter(source: string) {
@@ -68,19 +69,18 @@ export function DateRangeFilter({ source }: { source: string }) {
   const translate = useTranslate();
   const [value, set] = useListFilter(source);
   const range = (value && typeof value === 'object' ? value : {}) as { after?: string; before?: string };
-  const change = (bound: 'after' | 'before', date: string) => {
-    if (date === INVALID_DAY) return;
-    const next = { ...range, [bound]: date || undefined };
-    set(next.after || next.before ? next : undefined);
-  };
+  // A start after the end is held at its field, not asked for (src/admin/dateRange.ts).
+  const dates = useDateRange(range, ({ after, before }) => set(after || before ? { after: after || undefined, before: before || undefined } : undefined));
   return (
     <>
       {(['after', 'before'] as const).map((bound) => (
         <DatePickerField
           key={bound}
           label={translate(bound === 'after' ? 'pecflow.settings.list.dateFrom' : 'pecflow.settings.list.dateTo')}
-          value={range[bound] ?? ''}
-          onChange={(day) => change(bound, day)}
+          value={dates.value(bound)}
+          onChange={(day) => dates.change(bound, day)}
+          error={!!dates.error(bound)}
+          helperText={dates.error(bound)}
         />
       ))}
     </>

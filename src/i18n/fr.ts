@@ -890,11 +890,12 @@ export const fr = {
           refused: '%{smart_count} refusé |||| %{smart_count} refusés',
         },
         dpecConfirmTitle: 'Créer le DPEC de %{smart_count} dossier ? |||| Créer le DPEC de %{smart_count} dossiers ?',
-        dpecReady:
-          '%{smart_count} dossier peut partir au robot dans son état (%{states}). |||| %{smart_count} dossiers peuvent partir au robot dans leur état (%{states}).',
         billingNotReady:
           '%{smart_count} dossier sélectionné ne peut pas être facturé (DPEC non accordé, ou déjà facturé) : il restera inchangé, sans numéro. |||| %{smart_count} dossiers sélectionnés ne peuvent pas être facturés (DPEC non accordé, ou déjà facturés) : ils resteront inchangés, sans numéro.',
-        dpecNotReady: '%{smart_count} autre ne le peut pas et restera inchangé. |||| %{smart_count} autres ne le peuvent pas et resteront inchangés.',
+        dpecSent: '%{smart_count} dossier sera envoyé au robot. |||| %{smart_count} dossiers seront envoyés au robot.',
+        dpecSentNone: 'Aucun dossier ne sera envoyé au robot.',
+        dpecHeld: '%{smart_count} dossier ne sera pas envoyé et restera inchangé : |||| %{smart_count} dossiers ne seront pas envoyés et resteront inchangés :',
+        dpecNone: 'Aucun des dossiers sélectionnés ne peut partir au robot : « Envoyer au robot » reste indisponible.',
         dpecChecked: 'Les prérequis de chaque dossier sont vérifiés à l’envoi : le résultat dit, dossier par dossier, ce qui est parti et ce qui a été refusé.',
         dpecConfirm: 'Envoyer au robot',
         file: 'Dossier',

@@ -1,6 +1,7 @@
 // The PEC list's bulk actions on its selected rows (issue 28): 'Créer DPEC', 'Facturer', 'Exporter la sélection',
 // 'Archiver', 'Assigner à…'. The server applies each file's own rules (server/robot/bulk.ts) and answers one outcome per file, shown in
-// the summary dialog. The billing and archive forms are loaded with their dialog (form code stays out of the list).
+// the summary dialog. A bulk DPEC sends only the files the single start's rule lets go (domain/bulkDpec.ts): its
+// confirmation says the others and why, and holds « Envoyer au robot » when none may go. The billing and archive forms are loaded with their dialog (form code stays out of the list).
 import DownloadIcon from '@mui/icons-material/Download';
 import {
   Box,
@@ -22,7 +23,8 @@ import { useMutation } from '@tanstack/react-query';
 import { Fragment, lazy, Suspense, useState } from 'react';
 import { useListContext, useTranslate, type Identifier, type RaRecord } from 'react-admin';
 import { ArchiveMark, AssignMark, BillMark, ConfirmDialog, SendMark } from '../admin/ConfirmDialog';
-import { DPEC_START_STATUSES, isDpecGranted, pecStatusLabel, type PecStatus } from '#domain/pec';
+import { isDpecGranted } from '#domain/pec';
+import { dpecSelection, type DpecSelectedFile, type DpecSelection } from '#domain/bulkDpec';
 import type { BulkAction, BulkFileResult, BulkSummary } from '#domain/bulk';
 import { usePecMutation, usePecRights, useRefreshPec } from './shared';
 import { useSingleFlight } from '../admin/mutations';
@@ -32,7 +34,7 @@ const BulkForms = lazy(() => import('./BulkForms'));
 
 export type BulkFormName = 'billing' | 'archive' | 'assign';
 
-type SelectedFile = RaRecord & { status?: string; numPec?: string | null; shop?: { id: number } | null };
+type SelectedFile = RaRecord & DpecSelectedFile & { numPec?: string | null; shop?: { id: number; specialite?: string | null } | null };
 
 export interface PecBulkActionsProps {
   ids: Identifier[];
@@ -46,6 +48,8 @@ export function PecBulkActions({ ids }: PecBulkActionsProps) {
   const [form, setForm] = useState<BulkFormName>();
   const [confirmingDpec, setConfirmingDpec] = useState(false);
   const [summary, setSummary] = useState<BulkSummary>();
+  // A bulk DPEC's files left out before sending, said again with its summary.
+  const [held, setHeld] = useState<DpecSelection<Identifier>['held']>([]);
   const run = useMutation({
     mutationFn: (data: { action: BulkAction } & Record<string, unknown>) => dataProvider.pecBulk({ ids, ...data }),
     onSuccess: (answer) => {
@@ -66,6 +70,8 @@ export function PecBulkActions({ ids }: PecBulkActionsProps) {
   const busy = run.isPending;
   const once = useSingleFlight();
   const send = (data: { action: BulkAction } & Record<string, unknown>) => once(() => run.mutateAsync(data));
+  // Only the files the DPEC's rule lets go are sent; the dialog says the others and why before anything leaves.
+  const dpec = dpecSelection(ids.map((id, index) => ({ id, file: selected[index] })));
 
   return (
     <>
@@ -82,13 +88,15 @@ export function PecBulkActions({ ids }: PecBulkActionsProps) {
         loading={busy}
         title="pecflow.pec.bulk.dpecConfirmTitle"
         translateOptions={{ smart_count: ids.length }}
-        content={<DpecPreview records={selected.filter((record) => record !== undefined)} />}
+        content={<DpecPreview selection={dpec} />}
+        blocked={dpec.sent.length === 0 ? translate('pecflow.pec.bulk.dpecNone') : undefined}
         confirm="pecflow.pec.bulk.dpecConfirm"
         cancel="pecflow.pec.bulk.cancel"
         ConfirmIcon={SendMark}
         onConfirm={() => {
           setConfirmingDpec(false);
-          send({ action: 'dpec' }).catch(() => undefined);
+          setHeld(dpec.held);
+          send({ action: 'dpec', ids: dpec.sent }).catch(() => undefined);
         }}
         onClose={() => setConfirmingDpec(false)}
       />
@@ -122,12 +130,16 @@ export function PecBulkActions({ ids }: PecBulkActionsProps) {
             shopIds={selected.map((record) => record?.shop?.id)}
             busy={busy}
             onClose={() => setForm(undefined)}
-            onSubmit={send}
+            onSubmit={(data) => {
+              setHeld([]);
+              return send(data);
+            }}
           />
         </Suspense>
       )}
       <BulkSummaryDialog
         summary={summary}
+        held={held}
         onClose={() => {
           setSummary(undefined);
           onUnselectItems();
@@ -140,21 +152,50 @@ export function PecBulkActions({ ids }: PecBulkActionsProps) {
 }
 
 /**
- * Before a bulk DPEC: how many selected files may leave in their state (domain/pec.ts, DPEC_START_STATUSES) and how many
- * will be refused unchanged; the server still checks each file's prerequisites.
+ * Before a bulk DPEC: how many selected files will be sent and how many will not, grouped by the DPEC rule's reason
+ * (domain/pec.ts, dpecRefusal, the server's); the server still checks what only it knows (a twin at the insurer).
  */
-function DpecPreview({ records }: { records: RaRecord[] }) {
+function DpecPreview({ selection }: { selection: DpecSelection<Identifier> }) {
   const translate = useTranslate();
-  const ready = records.filter((record) => !record.archived && DPEC_START_STATUSES.includes(record.status as PecStatus)).length;
-  const states = DPEC_START_STATUSES.map((status) => pecStatusLabel(status).toLowerCase()).join(', ');
   return (
     <Stack spacing={1} data-testid="bulk-dpec-preview">
-      <Typography>{translate('pecflow.pec.bulk.dpecReady', { smart_count: ready, states })}</Typography>
-      {records.length > ready && <Typography>{translate('pecflow.pec.bulk.dpecNotReady', { smart_count: records.length - ready })}</Typography>}
-      <Typography variant="body2" color="text.secondary">
-        {translate('pecflow.pec.bulk.dpecChecked')}
+      <Typography data-testid="bulk-dpec-sent">
+        {selection.sent.length ? translate('pecflow.pec.bulk.dpecSent', { smart_count: selection.sent.length }) : translate('pecflow.pec.bulk.dpecSentNone')}
       </Typography>
+      <HeldFiles held={selection.held} />
+      {selection.sent.length > 0 && (
+        <Typography variant="body2" color="text.secondary">
+          {translate('pecflow.pec.bulk.dpecChecked')}
+        </Typography>
+      )}
     </Stack>
+  );
+}
+
+/** The files a bulk DPEC leaves out, unchanged: how many, then each reason with the files it holds back. */
+function HeldFiles({ held }: { held: DpecSelection<Identifier>['held'] }) {
+  const translate = useTranslate();
+  const count = held.reduce((sum, group) => sum + group.files.length, 0);
+  if (!count) return null;
+  return (
+    <Box data-testid="bulk-dpec-held">
+      <Typography>{translate('pecflow.pec.bulk.dpecHeld', { smart_count: count })}</Typography>
+      <Box component="ul" sx={{ mt: 0.5, mb: 0, pl: 2.5 }}>
+        {held.map(({ reason, files }) => (
+          <Typography component="li" variant="body2" key={reason} data-testid="bulk-dpec-held-reason">
+            {translate('pecflow.pec.bulk.refusalGroup', { smart_count: files.length, reason: withoutFinalStop(reason) })}{' '}
+            {files.map((number, index) => (
+              <Fragment key={number}>
+                {index > 0 && ', '}
+                <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                  {number}
+                </Box>
+              </Fragment>
+            ))}
+          </Typography>
+        ))}
+      </Box>
+    </Box>
   );
 }
 
@@ -175,7 +216,7 @@ const withoutFinalStop = (reason: string) => reason.replace(/(?<!\.)\.\s*$/, '')
  * The counts, the refusals grouped by reason (which files share one), then one line per file, the refused first: its
  * number (or 'Dossier inconnu'), done / queued / refused, the refusal's French reason, and for a billing the invoice number.
  */
-function BulkSummaryDialog({ summary, onClose }: { summary?: BulkSummary; onClose: () => void }) {
+function BulkSummaryDialog({ summary, held, onClose }: { summary?: BulkSummary; held: DpecSelection<Identifier>['held']; onClose: () => void }) {
   const { translate } = usePecMutation();
   const count = (outcome: string) => summary?.results.filter((r) => r.outcome === outcome).length ?? 0;
   const refusals = new Map<string, BulkFileResult[]>();
@@ -198,6 +239,11 @@ function BulkSummaryDialog({ summary, onClose }: { summary?: BulkSummary; onClos
                 .map((outcome) => translate(`pecflow.pec.bulk.counts.${outcome}`, { smart_count: count(outcome) }))
                 .join(', ')}
             </DialogContentText>
+            {summary.action === 'dpec' && held.length > 0 && (
+              <Box sx={{ mb: 2 }}>
+                <HeldFiles held={held} />
+              </Box>
+            )}
             {refusals.size > 0 && (
               <Box component="ul" sx={{ mt: 0, mb: 2, pl: 2.5 }} data-testid="bulk-refusals">
                 {[...refusals].map(([reason, files]) => (

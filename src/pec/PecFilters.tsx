@@ -17,6 +17,7 @@ import { PEC_STATUSES } from '#domain/pec';
 import { PAYMENT_FILTER_LABELS, PAYMENT_FILTERS, type PaymentFilter } from '#domain/payments';
 import { DatePickerField, INVALID_DAY } from '../admin/DatePickerField';
 import { dayBound, DEFAULT_SORT } from './filters';
+import { useDateRange } from '../admin/dateRange';
 import { searchRefusalOf } from '../admin/searchRefusal';
 import { PecStatusBadge, useMyColleagues } from './shared';
 import { pecNumericId } from '../dataProvider/pec';
@@ -78,9 +79,10 @@ export function PecFilters() {
     setFilters(next, undefined, debounce);
   };
 
-  // A date still being typed changes nothing.
-  const setCreated = (bound: 'after' | 'before', date: string) =>
-    date !== INVALID_DAY && change('createdAt', { ...created, [bound]: date ? dayBound(date, bound) : undefined });
+  // A date still being typed changes nothing; a start after the end is held at its field, not asked for.
+  const createdRange = useDateRange(created, ({ after, before }) =>
+    change('createdAt', { after: after ? dayBound(after, 'after') : undefined, before: before ? dayBound(before, 'before') : undefined }),
+  );
   const setExpiry = (date: string) => date !== INVALID_DAY && change('datePeremption', { ...expiry, before: date ? date : undefined });
   const selectValue = (key: string) => (typeof filterValues[key] === 'string' || typeof filterValues[key] === 'number' ? String(filterValues[key]) : '');
   const sortFields: string[] = SORT_FIELDS.includes(sort.field as never) ? [...SORT_FIELDS] : [...SORT_FIELDS, sort.field];
@@ -199,8 +201,10 @@ export function PecFilters() {
               <DatePickerField
                 key={bound}
                 label={translate(bound === 'after' ? 'pecflow.pec.filters.dateFrom' : 'pecflow.pec.filters.dateTo')}
-                value={day(created[bound])}
-                onChange={(date) => setCreated(bound, date)}
+                value={createdRange.value(bound)}
+                onChange={(date) => createdRange.change(bound, date)}
+                error={!!createdRange.error(bound)}
+                helperText={createdRange.error(bound)}
               />
             ))}
             {REFERENCE_FILTERS.map((key) => (
@@ -385,12 +389,26 @@ function OwnerName({ value }: { value: string }) {
   return <>{colleague ? `${colleague.firstName} ${colleague.lastName}`.trim() : translate('pecflow.pec.filters.owner.colleague')}</>;
 }
 
-/** A filter that the panel does not edit, in words: "Péremption : du 21/11/2026 au 06/12/2026". */
+/**
+ * Keys the server reads as another filter's (server/hydra/query.ts: `q` for the search, `dateFrom` / `dateTo` for the
+ * creation dates), as an address typed by hand may name them: labelled as the filter they stand for.
+ */
+const ALIAS_LABELS: Record<string, string> = {
+  q: 'pecflow.pec.filters.search',
+  dateFrom: 'pecflow.pec.filters.dateFrom',
+  dateTo: 'pecflow.pec.filters.dateTo',
+};
+
+/**
+ * A filter that the panel does not edit, in words: "Péremption : du 21/11/2026 au 06/12/2026". Named by its chip's
+ * label, else by the file's field it filters (react-admin's field labels), never by its key in the address.
+ */
 function FilterLabel({ name, value }: { name: string; value: unknown }) {
   const translate = useTranslate();
-  const label = translate(`pecflow.pec.filters.names.${name}`, { _: name });
+  const label = translate(ALIAS_LABELS[name] ?? `pecflow.pec.filters.names.${name}`, { _: translate(`resources.pec_dossiers.fields.${name}`, { _: name }) });
   let text: string;
-  if (name === 'robotFailedWithinDays') text = translate('pecflow.pec.filters.lastDays', { smart_count: Number(value) });
+  if (name === 'dateFrom' || name === 'dateTo') text = formatDate(String(value));
+  else if (name === 'robotFailedWithinDays') text = translate('pecflow.pec.filters.lastDays', { smart_count: Number(value) });
   else if (name === 'fileKind') text = FILE_KIND_LABELS[value as FileKind] ?? String(value);
   else if (name === 'payment') text = PAYMENT_FILTER_LABELS[value as PaymentFilter] ?? String(value);
   else if (name === OWNER_FILTER)

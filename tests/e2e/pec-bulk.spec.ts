@@ -1,17 +1,19 @@
-// Bulk actions on the PEC list (issue 28): a bulk DPEC on five files, two refused (the summary groups them by reason),
-// a bulk billing with numbers from a pattern, its dialog confirmed from the keyboard, and 'Assigner à…' a colleague,
-// whose files the 'Suivi par' filter then lists under their name.
+// Bulk actions on the PEC list (issue 28): a bulk DPEC on five files, two held before sending (the confirmation and
+// the summary group them by reason), one where no file may go (« Envoyer au robot » held, nothing sent), a bulk
+// billing with numbers from a pattern, its dialog confirmed from the keyboard, and 'Assigner à…' a colleague, whose
+// files the 'Suivi par' filter then lists under their name.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { api, apiToken, chooseOption, signIn } from './helpers';
 import { patientNumber, prepareFile, type PreparedFile } from './pec-fixtures';
 
 const AUDIO = 'audio@audition-horizon.fr';
+const OPTICIAN = 'direction@optique-riviera.fr';
 
 /** Files whose patient numbers share a prefix: searching it lists them alone. */
-async function prepareFiles(request: APIRequestContext, count: number) {
+async function prepareFiles(request: APIRequestContext, count: number, email = AUDIO) {
   const prefix = patientNumber('-BULK');
   const files: PreparedFile[] = [];
-  for (let i = 1; i <= count; i++) files.push(await prepareFile(request, AUDIO, { patient: `${prefix}${i}` }));
+  for (let i = 1; i <= count; i++) files.push(await prepareFile(request, email, { patient: `${prefix}${i}` }));
   return { prefix, files };
 }
 
@@ -32,38 +34,46 @@ async function selectAll(page: Page, prefix: string, count: number) {
   await expect(page.getByTestId('bulk-count')).toHaveText(`${count} dossiers sélectionnés`);
 }
 
-test('a bulk DPEC on five files: three queued, two refused for one reason, grouped in the summary', async ({ page, request }) => {
+test('a bulk DPEC on five files: the dialog says the three sent and the two held and why, and only the three are sent', async ({ page, request }) => {
   const { prefix, files } = await prepareFiles(request, 5);
-  // Their DPEC is already granted: a second one is refused.
+  // Their DPEC is already granted: a second one is not sent.
   const granted = [files[2]!, files[4]!];
   for (const file of granted) await approve(request, file);
   await signIn(page, AUDIO);
   await selectAll(page, prefix, 5);
+  const sent: unknown[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/pec_dossiers/bulk/')) sent.push(r.postDataJSON());
+  });
   await page.getByTestId('bulk-actions').getByRole('button', { name: 'Créer DPEC' }).click();
-  // Nothing leaves before the confirmation, which says how many files may leave in their state.
+  // Nothing leaves before the confirmation, which says how many files will be sent, and the others by reason.
   const confirm = page.getByRole('dialog', { name: 'Créer le DPEC de 5 dossiers ?' });
-  await expect(confirm.getByTestId('bulk-dpec-preview')).toContainText(
-    '3 dossiers peuvent partir au robot dans leur état (brouillon, en attente, refusé).2 autres ne le peuvent pas et resteront inchangés.',
-  );
+  await expect(confirm.getByTestId('bulk-dpec-sent')).toHaveText('3 dossiers seront envoyés au robot.');
+  const held = confirm.getByTestId('bulk-dpec-held');
+  await expect(held).toContainText('2 dossiers ne seront pas envoyés et resteront inchangés :');
+  await expect(held.getByRole('listitem')).toHaveCount(1);
+  // The server's own words for the reason, the count inside the sentence, then the files it holds.
+  await expect(held.getByRole('listitem')).toContainText('Le DPEC ne peut pas être lancé pour un dossier « Approuvé » (2 dossiers) :');
+  for (const file of granted) await expect(held.getByRole('listitem')).toContainText(file.numeroDossier);
   const token = await apiToken(request, AUDIO);
   expect((await api<{ status: string }>(request, token, 'GET', `/api/pec_dossiers/${files[0]!.id}`)).status).toBe('draft');
-  await confirm.getByRole('button', { name: 'Envoyer au robot' }).click();
+  expect(sent).toEqual([]);
+  await expect(confirm.getByTestId('confirm-blocked')).toHaveCount(0);
+  const send = confirm.getByRole('button', { name: 'Envoyer au robot' });
+  await expect(send).toBeEnabled();
+  await expect(send).toBeFocused();
+  await send.click();
   const summary = page.getByRole('dialog', { name: 'Résultat : Créer DPEC' });
-  await expect(summary).toContainText('0 effectué, 3 en file d’attente du robot, 2 refusés');
-  // One reason, said once with the two files it refused; then each file's line, the refused first.
-  const refusals = summary.getByTestId('bulk-refusals').getByRole('listitem');
-  await expect(refusals).toHaveCount(1);
-  await expect(refusals).toContainText('Le DPEC ne peut pas être lancé pour un dossier « ');
-  // The count follows the reason inside its sentence: no full stop before the parenthesis.
-  await expect(refusals).toContainText('Le DPEC ne peut pas être lancé pour un dossier « Approuvé » (2 dossiers) :');
-  for (const file of granted) await expect(refusals).toContainText(file.numeroDossier);
-  await expect(summary.getByTestId('bulk-result').nth(0)).toHaveAttribute('data-outcome', 'refused');
-  await expect(summary.getByTestId('bulk-result').nth(1)).toHaveAttribute('data-outcome', 'refused');
-  const refused = summary.getByTestId('bulk-result').filter({ hasText: granted[0]!.numeroDossier });
-  await expect(refused).toHaveAttribute('data-outcome', 'refused');
-  await expect(refused).toContainText('Le DPEC ne peut pas être lancé pour un dossier « ');
+  await expect(summary).toContainText('0 effectué, 3 en file d’attente du robot, 0 refusé');
+  // Only the three files the rule lets go were sent, in one request.
+  const eligible = files.filter((file) => !granted.includes(file)).map((file) => file.id);
+  expect(sent).toHaveLength(1);
+  expect([...(sent[0] as { ids: string[] }).ids].sort()).toEqual(eligible.map((id) => `/api/pec_dossiers/${id}`).sort());
   await expect(summary.locator('[data-outcome="queued"]')).toHaveCount(3);
-  // A file number is never broken at its hyphens (PEC-2026-000184), in the table or in the refusals.
+  // The summary says again which files were not sent, and why.
+  await expect(summary.getByTestId('bulk-dpec-held')).toContainText('Le DPEC ne peut pas être lancé pour un dossier « Approuvé » (2 dossiers) :');
+  for (const file of granted) expect((await api<{ status: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).status).toBe('approved');
+  // A file number is never broken at its hyphens (PEC-2026-000184).
   for (const number of await summary.getByTestId('bulk-file-number').all()) await expect(number).toHaveCSS('white-space', 'nowrap');
   // Closed from the keyboard (its button has the focus).
   await expect(summary.getByRole('button', { name: 'Fermer' })).toBeFocused();
@@ -71,6 +81,56 @@ test('a bulk DPEC on five files: three queued, two refused for one reason, group
   await expect(summary).toBeHidden();
   // The keyboard goes on from the list's first row (the toolbar that opened it went with the selection).
   await expect(page.getByTestId('pec-row').first()).toBeFocused();
+});
+
+test('a bulk DPEC where no selected file may go: « Envoyer au robot » held with its reason, nothing sent, Escape gives the focus back', async ({
+  page,
+  request,
+}) => {
+  // An optician's files (Optique Riviera): two approved by hand (no DPEC to create again), one without its
+  // prescription (a prerequisite of an optical request).
+  const { prefix, files } = await prepareFiles(request, 3, OPTICIAN);
+  const token = await apiToken(request, OPTICIAN);
+  for (const file of files.slice(0, 2))
+    for (const status of ['pending', 'approved']) await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { status });
+  const shops = await api<{ member: { '@id': string; specialite: string }[] }>(request, token, 'GET', '/api/shops?pagination=false');
+  const optician = shops.member.find((shop) => shop.specialite === 'Opticien')!;
+  await api(request, token, 'PATCH', `/api/pec_dossiers/${files[2]!.id}`, { shop: optician['@id'] });
+  await signIn(page, OPTICIAN);
+  await selectAll(page, prefix, 3);
+  let bulkRequests = 0;
+  page.on('request', (r) => {
+    if (r.url().includes('/api/pec_dossiers/bulk/')) bulkRequests++;
+  });
+  const opener = page.getByTestId('bulk-actions').getByRole('button', { name: 'Créer DPEC' });
+  await opener.click();
+  const confirm = page.getByRole('dialog', { name: 'Créer le DPEC de 3 dossiers ?' });
+  await expect(confirm.getByTestId('bulk-dpec-sent')).toHaveText('Aucun dossier ne sera envoyé au robot.');
+  const reasons = confirm.getByTestId('bulk-dpec-held-reason');
+  await expect(confirm.getByTestId('bulk-dpec-held')).toContainText('3 dossiers ne seront pas envoyés et resteront inchangés :');
+  await expect(reasons).toHaveCount(2);
+  const approved = reasons.filter({ hasText: 'Le DPEC ne peut pas être lancé pour un dossier « Approuvé » (2 dossiers) :' });
+  for (const file of files.slice(0, 2)) await expect(approved).toContainText(file.numeroDossier);
+  await expect(reasons.filter({ hasText: 'Prérequis manquants : Prescripteur, Date de prescription (1 dossier) :' })).toContainText(files[2]!.numeroDossier);
+  // Held, and it says why; the focus waits on « Annuler ».
+  const send = confirm.getByRole('button', { name: 'Envoyer au robot' });
+  const why = 'Aucun des dossiers sélectionnés ne peut partir au robot : « Envoyer au robot » reste indisponible.';
+  await expect(send).toBeDisabled();
+  await expect(send).toHaveAccessibleDescription(why);
+  await expect(confirm.getByTestId('confirm-blocked')).toHaveText(why);
+  await expect(confirm.getByRole('button', { name: 'Annuler' })).toBeFocused();
+  // Neither a click nor Enter on it sends anything.
+  await send.click({ force: true });
+  await send.focus();
+  await page.keyboard.press('Enter');
+  await expect(confirm).toBeVisible();
+  // Escape closes it; the focus is back on the bar's « Créer DPEC ».
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(opener).toBeFocused();
+  expect(bulkRequests).toBe(0);
+  for (const file of files.slice(0, 2)) expect((await api<{ status: string }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).status).toBe('approved');
+  expect((await api<{ status: string }>(request, token, 'GET', `/api/pec_dossiers/${files[2]!.id}`)).status).toBe('draft');
 });
 
 test('a bulk billing: one date, numbers from a pattern for the files that may be billed, none skipped, confirmed from the keyboard', async ({
@@ -99,6 +159,12 @@ test('a bulk billing: one date, numbers from a pattern for the files that may be
   await page.keyboard.press('Enter');
   const summary = page.getByRole('dialog', { name: 'Résultat : Facturer' });
   await expect(summary).toContainText('0 effectué, 2 en file d’attente du robot, 1 refusé');
+  // The server's refusal said once with the files it refused, the count inside its sentence; the refused line first.
+  const refusals = summary.getByTestId('bulk-refusals').getByRole('listitem');
+  await expect(refusals).toHaveCount(1);
+  await expect(refusals).toHaveText(`Prérequis manquants : DPEC accordé (1 dossier) : ${draft.numeroDossier}`);
+  await expect(summary.getByTestId('bulk-result').first()).toHaveAttribute('data-outcome', 'refused');
+  for (const number of await summary.getByTestId('bulk-file-number').all()) await expect(number).toHaveCSS('white-space', 'nowrap');
   const token = await apiToken(request, AUDIO);
   const numberOf = async (file: PreparedFile) => (await api<{ numBilling: string | null }>(request, token, 'GET', `/api/pec_dossiers/${file.id}`)).numBilling;
   expect([await numberOf(first), await numberOf(second)].sort()).toEqual([pattern.replace('{n}', '7'), pattern.replace('{n}', '8')].sort());

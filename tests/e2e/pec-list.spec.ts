@@ -510,6 +510,78 @@ test("a list that fails shows the answer's message (spec section 8), the generic
   await expect(error).toBeHidden();
 });
 
+test('creation dates with the start after the end: the hint at the field, the list as it was, no reversed range asked for', async ({ page, request }) => {
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(rows(page)).toHaveCount(20);
+  await page.getByRole('button', { name: 'Plus de filtres' }).click();
+  const from = page.getByRole('textbox', { name: 'Créée à partir du' });
+  const to = page.getByRole('textbox', { name: 'Créée jusqu’au' });
+  const start = localDay(-30);
+  const early = localDay(-120);
+  await from.fill(frenchDay(start));
+  await expect.poll(() => (urlParams(page).filter.createdAt as { after?: string } | undefined)?.after?.slice(0, 10)).toBe(start);
+  const after = (urlParams(page).filter.createdAt as { after: string }).after;
+  const fromStart = await apiTotal(request, { 'createdAt[after]': after });
+  await expect.poll(() => listCount(page)).toBe(fromStart);
+  const shown = await rows(page).allTextContents();
+  // Every read of the list from now on: none may ask for a range no file can fall in.
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/pec_dossiers') asked.push(new URL(r.url()).searchParams.get('createdAt[before]') ?? '');
+  });
+
+  // An end before the start: said at the field, not asked for; the list keeps its rows.
+  await to.fill(frenchDay(early));
+  const hint = 'La date de début est après la date de fin';
+  await expect(to).toHaveAccessibleDescription(hint);
+  await expect(to).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('pec-more-filters').getByText(hint)).toHaveCount(1);
+  await expect(to).toHaveValue(frenchDay(early));
+  // Longer than the list's debounce: the range would have been asked for by now.
+  await page.waitForTimeout(1_000);
+  expect(urlParams(page).filter.createdAt).toEqual({ after });
+  expect(asked.filter((before) => before.startsWith(early))).toEqual([]);
+  expect(await listCount(page)).toBe(fromStart);
+  expect(await rows(page).allTextContents()).toEqual(shown);
+
+  // The start moved before the end: the range is valid, asked for whole, the hint gone.
+  await from.fill(frenchDay(localDay(-200)));
+  await expect.poll(() => (urlParams(page).filter.createdAt as { before?: string } | undefined)?.before?.slice(0, 10)).toBe(early);
+  await expect(page.getByText(hint)).toHaveCount(0);
+  const range = urlParams(page).filter.createdAt as { after: string; before: string };
+  expect(range.after.slice(0, 10)).toBe(localDay(-200));
+  await expect.poll(() => listCount(page)).toBe(await apiTotal(request, { 'createdAt[after]': range.after, 'createdAt[before]': range.before }));
+
+  // An end typed before the start again, then « Effacer les filtres »: the hint goes with what it was about.
+  await to.fill(frenchDay(localDay(-300)));
+  await expect(to).toHaveAccessibleDescription(hint);
+  expect(urlParams(page).filter.createdAt).toEqual(range);
+  await page.getByRole('button', { name: 'Effacer les filtres' }).click();
+  await expect.poll(() => urlParams(page).filter.createdAt).toBeUndefined();
+  await expect(page.getByText(hint)).toHaveCount(0);
+  await expect(to).toHaveValue('');
+});
+
+test('filter keys typed in the address are named by their French labels in the active filters, never by their keys', async ({ page, request }) => {
+  await signIn(page, EMAIL);
+  // The server reads q as the search and dateFrom as the creation dates' start; externalId is a field of the file.
+  const token = await apiToken(request, EMAIL);
+  const [file] = (
+    await api<{ member: { externalId: string | null; numeroDossierAssure: string }[] }>(request, token, 'GET', '/api/pec_dossiers?itemsPerPage=50')
+  ).member.filter((f) => f.externalId);
+  const filter = { q: file!.numeroDossierAssure, dateFrom: '2026-01-01', externalId: file!.externalId };
+  await page.goto(`/pec?filter=${encodeURIComponent(JSON.stringify(filter))}`);
+  const chips = page.getByTestId('pec-extra-filters').getByRole('button');
+  await expect(chips).toHaveCount(3);
+  await expect(chips.filter({ hasText: 'Rechercher : ' })).toHaveText(`Rechercher : ${file!.numeroDossierAssure}`);
+  await expect(chips.filter({ hasText: 'Créée à partir du : ' })).toHaveText('Créée à partir du : 01/01/2026');
+  await expect(chips.filter({ hasText: 'Identifiant robot : ' })).toHaveText(`Identifiant robot : ${file!.externalId}`);
+  for (const key of Object.keys(filter)) await expect(page.getByTestId('pec-extra-filters')).not.toContainText(`${key} :`);
+  // The list is the one the address asks for.
+  await expect.poll(() => listCount(page)).toBe(await apiTotal(request, { q: filter.q, dateFrom: filter.dateFrom, externalId: filter.externalId! }));
+});
+
 test.describe('in an English browser', () => {
   test.use({ locale: 'en-US' });
 
