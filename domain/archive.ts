@@ -43,6 +43,12 @@ export const ARCHIVE_MESSAGES = {
   runInProgress: 'Un appel robot est en cours sur ce dossier : archivage impossible pour le moment.',
   robot: (numero: string) => `La demande ${numero} est archivée : le robot ne la traite plus. Restaurez-la d’abord.`,
   callback: (numero: string) => `La demande ${numero} est archivée : aucun résultat n’y est enregistré. Restaurez-la d’abord, puis saisissez le résultat.`,
+  /** A payment entered by hand, a statement line attached or counted in addition: refused on an archived file (409). */
+  newMoney: (numero: string) =>
+    `La demande ${numero} est archivée : elle ne reçoit plus de nouveau paiement. Restaurez la demande pour y enregistrer ce paiement.`,
+  /** A statement line naming an archived file, left to be handled when the statement is applied (its outcome 'archived'). */
+  lineOnArchived: (numero: string) =>
+    `Demande ${numero} archivée : paiement non compté. Restaurez la demande pour y rattacher ce paiement, ou classez la ligne.`,
 } as const;
 
 interface Actor {
@@ -64,6 +70,20 @@ export const canArchive = (actor: Actor, file: { createdById?: number | null }) 
 
 export const canRestore = (actor: Pick<Actor, 'permissions'>) =>
   hasPermission(actor.permissions, PEC_PERMISSIONS.update) && hasPermission(actor.permissions, PEC_PERMISSIONS.delete);
+
+// ---------- money ----------
+
+/**
+ * An archived file takes no new money: no payment entered by hand, no statement line attached to it or counted in
+ * addition, and a statement applied leaves a line that names it to be handled (its outcome 'archived', never counted
+ * unseen); restored, it takes money again. What takes money away or undoes stays possible on it, so that a mistake can
+ * always be undone: cancelling a payment, detaching a line, cancelling a statement.
+ */
+export const takesNewMoney = (file: { archived?: boolean | null }) => !file.archived;
+
+/** Why new money is refused on this file (ARCHIVE_MESSAGES.newMoney), undefined when it takes it. */
+export const newMoneyRefusal = (file: { archived?: boolean | null; numeroDossier: string }) =>
+  takesNewMoney(file) ? undefined : ARCHIVE_MESSAGES.newMoney(file.numeroDossier);
 
 // ---------- deletion ----------
 

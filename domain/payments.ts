@@ -6,6 +6,7 @@
 import { decimalComma, formatAmount, formatDate, formatEuros, formatIsoDay, headerKey } from './format';
 import { parseDateInput, parsePrice, PRICE_MAX, todayInFrance } from './pec';
 import { AMOUNTS_CHECKED_PARAM } from './confirmations';
+import { PAYMENT_OUTCOME_LABELS, type PaymentOutcome } from './paymentOutcomes';
 
 // ---------- what an insurer owes ----------
 
@@ -25,30 +26,8 @@ export interface PaymentState {
   montantDu: number | null;
 }
 
-export const PAYMENT_OUTCOMES = [
-  'paid',
-  'partial',
-  'overpaid',
-  'unknown',
-  'ambiguous',
-  'already_paid',
-  'already_applied',
-  'not_billed',
-  'before_invoice',
-] as const;
-export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
-
-export const PAYMENT_OUTCOME_LABELS: Record<PaymentOutcome, string> = {
-  paid: 'Payé intégralement',
-  partial: 'Paiement partiel',
-  overpaid: 'Trop-perçu',
-  unknown: 'Référence inconnue',
-  ambiguous: 'Référence ambiguë (plusieurs demandes)',
-  already_paid: 'Déjà payé',
-  already_applied: 'Déjà appliquée ou reçue',
-  not_billed: 'Pas encore facturé',
-  before_invoice: 'Antérieur à la facture',
-};
+// The outcomes and their labels live apart (./paymentOutcomes), so that the audit trail shows them without these rules.
+export { PAYMENT_OUTCOMES, PAYMENT_OUTCOME_LABELS, type PaymentOutcome } from './paymentOutcomes';
 
 /** The outcomes that change a file when the statement is applied. */
 export const APPLIED_OUTCOMES: readonly PaymentOutcome[] = ['paid', 'partial', 'overpaid'];
@@ -59,7 +38,7 @@ export const APPLIED_OUTCOMES: readonly PaymentOutcome[] = ['paid', 'partial', '
  * as 'Rattacher' and 'Enregistrer un paiement' judge it). Each such line stays to be handled until it is attached to a file (a payment of that file) or set aside
  * with a reason; a line applied twice ('Déjà appliquée') is not money and is never to be handled.
  */
-export const PENDING_OUTCOMES: readonly PaymentOutcome[] = ['unknown', 'ambiguous', 'not_billed', 'already_paid', 'before_invoice'];
+export const PENDING_OUTCOMES: readonly PaymentOutcome[] = ['unknown', 'ambiguous', 'not_billed', 'already_paid', 'before_invoice', 'archived'];
 
 /**
  * How a line was handled after its import: one to be handled attached to a file by hand, or set aside with its reason;

@@ -12,6 +12,7 @@ import { dossierEvent } from './events';
 import { pecReadScope } from '../auth/fileVisibility';
 import { assertAmountFits } from '../http/body';
 import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
+import { newMoneyRefusal } from '#domain/archive';
 import { iriOf } from '#domain/iri';
 import {
   AMOUNTS_TO_CHECK_CONFLICT,
@@ -109,6 +110,8 @@ export async function recordManualPayment(db: DbOrTx, principal: Principal, id: 
   await db.transaction(async (tx) => {
     const file = await lockFile(tx, principal, id);
     if (file.status !== 'billed') throw conflict(STATEMENT_MESSAGES.notBillable);
+    const archived = newMoneyRefusal(file);
+    if (archived) throw conflict(archived);
     const early = paymentBeforeInvoiceError(payment.datePaiement, invoiceDay(file));
     if (early) throw invalidField('datePaiement', early);
     const distinct = payment.paiementsDuJour === undefined ? undefined : { reason: payment.motifDistinct!, seen: payment.paiementsDuJour };

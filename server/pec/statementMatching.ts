@@ -8,6 +8,7 @@ import { ApiError } from '../http/errors';
 import { pecReadScope } from '../auth/fileVisibility';
 import { iriOf } from '#domain/iri';
 import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
+import { ARCHIVE_MESSAGES, takesNewMoney } from '#domain/archive';
 import {
   amountOnDayKey,
   APPLIED_OUTCOMES,
@@ -41,6 +42,8 @@ export const paymentColumns = {
   montantDu: pecDossiers.montantDu,
   dateBilling: pecDossiers.dateBilling,
   dateFacturationEffective: pecDossiers.dateFacturationEffective,
+  // An archived file takes no new money (takesNewMoney): its lines wait to be handled.
+  archived: pecDossiers.archived,
 };
 export type PaymentFile = { [K in keyof typeof paymentColumns]: (typeof pecDossiers.$inferSelect)[K] };
 
@@ -273,6 +276,9 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
     const judged = ((): EvaluatedLine => {
       if (candidates.length > 1) return { ...base, outcome: 'ambiguous', outcomeLabel: PAYMENT_OUTCOME_LABELS.ambiguous };
       if (!file) return { ...base, outcome: 'unknown', outcomeLabel: PAYMENT_OUTCOME_LABELS.unknown };
+      // Money for an archived file is neither counted on it unseen nor lost: the line waits, naming it, to be attached
+      // once the file is restored, or set aside.
+      if (!takesNewMoney(file)) return { ...known, outcome: 'archived', outcomeLabel: ARCHIVE_MESSAGES.lineOnArchived(file.numeroDossier) };
       if (file.status !== 'billed' && file.status !== 'paid') return { ...known, outcome: 'not_billed', outcomeLabel: PAYMENT_OUTCOME_LABELS.not_billed };
       if (paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file)))
         return { ...known, outcome: 'before_invoice', outcomeLabel: PAYMENT_OUTCOME_LABELS.before_invoice };

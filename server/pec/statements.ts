@@ -27,6 +27,7 @@ import {
   type StatementLine,
 } from '#domain/payments';
 import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
+import { newMoneyRefusal } from '#domain/archive';
 import { appliedTwin, previewFingerprint, statementIdentity, statementTotals } from './statementFile';
 import { evaluateStatement, paymentColumns, requireOrganisation, sameState, stateOf, type PaymentFile } from './statementMatching';
 import { lockFile, requireAmountChecked, sameDayPayment, sameDayPayments, syncPaymentState } from './paymentHistory';
@@ -146,7 +147,8 @@ export async function applyStatement(
             stateBefore: l.stateBefore,
             stateAfter: l.stateAfter,
             lineKey: receivedLineKey(l),
-            outcomeLabel: l.outcome === 'already_applied' ? l.outcomeLabel : null,
+            // Its own words kept where the outcome's label is not enough: the statement it copies, the archived file it names.
+            outcomeLabel: l.outcome === 'already_applied' || l.outcome === 'archived' ? l.outcomeLabel : null,
           })),
         )
         .returning({ id: paymentStatementLines.id });
@@ -320,6 +322,8 @@ export async function attachLine(
     const file = await lockFile(tx, principal, attach.dossier, () => invalidField('dossier', STATEMENT_MESSAGES.attachFile));
     if (file.holdingId !== statement.holdingId) throw invalidField('dossier', STATEMENT_MESSAGES.attachFile);
     if (file.status !== 'billed') throw invalidField('dossier', STATEMENT_MESSAGES.notBillable);
+    const archived = newMoneyRefusal(file);
+    if (archived) throw conflict(archived);
     if (paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file))) throw invalidField('dossier', STATEMENT_MESSAGES.attachBeforeInvoice);
     const distinct = attach.paiementsDuJour === undefined ? undefined : { reason: attach.motifDistinct!, seen: attach.paiementsDuJour };
     const { lineKey, distinctReason } = await sameDayPayment(tx, file.id, line, distinct);
@@ -343,6 +347,8 @@ export async function countLine(db: DbOrTx, principal: Principal, id: number, li
     const file = await lockFile(tx, principal, line.dossierId);
     if ((file.status !== 'billed' && file.status !== 'paid') || isPaidByHand(stateOf(file), expectedAmount(file)))
       throw conflict(STATEMENT_MESSAGES.countNotBillable);
+    const archived = newMoneyRefusal(file);
+    if (archived) throw conflict(archived);
     if (paymentBeforeInvoiceError(line.paymentDate, invoiceDay(file))) throw conflict(STATEMENT_MESSAGES.attachBeforeInvoice);
     const { lineKey } = await sameDayPayments(tx, file.id, line);
     await payFileByLine(tx, principal, statement, line, file, { resolution: 'counted', lineKey, distinctReason: reason });

@@ -23,6 +23,7 @@ const OUTCOME_COLORS: Record<PaymentOutcome, ChipProps['color']> = {
   already_applied: 'default',
   not_billed: 'secondary',
   before_invoice: 'secondary',
+  archived: 'secondary',
 };
 
 /**

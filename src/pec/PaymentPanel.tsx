@@ -16,6 +16,7 @@ import { SaveMark } from '../admin/ConfirmDialog';
 import type { PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatEuros } from '#domain/format';
 import { amountDue, expectedAmount, overpaymentOf } from '#domain/payments';
+import { newMoneyRefusal } from '#domain/archive';
 import { decimalComma } from '#domain/format';
 import { invoiceDay, parseDateInput, parsePrice, todayInFrance } from '#domain/pec';
 import { manualPaymentSchemaFor, type manualPaymentSchema } from '#domain/pecSchemas';
@@ -36,6 +37,8 @@ export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: num
   const opener = useRef<HTMLButtonElement>(null);
   if (record.status !== 'billed' && record.status !== 'paid') return null;
   const none = translate('pecflow.pec.fallback.value');
+  // An archived file takes no new payment (the server's rule, said here before anyone tries): restored first.
+  const refusal = newMoneyRefusal(record);
   const excess = overpaymentOf({ montantPaye: record.montantPaye, partComplementaire: record.partComplementaire });
   return (
     <Section title={translate('pecflow.payments.panel.title')} testId="pec-payment">
@@ -70,9 +73,22 @@ export function PaymentPanel({ record, id }: { record: PecDossierRecord; id: num
         <PaymentHistory record={record} />
         {rights.pay && record.status === 'billed' && (
           <Box>
-            <Button ref={opener} variant="outlined" startIcon={<PaymentsIcon />} onClick={() => setOpen(true)} data-testid="pec-payment-record">
+            <Button
+              ref={opener}
+              variant="outlined"
+              startIcon={<PaymentsIcon />}
+              onClick={() => setOpen(true)}
+              disabled={!!refusal}
+              aria-describedby={refusal ? 'pec-payment-refusal' : undefined}
+              data-testid="pec-payment-record"
+            >
               {translate('pecflow.payments.panel.record')}
             </Button>
+            {refusal && (
+              <Alert severity="info" id="pec-payment-refusal" sx={{ mt: 1 }} data-testid="pec-payment-refusal">
+                {refusal}
+              </Alert>
+            )}
           </Box>
         )}
       </Stack>

@@ -689,12 +689,24 @@ function AttachDialog({ statementId, line, onAttached, onClose }: { statementId:
                     reference: line.reference,
                   })}
                 </DialogContentText>
+                {/* The line names an archived file: why it was not counted there (restore it first), said where the file is chosen. */}
+                {line.outcome === 'archived' && (
+                  <Alert severity="info" sx={{ mb: 2 }} data-testid="line-attach-archived">
+                    {line.outcomeLabel}
+                  </Alert>
+                )}
                 {refused && (
                   <Alert ref={focusOnShow} severity="error" tabIndex={-1} sx={{ mb: 2 }} data-testid="line-attach-refusal">
                     {refused.text}
                   </Alert>
                 )}
-                <ReferenceInput source="dossier" reference={PEC_RESOURCE} filter={{ status: 'billed' }} sort={{ field: 'createdAt', order: 'DESC' }}>
+                {/* Archived files take no new money (takesNewMoney, domain/archive.ts): not offered. */}
+                <ReferenceInput
+                  source="dossier"
+                  reference={PEC_RESOURCE}
+                  filter={{ status: 'billed', archived: 'false' }}
+                  sort={{ field: 'createdAt', order: 'DESC' }}
+                >
                   <AutocompleteInput
                     label={translate('pecflow.payments.handle.file')}
                     optionText={(file: PecDossierRecord) =>

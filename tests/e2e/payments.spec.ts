@@ -8,6 +8,7 @@ import path from 'node:path';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { api, apiToken, signIn } from './helpers';
 import { drawer, listCount, prepareFile, toast, type PreparedFile } from './pec-fixtures';
+import { newMoneyRefusal } from '#domain/archive';
 
 const EXAMPLE = path.join(process.cwd(), 'docs/examples/releve-paiements.csv');
 
@@ -312,6 +313,22 @@ test('"Enregistrer un paiement" in the drawer pays a billed file', async ({ page
   await expect(panel).toContainText(frenchToday());
   await expect(drawer(page).getByTestId('status-badge').first()).toHaveText('Payé');
   await expect(panel.getByRole('button', { name: 'Enregistrer un paiement' })).toHaveCount(0);
+});
+
+test('an archived billed file offers no "Enregistrer un paiement": the button is disabled and says to restore the file first', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await prepareFile(request, email);
+  const token = await apiToken(request, email);
+  for (const status of ['pending', 'approved', 'billed']) await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { status });
+  await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { archived: true, archiveReason: 'duplicate' });
+
+  await signIn(page, email);
+  await page.goto(`/pec/${file.id}`);
+  const panel = drawer(page).getByTestId('pec-payment');
+  const record = panel.getByRole('button', { name: 'Enregistrer un paiement' });
+  await expect(record).toBeDisabled();
+  await expect(panel.getByTestId('pec-payment-refusal')).toHaveText(newMoneyRefusal({ archived: true, numeroDossier: file.numeroDossier })!);
+  await expect(record).toHaveAccessibleDescription(/Restaurez la demande/);
 });
 
 test('a payment the file holds already is refused in the dialog, focused, and corrected there', async ({ page, request }) => {

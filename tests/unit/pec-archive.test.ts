@@ -1,12 +1,24 @@
 // Issue 25's rules shared by the browser and the server: who may archive and restore, why a deletion is refused, the
 // archive's form, the buttons of an archived file, and the dates that can be true.
 import { describe, expect, it } from 'vitest';
-import { archiveReasonText, canArchive, canRestore, deletionRefusal, type DeletionFacts } from '#domain/archive';
+import { archiveReasonText, canArchive, canRestore, deletionRefusal, newMoneyRefusal, takesNewMoney, type DeletionFacts } from '#domain/archive';
 import { billingButtonState, dpecButtonState, dpecDay, expiryDateError, invoiceDateError } from '#domain/pec';
 import { pecArchiveSchema, pecBillingSchemaFor } from '#domain/pecSchemas';
 import { SEEDED_ROLES } from '#domain/roles';
 
 const draft: DeletionFacts = { numeroDossier: 'PEC-2026-000401', status: 'draft', holdsPayment: false, hasRobotRun: false };
+
+describe('money on an archived file', () => {
+  it('takes no new money, and says to restore the file first', () => {
+    expect(takesNewMoney({ archived: false })).toBe(true);
+    expect(takesNewMoney({})).toBe(true);
+    expect(takesNewMoney({ archived: true })).toBe(false);
+    expect(newMoneyRefusal({ archived: false, numeroDossier: 'PEC-2026-000401' })).toBeUndefined();
+    expect(newMoneyRefusal({ archived: true, numeroDossier: 'PEC-2026-000401' })).toBe(
+      'La demande PEC-2026-000401 est archivée : elle ne reçoit plus de nouveau paiement. Restaurez la demande pour y enregistrer ce paiement.',
+    );
+  });
+});
 
 describe('deleting a file', () => {
   it('is allowed for a draft that never went to the robot, and refused with the number and why otherwise', () => {

@@ -5,6 +5,7 @@ import { ReferenceFilter, SelectFilter } from '../../admin/filters';
 import { useAdminSchema, useEntity } from '../../admin/docs';
 import { formatDateTime, formatEuros, formatIsoDay } from '#domain/format';
 import { ACTION_OPTIONS, VERBS } from './actions';
+import { recordedCodeLabel } from './values';
 
 /** The element filter: every entity of the API docs but the trail itself, by its French plural. */
 export function EntityFilter({ source, label }: { source: string; label: string }) {
@@ -46,7 +47,7 @@ const MONEY = /^montant/;
 const IRI = /^\/api\/([a-z_]+)\/(\d+)$/;
 
 /**
- * A recorded value as the office reads it: a declared choice by its label, a day dd/mm/yyyy, a moment with its time,
+ * A recorded value as the office reads it: a declared choice or a recorded code (a line's outcome) by its label, a day dd/mm/yyyy, a moment with its time,
  * an amount in euros, what an action recorded together (a payment cancelled) field by field, « — » for nothing.
  */
 function useShowValue(entity: unknown) {
@@ -64,6 +65,8 @@ function useShowValue(entity: unknown) {
     if (value === undefined || value === null || value === '') return '—';
     const choice = field ? declared?.fields[field]?.choices?.find((c) => c.id === value) : undefined;
     if (choice) return choice.name;
+    const code = recordedCodeLabel(field, value);
+    if (code) return code;
     if (typeof value === 'boolean') return translate(`ra.boolean.${value}`);
     if (typeof value === 'number' && field && MONEY.test(field)) return formatEuros(value);
     if (typeof value === 'string')
