@@ -143,7 +143,7 @@ export function ConfirmDialog({
             confirming.current = true;
             onConfirm(event);
           }}
-          color={destructive ? 'error' : 'primary'}
+          color={destructive ? 'warning' : 'primary'}
           autoFocus={!held}
           startIcon={<ConfirmIcon />}
         >
