@@ -5,7 +5,7 @@
 // line aside. Restored, the file takes money again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
-import { createDossier, startPecServer, type Refs } from './helpers/pec';
+import { createBilledFile, startPecServer, type Refs } from './helpers/pec';
 import { ARCHIVE_MESSAGES } from '#domain/archive';
 
 let server: TestServer;
@@ -22,16 +22,7 @@ let serial = 0;
 const ref = (kind: string) => `${kind}-A${++serial}-${Date.now().toString(36).toUpperCase()}`;
 
 /** A billed file of Horizon owing `partComplementaire` (robot fields set directly). */
-async function billedFile(partComplementaire = 500) {
-  const created = await createDossier(server, tokens.audio, refs, {});
-  const numPec = ref('PEC');
-  await server.database.query(
-    `update pec_dossiers set status = 'billed', num_pec = $2, num_billing = $3, part_complementaire = $4, statut_facturation = true,
-       date_facturation_effective = '2026-10-01' where id = $1`,
-    [created.id, numPec, ref('FAC'), partComplementaire],
-  );
-  return { id: created.id as number, numPec, numeroDossier: created.numeroDossier as string };
-}
+const billedFile = (partComplementaire = 500) => createBilledFile(server, refs, ref, { token: tokens.audio, partComplementaire });
 
 const patch = (id: number, body: unknown) =>
   server.request('PATCH', `/api/pec_dossiers/${id}`, { token: tokens.horizonAdmin, body, headers: { 'content-type': 'application/merge-patch+json' } });

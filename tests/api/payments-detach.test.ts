@@ -4,7 +4,7 @@
 // handled before its state was kept (migration 0041), outside the organisation (404) and to read-only staff (403).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
-import { createDossier, startPecServer, type Refs } from './helpers/pec';
+import { createBilledFile, startPecServer, type Refs } from './helpers/pec';
 import { STATEMENT_MESSAGES } from '#domain/payments';
 import { formatEuros } from '#domain/format';
 
@@ -23,16 +23,7 @@ const ref = (kind: string) => `${kind}-D${++serial}-${Date.now().toString(36).to
 const frenchToday = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris' }).format(new Date());
 
 /** A billed file of Horizon's Paris Bastille centre (or `shop`) owing `partComplementaire` (robot fields set directly). */
-async function billedFile(partComplementaire = 500, token = tokens.audio, shop = 'Horizon Paris Bastille') {
-  const created = await createDossier(server, token, refs, {}, shop);
-  const numPec = ref('PEC');
-  await server.database.query(
-    `update pec_dossiers set status = 'billed', num_pec = $2, num_billing = $3, part_complementaire = $4, statut_facturation = true,
-       date_facturation_effective = '2026-10-01' where id = $1`,
-    [created.id, numPec, ref('FAC'), partComplementaire],
-  );
-  return { id: created.id as number, numPec, numeroDossier: created.numeroDossier as string };
-}
+const billedFile = (partComplementaire = 500, token = tokens.audio, shop?: string) => createBilledFile(server, refs, ref, { token, partComplementaire, shop });
 
 const HEADER = 'Date de paiement;Payeur;Référence;Montant;Libellé';
 const csv = (...lines: string[]) => [HEADER, ...lines].join('\r\n');

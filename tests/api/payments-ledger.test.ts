@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
-import { createDossier, startPecServer, type Refs } from './helpers/pec';
+import { createBilledFile, startPecServer, type Refs } from './helpers/pec';
 import {
   AMOUNTS_TO_CHECK_CONFLICT,
   cancelRefusalMessage,
@@ -35,17 +35,7 @@ let serial = 0;
 const ref = (kind: string) => `${kind}-L${++serial}-${Date.now().toString(36).toUpperCase()}`;
 
 /** A billed file of Horizon's Paris Bastille centre (or `shop`) owing `partComplementaire` (robot fields set directly). */
-async function billedFile(partComplementaire = 500, token = tokens.audio, shop = 'Horizon Paris Bastille') {
-  const created = await createDossier(server, token, refs, {}, shop);
-  const numPec = ref('PEC');
-  const numBilling = ref('FAC');
-  await server.database.query(
-    `update pec_dossiers set status = 'billed', num_pec = $2, num_billing = $3, part_complementaire = $4, statut_facturation = true,
-       date_facturation_effective = $5 where id = $1`,
-    [created.id, numPec, numBilling, partComplementaire, '2026-10-01'],
-  );
-  return { id: created.id as number, numPec, numBilling, numeroDossier: created.numeroDossier as string };
-}
+const billedFile = (partComplementaire = 500, token = tokens.audio, shop?: string) => createBilledFile(server, refs, ref, { token, partComplementaire, shop });
 
 /** Sends a statement as the body (text/csv). */
 async function send(path: string, content: string | Uint8Array, token = tokens.horizonAdmin) {

@@ -213,3 +213,24 @@ export async function openEvents(url: string, auth: { token?: string; ticket?: s
     },
   };
 }
+
+/**
+ * A billed file of `shop` owing `partComplementaire`, invoiced on 01/10/2026, its robot fields set directly; `ref` makes
+ * the test file's unique references (the PEC number, the invoice number).
+ */
+export async function createBilledFile(
+  server: TestServer,
+  refs: Refs,
+  ref: (kind: string) => string,
+  { token, partComplementaire = 500, shop = 'Horizon Paris Bastille' }: { token: string; partComplementaire?: number; shop?: string },
+) {
+  const created = await createDossier(server, token, refs, {}, shop);
+  const numPec = ref('PEC');
+  const numBilling = ref('FAC');
+  await server.database.query(
+    `update pec_dossiers set status = 'billed', num_pec = $2, num_billing = $3, part_complementaire = $4, statut_facturation = true,
+       date_facturation_effective = '2026-10-01' where id = $1`,
+    [created.id, numPec, numBilling, partComplementaire],
+  );
+  return { id: created.id as number, numPec, numBilling, numeroDossier: created.numeroDossier as string };
+}
