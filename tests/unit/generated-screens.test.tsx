@@ -12,7 +12,7 @@ import { holdingsResource } from '../../server/resources/holdings';
 import { location, parseDocs, renderSettings, testProvider, type Docs } from './settings/harness';
 
 vi.setConfig({ testTimeout: 30_000 });
-configure({ asyncUtilTimeout: 5_000 });
+configure({ asyncUtilTimeout: 10_000 });
 
 const telescopes = pgTable('telescopes', {
   id: integer('id').primaryKey(),

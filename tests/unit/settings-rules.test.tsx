@@ -17,7 +17,7 @@ import { formFields } from '../../src/settings/GeneratedForm';
 import { SystemSettings } from '../../src/settings/SystemSettings';
 
 vi.setConfig({ testTimeout: 30_000 });
-configure({ asyncUtilTimeout: 5_000 });
+configure({ asyncUtilTimeout: 10_000 });
 afterEach(cleanup);
 
 /** The parts of a parsed resource documentation these rules read. */

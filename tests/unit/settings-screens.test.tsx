@@ -10,7 +10,7 @@ import { location, parseDocs, renderSettings, testProvider, type Docs } from './
 
 // Whole screens on a shared two-core machine: give them time (these are limits, not timings under test).
 vi.setConfig({ testTimeout: 30_000 });
-configure({ asyncUtilTimeout: 5_000 });
+configure({ asyncUtilTimeout: 10_000 });
 
 const holding = (id: number, name: string) => ({ '@id': `/api/holdings/${id}`, '@type': 'Holding', id: `/api/holdings/${id}`, originId: String(id), name });
 const embedded = (id: number, name: string) => ({ '@id': `/api/holdings/${id}`, '@type': 'Holding', id, name });
