@@ -41,7 +41,7 @@ const paintKeptFrame = () => {
   if (!localStorage.getItem('access_token')) return;
   let kept;
   try {
-    kept = JSON.parse(localStorage.getItem(window.pecflowFrame.key(location.pathname)) ?? 'null');
+    kept = JSON.parse(localStorage.getItem(window.pecflowFrame.key(location.pathname + location.search)) ?? 'null');
   } catch {
     return;
   }

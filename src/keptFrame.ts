@@ -2,7 +2,7 @@
 // browser when the page first draws it, so that public/boot.js paints it at the next visit before any script has run:
 // on a phone the frame shows at the first paint (about 1 s) instead of a wait until the scripts are in (3 s), as a
 // server-rendered page would. It is a picture, not the page: boot.js lays it over the page, hidden from assistive
-// technologies and inert, and the page removes it as soon as it draws its own frame (useKeptFrame). Kept per path, for
+// technologies and inert, and the page removes it as soon as it draws its own frame (useKeptFrame). Kept per address, for
 // this build, theme and window width only (boot.js checks them); never with a record in it (it is taken while the rows
 // are still being read, and every field's value is dropped); forgotten at sign-in and sign-out (forgetKeptFrames).
 import { useEffectEvent, useLayoutEffect, useRef } from 'react';
@@ -16,6 +16,8 @@ const bootFrame = () => (window as { pecflowFrame?: BootFrame }).pecflowFrame;
 const MAX_FRAME_CHARS = 400_000;
 /** The frames of the pages last opened, no more: localStorage holds the session and the lists' settings too. */
 const MAX_FRAMES = 4;
+/** A record's own path under its list's (/pec/178, /settings/shops/12, /payment_statements/create). */
+const RECORD_PATH = /\/(\d+|create)(\/|$)/;
 
 /** The kept frame, if one is painted, gives way to the page's own. */
 export const dropKeptFrame = () => bootFrame()?.remove();
@@ -32,8 +34,8 @@ function frameMarkup(root: HTMLElement): string {
   const copy = root.cloneNode(true) as HTMLElement;
   const attributes = ['id', 'for', 'name', 'value', 'data-testid', 'aria-labelledby', 'aria-describedby', 'aria-controls', 'aria-owns'];
   for (const element of [copy, ...copy.querySelectorAll('*')]) for (const attribute of attributes) element.removeAttribute(attribute);
-  // A count beside the bell is the count of that moment.
-  for (const badge of copy.querySelectorAll('.MuiBadge-badge')) badge.textContent = '';
+  // A count beside the bell is the count of that moment: the bell is kept without it.
+  for (const badge of copy.querySelectorAll('.MuiBadge-badge')) badge.remove();
   return copy.innerHTML;
 }
 
@@ -60,9 +62,11 @@ function keepFrame(path: string) {
   const frame = bootFrame();
   const build = document.querySelector<HTMLMetaElement>('meta[name="pecflow-app"]')?.content;
   const root = document.getElementById('root');
-  // The development server's page has no build to tie the frame to. A page under a drawer or a dialog (a record's
-  // path) is no list's frame.
-  if (!frame || !build || !root || location.pathname !== path || document.querySelector('.MuiModal-root:not(.MuiModal-hidden)')) return;
+  // The development server's page has no build to tie the frame to. A record's path (a drawer over the list: a file,
+  // a creation) is no list's frame, nor a page under a dialog.
+  const here = location.pathname + location.search;
+  if (!frame || !build || !root || here !== path || RECORD_PATH.test(location.pathname) || document.querySelector('.MuiModal-root:not(.MuiModal-hidden)'))
+    return;
   const html = frameMarkup(root);
   const css = frameStyles();
   if (html.length + css.length > MAX_FRAME_CHARS) return;
@@ -81,10 +85,11 @@ function keepFrame(path: string) {
  * yet), this frame is kept for the next visit, after the browser has painted it.
  */
 export function useKeptFrame(reading: boolean) {
-  const { pathname } = useLocation();
+  // The address as typed, its filters with it: a list searched or filtered has a frame of its own.
+  const { pathname, search } = useLocation();
   const kept = useRef(false);
   const keepIfStillReading = useEffectEvent(() => {
-    if (reading) keepFrame(pathname);
+    if (reading) keepFrame(pathname + search);
   });
   // Before the browser paints: the kept frame and the page's own never show together.
   useLayoutEffect(() => dropKeptFrame(), []);

@@ -116,6 +116,15 @@ test('a list opened before paints its frame before any script runs, gives way to
   expect(kept.html).toContain('Gestion des PEC');
   expect(kept.html).not.toContain(firstFile);
   expect(kept.html).not.toContain('data-testid');
+  // The bell is kept without the count of that moment.
+  expect(kept.html).not.toContain('MuiBadge-badge');
+  // A file's own address (its drawer over the list) keeps no frame of its own.
+  await rows.first().click();
+  await expect(page).toHaveURL(/\/pec\/\d+$/);
+  await page.reload();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expect(rows.first()).toBeAttached();
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('pecflow.frame.')))).toEqual(['pecflow.frame./pec']);
 
   // Next visit, the application's entry held back: the frame is on screen, over the wait, hidden from assistive
   // technologies and inert, before any of the application's code has run.
