@@ -193,7 +193,8 @@ export function PecFilters() {
               display: 'grid',
               gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
               gap: 1.5,
-              alignItems: 'center',
+              // Fields line up by their top: a hint under one (a reversed date range) does not lift it from its row.
+              alignItems: 'start',
               '& .MuiFormControl-root': { minWidth: 0, width: '100%', m: 0 },
             }}
           >
