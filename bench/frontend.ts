@@ -72,8 +72,8 @@ type Measure = (typeof MEASURES)[number];
 
 function flags(args: string[]) {
   const map = benchFlags(args).flags;
-  const list = (name: string, all: readonly string[]) => {
-    const chosen = map.get(name)?.split(',') ?? [...all];
+  const list = (name: string, all: readonly string[], defaults = all) => {
+    const chosen = map.get(name)?.split(',') ?? [...defaults];
     const unknown = chosen.filter((c) => !all.includes(c));
     if (unknown.length) throw new Error(`--${name} : inconnu ${unknown.join(', ')} (possibles : ${all.join(', ')})`);
     return chosen;
@@ -87,7 +87,7 @@ function flags(args: string[]) {
     lighthouseRuns: Number(map.get('lighthouse-runs') ?? 3),
     profileRuns: Number(map.get('profile-runs') ?? 3),
     profilePages: list('profile-pages', PROFILED_PAGES) as ProfiledPage[],
-    caches: list('caches', ['cold', 'warm']) as Cache[],
+    caches: list('caches', ['cold', 'warm', 'revisit'], ['cold', 'warm']) as Cache[],
     presets: list('presets', ['mobile', 'desktop']),
     pages: list(
       'pages',
