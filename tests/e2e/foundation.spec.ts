@@ -124,7 +124,10 @@ test('a list opened before paints its frame before any script runs, gives way to
   await page.reload();
   await expect(page.getByRole('dialog')).toBeVisible();
   await expect(rows.first()).toBeAttached();
-  expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('pecflow.frame.')))).toEqual(['pecflow.frame./pec']);
+  // (The dashboard, where the sign-in lands, may have kept its own frame if its figures were slow to come.)
+  const keptAddresses = await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('pecflow.frame.')));
+  expect(keptAddresses).toContain('pecflow.frame./pec');
+  expect(keptAddresses.filter((key) => key.startsWith('pecflow.frame./pec/'))).toEqual([]);
 
   // Next visit, the application's entry held back: the frame is on screen, over the wait, hidden from assistive
   // technologies and inert, before any of the application's code has run.
