@@ -22,16 +22,19 @@ const RECORD_PATH = /\/(\d+|create)(\/|$)/;
 /** The kept frame, if one is painted, gives way to the page's own. */
 export const dropKeptFrame = () => bootFrame()?.remove();
 
+/** Counts sign-ins and sign-outs: a frame taken before one is not written after it. */
+let generation = 0;
+
 /** Sign-in and sign-out: the next user never sees the frame (menus, names) drawn for the previous one. */
 export function forgetKeptFrames() {
+  generation += 1;
   const prefix = bootFrame()?.prefix;
   if (!prefix) return;
   for (const key of Object.keys(localStorage)) if (key.startsWith(prefix)) localStorage.removeItem(key);
 }
 
-/** The page's markup without what only this visit had: ids and what points to them, test ids, every field's value. */
-function frameMarkup(root: HTMLElement): string {
-  const copy = root.cloneNode(true) as HTMLElement;
+/** The page's markup (a copy) without what only this visit had: ids and what points to them, test ids, every field's value. */
+function frameMarkup(copy: HTMLElement): string {
   const attributes = ['id', 'for', 'name', 'value', 'data-testid', 'aria-labelledby', 'aria-describedby', 'aria-controls', 'aria-owns'];
   for (const element of [copy, ...copy.querySelectorAll('*')]) for (const attribute of attributes) element.removeAttribute(attribute);
   // A count beside the bell is the count of that moment: the bell is kept without it.
@@ -58,6 +61,9 @@ function evictOldFrames(prefix: string, keep: string) {
   for (const { key } of others.slice(MAX_FRAMES - 1)) localStorage.removeItem(key);
 }
 
+/** Safari has no requestIdleCallback: a short delay there. */
+const whenIdle = (work: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(work, { timeout: 3000 }) : setTimeout(work, 200));
+
 function keepFrame(path: string) {
   const frame = bootFrame();
   const build = document.querySelector<HTMLMetaElement>('meta[name="pecflow-app"]')?.content;
@@ -67,17 +73,24 @@ function keepFrame(path: string) {
   const here = location.pathname + location.search;
   if (!frame || !build || !root || here !== path || RECORD_PATH.test(location.pathname) || document.querySelector('.MuiModal-root:not(.MuiModal-hidden)'))
     return;
-  const html = frameMarkup(root);
-  const css = frameStyles();
-  if (html.length + css.length > MAX_FRAME_CHARS) return;
-  const key = frame.key(path);
-  const record = { build, theme: document.documentElement.dataset.theme, width: window.innerWidth, keptAt: Date.now(), html, css };
-  try {
-    evictOldFrames(frame.prefix, key);
-    localStorage.setItem(key, JSON.stringify(record));
-  } catch {
-    // A full localStorage keeps no frame: the next visit shows the wait, as before.
-  }
+  // Copied now, while the rows are still being read; made into text and written when the browser is idle, off the
+  // rows' path (emotion's rules and the write took ≈20 ms of a phone's CPU in the task before the rows).
+  const copy = root.cloneNode(true) as HTMLElement;
+  const taken = { build, theme: document.documentElement.dataset.theme, width: window.innerWidth, keptAt: Date.now() };
+  const takenIn = generation;
+  whenIdle(() => {
+    if (takenIn !== generation) return;
+    const html = frameMarkup(copy);
+    const css = frameStyles();
+    if (html.length + css.length > MAX_FRAME_CHARS) return;
+    const key = frame.key(path);
+    try {
+      evictOldFrames(frame.prefix, key);
+      localStorage.setItem(key, JSON.stringify({ ...taken, html, css }));
+    } catch {
+      // A full localStorage keeps no frame: the next visit shows the wait, as before.
+    }
+  });
 }
 
 /**

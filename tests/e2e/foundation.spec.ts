@@ -110,8 +110,10 @@ test('a list opened before paints its frame before any script runs, gives way to
   const rows = page.getByTestId('pec-row');
   await expect(rows.first()).toBeVisible();
   const firstFile = (await rows.first().innerText()).match(/PEC-\d{4}-\d{6}/)![0];
-  // Kept while its rows were being read: the frame, none of the files; for this build.
-  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('pecflow.frame./pec') ?? 'null'));
+  // Kept while its rows were being read: the frame, none of the files; for this build (written when the browser is idle).
+  const readKept = () => page.evaluate(() => JSON.parse(localStorage.getItem('pecflow.frame./pec') ?? 'null'));
+  await expect.poll(readKept).not.toBeNull();
+  const kept = await readKept();
   expect(kept).toMatchObject({ build: expect.stringMatching(/^\/assets\/index-/), theme: 'dark' });
   expect(kept.html).toContain('Gestion des PEC');
   expect(kept.html).not.toContain(firstFile);
