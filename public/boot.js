@@ -31,6 +31,7 @@ if (localStorage.getItem('access_token')) {
 const FRAME_PREFIX = 'pecflow.frame.';
 window.pecflowFrame = {
   prefix: FRAME_PREFIX,
+  stylesKey: 'pecflow.styles',
   key: (path) => FRAME_PREFIX + path,
   remove() {
     document.getElementById('pecflow-frame')?.remove();
@@ -69,6 +70,24 @@ const paintKeptFrame = () => {
   setTimeout(() => window.pecflowFrame.remove(), 20_000);
 };
 
+// Emotion's rules kept from an earlier page load of this build and theme (src/keptFrame.ts, keepStyles), written as
+// emotion finds a server-rendered page's (`data-emotion="css <names>"`): it takes them as already inserted and inserts
+// none of them again as the page first draws. After the first paint: that paint needs none of them.
+const writeKeptStyles = () => {
+  let kept;
+  try {
+    kept = JSON.parse(localStorage.getItem(window.pecflowFrame.stylesKey) ?? 'null');
+  } catch {
+    return;
+  }
+  const build = document.querySelector('meta[name="pecflow-app"]')?.content;
+  if (!kept || kept.build !== build || kept.theme !== document.documentElement.dataset.theme) return;
+  const style = document.createElement('style');
+  style.dataset.emotion = ['css', ...kept.names].join(' ');
+  style.textContent = kept.css;
+  document.head.append(style);
+};
+
 // The built page names its application instead of running it (vite.config.ts, startAfterFirstPaint): it is started
 // once the page's wait ("Chargement...") has been painted. Run at once, its scripts (downloaded with the page) hold the
 // first paint on a fast connection, and a phone shows nothing until they have run. A hidden tab does not paint: it
@@ -77,12 +96,14 @@ const startAfterFirstPaint = () => {
   const app = document.querySelector('meta[name="pecflow-app"]');
   if (!app) return;
   paintKeptFrame();
-  const start = () =>
-    import(app.content).catch(() => {
+  const start = () => {
+    writeKeptStyles();
+    return import(app.content).catch(() => {
       window.pecflowFrame.remove();
       const wait = document.querySelector('.boot p');
       if (wait) wait.textContent = 'Pecflow n’a pas pu se charger : vérifiez votre connexion, puis rechargez la page.';
     });
+  };
   if (document.visibilityState === 'hidden') start();
   else requestAnimationFrame(() => setTimeout(start));
 };

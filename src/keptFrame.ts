@@ -5,11 +5,11 @@
 // technologies and inert, and the page removes it as soon as it draws its own frame (useKeptFrame). Kept per address, for
 // this build, theme and window width only (boot.js checks them); never with a record in it (it is taken while the rows
 // are still being read, and every field's value is dropped); forgotten at sign-in and sign-out (forgetKeptFrames).
-import { useEffectEvent, useLayoutEffect, useRef } from 'react';
+import { useEffect, useEffectEvent, useLayoutEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 
 /** What public/boot.js reads: the key of a path's frame, and how to take the painted frame away. */
-type BootFrame = { key: (path: string) => string; prefix: string; remove: () => void };
+type BootFrame = { key: (path: string) => string; prefix: string; stylesKey: string; remove: () => void };
 const bootFrame = () => (window as { pecflowFrame?: BootFrame }).pecflowFrame;
 
 /** A frame larger than this (markup and styles) is not kept: localStorage is small, and a huge frame paints slowly. */
@@ -50,6 +50,39 @@ function frameStyles(): string {
     for (const rule of sheet.cssRules) rules.push(rule.cssText);
   }
   return rules.join('\n');
+}
+
+/** Emotion's rules kept for the next page loads are not kept past this (the pages' rules are ≈100,000 characters). */
+const MAX_STYLES_CHARS = 500_000;
+
+/**
+ * Emotion's rules of its main sheet (not the global styles, which emotion inserts again at each load) and the names
+ * it knows them by (`.css-<name>`, `@keyframes <name>`): public/boot.js writes them into the next page load as emotion
+ * finds a server-rendered page's, so that emotion inserts none of them again. Parsing them as one style sheet costs
+ * the browser little; inserting them one by one as the page first draws took ≈80 ms of a phone's CPU in that task.
+ * They hold no data (theme colours, sizes): kept across sign-in and sign-out, for this build and theme only.
+ */
+function keepStyles() {
+  const stylesKey = bootFrame()?.stylesKey;
+  const build = document.querySelector<HTMLMetaElement>('meta[name="pecflow-app"]')?.content;
+  if (!stylesKey || !build) return;
+  const rules: string[] = [];
+  const names = new Set<string>();
+  for (const sheet of document.styleSheets) {
+    const owner = sheet.ownerNode;
+    if (!(owner instanceof HTMLStyleElement) || !/^css( |$)/.test(owner.dataset.emotion ?? '')) continue;
+    for (const rule of sheet.cssRules) {
+      rules.push(rule.cssText);
+      for (const [, className, animation] of rule.cssText.matchAll(/\.css-([\w-]+)|@keyframes ([\w-]+)/g)) names.add(className ?? animation);
+    }
+  }
+  const css = rules.join('\n');
+  if (css.length > MAX_STYLES_CHARS) return;
+  try {
+    localStorage.setItem(stylesKey, JSON.stringify({ build, theme: document.documentElement.dataset.theme, names: [...names], css }));
+  } catch {
+    // A full localStorage: the next load inserts its rules as before.
+  }
 }
 
 /** Makes room for one more frame: the oldest ones go. */
@@ -94,8 +127,9 @@ function keepFrame(path: string) {
 }
 
 /**
- * For a page's frame: once it is drawn, the kept one (if painted) goes; and while `reading` (its content not there
- * yet), this frame is kept for the next visit, after the browser has painted it.
+ * For a page's frame: once it is drawn, the kept one (if painted) goes; while `reading` (its content not there yet),
+ * this frame is kept for the next visit, after the browser has painted it; once its content is drawn, emotion's rules
+ * of the page load so far are kept for the next loads (when the browser is idle).
  */
 export function useKeptFrame(reading: boolean) {
   // The address as typed, its filters with it: a list searched or filtered has a frame of its own.
@@ -111,5 +145,8 @@ export function useKeptFrame(reading: boolean) {
     kept.current = true;
     const painted = requestAnimationFrame(() => setTimeout(keepIfStillReading));
     return () => cancelAnimationFrame(painted);
+  }, [reading]);
+  useEffect(() => {
+    if (!reading) whenIdle(keepStyles);
   }, [reading]);
 }

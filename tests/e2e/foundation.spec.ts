@@ -165,6 +165,48 @@ test('a list opened before paints its frame before any script runs, gives way to
   expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('pecflow.frame.')))).toEqual([]);
 });
 
+test('the styles a page load drew are taken by the next load as already there: emotion inserts none again, the page looks the same', async ({ page }) => {
+  await signIn(page, 'direction@audition-horizon.fr');
+  await page.evaluate(() => localStorage.removeItem('pecflow.styles'));
+  await page.goto('/pec');
+  const rows = page.getByTestId('pec-row');
+  await expect(rows.first()).toBeVisible();
+  const look = () =>
+    page.evaluate(() => {
+      const style = (selector: string) => {
+        const s = getComputedStyle(document.querySelector(selector)!);
+        return [s.fontSize, s.fontWeight, s.color, s.backgroundColor, s.padding, s.margin, s.display, s.borderBottom, s.width].join(' ');
+      };
+      return { title: style('h1'), search: style('input[type="search"]'), cell: style('[data-testid="pec-row"] td'), bar: style('header') };
+    });
+  const drawnByEmotion = await look();
+  // Kept once the rows are drawn, when the browser is idle: emotion's rules, none of the data.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('pecflow.styles') !== null)).toBe(true);
+  const keptStyles = await page.evaluate(() => localStorage.getItem('pecflow.styles')!);
+  expect(keptStyles).not.toMatch(/PEC-\d{4}-\d{6}/);
+
+  await page.reload();
+  await expect(rows.first()).toBeVisible();
+  const sheets = await page.evaluate(() => {
+    const emotion = [...document.querySelectorAll<HTMLStyleElement>('style[data-emotion]')];
+    const kept = emotion.find((style) => style.dataset.emotion!.startsWith('css '));
+    const keptRules = new Set([...(kept?.sheet?.cssRules ?? [])].map((rule) => rule.cssText));
+    const insertedSince = emotion.filter((style) => style.dataset.emotion === 'css').flatMap((style) => [...style.sheet!.cssRules].map((rule) => rule.cssText));
+    return { kept: keptRules.size, insertedAgain: insertedSince.filter((rule) => keptRules.has(rule)) };
+  });
+  expect(sheets.kept).toBeGreaterThan(100);
+  expect(sheets.insertedAgain).toEqual([]);
+  expect(await look()).toEqual(drawnByEmotion);
+
+  // Another theme than the one they were drawn in: none are written; and they outlive a sign-out (they hold no data).
+  await page.evaluate(() => localStorage.setItem('theme', 'light'));
+  await page.reload();
+  await expect(rows.first()).toBeVisible();
+  await expect(page.locator('style[data-emotion^="css "]')).toHaveCount(0);
+  await signOut(page);
+  expect(await page.evaluate(() => localStorage.getItem('pecflow.styles'))).not.toBeNull();
+});
+
 test('a settings list loads none of the PEC pages’ code, nor form code, before its rows', async ({ page }) => {
   await signIn(page, 'direction@audition-horizon.fr');
   const asked: string[] = [];
