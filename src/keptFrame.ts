@@ -52,6 +52,9 @@ function frameStyles(): string {
   return rules.join('\n');
 }
 
+/** How many of emotion's rules the kept styles hold. */
+let keptRuleCount: number | undefined;
+
 /** Emotion's rules kept for the next page loads are not kept past this (the pages' rules are ≈100,000 characters). */
 const MAX_STYLES_CHARS = 500_000;
 
@@ -76,10 +79,14 @@ function keepStyles() {
       for (const [, className, animation] of rule.cssText.matchAll(/\.css-([\w-]+)|@keyframes ([\w-]+)/g)) names.add(className ?? animation);
     }
   }
+  // Nothing new since they were last kept (or written by boot.js): no write.
+  keptRuleCount ??= document.querySelector<HTMLStyleElement>('style[data-emotion^="css "]')?.sheet?.cssRules.length ?? 0;
+  if (rules.length === keptRuleCount) return;
   const css = rules.join('\n');
   if (css.length > MAX_STYLES_CHARS) return;
   try {
     localStorage.setItem(stylesKey, JSON.stringify({ build, theme: document.documentElement.dataset.theme, names: [...names], css }));
+    keptRuleCount = rules.length;
   } catch {
     // A full localStorage: the next load inserts its rules as before.
   }
