@@ -605,7 +605,8 @@ export interface PaymentLine extends Omit<StatementLine, 'statementNumber' | 'pe
   difference: number | null;
   /** What the insurer owes for the file (its complementary part). */
   expected: number | null;
-  dossier: { '@id': string; id: number; numeroDossier: string } | null;
+  /** The file it names; `archived`: it takes no new money (takesNewMoney, ./archive), so nothing is counted or attached there. */
+  dossier: { '@id': string; id: number; numeroDossier: string; archived: boolean } | null;
   /** Already applied: the statement that applied it before (null when it is repeated within this statement). */
   appliedIn: { '@id': string; id: number; createdAt: string } | null;
   /** A preview's line only: to be checked before the statement is applied (paymentLineWarning), and why in words. */

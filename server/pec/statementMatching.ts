@@ -224,7 +224,7 @@ export async function evaluateStatement(tx: DbOrTx, principal: Principal, lines:
       stateBefore: null,
       stateAfter: null,
     };
-    const dossier = file ? { '@id': iriOf('pec_dossiers', file.id), id: file.id, numeroDossier: file.numeroDossier } : null;
+    const dossier = file ? { '@id': iriOf('pec_dossiers', file.id), id: file.id, numeroDossier: file.numeroDossier, archived: file.archived } : null;
     const known = file ? { ...base, dossier, expected: expectedAmount(file), file } : base;
     const lineKey = `received|${receivedLineKey(line)}`;
     const fileKey = file && amountOnDayKey(file.id, line);

@@ -66,7 +66,8 @@ export const paymentStatementsResource: ResourceDeclaration = {
     period: text(paymentStatements.period, { ...readOnly, label: 'Période', description: 'La période du relevé, quand le fichier la donne' }),
     lines: itemOnly('array', {
       label: 'Lignes du relevé',
-      description: 'Chaque ligne avec son résultat (outcome, outcomeLabel), son écart et le dossier rapproché (fiche seulement)',
+      description:
+        'Chaque ligne avec son résultat (outcome, outcomeLabel), son écart et le dossier rapproché (archived : archivé, il ne reçoit plus de nouveau paiement) ; fiche seulement',
     }),
     totals: itemOnly('object', {
       label: 'Totaux',
@@ -101,7 +102,7 @@ export const paymentStatementsResource: ResourceDeclaration = {
         const lines = await tx
           .select({
             line: paymentStatementLines,
-            file: { numeroDossier: pecDossiers.numeroDossier, holdingId: pecDossiers.holdingId, shopId: pecDossiers.shopId },
+            file: { numeroDossier: pecDossiers.numeroDossier, archived: pecDossiers.archived, holdingId: pecDossiers.holdingId, shopId: pecDossiers.shopId },
             appliedIn: { id: appliedIn.id, createdAt: appliedIn.createdAt },
           })
           .from(paymentStatementLines)
@@ -140,7 +141,7 @@ export const paymentStatementsResource: ResourceDeclaration = {
             expected: null,
             dossier:
               l.dossierId !== null && file && !hidden
-                ? { '@id': iriOf('pec_dossiers', l.dossierId), id: l.dossierId, numeroDossier: file.numeroDossier }
+                ? { '@id': iriOf('pec_dossiers', l.dossierId), id: l.dossierId, numeroDossier: file.numeroDossier, archived: file.archived }
                 : null,
             appliedIn:
               earlier && !hidden ? { '@id': iriOf('payment_statements', earlier.id), id: earlier.id, createdAt: earlier.createdAt.toISOString() } : null,

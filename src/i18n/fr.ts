@@ -600,6 +600,9 @@ export const fr = {
         updated: 'Vue « %{name} » mise à jour',
         deleted: 'Vue « %{name} » supprimée',
         notFound: 'Cette vue n’existe plus ou n’est pas partagée avec vous',
+        copyLink: 'Copier le lien de la vue « %{name} »',
+        linkCopied: 'Lien copié',
+        linkNotCopied: 'Le lien n’a pas pu être copié : le navigateur refuse l’accès au presse-papiers.',
       },
       sortFields: {
         createdAt: 'Date de création',

@@ -7,7 +7,7 @@ import AddIcon from '@mui/icons-material/Add';
 import LinkIcon from '@mui/icons-material/Link';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
 import UndoIcon from '@mui/icons-material/Undo';
-import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Skeleton, Stack } from '@mui/material';
+import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Skeleton, Stack, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { AutocompleteInput, DataTable, ReferenceInput, useGetOne, useTranslate } from 'react-admin';
@@ -30,6 +30,7 @@ import {
   type PaymentStatementRecord,
   type PecDossierRecord,
 } from '../dataProvider/pec';
+import { newMoneyRefusal } from '#domain/archive';
 import { formatDate, formatDateTime, formatEuros } from '#domain/format';
 import { iriOf } from '#domain/iri';
 import { invoiceDay, paymentBeforeInvoiceError } from '#domain/pec';
@@ -419,18 +420,30 @@ function CountLineAction({
       setOpen(false);
     },
   );
+  // Its file archived takes no new money (the server's rule, said here before anyone tries): the button stays, inert and
+  // described by why (as a payment's « Annuler » that can only be refused), so it still takes the focus after a « Détacher ».
+  const refusal = line.dossier ? newMoneyRefusal(line.dossier) : undefined;
+  const reasonId = `line-count-refusal-${line.line}`;
   return (
-    <>
+    <Stack spacing={0.25} alignItems="flex-start">
       <Button
         ref={focused ? focusOnShow : undefined}
         size="small"
         startIcon={<AddIcon />}
-        onClick={() => setOpen(true)}
+        onClick={refusal ? undefined : () => setOpen(true)}
         aria-label={translate('pecflow.payments.handle.countLabel', { line: line.line })}
+        aria-disabled={refusal ? true : undefined}
+        aria-describedby={refusal ? reasonId : undefined}
         data-testid="line-count"
       >
         {translate('pecflow.payments.handle.count')}
       </Button>
+      {refusal && (
+        // Wrapped under the button: the actions' column is kept on one line, which the whole reason would widen past the drawer.
+        <Typography id={reasonId} variant="caption" color="text.secondary" sx={{ whiteSpace: 'normal', maxWidth: 240 }} data-testid="line-count-refusal">
+          {refusal}
+        </Typography>
+      )}
       {open && (
         <ReasonDialog
           id="line-count-title"
@@ -450,7 +463,7 @@ function CountLineAction({
           onClose={() => setOpen(false)}
         />
       )}
-    </>
+    </Stack>
   );
 }
 

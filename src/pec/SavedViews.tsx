@@ -1,9 +1,11 @@
 // Saved views of the PEC list (issue 28), above its filters: each view is a link (/pec?view=12, to bookmark or send to a
 // colleague it is shared with) that opens the list with its filters and sort (the URL) and its columns (react-admin's
 // store, the key the column chooser edits); 'Enregistrer la vue' names the current ones; the author renames, shares
-// with the organisation, updates with the current ones or deletes a view. The server keeps them (/api/pec_views): a
-// user's own and the organisation's shared ones.
+// with the organisation, updates with the current ones or deletes a view; anyone copies a view's address (its filters
+// and sort, to paste in a message or a bookmark). The server keeps them (/api/pec_views): a user's own and the
+// organisation's shared ones.
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
+import ContentCopyIcon from '@mui/icons-material/ContentCopyOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import GroupsIcon from '@mui/icons-material/GroupsOutlined';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
@@ -26,6 +28,9 @@ export const PEC_VIEWS_RESOURCE = 'pec_views';
 /** /pec?view=12: the list opens on that view (its filters, sort and columns), then the URL keeps its filters and sort. */
 export const VIEW_PARAM = 'view';
 const viewLink = (view: SavedView) => `/pec?${VIEW_PARAM}=${idFromReference(view.id, PEC_VIEWS_RESOURCE)}`;
+/** The list's address a view opens: its filters and sort (what « Copier le lien » copies, readable without the view). */
+const viewAddress = (view: SavedView) =>
+  pecListLink(view.query.filter ?? {}, view.query.sort ? { field: view.query.sort, order: view.query.order ?? 'ASC' } : undefined);
 
 export interface SavedView extends RaRecord {
   name: string;
@@ -67,8 +72,7 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
       setHidden(layout.hidden);
       setRanks(layout.ranks);
     }
-    const viewSort = view.query.sort ? { field: view.query.sort, order: view.query.order ?? 'ASC' } : undefined;
-    navigate(pecListLink(view.query.filter ?? {}, viewSort), { replace: true });
+    navigate(viewAddress(view), { replace: true });
   }, [wanted, views, allColumns, setHidden, setRanks, navigate, notify]);
   const current = { filter: filterValues, sort: sort.field, order: sort.order } as SavedViewQuery;
   // 'Mes dossiers' is a quick filter over the others: pressed, it adds 'Suivi par' = me; pressed again, it takes it away.
@@ -77,6 +81,16 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
     const next = { ...filterValues, [OWNER_FILTER]: OWNER_FILTER_ME };
     if (mine) delete next[OWNER_FILTER];
     setFilters(next, undefined, false);
+  };
+  // The whole address, origin included. Refused (no permission, a page not served over HTTPS, where the clipboard is
+  // absent): said, nothing else changes.
+  const copyLink = async (view: SavedView) => {
+    try {
+      await navigator.clipboard.writeText(new URL(viewAddress(view), window.location.origin).href);
+      notify('pecflow.pec.views.linkCopied', { type: 'success' });
+    } catch {
+      notify('pecflow.pec.views.linkNotCopied', { type: 'error' });
+    }
   };
   // The view the list shows now: its filters and sort (the columns are the user's to change within it).
   const shows = (view: SavedView) =>
@@ -108,6 +122,9 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
               color="primary"
               aria-current={shows(view) ? 'page' : undefined}
             />
+            <IconButton size="small" aria-label={translate('pecflow.pec.views.copyLink', { name: view.name })} onClick={() => void copyLink(view)}>
+              <ContentCopyIcon fontSize="small" />
+            </IconButton>
             {view.mine && (
               <IconButton size="small" aria-label={translate('pecflow.pec.views.edit', { name: view.name })} onClick={() => setEditing(view)}>
                 <EditIcon fontSize="small" />

@@ -97,7 +97,8 @@ describe('new money on an archived file', () => {
     const expectedLine = {
       outcome: 'archived',
       outcomeLabel: ARCHIVE_MESSAGES.lineOnArchived(f.numeroDossier),
-      dossier: { id: f.id, numeroDossier: f.numeroDossier },
+      // The line says its file is archived: the screen holds what would add money there before anyone tries.
+      dossier: { id: f.id, numeroDossier: f.numeroDossier, archived: true },
       difference: null,
     };
     expect(lineOf(JSON.parse(preview.text), 2)).toMatchObject(expectedLine);
@@ -132,9 +133,11 @@ describe('new money on an archived file', () => {
     expect(lineOf(first, 2)).toMatchObject({ outcome: 'partial' });
     // The same payment again (two ears paid the same day) and a line the office will attach by hand.
     const again = await apply(csv(`03/11/2026;MGEN;${f.numPec};100,00;2e oreille`, `04/11/2026;MGEN;INCONNU-${f.id};50,00;`));
-    expect(lineOf(again, 2)).toMatchObject({ outcome: 'already_applied', dossier: { id: f.id } });
+    expect(lineOf(again, 2)).toMatchObject({ outcome: 'already_applied', dossier: { id: f.id, archived: false } });
     expect(lineOf(again, 3)).toMatchObject({ outcome: 'unknown', pending: true });
     await archive(f.id);
+    // The statement read again says the line's file is archived (its « Compter en plus » held on the screen).
+    expect(lineOf(await statement(again.id), 2)).toMatchObject({ outcome: 'already_applied', dossier: { id: f.id, archived: true } });
 
     const attachRefused = await attach(again.id, 3, f.id);
     expect(attachRefused.status, attachRefused.text).toBe(409);
@@ -144,6 +147,13 @@ describe('new money on an archived file', () => {
     expect(countRefused.body.detail).toBe(ARCHIVE_MESSAGES.newMoney(f.numeroDossier));
     expect(await paymentState(f.id)).toMatchObject({ status: 'billed', montantPaye: 100, montantDu: 400 });
     expect((await payments(f.id)).length).toBe(1);
+
+    // Restored, the line says so and is counted in addition.
+    await restore(f.id);
+    expect(lineOf(await statement(again.id), 2)).toMatchObject({ dossier: { id: f.id, archived: false } });
+    const counted = await lineAction('count', again.id, 2, { motif: 'Oreille gauche' });
+    expect(counted.status, counted.text).toBe(200);
+    expect(await paymentState(f.id)).toMatchObject({ montantPaye: 200, montantDu: 300 });
   });
 });
 

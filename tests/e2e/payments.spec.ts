@@ -451,6 +451,59 @@ test('a statement line taken for a payment already counted is counted in additio
   await expect(history.getByTestId('pec-payment-distinct')).toHaveText(['Paiement distinct : Oreille gauche', 'Paiement distinct : Embout']);
 });
 
+test('a statement line on an archived file offers no money to add: « Compter en plus » held, saying why; « Rattacher » offers no archived file', async ({
+  page,
+  request,
+}) => {
+  const email = 'direction@audition-horizon.fr';
+  const file = await billedFile(request, email);
+  const today = frenchToday();
+  const statementId = await applyStatement(request, email, [
+    `${today};Santéclair;FAC-${file.numeroDossierAssure};10,00;Oreille droite`,
+    `${today};Santéclair;FAC-${file.numeroDossierAssure};10,00;Oreille gauche`,
+    `${today};Santéclair;VIR-${file.id};10,00;Virement sans référence`,
+  ]);
+  const token = await apiToken(request, email);
+  await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { archived: true, archiveReason: 'duplicate' });
+
+  await signIn(page, email);
+  await page.goto(`/payment_statements/${statementId}`);
+  const statement = page.getByTestId('payment-statement-drawer');
+  const lines = statement.getByTestId('payment-lines').getByRole('row');
+  await expect(lines.nth(2).getByTestId('payment-outcome')).toHaveText('Déjà appliquée (ligne 2 de ce relevé)');
+  // Held before anyone tries (the server would refuse it, 409): still a Tab stop, described by the reason beside it.
+  const refusal = newMoneyRefusal({ archived: true, numeroDossier: file.numeroDossier })!;
+  const count = statement.getByRole('button', { name: 'Compter en plus la ligne 3, comme un paiement distinct' });
+  await expect(count).toHaveAttribute('aria-disabled', 'true');
+  await expect(count).toHaveAccessibleDescription(refusal);
+  await expect(lines.nth(2).getByTestId('line-count-refusal')).toHaveText(refusal);
+  await count.focus();
+  await expect(count).toBeFocused();
+  // Clicked and pressed anyway (Playwright waits for an aria-disabled button to be enabled: forced), nothing opens.
+  await count.click({ force: true });
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Compter en plus la ligne 3, comme un paiement distinct' })).toHaveCount(0);
+  await expect(toast(page, 'Paiement non compté')).toHaveCount(0);
+
+  // « Rattacher » on another line: the archived file is not among the billed files offered.
+  await statement.getByRole('button', { name: 'Rattacher la ligne 4 à une demande' }).click();
+  const attach = page.getByRole('dialog', { name: 'Rattacher la ligne 4 à une demande' });
+  await attach.getByRole('combobox', { name: 'Demande facturée' }).fill(file.numeroDossier);
+  await expect(page.getByText('Aucune demande facturée ne correspond')).toBeVisible();
+  await expect(page.getByRole('option', { name: new RegExp(`^${file.numeroDossier} · `) })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await attach.getByRole('button', { name: 'Annuler' }).click();
+  await expect(attach).toBeHidden();
+
+  // Restored, the line is counted in addition as any other.
+  await api(request, token, 'PATCH', `/api/pec_dossiers/${file.id}`, { archived: false });
+  await page.reload();
+  await expect(count).not.toHaveAttribute('aria-disabled');
+  await expect(statement.getByTestId('line-count-refusal')).toHaveCount(0);
+  await count.click();
+  await expect(page.getByRole('dialog', { name: 'Compter en plus la ligne 3, comme un paiement distinct' })).toBeVisible();
+});
+
 test('a payment far above what the file was to receive is recorded, typed or attached, only once confirmed', async ({ page, request }) => {
   const email = 'direction@audition-horizon.fr';
   const file = await billedFile(request, email);

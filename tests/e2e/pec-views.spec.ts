@@ -204,3 +204,54 @@ test("a name the author already uses is said under the name field; 'Modifier la 
   expect(saved.query).toEqual({ filter: { status: 'pending' }, sort: 'totalTtc', order: 'DESC' });
   expect(saved.columns).toContain('amountDue');
 });
+
+test('« Copier le lien » of a view copies the list’s whole address with its filters and sort, which opens the list as the view does', async ({
+  page,
+  context,
+  request,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const token = await apiToken(request, EMAIL);
+  const name = uniqueName('À copier');
+  const filter = { status: ['pending', 'approved'], suiviPar: 'me' };
+  await api(request, token, 'POST', '/api/pec_views', { name, query: { filter, sort: 'totalTtc', order: 'DESC' }, columns: [] });
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(page.getByTestId('pec-row').first()).toBeVisible({ timeout: 30_000 });
+
+  await page.getByRole('button', { name: `Copier le lien de la vue « ${name} »` }).click();
+  await expect(toast(page, 'Lien copié')).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  const url = new URL(copied);
+  expect(url.origin).toBe(new URL(page.url()).origin);
+  expect(url.pathname).toBe('/pec');
+  // Copied from the list as it is (no filter): the view's own, not the list's of the moment.
+  await expect(page.getByRole('button', { name: 'Mes dossiers' })).toHaveAttribute('aria-pressed', 'false');
+
+  await page.goto(copied);
+  await expect.poll(() => urlParams(page)).toEqual({ filter, sort: 'totalTtc', order: 'DESC' });
+  await expect(page.getByRole('combobox', { name: 'État' })).toHaveText('2 états');
+  await expect(page.getByRole('button', { name: 'Mes dossiers' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('columnheader', { name: 'Montant du devis' })).toHaveAttribute('aria-sort', 'descending');
+  // The list now shows what the view shows: its chip says so.
+  await expect(page.getByTestId('pec-saved-views').getByRole('link', { name, exact: true })).toHaveAttribute('aria-current', 'page');
+});
+
+test('« Copier le lien » where the browser gives no clipboard says so, and the list stays as it was', async ({ page, request }) => {
+  // A page not served over HTTPS has no navigator.clipboard.
+  await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined }));
+  const token = await apiToken(request, EMAIL);
+  const name = uniqueName('Sans presse-papiers');
+  await api(request, token, 'POST', '/api/pec_views', { name, query: { filter: { status: 'pending' } }, columns: [] });
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(page.getByTestId('pec-row').first()).toBeVisible({ timeout: 30_000 });
+  const before = page.url();
+
+  await page.getByRole('button', { name: `Copier le lien de la vue « ${name} »` }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Le lien n’a pas pu être copié' })).toBeVisible();
+  await expect(toast(page, 'Lien copié')).toHaveCount(0);
+  expect(page.url()).toBe(before);
+  await expect(page.getByTestId('pec-row').first()).toBeVisible();
+  await expect(page.getByTestId('pec-saved-views').getByRole('link', { name, exact: true })).toBeVisible();
+});
