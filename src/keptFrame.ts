@@ -42,14 +42,21 @@ function frameMarkup(copy: HTMLElement): string {
   return copy.innerHTML;
 }
 
-/** The rules emotion has inserted (with CSSOM calls: its style elements hold no text in production). */
-function frameStyles(): string {
+/** The build the page runs (public/boot.js ties what is kept to it); none on the development server. */
+const appBuild = () => document.querySelector<HTMLMetaElement>('meta[name="pecflow-app"]')?.content;
+
+/**
+ * The rules emotion has inserted (with CSSOM calls: its style elements hold no text in production), of every sheet or
+ * of its main sheet only (`css`, and the kept one boot.js wrote: `css <names>`), without the global styles'.
+ */
+function emotionRules({ mainOnly }: { mainOnly: boolean }): string[] {
   const rules: string[] = [];
   for (const sheet of document.styleSheets) {
-    if (!(sheet.ownerNode instanceof HTMLStyleElement) || sheet.ownerNode.dataset.emotion === undefined) continue;
+    const emotion = sheet.ownerNode instanceof HTMLStyleElement ? sheet.ownerNode.dataset.emotion : undefined;
+    if (emotion === undefined || (mainOnly && !/^css( |$)/.test(emotion))) continue;
     for (const rule of sheet.cssRules) rules.push(rule.cssText);
   }
-  return rules.join('\n');
+  return rules;
 }
 
 /** How many of emotion's rules the kept styles hold. */
@@ -67,18 +74,11 @@ const MAX_STYLES_CHARS = 500_000;
  */
 function keepStyles() {
   const stylesKey = bootFrame()?.stylesKey;
-  const build = document.querySelector<HTMLMetaElement>('meta[name="pecflow-app"]')?.content;
+  const build = appBuild();
   if (!stylesKey || !build) return;
-  const rules: string[] = [];
+  const rules = emotionRules({ mainOnly: true });
   const names = new Set<string>();
-  for (const sheet of document.styleSheets) {
-    const owner = sheet.ownerNode;
-    if (!(owner instanceof HTMLStyleElement) || !/^css( |$)/.test(owner.dataset.emotion ?? '')) continue;
-    for (const rule of sheet.cssRules) {
-      rules.push(rule.cssText);
-      for (const [, className, animation] of rule.cssText.matchAll(/\.css-([\w-]+)|@keyframes ([\w-]+)/g)) names.add(className ?? animation);
-    }
-  }
+  for (const rule of rules) for (const [, className, animation] of rule.matchAll(/\.css-([\w-]+)|@keyframes ([\w-]+)/g)) names.add(className ?? animation);
   // Nothing new since they were last kept (or written by boot.js): no write.
   keptRuleCount ??= document.querySelector<HTMLStyleElement>('style[data-emotion^="css "]')?.sheet?.cssRules.length ?? 0;
   if (rules.length === keptRuleCount) return;
@@ -106,7 +106,7 @@ const whenIdle = (work: () => void) => (typeof requestIdleCallback === 'function
 
 function keepFrame(path: string) {
   const frame = bootFrame();
-  const build = document.querySelector<HTMLMetaElement>('meta[name="pecflow-app"]')?.content;
+  const build = appBuild();
   const root = document.getElementById('root');
   // The development server's page has no build to tie the frame to. A record's path (a drawer over the list: a file,
   // a creation) is no list's frame, nor a page under a dialog.
@@ -121,7 +121,7 @@ function keepFrame(path: string) {
   whenIdle(() => {
     if (takenIn !== generation) return;
     const html = frameMarkup(copy);
-    const css = frameStyles();
+    const css = emotionRules({ mainOnly: false }).join('\n');
     if (html.length + css.length > MAX_FRAME_CHARS) return;
     const key = frame.key(path);
     try {
