@@ -97,8 +97,26 @@ const ACCOUNT_CODE = /[\\/]src[\\/]account[\\/](?!useProfile|levels)|[\\/]domain
 /** The PEC pages' own code (the list, the dashboard, the payment pages share it): the settings pages never load it. */
 const PEC_CODE = /[\\/]src[\\/]pec[\\/]|[\\/]domain[\\/](payments|archive|documents|followUps|optical|pec|fileKinds|bulk|savedViews)\.ts$/;
 
+/**
+ * ra-core's react-router adapter reads react-router-dom through src/routerInBrowserRouter.ts, which leaves out the data
+ * router that only its hash-router fallback uses (the app is always inside <BrowserRouter>). An alias would apply to
+ * every importer, the shim's own import included: only this one importer is redirected.
+ */
+function reactAdminRouterWithoutDataRouter(): Plugin {
+  const adapter = /[\\/]ra-core[\\/]dist[\\/]routing[\\/]adapters[\\/]reactRouterProvider\.js$/;
+  const shim = fileURLToPath(new URL('./src/routerInBrowserRouter.ts', import.meta.url));
+  return {
+    name: 'pecflow-react-admin-router',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source === 'react-router-dom' && importer && adapter.test(importer)) return shim;
+      return null;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), startAfterFirstPaint(), pageChunks()],
+  plugins: [react(), reactAdminRouterWithoutDataRouter(), startAfterFirstPaint(), pageChunks()],
   resolve: {
     // @api-platform's packages import jsonld to expand an error's body: it loads when first used, not with the pages.
     alias: [
