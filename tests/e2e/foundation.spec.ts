@@ -120,6 +120,10 @@ test('a list opened before paints its frame before any script runs, gives way to
   expect(kept.html).not.toContain('data-testid');
   // The bell is kept without the count of that moment.
   expect(kept.html).not.toContain('MuiBadge-badge');
+  // Its styles are the rules its markup uses, not the page load's whole sheet (its rows', its drawers').
+  const classesOfFrame = new Set<string>(kept.html.match(/css-[\w-]+/g));
+  expect(classesOfFrame.size).toBeGreaterThan(10);
+  expect((kept.css.match(/\.css-[\w-]+/g) as string[]).filter((name) => !classesOfFrame.has(name.slice(1)))).toEqual([]);
   // A file's own address (its drawer over the list) keeps no frame of its own.
   await rows.first().click();
   await expect(page).toHaveURL(/\/pec\/\d+$/);
@@ -147,10 +151,17 @@ test('a list opened before paints its frame before any script runs, gives way to
   expect(await frame.evaluate((element) => (element as HTMLElement).inert)).toBe(true);
   await expect(page.getByRole('heading', { name: 'Gestion des PEC', level: 1 })).toHaveCount(0);
   await expect(page.getByRole('status')).toHaveText('Chargement…');
+  // Drawn as the page draws itself: its title and its app bar.
+  const looks = (element: Element) => {
+    const style = getComputedStyle(element);
+    return [style.fontSize, style.fontWeight, style.color, style.backgroundColor, style.height, style.marginBottom].join(' ');
+  };
+  const frameLooks = [await frame.locator('h1').evaluate(looks), await frame.locator('header').first().evaluate(looks)];
 
   release();
   await expect(rows.first()).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Gestion des PEC', level: 1 })).toBeVisible();
+  expect([await page.locator('main h1').evaluate(looks), await page.locator('header').first().evaluate(looks)]).toEqual(frameLooks);
   await expect(frame).toHaveCount(0);
   await expect(page.locator('#pecflow-frame-style')).toHaveCount(0);
   await page.unroute(/\/assets\/index-/);
