@@ -1,7 +1,7 @@
 // npm run bench -- frontend [--compare=DIR] [--static=DIR] [--only=size,throttled,lighthouse,profile] [--runs=7]
 //   [--throttled-runs=5] [--lighthouse-runs=3] [--profile-runs=3] [--caches=cold,warm,revisit] [--presets=mobile,desktop]
 //   [--pages=/login,/pec,/settings/shops,/dashboard] [--reports=DIR] [--profiles=DIR] [--port=4341] [--email=…]
-//   [--profile-pages=/pec,/login] [--wait-load=1.0] [--out=frontend.json]
+//   [--profile-pages=/pec,/login,/dashboard] [--wait-load=1.0] [--out=frontend.json]
 // The front end's weight and speed on the production build, served as `npm start` serves it (the API server with the
 // pre-compressed assets). Builds this checkout into a temporary folder (unless --static names a build) and, with
 // --compare=DIR, another checkout (the previous release: its own front end built with its own packages, served by its
@@ -19,8 +19,9 @@
 //   screen) and revisit (that visit, then the HTTP cache cleared: a page opened before, its files gone from the cache,
 //   what the browser stored kept), --lighthouse-runs times each, the median run kept;
 // - profile: a CPU profile at 4× CPU with the assets cached, for each of --profile-pages: a signed-in visitor opening
-//   /pec until its first row, a signed-out one opening /login until the network is idle; its self time summed by
-//   package through the build's source maps (which package's code the main thread runs).
+//   /pec until its first row, a signed-out one opening /login until the network is idle, a signed-in one opening
+//   /dashboard until its figures and cards are drawn and the network is idle; its self time summed by package through
+//   the build's source maps (which package's code the main thread runs), and the long animation frames' blocking time.
 // The 1-minute load average is recorded before each measurement: the machine may be shared. With --wait-load=L, each
 // pair of turns waits (10 minutes at most) for it to fall under L first.
 // Writes bench/results/frontend.json (or --out's name).
@@ -65,8 +66,11 @@ const TARGETS = { mobilePerformance: 90, desktopPerformance: 100, accessibility:
 /** A phone as Chrome DevTools slows one down: the issue's conditions. */
 const PHONE = { cpuSlowdown: 4, downloadBitsPerSecond: 1.6e6, uploadBitsPerSecond: 750e3, roundTripMs: 150 };
 const MEASURES = ['size', 'throttled', 'lighthouse', 'profile'] as const;
-/** The profiled openings: /pec signed in (to its first row), /login signed out (to its form, the network idle). */
-const PROFILED_PAGES = ['/pec', '/login'] as const;
+/**
+ * The profiled openings: /pec signed in (to its first row), /login signed out (to its form, the network idle),
+ * /dashboard signed in (to its figures and cards all drawn, the network idle).
+ */
+const PROFILED_PAGES = ['/pec', '/login', '/dashboard'] as const;
 type ProfiledPage = (typeof PROFILED_PAGES)[number];
 type Measure = (typeof MEASURES)[number];
 
@@ -310,6 +314,11 @@ const MARKS_SCRIPT = `(() => {
     }
   };
   new MutationObserver(check).observe(document, { subtree: true, childList: true });
+  // What the main thread held beyond 50 ms at a time (long animation frames' blocking time), as TBT counts it.
+  window.benchBlockingMs = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.benchBlockingMs += entry.blockingDuration;
+  }).observe({ type: 'long-animation-frame', buffered: true });
   document.addEventListener('click', (event) => {
     if (event.target && event.target.closest && event.target.closest('button[type="submit"]')) marks.click = Math.round(performance.now());
   }, true);
@@ -457,7 +466,7 @@ function selfTimeByPackage(profile: { nodes: ProfileNode[]; samples: number[]; t
 /** A page opened at 4× CPU with its assets cached, profiled: /pec signed in until its first row, /login until idle. */
 async function measureProfile(browser: Browser, builds: Build[], email: string, runs: number, target: ProfiledPage, profileDir: string | undefined) {
   if (profileDir) mkdirSync(profileDir, { recursive: true });
-  const results = new Map<string, { groups: Record<string, number>; doneMs: number; load: number }[]>(builds.map((b) => [b.label, []]));
+  const results = new Map<string, { groups: Record<string, number>; doneMs: number; blockingMs: number; load: number }[]>(builds.map((b) => [b.label, []]));
   for (let run = 0; run <= runs; run++) {
     await quiet();
     for (const build of turns(builds, run)) {
@@ -466,7 +475,7 @@ async function measureProfile(browser: Browser, builds: Build[], email: string, 
       const page = await context.newPage();
       // The assets cached by a first visit: what is profiled is the work of the page, not the download.
       await page.goto(`${build.baseUrl}/pec`);
-      if (target === '/pec') {
+      if (target !== '/login') {
         await page.getByRole('textbox', { name: 'Email' }).fill(email);
         await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill(PASSWORD);
         await page.getByRole('button', { name: 'Se connecter' }).click();
@@ -485,21 +494,26 @@ async function measureProfile(browser: Browser, builds: Build[], email: string, 
       await page.goto(`${build.baseUrl}${target}`);
       let doneMs: number;
       if (target === '/pec') doneMs = (await waitForRow(page)).row!;
-      else {
+      else if (target === '/dashboard') {
+        await page.locator('[data-testid="dashboard-more"][aria-busy="false"]').waitFor({ timeout: 60_000 });
+        doneMs = Date.now() - started;
+        await page.waitForLoadState('networkidle');
+      } else {
         // What Lighthouse counts as blocking runs until the page is quiet, not only until the form is drawn.
         await page.getByRole('button', { name: 'Se connecter' }).waitFor({ timeout: 60_000 });
         doneMs = Date.now() - started;
         await page.waitForLoadState('networkidle');
       }
       const { profile } = await cdp.send('Profiler.stop');
+      const blockingMs = Math.round(await page.evaluate(() => (window as unknown as { benchBlockingMs: number }).benchBlockingMs));
       await context.close();
       if (run === 0) continue;
       const name = target.slice(1);
       if (profileDir) writeFileSync(path.join(profileDir, `${build.label}-${name}-${run}.cpuprofile`), JSON.stringify(profile));
       const groups = selfTimeByPackage(profile as unknown as Parameters<typeof selfTimeByPackage>[0], build.mapsDir);
-      results.get(build.label)!.push({ groups, doneMs, load });
+      results.get(build.label)!.push({ groups, doneMs, blockingMs, load });
       const busy = Math.round(Object.entries(groups).reduce((a, [group, ms]) => (group === 'idle' ? a : a + ms), 0));
-      console.log(`  ${build.label} profil ${target} essai ${run} : ${doneMs} ms, occupé ${busy} ms (charge ${load})`);
+      console.log(`  ${build.label} profil ${target} essai ${run} : ${doneMs} ms, occupé ${busy} ms, bloquant ${blockingMs} ms (charge ${load})`);
     }
   }
   return Object.fromEntries(
@@ -509,16 +523,20 @@ async function measureProfile(browser: Browser, builds: Build[], email: string, 
         names.map((name) => [name, median(measured.map((r) => Math.round(r.groups[name] ?? 0)))] as const).sort((a, b) => b[1] - a[1]),
       );
       const busy = measured.map((r) => Math.round(Object.entries(r.groups).reduce((a, [name, ms]) => (name === 'idle' ? a : a + ms), 0)));
-      const method =
-        target === '/pec'
-          ? `/pec opened signed in with its assets cached, CPU ${PHONE.cpuSlowdown}× slower, network unthrottled, sampled every 100 µs from the navigation to the first row (readyMs)`
-          : `/login opened signed out with its assets cached, CPU ${PHONE.cpuSlowdown}× slower, network unthrottled, sampled every 100 µs from the navigation to the network idle (readyMs: the form drawn)`;
+      const opened = `with its assets cached, CPU ${PHONE.cpuSlowdown}× slower, network unthrottled, sampled every 100 µs from the navigation`;
+      const method = {
+        '/pec': `/pec opened signed in ${opened} to the first row (readyMs)`,
+        '/login': `/login opened signed out ${opened} to the network idle (readyMs: the form drawn)`,
+        '/dashboard': `/dashboard opened signed in ${opened} to the network idle (readyMs: its figures and cards drawn)`,
+      }[target];
       return [
         label,
         {
           method: `${method}; self time by package through the build's source maps, median of ${measured.length} runs`,
           readyMs: { median: median(measured.map((r) => r.doneMs)), runs: measured.map((r) => r.doneMs) },
           busyMs: { median: median(busy), runs: busy },
+          // Long animation frames' blocking time over the same span (what Lighthouse's TBT counts, measured here).
+          blockingMs: { median: median(measured.map((r) => r.blockingMs)), runs: measured.map((r) => r.blockingMs) },
           selfTimeMs,
           loadAverage1m: measured.map((r) => r.load),
         },
@@ -840,7 +858,9 @@ function printSummary(result: {
   }
   for (const [target, builds] of Object.entries(result.profile ?? {})) {
     for (const [label, p] of Object.entries(builds)) {
-      console.log(`${label} : profil ${target} à 4×, prête à ${p.readyMs.median} ms, occupé ${p.busyMs.median} ms : ${JSON.stringify(p.selfTimeMs)}`);
+      console.log(
+        `${label} : profil ${target} à 4×, prête à ${p.readyMs.median} ms, occupé ${p.busyMs.median} ms, bloquant ${p.blockingMs.median} ms : ${JSON.stringify(p.selfTimeMs)}`,
+      );
     }
   }
   for (const [label, caches] of Object.entries(result.lighthouse ?? {})) {

@@ -22,7 +22,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { memo, useDeferredValue, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useGetList, useTranslate } from 'react-admin';
 import { PageTitle } from '../layout/PageTitle';
@@ -43,8 +43,6 @@ import { PecStatusBadge, robotFailureText, useDossierText, useErrorText, usePecD
 const columns = (n: number) => `repeat(${n}, minmax(0, 1fr))`;
 
 export default function DashboardPage() {
-  const translate = useTranslate();
-  const errorText = useErrorText();
   const dataProvider = usePecData();
   // Under the pec_dossiers key: whatever refreshes the list refreshes these figures.
   const stats = useQuery({
@@ -54,10 +52,50 @@ export default function DashboardPage() {
     refetchInterval: PEC_LIST_REFETCH_MS,
   });
   const filters = dashboardFilters();
-  const data = stats.data;
-  const month = data ? formatMonth(data.month) : '';
+  const expiring = useCardFiles(filters.expiring, EXPIRING_SORT);
+  const failures = useCardFiles(FAILURES_FILTER, FAILURES_SORT);
+  const followUps = useCardFiles(FOLLOW_UPS_FILTER, FOLLOW_UPS_SORT);
   // The frame drawn, its figures on their way: kept for the next visit's first paint (src/keptFrame.ts).
-  useKeptFrame(!data && !stats.error);
+  useKeptFrame(!stats.data && !stats.error);
+  // An answer reaches React as a synchronous update (react-query's store): drawn from here, the page was built again in
+  // the task that received it (≈60 ms of a phone's CPU for the figures, a long task). Deferred, that task only takes
+  // note of the answers, and the page is drawn with them in a background render, in slices the browser answers between.
+  // The answers are deferred together: the cards never show files of one moment beside figures of another.
+  const content = {
+    stats: useDeferredValue(stats.data),
+    error: useDeferredValue(stats.error),
+    expiring: useDeferredValue(expiring.data),
+    failures: useDeferredValue(failures.data),
+    followUps: useDeferredValue(followUps.data),
+    cardsRead: useDeferredValue(!expiring.isPending && !failures.isPending && !followUps.isPending),
+  };
+  return <DashboardContent {...content} retry={stats.refetch} />;
+}
+
+type CardFiles = (PecDossierRecord & { id: string })[] | undefined;
+
+/** The page drawn from the answers of DashboardPage, again only when one of them has changed. */
+const DashboardContent = memo(function DashboardContent({
+  stats: data,
+  error,
+  expiring,
+  failures,
+  followUps,
+  cardsRead,
+  retry,
+}: {
+  stats: PecStats | undefined;
+  error: Error | null;
+  expiring: CardFiles;
+  failures: CardFiles;
+  followUps: CardFiles;
+  cardsRead: boolean;
+  retry: () => void;
+}) {
+  const translate = useTranslate();
+  const errorText = useErrorText();
+  const filters = dashboardFilters();
+  const month = data ? formatMonth(data.month) : '';
 
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="dashboard">
@@ -69,16 +107,16 @@ export default function DashboardPage() {
         {translate('pecflow.dashboard.subtitle')}
       </Typography>
 
-      {stats.error ? (
+      {error ? (
         <Alert
           severity="error"
           action={
-            <Button color="inherit" size="small" onClick={() => stats.refetch()}>
+            <Button color="inherit" size="small" onClick={retry}>
               {translate('pecflow.pec.error.retry')}
             </Button>
           }
         >
-          {errorText(stats.error)}
+          {errorText(error)}
         </Alert>
       ) : (
         <Stack spacing={3}>
@@ -105,12 +143,12 @@ export default function DashboardPage() {
               nothing seen moves under them (a layout shift of 0.11, Lighthouse's desktop score 97 on this page), they
               share one row on a laptop, and what follows them is shown once those files are read. */}
           <Box sx={{ display: 'grid', gridTemplateColumns: { xs: columns(1), md: columns(2), lg: columns(3) }, gap: 2 }}>
-            <ExpiringCard stats={data} filter={filters.expiring} />
-            <FailuresCard stats={data} />
-            <FollowUpsCard stats={data} />
+            <ExpiringCard stats={data} filter={filters.expiring} files={expiring} />
+            <FailuresCard stats={data} files={failures} />
+            <FollowUpsCard stats={data} files={followUps} />
           </Box>
 
-          <ShownOnceCardsRead stats={data} expiringFilter={filters.expiring}>
+          <ShownOnceCardsRead ready={!!data && cardsRead}>
             <KindFigures stats={data} />
 
             <ReceivablesCard stats={data} />
@@ -133,24 +171,13 @@ export default function DashboardPage() {
       )}
     </Box>
   );
-}
+});
 
 /**
- * What follows the cards, drawn at once and shown once the figures and the cards' files are read (the same queries as
- * the cards', answered once): moved while hidden, it counts as no shift. Only this wrapper follows those answers; its
- * content, built again only with the figures, is not drawn again at each of them.
+ * What follows the cards, drawn at once and shown once the figures and the cards' files are read: moved while hidden,
+ * it counts as no shift.
  */
-function ShownOnceCardsRead({
-  stats,
-  expiringFilter,
-  children,
-}: {
-  stats: PecStats | undefined;
-  expiringFilter: Record<string, unknown>;
-  children: ReactNode;
-}) {
-  const pending = [useCardFiles(expiringFilter, EXPIRING_SORT), useCardFiles(FAILURES_FILTER, FAILURES_SORT), useCardFiles(FOLLOW_UPS_FILTER, FOLLOW_UPS_SORT)];
-  const ready = !!stats && pending.every((list) => !list.isPending);
+function ShownOnceCardsRead({ ready, children }: { ready: boolean; children: ReactNode }) {
   return (
     <Stack spacing={3} sx={{ visibility: ready ? 'visible' : 'hidden' }} aria-busy={!ready} data-testid="dashboard-more">
       {children}
@@ -245,10 +272,9 @@ const FOLLOW_UPS_SORT = { field: 'followUpDate', order: 'ASC' as const };
  * "À relancer" (domain/followUps.ts): its count opens the list filtered the same way (aRelancer=true); the first files
  * of that list (the earliest follow-up dates first, then the files waiting without one), each with why it is due.
  */
-function FollowUpsCard({ stats }: { stats: PecStats | undefined }) {
+function FollowUpsCard({ stats, files = [] }: { stats: PecStats | undefined; files: CardFiles }) {
   const translate = useTranslate();
   const text = useDossierText();
-  const { data: files = [] } = useCardFiles(FOLLOW_UPS_FILTER, FOLLOW_UPS_SORT);
   const now = new Date();
   const today = todayInFrance(now);
   return (
@@ -301,10 +327,9 @@ const useCardFiles = (filter: Record<string, unknown>, sort: { field: string; or
 /** The files the "À facturer avant péremption" card lists: the soonest to expire first. */
 const EXPIRING_SORT = { field: 'datePeremption', order: 'ASC' as const };
 
-function ExpiringCard({ stats, filter }: { stats: PecStats | undefined; filter: Record<string, unknown> }) {
+function ExpiringCard({ stats, filter, files = [] }: { stats: PecStats | undefined; filter: Record<string, unknown>; files: CardFiles }) {
   const translate = useTranslate();
   const text = useDossierText();
-  const { data: files = [] } = useCardFiles(filter, EXPIRING_SORT);
   return (
     <Box data-testid="dashboard-expiring">
       <Panel
@@ -351,10 +376,9 @@ const FAILURES_SORT = { field: 'updatedAt', order: 'DESC' as const };
  * `robotFailedWithinDays` filter as the list behind the link, each with its latest failure in words (or its status
  * when a later run went through).
  */
-function FailuresCard({ stats }: { stats: PecStats | undefined }) {
+function FailuresCard({ stats, files = [] }: { stats: PecStats | undefined; files: CardFiles }) {
   const translate = useTranslate();
   const text = useDossierText();
-  const { data: files = [] } = useCardFiles(FAILURES_FILTER, FAILURES_SORT);
   const count = stats?.robotFailures7d ?? 0;
   return (
     <Box data-testid="dashboard-failures">
