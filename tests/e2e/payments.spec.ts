@@ -328,7 +328,7 @@ test('an archived billed file offers no "Enregistrer un paiement": the button is
   const record = panel.getByRole('button', { name: 'Enregistrer un paiement' });
   await expect(record).toBeDisabled();
   await expect(panel.getByTestId('pec-payment-refusal')).toHaveText(newMoneyRefusal({ archived: true, numeroDossier: file.numeroDossier })!);
-  await expect(record).toHaveAccessibleDescription(/Restaurez la demande/);
+  await expect(record).toHaveAccessibleDescription(/Restaurez la demande pour y compter un paiement\./);
 });
 
 test('a payment the file holds already is refused in the dialog, focused, and corrected there', async ({ page, request }) => {
