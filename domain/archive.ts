@@ -43,9 +43,11 @@ export const ARCHIVE_MESSAGES = {
   runInProgress: 'Un appel robot est en cours sur ce dossier : archivage impossible pour le moment.',
   robot: (numero: string) => `La demande ${numero} est archivée : le robot ne la traite plus. Restaurez-la d’abord.`,
   callback: (numero: string) => `La demande ${numero} est archivée : aucun résultat n’y est enregistré. Restaurez-la d’abord, puis saisissez le résultat.`,
-  /** A payment entered by hand, a statement line attached or counted in addition: refused on an archived file (409). */
-  newMoney: (numero: string) =>
-    `La demande ${numero} est archivée : elle ne reçoit plus de nouveau paiement. Restaurez la demande pour y enregistrer ce paiement.`,
+  /**
+   * A payment entered by hand, a statement line attached or counted in addition: refused on an archived file (409), and
+   * said beforehand under « Enregistrer un paiement » and the held « Compter en plus »: worded for each of these actions.
+   */
+  newMoney: (numero: string) => `La demande ${numero} est archivée : elle ne reçoit plus de nouveau paiement. Restaurez la demande pour y compter un paiement.`,
   /** A statement line naming an archived file, left to be handled when the statement is applied (its outcome 'archived'). */
   lineOnArchived: (numero: string) =>
     `Demande ${numero} archivée : paiement non compté. Restaurez la demande pour y rattacher ce paiement, ou classez la ligne.`,

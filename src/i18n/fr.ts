@@ -601,6 +601,7 @@ export const fr = {
         deleted: 'Vue « %{name} » supprimée',
         notFound: 'Cette vue n’existe plus ou n’est pas partagée avec vous',
         copyLink: 'Copier le lien de la vue « %{name} »',
+        copyLinkTip: 'Copier le lien',
         linkCopied: 'Lien copié',
         linkNotCopied: 'Le lien n’a pas pu être copié : le navigateur refuse l’accès au presse-papiers.',
       },

@@ -3,7 +3,7 @@
 // label, a line already applied linking to the statement that applied it, a preview's line to be checked (far above
 // what its file was to receive) marked with why; and the totals.
 import WarningIcon from '@mui/icons-material/WarningAmber';
-import { alpha, Box, Chip, Link, Paper, Stack, Typography, type ChipProps } from '@mui/material';
+import { alpha, Box, Chip, keyframes, Link, Paper, Stack, Typography, type ChipProps } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { DataTable, ListContextProvider, useList, useTranslate } from 'react-admin';
 import type { ReactNode } from 'react';
@@ -37,8 +37,9 @@ export function OutcomeChip({ outcome, label, to, inactive = false }: { outcome:
     label: label ?? PAYMENT_OUTCOME_LABELS[outcome] ?? outcome,
     'data-testid': 'payment-outcome',
     'data-outcome': outcome,
-    // A long label ("Classée : <its reason>") wraps inside its chip rather than widening the table.
-    sx: { fontWeight: 600, height: 'auto', minHeight: 24, '& .MuiChip-label': { whiteSpace: 'normal', py: 0.25 } },
+    // A long label ("Classée : <its reason>") wraps inside its chip rather than widening the table, never narrower than
+    // its longest word: MUI's label hides what overflows it, and a squeezed column cut each line to its first letters.
+    sx: { fontWeight: 600, height: 'auto', minHeight: 24, '& .MuiChip-label': { whiteSpace: 'normal', py: 0.25, minWidth: 'min-content' } },
   } as const;
   return to ? <Chip {...common} component={RouterLink} to={to} clickable /> : <Chip {...common} />;
 }
@@ -52,6 +53,14 @@ const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
 const wideOnly = WIDE_ONLY_COLUMN;
 /** The actions' column (header and cells). */
 const ACTIONS = 'payment-lines-actions';
+
+/**
+ * The pinned actions' shadow over the columns scrolled beneath them, gone once the table is scrolled to its end (where
+ * nothing is beneath): a scroll-driven animation over the table's own scroll, held on its first frame until the end.
+ * Where the table does not scroll (or the browser has no such animations) the divider alone stays.
+ */
+const pinnedShadow = (divider: string, shadow: string) =>
+  keyframes({ from: { boxShadow: `inset 1px 0 0 ${divider}, -6px 0 6px -4px ${shadow}` }, to: { boxShadow: `inset 1px 0 0 ${divider}` } });
 
 /**
  * `handle`: what a kept statement's line offers ('Rattacher' and 'Classer', 'Remettre à traiter', 'Détacher'), in a column of its
@@ -72,21 +81,23 @@ export function PaymentLines({ lines, handle, undone = false }: { lines: Payment
           size="small"
           sx={(theme) => ({
             '& .MuiTableCell-root': { px: { xs: 0.5, sm: 1 } },
-            // On a phone the actions stay at the right edge, over the columns scrolled beneath them, on the drawer's
-            // own surface (its dark mode's overlay too).
+            // On a phone the actions stay at the right edge, over the columns scrolled beneath them (a shadow says so
+            // while any are), on the drawer's own surface (its dark mode's overlay too), their header included.
             // Only the header and the cells that hold actions: an empty one would hide the outcome scrolled beneath it.
+            // Beside actions the outcome keeps a readable width: scrolled into view, its chip is read whole beside them.
             [theme.breakpoints.down('sm')]: {
+              ...(handle && { '& .column-outcome': { minWidth: '8rem' } }),
               [`& .${ACTIONS}.MuiTableCell-head, & .${ACTIONS}:not(:empty)`]: {
                 position: 'sticky',
                 right: 0,
                 zIndex: 1,
                 // Its header over the others, which react-admin keeps at the top of the table (sticky, z-index 2).
                 '&.MuiTableCell-head': { zIndex: 3 },
-                // Their words without their icons: the column takes less of what scrolls beneath it.
-                '& .MuiButton-startIcon': { display: 'none' },
                 backgroundColor: theme.palette.background.paper,
                 backgroundImage: 'var(--Paper-overlay)',
                 boxShadow: `inset 1px 0 0 ${theme.palette.divider}`,
+                animation: `${pinnedShadow(theme.palette.divider, alpha(theme.palette.common.black, 0.6))} step-end both`,
+                animationTimeline: 'scroll(nearest inline)',
               },
             },
             '& .MuiTableRow-root:has([data-warning])': { backgroundColor: alpha(theme.palette.warning.main, 0.08) },

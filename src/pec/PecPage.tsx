@@ -90,7 +90,7 @@ export default function PecPage() {
   const selectable = rights.run || rights.edit || rights.export;
   // Each user's choice of columns, kept across sessions in this browser.
   const columns = { storeKey: preferenceKey(readAuthStore().user?.id, 'pec.columns'), hidden: PEC_OPTIONAL_COLUMNS };
-  useColumnsFromUrl(columns.storeKey, columns.hidden);
+  useColumnsFromUrl(columns.storeKey, PEC_COLUMN_SOURCES, columns.hidden);
 
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="pec-page">

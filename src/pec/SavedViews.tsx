@@ -1,23 +1,23 @@
 // Saved views of the PEC list (issue 28), above its filters: each view is a link (/pec?view=12, to bookmark or send to a
 // colleague it is shared with) that opens the list with its filters and sort (the URL) and its columns (react-admin's
 // store, the key the column chooser edits); 'Enregistrer la vue' names the current ones; the author renames, shares
-// with the organisation, updates with the current ones or deletes a view; anyone copies a view's address (its filters
-// and sort, to paste in a message or a bookmark). The server keeps them (/api/pec_views): a user's own and the
+// with the organisation, updates with the current ones or deletes a view; anyone copies a view's address (its filters,
+// sort and columns, to paste in a message or a bookmark). The server keeps them (/api/pec_views): a user's own and the
 // organisation's shared ones.
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
 import ContentCopyIcon from '@mui/icons-material/ContentCopyOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import GroupsIcon from '@mui/icons-material/GroupsOutlined';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
-import { Button, Chip, IconButton, Stack } from '@mui/material';
+import { Button, Chip, IconButton, Stack, Tooltip } from '@mui/material';
 import { Suspense, useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { useGetList, useListFilterContext, useListSortContext, useNotify, useStore, useTranslate, type RaRecord } from 'react-admin';
 import { idFromReference } from '#domain/iri';
 import type { SavedViewQuery } from '#domain/savedViews';
 import { OWNER_FILTER, OWNER_FILTER_ME } from '#domain/followUps';
-import { pecListLink } from './filters';
-import { columnsLayout, visibleColumns } from './columnStore';
+import { pecViewAddress } from './filters';
+import { columnRanksKey, columnsLayout, visibleColumns } from './columnStore';
 import { chunk, lazyChunk } from '../lazyChunk';
 import type { ViewDialogProps } from './SavedViewDialog';
 
@@ -28,9 +28,15 @@ export const PEC_VIEWS_RESOURCE = 'pec_views';
 /** /pec?view=12: the list opens on that view (its filters, sort and columns), then the URL keeps its filters and sort. */
 export const VIEW_PARAM = 'view';
 const viewLink = (view: SavedView) => `/pec?${VIEW_PARAM}=${idFromReference(view.id, PEC_VIEWS_RESOURCE)}`;
-/** The list's address a view opens: its filters and sort (what « Copier le lien » copies, readable without the view). */
+/**
+ * The list's address a view opens: its filters, sort and columns (what « Copier le lien » copies, readable without the
+ * view; its columns applied by useColumnsFromUrl, as when the view's own link is followed).
+ */
 const viewAddress = (view: SavedView) =>
-  pecListLink(view.query.filter ?? {}, view.query.sort ? { field: view.query.sort, order: view.query.order ?? 'ASC' } : undefined);
+  pecViewAddress(view.query.filter ?? {}, view.query.sort ? { field: view.query.sort, order: view.query.order ?? 'ASC' } : undefined, view.columns);
+
+/** A view's copy and edit buttons: a finger's target on a phone (44 px), MUI's small one (30 px) elsewhere. */
+const VIEW_ACTION_SX = { '@media (max-width: 600px)': { width: 44, height: 44 } } as const;
 
 export interface SavedView extends RaRecord {
   name: string;
@@ -50,13 +56,13 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
   // they are instead of drawing them again (a blocking render of the list's toolbar on a slow phone).
   const { filterValues, setFilters } = useListFilterContext();
   const { sort } = useListSortContext();
-  const [hidden, setHidden] = useStore<string[]>(columnsStoreKey, defaultHidden);
-  const [ranks, setRanks] = useStore<number[] | undefined>(`${columnsStoreKey}_columnRanks`);
+  const [hidden] = useStore<string[]>(columnsStoreKey, defaultHidden);
+  const [ranks] = useStore<number[] | undefined>(columnRanksKey(columnsStoreKey));
   const { data: views } = useGetList<SavedView>(PEC_VIEWS_RESOURCE, { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
   const [editing, setEditing] = useState<SavedView | 'new' | undefined>();
 
-  // A view's link, once the user's views are read: its columns go to the store, its filters and sort to the URL (in
-  // place of the link, so that Back leaves the list). A view deleted, or not shared with the reader, is said so.
+  // A view's link, once the user's views are read: its address in place of the link (so that Back leaves the list), whose
+  // columns useColumnsFromUrl puts in the store. A view deleted, or not shared with the reader, is said so.
   const wanted = new URLSearchParams(search).get(VIEW_PARAM);
   useEffect(() => {
     if (wanted === null || !views) return;
@@ -66,14 +72,8 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
       navigate('/pec', { replace: true });
       return;
     }
-    // A view without columns (written through the API) keeps the list's.
-    if (view.columns.length) {
-      const layout = columnsLayout(allColumns, view.columns);
-      setHidden(layout.hidden);
-      setRanks(layout.ranks);
-    }
     navigate(viewAddress(view), { replace: true });
-  }, [wanted, views, allColumns, setHidden, setRanks, navigate, notify]);
+  }, [wanted, views, navigate, notify]);
   const current = { filter: filterValues, sort: sort.field, order: sort.order } as SavedViewQuery;
   // 'Mes dossiers' is a quick filter over the others: pressed, it adds 'Suivi par' = me; pressed again, it takes it away.
   const mine = filterValues[OWNER_FILTER] === OWNER_FILTER_ME;
@@ -92,10 +92,17 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
       notify('pecflow.pec.views.linkNotCopied', { type: 'error' });
     }
   };
-  // The view the list shows now: its filters and sort (the columns are the user's to change within it).
-  const shows = (view: SavedView) =>
-    JSON.stringify(view.query.filter ?? {}) === JSON.stringify(filterValues) &&
-    (!view.query.sort || (view.query.sort === sort.field && (view.query.order ?? 'ASC') === sort.order));
+  // The view the list shows now: its filters, sort and columns (a view without columns, written through the API, keeps
+  // the list's), so that a chip marked current shows what its view does.
+  const shownColumns = visibleColumns(allColumns, hidden, ranks).join();
+  const shows = (view: SavedView) => {
+    const layout = columnsLayout(allColumns, view.columns);
+    return (
+      JSON.stringify(view.query.filter ?? {}) === JSON.stringify(filterValues) &&
+      (!view.query.sort || (view.query.sort === sort.field && (view.query.order ?? 'ASC') === sort.order)) &&
+      (!view.columns.length || visibleColumns(allColumns, layout.hidden, layout.ranks).join() === shownColumns)
+    );
+  };
 
   return (
     <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap alignItems="center" sx={{ mb: 1.5 }} data-testid="pec-saved-views">
@@ -122,13 +129,28 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
               color="primary"
               aria-current={shows(view) ? 'page' : undefined}
             />
-            <IconButton size="small" aria-label={translate('pecflow.pec.views.copyLink', { name: view.name })} onClick={() => void copyLink(view)}>
-              <ContentCopyIcon fontSize="small" />
-            </IconButton>
-            {view.mine && (
-              <IconButton size="small" aria-label={translate('pecflow.pec.views.edit', { name: view.name })} onClick={() => setEditing(view)}>
-                <EditIcon fontSize="small" />
+            {/* The tooltip's words begin the button's name, which names the view too. */}
+            <Tooltip title={translate('pecflow.pec.views.copyLinkTip')}>
+              <IconButton
+                size="small"
+                sx={VIEW_ACTION_SX}
+                aria-label={translate('pecflow.pec.views.copyLink', { name: view.name })}
+                onClick={() => void copyLink(view)}
+              >
+                <ContentCopyIcon fontSize="small" />
               </IconButton>
+            </Tooltip>
+            {view.mine && (
+              <Tooltip title={translate('pecflow.pec.views.editTitle')}>
+                <IconButton
+                  size="small"
+                  sx={VIEW_ACTION_SX}
+                  aria-label={translate('pecflow.pec.views.edit', { name: view.name })}
+                  onClick={() => setEditing(view)}
+                >
+                  <EditIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
             )}
           </Stack>
         ))}

@@ -2,6 +2,9 @@
 // the display order under `{key}_columnRanks` (indexes of the declared columns). A saved view and a dashboard link
 // speak of the visible columns instead, in their order. Pure functions, tested in tests/unit/pec-columns.test.ts.
 
+/** The store key of the display order beside the hidden sources' key. */
+export const columnRanksKey = (storeKey: string) => `${storeKey}_columnRanks`;
+
 /** The visible columns, in the order shown. */
 export function visibleColumns(all: string[], hidden: string[], ranks: number[] | undefined): string[] {
   const ordered = ranks ? [...ranks.map((rank) => all[rank]).filter((c): c is string => !!c), ...all.filter((_, i) => !ranks.includes(i))] : all;

@@ -67,16 +67,35 @@ export const statementPath = (id: number | string) => `${STATEMENTS_PATH}/${id}`
 export const statementsListLink = (filter: Record<string, unknown>) => `${STATEMENTS_PATH}?${new URLSearchParams({ filter: JSON.stringify(filter) })}`;
 
 /**
- * The PEC list with these filters (react-admin's list parameters in the URL), and columns to show beside the user's
- * (`columns`, read by src/pec/useColumnsFromUrl.ts).
+ * The columns an address of the PEC list asks for, read by src/pec/useColumnsFromUrl.ts: `columns` shows them beside
+ * the user's (a dashboard's drill-down), `onlyColumns` shows them alone, in that order (a saved view's address).
  */
-export function pecListLink(filter: Record<string, unknown>, sort?: { field: string; order: 'ASC' | 'DESC' }, columns?: readonly string[]): string {
+export const COLUMNS_PARAM = 'columns';
+export const ONLY_COLUMNS_PARAM = 'onlyColumns';
+
+type ListSort = { field: string; order: 'ASC' | 'DESC' };
+
+/** react-admin's list parameters in the URL. */
+function listParams(filter: Record<string, unknown>, sort?: ListSort): URLSearchParams {
   const params = new URLSearchParams({ filter: JSON.stringify(filter) });
   if (sort) {
     params.set('sort', sort.field);
     params.set('order', sort.order);
   }
-  if (columns?.length) params.set('columns', columns.join(','));
+  return params;
+}
+
+/** The PEC list with these filters and sort, and columns to show beside the user's. */
+export function pecListLink(filter: Record<string, unknown>, sort?: ListSort, columns?: readonly string[]): string {
+  const params = listParams(filter, sort);
+  if (columns?.length) params.set(COLUMNS_PARAM, columns.join(','));
+  return `/pec?${params}`;
+}
+
+/** The PEC list as a saved view shows it: its filters, sort and, when it names any, its columns alone in its order. */
+export function pecViewAddress(filter: Record<string, unknown>, sort: ListSort | undefined, columns: readonly string[]): string {
+  const params = listParams(filter, sort);
+  if (columns.length) params.set(ONLY_COLUMNS_PARAM, columns.join(','));
   return `/pec?${params}`;
 }
 

@@ -77,7 +77,7 @@ describe('new money on an archived file', () => {
     const refused = await pay(f.id, '200');
     expect(refused.status, refused.text).toBe(409);
     expect(refused.body.detail).toBe(ARCHIVE_MESSAGES.newMoney(f.numeroDossier));
-    expect(refused.body.detail).toContain('Restaurez la demande');
+    expect(refused.body.detail).toContain('Restaurez la demande pour y compter un paiement.');
     expect(await payments(f.id)).toEqual([]);
     expect(await paymentState(f.id)).toEqual(UNPAID);
 

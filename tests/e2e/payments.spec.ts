@@ -328,7 +328,7 @@ test('an archived billed file offers no "Enregistrer un paiement": the button is
   const record = panel.getByRole('button', { name: 'Enregistrer un paiement' });
   await expect(record).toBeDisabled();
   await expect(panel.getByTestId('pec-payment-refusal')).toHaveText(newMoneyRefusal({ archived: true, numeroDossier: file.numeroDossier })!);
-  await expect(record).toHaveAccessibleDescription(/Restaurez la demande/);
+  await expect(record).toHaveAccessibleDescription(/Restaurez la demande pour y compter un paiement\./);
 });
 
 test('a payment the file holds already is refused in the dialog, focused, and corrected there', async ({ page, request }) => {
@@ -1230,6 +1230,66 @@ test('on a phone (390 px), a statement line to handle shows its number, referenc
   await expect(state).toHaveText('À traiter (1)');
   const chip = (await state.boundingBox())!;
   expect(chip.x + chip.width).toBeLessThanOrEqual(390);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
+test('on a phone (390 px), the pinned « Traitement » column says what scrolls beneath it, hides nothing once scrolled, and keeps its icons', async ({
+  page,
+  request,
+}) => {
+  const email = 'direction@audition-horizon.fr';
+  const paid = await billedFile(request, email);
+  const archived = await billedFile(request, email);
+  await api(request, await apiToken(request, email), 'PATCH', `/api/pec_dossiers/${archived.id}`, { archived: true, archiveReason: 'duplicate' });
+  const today = frenchToday();
+  // Long outcomes beside actions: a payment already counted (« Compter en plus »), a line on an archived file (« Rattacher »).
+  const statementId = await applyStatement(request, email, [
+    `${today};Santéclair;FAC-${paid.numeroDossierAssure};10,00;Oreille droite`,
+    `${today};Santéclair;FAC-${paid.numeroDossierAssure};10,00;Oreille gauche`,
+    `${today};Santéclair;FAC-${archived.numeroDossierAssure};12,00;Archivée`,
+  ]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, email);
+  await page.goto(`/payment_statements/${statementId}`);
+  const table = page.getByTestId('payment-statement-drawer').getByTestId('payment-lines');
+  const rows = table.getByRole('row');
+  const count = page.getByRole('button', { name: 'Compter en plus la ligne 3, comme un paiement distinct' });
+  const attach = page.getByRole('button', { name: 'Rattacher la ligne 4 à une demande' });
+  await expect(rows.nth(3).getByTestId('payment-outcome')).toContainText(`Demande ${archived.numeroDossier} archivée`);
+  // The buttons keep their icons.
+  for (const button of [count, attach]) await expect(button.locator('.MuiButton-startIcon svg')).toBeVisible();
+
+  const header = table.getByRole('columnheader', { name: 'Traitement' });
+  const pinned = [header, rows.nth(2).getByRole('cell').filter({ has: count }), rows.nth(3).getByRole('cell').filter({ has: attach })];
+  const style = (cell: Locator) =>
+    cell.evaluate((element) => ({ background: getComputedStyle(element).backgroundColor, shadow: getComputedStyle(element).boxShadow }));
+  // A colour without transparency: rgb(…), or rgba(…) whose alpha is 1.
+  const opaque = (colour: string) => /^rgb\(/.test(colour) || /^rgba\(.*,\s*1\)$/.test(colour);
+  // Outside the divider (inset), a shadow that can be seen: its colour not transparent.
+  const casts = (shadow: string) => shadow.split(/,(?![^(]*\))/).some((part) => !part.includes('inset') && !/rgba\([^)]*,\s*0\)/.test(part));
+
+  // At rest the table scrolls sideways: the pinned cells, header included, are opaque and cast a shadow over what is beneath.
+  expect(await table.evaluate((box) => box.scrollWidth > box.clientWidth)).toBe(true);
+  for (const cell of pinned) {
+    const { background, shadow } = await style(cell);
+    expect(opaque(background), background).toBe(true);
+    expect(casts(shadow), shadow).toBe(true);
+  }
+
+  // Scrolled to its end: each outcome is read whole, beside the actions, not beneath them, and the shadow has gone.
+  await table.evaluate((box) => (box.scrollLeft = box.scrollWidth));
+  for (const [row, cell] of [
+    [rows.nth(2), pinned[1]!],
+    [rows.nth(3), pinned[2]!],
+  ] as const) {
+    const chip = row.getByTestId('payment-outcome');
+    const chipBox = (await chip.boundingBox())!;
+    const cellBox = (await cell.boundingBox())!;
+    expect(chipBox.x + chipBox.width).toBeLessThanOrEqual(cellBox.x);
+    // Its words whole: none cut at the chip's edge.
+    expect(await chip.locator('.MuiChip-label').evaluate((label) => label.scrollWidth <= label.clientWidth)).toBe(true);
+  }
+  for (const cell of pinned) expect(casts((await style(cell)).shadow)).toBe(false);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
 

@@ -1,6 +1,7 @@
 // Saved views of the PEC list (issue 28): filters (several statuses), sort and columns named and saved, left behind,
 // then found again by choosing the view; renamed and deleted by their author; shared ones seen by a colleague, who
-// opens the view's link with its columns; and everyone's 'Mes dossiers', the files they follow.
+// opens the view's link with its columns; its copied address, columns included; its buttons' tooltips and sizes; and
+// everyone's 'Mes dossiers', the files they follow.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { api, apiToken, signIn, signOut, uniqueName } from './helpers';
 import { listCount, patientNumber, prepareFile, toast } from './pec-fixtures';
@@ -205,7 +206,7 @@ test("a name the author already uses is said under the name field; 'Modifier la 
   expect(saved.columns).toContain('amountDue');
 });
 
-test('« Copier le lien » of a view copies the list’s whole address with its filters and sort, which opens the list as the view does', async ({
+test('« Copier le lien » of a view copies the list’s whole address with its filters, sort and columns, which opens the list as the view does', async ({
   page,
   context,
   request,
@@ -214,7 +215,9 @@ test('« Copier le lien » of a view copies the list’s whole address with its 
   const token = await apiToken(request, EMAIL);
   const name = uniqueName('À copier');
   const filter = { status: ['pending', 'approved'], suiviPar: 'me' };
-  await api(request, token, 'POST', '/api/pec_views', { name, query: { filter, sort: 'totalTtc', order: 'DESC' }, columns: [] });
+  // An optional column first, the network and the centre left out: not the list's default columns.
+  const columns = ['amountDue', 'status', 'numeroDossier', 'totalTtc'];
+  await api(request, token, 'POST', '/api/pec_views', { name, query: { filter, sort: 'totalTtc', order: 'DESC' }, columns });
   await signIn(page, EMAIL);
   await page.goto('/pec');
   await expect(page.getByTestId('pec-row').first()).toBeVisible({ timeout: 30_000 });
@@ -233,8 +236,53 @@ test('« Copier le lien » of a view copies the list’s whole address with its 
   await expect(page.getByRole('combobox', { name: 'État' })).toHaveText('2 états');
   await expect(page.getByRole('button', { name: 'Mes dossiers' })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('columnheader', { name: 'Montant du devis' })).toHaveAttribute('aria-sort', 'descending');
+  // Its columns alone, in its order; applied, they leave the address (the filters and sort stay).
+  await expect(headers(page)).toHaveText(['Reste dû', 'État', 'ID Pecflow', 'Montant du devis']);
+  expect([...new URL(page.url()).searchParams.keys()].sort()).toEqual(['filter', 'order', 'sort']);
   // The list now shows what the view shows: its chip says so.
-  await expect(page.getByTestId('pec-saved-views').getByRole('link', { name, exact: true })).toHaveAttribute('aria-current', 'page');
+  const chip = page.getByTestId('pec-saved-views').getByRole('link', { name, exact: true });
+  await expect(chip).toHaveAttribute('aria-current', 'page');
+  // One more column: the list no longer shows the view, its chip no longer says it does.
+  await toggleColumns(page, ['Réseau'], []);
+  await expect(chip).not.toHaveAttribute('aria-current');
+  await toggleColumns(page, [], ['Réseau']);
+  await expect(chip).toHaveAttribute('aria-current', 'page');
+});
+
+test('a view’s copy and edit buttons say what they do in a tooltip, keep their names, and take a finger on a phone', async ({ page, request }) => {
+  const token = await apiToken(request, EMAIL);
+  const name = uniqueName('Boutons');
+  await api(request, token, 'POST', '/api/pec_views', { name, query: { filter: {} }, columns: [] });
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  const copy = page.getByRole('button', { name: `Copier le lien de la vue « ${name} »`, exact: true });
+  const edit = page.getByRole('button', { name: `Modifier la vue « ${name} »`, exact: true });
+  await expect(copy).toBeVisible({ timeout: 30_000 });
+
+  for (const [button, tip] of [
+    [copy, 'Copier le lien'],
+    [edit, 'Modifier la vue'],
+  ] as const) {
+    await button.hover();
+    await expect(page.getByRole('tooltip')).toHaveText(tip);
+    // Its name stays the one that names the view (the tooltip's words are its start).
+    await expect(button).toHaveAccessibleName(`${tip}${tip === 'Copier le lien' ? ' de la vue' : ''} « ${name} »`);
+    const box = (await button.boundingBox())!;
+    expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(24);
+    await page.mouse.move(0, 0);
+    await expect(page.getByRole('tooltip')).toHaveCount(0);
+  }
+
+  // On a phone (600 px and narrower), a finger's target. Loaded at that width: a laptop's open menu would cover the page.
+  for (const width of [600, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.reload();
+    for (const button of [copy, edit]) {
+      await button.scrollIntoViewIfNeeded();
+      const box = (await button.boundingBox())!;
+      expect(Math.min(box.width, box.height), `${width} px`).toBeGreaterThanOrEqual(44);
+    }
+  }
 });
 
 test('« Copier le lien » where the browser gives no clipboard says so, and the list stays as it was', async ({ page, request }) => {

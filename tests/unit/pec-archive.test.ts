@@ -15,7 +15,7 @@ describe('money on an archived file', () => {
     expect(takesNewMoney({ archived: true })).toBe(false);
     expect(newMoneyRefusal({ archived: false, numeroDossier: 'PEC-2026-000401' })).toBeUndefined();
     expect(newMoneyRefusal({ archived: true, numeroDossier: 'PEC-2026-000401' })).toBe(
-      'La demande PEC-2026-000401 est archivée : elle ne reçoit plus de nouveau paiement. Restaurez la demande pour y enregistrer ce paiement.',
+      'La demande PEC-2026-000401 est archivée : elle ne reçoit plus de nouveau paiement. Restaurez la demande pour y compter un paiement.',
     );
   });
 });
