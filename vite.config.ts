@@ -105,12 +105,20 @@ const PEC_CODE = /[\\/]src[\\/]pec[\\/]|[\\/]domain[\\/](payments|archive|docume
 function reactAdminRouterWithoutDataRouter(): Plugin {
   const adapter = /[\\/]ra-core[\\/]dist[\\/]routing[\\/]adapters[\\/]reactRouterProvider\.js$/;
   const shim = fileURLToPath(new URL('./src/routerInBrowserRouter.ts', import.meta.url));
+  let redirected = false;
   return {
     name: 'pecflow-react-admin-router',
+    apply: 'build',
     enforce: 'pre',
     resolveId(source, importer) {
-      if (source === 'react-router-dom' && importer && adapter.test(importer)) return shim;
-      return null;
+      if (source !== 'react-router-dom' || !importer || !adapter.test(importer)) return null;
+      redirected = true;
+      return shim;
+    },
+    // A react-admin whose adapter moved would bring the data router back without a word.
+    buildEnd(error) {
+      if (!error && !redirected)
+        throw new Error("reactAdminRouterWithoutDataRouter : l'adaptateur de routeur de ra-core est introuvable (ra-core a-t-il changé ?)");
     },
   };
 }
