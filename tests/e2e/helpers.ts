@@ -57,9 +57,17 @@ export const fieldBox = (field: Locator) => field.locator('xpath=ancestor::div[c
 /** A select (react-admin SelectInput, MUI select) by its label: its accessible name is the label then the value. */
 export const selectField = (scope: Page | Locator, label: string) => scope.getByRole('combobox', { name: new RegExp(`^${escapeRegExp(label)}(\\s|$)`) });
 
-/** Once a popup (a calendar, a popover) has grown into place: during MUI's opening transition it is scaled down. */
+/**
+ * Once a popup (a calendar, a popover) has grown into place: during MUI's opening transition it is scaled down. A
+ * transition restarted midway cancels its animation (its `finished` rejects) and starts another: wait for that one too.
+ */
 export async function grownIntoPlace(popup: Locator) {
-  await popup.evaluate((element) => Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)));
+  await popup.evaluate(async (element) => {
+    const running = () => element.getAnimations({ subtree: true }).filter((animation) => animation.playState === 'running');
+    for (let animations = running(); animations.length > 0; animations = running()) {
+      await Promise.allSettled(animations.map((animation) => animation.finished));
+    }
+  });
 }
 
 /**
