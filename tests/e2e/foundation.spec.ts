@@ -229,6 +229,19 @@ test('a settings list loads none of the PEC pages’ code, nor form code, before
   expect(asked.filter((path) => /\/assets\/(pec|PecPage|DashboardPage|zod|forms|jsonld)-/.test(path))).toEqual([]);
 });
 
+test('a menu entry starts its page’s code when the pointer reaches it or the keyboard focuses it, before the click', async ({ page }) => {
+  await signIn(page, 'direction@audition-horizon.fr');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const asked = (chunk: string) => page.waitForRequest((request) => new RegExp(`/assets/${chunk}-[\\w-]+\\.js$`).test(new URL(request.url()).pathname));
+  const pecCode = asked('PecPage');
+  await page.getByRole('menuitem', { name: /Demandes PEC/ }).hover();
+  await pecCode;
+  const settingsCode = asked('SettingsPage');
+  await page.getByRole('menuitem', { name: 'Paramètres' }).focus();
+  await settingsCode;
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
 test('after a plain login the user lands on /dashboard; "/" and unknown paths lead to /pec', async ({ page }) => {
   await signIn(page, 'audio@audition-horizon.fr');
   await expect(page).toHaveURL(/\/dashboard$/);
