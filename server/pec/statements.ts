@@ -1,7 +1,7 @@
 // A payment statement applied (issues 15 and 25): all or nothing and once (its fingerprint, each line's key, refused
 // with a 409 when sent twice, also at the same moment), and undone while no later statement paid the same files. Read
 // by statementFile.ts, matched by statementMatching.ts; each payment is a row of the history (paymentHistory.ts).
-import { and, asc, eq, gt, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import type { DbOrTx } from '../db/connect';
@@ -513,9 +513,11 @@ export async function detachLine(db: DbOrTx, principal: Principal, id: number, l
         ),
       );
     }
-    // A later statement's line taken for this payment ('Déjà appliquée'): detached, it would count nowhere.
+    // Later statements' lines taken as copies of this statement's payments of that amount and day on the file ('Déjà
+    // appliquée'): each stands for one of them, whichever (evaluateStatement takes them in order). Refused only when
+    // this payment's leaving would leave one of those lines counting nowhere.
     const copies = await tx
-      .selectDistinct({ id: paymentStatements.id, createdAt: paymentStatements.createdAt })
+      .select({ id: paymentStatements.id, createdAt: paymentStatements.createdAt })
       .from(paymentStatementLines)
       .innerJoin(paymentStatements, eq(paymentStatements.id, paymentStatementLines.statementId))
       .where(
@@ -529,7 +531,22 @@ export async function detachLine(db: DbOrTx, principal: Principal, id: number, l
         ),
       )
       .orderBy(asc(paymentStatements.id));
-    if (copies.length) throw conflict(STATEMENT_MESSAGES.detachCopied(copies));
+    if (copies.length) {
+      const [left] = await tx
+        .select({ others: count() })
+        .from(pecPayments)
+        .where(
+          and(
+            eq(pecPayments.statementId, statement.id),
+            eq(pecPayments.dossierId, file.id),
+            eq(pecPayments.amount, payment.amount),
+            eq(pecPayments.paymentDate, payment.paymentDate),
+            isNull(pecPayments.reversedAt),
+            ne(pecPayments.id, payment.id),
+          ),
+        );
+      if (copies.length > (left?.others ?? 0)) throw conflict(STATEMENT_MESSAGES.detachCopied([...new Map(copies.map((c) => [c.id, c])).values()]));
+    }
 
     const reversalReason = STATEMENT_MESSAGES.detachedWith(reason);
     await tx.update(pecPayments).set({ reversedAt: new Date(), reversedById: principal.id, reversalReason }).where(eq(pecPayments.id, payment.id));

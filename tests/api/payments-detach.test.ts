@@ -290,6 +290,39 @@ describe('« Détacher » refused, changing nothing', () => {
     expect(await paymentState(f.id)).toEqual(UNPAID);
   });
 
+  it('a later statement holding copies of two payments of the same amount and day: refused while it holds both, allowed once it holds one', async () => {
+    const f = await billedFile(1460);
+    const s = await apply(csv(`20/11/2026;Santéclair;${f.numPec};730,00;Oreille droite`, `20/11/2026;Santéclair;${f.numPec};730,00;Oreille gauche`));
+    const id = s.id as number;
+    expect((await lineAction('count', id, 3, { motif: 'Oreille gauche' })).status).toBe(200);
+
+    // Both payments re-exported: detached, one of those copies would count nowhere.
+    const both = await apply(
+      csv(`20/11/2026;Santéclair;${f.numPec};730,00;`, `20/11/2026;Santéclair;${f.numPec};730,00;`, `21/11/2026;Santéclair;NOUVEAU-${f.id};1,00;`),
+    );
+    expect([lineOf(both, 2), lineOf(both, 3)]).toMatchObject([
+      { outcome: 'already_applied', appliedIn: { id } },
+      { outcome: 'already_applied', appliedIn: { id } },
+    ]);
+    const refused = await detach(id, 3, 'Un seul appareil');
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe(
+      `Détachement impossible : le relevé n° ${both.id} du ${frenchToday()} reprend le paiement de cette ligne comme déjà appliqué. Annulez d’abord ce relevé.`,
+    );
+    expect(await paymentState(f.id)).toMatchObject({ status: 'paid', montantPaye: 1460 });
+    expect((await undo(both.id)).status).toBe(200);
+
+    // One of them re-exported: the payment that stays is the one it names.
+    const one = await apply(csv(`20/11/2026;Santéclair;${f.numPec};730,00;`, `21/11/2026;Santéclair;NOUVEAU-${f.id};1,00;`));
+    expect(lineOf(one, 2)).toMatchObject({ outcome: 'already_applied', appliedIn: { id } });
+    const detached = await detach(id, 3, 'Un seul appareil');
+    expect(detached.status, detached.text).toBe(200);
+    expect(await paymentState(f.id)).toMatchObject({ status: 'billed', montantPaye: 730, paiementPartiel: true, montantDu: 730 });
+    // The copy still stands for a payment the file holds: cancelling the statement it copies is refused as before.
+    expect((await undo(id)).status).toBe(409);
+    expect(await disagreements()).toEqual([]);
+  });
+
   it('on a file of a centre the reader does not see: 403, detached by who sees it', async () => {
     const hidden = await billedFile(300, tokens.horizonAdmin, 'Horizon Lyon Part-Dieu'); // a centre audio@ is not assigned to
     const s = await apply(csv(`03/11/2026;MGEN;INCONNU-${hidden.id};300,00;`), tokens.horizonAdmin);
