@@ -1302,6 +1302,47 @@ test('on a phone (390 px), every statement line shows its outcome and its file, 
   await expect(page).toHaveURL(new RegExp(`/pec/${paid.id}$`));
 });
 
+test('the reason’s hint « Entrée pour valider… » shows where a keyboard is likely, not on a touch screen, where Enter still sends', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const email = 'direction@audition-horizon.fr';
+  const statementId = await applyStatement(request, email, [`${frenchToday()};Allianz;TACTILE-${Date.now()};16,00;`]);
+  const hint = 'Entrée pour valider, Maj+Entrée pour aller à la ligne';
+
+  // A mouse, and so a keyboard beside it: the hint is under the reason.
+  await signIn(page, email);
+  await page.goto(`/payment_statements/${statementId}`);
+  await page.getByRole('button', { name: 'Classer la ligne 2' }).click();
+  const onDesktop = page.getByRole('dialog', { name: 'Classer la ligne 2 sans demande' });
+  await expect(onDesktop.getByRole('textbox', { name: /^Motif/ })).toBeFocused();
+  await expect(onDesktop).toContainText(hint);
+  await onDesktop.getByRole('button', { name: 'Annuler' }).click();
+  await expect(onDesktop).toBeHidden();
+
+  // A phone's touch screen: no hint of keys it has not got.
+  const { baseURL, locale, timezoneId } = test.info().project.use;
+  const phone = await browser.newContext({ baseURL, locale, timezoneId, viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  try {
+    const touch = await phone.newPage();
+    await signIn(touch, email);
+    await touch.goto(`/payment_statements/${statementId}`);
+    await touch.getByRole('button', { name: 'Classer la ligne 2' }).tap();
+    const dialog = touch.getByRole('dialog', { name: 'Classer la ligne 2 sans demande' });
+    const reason = dialog.getByRole('textbox', { name: /^Motif/ });
+    await expect(reason).toBeFocused();
+    await expect(dialog).not.toContainText(hint);
+    // A keyboard plugged in after all: Enter still sends the reason.
+    await reason.fill('Paiement hors Pecflow');
+    await touch.keyboard.press('Enter');
+    await expect(dialog).toBeHidden();
+    await expect(toast(touch, 'Ligne classée')).toBeVisible();
+  } finally {
+    await phone.close();
+  }
+});
+
 /** Follows a receivables link and compares the list's count with the figure it showed. */
 async function listMatches(page: Page, link: Locator) {
   const figure = Number(await link.getAttribute('data-count'));
