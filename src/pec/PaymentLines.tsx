@@ -3,7 +3,7 @@
 // label, a line already applied linking to the statement that applied it, a preview's line to be checked (far above
 // what its file was to receive) marked with why; and the totals.
 import WarningIcon from '@mui/icons-material/WarningAmber';
-import { alpha, Box, Chip, keyframes, Link, Paper, Stack, Typography, type ChipProps } from '@mui/material';
+import { alpha, Box, Chip, Link, Paper, Stack, Typography, useMediaQuery, type ChipProps, type Theme } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { DataTable, ListContextProvider, useList, useTranslate } from 'react-admin';
 import type { ReactNode } from 'react';
@@ -47,29 +47,30 @@ export function OutcomeChip({ outcome, label, to, inactive = false }: { outcome:
 const oneLine = () => ({ whiteSpace: 'nowrap' }) as const;
 
 /**
- * The columns a phone leaves out: the line, its reference, amount, outcome and actions stay side by side, so that the
- * line handled is the one seen (its date, payer, gap and label, and beside actions its file, are on a wider screen).
+ * The columns a phone leaves out: the line, its reference, amount and outcome stay side by side, so that the line
+ * handled is the one seen (its date, payer, gap and label are on a wider screen; beside actions its file, and the
+ * actions themselves, go under its outcome: `stacked`).
  */
 const wideOnly = WIDE_ONLY_COLUMN;
-/** The actions' column (header and cells). */
-const ACTIONS = 'payment-lines-actions';
 
-/**
- * The pinned actions' shadow over the columns scrolled beneath them, gone once the table is scrolled to its end (where
- * nothing is beneath): a scroll-driven animation over the table's own scroll, held on its first frame until the end.
- * Where the table does not scroll (or the browser has no such animations) the divider alone stays.
- */
-const pinnedShadow = (divider: string, shadow: string) =>
-  keyframes({ from: { boxShadow: `inset 1px 0 0 ${divider}, -6px 0 6px -4px ${shadow}` }, to: { boxShadow: `inset 1px 0 0 ${divider}` } });
+/** The file a line reached, opened from its number. */
+const FileLink = ({ dossier }: { dossier: NonNullable<PaymentLine['dossier']> }) => (
+  <Link component={RouterLink} to={pecFilePath(dossier.id)}>
+    {dossier.numeroDossier}
+  </Link>
+);
 
 /**
  * `handle`: what a kept statement's line offers ('Rattacher' and 'Classer', 'Remettre à traiter', 'Détacher'), in a column of its
- * own; `undone`: the statement was cancelled, none of its lines is in force.
+ * own (on a phone, under its outcome); `undone`: the statement was cancelled, none of its lines is in force.
  */
 export function PaymentLines({ lines, handle, undone = false }: { lines: PaymentLine[]; handle?: (line: PaymentLine) => ReactNode; undone?: boolean }) {
   const translate = useTranslate();
   const label = (key: string) => translate(`pecflow.payments.lines.${key}`);
   const list = useList({ data: lines.map((line) => ({ ...line, id: line.line })), perPage: lines.length || 1, resource: 'payment_statement_lines' });
+  // On a phone a kept statement's line says its outcome, then its file and its actions beneath, in one cell: beside
+  // them in columns of their own, the table scrolled sideways and its actions, pinned at its edge, hid the outcomes.
+  const stacked = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm')) && !!handle;
   return (
     <ListContextProvider value={list}>
       <Box sx={{ overflowX: 'auto' }} data-testid="payment-lines">
@@ -81,25 +82,6 @@ export function PaymentLines({ lines, handle, undone = false }: { lines: Payment
           size="small"
           sx={(theme) => ({
             '& .MuiTableCell-root': { px: { xs: 0.5, sm: 1 } },
-            // On a phone the actions stay at the right edge, over the columns scrolled beneath them (a shadow says so
-            // while any are), on the drawer's own surface (its dark mode's overlay too), their header included.
-            // Only the header and the cells that hold actions: an empty one would hide the outcome scrolled beneath it.
-            // Beside actions the outcome keeps a readable width: scrolled into view, its chip is read whole beside them.
-            [theme.breakpoints.down('sm')]: {
-              ...(handle && { '& .column-outcome': { minWidth: '8rem' } }),
-              [`& .${ACTIONS}.MuiTableCell-head, & .${ACTIONS}:not(:empty)`]: {
-                position: 'sticky',
-                right: 0,
-                zIndex: 1,
-                // Its header over the others, which react-admin keeps at the top of the table (sticky, z-index 2).
-                '&.MuiTableCell-head': { zIndex: 3 },
-                backgroundColor: theme.palette.background.paper,
-                backgroundImage: 'var(--Paper-overlay)',
-                boxShadow: `inset 1px 0 0 ${theme.palette.divider}`,
-                animation: `${pinnedShadow(theme.palette.divider, alpha(theme.palette.common.black, 0.6))} step-end both`,
-                animationTimeline: 'scroll(nearest inline)',
-              },
-            },
             '& .MuiTableRow-root:has([data-warning])': { backgroundColor: alpha(theme.palette.warning.main, 0.08) },
           })}
         >
@@ -118,25 +100,18 @@ export function PaymentLines({ lines, handle, undone = false }: { lines: Payment
             source="reference"
             label={label('reference')}
             disableSort
-            // On a phone the table scrolls beneath the actions: the reference stays whole.
+            // On a phone it breaks at its hyphens only, never mid-word in its narrow column.
             cellSx={() => ({ overflowWrap: { xs: 'normal', sm: 'anywhere' } })}
           />
           <DataTable.Col
             source="dossier"
             label={label('dossier')}
-            // A preview's files are what it is checked for: kept on a phone where no actions need the room.
+            // A preview's files are what it is checked for: kept on a phone where no actions need the room (beside
+            // actions, under the outcome).
             {...(handle ? wideOnly : {})}
             disableSort
             cellSx={oneLine}
-            render={(l: PaymentLine) =>
-              l.dossier ? (
-                <Link component={RouterLink} to={pecFilePath(l.dossier.id)}>
-                  {l.dossier.numeroDossier}
-                </Link>
-              ) : (
-                '—'
-              )
-            }
+            render={(l: PaymentLine) => (l.dossier ? <FileLink dossier={l.dossier} /> : '—')}
           />
           <DataTable.Col
             source="amount"
@@ -170,6 +145,7 @@ export function PaymentLines({ lines, handle, undone = false }: { lines: Payment
                     {l.warningText}
                   </Typography>
                 )}
+                {stacked && <StackedLineEnd dossier={l.dossier} actions={handle?.(l)} />}
               </>
             )}
           />
@@ -183,20 +159,27 @@ export function PaymentLines({ lines, handle, undone = false }: { lines: Payment
             render={(l: PaymentLine) => (l.difference === null ? '' : formatEuros(l.difference))}
           />
           <DataTable.Col source="label" label={label('label')} disableSort {...wideOnly} />
-          {handle && (
-            <DataTable.Col
-              source="pending"
-              label={label('handle')}
-              disableSort
-              headerClassName={ACTIONS}
-              cellClassName={ACTIONS}
-              cellSx={oneLine}
-              render={handle}
-            />
-          )}
+          {handle && !stacked && <DataTable.Col source="pending" label={label('handle')} disableSort cellSx={oneLine} render={handle} />}
         </DataTable>
       </Box>
     </ListContextProvider>
+  );
+}
+
+/**
+ * Under a line's outcome on a phone: the file it reached, by its number alone ('Dossier' before it took the width of the
+ * line's reference), then its actions.
+ */
+function StackedLineEnd({ dossier, actions }: { dossier: PaymentLine['dossier']; actions: ReactNode }) {
+  return (
+    <>
+      {dossier && (
+        <Typography variant="body2" sx={{ mt: 0.5, whiteSpace: 'nowrap' }}>
+          <FileLink dossier={dossier} />
+        </Typography>
+      )}
+      {actions && <Box sx={{ mt: 0.5 }}>{actions}</Box>}
+    </>
   );
 }
 

@@ -1,9 +1,10 @@
 // A dialog that asks why before an action that is never silent (a payment cancelled, a statement undone, a statement
 // line set aside): the reason is typed at once (its field has the focus), checked by the action's shared zod schema.
-// Enter sends it (refused under the field while it is not valid), Shift+Enter goes to a new line, as its hint says.
+// Enter sends it (refused under the field while it is not valid), Shift+Enter goes to a new line, as its hint says
+// where a physical keyboard is likely (not on a touch screen, which would be told of keys it has not got).
 // Its other button leaves without acting: 'Annuler', or 'Fermer' beside an action itself named « Annuler … ». An action
 // the server refused for good says why inside the dialog, focused, with only 'Fermer' left.
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, useMediaQuery } from '@mui/material';
 import type { KeyboardEvent, ReactNode } from 'react';
 import { useFormState } from 'react-hook-form';
 import { focusOnShow } from '../admin/focusOnShow';
@@ -61,10 +62,14 @@ export function ReasonDialog({ id, title, text, label, submit, cancel, schema, b
   );
 }
 
+/** A mouse or a trackpad, which a physical keyboard goes with; a touch screen's pointer is coarse and does not hover. */
+const KEYBOARD_LIKELY = '(hover: hover) and (pointer: fine)';
+
 /** The reason: Enter submits its form (once, not while it is being sent), Shift+Enter adds a line. */
 function ReasonInput({ label }: { label: string }) {
   const translate = useTranslate();
   const { isSubmitting } = useFormState();
+  const keyboard = useMediaQuery(KEYBOARD_LIKELY);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
@@ -74,7 +79,7 @@ function ReasonInput({ label }: { label: string }) {
     <TextInput
       source="motif"
       label={label}
-      helperText={translate('pecflow.payments.reasonHint')}
+      helperText={keyboard ? translate('pecflow.payments.reasonHint') : undefined}
       onKeyDown={onKeyDown}
       fullWidth
       multiline

@@ -1193,7 +1193,10 @@ test('Rattacher opens empty on a line naming a file not billed yet, without an e
 
 const frenchYesterday = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris' }).format(new Date(Date.now() - 24 * 3600 * 1000));
 
-test('on a phone (390 px), a statement line to handle shows its number, reference, amount and actions side by side', async ({ page, request }) => {
+test('on a phone (390 px), a statement line to handle shows its number, reference, amount, outcome and actions without scrolling sideways', async ({
+  page,
+  request,
+}) => {
   const email = 'direction@audition-horizon.fr';
   const billed = await billedFile(request, email);
   const statementId = await applyStatement(request, email, [`${frenchToday()};Allianz;VIR-PHONE-${billed.id};42,00;Virement sans référence`]);
@@ -1205,23 +1208,24 @@ test('on a phone (390 px), a statement line to handle shows its number, referenc
     row.getByRole('cell', { name: '2', exact: true }),
     row.getByRole('cell', { name: `VIR-PHONE-${billed.id}` }),
     row.getByRole('cell', { name: '42,00 €' }),
+    row.getByTestId('payment-outcome'),
     row.getByRole('button', { name: 'Rattacher la ligne 2 à une demande' }),
     row.getByRole('button', { name: 'Classer la ligne 2' }),
   ];
-  await expect(shown[3]!).toBeVisible();
+  await expect(shown[4]!).toBeVisible();
   const lines = (await page.getByTestId('payment-statement-drawer').getByTestId('payment-lines').boundingBox())!;
   for (const element of shown) {
     const box = (await element.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(Math.min(390, lines.x + lines.width));
   }
-  // The table scrolled to its end (its outcome and label), the actions stay in view at its right edge.
-  await page
-    .getByTestId('payment-statement-drawer')
-    .getByTestId('payment-lines')
-    .evaluate((box) => (box.scrollLeft = box.scrollWidth));
-  const attach = (await shown[3]!.boundingBox())!;
-  expect(attach.x + attach.width).toBeLessThanOrEqual(Math.min(390, lines.x + lines.width));
+  // Nothing further to its right: the table does not scroll sideways.
+  expect(
+    await page
+      .getByTestId('payment-statement-drawer')
+      .getByTestId('payment-lines')
+      .evaluate((box) => box.scrollWidth <= box.clientWidth),
+  ).toBe(true);
 
   // The list of statements: each one's number, day, payer and state (« À traiter (1) ») without swiping.
   await page.keyboard.press('Escape');
@@ -1233,7 +1237,15 @@ test('on a phone (390 px), a statement line to handle shows its number, referenc
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
 
-test('on a phone (390 px), the pinned « Traitement » column says what scrolls beneath it, hides nothing once scrolled, and keeps its icons', async ({
+/** Whether what is drawn at the element's centre is the element itself (or inside it): nothing pinned over it. */
+const uncovered = (element: Locator) =>
+  element.evaluate((target) => {
+    const { x, y, width, height } = target.getBoundingClientRect();
+    const hit = document.elementFromPoint(x + width / 2, y + height / 2);
+    return hit !== null && target.contains(hit);
+  });
+
+test('on a phone (390 px), every statement line shows its outcome and its file, uncovered, its actions beneath, without scrolling sideways', async ({
   page,
   request,
 }) => {
@@ -1242,11 +1254,13 @@ test('on a phone (390 px), the pinned « Traitement » column says what scrolls 
   const archived = await billedFile(request, email);
   await api(request, await apiToken(request, email), 'PATCH', `/api/pec_dossiers/${archived.id}`, { archived: true, archiveReason: 'duplicate' });
   const today = frenchToday();
-  // Long outcomes beside actions: a payment already counted (« Compter en plus »), a line on an archived file (« Rattacher »).
+  // Long outcomes beside actions: a payment already counted (« Compter en plus »), a line on an archived file
+  // (« Rattacher »), a reference that names no file (« Rattacher », « Classer »).
   const statementId = await applyStatement(request, email, [
     `${today};Santéclair;FAC-${paid.numeroDossierAssure};10,00;Oreille droite`,
     `${today};Santéclair;FAC-${paid.numeroDossierAssure};10,00;Oreille gauche`,
     `${today};Santéclair;FAC-${archived.numeroDossierAssure};12,00;Archivée`,
+    `${today};Santéclair;INCONNUE-${paid.id};14,00;Sans demande`,
   ]);
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, email);
@@ -1259,38 +1273,74 @@ test('on a phone (390 px), the pinned « Traitement » column says what scrolls 
   // The buttons keep their icons.
   for (const button of [count, attach]) await expect(button.locator('.MuiButton-startIcon svg')).toBeVisible();
 
-  const header = table.getByRole('columnheader', { name: 'Traitement' });
-  const pinned = [header, rows.nth(2).getByRole('cell').filter({ has: count }), rows.nth(3).getByRole('cell').filter({ has: attach })];
-  const style = (cell: Locator) =>
-    cell.evaluate((element) => ({ background: getComputedStyle(element).backgroundColor, shadow: getComputedStyle(element).boxShadow }));
-  // A colour without transparency: rgb(…), or rgba(…) whose alpha is 1.
-  const opaque = (colour: string) => /^rgb\(/.test(colour) || /^rgba\(.*,\s*1\)$/.test(colour);
-  // Outside the divider (inset), a shadow that can be seen: its colour not transparent.
-  const casts = (shadow: string) => shadow.split(/,(?![^(]*\))/).some((part) => !part.includes('inset') && !/rgba\([^)]*,\s*0\)/.test(part));
-
-  // At rest the table scrolls sideways: the pinned cells, header included, are opaque and cast a shadow over what is beneath.
-  expect(await table.evaluate((box) => box.scrollWidth > box.clientWidth)).toBe(true);
-  for (const cell of pinned) {
-    const { background, shadow } = await style(cell);
-    expect(opaque(background), background).toBe(true);
-    expect(casts(shadow), shadow).toBe(true);
-  }
-
-  // Scrolled to its end: each outcome is read whole, beside the actions, not beneath them, and the shadow has gone.
-  await table.evaluate((box) => (box.scrollLeft = box.scrollWidth));
-  for (const [row, cell] of [
-    [rows.nth(2), pinned[1]!],
-    [rows.nth(3), pinned[2]!],
-  ] as const) {
+  const tableBox = (await table.boundingBox())!;
+  const inView = async (element: Locator) => {
+    await expect(element).toBeVisible();
+    await element.scrollIntoViewIfNeeded();
+    const box = (await element.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(tableBox.x);
+    expect(box.x + box.width).toBeLessThanOrEqual(Math.min(390, tableBox.x + tableBox.width));
+    expect(await uncovered(element)).toBe(true);
+  };
+  const files = [paid, paid, archived, undefined];
+  for (const [index, file] of files.entries()) {
+    const row = rows.nth(index + 1);
+    // Each line's outcome, its words whole (none cut at the chip's edge).
     const chip = row.getByTestId('payment-outcome');
-    const chipBox = (await chip.boundingBox())!;
-    const cellBox = (await cell.boundingBox())!;
-    expect(chipBox.x + chipBox.width).toBeLessThanOrEqual(cellBox.x);
-    // Its words whole: none cut at the chip's edge.
+    await inView(chip);
     expect(await chip.locator('.MuiChip-label').evaluate((label) => label.scrollWidth <= label.clientWidth)).toBe(true);
+    // Its file, by its number, which opens it.
+    if (file) await inView(row.getByRole('link', { name: file.numeroDossier, exact: true }));
+    else await expect(row.getByRole('link')).toHaveCount(0);
   }
-  for (const cell of pinned) expect(casts((await style(cell)).shadow)).toBe(false);
+  for (const button of [count, attach, page.getByRole('button', { name: 'Classer la ligne 5' })]) await inView(button);
+  // Nothing beside the lines to scroll to: the page and the table fit the phone.
+  expect(await table.evaluate((box) => box.scrollWidth <= box.clientWidth)).toBe(true);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  await rows.nth(1).getByRole('link', { name: paid.numeroDossier, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/pec/${paid.id}$`));
+});
+
+test('the reason’s hint « Entrée pour valider… » shows where a keyboard is likely, not on a touch screen, where Enter still sends', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const email = 'direction@audition-horizon.fr';
+  const statementId = await applyStatement(request, email, [`${frenchToday()};Allianz;TACTILE-${Date.now()};16,00;`]);
+  const hint = 'Entrée pour valider, Maj+Entrée pour aller à la ligne';
+
+  // A mouse, and so a keyboard beside it: the hint is under the reason.
+  await signIn(page, email);
+  await page.goto(`/payment_statements/${statementId}`);
+  await page.getByRole('button', { name: 'Classer la ligne 2' }).click();
+  const onDesktop = page.getByRole('dialog', { name: 'Classer la ligne 2 sans demande' });
+  await expect(onDesktop.getByRole('textbox', { name: /^Motif/ })).toBeFocused();
+  await expect(onDesktop).toContainText(hint);
+  await onDesktop.getByRole('button', { name: 'Annuler' }).click();
+  await expect(onDesktop).toBeHidden();
+
+  // A phone's touch screen: no hint of keys it has not got.
+  const { baseURL, locale, timezoneId } = test.info().project.use;
+  const phone = await browser.newContext({ baseURL, locale, timezoneId, viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  try {
+    const touch = await phone.newPage();
+    await signIn(touch, email);
+    await touch.goto(`/payment_statements/${statementId}`);
+    await touch.getByRole('button', { name: 'Classer la ligne 2' }).tap();
+    const dialog = touch.getByRole('dialog', { name: 'Classer la ligne 2 sans demande' });
+    const reason = dialog.getByRole('textbox', { name: /^Motif/ });
+    await expect(reason).toBeFocused();
+    await expect(dialog).not.toContainText(hint);
+    // A keyboard plugged in after all: Enter still sends the reason.
+    await reason.fill('Paiement hors Pecflow');
+    await touch.keyboard.press('Enter');
+    await expect(dialog).toBeHidden();
+    await expect(toast(touch, 'Ligne classée')).toBeVisible();
+  } finally {
+    await phone.close();
+  }
 });
 
 /** Follows a receivables link and compares the list's count with the figure it showed. */
