@@ -1,7 +1,7 @@
 // npm run bench -- frontend [--compare=DIR] [--static=DIR] [--only=size,throttled,lighthouse,profile] [--runs=7]
 //   [--throttled-runs=5] [--lighthouse-runs=3] [--profile-runs=3] [--caches=cold,warm,revisit] [--presets=mobile,desktop]
 //   [--pages=/login,/pec,/settings/shops,/dashboard] [--reports=DIR] [--profiles=DIR] [--port=4341] [--email=…]
-//   [--profile-pages=/pec,/login,/dashboard] [--wait-load=1.0] [--out=frontend.json]
+//   [--profile-pages=/pec,/login,/dashboard] [--profile-cache=cached|cold] [--wait-load=1.0] [--out=frontend.json]
 // The front end's weight and speed on the production build, served as `npm start` serves it (the API server with the
 // pre-compressed assets). Builds this checkout into a temporary folder (unless --static names a build) and, with
 // --compare=DIR, another checkout (the previous release: its own front end built with its own packages, served by its
@@ -18,7 +18,8 @@
 //   cleared: a page not opened since signing in), warm (the page visited once just before, on the same emulated
 //   screen) and revisit (that visit, then the HTTP cache cleared: a page opened before, its files gone from the cache,
 //   what the browser stored kept), --lighthouse-runs times each, the median run kept;
-// - profile: a CPU profile at 4× CPU with the assets cached, for each of --profile-pages: a signed-in visitor opening
+// - profile: a CPU profile at 4× CPU with the assets cached (--profile-cache=cold: the page's first visit, nothing of it
+//   cached, no frame nor styles kept), for each of --profile-pages: a signed-in visitor opening
 //   /pec until its first row, a signed-out one opening /login until the network is idle, a signed-in one opening
 //   /dashboard until its figures and cards are drawn and the network is idle; its self time summed by package through
 //   the build's source maps (which package's code the main thread runs), and the long animation frames' blocking time.
@@ -91,6 +92,11 @@ function flags(args: string[]) {
     lighthouseRuns: Number(map.get('lighthouse-runs') ?? 3),
     profileRuns: Number(map.get('profile-runs') ?? 3),
     profilePages: list('profile-pages', PROFILED_PAGES) as ProfiledPage[],
+    /**
+     * cached: the page's files in the HTTP cache (its work alone); cold: the page's first visit, nothing of it cached and
+     * no frame nor styles kept by an earlier load (src/keptFrame.ts): the work a cold phone does.
+     */
+    profileCache: list('profile-cache', ['cached', 'cold'], ['cached'])[0] as 'cached' | 'cold',
     caches: list('caches', ['cold', 'warm', 'revisit'], ['cold', 'warm']) as Cache[],
     presets: list('presets', ['mobile', 'desktop']),
     pages: list(
@@ -463,8 +469,19 @@ function selfTimeByPackage(profile: { nodes: ProfileNode[]; samples: number[]; t
   return totals;
 }
 
-/** A page opened at 4× CPU with its assets cached, profiled: /pec signed in until its first row, /login until idle. */
-async function measureProfile(browser: Browser, builds: Build[], email: string, runs: number, target: ProfiledPage, profileDir: string | undefined) {
+/**
+ * A page opened at 4× CPU, its assets cached (or, `cold`, nothing of it cached nor kept), profiled: /pec signed in until
+ * its first row, /login until idle.
+ */
+async function measureProfile(
+  browser: Browser,
+  builds: Build[],
+  email: string,
+  runs: number,
+  target: ProfiledPage,
+  profileDir: string | undefined,
+  cache: 'cached' | 'cold',
+) {
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const results = new Map<string, { groups: Record<string, number>; doneMs: number; blockingMs: number; load: number }[]>(builds.map((b) => [b.label, []]));
   for (let run = 0; run <= runs; run++) {
@@ -485,6 +502,14 @@ async function measureProfile(browser: Browser, builds: Build[], email: string, 
         await page.waitForLoadState('networkidle');
       }
       const cdp = await context.newCDPSession(page);
+      if (cache === 'cold') {
+        // Left for a page of the origin that runs none of the application: nothing of it writes a frame meanwhile.
+        await page.goto(`${build.baseUrl}/api/health`);
+        await page.evaluate(() => {
+          for (const key of Object.keys(localStorage)) if (key.startsWith('pecflow.frame.') || key === 'pecflow.styles') localStorage.removeItem(key);
+        });
+        await cdp.send('Network.clearBrowserCache');
+      }
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.cpuSlowdown });
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
@@ -523,7 +548,9 @@ async function measureProfile(browser: Browser, builds: Build[], email: string, 
         names.map((name) => [name, median(measured.map((r) => Math.round(r.groups[name] ?? 0)))] as const).sort((a, b) => b[1] - a[1]),
       );
       const busy = measured.map((r) => Math.round(Object.entries(r.groups).reduce((a, [name, ms]) => (name === 'idle' ? a : a + ms), 0)));
-      const opened = `with its assets cached, CPU ${PHONE.cpuSlowdown}× slower, network unthrottled, sampled every 100 µs from the navigation`;
+      const state =
+        cache === 'cold' ? 'for the first time (HTTP cache cleared, no frame nor emotion styles kept by an earlier load)' : 'with its assets cached';
+      const opened = `${state}, CPU ${PHONE.cpuSlowdown}× slower, network unthrottled, sampled every 100 µs from the navigation`;
       const method = {
         '/pec': `/pec opened signed in ${opened} to the first row (readyMs)`,
         '/login': `/login opened signed out ${opened} to the network idle (readyMs: the form drawn)`,
@@ -775,7 +802,7 @@ export async function runFrontendBench(args: string[]) {
       if (options.only.includes('profile')) {
         profile = {};
         for (const target of options.profilePages) {
-          profile[target] = await measureProfile(browser, builds, options.email, options.profileRuns, target, options.profileDir);
+          profile[target] = await measureProfile(browser, builds, options.email, options.profileRuns, target, options.profileDir, options.profileCache);
         }
       }
     } finally {
