@@ -193,6 +193,18 @@ export function ListFrame(props: ListFrameProps) {
 }
 
 /**
+ * The filters: side by side from md, each as wide as its content (react-admin's theme makes a field full width: a row
+ * too long for the search's line took the whole width under it, one filter a line); under md, behind « Filtres », one
+ * a line across the screen.
+ */
+const FILTERS_SX = (shown: boolean) => ({
+  display: { xs: shown ? 'flex' : 'none', md: 'flex' },
+  gap: 1.5,
+  flexWrap: 'wrap',
+  '& > .MuiFormControl-root': { width: { md: 'auto' } },
+});
+
+/**
  * The list's state as its frame draws it. Each answer of react-query (the rows, and on their way each record copied
  * into the cache) renders at once, unsliced: the whole frame (title, filters, chips, table) in one task of 120 to
  * 160 ms on a phone at 4× CPU, twice before the first rows (CPU profile, issue 30). Here an answer that comes alone
@@ -499,7 +511,7 @@ function ListBody({
               >
                 {filtersSet > 0 ? translate('pecflow.settings.list.filtersSet', { smart_count: filtersSet }) : translate('pecflow.settings.list.filters')}
               </Button>
-              <Box id={filtersId} sx={{ display: { xs: filtersShown ? 'flex' : 'none', md: 'flex' }, gap: 1.5, flexWrap: 'wrap' }} data-testid="list-filters">
+              <Box id={filtersId} sx={FILTERS_SX(filtersShown)} data-testid="list-filters">
                 {filters}
               </Box>
             </>

@@ -81,6 +81,8 @@ export function DateRangeFilter({ source }: { source: string }) {
           onChange={(day) => dates.change(bound, day)}
           error={!!dates.error(bound)}
           helperText={dates.error(bound)}
+          // As wide as a date (jj/mm/aaaa), not the browser's 20 characters: the list's filters hold on one line.
+          inputProps={{ size: 11 }}
         />
       ))}
     </>

@@ -1185,6 +1185,8 @@ export const fr = {
           reason: 'Motif',
           runId: 'Appel robot',
           executionId: 'Exécution',
+          // Who posted a result: the robot, or the office by hand (server/robot/callbacks.ts).
+          source: 'Origine',
           outcome: 'Résultat',
           status: 'État',
           permissions: 'Permissions',

@@ -1,7 +1,7 @@
 // Every entity tab of Paramètres: the list, the server-side search (debounced, back to page 1), the status filter,
 // 20 rows a page with "N résultats" and "Page x / y" (credentials: one page, searched in the browser).
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { api, apiToken, chooseOption, signIn, uniqueName } from './helpers';
+import { api, apiToken, chooseOption, signIn, typeDate, uniqueName } from './helpers';
 
 interface Entity {
   section: string;
@@ -242,4 +242,29 @@ test('a list shows its order from the first load; sorted by status, the centres 
   await header('Statut').getByRole('button').click();
   await expect(header('Statut')).toHaveAttribute('aria-sort', 'descending');
   await expect(names).toHaveText(['Charlie', 'Alpha', 'Delta', 'Bravo'].map((name) => `${prefix} ${name}`));
+});
+
+test('on a 1366 px screen a list’s filters stand side by side, each as wide as its content (the audit trail’s five)', async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 800 });
+  await signIn(page, 'direction@audition-horizon.fr');
+  await page.goto('/settings/audit');
+  const filters = page.getByTestId('list-filters');
+  const fields = filters.locator(':scope > .MuiFormControl-root');
+  await expect(fields).toHaveCount(5);
+  await expect(fields.nth(0)).toContainText('Utilisateur');
+  // Measured once the date fields' picker has loaded (until then each is a plain field of its own width).
+  await expect(page.getByRole('button', { name: /^Choisir la date/ }).first()).toBeVisible();
+  const layout = () =>
+    fields.evaluateAll((elements) => {
+      const row = elements[0]!.parentElement!.getBoundingClientRect();
+      const boxes = elements.map((element) => element.getBoundingClientRect());
+      return { oneLine: boxes.every((box) => box.top === boxes[0]!.top), widest: Math.max(...boxes.map((box) => box.width)) / row.width };
+    });
+  await expect.poll(layout).toMatchObject({ oneLine: true });
+  expect((await layout()).widest).toBeLessThan(1 / 3);
+  // A date field holds a whole date.
+  const date = page.getByRole('textbox', { name: 'Du' });
+  await typeDate(date, '24122026');
+  await expect(date).toHaveValue('24/12/2026');
+  expect(await date.evaluate((input: HTMLInputElement) => input.scrollWidth <= input.clientWidth)).toBe(true);
 });
