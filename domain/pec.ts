@@ -4,6 +4,7 @@
 // Shared by the browser and the server: one rule, one message.
 import type { FileKind } from './fileKinds';
 import { formatAmount, formatEuros, formatIsoDay, once } from './format';
+import { EXPIRY_WARNING_DAYS } from './limits';
 
 // ---------- statuses and lifecycle ----------
 
@@ -222,6 +223,24 @@ export function parseDateInput(value: unknown): string | null | undefined {
 // under the load bench, where each file read checks its warnings against today).
 const PARIS_DAY = once(() => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }));
 export const todayInFrance = (now = new Date()) => PARIS_DAY().format(now);
+
+/** The day `days` after `isoDay` (before it when negative), both yyyy-mm-dd. */
+export function addDays(isoDay: string, days: number): string {
+  const date = new Date(`${isoDay}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * The agreements flagged as expiring soon (the dashboard's card, the list behind it, the daily notification, a file's
+ * « Expire dans … » chip) end within the next EXPIRY_WARNING_DAYS days, today counted (« dans les 15 prochains
+ * jours »: today and the 14 days after it). The days left on the last of them:
+ */
+const EXPIRY_WARNING_LAST = EXPIRY_WARNING_DAYS - 1;
+/** That window's first and last days, both included, from `today` (yyyy-mm-dd). */
+export const expiryWarningWindow = (today: string) => ({ first: today, last: addDays(today, EXPIRY_WARNING_LAST) });
+/** Whether an agreement ending in `daysLeft` days (0: today) is in that window. */
+export const endsWithinExpiryWarning = (daysLeft: number) => daysLeft >= 0 && daysLeft <= EXPIRY_WARNING_LAST;
 
 // ---------- dates that can be true (issue 25) ----------
 

@@ -55,7 +55,7 @@ function AppLayout({ children }: { children: ReactNode }) {
   );
 }
 
-/** One of react-admin's pages for the rare states (src/layout/rarePages.ts), loaded when it first shows. */
+/** One of react-admin's pages for the rare states (src/layout/rarePages.tsx), loaded when it first shows. */
 function rarePage(name: 'AccessDenied' | 'AuthCallback' | 'AuthenticationError' | 'Error') {
   const Page = lazy(() => import('./layout/rarePages').then((m) => ({ default: m[name] as ComponentType<object> })));
   return function RarePage(props: object) {

@@ -1,31 +1,26 @@
-// The daily expiry scan: files whose agreement (datePeremption) ends within 15 days and that are not billed get one
-// notification per expiry date, for the users who act on them (server/notifications/service.ts).
+// The daily expiry scan: files whose agreement (datePeremption) ends within the warning window (expiryWarningWindow,
+// domain/pec.ts: today and the 14 days after it) and that are not billed get one notification per expiry date, for the
+// users who act on them (server/notifications/service.ts).
 import { and, asc, eq, gte, isNull, lte, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { pecDossiers } from '../db/schema';
 import { notifyFile } from '../notifications/service';
 import { formatDate } from '#domain/format';
-import { EXPIRY_WARNING_DAYS } from '#domain/limits';
-import { todayInFrance } from '#domain/pec';
+import { expiryWarningWindow, todayInFrance } from '#domain/pec';
 import { archivedFilter } from './archive';
-
-export function addDaysIso(isoDate: string, days: number): string {
-  const date = new Date(`${isoDate}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
 
 /**
  * Files expiring within the warning window, unbilled and not archived (an archived file will not be billed): the
  * dashboard's count and the notifications use this.
  */
 export function expiringCondition(today: string) {
+  const window = expiryWarningWindow(today);
   return and(
     archivedFilter('false'),
     eq(pecDossiers.statutFacturation, false),
     notInArray(pecDossiers.status, ['billed', 'paid']),
-    gte(pecDossiers.datePeremption, today),
-    lte(pecDossiers.datePeremption, addDaysIso(today, EXPIRY_WARNING_DAYS)),
+    gte(pecDossiers.datePeremption, window.first),
+    lte(pecDossiers.datePeremption, window.last),
   );
 }
 

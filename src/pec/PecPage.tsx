@@ -8,7 +8,7 @@ import { Box } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
-import { useTranslate } from 'react-admin';
+import { StoreContext, useTranslate } from 'react-admin';
 import { PageTitle } from '../layout/PageTitle';
 import { ListFrame } from '../admin/ListFrame';
 import { refetchUnlessSearchRefused } from '../admin/searchRefusal';
@@ -88,71 +88,73 @@ export default function PecPage() {
   const onCreate = rights.create ? drawer.create : undefined;
   // No selection for who could do nothing with it (read-only staff).
   const selectable = rights.run || rights.edit || rights.export;
-  // Each user's choice of columns, kept across sessions in this browser.
+  // Each user's choice of columns, kept across sessions in this browser; a link's columns are its view's only.
   const columns = { storeKey: preferenceKey(readAuthStore().user?.id, 'pec.columns'), hidden: PEC_OPTIONAL_COLUMNS };
-  useColumnsFromUrl(columns.storeKey, PEC_COLUMN_SOURCES, columns.hidden);
+  const columnsStore = useColumnsFromUrl(columns.storeKey, PEC_COLUMN_SOURCES, columns.hidden);
 
   return (
-    <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="pec-page">
-      <PageTitle title={translate('pecflow.pec.title')} />
-      <ListFrame
-        resource={PEC_RESOURCE}
-        sort={DEFAULT_SORT}
-        perPage={PAGE_SIZE}
-        listProps={{
-          storeKey: false,
-          debounce: SEARCH_DEBOUNCE_MS,
-          queryOptions: {
-            staleTime: PEC_LIST_REFETCH_MS,
-            // Not while the search is refused: the same read would be refused again (searchRefusal.ts).
-            refetchInterval: refetchUnlessSearchRefused(PEC_LIST_REFETCH_MS),
-            refetchIntervalInBackground: false,
-            // The application's retry rule (3 tries, nothing for 401/403/404/422) and delay (exponential, capped at 30 s).
-            retry: defaults?.retry,
-            retryDelay: defaults?.retryDelay,
-            // The page shows its own error state and toasts.
-            onError: () => undefined,
-          },
-        }}
-        header={<PecListHeader onCreate={onCreate} columnsStoreKey={columns.storeKey} />}
-        columns={columns}
-        toolbar={
-          <>
-            <PecSavedViews columnsStoreKey={columns.storeKey} allColumns={PEC_COLUMN_SOURCES} defaultHidden={columns.hidden} />
-            <PecFilters />
-            <PecShortcuts current={drawer.open ? drawer.shown : undefined} view={drawer.view} selectable={selectable} />
-          </>
-        }
-        countText={(n) => translate('pecflow.pec.count', { smart_count: n })}
-        createLabel={translate('pecflow.pec.actions.create')}
-        onCreate={onCreate}
-        emptyText={translate('pecflow.pec.empty')}
-        bulkActions={
-          selectable
-            ? (ids) => (
-                <Suspense fallback={null}>
-                  <PecBulkActions ids={ids} />
-                </Suspense>
-              )
-            : undefined
-        }
-        rowClick={(_id, record) => {
-          drawer.view(pecNumericId(record)!);
-          return false;
-        }}
-        errorState={(error, retry) => <PecListError error={error} retry={retry} />}
-        testId="pec-list"
-        prepare={prepareDrawer}
-        rowTestId="pec-row"
-        paginationTestId="pec-pagination"
-      >
-        {pecColumns((key) => translate(`pecflow.pec.columns.${key}`))}
-      </ListFrame>
-      {drawer.shown !== undefined && (
-        <Suspense fallback={null}>
-          <PecDrawer open={drawer.open} target={drawer.shown} onClose={drawer.close} onCreated={drawer.view} />
-        </Suspense>
-      )}
-    </Box>
+    <StoreContext.Provider value={columnsStore}>
+      <Box sx={{ p: { xs: 1, sm: 3 } }} data-testid="pec-page">
+        <PageTitle title={translate('pecflow.pec.title')} />
+        <ListFrame
+          resource={PEC_RESOURCE}
+          sort={DEFAULT_SORT}
+          perPage={PAGE_SIZE}
+          listProps={{
+            storeKey: false,
+            debounce: SEARCH_DEBOUNCE_MS,
+            queryOptions: {
+              staleTime: PEC_LIST_REFETCH_MS,
+              // Not while the search is refused: the same read would be refused again (searchRefusal.ts).
+              refetchInterval: refetchUnlessSearchRefused(PEC_LIST_REFETCH_MS),
+              refetchIntervalInBackground: false,
+              // The application's retry rule (3 tries, nothing for 401/403/404/422) and delay (exponential, capped at 30 s).
+              retry: defaults?.retry,
+              retryDelay: defaults?.retryDelay,
+              // The page shows its own error state and toasts.
+              onError: () => undefined,
+            },
+          }}
+          header={<PecListHeader onCreate={onCreate} columnsStoreKey={columns.storeKey} />}
+          columns={columns}
+          toolbar={
+            <>
+              <PecSavedViews columnsStoreKey={columns.storeKey} allColumns={PEC_COLUMN_SOURCES} defaultHidden={columns.hidden} />
+              <PecFilters />
+              <PecShortcuts current={drawer.open ? drawer.shown : undefined} view={drawer.view} selectable={selectable} />
+            </>
+          }
+          countText={(n) => translate('pecflow.pec.count', { smart_count: n })}
+          createLabel={translate('pecflow.pec.actions.create')}
+          onCreate={onCreate}
+          emptyText={translate('pecflow.pec.empty')}
+          bulkActions={
+            selectable
+              ? (ids) => (
+                  <Suspense fallback={null}>
+                    <PecBulkActions ids={ids} />
+                  </Suspense>
+                )
+              : undefined
+          }
+          rowClick={(_id, record) => {
+            drawer.view(pecNumericId(record)!);
+            return false;
+          }}
+          errorState={(error, retry) => <PecListError error={error} retry={retry} />}
+          testId="pec-list"
+          prepare={prepareDrawer}
+          rowTestId="pec-row"
+          paginationTestId="pec-pagination"
+        >
+          {pecColumns((key) => translate(`pecflow.pec.columns.${key}`))}
+        </ListFrame>
+        {drawer.shown !== undefined && (
+          <Suspense fallback={null}>
+            <PecDrawer open={drawer.open} target={drawer.shown} onClose={drawer.close} onCreated={drawer.view} />
+          </Suspense>
+        )}
+      </Box>
+    </StoreContext.Provider>
   );
 }

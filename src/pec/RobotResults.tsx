@@ -8,8 +8,7 @@ import type { ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 import type { PecAppareil, PecDossierRecord } from '../dataProvider/pec';
 import { formatDate, formatDateTime, formatEuros } from '#domain/format';
-import { EXPIRY_WARNING_DAYS } from '#domain/limits';
-import type { StepState, WorkflowExecutionView } from '#domain/pec';
+import { endsWithinExpiryWarning, type StepState, type WorkflowExecutionView } from '#domain/pec';
 import { OpticalEquipmentView } from './OpticalEquipmentView';
 
 /** An execution as the API sends it (the view of domain/ plus the run it belongs to and its duration). */
@@ -188,7 +187,7 @@ function Expiry({ record }: { record: PecDossierRecord }) {
     <Stack direction="row" spacing={1} alignItems="center" component="span">
       <span>{formatDate(record.datePeremption)}</span>
       {!billed && days < 0 && <Chip size="small" color="error" label={translate('pecflow.pec.results.expired')} />}
-      {!billed && days >= 0 && days <= EXPIRY_WARNING_DAYS && (
+      {!billed && endsWithinExpiryWarning(days) && (
         <Chip size="small" color="warning" label={translate('pecflow.pec.results.expiresIn', { smart_count: days })} data-testid="expiry-warning" />
       )}
     </Stack>

@@ -1,9 +1,9 @@
 // Saved views of the PEC list (issue 28), above its filters: each view is a link (/pec?view=12, to bookmark or send to a
-// colleague it is shared with) that opens the list with its filters and sort (the URL) and its columns (react-admin's
-// store, the key the column chooser edits); 'Enregistrer la vue' names the current ones; the author renames, shares
-// with the organisation, updates with the current ones or deletes a view; anyone copies a view's address (its filters,
-// sort and columns, to paste in a message or a bookmark). The server keeps them (/api/pec_views): a user's own and the
-// organisation's shared ones.
+// colleague it is shared with) that opens the list with its filters, sort and columns (its address; the columns are
+// the view's only, never written over the user's own: useColumnsFromUrl); 'Enregistrer la vue' names the current ones;
+// the author renames, shares with the organisation, updates with the current ones or deletes a view; anyone copies a
+// view's address (its filters, sort and columns, to paste in a message or a bookmark). The server keeps them
+// (/api/pec_views): a user's own and the organisation's shared ones.
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
 import ContentCopyIcon from '@mui/icons-material/ContentCopyOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
@@ -62,7 +62,7 @@ export function PecSavedViews({ columnsStoreKey, allColumns, defaultHidden }: { 
   const [editing, setEditing] = useState<SavedView | 'new' | undefined>();
 
   // A view's link, once the user's views are read: its address in place of the link (so that Back leaves the list), whose
-  // columns useColumnsFromUrl puts in the store. A view deleted, or not shared with the reader, is said so.
+  // columns useColumnsFromUrl shows. A view deleted, or not shared with the reader, is said so.
   const wanted = new URLSearchParams(search).get(VIEW_PARAM);
   useEffect(() => {
     if (wanted === null || !views) return;

@@ -1,8 +1,7 @@
 // The PEC list's filters as the URL and the API read them: days picked by the user, the dashboard's figures and the
 // links that open the list filtered the same way. Pure functions (no React), tested in tests/unit/pec-filters.test.ts.
-import { EXPIRY_WARNING_DAYS } from '#domain/limits';
 import { receivableAgeRange, type PaymentFilter, type ReceivableAge } from '#domain/payments';
-import { todayInFrance } from '#domain/pec';
+import { expiryWarningWindow, todayInFrance } from '#domain/pec';
 
 /** "+02:00" for a local date (its own offset, summer or winter time). */
 function offsetOf(date: Date): string {
@@ -27,12 +26,6 @@ const PARIS = 'Europe/Paris';
 
 /** yyyy-mm-dd in Paris: the server's own rule. */
 export const parisDay = todayInFrance;
-
-export function addDays(isoDay: string, days: number): string {
-  const date = new Date(`${isoDay}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
 
 /** The instant of midnight in Paris on that day, as an ISO string (the stats' month start). */
 export function parisMidnight(isoDay: string): string {
@@ -111,9 +104,10 @@ export const WITH_ARCHIVED = { archived: 'all' } as const;
 /** The filters behind each figure of the stats. */
 export function dashboardFilters(today = parisDay()) {
   const monthStart = `${today.slice(0, 7)}-01`;
+  const expiry = expiryWarningWindow(today);
   return {
     status: (status: string) => ({ status }),
-    expiring: { statutFacturation: false, datePeremption: { after: today, before: addDays(today, EXPIRY_WARNING_DAYS) } },
+    expiring: { statutFacturation: false, datePeremption: { after: expiry.first, before: expiry.last } },
     // The money counts archived files too (issue 25): its links list them, as the stats count them.
     approvedThisMonth: { dateValidation: { after: parisMidnight(monthStart) }, ...WITH_ARCHIVED },
     billedThisMonth: { statutFacturation: true, dateFacturationEffective: { after: monthStart }, ...WITH_ARCHIVED },

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonBody, TestServer } from './helpers/server';
 import { createDossier, openEvents, sleep, startPecServer, startSibling, waitFor, waitForIdle, type Refs } from './helpers/pec';
 import { QUEUES } from '../../server/jobs/boss';
+import { todayInFrance } from '#domain/pec';
+import { dashboardFilters } from '../../src/pec/filters';
 
 let server: TestServer;
 let refs: Refs;
@@ -189,7 +191,7 @@ describe('the dashboard figures', () => {
     expect(stats.expiringWithinDays).toBe(15);
     expect(stats.expiringSoon).toBeGreaterThanOrEqual(7);
     const [expiring] = await server.database.query<{ n: number }>(
-      `select count(*)::int as n from pec_dossiers where holding_id = $1 and statut_facturation = false and status not in ('billed','paid') and date_peremption between current_date and current_date + 15`,
+      `select count(*)::int as n from pec_dossiers where holding_id = $1 and statut_facturation = false and status not in ('billed','paid') and date_peremption between current_date and current_date + 14`,
       [h],
     );
     expect(stats.expiringSoon).toBe(expiring!.n);
@@ -224,5 +226,32 @@ describe('the dashboard figures', () => {
     expect(audio.total).toBe((await server.get('/api/pec_dossiers', tokens.audio)).body.totalItems);
     expect(audio.total).toBeLessThan(stats.total);
     expect((await server.get('/api/pec_dossiers?robotFailedWithinDays=7', tokens.audio)).body.totalItems).toBe(audio.robotFailures7d);
+  });
+
+  it('« dans les 15 prochains jours »: an agreement ending today or 14 days from now counts, 15 days from now or yesterday not; the card’s list the same', async () => {
+    const today = todayInFrance();
+    const day = (offset: number) => new Date(Date.parse(`${today}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+    const figure = async () => (await server.get('/api/pec_dossiers/stats', tokens.horizonAdmin)).body.expiringSoon as number;
+    const before = await figure();
+    const ends: Record<string, number> = {};
+    for (const offset of [-1, 0, 14, 15]) {
+      const file = await createDossier(server, tokens.audio, refs);
+      await server.database.query(`update pec_dossiers set status = 'approved', date_peremption = $2 where id = $1`, [file.id, day(offset)]);
+      ends[offset] = file.id;
+    }
+    // Today and the 14 days after it: 15 days, as the card says.
+    expect((await figure()) - before).toBe(2);
+    // The list behind the card, filtered as the dashboard's link filters it: the same files, the same count.
+    const { statutFacturation, datePeremption } = dashboardFilters(today).expiring;
+    const query = `statutFacturation=${statutFacturation}&datePeremption[after]=${datePeremption.after}&datePeremption[before]=${datePeremption.before}`;
+    const list = (await server.get(`/api/pec_dossiers?${query}&itemsPerPage=100`, tokens.horizonAdmin)).body;
+    const listed = list.member.map((m: JsonBody) => Number(String(m['@id']).split('/').pop()));
+    expect(Object.fromEntries(Object.entries(ends).map(([offset, id]) => [offset, listed.includes(id)]))).toEqual({
+      '-1': false,
+      '0': true,
+      '14': true,
+      '15': false,
+    });
+    expect(list.totalItems).toBe(await figure());
   });
 });

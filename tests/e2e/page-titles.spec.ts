@@ -89,3 +89,19 @@ test('an open settings record names the tab by its drawer’s title and the reco
   await expect(settingsDrawer).toBeHidden();
   await expect(page).toHaveTitle('Journal d’audit · Paramètres — Pecflow');
 });
+
+test('the « Non autorisé » page names the app bar and the tab, as the other pages do', async ({ page }) => {
+  // Read-only staff may not import payments: react-admin's access check sends them to its refusal page.
+  await signIn(page, 'lecture@audition-horizon.fr');
+  for (const address of ['/payment_statements/create', '/payment_statements']) {
+    await page.goto(address);
+    await expect(page).toHaveURL(/\/access-denied$/);
+    await expect(page.getByRole('main').getByRole('heading', { name: 'Non autorisé' })).toBeVisible();
+    await expect(page.locator('#react-admin-title')).toHaveText('Non autorisé');
+    await expect(page).toHaveTitle('Non autorisé — Pecflow');
+  }
+  // Left for a page of theirs, the tab names that page again.
+  await page.getByRole('menuitem').filter({ hasText: 'Demandes PEC' }).click();
+  await expect(page).toHaveTitle('Gestion des PEC — Pecflow');
+  await expect(page.locator('#react-admin-title')).not.toHaveText('Non autorisé');
+});

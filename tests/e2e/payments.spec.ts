@@ -1416,11 +1416,11 @@ test('"Paiements" is for those who record payments: an assistant has no entry an
   });
   await page.goto('/payment_statements');
   // react-admin's access check (the resource's view permission, read from the API docs) refuses the page.
-  await expect(page.getByRole('heading', { name: 'Non autorisé' })).toBeVisible();
+  await expect(page.getByRole('main').getByRole('heading', { name: 'Non autorisé' })).toBeVisible();
   await expect(page.getByTestId('payments-list')).toHaveCount(0);
   // Nor its import page, opened by its address.
   await page.goto('/payment_statements/create');
-  await expect(page.getByRole('heading', { name: 'Non autorisé' })).toBeVisible();
+  await expect(page.getByRole('main').getByRole('heading', { name: 'Non autorisé' })).toBeVisible();
   await expect(page.getByTestId('payment-import')).toHaveCount(0);
   expect(statementReads).toEqual([]);
 });

@@ -127,9 +127,61 @@ test('the receivables drill-down shows the amount due and the billing date besid
   await page.getByTestId('dashboard-receivables-total').click();
   await expect(page).toHaveURL(/\/pec\?/);
   await expect(headers(page)).toContainText(['Reste dû', 'Date de facturation']);
-  // The columns were applied, the URL keeps the filters only.
-  expect(new URL(page.url()).searchParams.has('columns')).toBe(false);
   expect(JSON.parse(new URL(page.url()).searchParams.get('filter')!)).toMatchObject({ status: 'billed' });
+  // The list's address says them: reloaded (or sent), it shows them again.
+  await page.reload();
+  await expect(headers(page)).toContainText(['Reste dû', 'Date de facturation']);
+});
+
+test('columns a link gives are its view’s only: opening the list plainly gives back the user’s own columns, unchanged', async ({ page, context, request }) => {
+  // Two links followed, columns chosen in each, a reload: more than the default minute on a loaded machine.
+  test.setTimeout(120_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const token = await apiToken(request, EMAIL);
+  const name = uniqueName('Impayés à voir');
+  await api(request, token, 'POST', '/api/pec_views', { name, query: { filter: { status: 'billed' } }, columns: ['amountDue', 'status', 'numeroDossier'] });
+  await signIn(page, EMAIL);
+  await page.goto('/pec');
+  await expect(page.getByTestId('pec-row').first()).toBeVisible({ timeout: 30_000 });
+  // The user's own choice: the patient number instead of the network.
+  await toggleColumns(page, ['N° patient'], ['Réseau']);
+  const own = ['État', 'ID Pecflow', 'Centre', 'Date Création', 'Montant du devis', 'Numéro devis', 'N° patient'];
+  await expect(headers(page)).toHaveText(own);
+  const openListPlainly = async () => {
+    await page.getByRole('menuitem').filter({ hasText: 'Demandes PEC' }).click();
+    await expect(page).toHaveURL(/\/pec$/);
+    await expect(headers(page)).toHaveText(own);
+  };
+
+  // The dashboard's receivables: the amount due and the billing date beside the user's columns, while its list is shown
+  // (a file opened and closed, another order).
+  await page.goto('/dashboard');
+  await page.getByTestId('dashboard-receivables-total').click();
+  const receivables = [...own, 'Reste dû', 'Date de facturation'];
+  await expect(headers(page)).toHaveText(receivables);
+  await page.getByTestId('pec-row').first().click();
+  await expect(page.getByTestId('pec-drawer')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('pec-drawer')).toBeHidden();
+  await page.getByRole('columnheader', { name: 'Montant du devis' }).getByRole('button').click();
+  await expect.poll(() => urlParams(page)).toMatchObject({ sort: 'totalTtc' });
+  await expect(headers(page)).toHaveText(receivables);
+  await openListPlainly();
+
+  // A view's copied link: its columns alone, in its order; one more chosen there is that view's, not the user's.
+  await page.getByRole('button', { name: `Copier le lien de la vue « ${name} »` }).click();
+  await expect(toast(page, 'Lien copié')).toBeVisible();
+  await page.goto(await page.evaluate(() => navigator.clipboard.readText()));
+  await expect(headers(page)).toHaveText(['Reste dû', 'État', 'ID Pecflow']);
+  await toggleColumns(page, ['Centre'], []);
+  await expect(headers(page)).toHaveText(['Reste dû', 'État', 'ID Pecflow', 'Centre']);
+  await openListPlainly();
+  // What the browser keeps is the user's choice: a reload shows it too.
+  await page.reload();
+  await expect(headers(page)).toHaveText(own);
+  // Back to the view: its columns as the link gives them.
+  await page.goBack();
+  await expect(headers(page)).toHaveText(['Reste dû', 'État', 'ID Pecflow']);
 });
 
 test("'Mes dossiers' lists the files its reader follows, not a colleague's; pressed again, every file", async ({ page, request }) => {
@@ -236,9 +288,9 @@ test('« Copier le lien » of a view copies the list’s whole address with its 
   await expect(page.getByRole('combobox', { name: 'État' })).toHaveText('2 états');
   await expect(page.getByRole('button', { name: 'Mes dossiers' })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('columnheader', { name: 'Montant du devis' })).toHaveAttribute('aria-sort', 'descending');
-  // Its columns alone, in its order; applied, they leave the address (the filters and sort stay).
+  // Its columns alone, in its order; the address keeps them with the filters and sort (the view's, not the user's).
   await expect(headers(page)).toHaveText(['Reste dû', 'État', 'ID Pecflow', 'Montant du devis']);
-  expect([...new URL(page.url()).searchParams.keys()].sort()).toEqual(['filter', 'order', 'sort']);
+  expect([...new URL(page.url()).searchParams.keys()].sort()).toEqual(['filter', 'onlyColumns', 'order', 'sort']);
   // The list now shows what the view shows: its chip says so.
   const chip = page.getByTestId('pec-saved-views').getByRole('link', { name, exact: true });
   await expect(chip).toHaveAttribute('aria-current', 'page');

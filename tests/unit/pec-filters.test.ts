@@ -2,8 +2,9 @@
 // query string of the CSV export (src/dataProvider/pec.ts).
 import { describe, expect, it } from 'vitest';
 import { listQueryString, pecNumericId } from '../../src/dataProvider/pec';
-import { addDays, dashboardFilters, dayBound, parisDay, parisMidnight, pecListLink, statementsListLink } from '../../src/pec/filters';
+import { dashboardFilters, dayBound, parisDay, parisMidnight, pecListLink, statementsListLink } from '../../src/pec/filters';
 import { PENDING_STATEMENT_FILTER } from '#domain/payments';
+import { addDays, endsWithinExpiryWarning, expiryWarningWindow } from '#domain/pec';
 
 describe('dayBound', () => {
   it("covers the whole day in the browser's time zone, keeping the day readable", () => {
@@ -25,6 +26,7 @@ describe('dates as the server counts them (Europe/Paris)', () => {
   it('adds days across months and years', () => {
     expect(addDays('2026-11-21', 15)).toBe('2026-12-06');
     expect(addDays('2026-12-25', 10)).toBe('2027-01-04');
+    expect(addDays('2027-01-04', -10)).toBe('2026-12-25');
   });
 
   it('gives midnight in Paris in winter and in summer time', () => {
@@ -33,11 +35,20 @@ describe('dates as the server counts them (Europe/Paris)', () => {
   });
 });
 
+describe('agreements expiring « dans les 15 prochains jours »', () => {
+  it('are those ending today or within the 14 days after it, both included: 15 days', () => {
+    expect(expiryWarningWindow('2026-11-21')).toEqual({ first: '2026-11-21', last: '2026-12-05' });
+    expect(expiryWarningWindow('2026-12-25')).toEqual({ first: '2026-12-25', last: '2027-01-08' });
+    // A file's chip says the same, by the days left.
+    expect([-1, 0, 14, 15].map(endsWithinExpiryWarning)).toEqual([false, true, true, false]);
+  });
+});
+
 describe("the dashboard's filters and links", () => {
   it('filters each figure as the stats count it', () => {
     const filters = dashboardFilters('2026-11-21');
     expect(filters.status('pending')).toEqual({ status: 'pending' });
-    expect(filters.expiring).toEqual({ statutFacturation: false, datePeremption: { after: '2026-11-21', before: '2026-12-06' } });
+    expect(filters.expiring).toEqual({ statutFacturation: false, datePeremption: { after: '2026-11-21', before: '2026-12-05' } });
     // The money counts archived files too (issue 25): so do the lists behind its figures; the work in hand does not.
     expect(filters.approvedThisMonth).toEqual({ dateValidation: { after: '2026-10-31T23:00:00.000Z' }, archived: 'all' });
     expect(filters.billedThisMonth).toEqual({ statutFacturation: true, dateFacturationEffective: { after: '2026-11-01' }, archived: 'all' });
