@@ -1,4 +1,6 @@
 // The kinds of notification the server creates, as each user sees them in Mon profil to choose which they receive.
+import { EXPIRY_WARNING_DAYS } from './limits';
+
 export const NOTIFICATION_KINDS = [
   'robot_success',
   'robot_pending',
@@ -19,7 +21,10 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, { label: string;
   robot_error: { label: 'Erreur technique', description: 'Le robot a échoué pendant le DPEC ou la facturation.' },
   robot_timeout: { label: 'Délai dépassé', description: 'Le robot n’a pas répondu dans les 10 minutes.' },
   billing_success: { label: 'Facturation effectuée', description: 'Le robot a facturé le dossier.' },
-  expiry: { label: 'PEC bientôt périmée', description: 'L’accord expire dans moins de 15 jours et le dossier n’est pas facturé.' },
+  expiry: {
+    label: 'PEC bientôt périmée',
+    description: `L’accord expire dans les ${EXPIRY_WARNING_DAYS} prochains jours et le dossier n’est pas facturé.`,
+  },
   follow_up: { label: 'Dossiers à relancer', description: 'Chaque matin, le nombre de dossiers que vous suivez et qu’il faut relancer.' },
   mention: { label: 'Mention dans une note', description: 'Un collègue vous a mentionné (@) dans la note d’un dossier.' },
 };
