@@ -64,6 +64,9 @@ export default function PaymentImportPage() {
   const [refused, setRefused] = useState<{ message: string; lines: NonNullable<ImportErrors['errors']> } | undefined>();
   // « Appliquer » asked for the lines to be checked: « Appliquer quand même » or « Annuler ».
   const [confirming, setConfirming] = useState(false);
+  // Applied, the statement's page is on its way (react-router renders it in a background render): the status keeps the
+  // focus until then; gone with the mutation's end, it left the focus to the page's body meanwhile.
+  const [leaving, setLeaving] = useState(false);
   const preview = useMutation({
     mutationFn: (chosen: File) => dataProvider.paymentPreview({ file: chosen }),
     onMutate: () => setRefused(undefined),
@@ -89,6 +92,7 @@ export default function PaymentImportPage() {
         ].join(' · '),
       );
       refresh();
+      setLeaving(true);
       navigate(statementPath(pecNumericId(statement)!), { state: JUST_APPLIED });
     },
     onError: (error, { seen }) => {
@@ -113,7 +117,8 @@ export default function PaymentImportPage() {
     preview.mutate(chosen);
   };
   const result = preview.data;
-  const busy = preview.isPending || apply.isPending;
+  const applying = apply.isPending || leaving;
+  const busy = preview.isPending || applying;
   // The preview's lines to be checked: confirmed before the statement is applied.
   const toCheck = result?.lines.filter((line) => line.warning) ?? [];
   const send = (seen: PaymentPreview, amountsChecked: boolean) => void once(() => apply.mutateAsync({ seen, amountsChecked })).catch(() => undefined);
@@ -210,7 +215,7 @@ export default function PaymentImportPage() {
               {translate('pecflow.payments.import.apply')}
             </Button>
             {/* « Appliquer » disabled (or the confirmation closed) lost the focus: it goes here until the statement opens. */}
-            {apply.isPending && (
+            {applying && (
               <Typography ref={focusOnShow} tabIndex={-1} role="status" variant="body2" color="text.secondary" data-testid="payment-applying">
                 {translate('pecflow.payments.import.applying')}
               </Typography>
