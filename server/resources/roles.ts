@@ -9,7 +9,7 @@ import type { ResourceDeclaration } from '../hydra/types';
 import { roleRules } from '#domain/rules';
 import { LONG_TEXT_MAX } from '#domain/validation';
 import { optionalText, requiredText } from './constraints';
-import { permissionsBeyond, refusedPermissionLabels } from '#domain/permissions';
+import { permissionsBeyond, refusedPermissionsMessage } from '#domain/permissions';
 import { settingsPermissions } from '#domain/resources';
 import { stillAttached } from './messages';
 
@@ -82,8 +82,7 @@ export const rolesResource: ResourceDeclaration = {
       const wanted = input.permissions as string[] | undefined;
       const beyond = wanted ? permissionsBeyond(principal.permissions, wanted) : [];
       if (beyond.length) {
-        const named = refusedPermissionLabels(beyond, principal.permissions, app.resources.permissionCatalogue);
-        throw invalidField('permissions', `Vous ne pouvez pas accorder des droits que vous n’avez pas : ${named}.`);
+        throw invalidField('permissions', refusedPermissionsMessage(beyond, principal.permissions, app.resources.permissionCatalogue));
       }
     },
     beforeDelete({ principal }, existing) {

@@ -115,6 +115,12 @@ describe('writing roles', () => {
       'permissions',
       'Vous ne pouvez pas accorder des droits que vous n’avez pas : « Créer des mutuelles et réseaux », « Modifier les mutuelles et réseaux », « Supprimer des mutuelles et réseaux », « Exporter les mutuelles et réseaux ».',
     );
+    // A wildcard whose keys the author all holds still gives the keys added later, which the author lacks: said so.
+    expectViolation(
+      await server.request('POST', '/api/roles', { token: t.horizonAdmin, body: { name: 'Joker entier', permissions: ['billing.*'] } }),
+      'permissions',
+      'Vous ne pouvez pas accorder un groupe de droits entier que vous n’avez pas (il donnerait aussi ceux ajoutés plus tard) : accordez un par un « Enregistrer les paiements ».',
+    );
     const role = await createRole(t.horizonAdmin, { name: 'Modeste', permissions: ['pec.view'] });
     expectViolation(
       await server.request('PATCH', `/api/roles/${role.id}`, {
