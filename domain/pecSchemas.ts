@@ -10,7 +10,7 @@ import { AMOUNTS_CHECKED_PARAM } from './confirmations';
 import { FOLLOW_UP_MESSAGES, followUpDateError, NOTE_MAX, NOTE_MESSAGES, OWNER_FILTER_NOBODY } from './followUps';
 import { ARCHIVE_MESSAGES, ARCHIVE_NOTE_MAX, ARCHIVE_REASONS } from './archive';
 import { DOCUMENT_MESSAGES, ROBOT_DOCUMENT_KINDS } from './documents';
-import { LONG_TEXT_MAX, optionalReference, optionalText, reference, requiredText } from './validation';
+import { LONG_TEXT_MAX, ONE_LINE_NUMBER_MESSAGE, oneLine, optionalReference, optionalText, reference, requiredText } from './validation';
 import {
   CALLBACK_MESSAGES,
   compactPrice,
@@ -104,16 +104,20 @@ const insuredFields = {
     .optional(),
 };
 
+/** The numbers a file is found by (statements, the insurer's portal, the list's search): on one line each. */
+const optionalNumber = (max: number) => optionalText(max).refine(oneLine, { message: ONE_LINE_NUMBER_MESSAGE });
+const requiredNumber = (message: string, max = 100) => requiredText(1, message, max).refine(oneLine, { message: ONE_LINE_NUMBER_MESSAGE });
+
 const selectId = (message: string) => z.coerce.number({ error: message }).int(message).min(1, message);
 
 /** The creation form of the drawer ("Informations PEC"): ids of the selects. */
 export const pecFormSchema = z.object({
-  numeroDossier: optionalText(50),
+  numeroDossier: optionalNumber(50),
   networkId: selectId(PEC_MESSAGES.network),
   shopId: selectId(PEC_MESSAGES.shop),
   mutualId: selectId(PEC_MESSAGES.mutual),
-  numeroDossierAssure: requiredText(1, PEC_MESSAGES.numeroDossierAssure, 100),
-  numeroDevisAssure: requiredText(1, PEC_MESSAGES.numeroDevisAssure, 100),
+  numeroDossierAssure: requiredNumber(PEC_MESSAGES.numeroDossierAssure),
+  numeroDevisAssure: requiredNumber(PEC_MESSAGES.numeroDevisAssure),
   commentaire: optionalText(LONG_TEXT_MAX),
   ...prescriptionFields,
   ...insuredFields,
@@ -125,16 +129,16 @@ export type PecFormInput = z.input<typeof pecFormSchema>;
  * {numBilling, dateBilling}. `status` is ignored on creation (always draft) and checked against the lifecycle on edit.
  */
 export const pecDossierSchema = z.object({
-  numeroDossier: optionalText(50),
+  numeroDossier: optionalNumber(50),
   shop: reference('shops', PEC_MESSAGES.shop),
   network: optionalReference('networks', PEC_MESSAGES.network),
   mutual: reference('mutuals', PEC_MESSAGES.mutual),
-  numeroDossierAssure: requiredText(1, PEC_MESSAGES.numeroDossierAssure, 100),
-  numeroDevisAssure: requiredText(1, PEC_MESSAGES.numeroDevisAssure, 100),
+  numeroDossierAssure: requiredNumber(PEC_MESSAGES.numeroDossierAssure),
+  numeroDevisAssure: requiredNumber(PEC_MESSAGES.numeroDevisAssure),
   commentaire: optionalText(LONG_TEXT_MAX),
   status: z.enum(PEC_STATUSES, { error: PEC_MESSAGES.status }).optional(),
   totalTtc: priceField().optional(),
-  numBilling: requiredText(1, PEC_MESSAGES.numBilling, 100).optional(),
+  numBilling: requiredNumber(PEC_MESSAGES.numBilling).optional(),
   // Not after today here; not before the DPEC's day is checked against the file (server hook, billing dialog).
   dateBilling: invoiceDate().optional(),
   ...prescriptionFields,
@@ -167,7 +171,7 @@ export type PecArchiveInput = z.input<typeof pecArchiveSchema>;
 
 /** The billing dialog (invoice number and date), sent as PATCH merge-patch just before the billing run. */
 export const pecBillingSchema = z.object({
-  numBilling: requiredText(1, PEC_MESSAGES.numBilling, 100),
+  numBilling: requiredNumber(PEC_MESSAGES.numBilling),
   dateBilling: invoiceDate(),
 });
 
@@ -179,7 +183,7 @@ export const pecBulkAssignSchema = z
 /** The bulk billing dialog (domain/bulk.ts): one invoice date, numbers from a pattern (`FAC-{n}`) and its first number. */
 export const pecBulkBillingSchema = z.object({
   dateBilling: invoiceDate(),
-  pattern: requiredText(1, PEC_MESSAGES.numBilling, 90),
+  pattern: requiredNumber(PEC_MESSAGES.numBilling, 90),
   start: z.coerce.number({ error: 'Nombre entier attendu' }).int('Nombre entier attendu').min(0, 'Nombre entier attendu'),
 });
 

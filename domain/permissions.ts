@@ -210,13 +210,24 @@ export function permissionsBeyond(held: readonly string[], wanted: readonly stri
  * The refused keys as a person reads them: each catalogue label in « », a wildcard as the labels it covers that the
  * author lacks (never an internal key such as `admin.*`).
  */
-export function refusedPermissionLabels(refused: readonly string[], held: readonly string[], catalogue: readonly PermissionDefinition[]): string {
+function refusedPermissionLabels(refused: readonly string[], held: readonly string[], catalogue: readonly PermissionDefinition[]): string {
   const labels = refused.flatMap((key) => {
     const exact = catalogue.find((p) => p.key === key);
     if (exact) return [exact.label];
     return catalogue.filter((p) => grants(key, p.key) && !hasPermission(held, p.key)).map((p) => p.label);
   });
   return [...new Set(labels)].map((label) => `« ${label} »`).join(', ');
+}
+
+/**
+ * Why a role may not grant `refused` (permissionsBeyond's answer): the rights the author lacks by name or, when every key
+ * a refused wildcard covers is the author's, what the wildcard would add (the keys the catalogue gains later).
+ */
+export function refusedPermissionsMessage(refused: readonly string[], held: readonly string[], catalogue: readonly PermissionDefinition[]): string {
+  const named = refusedPermissionLabels(refused, held, catalogue);
+  if (named) return `Vous ne pouvez pas accorder des droits que vous n’avez pas : ${named}.`;
+  const covered = catalogue.filter((p) => refused.some((key) => grants(key, p.key))).map((p) => `« ${p.label} »`);
+  return `Vous ne pouvez pas accorder un groupe de droits entier que vous n’avez pas (il donnerait aussi ceux ajoutés plus tard) : accordez un par un ${[...new Set(covered)].join(', ')}.`;
 }
 
 /** The sidebar's "Paramètres" entry (spec section 2, Sidebar). */

@@ -33,6 +33,14 @@ export const optionalText = (max = TEXT_MAX, maxMessage = tooLong(max)) =>
     .preprocess(emptyToUndefined, z.string({ error: TEXT_EXPECTED }).trim().max(max, maxMessage).optional())
     .transform((v) => (v === undefined || v === '' ? null : v));
 
+/**
+ * A number typed on one line (a file's, a quote's, an invoice's): no line break, no other control character, no
+ * invisible mark that turns the writing direction (it would show another number than the one stored and sent).
+ */
+const HIDDEN_CHARACTER = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+export const ONE_LINE_NUMBER_MESSAGE = 'Caractère invalide : un numéro s’écrit sur une ligne, sans caractère de contrôle ni marque de sens d’écriture.';
+export const oneLine = (value: string | null) => value === null || !HIDDEN_CHARACTER.test(value);
+
 export const optionalEmail = (message = 'Email invalide') =>
   z
     .preprocess(emptyToUndefined, z.string({ error: message }).trim().max(TEXT_MAX, tooLong(TEXT_MAX)).pipe(z.email(message)).optional())

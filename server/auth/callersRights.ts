@@ -1,4 +1,5 @@
-// What a user manager may change: only accounts holding no right the manager lacks (the users resource, the account routes).
+// What a user manager may change: only accounts holding no right the manager lacks (the users resource, the account
+// routes), and only roles granting none (the roles resource).
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/connect';
 import { roles, userRoles } from '../db/schema';
@@ -26,4 +27,14 @@ export async function assertWithinCallersRights(tx: DbOrTx, principal: Principal
     throw forbidden('Accès refusé : cet utilisateur a des droits que vous n’avez pas.');
   }
   return held.map((r) => r.id);
+}
+
+/**
+ * Changing or deleting a role needs every right it grants: otherwise whoever manages users could strip the rights of
+ * the people holding it (an administrator's role, for example) or rename it into something else, rights they could not
+ * give back.
+ */
+export function assertRoleWithinCallersRights(principal: Principal, role: { permissions?: unknown }) {
+  const granted = Array.isArray(role.permissions) ? (role.permissions as string[]) : [];
+  if (permissionsBeyond(principal.permissions, granted).length) throw forbidden('Accès refusé : ce rôle donne des droits que vous n’avez pas.');
 }

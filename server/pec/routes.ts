@@ -376,17 +376,21 @@ export async function pecRoutes(app: FastifyInstance) {
     const pdf = await summaryPdf(item as unknown as SummaryFile, centre!, new Date());
     const name = `recapitulatif-${summaryFileName(row.numeroDossier as string)}.pdf`;
     // Kept with the file as printed (a 'Récapitulatif' document) by who may add documents: the last print replaces the
-    // previous one, so prints never fill the file's documents. The print is in the audit trail either way.
+    // previous one, so prints never fill the file's documents. An archived file is printed but kept as it was, its
+    // documents with it (an upload or a deletion there is refused). The print is in the audit trail either way.
     const maxPerFile = await app.ctx.settings.number(DOCUMENT_MAX_PER_FILE_KEY, DOCUMENT_MAX_PER_FILE);
     await db.transaction(async (tx) => {
       let kept = false;
       let replaced: number[] = [];
-      if (hasPermission(principal.permissions, DOCUMENT_PERMISSIONS.create)) {
-        await tx
-          .select({ id: pecDossiers.id })
-          .from(pecDossiers)
-          .where(eq(pecDossiers.id, row.id as number))
-          .for('update');
+      // Read under the file's lock: an archive committed since the file was read is seen.
+      const [file] = hasPermission(principal.permissions, DOCUMENT_PERMISSIONS.create)
+        ? await tx
+            .select({ archived: pecDossiers.archived })
+            .from(pecDossiers)
+            .where(eq(pecDossiers.id, row.id as number))
+            .for('update')
+        : [];
+      if (file && !file.archived) {
         const held = await tx
           .select({ id: pecDocuments.id, kind: pecDocuments.kind })
           .from(pecDocuments)

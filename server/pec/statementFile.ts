@@ -32,11 +32,20 @@ import {
 
 // ---------- reading the file ----------
 
+/** UTF-16 by its byte-order mark (Excel's « Texte Unicode », some portals), or undefined. */
+function utf16Of(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
 /**
- * The text of the file: UTF-8 when its bytes are valid UTF-8, otherwise Windows-1252 (what French Excel and most
- * portals write); a byte-order mark is dropped by the parser.
+ * The text of the file: UTF-16 when it starts with its byte-order mark, UTF-8 when its bytes are valid UTF-8, otherwise
+ * Windows-1252 (what French Excel and most portals write); a byte-order mark is dropped.
  */
 export function decodeStatement(bytes: Uint8Array): string {
+  const utf16 = utf16Of(bytes);
+  if (utf16) return new TextDecoder(utf16).decode(bytes);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -65,13 +74,16 @@ function beyondLimit(text: string): boolean {
 
 /** The lines of a statement, or a 422 naming every line and column in error (nothing is read half). */
 export async function readStatement(bytes: Uint8Array): Promise<StatementLine[]> {
-  const binary = await fileTypeFromBuffer(bytes);
+  // A UTF-16 text's bytes look like no text to the sniffer (its two first bytes are an MPEG audio frame's).
+  const binary = utf16Of(bytes) ? undefined : await fileTypeFromBuffer(bytes);
   if (binary) throw fileError(STATEMENT_MESSAGES.notCsv(binary.ext));
   const text = decodeStatement(bytes).replace(/^\uFEFF/, '');
   if (!text.trim()) throw fileError(STATEMENT_MESSAGES.empty);
-  // The separator of the header line: portals write semicolons (French Excel) or commas.
+  // The separator of the header line: portals write semicolons (French Excel) or commas, Excel's « Texte Unicode » tabs;
+  // the most used one, a tie going to the first of these.
   const header = text.split(/\r?\n/, 1)[0] ?? '';
-  const delimiter = (header.match(/;/g)?.length ?? 0) >= (header.match(/,/g)?.length ?? 0) ? ';' : ',';
+  const uses = (separator: string) => header.split(separator).length - 1;
+  const delimiter = [';', ',', '\t'].reduce((best, separator) => (uses(separator) > uses(best) ? separator : best));
   let records: { record: string[]; info: { lines: number } }[];
   try {
     records = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, info: true }) as never;

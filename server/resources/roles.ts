@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { roles, userRoles } from '../db/schema';
+import { assertRoleWithinCallersRights } from '../auth/callersRights';
 import { isPlatformAdmin } from '../auth/principal';
 import { invalidField } from '../http/errors';
 import { column, computed, reference, text, timestamps } from '../hydra/fields';
@@ -8,7 +9,7 @@ import type { ResourceDeclaration } from '../hydra/types';
 import { roleRules } from '#domain/rules';
 import { LONG_TEXT_MAX } from '#domain/validation';
 import { optionalText, requiredText } from './constraints';
-import { permissionsBeyond, refusedPermissionLabels } from '#domain/permissions';
+import { permissionsBeyond, refusedPermissionsMessage } from '#domain/permissions';
 import { settingsPermissions } from '#domain/resources';
 import { stillAttached } from './messages';
 
@@ -75,14 +76,17 @@ export const rolesResource: ResourceDeclaration = {
     refuseWhileReferenced: [{ table: userRoles, column: userRoles.roleId, message: stillAttached({ one: 'utilisateur', many: 'utilisateurs' }, 'à ce rôle') }],
   },
   hooks: {
-    // A role never grants more than its author holds.
-    beforeWrite({ app, principal }, input) {
+    // A role never grants more than its author holds, and is changed only by who holds all it grants.
+    beforeWrite({ app, principal }, input, _values, existing) {
+      if (existing) assertRoleWithinCallersRights(principal, existing);
       const wanted = input.permissions as string[] | undefined;
       const beyond = wanted ? permissionsBeyond(principal.permissions, wanted) : [];
       if (beyond.length) {
-        const named = refusedPermissionLabels(beyond, principal.permissions, app.resources.permissionCatalogue);
-        throw invalidField('permissions', `Vous ne pouvez pas accorder des droits que vous n’avez pas : ${named}.`);
+        throw invalidField('permissions', refusedPermissionsMessage(beyond, principal.permissions, app.resources.permissionCatalogue));
       }
+    },
+    beforeDelete({ principal }, existing) {
+      assertRoleWithinCallersRights(principal, existing);
     },
   },
 };

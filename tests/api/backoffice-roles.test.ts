@@ -12,6 +12,7 @@ import {
   expectHiddenForEveryVerb,
   expectProblem,
   expectViolation,
+  firstSignIn,
   holdingIds,
   ids,
   listAll,
@@ -114,6 +115,12 @@ describe('writing roles', () => {
       'permissions',
       'Vous ne pouvez pas accorder des droits que vous n’avez pas : « Créer des mutuelles et réseaux », « Modifier les mutuelles et réseaux », « Supprimer des mutuelles et réseaux », « Exporter les mutuelles et réseaux ».',
     );
+    // A wildcard whose keys the author all holds still gives the keys added later, which the author lacks: said so.
+    expectViolation(
+      await server.request('POST', '/api/roles', { token: t.horizonAdmin, body: { name: 'Joker entier', permissions: ['billing.*'] } }),
+      'permissions',
+      'Vous ne pouvez pas accorder un groupe de droits entier que vous n’avez pas (il donnerait aussi ceux ajoutés plus tard) : accordez un par un « Enregistrer les paiements ».',
+    );
     const role = await createRole(t.horizonAdmin, { name: 'Modeste', permissions: ['pec.view'] });
     expectViolation(
       await server.request('PATCH', `/api/roles/${role.id}`, {
@@ -169,6 +176,44 @@ describe('writing roles', () => {
     const role = await createRole(t.horizonAdmin, { name: 'Éphémère', permissions: [] });
     expect((await server.request('DELETE', `/api/roles/${role.id}`, { token: t.horizonAdmin })).status).toBe(204);
     expect((await auditRows(server, 'roles', role.id)).at(-1)).toMatchObject({ action: 'role.delete' });
+  });
+
+  it('is changed or deleted only by who holds every right it grants (a user manager cannot strip a role above theirs)', async () => {
+    const chef = await createRole(t.horizonAdmin, { name: 'Chef de centre', permissions: ['pec.*', 'settings.users.*', 'billing.payment'] });
+    const gestion = await createRole(t.horizonAdmin, { name: 'Gestion des comptes', permissions: ['settings.users.*', 'pec.view'] });
+    const email = 'gestion.comptes@audition-horizon.fr';
+    const created = await server.request('POST', '/api/users', {
+      token: t.horizonAdmin,
+      body: {
+        firstName: 'Gaëlle',
+        lastName: 'Comptes',
+        email,
+        password: 'Tape-Par-Admin-2026!',
+        holding: `/api/holdings/${org.horizon}`,
+        roles: [gestion['@id']],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const { token: manager } = await firstSignIn(server, email, 'Tape-Par-Admin-2026!');
+    const before = await sqlRows(server, 'select * from roles where id = $1', [chef.id]);
+
+    const refused = 'Accès refusé : ce rôle donne des droits que vous n’avez pas.';
+    const path = `/api/roles/${chef.id}`;
+    expectProblem(await server.request('PATCH', path, { token: manager, body: { permissions: ['pec.view'] }, headers: mergePatch }), 403, refused);
+    expectProblem(await server.request('PATCH', path, { token: manager, body: { name: 'Chef rétrogradé' }, headers: mergePatch }), 403, refused);
+    expectProblem(await server.request('PUT', path, { token: manager, body: { name: 'Chef de centre', permissions: [] } }), 403, refused);
+    expectProblem(await server.request('DELETE', path, { token: manager }), 403, refused);
+    expect((await server.request('POST', '/api/roles/bulk-update', { token: manager, body: { ids: [chef.id], data: { permissions: [] } } })).status).toBe(403);
+    expect((await server.request('POST', '/api/roles/bulk-delete', { token: manager, body: { ids: [chef.id] } })).status).toBe(403);
+    expect(await sqlRows(server, 'select * from roles where id = $1', [chef.id])).toEqual(before);
+
+    // A role within the manager's rights is theirs to change and delete; the organisation administrator still changes the other.
+    const accueil = await createRole(manager, { name: 'Accueil', permissions: ['pec.view'] });
+    expect(
+      (await server.request('PATCH', `/api/roles/${accueil.id}`, { token: manager, body: { name: 'Accueil du centre' }, headers: mergePatch })).status,
+    ).toBe(200);
+    expect((await server.request('DELETE', `/api/roles/${accueil.id}`, { token: manager })).status).toBe(204);
+    expect((await server.request('PATCH', path, { token: t.horizonAdmin, body: { name: 'Chef de centre adjoint' }, headers: mergePatch })).status).toBe(200);
   });
 
   it('is refused without settings.users.create / update / delete', async () => {

@@ -590,6 +590,24 @@ describe('the CSV as portals export it', () => {
     expect(uploaded.body.fileName).toBe('releve.csv');
   });
 
+  it('reads UTF-16 with its byte-order mark (Excel’s « Texte Unicode », tab-separated), not taken for an audio file', async () => {
+    const f = await file({ partComplementaire: 90 });
+    const tabbed = [HEADER, `02/11/2026;Mutuelle Générale;${f.numPec};90,00;Réglé à échéance`].map((l) => l.replaceAll(';', '\t')).join('\r\n');
+    const littleEndian = new Uint8Array([0xff, 0xfe, ...Buffer.from(tabbed, 'utf16le')]);
+    const bigEndian = new Uint8Array([0xfe, 0xff, ...Buffer.from(csv(`02/11/2026;Mutuelle Générale;${f.numPec};90,00;Réglé à échéance`), 'utf16le').swap16()]);
+    for (const [bytes, multipart] of [
+      [littleEndian, false],
+      [littleEndian, true],
+      [bigEndian, false],
+    ] as const) {
+      const res = await send('/api/payment_statements/preview', bytes, tokens.audio, { multipart });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.lines).toEqual([
+        expect.objectContaining({ line: 2, payer: 'Mutuelle Générale', amount: 90, label: 'Réglé à échéance', outcome: 'paid' }),
+      ]);
+    }
+  });
+
   it('refuses bad lines with their numbers and columns in French, and writes nothing', async () => {
     const f = await file();
     const before = await statementsCount();

@@ -53,6 +53,26 @@ describe('create', () => {
     });
   });
 
+  it('refuses a line break, a control character or an invisible direction mark inside a number, field by field', async () => {
+    const refused = 'Caractère invalide : un numéro s’écrit sur une ligne, sans caractère de contrôle ni marque de sens d’écriture.';
+    const res = await post({
+      shop: shopIri(),
+      mutual: mutualIri(),
+      numeroDossier: 'PEC\r\nX-Injecte: 1',
+      numeroDossierAssure: 'P\u202e1234',
+      numeroDevisAssure: 'DEV\u000b12',
+    });
+    expect(res.status, res.text).toBe(422);
+    expect(messages(res)).toEqual({ numeroDossier: refused, numeroDossierAssure: refused, numeroDevisAssure: refused });
+    const file = await createDossier(server, tokens.audio, refs);
+    expect(messages(await patch(file.id, { numBilling: 'FAC\n12', dateBilling: '31/05/2026' }))).toEqual({ numBilling: refused });
+    expect(messages(await put(file.id, { ...formOf(file), numeroDevisAssure: 'DEV\u200f12' }))).toEqual({ numeroDevisAssure: refused });
+    // Letters of every language, spaces and punctuation stay numbers as people type them.
+    const kept = await patch(file.id, { numeroDevisAssure: 'DEV n° 12/ß-Ω' });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.body.numeroDevisAssure).toBe('DEV n° 12/ß-Ω');
+  });
+
   it('creates a draft with a readable number, trimmed numbers and the mutual’s network', async () => {
     const res = await post({
       shop: shopIri(),

@@ -174,4 +174,42 @@ describe('the summary to print', () => {
     const prints = await sqlRows(server, `select 1 from audit_logs where action = 'pec_dossier.summary' and entity_id = $1`, [String(file.id)]);
     expect(prints).toHaveLength(printsBefore + 5);
   });
+
+  it('prints an archived file without touching its documents (an archived file is kept as it was)', async () => {
+    const file = await approvedAudioFile();
+    const documents = async () =>
+      sqlRows<{ id: number; kind: string }>(server, `select id, kind from pec_documents where dossier_id = $1 order by id`, [file.id]);
+    expect((await print(file.id, tokens.horizonAdmin)).status).toBe(200);
+    const archive = await server.request('PATCH', `/api/pec_dossiers/${file.id}`, {
+      token: tokens.horizonAdmin,
+      headers: mergePatch,
+      body: { archived: true, archiveReason: 'settled' },
+    });
+    expect(archive.status, archive.text).toBe(200);
+    const before = await documents();
+    expect(before.filter((d) => d.kind === 'summary')).toHaveLength(1);
+
+    const printed = await print(file.id, tokens.horizonAdmin);
+    expect(printed.status).toBe(200);
+    expect(
+      Buffer.from(await printed.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    // Neither the previous summary replaced nor a new one added: the same documents, the same ids.
+    expect(await documents()).toEqual(before);
+    const [audit] = await sqlRows<{ changes: { kept: { after: boolean } } }>(
+      server,
+      `select changes from audit_logs where action = 'pec_dossier.summary' and entity_id = $1 order by id desc limit 1`,
+      [String(file.id)],
+    );
+    expect(audit!.changes.kept).toEqual({ after: false });
+
+    const restore = await server.request('PATCH', `/api/pec_dossiers/${file.id}`, {
+      token: tokens.horizonAdmin,
+      headers: mergePatch,
+      body: { archived: false },
+    });
+    expect(restore.status, restore.text).toBe(200);
+  });
 });
