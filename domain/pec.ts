@@ -5,28 +5,11 @@
 import type { FileKind } from './fileKinds';
 import { formatAmount, formatEuros, formatIsoDay, once } from './format';
 import { EXPIRY_WARNING_DAYS } from './limits';
+import { PEC_STATUS_LABELS, isPecStatus, pecStatusLabel, type PecStatus } from './pecStatus';
 
 // ---------- statuses and lifecycle ----------
 
-export const PEC_STATUSES = ['draft', 'processing', 'pending', 'approved', 'rejected', 'billed', 'paid'] as const;
-export type PecStatus = (typeof PEC_STATUSES)[number];
-
-export const PEC_STATUS_LABELS: Record<PecStatus, string> = {
-  draft: 'Brouillon',
-  processing: 'En cours',
-  pending: 'En attente',
-  approved: 'Approuvé',
-  rejected: 'Refusé',
-  billed: 'Facturé',
-  paid: 'Payé',
-};
-
-/** The pending badge pulses (spec section 4). */
-export const PULSING_STATUSES: readonly PecStatus[] = ['pending'];
-
-export const isPecStatus = (value: unknown): value is PecStatus => typeof value === 'string' && (PEC_STATUSES as readonly string[]).includes(value);
-
-export const pecStatusLabel = (status: string | null | undefined) => (isPecStatus(status) ? PEC_STATUS_LABELS[status] : 'Non défini');
+export { PEC_STATUSES, PEC_STATUS_LABELS, PULSING_STATUSES, isPecStatus, pecStatusLabel, type PecStatus } from './pecStatus';
 
 /**
  * Status changes a user may make by hand (domain.md: along the lifecycle order, or back to draft from rejected).

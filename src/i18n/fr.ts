@@ -1196,6 +1196,9 @@ export const fr = {
           apiKey: 'Clé API',
           apiSecret: 'Secret API',
           // What a payment's actions record (statements, their lines, payments entered or cancelled).
+          lines: 'Lignes',
+          amount: 'Montant du relevé',
+          applied: 'Montant appliqué aux demandes',
           ligne: 'Ligne du relevé',
           montant: 'Montant',
           motif: 'Motif',

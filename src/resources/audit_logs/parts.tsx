@@ -42,8 +42,8 @@ function useFieldLabel(entity: unknown) {
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_MOMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
-/** The audit's amounts are named « montant… » (montant, montantPaye): written in euros. */
-const MONEY = /^montant/;
+/** The audit's amounts: named « montant… » (montant, montantPaye), and a statement's own (its amount, what it applied). */
+const MONEY = /^(montant|amount$|applied$)/;
 const IRI = /^\/api\/([a-z_]+)\/(\d+)$/;
 
 /**
@@ -55,6 +55,8 @@ function useShowValue(entity: unknown) {
   const label = useFieldLabel(entity);
   const { entity: declared } = useEntity(String(entity ?? ''));
   const { data: schema } = useAdminSchema();
+  /** A robot result's outcome ('success') as a file's run history names it (« Réussie »). */
+  const robotOutcome = (code: string) => translate(`pecflow.pec.history.outcome.${code}`, { _: '' }) || undefined;
   /** '/api/pec_dossiers/83' as « Demande de PEC n° 83 ». */
   const record = (iri: string) => {
     const [, name, id] = IRI.exec(iri) ?? [];
@@ -65,7 +67,7 @@ function useShowValue(entity: unknown) {
     if (value === undefined || value === null || value === '') return '—';
     const choice = field ? declared?.fields[field]?.choices?.find((c) => c.id === value) : undefined;
     if (choice) return choice.name;
-    const code = recordedCodeLabel(field, value);
+    const code = recordedCodeLabel(String(entity ?? ''), field, value, robotOutcome);
     if (code) return code;
     if (typeof value === 'boolean') return translate(`ra.boolean.${value}`);
     if (typeof value === 'number' && field && MONEY.test(field)) return formatEuros(value);
