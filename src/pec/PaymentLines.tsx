@@ -102,6 +102,22 @@ export function PaymentLines({ lines, handle, undone = false }: { lines: Payment
             disableSort
             // On a phone it breaks at its hyphens only, never mid-word in its narrow column.
             cellSx={() => ({ overflowWrap: { xs: 'normal', sm: 'anywhere' } })}
+            render={(l: PaymentLine) => (
+              <>
+                {l.reference}
+                {/* On a phone, under it: the day, the payer and the label the columns give on a wider screen, by
+                    which the office tells what the money is for before « Rattacher » or « Classer ». */}
+                <Typography
+                  variant="caption"
+                  component="span"
+                  color="text.secondary"
+                  sx={{ display: { xs: 'block', sm: 'none' }, overflowWrap: 'anywhere' }}
+                  data-testid="payment-line-details"
+                >
+                  {[formatDate(l.paymentDate), l.payer, l.label].filter(Boolean).join(' · ')}
+                </Typography>
+              </>
+            )}
           />
           <DataTable.Col
             source="dossier"

@@ -1208,11 +1208,14 @@ test('on a phone (390 px), a statement line to handle shows its number, referenc
     row.getByRole('cell', { name: '2', exact: true }),
     row.getByRole('cell', { name: `VIR-PHONE-${billed.id}` }),
     row.getByRole('cell', { name: '42,00 €' }),
+    // The day, the payer and the label, which a phone has no columns for: what the money is for.
+    row.getByTestId('payment-line-details'),
     row.getByTestId('payment-outcome'),
     row.getByRole('button', { name: 'Rattacher la ligne 2 à une demande' }),
     row.getByRole('button', { name: 'Classer la ligne 2' }),
   ];
-  await expect(shown[4]!).toBeVisible();
+  await expect(shown[5]!).toBeVisible();
+  await expect(shown[3]!).toHaveText(`${frenchToday()} · Allianz · Virement sans référence`);
   const lines = (await page.getByTestId('payment-statement-drawer').getByTestId('payment-lines').boundingBox())!;
   for (const element of shown) {
     const box = (await element.boundingBox())!;
@@ -1226,6 +1229,11 @@ test('on a phone (390 px), a statement line to handle shows its number, referenc
       .getByTestId('payment-lines')
       .evaluate((box) => box.scrollWidth <= box.clientWidth),
   ).toBe(true);
+  // On a wider screen they are in their own columns: not said twice.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(row.getByRole('cell', { name: 'Allianz', exact: true })).toBeVisible();
+  await expect(row.getByTestId('payment-line-details')).toBeHidden();
+  await page.setViewportSize({ width: 390, height: 844 });
 
   // The list of statements: each one's number, day, payer and state (« À traiter (1) ») without swiping.
   await page.keyboard.press('Escape');
