@@ -4,7 +4,7 @@
 // statement and the dashboard's receivables by age (the zod schemas: ./pecSchemas). Shared by the browser and the
 // server: one rule, one message.
 import { decimalComma, formatAmount, formatDate, formatEuros, formatIsoDay, headerKey } from './format';
-import { parseDateInput, parsePrice, PRICE_MAX, todayInFrance } from './pec';
+import { addDays, parseDateInput, parsePrice, PRICE_MAX, todayInFrance } from './pec';
 import { AMOUNTS_CHECKED_PARAM } from './confirmations';
 import { PAYMENT_OUTCOME_LABELS, type PaymentOutcome } from './paymentOutcomes';
 
@@ -651,12 +651,6 @@ export const RECEIVABLE_AGES = [
 ] as const;
 export type ReceivableAge = (typeof RECEIVABLE_AGES)[number]['key'];
 
-const minusDays = (isoDay: string, days: number) => {
-  const date = new Date(`${isoDay}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() - days);
-  return date.toISOString().slice(0, 10);
-};
-
 /**
  * The billing dates of an age bucket on `today` (Paris), both days included: the range filter of the list behind the
  * figure (`dateFacturationEffective[after]`/`[before]`) and the stats' own condition.
@@ -664,8 +658,8 @@ const minusDays = (isoDay: string, days: number) => {
 export function receivableAgeRange(today: string, age: ReceivableAge): { after?: string; before?: string } {
   const bucket = RECEIVABLE_AGES.find((a) => a.key === age)!;
   return {
-    ...(bucket.toDays !== undefined ? { after: minusDays(today, bucket.toDays) } : {}),
-    ...(bucket.fromDays > 0 ? { before: minusDays(today, bucket.fromDays) } : {}),
+    ...(bucket.toDays !== undefined ? { after: addDays(today, -bucket.toDays) } : {}),
+    ...(bucket.fromDays > 0 ? { before: addDays(today, -bucket.fromDays) } : {}),
   };
 }
 
