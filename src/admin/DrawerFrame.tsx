@@ -17,6 +17,7 @@ import { setDrawerInset } from '../layout/drawerInset';
 import { ConfirmDialog, DiscardMark } from './ConfirmDialog';
 import { focusOnShow } from './focusOnShow';
 import { useDocumentTitle } from '../layout/documentTitle';
+import { skipToContent } from '../layout/skipToContent';
 import {
   UnsavedChangesContext,
   useHistoryQuestion,
@@ -72,6 +73,12 @@ export function UnbrokenWords({ text }: { text: string }) {
   );
 }
 
+/** The focus left in a drawer that goes (or gone with it) to the page's content, where the skip link leaves it. */
+function focusContentIfLost() {
+  const left = document.activeElement;
+  if (!left || left === document.body || left.closest('.MuiDrawer-root')) skipToContent();
+}
+
 export function DrawerFrame(props: DrawerFrameProps) {
   const {
     open,
@@ -115,6 +122,15 @@ export function DrawerFrame(props: DrawerFrameProps) {
   useHistoryQuestion(open, () => unsaved.current.size > 0, confirmDiscard);
   useLeavePageQuestion(open, () => unsaved.current.size > 0);
   const requestClose = () => confirmDiscard(onClose);
+  // Closed, the focus goes back to what opened the drawer (MUI's own restore). Opened from its address or by an action
+  // elsewhere (a statement applied), nothing did: the focus, left in the drawer as it goes (or gone with it, a drawer
+  // unmounted as it closes), would fall to the page's body; it goes to the page's content (its title, else the content
+  // itself), as the skip link leaves it.
+  useEffect(() => (restoreFocus ? focusContentIfLost : undefined), [restoreFocus]);
+  const exited = () => {
+    if (restoreFocus) focusContentIfLost();
+    onExited?.();
+  };
   const content = (
     <>
       <Stack
@@ -161,7 +177,7 @@ export function DrawerFrame(props: DrawerFrameProps) {
       slotProps={{
         // The paper is MUI's dialog, the element that takes the focus as the drawer opens: its name is the title.
         paper: { sx: { width: { xs: '100%', sm: width }, maxWidth: '100%' }, 'data-testid': testId, 'aria-labelledby': titleId } as object,
-        transition: { onExited },
+        transition: { onExited: exited },
       }}
     >
       <Box

@@ -1310,6 +1310,20 @@ test('on a phone (390 px), every statement line shows its outcome and its file, 
   await expect(page).toHaveURL(new RegExp(`/pec/${paid.id}$`));
 });
 
+test('a statement opened from its address, closed with Échap, leaves the focus on the page’s content, not on its body', async ({ page, request }) => {
+  const email = 'direction@audition-horizon.fr';
+  const statementId = await applyStatement(request, email, [`${frenchToday()};Allianz;ECHAP-${Date.now()};18,00;`]);
+  await signIn(page, email);
+  await page.goto(`/payment_statements/${statementId}`);
+  const drawer = page.getByTestId('payment-statement-drawer');
+  await expect(drawer.getByRole('button', { name: 'Classer la ligne 2' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+  await expect(page).toHaveURL(/\/payment_statements$/);
+  // The page has no heading of its own (its title is the app bar's): its content takes the focus, where Tab goes on.
+  await expect(page.locator('#main-content')).toBeFocused();
+});
+
 test('the reason’s hint « Entrée pour valider… » shows where a keyboard is likely, not on a touch screen, where Enter still sends', async ({
   page,
   browser,
